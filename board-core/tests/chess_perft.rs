@@ -7,11 +7,12 @@
 use board_core::chess::{Position, perft};
 
 const VECTORS: &str = include_str!("data/perft-chess.txt");
+const SUITE: &str = include_str!("data/perftsuite.epd");
 
-/// (FEN, [(depth, nodes)]) from the vectors file.
-fn vectors() -> Vec<(&'static str, Vec<(u32, u64)>)> {
-    VECTORS
-        .lines()
+/// (FEN, [(depth, nodes)]) from a data file: `<FEN> ; D1 <n> ; D2 <n> ...`
+/// (both files use this shape; spaces after `;` are optional).
+fn parse(data: &'static str) -> Vec<(&'static str, Vec<(u32, u64)>)> {
+    data.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .map(|line| {
             let mut parts = line.split(';').map(str::trim);
@@ -19,7 +20,10 @@ fn vectors() -> Vec<(&'static str, Vec<(u32, u64)>)> {
             let counts = parts
                 .map(|p| {
                     let (d, n) = p.split_once(' ').unwrap();
-                    (d.trim_start_matches('D').parse().unwrap(), n.parse().unwrap())
+                    (
+                        d.trim_start_matches('D').parse().unwrap(),
+                        n.parse().unwrap(),
+                    )
                 })
                 .collect();
             (fen, counts)
@@ -27,9 +31,9 @@ fn vectors() -> Vec<(&'static str, Vec<(u32, u64)>)> {
         .collect()
 }
 
-fn run(max_nodes: u64, min_nodes: u64) -> usize {
+fn run(data: &'static str, max_nodes: u64, min_nodes: u64) -> usize {
     let mut checked = 0;
-    for (fen, counts) in vectors() {
+    for (fen, counts) in parse(data) {
         let pos: Position = fen.parse().unwrap_or_else(|e| panic!("{fen}: {e}"));
         for (depth, nodes) in counts {
             if nodes <= max_nodes && nodes > min_nodes {
@@ -43,11 +47,25 @@ fn run(max_nodes: u64, min_nodes: u64) -> usize {
 
 #[test]
 fn vectors_shallow() {
-    assert!(run(5_000_000, 0) >= 30);
+    assert_eq!(run(VECTORS, 5_000_000, 0), 30);
 }
 
 #[test]
 #[ignore = "deep perft: minutes in release mode"]
 fn vectors_deep() {
-    assert!(run(u64::MAX, 5_000_000) >= 10);
+    assert_eq!(run(VECTORS, u64::MAX, 5_000_000), 14);
+}
+
+#[test]
+fn suite_shallow() {
+    assert_eq!(parse(SUITE).len(), 126);
+    // Depths 1-3 of all 126 positions and every count up to 100k nodes.
+    assert!(run(SUITE, 100_000, 0) >= 126 * 3);
+}
+
+#[test]
+#[ignore = "deep perft: about a minute in release mode"]
+fn suite_deep() {
+    // Every count of the suite (depth 4 to 6, up to 525M nodes).
+    assert!(run(SUITE, u64::MAX, 100_000) > 126);
 }

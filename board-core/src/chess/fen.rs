@@ -210,7 +210,11 @@ fn parse_board(pos: &mut Position, offset: usize, text: &str) -> Result<(), Pars
         return Err(err(field, offset + text.len(), FenErrorKind::RankTooShort));
     }
     if rank != 0 {
-        return Err(err(field, offset + text.len(), FenErrorKind::WrongRankCount));
+        return Err(err(
+            field,
+            offset + text.len(),
+            FenErrorKind::WrongRankCount,
+        ));
     }
     Ok(())
 }
@@ -247,9 +251,9 @@ impl FromStr for Position {
         let mut it = fields(s);
         let end = s.len();
 
-        let (board_at, board) = it
-            .next()
-            .ok_or(err(FenField::Board, end, FenErrorKind::Missing))?;
+        let (board_at, board) =
+            it.next()
+                .ok_or(err(FenField::Board, end, FenErrorKind::Missing))?;
         parse_board(&mut pos, board_at, board)?;
 
         let (turn_at, turn) = it
@@ -270,9 +274,9 @@ impl FromStr for Position {
             }
         };
 
-        let (castling_at, castling) = it
-            .next()
-            .ok_or(err(FenField::Castling, end, FenErrorKind::Missing))?;
+        let (castling_at, castling) =
+            it.next()
+                .ok_or(err(FenField::Castling, end, FenErrorKind::Missing))?;
         pos.castling = parse_castling(castling_at, castling)?;
 
         let (ep_at, ep) = it
@@ -301,7 +305,11 @@ impl FromStr for Position {
             }
         }
         if let Some((at, _)) = it.next() {
-            return Err(err(FenField::FullmoveNumber, at, FenErrorKind::TrailingText));
+            return Err(err(
+                FenField::FullmoveNumber,
+                at,
+                FenErrorKind::TrailingText,
+            ));
         }
 
         validate(&mut pos, board_at, turn_at, castling_at)?;
@@ -317,11 +325,12 @@ impl FromStr for Position {
                 sq.index() as u32 - 8
             });
             let occupied = pos.occupied();
-            if !pos.by_piece(Piece {
-                color: them,
-                role: Role::Pawn,
-            })
-            .contains(pushed)
+            if !pos
+                .by_piece(Piece {
+                    color: them,
+                    role: Role::Pawn,
+                })
+                .contains(pushed)
                 || occupied.contains(sq)
                 || occupied.contains(origin)
             {

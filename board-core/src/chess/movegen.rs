@@ -190,10 +190,16 @@ impl Position {
             // move at all: the pin line and the check line meet only at
             // the king).
             for from in diagonal & pinned {
-                sink.piece(from, bishop_attacks(from, occupied) & target & line(king, from));
+                sink.piece(
+                    from,
+                    bishop_attacks(from, occupied) & target & line(king, from),
+                );
             }
             for from in straight & pinned {
-                sink.piece(from, rook_attacks(from, occupied) & target & line(king, from));
+                sink.piece(
+                    from,
+                    rook_attacks(from, occupied) & target & line(king, from),
+                );
             }
             self.castling_moves::<S, WHITE>(sink, occupied);
             // Pinned pawns, one at a time.

@@ -333,9 +333,7 @@ impl Position {
     pub fn outcome(&self) -> Option<Outcome> {
         if !self.has_legal_move() {
             Some(if self.is_check() {
-                Outcome::Checkmate {
-                    winner: !self.turn,
-                }
+                Outcome::Checkmate { winner: !self.turn }
             } else {
                 Outcome::Stalemate
             })
@@ -512,7 +510,9 @@ impl Position {
             | pawn_attacks(!by, sq) & self.by_role[Role::Pawn.index()])
             & theirs)
             .any()
-            || (bishop_attacks(sq, occupied) & (self.by_role[Role::Bishop.index()] | queens) & theirs)
+            || (bishop_attacks(sq, occupied)
+                & (self.by_role[Role::Bishop.index()] | queens)
+                & theirs)
                 .any()
             || (rook_attacks(sq, occupied) & (self.by_role[Role::Rook.index()] | queens) & theirs)
                 .any()
@@ -544,8 +544,8 @@ impl Position {
         let them = !us;
         let king = self.king(us);
         let captured = Bitboard::from_square(Square::new_masked((ep.index() ^ 8) as u32));
-        let occupied = (self.occupied() ^ Bitboard::from_square(from) ^ captured)
-            | Bitboard::from_square(ep);
+        let occupied =
+            (self.occupied() ^ Bitboard::from_square(from) ^ captured) | Bitboard::from_square(ep);
         let theirs = self.by_color[them.index()] & !captured;
         let queens = self.by_role[Role::Queen.index()];
         ((rook_attacks(king, occupied) & (self.by_role[Role::Rook.index()] | queens)

@@ -91,7 +91,9 @@ impl FromStr for UciMove {
         }
         let square = |i: usize| -> Result<Square, ParseUciError> {
             let file = match b.get(i) {
-                Some(&c) => File::from_char(c as char).ok_or(e(i, ParseUciErrorKind::InvalidFile))?,
+                Some(&c) => {
+                    File::from_char(c as char).ok_or(e(i, ParseUciErrorKind::InvalidFile))?
+                }
                 None => return Err(e(b.len(), ParseUciErrorKind::TooShort)),
             };
             let rank = match b.get(i + 1) {
@@ -142,7 +144,9 @@ impl UciMove {
             .legal_moves()
             .iter()
             .copied()
-            .find(|mv| mv.from() == self.from && mv.to() == self.to && mv.promotion() == self.promotion)
+            .find(|mv| {
+                mv.from() == self.from && mv.to() == self.to && mv.promotion() == self.promotion
+            })
             .ok_or(IllegalMoveError { uci: *self })
     }
 }
