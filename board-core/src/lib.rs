@@ -26,5 +26,6 @@ extern crate std;
 
 pub mod draughts;
 mod movelist;
+pub mod shogi;
 
 pub use movelist::{CapacityError, MoveList};
