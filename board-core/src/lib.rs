@@ -27,5 +27,6 @@ extern crate std;
 pub mod chess;
 pub mod draughts;
 mod movelist;
+pub mod shogi;
 
 pub use movelist::{CapacityError, MoveList};
