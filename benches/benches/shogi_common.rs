@@ -3,18 +3,22 @@
 
 #![allow(dead_code)]
 
+/// The even-game start position.
 pub const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 /// The 593-legal-move position (vectors file).
 pub const MAX593: &str = "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1";
 
+/// Our position from SFEN.
 pub fn ours(sfen: &str) -> board_core::shogi::Position {
     board_core::shogi::Position::from_sfen(sfen).unwrap()
 }
 
+/// Our perft (bulk counting).
 pub fn ours_perft(p: &board_core::shogi::Position, depth: u32) -> u64 {
     board_core::shogi::perft(p, depth)
 }
 
+/// haitaka's board from SFEN.
 pub fn haitaka_board(sfen: &str) -> haitaka::Board {
     haitaka::Board::from_sfen(sfen).unwrap()
 }
@@ -56,6 +60,7 @@ pub fn haitaka_perft(board: &haitaka::Board, depth: u8) -> u64 {
     nodes
 }
 
+/// shogi_legality_lite's position (via shogi_usi_parser).
 pub fn lite_position(sfen: &str) -> shogi_core::PartialPosition {
     use shogi_usi_parser::FromUsi;
     shogi_core::PartialPosition::from_usi(&format!("sfen {sfen}")).unwrap()
