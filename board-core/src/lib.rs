@@ -24,6 +24,7 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod chess;
 pub mod draughts;
 mod movelist;
 pub mod shogi;
