@@ -462,7 +462,12 @@ fn parse_gamereq<'a>(cx: &Cx<'_>, body: &'a [u8]) -> PResult<'a, GameReq<'a>> {
         // follower's colour on is 8 bytes (`A`) or 59 bytes (`B`); a set-up
         // position ends in a board letter, never `A`.
         let tail = if body.last() == Some(&b'A') { 8 } else { 59 };
-        (msg_len - 3).saturating_sub(tail).max(1)
+        // A longer name than 32 bytes does not fit either: fall back to the
+        // strict layout (and its error).
+        match (msg_len - 3).saturating_sub(tail) {
+            n @ 1..=32 => n,
+            _ => Name::WIRE_LEN,
+        }
     };
     let (i, raw_name) = field(Field::InitiatorName, name_len)(i)?;
     let initiator = name(Field::InitiatorName, raw_name).map_err(|e| adjust_rest(e, i.len()))?;

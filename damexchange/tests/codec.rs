@@ -768,3 +768,18 @@ fn framer_leniency() {
     let mut input = &b"E00 \0"[..];
     assert!(framer.next_message(&mut input).unwrap().is_ok());
 }
+
+/// Found by the `dxp_decode` fuzz target: with short names allowed, a
+/// message whose layout read from the end leaves more than 32 bytes for the
+/// name must not yield an over-long name.
+#[test]
+fn short_names_never_exceed_32_bytes() {
+    let wire = b"R9010100000B942/2z694W202049420/ WW1WWB942/2z694W20204942\
+0/ WW1WW101060A";
+    let mut l = Leniency::STRICT;
+    l.short_names = true;
+    if let Ok(Message::GameReq(req)) = decode_with(wire, &l) {
+        assert!(req.initiator().as_str().len() <= 32);
+    }
+    assert!(decode_with(wire, &Leniency::ALL).is_err());
+}
