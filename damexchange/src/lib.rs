@@ -31,6 +31,7 @@ mod decode;
 mod error;
 mod framer;
 mod message;
+pub mod session;
 mod types;
 
 #[cfg(feature = "arbitrary")]
