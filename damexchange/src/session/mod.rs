@@ -631,6 +631,11 @@ macro_rules! session_accessors {
             self.core.game.as_ref().map(|g| &g.position)
         }
 
+        /// The start position of the game in progress.
+        pub fn start_position(&self) -> Option<&board_core::draughts::Position> {
+            self.core.game.as_ref().map(|g| &g.start)
+        }
+
         /// The moves played so far in this game, from its start position.
         pub fn history(&self) -> &[board_core::draughts::Move] {
             self.core.game.as_ref().map_or(&[], |g| &g.history)
