@@ -10,6 +10,10 @@
 //! * [`Framer`]: the NUL-terminated stream, 127-byte frame cap, over-long
 //!   frames reported and skipped, never rescanning.
 //! * [`DxpCodec`] (feature `tokio`): a `tokio-util` `Decoder`/`Encoder`.
+//! * [`session`]: sans-IO [`Initiator`](session::Initiator) and
+//!   [`Follower`](session::Follower) state machines that keep the game with
+//!   `board-core` (legal moves, take-backs, move numbers) and never touch a
+//!   socket or the clock.
 //!
 //! Spec: the DamExchange pages by Frank Mesander (layers 1 and 2), as
 //! summarised in the workspace's DXP notes; where real implementations

@@ -95,7 +95,7 @@ pub fn framer_chunks(data: &[u8]) {
 }
 
 /// Arbitrary valid value -> bytes -> value, alone and as a framed stream.
-pub fn value_roundtrip(msgs: &[Message<'static>]) {
+pub fn value_roundtrip(msgs: &[Message<'_>]) {
     let mut stream = Vec::new();
     for msg in msgs {
         let enc = msg.encode();
