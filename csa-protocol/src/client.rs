@@ -9,7 +9,8 @@ use crate::cursor::{Cursor, parse_u64};
 use crate::error::{DecodeError, Problem};
 use crate::moves::{BuoyMoves, CsaMove, decode_move_token};
 use crate::types::{
-    GameId, GameName, Password, SidePreference, Text, UserName, is_graphic, is_name_byte,
+    GameId, GameName, Password, SidePreference, Text, UserName, is_game_id_byte, is_graphic,
+    is_name_byte,
 };
 
 /// A special move a client sends instead of a board move.
@@ -215,7 +216,7 @@ fn opt_game_id<'a>(c: &mut Cursor<'a>) -> Result<Option<GameId<'a>>, DecodeError
             f,
             off,
             GameId::MAX_LEN,
-            is_graphic,
+            is_game_id_byte,
         )?))),
     }
 }

@@ -42,15 +42,22 @@ mod cursor;
 mod error;
 pub mod frame;
 mod moves;
+mod position;
 mod server;
+mod summary;
 mod types;
 
 pub use client::{ClientMessage, GameRequest, SpecialMove, X1Command, decode_client_line};
 pub use error::{DecodeError, Problem, ValueError};
 pub use moves::{BuoyMoves, CsaMove, MOVE_LEN, move_side};
+pub use position::MAX_POSITION_LINE;
 pub use server::{
     EndReason, Outcome, Raw, ServerMessage, ServerSpecial, SummaryLine, WhoEntry, X1Reply,
     decode_server_line,
+};
+pub use summary::{
+    FieldKey, GameSummary, GameSummaryReader, PositionSection, SummaryError, TimeBase, TimeSection,
+    TimeUnit,
 };
 pub use types::{
     GameId, GameName, GameNameTime, MoveTime, Password, Side, SidePreference, Tag, Text, UserName,

@@ -10,7 +10,7 @@ use crate::cursor::{Cursor, parse_u64, text};
 use crate::error::{DecodeError, Problem};
 use crate::moves::{CsaMove, decode_move_token};
 use crate::types::{
-    GameId, MoveTime, Side, Tag, Text, UserName, Word, is_graphic, is_name_byte, is_tag_byte,
+    GameId, MoveTime, Side, Tag, Text, UserName, Word, is_game_id_byte, is_name_byte, is_tag_byte,
 };
 
 /// Why a game ended: the first result line (spec note, "Results").
@@ -353,7 +353,7 @@ pub fn decode_server_line(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError>
     }
     if let Some(rest) = line.strip_prefix(b"START:") {
         let c = Cursor::new(line, 6, "START:");
-        let id = c.check("game_id", rest, 6, GameId::MAX_LEN, is_graphic)?;
+        let id = c.check("game_id", rest, 6, GameId::MAX_LEN, is_game_id_byte)?;
         return Ok(ServerMessage::Start(GameId::from_checked(id)));
     }
     if let Some(rest) = line.strip_prefix(b"REJECT:") {
@@ -361,7 +361,7 @@ pub fn decode_server_line(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError>
         let Some(sp) = rest.windows(4).position(|w| w == b" by ") else {
             return Err(c.err("by", line.len(), Problem::Missing));
         };
-        let id = c.check("game_id", &rest[..sp], 7, GameId::MAX_LEN, is_graphic)?;
+        let id = c.check("game_id", &rest[..sp], 7, GameId::MAX_LEN, is_game_id_byte)?;
         let by_off = 7 + sp + 4;
         let by = text(&c, "by", &line[by_off..], by_off)?;
         return Ok(ServerMessage::Reject {
@@ -392,8 +392,7 @@ pub fn decode_server_line(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError>
             .map(ServerMessage::Summary);
     }
     if first == b'P' && line.len() >= 2 && matches!(line[1], b'1'..=b'9' | b'I' | b'+' | b'-') {
-        let c = Cursor::new(line, 0, "Position");
-        let s = c.check("row", line, 0, 64, |b| b == b' ' || b.is_ascii_graphic())?;
+        let s = crate::position::check_line(line)?;
         return Ok(ServerMessage::Summary(SummaryLine::Position(Raw(s))));
     }
     if let Some(colon) = line.iter().position(|&b| b == b':') {
@@ -545,8 +544,13 @@ fn decode_x1_reply<'a>(line: &'a [u8]) -> Result<X1Reply<'a>, DecodeError> {
         }
         "MONITOR" | "MONITOR2" => {
             let (s, off) = sub.unwrap_or((b"", pos));
-            let id =
-                GameId::from_checked(c.check("game_id", s, off, GameId::MAX_LEN, is_graphic)?);
+            let id = GameId::from_checked(c.check(
+                "game_id",
+                s,
+                off,
+                GameId::MAX_LEN,
+                is_game_id_byte,
+            )?);
             let line = payload_text()?;
             if tag == "MONITOR" {
                 X1Reply::Monitor { game_id: id, line }
@@ -596,7 +600,7 @@ fn decode_x1_reply<'a>(line: &'a [u8]) -> Result<X1Reply<'a>, DecodeError> {
             payload,
             p_off,
             GameId::MAX_LEN,
-            is_graphic,
+            is_game_id_byte,
         )?)),
         "SHOW" => X1Reply::Show(payload_text()?),
         "RATING" => X1Reply::Rating(payload_text()?),

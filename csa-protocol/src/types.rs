@@ -40,6 +40,11 @@ pub(crate) fn is_graphic(b: u8) -> bool {
     b.is_ascii_graphic()
 }
 
+/// Bytes allowed in a game id: printable ASCII without space, `[`, `]`.
+pub(crate) fn is_game_id_byte(b: u8) -> bool {
+    b.is_ascii_graphic() && b != b'[' && b != b']'
+}
+
 /// Bytes allowed in free text: anything but ASCII control characters
 /// (CR, LF, TAB, NUL... and DEL). Non-ASCII bytes are checked as UTF-8 apart.
 pub(crate) fn is_text_byte(b: u8) -> bool {
@@ -111,8 +116,9 @@ token_type!(
 token_type!(
     /// A game id as in `START:<id>`, `AGREE <id>`, `%%SHOW <id>`: 1..=256
     /// printable ASCII bytes without space, e.g.
-    /// `testevent+testgame-300-0+alice+bob+20261129145635`.
-    GameId, "game id", 256, is_graphic
+    /// `testevent+testgame-300-0+alice+bob+20261129145635`; `[` and `]` are
+    /// excluded (they delimit the id in `##[MONITOR][<id>]`).
+    GameId, "game id", 256, is_game_id_byte
 );
 
 token_type!(

@@ -8,7 +8,7 @@ use csa_protocol::{
     ClientMessage, DecodeError, Problem, ServerMessage, decode_client_line, decode_server_line,
 };
 
-pub mod transcript_lines {
+mod transcript_lines {
     /// Direction of a transcript line.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     pub enum Dir {
