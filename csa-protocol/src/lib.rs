@@ -41,6 +41,7 @@ mod client;
 mod cursor;
 mod error;
 pub mod frame;
+pub mod kifu;
 mod moves;
 mod position;
 mod server;

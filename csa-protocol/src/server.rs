@@ -372,14 +372,15 @@ pub fn decode_server_line(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError>
     if line == LOGIN_USAGE {
         return Ok(ServerMessage::LoginUsage);
     }
-    if let Some(rest) = line.strip_prefix(b"username ") {
-        if let Some(name) = rest.strip_suffix(b" is already connected") {
-            let c = Cursor::new(line, 9, "username");
-            let name = c.check("name", name, 9, UserName::MAX_LEN, is_name_byte)?;
-            return Ok(ServerMessage::AlreadyConnected(UserName::from_checked(
-                name,
-            )));
-        }
+    if let Some(name) = line
+        .strip_prefix(b"username ")
+        .and_then(|rest| rest.strip_suffix(b" is already connected"))
+    {
+        let c = Cursor::new(line, 9, "username");
+        let name = c.check("name", name, 9, UserName::MAX_LEN, is_name_byte)?;
+        return Ok(ServerMessage::AlreadyConnected(UserName::from_checked(
+            name,
+        )));
     }
     if let Some(rest) = line.strip_prefix(b"BEGIN ") {
         return summary_block(line, rest, 6, "BEGIN")

@@ -497,9 +497,9 @@ impl fmt::Display for MoveTime {
         let ms = self.millis % 1000;
         if ms == 0 {
             write!(f, "{secs}")
-        } else if ms % 100 == 0 {
+        } else if ms.is_multiple_of(100) {
             write!(f, "{secs}.{}", ms / 100)
-        } else if ms % 10 == 0 {
+        } else if ms.is_multiple_of(10) {
             write!(f, "{secs}.{:02}", ms / 10)
         } else {
             write!(f, "{secs}.{ms:03}")

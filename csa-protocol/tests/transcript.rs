@@ -123,7 +123,7 @@ fn every_transcript_line_decodes_and_round_trips() {
             Some(err("%%GAME", "side", 23, Problem::Missing)),
         ),
         ("HELLO".into(), None),
-        (format!("yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy...<70000 chars total>"), None),
+        ("yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy...<70000 chars total>".into(), None),
         ("LOGIN".into(), Some(err("LOGIN", "name", 6, Problem::Missing))),
         ("LOGIN mal1".into(), Some(err("LOGIN", "password", 11, Problem::Missing))),
         ("LOGIN mal1 pass x1 extra".into(), Some(err("LOGIN", "end of line", 19, Problem::Trailing))),
