@@ -37,7 +37,9 @@
 
 extern crate alloc;
 
+mod board;
 mod client;
+mod clock;
 mod cursor;
 mod error;
 pub mod frame;
@@ -45,10 +47,13 @@ pub mod kifu;
 mod moves;
 mod position;
 mod server;
+pub mod session;
 mod summary;
 mod types;
 
+pub use board::{GameBoard, IllegalMove, PlayOutcome};
 pub use client::{ClientMessage, GameRequest, SpecialMove, X1Command, decode_client_line};
+pub use clock::{Clock, TimeControl};
 pub use error::{DecodeError, Problem, ValueError};
 pub use moves::{BuoyMoves, CsaMove, MOVE_LEN, move_side};
 pub use position::MAX_POSITION_LINE;
