@@ -6,14 +6,20 @@
 //! king in check; the 27-point declaration) are board-core's; this module
 //! only keeps the history and maps results.
 
-use alloc::string::String;
-use alloc::vec::Vec;
-use core::hash::{Hash, Hasher};
+use alloc::boxed::Box;
+use alloc::string::{String, ToString};
 
-use board_core::shogi::Position;
+use board_core::shogi::{
+    CsaPositionError, GameHistory, IllegalMoveError, Move, Position, Repetition,
+};
 
 use crate::moves::CsaMove;
 use crate::types::Side;
+
+/// Positions a game may reach (initial position included). With the usual
+/// `Max_Moves` of 256 this is never reached; a longer game ends with
+/// [`PlayOutcome::HistoryFull`].
+pub const MAX_HISTORY: usize = 1024;
 
 /// What a legal move led to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,26 +35,31 @@ pub enum PlayOutcome {
         /// The side that checked continuously.
         loser: Side,
     },
+    /// [`MAX_HISTORY`] positions were reached: repetition can no longer be
+    /// judged, so the caller must end the game (as `#MAX_MOVES`).
+    HistoryFull,
 }
 
-/// A move was rejected by the rules.
+/// A move was rejected by the rules: board-core's reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("illegal move")]
-pub struct IllegalMove;
+#[error("illegal move: {0}")]
+pub struct IllegalMove(pub IllegalMoveError);
 
 /// A position with its repetition history.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct GameBoard {
     pos: Position,
-    /// One entry per position reached (the initial one included): its key
-    /// and whether the side to move there is in check.
-    history: Vec<(u64, bool)>,
+    history: Box<GameHistory<MAX_HISTORY>>,
+    full: bool,
 }
 
-fn key(pos: &Position) -> u64 {
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    pos.hash(&mut h);
-    h.finish()
+impl core::fmt::Debug for GameBoard {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("GameBoard")
+            .field("sfen", &self.pos.to_string())
+            .field("positions", &self.history.len())
+            .finish()
+    }
 }
 
 impl GameBoard {
@@ -57,25 +68,22 @@ impl GameBoard {
         Self::new(Position::startpos())
     }
 
-    /// A board from a position.
+    /// A board from a position (the history starts with it).
     pub fn new(pos: Position) -> Self {
-        let k = key(&pos);
-        let check = pos.is_check();
         Self {
+            history: Box::new(GameHistory::new(&pos)),
             pos,
-            history: alloc::vec![(k, check)],
+            full: false,
         }
     }
 
-    /// Reads a CSA position text (`P1`..`P9` / `PI`, hands, side line).
+    /// Reads a CSA position text (`P1`..`P9` / `PI`, hands, side line)
+    /// with board-core's reader.
     ///
     /// # Errors
-    /// [`IllegalMove`] (used as "invalid position") when board-core rejects
-    /// the text.
-    pub fn from_csa(text: &str) -> Result<Self, IllegalMove> {
-        Position::from_csa(text)
-            .map(Self::new)
-            .map_err(|_| IllegalMove)
+    /// board-core's [`CsaPositionError`] (line, column, reason).
+    pub fn from_csa(text: &str) -> Result<Self, CsaPositionError> {
+        Position::from_csa(text.as_bytes()).map(Self::new)
     }
 
     /// The position.
@@ -90,7 +98,17 @@ impl GameBoard {
 
     /// Moves played since the initial position.
     pub fn ply(&self) -> usize {
-        self.history.len() - 1
+        self.history.len().saturating_sub(1)
+    }
+
+    /// The board move a CSA move stands for here, checked against every
+    /// rule (sign, piece named, un-promotion, dead pieces, nifu,
+    /// uchifuzume, leaving the king in check).
+    ///
+    /// # Errors
+    /// [`IllegalMove`] with board-core's reason.
+    pub fn check(&self, mv: &CsaMove) -> Result<Move, IllegalMove> {
+        self.pos.move_from_csa(mv).map_err(IllegalMove)
     }
 
     /// Plays a move after checking it against every rule.
@@ -99,61 +117,43 @@ impl GameBoard {
     /// [`IllegalMove`] when the move is not legal here (the board is
     /// unchanged).
     pub fn play(&mut self, mv: &CsaMove) -> Result<PlayOutcome, IllegalMove> {
-        let mut next = self.pos.clone();
-        next.play_csa(mv).map_err(|_| IllegalMove)?;
-        self.pos = next;
-        let k = key(&self.pos);
-        let check = self.pos.is_check();
-        self.history.push((k, check));
-        Ok(self.repetition())
+        let m = self.check(mv)?;
+        self.play_move(m)
     }
 
-    fn repetition(&self) -> PlayOutcome {
-        let (k, _) = self.history[self.history.len() - 1];
-        let occurrences: Vec<usize> = self
-            .history
-            .iter()
-            .enumerate()
-            .filter(|(_, (hk, _))| *hk == k)
-            .map(|(i, _)| i)
-            .collect();
-        if occurrences.len() < 4 {
-            return PlayOutcome::Continue;
+    /// Plays a board move (checked).
+    ///
+    /// # Errors
+    /// [`IllegalMove`] when the move is not legal here.
+    pub fn play_move(&mut self, m: Move) -> Result<PlayOutcome, IllegalMove> {
+        self.pos = self.pos.play(m).map_err(|e| IllegalMove(e.reason))?;
+        if self.full {
+            return Ok(PlayOutcome::HistoryFull);
         }
-        // Since the first occurrence, did one side give check with every
-        // one of its moves? history[i].1 is "side to move at i is in check",
-        // i.e. the move leading to i gave check.
-        let first = occurrences[0];
-        let last = self.history.len() - 1;
-        let mover_at = |i: usize| {
-            // The side that made the move leading to position i.
-            let stm_now = self.side_to_move();
-            if (last - i).is_multiple_of(2) {
-                stm_now.opponent()
-            } else {
-                stm_now
+        Ok(match self.history.push(&self.pos) {
+            Err(_) => {
+                self.full = true;
+                PlayOutcome::HistoryFull
             }
-        };
-        for side in [Side::Black, Side::White] {
-            let all_checks = (first + 1..=last)
-                .filter(|&i| mover_at(i) == side)
-                .all(|i| self.history[i].1);
-            let any = (first + 1..=last).any(|i| mover_at(i) == side);
-            if any && all_checks {
-                return PlayOutcome::OuteSennichite { loser: side };
-            }
-        }
-        PlayOutcome::Sennichite
+            Ok(Repetition::None) => PlayOutcome::Continue,
+            Ok(Repetition::Sennichite) => PlayOutcome::Sennichite,
+            Ok(Repetition::PerpetualCheck { loser }) => PlayOutcome::OuteSennichite {
+                loser: Side::from(loser),
+            },
+            // `Repetition` may grow; treat anything new as a plain draw.
+            #[allow(unreachable_patterns)]
+            Ok(_) => PlayOutcome::Sennichite,
+        })
     }
 
     /// Whether the side to move may declare a win now (`%KACHI`, the
-    /// 27-point rule).
+    /// 27-point rule, judged by board-core).
     pub fn can_declare_win(&self) -> bool {
-        self.pos.can_declare_win()
+        self.pos.impasse_declaration().is_ok()
     }
 
     /// The position as CSA text (`P1`..`P9`, hands, side line), LF-ended.
     pub fn csa_text(&self) -> String {
-        self.pos.to_csa()
+        self.pos.csa().to_string()
     }
 }

@@ -74,6 +74,8 @@ pub enum Problem {
     NotUtf8,
     /// A number does not fit or is outside the allowed range.
     OutOfRange,
+    /// Malformed CSA move notation (board-core's reason).
+    CsaMove(board_core::shogi::ParseCsaMoveError),
 }
 
 impl fmt::Display for Problem {
@@ -90,6 +92,7 @@ impl fmt::Display for Problem {
             Problem::Expected(what) => write!(f, "expected {what}"),
             Problem::NotUtf8 => f.write_str("not valid UTF-8"),
             Problem::OutOfRange => f.write_str("number out of range"),
+            Problem::CsaMove(e) => write!(f, "{e}"),
         }
     }
 }

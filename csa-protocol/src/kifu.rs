@@ -504,7 +504,8 @@ fn parse_statement<'a>(
                     "a move is 7 bytes like +7776FU",
                 ));
             }
-            let mv = CsaMove::parse(stmt).map_err(|e| err(e.offset, "malformed move"))?;
+            let mv = CsaMove::parse(stmt)
+                .map_err(|e| err(crate::moves::move_error_offset(&e), "malformed CSA move"))?;
             items.push(Item::Move(mv));
             Ok(())
         }

@@ -6,7 +6,17 @@
 use alloc::borrow::Cow;
 use core::fmt;
 
-pub use board_core::shogi::CsaMove;
+pub use board_core::shogi::{CsaMove, ParseCsaMoveError};
+
+/// 0-based byte offset within the 7-byte token of a notation error.
+pub(crate) fn move_error_offset(e: &ParseCsaMoveError) -> usize {
+    match e {
+        ParseCsaMoveError::Length { len } => (*len).min(MOVE_LEN),
+        ParseCsaMoveError::UnexpectedChar { column, .. } => column.saturating_sub(1),
+        ParseCsaMoveError::UnknownPiece | ParseCsaMoveError::NotDroppable { .. } => 5,
+        _ => 0,
+    }
+}
 
 use crate::cursor::Cursor;
 use crate::error::{DecodeError, Problem};
@@ -33,13 +43,8 @@ pub(crate) fn decode_move_token(
 }
 
 fn parse_move(c: &Cursor<'_>, token: &[u8], off: usize) -> Result<CsaMove, DecodeError> {
-    CsaMove::parse(token).map_err(|e| {
-        c.err(
-            "move",
-            off + e.offset,
-            Problem::Expected("a CSA move like +7776FU (sign, from, to, piece)"),
-        )
-    })
+    CsaMove::parse(token)
+        .map_err(|e| c.err("move", off + move_error_offset(&e), Problem::CsaMove(e)))
 }
 
 /// The set-up moves of `%%SETBUOY`: CSA moves written one after another
@@ -129,13 +134,8 @@ impl<'a> BuoyMoves<'a> {
 }
 
 fn c_move(c: &Cursor<'_>, chunk: &[u8], off: usize) -> Result<CsaMove, DecodeError> {
-    CsaMove::parse(chunk).map_err(|e| {
-        c.err(
-            "moves",
-            off + e.offset,
-            Problem::Expected("concatenated CSA moves like +7776FU-3334FU"),
-        )
-    })
+    CsaMove::parse(chunk)
+        .map_err(|e| c.err("moves", off + move_error_offset(&e), Problem::CsaMove(e)))
 }
 
 impl fmt::Display for BuoyMoves<'_> {

@@ -3,6 +3,7 @@
 //! decode -> expected value -> encode -> same bytes -> decode -> same value;
 //! and proptest round trips.
 
+use board_core::shogi::ParseCsaMoveError;
 use csa_protocol::*;
 use proptest::prelude::*;
 
@@ -253,7 +254,7 @@ fn client_errors_name_kind_field_and_column() {
             "%%SETBUOY",
             "moves",
             23,
-            Problem::Expected("concatenated CSA moves like +7776FU-3334FU"),
+            Problem::CsaMove(ParseCsaMoveError::Length { len: 6 }),
         ),
         (
             "%%GETBUOYCOUNT",
@@ -802,11 +803,14 @@ fn arb_move() -> impl Strategy<Value = CsaMove> {
             "FU", "KY", "KE", "GI", "KI", "KA", "HI", "OU", "TO", "NY", "NK", "NG", "UM", "RY",
         ]),
     )
-        .prop_map(|(black, ff, fr, tf, tr, p)| {
-            let (ff, fr) = if ff == 0 { (0, 0) } else { (ff, fr) };
-            let s = format!("{}{ff}{fr}{tf}{tr}{p}", if black { '+' } else { '-' });
-            CsaMove::parse(s.as_bytes()).unwrap()
-        })
+        .prop_filter_map(
+            "droppable pieces only for 00",
+            |(black, ff, fr, tf, tr, p)| {
+                let (ff, fr) = if ff == 0 { (0, 0) } else { (ff, fr) };
+                let s = format!("{}{ff}{fr}{tf}{tr}{p}", if black { '+' } else { '-' });
+                CsaMove::parse(s.as_bytes()).ok()
+            },
+        )
 }
 
 fn arb_name() -> impl Strategy<Value = UserName<'static>> {

@@ -943,6 +943,7 @@ impl Server {
                             PlayOutcome::OuteSennichite { loser } => {
                                 self.finish(gk, &[], "#OUTE_SENNICHITE", Some(loser.opponent()));
                             }
+                            PlayOutcome::HistoryFull => self.finish(gk, &[], "#MAX_MOVES", None),
                             PlayOutcome::Continue
                                 if self.config.max_moves > 0
                                     && plies >= self.config.max_moves as usize =>
