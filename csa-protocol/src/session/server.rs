@@ -57,6 +57,9 @@ pub struct ServerConfig {
     pub agree_timeout: Duration,
     /// Text of the `%%VERSION` reply.
     pub version: String,
+    /// Start position of every game (`None`: the even-game position). For
+    /// private tournaments with set positions, and tests.
+    pub initial_position: Option<board_core::shogi::Position>,
 }
 
 impl Default for ServerConfig {
@@ -68,6 +71,7 @@ impl Default for ServerConfig {
             least_time_per_move: 0,
             agree_timeout: Duration::from_secs(120),
             version: concat!("boardwire csa-protocol ", env!("CARGO_PKG_VERSION")).into(),
+            initial_position: None,
         }
     }
 }
@@ -664,7 +668,10 @@ impl Server {
             },
             least_time_per_move_ms: self.config.least_time_per_move * 1000,
         };
-        let mut board = GameBoard::startpos();
+        let mut board = self
+            .config
+            .initial_position
+            .map_or_else(GameBoard::startpos, GameBoard::new);
         let initial_csa = board.csa_text();
         let mut moves = Vec::new();
         if let Some(buoy) = self.buoys.get_mut(gamename) {
