@@ -51,7 +51,7 @@ pub mod session;
 mod summary;
 mod types;
 
-pub use board::{GameBoard, IllegalMove, PlayOutcome};
+pub use board::{GameBoard, IllegalMove, MAX_HISTORY, PlayOutcome};
 pub use client::{ClientMessage, GameRequest, SpecialMove, X1Command, decode_client_line};
 pub use clock::{Clock, TimeControl};
 pub use error::{DecodeError, Problem, ValueError};
