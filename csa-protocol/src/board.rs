@@ -152,6 +152,29 @@ impl GameBoard {
         self.pos.impasse_declaration().is_ok()
     }
 
+    /// A simple built-in player: a legal move, captures first; among equals
+    /// the choice is spread by `seed`. `None` when there is no legal move
+    /// (checkmate or stalemate: resign).
+    pub fn pick_move(&self, seed: u64) -> Option<CsaMove> {
+        let moves = self.pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let captures: alloc::vec::Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| m.from().is_some() && self.pos.piece_at(m.to()).is_some())
+            .collect();
+        let pool: &[Move] = if captures.is_empty() { &moves } else { &captures };
+        // xorshift-multiply mix of the seed and the ply.
+        let mut x = seed ^ (self.ply() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        let mv = pool[(x % pool.len() as u64) as usize];
+        self.pos.move_to_csa(mv).ok()
+    }
+
     /// The position as CSA text (`P1`..`P9`, hands, side line), LF-ended.
     pub fn csa_text(&self) -> String {
         self.pos.csa().to_string()

@@ -47,6 +47,8 @@ pub mod kifu;
 mod moves;
 mod position;
 mod server;
+#[cfg(feature = "tokio")]
+pub mod net;
 pub mod session;
 mod summary;
 mod types;
