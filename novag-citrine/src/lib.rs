@@ -26,7 +26,4 @@ pub use command::{Command, HostMove, LevelTarget};
 pub use error::{DecodeError, ErrorKind, Field, ValueError};
 pub use framer::{Frame, LineFramer, Step};
 pub use reply::{DiagramRow, MoveLine, RawLine, Reply};
-pub use types::{
-    CastleSide, ClockTime, Level, LevelKind, MoveNumber, MoveText, NormalMove, Piece, Promotion,
-    Token,
-};
+pub use types::{ClockTime, Level, LevelKind, MoveNumber, MoveText, NormalMove, Promotion, Token};

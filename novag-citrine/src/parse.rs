@@ -12,7 +12,8 @@ use nom::combinator::opt;
 use nom::error::ParseError;
 
 use crate::error::{DecodeError, ErrorKind, Field};
-use crate::types::{CastleSide, MoveNumber, MoveText, NormalMove, Promotion};
+use crate::types::{MoveNumber, MoveText, NormalMove, Promotion};
+use crate::vocab::CastlingSide;
 use crate::vocab::{Square, role_from_letter, square};
 
 /// Input type: the bytes of one line.
@@ -159,13 +160,13 @@ pub(crate) fn square_p(i: In<'_>) -> Res<'_, Square> {
 
 /// `O-O-O` / `O-O` (letter O, either case, or digit zero), not followed by
 /// more move text.
-fn castle(i: In<'_>) -> Res<'_, CastleSide> {
+fn castle(i: In<'_>) -> Res<'_, CastlingSide> {
     let o = |b: &u8| matches!(b, b'O' | b'o' | b'0');
     match i {
         [a, b'-', b, b'-', c, rest @ ..] if o(a) && o(b) && o(c) => {
-            Ok((rest, CastleSide::QueenSide))
+            Ok((rest, CastlingSide::QueenSide))
         }
-        [a, b'-', b, rest @ ..] if o(a) && o(b) => Ok((rest, CastleSide::KingSide)),
+        [a, b'-', b, rest @ ..] if o(a) && o(b) => Ok((rest, CastlingSide::KingSide)),
         _ => fail(i, Field::Move, ErrorKind::Invalid),
     }
 }

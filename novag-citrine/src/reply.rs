@@ -8,8 +8,8 @@ use crate::error::{DecodeError, ErrorKind, Field, ValueError};
 use crate::parse::{
     In, PErr, Res, byte, decimal, end, fail, field, move_number, move_text, on_off, word, ws0, ws1,
 };
-use crate::types::{ClockTime, Level, LevelKind, MoveNumber, MoveText, Piece, Token, is_dark};
-use crate::vocab::{Color, role_from_letter, role_letter, square};
+use crate::types::{ClockTime, Level, LevelKind, MoveNumber, MoveText, Token};
+use crate::vocab::{Color, Piece, role_from_letter, role_letter, square};
 
 /// A move line `M   7   g1-f3` / `M   7,  c5xd4 |` or a take-back line
 /// `T   1,  e7-e5` / `t 2 g8-f6`.
@@ -635,7 +635,7 @@ impl fmt::Display for Reply<'_> {
                             let sq = square(file as u8, rank).expect("in range");
                             // Without a label the square colour is unknown:
                             // print `::` everywhere so the row stays one.
-                            s.push_str(if row.rank.is_none() || is_dark(sq) {
+                            s.push_str(if row.rank.is_none() || sq.is_dark() {
                                 "::"
                             } else {
                                 "  "

@@ -6,7 +6,7 @@
 use core::fmt;
 
 use crate::error::ValueError;
-use crate::vocab::{Color, Role, Square, file_of, rank_of, role_letter, write_square};
+use crate::vocab::{CastlingSide, Role, Square, role_letter, write_square};
 
 /// A move number as the Citrine prints it, `1..=9999` (full moves, starting
 /// at 1; a black move carries the number of the full move it completes).
@@ -224,15 +224,6 @@ impl Level {
     }
 }
 
-/// Castling side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CastleSide {
-    /// `O-O`.
-    KingSide,
-    /// `O-O-O`.
-    QueenSide,
-}
-
 /// A promotion piece, `/Q /R /B /N`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Promotion {
@@ -293,7 +284,7 @@ impl Promotion {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MoveText {
     /// `O-O` or `O-O-O` (never printed as a king move).
-    Castle(CastleSide),
+    Castle(CastlingSide),
     /// A from-to move.
     Normal(NormalMove),
 }
@@ -335,8 +326,8 @@ impl NormalMove {
 impl fmt::Display for MoveText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveText::Castle(CastleSide::KingSide) => f.write_str("O-O"),
-            MoveText::Castle(CastleSide::QueenSide) => f.write_str("O-O-O"),
+            MoveText::Castle(CastlingSide::KingSide) => f.write_str("O-O"),
+            MoveText::Castle(CastlingSide::QueenSide) => f.write_str("O-O-O"),
             MoveText::Normal(m) => {
                 use fmt::Write;
                 if let Some(p) = m.piece {
@@ -356,16 +347,6 @@ impl fmt::Display for MoveText {
             }
         }
     }
-}
-
-/// A piece in a `Position Board` diagram: white pieces print upper case
-/// (`WR WN WB WQ WK WP`), black pieces lower case (`br bn bb bq bk bp`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Piece {
-    /// Its side.
-    pub color: Color,
-    /// Its kind.
-    pub role: Role,
 }
 
 /// A text token: `1..=64` printable ASCII bytes without whitespace (ID model
@@ -413,9 +394,4 @@ impl fmt::Display for Token<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.0)
     }
-}
-
-/// Whether a square is a dark square (a1 is dark).
-pub(crate) fn is_dark(sq: Square) -> bool {
-    (file_of(sq) + rank_of(sq)).is_multiple_of(2)
 }

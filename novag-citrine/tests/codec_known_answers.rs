@@ -2,15 +2,14 @@
 //! and of the captured device output it cites, decoded to hand-written values
 //! and encoded back to the spellings shown there.
 
-use novag_citrine::vocab::{Color, Role, Square};
+use novag_citrine::vocab::{CastlingSide, Color, Piece, Role, Square};
 use novag_citrine::{
-    CastleSide, ClockTime, Command, DecodeError, ErrorKind, Field, HostMove, Level, LevelKind,
-    LevelTarget, MoveLine, MoveNumber, MoveText, NormalMove, Promotion, Reply, Token,
+    ClockTime, Command, DecodeError, ErrorKind, Field, HostMove, Level, LevelKind, LevelTarget,
+    MoveLine, MoveNumber, MoveText, NormalMove, Promotion, Reply, Token,
 };
 
 fn sq(s: &str) -> Square {
-    let b = s.as_bytes();
-    Square::from_coords(b[0] - b'a', b[1] - b'1').unwrap()
+    s.parse().unwrap()
 }
 
 fn mv(from: &str, to: &str) -> NormalMove {
@@ -247,11 +246,11 @@ fn move_lines_captured() {
         ),
         (
             "M   4   O-O",
-            ml(4, false, MoveText::Castle(CastleSide::KingSide), false),
+            ml(4, false, MoveText::Castle(CastlingSide::KingSide), false),
         ),
         (
             "M   5,  O-O-O",
-            ml(5, true, MoveText::Castle(CastleSide::QueenSide), false),
+            ml(5, true, MoveText::Castle(CastlingSide::QueenSide), false),
         ),
     ];
     for (line, want) in cases {
@@ -319,7 +318,6 @@ fn whitespace_runs_tabs_and_case() {
 fn position_board_diagram() {
     // The layout is unconfirmed; white upper case, black lower case, empty
     // squares blank or `::` per the spec note.
-    use novag_citrine::Piece;
     let w = |role| {
         Some(Piece {
             color: Color::White,

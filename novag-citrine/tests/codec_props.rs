@@ -2,15 +2,15 @@
 //! decodes without panicking, and what decodes re-encodes to a line that
 //! decodes to the same value.
 
-use novag_citrine::vocab::{Color, Role, Square};
+use novag_citrine::vocab::{CastlingSide, Color, Piece, Role, Square};
 use novag_citrine::{
-    CastleSide, ClockTime, Command, DiagramRow, HostMove, Level, LevelKind, LevelTarget, MoveLine,
-    MoveNumber, MoveText, NormalMove, Piece, Promotion, Reply, Token,
+    ClockTime, Command, DiagramRow, HostMove, Level, LevelKind, LevelTarget, MoveLine, MoveNumber,
+    MoveText, NormalMove, Promotion, Reply, Token,
 };
 use proptest::prelude::*;
 
 fn square() -> impl Strategy<Value = Square> {
-    (0u8..8, 0u8..8).prop_map(|(f, r)| Square::from_coords(f, r).unwrap())
+    (0u32..64).prop_map(|i| Square::new(i).unwrap())
 }
 
 fn role() -> impl Strategy<Value = Role> {
@@ -39,8 +39,8 @@ fn promotion() -> impl Strategy<Value = Promotion> {
 
 fn move_text() -> impl Strategy<Value = MoveText> {
     prop_oneof![
-        Just(MoveText::Castle(CastleSide::KingSide)),
-        Just(MoveText::Castle(CastleSide::QueenSide)),
+        Just(MoveText::Castle(CastlingSide::KingSide)),
+        Just(MoveText::Castle(CastlingSide::QueenSide)),
         (
             proptest::option::of(role()),
             square(),
