@@ -7,6 +7,7 @@
 //! |---|---|
 //! | framing | [`LineFramer`]: line boundaries (CR, LF, CR LF) with a length cap |
 //! | codec | [`Command`] (host -> device, infallible encoding), [`Reply`] (device -> host, zero-copy decoding, unknown lines as [`Reply::Unrecognised`]) |
+//! | moves | [`convert`]: printed moves ⇄ board-core chess moves against a position |
 //!
 //! The reference for every item is the workspace's spec note on the Citrine
 //! protocol (`shared/specs/citrine.md`); section names are cited in the docs.
@@ -15,6 +16,7 @@
 //! / `T   1,  e7-e5`, move lines with and without the trailing ` |`).
 
 mod command;
+pub mod convert;
 mod error;
 mod framer;
 mod parse;
