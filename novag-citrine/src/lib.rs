@@ -7,6 +7,8 @@
 //! |---|---|
 //! | framing | [`LineFramer`]: line boundaries (CR, LF, CR LF) with a length cap |
 //! | codec | [`Command`] (host -> device, infallible encoding), [`Reply`] (device -> host, zero-copy decoding, unknown lines as [`Reply::Unrecognised`]) |
+//! | session | [`driver::Driver`]: sans-IO host driver (pacing, duplicate acks, take-backs, resync via `P`) |
+//! | simulation | [`device::Device`]: sans-IO simulated Citrine with misbehaviour switches; [`player::Player`]: a small built-in player |
 //! | moves | [`convert`]: printed moves ⇄ board-core chess moves against a position |
 //!
 //! The reference for every item is the workspace's spec note on the Citrine
@@ -17,9 +19,12 @@
 
 mod command;
 pub mod convert;
+pub mod device;
+pub mod driver;
 mod error;
 mod framer;
 mod parse;
+pub mod player;
 mod reply;
 mod types;
 pub mod vocab;
