@@ -29,6 +29,9 @@
 //!   dark squares, blanks on empty light squares — layout unconfirmed).
 //! - `G` prints the game list of the last 112 plies in the captured
 //!   device's columns, without piece letters.
+//! - After an out-of-turn move (misbehaviour switch) the engine waits until
+//!   a command that changes the game (`M`, `T`, `N`, `O`, `F`, `J`); queries
+//!   (`P`, `G`, `C`, `I`, `L`, `X`, `U`) do not wake it.
 //! - Unknown commands are ignored.
 
 use std::collections::VecDeque;
@@ -362,8 +365,18 @@ impl Device {
     }
 
     fn command(&mut self, cmd: Command<'_>, now: Instant) {
-        // Any command wakes an engine paused after an out-of-turn move.
-        let was_paused = std::mem::take(&mut self.engine_paused);
+        // A command that changes the game wakes an engine paused after an
+        // out-of-turn move; queries do not.
+        let wakes = matches!(
+            cmd,
+            Command::Move(_)
+                | Command::TakeBack
+                | Command::NewGame
+                | Command::Origin
+                | Command::EngineMove
+                | Command::Flip
+        );
+        let was_paused = wakes && std::mem::take(&mut self.engine_paused);
         match cmd {
             Command::Clock => {
                 self.tick_clock(now);

@@ -9,6 +9,7 @@
 //! | codec | [`Command`] (host -> device, infallible encoding), [`Reply`] (device -> host, zero-copy decoding, unknown lines as [`Reply::Unrecognised`]) |
 //! | session | [`driver::Driver`]: sans-IO host driver (pacing, duplicate acks, take-backs, resync via `P`) |
 //! | simulation | [`device::Device`]: sans-IO simulated Citrine with misbehaviour switches; [`player::Player`]: a small built-in player |
+//! | I/O (feature `serialport`, default) | `serial`: 57600 8N1 transport with read timeouts and device-loss errors; `serial::Simulator`: the simulated device on a pty |
 //! | moves | [`convert`]: printed moves ⇄ board-core chess moves against a position |
 //!
 //! The reference for every item is the workspace's spec note on the Citrine
@@ -26,6 +27,8 @@ mod framer;
 mod parse;
 pub mod player;
 mod reply;
+#[cfg(feature = "serialport")]
+pub mod serial;
 mod types;
 pub mod vocab;
 
