@@ -1,0 +1,290 @@
+//! PDN FEN: `W:W31-50:B1-20`, `B:BK17,K24:W6,9,10`, optional `:H0:F1`.
+//!
+//! Grammar accepted (PDN 3.0 "FEN" tag, as draughts programs write it):
+//! `side ':' section ':' section (':' counter)*` where `side` is `W` or
+//! `B`; a section is a colour letter (`W`/`B`, each exactly once, in either
+//! order) followed by a comma-separated list of items, possibly empty; an
+//! item is an optional `K` (king) and a square number or a range `a-b`
+//! (`a <= b`, every square of the range, all kings if `K` is given); a
+//! counter is `H` (half-moves since the last capture or man move) or `F`
+//! (move number) and a decimal number. Counters are checked and not kept.
+//! Surrounding ASCII whitespace is ignored; offsets in errors count bytes
+//! from the start of the original text.
+//!
+//! Canonical output ([`Display`](core::fmt::Display)): side to move, White's
+//! section, Black's section, squares in increasing order without ranges,
+//! kings prefixed with `K`: `W:W31,32,...,50:B1,2,...,20`.
+
+use core::fmt;
+use core::str::FromStr;
+
+use super::Position;
+use super::position::SetupError;
+use super::types::{Color, Piece, PieceKind, Square};
+
+/// A PDN FEN text that is not a valid position. Offsets are byte offsets
+/// into the text given to [`Position::from_str`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseFenError {
+    /// The text is empty (or only whitespace).
+    #[error("empty FEN")]
+    Empty,
+    /// The side to move is not `W` or `B`.
+    #[error("side to move must be W or B (offset {offset})")]
+    InvalidSide {
+        /// Byte offset of the side field.
+        offset: usize,
+    },
+    /// A `:` was expected.
+    #[error("expected ':' at offset {offset}")]
+    ExpectedColon {
+        /// Byte offset where `:` was expected.
+        offset: usize,
+    },
+    /// A section does not start with `W`, `B`, `H` or `F`.
+    #[error("unknown section at offset {offset} (expected W, B, H or F)")]
+    InvalidSection {
+        /// Byte offset of the section.
+        offset: usize,
+    },
+    /// A colour's section is given twice.
+    #[error("{color:?}'s pieces listed twice (offset {offset})")]
+    DuplicateColor {
+        /// The repeated colour.
+        color: Color,
+        /// Byte offset of the second section.
+        offset: usize,
+    },
+    /// A colour's section is missing.
+    #[error("missing section for {color:?}'s pieces")]
+    MissingColor {
+        /// The missing colour.
+        color: Color,
+    },
+    /// A piece item is not `[K]n` or `[K]a-b` (garbage token, stray
+    /// character, empty item).
+    #[error("invalid piece item at offset {offset}")]
+    InvalidToken {
+        /// Byte offset of the offending character.
+        offset: usize,
+    },
+    /// A square number outside 1..=50.
+    #[error("square {number} out of range 1..=50 (offset {offset})")]
+    SquareOutOfRange {
+        /// The number as written (saturated at 65535).
+        number: u16,
+        /// Byte offset of the number.
+        offset: usize,
+    },
+    /// A range `a-b` with `a > b`.
+    #[error("empty range {start}-{end} (offset {offset})")]
+    InvalidRange {
+        /// First square of the range.
+        start: u8,
+        /// Last square of the range.
+        end: u8,
+        /// Byte offset of the range.
+        offset: usize,
+    },
+    /// A square listed twice (in one section or in both).
+    #[error("square {square} listed twice (offset {offset})")]
+    DuplicateSquare {
+        /// The square.
+        square: Square,
+        /// Byte offset of the second mention.
+        offset: usize,
+    },
+    /// A man on its own promotion row (White on 1..=5, Black on 46..=50).
+    #[error("{color:?} man on square {square}, its own promotion row (offset {offset})")]
+    ManOnPromotionRow {
+        /// The square.
+        square: Square,
+        /// The man's colour.
+        color: Color,
+        /// Byte offset of the item.
+        offset: usize,
+    },
+    /// A counter (`H`/`F`) without a valid decimal number, or given twice.
+    #[error("invalid move counter at offset {offset}")]
+    InvalidCounter {
+        /// Byte offset of the counter section.
+        offset: usize,
+    },
+    /// The position has more legal moves than a move list holds (no such
+    /// position is known).
+    #[error("position has more legal moves than a move list holds")]
+    TooManyMoves,
+}
+
+struct Parser<'a> {
+    s: &'a [u8],
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.i).copied()
+    }
+
+    /// A decimal number (at least one digit), saturated at `u16::MAX`.
+    fn number(&mut self) -> Option<u16> {
+        let start = self.i;
+        let mut n: u16 = 0;
+        while let Some(c @ b'0'..=b'9') = self.peek() {
+            n = n.saturating_mul(10).saturating_add((c - b'0') as u16);
+            self.i += 1;
+        }
+        (self.i > start).then_some(n)
+    }
+
+    fn square(&mut self) -> Result<Square, ParseFenError> {
+        let offset = self.i;
+        let n = self.number().ok_or(ParseFenError::InvalidToken { offset })?;
+        u8::try_from(n)
+            .ok()
+            .and_then(Square::new)
+            .ok_or(ParseFenError::SquareOutOfRange { number: n, offset })
+    }
+}
+
+impl FromStr for Position {
+    type Err = ParseFenError;
+
+    /// Parses PDN FEN (see the [module docs](self)).
+    fn from_str(text: &str) -> Result<Position, ParseFenError> {
+        let bytes = text.as_bytes();
+        let start = bytes.iter().position(|c| !c.is_ascii_whitespace()).ok_or(ParseFenError::Empty)?;
+        let end = bytes.iter().rposition(|c| !c.is_ascii_whitespace()).map_or(start, |e| e + 1);
+        let mut p = Parser { s: &bytes[..end], i: start };
+
+        let side = match p.peek() {
+            Some(b'W') => Color::White,
+            Some(b'B') => Color::Black,
+            _ => return Err(ParseFenError::InvalidSide { offset: p.i }),
+        };
+        p.i += 1;
+
+        let mut board: [Option<Piece>; 50] = [None; 50];
+        let mut seen_color = [false; 2];
+        let mut seen_h = false;
+        let mut seen_f = false;
+        while p.i < p.s.len() {
+            if p.peek() != Some(b':') {
+                return Err(ParseFenError::ExpectedColon { offset: p.i });
+            }
+            p.i += 1;
+            let section = p.i;
+            let color = match p.peek() {
+                Some(b'W') => Color::White,
+                Some(b'B') => Color::Black,
+                Some(c @ (b'H' | b'F')) => {
+                    p.i += 1;
+                    let seen = if c == b'H' { &mut seen_h } else { &mut seen_f };
+                    if *seen || p.number().is_none() {
+                        return Err(ParseFenError::InvalidCounter { offset: section });
+                    }
+                    *seen = true;
+                    if !matches!(p.peek(), None | Some(b':')) {
+                        return Err(ParseFenError::InvalidCounter { offset: section });
+                    }
+                    continue;
+                }
+                _ => return Err(ParseFenError::InvalidSection { offset: section }),
+            };
+            if seen_color[color as usize] {
+                return Err(ParseFenError::DuplicateColor { color, offset: section });
+            }
+            seen_color[color as usize] = true;
+            p.i += 1;
+            if matches!(p.peek(), None | Some(b':')) {
+                continue; // no pieces of this colour
+            }
+            loop {
+                let item = p.i;
+                let kind = if p.peek() == Some(b'K') {
+                    p.i += 1;
+                    PieceKind::King
+                } else {
+                    PieceKind::Man
+                };
+                let first = p.square()?;
+                let last = if p.peek() == Some(b'-') {
+                    p.i += 1;
+                    let last = p.square()?;
+                    if last < first {
+                        return Err(ParseFenError::InvalidRange {
+                            start: first.number(),
+                            end: last.number(),
+                            offset: item,
+                        });
+                    }
+                    last
+                } else {
+                    first
+                };
+                for n in first.number()..=last.number() {
+                    let square = Square::new(n).ok_or(ParseFenError::InvalidToken { offset: item })?;
+                    let slot = &mut board[n as usize - 1];
+                    if slot.is_some() {
+                        return Err(ParseFenError::DuplicateSquare { square, offset: item });
+                    }
+                    let promotion_row = match color {
+                        Color::White => n <= 5,
+                        Color::Black => n >= 46,
+                    };
+                    if kind == PieceKind::Man && promotion_row {
+                        return Err(ParseFenError::ManOnPromotionRow {
+                            square,
+                            color,
+                            offset: item,
+                        });
+                    }
+                    *slot = Some(Piece { color, kind });
+                }
+                match p.peek() {
+                    Some(b',') => p.i += 1,
+                    None | Some(b':') => break,
+                    Some(_) => return Err(ParseFenError::InvalidToken { offset: p.i }),
+                }
+            }
+        }
+        for color in [Color::White, Color::Black] {
+            if !seen_color[color as usize] {
+                return Err(ParseFenError::MissingColor { color });
+            }
+        }
+        Position::from_pieces(board, side).map_err(|e| match e {
+            // Already rejected above with an offset.
+            SetupError::ManOnPromotionRow { square, color } => ParseFenError::ManOnPromotionRow {
+                square,
+                color,
+                offset: 0,
+            },
+            SetupError::TooManyMoves => ParseFenError::TooManyMoves,
+        })
+    }
+}
+
+impl fmt::Display for Position {
+    /// Canonical PDN FEN: `W:W31,...,50:B1,...,20`, kings as `K17`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self.side {
+            Color::White => "W",
+            Color::Black => "B",
+        })?;
+        for color in [Color::White, Color::Black] {
+            write!(f, ":{}", color.pdn_char())?;
+            for (i, square) in self.pieces(color).iter().enumerate() {
+                if i > 0 {
+                    f.write_str(",")?;
+                }
+                if self.kings().contains(square) {
+                    f.write_str("K")?;
+                }
+                write!(f, "{square}")?;
+            }
+        }
+        Ok(())
+    }
+}

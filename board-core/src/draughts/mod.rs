@@ -1,0 +1,56 @@
+//! International draughts (10x10): rules, bitboard move generation, PDN FEN
+//! and PDN move notation, perft.
+//!
+//! Board conventions (spec note `damexchange.md`, "Board conventions users
+//! expect"): squares 1..=50 numbered left to right from Black's side (top
+//! row 1..=5); Black men start on 1..=20, White men on 31..=50; White moves
+//! first. Rules: men move one square diagonally forward and capture forward
+//! and backward; kings fly; capturing is compulsory and the sequence taking
+//! the most pieces must be played (men and kings count the same); captured
+//! pieces are removed only after the whole capture and none is jumped twice;
+//! a man promotes only when its move ends on the far row. Draw rules are
+//! not part of a [`Position`].
+//!
+//! ```
+//! use board_core::draughts::{Position, perft};
+//! let pos: Position = "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46".parse().unwrap();
+//! assert_eq!(pos.legal_moves().len(), 14);
+//! assert_eq!(perft(&pos, 2), 55);
+//! let mv = pos.legal_moves()[0];
+//! assert_eq!(mv.captures().len(), 14);
+//! ```
+
+mod bitboard;
+mod fen;
+mod movegen;
+mod notation;
+mod perft;
+mod position;
+mod types;
+
+pub use crate::movelist::{CapacityError, MoveList};
+pub use fen::ParseFenError;
+pub use notation::{
+    AMBIGUOUS_SHOWN, CapturePath, IllegalMoveError, MAX_PATH, MoveText, MoveTextError, ParseMoveError, PdnMove,
+};
+pub use perft::{perft, perft_divide, try_perft};
+pub use position::{Outcome, PlayError, Position, SetupError};
+pub use types::{Color, Move, Piece, PieceKind, Square, SquareOutOfRange, SquareSet, SquareSetIter};
+
+/// Capacity of a draughts legal move list.
+///
+/// Quiet moves: every quiet move ends on an empty square, and an empty
+/// square can be reached by at most one piece per direction (the nearest
+/// piece along each of its 4 diagonals), so there are at most `4 * e`
+/// quiet moves with `e` empty squares; a piece has at most 17 quiet moves
+/// (a king on the long diagonal's centre: 9 + 8), so at most `17 * p` with
+/// `p = 50 - e` pieces of the side to move. `min(4e, 17(50 - e)) <= 161`.
+///
+/// Captures: only the sequences taking the maximal number of pieces are
+/// legal, each (from, to, captured set) once. No bound is published; the
+/// worst positions we constructed (a search over king-heavy positions, see
+/// the `capacity` tests) stay far below this capacity. Pushing past it is
+/// never silent: generation uses [`MoveList::try_push`] and reports
+/// [`CapacityError`] ([`Position::try_legal_moves`], [`try_perft`]); the
+/// parsers and [`Position::play`] refuse such positions.
+pub const MAX_MOVES: usize = 512;

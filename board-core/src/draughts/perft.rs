@@ -1,0 +1,162 @@
+//! `perft`: the number of leaf nodes of the legal move tree, the oracle for
+//! move generation. Counts follow the "duplicates removed" convention of the
+//! published tables: capture paths with the same (from, to, captured set)
+//! are one move.
+
+use super::bitboard::{BLACK_PROMOTION, WHITE_PROMOTION, king_moves, step};
+use super::movegen::{self, ListSink, Sides, count_legal, forward, has_capture};
+use super::types::{Color, Move};
+use super::{MAX_MOVES, MoveList, Position};
+use crate::movelist::CapacityError;
+
+/// The number of leaf nodes `depth` plies below `position` (1 at depth 0).
+/// The last ply is bulk-counted (moves are counted, not played). No heap
+/// allocation; single thread.
+///
+/// ```
+/// use board_core::draughts::{Position, perft};
+/// assert_eq!(perft(&Position::startpos(), 3), 658);
+/// ```
+///
+/// # Panics
+/// Only if a position in the tree has more legal moves than [`MAX_MOVES`]
+/// (none is known; see [`try_perft`] for the error as a value).
+pub fn perft(position: &Position, depth: u32) -> u64 {
+    match try_perft(position, depth) {
+        Ok(n) => n,
+        Err(e) => panic!("perft: {e} below draughts position {position}"),
+    }
+}
+
+/// [`perft`], reporting a move list overflow instead of panicking.
+///
+/// # Errors
+/// [`CapacityError`] if a position in the tree has more than [`MAX_MOVES`]
+/// legal moves.
+pub fn try_perft(position: &Position, depth: u32) -> Result<u64, CapacityError> {
+    match depth {
+        0 => Ok(1),
+        1 => count_legal(position),
+        _ => match position.side {
+            Color::White => inner::<true>(position, depth),
+            Color::Black => inner::<false>(position, depth),
+        },
+    }
+}
+
+/// `perft` of every root move: the total and, per legal move (in
+/// [`Position::legal_moves`] order), its subtree count at `depth - 1`.
+/// At depth 0 the list is empty and the total is 1.
+pub fn perft_divide(position: &Position, depth: u32) -> (u64, MoveList<(Move, u64), MAX_MOVES>) {
+    let mut out = MoveList::new();
+    if depth == 0 {
+        return (1, out);
+    }
+    let mut total = 0;
+    for &mv in position.legal_moves().iter() {
+        let mut child = *position;
+        child.play_unchecked(mv);
+        let n = perft(&child, depth - 1);
+        total += n;
+        // Same capacity as the legal move list: cannot fail.
+        let _ = out.try_push((mv, n));
+    }
+    (total, out)
+}
+
+/// The subtree count of `child` at `depth` (>= 1) plies.
+#[inline(always)]
+fn sub<const WHITE: bool>(child: &Position, depth: u32) -> Result<u64, CapacityError> {
+    if depth == 1 {
+        count_legal(child)
+    } else {
+        // The child has the other side to move.
+        inner::<WHITE>(child, depth)
+    }
+}
+
+/// `depth >= 2`; `WHITE` is the side to move in `pos`.
+fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> Result<u64, CapacityError> {
+    let s = pos.sides();
+    if has_capture(&s) {
+        return captures::<WHITE>(pos, &s, depth);
+    }
+    let side = if WHITE { Color::White } else { Color::Black };
+    let promotion = if WHITE { WHITE_PROMOTION } else { BLACK_PROMOTION };
+    let mut nodes = 0;
+    for d in forward(side) {
+        let mut to = step(d, s.men) & s.empty;
+        while to != 0 {
+            let t = to & to.wrapping_neg();
+            to &= to - 1;
+            let f = step(d ^ 2, t);
+            let mut child = *pos;
+            if WHITE {
+                child.white ^= f | t;
+            } else {
+                child.black ^= f | t;
+            }
+            child.kings |= t & promotion;
+            child.side = side.opposite();
+            nodes += if WHITE {
+                sub::<false>(&child, depth - 1)?
+            } else {
+                sub::<true>(&child, depth - 1)?
+            };
+        }
+    }
+    let mut ks = s.kings;
+    while ks != 0 {
+        let k = ks.trailing_zeros();
+        let kb = 1u64 << k;
+        ks &= ks - 1;
+        let mut to = king_moves(k, s.empty);
+        while to != 0 {
+            let t = to & to.wrapping_neg();
+            to &= to - 1;
+            let mut child = *pos;
+            if WHITE {
+                child.white ^= kb | t;
+            } else {
+                child.black ^= kb | t;
+            }
+            child.kings ^= kb | t;
+            child.side = side.opposite();
+            nodes += if WHITE {
+                sub::<false>(&child, depth - 1)?
+            } else {
+                sub::<true>(&child, depth - 1)?
+            };
+        }
+    }
+    Ok(nodes)
+}
+
+#[inline(never)]
+fn captures<const WHITE: bool>(pos: &Position, s: &Sides, depth: u32) -> Result<u64, CapacityError> {
+    // Most capture lists are short: try a small list before the full one.
+    let mut small = MoveList::<Move, 16>::new();
+    let mut sink = ListSink { list: &mut small, best: 0 };
+    if movegen::captures(s, &mut sink).is_ok() {
+        return play_all::<WHITE>(pos, &small, depth);
+    }
+    let mut list = MoveList::<Move, MAX_MOVES>::new();
+    let mut sink = ListSink { list: &mut list, best: 0 };
+    movegen::captures(s, &mut sink)?;
+    play_all::<WHITE>(pos, &list, depth)
+}
+
+#[inline(always)]
+fn play_all<const WHITE: bool>(pos: &Position, moves: &[Move], depth: u32) -> Result<u64, CapacityError> {
+    let mut nodes = 0;
+    for &mv in moves {
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        nodes += if WHITE {
+            sub::<false>(&child, depth - 1)?
+        } else {
+            sub::<true>(&child, depth - 1)?
+        };
+    }
+    Ok(nodes)
+}

@@ -1,0 +1,351 @@
+//! The position: piece placement and side to move.
+
+use core::fmt;
+
+use super::bitboard::{BLACK_PROMOTION, BOARD, WHITE_PROMOTION};
+use super::movegen::{self, has_capture};
+use super::types::{Color, Move, Piece, PieceKind, Square, SquareSet};
+use super::{MAX_MOVES, MoveList};
+use crate::movelist::CapacityError;
+
+/// A validated international draughts position: the pieces on squares
+/// 1..=50 and the side to move.
+///
+/// Draw rules (repetition, 25-move rule, ...) need the game history and are
+/// not part of a position; the optional PDN FEN counters are accepted when
+/// parsing and not kept.
+///
+/// ```
+/// use board_core::draughts::{Position, Square};
+/// let pos = Position::startpos();
+/// assert_eq!(pos.legal_moves().len(), 9);
+/// let mv = pos.parse_move("32-28").unwrap();
+/// let pos = pos.play(mv).unwrap();
+/// assert_eq!(pos.to_string(), "B:W28,31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20");
+/// assert!(pos.piece_at(Square::new(32).unwrap()).is_none());
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    pub(crate) white: u64,
+    pub(crate) black: u64,
+    pub(crate) kings: u64,
+    pub(crate) side: Color,
+}
+
+/// Why a set-up is not a valid position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SetupError {
+    /// A man stands on its own promotion row (White on 1..=5, Black on
+    /// 46..=50): it would have been promoted.
+    #[error("{color:?} man on square {square}, its own promotion row")]
+    ManOnPromotionRow {
+        /// The offending square.
+        square: Square,
+        /// The man's colour.
+        color: Color,
+    },
+    /// The position has more legal moves than a move list holds
+    /// ([`MAX_MOVES`]); no such position is known.
+    #[error("position has more than {} legal moves", MAX_MOVES)]
+    TooManyMoves,
+}
+
+/// A move that is not legal in the position it was played in.
+#[derive(Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move {mv:?} in position {position}")]
+pub struct PlayError {
+    /// The position, unchanged.
+    pub position: Position,
+    /// The move that was refused.
+    pub mv: Move,
+}
+
+impl fmt::Debug for PlayError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PlayError")
+            .field("position", &format_args!("{}", self.position))
+            .field("mv", &self.mv)
+            .finish()
+    }
+}
+
+/// The result of a finished game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// The side to move has no legal move (no pieces, or all blocked) and
+    /// loses.
+    Win {
+        /// The side that wins.
+        winner: Color,
+    },
+}
+
+impl Position {
+    /// The start position: Black men on 1..=20, White men on 31..=50, White
+    /// to move.
+    pub const fn startpos() -> Position {
+        Position {
+            white: 0x1f_fbff << 33,
+            black: 0x1f_fbff,
+            kings: 0,
+            side: Color::White,
+        }
+    }
+
+    /// A position from the piece on each square (`board[0]` is square 1)
+    /// and the side to move, as DamExchange's GAMEREQ set-up sends it.
+    ///
+    /// # Errors
+    /// [`SetupError::ManOnPromotionRow`] for a white man on 1..=5 or a black
+    /// man on 46..=50 (the lowest such square is named);
+    /// [`SetupError::TooManyMoves`] if the legal moves would not fit in a
+    /// move list.
+    pub fn from_pieces(board: [Option<Piece>; 50], side_to_move: Color) -> Result<Position, SetupError> {
+        let mut pos = Position {
+            white: 0,
+            black: 0,
+            kings: 0,
+            side: side_to_move,
+        };
+        for (square, piece) in Square::all().zip(board) {
+            if let Some(piece) = piece {
+                pos.put(square, piece);
+            }
+        }
+        pos.validate()
+    }
+
+    pub(crate) fn put(&mut self, square: Square, piece: Piece) {
+        let b = 1u64 << square.bit();
+        self.white &= !b;
+        self.black &= !b;
+        self.kings &= !b;
+        match piece.color {
+            Color::White => self.white |= b,
+            Color::Black => self.black |= b,
+        }
+        if piece.kind == PieceKind::King {
+            self.kings |= b;
+        }
+    }
+
+    pub(crate) fn validate(self) -> Result<Position, SetupError> {
+        let bad_white = self.white & !self.kings & WHITE_PROMOTION;
+        let bad_black = self.black & !self.kings & BLACK_PROMOTION;
+        if bad_white != 0 || bad_black != 0 {
+            let (bits, color) = if bad_white != 0 {
+                (bad_white, Color::White)
+            } else {
+                (bad_black, Color::Black)
+            };
+            return Err(SetupError::ManOnPromotionRow {
+                square: Square::from_bit(bits.trailing_zeros()),
+                color,
+            });
+        }
+        self.try_legal_moves().map_err(|_| SetupError::TooManyMoves)?;
+        Ok(self)
+    }
+
+    /// The side to move.
+    #[inline]
+    pub const fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The piece on `square`, if any.
+    #[inline]
+    pub const fn piece_at(&self, square: Square) -> Option<Piece> {
+        let b = 1u64 << square.bit();
+        let color = if self.white & b != 0 {
+            Color::White
+        } else if self.black & b != 0 {
+            Color::Black
+        } else {
+            return None;
+        };
+        let kind = if self.kings & b != 0 { PieceKind::King } else { PieceKind::Man };
+        Some(Piece { color, kind })
+    }
+
+    /// The squares holding pieces of `color`.
+    #[inline]
+    pub const fn pieces(&self, color: Color) -> SquareSet {
+        SquareSet(match color {
+            Color::White => self.white,
+            Color::Black => self.black,
+        })
+    }
+
+    /// The squares holding kings (both colours).
+    #[inline]
+    pub const fn kings(&self) -> SquareSet {
+        SquareSet(self.kings)
+    }
+
+    /// The empty squares.
+    #[inline]
+    pub const fn empty(&self) -> SquareSet {
+        SquareSet(BOARD & !(self.white | self.black))
+    }
+
+    /// The piece on each square, `[0]` being square 1 (the inverse of
+    /// [`Position::from_pieces`]).
+    pub fn to_pieces(&self) -> [Option<Piece>; 50] {
+        let mut board = [None; 50];
+        for (slot, square) in board.iter_mut().zip(Square::all()) {
+            *slot = self.piece_at(square);
+        }
+        board
+    }
+
+    /// Every legal move, in a fixed-capacity list (no heap allocation).
+    ///
+    /// Captures are the maximal ones only, each (from, to, captured set)
+    /// once. Order: captures by origin square; quiet moves of men first.
+    ///
+    /// Every position that [`FromStr`](core::str::FromStr),
+    /// [`Position::from_pieces`] or [`Position::play`] hands out has been
+    /// checked to fit [`MAX_MOVES`]. For a position reached only through
+    /// [`Position::play_unchecked`] the capacity rests on the argument at
+    /// [`MAX_MOVES`]; should it ever be exceeded, this function panics with
+    /// a message naming the position rather than return a truncated list —
+    /// use [`Position::try_legal_moves`] to get the error as a value.
+    pub fn legal_moves(&self) -> MoveList<Move, MAX_MOVES> {
+        match self.try_legal_moves() {
+            Ok(list) => list,
+            Err(e) => panic!("{e} in draughts position {self}"),
+        }
+    }
+
+    /// Every legal move, or [`CapacityError`] if they do not fit in
+    /// [`MAX_MOVES`] (no such position is known).
+    pub fn try_legal_moves(&self) -> Result<MoveList<Move, MAX_MOVES>, CapacityError> {
+        let mut list = MoveList::new();
+        movegen::legal_moves_into(self, &mut list)?;
+        Ok(list)
+    }
+
+    /// The number of legal moves (as `legal_moves().len()`, faster).
+    pub fn count_legal_moves(&self) -> usize {
+        match movegen::count_legal(self) {
+            Ok(n) => n as usize,
+            Err(_) => MAX_MOVES + 1,
+        }
+    }
+
+    /// Whether the side to move must capture.
+    pub fn must_capture(&self) -> bool {
+        has_capture(&self.sides())
+    }
+
+    /// The legal move going from `from` to `to` and capturing exactly the
+    /// pieces on `captures` (empty for a quiet move), as DamExchange's MOVE
+    /// message describes it; `None` if there is no such legal move.
+    pub fn find_move(&self, from: Square, to: Square, captures: SquareSet) -> Option<Move> {
+        let mv = Move::from_bits(from.bit(), to.bit(), captures.0);
+        self.is_legal(mv).then_some(mv)
+    }
+
+    /// Whether `mv` is legal here.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        // Cheap rejections before generating.
+        let own = match self.side {
+            Color::White => self.white,
+            Color::Black => self.black,
+        };
+        if own >> mv.from & 1 == 0 {
+            return false;
+        }
+        match self.try_legal_moves() {
+            Ok(list) => list.contains(&mv),
+            Err(_) => false,
+        }
+    }
+
+    /// Plays `mv` if it is legal and returns the new position; otherwise
+    /// gives the position back in the error.
+    ///
+    /// # Errors
+    /// [`PlayError`] (holding this position and the move) when `mv` is not
+    /// one of [`Position::legal_moves`], or when the new position would
+    /// exceed the move list capacity (no such position is known).
+    pub fn play(self, mv: Move) -> Result<Position, PlayError> {
+        if !self.is_legal(mv) {
+            return Err(PlayError { position: self, mv });
+        }
+        let mut next = self;
+        next.play_unchecked(mv);
+        match next.try_legal_moves() {
+            Ok(_) => Ok(next),
+            Err(_) => Err(PlayError { position: self, mv }),
+        }
+    }
+
+    /// Plays `mv` without checking it: the fast path for moves taken from
+    /// [`Position::legal_moves`] of this same position. An illegal move
+    /// gives an unspecified (but memory-safe, panic-free) position.
+    #[inline(always)]
+    pub fn play_unchecked(&mut self, mv: Move) {
+        let from = 1u64 << mv.from;
+        let to = 1u64 << mv.to;
+        let caps = mv.captures;
+        let is_king = self.kings & from != 0;
+        match self.side {
+            Color::White => {
+                self.white = (self.white & !from) | to;
+                self.black &= !caps;
+                self.kings &= !caps;
+                if is_king {
+                    self.kings = (self.kings & !from) | to;
+                } else {
+                    self.kings |= to & WHITE_PROMOTION;
+                }
+                self.side = Color::Black;
+            }
+            Color::Black => {
+                self.black = (self.black & !from) | to;
+                self.white &= !caps;
+                self.kings &= !caps;
+                if is_king {
+                    self.kings = (self.kings & !from) | to;
+                } else {
+                    self.kings |= to & BLACK_PROMOTION;
+                }
+                self.side = Color::White;
+            }
+        }
+    }
+
+    /// Whether the game is over: the side to move has no legal move.
+    pub fn is_game_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+
+    /// The outcome if the side to move has no legal move (it loses), else
+    /// `None`. Draw rules are not applied (they need the game history).
+    pub fn outcome(&self) -> Option<Outcome> {
+        let s = self.sides();
+        if has_capture(&s) || movegen::count_quiet(&s, self.side) > 0 {
+            None
+        } else {
+            Some(Outcome::Win {
+                winner: self.side.opposite(),
+            })
+        }
+    }
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::startpos()
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position(\"{self}\")")
+    }
+}
