@@ -24,7 +24,9 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod chess;
 pub mod draughts;
 mod movelist;
+pub mod shogi;
 
 pub use movelist::{CapacityError, MoveList};

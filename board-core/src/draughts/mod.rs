@@ -53,4 +53,4 @@ pub use types::{Color, Move, Piece, PieceKind, Square, SquareOutOfRange, SquareS
 /// never silent: generation uses [`MoveList::try_push`] and reports
 /// [`CapacityError`] ([`Position::try_legal_moves`], [`try_perft`]); the
 /// parsers and [`Position::play`] refuse such positions.
-pub const MAX_MOVES: usize = 512;
+pub const MAX_MOVES: usize = 1024;

@@ -47,11 +47,11 @@ impl<const N: usize> CaptureSink for ListSink<'_, N> {
 }
 
 /// Counts maximal captures; only the sequences that may have a duplicate
-/// path are stored (in a small stash) to be compared.
+/// path are stored (in a small stash, created on first use) to be compared.
 pub(crate) struct CountSink {
     best: u32,
     plain: u32,
-    stash: MoveList<Move, 24>,
+    stash: Option<MoveList<Move, 24>>,
 }
 
 impl CountSink {
@@ -60,12 +60,12 @@ impl CountSink {
         CountSink {
             best: 0,
             plain: 0,
-            stash: MoveList::new(),
+            stash: None,
         }
     }
     #[inline]
     pub(crate) fn count(&self) -> u64 {
-        self.plain as u64 + self.stash.len() as u64
+        self.plain as u64 + self.stash.as_ref().map_or(0, |s| s.len() as u64)
     }
 }
 
@@ -78,17 +78,20 @@ impl CaptureSink for CountSink {
         if n > self.best {
             self.best = n;
             self.plain = 0;
-            self.stash.clear();
+            if let Some(stash) = &mut self.stash {
+                stash.clear();
+            }
         }
         if !dedup {
             self.plain += 1;
             return Ok(());
         }
         let mv = Move::from_bits(from, to, captured);
-        if self.stash.iter().any(|m| *m == mv) {
+        let stash = self.stash.get_or_insert_with(MoveList::new);
+        if stash.iter().any(|m| *m == mv) {
             return Ok(());
         }
-        self.stash.try_push(mv)
+        stash.try_push(mv)
     }
 }
 
@@ -196,16 +199,40 @@ impl Position {
     }
 }
 
+/// `jumps[d]`: the squares from which a man can capture in direction `d`
+/// (an opponent piece next to it, an empty square beyond), whoever stands
+/// there.
+#[inline(always)]
+pub(crate) fn jump_sources(s: &Sides) -> [u64; 4] {
+    // Walk back from the landing square: empty <- opp <- source.
+    [0, 1, 2, 3].map(|d| step(d ^ 2, step(d ^ 2, s.empty) & s.opp))
+}
+
 /// Men of `s` that have at least one capture.
 #[inline(always)]
 pub(crate) fn men_capturers(s: &Sides) -> u64 {
-    let mut c = 0;
-    // Walk back from the landing square: empty <- opp <- man.
-    c |= step(2, step(2, s.empty) & s.opp);
-    c |= step(3, step(3, s.empty) & s.opp);
-    c |= step(0, step(0, s.empty) & s.opp);
-    c |= step(1, step(1, s.empty) & s.opp);
-    c & s.men
+    let j = jump_sources(s);
+    (j[0] | j[1] | j[2] | j[3]) & s.men
+}
+
+/// The men's captures when none can go on after its first jump: their
+/// number, or `None` when some man can capture again (a full search is
+/// needed). The moving man's origin square is irrelevant here: getting
+/// back to it takes the reverse jump over the captured piece.
+#[inline(always)]
+pub(crate) fn single_man_captures(s: &Sides, j: &[u64; 4]) -> Option<u32> {
+    let mut n = 0;
+    for d in 0..4 {
+        let jumpers = s.men & j[d];
+        if jumpers != 0 {
+            n += jumpers.count_ones();
+            let landing = step(d, step(d, jumpers));
+            if landing & (j[d] | j[d ^ 1] | j[d ^ 3]) != 0 {
+                return None;
+            }
+        }
+    }
+    Some(n)
 }
 
 /// Whether the king on `k` has a capture.
@@ -226,18 +253,7 @@ fn king_can_capture(k: u32, s: &Sides) -> bool {
 /// Whether the side to move must capture.
 #[inline(always)]
 pub(crate) fn has_capture(s: &Sides) -> bool {
-    if men_capturers(s) != 0 {
-        return true;
-    }
-    let mut ks = s.kings;
-    while ks != 0 {
-        let k = ks.trailing_zeros();
-        ks &= ks - 1;
-        if king_can_capture(k, s) {
-            return true;
-        }
-    }
-    false
+    men_capturers(s) != 0 || kings_capture(s)
 }
 
 /// Runs the capture search for every piece of the side to move.
@@ -337,16 +353,47 @@ pub(crate) fn legal_moves_into<const N: usize>(pos: &Position, list: &mut MoveLi
 #[inline]
 pub(crate) fn count_legal(pos: &Position) -> Result<u64, CapacityError> {
     let s = pos.sides();
-    if !has_capture(&s) {
+    let j = jump_sources(&s);
+    let king_caps = kings_capture(&s);
+    if (j[0] | j[1] | j[2] | j[3]) & s.men == 0 && !king_caps {
         return Ok(count_quiet(&s, pos.side));
     }
+    if !king_caps && let Some(n) = single_man_captures(&s, &j) {
+        return Ok(n as u64);
+    }
+    count_captures(&s)
+}
+
+#[inline(never)]
+fn count_captures(s: &Sides) -> Result<u64, CapacityError> {
     let mut sink = CountSink::new();
-    if captures(&s, &mut sink).is_ok() {
+    if captures(s, &mut sink).is_ok() {
         return Ok(sink.count());
     }
-    // Many duplicate-prone sequences: count with a full list instead.
+    count_many_captures(s)
+}
+
+/// Many duplicate-prone sequences: count with a full list instead (out of
+/// line so that the common path's stack frame stays small).
+#[cold]
+#[inline(never)]
+fn count_many_captures(s: &Sides) -> Result<u64, CapacityError> {
     let mut list = MoveList::<Move, { super::MAX_MOVES }>::new();
     let mut sink = ListSink { list: &mut list, best: 0 };
-    captures(&s, &mut sink)?;
+    captures(s, &mut sink)?;
     Ok(list.len() as u64)
+}
+
+/// Whether some king of the side to move can capture.
+#[inline(always)]
+pub(crate) fn kings_capture(s: &Sides) -> bool {
+    let mut ks = s.kings;
+    while ks != 0 {
+        let k = ks.trailing_zeros();
+        ks &= ks - 1;
+        if king_can_capture(k, s) {
+            return true;
+        }
+    }
+    false
 }

@@ -450,7 +450,7 @@ impl Position {
     ///
     /// ```
     /// use board_core::draughts::Position;
-    /// let pos: Position = "W:W28:B19,23".parse().unwrap();
+    /// let pos: Position = "W:W28:B23,14".parse().unwrap();
     /// assert_eq!(pos.parse_move("28x10").unwrap().captures().len(), 2);
     /// assert!(pos.parse_move("28-22").is_err()); // capture is compulsory
     /// ```

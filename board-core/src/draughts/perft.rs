@@ -4,7 +4,9 @@
 //! are one move.
 
 use super::bitboard::{BLACK_PROMOTION, WHITE_PROMOTION, king_moves, step};
-use super::movegen::{self, ListSink, Sides, count_legal, forward, has_capture};
+use super::movegen::{
+    self, ListSink, Sides, count_legal, forward, has_capture, jump_sources, kings_capture, single_man_captures,
+};
 use super::types::{Color, Move};
 use super::{MAX_MOVES, MoveList, Position};
 use crate::movelist::CapacityError;
@@ -134,12 +136,51 @@ fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> Result<u64, CapacityE
 
 #[inline(never)]
 fn captures<const WHITE: bool>(pos: &Position, s: &Sides, depth: u32) -> Result<u64, CapacityError> {
+    // Most often every capture is a single jump by a man: play them
+    // straight from the bitboards.
+    let j = jump_sources(s);
+    if !kings_capture(s) && single_man_captures(s, &j).is_some() {
+        let promotion = if WHITE { WHITE_PROMOTION } else { BLACK_PROMOTION };
+        let mut nodes = 0;
+        for d in 0..4 {
+            let mut jumpers = s.men & j[d];
+            while jumpers != 0 {
+                let f = jumpers & jumpers.wrapping_neg();
+                jumpers &= jumpers - 1;
+                let over = step(d, f);
+                let t = step(d, over);
+                let mut child = *pos;
+                if WHITE {
+                    child.white ^= f | t;
+                    child.black &= !over;
+                } else {
+                    child.black ^= f | t;
+                    child.white &= !over;
+                }
+                child.kings = (child.kings & !over) | (t & promotion);
+                child.side = if WHITE { Color::Black } else { Color::White };
+                nodes += if WHITE {
+                    sub::<false>(&child, depth - 1)?
+                } else {
+                    sub::<true>(&child, depth - 1)?
+                };
+            }
+        }
+        return Ok(nodes);
+    }
     // Most capture lists are short: try a small list before the full one.
     let mut small = MoveList::<Move, 16>::new();
     let mut sink = ListSink { list: &mut small, best: 0 };
     if movegen::captures(s, &mut sink).is_ok() {
         return play_all::<WHITE>(pos, &small, depth);
     }
+    many_captures::<WHITE>(pos, s, depth)
+}
+
+/// Kept out of line so that the common path's stack frame stays small.
+#[cold]
+#[inline(never)]
+fn many_captures<const WHITE: bool>(pos: &Position, s: &Sides, depth: u32) -> Result<u64, CapacityError> {
     let mut list = MoveList::<Move, MAX_MOVES>::new();
     let mut sink = ListSink { list: &mut list, best: 0 };
     movegen::captures(s, &mut sink)?;

@@ -1,0 +1,98 @@
+//! Standard chess (FIDE Laws of Chess, not Chess960): vocabulary, FEN,
+//! UCI moves, allocation-free legal move generation with bitboards, game
+//! end queries and `perft`.
+//!
+//! | item | meaning |
+//! |---|---|
+//! | [`Position`] | a legal position; `FromStr` parses FEN ([`ParseFenError`] names the field and byte offset), `Display` prints canonical FEN |
+//! | [`Move`] | 16-bit `Copy` move: from, to, [`MoveKind`] (castling is the king's move, `e1g1`) |
+//! | [`Position::legal_moves`] | every legal move in a [`MoveList`] of capacity [`MAX_MOVES`] = 218 (no heap allocation) |
+//! | [`Position::play`] | checked: the new position, or [`PlayError`] holding the unchanged position |
+//! | [`Position::play_unchecked`] | fast path for moves taken from `legal_moves()` |
+//! | [`Position::parse_uci`], [`Move::to_uci`] | UCI text against a position; syntax ([`ParseUciError`]) and legality ([`IllegalMoveError`]) errors are separate |
+//! | [`perft`], [`perft_divide`] | leaf-node counts (bulk counting at the last ply) |
+//!
+//! Squares are 0..=63, `a1` = 0, `h1` = 7, `h8` = 63.
+//!
+//! ```
+//! use board_core::chess::{perft, Position};
+//!
+//! let pos: Position = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".parse()?;
+//! assert_eq!(pos, Position::startpos());
+//! assert_eq!(pos.legal_moves().len(), 20);
+//! let mv = pos.parse_uci("e2e4")?;
+//! let pos = pos.play(mv).map_err(|e| e.mv)?;
+//! assert_eq!(pos.to_string(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+//! assert_eq!(perft(&Position::startpos(), 3), 8_902);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod attacks;
+mod bitboard;
+mod fen;
+mod movegen;
+mod position;
+mod types;
+mod uci;
+
+pub use bitboard::Bitboard;
+pub use fen::{FenErrorKind, FenField, ParseFenError};
+pub use position::{CastlingRights, Outcome, PlayError, Position};
+pub use types::{
+    CastlingSide, Color, File, Move, MoveKind, ParseSquareError, Piece, Rank, Role, Square,
+};
+pub use uci::{IllegalMoveError, ParseUciError, ParseUciErrorKind, UciError, UciMove};
+
+/// Capacity of a chess [`MoveList`]: 218 moves.
+///
+/// 218 is the largest number of legal moves in any position reachable
+/// from the start position: Nenad Petrović's 1964 composition
+/// `R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1` has 218, and
+/// Tobias Peter's 2024 exhaustive search by integer programming (published
+/// on lichess.org, "there is no reachable chess position with more than 218
+/// moves") proved no reachable position has more. Positions that no game
+/// can reach may have more (up to 288 with impossible set-ups), so FEN
+/// parsing rejects material no promotions can produce and, as a final
+/// guard, any position with more than 218 legal moves
+/// ([`FenErrorKind::TooManyMoves`]); playing moves keeps the material
+/// constraint. The bound is tested on Petrović's position.
+pub const MAX_MOVES: usize = 218;
+
+/// A list of chess moves with capacity [`MAX_MOVES`] (stored inline).
+pub type MoveList = crate::MoveList<Move, MAX_MOVES>;
+
+/// Number of leaf nodes of the legal move tree of `position` at `depth`
+/// plies (`perft(p, 0) == 1`). Counts the last ply without playing it
+/// (bulk counting). No heap allocation.
+pub fn perft(position: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => position.count_legal_moves(),
+        _ => {
+            let mut nodes = 0;
+            for &mv in position.legal_moves().iter() {
+                let mut child = *position;
+                child.play_unchecked(mv);
+                nodes += perft(&child, depth - 1);
+            }
+            nodes
+        }
+    }
+}
+
+/// `perft` split by root move: each legal move with the leaf count below it
+/// at `depth` (so the counts add up to `perft(position, depth)`); empty for
+/// depth 0. In legal-move order.
+pub fn perft_divide(position: &Position, depth: u32) -> crate::MoveList<(Move, u64), MAX_MOVES> {
+    let mut out = crate::MoveList::new();
+    if depth == 0 {
+        return out;
+    }
+    for &mv in position.legal_moves().iter() {
+        let mut child = *position;
+        child.play_unchecked(mv);
+        // Cannot fail: at most MAX_MOVES root moves.
+        let _ = out.try_push((mv, perft(&child, depth - 1)));
+    }
+    out
+}

@@ -1,0 +1,308 @@
+//! Legal move generation.
+//!
+//! Fully legal (no make/unmake test): the side to move's checkers and
+//! pinned pieces are kept in the position, so
+//! - in double check only the king moves;
+//! - in single check other pieces must capture the checker or block
+//!   (`between(king, checker) | checker`) and pinned pieces cannot move;
+//! - a pinned piece moves only along the line through its king;
+//! - king moves are tested square by square against enemy attacks with the
+//!   king removed from the board (so it cannot hide behind itself);
+//! - en passant is tested by removing both pawns (pinned pawns, the
+//!   horizontal discovered check along the fifth rank);
+//! - castling needs the right, empty squares between king and rook, and no
+//!   attack on the king's start, transit and target squares.
+//!
+//! One generic generator feeds a [`Sink`]: [`CountSink`] counts by
+//! popcount (bulk counting for `perft`), [`ListSink`] fills a
+//! [`MoveList`](super::MoveList). Pawn moves of unpinned pawns are produced
+//! a whole set at a time.
+
+use super::MoveList;
+use super::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+};
+use super::bitboard::Bitboard;
+use super::position::Position;
+use super::types::{
+    Color, KIND_CASTLE_KING_BITS, KIND_CASTLE_QUEEN_BITS, KIND_EN_PASSANT_BITS,
+    KIND_PROMOTION_BASE, Move, Role, Square,
+};
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
+const RANK_3: u64 = 0xff << 16;
+const RANK_6: u64 = 0xff << 40;
+
+/// Receives generated moves.
+pub(crate) trait Sink {
+    /// Moves of the (non-pawn) piece on `from` to each square of `targets`.
+    fn piece(&mut self, from: Square, targets: Bitboard);
+    /// Pawn moves of the pawn on `from` to each of `targets` (promotions on
+    /// the last rank expand to four moves).
+    fn pawn(&mut self, from: Square, targets: Bitboard);
+    /// Pawn moves to each of `targets` from `to - delta` (index space).
+    fn pawns(&mut self, targets: Bitboard, delta: i32);
+    /// One special move (castling, en passant).
+    fn special(&mut self, mv: Move);
+}
+
+/// Counts moves without listing them.
+pub(crate) struct CountSink {
+    pub(crate) count: u64,
+}
+
+impl Sink for CountSink {
+    #[inline(always)]
+    fn piece(&mut self, _from: Square, targets: Bitboard) {
+        self.count += u64::from(targets.count());
+    }
+    #[inline(always)]
+    fn pawn(&mut self, _from: Square, targets: Bitboard) {
+        self.pawns(targets, 0);
+    }
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, _delta: i32) {
+        let promo = targets & Bitboard::BACKRANKS;
+        self.count += u64::from(targets.count() + 3 * promo.count());
+    }
+    #[inline(always)]
+    fn special(&mut self, _mv: Move) {
+        self.count += 1;
+    }
+}
+
+/// Fills a move list.
+pub(crate) struct ListSink {
+    pub(crate) list: MoveList,
+}
+
+impl ListSink {
+    #[inline(always)]
+    fn push(&mut self, mv: Move) {
+        // Capacity argument: see `MAX_MOVES`. Positions that could exceed it
+        // are rejected when parsed; `debug_assert` guards the argument.
+        let pushed = self.list.try_push(mv);
+        debug_assert!(pushed.is_ok(), "move list capacity exceeded");
+    }
+
+    #[inline(always)]
+    fn push_pawn(&mut self, from: Square, to: Square) {
+        if Bitboard::BACKRANKS.contains(to) {
+            for role in Role::PROMOTIONS {
+                self.push(Move::with_kind_bits(
+                    from,
+                    to,
+                    KIND_PROMOTION_BASE + role as u16,
+                ));
+            }
+        } else {
+            self.push(Move::normal(from, to));
+        }
+    }
+}
+
+impl Sink for ListSink {
+    #[inline(always)]
+    fn piece(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.push(Move::normal(from, to));
+        }
+    }
+    #[inline(always)]
+    fn pawn(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.push_pawn(from, to);
+        }
+    }
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, delta: i32) {
+        for to in targets {
+            let from = Square::new_masked((to.index() as i32 - delta) as u32);
+            self.push_pawn(from, to);
+        }
+    }
+    #[inline(always)]
+    fn special(&mut self, mv: Move) {
+        self.push(mv);
+    }
+}
+
+impl Position {
+    /// Generates every legal move of the side to move into `sink`.
+    #[inline(always)]
+    pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
+        match self.turn {
+            Color::White => self.generate_for::<S, true>(sink),
+            Color::Black => self.generate_for::<S, false>(sink),
+        }
+    }
+
+    #[inline(always)]
+    fn generate_for<S: Sink, const WHITE: bool>(&self, sink: &mut S) {
+        let (us, them) = if WHITE {
+            (Color::White, Color::Black)
+        } else {
+            (Color::Black, Color::White)
+        };
+        let ours = self.by_color[us.index()];
+        let theirs = self.by_color[them.index()];
+        let occupied = ours | theirs;
+        let king = self.king(us);
+        let checkers = self.checkers;
+
+        // King moves: every target square is tested with the king removed.
+        let without_king = occupied ^ Bitboard::from_square(king);
+        let mut king_targets = Bitboard::EMPTY;
+        for to in king_attacks(king) & !ours {
+            if !self.attacked_by(them, to, without_king) {
+                king_targets = king_targets.with(to);
+            }
+        }
+        sink.piece(king, king_targets);
+
+        if checkers.more_than_one() {
+            return;
+        }
+        let target = match checkers.first() {
+            Some(checker) => between(king, checker) | checkers,
+            None => !ours,
+        };
+        let pinned = self.pinned;
+        let queens = self.by_role[Role::Queen.index()];
+        let diagonal = (self.by_role[Role::Bishop.index()] | queens) & ours;
+        let straight = (self.by_role[Role::Rook.index()] | queens) & ours;
+
+        for from in self.by_role[Role::Knight.index()] & ours & !pinned {
+            sink.piece(from, knight_attacks(from) & target);
+        }
+        for from in diagonal & !pinned {
+            sink.piece(from, bishop_attacks(from, occupied) & target);
+        }
+        for from in straight & !pinned {
+            sink.piece(from, rook_attacks(from, occupied) & target);
+        }
+
+        let pawns = self.by_role[Role::Pawn.index()] & ours;
+
+        if checkers.is_empty() {
+            // Pinned sliders move along the pin line (in check they cannot
+            // move at all: the pin line and the check line meet only at
+            // the king).
+            for from in diagonal & pinned {
+                sink.piece(
+                    from,
+                    bishop_attacks(from, occupied) & target & line(king, from),
+                );
+            }
+            for from in straight & pinned {
+                sink.piece(
+                    from,
+                    rook_attacks(from, occupied) & target & line(king, from),
+                );
+            }
+            self.castling_moves::<S, WHITE>(sink, occupied);
+            // Pinned pawns, one at a time.
+            for from in pawns & pinned {
+                let pin_line = line(king, from);
+                let mut targets = pawn_attacks(us, from) & theirs & pin_line;
+                let push = Square::new_masked(if WHITE {
+                    from.index() as u32 + 8
+                } else {
+                    (from.index() as u32).wrapping_sub(8)
+                });
+                if !occupied.contains(push) && pin_line.contains(push) {
+                    targets = targets.with(push);
+                    let start = if WHITE { RANK_3 } else { RANK_6 };
+                    if start & Bitboard::from_square(push).0 != 0 {
+                        let double = Square::new_masked(if WHITE {
+                            push.index() as u32 + 8
+                        } else {
+                            (push.index() as u32).wrapping_sub(8)
+                        });
+                        if !occupied.contains(double) {
+                            targets = targets.with(double);
+                        }
+                    }
+                }
+                sink.pawn(from, targets);
+            }
+        }
+
+        // Unpinned pawns, set-wise.
+        let free = (pawns & !pinned).0;
+        let empty = !occupied.0;
+        let enemies = theirs.0 & target.0;
+        if WHITE {
+            let single = (free << 8) & empty;
+            let double = ((single & RANK_3) << 8) & empty & target.0;
+            sink.pawns(Bitboard(single & target.0), 8);
+            sink.pawns(Bitboard(double), 16);
+            sink.pawns(Bitboard(((free & !FILE_A) << 7) & enemies), 7);
+            sink.pawns(Bitboard(((free & !FILE_H) << 9) & enemies), 9);
+        } else {
+            let single = (free >> 8) & empty;
+            let double = ((single & RANK_6) >> 8) & empty & target.0;
+            sink.pawns(Bitboard(single & target.0), -8);
+            sink.pawns(Bitboard(double), -16);
+            sink.pawns(Bitboard(((free & !FILE_A) >> 9) & enemies), -9);
+            sink.pawns(Bitboard(((free & !FILE_H) >> 7) & enemies), -7);
+        }
+
+        if let Some(ep) = self.ep_square {
+            for from in pawn_attacks(them, ep) & pawns {
+                if self.ep_is_legal(from, ep) {
+                    sink.special(Move::with_kind_bits(from, ep, KIND_EN_PASSANT_BITS));
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn castling_moves<S: Sink, const WHITE: bool>(&self, sink: &mut S, occupied: Bitboard) {
+        let (rights, king_side, queen_side, them, e, g, c, f, d) = if WHITE {
+            (
+                self.castling.bits() & 3,
+                1,
+                2,
+                Color::Black,
+                Square::E1,
+                Square::G1,
+                Square::C1,
+                Square::F1,
+                Square::D1,
+            )
+        } else {
+            (
+                self.castling.bits() & 12,
+                4,
+                8,
+                Color::White,
+                Square::E8,
+                Square::G8,
+                Square::C8,
+                Square::F8,
+                Square::D8,
+            )
+        };
+        if rights == 0 {
+            return;
+        }
+        // Consistency of rights (king on e1/e8, rook on its corner) is
+        // enforced when a FEN is parsed and kept by `play_unchecked`.
+        if rights & king_side != 0
+            && (between(e, Square::new_masked(e.index() as u32 + 3)) & occupied).is_empty()
+            && !self.attacked_by(them, f, occupied)
+            && !self.attacked_by(them, g, occupied)
+        {
+            sink.special(Move::with_kind_bits(e, g, KIND_CASTLE_KING_BITS));
+        }
+        if rights & queen_side != 0
+            && (between(e, Square::new_masked(e.index() as u32 - 4)) & occupied).is_empty()
+            && !self.attacked_by(them, d, occupied)
+            && !self.attacked_by(them, c, occupied)
+        {
+            sink.special(Move::with_kind_bits(e, c, KIND_CASTLE_QUEEN_BITS));
+        }
+    }
+}

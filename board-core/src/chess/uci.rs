@@ -1,0 +1,170 @@
+//! UCI move notation: `e2e4`, `e7e8q`, castling as the king's move `e1g1`.
+//!
+//! Two steps with separate errors: [`UciMove::from_str`](core::str::FromStr)
+//! checks the syntax only ([`ParseUciError`]); [`UciMove::to_move`] finds
+//! the legal move it denotes in a position ([`IllegalMoveError`]).
+//! [`Position::parse_uci`] does both ([`UciError`]).
+//!
+//! The null move `0000` is not a move of any position and is reported as a
+//! syntax error ([`ParseUciErrorKind::NullMove`]). Chess960-style castling
+//! (`e1h1`, king takes own rook) is not standard UCI and is not accepted.
+
+use core::fmt;
+use core::str::FromStr;
+
+use super::position::Position;
+use super::types::{File, Move, Rank, Role, Square};
+
+/// A move as written in UCI: from, to, optional promotion. Syntax only; it
+/// may not be legal (or even possible) in any position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct UciMove {
+    /// The square the piece leaves.
+    pub from: Square,
+    /// The square the piece reaches.
+    pub to: Square,
+    /// The promotion role (`n`, `b`, `r`, `q` in the text).
+    pub promotion: Option<Role>,
+}
+
+/// What is wrong with a UCI move's text (see [`ParseUciError`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseUciErrorKind {
+    /// Fewer than 4 characters.
+    #[error("too short (expected 4 or 5 characters)")]
+    TooShort,
+    /// More than 5 characters.
+    #[error("too long (expected 4 or 5 characters)")]
+    TooLong,
+    /// Not a file letter `a`..=`h`.
+    #[error("expected a file a-h")]
+    InvalidFile,
+    /// Not a rank digit `1`..=`8`.
+    #[error("expected a rank 1-8")]
+    InvalidRank,
+    /// The fifth character is not `n`, `b`, `r` or `q`.
+    #[error("expected a promotion piece n, b, r or q")]
+    InvalidPromotion,
+    /// `0000`, the UCI null move, which no position accepts.
+    #[error("the null move 0000 is not supported")]
+    NullMove,
+}
+
+/// A UCI move's text is malformed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("invalid UCI move at byte {offset}: {kind}")]
+pub struct ParseUciError {
+    /// Byte offset of the offending character (the length for `TooShort`).
+    pub offset: usize,
+    /// What is wrong.
+    pub kind: ParseUciErrorKind,
+}
+
+/// A well-formed UCI move that is not legal in the position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("illegal move {uci}")]
+pub struct IllegalMoveError {
+    /// The move as given.
+    pub uci: UciMove,
+}
+
+/// [`Position::parse_uci`] failed: bad syntax or illegal here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum UciError {
+    /// The text is not a UCI move.
+    #[error(transparent)]
+    Syntax(#[from] ParseUciError),
+    /// The move is well formed but not legal in the position.
+    #[error(transparent)]
+    Illegal(#[from] IllegalMoveError),
+}
+
+impl FromStr for UciMove {
+    type Err = ParseUciError;
+
+    fn from_str(s: &str) -> Result<UciMove, ParseUciError> {
+        let b = s.as_bytes();
+        let e = |offset, kind| ParseUciError { offset, kind };
+        if s == "0000" {
+            return Err(e(0, ParseUciErrorKind::NullMove));
+        }
+        let square = |i: usize| -> Result<Square, ParseUciError> {
+            let file = match b.get(i) {
+                Some(&c) => {
+                    File::from_char(c as char).ok_or(e(i, ParseUciErrorKind::InvalidFile))?
+                }
+                None => return Err(e(b.len(), ParseUciErrorKind::TooShort)),
+            };
+            let rank = match b.get(i + 1) {
+                Some(&c) => {
+                    Rank::from_char(c as char).ok_or(e(i + 1, ParseUciErrorKind::InvalidRank))?
+                }
+                None => return Err(e(b.len(), ParseUciErrorKind::TooShort)),
+            };
+            Ok(Square::from_coords(file, rank))
+        };
+        let from = square(0)?;
+        let to = square(2)?;
+        let promotion = match b.get(4) {
+            None => None,
+            Some(b'n') => Some(Role::Knight),
+            Some(b'b') => Some(Role::Bishop),
+            Some(b'r') => Some(Role::Rook),
+            Some(b'q') => Some(Role::Queen),
+            Some(_) => return Err(e(4, ParseUciErrorKind::InvalidPromotion)),
+        };
+        if b.len() > 5 {
+            return Err(e(5, ParseUciErrorKind::TooLong));
+        }
+        Ok(UciMove {
+            from,
+            to,
+            promotion,
+        })
+    }
+}
+
+impl fmt::Display for UciMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from, self.to)?;
+        if let Some(role) = self.promotion {
+            use fmt::Write;
+            f.write_char(role.char())?;
+        }
+        Ok(())
+    }
+}
+
+impl UciMove {
+    /// The legal move of `position` this text denotes (castling is the
+    /// king's two-square move, promotions need their letter).
+    pub fn to_move(&self, position: &Position) -> Result<Move, IllegalMoveError> {
+        position
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|mv| {
+                mv.from() == self.from && mv.to() == self.to && mv.promotion() == self.promotion
+            })
+            .ok_or(IllegalMoveError { uci: *self })
+    }
+}
+
+impl Position {
+    /// Parses a UCI move (`e2e4`, `e7e8q`, `e1g1`) and finds it among the
+    /// legal moves of this position.
+    ///
+    /// ```
+    /// use board_core::chess::{Position, UciError};
+    /// let pos = Position::startpos();
+    /// let mv = pos.parse_uci("e2e4").unwrap();
+    /// assert_eq!(mv.to_string(), "e2e4");
+    /// assert!(matches!(pos.parse_uci("e2e5"), Err(UciError::Illegal(_))));
+    /// assert!(matches!(pos.parse_uci("e2e9"), Err(UciError::Syntax(_))));
+    /// ```
+    pub fn parse_uci(&self, text: &str) -> Result<Move, UciError> {
+        let uci: UciMove = text.parse()?;
+        Ok(uci.to_move(self)?)
+    }
+}

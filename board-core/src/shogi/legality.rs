@@ -1,0 +1,260 @@
+//! Checking one move against a position, with the reason when it is illegal.
+
+use super::bitboard::{self as bb, GOLD, KING, KNIGHT, LAST1, LAST2, PAWN, SILVER, ZONE};
+use super::position::Position;
+use super::types::{Color, Move, PieceKind, Square};
+
+/// Why a move is illegal in a position. Syntax errors are separate types
+/// ([`ParseUsiMoveError`](super::ParseUsiMoveError),
+/// [`ParseCsaMoveError`](super::ParseCsaMoveError)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum IllegalMoveError {
+    /// A CSA move signed for the side that is not to move.
+    #[error("it is {to_move:?}'s turn")]
+    WrongSide {
+        /// The side to move.
+        to_move: Color,
+    },
+    /// No piece on the origin square.
+    #[error("no piece on {square}")]
+    NoPiece {
+        /// The origin.
+        square: Square,
+    },
+    /// The piece on the origin square belongs to the opponent.
+    #[error("the piece on {square} belongs to the opponent")]
+    OpponentPiece {
+        /// The origin.
+        square: Square,
+    },
+    /// A CSA move names a piece that is neither the piece on the origin
+    /// square nor its promotion.
+    #[error("CSA move names {named} but {on_board} stands on {square}")]
+    PieceMismatch {
+        /// The origin.
+        square: Square,
+        /// The piece on the board.
+        on_board: PieceKind,
+        /// The piece the move names.
+        named: PieceKind,
+    },
+    /// A CSA move names the unpromoted form of a promoted piece.
+    #[error("a promoted piece cannot unpromote ({square})")]
+    Unpromotion {
+        /// The origin.
+        square: Square,
+    },
+    /// A drop of a piece not held in hand.
+    #[error("no {kind} in hand")]
+    NotInHand {
+        /// The kind.
+        kind: PieceKind,
+    },
+    /// A drop on an occupied square.
+    #[error("cannot drop on occupied {square}")]
+    DropOnOccupied {
+        /// The destination.
+        square: Square,
+    },
+    /// A board move onto one's own piece.
+    #[error("own piece on {square}")]
+    CaptureOwnPiece {
+        /// The destination.
+        square: Square,
+    },
+    /// The piece does not move that way, or its path is blocked.
+    #[error("the {kind} on {from} cannot reach {to}")]
+    Unreachable {
+        /// The moving piece.
+        kind: PieceKind,
+        /// The origin.
+        from: Square,
+        /// The destination.
+        to: Square,
+    },
+    /// Promotion of a piece that has no promoted form (gold, king,
+    /// promoted pieces).
+    #[error("a {kind} cannot promote")]
+    CannotPromote {
+        /// The moving piece.
+        kind: PieceKind,
+    },
+    /// Promotion on a move that neither starts nor ends in the enemy camp.
+    #[error("promotion outside the promotion zone ({from} to {to})")]
+    PromotionOutsideZone {
+        /// The origin.
+        from: Square,
+        /// The destination.
+        to: Square,
+    },
+    /// The piece would have no future move (pawn/lance on the last rank,
+    /// knight on the last two): promotion is compulsory, the drop impossible.
+    #[error("a piece on {square} would have no move (promotion compulsory / drop impossible)")]
+    DeadPiece {
+        /// The destination.
+        square: Square,
+    },
+    /// A pawn drop on a file that already holds an own unpromoted pawn.
+    #[error("two pawns on file {file} (nifu)")]
+    Nifu {
+        /// File 1..=9.
+        file: u8,
+    },
+    /// A pawn drop that checkmates (uchifuzume): forbidden.
+    #[error("pawn drop on {square} would checkmate (uchifuzume)")]
+    PawnDropMate {
+        /// The drop square.
+        square: Square,
+    },
+    /// The move leaves (or puts) the mover's own king in check.
+    #[error("the move leaves the king in check")]
+    LeavesKingInCheck,
+}
+
+/// A rejected [`Position::play`]: the position, unchanged, and the reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move {mv}: {reason}")]
+pub struct PlayError {
+    /// The position, unchanged.
+    pub position: Position,
+    /// The move that was refused.
+    pub mv: Move,
+    /// Why.
+    pub reason: IllegalMoveError,
+}
+
+impl Position {
+    /// Checks `mv` against the rules in this position; `Ok` exactly when
+    /// `mv` is in [`Position::legal_moves`].
+    pub fn check_move(&self, mv: Move) -> Result<(), IllegalMoveError> {
+        let us = self.side;
+        let u = us.index();
+        let to = mv.to();
+        let ti = to.index();
+        let tbit = 1u128 << ti;
+        let occ = self.occupied_bits();
+        if let Some(kind) = mv.drop_kind() {
+            if self.hands[u].count(kind) == 0 {
+                return Err(IllegalMoveError::NotInHand { kind });
+            }
+            if occ & tbit != 0 {
+                return Err(IllegalMoveError::DropOnOccupied { square: to });
+            }
+            let dead = match kind {
+                PieceKind::Pawn | PieceKind::Lance => LAST1[u],
+                PieceKind::Knight => LAST2[u],
+                _ => 0,
+            };
+            if dead & tbit != 0 {
+                return Err(IllegalMoveError::DeadPiece { square: to });
+            }
+            if kind == PieceKind::Pawn
+                && self.kind_bb(PieceKind::Pawn)
+                    & self.by_color[u]
+                    & bb::FILE_MASK[to.file() as usize - 1]
+                    != 0
+            {
+                return Err(IllegalMoveError::Nifu { file: to.file() });
+            }
+            if let Some(k) = self.king(us)
+                && self.attackers(us.opposite(), k.index(), occ | tbit) != 0
+            {
+                return Err(IllegalMoveError::LeavesKingInCheck);
+            }
+            if kind == PieceKind::Pawn
+                && let Some(tk) = self.king(us.opposite())
+                && PAWN[u][ti] == 1u128 << tk.index()
+                && self.is_pawn_drop_mate(us, ti, tk.index())
+            {
+                return Err(IllegalMoveError::PawnDropMate { square: to });
+            }
+            return Ok(());
+        }
+
+        // Board move.
+        let Some(from) = mv.from() else {
+            return Err(IllegalMoveError::NoPiece { square: to });
+        };
+        let Some(piece) = self.piece_at(from) else {
+            return Err(IllegalMoveError::NoPiece { square: from });
+        };
+        if piece.color != us {
+            return Err(IllegalMoveError::OpponentPiece { square: from });
+        }
+        if self.by_color[u] & tbit != 0 {
+            return Err(IllegalMoveError::CaptureOwnPiece { square: to });
+        }
+        let kind = piece.kind;
+        let fi = from.index();
+        if attacks_of(kind, us, fi, occ) & tbit == 0 {
+            return Err(IllegalMoveError::Unreachable { kind, from, to });
+        }
+        if mv.is_promotion() {
+            if !kind.can_promote() {
+                return Err(IllegalMoveError::CannotPromote { kind });
+            }
+            if ZONE[u] & (tbit | 1u128 << fi) == 0 {
+                return Err(IllegalMoveError::PromotionOutsideZone { from, to });
+            }
+        } else {
+            let dead = match kind {
+                PieceKind::Pawn | PieceKind::Lance => LAST1[u],
+                PieceKind::Knight => LAST2[u],
+                _ => 0,
+            };
+            if dead & tbit != 0 {
+                return Err(IllegalMoveError::DeadPiece { square: to });
+            }
+        }
+        if let Some(k) = self.king(us) {
+            let mut after = *self;
+            after.play_unchecked(mv);
+            let k = if kind == PieceKind::King { to } else { k };
+            if after.attackers(us.opposite(), k.index(), after.occupied_bits()) != 0 {
+                return Err(IllegalMoveError::LeavesKingInCheck);
+            }
+        }
+        Ok(())
+    }
+
+    /// `true` if `mv` is legal here.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        self.check_move(mv).is_ok()
+    }
+
+    /// Plays `mv` if it is legal; otherwise gives the unchanged position
+    /// back together with the reason.
+    #[allow(clippy::result_large_err)]
+    pub fn play(mut self, mv: Move) -> Result<Position, PlayError> {
+        match self.check_move(mv) {
+            Ok(()) => {
+                self.play_unchecked(mv);
+                Ok(self)
+            }
+            Err(reason) => Err(PlayError {
+                position: self,
+                mv,
+                reason,
+            }),
+        }
+    }
+}
+
+/// Squares a piece of `kind` and `color` on square index `s` attacks.
+pub(crate) fn attacks_of(kind: PieceKind, color: Color, s: usize, occ: u128) -> u128 {
+    use PieceKind::*;
+    let c = color.index();
+    match kind {
+        Pawn => PAWN[c][s],
+        Lance => bb::lance_attacks(color, s, occ),
+        Knight => KNIGHT[c][s],
+        Silver => SILVER[c][s],
+        Gold | ProPawn | ProLance | ProKnight | ProSilver => GOLD[c][s],
+        Bishop => bb::bishop_attacks(s, occ),
+        Rook => bb::rook_attacks(s, occ),
+        King => KING[0][s],
+        Horse => bb::bishop_attacks(s, occ) | KING[0][s],
+        Dragon => bb::rook_attacks(s, occ) | KING[0][s],
+    }
+}

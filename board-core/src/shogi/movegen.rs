@@ -1,0 +1,430 @@
+//! Legal move generation (no heap allocation) and perft.
+//!
+//! The generator produces only legal moves: it computes the checkers and the
+//! pinned pieces of the side to move first, restricts every piece to the
+//! squares that resolve a check and to its pin line, tests each king step
+//! against the opponent's attacks with the king removed from the board, and
+//! tests the one pawn drop that could be a pawn-drop mate (the square in
+//! front of the enemy king) explicitly. Moves are handed to a sink as sets
+//! (one origin, a bitboard of destinations split into "no promotion",
+//! "both", "promotion only"), so perft's last ply counts with popcounts.
+
+use super::bitboard::{self as bb, BOARD, GOLD, KING, KNIGHT, LAST1, LAST2, PAWN, SILVER, ZONE};
+use super::position::Position;
+use super::types::{Color, Move, PieceKind, Square};
+use crate::MoveList;
+
+/// Capacity of [`MoveList`]: an upper bound on the number of legal moves
+/// in any position [`Position`] accepts.
+///
+/// The largest number known for a position is 593 (the position in the
+/// perft vectors, tested in `tests/shogi.rs`), but that maximum is
+/// established for positions with both kings, and [`Position`] also accepts
+/// king-less set-ups. This elementary bound covers every accepted position:
+/// board moves — each rook or bishop at most 16 destinations x 2 (promote or
+/// not; dragon/horse at most 20), each lance 8 x 2, each knight 2 x 2, each
+/// silver 5 x 2, gold-movers (golds and up to 18 + 12 promoted minor pieces)
+/// 6, the king 8, a pawn 1 x 2 — at most 2*32 + 2*32 + 4*16 + 4*6 + 4*10 +
+/// 4*6 + 18*6 + 8 = 396; drops — at most 7 kinds x 81 squares = 567. Total
+/// 963 < 1024.
+pub const MAX_MOVES: usize = 1024;
+
+/// A list of legal moves (inline, no heap allocation).
+pub type Moves = MoveList<Move, MAX_MOVES>;
+
+/// Receives generated moves as destination sets.
+pub(crate) trait Sink {
+    /// Board moves of the piece on `from`: `non` without promotion, `both`
+    /// with and without, `promo` only with promotion.
+    fn piece(&mut self, from: usize, non: u128, both: u128, promo: u128);
+    /// Pawn pushes, each from `to + delta`.
+    fn pawns(&mut self, delta: isize, non: u128, both: u128, promo: u128);
+    /// Drops of hand kind `hand_index` on each square of `targets`.
+    fn drops(&mut self, hand_index: usize, targets: u128);
+}
+
+/// Counts moves (perft's last ply).
+pub(crate) struct Counter(pub u64);
+
+impl Sink for Counter {
+    #[inline(always)]
+    fn piece(&mut self, _from: usize, non: u128, both: u128, promo: u128) {
+        self.0 += (non.count_ones() + 2 * both.count_ones() + promo.count_ones()) as u64;
+    }
+    #[inline(always)]
+    fn pawns(&mut self, _delta: isize, non: u128, both: u128, promo: u128) {
+        self.0 += (non.count_ones() + 2 * both.count_ones() + promo.count_ones()) as u64;
+    }
+    #[inline(always)]
+    fn drops(&mut self, _hand_index: usize, targets: u128) {
+        self.0 += targets.count_ones() as u64;
+    }
+}
+
+struct ListSink<'a>(&'a mut Moves);
+
+impl ListSink<'_> {
+    #[inline(always)]
+    fn push(&mut self, m: Move) {
+        // Cannot fail: MAX_MOVES bounds the number of legal moves (see its docs).
+        let pushed = self.0.try_push(m);
+        debug_assert!(pushed.is_ok(), "MAX_MOVES bound violated");
+    }
+}
+
+#[inline(always)]
+fn sq(i: usize) -> Square {
+    Square::from_index_unchecked(i as u8)
+}
+
+impl Sink for ListSink<'_> {
+    #[inline]
+    fn piece(&mut self, from: usize, non: u128, both: u128, promo: u128) {
+        let f = sq(from);
+        for t in super::Bitboard(non) {
+            self.push(Move::normal(f, t, false));
+        }
+        for t in super::Bitboard(both) {
+            self.push(Move::normal(f, t, true));
+            self.push(Move::normal(f, t, false));
+        }
+        for t in super::Bitboard(promo) {
+            self.push(Move::normal(f, t, true));
+        }
+    }
+    #[inline]
+    fn pawns(&mut self, delta: isize, non: u128, both: u128, promo: u128) {
+        let from = |t: Square| sq((t.index() as isize + delta) as usize);
+        for t in super::Bitboard(non) {
+            self.push(Move::normal(from(t), t, false));
+        }
+        for t in super::Bitboard(both) {
+            self.push(Move::normal(from(t), t, true));
+            self.push(Move::normal(from(t), t, false));
+        }
+        for t in super::Bitboard(promo) {
+            self.push(Move::normal(from(t), t, true));
+        }
+    }
+    #[inline]
+    fn drops(&mut self, hand_index: usize, targets: u128) {
+        for t in super::Bitboard(targets) {
+            self.push(Move::drop_index(hand_index, t));
+        }
+    }
+}
+
+/// Files (as full 9-square file masks) that hold at least one square of `b`.
+#[inline(always)]
+fn files_of(b: u128) -> u128 {
+    let mut m = 0u128;
+    let mut f = 0;
+    while f < 9 {
+        if b & bb::FILE_MASK[f] != 0 {
+            m |= bb::FILE_MASK[f];
+        }
+        f += 1;
+    }
+    m
+}
+
+impl Position {
+    /// Every legal move of the side to move (board moves and drops, both
+    /// the promoting and the non-promoting move where promotion is optional).
+    /// No heap allocation.
+    pub fn legal_moves(&self) -> Moves {
+        let mut list = Moves::new();
+        self.generate(&mut ListSink(&mut list));
+        list
+    }
+
+    /// The number of legal moves (as `legal_moves().len()`, faster).
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut c = Counter(0);
+        self.generate(&mut c);
+        c.0
+    }
+
+    /// `true` if the side to move is in check and has no legal move.
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && self.count_legal_moves() == 0
+    }
+
+    /// `true` if the side to move has no legal move at all (in shogi that
+    /// loses, whether in check or not).
+    pub fn has_no_legal_move(&self) -> bool {
+        self.count_legal_moves() == 0
+    }
+
+    #[inline(always)]
+    pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
+        let us = self.side;
+        let u = us.index();
+        let them = us.opposite();
+        let own = self.by_color[u];
+        let occ = own | self.by_color[u ^ 1];
+        let empty = !occ & BOARD;
+        let king = self.kind_bb(PieceKind::King) & own;
+        if king == 0 {
+            self.gen_pieces(sink, !own & BOARD, empty, 0, 0);
+            return;
+        }
+        let k = king.trailing_zeros() as usize;
+        let checkers = self.attackers(them, k, occ);
+
+        // King steps: destination not attacked with the king removed.
+        let mut steps = KING[0][k] & !own;
+        let mut safe = 0u128;
+        let occ_k = occ ^ king;
+        while steps != 0 {
+            let t = steps.trailing_zeros() as usize;
+            steps &= steps - 1;
+            if self.attackers(them, t, occ_k) == 0 {
+                safe |= 1u128 << t;
+            }
+        }
+        sink.piece(k, safe, 0, 0);
+
+        if checkers == 0 {
+            let pinned = self.pinned(us, k, occ);
+            self.gen_pieces(sink, !own & BOARD, empty, pinned, k);
+        } else if checkers & (checkers - 1) == 0 {
+            let c = checkers.trailing_zeros() as usize;
+            let b = bb::between(k, c);
+            let pinned = self.pinned(us, k, occ);
+            self.gen_pieces(sink, b | checkers, b, pinned, k);
+        }
+    }
+
+    /// Non-king moves and drops. `target`: allowed destinations of board
+    /// moves; `drop_target`: allowed drop squares; `k`: own king square
+    /// (only used for pinned pieces).
+    #[inline(always)]
+    fn gen_pieces<S: Sink>(
+        &self,
+        sink: &mut S,
+        target: u128,
+        drop_target: u128,
+        pinned: u128,
+        k: usize,
+    ) {
+        use PieceKind::*;
+        let us = self.side;
+        let u = us.index();
+        let own = self.by_color[u];
+        let occ = own | self.by_color[u ^ 1];
+        let zone = ZONE[u];
+        let last1 = LAST1[u];
+        let last2 = LAST2[u];
+
+        // Pawns, unpinned: all at once.
+        let pawns = self.kind_bb(Pawn) & own;
+        let free = pawns & !pinned;
+        let (pt, delta) = match us {
+            Color::Black => ((free >> 1) & target, 1isize),
+            Color::White => ((free << 1) & target, -1isize),
+        };
+        if pt != 0 {
+            sink.pawns(delta, pt & !zone, pt & zone & !last1, pt & last1);
+        }
+        let mut pp = pawns & pinned;
+        while pp != 0 {
+            let f = pp.trailing_zeros() as usize;
+            pp &= pp - 1;
+            let t = PAWN[u][f] & target & bb::line(k, f);
+            emit_promotable(sink, f, t, zone, last1);
+        }
+
+        let mut ls = self.kind_bb(Lance) & own;
+        while ls != 0 {
+            let f = ls.trailing_zeros() as usize;
+            ls &= ls - 1;
+            let mut t = bb::lance_attacks(us, f, occ) & target;
+            if pinned >> f & 1 != 0 {
+                t &= bb::line(k, f);
+            }
+            emit_promotable(sink, f, t, zone, last1);
+        }
+
+        // A pinned knight can never move (its jump leaves every line).
+        let mut ns = self.kind_bb(Knight) & own & !pinned;
+        while ns != 0 {
+            let f = ns.trailing_zeros() as usize;
+            ns &= ns - 1;
+            let t = KNIGHT[u][f] & target;
+            emit_promotable(sink, f, t, zone, last2);
+        }
+
+        let mut ss = self.kind_bb(Silver) & own;
+        while ss != 0 {
+            let f = ss.trailing_zeros() as usize;
+            ss &= ss - 1;
+            let mut t = SILVER[u][f] & target;
+            if pinned >> f & 1 != 0 {
+                t &= bb::line(k, f);
+            }
+            emit_promotable(sink, f, t, zone, 0);
+        }
+
+        let mut gs = self.golds_bb() & own;
+        while gs != 0 {
+            let f = gs.trailing_zeros() as usize;
+            gs &= gs - 1;
+            let mut t = GOLD[u][f] & target;
+            if pinned >> f & 1 != 0 {
+                t &= bb::line(k, f);
+            }
+            sink.piece(f, t, 0, 0);
+        }
+
+        let mut bs = self.kind_bb(Bishop) & own;
+        while bs != 0 {
+            let f = bs.trailing_zeros() as usize;
+            bs &= bs - 1;
+            let mut t = bb::bishop_attacks(f, occ) & target;
+            if pinned >> f & 1 != 0 {
+                t &= bb::line(k, f);
+            }
+            emit_promotable(sink, f, t, zone, 0);
+        }
+
+        let mut rs = self.kind_bb(Rook) & own;
+        while rs != 0 {
+            let f = rs.trailing_zeros() as usize;
+            rs &= rs - 1;
+            let mut t = bb::rook_attacks(f, occ) & target;
+            if pinned >> f & 1 != 0 {
+                t &= bb::line(k, f);
+            }
+            emit_promotable(sink, f, t, zone, 0);
+        }
+
+        let mut hs = self.kind_bb(Horse) & own;
+        while hs != 0 {
+            let f = hs.trailing_zeros() as usize;
+            hs &= hs - 1;
+            let mut t = (bb::bishop_attacks(f, occ) | KING[0][f]) & target;
+            if pinned >> f & 1 != 0 {
+                t &= bb::line(k, f);
+            }
+            sink.piece(f, t, 0, 0);
+        }
+
+        let mut ds = self.kind_bb(Dragon) & own;
+        while ds != 0 {
+            let f = ds.trailing_zeros() as usize;
+            ds &= ds - 1;
+            let mut t = (bb::rook_attacks(f, occ) | KING[0][f]) & target;
+            if pinned >> f & 1 != 0 {
+                t &= bb::line(k, f);
+            }
+            sink.piece(f, t, 0, 0);
+        }
+
+        // Drops.
+        if drop_target == 0 {
+            return;
+        }
+        let hand = &self.hands[u];
+        if hand.raw(0) != 0 {
+            let mut t = drop_target & !last1 & !files_of(pawns);
+            if t != 0 {
+                // The only pawn drop that can be a pawn-drop mate is the one
+                // giving check: on the square in front of the enemy king.
+                let tk = self.kind_bb(King) & self.by_color[u ^ 1];
+                if tk != 0 {
+                    let tk = tk.trailing_zeros() as usize;
+                    let front = PAWN[u ^ 1][tk];
+                    if t & front != 0
+                        && self.is_pawn_drop_mate(us, front.trailing_zeros() as usize, tk)
+                    {
+                        t &= !front;
+                    }
+                }
+                sink.drops(0, t);
+            }
+        }
+        if hand.raw(1) != 0 {
+            sink.drops(1, drop_target & !last1);
+        }
+        if hand.raw(2) != 0 {
+            sink.drops(2, drop_target & !last2);
+        }
+        for hi in 3..7 {
+            if hand.raw(hi) != 0 {
+                sink.drops(hi, drop_target);
+            }
+        }
+    }
+
+    /// `true` if `us` dropping a pawn on `s` (the square in front of
+    /// `them`'s king on `tk`) checkmates: uchifuzume.
+    pub(crate) fn is_pawn_drop_mate(&self, us: Color, s: usize, tk: usize) -> bool {
+        let them = us.opposite();
+        let sbit = 1u128 << s;
+        let occ = self.occupied_bits() | sbit;
+        // Capture by a piece other than the king, not pinned. (A pinned
+        // piece could only capture along its pin line, but the pawn sits
+        // between the king and anything beyond it on that line.)
+        let defenders = self.attackers(them, s, occ) & !(1u128 << tk);
+        if defenders != 0 && defenders & !self.pinned(them, tk, occ) != 0 {
+            return false;
+        }
+        // King escapes, including taking the pawn.
+        let occ_k = occ ^ (1u128 << tk);
+        let mut esc = KING[0][tk] & !self.by_color[them.index()];
+        while esc != 0 {
+            let e = esc.trailing_zeros() as usize;
+            esc &= esc - 1;
+            if self.attackers(us, e, occ_k) == 0 {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+#[inline(always)]
+fn emit_promotable<S: Sink>(sink: &mut S, from: usize, t: u128, zone: u128, forced: u128) {
+    if t == 0 {
+        return;
+    }
+    let p = if zone >> from & 1 != 0 { t } else { t & zone };
+    sink.piece(from, t & !p, p & !forced, p & forced);
+}
+
+/// The number of leaf nodes of the legal-move tree of depth `depth`
+/// (`perft(p, 0) == 1`). The last ply is counted without playing the moves
+/// ("bulk counting"). No heap allocation.
+pub fn perft(position: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => position.count_legal_moves(),
+        _ => {
+            let moves = position.legal_moves();
+            let mut n = 0;
+            for &m in moves.iter() {
+                let mut child = *position;
+                child.play_unchecked(m);
+                n += perft(&child, depth - 1);
+            }
+            n
+        }
+    }
+}
+
+/// Perft per root move: each legal move with the leaf count of the subtree
+/// below it (depth `depth - 1`). Empty for `depth == 0`.
+pub fn perft_divide(position: &Position, depth: u32) -> MoveList<(Move, u64), MAX_MOVES> {
+    let mut out = MoveList::new();
+    if depth == 0 {
+        return out;
+    }
+    for &m in position.legal_moves().iter() {
+        let mut child = *position;
+        child.play_unchecked(m);
+        // Cannot fail: same bound as the legal move list.
+        let _ = out.try_push((m, perft(&child, depth - 1)));
+    }
+    out
+}

@@ -1,0 +1,441 @@
+//! SFEN (the USI protocol's position text) in and out.
+//!
+//! `<board> <side> <hand> [<move number>]`, e.g. the start position
+//! `lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1`:
+//! ranks a..i (CSA rows 1..9) separated by `/`, files 9..1 left to right,
+//! digits for runs of empty squares, uppercase Black (sente), lowercase
+//! White (gote), `+` before a promoted piece; side `b`/`w`; hand `-` or
+//! counts before letters (canonical order `RBGSNLPrbgsnlp`); the move number
+//! may be omitted (then 1).
+
+use core::fmt;
+use core::str::FromStr;
+
+use super::position::{Position, Setup, SetupError};
+use super::types::{Color, Piece, PieceKind, Square};
+
+/// The four fields of an SFEN.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SfenField {
+    /// The board (first field).
+    Board,
+    /// The side to move (`b`/`w`).
+    Side,
+    /// The pieces in hand (`-` or e.g. `2Pb`).
+    Hand,
+    /// The move number (optional fourth field).
+    MoveNumber,
+}
+
+impl fmt::Display for SfenField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SfenField::Board => "board",
+            SfenField::Side => "side-to-move",
+            SfenField::Hand => "hand",
+            SfenField::MoveNumber => "move-number",
+        })
+    }
+}
+
+/// Why an SFEN could not be read. Columns are 1-based byte positions in the
+/// input text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ParseSfenError {
+    /// A mandatory field (board, side, hand) is missing.
+    #[error("SFEN: missing {field} field")]
+    MissingField {
+        /// The missing field.
+        field: SfenField,
+    },
+    /// A byte that does not belong in this field.
+    #[error("SFEN {field} field: unexpected character {found:?} at column {column}")]
+    UnexpectedChar {
+        /// The field.
+        field: SfenField,
+        /// 1-based column.
+        column: usize,
+        /// The offending character.
+        found: char,
+    },
+    /// A rank describes more or fewer than 9 squares.
+    #[error("SFEN board: rank {rank} has {squares} squares, not 9 (column {column})")]
+    RankLength {
+        /// Rank 1..=9 (a..i).
+        rank: u8,
+        /// Squares counted.
+        squares: u8,
+        /// 1-based column where the problem was seen.
+        column: usize,
+    },
+    /// The board has more or fewer than 9 ranks.
+    #[error("SFEN board: {ranks} ranks, not 9 (column {column})")]
+    RankCount {
+        /// Ranks seen.
+        ranks: u8,
+        /// 1-based column.
+        column: usize,
+    },
+    /// `+` before a piece that cannot promote (gold, king), or `+` with no
+    /// piece after it.
+    #[error("SFEN board: '+' cannot apply here (column {column})")]
+    BadPromotion {
+        /// 1-based column of the `+`.
+        column: usize,
+    },
+    /// A hand count of 0, a count with no piece after it, a king in hand,
+    /// or more pieces of a kind than a set has.
+    #[error("SFEN hand: bad count or piece at column {column}")]
+    HandCount {
+        /// 1-based column.
+        column: usize,
+    },
+    /// The move number is not a number from 1 to 2^32-1.
+    #[error("SFEN move number: not a number >= 1 (column {column})")]
+    MoveNumber {
+        /// 1-based column.
+        column: usize,
+    },
+    /// Text after the last field.
+    #[error("SFEN: unexpected text after the move number (column {column})")]
+    TrailingText {
+        /// 1-based column.
+        column: usize,
+    },
+    /// The text is well formed but the position is impossible.
+    #[error("SFEN: impossible position: {0}")]
+    Setup(#[from] SetupError),
+}
+
+/// Splits `s` on runs of ASCII spaces, yielding (0-based offset, token).
+fn fields(s: &str) -> impl Iterator<Item = (usize, &str)> {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    core::iter::from_fn(move || {
+        while i < bytes.len() && bytes[i] == b' ' {
+            i += 1;
+        }
+        if i >= bytes.len() {
+            return None;
+        }
+        let start = i;
+        while i < bytes.len() && bytes[i] != b' ' {
+            i += 1;
+        }
+        Some((start, &s[start..i]))
+    })
+}
+
+fn char_at(s: &str, i: usize) -> char {
+    s[i..].chars().next().unwrap_or('\u{fffd}')
+}
+
+impl Setup {
+    /// Reads an SFEN into an unchecked [`Setup`] (syntax only).
+    pub fn from_sfen(sfen: &str) -> Result<Setup, ParseSfenError> {
+        let mut setup = Setup::empty();
+        let mut it = fields(sfen);
+        let (boff, board) = it.next().ok_or(ParseSfenError::MissingField {
+            field: SfenField::Board,
+        })?;
+        parse_board(board, boff, &mut setup)?;
+
+        let (soff, side) = it.next().ok_or(ParseSfenError::MissingField {
+            field: SfenField::Side,
+        })?;
+        setup.side_to_move = match side {
+            "b" => Color::Black,
+            "w" => Color::White,
+            _ => {
+                let bad = if side.len() == 1 {
+                    0
+                } else if matches!(side.as_bytes()[0], b'b' | b'w') {
+                    1
+                } else {
+                    0
+                };
+                return Err(ParseSfenError::UnexpectedChar {
+                    field: SfenField::Side,
+                    column: soff + bad + 1,
+                    found: char_at(side, bad),
+                });
+            }
+        };
+
+        let (hoff, hand) = it.next().ok_or(ParseSfenError::MissingField {
+            field: SfenField::Hand,
+        })?;
+        parse_hand(hand, hoff, &mut setup)?;
+
+        if let Some((noff, num)) = it.next() {
+            if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(ParseSfenError::MoveNumber { column: noff + 1 });
+            }
+            match num.parse::<u32>() {
+                Ok(n) if n >= 1 => setup.move_number = n,
+                _ => return Err(ParseSfenError::MoveNumber { column: noff + 1 }),
+            }
+        }
+        if let Some((off, _)) = it.next() {
+            return Err(ParseSfenError::TrailingText { column: off + 1 });
+        }
+        Ok(setup)
+    }
+}
+
+fn parse_board(board: &str, off: usize, setup: &mut Setup) -> Result<(), ParseSfenError> {
+    let bytes = board.as_bytes();
+    let mut rank: u8 = 1;
+    let mut file_count: u8 = 0; // squares filled in the current rank
+    let mut promote_at: Option<usize> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let col = off + i + 1;
+        match b {
+            b'/' => {
+                if promote_at.is_some() {
+                    return Err(ParseSfenError::BadPromotion { column: col - 1 });
+                }
+                if file_count != 9 {
+                    return Err(ParseSfenError::RankLength {
+                        rank,
+                        squares: file_count,
+                        column: col,
+                    });
+                }
+                rank += 1;
+                if rank > 9 {
+                    return Err(ParseSfenError::RankCount {
+                        ranks: 10,
+                        column: col,
+                    });
+                }
+                file_count = 0;
+            }
+            b'1'..=b'9' => {
+                if let Some(p) = promote_at {
+                    return Err(ParseSfenError::BadPromotion { column: p });
+                }
+                file_count += b - b'0';
+                if file_count > 9 {
+                    return Err(ParseSfenError::RankLength {
+                        rank,
+                        squares: file_count,
+                        column: col,
+                    });
+                }
+            }
+            b'+' => {
+                if promote_at.is_some() {
+                    return Err(ParseSfenError::BadPromotion { column: col });
+                }
+                promote_at = Some(col);
+            }
+            _ => {
+                let Some(kind) = PieceKind::from_sfen_letter(b) else {
+                    return Err(ParseSfenError::UnexpectedChar {
+                        field: SfenField::Board,
+                        column: col,
+                        found: char_at(board, i),
+                    });
+                };
+                let kind = match promote_at.take() {
+                    Some(p) => kind
+                        .promoted()
+                        .ok_or(ParseSfenError::BadPromotion { column: p })?,
+                    None => kind,
+                };
+                if file_count >= 9 {
+                    return Err(ParseSfenError::RankLength {
+                        rank,
+                        squares: 10,
+                        column: col,
+                    });
+                }
+                let color = if b.is_ascii_uppercase() {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let file = 9 - file_count;
+                if let Some(sq) = Square::new(file, rank) {
+                    setup.board[sq.index()] = Some(Piece::new(color, kind));
+                }
+                file_count += 1;
+            }
+        }
+        i += 1;
+    }
+    let end = off + bytes.len() + 1;
+    if let Some(p) = promote_at {
+        return Err(ParseSfenError::BadPromotion { column: p });
+    }
+    if file_count != 9 {
+        return Err(ParseSfenError::RankLength {
+            rank,
+            squares: file_count,
+            column: end,
+        });
+    }
+    if rank != 9 {
+        return Err(ParseSfenError::RankCount {
+            ranks: rank,
+            column: end,
+        });
+    }
+    Ok(())
+}
+
+fn parse_hand(hand: &str, off: usize, setup: &mut Setup) -> Result<(), ParseSfenError> {
+    if hand == "-" {
+        return Ok(());
+    }
+    let bytes = hand.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let start = i;
+        let mut count: u32 = 0;
+        let mut digits = 0;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            count = count * 10 + (bytes[i] - b'0') as u32;
+            digits += 1;
+            i += 1;
+            if digits > 2 {
+                return Err(ParseSfenError::HandCount {
+                    column: off + start + 1,
+                });
+            }
+        }
+        if digits == 0 {
+            count = 1;
+        } else if count == 0 {
+            return Err(ParseSfenError::HandCount {
+                column: off + start + 1,
+            });
+        }
+        let Some(&b) = bytes.get(i) else {
+            return Err(ParseSfenError::HandCount {
+                column: off + start + 1,
+            });
+        };
+        let kind = match PieceKind::from_sfen_letter(b) {
+            Some(PieceKind::King) => {
+                return Err(ParseSfenError::HandCount {
+                    column: off + i + 1,
+                });
+            }
+            Some(k) => k,
+            None => {
+                return Err(ParseSfenError::UnexpectedChar {
+                    field: SfenField::Hand,
+                    column: off + i + 1,
+                    found: char_at(hand, i),
+                });
+            }
+        };
+        let color = if b.is_ascii_uppercase() {
+            Color::Black
+        } else {
+            Color::White
+        };
+        if count > u8::MAX as u32 || !setup.hands[color.index()].add(kind, count as u8) {
+            return Err(ParseSfenError::HandCount {
+                column: off + start + 1,
+            });
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+impl Position {
+    /// Reads and validates an SFEN (see the [module docs](self) for the
+    /// format and [`ParseSfenError`]/[`SetupError`] for what is rejected).
+    /// Positions where a side has no king are accepted.
+    ///
+    /// ```
+    /// use board_core::shogi::Position;
+    /// let p = Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1")?;
+    /// assert_eq!(p, Position::startpos());
+    /// # Ok::<(), board_core::shogi::ParseSfenError>(())
+    /// ```
+    pub fn from_sfen(sfen: &str) -> Result<Position, ParseSfenError> {
+        let setup = Setup::from_sfen(sfen)?;
+        Ok(Position::from_setup(&setup)?)
+    }
+
+    /// Writes the canonical SFEN (what `Display` prints).
+    pub fn write_sfen<W: fmt::Write>(&self, w: &mut W) -> fmt::Result {
+        for rank in 1..=9u8 {
+            if rank > 1 {
+                w.write_char('/')?;
+            }
+            let mut empty = 0;
+            for file in (1..=9u8).rev() {
+                let sq = Square::new(file, rank).unwrap_or_default();
+                match self.piece_at(sq) {
+                    None => empty += 1,
+                    Some(p) => {
+                        if empty > 0 {
+                            w.write_char((b'0' + empty) as char)?;
+                            empty = 0;
+                        }
+                        write!(w, "{p}")?;
+                    }
+                }
+            }
+            if empty > 0 {
+                w.write_char((b'0' + empty) as char)?;
+            }
+        }
+        w.write_char(' ')?;
+        w.write_char(self.side.sfen_char())?;
+        w.write_char(' ')?;
+        if self.hands[0].is_empty() && self.hands[1].is_empty() {
+            w.write_char('-')?;
+        } else {
+            const ORDER: [PieceKind; 7] = [
+                PieceKind::Rook,
+                PieceKind::Bishop,
+                PieceKind::Gold,
+                PieceKind::Silver,
+                PieceKind::Knight,
+                PieceKind::Lance,
+                PieceKind::Pawn,
+            ];
+            for color in Color::ALL {
+                for kind in ORDER {
+                    let n = self.hands[color.index()].count(kind);
+                    if n == 0 {
+                        continue;
+                    }
+                    if n > 1 {
+                        write!(w, "{n}")?;
+                    }
+                    write!(w, "{}", Piece::new(color, kind))?;
+                }
+            }
+        }
+        write!(w, " {}", self.move_number)
+    }
+}
+
+impl fmt::Display for Position {
+    /// Canonical SFEN.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_sfen(f)
+    }
+}
+
+impl FromStr for Position {
+    type Err = ParseSfenError;
+    /// [`Position::from_sfen`]; also accepts `startpos`.
+    fn from_str(s: &str) -> Result<Position, ParseSfenError> {
+        if s.trim() == "startpos" {
+            return Ok(Position::startpos());
+        }
+        Position::from_sfen(s)
+    }
+}

@@ -1,0 +1,71 @@
+//! Perft counts from `tests/data/perft-chess.txt` (Chess Programming Wiki
+//! "Perft Results", positions 1-6 and the mirrored position 4) and from
+//! `tests/data/perftsuite.epd`. Shallow depths run always; the deep ones are
+//! `#[ignore]`d (run with `cargo test --release -p board-core --test
+//! chess_perft -- --ignored`).
+
+use board_core::chess::{Position, perft};
+
+const VECTORS: &str = include_str!("data/perft-chess.txt");
+const SUITE: &str = include_str!("data/perftsuite.epd");
+
+/// (FEN, [(depth, nodes)]) from a data file: `<FEN> ; D1 <n> ; D2 <n> ...`
+/// (both files use this shape; spaces after `;` are optional).
+fn parse(data: &'static str) -> Vec<(&'static str, Vec<(u32, u64)>)> {
+    data.lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let mut parts = line.split(';').map(str::trim);
+            let fen = parts.next().unwrap();
+            let counts = parts
+                .map(|p| {
+                    let (d, n) = p.split_once(' ').unwrap();
+                    (
+                        d.trim_start_matches('D').parse().unwrap(),
+                        n.parse().unwrap(),
+                    )
+                })
+                .collect();
+            (fen, counts)
+        })
+        .collect()
+}
+
+fn run(data: &'static str, max_nodes: u64, min_nodes: u64) -> usize {
+    let mut checked = 0;
+    for (fen, counts) in parse(data) {
+        let pos: Position = fen.parse().unwrap_or_else(|e| panic!("{fen}: {e}"));
+        for (depth, nodes) in counts {
+            if nodes <= max_nodes && nodes > min_nodes {
+                assert_eq!(perft(&pos, depth), nodes, "{fen} depth {depth}");
+                checked += 1;
+            }
+        }
+    }
+    checked
+}
+
+#[test]
+fn vectors_shallow() {
+    assert_eq!(run(VECTORS, 5_000_000, 0), 30);
+}
+
+#[test]
+#[ignore = "deep perft: minutes in release mode"]
+fn vectors_deep() {
+    assert_eq!(run(VECTORS, u64::MAX, 5_000_000), 14);
+}
+
+#[test]
+fn suite_shallow() {
+    assert_eq!(parse(SUITE).len(), 126);
+    // Depths 1-3 of all 126 positions and every count up to 100k nodes.
+    assert!(run(SUITE, 100_000, 0) >= 126 * 3);
+}
+
+#[test]
+#[ignore = "deep perft: about a minute in release mode"]
+fn suite_deep() {
+    // Every count of the suite (depth 4 to 6, up to 525M nodes).
+    assert!(run(SUITE, u64::MAX, 100_000) > 126);
+}
