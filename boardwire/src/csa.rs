@@ -253,6 +253,10 @@ fn decode(file: Option<&std::path::Path>, json: bool) -> Result<(), String> {
         let _ = std::io::stdout().flush();
         return Ok(());
     }
+    // The transcript format (`[t] who >> line`): other lines are comments.
+    let transcript = data
+        .split(|&b| b == b'\n')
+        .any(|l| l.starts_with(b"[") && (l.windows(4).any(|w| w == b" >> " || w == b" << ")));
     for (i, raw) in data.split(|&b| b == b'\n').enumerate() {
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
         if raw.is_empty() && i + 1 == data.split(|&b| b == b'\n').count() {
@@ -263,7 +267,7 @@ fn decode(file: Option<&std::path::Path>, json: bool) -> Result<(), String> {
         let (direction, line): (&str, Vec<u8>) = match (text.find(" >> "), text.find(" << ")) {
             (Some(p), _) if text.starts_with('[') => ("client", text[p + 4..].as_bytes().to_vec()),
             (_, Some(p)) if text.starts_with('[') => ("server", text[p + 4..].as_bytes().to_vec()),
-            _ if text.starts_with('#') && !text.starts_with("##") && text.starts_with("# ") => continue,
+            _ if transcript => continue,
             _ => ("?", raw.to_vec()),
         };
         let client = |l: &[u8]| match decode_client_line(l) {
@@ -279,9 +283,12 @@ fn decode(file: Option<&std::path::Path>, json: bool) -> Result<(), String> {
         let (dir, result) = match direction {
             "client" => ("client", client(&line)),
             "server" => ("server", server(&line)),
-            _ => match client(&line) {
-                Some(r) => ("client", Some(r)),
-                None => ("server", server(&line)),
+            // A raw log: whichever side's decoder knows the line.
+            _ => match (client(&line), server(&line)) {
+                (Some(Ok(m)), _) => ("client", Some(Ok(m))),
+                (_, Some(Ok(m))) => ("server", Some(Ok(m))),
+                (Some(Err(e)), _) => ("client", Some(Err(e))),
+                (None, r) => ("server", r),
             },
         };
         match result {
