@@ -100,7 +100,12 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
         .map_err(|e| format!("cannot start the async runtime: {e}"))
 }
 
-fn serve(listen: &str, event: String, max_moves: u32, least_time_per_move: u64) -> Result<(), String> {
+fn serve(
+    listen: &str,
+    event: String,
+    max_moves: u32,
+    least_time_per_move: u64,
+) -> Result<(), String> {
     let config = ServerConfig {
         event,
         max_moves,
@@ -151,40 +156,41 @@ fn connect(
         config.game = Some((GameName::new(g).map_err(|e| format!("--game: {e}"))?, side));
     }
     runtime()?.block_on(async {
-        let stream = tokio::time::timeout(Duration::from_secs(10), tokio::net::TcpStream::connect(addr))
-            .await
-            .map_err(|_| format!("{addr}: connection timed out"))?
-            .map_err(|e| format!("{addr}: {e}"))?;
+        let stream = tokio::time::timeout(
+            Duration::from_secs(10),
+            tokio::net::TcpStream::connect(addr),
+        )
+        .await
+        .map_err(|_| format!("{addr}: connection timed out"))?
+        .map_err(|e| format!("{addr}: {e}"))?;
         let mut failed = None;
         csa_protocol::net::play(
             stream,
             config,
             |c| c.board()?.pick_move(seed),
-            |client, e| {
-                match e {
-                    ClientEvent::LoggedIn => println!("logged in"),
-                    ClientEvent::LoginFailed => failed = Some("login failed".to_string()),
-                    ClientEvent::Summary(s) => println!(
-                        "game {} : {} (+) vs {} (-), we play {}",
-                        s.game_id.as_ref().map_or("?", |g| g.as_str()),
-                        s.name_black.as_ref().map_or("?", |n| n.as_str()),
-                        s.name_white.as_ref().map_or("?", |n| n.as_str()),
-                        s.your_turn.map_or('?', |s| s.sign()),
-                    ),
-                    ClientEvent::Started { game_id } => println!("start {game_id}"),
-                    ClientEvent::Move { mv, time, .. } => match time {
-                        Some(t) => println!("{mv},T{t}"),
-                        None => println!("{mv}"),
-                    },
-                    ClientEvent::GameOver { reason, outcome } => {
-                        println!("{} {}", reason.as_str(), outcome.as_str());
-                        if x1 {
-                            client.logout(std::time::Instant::now());
-                        }
+            |client, e| match e {
+                ClientEvent::LoggedIn => println!("logged in"),
+                ClientEvent::LoginFailed => failed = Some("login failed".to_string()),
+                ClientEvent::Summary(s) => println!(
+                    "game {} : {} (+) vs {} (-), we play {}",
+                    s.game_id.as_ref().map_or("?", |g| g.as_str()),
+                    s.name_black.as_ref().map_or("?", |n| n.as_str()),
+                    s.name_white.as_ref().map_or("?", |n| n.as_str()),
+                    s.your_turn.map_or('?', |s| s.sign()),
+                ),
+                ClientEvent::Started { game_id } => println!("start {game_id}"),
+                ClientEvent::Move { mv, time, .. } => match time {
+                    Some(t) => println!("{mv},T{t}"),
+                    None => println!("{mv}"),
+                },
+                ClientEvent::GameOver { reason, outcome } => {
+                    println!("{} {}", reason.as_str(), outcome.as_str());
+                    if x1 {
+                        client.logout(std::time::Instant::now());
                     }
-                    ClientEvent::Rejected { game_id, by } => println!("rejected {game_id} by {by}"),
-                    other => eprintln!("{other:?}"),
                 }
+                ClientEvent::Rejected { game_id, by } => println!("rejected {game_id} by {by}"),
+                other => eprintln!("{other:?}"),
             },
         )
         .await
@@ -233,8 +239,12 @@ fn decode(file: Option<&std::path::Path>, json: bool) -> Result<(), String> {
                 .map_err(|e| format!("stdin: {e}"))?;
         }
     }
-    let first = data.split(|&b| b == b'\n').find(|l| !l.is_empty()).unwrap_or(b"");
-    let is_kifu = first.starts_with(b"V2") || first.starts_with(b"V3") || first.starts_with(b"'CSA encoding");
+    let first = data
+        .split(|&b| b == b'\n')
+        .find(|l| !l.is_empty())
+        .unwrap_or(b"");
+    let is_kifu =
+        first.starts_with(b"V2") || first.starts_with(b"V3") || first.starts_with(b"'CSA encoding");
     if is_kifu {
         let records = parse_kifu(&data).map_err(|e| e.to_string())?;
         let mut n = 0;
@@ -242,9 +252,17 @@ fn decode(file: Option<&std::path::Path>, json: bool) -> Result<(), String> {
             for item in &record.items {
                 n += 1;
                 let (kind, detail) = match item {
-                    Item::Comment(c) => ("comment", String::from_utf8_lossy(c.as_bytes()).into_owned()),
-                    Item::Name { side, name } => ("name", format!("{} {}", side.sign(), String::from_utf8_lossy(name))),
-                    Item::Info { key, value } => ("info", format!("{key}: {}", String::from_utf8_lossy(value))),
+                    Item::Comment(c) => (
+                        "comment",
+                        String::from_utf8_lossy(c.as_bytes()).into_owned(),
+                    ),
+                    Item::Name { side, name } => (
+                        "name",
+                        format!("{} {}", side.sign(), String::from_utf8_lossy(name)),
+                    ),
+                    Item::Info { key, value } => {
+                        ("info", format!("{key}: {}", String::from_utf8_lossy(value)))
+                    }
                     other => ("statement", format!("{other:?}")),
                 };
                 emit(json, n, &format!("kifu{r}"), kind, &detail);
@@ -294,7 +312,13 @@ fn decode(file: Option<&std::path::Path>, json: bool) -> Result<(), String> {
         match result {
             Some(Ok(m)) => emit(json, i + 1, dir, "message", &m),
             Some(Err(e)) => emit(json, i + 1, dir, "error", &e),
-            None => emit(json, i + 1, dir, "unrecognised", &String::from_utf8_lossy(&line)),
+            None => emit(
+                json,
+                i + 1,
+                dir,
+                "unrecognised",
+                &String::from_utf8_lossy(&line),
+            ),
         }
     }
     Ok(())
