@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod csa;
 mod dxp;
 
 /// Board-game protocols and rules from the command line.
@@ -20,6 +21,11 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// CSA shogi server protocol (shogi-server x1 mode too): serve, connect, decode.
+    Csa {
+        #[command(subcommand)]
+        command: csa::CsaCommand,
+    },
     /// DamExchange (DXP) for draughts engines: serve, connect, decode.
     Dxp {
         #[command(subcommand)]
@@ -77,6 +83,7 @@ fn main() -> ExitCode {
 
 fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
     match command {
+        Command::Csa { command } => csa::run(command).map_err(Failure::Input),
         Command::Dxp { command } => dxp::run(command, out),
     }
 }
