@@ -28,3 +28,8 @@ pub mod draughts;
 mod movelist;
 
 pub use movelist::{CapacityError, MoveList};
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

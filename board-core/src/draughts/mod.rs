@@ -31,11 +31,14 @@ mod types;
 pub use crate::movelist::{CapacityError, MoveList};
 pub use fen::ParseFenError;
 pub use notation::{
-    AMBIGUOUS_SHOWN, CapturePath, IllegalMoveError, MAX_PATH, MoveText, MoveTextError, ParseMoveError, PdnMove,
+    AMBIGUOUS_SHOWN, CapturePath, IllegalMoveError, MAX_PATH, MoveText, MoveTextError,
+    ParseMoveError, PdnMove,
 };
 pub use perft::{perft, perft_divide, try_perft};
 pub use position::{Outcome, PlayError, Position, SetupError};
-pub use types::{Color, Move, Piece, PieceKind, Square, SquareOutOfRange, SquareSet, SquareSetIter};
+pub use types::{
+    Color, Move, Piece, PieceKind, Square, SquareOutOfRange, SquareSet, SquareSetIter,
+};
 
 /// Capacity of a draughts legal move list.
 ///
