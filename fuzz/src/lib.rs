@@ -1,0 +1,4 @@
+//! Property checks run by the fuzz targets (`fuzz_targets/*.rs` are two-line
+//! wrappers around these functions).
+
+pub mod citrine;
