@@ -413,18 +413,22 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
     }
 }
 
-/// Perft per root move: each legal move with the leaf count of the subtree
-/// below it (depth `depth - 1`). Empty for `depth == 0`.
-pub fn perft_divide(position: &Position, depth: u32) -> MoveList<(Move, u64), MAX_MOVES> {
+/// Perft per root move: the total, and each legal move with the leaf
+/// count of the subtree below it (depth `depth - 1`). For `depth == 0` the
+/// total is 1 and the list is empty.
+pub fn perft_divide(position: &Position, depth: u32) -> (u64, MoveList<(Move, u64), MAX_MOVES>) {
     let mut out = MoveList::new();
     if depth == 0 {
-        return out;
+        return (1, out);
     }
+    let mut total = 0;
     for &m in position.legal_moves().iter() {
         let mut child = *position;
         child.play_unchecked(m);
+        let n = perft(&child, depth - 1);
+        total += n;
         // Cannot fail: same bound as the legal move list.
-        let _ = out.try_push((m, perft(&child, depth - 1)));
+        let _ = out.try_push((m, n));
     }
-    out
+    (total, out)
 }

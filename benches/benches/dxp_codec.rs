@@ -1,0 +1,187 @@
+//! DamExchange codec throughput: decode and encode per message type, a
+//! realistic MOVE mix (target: at least 50 M MOVE messages/s decoded and
+//! validated), and the framer over a long captured stream.
+//!
+//! The MOVE mix is the moves of random legal games (board-core draughts),
+//! encoded as MOVE messages: mostly quiet moves (11 bytes), captures of 1..n
+//! pieces in the proportions random play produces.
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use board_core::draughts::Position;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use damexchange::session::move_to_wire;
+use damexchange::{Framer, Message, decode};
+
+/// MOVE frames from random games (xorshift, fixed seed).
+fn move_mix(count: usize) -> Vec<Vec<u8>> {
+    let mut rng = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        rng ^= rng >> 12;
+        rng ^= rng << 25;
+        rng ^= rng >> 27;
+        rng.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    };
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut pos = Position::startpos();
+        for _ in 0..200 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || out.len() == count {
+                break;
+            }
+            let mv = moves[(next() % moves.len() as u64) as usize];
+            let time = (next() % 120) as u16;
+            out.push(Message::Move(move_to_wire(mv, time)).encode().as_bytes().to_vec());
+            pos.play_unchecked(mv);
+        }
+    }
+    out
+}
+
+/// Every message of the recorded conversations, each with its NUL.
+fn recorded_stream() -> Vec<u8> {
+    let text = include_str!("../data/dxp-scan-follower.txt");
+    let mut stream = Vec::new();
+    for line in text.lines().filter(|l| l.starts_with('[')) {
+        let Some((_, rest)) = line.split_once("] ") else { continue };
+        let Some((_, payload)) = rest.split_once(' ') else { continue };
+        if payload.starts_with("<EOF") {
+            continue;
+        }
+        stream.extend(payload.replace("\\0", "\0").into_bytes());
+    }
+    stream
+}
+
+fn per_type(c: &mut Criterion) {
+    let samples: [(&str, &[u8]); 10] = [
+        ("GAMEREQ A", b"R01Tornado voor Windows 4.0        W060065A"),
+        (
+            "GAMEREQ B",
+            b"R01DXP Client                      Z005000BWzzzzzzzzzzzzzzzzzzzzeeeeeeeeeewwwwwwwwwwwwwwwwwwww",
+        ),
+        ("GAMEACC", b"ATornado voor Windows 4.0        0"),
+        ("MOVE quiet", b"M0012061100"),
+        ("MOVE 4 captures", b"M001205250422122320"),
+        ("GAMEEND", b"E00"),
+        ("CHAT", b"CWhat do you think about move 35?"),
+        ("BACKREQ", b"B005Z"),
+        ("BACKACC", b"K1"),
+        ("MOVE 20 captures", b"M99995050202122232425262728293031323334353637383940"),
+    ];
+    let mut g = c.benchmark_group("dxp_decode");
+    for (name, bytes) in samples {
+        g.throughput(Throughput::Bytes(bytes.len() as u64));
+        g.bench_function(name, |b| b.iter(|| decode(black_box(bytes)).is_ok()));
+    }
+    g.finish();
+    let mut g = c.benchmark_group("dxp_encode");
+    for (name, bytes) in samples {
+        let msg = decode(bytes).unwrap();
+        g.throughput(Throughput::Bytes(bytes.len() as u64));
+        g.bench_function(name, |b| b.iter(|| black_box(&msg).encode().as_bytes().len()));
+    }
+    g.finish();
+}
+
+fn move_mix_bench(c: &mut Criterion) {
+    let frames = move_mix(10_000);
+    let bytes: usize = frames.iter().map(Vec::len).sum();
+    let captures = frames.iter().filter(|f| &f[9..11] != b"00").count();
+    eprintln!(
+        "MOVE mix: {} messages, {:.1} bytes each, {:.1}% captures",
+        frames.len(),
+        bytes as f64 / frames.len() as f64,
+        100.0 * captures as f64 / frames.len() as f64
+    );
+    let mut g = c.benchmark_group("dxp_move_mix");
+    g.throughput(Throughput::Elements(frames.len() as u64));
+    g.bench_function("decode 10k MOVE (messages/s)", |b| {
+        b.iter(|| {
+            let mut ok = 0usize;
+            for f in &frames {
+                ok += usize::from(decode(black_box(f)).is_ok());
+            }
+            ok
+        })
+    });
+    g.throughput(Throughput::Bytes(bytes as u64));
+    g.bench_function("decode 10k MOVE (bytes/s)", |b| {
+        b.iter(|| {
+            let mut ok = 0usize;
+            for f in &frames {
+                ok += usize::from(decode(black_box(f)).is_ok());
+            }
+            ok
+        })
+    });
+    let msgs: Vec<Message<'_>> = frames.iter().map(|f| decode(f).unwrap()).collect();
+    g.throughput(Throughput::Elements(msgs.len() as u64));
+    g.bench_function("encode 10k MOVE (messages/s)", |b| {
+        b.iter(|| {
+            let mut n = 0usize;
+            for m in &msgs {
+                n += black_box(m).encode().as_bytes().len();
+            }
+            n
+        })
+    });
+    // The same moves as one NUL-separated stream through the framer.
+    let mut stream = Vec::with_capacity(bytes + frames.len());
+    for f in &frames {
+        stream.extend_from_slice(f);
+        stream.push(0);
+    }
+    g.throughput(Throughput::Elements(frames.len() as u64));
+    g.bench_function("framer+decode 10k MOVE stream, 1460-byte reads (messages/s)", |b| {
+        b.iter(|| framer_pass(&stream, 1460))
+    });
+    g.finish();
+}
+
+fn framer_pass(stream: &[u8], read: usize) -> usize {
+    let mut framer = Framer::new();
+    let mut ok = 0usize;
+    for chunk in stream.chunks(read) {
+        let mut input = chunk;
+        while let Some(item) = framer.next_message(&mut input) {
+            ok += usize::from(item.is_ok());
+        }
+    }
+    ok
+}
+
+fn captured_stream(c: &mut Criterion) {
+    // The recorded conversations (all message types, a few malformed
+    // frames) repeated to about 1 MB.
+    let one = recorded_stream();
+    let mut stream = Vec::new();
+    while stream.len() < 1 << 20 {
+        stream.extend_from_slice(&one);
+    }
+    let mut g = c.benchmark_group("dxp_framer");
+    g.throughput(Throughput::Bytes(stream.len() as u64));
+    for read in [64usize, 1460, 65536] {
+        g.bench_function(format!("recorded stream 1 MB, {read}-byte reads"), |b| {
+            b.iter(|| framer_pass(black_box(&stream), read))
+        });
+    }
+    g.finish();
+}
+
+fn config() -> Criterion {
+    // The machine is shared: short, repeated measurements.
+    Criterion::default()
+        .measurement_time(Duration::from_secs(2))
+        .warm_up_time(Duration::from_millis(500))
+        .sample_size(30)
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = per_type, move_mix_bench, captured_stream
+}
+criterion_main!(benches);

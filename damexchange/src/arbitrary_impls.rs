@@ -1,0 +1,88 @@
+//! `arbitrary::Arbitrary` for the validated types (feature `arbitrary`):
+//! every generated value is valid, so it encodes and decodes back to itself.
+
+use std::borrow::Cow;
+
+use arbitrary::{Arbitrary, Result, Unstructured};
+
+use crate::message::{BackReq, Captures, GameReq, Move};
+use crate::types::{ChatText, Color, Name, Square};
+
+impl<'u> Arbitrary<'u> for Square {
+    fn arbitrary(u: &mut Unstructured<'u>) -> Result<Square> {
+        Ok(Square::new(u.int_in_range(1..=50)?).unwrap_or(Square::MIN_SQUARE))
+    }
+}
+
+impl<'u> Arbitrary<'u> for Name<'_> {
+    fn arbitrary(u: &mut Unstructured<'u>) -> Result<Self> {
+        let len = u.int_in_range(1..=Name::WIRE_LEN)?;
+        let mut s = String::with_capacity(len);
+        for k in 0..len {
+            // No space at either end.
+            let lo = if k == 0 || k == len - 1 { 0x21 } else { 0x20 };
+            s.push(char::from(u.int_in_range(lo..=0x7eu8)?));
+        }
+        Ok(Name(Cow::Owned(s)))
+    }
+}
+
+impl<'u> Arbitrary<'u> for ChatText<'_> {
+    fn arbitrary(u: &mut Unstructured<'u>) -> Result<Self> {
+        let len = u.int_in_range(1..=ChatText::MAX_LEN)?;
+        let mut s = String::with_capacity(len);
+        for _ in 0..len {
+            s.push(char::from(u.int_in_range(1..=0x7fu8)?));
+        }
+        Ok(ChatText(Cow::Owned(s)))
+    }
+}
+
+impl<'u> Arbitrary<'u> for Captures {
+    fn arbitrary(u: &mut Unstructured<'u>) -> Result<Captures> {
+        let n = u.int_in_range(0..=Captures::MAX)?;
+        let mut out = Captures::EMPTY;
+        let mut mask = 0u64;
+        for _ in 0..n {
+            let sq = Square::arbitrary(u)?;
+            if mask & (1 << sq.number()) == 0 {
+                mask |= 1 << sq.number();
+                out.push_unchecked(sq);
+            }
+        }
+        Ok(out)
+    }
+}
+
+impl<'u> Arbitrary<'u> for Move {
+    fn arbitrary(u: &mut Unstructured<'u>) -> Result<Move> {
+        Ok(Move {
+            time: u.int_in_range(0..=Move::MAX_TIME)?,
+            from: Square::arbitrary(u)?,
+            to: Square::arbitrary(u)?,
+            captured: Captures::arbitrary(u)?,
+        })
+    }
+}
+
+impl<'u> Arbitrary<'u> for GameReq<'_> {
+    fn arbitrary(u: &mut Unstructured<'u>) -> Result<Self> {
+        Ok(GameReq {
+            version: u.int_in_range(0..=99)?,
+            initiator: Name::arbitrary(u)?,
+            follower_color: Color::arbitrary(u)?,
+            minutes: u.int_in_range(0..=999)?,
+            moves: u.int_in_range(0..=999)?,
+            position: Arbitrary::arbitrary(u)?,
+        })
+    }
+}
+
+impl<'u> Arbitrary<'u> for BackReq {
+    fn arbitrary(u: &mut Unstructured<'u>) -> Result<BackReq> {
+        Ok(BackReq {
+            move_number: u.int_in_range(1..=999)?,
+            color: Color::arbitrary(u)?,
+        })
+    }
+}

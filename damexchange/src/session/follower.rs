@@ -1,0 +1,192 @@
+//! The follower: accepts a GAMEREQ, then plays.
+
+use std::time::{Duration, Instant};
+
+use board_core::draughts::Position;
+
+use super::{
+    CommandError, Core, Event, Game, color_to_board, session_accessors, setup_to_position,
+};
+use crate::MessageKind;
+use crate::decode::Leniency;
+use crate::framer::Framer;
+use crate::message::{AcceptanceCode, GameAcc, GameReq, Message, StartPosition, StopCode};
+use crate::types::Name;
+
+/// Follower settings.
+#[derive(Clone, Debug)]
+pub struct FollowerConfig {
+    /// Our name in GAMEACC.
+    pub name: Name<'static>,
+    /// Accept games at all (otherwise every GAMEREQ is answered `3`).
+    pub accept_games: bool,
+    /// Highest thinking time accepted, minutes; above it GAMEREQ is answered
+    /// `2` (not this game). `None`: any.
+    pub max_minutes: Option<u16>,
+    /// Pause between GAMEACC and our first MOVE when we play White. Some
+    /// clients (pydraughts 0.6.7) read GAMEACC and a MOVE that arrive together
+    /// as one message and lose the MOVE; Moby Dam pauses likewise.
+    pub first_move_delay: Duration,
+    /// Grant the opponent's take-backs (otherwise `K1`).
+    pub take_backs: bool,
+    /// Stop code in our GAMEENDs: a follower normally serves further games.
+    pub stop: StopCode,
+    /// Decoding leniency for what the initiator sends.
+    pub leniency: Leniency,
+}
+
+impl FollowerConfig {
+    /// Defaults: accept every game, 500 ms first-move pause, take-backs on,
+    /// stop code `0`, strict decoding.
+    pub fn new(name: Name<'static>) -> FollowerConfig {
+        FollowerConfig {
+            name,
+            accept_games: true,
+            max_minutes: None,
+            first_move_delay: Duration::from_millis(500),
+            take_backs: true,
+            stop: StopCode::PlayOn,
+            leniency: Leniency::STRICT,
+        }
+    }
+}
+
+/// The follower side of a DXP connection (sans-IO; see the
+/// [module docs](super) for the call order).
+///
+/// GAMEREQ is answered by itself: `1` for a protocol version other than
+/// `01`; `3` when games are switched off; `2` for a thinking time above the
+/// limit, a set-up that is not a valid position or has no legal move, or a
+/// GAMEREQ while a game is in progress (as Moby Dam does; Scan 3.1 aborts
+/// the connection instead) — a game whose side to move has no legal move
+/// counts as over; otherwise `0` and [`Event::GameStarted`].
+///
+/// ```
+/// use std::time::Instant;
+/// use damexchange::session::{Event, Follower, FollowerConfig};
+/// use damexchange::Name;
+/// let mut f = Follower::new(FollowerConfig::new(Name::new("Ours").unwrap()));
+/// let now = Instant::now();
+/// f.handle_input(b"R01PyTester                        Z005000A\0", now);
+/// assert_eq!(f.poll_transmit().unwrap().as_frame(), b"AOurs                            0\0");
+/// assert!(matches!(f.poll_event(), Some(Event::GameStarted { .. })));
+/// f.handle_input(b"M0000322800\0", now);
+/// assert!(matches!(f.poll_event(), Some(Event::MoveReceived { .. })));
+/// assert!(f.is_our_turn());
+/// ```
+#[derive(Debug)]
+pub struct Follower {
+    config: FollowerConfig,
+    framer: Framer,
+    core: Core,
+    /// When GAMEACC `0` went out and our first move has not been sent yet.
+    accepted_at: Option<Instant>,
+}
+
+impl Follower {
+    /// A follower waiting for a GAMEREQ.
+    pub fn new(config: FollowerConfig) -> Follower {
+        Follower {
+            framer: Framer::with_leniency(config.leniency),
+            core: Core::new(config.take_backs, config.stop),
+            config,
+            accepted_at: None,
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &FollowerConfig {
+        &self.config
+    }
+
+    /// Feeds bytes received from the initiator (any amount: part of a
+    /// message, several messages).
+    pub fn handle_input(&mut self, mut bytes: &[u8], now: Instant) {
+        let Follower {
+            config,
+            framer,
+            core,
+            accepted_at,
+        } = self;
+        while let Some(item) = framer.next_message(&mut bytes) {
+            match item {
+                Ok(Message::GameReq(req)) => on_gamereq(config, core, accepted_at, &req, now),
+                Ok(Message::GameAcc(_)) => core.event(Event::Unexpected {
+                    message: MessageKind::GameAcc,
+                    reason: "GAMEACC sent to the follower",
+                }),
+                Ok(msg) => core.on_common(msg),
+                Err(e) => core.event(Event::Malformed(e)),
+            }
+        }
+    }
+
+    fn first_move_not_before(&mut self) -> Option<Instant> {
+        // Only the first move of a game, and only if it comes right after
+        // our GAMEACC.
+        let at = self.accepted_at.take()? + self.config.first_move_delay;
+        (self.core.game.as_ref()?.history.is_empty()).then_some(at)
+    }
+
+    session_accessors!();
+}
+
+fn on_gamereq(
+    config: &FollowerConfig,
+    core: &mut Core,
+    accepted_at: &mut Option<Instant>,
+    req: &GameReq<'_>,
+    now: Instant,
+) {
+    // A game whose side to move has no legal move is over even without the
+    // GAMEEND exchange.
+    if core
+        .game
+        .as_ref()
+        .is_some_and(|g| g.ending.is_none() && !g.position.is_game_over())
+    {
+        core.event(Event::Unexpected {
+            message: MessageKind::GameReq,
+            reason: "GAMEREQ during a game (answered 2, game goes on)",
+        });
+        return decline(config, core, AcceptanceCode::NotThisGame);
+    }
+    if req.version() != GameReq::VERSION {
+        return decline(config, core, AcceptanceCode::VersionMismatch);
+    }
+    if !config.accept_games {
+        return decline(config, core, AcceptanceCode::NoGames);
+    }
+    if config.max_minutes.is_some_and(|max| req.minutes() > max) {
+        return decline(config, core, AcceptanceCode::NotThisGame);
+    }
+    let start = match req.position() {
+        StartPosition::Initial => Position::startpos(),
+        StartPosition::Setup(setup) => match setup_to_position(setup) {
+            Ok(pos) if !pos.is_game_over() => pos,
+            _ => return decline(config, core, AcceptanceCode::NotThisGame),
+        },
+    };
+    let our_color = color_to_board(req.follower_color());
+    core.game = Some(Game::new(our_color, start, req.minutes(), req.moves()));
+    core.send(&Message::GameAcc(GameAcc {
+        follower: config.name.clone(),
+        code: AcceptanceCode::Accepted,
+    }));
+    *accepted_at = Some(now);
+    core.event(Event::GameStarted {
+        our_color,
+        opponent: req.initiator().as_str().to_string(),
+        start,
+        minutes: req.minutes(),
+        moves: req.moves(),
+    });
+}
+
+fn decline(config: &FollowerConfig, core: &mut Core, code: AcceptanceCode) {
+    core.send(&Message::GameAcc(GameAcc {
+        follower: config.name.clone(),
+        code,
+    }));
+    core.event(Event::GameRefused { code });
+}
