@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod citrine;
 mod dxp;
 
 /// Board-game protocols and rules from the command line.
@@ -20,6 +21,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Novag Citrine over a serial port (or simulated on a pty): play a game.
+    Citrine(citrine::CitrineArgs),
     /// DamExchange (DXP) for draughts engines: serve, connect, decode.
     Dxp {
         #[command(subcommand)]
@@ -77,6 +80,7 @@ fn main() -> ExitCode {
 
 fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
     match command {
+        Command::Citrine(args) => citrine::run(args, out),
         Command::Dxp { command } => dxp::run(command, out),
     }
 }
