@@ -15,6 +15,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod chess;
+mod citrine;
 mod csa;
 mod draughts;
 mod dxp;
@@ -80,6 +81,8 @@ enum Command {
         #[command(subcommand)]
         command: csa::CsaCommand,
     },
+    /// Novag Citrine over a serial port (or simulated on a pty): play a game.
+    Citrine(citrine::CitrineArgs),
     /// DamExchange (DXP) for draughts engines: serve, connect, decode.
     Dxp {
         #[command(subcommand)]
@@ -159,6 +162,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             Game::Shogi => shogi::moves(&position, json, out),
         },
         Command::Csa { command } => csa::run(command).map_err(Failure::Input),
+        Command::Citrine(args) => citrine::run(args, out),
         Command::Dxp { command } => dxp::run(command, out),
     }
 }
