@@ -2,4 +2,5 @@
 //! wrappers around these functions).
 
 pub mod citrine;
+pub mod chess;
 pub mod dxp;
