@@ -422,10 +422,14 @@ impl Position {
                 self.halfmove_clock = 0;
             }
             k @ (super::types::KIND_CASTLE_KING_BITS | super::types::KIND_CASTLE_QUEEN_BITS) => {
+                // Masked so that a malformed move cannot overflow.
                 let (rook_from, rook_to) = if k == super::types::KIND_CASTLE_KING_BITS {
-                    (from.index() + 3, from.index() + 1)
+                    ((from.index() + 3) & 63, (from.index() + 1) & 63)
                 } else {
-                    (from.index() - 4, from.index() - 1)
+                    (
+                        from.index().wrapping_sub(4) & 63,
+                        from.index().wrapping_sub(1) & 63,
+                    )
                 };
                 let rook_bb = Bitboard((1 << rook_from) | (1 << rook_to));
                 self.by_role[Role::King.index()] ^= from_bb | to_bb;
