@@ -11,6 +11,9 @@
 //! driver and the device ever disagreed (or, with `--simulate`, if their
 //! final positions differ).
 //!
+//! Exit codes: 0 at the end of the game, 2 when the port cannot be opened,
+//! 1 when the device is lost or (with `--auto`) disagreed with the driver.
+//!
 //! Output: one line per event (`ack e2e4`, `device e7e5`, `duplicate
 //! e2e4`, `takeback e7e5`, ...) and `result ...` at the end.
 
@@ -107,8 +110,12 @@ fn spawn_stdin() -> Receiver<UserInput> {
     rx
 }
 
-fn fail(msg: impl Into<String>) -> Failure {
-    Failure::Output(io::Error::other(msg.into()))
+/// A failure while playing (device lost, disagreement): exit code 1 with a
+/// one-line message (main's `Failure::Output` would call it an output error).
+fn exit_failure(out: &mut impl Write, msg: impl std::fmt::Display) -> ! {
+    let _ = out.flush();
+    eprintln!("error: {msg}");
+    std::process::exit(1)
 }
 
 /// Runs `boardwire citrine`.
@@ -129,7 +136,7 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
                 truncate_every: args.sim_truncate,
             },
         };
-        Some(Simulator::spawn(config).map_err(|e| fail(e.to_string()))?)
+        Some(Simulator::spawn(config).map_err(|e| Failure::Input(e.to_string()))?)
     } else {
         None
     };
@@ -138,8 +145,8 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
         (None, Some(p)) => p.clone(),
         (None, None) => return Err(Failure::Input("give --port PATH or --simulate".into())),
     };
-    let mut link: SerialLink<NativePort> =
-        SerialLink::open(&path, Duration::from_millis(10)).map_err(|e| fail(e.to_string()))?;
+    let mut link: SerialLink<NativePort> = SerialLink::open(&path, Duration::from_millis(10))
+        .map_err(|e| Failure::Input(e.to_string()))?;
     writeln!(out, "connected to {path} at 57600 8N1")?;
     let mut driver = Driver::new(DriverConfig {
         host_color: Some(host),
@@ -155,8 +162,9 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
     let mut disagreed = false;
     let mut prompted = false;
     let result = loop {
-        link.pump_driver(&mut driver)
-            .map_err(|e| fail(e.to_string()))?;
+        if let Err(e) = link.pump_driver(&mut driver) {
+            exit_failure(out, e);
+        }
         while let Some(ev) = driver.poll_event() {
             disagreed |= report(&ev, out)?;
         }
@@ -176,7 +184,7 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
         }
         let Some(stdin) = &stdin else {
             let mv = player.choose(&position).expect("game not over");
-            driver.play(mv).map_err(|e| fail(e.to_string()))?;
+            driver.play(mv).map_err(|e| Failure::Input(e.to_string()))?;
             continue;
         };
         if !prompted {
@@ -196,7 +204,7 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
                     "quit" => break "quit".to_owned(),
                     "auto" => {
                         let mv = player.choose(&position).expect("game not over");
-                        driver.play(mv).map_err(|e| fail(e.to_string()))?;
+                        driver.play(mv).map_err(|e| Failure::Input(e.to_string()))?;
                     }
                     "takeback" => {
                         for _ in 0..2 {
@@ -208,7 +216,7 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
                     "position" => driver.request_position(),
                     "new" => driver.new_game(),
                     text => match position.parse_uci(text) {
-                        Ok(mv) => driver.play(mv).map_err(|e| fail(e.to_string()))?,
+                        Ok(mv) => driver.play(mv).map_err(|e| Failure::Input(e.to_string()))?,
                         Err(e) => writeln!(out, "not a legal move here: {e}")?,
                     },
                 }
@@ -225,7 +233,7 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
         driver.moves().count()
     )?;
     if let Some(sim) = sim {
-        let device = sim.stop().map_err(|e| fail(e.to_string()))?;
+        let device = sim.stop().unwrap_or_else(|e| exit_failure(out, e));
         if device.position() != driver.position() {
             writeln!(
                 out,
@@ -238,7 +246,7 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
     }
     out.flush()?;
     if disagreed && args.auto {
-        return Err(fail("the driver and the device disagreed"));
+        exit_failure(out, "the driver and the device disagreed");
     }
     Ok(())
 }
