@@ -128,7 +128,7 @@ fn bad_input_is_a_one_line_error_with_exit_2() {
     assert_one_line_error(&["perft", "draughts", "W:W51:B1", "3"], "51");
     assert_one_line_error(&["perft", "draughts", "startpos", "three"], "three");
     assert_one_line_error(&["perft", "draughts", "startpos", "-1"], "-1");
-    assert_one_line_error(&["perft", "chess", "startpos", "1"], "chess");
+    assert_one_line_error(&["perft", "checkers", "startpos", "1"], "checkers");
     assert_one_line_error(&["moves", "draughts", "X:W1:B2"], "side to move");
     assert_one_line_error(&["moves", "draughts", ""], "empty");
     assert_one_line_error(&["moves", "draughts", "W:W31,31:B1"], "twice");
