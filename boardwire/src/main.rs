@@ -61,6 +61,8 @@ enum Command {
     ///
     /// Draughts moves are written in PDN: `32-28`, `28x19`, or with every
     /// landing square (`11x18x25`) when the short form would be ambiguous.
+    /// Chess moves are UCI (`e2e4`, `e7e8q`, castling `e1g1`); with --json
+    /// one `{"uci":"e2e4"}` object per move.
     /// With `-` as the position, positions are read from stdin, one per line
     /// (batch mode, for differential tests): each is answered with one line,
     /// `{"fen":...,"moves":[...]}` with --json, else the moves separated by

@@ -345,9 +345,10 @@ impl Position {
     }
 
     /// Every legal move of the side to move, in a fixed-capacity list (no
-    /// heap allocation). Order: king moves, then knights, bishops and
-    /// queens' diagonal moves, rooks and queens' straight moves, castling,
-    /// pawn moves, en passant; stable for a given position.
+    /// heap allocation). Order (stable for a given position): king moves,
+    /// knights, diagonal then straight moves of bishops, rooks and queens,
+    /// pinned sliders, castling, pinned pawns, the other pawns (pushes,
+    /// double pushes, captures; promotions as Q, R, B, N), en passant.
     pub fn legal_moves(&self) -> MoveList {
         let mut sink = movegen::ListSink {
             list: MoveList::new(),
