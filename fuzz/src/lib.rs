@@ -2,3 +2,4 @@
 //! wrappers around these functions).
 
 pub mod dxp;
+pub mod shogi;
