@@ -36,7 +36,7 @@ enum Game {
     Draughts,
     /// Chess; positions in FEN (`startpos`, `kiwipete` also accepted).
     Chess,
-    /// Shogi; positions in SFEN.
+    /// Shogi; positions in SFEN (or `startpos`), moves in USI.
     Shogi,
 }
 

@@ -4,3 +4,4 @@
 pub mod citrine;
 pub mod chess;
 pub mod dxp;
+pub mod shogi;
