@@ -1,4 +1,5 @@
 //! Property checks run by the fuzz targets (`fuzz_targets/*.rs` are two-line
 //! wrappers around these functions).
 
+pub mod csa;
 pub mod dxp;
