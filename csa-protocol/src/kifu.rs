@@ -368,7 +368,10 @@ pub struct KifuError {
 /// is not valid CSA.
 pub fn parse_kifu(input: &[u8]) -> Result<Vec<Record<'_>>, KifuError> {
     let mut records = Vec::new();
-    let mut cur = Record::default();
+    // About one statement per 24 bytes in Floodgate records.
+    let mut cur = Record {
+        items: Vec::with_capacity(input.len() / 24 + 8),
+    };
     let body = input.strip_suffix(b"\n").unwrap_or(input);
     if input.is_empty() {
         return Ok(Vec::new());

@@ -45,10 +45,10 @@ mod error;
 pub mod frame;
 pub mod kifu;
 mod moves;
-mod position;
-mod server;
 #[cfg(feature = "tokio")]
 pub mod net;
+mod position;
+mod server;
 pub mod session;
 mod summary;
 mod types;

@@ -3,5 +3,6 @@
 
 pub mod citrine;
 pub mod chess;
+pub mod csa;
 pub mod dxp;
 pub mod shogi;
