@@ -23,7 +23,10 @@ pub fn reply_decode(data: &[u8]) {
                     let again = Reply::decode(&bytes[..bytes.len() - 2]);
                     assert_eq!(again, Ok(reply), "{line:?}");
                 }
-                Err(e) => assert!(e.column >= 1 && e.column <= line.len() + 1, "{e:?} {line:?}"),
+                Err(e) => assert!(
+                    e.column >= 1 && e.column <= line.len() + 1,
+                    "{e:?} {line:?}"
+                ),
             }
         }
         assert!(step.consumed <= rest.len());
@@ -39,7 +42,9 @@ fn square(u: &mut Unstructured<'_>) -> arbitrary::Result<Square> {
 }
 
 fn command<'a>(u: &mut Unstructured<'a>) -> arbitrary::Result<Command<'a>> {
-    let on = |u: &mut Unstructured<'_>| -> arbitrary::Result<Option<bool>> { Option::<bool>::arbitrary(u) };
+    let on = |u: &mut Unstructured<'_>| -> arbitrary::Result<Option<bool>> {
+        Option::<bool>::arbitrary(u)
+    };
     Ok(match u.int_in_range(0u8..=15)? {
         0 => Command::Clock,
         1 => Command::Flip,
@@ -47,28 +52,53 @@ fn command<'a>(u: &mut Unstructured<'a>) -> arbitrary::Result<Command<'a>> {
         3 => Command::Identity,
         4 => Command::ShowLevel,
         5 => {
-            let kinds = [LevelKind::Tournament, LevelKind::Citrine, LevelKind::AverageTime, LevelKind::Beginner];
+            let kinds = [
+                LevelKind::Tournament,
+                LevelKind::Citrine,
+                LevelKind::AverageTime,
+                LevelKind::Beginner,
+            ];
             let kind = *u.choose(&kinds)?;
-            let level = Level::new(kind, u8::arbitrary(u)?).map_err(|_| arbitrary::Error::IncorrectFormat)?;
-            let target = if bool::arbitrary(u)? { LevelTarget::Both } else { LevelTarget::BlackOnly };
+            let level = Level::new(kind, u8::arbitrary(u)?)
+                .map_err(|_| arbitrary::Error::IncorrectFormat)?;
+            let target = if bool::arbitrary(u)? {
+                LevelTarget::Both
+            } else {
+                LevelTarget::BlackOnly
+            };
             Command::SetLevel { target, level }
         }
         6 => {
-            let promos = [None, Some(Promotion::Queen), Some(Promotion::Rook), Some(Promotion::Bishop), Some(Promotion::Knight)];
-            Command::Move(HostMove { from: square(u)?, to: square(u)?, promotion: *u.choose(&promos)? })
+            let promos = [
+                None,
+                Some(Promotion::Queen),
+                Some(Promotion::Rook),
+                Some(Promotion::Bishop),
+                Some(Promotion::Knight),
+            ];
+            Command::Move(HostMove {
+                from: square(u)?,
+                to: square(u)?,
+                promotion: *u.choose(&promos)?,
+            })
         }
         7 => Command::NewGame,
         8 => Command::Origin,
         9 => Command::ShowPosition,
         10 => {
             let text = <&str>::arbitrary(u)?;
-            Command::SetUp(Token::new("set-up", text).map_err(|_| arbitrary::Error::IncorrectFormat)?)
+            Command::SetUp(
+                Token::new("set-up", text).map_err(|_| arbitrary::Error::IncorrectFormat)?,
+            )
         }
         11 => Command::TakeBack,
         12 => Command::Referee(on(u)?),
         13 => Command::Xmit(on(u)?),
         14 => Command::EngineMove,
-        _ => return Command::decode(u.bytes(u.len())?).map_err(|_| arbitrary::Error::IncorrectFormat),
+        _ => {
+            return Command::decode(u.bytes(u.len())?)
+                .map_err(|_| arbitrary::Error::IncorrectFormat);
+        }
     })
 }
 
@@ -80,7 +110,13 @@ pub fn command_round_trip(data: &[u8]) {
     if let Ok(cmd) = command(&mut u) {
         let bytes = cmd.to_bytes();
         assert!(bytes.ends_with(b"\r\n"));
-        assert_eq!(bytes.iter().filter(|b| **b == b'\n' || **b == b'\r').count(), 2);
+        assert_eq!(
+            bytes
+                .iter()
+                .filter(|b| **b == b'\n' || **b == b'\r')
+                .count(),
+            2
+        );
         assert_eq!(Command::decode(&bytes[..bytes.len() - 2]), Ok(cmd));
     }
 }
@@ -88,7 +124,10 @@ pub fn command_round_trip(data: &[u8]) {
 /// Arbitrary device output never makes the driver panic, and its input
 /// buffer stays bounded.
 pub fn driver_input(data: &[u8]) {
-    let mut driver = Driver::new(DriverConfig { max_line_len: 64, ..DriverConfig::default() });
+    let mut driver = Driver::new(DriverConfig {
+        max_line_len: 64,
+        ..DriverConfig::default()
+    });
     for chunk in data.chunks(7) {
         driver.handle_input(chunk);
         while driver.poll_event().is_some() {}
