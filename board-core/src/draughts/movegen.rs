@@ -12,7 +12,7 @@
 //! as empty during its capture (it may end where it started).
 
 use super::Position;
-use super::bitboard::{BOARD, RAYS, nearest, slide, step};
+use super::bitboard::{BOARD, RAYS, nearest, step};
 use super::types::{Color, Move};
 use crate::movelist::{CapacityError, MoveList};
 
@@ -127,25 +127,31 @@ struct Search<'s, S> {
 }
 
 impl<S: CaptureSink> Search<'_, S> {
-    /// A man on `cur` having captured `captured` (`n` pieces).
+    /// A man on `cur` having captured `captured` (`n` pieces), `cur` known
+    /// to have at least one more jump: searches every continuation.
     fn man(&mut self, cur: u32, captured: u64, n: u32) -> Result<(), CapacityError> {
         let b = 1u64 << cur;
         let alive = self.opp & !captured;
-        let mut found = false;
         for d in 0..4 {
             let over = step(d, b) & alive;
             if over != 0 {
                 let land = step(d, over) & self.empty;
                 if land != 0 {
-                    found = true;
-                    self.man(land.trailing_zeros(), captured | over, n + 1)?;
+                    let captured = captured | over;
+                    // Test for a further jump here rather than in a call:
+                    // most landings end the sequence.
+                    if man_jumps(land, self.opp & !captured, self.empty) {
+                        self.man(land.trailing_zeros(), captured, n + 1)?;
+                    } else {
+                        // Men: two different paths with the same captured
+                        // set and end need at least 4 captures (a closed
+                        // loop); see `men_dedup`.
+                        let n = n + 1;
+                        self.sink
+                            .record(self.from, land.trailing_zeros(), captured, n, n >= 4)?;
+                    }
                 }
             }
-        }
-        if !found && n > 0 {
-            // Men: two different paths with the same captured set and end
-            // need at least 4 captures (a closed loop); see `men_dedup`.
-            self.sink.record(self.from, cur, captured, n, n >= 4)?;
         }
         Ok(())
     }
@@ -168,37 +174,72 @@ impl<S: CaptureSink> Search<'_, S> {
         if pb & self.opp & !captured == 0 {
             return Ok(false);
         }
-        let landings = slide(d, p, self.empty);
+        // The landing run beyond `p`, and the first piece after it.
+        let beyond = RAYS[d][p as usize];
+        let blockers = beyond & !self.empty;
+        let (landings, next) = if blockers == 0 {
+            (beyond, 0)
+        } else {
+            let q = nearest(d, blockers);
+            (beyond & !(RAYS[d][q as usize] | (1u64 << q)), 1u64 << q)
+        };
         if landings == 0 {
             return Ok(false);
         }
         let captured = captured | pb;
         let n = n + 1;
-        // The first piece after the landing run: if it can be taken too,
-        // the continuation along `d` is the same from every landing square,
-        // so it is searched once (from the last landing square).
-        let after = RAYS[d][p as usize] & !landings;
-        let mut cont = false;
-        if after != 0 {
-            let q = nearest(d, after);
-            if (1u64 << q) & self.opp & !captured != 0 && slide(d, q, self.empty) != 0 {
-                cont = true;
-                let last = nearest(d ^ 2, landings);
-                self.king_dir(last, d, captured, n)?;
-            }
+        let alive = self.opp & !captured;
+        // If the piece after the landing run can be taken too, the
+        // continuation along `d` is the same from every landing square, so
+        // it is searched once (from the last landing square).
+        let cont = next & alive & step(d ^ 2, self.empty) != 0;
+        if cont {
+            let last = nearest(d ^ 2, landings);
+            self.king_dir(last, d, captured, n)?;
         }
+        // Pieces that can be taken sideways (an empty square behind them):
+        // tested here so that the search only recurses into real captures.
+        let (e1, e3) = (d ^ 1, d ^ 3);
+        let take1 = alive & step(e1 ^ 2, self.empty);
+        let take3 = alive & step(e3 ^ 2, self.empty);
         let mut rest = landings;
         while rest != 0 {
             let l = rest.trailing_zeros();
             rest &= rest - 1;
-            let f1 = self.king_dir(l, d ^ 1, captured, n)?;
-            let f2 = self.king_dir(l, d ^ 3, captured, n)?;
-            if !(cont || f1 || f2) {
+            let f1 = sees(e1, l, self.empty, take1);
+            let f3 = sees(e3, l, self.empty, take3);
+            if f1 {
+                self.king_dir(l, e1, captured, n)?;
+            }
+            if f3 {
+                self.king_dir(l, e3, captured, n)?;
+            }
+            if !(cont || f1 || f3) {
                 self.sink.record(self.from, l, captured, n, n >= 2)?;
             }
         }
         Ok(true)
     }
+}
+
+/// Whether the first piece a king on `bit` meets in direction `d` (over
+/// `empty` squares) is in `targets`.
+#[inline(always)]
+fn sees(d: usize, bit: u32, empty: u64, targets: u64) -> bool {
+    let occ = RAYS[d][bit as usize] & !empty;
+    occ != 0 && (1u64 << nearest(d, occ)) & targets != 0
+}
+
+/// Whether a man on `b` (a one-bit set) can jump one of `alive` to an
+/// `empty` square.
+#[inline(always)]
+fn man_jumps(b: u64, alive: u64, empty: u64) -> bool {
+    (step(0, step(0, b) & alive)
+        | step(1, step(1, b) & alive)
+        | step(2, step(2, b) & alive)
+        | step(3, step(3, b) & alive))
+        & empty
+        != 0
 }
 
 /// Pieces of the side to move seen from that side.
