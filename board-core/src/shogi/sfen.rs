@@ -351,9 +351,18 @@ fn parse_hand(hand: &str, off: usize, setup: &mut Setup) -> Result<(), ParseSfen
 }
 
 impl Position {
-    /// Reads and validates an SFEN (see the [module docs](self) for the
-    /// format and [`ParseSfenError`]/[`SetupError`] for what is rejected).
-    /// Positions where a side has no king are accepted.
+    /// Reads and validates an SFEN (USI protocol position text):
+    /// `<board> <side> <hand> [<move number>]`, e.g. the start position
+    /// `lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1`:
+    /// ranks a..i (CSA rows 1..9) separated by `/`, files 9..1 left to
+    /// right, digits for runs of empty squares, uppercase Black (sente),
+    /// lowercase White (gote), `+` before a promoted piece; side `b`/`w`;
+    /// hand `-` or counts before letters (any order; printed as
+    /// `RBGSNLPrbgsnlp`); the move number may be omitted (then 1).
+    ///
+    /// Errors: [`ParseSfenError`] names the field and the 1-based column;
+    /// impossible positions give [`ParseSfenError::Setup`] (see
+    /// [`SetupError`]). Positions where a side has no king are accepted.
     ///
     /// ```
     /// use board_core::shogi::Position;
