@@ -120,6 +120,22 @@ pub enum FenErrorKind {
 
 /// A FEN could not be parsed or describes an impossible position.
 ///
+/// Accepted: six fields separated by spaces — piece placement (rank 8
+/// first, `/` between ranks, digits 1-8 for empty squares), side to move
+/// (`w`/`b`), castling rights (`-` or a subset of `KQkq`, any order, no
+/// repeats), en passant square (`-` or a square on rank 6 with White to
+/// move, rank 3 with Black), half-move clock and full-move number (decimal,
+/// 32 bits). The two counters may be omitted together (EPD style; they
+/// default to `0 1`) and the full-move number alone (default 1); a
+/// full-move number of 0 is read as 1.
+///
+/// Rejected besides syntax errors: a missing or extra king, a pawn on rank
+/// 1 or 8, the side not to move in check, more material than promotions
+/// allow, castling rights without king and rook on their original squares,
+/// an en passant square with no enemy pawn just past it, and more than
+/// [`MAX_MOVES`](super::MAX_MOVES) legal moves. An en passant square on
+/// which no capture is legal is accepted and dropped (canonical form).
+///
 /// `offset` is the byte offset in the input where the problem was found
 /// (the start of the field for whole-field problems and for position
 /// problems, which concern the field named).
@@ -244,8 +260,8 @@ fn parse_castling(offset: usize, text: &str) -> Result<CastlingRights, ParseFenE
 impl FromStr for Position {
     type Err = ParseFenError;
 
-    /// Parses a FEN (see the [module docs](self) for the accepted forms
-    /// and what is rejected).
+    /// Parses a FEN (see [`ParseFenError`] for the accepted forms and what
+    /// is rejected).
     fn from_str(s: &str) -> Result<Position, ParseFenError> {
         let mut pos = Position::empty();
         let mut it = fields(s);

@@ -21,7 +21,7 @@
 //! assert_eq!(pos, Position::startpos());
 //! assert_eq!(pos.legal_moves().len(), 20);
 //! let mv = pos.parse_uci("e2e4")?;
-//! let pos = pos.play(mv).map_err(|e| e.mv)?;
+//! let pos = pos.play(mv)?;
 //! assert_eq!(pos.to_string(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
 //! assert_eq!(perft(&Position::startpos(), 3), 8_902);
 //! # Ok::<(), Box<dyn std::error::Error>>(())

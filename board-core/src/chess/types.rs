@@ -119,7 +119,7 @@ macro_rules! coord_enum {
             /// The algebraic character.
             #[inline]
             pub const fn char(self) -> char {
-                (($first as u8) + self as u8) as char
+                ($first as u32 + self as u32) as u8 as char
             }
 
             /// Parses the algebraic character (lower-case file letter or rank digit).

@@ -332,16 +332,52 @@ pub(crate) fn bishop_attacks(s: usize, occ: u128) -> u128 {
     ray_neg(4, s, occ) | ray_pos(5, s, occ) | ray_neg(6, s, occ) | ray_pos(7, s, occ)
 }
 
+static ROOK_PSEUDO: [u128; 81] = {
+    let rays = build_rays();
+    let mut t = [0u128; 81];
+    let mut s = 0;
+    while s < 81 {
+        t[s] = rays[0][s] | rays[1][s] | rays[2][s] | rays[3][s];
+        s += 1;
+    }
+    t
+};
+
+static BISHOP_PSEUDO: [u128; 81] = {
+    let rays = build_rays();
+    let mut t = [0u128; 81];
+    let mut s = 0;
+    while s < 81 {
+        t[s] = rays[4][s] | rays[5][s] | rays[6][s] | rays[7][s];
+        s += 1;
+    }
+    t
+};
+
 /// Rook moves on an empty board.
 #[inline(always)]
 pub(crate) fn rook_pseudo(s: usize) -> u128 {
-    RAYS[0][s] | RAYS[1][s] | RAYS[2][s] | RAYS[3][s]
+    ROOK_PSEUDO[s]
 }
 
 /// Bishop moves on an empty board.
 #[inline(always)]
 pub(crate) fn bishop_pseudo(s: usize) -> u128 {
-    RAYS[4][s] | RAYS[5][s] | RAYS[6][s] | RAYS[7][s]
+    BISHOP_PSEUDO[s]
+}
+
+/// The first occupied square from `s` in direction `d` (as a one-bit set),
+/// or 0 if the ray is empty.
+#[inline(always)]
+pub(crate) fn first_blocker(d: usize, s: usize, occ: u128) -> u128 {
+    let b = RAYS[d][s] & occ;
+    if b == 0 {
+        0
+    } else if d & 1 == 1 {
+        b & b.wrapping_neg()
+    } else {
+        1u128 << (127 - b.leading_zeros())
+    }
 }
 
 /// Squares strictly between `a` and `b` if they share a line, else empty.

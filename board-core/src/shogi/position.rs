@@ -366,17 +366,43 @@ impl Position {
     #[inline]
     pub(crate) fn attackers(&self, by: Color, s: usize, occ: u128) -> u128 {
         use PieceKind::*;
+        let c = self.by_color[by.index()];
         let o = by.opposite().index();
         let hd = self.kind_bb(Horse) | self.kind_bb(Dragon);
-        let a = (PAWN[o][s] & self.kind_bb(Pawn))
+        let mut a = ((PAWN[o][s] & self.kind_bb(Pawn))
             | (KNIGHT[o][s] & self.kind_bb(Knight))
             | (SILVER[o][s] & self.kind_bb(Silver))
             | (GOLD[o][s] & self.golds_bb())
-            | (KING[0][s] & (self.kind_bb(King) | hd))
-            | (bb::lance_attacks(by.opposite(), s, occ) & self.kind_bb(Lance))
-            | (bb::bishop_attacks(s, occ) & (self.kind_bb(Bishop) | self.kind_bb(Horse)))
-            | (bb::rook_attacks(s, occ) & (self.kind_bb(Rook) | self.kind_bb(Dragon)));
-        a & self.by_color[by.index()]
+            | (KING[0][s] & (self.kind_bb(King) | hd)))
+            & c;
+        // Sliders: only look along rays that hold a slider of `by`.
+        let rooks = (self.kind_bb(Rook) | self.kind_bb(Dragon)) & c;
+        let bishops = (self.kind_bb(Bishop) | self.kind_bb(Horse)) & c;
+        let lances = self.kind_bb(Lance) & c;
+        // A lance of `by` attacks `s` from the ray opposite to its own move.
+        let lance_dir = match by {
+            Color::Black => 1,
+            Color::White => 0,
+        };
+        if (rooks | lances) & bb::rook_pseudo(s) != 0 {
+            for d in 0..4 {
+                let mut sl = rooks;
+                if d == lance_dir {
+                    sl |= lances;
+                }
+                if bb::RAYS[d][s] & sl != 0 {
+                    a |= bb::first_blocker(d, s, occ) & sl;
+                }
+            }
+        }
+        if bishops & bb::bishop_pseudo(s) != 0 {
+            for d in 4..8 {
+                if bb::RAYS[d][s] & bishops != 0 {
+                    a |= bb::first_blocker(d, s, occ) & bishops;
+                }
+            }
+        }
+        a
     }
 
     /// `true` if `by` attacks `sq` in the current position.

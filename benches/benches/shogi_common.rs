@@ -1,0 +1,72 @@
+//! Shared between the shogi benchmarks: our perft and the peers', each
+//! with bulk counting at the last ply where the peer supports it.
+
+#![allow(dead_code)]
+
+/// The even-game start position.
+pub const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+/// The 593-legal-move position (vectors file).
+pub const MAX593: &str = "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1";
+
+/// Our position from SFEN.
+pub fn ours(sfen: &str) -> board_core::shogi::Position {
+    board_core::shogi::Position::from_sfen(sfen).unwrap()
+}
+
+/// Our perft (bulk counting).
+pub fn ours_perft(p: &board_core::shogi::Position, depth: u32) -> u64 {
+    board_core::shogi::perft(p, depth)
+}
+
+/// haitaka's board from SFEN.
+pub fn haitaka_board(sfen: &str) -> haitaka::Board {
+    haitaka::Board::from_sfen(sfen).unwrap()
+}
+
+/// haitaka's own bulk-counting perft (its `examples/perft.rs`, with drops).
+pub fn haitaka_perft(board: &haitaka::Board, depth: u8) -> u64 {
+    let mut nodes = 0;
+    match depth {
+        0 => nodes += 1,
+        1 => {
+            board.generate_board_moves(|moves| {
+                nodes += moves.into_iter().len() as u64;
+                false
+            });
+            board.generate_drops(|moves| {
+                nodes += moves.into_iter().len() as u64;
+                false
+            });
+        }
+        _ => {
+            board.generate_board_moves(|moves| {
+                for mv in moves {
+                    let mut b = board.clone();
+                    b.play_unchecked(mv);
+                    nodes += haitaka_perft(&b, depth - 1);
+                }
+                false
+            });
+            board.generate_drops(|moves| {
+                for mv in moves {
+                    let mut b = board.clone();
+                    b.play_unchecked(mv);
+                    nodes += haitaka_perft(&b, depth - 1);
+                }
+                false
+            });
+        }
+    }
+    nodes
+}
+
+/// shogi_legality_lite's position (via shogi_usi_parser).
+pub fn lite_position(sfen: &str) -> shogi_core::PartialPosition {
+    use shogi_usi_parser::FromUsi;
+    shogi_core::PartialPosition::from_usi(&format!("sfen {sfen}")).unwrap()
+}
+
+/// shogi_legality_lite's own perft (counts the leaf list's length).
+pub fn lite_perft(p: &shogi_core::PartialPosition, depth: usize) -> u64 {
+    shogi_legality_lite::perft::perft(p.clone(), depth).all
+}

@@ -1,0 +1,141 @@
+//! `perft shogi` and `moves shogi`: the same commands and output shapes as
+//! for draughts, with positions in SFEN and moves in USI (`7g7f`, `8h2b+`,
+//! `P*5e`); `--json` adds the CSA form (`{"usi":"7g7f","csa":"+7776FU"}`).
+
+use std::io::{BufRead, Write};
+use std::time::Instant;
+
+use board_core::shogi::{Move, Position, perft_divide};
+
+use crate::{Failure, report_timing};
+
+fn position(text: &str) -> Result<Position, Failure> {
+    let text = text.trim();
+    // `sfen <SFEN>` (the USI `position` form) is accepted too.
+    let sfen = text.strip_prefix("sfen ").unwrap_or(text);
+    sfen.parse()
+        .map_err(|e| Failure::Input(format!("invalid shogi position {text:?}: {e}")))
+}
+
+/// `boardwire perft shogi <SFEN|startpos> <depth> [--divide]`.
+pub(crate) fn perft(
+    text: &str,
+    depth: u32,
+    divide: bool,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let pos = position(text)?;
+    let start = Instant::now();
+    if divide {
+        let (total, per_move) = perft_divide(&pos, depth);
+        let elapsed = start.elapsed();
+        writeln!(out, "{total}")?;
+        for (mv, n) in per_move.iter() {
+            writeln!(out, "{mv} {n}")?;
+        }
+        report_timing(total, elapsed);
+    } else {
+        let nodes = board_core::shogi::perft(&pos, depth);
+        let elapsed = start.elapsed();
+        writeln!(out, "{nodes}")?;
+        report_timing(nodes, elapsed);
+    }
+    Ok(())
+}
+
+fn json_move(pos: &Position, mv: Move, out: &mut impl Write) -> Result<(), Failure> {
+    // Every listed move is legal, so the CSA form always exists.
+    let csa = pos
+        .move_to_csa(mv)
+        .map_err(|e| Failure::Input(format!("internal: {mv} in {pos}: {e}")))?;
+    write!(out, "{{\"usi\":\"{mv}\",\"csa\":\"{csa}\"}}")?;
+    Ok(())
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `boardwire moves shogi <SFEN|startpos|-> [--json]`.
+pub(crate) fn moves(text: &str, json: bool, out: &mut impl Write) -> Result<(), Failure> {
+    if text == "-" {
+        return batch(json, out);
+    }
+    let pos = position(text)?;
+    for &mv in pos.legal_moves().iter() {
+        if json {
+            json_move(&pos, mv, out)?;
+            writeln!(out)?;
+        } else {
+            writeln!(out, "{mv}")?;
+        }
+    }
+    Ok(())
+}
+
+/// Batch mode: one SFEN per stdin line, one answer line each:
+/// `{"sfen":...,"moves":[{"usi":...,"csa":...},...]}` with --json, else
+/// the USI moves separated by spaces; a bad position gets
+/// `{"sfen":...,"error":...}` (or `error: ...`) and exit code 2 at the end.
+fn batch(json: bool, out: &mut impl Write) -> Result<(), Failure> {
+    let mut failed = 0usize;
+    for (n, line) in std::io::stdin().lock().lines().enumerate() {
+        let line =
+            line.map_err(|e| Failure::Input(format!("reading stdin line {}: {e}", n + 1)))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        match (position(&line), json) {
+            (Ok(pos), true) => {
+                write!(out, "{{\"sfen\":{},\"moves\":[", json_string(line.trim()))?;
+                for (i, &mv) in pos.legal_moves().iter().enumerate() {
+                    if i > 0 {
+                        write!(out, ",")?;
+                    }
+                    json_move(&pos, mv, out)?;
+                }
+                writeln!(out, "]}}")?;
+            }
+            (Ok(pos), false) => {
+                for (i, &mv) in pos.legal_moves().iter().enumerate() {
+                    write!(out, "{}{mv}", if i == 0 { "" } else { " " })?;
+                }
+                writeln!(out)?;
+            }
+            (Err(e), json) => {
+                failed += 1;
+                let msg = match e {
+                    Failure::Input(m) => m,
+                    Failure::Output(e) => return Err(Failure::Output(e)),
+                };
+                if json {
+                    writeln!(
+                        out,
+                        "{{\"sfen\":{},\"error\":{}}}",
+                        json_string(line.trim()),
+                        json_string(&msg)
+                    )?;
+                } else {
+                    writeln!(out, "error: {msg}")?;
+                }
+            }
+        }
+    }
+    if failed > 0 {
+        return Err(Failure::Input(format!(
+            "{failed} invalid position(s) on stdin"
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,186 @@
+//! The game board a session keeps: a `board_core::shogi` position plus the
+//! history a CSA server needs for repetition (sennichite) and perpetual
+//! check (oute-sennichite) — spec note, "Server-side legality".
+//!
+//! All rules (move legality incl. nifu, uchifuzume, dead pieces, leaving the
+//! king in check; the 27-point declaration) are board-core's; this module
+//! only keeps the history and maps results.
+
+use alloc::boxed::Box;
+use alloc::string::{String, ToString};
+
+use board_core::shogi::{
+    CsaPositionError, GameHistory, IllegalMoveError, Move, Position, Repetition,
+};
+
+use crate::moves::CsaMove;
+use crate::types::Side;
+
+/// Positions a game may reach (initial position included). With the usual
+/// `Max_Moves` of 256 this is never reached; a longer game ends with
+/// [`PlayOutcome::HistoryFull`].
+pub const MAX_HISTORY: usize = 1024;
+
+/// What a legal move led to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayOutcome {
+    /// The game goes on.
+    Continue,
+    /// The position (board, hands, side to move) occurred for the 4th time:
+    /// a draw (`#SENNICHITE`).
+    Sennichite,
+    /// 4th occurrence while `loser` gave check with every move since the
+    /// first occurrence: `loser` loses (`#OUTE_SENNICHITE`).
+    OuteSennichite {
+        /// The side that checked continuously.
+        loser: Side,
+    },
+    /// [`MAX_HISTORY`] positions were reached: repetition can no longer be
+    /// judged, so the caller must end the game (as `#MAX_MOVES`).
+    HistoryFull,
+}
+
+/// A move was rejected by the rules: board-core's reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("illegal move: {0}")]
+pub struct IllegalMove(pub IllegalMoveError);
+
+/// A position with its repetition history.
+#[derive(Clone)]
+pub struct GameBoard {
+    pos: Position,
+    history: Box<GameHistory<MAX_HISTORY>>,
+    full: bool,
+}
+
+impl core::fmt::Debug for GameBoard {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("GameBoard")
+            .field("sfen", &self.pos.to_string())
+            .field("positions", &self.history.len())
+            .finish()
+    }
+}
+
+impl GameBoard {
+    /// The standard start position (hirate).
+    pub fn startpos() -> Self {
+        Self::new(Position::startpos())
+    }
+
+    /// A board from a position (the history starts with it).
+    pub fn new(pos: Position) -> Self {
+        Self {
+            history: Box::new(GameHistory::new(&pos)),
+            pos,
+            full: false,
+        }
+    }
+
+    /// Reads a CSA position text (`P1`..`P9` / `PI`, hands, side line)
+    /// with board-core's reader.
+    ///
+    /// # Errors
+    /// board-core's [`CsaPositionError`] (line, column, reason).
+    pub fn from_csa(text: &str) -> Result<Self, CsaPositionError> {
+        Position::from_csa(text.as_bytes()).map(Self::new)
+    }
+
+    /// The position.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    /// The side to move.
+    pub fn side_to_move(&self) -> Side {
+        Side::from(self.pos.side_to_move())
+    }
+
+    /// Moves played since the initial position.
+    pub fn ply(&self) -> usize {
+        self.history.len().saturating_sub(1)
+    }
+
+    /// The board move a CSA move stands for here, checked against every
+    /// rule (sign, piece named, un-promotion, dead pieces, nifu,
+    /// uchifuzume, leaving the king in check).
+    ///
+    /// # Errors
+    /// [`IllegalMove`] with board-core's reason.
+    pub fn check(&self, mv: &CsaMove) -> Result<Move, IllegalMove> {
+        self.pos.move_from_csa(mv).map_err(IllegalMove)
+    }
+
+    /// Plays a move after checking it against every rule.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] when the move is not legal here (the board is
+    /// unchanged).
+    pub fn play(&mut self, mv: &CsaMove) -> Result<PlayOutcome, IllegalMove> {
+        let m = self.check(mv)?;
+        self.play_move(m)
+    }
+
+    /// Plays a board move (checked).
+    ///
+    /// # Errors
+    /// [`IllegalMove`] when the move is not legal here.
+    pub fn play_move(&mut self, m: Move) -> Result<PlayOutcome, IllegalMove> {
+        self.pos = self.pos.play(m).map_err(|e| IllegalMove(e.reason))?;
+        if self.full {
+            return Ok(PlayOutcome::HistoryFull);
+        }
+        Ok(match self.history.push(&self.pos) {
+            Err(_) => {
+                self.full = true;
+                PlayOutcome::HistoryFull
+            }
+            Ok(Repetition::None) => PlayOutcome::Continue,
+            Ok(Repetition::Sennichite) => PlayOutcome::Sennichite,
+            Ok(Repetition::PerpetualCheck { loser }) => PlayOutcome::OuteSennichite {
+                loser: Side::from(loser),
+            },
+            // `Repetition` may grow; treat anything new as a plain draw.
+            #[allow(unreachable_patterns)]
+            Ok(_) => PlayOutcome::Sennichite,
+        })
+    }
+
+    /// Whether the side to move may declare a win now (`%KACHI`, the
+    /// 27-point rule, judged by board-core).
+    pub fn can_declare_win(&self) -> bool {
+        self.pos.impasse_declaration().is_ok()
+    }
+
+    /// A simple built-in player: a legal move, captures first; among equals
+    /// the choice is spread by `seed`. `None` when there is no legal move
+    /// (checkmate or stalemate: resign).
+    pub fn pick_move(&self, seed: u64) -> Option<CsaMove> {
+        let moves = self.pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let captures: alloc::vec::Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| m.from().is_some() && self.pos.piece_at(m.to()).is_some())
+            .collect();
+        let pool: &[Move] = if captures.is_empty() {
+            &moves
+        } else {
+            &captures
+        };
+        // xorshift-multiply mix of the seed and the ply.
+        let mut x = seed ^ (self.ply() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        let mv = pool[(x % pool.len() as u64) as usize];
+        self.pos.move_to_csa(mv).ok()
+    }
+
+    /// The position as CSA text (`P1`..`P9`, hands, side line), LF-ended.
+    pub fn csa_text(&self) -> String {
+        self.pos.csa().to_string()
+    }
+}

@@ -1,0 +1,154 @@
+//! Game clocks and wall-clock formatting shared by the sessions.
+//!
+//! One consistent reading of the CSA time rules (spec note, "Server-side
+//! legality"): at the start of each of a player's turns (the first
+//! included) `remaining += increment`; a move is charged
+//! `t = max(floor(elapsed), least_time_per_move)` whole seconds and
+//! `remaining -= t` (never below zero; byoyomi is never consumed); the player
+//! loses on time as soon as the elapsed time of the current turn exceeds
+//! `remaining + byoyomi`.
+
+use core::time::Duration;
+
+/// A time control in milliseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TimeControl {
+    /// Initial remaining time.
+    pub total_ms: u64,
+    /// Byoyomi per move.
+    pub byoyomi_ms: u64,
+    /// Fischer increment added before each turn.
+    pub increment_ms: u64,
+    /// Minimum charge per move.
+    pub least_time_per_move_ms: u64,
+}
+
+impl TimeControl {
+    /// No limit at all (Total_Time, Byoyomi and Increment all 0).
+    pub fn is_unlimited(&self) -> bool {
+        self.total_ms == 0 && self.byoyomi_ms == 0 && self.increment_ms == 0
+    }
+}
+
+/// One player's clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clock {
+    /// The control.
+    pub control: TimeControl,
+    /// Remaining time in milliseconds (byoyomi excluded).
+    pub remaining_ms: u64,
+}
+
+impl Clock {
+    /// A full clock.
+    pub fn new(control: TimeControl) -> Self {
+        Self {
+            control,
+            remaining_ms: control.total_ms,
+        }
+    }
+
+    /// Call at the start of each of the player's turns (adds the increment).
+    pub fn start_turn(&mut self) {
+        self.remaining_ms = self.remaining_ms.saturating_add(self.control.increment_ms);
+    }
+
+    /// The time allowed for the current turn (remaining + byoyomi), or
+    /// `None` when unlimited.
+    pub fn allowance(&self) -> Option<Duration> {
+        if self.control.is_unlimited() {
+            None
+        } else {
+            Some(Duration::from_millis(
+                self.remaining_ms.saturating_add(self.control.byoyomi_ms),
+            ))
+        }
+    }
+
+    /// `true` when `elapsed` exceeds the allowance (time up).
+    pub fn is_time_up(&self, elapsed: Duration) -> bool {
+        self.allowance().is_some_and(|a| elapsed > a)
+    }
+
+    /// Charges a move that took `elapsed`; returns the charged whole seconds
+    /// (the `T` of the confirmation).
+    pub fn charge(&mut self, elapsed: Duration) -> u64 {
+        let secs = elapsed
+            .as_secs()
+            .max(self.control.least_time_per_move_ms / 1000);
+        self.remaining_ms = self.remaining_ms.saturating_sub(secs.saturating_mul(1000));
+        secs
+    }
+}
+
+/// Civil date and time (UTC) of a Unix timestamp: `(y, m, d, hh, mm, ss)`.
+///
+/// Days-to-civil conversion after Howard Hinnant's public description of the
+/// algorithm ("chrono-compatible low-level date algorithms").
+pub fn civil(unix_secs: u64) -> (i64, u32, u32, u32, u32, u32) {
+    let days = (unix_secs / 86_400) as i64;
+    let rem = unix_secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = if m <= 2 { y + 1 } else { y };
+    (
+        y,
+        m,
+        d,
+        (rem / 3600) as u32,
+        (rem % 3600 / 60) as u32,
+        (rem % 60) as u32,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil(0), (1970, 1, 1, 0, 0, 0));
+        // 2026-11-29 14:56:35 UTC (the transcript's first Game_ID stamp).
+        assert_eq!(civil(1_795_964_195), (2026, 11, 29, 14, 56, 35));
+        assert_eq!(civil(951_782_400), (2000, 2, 29, 0, 0, 0));
+    }
+
+    #[test]
+    fn clock_rules() {
+        let c = TimeControl {
+            total_ms: 300_000,
+            byoyomi_ms: 10_000,
+            increment_ms: 0,
+            least_time_per_move_ms: 1000,
+        };
+        let mut k = Clock::new(c);
+        k.start_turn();
+        assert_eq!(k.charge(Duration::from_millis(9_618)), 9);
+        assert_eq!(k.remaining_ms, 291_000);
+        assert_eq!(
+            k.charge(Duration::from_millis(10)),
+            1,
+            "least time per move"
+        );
+        assert!(!k.is_time_up(Duration::from_secs(300)));
+        assert!(k.is_time_up(Duration::from_millis(300_001)));
+        let mut f = Clock::new(TimeControl {
+            total_ms: 10_000,
+            increment_ms: 5_000,
+            ..Default::default()
+        });
+        f.start_turn();
+        assert_eq!(
+            f.remaining_ms, 15_000,
+            "increment before the first turn too"
+        );
+        assert!(Clock::new(TimeControl::default()).allowance().is_none());
+    }
+}

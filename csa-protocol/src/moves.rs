@@ -1,0 +1,151 @@
+//! CSA moves on the wire. The move notation itself (`+7776FU`: sign, from or
+//! `00` for a drop, to, piece after the move) belongs to `board-core`
+//! (STYLE.md convention 1): this module only cuts the 7-byte token out of a
+//! line and maps the notation error to a [`DecodeError`].
+
+use alloc::borrow::Cow;
+use core::fmt;
+
+pub use board_core::shogi::{CsaMove, ParseCsaMoveError};
+
+/// 0-based byte offset within the 7-byte token of a notation error.
+pub(crate) fn move_error_offset(e: &ParseCsaMoveError) -> usize {
+    match e {
+        ParseCsaMoveError::Length { len } => (*len).min(MOVE_LEN),
+        ParseCsaMoveError::UnexpectedChar { column, .. } => column.saturating_sub(1),
+        ParseCsaMoveError::UnknownPiece | ParseCsaMoveError::NotDroppable { .. } => 5,
+        _ => 0,
+    }
+}
+
+use crate::cursor::Cursor;
+use crate::error::{DecodeError, Problem};
+use crate::types::Side;
+
+/// Length in bytes of a CSA move token such as `+7776FU`.
+pub const MOVE_LEN: usize = 7;
+
+/// The side (sign) of a CSA move.
+pub fn move_side(mv: &CsaMove) -> Side {
+    Side::from(mv.color())
+}
+
+/// Parses the move token at the start of `line`; returns it and the offset
+/// just after it.
+pub(crate) fn decode_move_token(
+    c: &Cursor<'_>,
+    line: &[u8],
+) -> Result<(CsaMove, usize), DecodeError> {
+    let end = line.len().min(MOVE_LEN);
+    let token = &line[..end];
+    let mv = parse_move(c, token, 0)?;
+    Ok((mv, end))
+}
+
+fn parse_move(c: &Cursor<'_>, token: &[u8], off: usize) -> Result<CsaMove, DecodeError> {
+    CsaMove::parse(token)
+        .map_err(|e| c.err("move", off + move_error_offset(&e), Problem::CsaMove(e)))
+}
+
+/// The set-up moves of `%%SETBUOY`: CSA moves written one after another
+/// without separator (`+7776FU-3334FU`), each checked as notation (not yet
+/// against a board). At least one, at most [`BuoyMoves::MAX_MOVES`].
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct BuoyMoves<'a>(Cow<'a, str>);
+
+impl<'a> BuoyMoves<'a> {
+    /// Maximum number of moves.
+    pub const MAX_MOVES: usize = 1024;
+
+    pub(crate) fn decode(c: &Cursor<'_>, f: &'a [u8], off: usize) -> Result<Self, DecodeError> {
+        if f.len() > Self::MAX_MOVES * MOVE_LEN {
+            return Err(c.err(
+                "moves",
+                off,
+                Problem::TooLong {
+                    max: Self::MAX_MOVES * MOVE_LEN,
+                },
+            ));
+        }
+        for (i, chunk) in f.chunks(MOVE_LEN).enumerate() {
+            let coff = off + i * MOVE_LEN;
+            c_move(c, chunk, coff)?;
+        }
+        // Every chunk parsed as ASCII notation.
+        let s = core::str::from_utf8(f).map_err(|_| c.err("moves", off, Problem::NotUtf8))?;
+        Ok(Self(Cow::Borrowed(s)))
+    }
+
+    /// Builds the field from moves.
+    ///
+    /// # Errors
+    /// [`crate::ValueError`] when `moves` is empty or longer than
+    /// [`Self::MAX_MOVES`].
+    pub fn new(moves: &[CsaMove]) -> Result<BuoyMoves<'static>, crate::ValueError> {
+        if moves.is_empty() || moves.len() > Self::MAX_MOVES {
+            return Err(crate::ValueError {
+                what: "buoy moves",
+                offset: 0,
+                problem: if moves.is_empty() {
+                    Problem::Empty
+                } else {
+                    Problem::TooLong {
+                        max: Self::MAX_MOVES,
+                    }
+                },
+            });
+        }
+        let mut s = alloc::string::String::with_capacity(moves.len() * MOVE_LEN);
+        for m in moves {
+            use fmt::Write as _;
+            let _ = write!(s, "{m}");
+        }
+        Ok(BuoyMoves(Cow::Owned(s)))
+    }
+
+    /// The moves, in order.
+    pub fn iter(&self) -> impl Iterator<Item = CsaMove> + '_ {
+        // Validated at construction: every chunk parses.
+        self.0
+            .as_bytes()
+            .chunks(MOVE_LEN)
+            .filter_map(|c| CsaMove::parse(c).ok())
+    }
+
+    /// Number of moves.
+    pub fn len(&self) -> usize {
+        self.0.len() / MOVE_LEN
+    }
+
+    /// Always `false` (at least one move); present for API symmetry.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The field text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The same value with owned text.
+    pub fn into_owned(self) -> BuoyMoves<'static> {
+        BuoyMoves(Cow::Owned(self.0.into_owned()))
+    }
+}
+
+fn c_move(c: &Cursor<'_>, chunk: &[u8], off: usize) -> Result<CsaMove, DecodeError> {
+    CsaMove::parse(chunk)
+        .map_err(|e| c.err("moves", off + move_error_offset(&e), Problem::CsaMove(e)))
+}
+
+impl fmt::Display for BuoyMoves<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Debug for BuoyMoves<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}

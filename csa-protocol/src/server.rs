@@ -1,0 +1,696 @@
+//! Lines a server sends to a client (spec note: "Plain CSA mode",
+//! "Game_Summary", "Agreement -> game", "Moves", "Results", "Extended mode
+//! (x1)").
+
+use alloc::borrow::Cow;
+use alloc::vec::Vec;
+use std::io::Write as _;
+
+use crate::cursor::{Cursor, parse_u64, text};
+use crate::error::{DecodeError, Problem};
+use crate::moves::{CsaMove, decode_move_token};
+use crate::types::{
+    GameId, MoveTime, Side, Tag, Text, UserName, Word, is_game_id_byte, is_name_byte, is_tag_byte,
+};
+
+/// Why a game ended: the first result line (spec note, "Results").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EndReason {
+    /// `#RESIGN`.
+    Resign,
+    /// `#TIME_UP`.
+    TimeUp,
+    /// `#ILLEGAL_MOVE`.
+    IllegalMove,
+    /// `#SENNICHITE` (fourfold repetition, draw).
+    Sennichite,
+    /// `#OUTE_SENNICHITE` (perpetual check; the checking side loses).
+    OuteSennichite,
+    /// `#JISHOGI` (a valid `%KACHI` declaration).
+    Jishogi,
+    /// `#MAX_MOVES` (move limit reached).
+    MaxMoves,
+    /// `#CHUDAN` (game interrupted).
+    Chudan,
+    /// `#ILLEGAL_ACTION` (seen in clients).
+    IllegalAction,
+}
+
+impl EndReason {
+    /// Every reason, in the order of the spec note.
+    pub const ALL: [EndReason; 9] = [
+        EndReason::Resign,
+        EndReason::TimeUp,
+        EndReason::IllegalMove,
+        EndReason::Sennichite,
+        EndReason::OuteSennichite,
+        EndReason::Jishogi,
+        EndReason::MaxMoves,
+        EndReason::Chudan,
+        EndReason::IllegalAction,
+    ];
+
+    /// The wire text, e.g. `#RESIGN`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndReason::Resign => "#RESIGN",
+            EndReason::TimeUp => "#TIME_UP",
+            EndReason::IllegalMove => "#ILLEGAL_MOVE",
+            EndReason::Sennichite => "#SENNICHITE",
+            EndReason::OuteSennichite => "#OUTE_SENNICHITE",
+            EndReason::Jishogi => "#JISHOGI",
+            EndReason::MaxMoves => "#MAX_MOVES",
+            EndReason::Chudan => "#CHUDAN",
+            EndReason::IllegalAction => "#ILLEGAL_ACTION",
+        }
+    }
+}
+
+/// The outcome for the receiving player: the second result line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// `#WIN`.
+    Win,
+    /// `#LOSE`.
+    Lose,
+    /// `#DRAW`.
+    Draw,
+    /// `#CENSORED` (move limit: no result).
+    Censored,
+}
+
+impl Outcome {
+    /// Every outcome.
+    pub const ALL: [Outcome; 4] = [
+        Outcome::Win,
+        Outcome::Lose,
+        Outcome::Draw,
+        Outcome::Censored,
+    ];
+
+    /// The wire text, e.g. `#WIN`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Win => "#WIN",
+            Outcome::Lose => "#LOSE",
+            Outcome::Draw => "#DRAW",
+            Outcome::Censored => "#CENSORED",
+        }
+    }
+}
+
+/// A special move echoed by the server (`%TORYO`, `%KACHI`), optionally with
+/// the time charged (`%KACHI,T0`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ServerSpecial {
+    /// `%TORYO`.
+    Toryo,
+    /// `%KACHI`.
+    Kachi,
+}
+
+impl ServerSpecial {
+    /// The wire text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ServerSpecial::Toryo => "%TORYO",
+            ServerSpecial::Kachi => "%KACHI",
+        }
+    }
+}
+
+/// Text of a `Game_Summary` line as the decoder found it: only the decoder
+/// makes these (so every value re-encodes to the line it came from).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Raw<'a>(&'a str);
+
+impl<'a> Raw<'a> {
+    /// The text.
+    pub fn as_str(&self) -> &'a str {
+        self.0
+    }
+}
+
+/// One line of a `Game_Summary` block, decoded without context (the block
+/// reader [`crate::GameSummaryReader`] assembles them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SummaryLine<'a> {
+    /// `BEGIN <block>`: `Game_Summary`, `Time`, `Time+`, `Time-`, `Position`.
+    Begin(Raw<'a>),
+    /// `END <block>`.
+    End(Raw<'a>),
+    /// `<Key>:<Value>`, e.g. `Protocol_Version:1.2`, `Name+:alice`.
+    Field {
+        /// The key (a letter, then letters, digits, `_`, optionally ending in
+        /// `+`/`-`).
+        key: Raw<'a>,
+        /// The value, everything after the first `:`.
+        value: Text<'a>,
+    },
+    /// A position line: `P1`..`P9` row, `PI...`, `P+`/`P-` hand (checked
+    /// against the board by the block reader).
+    Position(Raw<'a>),
+    /// `+` or `-` alone: the side to move in the Position block.
+    SideToMove(Side),
+}
+
+/// One entry of a `%%WHO` reply: `##[WHO] <name> <protocol> <status> [<game> <side>]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WhoEntry<'a> {
+    /// Player as shown by the server (shogi-server shows `name+<md5 hash>`;
+    /// ours shows the login name only).
+    pub name: Word<'a>,
+    /// Protocol word: `x1` or `CSA`.
+    pub protocol: Word<'a>,
+    /// State, e.g. `connected`, `game_waiting`, `game`.
+    pub status: Word<'a>,
+    /// Game name and side word when the player waits or plays.
+    pub game: Option<(Word<'a>, Word<'a>)>,
+}
+
+impl WhoEntry<'_> {
+    /// The same value with owned text.
+    pub fn into_owned(self) -> WhoEntry<'static> {
+        WhoEntry {
+            name: self.name.into_owned(),
+            protocol: self.protocol.into_owned(),
+            status: self.status.into_owned(),
+            game: self.game.map(|(g, s)| (g.into_owned(), s.into_owned())),
+        }
+    }
+}
+
+/// An x1 reply, `##[TAG] ...` (spec note, "Extended mode (x1)").
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum X1Reply<'a> {
+    /// `##[LOGIN] +OK x1`.
+    LoginOk,
+    /// `##[<TAG>] +OK`: the terminator of a multi-line reply (or the whole
+    /// reply of `%%SETBUOY`/`%%DELETEBUOY`).
+    Ok(Tag<'a>),
+    /// `##[WHO] <entry>`.
+    Who(WhoEntry<'a>),
+    /// `##[CHAT][<sender>] <text>`.
+    Chat {
+        /// Sender login name.
+        sender: UserName<'a>,
+        /// UTF-8 text.
+        text: Text<'a>,
+    },
+    /// `##[LIST] <game_id>`.
+    List(GameId<'a>),
+    /// `##[SHOW] <line>`: one line of the game's Game_Summary-like text.
+    Show(Text<'a>),
+    /// `##[MONITOR][<game_id>] <line>` (`+OK` ends one update).
+    Monitor {
+        /// The game.
+        game_id: GameId<'a>,
+        /// The line.
+        line: Text<'a>,
+    },
+    /// `##[MONITOR2][<game_id>] <line>` (`+OK` ends one update).
+    Monitor2 {
+        /// The game.
+        game_id: GameId<'a>,
+        /// The line.
+        line: Text<'a>,
+    },
+    /// `##[RATING] <player> <rate> <last modified>`.
+    Rating(Text<'a>),
+    /// `##[GETBUOYCOUNT] <n>` (`-1` when the buoy does not exist).
+    BuoyCount(i64),
+    /// `##[VERSION] <text>`.
+    Version(Text<'a>),
+    /// `##[HELP] <text>`.
+    Help(Text<'a>),
+    /// `##[ERROR] <text>`.
+    Error(Text<'a>),
+    /// Any other tag, kept verbatim.
+    Other {
+        /// The tag (letters, digits, `_`).
+        tag: Tag<'a>,
+        /// The text after `] `.
+        text: Text<'a>,
+    },
+}
+
+/// One line from the server, decoded (see [`decode_server_line`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ServerMessage<'a> {
+    /// The empty line (keep-alive answer).
+    KeepAlive,
+    /// `LOGIN:<name> OK`.
+    LoginOk(UserName<'a>),
+    /// `LOGIN:incorrect`.
+    LoginIncorrect,
+    /// `type 'LOGIN name password' or 'LOGIN name password x1'`: shogi-server's
+    /// free-text hint after some malformed `LOGIN` lines (transcript §4).
+    LoginUsage,
+    /// `username <name> is already connected` (transcript §4b).
+    AlreadyConnected(UserName<'a>),
+    /// `LOGOUT:completed`.
+    LogoutCompleted,
+    /// A `Game_Summary` block line.
+    Summary(SummaryLine<'a>),
+    /// `START:<game_id>`.
+    Start(GameId<'a>),
+    /// `REJECT:<game_id> by <name>` (`name` may be `the Server (timed out)`).
+    Reject {
+        /// The game.
+        game_id: GameId<'a>,
+        /// Who rejected (free text).
+        by: Text<'a>,
+    },
+    /// A move confirmation `+7776FU,T12` (time optional on input).
+    Move {
+        /// The move.
+        mv: CsaMove,
+        /// Time charged (`,T<n>`), if present.
+        time: Option<MoveTime>,
+    },
+    /// `%TORYO` / `%KACHI`, optionally `,T<n>`.
+    Special {
+        /// Which.
+        special: ServerSpecial,
+        /// Time charged, if present.
+        time: Option<MoveTime>,
+    },
+    /// `#RESIGN`, `#TIME_UP`, ...
+    Reason(EndReason),
+    /// `#WIN`, `#LOSE`, `#DRAW`, `#CENSORED`.
+    Outcome(Outcome),
+    /// An x1 reply.
+    X1(X1Reply<'a>),
+    /// Any other line (kept verbatim).
+    Unrecognised(Cow<'a, [u8]>),
+}
+
+const LOGIN_USAGE: &[u8] = b"type 'LOGIN name password' or 'LOGIN name password x1'";
+
+/// Decodes one server line (terminator already removed).
+///
+/// Context-free: `Game_Summary` lines decode to [`ServerMessage::Summary`];
+/// a move line inside the Position block decodes as [`ServerMessage::Move`]
+/// (the block reader knows it is a move already played). Never allocates.
+///
+/// ```
+/// use csa_protocol::{decode_server_line, ServerMessage, MoveTime};
+///
+/// let ServerMessage::Move { mv, time } = decode_server_line(b"+7776FU,T12").unwrap() else { panic!() };
+/// assert_eq!((mv.to_string(), time), ("+7776FU".to_string(), Some(MoveTime::from_secs(12))));
+/// ```
+///
+/// # Errors
+/// [`DecodeError`] for a line that starts like a known reply but is
+/// malformed (e.g. `LOGIN:` with a bad name, `##[GETBUOYCOUNT] x`).
+pub fn decode_server_line(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError> {
+    let Some(&first) = line.first() else {
+        return Ok(ServerMessage::KeepAlive);
+    };
+    match first {
+        b'+' | b'-' if line.len() == 1 => {
+            return Ok(ServerMessage::Summary(SummaryLine::SideToMove(
+                Side::from_sign(first).unwrap_or(Side::Black),
+            )));
+        }
+        b'+' | b'-' => return decode_server_move(line),
+        b'#' if line.starts_with(b"##[") => return decode_x1_reply(line).map(ServerMessage::X1),
+        b'#' => {
+            if let Some(r) = EndReason::ALL
+                .iter()
+                .find(|r| r.as_str().as_bytes() == line)
+            {
+                return Ok(ServerMessage::Reason(*r));
+            }
+            if let Some(o) = Outcome::ALL.iter().find(|o| o.as_str().as_bytes() == line) {
+                return Ok(ServerMessage::Outcome(*o));
+            }
+            return Ok(ServerMessage::Unrecognised(Cow::Borrowed(line)));
+        }
+        b'%' => return decode_special(line),
+        _ => {}
+    }
+    if let Some(rest) = line.strip_prefix(b"LOGIN:") {
+        if rest == b"incorrect" {
+            return Ok(ServerMessage::LoginIncorrect);
+        }
+        let c = Cursor::new(line, 6, "LOGIN:");
+        let Some(name) = rest.strip_suffix(b" OK") else {
+            return Err(c.err(
+                "result",
+                line.len(),
+                Problem::Expected("` OK` or `incorrect`"),
+            ));
+        };
+        let name = c.check("name", name, 6, UserName::MAX_LEN, is_name_byte)?;
+        return Ok(ServerMessage::LoginOk(UserName::from_checked(name)));
+    }
+    if line == b"LOGOUT:completed" {
+        return Ok(ServerMessage::LogoutCompleted);
+    }
+    if let Some(rest) = line.strip_prefix(b"START:") {
+        let c = Cursor::new(line, 6, "START:");
+        let id = c.check("game_id", rest, 6, GameId::MAX_LEN, is_game_id_byte)?;
+        return Ok(ServerMessage::Start(GameId::from_checked(id)));
+    }
+    if let Some(rest) = line.strip_prefix(b"REJECT:") {
+        let c = Cursor::new(line, 7, "REJECT:");
+        let Some(sp) = rest.windows(4).position(|w| w == b" by ") else {
+            return Err(c.err("by", line.len(), Problem::Missing));
+        };
+        let id = c.check("game_id", &rest[..sp], 7, GameId::MAX_LEN, is_game_id_byte)?;
+        let by_off = 7 + sp + 4;
+        let by = text(&c, "by", &line[by_off..], by_off)?;
+        return Ok(ServerMessage::Reject {
+            game_id: GameId::from_checked(id),
+            by: Text::from_checked(by),
+        });
+    }
+    if line == LOGIN_USAGE {
+        return Ok(ServerMessage::LoginUsage);
+    }
+    if let Some(name) = line
+        .strip_prefix(b"username ")
+        .and_then(|rest| rest.strip_suffix(b" is already connected"))
+    {
+        let c = Cursor::new(line, 9, "username");
+        let name = c.check("name", name, 9, UserName::MAX_LEN, is_name_byte)?;
+        return Ok(ServerMessage::AlreadyConnected(UserName::from_checked(
+            name,
+        )));
+    }
+    if let Some(rest) = line.strip_prefix(b"BEGIN ") {
+        return summary_block(line, rest, 6, "BEGIN")
+            .map(|b| SummaryLine::Begin(Raw(b)))
+            .map(ServerMessage::Summary);
+    }
+    if let Some(rest) = line.strip_prefix(b"END ") {
+        return summary_block(line, rest, 4, "END")
+            .map(|b| SummaryLine::End(Raw(b)))
+            .map(ServerMessage::Summary);
+    }
+    if first == b'P' && line.len() >= 2 && matches!(line[1], b'1'..=b'9' | b'I' | b'+' | b'-') {
+        let s = crate::position::check_line(line)?;
+        return Ok(ServerMessage::Summary(SummaryLine::Position(Raw(s))));
+    }
+    if let Some(colon) = line.iter().position(|&b| b == b':') {
+        let key = &line[..colon];
+        if is_summary_key(key) {
+            let c = Cursor::new(line, 0, "Game_Summary field");
+            let key = c.check("key", key, 0, 64, |b| b.is_ascii_graphic())?;
+            let value = text(&c, "value", &line[colon + 1..], colon + 1)?;
+            return Ok(ServerMessage::Summary(SummaryLine::Field {
+                key: Raw(key),
+                value: Text::from_checked(value),
+            }));
+        }
+    }
+    Ok(ServerMessage::Unrecognised(Cow::Borrowed(line)))
+}
+
+/// `Key` of a `Key:Value` line: starts with a letter, then letters, digits,
+/// `_`, and may end with `+` or `-` (`Name+`, `Remaining_Time-`).
+fn is_summary_key(key: &[u8]) -> bool {
+    let Some((&first, rest)) = key.split_first() else {
+        return false;
+    };
+    if !first.is_ascii_alphabetic() {
+        return false;
+    }
+    let body = match rest.last() {
+        Some(b'+' | b'-') => &rest[..rest.len() - 1],
+        _ => rest,
+    };
+    body.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+fn summary_block<'a>(
+    line: &'a [u8],
+    rest: &'a [u8],
+    off: usize,
+    kind: &'static str,
+) -> Result<&'a str, DecodeError> {
+    let c = Cursor::new(line, off, kind);
+    c.check("block", rest, off, 64, |b| {
+        b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'-')
+    })
+}
+
+fn decode_time_suffix(
+    c: &Cursor<'_>,
+    line: &[u8],
+    at: usize,
+) -> Result<Option<MoveTime>, DecodeError> {
+    if at == line.len() {
+        return Ok(None);
+    }
+    if !line[at..].starts_with(b",T") {
+        return Err(c.err("time", at, Problem::Expected("`,T<seconds>`")));
+    }
+    let start = at + 2;
+    MoveTime::parse(&line[start..])
+        .map(Some)
+        .map_err(|(i, p)| c.err("time", start + i, p))
+}
+
+fn decode_server_move(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError> {
+    let c = Cursor::new(line, 0, "move");
+    let (mv, after) = decode_move_token(&c, line)?;
+    let time = decode_time_suffix(&c, line, after)?;
+    Ok(ServerMessage::Move { mv, time })
+}
+
+fn decode_special(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError> {
+    let (special, n, kind) = if line.starts_with(b"%TORYO") {
+        (ServerSpecial::Toryo, 6, "%TORYO")
+    } else if line.starts_with(b"%KACHI") {
+        (ServerSpecial::Kachi, 6, "%KACHI")
+    } else {
+        return Ok(ServerMessage::Unrecognised(Cow::Borrowed(line)));
+    };
+    let c = Cursor::new(line, n, kind);
+    let time = decode_time_suffix(&c, line, n)?;
+    Ok(ServerMessage::Special { special, time })
+}
+
+fn decode_x1_reply<'a>(line: &'a [u8]) -> Result<X1Reply<'a>, DecodeError> {
+    // `##[TAG]` then optionally `[sub]`, then ` ` and the payload.
+    let Some(close) = line[3..].iter().position(|&b| b == b']').map(|i| 3 + i) else {
+        let c = Cursor::new(line, 3, "##[");
+        return Err(c.err("tag", line.len(), Problem::Expected("`]`")));
+    };
+    let tag_bytes = &line[3..close];
+    let c0 = Cursor::new(line, 3, "##[");
+    let tag = c0.check("tag", tag_bytes, 3, Tag::MAX_LEN, is_tag_byte)?;
+    let kind: &'static str = match tag {
+        "LOGIN" => "##[LOGIN]",
+        "WHO" => "##[WHO]",
+        "CHAT" => "##[CHAT]",
+        "LIST" => "##[LIST]",
+        "SHOW" => "##[SHOW]",
+        "MONITOR" => "##[MONITOR]",
+        "MONITOR2" => "##[MONITOR2]",
+        "RATING" => "##[RATING]",
+        "GETBUOYCOUNT" => "##[GETBUOYCOUNT]",
+        "ERROR" => "##[ERROR]",
+        _ => "##[...]",
+    };
+    let mut pos = close + 1;
+    // Sub-bracket for CHAT / MONITOR / MONITOR2.
+    let mut sub: Option<(&[u8], usize)> = None;
+    if matches!(tag, "CHAT" | "MONITOR" | "MONITOR2") {
+        let c = Cursor::new(line, pos, kind);
+        if line.get(pos) != Some(&b'[') {
+            return Err(c.err(
+                if tag == "CHAT" { "sender" } else { "game_id" },
+                pos,
+                Problem::Expected("`[`"),
+            ));
+        }
+        let Some(end) = line[pos + 1..]
+            .iter()
+            .position(|&b| b == b']')
+            .map(|i| pos + 1 + i)
+        else {
+            return Err(c.err("game_id", line.len(), Problem::Expected("`]`")));
+        };
+        sub = Some((&line[pos + 1..end], pos + 1));
+        pos = end + 1;
+    }
+    let c = Cursor::new(line, pos, kind);
+    if line.get(pos) != Some(&b' ') {
+        return Err(c.err("payload", pos, Problem::Expected("a space")));
+    }
+    let p_off = pos + 1;
+    let payload = &line[p_off..];
+    let payload_text = || text(&c, "payload", payload, p_off).map(Text::from_checked);
+    let word = |b: &[u8]| -> bool {
+        !b.is_empty() && b.len() <= Word::MAX_LEN && b.iter().all(|&x| x.is_ascii_graphic())
+    };
+    if payload == b"+OK" && sub.is_none() {
+        return Ok(X1Reply::Ok(Tag::from_checked(tag)));
+    }
+    Ok(match tag {
+        "LOGIN" if payload == b"+OK x1" => X1Reply::LoginOk,
+        "CHAT" => {
+            let (s, off) = sub.unwrap_or((b"", pos));
+            let sender = c.check("sender", s, off, UserName::MAX_LEN, is_name_byte)?;
+            X1Reply::Chat {
+                sender: UserName::from_checked(sender),
+                text: payload_text()?,
+            }
+        }
+        "MONITOR" | "MONITOR2" => {
+            let (s, off) = sub.unwrap_or((b"", pos));
+            let id = GameId::from_checked(c.check(
+                "game_id",
+                s,
+                off,
+                GameId::MAX_LEN,
+                is_game_id_byte,
+            )?);
+            let line = payload_text()?;
+            if tag == "MONITOR" {
+                X1Reply::Monitor { game_id: id, line }
+            } else {
+                X1Reply::Monitor2 { game_id: id, line }
+            }
+        }
+        "WHO" => {
+            let s = text(&c, "entry", payload, p_off)?;
+            let mut it = s.split(' ');
+            let parts = [
+                it.next(),
+                it.next(),
+                it.next(),
+                it.next(),
+                it.next(),
+                it.next(),
+            ];
+            let w = |x: &'a str| Word::from_checked(x);
+            match parts {
+                [Some(n), Some(p), Some(st), g, sd, None]
+                    if word(n.as_bytes())
+                        && word(p.as_bytes())
+                        && word(st.as_bytes())
+                        && g.is_some() == sd.is_some()
+                        && g.is_none_or(|g| word(g.as_bytes()))
+                        && sd.is_none_or(|g| word(g.as_bytes())) =>
+                {
+                    X1Reply::Who(WhoEntry {
+                        name: w(n),
+                        protocol: w(p),
+                        status: w(st),
+                        game: g.zip(sd).map(|(g, sd)| (w(g), w(sd))),
+                    })
+                }
+                _ => {
+                    return Err(c.err(
+                        "entry",
+                        p_off,
+                        Problem::Expected("`<name> <protocol> <status> [<game> <side>]`"),
+                    ));
+                }
+            }
+        }
+        "LIST" => X1Reply::List(GameId::from_checked(c.check(
+            "game_id",
+            payload,
+            p_off,
+            GameId::MAX_LEN,
+            is_game_id_byte,
+        )?)),
+        "SHOW" => X1Reply::Show(payload_text()?),
+        "RATING" => X1Reply::Rating(payload_text()?),
+        "GETBUOYCOUNT" => {
+            let (neg, digits, off) = match payload.strip_prefix(b"-") {
+                Some(d) => (true, d, p_off + 1),
+                None => (false, payload, p_off),
+            };
+            let n = parse_u64(&c, "count", digits, off, 18)? as i64;
+            X1Reply::BuoyCount(if neg { -n } else { n })
+        }
+        "VERSION" => X1Reply::Version(payload_text()?),
+        "HELP" => X1Reply::Help(payload_text()?),
+        "ERROR" => X1Reply::Error(payload_text()?),
+        _ => X1Reply::Other {
+            tag: Tag::from_checked(tag),
+            text: payload_text()?,
+        },
+    })
+}
+
+impl ServerMessage<'_> {
+    /// Appends the line and its LF terminator to `out`. Never fails.
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        self.encode_body(out);
+        out.push(b'\n');
+    }
+
+    /// The line without terminator, as a new vector.
+    pub fn to_line(&self) -> Vec<u8> {
+        let mut v = Vec::new();
+        self.encode_body(&mut v);
+        v
+    }
+
+    fn encode_body(&self, out: &mut Vec<u8>) {
+        let _ = match self {
+            ServerMessage::KeepAlive => Ok(()),
+            ServerMessage::LoginOk(n) => write!(out, "LOGIN:{n} OK"),
+            ServerMessage::LoginIncorrect => out.write_all(b"LOGIN:incorrect"),
+            ServerMessage::LoginUsage => out.write_all(LOGIN_USAGE),
+            ServerMessage::AlreadyConnected(n) => write!(out, "username {n} is already connected"),
+            ServerMessage::LogoutCompleted => out.write_all(b"LOGOUT:completed"),
+            ServerMessage::Summary(s) => match s {
+                SummaryLine::Begin(b) => write!(out, "BEGIN {}", b.as_str()),
+                SummaryLine::End(b) => write!(out, "END {}", b.as_str()),
+                SummaryLine::Field { key, value } => write!(out, "{}:{value}", key.as_str()),
+                SummaryLine::Position(p) => out.write_all(p.as_str().as_bytes()),
+                SummaryLine::SideToMove(s) => write!(out, "{}", s.sign()),
+            },
+            ServerMessage::Start(id) => write!(out, "START:{id}"),
+            ServerMessage::Reject { game_id, by } => write!(out, "REJECT:{game_id} by {by}"),
+            ServerMessage::Move { mv, time } => match time {
+                Some(t) => write!(out, "{mv},T{t}"),
+                None => write!(out, "{mv}"),
+            },
+            ServerMessage::Special { special, time } => match time {
+                Some(t) => write!(out, "{},T{t}", special.as_str()),
+                None => out.write_all(special.as_str().as_bytes()),
+            },
+            ServerMessage::Reason(r) => out.write_all(r.as_str().as_bytes()),
+            ServerMessage::Outcome(o) => out.write_all(o.as_str().as_bytes()),
+            ServerMessage::X1(r) => encode_x1_reply(r, out),
+            ServerMessage::Unrecognised(b) => out.write_all(b),
+        };
+    }
+}
+
+fn encode_x1_reply(r: &X1Reply<'_>, out: &mut Vec<u8>) -> std::io::Result<()> {
+    match r {
+        X1Reply::LoginOk => out.write_all(b"##[LOGIN] +OK x1"),
+        X1Reply::Ok(tag) => write!(out, "##[{tag}] +OK"),
+        X1Reply::Who(w) => {
+            write!(out, "##[WHO] {} {} {}", w.name, w.protocol, w.status)?;
+            match &w.game {
+                Some((g, s)) => write!(out, " {g} {s}"),
+                None => Ok(()),
+            }
+        }
+        X1Reply::Chat { sender, text } => write!(out, "##[CHAT][{sender}] {text}"),
+        X1Reply::List(id) => write!(out, "##[LIST] {id}"),
+        X1Reply::Show(l) => write!(out, "##[SHOW] {l}"),
+        X1Reply::Monitor { game_id, line } => write!(out, "##[MONITOR][{game_id}] {line}"),
+        X1Reply::Monitor2 { game_id, line } => write!(out, "##[MONITOR2][{game_id}] {line}"),
+        X1Reply::Rating(t) => write!(out, "##[RATING] {t}"),
+        X1Reply::BuoyCount(n) => write!(out, "##[GETBUOYCOUNT] {n}"),
+        X1Reply::Version(t) => write!(out, "##[VERSION] {t}"),
+        X1Reply::Help(t) => write!(out, "##[HELP] {t}"),
+        X1Reply::Error(t) => write!(out, "##[ERROR] {t}"),
+        X1Reply::Other { tag, text } => write!(out, "##[{tag}] {text}"),
+    }
+}

@@ -1,0 +1,768 @@
+//! The `Game_Summary` block (spec note, "Game_Summary"): a typed value, an
+//! incremental line-by-line reader, and an encoder.
+//!
+//! ```text
+//! BEGIN Game_Summary
+//! Protocol_Version:1.2
+//! ...
+//! BEGIN Time            (or BEGIN Time+ ... END Time+ and BEGIN Time- ... END Time-)
+//! ...
+//! END Time
+//! BEGIN Position
+//! P1-KY-KE-GI-KI-OU-KI-GI-KE-KY
+//! ...
+//! +
+//! +7776FU,T1            (moves already played)
+//! END Position
+//! END Game_Summary
+//! ```
+//!
+//! Unknown `Key:Value` lines are kept (in [`GameSummary::extra`] or
+//! [`TimeSection::extra`]), never fatal: real servers add fields.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+use std::io::Write as _;
+
+use crate::error::DecodeError;
+use crate::moves::CsaMove;
+use crate::server::{ServerMessage, SummaryLine, decode_server_line};
+use crate::types::{GameId, MoveTime, Side, Text};
+
+/// The unit of the Time block's numbers: `Time_Unit:<n>(sec|min|msec)`
+/// (default `1sec`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TimeUnit {
+    /// The multiplier `n` (at least 1).
+    pub count: u32,
+    /// The base unit.
+    pub base: TimeBase,
+}
+
+/// Base unit of [`TimeUnit`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TimeBase {
+    /// `sec`.
+    Sec,
+    /// `min`.
+    Min,
+    /// `msec`.
+    Msec,
+}
+
+impl TimeUnit {
+    /// `1sec`, the default.
+    pub const SECOND: TimeUnit = TimeUnit {
+        count: 1,
+        base: TimeBase::Sec,
+    };
+
+    /// Length of one unit in milliseconds.
+    pub fn millis(self) -> u64 {
+        u64::from(self.count)
+            * match self.base {
+                TimeBase::Sec => 1000,
+                TimeBase::Min => 60_000,
+                TimeBase::Msec => 1,
+            }
+    }
+
+    fn parse(v: &str) -> Option<TimeUnit> {
+        let digits = v.bytes().take_while(u8::is_ascii_digit).count();
+        let (n, unit) = v.split_at(digits);
+        let count: u32 = if n.is_empty() {
+            return None;
+        } else {
+            n.parse().ok().filter(|&c| c >= 1)?
+        };
+        let base = match unit {
+            "sec" => TimeBase::Sec,
+            "min" => TimeBase::Min,
+            "msec" => TimeBase::Msec,
+            _ => return None,
+        };
+        Some(TimeUnit { count, base })
+    }
+}
+
+impl fmt::Display for TimeUnit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let b = match self.base {
+            TimeBase::Sec => "sec",
+            TimeBase::Min => "min",
+            TimeBase::Msec => "msec",
+        };
+        write!(f, "{}{b}", self.count)
+    }
+}
+
+impl Default for TimeUnit {
+    fn default() -> Self {
+        Self::SECOND
+    }
+}
+
+/// A field key kept verbatim: a letter, then letters, digits and `_`,
+/// optionally ending in `+` or `-`, at most 64 bytes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FieldKey(String);
+
+impl FieldKey {
+    /// Validates a key.
+    ///
+    /// # Errors
+    /// [`crate::ValueError`] when the key does not have the form above.
+    pub fn new(key: &str) -> Result<Self, crate::ValueError> {
+        let b = key.as_bytes();
+        let ok = !b.is_empty()
+            && b.len() <= 64
+            && b[0].is_ascii_alphabetic()
+            && b[..b.len() - 1]
+                .iter()
+                .all(|&c| c.is_ascii_alphanumeric() || c == b'_')
+            && matches!(b[b.len() - 1], b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' | b'+' | b'-');
+        if ok {
+            Ok(Self(key.into()))
+        } else {
+            Err(crate::ValueError {
+                what: "field key",
+                offset: 0,
+                problem: crate::Problem::Expected(
+                    "a letter, then [A-Za-z0-9_], optionally ending in + or -",
+                ),
+            })
+        }
+    }
+
+    /// The key.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A `BEGIN Time` (or `Time+` / `Time-`) section. Numbers are in
+/// [`TimeSection::time_unit`] units. `None` means the line was absent.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TimeSection {
+    /// `Time_Unit` (absent means `1sec`).
+    pub time_unit: Option<TimeUnit>,
+    /// `Total_Time` (0 = unlimited on shogi-server).
+    pub total_time: Option<u64>,
+    /// `Byoyomi`.
+    pub byoyomi: Option<u64>,
+    /// `Increment` (1.2, Fischer; added before each of the side's turns).
+    pub increment: Option<u64>,
+    /// `Delay` (1.2).
+    pub delay: Option<u64>,
+    /// `Least_Time_Per_Move`.
+    pub least_time_per_move: Option<u64>,
+    /// `Time_Roundup` (`YES`/`NO`).
+    pub time_roundup: Option<bool>,
+    /// `Remaining_Time+` (`%%SHOW`/monitor output).
+    pub remaining_time_black: Option<u64>,
+    /// `Remaining_Time-` (`%%SHOW`/monitor output).
+    pub remaining_time_white: Option<u64>,
+    /// `Last_Move` (`%%SHOW` output), e.g. `-1213FU,T1`.
+    pub last_move: Option<Text<'static>>,
+    /// `Current_Turn` (`%%SHOW` output; shogi-server writes the number of
+    /// moves played).
+    pub current_turn: Option<u64>,
+    /// Unknown `Key:Value` lines of this section, in order.
+    pub extra: Vec<(FieldKey, Text<'static>)>,
+}
+
+impl TimeSection {
+    /// The unit (default `1sec`).
+    pub fn unit(&self) -> TimeUnit {
+        self.time_unit.unwrap_or_default()
+    }
+
+    /// `value` units in milliseconds.
+    pub fn to_millis(&self, value: u64) -> u64 {
+        value.saturating_mul(self.unit().millis())
+    }
+}
+
+/// The `BEGIN Position` section: the set-up lines, the side to move, and the
+/// moves already played (resumed or buoy games).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct PositionSection {
+    lines: Vec<Text<'static>>,
+    /// The side-to-move line (`+`/`-`); `None` if absent.
+    pub side_to_move: Option<Side>,
+    /// Moves already played, each with its `,T` time if given.
+    pub moves: Vec<(CsaMove, Option<MoveTime>)>,
+}
+
+impl PositionSection {
+    /// The `P1`..`P9`, `PI...`, `P+`/`P-` lines, in order, as sent.
+    pub fn lines(&self) -> impl Iterator<Item = &str> {
+        self.lines.iter().map(Text::as_str)
+    }
+
+    /// Appends a position line.
+    ///
+    /// # Errors
+    /// [`DecodeError`] when `line` is not a CSA position line
+    /// (`P1`..`P9`, `PI`, `P+`, `P-` followed by printable ASCII or spaces,
+    /// at most 256 bytes).
+    pub fn push_line(&mut self, line: &str) -> Result<(), DecodeError> {
+        crate::position::check_line(line.as_bytes())?;
+        self.lines.push(Text::from_checked(line).into_owned());
+        Ok(())
+    }
+
+    /// The whole position text (lines and side to move, LF-separated), the
+    /// form `board_core::shogi` reads.
+    pub fn position_text(&self) -> String {
+        let mut s = String::new();
+        for l in &self.lines {
+            s.push_str(l.as_str());
+            s.push('\n');
+        }
+        if let Some(side) = self.side_to_move {
+            s.push(side.sign());
+            s.push('\n');
+        }
+        s
+    }
+}
+
+/// A `Game_Summary` block as a typed value (spec note, "Game_Summary").
+///
+/// Build one, [`GameSummary::encode`] it, and [`GameSummary::parse`] gives it
+/// back equal. Fields absent from the block are `None`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GameSummary {
+    /// `Protocol_Version`, e.g. `1.2`.
+    pub protocol_version: Option<Text<'static>>,
+    /// `Protocol_Mode`, e.g. `Server`.
+    pub protocol_mode: Option<Text<'static>>,
+    /// `Format`, e.g. `Shogi 1.0`.
+    pub format: Option<Text<'static>>,
+    /// `Declaration`, e.g. `Jishogi 1.1`.
+    pub declaration: Option<Text<'static>>,
+    /// `Game_ID`.
+    pub game_id: Option<GameId<'static>>,
+    /// `Name+`: the Black (sente) player.
+    pub name_black: Option<Text<'static>>,
+    /// `Name-`: the White (gote) player.
+    pub name_white: Option<Text<'static>>,
+    /// `Your_Turn`: the receiver's side (absent in `%%SHOW` output).
+    pub your_turn: Option<Side>,
+    /// `Rematch_On_Draw` (`YES`/`NO`).
+    pub rematch_on_draw: Option<bool>,
+    /// `To_Move`: side to move at the start position.
+    pub to_move: Option<Side>,
+    /// `Max_Moves` (1.2; 0 = no limit).
+    pub max_moves: Option<u64>,
+    /// Unknown `Key:Value` lines of the summary body, in order.
+    pub extra: Vec<(FieldKey, Text<'static>)>,
+    /// `BEGIN Time` (both sides).
+    pub time: Option<TimeSection>,
+    /// `BEGIN Time+` (1.2.1 per-side clock, Black).
+    pub time_black: Option<TimeSection>,
+    /// `BEGIN Time-` (1.2.1 per-side clock, White).
+    pub time_white: Option<TimeSection>,
+    /// `BEGIN Position`.
+    pub position: Option<PositionSection>,
+}
+
+/// An error while reading a `Game_Summary` block.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SummaryError {
+    /// A line of the block is malformed.
+    #[error("Game_Summary line {line_no}: {source}")]
+    Line {
+        /// 1-based line number within the block (`BEGIN Game_Summary` = 1).
+        line_no: usize,
+        /// The line error.
+        source: DecodeError,
+    },
+    /// A line is valid but not allowed at this place of the block.
+    #[error("Game_Summary line {line_no}: unexpected line in {section}")]
+    Unexpected {
+        /// 1-based line number within the block.
+        line_no: usize,
+        /// The section being read (`Game_Summary`, `Time`, `Position`...).
+        section: &'static str,
+    },
+    /// A known field has a malformed value.
+    #[error("Game_Summary line {line_no}: field `{key}`: expected {expected}")]
+    BadValue {
+        /// 1-based line number within the block.
+        line_no: usize,
+        /// The key.
+        key: &'static str,
+        /// What the value should look like.
+        expected: &'static str,
+    },
+    /// A field appears twice in one section.
+    #[error("Game_Summary line {line_no}: duplicate field `{key}`")]
+    Duplicate {
+        /// 1-based line number within the block.
+        line_no: usize,
+        /// The key.
+        key: &'static str,
+    },
+    /// A section appears twice.
+    #[error("Game_Summary line {line_no}: duplicate section `{section}`")]
+    DuplicateSection {
+        /// 1-based line number within the block.
+        line_no: usize,
+        /// The section.
+        section: &'static str,
+    },
+    /// The text ended inside the block.
+    #[error("Game_Summary: input ended inside the block")]
+    Unterminated,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Section {
+    Before,
+    Body,
+    Time(u8), // 0 common, 1 black, 2 white
+    Position,
+    Done,
+}
+
+/// Reads a `Game_Summary` block one line at a time (the client session feeds
+/// it the lines between `BEGIN Game_Summary` and `END Game_Summary`).
+///
+/// ```
+/// use csa_protocol::{GameSummaryReader, Side};
+///
+/// let mut r = GameSummaryReader::new();
+/// let text = "BEGIN Game_Summary\nName+:alice\nName-:bob\nYour_Turn:-\nTo_Move:+\nEND Game_Summary";
+/// let mut done = None;
+/// for line in text.lines() {
+///     done = r.push_line(line.as_bytes()).unwrap();
+/// }
+/// let s = done.unwrap();
+/// assert_eq!(s.your_turn, Some(Side::White));
+/// assert_eq!(s.name_black.unwrap().as_str(), "alice");
+/// ```
+#[derive(Debug, Clone)]
+pub struct GameSummaryReader {
+    summary: GameSummary,
+    section: Section,
+    line_no: usize,
+    cur_time: TimeSection,
+}
+
+impl Default for GameSummaryReader {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn yes_no(v: &str) -> Option<bool> {
+    match v {
+        "YES" => Some(true),
+        "NO" => Some(false),
+        _ => None,
+    }
+}
+
+fn number(v: &str) -> Option<u64> {
+    if v.is_empty() || v.len() > 18 || !v.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    v.parse().ok()
+}
+
+fn side(v: &str) -> Option<Side> {
+    match v {
+        "+" => Some(Side::Black),
+        "-" => Some(Side::White),
+        _ => None,
+    }
+}
+
+impl GameSummaryReader {
+    /// A reader expecting `BEGIN Game_Summary` first.
+    pub fn new() -> Self {
+        Self {
+            summary: GameSummary::default(),
+            section: Section::Before,
+            line_no: 0,
+            cur_time: TimeSection::default(),
+        }
+    }
+
+    /// `true` once `BEGIN Game_Summary` was read and the block is not closed.
+    pub fn in_block(&self) -> bool {
+        !matches!(self.section, Section::Before | Section::Done)
+    }
+
+    /// Feeds one line (terminator removed). Returns the summary after
+    /// `END Game_Summary`; afterwards the reader is reset for another block.
+    ///
+    /// # Errors
+    /// [`SummaryError`] naming the line number (within the block) and the
+    /// field. After an error, the reader is reset.
+    pub fn push_line(&mut self, line: &[u8]) -> Result<Option<GameSummary>, SummaryError> {
+        let r = self.push_inner(line);
+        if r.is_err() {
+            *self = Self::new();
+        }
+        r
+    }
+
+    fn push_inner(&mut self, line: &[u8]) -> Result<Option<GameSummary>, SummaryError> {
+        self.line_no += 1;
+        let line_no = self.line_no;
+        let msg =
+            decode_server_line(line).map_err(|source| SummaryError::Line { line_no, source })?;
+        let unexpected = |section| SummaryError::Unexpected { line_no, section };
+        let bad = |key, expected| SummaryError::BadValue {
+            line_no,
+            key,
+            expected,
+        };
+        match self.section {
+            Section::Before => match msg {
+                ServerMessage::Summary(SummaryLine::Begin(b)) if b.as_str() == "Game_Summary" => {
+                    self.section = Section::Body;
+                    Ok(None)
+                }
+                _ => Err(unexpected("(before Game_Summary)")),
+            },
+            Section::Done => Err(unexpected("(after Game_Summary)")),
+            Section::Body => match msg {
+                ServerMessage::Summary(SummaryLine::Begin(b)) => {
+                    let (sec, slot_full) = match b.as_str() {
+                        "Time" => (Section::Time(0), self.summary.time.is_some()),
+                        "Time+" => (Section::Time(1), self.summary.time_black.is_some()),
+                        "Time-" => (Section::Time(2), self.summary.time_white.is_some()),
+                        "Position" => (Section::Position, self.summary.position.is_some()),
+                        _ => return Err(unexpected("Game_Summary")),
+                    };
+                    if slot_full {
+                        return Err(SummaryError::DuplicateSection {
+                            line_no,
+                            section: section_name(sec),
+                        });
+                    }
+                    if sec == Section::Position {
+                        self.summary.position = Some(PositionSection::default());
+                    }
+                    self.cur_time = TimeSection::default();
+                    self.section = sec;
+                    Ok(None)
+                }
+                ServerMessage::Summary(SummaryLine::End(b)) if b.as_str() == "Game_Summary" => {
+                    self.section = Section::Done;
+                    let s = core::mem::take(&mut self.summary);
+                    *self = Self::new();
+                    Ok(Some(s))
+                }
+                ServerMessage::Summary(SummaryLine::Field { key, value }) => {
+                    let s = &mut self.summary;
+                    let v = value.as_str();
+                    macro_rules! set {
+                        ($slot:expr, $k:literal, $val:expr) => {{
+                            if $slot.is_some() {
+                                return Err(SummaryError::Duplicate { line_no, key: $k });
+                            }
+                            $slot = Some($val);
+                        }};
+                    }
+                    match key.as_str() {
+                        "Protocol_Version" => {
+                            set!(s.protocol_version, "Protocol_Version", value.into_owned())
+                        }
+                        "Protocol_Mode" => {
+                            set!(s.protocol_mode, "Protocol_Mode", value.into_owned())
+                        }
+                        "Format" => set!(s.format, "Format", value.into_owned()),
+                        "Declaration" => set!(s.declaration, "Declaration", value.into_owned()),
+                        "Game_ID" => {
+                            let id = GameId::new(v).map_err(|_| {
+                                bad("Game_ID", "a game id (printable ASCII, no space)")
+                            })?;
+                            set!(s.game_id, "Game_ID", id.into_owned())
+                        }
+                        "Name+" => set!(s.name_black, "Name+", value.into_owned()),
+                        "Name-" => set!(s.name_white, "Name-", value.into_owned()),
+                        "Your_Turn" => set!(
+                            s.your_turn,
+                            "Your_Turn",
+                            side(v).ok_or_else(|| bad("Your_Turn", "`+` or `-`"))?
+                        ),
+                        "To_Move" => set!(
+                            s.to_move,
+                            "To_Move",
+                            side(v).ok_or_else(|| bad("To_Move", "`+` or `-`"))?
+                        ),
+                        "Rematch_On_Draw" => set!(
+                            s.rematch_on_draw,
+                            "Rematch_On_Draw",
+                            yes_no(v).ok_or_else(|| bad("Rematch_On_Draw", "`YES` or `NO`"))?
+                        ),
+                        "Max_Moves" => set!(
+                            s.max_moves,
+                            "Max_Moves",
+                            number(v).ok_or_else(|| bad("Max_Moves", "a number"))?
+                        ),
+                        k => s.extra.push((
+                            FieldKey::new(k).map_err(|_| unexpected("Game_Summary"))?,
+                            value.into_owned(),
+                        )),
+                    }
+                    Ok(None)
+                }
+                _ => Err(unexpected("Game_Summary")),
+            },
+            Section::Time(which) => match msg {
+                ServerMessage::Summary(SummaryLine::End(b))
+                    if b.as_str() == section_name(self.section) =>
+                {
+                    let t = core::mem::take(&mut self.cur_time);
+                    match which {
+                        0 => self.summary.time = Some(t),
+                        1 => self.summary.time_black = Some(t),
+                        _ => self.summary.time_white = Some(t),
+                    }
+                    self.section = Section::Body;
+                    Ok(None)
+                }
+                ServerMessage::Summary(SummaryLine::Field { key, value }) => {
+                    let t = &mut self.cur_time;
+                    let v = value.as_str();
+                    macro_rules! set {
+                        ($slot:expr, $k:literal, $val:expr) => {{
+                            if $slot.is_some() {
+                                return Err(SummaryError::Duplicate { line_no, key: $k });
+                            }
+                            $slot = Some($val);
+                        }};
+                    }
+                    macro_rules! num {
+                        ($k:literal) => {
+                            number(v).ok_or_else(|| bad($k, "a number"))?
+                        };
+                    }
+                    match key.as_str() {
+                        "Time_Unit" => set!(
+                            t.time_unit,
+                            "Time_Unit",
+                            TimeUnit::parse(v)
+                                .ok_or_else(|| bad("Time_Unit", "<n>sec, <n>min or <n>msec"))?
+                        ),
+                        "Total_Time" => set!(t.total_time, "Total_Time", num!("Total_Time")),
+                        "Byoyomi" => set!(t.byoyomi, "Byoyomi", num!("Byoyomi")),
+                        "Increment" => set!(t.increment, "Increment", num!("Increment")),
+                        "Delay" => set!(t.delay, "Delay", num!("Delay")),
+                        "Least_Time_Per_Move" => set!(
+                            t.least_time_per_move,
+                            "Least_Time_Per_Move",
+                            num!("Least_Time_Per_Move")
+                        ),
+                        "Time_Roundup" => set!(
+                            t.time_roundup,
+                            "Time_Roundup",
+                            yes_no(v).ok_or_else(|| bad("Time_Roundup", "`YES` or `NO`"))?
+                        ),
+                        "Remaining_Time+" => set!(
+                            t.remaining_time_black,
+                            "Remaining_Time+",
+                            num!("Remaining_Time+")
+                        ),
+                        "Remaining_Time-" => set!(
+                            t.remaining_time_white,
+                            "Remaining_Time-",
+                            num!("Remaining_Time-")
+                        ),
+                        "Last_Move" => set!(t.last_move, "Last_Move", value.into_owned()),
+                        "Current_Turn" => {
+                            set!(t.current_turn, "Current_Turn", num!("Current_Turn"))
+                        }
+                        k => t.extra.push((
+                            FieldKey::new(k).map_err(|_| unexpected("Time"))?,
+                            value.into_owned(),
+                        )),
+                    }
+                    Ok(None)
+                }
+                _ => Err(unexpected(section_name(self.section))),
+            },
+            Section::Position => {
+                let p = self
+                    .summary
+                    .position
+                    .get_or_insert_with(PositionSection::default);
+                match msg {
+                    ServerMessage::Summary(SummaryLine::End(b)) if b.as_str() == "Position" => {
+                        self.section = Section::Body;
+                        Ok(None)
+                    }
+                    ServerMessage::Summary(SummaryLine::Position(row))
+                        if p.side_to_move.is_none() =>
+                    {
+                        p.push_line(row.as_str())
+                            .map_err(|source| SummaryError::Line { line_no, source })?;
+                        Ok(None)
+                    }
+                    ServerMessage::Summary(SummaryLine::SideToMove(s))
+                        if p.side_to_move.is_none() =>
+                    {
+                        p.side_to_move = Some(s);
+                        Ok(None)
+                    }
+                    ServerMessage::Move { mv, time } if p.side_to_move.is_some() => {
+                        p.moves.push((mv, time));
+                        Ok(None)
+                    }
+                    _ => Err(unexpected("Position")),
+                }
+            }
+        }
+    }
+}
+
+fn section_name(s: Section) -> &'static str {
+    match s {
+        Section::Before | Section::Done => "Game_Summary",
+        Section::Body => "Game_Summary",
+        Section::Time(0) => "Time",
+        Section::Time(1) => "Time+",
+        Section::Time(_) => "Time-",
+        Section::Position => "Position",
+    }
+}
+
+impl GameSummary {
+    /// Parses a whole block from text (lines separated by LF or CRLF).
+    ///
+    /// # Errors
+    /// [`SummaryError`] as for [`GameSummaryReader::push_line`], or
+    /// [`SummaryError::Unterminated`] when the text ends inside the block.
+    pub fn parse(text: &[u8]) -> Result<GameSummary, SummaryError> {
+        let mut r = GameSummaryReader::new();
+        let text = text.strip_suffix(b"\n").unwrap_or(text);
+        for line in text.split(|&b| b == b'\n') {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if line.is_empty() && !r.in_block() {
+                continue;
+            }
+            if let Some(s) = r.push_line(line)? {
+                return Ok(s);
+            }
+        }
+        Err(SummaryError::Unterminated)
+    }
+
+    /// Appends the whole block, each line LF-terminated, in shogi-server's
+    /// order (see the module documentation). Never fails.
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        self.encode_with_prefix(b"", out);
+    }
+
+    /// Like [`GameSummary::encode`] but with `prefix` before every line
+    /// (e.g. `##[SHOW] ` for `%%SHOW` replies).
+    pub fn encode_with_prefix(&self, prefix: &[u8], out: &mut Vec<u8>) {
+        let mut line = |args: fmt::Arguments<'_>| {
+            out.extend_from_slice(prefix);
+            let _ = out.write_fmt(args);
+            out.push(b'\n');
+        };
+        line(format_args!("BEGIN Game_Summary"));
+        let opt = |line: &mut dyn FnMut(fmt::Arguments<'_>), k: &str, v: &Option<Text<'static>>| {
+            if let Some(v) = v {
+                line(format_args!("{k}:{v}"));
+            }
+        };
+        opt(&mut line, "Protocol_Version", &self.protocol_version);
+        opt(&mut line, "Protocol_Mode", &self.protocol_mode);
+        opt(&mut line, "Format", &self.format);
+        opt(&mut line, "Declaration", &self.declaration);
+        if let Some(id) = &self.game_id {
+            line(format_args!("Game_ID:{id}"));
+        }
+        opt(&mut line, "Name+", &self.name_black);
+        opt(&mut line, "Name-", &self.name_white);
+        if let Some(s) = self.your_turn {
+            line(format_args!("Your_Turn:{}", s.sign()));
+        }
+        if let Some(b) = self.rematch_on_draw {
+            line(format_args!(
+                "Rematch_On_Draw:{}",
+                if b { "YES" } else { "NO" }
+            ));
+        }
+        if let Some(s) = self.to_move {
+            line(format_args!("To_Move:{}", s.sign()));
+        }
+        if let Some(n) = self.max_moves {
+            line(format_args!("Max_Moves:{n}"));
+        }
+        for (k, v) in &self.extra {
+            line(format_args!("{}:{v}", k.as_str()));
+        }
+        for (name, t) in [
+            ("Time", &self.time),
+            ("Time+", &self.time_black),
+            ("Time-", &self.time_white),
+        ] {
+            let Some(t) = t else { continue };
+            line(format_args!("BEGIN {name}"));
+            if let Some(u) = t.time_unit {
+                line(format_args!("Time_Unit:{u}"));
+            }
+            let num = |line: &mut dyn FnMut(fmt::Arguments<'_>), k: &str, v: Option<u64>| {
+                if let Some(v) = v {
+                    line(format_args!("{k}:{v}"));
+                }
+            };
+            num(&mut line, "Total_Time", t.total_time);
+            num(&mut line, "Byoyomi", t.byoyomi);
+            num(&mut line, "Increment", t.increment);
+            num(&mut line, "Delay", t.delay);
+            num(&mut line, "Least_Time_Per_Move", t.least_time_per_move);
+            if let Some(b) = t.time_roundup {
+                line(format_args!(
+                    "Time_Roundup:{}",
+                    if b { "YES" } else { "NO" }
+                ));
+            }
+            num(&mut line, "Remaining_Time+", t.remaining_time_black);
+            num(&mut line, "Remaining_Time-", t.remaining_time_white);
+            if let Some(m) = &t.last_move {
+                line(format_args!("Last_Move:{m}"));
+            }
+            num(&mut line, "Current_Turn", t.current_turn);
+            for (k, v) in &t.extra {
+                line(format_args!("{}:{v}", k.as_str()));
+            }
+            line(format_args!("END {name}"));
+        }
+        if let Some(p) = &self.position {
+            line(format_args!("BEGIN Position"));
+            for l in &p.lines {
+                line(format_args!("{l}"));
+            }
+            if let Some(s) = p.side_to_move {
+                line(format_args!("{}", s.sign()));
+            }
+            for (mv, t) in &p.moves {
+                match t {
+                    Some(t) => line(format_args!("{mv},T{t}")),
+                    None => line(format_args!("{mv}")),
+                }
+            }
+            line(format_args!("END Position"));
+        }
+        line(format_args!("END Game_Summary"));
+    }
+
+    /// The encoded block as a new vector.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut v = Vec::new();
+        self.encode(&mut v);
+        v
+    }
+}

@@ -1,0 +1,540 @@
+//! Validated wire vocabulary: names, passwords, game ids, sides, move times.
+//!
+//! Every type here checks its text when constructed (`new`), so every value
+//! that exists encodes to a valid line and decodes back to itself. The
+//! decoders build them without copying (`Cow::Borrowed`); `into_owned` gives a
+//! `'static` value.
+
+use alloc::borrow::Cow;
+use core::fmt;
+
+use crate::error::{Problem, ValueError};
+
+/// Checks `s` against a byte class and a length range; returns the problem and
+/// its byte offset.
+pub(crate) fn check_token(
+    s: &[u8],
+    max: usize,
+    ok: impl Fn(u8) -> bool,
+) -> Result<(), (usize, Problem)> {
+    if s.is_empty() {
+        return Err((0, Problem::Empty));
+    }
+    if let Some(i) = s.iter().position(|&b| !ok(b)) {
+        return Err((i, Problem::InvalidByte(s[i])));
+    }
+    if s.len() > max {
+        return Err((max, Problem::TooLong { max }));
+    }
+    Ok(())
+}
+
+/// Bytes allowed in a login name: `[0-9A-Za-z_@.-]` (spec note, "Plain CSA
+/// mode": the 1.1 spec allows `[0-9A-Za-z_-]`; shogi-server also `@` and `.`).
+pub(crate) fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'@' | b'.')
+}
+
+/// Printable ASCII without space (0x21..=0x7E).
+pub(crate) fn is_graphic(b: u8) -> bool {
+    b.is_ascii_graphic()
+}
+
+/// Bytes allowed in a game id: printable ASCII without space, `[`, `]`.
+pub(crate) fn is_game_id_byte(b: u8) -> bool {
+    b.is_ascii_graphic() && b != b'[' && b != b']'
+}
+
+/// Bytes allowed in free text: anything but ASCII control characters
+/// (CR, LF, TAB, NUL... and DEL). Non-ASCII bytes are checked as UTF-8 apart.
+pub(crate) fn is_text_byte(b: u8) -> bool {
+    !(b < 0x20 || b == 0x7f)
+}
+
+macro_rules! token_type {
+    (
+        $(#[$meta:meta])*
+        $name:ident, $what:literal, $max:expr, $class:expr
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name<'a>(Cow<'a, str>);
+
+        impl<'a> $name<'a> {
+            /// Maximum length in bytes.
+            pub const MAX_LEN: usize = $max;
+
+            /// Validates `s` (see the type's documentation for the rule).
+            ///
+            /// # Errors
+            /// [`ValueError`] naming the first offending byte, an empty value,
+            /// or a value longer than [`Self::MAX_LEN`].
+            pub fn new(s: impl Into<Cow<'a, str>>) -> Result<Self, ValueError> {
+                let s = s.into();
+                check_token(s.as_bytes(), $max, $class).map_err(|(offset, problem)| {
+                    ValueError { what: $what, offset, problem }
+                })?;
+                Ok(Self(s))
+            }
+
+            /// Wraps already-validated text (decoder use only).
+            pub(crate) fn from_checked(s: &'a str) -> Self {
+                Self(Cow::Borrowed(s))
+            }
+
+            /// The text.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+
+            /// The same value with owned text.
+            pub fn into_owned(self) -> $name<'static> {
+                $name(Cow::Owned(self.0.into_owned()))
+            }
+        }
+
+        impl fmt::Display for $name<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl fmt::Debug for $name<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Debug::fmt(&*self.0, f)
+            }
+        }
+    };
+}
+
+token_type!(
+    /// A login name: 1..=32 bytes of `[0-9A-Za-z_@.-]` (spec note, "Plain CSA
+    /// mode"; the 1.1 spec allows `[0-9A-Za-z_-]`, shogi-server adds `@.`).
+    UserName, "user name", 32, is_name_byte
+);
+
+token_type!(
+    /// A game id as in `START:<id>`, `AGREE <id>`, `%%SHOW <id>`: 1..=256
+    /// printable ASCII bytes without space, e.g.
+    /// `testevent+testgame-300-0+alice+bob+20261129145635`; `[` and `]` are
+    /// excluded (they delimit the id in `##[MONITOR][<id>]`).
+    GameId, "game id", 256, is_game_id_byte
+);
+
+token_type!(
+    /// A game name as in `%%GAME <name> +` or the CSA-mode password:
+    /// 1..=128 bytes of `[0-9A-Za-z_@.-]`, conventionally
+    /// `<name>-<total_sec>-<byoyomi_sec>` with an optional `F` suffix
+    /// (Fischer increment), e.g. `floodgate-300-10F`
+    /// (spec note, "Extended mode (x1)"). See [`GameName::time_control`].
+    GameName, "game name", 128, is_name_byte
+);
+
+token_type!(
+    /// A word of a reply: 1..=256 printable ASCII bytes without space (e.g.
+    /// the fields of a `##[WHO]` entry).
+    Word, "word", 256, is_graphic
+);
+
+token_type!(
+    /// An x1 reply tag, the `WHO` of `##[WHO]`: 1..=32 bytes of
+    /// `[0-9A-Za-z_]`.
+    Tag, "tag", 32, is_tag_byte
+);
+
+/// Bytes allowed in an x1 reply tag.
+pub(crate) fn is_tag_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// The time control a game name encodes (spec note, "Extended mode (x1)").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameNameTime {
+    /// Total time in seconds (0 = unlimited).
+    pub total_sec: u32,
+    /// Byoyomi in seconds, or the Fischer increment when `fischer` is set.
+    pub byoyomi_sec: u32,
+    /// `true` when the name ends in `F`: the last number is an increment.
+    pub fischer: bool,
+}
+
+impl GameName<'_> {
+    /// Splits `<base>-<total>-<byoyomi>[F]`; `None` when the name has no such
+    /// suffix (shogi-server then refuses the game).
+    ///
+    /// ```
+    /// use csa_protocol::{GameName, GameNameTime};
+    /// let g = GameName::new("floodgate-300-10F").unwrap();
+    /// assert_eq!(
+    ///     g.time_control(),
+    ///     Some(("floodgate", GameNameTime { total_sec: 300, byoyomi_sec: 10, fischer: true }))
+    /// );
+    /// assert_eq!(GameName::new("badname").unwrap().time_control(), None);
+    /// ```
+    pub fn time_control(&self) -> Option<(&str, GameNameTime)> {
+        let s = self.as_str();
+        let (rest, fischer) = match s.strip_suffix('F') {
+            Some(r) => (r, true),
+            None => (s, false),
+        };
+        let (rest, byo) = rest.rsplit_once('-')?;
+        let (base, total) = rest.rsplit_once('-')?;
+        let num = |t: &str| -> Option<u32> {
+            if t.is_empty() || t.len() > 9 || !t.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            t.parse().ok()
+        };
+        if base.is_empty() {
+            return None;
+        }
+        Some((
+            base,
+            GameNameTime {
+                total_sec: num(total)?,
+                byoyomi_sec: num(byo)?,
+                fischer,
+            },
+        ))
+    }
+}
+
+/// A password, never shown by `Debug` (STYLE.md convention 5).
+///
+/// 1..=256 printable ASCII bytes without space. The 1.1 spec says at most 32,
+/// but Floodgate passwords `<gamename>,<secret>` are often longer; we accept
+/// up to 256 (deliberately lenient, documented).
+///
+/// ```
+/// use csa_protocol::Password;
+/// let p = Password::new("s3cret").unwrap();
+/// assert_eq!(format!("{p:?}"), "Password(<redacted>)");
+/// assert_eq!(p.expose(), "s3cret");
+/// ```
+#[derive(Clone, PartialEq, Eq)]
+pub struct Password<'a>(Cow<'a, str>);
+
+impl<'a> Password<'a> {
+    /// Maximum length in bytes.
+    pub const MAX_LEN: usize = 256;
+
+    /// Validates `s`.
+    ///
+    /// # Errors
+    /// [`ValueError`] for an empty password, a space or control byte, or one
+    /// longer than [`Self::MAX_LEN`].
+    pub fn new(s: impl Into<Cow<'a, str>>) -> Result<Self, ValueError> {
+        let s = s.into();
+        check_token(s.as_bytes(), Self::MAX_LEN, is_graphic).map_err(|(offset, problem)| {
+            ValueError {
+                what: "password",
+                offset,
+                problem,
+            }
+        })?;
+        Ok(Self(s))
+    }
+
+    pub(crate) fn from_checked(s: &'a str) -> Self {
+        Self(Cow::Borrowed(s))
+    }
+
+    /// The secret text. Named so that every use is visible in review.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// The same value with owned text.
+    pub fn into_owned(self) -> Password<'static> {
+        Password(Cow::Owned(self.0.into_owned()))
+    }
+}
+
+impl fmt::Debug for Password<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Password(<redacted>)")
+    }
+}
+
+/// Free text (chat, error and information replies): valid UTF-8 with no ASCII
+/// control characters (no CR, LF, TAB), at most 65 536 bytes. May be empty.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Text<'a>(Cow<'a, str>);
+
+impl<'a> Text<'a> {
+    /// Maximum length in bytes.
+    pub const MAX_LEN: usize = 65_536;
+
+    /// Validates `s`.
+    ///
+    /// # Errors
+    /// [`ValueError`] naming the first control byte, or a text longer than
+    /// [`Self::MAX_LEN`].
+    pub fn new(s: impl Into<Cow<'a, str>>) -> Result<Self, ValueError> {
+        let s = s.into();
+        if let Some(i) = s.bytes().position(|b| !is_text_byte(b)) {
+            return Err(ValueError {
+                what: "text",
+                offset: i,
+                problem: Problem::InvalidByte(s.as_bytes()[i]),
+            });
+        }
+        if s.len() > Self::MAX_LEN {
+            return Err(ValueError {
+                what: "text",
+                offset: Self::MAX_LEN,
+                problem: Problem::TooLong { max: Self::MAX_LEN },
+            });
+        }
+        Ok(Self(s))
+    }
+
+    pub(crate) fn from_checked(s: &'a str) -> Self {
+        Self(Cow::Borrowed(s))
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The same value with owned text.
+    pub fn into_owned(self) -> Text<'static> {
+        Text(Cow::Owned(self.0.into_owned()))
+    }
+}
+
+impl fmt::Display for Text<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Debug for Text<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+/// A player's side: `+` (Black, sente, moves first) or `-` (White, gote).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// `+`: Black (sente).
+    Black,
+    /// `-`: White (gote).
+    White,
+}
+
+impl Side {
+    /// The sign character, `+` or `-`.
+    pub fn sign(self) -> char {
+        match self {
+            Side::Black => '+',
+            Side::White => '-',
+        }
+    }
+
+    /// The other side.
+    pub fn opponent(self) -> Side {
+        match self {
+            Side::Black => Side::White,
+            Side::White => Side::Black,
+        }
+    }
+
+    pub(crate) fn from_sign(b: u8) -> Option<Side> {
+        match b {
+            b'+' => Some(Side::Black),
+            b'-' => Some(Side::White),
+            _ => None,
+        }
+    }
+}
+
+impl From<Side> for board_core::shogi::Color {
+    fn from(s: Side) -> Self {
+        match s {
+            Side::Black => board_core::shogi::Color::Black,
+            Side::White => board_core::shogi::Color::White,
+        }
+    }
+}
+
+impl From<board_core::shogi::Color> for Side {
+    fn from(c: board_core::shogi::Color) -> Self {
+        match c {
+            board_core::shogi::Color::Black => Side::Black,
+            board_core::shogi::Color::White => Side::White,
+        }
+    }
+}
+
+/// The side a player asks for in `%%GAME`/`%%CHALLENGE`: `+`, `-` or `*`
+/// (either; spec note, "Extended mode (x1)").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SidePreference {
+    /// `+`.
+    Black,
+    /// `-`.
+    White,
+    /// `*`: let the server choose.
+    Any,
+}
+
+impl SidePreference {
+    /// The wire character.
+    pub fn as_char(self) -> char {
+        match self {
+            SidePreference::Black => '+',
+            SidePreference::White => '-',
+            SidePreference::Any => '*',
+        }
+    }
+
+    /// `Some(side)` for `+`/`-`, `None` for `*`.
+    pub fn side(self) -> Option<Side> {
+        match self {
+            SidePreference::Black => Some(Side::Black),
+            SidePreference::White => Some(Side::White),
+            SidePreference::Any => None,
+        }
+    }
+}
+
+/// The time charged for a move, the `T` of `+7776FU,T12` or a kifu `T12`
+/// line: whole seconds, or seconds with up to 3 decimals (`T1.5`, V3.0 kifu
+/// style). Stored in milliseconds; encodes without decimals when whole.
+///
+/// ```
+/// use csa_protocol::MoveTime;
+/// assert_eq!(MoveTime::from_secs(12).to_string(), "12");
+/// assert_eq!(MoveTime::from_millis(1500).to_string(), "1.5");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct MoveTime {
+    millis: u64,
+}
+
+impl MoveTime {
+    /// Largest accepted value in seconds (the field is at most 10 digits).
+    pub const MAX_SECS: u64 = 9_999_999_999;
+
+    /// Whole seconds (clamped to [`Self::MAX_SECS`]).
+    pub const fn from_secs(secs: u64) -> Self {
+        let s = if secs > Self::MAX_SECS {
+            Self::MAX_SECS
+        } else {
+            secs
+        };
+        Self { millis: s * 1000 }
+    }
+
+    /// Milliseconds (clamped to [`Self::MAX_SECS`] seconds).
+    pub const fn from_millis(millis: u64) -> Self {
+        let m = if millis > Self::MAX_SECS * 1000 {
+            Self::MAX_SECS * 1000
+        } else {
+            millis
+        };
+        Self { millis: m }
+    }
+
+    /// Milliseconds.
+    pub const fn as_millis(self) -> u64 {
+        self.millis
+    }
+
+    /// Whole seconds (rounded down).
+    pub const fn as_secs(self) -> u64 {
+        self.millis / 1000
+    }
+
+    /// Parses `12`, `1.5`, `0.125` (digits, optional `.` and 1..=3 digits).
+    /// On error returns the byte offset and problem.
+    pub(crate) fn parse(s: &[u8]) -> Result<Self, (usize, Problem)> {
+        const EXPECT: Problem = Problem::Expected("seconds: digits with up to 3 decimals");
+        let (int, frac) = match s.iter().position(|&b| b == b'.') {
+            Some(i) => (&s[..i], Some((i + 1, &s[i + 1..]))),
+            None => (s, None),
+        };
+        if int.is_empty() {
+            return Err((0, EXPECT));
+        }
+        if int.len() > 10 {
+            return Err((0, Problem::OutOfRange));
+        }
+        let mut secs: u64 = 0;
+        for (i, &b) in int.iter().enumerate() {
+            if !b.is_ascii_digit() {
+                return Err((i, Problem::InvalidByte(b)));
+            }
+            secs = secs * 10 + u64::from(b - b'0');
+        }
+        let mut millis = 0u64;
+        if let Some((off, frac)) = frac {
+            if frac.is_empty() || frac.len() > 3 {
+                return Err((off, EXPECT));
+            }
+            for (i, &b) in frac.iter().enumerate() {
+                if !b.is_ascii_digit() {
+                    return Err((off + i, Problem::InvalidByte(b)));
+                }
+                millis = millis * 10 + u64::from(b - b'0');
+            }
+            for _ in frac.len()..3 {
+                millis *= 10;
+            }
+        }
+        Ok(Self {
+            millis: secs * 1000 + millis,
+        })
+    }
+}
+
+impl fmt::Display for MoveTime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let secs = self.millis / 1000;
+        let ms = self.millis % 1000;
+        if ms == 0 {
+            write!(f, "{secs}")
+        } else if ms.is_multiple_of(100) {
+            write!(f, "{secs}.{}", ms / 100)
+        } else if ms.is_multiple_of(10) {
+            write!(f, "{secs}.{:02}", ms / 10)
+        } else {
+            write!(f, "{secs}.{ms:03}")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_time_parse() {
+        assert_eq!(MoveTime::parse(b"12"), Ok(MoveTime::from_secs(12)));
+        assert_eq!(MoveTime::parse(b"1.5"), Ok(MoveTime::from_millis(1500)));
+        assert_eq!(MoveTime::parse(b"0.125"), Ok(MoveTime::from_millis(125)));
+        assert_eq!(MoveTime::parse(b"0.05"), Ok(MoveTime::from_millis(50)));
+        assert_eq!(MoveTime::from_millis(50).to_string(), "0.05");
+        assert!(MoveTime::parse(b"").is_err());
+        assert!(MoveTime::parse(b"1.").is_err());
+        assert!(MoveTime::parse(b"1.2345").is_err());
+        assert_eq!(MoveTime::parse(b"1x"), Err((1, Problem::InvalidByte(b'x'))));
+        assert!(MoveTime::parse(b"12345678901").is_err());
+    }
+
+    #[test]
+    fn name_rules() {
+        assert!(UserName::new("gps_normal").is_ok());
+        assert!(UserName::new("a@b.c-d").is_ok());
+        let e = UserName::new("bad/name").unwrap_err();
+        assert_eq!((e.offset, e.problem), (3, Problem::InvalidByte(b'/')));
+        assert_eq!(
+            UserName::new("n".repeat(33)).unwrap_err().problem,
+            Problem::TooLong { max: 32 }
+        );
+        assert!(UserName::new("n".repeat(32)).is_ok());
+    }
+}

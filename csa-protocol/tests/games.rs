@@ -1,0 +1,673 @@
+//! Server session + client sessions driven against each other in memory,
+//! through complete games ending in every result kind our server produces:
+//! #RESIGN (by %TORYO, by LOGOUT, by disconnect), #TIME_UP, #ILLEGAL_MOVE
+//! (incl. the real uchifuzume of `uchifuzume-floodgate-2008.csa`, %CHUDAN,
+//! an invalid %KACHI), #SENNICHITE, #OUTE_SENNICHITE, #JISHOGI, #MAX_MOVES;
+//! plus rejection, the agree timeout, buoys, deferred moves and monitors.
+
+use std::time::{Duration, Instant};
+
+use board_core::shogi::Position;
+use csa_protocol::kifu::parse_kifu;
+use csa_protocol::session::client::{Client, ClientConfig, ClientEvent, ClientState};
+use csa_protocol::session::server::{ConnId, Output, Server, ServerConfig, ServerEvent};
+use csa_protocol::*;
+
+struct Net {
+    server: Server,
+    clients: Vec<(ConnId, Client)>,
+    events: Vec<Vec<ClientEvent>>,
+    /// Lines received by each client, as text.
+    received: Vec<Vec<String>>,
+    /// Extra raw connections (observers) and what they received.
+    raw: Vec<(ConnId, Vec<String>)>,
+    now: Instant,
+}
+
+fn cfg(name: &str, password: &str, x1: bool, game: Option<(&str, SidePreference)>) -> ClientConfig {
+    let mut c = ClientConfig::new(
+        UserName::new(name.to_string()).unwrap(),
+        Password::new(password.to_string()).unwrap(),
+    );
+    c.x1 = x1;
+    c.game = game.map(|(g, s)| (GameName::new(g.to_string()).unwrap(), s));
+    c
+}
+
+impl Net {
+    fn new(config: ServerConfig) -> Self {
+        let now = Instant::now();
+        Net {
+            server: Server::new(config, now, 1_795_964_195),
+            clients: Vec::new(),
+            events: Vec::new(),
+            received: Vec::new(),
+            raw: Vec::new(),
+            now,
+        }
+    }
+
+    fn add(&mut self, c: ClientConfig) -> usize {
+        let id = self.server.handle_connect(self.now);
+        self.clients.push((id, Client::new(c, self.now)));
+        self.events.push(Vec::new());
+        self.received.push(Vec::new());
+        self.pump();
+        self.clients.len() - 1
+    }
+
+    fn add_raw(&mut self) -> usize {
+        let id = self.server.handle_connect(self.now);
+        self.raw.push((id, Vec::new()));
+        self.raw.len() - 1
+    }
+
+    fn raw_send(&mut self, i: usize, line: &str) {
+        let id = self.raw[i].0;
+        self.server
+            .handle_data(id, format!("{line}\n").as_bytes(), self.now);
+        self.pump();
+    }
+
+    fn advance(&mut self, d: Duration) {
+        self.now += d;
+        if self.server.poll_timeout().is_some_and(|t| t <= self.now) {
+            self.server.handle_timeout(self.now);
+        }
+        self.pump();
+    }
+
+    fn pump(&mut self) {
+        loop {
+            let mut progress = false;
+            for (id, c) in &mut self.clients {
+                while let Some(bytes) = c.poll_transmit() {
+                    progress = true;
+                    self.server.handle_data(*id, &bytes, self.now);
+                }
+            }
+            while let Some(o) = self.server.poll_output() {
+                progress = true;
+                match o {
+                    Output::Send { conn, data } => {
+                        if let Some(i) = self.clients.iter().position(|(id, _)| *id == conn) {
+                            let text = String::from_utf8(data.clone()).unwrap();
+                            self.received[i].extend(text.lines().map(String::from));
+                            self.clients[i].1.handle_data(&data, self.now);
+                        } else if let Some(r) = self.raw.iter_mut().find(|(id, _)| *id == conn) {
+                            r.1.extend(String::from_utf8(data).unwrap().lines().map(String::from));
+                        }
+                    }
+                    Output::Close { conn } => {
+                        if let Some(i) = self.clients.iter().position(|(id, _)| *id == conn) {
+                            self.clients[i].1.handle_close();
+                        }
+                    }
+                }
+            }
+            for (i, (_, c)) in self.clients.iter_mut().enumerate() {
+                while let Some(e) = c.poll_event() {
+                    progress = true;
+                    if matches!(e, ClientEvent::Summary(_)) {
+                        c.agree(self.now).unwrap();
+                    }
+                    self.events[i].push(e);
+                }
+            }
+            if !progress {
+                return;
+            }
+        }
+    }
+
+    fn client(&mut self, i: usize) -> &mut Client {
+        &mut self.clients[i].1
+    }
+
+    /// Plays a USI move for client `i` (converted to CSA on its board).
+    fn play_usi(&mut self, i: usize, usi: &str) {
+        let now = self.now;
+        let c = self.client(i);
+        let pos = *c.board().unwrap().position();
+        let mv = pos.usi_to_csa(usi).unwrap();
+        c.play(mv, None, now).unwrap();
+        self.pump();
+    }
+
+    fn game_over(&self, i: usize) -> Option<(EndReason, Outcome)> {
+        self.events[i].iter().rev().find_map(|e| match e {
+            ClientEvent::GameOver { reason, outcome } => Some((*reason, *outcome)),
+            _ => None,
+        })
+    }
+}
+
+/// Two x1 clients matched on `game` (black asks for `+`).
+fn x1_pair(config: ServerConfig, game: &str) -> Net {
+    let mut net = Net::new(config);
+    net.add(cfg(
+        "sente",
+        "pw",
+        true,
+        Some((game, SidePreference::Black)),
+    ));
+    net.add(cfg("gote", "pw", true, Some((game, SidePreference::White))));
+    assert_eq!(net.client(0).state(), ClientState::Game);
+    assert_eq!(net.client(1).state(), ClientState::Game);
+    net
+}
+
+#[test]
+fn resign_in_csa_mode_and_the_server_closes_both() {
+    let mut net = Net::new(ServerConfig::default());
+    net.add(cfg("dave", "g-300-0", false, None));
+    net.add(cfg("erin", "g-300-0,secret", false, None));
+    // The later arrival is Black when nobody asked for a side.
+    assert_eq!(net.client(1).side(), Some(Side::Black));
+    assert!(net.events[1].iter().any(|e| matches!(e, ClientEvent::OurTurn { remaining: Some(r), .. } if *r == Duration::from_secs(300))));
+    net.advance(Duration::from_millis(2500));
+    net.play_usi(1, "7g7f");
+    assert_eq!(net.received[0].last().unwrap(), "+7776FU,T2");
+    assert_eq!(
+        net.client(0).remaining(Side::Black),
+        Some(Duration::from_secs(298))
+    );
+    net.play_usi(0, "3c3d");
+    net.play_usi(1, "8h2b+");
+    assert_eq!(net.received[0].last().unwrap(), "+8822UM,T0");
+    let now = net.now;
+    net.client(0).special(SpecialMove::Toryo, now).unwrap();
+    net.pump();
+    assert_eq!(
+        &net.received[0][net.received[0].len() - 3..],
+        ["%TORYO", "#RESIGN", "#LOSE"]
+    );
+    assert_eq!(
+        &net.received[1][net.received[1].len() - 3..],
+        ["%TORYO", "#RESIGN", "#WIN"]
+    );
+    assert_eq!(net.game_over(0), Some((EndReason::Resign, Outcome::Lose)));
+    assert_eq!(net.game_over(1), Some((EndReason::Resign, Outcome::Win)));
+    assert_eq!(net.client(0).state(), ClientState::Disconnected);
+    assert_eq!(net.client(1).state(), ClientState::Disconnected);
+    let ended = std::iter::from_fn(|| net.server.poll_event())
+        .find(|e| matches!(e, ServerEvent::GameEnded { .. }));
+    assert_eq!(
+        ended,
+        Some(ServerEvent::GameEnded {
+            game_id: net
+                .client(0)
+                .summary()
+                .unwrap()
+                .game_id
+                .as_ref()
+                .unwrap()
+                .to_string(),
+            reason: "#RESIGN",
+            winner: Some(Side::Black),
+            moves: 3
+        })
+    );
+}
+
+#[test]
+fn time_up_with_byoyomi_and_increment() {
+    // 10 s + 5 s byoyomi: Black may think 15 s, not more.
+    let mut net = x1_pair(ServerConfig::default(), "blitz-10-5");
+    net.advance(Duration::from_millis(14_900));
+    assert_eq!(net.game_over(0), None);
+    net.advance(Duration::from_millis(200));
+    assert_eq!(net.game_over(0), Some((EndReason::TimeUp, Outcome::Lose)));
+    assert_eq!(net.game_over(1), Some((EndReason::TimeUp, Outcome::Win)));
+    // x1 players return to `connected`.
+    assert_eq!(net.client(0).state(), ClientState::Connected);
+
+    // Fischer: 10 s + 3 s per move (`F`), added before each turn.
+    let mut net = x1_pair(ServerConfig::default(), "fischer-10-3F");
+    let s = net.client(0).summary().unwrap().time.clone().unwrap();
+    assert_eq!(
+        (s.total_time, s.byoyomi, s.increment),
+        (Some(10), Some(0), Some(3))
+    );
+    net.advance(Duration::from_secs(12));
+    net.play_usi(0, "7g7f");
+    assert_eq!(net.received[1].last().unwrap(), "+7776FU,T12");
+    assert_eq!(
+        net.client(1).remaining(Side::Black),
+        Some(Duration::from_secs(1))
+    );
+    assert_eq!(
+        net.client(1).remaining(Side::White),
+        Some(Duration::from_secs(13))
+    );
+    net.advance(Duration::from_millis(13_100));
+    assert_eq!(net.game_over(1), Some((EndReason::TimeUp, Outcome::Lose)));
+}
+
+#[test]
+fn illegal_moves_lose() {
+    for (line, who) in [
+        ("+7775FU", 0), // a pawn moving two squares
+        ("-3334FU", 0), // Black sending White's sign
+        ("+2726KI", 0), // the piece named is not the piece there
+        ("+7776XX", 0), // notation error
+        ("%CHUDAN", 0), // shogi-server treats %CHUDAN as illegal
+        ("%KACHI", 0),  // declaration not valid here
+    ] {
+        let mut net = x1_pair(ServerConfig::default(), "t-300-0");
+        let now = net.now;
+        net.client(who).send_raw_line(line.as_bytes(), now);
+        net.pump();
+        assert_eq!(
+            net.game_over(0),
+            Some((EndReason::IllegalMove, Outcome::Lose)),
+            "{line}"
+        );
+        assert_eq!(
+            net.game_over(1),
+            Some((EndReason::IllegalMove, Outcome::Win)),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn real_uchifuzume_is_rejected_by_the_server() {
+    // The 103 moves of the Floodgate record as a buoy, then the drop the
+    // real server rejected: -0064FU (pawn-drop mate).
+    let data = include_bytes!("data/uchifuzume-floodgate-2008.csa");
+    let records = parse_kifu(data).unwrap();
+    let moves: Vec<CsaMove> = records[0].moves().iter().map(|m| m.mv).collect();
+    assert_eq!(moves.len(), 103);
+    let mut net = Net::new(ServerConfig::default());
+    let setter = net.add(cfg("setter", "pw", true, None));
+    let now = net.now;
+    net.client(setter).x1_command(
+        X1Command::SetBuoy {
+            name: GameName::new("buoy_uchi-600-0").unwrap(),
+            moves: BuoyMoves::new(&moves).unwrap(),
+            count: None,
+        },
+        now,
+    );
+    net.pump();
+    assert!(net.received[setter].contains(&"##[SETBUOY] +OK".to_string()));
+    let b = net.add(cfg(
+        "usapyon",
+        "pw",
+        true,
+        Some(("buoy_uchi-600-0", SidePreference::Black)),
+    ));
+    let w = net.add(cfg(
+        "kshogi",
+        "pw",
+        true,
+        Some(("buoy_uchi-600-0", SidePreference::White)),
+    ));
+    let s = net.client(w).summary().unwrap().clone();
+    let p = s.position.as_ref().unwrap();
+    assert_eq!(p.moves.len(), 103);
+    assert!(
+        p.moves
+            .iter()
+            .all(|(_, t)| *t == Some(MoveTime::from_secs(1))),
+        "buoy moves are charged T1"
+    );
+    assert!(net.client(w).is_our_turn());
+    // The buoy was used up (count 1).
+    let now = net.now;
+    net.client(setter).x1_command(
+        X1Command::GetBuoyCount(GameName::new("buoy_uchi-600-0").unwrap()),
+        now,
+    );
+    net.pump();
+    assert!(net.received[setter].contains(&"##[GETBUOYCOUNT] -1".to_string()));
+    // Our own client refuses the move...
+    let drop = CsaMove::parse(b"-0064FU").unwrap();
+    assert!(net.client(w).play(drop, None, now).is_err());
+    // ...and the server rejects it when sent anyway.
+    net.client(w).send_raw_line(b"-0064FU", now);
+    net.pump();
+    assert_eq!(
+        net.game_over(w),
+        Some((EndReason::IllegalMove, Outcome::Lose))
+    );
+    assert_eq!(
+        net.game_over(b),
+        Some((EndReason::IllegalMove, Outcome::Win))
+    );
+}
+
+#[test]
+fn sennichite_is_a_draw() {
+    let mut net = x1_pair(ServerConfig::default(), "rep-300-0");
+    for _ in 0..3 {
+        for (i, m) in [(0, "2h3h"), (1, "8b7b"), (0, "3h2h"), (1, "7b8b")] {
+            net.play_usi(i, m);
+        }
+    }
+    assert_eq!(
+        net.game_over(0),
+        Some((EndReason::Sennichite, Outcome::Draw))
+    );
+    assert_eq!(
+        net.game_over(1),
+        Some((EndReason::Sennichite, Outcome::Draw))
+    );
+    assert_eq!(
+        &net.received[0][net.received[0].len() - 3..],
+        ["-7282HI,T0", "#SENNICHITE", "#DRAW"]
+    );
+}
+
+/// White king 5a, Black rook 6h, Black king 9i: the rook can check the
+/// king back and forth between files 5 and 4.
+const PERPETUAL: &str = "P1 *  *  *  * -OU *  *  *  * 
+P2 *  *  *  *  *  *  *  *  * 
+P3 *  *  *  *  *  *  *  *  * 
+P4 *  *  *  *  *  *  *  *  * 
+P5 *  *  *  *  *  *  *  *  * 
+P6 *  *  *  *  *  *  *  *  * 
+P7 *  *  *  *  *  *  *  *  * 
+P8 *  *  * +HI *  *  *  *  * 
+P9+OU *  *  *  *  *  *  *  * 
++
+";
+
+#[test]
+fn perpetual_check_loses() {
+    let config = ServerConfig {
+        initial_position: Some(Position::from_csa(PERPETUAL.as_bytes()).unwrap()),
+        ..Default::default()
+    };
+    let mut net = x1_pair(config, "oute-300-0");
+    // The Game_Summary carries the set position.
+    let lines: Vec<String> = net
+        .client(1)
+        .summary()
+        .unwrap()
+        .position
+        .as_ref()
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect();
+    assert_eq!(lines[0], "P1 *  *  *  * -OU *  *  *  * ");
+    net.play_usi(0, "6h5h");
+    for _ in 0..3 {
+        for (i, m) in [(1, "5a4a"), (0, "5h4h"), (1, "4a5a"), (0, "4h5h")] {
+            net.play_usi(i, m);
+        }
+    }
+    assert_eq!(
+        net.game_over(0),
+        Some((EndReason::OuteSennichite, Outcome::Lose))
+    );
+    assert_eq!(
+        net.game_over(1),
+        Some((EndReason::OuteSennichite, Outcome::Win))
+    );
+}
+
+/// Black king 1b in the enemy camp with 10 pieces there (2 rooks, 2
+/// bishops: 20 points; 4 golds, 2 silvers: 6) and 2 pawns in hand: 28.
+const KACHI: &str = "P1 *  *  *  *  *  *  *  *  * 
+P2+GI+GI *  *  *  *  *  * +OU
+P3+HI+HI+KA+KA+KI+KI+KI+KI * 
+P4 *  *  *  *  *  *  *  *  * 
+P5 *  *  *  *  *  *  *  *  * 
+P6 *  *  *  *  *  *  *  *  * 
+P7 *  *  *  *  *  *  *  *  * 
+P8 *  *  *  *  *  *  *  *  * 
+P9 *  *  *  * -OU *  *  *  * 
+P+00FU00FU
++
+";
+
+#[test]
+fn valid_declaration_wins_by_jishogi() {
+    let config = ServerConfig {
+        initial_position: Some(Position::from_csa(KACHI.as_bytes()).unwrap()),
+        ..Default::default()
+    };
+    let mut net = x1_pair(config, "kachi-300-0");
+    let now = net.now;
+    net.client(0).special(SpecialMove::Kachi, now).unwrap();
+    net.pump();
+    assert_eq!(
+        &net.received[1][net.received[1].len() - 3..],
+        ["%KACHI", "#JISHOGI", "#LOSE"]
+    );
+    assert_eq!(net.game_over(0), Some((EndReason::Jishogi, Outcome::Win)));
+}
+
+#[test]
+fn max_moves_is_censored() {
+    let config = ServerConfig {
+        max_moves: 4,
+        ..Default::default()
+    };
+    let mut net = x1_pair(config, "short-300-0");
+    assert_eq!(net.client(0).summary().unwrap().max_moves, Some(4));
+    for (i, m) in [(0, "7g7f"), (1, "3c3d"), (0, "2g2f"), (1, "4c4d")] {
+        net.play_usi(i, m);
+    }
+    assert_eq!(
+        &net.received[0][net.received[0].len() - 3..],
+        ["-4344FU,T0", "#MAX_MOVES", "#CENSORED"]
+    );
+    assert_eq!(
+        net.game_over(1),
+        Some((EndReason::MaxMoves, Outcome::Censored))
+    );
+}
+
+#[test]
+fn disconnect_and_logout_lose_at_once() {
+    // Disconnect while the opponent is on move (shogi-server would wait).
+    let mut net = x1_pair(ServerConfig::default(), "d-300-0");
+    net.play_usi(0, "7g7f");
+    let black = net.clients[0].0;
+    let now = net.now;
+    net.server.handle_disconnect(black, now);
+    net.pump();
+    assert_eq!(
+        &net.received[1][net.received[1].len() - 3..],
+        ["%TORYO", "#RESIGN", "#WIN"]
+    );
+    // LOGOUT during a game counts as resigning.
+    let mut net = x1_pair(ServerConfig::default(), "l-300-0");
+    let now = net.now;
+    net.client(1).logout(now);
+    net.pump();
+    assert_eq!(
+        &net.received[1][net.received[1].len() - 4..],
+        ["LOGOUT:completed", "%TORYO", "#RESIGN", "#LOSE"]
+    );
+    assert_eq!(net.game_over(0), Some((EndReason::Resign, Outcome::Win)));
+}
+
+#[test]
+fn out_of_turn_moves_are_deferred_and_retransmissions_ignored() {
+    let mut net = x1_pair(ServerConfig::default(), "df-300-0");
+    let now = net.now;
+    net.client(1).send_raw_line(b"-3334FU", now);
+    net.pump();
+    let id = net.client(0).summary().unwrap().game_id.clone().unwrap();
+    assert_eq!(
+        net.received[0].last().unwrap(),
+        &format!("START:{id}"),
+        "nothing sent to Black yet"
+    );
+    net.play_usi(0, "7g7f");
+    // White's held move is played right after Black's.
+    assert_eq!(
+        &net.received[0][net.received[0].len() - 2..],
+        ["+7776FU,T0", "-3334FU,T0"]
+    );
+    // Black moves, then repeats the same line while White is on move: a
+    // retransmission, ignored (not held for Black's next turn).
+    net.play_usi(0, "2g2f");
+    let now = net.now;
+    net.client(0).send_raw_line(b"+2726FU", now); // retransmission, ignored
+    net.pump();
+    net.play_usi(1, "8c8d");
+    assert_eq!(net.received[1].last().unwrap(), "-8384FU,T0");
+    assert_eq!(net.game_over(0), None);
+    assert!(net.client(0).is_our_turn());
+}
+
+#[test]
+fn reject_and_agree_timeout() {
+    let mut net = Net::new(ServerConfig::default());
+    // A client that rejects: use a raw connection for White.
+    net.add(cfg(
+        "a",
+        "pw",
+        true,
+        Some(("r-300-0", SidePreference::Black)),
+    ));
+    let r = net.add_raw();
+    net.raw_send(r, "LOGIN b pw x1");
+    net.raw_send(r, "%%GAME r-300-0 -");
+    assert!(net.raw[r].1.contains(&"END Game_Summary".to_string()));
+    net.raw_send(r, "REJECT");
+    let id = net.client(0).summary().unwrap().game_id.clone().unwrap();
+    assert!(net.received[0].contains(&format!("REJECT:{id} by b")));
+    assert_eq!(net.client(0).state(), ClientState::Connected);
+    // Now nobody answers: the server gives up after 120 s.
+    net.raw_send(r, "%%GAME r-300-0 -");
+    let now = net.now;
+    net.client(0)
+        .request_game(
+            GameName::new("r-300-0").unwrap(),
+            SidePreference::Black,
+            now,
+        )
+        .unwrap();
+    net.pump();
+    // Our client agreed automatically; the raw one does not.
+    net.advance(Duration::from_secs(119));
+    assert!(
+        !net.raw[r]
+            .1
+            .iter()
+            .any(|l| l.ends_with("by the Server (timed out)"))
+    );
+    net.advance(Duration::from_secs(2));
+    assert!(
+        net.raw[r]
+            .1
+            .last()
+            .unwrap()
+            .ends_with(" by the Server (timed out)")
+    );
+    assert_eq!(net.server.game_count(), 0);
+}
+
+#[test]
+fn monitors_see_every_move_and_challenge_needs_a_rival() {
+    let mut net = Net::new(ServerConfig::default());
+    let o = net.add_raw();
+    net.raw_send(o, "LOGIN observer pw x1");
+    net.raw_send(o, "%%CHALLENGE m-300-0 +");
+    assert_eq!(
+        net.raw[o].1.last().unwrap(),
+        "##[ERROR] can't find rival for m-300-0"
+    );
+    net.add(cfg(
+        "s",
+        "pw",
+        true,
+        Some(("m-300-0", SidePreference::Black)),
+    ));
+    net.add(cfg(
+        "g",
+        "pw",
+        true,
+        Some(("m-300-0", SidePreference::White)),
+    ));
+    let id = net.client(0).summary().unwrap().game_id.clone().unwrap();
+    net.raw_send(o, &format!("%%MONITOR2ON {id}"));
+    net.raw_send(o, &format!("%%MONITORON {id}"));
+    net.play_usi(0, "7g7f");
+    net.play_usi(1, "3c3d");
+    let lines = &net.raw[o].1;
+    let p2 = format!("##[MONITOR2][{id}] ");
+    assert!(lines.contains(&format!("{p2}+7776FU")));
+    assert!(lines.contains(&format!("{p2}-3334FU")));
+    assert!(lines.contains(&format!("{p2}T0")));
+    let p1 = format!("##[MONITOR][{id}] ");
+    assert!(lines.contains(&format!("{p1}Last_Move:-3334FU,T0")));
+    assert!(lines.contains(&format!("{p1}P3-FU-FU-FU-FU-FU-FU * -FU-FU")));
+    // %%WHO shows no password hash.
+    net.raw_send(o, "%%WHO");
+    assert!(
+        net.raw[o]
+            .1
+            .contains(&"##[WHO] s x1 game m-300-0 +".to_string())
+    );
+    assert!(
+        net.raw[o]
+            .1
+            .contains(&"##[WHO] observer x1 connected".to_string())
+    );
+    let now = net.now;
+    net.client(0).special(SpecialMove::Toryo, now).unwrap();
+    net.pump();
+    assert_eq!(
+        &net.raw[o].1[net.raw[o].1.len() - 2..],
+        [format!("{p2}%TORYO"), format!("{p2}+OK")]
+    );
+}
+
+#[test]
+fn buoy_registry_follows_the_origin_document() {
+    let mut net = Net::new(ServerConfig::default());
+    let a = net.add_raw();
+    let b = net.add_raw();
+    net.raw_send(a, "LOGIN owner pw x1");
+    net.raw_send(b, "LOGIN other pw x1");
+    // Keep-alives: an empty line is echoed, a single space gets nothing.
+    let before = net.raw[a].1.len();
+    net.raw_send(a, "");
+    net.raw_send(a, " ");
+    assert_eq!(net.raw[a].1[before..], [String::new()]);
+    for (who, line, reply) in [
+        (
+            a,
+            "%%SETBUOY buoy_foo-1500-0 +7776FU-3334FU",
+            "##[SETBUOY] +OK",
+        ),
+        (a, "%%GETBUOYCOUNT buoy_foo-1500-0", "##[GETBUOYCOUNT] +OK"),
+        (
+            b,
+            "%%DELETEBUOY buoy_foo-1500-0",
+            "##[ERROR] you are not allowed to delete a buoy game that you did not set: buoy_foo-1500-0",
+        ),
+        (a, "%%DELETEBUOY buoy_foo-1500-0", "##[DELETEBUOY] +OK"),
+        (
+            a,
+            "%%DELETEBUOY hoge",
+            "##[ERROR] buoy game not found: hoge",
+        ),
+        (
+            a,
+            "%%SETBUOY buoy_bad-300-0 +7775FU",
+            "##[ERROR] wrong moves: +7775FU",
+        ),
+    ] {
+        net.raw_send(who, line);
+        let last = net
+            .raw
+            .iter()
+            .find(|(id, _)| *id == net.raw[who].0)
+            .unwrap()
+            .1
+            .last()
+            .unwrap()
+            .clone();
+        assert_eq!(last, reply, "{line}");
+    }
+    assert!(net.raw[a].1.contains(&"##[GETBUOYCOUNT] 1".to_string()));
+}

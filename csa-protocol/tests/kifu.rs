@@ -1,0 +1,279 @@
+//! CSA kifu reader/writer on the two real Floodgate records
+//! (`tests/data/*.csa`, copied from `shared/vectors/csa-kifu/`) and on
+//! V2.2 / V3.0 texts written from the CSA standard file format pages.
+
+use csa_protocol::kifu::{Item, KifuError, KifuSpecial, parse_kifu, write_kifu};
+use csa_protocol::{CsaMove, MoveTime, Side};
+
+const GPS: &[u8] = include_bytes!("data/floodgate-900-0-gps_normal-gps_l-20100507.csa");
+const UCHIFUZUME: &[u8] = include_bytes!("data/uchifuzume-floodgate-2008.csa");
+
+#[test]
+fn floodgate_v2_record_reads_completely_and_writes_back_byte_for_byte() {
+    let records = parse_kifu(GPS).unwrap();
+    assert_eq!(records.len(), 1);
+    let r = &records[0];
+    assert_eq!(r.version(), Some("2"));
+    assert_eq!(r.names(), (Some(&b"gps_normal"[..]), Some(&b"gps_l"[..])));
+    assert_eq!(
+        r.info("EVENT"),
+        Some(&b"wdoor+floodgate-900-0+gps_normal+gps_l+20100507120007"[..])
+    );
+    assert_eq!(r.info("START_TIME"), Some(&b"2010/05/07 12:00:00"[..]));
+    let moves = r.moves();
+    // The shogi issue: "floodgate-900-0-...csa (158 legal moves, resignation)".
+    assert_eq!(moves.len(), 158);
+    assert_eq!(moves[0].mv, CsaMove::parse(b"+7776FU").unwrap());
+    assert_eq!(moves[0].time, Some(MoveTime::from_secs(1)));
+    assert_eq!(moves[0].comments.len(), 1);
+    assert_eq!(moves[0].comments[0].floodgate_eval(), Some(&b" 0"[..]));
+    assert_eq!(moves[11].mv, CsaMove::parse(b"-5162OU").unwrap());
+    assert_eq!(moves[11].time, Some(MoveTime::from_secs(9)));
+    assert_eq!(
+        moves.last().unwrap().mv,
+        CsaMove::parse(b"-0076KE").unwrap()
+    );
+    assert_eq!(r.end(), Some((KifuSpecial::Toryo, None)));
+    assert!(
+        r.position_text()
+            .starts_with("P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HI *  *  *  *  * -KA * \n")
+    );
+    assert!(
+        r.position_text()
+            .ends_with("P9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n+\n")
+    );
+    // The trailing comments after %TORYO (final position, summary) are kept.
+    let last = r.items.last().unwrap();
+    let Item::Comment(c) = last else {
+        panic!("{last:?}")
+    };
+    assert_eq!(c.as_bytes(), b"$END_TIME:2010/05/07 12:21:52");
+    assert_eq!(write_kifu(&records), GPS);
+}
+
+#[test]
+fn shift_jis_record_keeps_comment_bytes_and_round_trips() {
+    let records = parse_kifu(UCHIFUZUME).unwrap();
+    let r = &records[0];
+    assert_eq!(
+        r.names(),
+        (Some(&b"usapyon-on-note"[..]), Some(&b"KShogi900"[..]))
+    );
+    // The shogi issue: "all 103 recorded moves are legal".
+    assert_eq!(r.moves().len(), 103);
+    assert_eq!(r.end(), None, "the record ends without a special move");
+    let comments: Vec<_> = r
+        .items
+        .iter()
+        .filter_map(|i| {
+            if let Item::Comment(c) = i {
+                Some(*c)
+            } else {
+                None
+            }
+        })
+        .collect();
+    let non_utf8 = comments.iter().filter(|c| c.text_utf8().is_none()).count();
+    assert!(
+        non_utf8 > 0,
+        "Shift_JIS comments are present and kept as bytes"
+    );
+    // 歩 (fu) in Shift_JIS is 0x95 0xE0: it is in the comment after +5756FU.
+    let m = r.moves();
+    let c = m
+        .iter()
+        .find(|m| m.mv == CsaMove::parse(b"+5756FU").unwrap())
+        .unwrap();
+    assert!(
+        c.comments[0]
+            .as_bytes()
+            .windows(2)
+            .any(|w| w == [0x95, 0xE0])
+    );
+    assert!(
+        comments.iter().any(|c| c
+            .as_bytes()
+            .starts_with(b"summary:uchifuzume:KShogi900 lose")),
+        "summary comment kept"
+    );
+    assert_eq!(write_kifu(&records), UCHIFUZUME);
+}
+
+#[test]
+fn v22_and_v30_features() {
+    // Written from the CSA standard file format V3.0 description: encoding
+    // line, $TIME with increment, decimal times, several statements per
+    // line, multiple records separated by `/`, every special.
+    let text = "'CSA encoding=UTF-8\nV3.0\nN+先手\nN-後手\n$EVENT:テスト\n$TIME:600+10+5\n$MAX_MOVES:256\n$JISHOGI:27\nPI82HI22KA\nP+00FU\n-\n-3334FU,T1.5\n+7776FU,T0.25,'評価 30\n%+ILLEGAL_ACTION\nT3\n/\nV2.2\nPI\n+\n%TIME_UP\n/\nV2.1\nPI\n+\n+2726FU\n%MAX_MOVES\n";
+    let records = parse_kifu(text.as_bytes()).unwrap();
+    assert_eq!(records.len(), 3);
+    let r = &records[0];
+    assert_eq!(r.version(), Some("3.0"));
+    assert_eq!(r.encoding(), Some(&b"UTF-8"[..]));
+    assert_eq!(r.names().0, Some("先手".as_bytes()));
+    let t = r.time_control().unwrap();
+    assert_eq!(
+        (
+            t.total.as_secs(),
+            t.byoyomi.as_secs(),
+            t.increment.as_secs()
+        ),
+        (600, 10, 5)
+    );
+    assert_eq!(r.info("MAX_MOVES"), Some(&b"256"[..]));
+    assert_eq!(r.info("JISHOGI"), Some(&b"27"[..]));
+    let m = r.moves();
+    assert_eq!(m[0].time, Some(MoveTime::from_millis(1500)));
+    assert_eq!(m[1].time, Some(MoveTime::from_millis(250)));
+    assert_eq!(m[1].comments[0].text_utf8(), Some("評価 30"));
+    assert_eq!(
+        r.end(),
+        Some((
+            KifuSpecial::IllegalActionBlack,
+            Some(MoveTime::from_secs(3))
+        ))
+    );
+    assert!(r.items.contains(&Item::SideToMove(Side::White)));
+    assert_eq!(records[1].end(), Some((KifuSpecial::TimeUp, None)));
+    assert_eq!(records[2].end(), Some((KifuSpecial::MaxMoves, None)));
+    // Written one statement per line, it reads back to the same records.
+    let written = write_kifu(&records);
+    assert_eq!(parse_kifu(&written).unwrap(), records);
+    for s in KifuSpecial::ALL {
+        let t = format!("V2.2\nPI\n+\n{}\n", s.as_str());
+        assert_eq!(
+            parse_kifu(t.as_bytes()).unwrap()[0].end(),
+            Some((s, None)),
+            "{}",
+            s.as_str()
+        );
+    }
+}
+
+#[test]
+fn unparsed_input_is_an_error_with_its_line_number() {
+    let cases: &[(&str, usize, usize)] = &[
+        ("V2.2\nPI\n+\n+7776F\n", 4, 7),
+        ("V2.2\nPI\n+\n+7776FU\nT1x\n", 5, 3),
+        ("V2.2\nhello\n", 2, 1),
+        ("V9\n", 1, 2),
+        ("V2.2\n%RESIGN\n", 2, 1),
+        ("V2.2\n$EVENT\n", 2, 7),
+        ("V2.2\nNx\n", 2, 2),
+        ("V2.2\n+7776FU,,T1\n", 2, 9),
+        ("V2.2\nP\n", 2, 1),
+    ];
+    for (text, line, column) in cases {
+        let e: KifuError = parse_kifu(text.as_bytes()).unwrap_err();
+        assert_eq!((e.line, e.column), (*line, *column), "{text:?}: {e}");
+    }
+}
+
+mod round_trip {
+    use super::*;
+    use csa_protocol::kifu::Record;
+    use proptest::prelude::*;
+
+    fn bytes() -> impl Strategy<Value = Vec<u8>> {
+        prop::collection::vec(
+            any::<u8>().prop_filter("no line ends", |b| *b != b'\n' && *b != b'\r'),
+            0..20,
+        )
+    }
+
+    fn arb_move() -> impl Strategy<Value = CsaMove> {
+        (
+            prop::bool::ANY,
+            0u8..=9,
+            1u8..=9,
+            1u8..=9,
+            1u8..=9,
+            prop::sample::select(vec!["FU", "KI", "UM", "RY", "OU"]),
+        )
+            .prop_filter_map("droppable pieces only for 00", |(b, ff, fr, tf, tr, p)| {
+                let (ff, fr) = if ff == 0 { (0, 0) } else { (ff, fr) };
+                CsaMove::parse(
+                    format!("{}{ff}{fr}{tf}{tr}{p}", if b { '+' } else { '-' }).as_bytes(),
+                )
+                .ok()
+            })
+    }
+
+    #[derive(Debug, Clone)]
+    enum I {
+        Version(&'static str),
+        Name(bool, Vec<u8>),
+        Info(String, Vec<u8>),
+        Position(String),
+        Side(bool),
+        Move(CsaMove),
+        Time(u64),
+        Special(KifuSpecial),
+        Comment(Vec<u8>),
+        Blank,
+    }
+
+    fn arb_item() -> impl Strategy<Value = I> {
+        prop_oneof![
+            prop::sample::select(vec!["2", "2.1", "2.2", "3.0"]).prop_map(I::Version),
+            (prop::bool::ANY, bytes()).prop_map(|(b, n)| I::Name(b, n)),
+            ("[A-Z_]{1,10}", bytes()).prop_map(|(k, v)| I::Info(k, v)),
+            "P[1-9I+-][ -~]{0,30}".prop_map(I::Position),
+            prop::bool::ANY.prop_map(I::Side),
+            arb_move().prop_map(I::Move),
+            (0u64..10_000_000).prop_map(I::Time),
+            prop::sample::select(KifuSpecial::ALL.to_vec()).prop_map(I::Special),
+            bytes().prop_map(I::Comment),
+            Just(I::Blank),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn records_round_trip(recs in prop::collection::vec(prop::collection::vec(arb_item(), 1..12), 1..4)) {
+            // Build the text, then check parse -> write is the identity and
+            // the items are the ones generated.
+            let mut text = Vec::new();
+            for (i, r) in recs.iter().enumerate() {
+                if i > 0 { text.extend_from_slice(b"/\n"); }
+                for item in r {
+                    match item {
+                        I::Version(v) => text.extend_from_slice(format!("V{v}").as_bytes()),
+                        I::Name(b, n) => { text.extend_from_slice(if *b { b"N+" } else { b"N-" }); text.extend_from_slice(n); }
+                        I::Info(k, v) => { text.extend_from_slice(format!("${k}:").as_bytes()); text.extend_from_slice(v); }
+                        I::Position(p) => text.extend_from_slice(p.as_bytes()),
+                        I::Side(b) => text.push(if *b { b'+' } else { b'-' }),
+                        I::Move(m) => text.extend_from_slice(m.to_string().as_bytes()),
+                        I::Time(ms) => text.extend_from_slice(format!("T{}", MoveTime::from_millis(*ms)).as_bytes()),
+                        I::Special(s) => text.extend_from_slice(s.as_str().as_bytes()),
+                        I::Comment(c) => { text.push(b'\''); text.extend_from_slice(c); }
+                        I::Blank => {}
+                    }
+                    text.push(b'\n');
+                }
+            }
+            let parsed: Vec<Record<'_>> = parse_kifu(&text).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(parsed.len(), recs.len());
+            for (p, r) in parsed.iter().zip(&recs) {
+                prop_assert_eq!(p.items.len(), r.len());
+                for (pi, ri) in p.items.iter().zip(r) {
+                    let ok = match (pi, ri) {
+                        (Item::Version(a), I::Version(b)) => a == b,
+                        (Item::Name { side, name }, I::Name(b, n)) => (*side == Side::Black) == *b && name == n,
+                        (Item::Info { key, value }, I::Info(k, v)) => key == k && value == v,
+                        (Item::Position(a), I::Position(b)) => a == b,
+                        (Item::SideToMove(s), I::Side(b)) => (*s == Side::Black) == *b,
+                        (Item::Move(a), I::Move(b)) => a == b,
+                        (Item::Time(a), I::Time(b)) => a.as_millis() == *b,
+                        (Item::Special(a), I::Special(b)) => a == b,
+                        (Item::Comment(a), I::Comment(b)) => a.as_bytes() == b.as_slice(),
+                        (Item::Blank, I::Blank) => true,
+                        _ => false,
+                    };
+                    prop_assert!(ok, "{:?} vs {:?}", pi, ri);
+                }
+            }
+            prop_assert_eq!(write_kifu(&parsed), text);
+        }
+    }
+}

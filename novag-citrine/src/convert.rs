@@ -1,0 +1,165 @@
+//! Wire moves ⇄ board-core chess moves, checked against a position (spec
+//! note, "Move text the Citrine prints").
+//!
+//! The Citrine prints castling as `O-O` / `O-O-O` where board-core (like
+//! UCI) encodes it as the king's two-square move; en passant as
+//! `e5xd6ep`; promotions as `d7-d8/N`; captures with `x`. The host sends
+//! castling as the king's move (`M e1g1`) and may omit the promotion piece
+//! (the device then promotes to a queen).
+
+use crate::command::HostMove;
+use crate::types::{MoveText, NormalMove, Promotion};
+use crate::vocab::{Move, Position, Role};
+use board_core::chess::MoveKind;
+
+/// Why a wire move does not fit the position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum IllegalReason {
+    /// No legal move has these squares (or this castling side).
+    NotLegal,
+    /// The piece letter names another piece than the one on the origin.
+    WrongPiece,
+    /// `x` on a non-capture, or `-` on a capture.
+    CaptureMark,
+    /// `ep` on a move that is not an en passant capture, or missing on one.
+    EnPassantMark,
+    /// A promotion suffix on a move that does not promote.
+    Promotion,
+}
+
+/// A syntactically valid wire move that is not legal (or not written
+/// consistently) in the tracked position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("move {text} does not fit the position: {reason:?}")]
+pub struct IllegalMoveError {
+    /// The move as printed.
+    pub text: MoveText,
+    /// What does not fit.
+    pub reason: IllegalReason,
+}
+
+/// The legal move a printed move denotes in `position`.
+///
+/// Castling `O-O`/`O-O-O` maps to the king's move; a king's two-square
+/// move printed as `e1-g1` (the Universal Chess Board's style) is accepted
+/// too. A missing promotion suffix means a queen. The capture mark, `ep`
+/// suffix and piece letter (when printed) must agree with the position.
+///
+/// # Errors
+/// [`IllegalMoveError`] with the reason.
+///
+/// ```
+/// use novag_citrine::{Reply, convert::to_move};
+/// use novag_citrine::vocab::Position;
+/// let Reply::Move(line) = Reply::decode(b"M   1   e2-e4")? else { panic!() };
+/// let mv = to_move(&Position::startpos(), &line.text)?;
+/// assert_eq!(mv.to_string(), "e2e4");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn to_move(position: &Position, text: &MoveText) -> Result<Move, IllegalMoveError> {
+    let err = |reason| IllegalMoveError {
+        text: *text,
+        reason,
+    };
+    let legal = position.legal_moves();
+    match text {
+        MoveText::Castle(side) => legal
+            .iter()
+            .copied()
+            .find(|m| m.kind() == MoveKind::Castle(*side))
+            .ok_or(err(IllegalReason::NotLegal)),
+        MoveText::Normal(n) => {
+            let wanted_promotion = n.promotion.map_or(Role::Queen, Promotion::role);
+            let mv = legal
+                .iter()
+                .copied()
+                .find(|m| {
+                    m.from() == n.from
+                        && m.to() == n.to
+                        && m.promotion().is_none_or(|r| r == wanted_promotion)
+                })
+                .ok_or(err(IllegalReason::NotLegal))?;
+            let piece = position.piece_at(n.from).map(|p| p.role);
+            if let Some(letter) = n.piece
+                && Some(letter) != piece
+            {
+                return Err(err(IllegalReason::WrongPiece));
+            }
+            if n.promotion.is_some() && mv.promotion().is_none() {
+                return Err(err(IllegalReason::Promotion));
+            }
+            if n.en_passant != mv.is_en_passant() {
+                return Err(err(IllegalReason::EnPassantMark));
+            }
+            let captures = mv.is_en_passant() || position.piece_at(n.to).is_some();
+            if n.capture != captures {
+                return Err(err(IllegalReason::CaptureMark));
+            }
+            Ok(mv)
+        }
+    }
+}
+
+/// The text the Citrine prints for a legal move `mv` of `position`, in
+/// move lines (no piece letter): `O-O`, `e5xd6ep`, `d7-d8/N`, `c5xd4`.
+///
+/// `with_piece` adds the piece letter for non-pawn moves (`Ng1-f3`), as the
+/// protocol document's game list does (captured `G` output does not).
+pub fn to_text(position: &Position, mv: Move, with_piece: bool) -> MoveText {
+    match mv.kind() {
+        MoveKind::Castle(side) => MoveText::Castle(side),
+        kind => {
+            let role = position.piece_at(mv.from()).map(|p| p.role);
+            MoveText::Normal(NormalMove {
+                piece: if with_piece {
+                    role.filter(|r| *r != Role::Pawn)
+                } else {
+                    None
+                },
+                from: mv.from(),
+                to: mv.to(),
+                capture: kind == MoveKind::EnPassant || position.piece_at(mv.to()).is_some(),
+                en_passant: kind == MoveKind::EnPassant,
+                promotion: mv.promotion().and_then(Promotion::from_role),
+            })
+        }
+    }
+}
+
+/// The `M` command for a move: from + to (castling as the king's move),
+/// the promotion piece always written.
+pub fn to_host_move(mv: Move) -> HostMove {
+    HostMove {
+        from: mv.from(),
+        to: mv.to(),
+        promotion: mv.promotion().and_then(Promotion::from_role),
+    }
+}
+
+/// The legal move an `M` command denotes in `position` (promotion piece
+/// defaults to a queen).
+///
+/// # Errors
+/// [`IllegalMoveError`] ([`IllegalReason::NotLegal`] or
+/// [`IllegalReason::Promotion`]).
+pub fn host_move_to_move(position: &Position, hm: &HostMove) -> Result<Move, IllegalMoveError> {
+    let text = MoveText::Normal(NormalMove {
+        promotion: hm.promotion,
+        ..NormalMove::new(hm.from, hm.to)
+    });
+    let err = |reason| IllegalMoveError { text, reason };
+    let wanted = hm.promotion.map_or(Role::Queen, Promotion::role);
+    let mv = position
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|m| {
+            m.from() == hm.from && m.to() == hm.to && m.promotion().is_none_or(|r| r == wanted)
+        })
+        .ok_or(err(IllegalReason::NotLegal))?;
+    if hm.promotion.is_some() && mv.promotion().is_none() {
+        return Err(err(IllegalReason::Promotion));
+    }
+    Ok(mv)
+}

@@ -1,0 +1,554 @@
+//! A simulated Citrine: a sans-IO state machine that answers commands the
+//! way the spec note's examples and the captured device output show, plays
+//! legal replies with the built-in [`Player`], and can be told to misbehave
+//! like real devices do (spec note, "Known field problems").
+//!
+//! # Call order
+//! Feed every byte the host writes to [`Device::handle_input`]; then write
+//! what [`Device::poll_output`] returns until `None`; wait for input or
+//! until [`Device::poll_timeout`]. Time is passed in.
+//!
+//! # Behaviour (where the spec note is silent, the simulation's choice)
+//! - `M`: a legal move for the side to move is played and acknowledged
+//!   (`M   1   e2-e4 |`); if it is then the engine's side to move (and
+//!   referee mode is off), the engine answers after
+//!   [`DeviceConfig::think_time`] (`M   1,  e7-e5 |`). The same move sent
+//!   again while it is the last move played is acknowledged again (a
+//!   duplicate acknowledgement); other illegal moves are ignored.
+//! - `T` takes back the last move (`T   1,  e7-e5`); the engine then waits.
+//! - `N` answers `New Game`; like the real device, the simulation forgets
+//!   Xmit and referee settings at every new game.
+//! - `O` resets to the start position without a reply *(reply
+//!   unconfirmed)*; `P <text>` (set-up) is ignored *(semantics
+//!   unconfirmed)*.
+//! - `F` at the start position makes the engine take White and move
+//!   (`Flip`); mid-game the engine takes the side to move and moves; the
+//!   reply names the user's new side (`Flip --> Black`).
+//! - `J` makes the engine move for the side to move.
+//! - `P` prints `Position Board` and 8 ranks (`8 br bn ...`, `::` on empty
+//!   dark squares, blanks on empty light squares — layout unconfirmed).
+//! - `G` prints the game list of the last 112 plies in the captured
+//!   device's columns, without piece letters.
+//! - After an out-of-turn move (misbehaviour switch) the engine waits until
+//!   a command that changes the game (`M`, `T`, `N`, `O`, `F`, `J`); queries
+//!   (`P`, `G`, `C`, `I`, `L`, `X`, `U`) do not wake it.
+//! - Unknown commands are ignored.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use crate::command::{Command, LevelTarget};
+use crate::convert::{host_move_to_move, to_text};
+use crate::framer::{Frame, LineFramer};
+use crate::player::Player;
+use crate::reply::{DiagramRow, MoveLine, Reply};
+use crate::types::{ClockTime, Level, MoveNumber, Token};
+use crate::vocab::{Color, Move, Position, square};
+
+/// Ways the simulated device can misbehave (all off by default).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Misbehaviour {
+    /// Every n-th acknowledgement of a host move is sent twice (0: never);
+    /// odd occurrences repeat it at once, even ones after the engine's
+    /// reply.
+    pub duplicate_ack_every: u32,
+    /// Once, when the game has this many plies, the device sends an
+    /// unprompted `New Game` and resets (as when the pieces are set up in
+    /// the start position).
+    pub new_game_at_ply: Option<usize>,
+    /// Once, when it is the host's turn at this many plies, the device plays
+    /// a move for the host's side (as when the engine's king is lifted); the
+    /// engine then waits for the host's next command.
+    pub out_of_turn_at_ply: Option<usize>,
+    /// Every n-th move line the device sends is cut to its first half (0:
+    /// never).
+    pub truncate_every: u32,
+}
+
+/// Simulation settings.
+#[derive(Debug, Clone)]
+pub struct DeviceConfig {
+    /// The side the device's engine plays (default Black).
+    pub engine_color: Color,
+    /// Delay before the engine's reply (default 50 ms).
+    pub think_time: Duration,
+    /// Seed of the engine's move choice.
+    pub seed: u64,
+    /// Misbehaviour switches.
+    pub misbehaviour: Misbehaviour,
+}
+
+impl Default for DeviceConfig {
+    fn default() -> Self {
+        DeviceConfig {
+            engine_color: Color::Black,
+            think_time: Duration::from_millis(50),
+            seed: 1,
+            misbehaviour: Misbehaviour::default(),
+        }
+    }
+}
+
+/// The simulated Citrine. See the [module docs](self).
+#[derive(Debug)]
+pub struct Device {
+    config: DeviceConfig,
+    player: Player,
+    framer: LineFramer,
+    inbuf: Vec<u8>,
+    position: Position,
+    history: Vec<(Position, Move)>,
+    engine_color: Color,
+    xmit: bool,
+    referee: bool,
+    levels: [Level; 2],
+    clocks: [u32; 2],
+    clock_since: Option<Instant>,
+    out: VecDeque<(Instant, Vec<u8>)>,
+    engine_due: Option<Instant>,
+    engine_paused: bool,
+    oot_due: Option<Instant>,
+    acks: u32,
+    move_lines: u32,
+    new_game_done: bool,
+    oot_done: bool,
+    pending_dup: Option<Vec<u8>>,
+    commands: u64,
+}
+
+impl Device {
+    /// A device at the start position, settings at power-on values (Xmit
+    /// off, referee off, levels TR1).
+    pub fn new(config: DeviceConfig) -> Self {
+        Device {
+            player: Player::new(config.seed),
+            engine_color: config.engine_color,
+            config,
+            framer: LineFramer::default(),
+            inbuf: Vec::new(),
+            position: Position::startpos(),
+            history: Vec::new(),
+            xmit: false,
+            referee: false,
+            levels: [Level::DEFAULT; 2],
+            clocks: [0; 2],
+            clock_since: None,
+            out: VecDeque::new(),
+            engine_due: None,
+            engine_paused: false,
+            oot_due: None,
+            acks: 0,
+            move_lines: 0,
+            new_game_done: false,
+            oot_done: false,
+            pending_dup: None,
+            commands: 0,
+        }
+    }
+
+    /// The device's position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Xmit setting.
+    pub fn xmit(&self) -> bool {
+        self.xmit
+    }
+
+    /// Referee setting.
+    pub fn referee(&self) -> bool {
+        self.referee
+    }
+
+    /// Number of command lines received (decoded or not).
+    pub fn commands_received(&self) -> u64 {
+        self.commands
+    }
+
+    /// The pieces are set up in the start position on the board: the device
+    /// starts a new game and sends `New Game` unprompted.
+    pub fn set_up_start_position(&mut self, now: Instant) {
+        self.reset(now);
+        self.push_line(now, &Reply::NewGame);
+    }
+
+    /// A move made by hand on the board: played when legal (ignored
+    /// otherwise) and sent to the host when Xmit is on.
+    pub fn board_move(&mut self, mv: Move, now: Instant) -> bool {
+        if !self.position.is_legal(mv) {
+            return false;
+        }
+        let line = self.play(mv, now);
+        if self.xmit {
+            self.push_move_line(now, Reply::Move(line));
+        }
+        self.schedule_engine(now);
+        true
+    }
+
+    /// Feeds bytes the host wrote.
+    pub fn handle_input(&mut self, bytes: &[u8], now: Instant) {
+        self.inbuf.extend_from_slice(bytes);
+        let buf = std::mem::take(&mut self.inbuf);
+        let mut start = 0;
+        loop {
+            let step = self.framer.next(&buf[start..]);
+            if let Some(Frame::Line(l)) = step.frame {
+                self.commands += 1;
+                if let Ok(cmd) = Command::decode(l) {
+                    self.command(cmd, now);
+                }
+            } else if step.frame.is_some() {
+                self.commands += 1;
+            }
+            start += step.consumed;
+            if step.frame.is_none() {
+                break;
+            }
+        }
+        let mut buf = buf;
+        buf.drain(..start);
+        self.inbuf = buf;
+    }
+
+    /// The next line to write (with CR LF), if one is due at `now`.
+    pub fn poll_output(&mut self, now: Instant) -> Option<Vec<u8>> {
+        self.run_timers(now);
+        match self.out.front() {
+            Some((at, _)) if *at <= now => self.out.pop_front().map(|(_, l)| l),
+            _ => None,
+        }
+    }
+
+    /// When [`poll_output`](Self::poll_output) has something next.
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        [
+            self.out.front().map(|(t, _)| *t),
+            self.engine_due,
+            self.oot_due,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+
+    fn run_timers(&mut self, now: Instant) {
+        if let Some(t) = self.engine_due
+            && t <= now
+        {
+            self.engine_due = None;
+            if let Some(k) = self.config.misbehaviour.new_game_at_ply
+                && !self.new_game_done
+                && self.history.len() >= k
+            {
+                self.new_game_done = true;
+                self.set_up_start_position(now);
+                return;
+            }
+            self.engine_move(now);
+        }
+        if let Some(t) = self.oot_due
+            && t <= now
+        {
+            self.oot_due = None;
+            if self.position.turn() != self.engine_color
+                && let Some(mv) = self.player.choose(&self.position)
+            {
+                let line = self.play(mv, now);
+                self.push_move_line(now, Reply::Move(line));
+                self.engine_paused = true;
+            }
+        }
+    }
+
+    fn reset(&mut self, now: Instant) {
+        self.position = Position::startpos();
+        self.history.clear();
+        self.engine_color = self.config.engine_color;
+        self.xmit = false;
+        self.referee = false;
+        self.clocks = [0; 2];
+        self.clock_since = Some(now);
+        self.engine_due = None;
+        self.oot_due = None;
+        self.engine_paused = false;
+        self.pending_dup = None;
+        self.out.retain(|(_, l)| !l.starts_with(b"M"));
+        self.schedule_engine(now);
+    }
+
+    fn tick_clock(&mut self, now: Instant) {
+        if let Some(since) = self.clock_since {
+            let side = usize::from(self.position.turn() == Color::Black);
+            self.clocks[side] += now.saturating_duration_since(since).as_secs() as u32;
+        }
+        self.clock_since = Some(now);
+    }
+
+    fn play(&mut self, mv: Move, now: Instant) -> MoveLine {
+        self.tick_clock(now);
+        let before = self.position;
+        let text = to_text(&before, mv, false);
+        self.position = before.play(mv).expect("checked legal");
+        self.history.push((before, mv));
+        MoveLine {
+            number: MoveNumber::new(before.fullmove_number().min(9999) as u16)
+                .unwrap_or(MoveNumber::ONE),
+            black: before.turn() == Color::Black,
+            text,
+            bar: true,
+        }
+    }
+
+    fn push_line(&mut self, at: Instant, r: &Reply<'_>) {
+        self.push_raw(at, r.to_bytes());
+    }
+
+    /// Queues a line; lines leave in order.
+    fn push_raw(&mut self, at: Instant, bytes: Vec<u8>) {
+        let at = self.out.back().map_or(at, |(t, _)| (*t).max(at));
+        self.out.push_back((at, bytes));
+    }
+
+    fn push_move_line(&mut self, at: Instant, r: Reply<'_>) {
+        self.move_lines += 1;
+        let every = self.config.misbehaviour.truncate_every;
+        if every > 0 && self.move_lines.is_multiple_of(every) {
+            let full = r.to_bytes();
+            let mut cut = full[..(full.len() - 2) / 2].to_vec();
+            cut.extend_from_slice(b"\r\n");
+            self.push_raw(at, cut);
+        } else {
+            self.push_line(at, &r);
+        }
+    }
+
+    fn schedule_engine(&mut self, now: Instant) {
+        let over = self.position.outcome().is_some();
+        if !self.referee
+            && !self.engine_paused
+            && !over
+            && self.position.turn() == self.engine_color
+        {
+            self.engine_due = Some(now + self.config.think_time);
+        } else if let Some(k) = self.config.misbehaviour.out_of_turn_at_ply
+            && !self.oot_done
+            && !over
+            && !self.referee
+            && self.history.len() >= k
+            && self.position.turn() != self.engine_color
+        {
+            self.oot_done = true;
+            // At once, before the host can answer the engine's move.
+            self.oot_due = Some(now);
+        } else if let Some(k) = self.config.misbehaviour.new_game_at_ply
+            && !self.new_game_done
+            && self.history.len() >= k
+        {
+            self.engine_due = Some(now + self.config.think_time);
+        }
+    }
+
+    fn engine_move(&mut self, now: Instant) {
+        if self.position.turn() != self.engine_color {
+            return;
+        }
+        if let Some(mv) = self.player.choose(&self.position) {
+            let line = self.play(mv, now);
+            self.push_move_line(now, Reply::Move(line));
+            if let Some(dup) = self.pending_dup.take() {
+                self.push_raw(now, dup);
+            }
+            self.schedule_engine(now);
+        }
+    }
+
+    fn command(&mut self, cmd: Command<'_>, now: Instant) {
+        // A command that changes the game wakes an engine paused after an
+        // out-of-turn move; queries do not.
+        let wakes = matches!(
+            cmd,
+            Command::Move(_)
+                | Command::TakeBack
+                | Command::NewGame
+                | Command::Origin
+                | Command::EngineMove
+                | Command::Flip
+        );
+        let was_paused = wakes && std::mem::take(&mut self.engine_paused);
+        match cmd {
+            Command::Clock => {
+                self.tick_clock(now);
+                let t = |s| ClockTime::from_total_seconds(s);
+                self.push_line(
+                    now,
+                    &Reply::Clock {
+                        white: t(self.clocks[0]),
+                        black: t(self.clocks[1]),
+                    },
+                );
+            }
+            Command::Flip => {
+                let to_move = self.position.turn();
+                self.engine_color = to_move;
+                let user = match to_move {
+                    Color::White => Color::Black,
+                    Color::Black => Color::White,
+                };
+                let at_start = self.history.is_empty();
+                self.push_line(
+                    now,
+                    &Reply::Flip {
+                        to_move: (!at_start).then_some(user),
+                    },
+                );
+                self.schedule_engine(now);
+            }
+            Command::Game => self.game_list(now),
+            Command::Identity => {
+                let r = Reply::Identity {
+                    model: Token::new("model", "UCBII").expect("valid"),
+                    version: Token::new("version", "V1.09").expect("valid"),
+                };
+                self.push_line(now, &r);
+            }
+            Command::ShowLevel => self.levels_reply(now),
+            Command::SetLevel { target, level } => {
+                match target {
+                    LevelTarget::Both => self.levels = [level; 2],
+                    LevelTarget::BlackOnly => self.levels[1] = level,
+                }
+                self.levels_reply(now);
+            }
+            Command::Move(hm) => self.host_move(&hm, now),
+            Command::NewGame => {
+                self.reset(now);
+                self.push_line(now, &Reply::NewGame);
+            }
+            Command::Origin => self.reset(now),
+            Command::ShowPosition => {
+                self.push_line(now, &Reply::PositionBoard);
+                for rank in (0..8u8).rev() {
+                    let mut cells = [None; 8];
+                    for (file, c) in cells.iter_mut().enumerate() {
+                        *c = square(file as u8, rank).and_then(|sq| self.position.piece_at(sq));
+                    }
+                    let row = DiagramRow::new(Some(rank + 1), cells).expect("rank in range");
+                    self.push_line(now, &Reply::DiagramRow(row));
+                }
+            }
+            Command::TakeBack => {
+                if let Some((before, mv)) = self.history.pop() {
+                    self.tick_clock(now);
+                    self.position = before;
+                    self.engine_due = None;
+                    self.pending_dup = None;
+                    let line = MoveLine {
+                        number: MoveNumber::new(before.fullmove_number().min(9999) as u16)
+                            .unwrap_or(MoveNumber::ONE),
+                        black: before.turn() == Color::Black,
+                        text: to_text(&before, mv, false),
+                        bar: false,
+                    };
+                    self.push_line(now, &Reply::TakeBack(line));
+                }
+            }
+            Command::Referee(s) => {
+                if let Some(on) = s {
+                    self.referee = on;
+                }
+                self.push_line(now, &Reply::Referee(self.referee));
+                self.schedule_engine(now);
+            }
+            Command::Xmit(s) => {
+                if let Some(on) = s {
+                    self.xmit = on;
+                }
+                self.push_line(now, &Reply::Xmit(self.xmit));
+            }
+            Command::EngineMove => {
+                if self.position.turn() != self.engine_color {
+                    self.engine_color = self.position.turn();
+                }
+                self.engine_due = Some(now + self.config.think_time);
+            }
+            Command::SetUp(_) => {}
+        }
+        if was_paused && self.engine_due.is_none() {
+            self.schedule_engine(now);
+        }
+    }
+
+    fn host_move(&mut self, hm: &crate::command::HostMove, now: Instant) {
+        match host_move_to_move(&self.position, hm) {
+            Ok(mv) => {
+                let line = self.play(mv, now);
+                self.acks += 1;
+                self.push_move_line(now, Reply::Move(line));
+                let every = self.config.misbehaviour.duplicate_ack_every;
+                if every > 0 && self.acks.is_multiple_of(every) {
+                    let dup = Reply::Move(line).to_bytes();
+                    if (self.acks / every) % 2 == 1 {
+                        self.push_raw(now, dup);
+                    } else {
+                        self.pending_dup = Some(dup);
+                    }
+                }
+                self.schedule_engine(now);
+            }
+            Err(_) => {
+                // The same move again while it is the last one: acknowledge
+                // it again (the host sends moves twice).
+                if let Some(&(before, last)) = self.history.last()
+                    && host_move_to_move(&before, hm) == Ok(last)
+                {
+                    let line = MoveLine {
+                        number: MoveNumber::new(before.fullmove_number().min(9999) as u16)
+                            .unwrap_or(MoveNumber::ONE),
+                        black: before.turn() == Color::Black,
+                        text: to_text(&before, last, false),
+                        bar: true,
+                    };
+                    self.push_line(now, &Reply::Move(line));
+                }
+            }
+        }
+    }
+
+    fn levels_reply(&mut self, now: Instant) {
+        let [w, b] = self.levels;
+        self.push_line(now, &Reply::Level(w));
+        self.push_line(now, &Reply::Level(b));
+    }
+
+    fn game_list(&mut self, now: Instant) {
+        // At most the last 112 plies, starting with a white move.
+        let mut start = self.history.len().saturating_sub(112);
+        while start < self.history.len() && self.history[start].0.turn() != Color::White {
+            start += 1;
+        }
+        let plies = &self.history[start..];
+        let last = plies.last().map_or(0, |(b, _)| b.fullmove_number());
+        let mut lines = Vec::with_capacity(plies.len().div_ceil(2) + 2);
+        lines.push(Reply::Game {
+            moves: last.min(u32::from(u16::MAX)) as u16,
+        });
+        lines.push(Reply::GameColumns);
+        for pair in plies.chunks(2) {
+            let (b0, m0) = pair[0];
+            let white = to_text(&b0, m0, false);
+            let black = pair.get(1).map(|&(b1, m1)| to_text(&b1, m1, false));
+            let number =
+                MoveNumber::new(b0.fullmove_number().min(9999) as u16).unwrap_or(MoveNumber::ONE);
+            lines.push(Reply::GameRow {
+                number,
+                white,
+                black,
+            });
+        }
+        for l in lines {
+            self.push_line(now, &l);
+        }
+    }
+}

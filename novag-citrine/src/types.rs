@@ -1,0 +1,397 @@
+//! Validated wire values shared by commands and replies.
+//!
+//! Every value here is checked when it is constructed, so every value that
+//! exists encodes (spec note, "Move text the Citrine prints").
+
+use core::fmt;
+
+use crate::error::ValueError;
+use crate::vocab::{CastlingSide, Role, Square, role_letter, write_square};
+
+/// A move number as the Citrine prints it, `1..=9999` (full moves, starting
+/// at 1; a black move carries the number of the full move it completes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct MoveNumber(u16);
+
+impl MoveNumber {
+    /// Largest accepted move number.
+    pub const MAX: u16 = 9999;
+    /// Move number 1.
+    pub const ONE: MoveNumber = MoveNumber(1);
+
+    /// A move number `1..=9999`.
+    ///
+    /// # Errors
+    /// [`ValueError::OutOfRange`] outside `1..=9999`.
+    pub const fn new(n: u16) -> Result<Self, ValueError> {
+        if n >= 1 && n <= Self::MAX {
+            Ok(MoveNumber(n))
+        } else {
+            Err(ValueError::OutOfRange {
+                what: "move number",
+                value: n as u32,
+                min: 1,
+                max: Self::MAX as u32,
+            })
+        }
+    }
+
+    /// The number, `1..=9999`.
+    pub const fn get(self) -> u16 {
+        self.0
+    }
+
+    /// The move number of ply `ply` (0-based half-move index from the start
+    /// position with White to move): ply 0 and 1 are move 1. `None` past 9999.
+    pub fn of_ply(ply: usize) -> Option<Self> {
+        u16::try_from(ply / 2 + 1)
+            .ok()
+            .and_then(|n| MoveNumber::new(n).ok())
+    }
+}
+
+impl fmt::Display for MoveNumber {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.0, f)
+    }
+}
+
+/// A clock reading `hh:mm:ss` (`Clock 00:06:27 00:00:01`): hours `0..=99`,
+/// minutes and seconds `0..=59`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ClockTime {
+    hours: u8,
+    minutes: u8,
+    seconds: u8,
+}
+
+impl ClockTime {
+    /// A clock reading.
+    ///
+    /// # Errors
+    /// [`ValueError::OutOfRange`] for hours > 99, minutes or seconds > 59.
+    pub const fn new(hours: u8, minutes: u8, seconds: u8) -> Result<Self, ValueError> {
+        if hours > 99 {
+            return Err(ValueError::OutOfRange {
+                what: "clock hours",
+                value: hours as u32,
+                min: 0,
+                max: 99,
+            });
+        }
+        if minutes > 59 {
+            return Err(ValueError::OutOfRange {
+                what: "clock minutes",
+                value: minutes as u32,
+                min: 0,
+                max: 59,
+            });
+        }
+        if seconds > 59 {
+            return Err(ValueError::OutOfRange {
+                what: "clock seconds",
+                value: seconds as u32,
+                min: 0,
+                max: 59,
+            });
+        }
+        Ok(ClockTime {
+            hours,
+            minutes,
+            seconds,
+        })
+    }
+
+    /// Hours, `0..=99`.
+    pub const fn hours(self) -> u8 {
+        self.hours
+    }
+    /// Minutes, `0..=59`.
+    pub const fn minutes(self) -> u8 {
+        self.minutes
+    }
+    /// Seconds, `0..=59`.
+    pub const fn seconds(self) -> u8 {
+        self.seconds
+    }
+    /// The reading in seconds, `0..=359_999`.
+    pub const fn total_seconds(self) -> u32 {
+        self.hours as u32 * 3600 + self.minutes as u32 * 60 + self.seconds as u32
+    }
+    /// The reading for a number of seconds, saturating at `99:59:59`.
+    pub const fn from_total_seconds(s: u32) -> Self {
+        if s >= 100 * 3600 {
+            return ClockTime {
+                hours: 99,
+                minutes: 59,
+                seconds: 59,
+            };
+        }
+        ClockTime {
+            hours: (s / 3600) as u8,
+            minutes: (s / 60 % 60) as u8,
+            seconds: (s % 60) as u8,
+        }
+    }
+}
+
+impl fmt::Display for ClockTime {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{:02}:{:02}:{:02}",
+            self.hours, self.minutes, self.seconds
+        )
+    }
+}
+
+/// The kind of a playing level (spec note, "Levels").
+///
+/// Replies print the lower-case abbreviation (`Level tr 1`), commands the
+/// upper-case name (`L TR1`, `L CITRINE 5`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LevelKind {
+    /// Tournament level: reply `tr n`, command `TRn`. TR1 = 40 moves in 5
+    /// minutes, the default.
+    Tournament,
+    /// The "CITRINE n" levels: reply `sd n`, command `CITRINE n`.
+    Citrine,
+    /// Average time per move: reply `at n` *(unconfirmed)*, command `ATn`.
+    AverageTime,
+    /// Beginner levels: reply `be n` *(unconfirmed)*, command `BEn`.
+    Beginner,
+}
+
+impl LevelKind {
+    /// The abbreviation in `Level` replies: `tr`, `sd`, `at`, `be`.
+    pub const fn reply_name(self) -> &'static str {
+        match self {
+            LevelKind::Tournament => "tr",
+            LevelKind::Citrine => "sd",
+            LevelKind::AverageTime => "at",
+            LevelKind::Beginner => "be",
+        }
+    }
+    /// The name in `L` commands: `TR`, `CITRINE`, `AT`, `BE`.
+    pub const fn command_name(self) -> &'static str {
+        match self {
+            LevelKind::Tournament => "TR",
+            LevelKind::Citrine => "CITRINE",
+            LevelKind::AverageTime => "AT",
+            LevelKind::Beginner => "BE",
+        }
+    }
+}
+
+/// A playing level: a kind and a number `1..=99` (the device's ranges are not
+/// published; the menu offers AT1..AT8 and BE1..BE8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Level {
+    kind: LevelKind,
+    number: u8,
+}
+
+impl Level {
+    /// The device's default level, TR1.
+    pub const DEFAULT: Level = Level {
+        kind: LevelKind::Tournament,
+        number: 1,
+    };
+
+    /// A level.
+    ///
+    /// # Errors
+    /// [`ValueError::OutOfRange`] when `number` is outside `1..=99`.
+    pub const fn new(kind: LevelKind, number: u8) -> Result<Self, ValueError> {
+        if number >= 1 && number <= 99 {
+            Ok(Level { kind, number })
+        } else {
+            Err(ValueError::OutOfRange {
+                what: "level number",
+                value: number as u32,
+                min: 1,
+                max: 99,
+            })
+        }
+    }
+    /// The kind.
+    pub const fn kind(self) -> LevelKind {
+        self.kind
+    }
+    /// The number, `1..=99`.
+    pub const fn number(self) -> u8 {
+        self.number
+    }
+}
+
+/// A promotion piece, `/Q /R /B /N`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Promotion {
+    /// `/Q`
+    Queen,
+    /// `/R`
+    Rook,
+    /// `/B`
+    Bishop,
+    /// `/N`
+    Knight,
+}
+
+impl Promotion {
+    /// The board-core role.
+    pub const fn role(self) -> Role {
+        match self {
+            Promotion::Queen => Role::Queen,
+            Promotion::Rook => Role::Rook,
+            Promotion::Bishop => Role::Bishop,
+            Promotion::Knight => Role::Knight,
+        }
+    }
+    /// The promotion for a role; `None` for pawn and king.
+    pub const fn from_role(r: Role) -> Option<Self> {
+        match r {
+            Role::Queen => Some(Promotion::Queen),
+            Role::Rook => Some(Promotion::Rook),
+            Role::Bishop => Some(Promotion::Bishop),
+            Role::Knight => Some(Promotion::Knight),
+            _ => None,
+        }
+    }
+    /// The upper-case letter `Q R B N`.
+    pub const fn letter(self) -> u8 {
+        match self {
+            Promotion::Queen => b'Q',
+            Promotion::Rook => b'R',
+            Promotion::Bishop => b'B',
+            Promotion::Knight => b'N',
+        }
+    }
+    /// The promotion for a letter, either case.
+    pub const fn from_letter(b: u8) -> Option<Self> {
+        match b.to_ascii_uppercase() {
+            b'Q' => Some(Promotion::Queen),
+            b'R' => Some(Promotion::Rook),
+            b'B' => Some(Promotion::Bishop),
+            b'N' => Some(Promotion::Knight),
+            _ => None,
+        }
+    }
+}
+
+/// A move as the Citrine prints it (spec note, "Move text the Citrine
+/// prints"; `G` game lists): syntactic only, checked against a position by
+/// the `convert` module.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MoveText {
+    /// `O-O` or `O-O-O` (never printed as a king move).
+    Castle(CastlingSide),
+    /// A from-to move.
+    Normal(NormalMove),
+}
+
+/// A from-to move: `[piece]from(-|x)to[ep][/promotion]`, e.g. `e2-e4`,
+/// `Ng1-f3` (game lists), `c5xd4`, `e5xd6ep`, `d7-d8/N`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct NormalMove {
+    /// The piece letter printed before the move (`N B R Q K`), if any. Game
+    /// lists print it for pieces; move lines never do. `Some(Role::Pawn)` is
+    /// printed as `P`.
+    pub piece: Option<Role>,
+    /// Origin square.
+    pub from: Square,
+    /// Destination square.
+    pub to: Square,
+    /// `x` between the squares (capture) instead of `-`.
+    pub capture: bool,
+    /// The `ep` suffix (en passant capture).
+    pub en_passant: bool,
+    /// The `/Q /R /B /N` suffix.
+    pub promotion: Option<Promotion>,
+}
+
+impl NormalMove {
+    /// A plain `from-to` move without piece letter, capture mark or suffix.
+    pub const fn new(from: Square, to: Square) -> Self {
+        NormalMove {
+            piece: None,
+            from,
+            to,
+            capture: false,
+            en_passant: false,
+            promotion: None,
+        }
+    }
+}
+
+impl fmt::Display for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveText::Castle(CastlingSide::KingSide) => f.write_str("O-O"),
+            MoveText::Castle(CastlingSide::QueenSide) => f.write_str("O-O-O"),
+            MoveText::Normal(m) => {
+                use fmt::Write;
+                if let Some(p) = m.piece {
+                    f.write_char(role_letter(p) as char)?;
+                }
+                write_square(f, m.from)?;
+                f.write_char(if m.capture { 'x' } else { '-' })?;
+                write_square(f, m.to)?;
+                if m.en_passant {
+                    f.write_str("ep")?;
+                }
+                if let Some(p) = m.promotion {
+                    f.write_char('/')?;
+                    f.write_char(p.letter() as char)?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A text token: `1..=64` printable ASCII bytes without whitespace (ID model
+/// and version, `P` set-up text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Token<'a>(&'a str);
+
+impl<'a> Token<'a> {
+    /// Longest token, in bytes.
+    pub const MAX_LEN: usize = 64;
+
+    /// A token.
+    ///
+    /// # Errors
+    /// [`ValueError::Empty`], [`ValueError::TooLong`] past 64 bytes,
+    /// [`ValueError::BadByte`] for a byte outside `0x21..=0x7e`.
+    pub fn new(what: &'static str, text: &'a str) -> Result<Self, ValueError> {
+        if text.is_empty() {
+            return Err(ValueError::Empty { what });
+        }
+        if text.len() > Self::MAX_LEN {
+            return Err(ValueError::TooLong {
+                what,
+                len: text.len(),
+                max: Self::MAX_LEN,
+            });
+        }
+        if let Some((offset, &byte)) = text
+            .as_bytes()
+            .iter()
+            .enumerate()
+            .find(|(_, b)| !b.is_ascii_graphic())
+        {
+            return Err(ValueError::BadByte { what, byte, offset });
+        }
+        Ok(Token(text))
+    }
+    /// The text.
+    pub const fn as_str(self) -> &'a str {
+        self.0
+    }
+}
+
+impl fmt::Display for Token<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}

@@ -1,0 +1,630 @@
+//! Known-answer tests: every example of the spec note (shared/specs/citrine.md)
+//! and of the captured device output it cites, decoded to hand-written values
+//! and encoded back to the spellings shown there.
+
+use novag_citrine::vocab::{CastlingSide, Color, Piece, Role, Square};
+use novag_citrine::{
+    ClockTime, Command, DecodeError, ErrorKind, Field, HostMove, Level, LevelKind, LevelTarget,
+    MoveLine, MoveNumber, MoveText, NormalMove, Promotion, Reply, Token,
+};
+
+fn sq(s: &str) -> Square {
+    s.parse().unwrap()
+}
+
+fn mv(from: &str, to: &str) -> NormalMove {
+    NormalMove::new(sq(from), sq(to))
+}
+
+fn n(k: u16) -> MoveNumber {
+    MoveNumber::new(k).unwrap()
+}
+
+fn dec(line: &str) -> Reply<'_> {
+    Reply::decode(line.as_bytes()).unwrap_or_else(|e| panic!("{line:?}: {e}"))
+}
+
+fn enc(r: &Reply<'_>) -> String {
+    String::from_utf8(r.to_bytes()).unwrap()
+}
+
+fn ml(number: u16, black: bool, text: MoveText, bar: bool) -> MoveLine {
+    MoveLine {
+        number: n(number),
+        black,
+        text,
+        bar,
+    }
+}
+
+#[test]
+fn clock() {
+    let want = Reply::Clock {
+        white: ClockTime::new(0, 6, 27).unwrap(),
+        black: ClockTime::new(0, 0, 1).unwrap(),
+    };
+    assert_eq!(dec("Clock 00:06:27 00:00:01"), want);
+    assert_eq!(enc(&want), "Clock 00:06:27 00:00:01\r\n");
+    // The document's PDF renders the two readings apart: runs of blanks/tabs.
+    assert_eq!(dec("Clock 00:06:27\t\t  00:00:01"), want);
+}
+
+#[test]
+fn flip() {
+    assert_eq!(dec("Flip"), Reply::Flip { to_move: None });
+    assert_eq!(
+        dec("Flip --> Black"),
+        Reply::Flip {
+            to_move: Some(Color::Black)
+        }
+    );
+    assert_eq!(
+        enc(&Reply::Flip {
+            to_move: Some(Color::Black)
+        }),
+        "Flip --> Black\r\n"
+    );
+    assert_eq!(enc(&Reply::Flip { to_move: None }), "Flip\r\n");
+}
+
+#[test]
+fn game_list_document() {
+    assert_eq!(dec("Game 2"), Reply::Game { moves: 2 });
+    assert_eq!(dec(". white black"), Reply::GameColumns);
+    assert_eq!(
+        dec(". 1 e2-e4 c7-c5"),
+        Reply::GameRow {
+            number: n(1),
+            white: MoveText::Normal(mv("e2", "e4")),
+            black: Some(MoveText::Normal(mv("c7", "c5")))
+        }
+    );
+    let knight = NormalMove {
+        piece: Some(Role::Knight),
+        ..mv("g1", "f3")
+    };
+    assert_eq!(
+        dec(". 2 Ng1-f3 d7-d6"),
+        Reply::GameRow {
+            number: n(2),
+            white: MoveText::Normal(knight),
+            black: Some(MoveText::Normal(mv("d7", "d6")))
+        }
+    );
+}
+
+#[test]
+fn game_list_captured() {
+    // Captured from a real Citrine (the user log the spec note cites for
+    // `. 3 f4xe5 d8-h4`); columns as printed.
+    let lines = [
+        "Game   6",
+        ".      white       black",
+        ".   1  e2-e4       e7-e5",
+        ".   2  f2-f4       f8-c5",
+        ".   3  f4xe5       d8-h4",
+        ".   4  e1-e2       h4-f2",
+        ".   5  e2-d3       f2-d4",
+        ".   6  d3-e2       d4xe4",
+    ];
+    assert_eq!(dec(lines[0]), Reply::Game { moves: 6 });
+    assert_eq!(dec(lines[1]), Reply::GameColumns);
+    let capture = |from, to| {
+        MoveText::Normal(NormalMove {
+            capture: true,
+            ..mv(from, to)
+        })
+    };
+    let row3 = Reply::GameRow {
+        number: n(3),
+        white: capture("f4", "e5"),
+        black: Some(MoveText::Normal(mv("d8", "h4"))),
+    };
+    assert_eq!(dec(lines[4]), row3);
+    let row6 = Reply::GameRow {
+        number: n(6),
+        white: MoveText::Normal(mv("d3", "e2")),
+        black: Some(capture("d4", "e4")),
+    };
+    assert_eq!(dec(lines[7]), row6);
+    // Our encoder reproduces the device's columns exactly.
+    for line in lines {
+        assert_eq!(enc(&dec(line)), format!("{line}\r\n"));
+    }
+    // A last row with White's move only.
+    assert_eq!(
+        dec(".   7  e2-e4"),
+        Reply::GameRow {
+            number: n(7),
+            white: MoveText::Normal(mv("e2", "e4")),
+            black: None
+        }
+    );
+}
+
+#[test]
+fn identity_both_spellings() {
+    let doc = dec("ID.UCBII VI.09");
+    assert_eq!(
+        doc,
+        Reply::Identity {
+            model: Token::new("m", "UCBII").unwrap(),
+            version: Token::new("v", "VI.09").unwrap()
+        }
+    );
+    let real = dec("ID. UCBII V1.09");
+    assert_eq!(
+        real,
+        Reply::Identity {
+            model: Token::new("m", "UCBII").unwrap(),
+            version: Token::new("v", "V1.09").unwrap()
+        }
+    );
+    assert_eq!(enc(&real), "ID. UCBII V1.09\r\n");
+}
+
+#[test]
+fn levels() {
+    let tr1 = Reply::Level(Level::new(LevelKind::Tournament, 1).unwrap());
+    assert_eq!(dec("Level tr 1"), tr1);
+    assert_eq!(enc(&tr1), "Level tr 1\r\n");
+    assert_eq!(
+        dec("Level sd 5"),
+        Reply::Level(Level::new(LevelKind::Citrine, 5).unwrap())
+    );
+    assert_eq!(
+        dec("Level sd 3"),
+        Reply::Level(Level::new(LevelKind::Citrine, 3).unwrap())
+    );
+    assert_eq!(
+        Level::DEFAULT,
+        Level::new(LevelKind::Tournament, 1).unwrap()
+    );
+}
+
+#[test]
+fn move_lines_document() {
+    // `M 1 e2-e4 |` then the Citrine's reply `M 1, d7-d6 |`.
+    assert_eq!(
+        dec("M 1 e2-e4 |"),
+        Reply::Move(ml(1, false, MoveText::Normal(mv("e2", "e4")), true))
+    );
+    assert_eq!(
+        dec("M 1, d7-d6 |"),
+        Reply::Move(ml(1, true, MoveText::Normal(mv("d7", "d6")), true))
+    );
+    assert_eq!(
+        dec("M 1, e7-e5 |"),
+        Reply::Move(ml(1, true, MoveText::Normal(mv("e7", "e5")), true))
+    );
+    assert_eq!(enc(&dec("M 1 e2-e4 |")), "M   1   e2-e4 |\r\n");
+}
+
+#[test]
+fn move_lines_captured() {
+    let cases: [(&str, MoveLine); 6] = [
+        (
+            "M   7   g1-f3",
+            ml(7, false, MoveText::Normal(mv("g1", "f3")), false),
+        ),
+        (
+            "M   7,  c5xd4",
+            ml(
+                7,
+                true,
+                MoveText::Normal(NormalMove {
+                    capture: true,
+                    ..mv("c5", "d4")
+                }),
+                false,
+            ),
+        ),
+        (
+            "M   5   d7-d8/N",
+            ml(
+                5,
+                false,
+                MoveText::Normal(NormalMove {
+                    promotion: Some(Promotion::Knight),
+                    ..mv("d7", "d8")
+                }),
+                false,
+            ),
+        ),
+        (
+            "M   7   e5xd6ep",
+            ml(
+                7,
+                false,
+                MoveText::Normal(NormalMove {
+                    capture: true,
+                    en_passant: true,
+                    ..mv("e5", "d6")
+                }),
+                false,
+            ),
+        ),
+        (
+            "M   4   O-O",
+            ml(4, false, MoveText::Castle(CastlingSide::KingSide), false),
+        ),
+        (
+            "M   5,  O-O-O",
+            ml(5, true, MoveText::Castle(CastlingSide::QueenSide), false),
+        ),
+    ];
+    for (line, want) in cases {
+        assert_eq!(dec(line), Reply::Move(want), "{line}");
+        assert_eq!(enc(&Reply::Move(want)), format!("{line}\r\n"));
+    }
+}
+
+#[test]
+fn take_backs_both_forms() {
+    // Device log: upper case, comma = black.
+    let real = dec("T   1,  e7-e5");
+    assert_eq!(
+        real,
+        Reply::TakeBack(ml(1, true, MoveText::Normal(mv("e7", "e5")), false))
+    );
+    assert_eq!(enc(&real), "T   1,  e7-e5\r\n");
+    // Document: lower case, a black move without the comma.
+    assert_eq!(
+        dec("t 2 g8-f6"),
+        Reply::TakeBack(ml(2, false, MoveText::Normal(mv("g8", "f6")), false))
+    );
+}
+
+#[test]
+fn fixed_words() {
+    assert_eq!(dec("New Game"), Reply::NewGame);
+    assert_eq!(dec("Position Board"), Reply::PositionBoard);
+    assert_eq!(dec("Xmit on"), Reply::Xmit(true));
+    assert_eq!(dec("Xmit off"), Reply::Xmit(false));
+    assert_eq!(dec(".Referee on"), Reply::Referee(true));
+    assert_eq!(dec(".Referee off"), Reply::Referee(false));
+    for r in [
+        Reply::NewGame,
+        Reply::PositionBoard,
+        Reply::Xmit(true),
+        Reply::Xmit(false),
+        Reply::Referee(true),
+    ] {
+        assert_eq!(dec(enc(&r).trim_end()), r);
+    }
+    assert_eq!(enc(&Reply::Referee(false)), ".Referee off\r\n");
+    assert_eq!(enc(&Reply::Xmit(true)), "Xmit on\r\n");
+}
+
+#[test]
+fn whitespace_runs_tabs_and_case() {
+    assert_eq!(dec("M\t7,\t c5xd4\t|  "), dec("M   7,  c5xd4 |"));
+    assert_eq!(dec("  new   GAME \r"), Reply::NewGame);
+    assert_eq!(
+        dec("Level\tSD\t5"),
+        Reply::Level(Level::new(LevelKind::Citrine, 5).unwrap())
+    );
+    assert_eq!(
+        dec("M 1 e2-e4"),
+        Reply::Move(ml(1, false, MoveText::Normal(mv("e2", "e4")), false))
+    );
+    assert_eq!(
+        dec("M 12 ,e7-e5"),
+        Reply::Move(ml(12, true, MoveText::Normal(mv("e7", "e5")), false))
+    );
+}
+
+#[test]
+fn position_board_diagram() {
+    // The layout is unconfirmed; white upper case, black lower case, empty
+    // squares blank or `::` per the spec note.
+    let w = |role| {
+        Some(Piece {
+            color: Color::White,
+            role,
+        })
+    };
+    let b = |role| {
+        Some(Piece {
+            color: Color::Black,
+            role,
+        })
+    };
+    let back = [
+        Role::Rook,
+        Role::Knight,
+        Role::Bishop,
+        Role::Queen,
+        Role::King,
+        Role::Bishop,
+        Role::Knight,
+        Role::Rook,
+    ];
+    let Reply::DiagramRow(r8) = dec("8 br bn bb bq bk bb bn br") else {
+        panic!()
+    };
+    assert_eq!(r8.rank(), Some(8));
+    assert_eq!(*r8.cells(), back.map(b));
+    let Reply::DiagramRow(r1) = dec("WR WN WB WQ WK WB WN WR") else {
+        panic!()
+    };
+    assert_eq!((r1.rank(), *r1.cells()), (None, back.map(&w)));
+    // Rank 4 with blanks on light squares and `::` on dark ones, a pawn on e4.
+    let Reply::DiagramRow(r4) = dec("4    ::    :: WP ::    ::") else {
+        panic!()
+    };
+    assert_eq!(
+        *r4.cells(),
+        [None, None, None, None, w(Role::Pawn), None, None, None]
+    );
+    // Empty rank 6 with `::` on every empty square.
+    let Reply::DiagramRow(r6) = dec("6 :: :: :: :: :: :: :: ::") else {
+        panic!()
+    };
+    assert_eq!(*r6.cells(), [None; 8]);
+    // Our encoding: dark empties `::`, light empties blank.
+    assert_eq!(enc(&Reply::DiagramRow(r4)), "4    ::    :: WP ::    ::\r\n");
+    assert_eq!(enc(&Reply::DiagramRow(r6)), "6    ::    ::    ::    ::\r\n");
+}
+
+#[test]
+fn unrecognised_lines_are_values() {
+    for line in [
+        "Hello",
+        "Mate",
+        "Gameover",
+        "",
+        "   ",
+        "S1",
+        "\u{1}\u{2}",
+        "  a  b  c  d  e  f  g  h",
+    ] {
+        match Reply::decode(line.as_bytes()) {
+            Ok(Reply::Unrecognised(raw)) => assert_eq!(raw.as_bytes(), line.as_bytes()),
+            other => panic!("{line:?}: {other:?}"),
+        }
+    }
+    let raw = Reply::decode(b"Flag\xff").unwrap();
+    assert_eq!(raw.to_bytes(), b"Flag\xff\r\n");
+}
+
+#[test]
+fn malformed_known_lines_name_field_and_column() {
+    let err = |l: &str| Reply::decode(l.as_bytes()).unwrap_err();
+    assert_eq!(
+        err("M 1 e9-e4"),
+        DecodeError {
+            field: Field::Square,
+            column: 5,
+            kind: ErrorKind::Invalid
+        }
+    );
+    assert_eq!(
+        err("M 0 e2-e4"),
+        DecodeError {
+            field: Field::MoveNumber,
+            column: 3,
+            kind: ErrorKind::OutOfRange
+        }
+    );
+    assert_eq!(
+        err("M 1"),
+        DecodeError {
+            field: Field::Move,
+            column: 4,
+            kind: ErrorKind::Missing
+        }
+    );
+    assert_eq!(
+        err("M 1 e2-e4 | x"),
+        DecodeError {
+            field: Field::Trailing,
+            column: 13,
+            kind: ErrorKind::Invalid
+        }
+    );
+    assert_eq!(
+        err("M 5 d7-d8/K"),
+        DecodeError {
+            field: Field::Promotion,
+            column: 11,
+            kind: ErrorKind::Invalid
+        }
+    );
+    assert_eq!(
+        err("Clock 00:61:00 00:00:01"),
+        DecodeError {
+            field: Field::Clock,
+            column: 7,
+            kind: ErrorKind::OutOfRange
+        }
+    );
+    assert_eq!(
+        err("Clock 00:06:27"),
+        DecodeError {
+            field: Field::Clock,
+            column: 15,
+            kind: ErrorKind::Missing
+        }
+    );
+    assert_eq!(
+        err("Level xx 1"),
+        DecodeError {
+            field: Field::Level,
+            column: 7,
+            kind: ErrorKind::Invalid
+        }
+    );
+    assert_eq!(
+        err("Xmit maybe"),
+        DecodeError {
+            field: Field::Switch,
+            column: 6,
+            kind: ErrorKind::Invalid
+        }
+    );
+    assert_eq!(
+        err("Flip --> Red"),
+        DecodeError {
+            field: Field::Flip,
+            column: 10,
+            kind: ErrorKind::Invalid
+        }
+    );
+    assert_eq!(
+        err(". 1 e2e4"),
+        DecodeError {
+            field: Field::Move,
+            column: 7,
+            kind: ErrorKind::Invalid
+        }
+    );
+    assert_eq!(
+        err("Game 99999"),
+        DecodeError {
+            field: Field::GameCount,
+            column: 6,
+            kind: ErrorKind::OutOfRange
+        }
+    );
+    assert_eq!(
+        err("ID."),
+        DecodeError {
+            field: Field::Identity,
+            column: 4,
+            kind: ErrorKind::Missing
+        }
+    );
+    let e = err("M 1 e9-e4");
+    assert_eq!(e.to_string(), "invalid square at column 5");
+}
+
+#[test]
+fn commands_encode_as_documented() {
+    let lvl = |k, n| Level::new(k, n).unwrap();
+    let cases: Vec<(Command<'_>, &str)> = vec![
+        (Command::Clock, "C"),
+        (Command::Flip, "F"),
+        (Command::Game, "G"),
+        (Command::Identity, "I"),
+        (Command::ShowLevel, "L"),
+        (
+            Command::SetLevel {
+                target: LevelTarget::Both,
+                level: lvl(LevelKind::Citrine, 5),
+            },
+            "L CITRINE 5",
+        ),
+        (
+            Command::SetLevel {
+                target: LevelTarget::BlackOnly,
+                level: lvl(LevelKind::Citrine, 3),
+            },
+            "L -CITRINE 3",
+        ),
+        (
+            Command::SetLevel {
+                target: LevelTarget::BlackOnly,
+                level: lvl(LevelKind::Tournament, 1),
+            },
+            "L -TR1",
+        ),
+        (
+            Command::SetLevel {
+                target: LevelTarget::Both,
+                level: lvl(LevelKind::Tournament, 1),
+            },
+            "L TR1",
+        ),
+        (
+            Command::SetLevel {
+                target: LevelTarget::Both,
+                level: lvl(LevelKind::AverageTime, 1),
+            },
+            "L AT1",
+        ),
+        (
+            Command::Move(HostMove {
+                from: sq("e2"),
+                to: sq("e4"),
+                promotion: None,
+            }),
+            "M e2e4",
+        ),
+        (
+            Command::Move(HostMove {
+                from: sq("e7"),
+                to: sq("e8"),
+                promotion: Some(Promotion::Knight),
+            }),
+            "M e7e8/N",
+        ),
+        (Command::NewGame, "N"),
+        (Command::Origin, "O"),
+        (Command::ShowPosition, "P"),
+        (
+            Command::SetUp(Token::new("set-up", "pcpa2ka1bkh8-").unwrap()),
+            "P pcpa2ka1bkh8-",
+        ),
+        (Command::TakeBack, "T"),
+        (Command::Referee(None), "U"),
+        (Command::Referee(Some(true)), "U ON"),
+        (Command::Referee(Some(false)), "U OFF"),
+        (Command::Xmit(None), "X"),
+        (Command::Xmit(Some(true)), "X ON"),
+        (Command::Xmit(Some(false)), "X OFF"),
+        (Command::EngineMove, "J"),
+    ];
+    for (cmd, text) in cases {
+        assert_eq!(
+            cmd.to_bytes(),
+            format!("{text}\r\n").into_bytes(),
+            "{cmd:?}"
+        );
+        assert_eq!(Command::decode(text.as_bytes()), Ok(cmd), "{text}");
+    }
+}
+
+#[test]
+fn commands_decode_other_spellings() {
+    let e2e4 = Command::Move(HostMove {
+        from: sq("e2"),
+        to: sq("e4"),
+        promotion: None,
+    });
+    for s in ["ME2E4", "M e2e4", "M e2-e4", "m\te2e4 \r"] {
+        assert_eq!(Command::decode(s.as_bytes()), Ok(e2e4), "{s}");
+    }
+    let both5 = Command::SetLevel {
+        target: LevelTarget::Both,
+        level: Level::new(LevelKind::Citrine, 5).unwrap(),
+    };
+    assert_eq!(Command::decode(b"L +CITRINE5"), Ok(both5));
+    assert_eq!(Command::decode(b"l citrine 5"), Ok(both5));
+    assert_eq!(Command::decode(b"u on"), Ok(Command::Referee(Some(true))));
+    assert_eq!(Command::decode(b"M e7e8q"), Command::decode(b"M e7e8/Q"));
+    assert_eq!(
+        Command::decode(b"Z"),
+        Err(DecodeError {
+            field: Field::Keyword,
+            column: 1,
+            kind: ErrorKind::Invalid
+        })
+    );
+    assert_eq!(
+        Command::decode(b"M e2"),
+        Err(DecodeError {
+            field: Field::Square,
+            column: 5,
+            kind: ErrorKind::Missing
+        })
+    );
+    assert_eq!(
+        Command::decode(b"L CITRINE 0"),
+        Err(DecodeError {
+            field: Field::Level,
+            column: 11,
+            kind: ErrorKind::OutOfRange
+        })
+    );
+}

@@ -1,0 +1,184 @@
+//! Wire moves ⇄ board-core moves against a tracked position.
+
+use novag_citrine::convert::{IllegalReason, host_move_to_move, to_host_move, to_move, to_text};
+use novag_citrine::vocab::{Move, Position};
+use novag_citrine::{Command, MoveText, Reply};
+
+fn pos(fen: &str) -> Position {
+    fen.parse().unwrap()
+}
+
+fn text(s: &str) -> MoveText {
+    // Decode through a move line, as the driver does.
+    let line = format!("M 1 {s}");
+    match Reply::decode(line.as_bytes()).unwrap() {
+        Reply::Move(m) => m.text,
+        other => panic!("{other:?}"),
+    }
+}
+
+fn uci(p: &Position, s: &str) -> Move {
+    p.parse_uci(s).unwrap()
+}
+
+#[test]
+fn captured_game_list_replays_to_mate() {
+    // The captured `G` output quoted by the spec note (`. 3 f4xe5 d8-h4`),
+    // replayed move by move; final FEN and mate from python-chess 1.11.2.
+    let rows = [
+        ".   1  e2-e4       e7-e5",
+        ".   2  f2-f4       f8-c5",
+        ".   3  f4xe5       d8-h4",
+        ".   4  e1-e2       h4-f2",
+        ".   5  e2-d3       f2-d4",
+        ".   6  d3-e2       d4xe4",
+    ];
+    let mut p = Position::startpos();
+    for row in rows {
+        let Reply::GameRow { white, black, .. } = Reply::decode(row.as_bytes()).unwrap() else {
+            panic!()
+        };
+        for t in [Some(white), black].into_iter().flatten() {
+            let mv = to_move(&p, &t).unwrap_or_else(|e| panic!("{row}: {e}"));
+            p = p.play(mv).unwrap();
+        }
+    }
+    assert_eq!(
+        p.to_string(),
+        "rnb1k1nr/pppp1ppp/8/2b1P3/4q3/8/PPPPK1PP/RNBQ1BNR w kq - 0 7"
+    );
+    assert!(p.is_checkmate());
+}
+
+#[test]
+fn document_game_list_with_piece_letters() {
+    let mut p = Position::startpos();
+    for t in ["e2-e4", "c7-c5", "Ng1-f3", "d7-d6"] {
+        p = p.play(to_move(&p, &text(t)).unwrap()).unwrap();
+    }
+    assert_eq!(
+        p.to_string(),
+        "rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3"
+    );
+}
+
+#[test]
+fn castling_both_ways() {
+    let p = pos("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    assert_eq!(to_move(&p, &text("O-O")).unwrap(), uci(&p, "e1g1"));
+    assert_eq!(to_move(&p, &text("O-O-O")).unwrap(), uci(&p, "e1c1"));
+    // The UCB's king-move spelling is accepted too.
+    assert_eq!(to_move(&p, &text("e1-g1")).unwrap(), uci(&p, "e1g1"));
+    assert_eq!(to_text(&p, uci(&p, "e1c1"), false).to_string(), "O-O-O");
+    let b = pos("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1");
+    assert_eq!(to_move(&b, &text("O-O")).unwrap(), uci(&b, "e8g8"));
+    let no_rights = pos("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1");
+    assert_eq!(
+        to_move(&no_rights, &text("O-O")).unwrap_err().reason,
+        IllegalReason::NotLegal
+    );
+}
+
+#[test]
+fn en_passant() {
+    let p = pos("rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3");
+    let ep = to_move(&p, &text("e5xf6ep")).unwrap();
+    assert_eq!(ep, uci(&p, "e5f6"));
+    assert!(ep.is_en_passant());
+    assert_eq!(to_text(&p, ep, false).to_string(), "e5xf6ep");
+    assert_eq!(
+        to_move(&p, &text("e5xf6")).unwrap_err().reason,
+        IllegalReason::EnPassantMark
+    );
+    assert_eq!(
+        to_move(&p, &text("e5xd6ep")).unwrap_err().reason,
+        IllegalReason::NotLegal
+    );
+}
+
+#[test]
+fn promotions() {
+    let p = pos("8/3P4/8/8/8/8/k7/4K3 w - - 0 1");
+    let n = to_move(&p, &text("d7-d8/N")).unwrap();
+    assert_eq!(n, uci(&p, "d7d8n"));
+    assert_eq!(
+        to_move(&p, &text("d7-d8")).unwrap(),
+        uci(&p, "d7d8q"),
+        "queen by default"
+    );
+    assert_eq!(to_text(&p, n, false).to_string(), "d7-d8/N");
+    assert_eq!(
+        to_move(&p, &text("e1-e2/Q")).unwrap_err().reason,
+        IllegalReason::Promotion
+    );
+    let cmd = Command::Move(to_host_move(n));
+    assert_eq!(cmd.to_bytes(), b"M d7d8/N\r\n");
+    let Command::Move(hm) = Command::decode(b"M d7d8").unwrap() else {
+        panic!()
+    };
+    assert_eq!(host_move_to_move(&p, &hm).unwrap(), uci(&p, "d7d8q"));
+}
+
+#[test]
+fn inconsistent_marks_are_typed_errors() {
+    let p = Position::startpos();
+    assert_eq!(
+        to_move(&p, &text("e2xe4")).unwrap_err().reason,
+        IllegalReason::CaptureMark
+    );
+    assert_eq!(
+        to_move(&p, &text("Bg1-f3")).unwrap_err().reason,
+        IllegalReason::WrongPiece
+    );
+    assert_eq!(
+        to_move(&p, &text("e2-e5")).unwrap_err().reason,
+        IllegalReason::NotLegal
+    );
+    assert_eq!(
+        to_move(&p, &text("e7-e5")).unwrap_err().reason,
+        IllegalReason::NotLegal
+    );
+    let p = pos("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2");
+    assert_eq!(
+        to_move(&p, &text("e4-d5")).unwrap_err().reason,
+        IllegalReason::CaptureMark
+    );
+    assert_eq!(to_move(&p, &text("e4xd5")).unwrap(), uci(&p, "e4d5"));
+}
+
+#[test]
+fn every_legal_move_round_trips_through_text() {
+    // Walk a few thousand positions (deterministic pseudo-random playouts)
+    // and check text -> move -> text for every legal move.
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut checked = 0;
+    for _ in 0..12 {
+        let mut p = Position::startpos();
+        for _ in 0..120 {
+            let moves = p.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            for &mv in moves.iter() {
+                for with_piece in [false, true] {
+                    let t = to_text(&p, mv, with_piece);
+                    assert_eq!(to_move(&p, &t), Ok(mv), "{p} {mv} {t}");
+                    // And through the wire: encode a move line, decode it.
+                    let line = format!("M 1 {t}");
+                    let Reply::Move(m) = Reply::decode(line.as_bytes()).unwrap() else {
+                        panic!()
+                    };
+                    assert_eq!(m.text, t);
+                }
+                assert_eq!(host_move_to_move(&p, &to_host_move(mv)), Ok(mv));
+                checked += 1;
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mv = moves[(seed % moves.len() as u64) as usize];
+            p = p.play(mv).unwrap();
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}

@@ -1,0 +1,61 @@
+//! Decoding a reply line and framing never allocate on the heap.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use novag_citrine::{Command, LineFramer, Reply};
+
+struct Counting;
+
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::SeqCst);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn decoding_does_not_allocate() {
+    let lines: &[&[u8]] = &[
+        b"M   7,  c5xd4",
+        b"M   5   d7-d8/N |",
+        b"T   1,  e7-e5",
+        b"Clock 00:06:27 00:00:01",
+        b".   3  f4xe5       d8-h4",
+        b"ID. UCBII V1.09",
+        b"Level sd 5",
+        b"4    ::    :: WP ::    ::",
+        b"something else",
+        b"M 1 e9-e4",
+    ];
+    let stream = b"New Game\r\nM 1 e2-e4 |\r\nXmit on\n";
+    let before = ALLOCS.load(Ordering::SeqCst);
+    let mut decoded = 0;
+    for l in lines {
+        decoded += usize::from(Reply::decode(l).is_ok());
+        decoded += usize::from(Command::decode(b"M e2e4").is_ok());
+    }
+    let mut framer = LineFramer::new(64);
+    let mut rest = &stream[..];
+    while let Some(frame) = {
+        let step = framer.next(rest);
+        rest = &rest[step.consumed..];
+        step.frame
+    } {
+        std::hint::black_box(frame);
+        decoded += 1;
+    }
+    let after = ALLOCS.load(Ordering::SeqCst);
+    assert_eq!(decoded, 9 + 10 + 3);
+    assert_eq!(after - before, 0, "heap allocations while decoding");
+}

@@ -1,0 +1,270 @@
+//! The driver against the simulated device, in memory with simulated time:
+//! full games, duplicate acknowledgements, take-backs, out-of-turn moves,
+//! spontaneous new games, truncated lines.
+
+use std::time::{Duration, Instant};
+
+use novag_citrine::device::{Device, DeviceConfig, Misbehaviour};
+use novag_citrine::driver::{Driver, DriverConfig, Event, board_of};
+use novag_citrine::player::Player;
+
+#[derive(Debug, Default)]
+struct Stats {
+    plies: usize,
+    acks: usize,
+    device_moves: usize,
+    duplicates: usize,
+    out_of_turn: usize,
+    taken_back: usize,
+    new_games: usize,
+    disagreements: usize,
+    out_of_sync: usize,
+    resyncs: usize,
+    commands_to_device: usize,
+    min_gap: Option<Duration>,
+    finished: bool,
+}
+
+/// Plays until the game ends (or `max_plies`), the host taking back two
+/// plies at each ply count in `take_backs_at`. Returns the statistics.
+fn play(
+    driver_cfg: DriverConfig,
+    device_cfg: DeviceConfig,
+    take_backs_at: &[usize],
+    max_plies: usize,
+) -> (Stats, Driver, Device) {
+    let start = Instant::now();
+    let mut now = start;
+    let mut driver = Driver::new(driver_cfg);
+    let mut device = Device::new(device_cfg);
+    let mut host = Player::new(7);
+    let mut stats = Stats::default();
+    let mut took_back: Vec<usize> = Vec::new();
+    let mut last_write: Option<Instant> = None;
+    let mut idle_rounds = 0;
+    while now < start + Duration::from_secs(3600) {
+        let mut progressed = false;
+        while let Some(bytes) = driver.poll_transmit(now) {
+            if let Some(t) = last_write {
+                let gap = now - t;
+                stats.min_gap = Some(stats.min_gap.map_or(gap, |g| g.min(gap)));
+            }
+            last_write = Some(now);
+            stats.commands_to_device += 1;
+            device.handle_input(&bytes, now);
+            progressed = true;
+        }
+        while let Some(line) = device.poll_output(now) {
+            driver.handle_input(&line);
+            progressed = true;
+        }
+        while let Some(ev) = driver.poll_event() {
+            match ev {
+                Event::Acknowledged(_) => stats.acks += 1,
+                Event::DeviceMove(_) => stats.device_moves += 1,
+                Event::Duplicate(_) => stats.duplicates += 1,
+                Event::OutOfTurn(_) => stats.out_of_turn += 1,
+                Event::TakenBack(_) => stats.taken_back += 1,
+                Event::NewGame => stats.new_games += 1,
+                Event::Disagreement(_) => stats.disagreements += 1,
+                Event::OutOfSync { .. } => stats.out_of_sync += 1,
+                Event::Resynced(_) => stats.resyncs += 1,
+                _ => {}
+            }
+        }
+        let plies = driver.moves().count();
+        stats.plies = stats.plies.max(plies);
+        if driver.position().outcome().is_some() || plies >= max_plies {
+            if driver.is_idle() && device.poll_timeout().is_none() {
+                stats.finished = true;
+                break;
+            }
+        } else if driver.is_host_turn() && driver.is_idle() {
+            if take_backs_at.contains(&plies) && !took_back.contains(&plies) && plies >= 2 {
+                took_back.push(plies);
+                driver.take_back().unwrap();
+                driver.take_back().unwrap();
+            } else {
+                let mv = host.choose(driver.position()).unwrap();
+                driver.play(mv).unwrap();
+            }
+            progressed = true;
+        }
+        if stats.out_of_sync > 0 {
+            break;
+        }
+        if !progressed {
+            let next = [driver.poll_timeout(now), device.poll_timeout()]
+                .into_iter()
+                .flatten()
+                .min();
+            match next {
+                Some(t) if t > now => now = t,
+                Some(_) => now += Duration::from_millis(1),
+                None => {
+                    idle_rounds += 1;
+                    if idle_rounds > 3 {
+                        break;
+                    }
+                    now += Duration::from_millis(10);
+                }
+            }
+        }
+    }
+    (stats, driver, device)
+}
+
+fn assert_same_game(driver: &Driver, device: &Device) {
+    assert_eq!(board_of(driver.position()), board_of(device.position()));
+    assert_eq!(driver.position().turn(), device.position().turn());
+    assert_eq!(driver.position(), device.position());
+}
+
+#[test]
+fn full_game_plain() {
+    let (s, driver, device) = play(DriverConfig::default(), DeviceConfig::default(), &[], 1000);
+    assert!(s.finished, "{s:?}");
+    assert!(
+        driver.position().outcome().is_some(),
+        "ends in a result: {s:?}"
+    );
+    assert_same_game(&driver, &device);
+    assert_eq!(
+        (s.disagreements, s.out_of_sync, s.out_of_turn),
+        (0, 0, 0),
+        "{s:?}"
+    );
+    assert_eq!(s.acks + s.device_moves, s.plies);
+    assert!(device.xmit(), "X ON was sent");
+    assert!(
+        s.min_gap.unwrap() >= Duration::from_millis(100),
+        "pacing: {s:?}"
+    );
+}
+
+#[test]
+fn duplicate_acks_are_ignored() {
+    let device_cfg = DeviceConfig {
+        misbehaviour: Misbehaviour {
+            duplicate_ack_every: 3,
+            ..Misbehaviour::default()
+        },
+        seed: 11,
+        ..DeviceConfig::default()
+    };
+    let (s, driver, device) = play(DriverConfig::default(), device_cfg, &[], 1000);
+    assert!(s.finished, "{s:?}");
+    assert_same_game(&driver, &device);
+    assert!(s.duplicates >= 3, "{s:?}");
+    assert_eq!((s.disagreements, s.out_of_sync), (0, 0), "{s:?}");
+}
+
+#[test]
+fn resent_moves_are_acknowledged_twice_when_the_device_is_slow() {
+    // The engine thinks longer than the 200 ms resend delay: the device sees
+    // every move twice and acknowledges it twice.
+    let device_cfg = DeviceConfig {
+        think_time: Duration::from_millis(700),
+        seed: 5,
+        ..DeviceConfig::default()
+    };
+    let (s, driver, device) = play(DriverConfig::default(), device_cfg, &[], 60);
+    assert!(s.finished, "{s:?}");
+    assert_same_game(&driver, &device);
+    assert!(s.duplicates >= s.acks / 2, "{s:?}");
+    assert_eq!(s.disagreements, 0, "{s:?}");
+}
+
+#[test]
+fn take_backs_by_the_host() {
+    let (s, driver, device) = play(
+        DriverConfig::default(),
+        DeviceConfig {
+            seed: 3,
+            ..DeviceConfig::default()
+        },
+        &[4, 10, 16],
+        1000,
+    );
+    assert!(s.finished, "{s:?}");
+    assert_same_game(&driver, &device);
+    assert_eq!(s.taken_back, 6, "{s:?}");
+    assert_eq!(s.disagreements, 0, "{s:?}");
+}
+
+#[test]
+fn out_of_turn_move_is_taken_back() {
+    let device_cfg = DeviceConfig {
+        misbehaviour: Misbehaviour {
+            out_of_turn_at_ply: Some(6),
+            ..Misbehaviour::default()
+        },
+        seed: 9,
+        ..DeviceConfig::default()
+    };
+    let (s, driver, device) = play(DriverConfig::default(), device_cfg, &[], 1000);
+    assert!(s.finished, "{s:?}");
+    assert_same_game(&driver, &device);
+    assert_eq!((s.out_of_turn, s.taken_back), (1, 1), "{s:?}");
+    assert_eq!(s.disagreements, 0, "{s:?}");
+}
+
+#[test]
+fn spontaneous_new_game_resends_settings() {
+    let device_cfg = DeviceConfig {
+        misbehaviour: Misbehaviour {
+            new_game_at_ply: Some(9),
+            ..Misbehaviour::default()
+        },
+        seed: 4,
+        ..DeviceConfig::default()
+    };
+    let cfg = DriverConfig {
+        referee: Some(false),
+        ..DriverConfig::default()
+    };
+    let (s, driver, device) = play(cfg, device_cfg, &[], 1000);
+    assert!(s.finished, "{s:?}");
+    assert_same_game(&driver, &device);
+    assert_eq!(s.new_games, 1, "{s:?}");
+    assert!(device.xmit(), "Xmit re-sent after New Game");
+    assert_eq!(s.disagreements, 0, "{s:?}");
+}
+
+#[test]
+fn truncated_lines_are_recovered_through_p() {
+    let device_cfg = DeviceConfig {
+        misbehaviour: Misbehaviour {
+            truncate_every: 7,
+            ..Misbehaviour::default()
+        },
+        seed: 21,
+        ..DeviceConfig::default()
+    };
+    let (s, driver, device) = play(DriverConfig::default(), device_cfg, &[], 1000);
+    assert!(s.finished, "{s:?}");
+    assert_same_game(&driver, &device);
+    assert!(s.disagreements >= 3, "{s:?}");
+    assert_eq!(s.out_of_sync, 0, "{s:?}");
+    assert!(s.resyncs >= 3, "{s:?}");
+}
+
+#[test]
+fn everything_at_once() {
+    for seed in 0..6 {
+        let device_cfg = DeviceConfig {
+            misbehaviour: Misbehaviour {
+                duplicate_ack_every: 2,
+                new_game_at_ply: Some(13),
+                out_of_turn_at_ply: Some(20),
+                truncate_every: 11,
+            },
+            seed,
+            ..DeviceConfig::default()
+        };
+        let (s, driver, device) = play(DriverConfig::default(), device_cfg, &[8, 30], 1000);
+        assert!(s.finished, "seed {seed}: {s:?}");
+        assert_same_game(&driver, &device);
+        assert_eq!(s.out_of_sync, 0, "seed {seed}: {s:?}");
+    }
+}
