@@ -33,7 +33,12 @@ fn move_mix(count: usize) -> Vec<Vec<u8>> {
             }
             let mv = moves[(next() % moves.len() as u64) as usize];
             let time = (next() % 120) as u16;
-            out.push(Message::Move(move_to_wire(mv, time)).encode().as_bytes().to_vec());
+            out.push(
+                Message::Move(move_to_wire(mv, time))
+                    .encode()
+                    .as_bytes()
+                    .to_vec(),
+            );
             pos.play_unchecked(mv);
         }
     }
@@ -45,8 +50,12 @@ fn recorded_stream() -> Vec<u8> {
     let text = include_str!("../data/dxp-scan-follower.txt");
     let mut stream = Vec::new();
     for line in text.lines().filter(|l| l.starts_with('[')) {
-        let Some((_, rest)) = line.split_once("] ") else { continue };
-        let Some((_, payload)) = rest.split_once(' ') else { continue };
+        let Some((_, rest)) = line.split_once("] ") else {
+            continue;
+        };
+        let Some((_, payload)) = rest.split_once(' ') else {
+            continue;
+        };
         if payload.starts_with("<EOF") {
             continue;
         }
@@ -81,7 +90,9 @@ fn per_type(c: &mut Criterion) {
     for (name, bytes) in samples {
         let msg = decode(bytes).unwrap();
         g.throughput(Throughput::Bytes(bytes.len() as u64));
-        g.bench_function(name, |b| b.iter(|| black_box(&msg).encode().as_bytes().len()));
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(&msg).encode().as_bytes().len())
+        });
     }
     g.finish();
 }
@@ -135,9 +146,10 @@ fn move_mix_bench(c: &mut Criterion) {
         stream.push(0);
     }
     g.throughput(Throughput::Elements(frames.len() as u64));
-    g.bench_function("framer+decode 10k MOVE stream, 1460-byte reads (messages/s)", |b| {
-        b.iter(|| framer_pass(&stream, 1460))
-    });
+    g.bench_function(
+        "framer+decode 10k MOVE stream, 1460-byte reads (messages/s)",
+        |b| b.iter(|| framer_pass(&stream, 1460)),
+    );
     g.finish();
 }
 

@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use csa_protocol::frame::{Frame, FrameStatus, LineFramer};
 use csa_protocol::kifu::{parse_kifu, write_kifu};
 use csa_protocol::session::server::{ConnId, Output, Server, ServerConfig};
-use csa_protocol::{ClientMessage, GameSummary, ServerMessage, decode_client_line, decode_server_line};
+use csa_protocol::{
+    ClientMessage, GameSummary, ServerMessage, decode_client_line, decode_server_line,
+};
 
 /// Any bytes as one client line: a decoded value re-encodes to a line that
 /// decodes to the same value.
@@ -55,7 +57,9 @@ pub fn kifu(data: &[u8]) {
 /// The framer on any input split anywhere: the lines found equal those of
 /// a one-shot split, overlong lines are reported, nothing panics.
 pub fn framer(data: &[u8]) {
-    let Some((&cut, body)) = data.split_first() else { return };
+    let Some((&cut, body)) = data.split_first() else {
+        return;
+    };
     let max = 16;
     let frames = |chunks: &[&[u8]]| {
         let mut framer = LineFramer::new(max);
@@ -92,7 +96,11 @@ pub fn framer(data: &[u8]) {
     parts.pop(); // the unterminated tail is not a frame yet
     for p in parts {
         let p = p.strip_suffix(b"\r").unwrap_or(p);
-        expected.push(if p.len() > max { Err(p.len()) } else { Ok(p.to_vec()) });
+        expected.push(if p.len() > max {
+            Err(p.len())
+        } else {
+            Ok(p.to_vec())
+        });
     }
     assert_eq!(whole, expected);
 }
@@ -108,8 +116,16 @@ pub fn server_session(data: &[u8]) {
     let a = server.handle_connect(now);
     let b = server.handle_connect(now);
     let secret = "x7Qp-secret-Zr4";
-    server.handle_data(a, format!("LOGIN fz_a {secret} x1\n%%GAME fz-300-0 +\n").as_bytes(), now);
-    server.handle_data(b, format!("LOGIN fz_b {secret} x1\n%%GAME fz-300-0 -\n").as_bytes(), now);
+    server.handle_data(
+        a,
+        format!("LOGIN fz_a {secret} x1\n%%GAME fz-300-0 +\n").as_bytes(),
+        now,
+    );
+    server.handle_data(
+        b,
+        format!("LOGIN fz_b {secret} x1\n%%GAME fz-300-0 -\n").as_bytes(),
+        now,
+    );
     server.handle_data(a, b"AGREE\n", now);
     server.handle_data(b, b"AGREE\n", now);
     let drain = |server: &mut Server| {
@@ -122,11 +138,17 @@ pub fn server_session(data: &[u8]) {
         got
     };
     let setup = drain(&mut server);
-    assert!(setup.iter().any(|(c, d)| *c == a && d.starts_with(b"START:")));
+    assert!(
+        setup
+            .iter()
+            .any(|(c, d)| *c == a && d.starts_with(b"START:"))
+    );
     let mut strangers = [server.handle_connect(now), server.handle_connect(now)];
     let mut elapsed = Duration::ZERO;
     for chunk in data.split(|&b| b == 0xff) {
-        let Some((&op, rest)) = chunk.split_first() else { continue };
+        let Some((&op, rest)) = chunk.split_first() else {
+            continue;
+        };
         let who = usize::from(op & 1);
         match op >> 1 {
             0 => {
@@ -147,7 +169,8 @@ pub fn server_session(data: &[u8]) {
     let got = drain(&mut server);
     for p in [a, b] {
         assert!(
-            got.iter().any(|(c, d)| *c == p && d.starts_with(b"+7776FU,T")),
+            got.iter()
+                .any(|(c, d)| *c == p && d.starts_with(b"+7776FU,T")),
             "the players' game was disturbed: {got:?}"
         );
     }

@@ -19,7 +19,14 @@ use crate::movelist::{CapacityError, MoveList};
 /// Receives complete capture sequences and keeps those of maximal length.
 pub(crate) trait CaptureSink {
     /// `n` pieces captured, `dedup`: another path may give the same triple.
-    fn record(&mut self, from: u32, to: u32, captured: u64, n: u32, dedup: bool) -> Result<(), CapacityError>;
+    fn record(
+        &mut self,
+        from: u32,
+        to: u32,
+        captured: u64,
+        n: u32,
+        dedup: bool,
+    ) -> Result<(), CapacityError>;
 }
 
 /// Collects maximal captures into a move list, dropping duplicate triples.
@@ -30,7 +37,14 @@ pub(crate) struct ListSink<'a, const N: usize> {
 
 impl<const N: usize> CaptureSink for ListSink<'_, N> {
     #[inline]
-    fn record(&mut self, from: u32, to: u32, captured: u64, n: u32, dedup: bool) -> Result<(), CapacityError> {
+    fn record(
+        &mut self,
+        from: u32,
+        to: u32,
+        captured: u64,
+        n: u32,
+        dedup: bool,
+    ) -> Result<(), CapacityError> {
         if n < self.best {
             return Ok(());
         }
@@ -39,7 +53,7 @@ impl<const N: usize> CaptureSink for ListSink<'_, N> {
             self.list.clear();
         }
         let mv = Move::from_bits(from, to, captured);
-        if dedup && self.list.iter().any(|m| *m == mv) {
+        if dedup && self.list.contains(&mv) {
             return Ok(());
         }
         self.list.try_push(mv)
@@ -71,7 +85,14 @@ impl CountSink {
 
 impl CaptureSink for CountSink {
     #[inline]
-    fn record(&mut self, from: u32, to: u32, captured: u64, n: u32, dedup: bool) -> Result<(), CapacityError> {
+    fn record(
+        &mut self,
+        from: u32,
+        to: u32,
+        captured: u64,
+        n: u32,
+        dedup: bool,
+    ) -> Result<(), CapacityError> {
         if n < self.best {
             return Ok(());
         }
@@ -88,7 +109,7 @@ impl CaptureSink for CountSink {
         }
         let mv = Move::from_bits(from, to, captured);
         let stash = self.stash.get_or_insert_with(MoveList::new);
-        if stash.iter().any(|m| *m == mv) {
+        if stash.contains(&mv) {
             return Ok(());
         }
         stash.try_push(mv)
@@ -131,7 +152,13 @@ impl<S: CaptureSink> Search<'_, S> {
 
     /// A king on `cur` (having captured `captured`, `n` pieces) trying to
     /// capture in direction `d`. Returns whether such a capture exists.
-    fn king_dir(&mut self, cur: u32, d: usize, captured: u64, n: u32) -> Result<bool, CapacityError> {
+    fn king_dir(
+        &mut self,
+        cur: u32,
+        d: usize,
+        captured: u64,
+        n: u32,
+    ) -> Result<bool, CapacityError> {
         let occ = RAYS[d][cur as usize] & !self.empty;
         if occ == 0 {
             return Ok(false);
@@ -238,8 +265,8 @@ pub(crate) fn single_man_captures(s: &Sides, j: &[u64; 4]) -> Option<u32> {
 /// Whether the king on `k` has a capture.
 #[inline(always)]
 fn king_can_capture(k: u32, s: &Sides) -> bool {
-    for d in 0..4 {
-        let occ = RAYS[d][k as usize] & !s.empty;
+    for (d, rays) in RAYS.iter().enumerate() {
+        let occ = rays[k as usize] & !s.empty;
         if occ != 0 {
             let p = nearest(d, occ);
             if (1u64 << p) & s.opp != 0 && step(d, 1u64 << p) & s.empty != 0 {
@@ -312,7 +339,11 @@ pub(crate) fn count_quiet(s: &Sides, side: Color) -> u64 {
 }
 
 /// Pushes every quiet move (no capture available is assumed).
-pub(crate) fn quiet_moves<const N: usize>(s: &Sides, side: Color, list: &mut MoveList<Move, N>) -> Result<(), CapacityError> {
+pub(crate) fn quiet_moves<const N: usize>(
+    s: &Sides,
+    side: Color,
+    list: &mut MoveList<Move, N>,
+) -> Result<(), CapacityError> {
     for d in forward(side) {
         let mut to = step(d, s.men) & s.empty;
         while to != 0 {
@@ -337,7 +368,10 @@ pub(crate) fn quiet_moves<const N: usize>(s: &Sides, side: Color, list: &mut Mov
 }
 
 /// Fills `list` with every legal move of `pos`.
-pub(crate) fn legal_moves_into<const N: usize>(pos: &Position, list: &mut MoveList<Move, N>) -> Result<(), CapacityError> {
+pub(crate) fn legal_moves_into<const N: usize>(
+    pos: &Position,
+    list: &mut MoveList<Move, N>,
+) -> Result<(), CapacityError> {
     list.clear();
     let s = pos.sides();
     if has_capture(&s) {
@@ -379,7 +413,10 @@ fn count_captures(s: &Sides) -> Result<u64, CapacityError> {
 #[inline(never)]
 fn count_many_captures(s: &Sides) -> Result<u64, CapacityError> {
     let mut list = MoveList::<Move, { super::MAX_MOVES }>::new();
-    let mut sink = ListSink { list: &mut list, best: 0 };
+    let mut sink = ListSink {
+        list: &mut list,
+        best: 0,
+    };
     captures(s, &mut sink)?;
     Ok(list.len() as u64)
 }

@@ -46,14 +46,26 @@ pub(crate) trait Sink {
 /// Counts moves (perft's last ply).
 pub(crate) struct Counter(pub u64);
 
+impl Counter {
+    #[inline(always)]
+    fn add(&mut self, single: u128, both: u128) {
+        // Most sets have no double-counted (optional promotion) part: skip
+        // its popcount (software popcount on baseline x86-64 is not free).
+        self.0 += single.count_ones() as u64;
+        if both != 0 {
+            self.0 += 2 * both.count_ones() as u64;
+        }
+    }
+}
+
 impl Sink for Counter {
     #[inline(always)]
     fn piece(&mut self, _from: usize, non: u128, both: u128, promo: u128) {
-        self.0 += (non.count_ones() + 2 * both.count_ones() + promo.count_ones()) as u64;
+        self.add(non | promo, both);
     }
     #[inline(always)]
     fn pawns(&mut self, _delta: isize, non: u128, both: u128, promo: u128) {
-        self.0 += (non.count_ones() + 2 * both.count_ones() + promo.count_ones()) as u64;
+        self.add(non | promo, both);
     }
     #[inline(always)]
     fn drops(&mut self, _hand_index: usize, targets: u128) {
@@ -175,12 +187,15 @@ impl Position {
         // King steps: destination not attacked with the king removed.
         let mut steps = KING[0][k] & !own;
         let mut safe = 0u128;
-        let occ_k = occ ^ king;
-        while steps != 0 {
-            let t = steps.trailing_zeros() as usize;
-            steps &= steps - 1;
-            if self.attackers(them, t, occ_k) == 0 {
-                safe |= 1u128 << t;
+        if steps != 0 {
+            let threats = Threats::new(self, them);
+            let occ_k = occ ^ king;
+            while steps != 0 {
+                let t = steps.trailing_zeros() as usize;
+                steps &= steps - 1;
+                if !threats.attacks(t, occ_k) {
+                    safe |= 1u128 << t;
+                }
             }
         }
         sink.piece(k, safe, 0, 0);
@@ -240,7 +255,7 @@ impl Position {
             let f = ls.trailing_zeros() as usize;
             ls &= ls - 1;
             let mut t = bb::lance_attacks(us, f, occ) & target;
-            if pinned >> f & 1 != 0 {
+            if pinned != 0 && pinned >> f & 1 != 0 {
                 t &= bb::line(k, f);
             }
             emit_promotable(sink, f, t, zone, last1);
@@ -260,7 +275,7 @@ impl Position {
             let f = ss.trailing_zeros() as usize;
             ss &= ss - 1;
             let mut t = SILVER[u][f] & target;
-            if pinned >> f & 1 != 0 {
+            if pinned != 0 && pinned >> f & 1 != 0 {
                 t &= bb::line(k, f);
             }
             emit_promotable(sink, f, t, zone, 0);
@@ -271,7 +286,7 @@ impl Position {
             let f = gs.trailing_zeros() as usize;
             gs &= gs - 1;
             let mut t = GOLD[u][f] & target;
-            if pinned >> f & 1 != 0 {
+            if pinned != 0 && pinned >> f & 1 != 0 {
                 t &= bb::line(k, f);
             }
             sink.piece(f, t, 0, 0);
@@ -282,7 +297,7 @@ impl Position {
             let f = bs.trailing_zeros() as usize;
             bs &= bs - 1;
             let mut t = bb::bishop_attacks(f, occ) & target;
-            if pinned >> f & 1 != 0 {
+            if pinned != 0 && pinned >> f & 1 != 0 {
                 t &= bb::line(k, f);
             }
             emit_promotable(sink, f, t, zone, 0);
@@ -293,7 +308,7 @@ impl Position {
             let f = rs.trailing_zeros() as usize;
             rs &= rs - 1;
             let mut t = bb::rook_attacks(f, occ) & target;
-            if pinned >> f & 1 != 0 {
+            if pinned != 0 && pinned >> f & 1 != 0 {
                 t &= bb::line(k, f);
             }
             emit_promotable(sink, f, t, zone, 0);
@@ -304,7 +319,7 @@ impl Position {
             let f = hs.trailing_zeros() as usize;
             hs &= hs - 1;
             let mut t = (bb::bishop_attacks(f, occ) | KING[0][f]) & target;
-            if pinned >> f & 1 != 0 {
+            if pinned != 0 && pinned >> f & 1 != 0 {
                 t &= bb::line(k, f);
             }
             sink.piece(f, t, 0, 0);
@@ -315,7 +330,7 @@ impl Position {
             let f = ds.trailing_zeros() as usize;
             ds &= ds - 1;
             let mut t = (bb::rook_attacks(f, occ) | KING[0][f]) & target;
-            if pinned >> f & 1 != 0 {
+            if pinned != 0 && pinned >> f & 1 != 0 {
                 t &= bb::line(k, f);
             }
             sink.piece(f, t, 0, 0);
@@ -381,6 +396,84 @@ impl Position {
             }
         }
         true
+    }
+}
+
+/// One side's pieces grouped by how they attack, for repeated
+/// "is this square attacked" questions (king steps).
+struct Threats {
+    /// Index of the attacked side (tables are looked up from its view).
+    victim: usize,
+    pawn: u128,
+    knight: u128,
+    silver: u128,
+    gold: u128,
+    /// King, horse and dragon: one step in every direction.
+    king_like: u128,
+    rook_like: u128,
+    bishop_like: u128,
+    lance: u128,
+    /// The ray direction (from the target) along which the lances attack.
+    lance_dir: usize,
+}
+
+impl Threats {
+    #[inline(always)]
+    fn new(pos: &Position, by: Color) -> Threats {
+        use PieceKind::*;
+        let c = pos.by_color[by.index()];
+        Threats {
+            victim: by.opposite().index(),
+            pawn: pos.kind_bb(Pawn) & c,
+            knight: pos.kind_bb(Knight) & c,
+            silver: pos.kind_bb(Silver) & c,
+            gold: pos.golds_bb() & c,
+            king_like: (pos.kind_bb(King) | pos.kind_bb(Horse) | pos.kind_bb(Dragon)) & c,
+            rook_like: (pos.kind_bb(Rook) | pos.kind_bb(Dragon)) & c,
+            bishop_like: (pos.kind_bb(Bishop) | pos.kind_bb(Horse)) & c,
+            lance: pos.kind_bb(Lance) & c,
+            lance_dir: match by {
+                Color::Black => 1,
+                Color::White => 0,
+            },
+        }
+    }
+
+    /// `true` if square index `s` is attacked with occupancy `occ`.
+    #[inline(always)]
+    fn attacks(&self, s: usize, occ: u128) -> bool {
+        let v = self.victim;
+        if (PAWN[v][s] & self.pawn)
+            | (KNIGHT[v][s] & self.knight)
+            | (SILVER[v][s] & self.silver)
+            | (GOLD[v][s] & self.gold)
+            | (KING[0][s] & self.king_like)
+            != 0
+        {
+            return true;
+        }
+        if (self.rook_like | self.lance) & bb::rook_pseudo(s) != 0 {
+            for d in 0..4 {
+                let sl = if d == self.lance_dir {
+                    self.rook_like | self.lance
+                } else {
+                    self.rook_like
+                };
+                if bb::RAYS[d][s] & sl != 0 && bb::first_blocker(d, s, occ) & sl != 0 {
+                    return true;
+                }
+            }
+        }
+        if self.bishop_like & bb::bishop_pseudo(s) != 0 {
+            for d in 4..8 {
+                if bb::RAYS[d][s] & self.bishop_like != 0
+                    && bb::first_blocker(d, s, occ) & self.bishop_like != 0
+                {
+                    return true;
+                }
+            }
+        }
+        false
     }
 }
 
