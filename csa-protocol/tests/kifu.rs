@@ -159,7 +159,9 @@ fn raw_text_ending_in_cr_survives_a_round_trip() {
         assert_eq!(parse_kifu(&written).unwrap(), records);
     }
     let records = parse_kifu(b"''\r\r\n").unwrap();
-    let Item::Comment(c) = records[0].items[0] else { panic!() };
+    let Item::Comment(c) = records[0].items[0] else {
+        panic!()
+    };
     assert_eq!(c.as_bytes(), b"'\r");
     assert_eq!(write_kifu(&records), b"''\r\r\n");
 }
