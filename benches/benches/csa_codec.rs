@@ -21,11 +21,11 @@ fn lines() -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
     let (mut c, mut s) = (Vec::new(), Vec::new());
     for l in TRANSCRIPT.lines().filter(|l| l.starts_with('[')) {
         if let Some(i) = l.find(" >> ") {
-            c.push(l[i + 4..].as_bytes().to_vec());
-        } else if let Some(i) = l.find(" << ") {
-            if !l[i + 4..].starts_with("<EOF") {
-                s.push(l[i + 4..].as_bytes().to_vec());
-            }
+            c.push(l.as_bytes()[i + 4..].to_vec());
+        } else if let Some(i) = l.find(" << ")
+            && !l[i + 4..].starts_with("<EOF")
+        {
+            s.push(l.as_bytes()[i + 4..].to_vec());
         }
     }
     (c, s)

@@ -298,7 +298,8 @@ fn our_client_session_follows_the_transcript() {
     use csa_protocol::{EndReason, Outcome, Password, UserName};
 
     // (player, x1, expected results in order)
-    let players: &[(&str, bool, &[(EndReason, Outcome)])] = &[
+    type Player<'a> = (&'a str, bool, &'a [(EndReason, Outcome)]);
+    let players: &[Player<'_>] = &[
         (
             "alice",
             true,
