@@ -1,8 +1,8 @@
 //! `boardwire`: the command-line tool of the boardwire family.
 //!
 //! Layout: `main.rs` only parses the command line and dispatches; each game
-//! lives in its own module (`draughts.rs`, later `chess.rs`, `shogi.rs`)
-//! and each protocol in its own (`dxp`, `csa`, `citrine`, later). Adding a
+//! lives in its own module (`draughts.rs`, `chess.rs`, `shogi.rs`)
+//! and each protocol in its own (`dxp`, `csa`, `citrine`). Adding a
 //! game is one [`Game`] variant, one module and one arm per game command;
 //! adding a protocol is one [`Command`] variant and one module.
 //!
@@ -114,12 +114,7 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            let rendered = e.render().to_string();
-            let line = rendered
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("error: invalid arguments");
-            eprintln!("{line}");
+            eprintln!("{}", one_line(&e.render().to_string()));
             return ExitCode::from(2);
         }
     };
@@ -174,4 +169,28 @@ fn report_timing(nodes: u64, elapsed: std::time::Duration) {
     let secs = elapsed.as_secs_f64();
     let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
     eprintln!("nodes {nodes} time {secs:.3} s speed {nps:.0} nodes/s");
+}
+
+/// Folds clap's multi-line error into one line: the message and its details
+/// (missing argument names, possible values), without the usage and help
+/// hints.
+fn one_line(rendered: &str) -> String {
+    let mut line = String::new();
+    for part in rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:"))
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("tip:") && !l.starts_with("For more information")
+        })
+    {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(part);
+    }
+    if line.is_empty() {
+        line.push_str("error: invalid arguments");
+    }
+    line
 }

@@ -3,7 +3,7 @@
 //!
 //! Shogi programs play on game servers (the CSA championships, Floodgate,
 //! private tournaments) over this protocol: TCP port 4081, one ASCII command
-//! per line (spec note `shared/specs/csa.md`).
+//! per line (spec note `docs/specs/csa.md`).
 //!
 //! | layer | items |
 //! |---|---|

@@ -13,7 +13,7 @@
 //! | moves | [`convert`]: printed moves ⇄ board-core chess moves against a position |
 //!
 //! The reference for every item is the workspace's spec note on the Citrine
-//! protocol (`shared/specs/citrine.md`); section names are cited in the docs.
+//! protocol (`docs/specs/citrine.md`); section names are cited in the docs.
 //! Where the protocol document and captured device output differ, both
 //! spellings are accepted (`ID.UCBII VI.09` / `ID. UCBII V1.09`, `t 2 g8-f6`
 //! / `T   1,  e7-e5`, move lines with and without the trailing ` |`).

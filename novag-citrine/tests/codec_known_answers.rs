@@ -1,4 +1,4 @@
-//! Known-answer tests: every example of the spec note (shared/specs/citrine.md)
+//! Known-answer tests: every example of the spec note (docs/specs/citrine.md)
 //! and of the captured device output it cites, decoded to hand-written values
 //! and encoded back to the spellings shown there.
 
