@@ -10,6 +10,7 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use board_core::draughts::Position;
+use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use damexchange::session::move_to_wire;
 use damexchange::{Framer, Message, decode};
@@ -33,7 +34,12 @@ fn move_mix(count: usize) -> Vec<Vec<u8>> {
             }
             let mv = moves[(next() % moves.len() as u64) as usize];
             let time = (next() % 120) as u16;
-            out.push(Message::Move(move_to_wire(mv, time)).encode().as_bytes().to_vec());
+            out.push(
+                Message::Move(move_to_wire(mv, time))
+                    .encode()
+                    .as_bytes()
+                    .to_vec(),
+            );
             pos.play_unchecked(mv);
         }
     }
@@ -45,8 +51,12 @@ fn recorded_stream() -> Vec<u8> {
     let text = include_str!("../data/dxp-scan-follower.txt");
     let mut stream = Vec::new();
     for line in text.lines().filter(|l| l.starts_with('[')) {
-        let Some((_, rest)) = line.split_once("] ") else { continue };
-        let Some((_, payload)) = rest.split_once(' ') else { continue };
+        let Some((_, rest)) = line.split_once("] ") else {
+            continue;
+        };
+        let Some((_, payload)) = rest.split_once(' ') else {
+            continue;
+        };
         if payload.starts_with("<EOF") {
             continue;
         }
@@ -55,7 +65,7 @@ fn recorded_stream() -> Vec<u8> {
     stream
 }
 
-fn per_type(c: &mut Criterion) {
+fn per_type(c: &mut Criterion<ThreadCpuTime>) {
     let samples: [(&str, &[u8]); 10] = [
         ("GAMEREQ A", b"R01Tornado voor Windows 4.0        W060065A"),
         (
@@ -81,12 +91,14 @@ fn per_type(c: &mut Criterion) {
     for (name, bytes) in samples {
         let msg = decode(bytes).unwrap();
         g.throughput(Throughput::Bytes(bytes.len() as u64));
-        g.bench_function(name, |b| b.iter(|| black_box(&msg).encode().as_bytes().len()));
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(&msg).encode().as_bytes().len())
+        });
     }
     g.finish();
 }
 
-fn move_mix_bench(c: &mut Criterion) {
+fn move_mix_bench(c: &mut Criterion<ThreadCpuTime>) {
     let frames = move_mix(10_000);
     let bytes: usize = frames.iter().map(Vec::len).sum();
     let captures = frames.iter().filter(|f| &f[9..11] != b"00").count();
@@ -135,9 +147,10 @@ fn move_mix_bench(c: &mut Criterion) {
         stream.push(0);
     }
     g.throughput(Throughput::Elements(frames.len() as u64));
-    g.bench_function("framer+decode 10k MOVE stream, 1460-byte reads (messages/s)", |b| {
-        b.iter(|| framer_pass(&stream, 1460))
-    });
+    g.bench_function(
+        "framer+decode 10k MOVE stream, 1460-byte reads (messages/s)",
+        |b| b.iter(|| framer_pass(&stream, 1460)),
+    );
     g.finish();
 }
 
@@ -153,7 +166,7 @@ fn framer_pass(stream: &[u8], read: usize) -> usize {
     ok
 }
 
-fn captured_stream(c: &mut Criterion) {
+fn captured_stream(c: &mut Criterion<ThreadCpuTime>) {
     // The recorded conversations (all message types, a few malformed
     // frames) repeated to about 1 MB.
     let one = recorded_stream();
@@ -171,12 +184,121 @@ fn captured_stream(c: &mut Criterion) {
     g.finish();
 }
 
-fn config() -> Criterion {
-    // The machine is shared: short, repeated measurements.
+/// CPU time of the benchmark thread (`clock_gettime(CLOCK_THREAD_CPUTIME_ID)`,
+/// nanoseconds). The machine these numbers come from is shared with other
+/// jobs: wall time then measures the load, CPU time measures the code.
+/// Unix only.
+struct ThreadCpuTime;
+
+fn thread_cpu_ns() -> u64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant
+    // the C library defines.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return 0;
+    }
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+impl Measurement for ThreadCpuTime {
+    type Intermediate = u64;
+    type Value = u64;
+    fn start(&self) -> u64 {
+        thread_cpu_ns()
+    }
+    fn end(&self, start: u64) -> u64 {
+        thread_cpu_ns().saturating_sub(start)
+    }
+    fn add(&self, a: &u64, b: &u64) -> u64 {
+        a + b
+    }
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn to_f64(&self, v: &u64) -> f64 {
+        *v as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        &CpuFormatter
+    }
+}
+
+struct CpuFormatter;
+
+impl ValueFormatter for CpuFormatter {
+    fn scale_values(&self, typical_ns: f64, values: &mut [f64]) -> &'static str {
+        let (factor, unit) = if typical_ns < 1e3 {
+            (1.0, "ns cpu")
+        } else if typical_ns < 1e6 {
+            (1e-3, "µs cpu")
+        } else {
+            (1e-6, "ms cpu")
+        };
+        values.iter_mut().for_each(|v| *v *= factor);
+        unit
+    }
+    fn scale_throughputs(
+        &self,
+        _typical: f64,
+        throughput: &Throughput,
+        values: &mut [f64],
+    ) -> &'static str {
+        // values are ns per iteration -> per second of CPU.
+        match *throughput {
+            Throughput::Bytes(b) | Throughput::BytesDecimal(b) => {
+                values
+                    .iter_mut()
+                    .for_each(|v| *v = b as f64 * 1e9 / *v / 1e6);
+                "MB/s cpu"
+            }
+            Throughput::Elements(e) => {
+                values
+                    .iter_mut()
+                    .for_each(|v| *v = e as f64 * 1e9 / *v / 1e6);
+                "M elem/s cpu"
+            }
+            _ => "",
+        }
+    }
+    fn scale_for_machines(&self, _values: &mut [f64]) -> &'static str {
+        "ns"
+    }
+}
+
+fn config() -> Criterion<ThreadCpuTime> {
+    // The machine is shared: short, repeated measurements of CPU time.
+    Criterion::default()
+        .with_measurement(ThreadCpuTime)
+        .measurement_time(Duration::from_secs(2))
+        .warm_up_time(Duration::from_millis(500))
+        .sample_size(30)
+}
+
+fn wall_config() -> Criterion {
     Criterion::default()
         .measurement_time(Duration::from_secs(2))
         .warm_up_time(Duration::from_millis(500))
         .sample_size(30)
+}
+
+/// The MOVE mix once more in wall time, to compare with the CPU-time figures.
+fn move_mix_wall(c: &mut Criterion) {
+    let frames = move_mix(10_000);
+    let mut g = c.benchmark_group("dxp_move_mix_wall");
+    g.throughput(Throughput::Elements(frames.len() as u64));
+    g.bench_function("decode 10k MOVE (messages/s, wall time)", |b| {
+        b.iter(|| {
+            frames
+                .iter()
+                .filter(|f| decode(black_box(f)).is_ok())
+                .count()
+        })
+    });
+    g.finish();
 }
 
 criterion_group! {
@@ -184,4 +306,9 @@ criterion_group! {
     config = config();
     targets = per_type, move_mix_bench, captured_stream
 }
-criterion_main!(benches);
+criterion_group! {
+    name = wall;
+    config = wall_config();
+    targets = move_mix_wall
+}
+criterion_main!(benches, wall);

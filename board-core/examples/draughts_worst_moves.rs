@@ -23,8 +23,16 @@ impl Rng {
 
 fn random_piece(rng: &mut Rng, square: usize) -> Option<Piece> {
     let r = rng.below(100);
-    let color = if rng.below(2) == 0 { Color::White } else { Color::Black };
-    let mut kind = if rng.below(3) == 0 { PieceKind::Man } else { PieceKind::King };
+    let color = if rng.below(2) == 0 {
+        Color::White
+    } else {
+        Color::Black
+    };
+    let mut kind = if rng.below(3) == 0 {
+        PieceKind::Man
+    } else {
+        PieceKind::King
+    };
     let promo = match color {
         Color::White => square < 5,
         Color::Black => square >= 45,
@@ -46,7 +54,10 @@ fn score(board: &[Option<Piece>; 50], want_capture: bool) -> Option<(usize, Posi
 fn main() {
     let mut args = std::env::args().skip(1);
     let secs: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(20);
-    let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(0x9e37_79b9_7f4a_7c15);
+    let seed: u64 = args
+        .next()
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(0x9e37_79b9_7f4a_7c15);
     let mode = args.next().unwrap_or_else(|| "both".into());
     let mut rng = Rng(seed | 1);
     for want_capture in [false, true] {
@@ -60,7 +71,9 @@ fn main() {
             for (i, slot) in board.iter_mut().enumerate() {
                 *slot = random_piece(&mut rng, i);
             }
-            let Some(mut cur) = score(&board, want_capture) else { continue };
+            let Some(mut cur) = score(&board, want_capture) else {
+                continue;
+            };
             for _ in 0..20_000 {
                 let mut next = board;
                 for _ in 0..1 + rng.below(3) {

@@ -30,3 +30,8 @@ mod movelist;
 pub mod shogi;
 
 pub use movelist::{CapacityError, MoveList};
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -379,6 +379,28 @@ proptest! {
     }
 
     #[test]
+    fn play_unchecked_never_panics(start in 0usize..4, choices in proptest::collection::vec(any::<u8>(), 0..20), from in 0u32..64, to in 0u32..64, kind in 0usize..8) {
+        // Malformed moves give an unspecified position, but no panic.
+        let mut p = playout(start, &choices);
+        let kinds = [
+            MoveKind::Normal,
+            MoveKind::EnPassant,
+            MoveKind::Castle(board_core::chess::CastlingSide::KingSide),
+            MoveKind::Castle(board_core::chess::CastlingSide::QueenSide),
+            MoveKind::Promotion(Role::Queen),
+            MoveKind::Promotion(Role::Knight),
+            MoveKind::Promotion(Role::Pawn),
+            MoveKind::Promotion(Role::King),
+        ];
+        let mv = board_core::chess::Move::new(Square::new(from).unwrap(), Square::new(to).unwrap(), kinds[kind]);
+        let legal = p.is_legal(mv);
+        prop_assert_eq!(p.play(mv).is_ok(), legal);
+        p.play_unchecked(mv);
+        let _ = p.count_legal_moves();
+        let _ = p.to_string();
+    }
+
+    #[test]
     fn fen_parser_never_panics(s in "\\PC{0,80}") {
         let _ = s.parse::<Position>();
     }

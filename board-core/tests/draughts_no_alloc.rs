@@ -87,7 +87,10 @@ fn legal_moves_play_and_perft_do_not_allocate() {
         total
     });
     assert!(total > 0);
-    assert_eq!(n, 0, "{n} heap allocations during move generation/play/perft");
+    assert_eq!(
+        n, 0,
+        "{n} heap allocations during move generation/play/perft"
+    );
 }
 
 #[test]
@@ -99,7 +102,10 @@ fn move_text_does_not_allocate() {
     impl Write for Buf {
         fn write_str(&mut self, s: &str) -> std::fmt::Result {
             let end = self.1 + s.len();
-            self.0.get_mut(self.1..end).ok_or(std::fmt::Error)?.copy_from_slice(s.as_bytes());
+            self.0
+                .get_mut(self.1..end)
+                .ok_or(std::fmt::Error)?
+                .copy_from_slice(s.as_bytes());
             self.1 = end;
             Ok(())
         }

@@ -26,7 +26,10 @@ fn vectors() -> Vec<Line> {
             let counts = fields
                 .map(|f| {
                     let (d, n) = f.split_once(' ').expect("`D<depth> <nodes>`");
-                    (d.strip_prefix('D').unwrap().parse().unwrap(), n.parse().unwrap())
+                    (
+                        d.strip_prefix('D').unwrap().parse().unwrap(),
+                        n.parse().unwrap(),
+                    )
                 })
                 .collect();
             Line { fen, counts }
@@ -38,7 +41,10 @@ fn vectors() -> Vec<Line> {
 fn vectors_file_is_complete() {
     let v = vectors();
     assert_eq!(v.len(), 5);
-    assert_eq!(v.iter().map(|l| l.counts.len()).sum::<usize>(), 11 + 9 + 15 + 11 + 9);
+    assert_eq!(
+        v.iter().map(|l| l.counts.len()).sum::<usize>(),
+        11 + 9 + 15 + 11 + 9
+    );
 }
 
 #[test]
@@ -61,7 +67,12 @@ fn perft_shallow() {
 fn divide_sums_to_perft() {
     for line in vectors() {
         let pos: Position = line.fen.parse().unwrap();
-        let &(depth, expected) = line.counts.iter().rev().find(|(_, n)| *n < 200_000).unwrap();
+        let &(depth, expected) = line
+            .counts
+            .iter()
+            .rev()
+            .find(|(_, n)| *n < 200_000)
+            .unwrap();
         let (total, per_move) = perft_divide(&pos, depth);
         assert_eq!(total, expected);
         assert_eq!(per_move.len(), pos.legal_moves().len());
@@ -96,7 +107,11 @@ fn perft_deep() {
             let start = std::time::Instant::now();
             let n = perft(&pos, depth);
             let secs = start.elapsed().as_secs_f64();
-            eprintln!("{} D{depth} {n} {secs:.2}s {:.1} Mnodes/s", line.fen, n as f64 / secs / 1e6);
+            eprintln!(
+                "{} D{depth} {n} {secs:.2}s {:.1} Mnodes/s",
+                line.fen,
+                n as f64 / secs / 1e6
+            );
             assert_eq!(n, expected, "{} depth {depth}", line.fen);
         }
     }

@@ -1,31 +1,40 @@
 //! Property tests: FEN and move text round trips, consistency between the
 //! move generator's entry points, and panic-freedom on arbitrary text.
 
-use board_core::draughts::{Color, Move, PdnMove, Piece, PieceKind, Position, Square, SquareSet, perft};
+use board_core::draughts::{
+    Color, Move, PdnMove, Piece, PieceKind, Position, Square, SquareSet, perft,
+};
 use proptest::prelude::*;
 
 /// A random valid set-up: each square empty or holding a man/king of
 /// either colour (men on their own promotion row become kings).
 fn arb_position() -> impl Strategy<Value = Position> {
-    (prop::collection::vec(0u8..10, 50), any::<bool>()).prop_filter_map("too many moves", |(cells, white)| {
-        let mut board = [None; 50];
-        for (i, c) in cells.iter().enumerate() {
-            let n = i as u8 + 1;
-            let piece = match c {
-                0 | 1 => Piece::new(Color::White, PieceKind::Man),
-                2 => Piece::new(Color::White, PieceKind::King),
-                3 | 4 => Piece::new(Color::Black, PieceKind::Man),
-                5 => Piece::new(Color::Black, PieceKind::King),
-                _ => continue,
-            };
-            let promo = match piece.color {
-                Color::White => n <= 5,
-                Color::Black => n >= 46,
-            };
-            board[i] = Some(if promo { Piece::new(piece.color, PieceKind::King) } else { piece });
-        }
-        Position::from_pieces(board, if white { Color::White } else { Color::Black }).ok()
-    })
+    (prop::collection::vec(0u8..10, 50), any::<bool>()).prop_filter_map(
+        "too many moves",
+        |(cells, white)| {
+            let mut board = [None; 50];
+            for (i, c) in cells.iter().enumerate() {
+                let n = i as u8 + 1;
+                let piece = match c {
+                    0 | 1 => Piece::new(Color::White, PieceKind::Man),
+                    2 => Piece::new(Color::White, PieceKind::King),
+                    3 | 4 => Piece::new(Color::Black, PieceKind::Man),
+                    5 => Piece::new(Color::Black, PieceKind::King),
+                    _ => continue,
+                };
+                let promo = match piece.color {
+                    Color::White => n <= 5,
+                    Color::Black => n >= 46,
+                };
+                board[i] = Some(if promo {
+                    Piece::new(piece.color, PieceKind::King)
+                } else {
+                    piece
+                });
+            }
+            Position::from_pieces(board, if white { Color::White } else { Color::Black }).ok()
+        },
+    )
 }
 
 /// A position reached by random legal moves from the start.
@@ -50,7 +59,11 @@ fn check_moves(pos: &Position) -> Result<(), TestCaseError> {
     prop_assert_eq!(pos.is_game_over(), moves.is_empty());
     if let Some(first) = moves.first() {
         // Majority rule: every capture takes the same number of pieces.
-        prop_assert!(moves.iter().all(|m| m.captures().len() == first.captures().len()));
+        prop_assert!(
+            moves
+                .iter()
+                .all(|m| m.captures().len() == first.captures().len())
+        );
     }
     for (i, &mv) in moves.iter().enumerate() {
         prop_assert!(!moves[..i].contains(&mv), "duplicate {:?}", mv);

@@ -3,8 +3,8 @@
 //! 0.2.0 and pydraughts 0.6.7 (which lists a windmill's two paths twice).
 
 use board_core::draughts::{
-    Color, IllegalMoveError, MAX_MOVES, Move, MoveTextError, Outcome, ParseFenError, ParseMoveError, PdnMove, Piece,
-    PieceKind, Position, SetupError, Square, SquareSet,
+    Color, IllegalMoveError, MAX_MOVES, Move, MoveTextError, Outcome, ParseFenError,
+    ParseMoveError, PdnMove, Piece, PieceKind, Position, SetupError, Square, SquareSet,
 };
 
 fn pos(fen: &str) -> Position {
@@ -24,7 +24,13 @@ fn triples(p: &Position) -> Vec<(u8, u8, Vec<u8>)> {
     let mut v: Vec<_> = p
         .legal_moves()
         .iter()
-        .map(|m| (m.from().number(), m.to().number(), m.captures().iter().map(Square::number).collect()))
+        .map(|m| {
+            (
+                m.from().number(),
+                m.to().number(),
+                m.captures().iter().map(Square::number).collect(),
+            )
+        })
         .collect();
     v.sort();
     v
@@ -69,7 +75,10 @@ fn majority_capture_wins_over_the_man() {
     // The man on 33 could take 28, but the king on 46 takes 37, 28 and 19.
     let p = pos("W:W33,K46:B28,37,19");
     let caps = [19, 28, 37];
-    assert_eq!(triples(&p), vec![t(46, 5, &caps), t(46, 10, &caps), t(46, 14, &caps)]);
+    assert_eq!(
+        triples(&p),
+        vec![t(46, 5, &caps), t(46, 10, &caps), t(46, 14, &caps)]
+    );
     assert!(p.must_capture());
 }
 
@@ -80,7 +89,12 @@ fn man_round_trip_is_one_move() {
     assert_eq!(triples(&p), vec![t(32, 32, &[17, 18, 27, 28])]);
     let next = p.play(p.legal_moves()[0]).unwrap();
     assert_eq!(next.to_string(), "B:W32:B");
-    assert_eq!(next.outcome(), Some(Outcome::Win { winner: Color::White }));
+    assert_eq!(
+        next.outcome(),
+        Some(Outcome::Win {
+            winner: Color::White
+        })
+    );
 }
 
 #[test]
@@ -123,16 +137,25 @@ fn fourteen_piece_capture_from_the_vectors() {
     let p = pos("B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46");
     let moves = p.legal_moves();
     assert_eq!(moves.len(), 14);
-    assert!(moves.iter().all(|m| m.captures().len() == 14 && m.from() == sq(24)));
+    assert!(
+        moves
+            .iter()
+            .all(|m| m.captures().len() == 14 && m.from() == sq(24))
+    );
 }
 
 #[test]
 fn same_from_to_different_captures_are_different_moves() {
     let p = pos("W:WK8:B22,27,12,10");
-    assert_eq!(triples(&p), vec![t(8, 5, &[10, 12, 22]), t(8, 5, &[10, 12, 27])]);
+    assert_eq!(
+        triples(&p),
+        vec![t(8, 5, &[10, 12, 22]), t(8, 5, &[10, 12, 27])]
+    );
     // The short form is ambiguous: an error listing both candidates.
     match p.parse_move("8x5") {
-        Err(MoveTextError::Illegal(IllegalMoveError::Ambiguous { count, candidates, .. })) => {
+        Err(MoveTextError::Illegal(IllegalMoveError::Ambiguous {
+            count, candidates, ..
+        })) => {
             assert_eq!(count, 2);
             let mut sets: Vec<SquareSet> = candidates[..2].iter().map(|m| m.captures()).collect();
             sets.sort();
@@ -141,7 +164,10 @@ fn same_from_to_different_captures_are_different_moves() {
         other => panic!("{other:?}"),
     }
     let msg = p.parse_move("8x5").unwrap_err().to_string();
-    assert!(msg.contains("10,12,22") && msg.contains("10,12,27"), "{msg}");
+    assert!(
+        msg.contains("10,12,22") && msg.contains("10,12,27"),
+        "{msg}"
+    );
     // The notation of each move is the landing-square form, and it reads back.
     for &mv in p.legal_moves().iter() {
         let text = p.move_text(mv).to_string();
@@ -155,7 +181,10 @@ fn same_from_to_different_captures_are_different_moves() {
 fn pdn_move_text() {
     let p = Position::startpos();
     let mv = p.parse_move("32-28").unwrap();
-    assert_eq!((mv.from(), mv.to(), mv.is_capture()), (sq(32), sq(28), false));
+    assert_eq!(
+        (mv.from(), mv.to(), mv.is_capture()),
+        (sq(32), sq(28), false)
+    );
     assert_eq!(p.move_text(mv).to_string(), "32-28");
     assert_eq!(
         p.parse_move("32-29"),
@@ -170,7 +199,10 @@ fn pdn_move_text() {
     let p = p.play(p.parse_move("19-23").unwrap()).unwrap();
     assert_eq!(
         p.parse_move("33-29"),
-        Err(MoveTextError::Illegal(IllegalMoveError::CaptureRequired { from: sq(33), to: sq(29) }))
+        Err(MoveTextError::Illegal(IllegalMoveError::CaptureRequired {
+            from: sq(33),
+            to: sq(29)
+        }))
     );
     let mv = p.parse_move("28x19").unwrap();
     assert_eq!(mv.captures(), set(&[23]));
@@ -181,7 +213,10 @@ fn pdn_move_text() {
     assert_eq!(p.parse_move("28x19x10"), p.parse_move("28x10"));
     assert!(matches!(
         p.parse_move("28x17x10"),
-        Err(MoveTextError::Illegal(IllegalMoveError::NoSuchPath { step: 1, .. }))
+        Err(MoveTextError::Illegal(IllegalMoveError::NoSuchPath {
+            step: 1,
+            ..
+        }))
     ));
     assert!(matches!(
         p.parse_move("28x19"),
@@ -195,31 +230,58 @@ fn pdn_move_syntax_errors() {
     assert_eq!(e(""), ParseMoveError::Empty);
     assert_eq!(e("32"), ParseMoveError::MissingDestination);
     assert_eq!(e("32-"), ParseMoveError::ExpectedSquare { offset: 3 });
-    assert_eq!(e("32-51"), ParseMoveError::SquareOutOfRange { number: 51, offset: 3 });
-    assert_eq!(e("0-5"), ParseMoveError::SquareOutOfRange { number: 0, offset: 0 });
-    assert_eq!(e("32-28x19"), ParseMoveError::InvalidSeparator { offset: 5 });
+    assert_eq!(
+        e("32-51"),
+        ParseMoveError::SquareOutOfRange {
+            number: 51,
+            offset: 3
+        }
+    );
+    assert_eq!(
+        e("0-5"),
+        ParseMoveError::SquareOutOfRange {
+            number: 0,
+            offset: 0
+        }
+    );
+    assert_eq!(
+        e("32-28x19"),
+        ParseMoveError::InvalidSeparator { offset: 5 }
+    );
     assert_eq!(e("32/28"), ParseMoveError::InvalidSeparator { offset: 2 });
-    assert_eq!(e("32-28-23"), ParseMoveError::QuietMoveTooLong { offset: 6 });
+    assert_eq!(
+        e("32-28-23"),
+        ParseMoveError::QuietMoveTooLong { offset: 6 }
+    );
     assert_eq!(e("a-b"), ParseMoveError::ExpectedSquare { offset: 0 });
     let long = std::iter::repeat_n("1", 60).collect::<Vec<_>>().join("x");
     assert_eq!(e(&long), ParseMoveError::TooManySquares { offset: 102 });
     assert_eq!(" 32-28 ".parse::<PdnMove>().unwrap().to_string(), "32-28");
     assert!(
-        Position::startpos().parse_move("3x").unwrap_err() == MoveTextError::Syntax(ParseMoveError::ExpectedSquare { offset: 2 })
+        Position::startpos().parse_move("3x").unwrap_err()
+            == MoveTextError::Syntax(ParseMoveError::ExpectedSquare { offset: 2 })
     );
 }
 
 #[test]
 fn fen_forms() {
     let a = pos("B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46");
-    assert_eq!(a.to_string(), "B:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46:BK17,K24");
+    assert_eq!(
+        a.to_string(),
+        "B:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46:BK17,K24"
+    );
     assert_eq!(pos(&a.to_string()), a);
     assert_eq!(pos("W:B1-20:W31-50"), Position::startpos());
     assert_eq!(pos("W:W31-50:B1-20:H0:F1"), Position::startpos());
     assert_eq!(pos("  W:W31-50:B1-20\n"), Position::startpos());
     assert_eq!(pos("W:WK1-3,K50:B"), pos("W:WK1,K2,K3,K50:B"));
     assert_eq!(pos("W:W:B").to_string(), "W:W:B");
-    assert_eq!(pos("W:W:B").outcome(), Some(Outcome::Win { winner: Color::Black }));
+    assert_eq!(
+        pos("W:W:B").outcome(),
+        Some(Outcome::Win {
+            winner: Color::Black
+        })
+    );
 }
 
 #[test]
@@ -236,12 +298,29 @@ fn fen_errors_name_problem_and_offset() {
             offset: 6
         }
     );
-    assert_eq!(e("W:W31"), ParseFenError::MissingColor { color: Color::Black });
+    assert_eq!(
+        e("W:W31"),
+        ParseFenError::MissingColor {
+            color: Color::Black
+        }
+    );
     assert_eq!(e("W:W31,x:B1"), ParseFenError::InvalidToken { offset: 6 });
     assert_eq!(e("W:W31,:B1"), ParseFenError::InvalidToken { offset: 6 });
     assert_eq!(e("W:W31;32:B1"), ParseFenError::InvalidToken { offset: 5 });
-    assert_eq!(e("W:W51:B1"), ParseFenError::SquareOutOfRange { number: 51, offset: 3 });
-    assert_eq!(e("W:W0:B1"), ParseFenError::SquareOutOfRange { number: 0, offset: 3 });
+    assert_eq!(
+        e("W:W51:B1"),
+        ParseFenError::SquareOutOfRange {
+            number: 51,
+            offset: 3
+        }
+    );
+    assert_eq!(
+        e("W:W0:B1"),
+        ParseFenError::SquareOutOfRange {
+            number: 0,
+            offset: 3
+        }
+    );
     assert_eq!(
         e("W:W99999999:B1"),
         ParseFenError::SquareOutOfRange {
@@ -281,15 +360,24 @@ fn fen_errors_name_problem_and_offset() {
         }
     );
     assert_eq!(e("W:W31:B1:H"), ParseFenError::InvalidCounter { offset: 9 });
-    assert_eq!(e("W:W31:B1:H1:H2"), ParseFenError::InvalidCounter { offset: 12 });
-    assert_eq!(e("W:W31:B1:F1x"), ParseFenError::InvalidCounter { offset: 9 });
+    assert_eq!(
+        e("W:W31:B1:H1:H2"),
+        ParseFenError::InvalidCounter { offset: 12 }
+    );
+    assert_eq!(
+        e("W:W31:B1:F1x"),
+        ParseFenError::InvalidCounter { offset: 9 }
+    );
     assert!(e("W:W51:B1").to_string().contains("51"));
 }
 
 #[test]
 fn setup_from_pieces() {
     let board = Position::startpos().to_pieces();
-    assert_eq!(Position::from_pieces(board, Color::White), Ok(Position::startpos()));
+    assert_eq!(
+        Position::from_pieces(board, Color::White),
+        Ok(Position::startpos())
+    );
     let mut bad = [None; 50];
     bad[47] = Some(Piece::new(Color::Black, PieceKind::Man));
     assert_eq!(
@@ -324,10 +412,24 @@ fn find_move_and_play_errors() {
 fn capacity_worst_positions() {
     let cases: &[(&str, usize)] = &[
         // Quiet: 18 kings on the edges of an empty board.
-        ("W:WK1,K2,K3,K4,K5,K6,K15,K16,K25,K26,K35,K36,K45,K46,K47,K48,K49,K50:B", 128),
+        (
+            "W:WK1,K2,K3,K4,K5,K6,K15,K16,K25,K26,K35,K36,K45,K46,K47,K48,K49,K50:B",
+            128,
+        ),
         // Captures: every move takes 6 pieces.
-        ("W:WK1,K6,K16,K26,K36,K45,K49,K50:BK7,8,K11,13,19,K20,21,K29,30,K31,K33,K37,K38,K47", 345),
-        ("W:WK4,K5,K6,K16,K26,K35,K36,K46:BK7,K8,11,K13,19,20,K21,K29,K30,K31,K33,K37,K38,K47", 334),
+        (
+            "W:WK1,K6,K16,K26,K36,K45,K49,K50:BK7,8,K11,13,19,K20,21,K29,30,K31,K33,K37,K38,K47",
+            345,
+        ),
+        (
+            "W:WK4,K5,K6,K16,K26,K35,K36,K46:BK7,K8,11,K13,19,20,K21,K29,K30,K31,K33,K37,K38,K47",
+            334,
+        ),
+        // The most found (pydraughts lists 549 paths for these 407 moves).
+        (
+            "W:WK5,K15,K46,K47,K48,K49:BK8,K9,18,K19,K22,24,K27,30,K31,K40,41,K42,K43,44",
+            407,
+        ),
     ];
     for &(fen, n) in cases {
         let p = pos(fen);

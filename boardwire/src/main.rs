@@ -1,13 +1,23 @@
 //! `boardwire`: the command-line tool of the boardwire family.
 //!
+//! Layout: `main.rs` only parses the command line and dispatches; each game
+//! lives in its own module (`draughts.rs`, later `chess.rs`, `shogi.rs`)
+//! and each protocol in its own (`dxp`, `csa`, `citrine`, later). Adding a
+//! game is one [`Game`] variant, one module and one arm per game command;
+//! adding a protocol is one [`Command`] variant and one module.
+//!
 //! Exit codes: 0 success, 2 bad input (one-line message on stderr), 1 an
-//! I/O error.
+//! I/O error writing the output.
 
 use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod chess;
+mod citrine;
+mod csa;
+mod draughts;
 mod dxp;
 mod shogi;
 
@@ -22,17 +32,16 @@ struct Cli {
 /// The games `perft` and `moves` know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Game {
+    /// International draughts (10x10); positions in PDN FEN.
+    Draughts,
+    /// Chess; positions in FEN (`startpos`, `kiwipete` also accepted).
+    Chess,
     /// Shogi; positions in SFEN (or `startpos`), moves in USI.
     Shogi,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// DamExchange (DXP) for draughts engines: serve, connect, decode.
-    Dxp {
-        #[command(subcommand)]
-        command: dxp::DxpCommand,
-    },
     /// Count the leaf nodes of the legal move tree (perft).
     ///
     /// Stdout: the node count alone on the first line; with --divide, then
@@ -50,20 +59,36 @@ enum Command {
     },
     /// List every legal move of a position, one per line.
     ///
-    /// Shogi moves are written in USI (`7g7f`, `8h2b+`, `P*5e`). With `-`
-    /// as the position, positions are read from stdin, one per line (batch
-    /// mode, for differential tests): each is answered with one line,
-    /// `{"sfen":...,"moves":[...]}` with --json, else the moves separated by
-    /// spaces; a bad position gets `{"sfen":...,"error":...}` (or
-    /// `error: ...`) and the exit code becomes 2.
+    /// Draughts moves are written in PDN: `32-28`, `28x19`, or with every
+    /// landing square (`11x18x25`) when the short form would be ambiguous.
+    /// Chess moves are UCI (`e2e4`, `e7e8q`, castling `e1g1`); with --json
+    /// one `{"uci":"e2e4"}` object per move.
+    /// With `-` as the position, positions are read from stdin, one per line
+    /// (batch mode, for differential tests): each is answered with one line,
+    /// `{"fen":...,"moves":[...]}` with --json, else the moves separated by
+    /// spaces; a bad position gets `{"fen":...,"error":...}` (or `error: ...`)
+    /// and the exit code becomes 2.
     Moves {
         /// The game.
         game: Game,
         /// The position (quote it), `startpos`, or `-` for stdin.
         position: String,
-        /// One JSON object per move: `{"usi":"7g7f","csa":"+7776FU"}`.
+        /// One JSON object per move:
+        /// `{"from":32,"to":28,"captures":[...],"notation":"32-28"}`.
         #[arg(long)]
         json: bool,
+    },
+    /// CSA shogi server protocol (shogi-server x1 mode too): serve, connect, decode.
+    Csa {
+        #[command(subcommand)]
+        command: csa::CsaCommand,
+    },
+    /// Novag Citrine over a serial port (or simulated on a pty): play a game.
+    Citrine(citrine::CitrineArgs),
+    /// DamExchange (DXP) for draughts engines: serve, connect, decode.
+    Dxp {
+        #[command(subcommand)]
+        command: dxp::DxpCommand,
     },
 }
 
@@ -84,6 +109,7 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) if !e.use_stderr() => {
+            // --help / --version.
             let _ = e.print();
             return ExitCode::SUCCESS;
         }
@@ -107,9 +133,10 @@ fn main() -> ExitCode {
             eprintln!("error: {msg}");
             ExitCode::from(2)
         }
+        // A closed pipe (`| head`) is not an error worth reporting.
         Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(Failure::Output(e)) => {
-            eprintln!("error: {e}");
+            eprintln!("error: writing output: {e}");
             ExitCode::from(1)
         }
     }
@@ -117,13 +144,14 @@ fn main() -> ExitCode {
 
 fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
     match command {
-        Command::Dxp { command } => dxp::run(command, out),
         Command::Perft {
             game,
             position,
             depth,
             divide,
         } => match game {
+            Game::Draughts => draughts::perft(&position, depth, divide, out),
+            Game::Chess => chess::perft(&position, depth, divide, out),
             Game::Shogi => shogi::perft(&position, depth, divide, out),
         },
         Command::Moves {
@@ -131,8 +159,13 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             position,
             json,
         } => match game {
+            Game::Draughts => draughts::moves(&position, json, out),
+            Game::Chess => chess::moves(&position, json, out),
             Game::Shogi => shogi::moves(&position, json, out),
         },
+        Command::Csa { command } => csa::run(command).map_err(Failure::Input),
+        Command::Citrine(args) => citrine::run(args, out),
+        Command::Dxp { command } => dxp::run(command, out),
     }
 }
 

@@ -165,7 +165,11 @@ impl GameBoard {
             .copied()
             .filter(|m| m.from().is_some() && self.pos.piece_at(m.to()).is_some())
             .collect();
-        let pool: &[Move] = if captures.is_empty() { &moves } else { &captures };
+        let pool: &[Move] = if captures.is_empty() {
+            &moves
+        } else {
+            &captures
+        };
         // xorshift-multiply mix of the seed and the ply.
         let mut x = seed ^ (self.ply() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         x ^= x >> 33;

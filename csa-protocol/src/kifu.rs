@@ -368,7 +368,10 @@ pub struct KifuError {
 /// is not valid CSA.
 pub fn parse_kifu(input: &[u8]) -> Result<Vec<Record<'_>>, KifuError> {
     let mut records = Vec::new();
-    let mut cur = Record::default();
+    // About one statement per 24 bytes in Floodgate records.
+    let mut cur = Record {
+        items: Vec::with_capacity(input.len() / 24 + 8),
+    };
     let body = input.strip_suffix(b"\n").unwrap_or(input);
     if input.is_empty() {
         return Ok(Vec::new());
@@ -529,7 +532,8 @@ fn parse_statement<'a>(
 }
 
 /// Writes records as a kifu file, one statement per line (LF), records
-/// separated by `/`. Never fails.
+/// separated by `/`. Raw text that ends in CR gets one more CR, so that
+/// reading the output gives the same records. Never fails.
 pub fn write_kifu(records: &[Record<'_>]) -> Vec<u8> {
     let mut out = Vec::new();
     for (i, r) in records.iter().enumerate() {
@@ -545,6 +549,7 @@ pub fn write_kifu(records: &[Record<'_>]) -> Vec<u8> {
 pub fn write_record(r: &Record<'_>, out: &mut Vec<u8>) {
     use std::io::Write as _;
     for item in &r.items {
+        let start = out.len();
         let _ = match item {
             Item::Version(v) => write!(out, "V{v}"),
             Item::Name { side, name } => {
@@ -566,6 +571,11 @@ pub fn write_record(r: &Record<'_>, out: &mut Vec<u8>) {
             }
             Item::Blank => Ok(()),
         };
+        // Raw text ending in CR (a comment, name or `$` value): the reader
+        // takes one CR before LF as part of the line end, so write one more.
+        if out.len() > start && out.last() == Some(&b'\r') {
+            out.push(b'\r');
+        }
         out.push(b'\n');
     }
 }

@@ -10,6 +10,10 @@
 //! | framing | [`frame::LineFramer`] (borrowing), [`frame::LineBuffer`] (owning): LF or CRLF, keep-alive empty lines, a length cap |
 //! | client lines | [`decode_client_line`] → [`ClientMessage`] / [`X1Command`]; [`ClientMessage::encode`] |
 //! | server lines | [`decode_server_line`] → [`ServerMessage`] / [`X1Reply`]; [`ServerMessage::encode`] |
+//! | `Game_Summary` | [`GameSummary`] (typed, [`GameSummary::parse`] / [`GameSummary::encode`]), [`GameSummaryReader`] (line by line) |
+//! | kifu files | [`kifu::parse_kifu`] / [`kifu::write_kifu`]: V2, V2.1, V2.2, V3.0, raw-byte comments |
+//! | sessions | [`session::server::Server`], [`session::client::Client`]: sans-IO, time passed in |
+//! | TCP | `net::serve`, `net::play` (feature `tokio`) |
 //!
 //! Decoding borrows from the line and never allocates; every decoded value
 //! has an owned form (`into_owned`). Every value that can be constructed
@@ -45,10 +49,10 @@ mod error;
 pub mod frame;
 pub mod kifu;
 mod moves;
-mod position;
-mod server;
 #[cfg(feature = "tokio")]
 pub mod net;
+mod position;
+mod server;
 pub mod session;
 mod summary;
 mod types;
@@ -71,3 +75,7 @@ pub use types::{
     GameId, GameName, GameNameTime, MoveTime, Password, Side, SidePreference, Tag, Text, UserName,
     Word,
 };
+
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -119,7 +119,10 @@ pub async fn serve(listener: TcpListener, config: ServerConfig) -> io::Result<()
     Ok(())
 }
 
-fn flush(server: &mut Server, writers: &mut HashMap<ConnId, mpsc::UnboundedSender<Option<Vec<u8>>>>) {
+fn flush(
+    server: &mut Server,
+    writers: &mut HashMap<ConnId, mpsc::UnboundedSender<Option<Vec<u8>>>>,
+) {
     while let Some(o) = server.poll_output() {
         match o {
             Output::Send { conn, data } => {

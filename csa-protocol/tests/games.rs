@@ -628,6 +628,11 @@ fn buoy_registry_follows_the_origin_document() {
     let b = net.add_raw();
     net.raw_send(a, "LOGIN owner pw x1");
     net.raw_send(b, "LOGIN other pw x1");
+    // Keep-alives: an empty line is echoed, a single space gets nothing.
+    let before = net.raw[a].1.len();
+    net.raw_send(a, "");
+    net.raw_send(a, " ");
+    assert_eq!(net.raw[a].1[before..], [String::new()]);
     for (who, line, reply) in [
         (
             a,

@@ -151,6 +151,22 @@ fn v22_and_v30_features() {
 }
 
 #[test]
+fn raw_text_ending_in_cr_survives_a_round_trip() {
+    // Found by the csa_kifu fuzz target: a comment `'\r` (the line `''\r\r\n`).
+    for text in [&b"''\r\r\n"[..], b"N+a\r\r\n$K:v\r\r\n", b"'a\rb\r\n"] {
+        let records = parse_kifu(text).unwrap();
+        let written = write_kifu(&records);
+        assert_eq!(parse_kifu(&written).unwrap(), records);
+    }
+    let records = parse_kifu(b"''\r\r\n").unwrap();
+    let Item::Comment(c) = records[0].items[0] else {
+        panic!()
+    };
+    assert_eq!(c.as_bytes(), b"'\r");
+    assert_eq!(write_kifu(&records), b"''\r\r\n");
+}
+
+#[test]
 fn unparsed_input_is_an_error_with_its_line_number() {
     let cases: &[(&str, usize, usize)] = &[
         ("V2.2\nPI\n+\n+7776F\n", 4, 7),

@@ -288,3 +288,95 @@ fn our_server_answers_the_transcript_like_shogi_server() {
         }
     }
 }
+
+/// Drives our client session through what each player received in the
+/// transcript: every line must be understood (no malformed, unrecognised or
+/// board-mismatch event), and the game results must be the recorded ones.
+#[test]
+fn our_client_session_follows_the_transcript() {
+    use csa_protocol::session::client::{Client, ClientConfig, ClientEvent};
+    use csa_protocol::{EndReason, Outcome, Password, UserName};
+
+    // (player, x1, expected results in order)
+    type Player<'a> = (&'a str, bool, &'a [(EndReason, Outcome)]);
+    let players: &[Player<'_>] = &[
+        (
+            "alice",
+            true,
+            &[
+                (EndReason::Resign, Outcome::Lose),
+                (EndReason::IllegalMove, Outcome::Lose),
+            ],
+        ),
+        (
+            "bob",
+            true,
+            &[
+                (EndReason::Resign, Outcome::Win),
+                (EndReason::IllegalMove, Outcome::Win),
+            ],
+        ),
+        ("dave", false, &[(EndReason::Resign, Outcome::Lose)]),
+        ("erin", false, &[(EndReason::Resign, Outcome::Win)]),
+        ("frank", false, &[(EndReason::IllegalMove, Outcome::Win)]),
+        ("gina", false, &[(EndReason::IllegalMove, Outcome::Lose)]),
+        ("kate", true, &[(EndReason::Resign, Outcome::Win)]),
+        ("carol", true, &[]),
+    ];
+    let all = steps();
+    for (who, x1, results) in players {
+        let mut config = ClientConfig::new(
+            UserName::new(who.to_string()).unwrap(),
+            Password::new("pass").unwrap(),
+        );
+        config.x1 = *x1;
+        config.keep_alive = None;
+        let now = Instant::now();
+        let mut client = Client::new(config, now);
+        let mut events = Vec::new();
+        let mut in_run_0 = true;
+        for s in &all {
+            match s {
+                Step::Restart => in_run_0 = false,
+                Step::Expect(w, line) if in_run_0 && w == who && line != "<EOF>" => {
+                    // Long lines are shortened in the file: skip those.
+                    if line.len() > 160 {
+                        continue;
+                    }
+                    client.handle_data(format!("{line}\n").as_bytes(), now);
+                    while let Some(e) = client.poll_event() {
+                        if matches!(e, ClientEvent::Summary(_)) {
+                            client.agree(now).unwrap();
+                        }
+                        events.push(e);
+                    }
+                }
+                _ => {}
+            }
+        }
+        for e in &events {
+            assert!(
+                !matches!(
+                    e,
+                    ClientEvent::Malformed(_)
+                        | ClientEvent::BadSummary(_)
+                        | ClientEvent::BoardMismatch { .. }
+                        | ClientEvent::Unrecognised(_)
+                ),
+                "{who}: {e:?}"
+            );
+        }
+        let got: Vec<(EndReason, Outcome)> = events
+            .iter()
+            .filter_map(|e| match e {
+                ClientEvent::GameOver { reason, outcome } => Some((*reason, *outcome)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(got, results.to_vec(), "{who}");
+        assert!(
+            events.iter().any(|e| matches!(e, ClientEvent::LoggedIn)),
+            "{who}"
+        );
+    }
+}

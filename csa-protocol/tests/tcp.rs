@@ -16,7 +16,10 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Barrier;
 
 fn cfg(name: &str, x1: bool, game: Option<(&str, SidePreference)>) -> ClientConfig {
-    let mut c = ClientConfig::new(UserName::new(name.to_string()).unwrap(), Password::new("pw").unwrap());
+    let mut c = ClientConfig::new(
+        UserName::new(name.to_string()).unwrap(),
+        Password::new("pw").unwrap(),
+    );
     c.x1 = x1;
     c.game = game.map(|(g, s)| (GameName::new(g.to_string()).unwrap(), s));
     c
@@ -40,29 +43,55 @@ async fn two_clients_play_a_game_over_tcp() {
     for (i, name) in ["tcp_black", "tcp_white"].into_iter().enumerate() {
         // CSA mode: the game name is the password, sides by suffix.
         let mut c = cfg(name, false, None);
-        c.password = Password::new(if i == 0 { "tcpgame-60-0-B" } else { "tcpgame-60-0-W" }).unwrap();
+        c.password = Password::new(if i == 0 {
+            "tcpgame-60-0-B"
+        } else {
+            "tcpgame-60-0-W"
+        })
+        .unwrap();
         handles.push(tokio::spawn(async move {
             let stream = TcpStream::connect(addr).await.unwrap();
             let mut events = Vec::new();
-            let client = play(stream, c, |c| c.board()?.pick_move(i as u64), |_, e| events.push(e.clone()))
-                .await
-                .unwrap();
+            let client = play(
+                stream,
+                c,
+                |c| c.board()?.pick_move(i as u64),
+                |_, e| events.push(e.clone()),
+            )
+            .await
+            .unwrap();
             (client.state(), events)
         }));
     }
     let mut results = Vec::new();
     for h in handles {
-        results.push(tokio::time::timeout(Duration::from_secs(30), h).await.unwrap().unwrap());
+        results.push(
+            tokio::time::timeout(Duration::from_secs(30), h)
+                .await
+                .unwrap()
+                .unwrap(),
+        );
     }
     for (i, (state, events)) in results.iter().enumerate() {
-        assert_eq!(*state, ClientState::Disconnected, "CSA mode: the server closes after the game");
+        assert_eq!(
+            *state,
+            ClientState::Disconnected,
+            "CSA mode: the server closes after the game"
+        );
         let over = events.iter().find_map(|e| match e {
             ClientEvent::GameOver { reason, outcome } => Some((*reason, *outcome)),
             _ => None,
         });
-        let moves = events.iter().filter(|e| matches!(e, ClientEvent::Move { .. })).count();
+        let moves = events
+            .iter()
+            .filter(|e| matches!(e, ClientEvent::Move { .. }))
+            .count();
         assert!(over.is_some(), "player {i}: {events:?}");
-        assert!(!events.iter().any(|e| matches!(e, ClientEvent::BoardMismatch { .. })));
+        assert!(
+            !events
+                .iter()
+                .any(|e| matches!(e, ClientEvent::BoardMismatch { .. }))
+        );
         assert!(moves > 0 && moves <= 30);
     }
 }
@@ -133,7 +162,9 @@ impl Player {
         self.events
             .iter()
             .filter_map(|e| match e {
-                ClientEvent::Move { mv, time, .. } => Some(format!("{mv},T{}", time.unwrap().as_secs())),
+                ClientEvent::Move { mv, time, .. } => {
+                    Some(format!("{mv},T{}", time.unwrap().as_secs()))
+                }
                 _ => None,
             })
             .collect()
@@ -155,17 +186,28 @@ async fn load_200_clients_100_simultaneous_games() {
     let mut handles = Vec::new();
     for g in 0..GAMES {
         for side in [SidePreference::Black, SidePreference::White] {
-            let (logged_in, all_started, listed) = (logged_in.clone(), all_started.clone(), listed.clone());
+            let (logged_in, all_started, listed) =
+                (logged_in.clone(), all_started.clone(), listed.clone());
             handles.push(tokio::spawn(async move {
-                let name = format!("p{g}{}", if side == SidePreference::Black { "b" } else { "w" });
+                let name = format!(
+                    "p{g}{}",
+                    if side == SidePreference::Black {
+                        "b"
+                    } else {
+                        "w"
+                    }
+                );
                 let mut p = Player::connect(addr, &name, g as u64).await;
                 p.flush().await;
                 p.until(false, |e| matches!(e, ClientEvent::LoggedIn)).await;
                 logged_in.wait().await;
                 let now = Instant::now();
-                p.client.request_game(GameName::new(format!("load{g}-600-0")).unwrap(), side, now).unwrap();
+                p.client
+                    .request_game(GameName::new(format!("load{g}-600-0")).unwrap(), side, now)
+                    .unwrap();
                 p.flush().await;
-                p.until(false, |e| matches!(e, ClientEvent::Started { .. })).await;
+                p.until(false, |e| matches!(e, ClientEvent::Started { .. }))
+                    .await;
                 all_started.wait().await;
                 listed.wait().await;
                 // Black makes its first move now (its OurTurn event was seen
@@ -175,8 +217,16 @@ async fn load_200_clients_100_simultaneous_games() {
                     p.client.play(mv, None, Instant::now()).unwrap();
                     p.flush().await;
                 }
-                p.until(true, |e| matches!(e, ClientEvent::GameOver { .. })).await;
-                let game_id = p.client.summary().unwrap().game_id.clone().unwrap().to_string();
+                p.until(true, |e| matches!(e, ClientEvent::GameOver { .. }))
+                    .await;
+                let game_id = p
+                    .client
+                    .summary()
+                    .unwrap()
+                    .game_id
+                    .clone()
+                    .unwrap()
+                    .to_string();
                 (g, side, game_id, p.moves(), p.events)
             }));
         }
@@ -185,20 +235,34 @@ async fn load_200_clients_100_simultaneous_games() {
     // every game has started, %%LIST shows 100 games at the same time.
     let mut obs = Player::connect(addr, "observer", 0).await;
     obs.flush().await;
-    obs.until(false, |e| matches!(e, ClientEvent::LoggedIn)).await;
+    obs.until(false, |e| matches!(e, ClientEvent::LoggedIn))
+        .await;
     logged_in.wait().await;
     all_started.wait().await;
     obs.client.x1_command(X1Command::List, Instant::now());
     obs.flush().await;
-    obs.until(false, |e| matches!(e, ClientEvent::X1(X1Reply::Ok(t)) if t.as_str() == "LIST")).await;
+    obs.until(
+        false,
+        |e| matches!(e, ClientEvent::X1(X1Reply::Ok(t)) if t.as_str() == "LIST"),
+    )
+    .await;
     let listed_barrier = listed;
-    let listed = obs.events.iter().filter(|e| matches!(e, ClientEvent::X1(X1Reply::List(_)))).count();
+    let listed = obs
+        .events
+        .iter()
+        .filter(|e| matches!(e, ClientEvent::X1(X1Reply::List(_))))
+        .count();
     assert_eq!(listed, GAMES, "simultaneous games");
     listed_barrier.wait().await;
 
     let mut results = Vec::new();
     for h in handles {
-        results.push(tokio::time::timeout(Duration::from_secs(120), h).await.unwrap().unwrap());
+        results.push(
+            tokio::time::timeout(Duration::from_secs(120), h)
+                .await
+                .unwrap()
+                .unwrap(),
+        );
     }
     let elapsed = started.elapsed();
     let mut total_moves = 0;
@@ -208,10 +272,17 @@ async fn load_200_clients_100_simultaneous_games() {
         let (a, b) = (pair[0], pair[1]);
         assert_eq!(a.2, b.2, "same game id");
         assert!(a.2.contains(&format!("+load{g}-600-0+p{g}b+p{g}w+")));
-        assert_eq!(a.3, b.3, "game {g}: both players saw exactly the same moves");
+        assert_eq!(
+            a.3, b.3,
+            "game {g}: both players saw exactly the same moves"
+        );
         assert!(!a.3.is_empty());
         for r in [a, b] {
-            assert!(!r.4.iter().any(|e| matches!(e, ClientEvent::BoardMismatch { .. })), "game {g}: every move legal on the player's own board");
+            assert!(
+                !r.4.iter()
+                    .any(|e| matches!(e, ClientEvent::BoardMismatch { .. })),
+                "game {g}: every move legal on the player's own board"
+            );
         }
         total_moves += a.3.len();
     }

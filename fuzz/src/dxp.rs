@@ -11,7 +11,11 @@ use tokio_util::codec::Decoder;
 pub fn decode_any(data: &[u8]) {
     if let Ok(msg) = decode(data) {
         let enc = msg.encode();
-        assert_eq!(enc.as_bytes(), data, "strict decode accepted non-canonical bytes");
+        assert_eq!(
+            enc.as_bytes(),
+            data,
+            "strict decode accepted non-canonical bytes"
+        );
         assert_eq!(decode(enc.as_bytes()).unwrap(), msg);
     } else if let Err(e) = decode(data) {
         assert!(e.offset() <= data.len());
@@ -20,7 +24,11 @@ pub fn decode_any(data: &[u8]) {
     if let Ok(msg) = decode_with(data, &Leniency::ALL) {
         let enc = msg.encode();
         assert!(enc.as_bytes().len() <= MAX_MESSAGE_LEN);
-        assert_eq!(decode(enc.as_bytes()).unwrap(), msg, "lenient value does not round-trip");
+        assert_eq!(
+            decode(enc.as_bytes()).unwrap(),
+            msg,
+            "lenient value does not round-trip"
+        );
     }
 }
 
@@ -33,20 +41,30 @@ fn model(stream: &[u8]) -> Vec<Result<Message<'static>, FrameError>> {
         if b == 0 {
             let frame = &stream[start..i];
             out.push(if frame.len() > MAX_MESSAGE_LEN {
-                Err(FrameError::TooLong { stream_offset: start as u64 })
+                Err(FrameError::TooLong {
+                    stream_offset: start as u64,
+                })
             } else {
                 decode(frame)
                     .map(Message::into_owned)
-                    .map_err(|error| FrameError::Decode { stream_offset: start as u64, error })
+                    .map_err(|error| FrameError::Decode {
+                        stream_offset: start as u64,
+                        error,
+                    })
             });
             start = i + 1;
         }
     }
     let tail = &stream[start..];
     if tail.len() > MAX_MESSAGE_LEN {
-        out.push(Err(FrameError::TooLong { stream_offset: start as u64 }));
+        out.push(Err(FrameError::TooLong {
+            stream_offset: start as u64,
+        }));
     } else if !tail.is_empty() {
-        out.push(Err(FrameError::Unterminated { stream_offset: start as u64, len: tail.len() }));
+        out.push(Err(FrameError::Unterminated {
+            stream_offset: start as u64,
+            len: tail.len(),
+        }));
     }
     out
 }
@@ -55,7 +73,9 @@ fn model(stream: &[u8]) -> Vec<Result<Message<'static>, FrameError>> {
 /// stream. The `Framer` and the tokio `DxpCodec` must both yield exactly what
 /// the model yields, however the stream is cut.
 pub fn framer_chunks(data: &[u8]) {
-    let Some((&n, rest)) = data.split_first() else { return };
+    let Some((&n, rest)) = data.split_first() else {
+        return;
+    };
     let n = usize::from(n % 16) + 1;
     if rest.len() < n {
         return;

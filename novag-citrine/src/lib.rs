@@ -37,3 +37,8 @@ pub use error::{DecodeError, ErrorKind, Field, ValueError};
 pub use framer::{Frame, LineFramer, Step};
 pub use reply::{DiagramRow, MoveLine, RawLine, Reply};
 pub use types::{ClockTime, Level, LevelKind, MoveNumber, MoveText, NormalMove, Promotion, Token};
+
+/// The README's examples, compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

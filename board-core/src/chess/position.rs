@@ -345,9 +345,10 @@ impl Position {
     }
 
     /// Every legal move of the side to move, in a fixed-capacity list (no
-    /// heap allocation). Order: king moves, then knights, bishops and
-    /// queens' diagonal moves, rooks and queens' straight moves, castling,
-    /// pawn moves, en passant; stable for a given position.
+    /// heap allocation). Order (stable for a given position): king moves,
+    /// knights, diagonal then straight moves of bishops, rooks and queens,
+    /// pinned sliders, castling, pinned pawns, the other pawns (pushes,
+    /// double pushes, captures; promotions as Q, R, B, N), en passant.
     pub fn legal_moves(&self) -> MoveList {
         let mut sink = movegen::ListSink {
             list: MoveList::new(),
@@ -422,10 +423,14 @@ impl Position {
                 self.halfmove_clock = 0;
             }
             k @ (super::types::KIND_CASTLE_KING_BITS | super::types::KIND_CASTLE_QUEEN_BITS) => {
+                // Masked so that a malformed move cannot overflow.
                 let (rook_from, rook_to) = if k == super::types::KIND_CASTLE_KING_BITS {
-                    (from.index() + 3, from.index() + 1)
+                    ((from.index() + 3) & 63, (from.index() + 1) & 63)
                 } else {
-                    (from.index() - 4, from.index() - 1)
+                    (
+                        from.index().wrapping_sub(4) & 63,
+                        from.index().wrapping_sub(1) & 63,
+                    )
                 };
                 let rook_bb = Bitboard((1 << rook_from) | (1 << rook_to));
                 self.by_role[Role::King.index()] ^= from_bb | to_bb;

@@ -140,7 +140,10 @@ mod tests {
         assert_eq!(n(5), [sq(10), 0, 0, 0]);
         assert_eq!(n(28), [sq(32), sq(33), sq(23), sq(22)]);
         // The long diagonal 46..5.
-        let long: u64 = [41, 37, 32, 28, 23, 19, 14, 10, 5].iter().map(|&s| sq(s)).sum();
+        let long: u64 = [41, 37, 32, 28, 23, 19, 14, 10, 5]
+            .iter()
+            .map(|&s| sq(s))
+            .sum();
         assert_eq!(RAYS[2][bit_of(46) as usize], long);
     }
 }

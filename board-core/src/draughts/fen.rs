@@ -140,7 +140,9 @@ impl Parser<'_> {
 
     fn square(&mut self) -> Result<Square, ParseFenError> {
         let offset = self.i;
-        let n = self.number().ok_or(ParseFenError::InvalidToken { offset })?;
+        let n = self
+            .number()
+            .ok_or(ParseFenError::InvalidToken { offset })?;
         u8::try_from(n)
             .ok()
             .and_then(Square::new)
@@ -151,12 +153,28 @@ impl Parser<'_> {
 impl FromStr for Position {
     type Err = ParseFenError;
 
-    /// Parses PDN FEN (see the [module docs](self)).
+    /// Parses PDN FEN: `side ':' section ':' section (':' counter)*`.
+    ///
+    /// `side` is `W` or `B`; a section is a colour letter (`W`/`B`, each
+    /// exactly once, in either order) and a comma-separated, possibly empty
+    /// list of items `[K]n` or `[K]a-b` (a range, `a <= b`; `K` marks kings);
+    /// a counter is `H<n>` or `F<n>` (checked, not kept). Surrounding ASCII
+    /// whitespace is ignored. Errors name the problem and the byte offset:
+    /// see [`ParseFenError`].
     fn from_str(text: &str) -> Result<Position, ParseFenError> {
         let bytes = text.as_bytes();
-        let start = bytes.iter().position(|c| !c.is_ascii_whitespace()).ok_or(ParseFenError::Empty)?;
-        let end = bytes.iter().rposition(|c| !c.is_ascii_whitespace()).map_or(start, |e| e + 1);
-        let mut p = Parser { s: &bytes[..end], i: start };
+        let start = bytes
+            .iter()
+            .position(|c| !c.is_ascii_whitespace())
+            .ok_or(ParseFenError::Empty)?;
+        let end = bytes
+            .iter()
+            .rposition(|c| !c.is_ascii_whitespace())
+            .map_or(start, |e| e + 1);
+        let mut p = Parser {
+            s: &bytes[..end],
+            i: start,
+        };
 
         let side = match p.peek() {
             Some(b'W') => Color::White,
@@ -193,7 +211,10 @@ impl FromStr for Position {
                 _ => return Err(ParseFenError::InvalidSection { offset: section }),
             };
             if seen_color[color as usize] {
-                return Err(ParseFenError::DuplicateColor { color, offset: section });
+                return Err(ParseFenError::DuplicateColor {
+                    color,
+                    offset: section,
+                });
             }
             seen_color[color as usize] = true;
             p.i += 1;
@@ -224,10 +245,14 @@ impl FromStr for Position {
                     first
                 };
                 for n in first.number()..=last.number() {
-                    let square = Square::new(n).ok_or(ParseFenError::InvalidToken { offset: item })?;
+                    let square =
+                        Square::new(n).ok_or(ParseFenError::InvalidToken { offset: item })?;
                     let slot = &mut board[n as usize - 1];
                     if slot.is_some() {
-                        return Err(ParseFenError::DuplicateSquare { square, offset: item });
+                        return Err(ParseFenError::DuplicateSquare {
+                            square,
+                            offset: item,
+                        });
                     }
                     let promotion_row = match color {
                         Color::White => n <= 5,

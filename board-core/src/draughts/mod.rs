@@ -31,11 +31,14 @@ mod types;
 pub use crate::movelist::{CapacityError, MoveList};
 pub use fen::ParseFenError;
 pub use notation::{
-    AMBIGUOUS_SHOWN, CapturePath, IllegalMoveError, MAX_PATH, MoveText, MoveTextError, ParseMoveError, PdnMove,
+    AMBIGUOUS_SHOWN, CapturePath, IllegalMoveError, MAX_PATH, MoveText, MoveTextError,
+    ParseMoveError, PdnMove,
 };
 pub use perft::{perft, perft_divide, try_perft};
 pub use position::{Outcome, PlayError, Position, SetupError};
-pub use types::{Color, Move, Piece, PieceKind, Square, SquareOutOfRange, SquareSet, SquareSetIter};
+pub use types::{
+    Color, Move, Piece, PieceKind, Square, SquareOutOfRange, SquareSet, SquareSetIter,
+};
 
 /// Capacity of a draughts legal move list.
 ///
@@ -47,10 +50,17 @@ pub use types::{Color, Move, Piece, PieceKind, Square, SquareOutOfRange, SquareS
 /// `p = 50 - e` pieces of the side to move. `min(4e, 17(50 - e)) <= 161`.
 ///
 /// Captures: only the sequences taking the maximal number of pieces are
-/// legal, each (from, to, captured set) once. No bound is published; the
-/// worst positions we constructed (a search over king-heavy positions, see
-/// the `capacity` tests) stay far below this capacity. Pushing past it is
-/// never silent: generation uses [`MoveList::try_push`] and reports
-/// [`CapacityError`] ([`Position::try_legal_moves`], [`try_perft`]); the
-/// parsers and [`Position::play`] refuse such positions.
+/// legal, each (from, to, captured set) once. For one-piece captures the
+/// same counting gives `4 * e <= 200` (each move is fixed by its landing
+/// square and the direction it arrives from). For longer captures no bound
+/// is known or published, and set-ups with many kings of both colours have
+/// hundreds: a hill-climbing search over random set-ups
+/// (`examples/draughts_worst_moves.rs`, about 8 CPU-minutes) found at most
+/// 407 (every move taking 6 pieces; confirmed with pydraughts; dame-rs, whose
+/// list holds 256, panics there). The capacity is 2.5 times that. It is not
+/// a proof, so exceeding it is never silent: generation uses
+/// [`MoveList::try_push`] and reports [`CapacityError`]
+/// ([`Position::try_legal_moves`], [`try_perft`]); the FEN parser,
+/// [`Position::from_pieces`] and [`Position::play`] refuse such positions.
+/// The `capacity_worst_positions` test pins the worst positions found.
 pub const MAX_MOVES: usize = 1024;

@@ -12,14 +12,21 @@
 //! as empty during its capture (it may end where it started).
 
 use super::Position;
-use super::bitboard::{BOARD, RAYS, nearest, slide, step};
+use super::bitboard::{BOARD, RAYS, nearest, step};
 use super::types::{Color, Move};
 use crate::movelist::{CapacityError, MoveList};
 
 /// Receives complete capture sequences and keeps those of maximal length.
 pub(crate) trait CaptureSink {
     /// `n` pieces captured, `dedup`: another path may give the same triple.
-    fn record(&mut self, from: u32, to: u32, captured: u64, n: u32, dedup: bool) -> Result<(), CapacityError>;
+    fn record(
+        &mut self,
+        from: u32,
+        to: u32,
+        captured: u64,
+        n: u32,
+        dedup: bool,
+    ) -> Result<(), CapacityError>;
 }
 
 /// Collects maximal captures into a move list, dropping duplicate triples.
@@ -30,7 +37,14 @@ pub(crate) struct ListSink<'a, const N: usize> {
 
 impl<const N: usize> CaptureSink for ListSink<'_, N> {
     #[inline]
-    fn record(&mut self, from: u32, to: u32, captured: u64, n: u32, dedup: bool) -> Result<(), CapacityError> {
+    fn record(
+        &mut self,
+        from: u32,
+        to: u32,
+        captured: u64,
+        n: u32,
+        dedup: bool,
+    ) -> Result<(), CapacityError> {
         if n < self.best {
             return Ok(());
         }
@@ -39,7 +53,7 @@ impl<const N: usize> CaptureSink for ListSink<'_, N> {
             self.list.clear();
         }
         let mv = Move::from_bits(from, to, captured);
-        if dedup && self.list.iter().any(|m| *m == mv) {
+        if dedup && self.list.contains(&mv) {
             return Ok(());
         }
         self.list.try_push(mv)
@@ -71,7 +85,14 @@ impl CountSink {
 
 impl CaptureSink for CountSink {
     #[inline]
-    fn record(&mut self, from: u32, to: u32, captured: u64, n: u32, dedup: bool) -> Result<(), CapacityError> {
+    fn record(
+        &mut self,
+        from: u32,
+        to: u32,
+        captured: u64,
+        n: u32,
+        dedup: bool,
+    ) -> Result<(), CapacityError> {
         if n < self.best {
             return Ok(());
         }
@@ -88,7 +109,7 @@ impl CaptureSink for CountSink {
         }
         let mv = Move::from_bits(from, to, captured);
         let stash = self.stash.get_or_insert_with(MoveList::new);
-        if stash.iter().any(|m| *m == mv) {
+        if stash.contains(&mv) {
             return Ok(());
         }
         stash.try_push(mv)
@@ -106,32 +127,44 @@ struct Search<'s, S> {
 }
 
 impl<S: CaptureSink> Search<'_, S> {
-    /// A man on `cur` having captured `captured` (`n` pieces).
+    /// A man on `cur` having captured `captured` (`n` pieces), `cur` known
+    /// to have at least one more jump: searches every continuation.
     fn man(&mut self, cur: u32, captured: u64, n: u32) -> Result<(), CapacityError> {
         let b = 1u64 << cur;
         let alive = self.opp & !captured;
-        let mut found = false;
         for d in 0..4 {
             let over = step(d, b) & alive;
             if over != 0 {
                 let land = step(d, over) & self.empty;
                 if land != 0 {
-                    found = true;
-                    self.man(land.trailing_zeros(), captured | over, n + 1)?;
+                    let captured = captured | over;
+                    // Test for a further jump here rather than in a call:
+                    // most landings end the sequence.
+                    if man_jumps(land, self.opp & !captured, self.empty) {
+                        self.man(land.trailing_zeros(), captured, n + 1)?;
+                    } else {
+                        // Men: two different paths with the same captured
+                        // set and end need at least 4 captures (a closed
+                        // loop); see `men_dedup`.
+                        let n = n + 1;
+                        self.sink
+                            .record(self.from, land.trailing_zeros(), captured, n, n >= 4)?;
+                    }
                 }
             }
-        }
-        if !found && n > 0 {
-            // Men: two different paths with the same captured set and end
-            // need at least 4 captures (a closed loop); see `men_dedup`.
-            self.sink.record(self.from, cur, captured, n, n >= 4)?;
         }
         Ok(())
     }
 
     /// A king on `cur` (having captured `captured`, `n` pieces) trying to
     /// capture in direction `d`. Returns whether such a capture exists.
-    fn king_dir(&mut self, cur: u32, d: usize, captured: u64, n: u32) -> Result<bool, CapacityError> {
+    fn king_dir(
+        &mut self,
+        cur: u32,
+        d: usize,
+        captured: u64,
+        n: u32,
+    ) -> Result<bool, CapacityError> {
         let occ = RAYS[d][cur as usize] & !self.empty;
         if occ == 0 {
             return Ok(false);
@@ -141,37 +174,72 @@ impl<S: CaptureSink> Search<'_, S> {
         if pb & self.opp & !captured == 0 {
             return Ok(false);
         }
-        let landings = slide(d, p, self.empty);
+        // The landing run beyond `p`, and the first piece after it.
+        let beyond = RAYS[d][p as usize];
+        let blockers = beyond & !self.empty;
+        let (landings, next) = if blockers == 0 {
+            (beyond, 0)
+        } else {
+            let q = nearest(d, blockers);
+            (beyond & !(RAYS[d][q as usize] | (1u64 << q)), 1u64 << q)
+        };
         if landings == 0 {
             return Ok(false);
         }
         let captured = captured | pb;
         let n = n + 1;
-        // The first piece after the landing run: if it can be taken too,
-        // the continuation along `d` is the same from every landing square,
-        // so it is searched once (from the last landing square).
-        let after = RAYS[d][p as usize] & !landings;
-        let mut cont = false;
-        if after != 0 {
-            let q = nearest(d, after);
-            if (1u64 << q) & self.opp & !captured != 0 && slide(d, q, self.empty) != 0 {
-                cont = true;
-                let last = nearest(d ^ 2, landings);
-                self.king_dir(last, d, captured, n)?;
-            }
+        let alive = self.opp & !captured;
+        // If the piece after the landing run can be taken too, the
+        // continuation along `d` is the same from every landing square, so
+        // it is searched once (from the last landing square).
+        let cont = next & alive & step(d ^ 2, self.empty) != 0;
+        if cont {
+            let last = nearest(d ^ 2, landings);
+            self.king_dir(last, d, captured, n)?;
         }
+        // Pieces that can be taken sideways (an empty square behind them):
+        // tested here so that the search only recurses into real captures.
+        let (e1, e3) = (d ^ 1, d ^ 3);
+        let take1 = alive & step(e1 ^ 2, self.empty);
+        let take3 = alive & step(e3 ^ 2, self.empty);
         let mut rest = landings;
         while rest != 0 {
             let l = rest.trailing_zeros();
             rest &= rest - 1;
-            let f1 = self.king_dir(l, d ^ 1, captured, n)?;
-            let f2 = self.king_dir(l, d ^ 3, captured, n)?;
-            if !(cont || f1 || f2) {
+            let f1 = sees(e1, l, self.empty, take1);
+            let f3 = sees(e3, l, self.empty, take3);
+            if f1 {
+                self.king_dir(l, e1, captured, n)?;
+            }
+            if f3 {
+                self.king_dir(l, e3, captured, n)?;
+            }
+            if !(cont || f1 || f3) {
                 self.sink.record(self.from, l, captured, n, n >= 2)?;
             }
         }
         Ok(true)
     }
+}
+
+/// Whether the first piece a king on `bit` meets in direction `d` (over
+/// `empty` squares) is in `targets`.
+#[inline(always)]
+fn sees(d: usize, bit: u32, empty: u64, targets: u64) -> bool {
+    let occ = RAYS[d][bit as usize] & !empty;
+    occ != 0 && (1u64 << nearest(d, occ)) & targets != 0
+}
+
+/// Whether a man on `b` (a one-bit set) can jump one of `alive` to an
+/// `empty` square.
+#[inline(always)]
+fn man_jumps(b: u64, alive: u64, empty: u64) -> bool {
+    (step(0, step(0, b) & alive)
+        | step(1, step(1, b) & alive)
+        | step(2, step(2, b) & alive)
+        | step(3, step(3, b) & alive))
+        & empty
+        != 0
 }
 
 /// Pieces of the side to move seen from that side.
@@ -238,8 +306,8 @@ pub(crate) fn single_man_captures(s: &Sides, j: &[u64; 4]) -> Option<u32> {
 /// Whether the king on `k` has a capture.
 #[inline(always)]
 fn king_can_capture(k: u32, s: &Sides) -> bool {
-    for d in 0..4 {
-        let occ = RAYS[d][k as usize] & !s.empty;
+    for (d, rays) in RAYS.iter().enumerate() {
+        let occ = rays[k as usize] & !s.empty;
         if occ != 0 {
             let p = nearest(d, occ);
             if (1u64 << p) & s.opp != 0 && step(d, 1u64 << p) & s.empty != 0 {
@@ -312,7 +380,11 @@ pub(crate) fn count_quiet(s: &Sides, side: Color) -> u64 {
 }
 
 /// Pushes every quiet move (no capture available is assumed).
-pub(crate) fn quiet_moves<const N: usize>(s: &Sides, side: Color, list: &mut MoveList<Move, N>) -> Result<(), CapacityError> {
+pub(crate) fn quiet_moves<const N: usize>(
+    s: &Sides,
+    side: Color,
+    list: &mut MoveList<Move, N>,
+) -> Result<(), CapacityError> {
     for d in forward(side) {
         let mut to = step(d, s.men) & s.empty;
         while to != 0 {
@@ -337,7 +409,10 @@ pub(crate) fn quiet_moves<const N: usize>(s: &Sides, side: Color, list: &mut Mov
 }
 
 /// Fills `list` with every legal move of `pos`.
-pub(crate) fn legal_moves_into<const N: usize>(pos: &Position, list: &mut MoveList<Move, N>) -> Result<(), CapacityError> {
+pub(crate) fn legal_moves_into<const N: usize>(
+    pos: &Position,
+    list: &mut MoveList<Move, N>,
+) -> Result<(), CapacityError> {
     list.clear();
     let s = pos.sides();
     if has_capture(&s) {
@@ -379,7 +454,10 @@ fn count_captures(s: &Sides) -> Result<u64, CapacityError> {
 #[inline(never)]
 fn count_many_captures(s: &Sides) -> Result<u64, CapacityError> {
     let mut list = MoveList::<Move, { super::MAX_MOVES }>::new();
-    let mut sink = ListSink { list: &mut list, best: 0 };
+    let mut sink = ListSink {
+        list: &mut list,
+        best: 0,
+    };
     captures(s, &mut sink)?;
     Ok(list.len() as u64)
 }

@@ -81,7 +81,9 @@ pub struct PdnMove {
 impl PdnMove {
     /// The listed squares: origin, landing squares (long form), destination.
     pub fn squares(&self) -> impl ExactSizeIterator<Item = Square> + '_ {
-        self.squares[..self.len as usize].iter().map(|&b| Square::from_bit(b as u32))
+        self.squares[..self.len as usize]
+            .iter()
+            .map(|&b| Square::from_bit(b as u32))
     }
 
     /// The origin square.
@@ -126,8 +128,14 @@ impl FromStr for PdnMove {
     /// ignored.
     fn from_str(text: &str) -> Result<PdnMove, ParseMoveError> {
         let bytes = text.as_bytes();
-        let start = bytes.iter().position(|c| !c.is_ascii_whitespace()).ok_or(ParseMoveError::Empty)?;
-        let end = bytes.iter().rposition(|c| !c.is_ascii_whitespace()).map_or(start, |e| e + 1);
+        let start = bytes
+            .iter()
+            .position(|c| !c.is_ascii_whitespace())
+            .ok_or(ParseMoveError::Empty)?;
+        let end = bytes
+            .iter()
+            .rposition(|c| !c.is_ascii_whitespace())
+            .map_or(start, |e| e + 1);
         let s = &bytes[..end];
         let mut i = start;
         let mut mv = PdnMove {
@@ -180,7 +188,7 @@ impl FromStr for PdnMove {
 }
 
 /// How many candidates an [`IllegalMoveError::Ambiguous`] error carries.
-pub const AMBIGUOUS_SHOWN: usize = 8;
+pub const AMBIGUOUS_SHOWN: usize = 4;
 
 /// A well-formed move text that names no legal move, or more than one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -243,7 +251,10 @@ impl fmt::Display for Ambiguity<'_> {
             candidates,
         } = self.0
         {
-            write!(f, "ambiguous capture {from}x{to}: {count} legal moves, capturing")?;
+            write!(
+                f,
+                "ambiguous capture {from}x{to}: {count} legal moves, capturing"
+            )?;
             for (i, c) in candidates.iter().take(*count).enumerate() {
                 f.write_str(if i == 0 { " " } else { " or " })?;
                 for (j, s) in c.captures().iter().enumerate() {
@@ -281,7 +292,9 @@ pub struct CapturePath {
 impl CapturePath {
     /// The squares in order: origin, landing squares, destination.
     pub fn squares(&self) -> impl ExactSizeIterator<Item = Square> + '_ {
-        self.squares[..self.len as usize].iter().map(|&b| Square::from_bit(b as u32))
+        self.squares[..self.len as usize]
+            .iter()
+            .map(|&b| Square::from_bit(b as u32))
     }
 
     fn push(&mut self, bit: u32) {
@@ -294,7 +307,9 @@ impl CapturePath {
 
 impl fmt::Debug for CapturePath {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list().entries(self.squares().map(Square::number)).finish()
+        f.debug_list()
+            .entries(self.squares().map(Square::number))
+            .finish()
     }
 }
 
@@ -348,9 +363,9 @@ impl PathSearch {
             return cur == self.target.to as u32;
         }
         let alive = self.opp & self.target.captures & !captured;
-        for d in 0..4 {
+        for (d, rays) in RAYS.iter().enumerate() {
             let (p, landings) = if self.king {
-                let occ = RAYS[d][cur as usize] & !self.empty;
+                let occ = rays[cur as usize] & !self.empty;
                 if occ == 0 {
                     continue;
                 }
@@ -443,7 +458,10 @@ impl Position {
                 return MoveText { path, capture };
             }
         }
-        MoveText { path: short, capture }
+        MoveText {
+            path: short,
+            capture,
+        }
     }
 
     /// Parses and resolves PDN move text against this position.
@@ -493,7 +511,10 @@ impl Position {
         }
         let mut count = 0;
         let mut candidates = [Move::default(); AMBIGUOUS_SHOWN];
-        for m in list.iter().filter(|m| m.from == from.bit() as u8 && m.to == to.bit() as u8 && m.is_capture()) {
+        for m in list
+            .iter()
+            .filter(|m| m.from == from.bit() as u8 && m.to == to.bit() as u8 && m.is_capture())
+        {
             if let Some(slot) = candidates.get_mut(count) {
                 *slot = *m;
             }
@@ -511,7 +532,11 @@ impl Position {
         }
     }
 
-    fn resolve_path(&self, pdn: &PdnMove, list: &super::MoveList<Move, MAX_MOVES>) -> Result<Move, IllegalMoveError> {
+    fn resolve_path(
+        &self,
+        pdn: &PdnMove,
+        list: &super::MoveList<Move, MAX_MOVES>,
+    ) -> Result<Move, IllegalMoveError> {
         let from = pdn.from();
         let to = pdn.to();
         let fb = 1u64 << from.bit();
@@ -527,7 +552,9 @@ impl Position {
         if own & fb == 0 {
             return Err(fail(1));
         }
-        let king = self.piece_at(from).is_some_and(|p| p.kind == PieceKind::King);
+        let king = self
+            .piece_at(from)
+            .is_some_and(|p| p.kind == PieceKind::King);
         let empty = (BOARD & !(self.white | self.black)) | fb;
         let mut captured = 0u64;
         let mut cur = from.bit();
@@ -550,6 +577,10 @@ impl Position {
             cur = nb;
         }
         let mv = Move::from_bits(from.bit(), to.bit(), captured);
-        if list.contains(&mv) { Ok(mv) } else { Err(fail(0)) }
+        if list.contains(&mv) {
+            Ok(mv)
+        } else {
+            Err(fail(0))
+        }
     }
 }

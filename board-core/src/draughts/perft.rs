@@ -5,7 +5,8 @@
 
 use super::bitboard::{BLACK_PROMOTION, WHITE_PROMOTION, king_moves, step};
 use super::movegen::{
-    self, ListSink, Sides, count_legal, forward, has_capture, jump_sources, kings_capture, single_man_captures,
+    self, ListSink, Sides, count_legal, forward, has_capture, jump_sources, kings_capture,
+    single_man_captures,
 };
 use super::types::{Color, Move};
 use super::{MAX_MOVES, MoveList, Position};
@@ -84,7 +85,11 @@ fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> Result<u64, CapacityE
         return captures::<WHITE>(pos, &s, depth);
     }
     let side = if WHITE { Color::White } else { Color::Black };
-    let promotion = if WHITE { WHITE_PROMOTION } else { BLACK_PROMOTION };
+    let promotion = if WHITE {
+        WHITE_PROMOTION
+    } else {
+        BLACK_PROMOTION
+    };
     let mut nodes = 0;
     for d in forward(side) {
         let mut to = step(d, s.men) & s.empty;
@@ -135,15 +140,23 @@ fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> Result<u64, CapacityE
 }
 
 #[inline(never)]
-fn captures<const WHITE: bool>(pos: &Position, s: &Sides, depth: u32) -> Result<u64, CapacityError> {
+fn captures<const WHITE: bool>(
+    pos: &Position,
+    s: &Sides,
+    depth: u32,
+) -> Result<u64, CapacityError> {
     // Most often every capture is a single jump by a man: play them
     // straight from the bitboards.
     let j = jump_sources(s);
     if !kings_capture(s) && single_man_captures(s, &j).is_some() {
-        let promotion = if WHITE { WHITE_PROMOTION } else { BLACK_PROMOTION };
+        let promotion = if WHITE {
+            WHITE_PROMOTION
+        } else {
+            BLACK_PROMOTION
+        };
         let mut nodes = 0;
-        for d in 0..4 {
-            let mut jumpers = s.men & j[d];
+        for (d, &jd) in j.iter().enumerate() {
+            let mut jumpers = s.men & jd;
             while jumpers != 0 {
                 let f = jumpers & jumpers.wrapping_neg();
                 jumpers &= jumpers - 1;
@@ -170,7 +183,10 @@ fn captures<const WHITE: bool>(pos: &Position, s: &Sides, depth: u32) -> Result<
     }
     // Most capture lists are short: try a small list before the full one.
     let mut small = MoveList::<Move, 16>::new();
-    let mut sink = ListSink { list: &mut small, best: 0 };
+    let mut sink = ListSink {
+        list: &mut small,
+        best: 0,
+    };
     if movegen::captures(s, &mut sink).is_ok() {
         return play_all::<WHITE>(pos, &small, depth);
     }
@@ -180,15 +196,26 @@ fn captures<const WHITE: bool>(pos: &Position, s: &Sides, depth: u32) -> Result<
 /// Kept out of line so that the common path's stack frame stays small.
 #[cold]
 #[inline(never)]
-fn many_captures<const WHITE: bool>(pos: &Position, s: &Sides, depth: u32) -> Result<u64, CapacityError> {
+fn many_captures<const WHITE: bool>(
+    pos: &Position,
+    s: &Sides,
+    depth: u32,
+) -> Result<u64, CapacityError> {
     let mut list = MoveList::<Move, MAX_MOVES>::new();
-    let mut sink = ListSink { list: &mut list, best: 0 };
+    let mut sink = ListSink {
+        list: &mut list,
+        best: 0,
+    };
     movegen::captures(s, &mut sink)?;
     play_all::<WHITE>(pos, &list, depth)
 }
 
 #[inline(always)]
-fn play_all<const WHITE: bool>(pos: &Position, moves: &[Move], depth: u32) -> Result<u64, CapacityError> {
+fn play_all<const WHITE: bool>(
+    pos: &Position,
+    moves: &[Move],
+    depth: u32,
+) -> Result<u64, CapacityError> {
     let mut nodes = 0;
     for &mv in moves {
         let mut child = *pos;

@@ -102,7 +102,10 @@ impl Position {
     /// man on 46..=50 (the lowest such square is named);
     /// [`SetupError::TooManyMoves`] if the legal moves would not fit in a
     /// move list.
-    pub fn from_pieces(board: [Option<Piece>; 50], side_to_move: Color) -> Result<Position, SetupError> {
+    pub fn from_pieces(
+        board: [Option<Piece>; 50],
+        side_to_move: Color,
+    ) -> Result<Position, SetupError> {
         let mut pos = Position {
             white: 0,
             black: 0,
@@ -145,7 +148,8 @@ impl Position {
                 color,
             });
         }
-        self.try_legal_moves().map_err(|_| SetupError::TooManyMoves)?;
+        self.try_legal_moves()
+            .map_err(|_| SetupError::TooManyMoves)?;
         Ok(self)
     }
 
@@ -166,7 +170,11 @@ impl Position {
         } else {
             return None;
         };
-        let kind = if self.kings & b != 0 { PieceKind::King } else { PieceKind::Man };
+        let kind = if self.kings & b != 0 {
+            PieceKind::King
+        } else {
+            PieceKind::Man
+        };
         Some(Piece { color, kind })
     }
 

@@ -74,7 +74,11 @@ impl Square {
     #[inline]
     pub const fn column(self) -> u8 {
         let i = (self.0 - 1) % 5;
-        if self.row() % 2 == 0 { 2 * i + 1 } else { 2 * i }
+        if self.row().is_multiple_of(2) {
+            2 * i + 1
+        } else {
+            2 * i
+        }
     }
 
     /// Every square, 1..=50 in order.
@@ -243,7 +247,9 @@ impl SquareSet {
 
 impl fmt::Debug for SquareSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_set().entries(self.iter().map(Square::number)).finish()
+        f.debug_set()
+            .entries(self.iter().map(Square::number))
+            .finish()
     }
 }
 

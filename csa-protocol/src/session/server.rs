@@ -397,6 +397,10 @@ impl Server {
     // ---- line handling ----------------------------------------------------
 
     fn handle_line(&mut self, conn: ConnId, line: &[u8], now: Instant) {
+        // A single space is answered with nothing (spec note, keep-alive).
+        if line == b" " {
+            return;
+        }
         let logged_in = self.conns.get(&conn).is_some_and(|c| c.login.is_some());
         let decoded = decode_client_line(line);
         if !logged_in {

@@ -1,0 +1,304 @@
+//! `boardwire citrine`: play a game against a Novag Citrine over a serial
+//! port (`--port /dev/ttyUSB0`) or against the simulated Citrine on a
+//! pseudo-terminal (`--simulate`), through the sans-IO driver of the
+//! `novag-citrine` crate.
+//!
+//! The user types UCI moves (`e2e4`, `e7e8q`, castling `e1g1`) when it is
+//! the host's turn, or `auto` to let the built-in player move, `takeback`
+//! (two plies), `position` (resynchronise through `P`), `new` or `quit`.
+//! With `--auto` the built-in player moves for the host too and the game
+//! runs unattended; the command exits 0 at the end of the game, 1 if the
+//! driver and the device ever disagreed (or, with `--simulate`, if their
+//! final positions differ).
+//!
+//! Exit codes: 0 at the end of the game, 2 when the port cannot be opened,
+//! 1 when the device is lost or (with `--auto`) disagreed with the driver.
+//!
+//! Output: one line per event (`ack e2e4`, `device e7e5`, `duplicate
+//! e2e4`, `takeback e7e5`, ...) and `result ...` at the end.
+
+use std::io::{self, BufRead, Write};
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::time::Duration;
+
+use board_core::chess::{Color, Move, Outcome, Position};
+use clap::{Args, ValueEnum};
+use novag_citrine::device::{DeviceConfig, Misbehaviour};
+use novag_citrine::driver::{Driver, DriverConfig, Event};
+use novag_citrine::player::Player;
+use novag_citrine::serial::{NativePort, SerialLink, Simulator};
+
+use crate::Failure;
+
+/// The side the host plays.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum Side {
+    /// White (the Citrine plays Black).
+    White,
+    /// Black (the Citrine plays White).
+    Black,
+}
+
+/// `boardwire citrine ...`
+#[derive(Debug, Args)]
+pub struct CitrineArgs {
+    /// Serial port of the Citrine (e.g. /dev/ttyUSB0); opened at 57600 8N1,
+    /// no flow control.
+    #[arg(
+        long,
+        conflicts_with = "simulate",
+        required_unless_present = "simulate"
+    )]
+    port: Option<String>,
+    /// Play against the simulated Citrine on a pseudo-terminal.
+    #[arg(long)]
+    simulate: bool,
+    /// The built-in player moves for the host too: a whole game unattended.
+    #[arg(long)]
+    auto: bool,
+    /// The side the host plays.
+    #[arg(long, value_enum, default_value_t = Side::White)]
+    side: Side,
+    /// Seed of the built-in player (and of the simulated device's engine).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Stop after this many plies (the game is then unfinished; exit 0).
+    #[arg(long, default_value_t = 600)]
+    max_plies: usize,
+    /// Minimum time between commands, milliseconds (users found that
+    /// commands closer than about 100 ms get lost).
+    #[arg(long, default_value_t = 100)]
+    gap_ms: u64,
+    /// Do not send each move a second time (drivers send it twice, 200 ms
+    /// apart, because the LEDs sometimes only flash).
+    #[arg(long)]
+    no_resend: bool,
+    /// Simulated device: engine thinking time, milliseconds.
+    #[arg(long, default_value_t = 50)]
+    sim_think_ms: u64,
+    /// Simulated device: acknowledge every n-th move twice.
+    #[arg(long, default_value_t = 0)]
+    sim_duplicate_acks: u32,
+    /// Simulated device: send an unprompted `New Game` at this ply.
+    #[arg(long)]
+    sim_new_game_at: Option<usize>,
+    /// Simulated device: play a move for the host's side at this ply.
+    #[arg(long)]
+    sim_out_of_turn_at: Option<usize>,
+    /// Simulated device: cut every n-th move line in half.
+    #[arg(long, default_value_t = 0)]
+    sim_truncate: u32,
+}
+
+/// A line typed by the user.
+enum UserInput {
+    Line(String),
+    Closed,
+}
+
+fn spawn_stdin() -> Receiver<UserInput> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in io::stdin().lock().lines() {
+            let Ok(line) = line else { break };
+            if tx.send(UserInput::Line(line)).is_err() {
+                return;
+            }
+        }
+        let _ = tx.send(UserInput::Closed);
+    });
+    rx
+}
+
+/// A failure while playing (device lost, disagreement): exit code 1 with a
+/// one-line message (main's `Failure::Output` would call it an output error).
+fn exit_failure(out: &mut impl Write, msg: impl std::fmt::Display) -> ! {
+    let _ = out.flush();
+    eprintln!("error: {msg}");
+    std::process::exit(1)
+}
+
+/// Runs `boardwire citrine`.
+pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let host = match args.side {
+        Side::White => Color::White,
+        Side::Black => Color::Black,
+    };
+    let sim = if args.simulate {
+        let config = DeviceConfig {
+            engine_color: !host,
+            think_time: Duration::from_millis(args.sim_think_ms),
+            seed: args.seed.wrapping_add(1000),
+            misbehaviour: Misbehaviour {
+                duplicate_ack_every: args.sim_duplicate_acks,
+                new_game_at_ply: args.sim_new_game_at,
+                out_of_turn_at_ply: args.sim_out_of_turn_at,
+                truncate_every: args.sim_truncate,
+            },
+        };
+        Some(Simulator::spawn(config).map_err(|e| Failure::Input(e.to_string()))?)
+    } else {
+        None
+    };
+    let path = match (&sim, &args.port) {
+        (Some(s), _) => s.path().to_owned(),
+        (None, Some(p)) => p.clone(),
+        (None, None) => return Err(Failure::Input("give --port PATH or --simulate".into())),
+    };
+    let mut link: SerialLink<NativePort> = SerialLink::open(&path, Duration::from_millis(10))
+        .map_err(|e| Failure::Input(e.to_string()))?;
+    writeln!(out, "connected to {path} at 57600 8N1")?;
+    let mut driver = Driver::new(DriverConfig {
+        host_color: Some(host),
+        min_gap: Duration::from_millis(args.gap_ms),
+        resend: (!args.no_resend).then_some(Duration::from_millis(200)),
+        ..DriverConfig::default()
+    });
+    if !args.simulate {
+        driver.send(novag_citrine::Command::Identity);
+    }
+    let stdin = (!args.auto).then(spawn_stdin);
+    let mut player = Player::new(args.seed);
+    let mut disagreed = false;
+    let mut prompted = false;
+    let result = loop {
+        if let Err(e) = link.pump_driver(&mut driver) {
+            exit_failure(out, e);
+        }
+        while let Some(ev) = driver.poll_event() {
+            disagreed |= report(&ev, out)?;
+        }
+        if driver.is_out_of_sync() && args.auto {
+            break "out of sync with the device".to_owned();
+        }
+        let position = *driver.position();
+        let plies = driver.moves().count();
+        if let Some(end) = game_end(&position, plies, args.max_plies)
+            && driver.is_idle()
+        {
+            break end;
+        }
+        if !(driver.is_host_turn() && driver.is_idle()) {
+            prompted = false;
+            continue;
+        }
+        let Some(stdin) = &stdin else {
+            let mv = player.choose(&position).expect("game not over");
+            driver.play(mv).map_err(|e| Failure::Input(e.to_string()))?;
+            continue;
+        };
+        if !prompted {
+            writeln!(
+                out,
+                "your move ({}): UCI move, auto, takeback, position, new, quit",
+                position
+            )?;
+            out.flush()?;
+            prompted = true;
+        }
+        match stdin.try_recv() {
+            Ok(UserInput::Line(line)) => {
+                prompted = false;
+                match line.trim() {
+                    "" => {}
+                    "quit" => break "quit".to_owned(),
+                    "auto" => {
+                        let mv = player.choose(&position).expect("game not over");
+                        driver.play(mv).map_err(|e| Failure::Input(e.to_string()))?;
+                    }
+                    "takeback" => {
+                        for _ in 0..2 {
+                            if let Err(e) = driver.take_back() {
+                                writeln!(out, "cannot take back: {e}")?;
+                            }
+                        }
+                    }
+                    "position" => driver.request_position(),
+                    "new" => driver.new_game(),
+                    text => match position.parse_uci(text) {
+                        Ok(mv) => driver.play(mv).map_err(|e| Failure::Input(e.to_string()))?,
+                        Err(e) => writeln!(out, "not a legal move here: {e}")?,
+                    },
+                }
+            }
+            Ok(UserInput::Closed) | Err(TryRecvError::Disconnected) => {
+                break "input closed".to_owned();
+            }
+            Err(TryRecvError::Empty) => {}
+        }
+    };
+    writeln!(
+        out,
+        "result {result} after {} plies",
+        driver.moves().count()
+    )?;
+    if let Some(sim) = sim {
+        let device = sim.stop().unwrap_or_else(|e| exit_failure(out, e));
+        if device.position() != driver.position() {
+            writeln!(
+                out,
+                "device position {} differs from ours {}",
+                device.position(),
+                driver.position()
+            )?;
+            disagreed = true;
+        }
+    }
+    out.flush()?;
+    if disagreed && args.auto {
+        exit_failure(out, "the driver and the device disagreed");
+    }
+    Ok(())
+}
+
+/// The game's end, if it is over.
+fn game_end(position: &Position, plies: usize, max_plies: usize) -> Option<String> {
+    match position.outcome() {
+        Some(Outcome::Checkmate { winner }) => Some(format!("checkmate, {winner} wins")),
+        Some(Outcome::Stalemate) => Some("stalemate".into()),
+        Some(Outcome::InsufficientMaterial) => Some("draw by insufficient material".into()),
+        None if position.is_fifty_moves() => Some("draw by the fifty-move rule".into()),
+        None if plies >= max_plies => Some(format!("unfinished at the {max_plies}-ply limit")),
+        None => None,
+    }
+}
+
+/// Prints an event; `true` when it is a disagreement.
+fn report(ev: &Event, out: &mut impl Write) -> io::Result<bool> {
+    let mv = |m: &Move| m.to_string();
+    match ev {
+        Event::Acknowledged(m) => writeln!(out, "ack {}", mv(m))?,
+        Event::DeviceMove(m) => writeln!(out, "device {}", mv(m))?,
+        Event::Duplicate(m) => writeln!(out, "duplicate {}", mv(m))?,
+        Event::OutOfTurn(m) => writeln!(out, "out-of-turn {} (taking it back)", mv(m))?,
+        Event::TakenBack(m) => writeln!(out, "takeback {}", mv(m))?,
+        Event::NewGame => writeln!(out, "new game (settings re-sent)")?,
+        Event::Disagreement(d) => {
+            writeln!(out, "disagreement {d:?} (resynchronising with P)")?;
+            out.flush()?;
+            return Ok(true);
+        }
+        Event::Resynced(r) => writeln!(out, "resync {r:?}")?,
+        Event::OutOfSync { .. } => {
+            writeln!(
+                out,
+                "out of sync: the device's board matches neither our position nor one move from it"
+            )?;
+            out.flush()?;
+            return Ok(true);
+        }
+        Event::Identity { model, version } => writeln!(out, "identity {model} {version}")?,
+        Event::BadLine { error, line } => {
+            writeln!(out, "bad line {:?}: {error}", String::from_utf8_lossy(line))?
+        }
+        Event::Overlong => writeln!(out, "overlong line skipped")?,
+        Event::Xmit(on) => writeln!(out, "xmit {}", if *on { "on" } else { "off" })?,
+        Event::Referee(on) => writeln!(out, "referee {}", if *on { "on" } else { "off" })?,
+        Event::Level(l) => writeln!(out, "level {:?} {}", l.kind(), l.number())?,
+        Event::Clock { white, black } => writeln!(out, "clock {white} {black}")?,
+        Event::Other(line) => writeln!(out, "line {:?}", String::from_utf8_lossy(line))?,
+        _ => writeln!(out, "{ev:?}")?,
+    }
+    out.flush()?;
+    Ok(false)
+}

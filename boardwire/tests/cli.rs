@@ -1,0 +1,144 @@
+//! The `boardwire` command line: output formats, exit codes, errors.
+//! Expected counts come from the perft vectors (board-core/tests/data).
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn boardwire(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_boardwire"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+#[test]
+fn perft_prints_the_count_alone() {
+    let o = boardwire(&["perft", "draughts", "startpos", "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "4265\n");
+    let err = stderr(&o);
+    assert!(
+        err.contains("nodes 4265") && err.contains("nodes/s"),
+        "{err}"
+    );
+}
+
+#[test]
+fn perft_of_a_fen() {
+    let fen = "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46";
+    let o = boardwire(&["perft", "draughts", fen, "3"]);
+    assert_eq!(stdout(&o), "1168\n");
+    assert_eq!(
+        stdout(&boardwire(&["perft", "draughts", "startpos", "0"])),
+        "1\n"
+    );
+}
+
+#[test]
+fn perft_divide() {
+    let o = boardwire(&["perft", "draughts", "startpos", "2", "--divide"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("81"));
+    let rest: Vec<&str> = lines.collect();
+    assert_eq!(rest.len(), 9);
+    // Each root move of the start position has 9 replies.
+    for line in &rest {
+        let (mv, n) = line.split_once(' ').unwrap();
+        assert!(mv.contains('-'), "{line}");
+        assert_eq!(n, "9");
+    }
+    assert!(rest.contains(&"32-28 9"));
+}
+
+#[test]
+fn moves_plain_and_json() {
+    let o = boardwire(&["moves", "draughts", "startpos"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 9);
+    assert!(out.lines().any(|l| l == "32-28"));
+
+    let o = boardwire(&["moves", "draughts", "W:W28:B23,14", "--json"]);
+    assert_eq!(
+        stdout(&o),
+        "{\"from\":28,\"to\":10,\"captures\":[14,23],\"notation\":\"28x10\"}\n"
+    );
+    // Ambiguous short form -> landing-square form.
+    let o = boardwire(&["moves", "draughts", "W:WK8:B22,27,12,10"]);
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 2);
+    assert!(
+        out.lines()
+            .all(|l| l.starts_with("8x") && l.ends_with("x5") && l.matches('x').count() == 3),
+        "{out}"
+    );
+}
+
+#[test]
+fn moves_batch_from_stdin() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boardwire"))
+        .args(["moves", "draughts", "-", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"W:W31-50:B1-20\nW:W28:B23,14\nnonsense\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert!(lines[0].starts_with("{\"fen\":\"W:W31-50:B1-20\",\"moves\":[{\"from\":31,"));
+    assert_eq!(
+        lines[1],
+        "{\"fen\":\"W:W28:B23,14\",\"moves\":[{\"from\":28,\"to\":10,\"captures\":[14,23],\"notation\":\"28x10\"}]}"
+    );
+    assert!(lines[2].starts_with("{\"fen\":\"nonsense\",\"error\":\""));
+}
+
+fn assert_one_line_error(args: &[&str], needle: &str) {
+    let o = boardwire(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}");
+    assert!(o.stdout.is_empty(), "{args:?}");
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+    assert!(err.starts_with("error"), "{err}");
+    assert!(err.contains(needle), "{args:?}: {err}");
+    assert!(!err.contains("panicked"));
+}
+
+#[test]
+fn bad_input_is_a_one_line_error_with_exit_2() {
+    assert_one_line_error(&["perft", "draughts", "W:W51:B1", "3"], "51");
+    assert_one_line_error(&["perft", "draughts", "startpos", "three"], "three");
+    assert_one_line_error(&["perft", "draughts", "startpos", "-1"], "-1");
+    assert_one_line_error(&["perft", "checkers", "startpos", "1"], "checkers");
+    assert_one_line_error(&["moves", "draughts", "X:W1:B2"], "side to move");
+    assert_one_line_error(&["moves", "draughts", ""], "empty");
+    assert_one_line_error(&["moves", "draughts", "W:W31,31:B1"], "twice");
+    assert_one_line_error(&["perft", "draughts"], "required");
+    assert_one_line_error(&["frobnicate"], "frobnicate");
+}
+
+#[test]
+fn help_exits_zero() {
+    let o = boardwire(&["--help"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("perft"));
+}

@@ -1,0 +1,137 @@
+//! `boardwire perft chess` and `boardwire moves chess`: output formats,
+//! exit codes, errors. Expected counts come from the chess perft vectors
+//! (Chess Programming Wiki "Perft Results", board-core/tests/data).
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn boardwire(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_boardwire"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+#[test]
+fn perft_prints_the_count_alone() {
+    let o = boardwire(&["perft", "chess", "startpos", "4"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), "197281\n");
+    assert!(stderr(&o).contains("nodes 197281"), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&boardwire(&["perft", "chess", "kiwipete", "3"])),
+        "97862\n"
+    );
+    let pos3 = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+    assert_eq!(
+        stdout(&boardwire(&["perft", "chess", pos3, "4"])),
+        "43238\n"
+    );
+    assert_eq!(
+        stdout(&boardwire(&["perft", "chess", "startpos", "0"])),
+        "1\n"
+    );
+}
+
+#[test]
+fn perft_divide() {
+    let o = boardwire(&["perft", "chess", "kiwipete", "2", "--divide"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("2039"));
+    let rest: Vec<(&str, u64)> = lines
+        .map(|l| {
+            let (mv, n) = l.split_once(' ').unwrap();
+            (mv, n.parse().unwrap())
+        })
+        .collect();
+    assert_eq!(rest.len(), 48);
+    assert_eq!(rest.iter().map(|&(_, n)| n).sum::<u64>(), 2039);
+    // Castling is printed as the king's move.
+    assert!(rest.iter().any(|&(mv, _)| mv == "e1g1"));
+    assert!(rest.iter().any(|&(mv, _)| mv == "e1c1"));
+}
+
+#[test]
+fn moves_plain_and_json() {
+    let o = boardwire(&["moves", "chess", "startpos"]);
+    assert!(o.status.success());
+    let out = stdout(&o);
+    assert_eq!(out.lines().count(), 20);
+    assert!(out.lines().any(|l| l == "e2e4"));
+    let o = boardwire(&[
+        "moves",
+        "chess",
+        "3r3k/4P3/8/8/8/8/8/K7 w - - 0 1",
+        "--json",
+    ]);
+    let out = stdout(&o);
+    assert!(out.lines().any(|l| l == r#"{"uci":"e7d8q"}"#), "{out}");
+    assert!(
+        out.lines()
+            .all(|l| l.starts_with(r#"{"uci":""#) && l.ends_with("\"}"))
+    );
+}
+
+#[test]
+fn moves_batch_from_stdin() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boardwire"))
+        .args(["moves", "chess", "-", "--json"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"startpos\nnot a fen\n8/8/8/8/8/8/8/K6k w - - 0 1\n")
+        .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3);
+    assert!(lines[0].starts_with(r#"{"fen":"startpos","moves":[{"uci":"#));
+    assert!(lines[1].starts_with(r#"{"fen":"not a fen","error":"#));
+    assert_eq!(
+        lines[2],
+        r#"{"fen":"8/8/8/8/8/8/8/K6k w - - 0 1","moves":[{"uci":"a1b1"},{"uci":"a1a2"},{"uci":"a1b2"}]}"#
+    );
+}
+
+#[test]
+fn bad_input_is_a_one_line_error_with_exit_2() {
+    for (args, needle) in [
+        (
+            &["perft", "chess", "rnbqkbnr/pppppppp w KQkq - 0 1", "2"][..],
+            "board",
+        ),
+        (&["perft", "chess", "startpos", "two"][..], "two"),
+        (
+            &["moves", "chess", "8/8/8/8/8/8/8/8 w - - 0 1"][..],
+            "no king",
+        ),
+        (
+            &["moves", "chess", "k7/8/8/8/8/8/8/r3K3 b - - 0 1"][..],
+            "not to move is in check",
+        ),
+    ] {
+        let o = boardwire(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(stdout(&o).is_empty());
+    }
+}

@@ -1,0 +1,194 @@
+//! csa-protocol properties: decode -> encode -> decode agrees for client
+//! lines, server lines, Game_Summary blocks and kifu files; the framer
+//! never loses sync; the server session fed random lines from strangers
+//! never panics and never disturbs a game between two other players.
+
+use std::time::{Duration, Instant};
+
+use csa_protocol::frame::{Frame, FrameStatus, LineFramer};
+use csa_protocol::kifu::{parse_kifu, write_kifu};
+use csa_protocol::session::server::{ConnId, Output, Server, ServerConfig};
+use csa_protocol::{
+    ClientMessage, GameSummary, ServerMessage, decode_client_line, decode_server_line,
+};
+
+/// Any bytes as one client line: a decoded value re-encodes to a line that
+/// decodes to the same value.
+pub fn client_line(data: &[u8]) {
+    if let Ok(m) = decode_client_line(data) {
+        let line = m.to_line();
+        let back = decode_client_line(&line).expect("re-encoded client line decodes");
+        assert_eq!(back, m);
+        if !matches!(m, ClientMessage::Unrecognised(_)) {
+            assert_eq!(line, data, "known client lines re-encode byte for byte");
+        }
+    }
+}
+
+/// Any bytes as one server line (same property).
+pub fn server_line(data: &[u8]) {
+    if let Ok(m) = decode_server_line(data) {
+        let line = m.to_line();
+        let back = decode_server_line(&line).expect("re-encoded server line decodes");
+        assert_eq!(back, m);
+        if matches!(m, ServerMessage::Unrecognised(_)) {
+            assert_eq!(line, data);
+        }
+    }
+}
+
+/// Any bytes as a Game_Summary block: parse -> encode -> parse is equal.
+pub fn game_summary(data: &[u8]) {
+    if let Ok(s) = GameSummary::parse(data) {
+        let again = GameSummary::parse(&s.to_bytes()).expect("encoded summary parses");
+        assert_eq!(again, s);
+    }
+}
+
+/// Any bytes as a kifu file: parse -> write -> parse gives the same records.
+pub fn kifu(data: &[u8]) {
+    if let Ok(records) = parse_kifu(data) {
+        let written = write_kifu(&records);
+        let again = parse_kifu(&written).expect("written kifu parses");
+        assert_eq!(again, records);
+    }
+}
+
+/// The framer on any input split anywhere: the lines found equal those of
+/// a one-shot split, overlong lines are reported, nothing panics.
+pub fn framer(data: &[u8]) {
+    let Some((&cut, body)) = data.split_first() else {
+        return;
+    };
+    let max = 16;
+    let frames = |chunks: &[&[u8]]| {
+        let mut framer = LineFramer::new(max);
+        let mut buf: Vec<u8> = Vec::new();
+        let mut out = Vec::new();
+        for c in chunks {
+            buf.extend_from_slice(c);
+            loop {
+                match framer.decode(&buf) {
+                    FrameStatus::Complete { frame, consumed } => {
+                        out.push(match frame {
+                            Frame::Line(l) => Ok(l.to_vec()),
+                            Frame::Overlong { len } => Err(len),
+                        });
+                        buf.drain(..consumed);
+                    }
+                    FrameStatus::Partial { consumed } => {
+                        buf.drain(..consumed);
+                        assert!(buf.len() <= max + 1, "buffer bounded while discarding");
+                        break;
+                    }
+                }
+            }
+        }
+        out
+    };
+    let at = (cut as usize) % (body.len() + 1);
+    let split = frames(&[&body[..at], &body[at..]]);
+    let whole = frames(&[body]);
+    assert_eq!(split, whole);
+    // Expected from a plain split on LF.
+    let mut expected = Vec::new();
+    let mut parts: Vec<&[u8]> = body.split(|&b| b == b'\n').collect();
+    parts.pop(); // the unterminated tail is not a frame yet
+    for p in parts {
+        let p = p.strip_suffix(b"\r").unwrap_or(p);
+        expected.push(if p.len() > max {
+            Err(p.len())
+        } else {
+            Ok(p.to_vec())
+        });
+    }
+    assert_eq!(whole, expected);
+}
+
+/// Two players start a game; strangers on two other connections send any
+/// bytes (split by the input into lines, disconnects and small time steps).
+/// The server must not panic, and the game between the two players must go
+/// on: Black's next move is confirmed to both.
+pub fn server_session(data: &[u8]) {
+    let t0 = Instant::now();
+    let mut now = t0;
+    let mut server = Server::new(ServerConfig::default(), now, 1_800_000_000);
+    let a = server.handle_connect(now);
+    let b = server.handle_connect(now);
+    let secret = "x7Qp-secret-Zr4";
+    server.handle_data(
+        a,
+        format!("LOGIN fz_a {secret} x1\n%%GAME fz-300-0 +\n").as_bytes(),
+        now,
+    );
+    server.handle_data(
+        b,
+        format!("LOGIN fz_b {secret} x1\n%%GAME fz-300-0 -\n").as_bytes(),
+        now,
+    );
+    server.handle_data(a, b"AGREE\n", now);
+    server.handle_data(b, b"AGREE\n", now);
+    let drain = |server: &mut Server| {
+        let mut got: Vec<(ConnId, Vec<u8>)> = Vec::new();
+        while let Some(o) = server.poll_output() {
+            if let Output::Send { conn, data } = o {
+                got.push((conn, data));
+            }
+        }
+        got
+    };
+    let setup = drain(&mut server);
+    assert!(
+        setup
+            .iter()
+            .any(|(c, d)| *c == a && d.starts_with(b"START:"))
+    );
+    let mut strangers = [server.handle_connect(now), server.handle_connect(now)];
+    let mut elapsed = Duration::ZERO;
+    for chunk in data.split(|&b| b == 0xff) {
+        let Some((&op, rest)) = chunk.split_first() else {
+            continue;
+        };
+        let who = usize::from(op & 1);
+        match op >> 1 {
+            0 => {
+                server.handle_disconnect(strangers[who], now);
+                strangers[who] = server.handle_connect(now);
+            }
+            1 if elapsed < Duration::from_secs(100) => {
+                let step = Duration::from_millis(u64::from(rest.first().copied().unwrap_or(0)) * 4);
+                now += step;
+                elapsed += step;
+                server.handle_timeout(now);
+            }
+            _ => server.handle_data(strangers[who], rest, now),
+        }
+        let _ = drain(&mut server);
+    }
+    server.handle_data(a, b"+7776FU\n", now);
+    let got = drain(&mut server);
+    for p in [a, b] {
+        assert!(
+            got.iter()
+                .any(|(c, d)| *c == p && d.starts_with(b"+7776FU,T")),
+            "the players' game was disturbed: {got:?}"
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds() {
+        client_line(b"LOGIN a b x1");
+        client_line(b"%%SETBUOY buoy_a-1-0 +7776FU-3334FU 3");
+        server_line(b"##[MONITOR2][g] +7776FU");
+        server_line(b"-3334FU,T1.5");
+        game_summary(b"BEGIN Game_Summary\nName+:a\nBEGIN Time\nTime_Unit:1min\nEND Time\nEND Game_Summary\n");
+        kifu(b"V2.2\nPI\n+\n+7776FU,T1\n%TORYO\n/\nV3.0\n");
+        framer(b"\x05ab\r\ncdefghijklmnopqrstuvwxyz\nx\n\ny");
+        server_session(b"\x04LOGIN fz_a wrong x1\n\xff\x04LOGIN c p x1\n%%CHAT hi\n%%LIST\n+7776FU\n\xff\x00\xff\x02\x80\xff\x05%%GAME fz-300-0 +\n");
+    }
+}
