@@ -161,3 +161,17 @@ fn plain_repetition_is_a_draw_and_history_capacity_is_reported() {
     assert_eq!(history.len(), 13);
     assert!(history.push(&p).is_err());
 }
+
+#[test]
+fn move_list_capacity() {
+    use board_core::shogi::{MAX_MOVES, Moves};
+    assert_eq!(Moves::CAPACITY, MAX_MOVES);
+    // The published maximum, 593 legal moves.
+    let p = pos("R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1");
+    assert_eq!(p.legal_moves().len(), 593);
+    // King-less set-ups (accepted, see MAX_MOVES): an empty board and all
+    // seven kinds in hand: P 72 + L 72 + N 63 + S, G, B, R 81 each = 531.
+    let p = pos("9/9/9/9/9/9/9/9/9 b RBGSNLP 1");
+    assert_eq!(p.legal_moves().len(), 531);
+    assert!(p.legal_moves().len() <= MAX_MOVES);
+}

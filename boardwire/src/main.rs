@@ -62,7 +62,9 @@ enum Command {
     /// Draughts moves are written in PDN: `32-28`, `28x19`, or with every
     /// landing square (`11x18x25`) when the short form would be ambiguous.
     /// Chess moves are UCI (`e2e4`, `e7e8q`, castling `e1g1`); with --json
-    /// one `{"uci":"e2e4"}` object per move.
+    /// one `{"uci":"e2e4"}` object per move. Shogi moves are USI (`7g7f`,
+    /// `8h2b+`, `P*5e`); with --json one `{"usi":"7g7f","csa":"+7776FU"}`
+    /// object per move, and batch lines say `"sfen"` instead of `"fen"`.
     /// With `-` as the position, positions are read from stdin, one per line
     /// (batch mode, for differential tests): each is answered with one line,
     /// `{"fen":...,"moves":[...]}` with --json, else the moves separated by
