@@ -1,11 +1,12 @@
 //! `perft chess` and `moves chess`: the same commands and output shapes as
 //! for draughts, with moves in UCI (`e2e4`, `e7e8q`, castling `e1g1`).
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::time::Instant;
 
 use board_core::chess::{Move, Position, perft_divide};
 
+use crate::batch;
 use crate::{Failure, report_timing};
 
 /// Kiwipete (Peter McKenzie's perft position 2, Chess Programming Wiki).
@@ -58,21 +59,6 @@ fn json_move(mv: Move, out: &mut impl Write) -> std::io::Result<()> {
     write!(out, "{{\"uci\":\"{mv}\"}}")
 }
 
-fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// `boardwire moves chess <FEN|startpos|kiwipete|-> [--json]`.
 pub(crate) fn moves(text: &str, json: bool, out: &mut impl Write) -> Result<(), Failure> {
     if text == "-" {
@@ -95,53 +81,17 @@ pub(crate) fn moves(text: &str, json: bool, out: &mut impl Write) -> Result<(), 
 /// separated by spaces; a bad position gets `{"fen":...,"error":...}` (or
 /// `error: ...`) and the exit code becomes 2.
 fn batch(json: bool, out: &mut impl Write) -> Result<(), Failure> {
-    let mut failed = 0usize;
-    for (n, line) in std::io::stdin().lock().lines().enumerate() {
-        let line =
-            line.map_err(|e| Failure::Input(format!("reading stdin line {}: {e}", n + 1)))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        match (position(&line), json) {
-            (Ok(pos), true) => {
-                write!(out, "{{\"fen\":{},\"moves\":[", json_string(line.trim()))?;
-                for (i, &mv) in pos.legal_moves().iter().enumerate() {
-                    if i > 0 {
-                        write!(out, ",")?;
-                    }
-                    json_move(mv, out)?;
+    batch::batch("fen", json, out, position, |pos, json, mut out| {
+        for (i, &mv) in pos.legal_moves().iter().enumerate() {
+            if json {
+                if i > 0 {
+                    write!(out, ",")?;
                 }
-                writeln!(out, "]}}")?;
-            }
-            (Ok(pos), false) => {
-                for (i, &mv) in pos.legal_moves().iter().enumerate() {
-                    write!(out, "{}{mv}", if i == 0 { "" } else { " " })?;
-                }
-                writeln!(out)?;
-            }
-            (Err(e), json) => {
-                failed += 1;
-                let msg = match e {
-                    Failure::Input(m) => m,
-                    Failure::Output(e) => return Err(Failure::Output(e)),
-                };
-                if json {
-                    writeln!(
-                        out,
-                        "{{\"fen\":{},\"error\":{}}}",
-                        json_string(line.trim()),
-                        json_string(&msg)
-                    )?;
-                } else {
-                    writeln!(out, "error: {msg}")?;
-                }
+                json_move(mv, &mut out)?;
+            } else {
+                write!(out, "{}{mv}", if i == 0 { "" } else { " " })?;
             }
         }
-    }
-    if failed > 0 {
-        return Err(Failure::Input(format!(
-            "{failed} invalid position(s) on stdin"
-        )));
-    }
-    Ok(())
+        Ok(())
+    })
 }

@@ -12,6 +12,7 @@
 use std::io::{Read, Write};
 use std::time::Duration;
 
+use crate::batch::json_string;
 use csa_protocol::kifu::{Item, parse_kifu};
 use csa_protocol::session::client::{ClientConfig, ClientEvent};
 use csa_protocol::session::server::ServerConfig;
@@ -197,21 +198,6 @@ fn connect(
         .map_err(|e| format!("{addr}: {e}"))?;
         failed.map_or(Ok(()), Err)
     })
-}
-
-fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 fn emit(json: bool, line_no: usize, direction: &str, kind: &str, detail: &str) {

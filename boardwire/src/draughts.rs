@@ -1,10 +1,11 @@
 //! `perft draughts` and `moves draughts`.
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::time::Instant;
 
 use board_core::draughts::{Move, Position, perft_divide, try_perft};
 
+use crate::batch;
 use crate::{Failure, report_timing};
 
 fn position(text: &str) -> Result<Position, Failure> {
@@ -55,21 +56,6 @@ fn json_move(pos: &Position, mv: Move, out: &mut impl Write) -> std::io::Result<
     write!(out, "],\"notation\":\"{}\"}}", pos.move_text(mv))
 }
 
-fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// `boardwire moves draughts <FEN|startpos|-> [--json]`.
 pub(crate) fn moves(text: &str, json: bool, out: &mut impl Write) -> Result<(), Failure> {
     if text == "-" {
@@ -92,63 +78,29 @@ pub(crate) fn moves(text: &str, json: bool, out: &mut impl Write) -> Result<(), 
 
 /// Batch mode: one position per stdin line, one answer line each.
 fn batch(json: bool, out: &mut impl Write) -> Result<(), Failure> {
-    let mut failed = 0usize;
-    for (n, line) in std::io::stdin().lock().lines().enumerate() {
-        let line =
-            line.map_err(|e| Failure::Input(format!("reading stdin line {}: {e}", n + 1)))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let result = position(&line).and_then(|pos| {
-            pos.try_legal_moves()
-                .map(|list| (pos, list))
-                .map_err(|e| Failure::Input(e.to_string()))
-        });
-        match (result, json) {
-            (Ok((pos, list)), true) => {
-                write!(out, "{{\"fen\":{},\"moves\":[", json_string(line.trim()))?;
-                for (i, &mv) in list.iter().enumerate() {
-                    if i > 0 {
-                        write!(out, ",")?;
-                    }
-                    json_move(&pos, mv, out)?;
+    let parse = |line: &str| {
+        let pos = position(line)?;
+        let list = pos
+            .try_legal_moves()
+            .map_err(|e| Failure::Input(e.to_string()))?;
+        Ok((pos, list))
+    };
+    batch::batch("fen", json, out, parse, |(pos, list), json, mut out| {
+        for (i, &mv) in list.iter().enumerate() {
+            if json {
+                if i > 0 {
+                    write!(out, ",")?;
                 }
-                writeln!(out, "]}}")?;
-            }
-            (Ok((pos, list)), false) => {
-                for (i, &mv) in list.iter().enumerate() {
-                    write!(
-                        out,
-                        "{}{}",
-                        if i == 0 { "" } else { " " },
-                        pos.move_text(mv)
-                    )?;
-                }
-                writeln!(out)?;
-            }
-            (Err(e), json) => {
-                failed += 1;
-                let msg = match e {
-                    Failure::Input(m) => m,
-                    Failure::Output(e) => return Err(Failure::Output(e)),
-                };
-                if json {
-                    writeln!(
-                        out,
-                        "{{\"fen\":{},\"error\":{}}}",
-                        json_string(line.trim()),
-                        json_string(&msg)
-                    )?;
-                } else {
-                    writeln!(out, "error: {msg}")?;
-                }
+                json_move(pos, mv, &mut out)?;
+            } else {
+                write!(
+                    out,
+                    "{}{}",
+                    if i == 0 { "" } else { " " },
+                    pos.move_text(mv)
+                )?;
             }
         }
-    }
-    if failed > 0 {
-        return Err(Failure::Input(format!(
-            "{failed} invalid position(s) on stdin"
-        )));
-    }
-    Ok(())
+        Ok(())
+    })
 }

@@ -28,6 +28,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::time::Instant;
 
 use crate::Failure;
+use crate::batch::json_string;
 
 /// `boardwire dxp ...`
 #[derive(Debug, Subcommand)]
@@ -724,7 +725,7 @@ fn decode(
             (Ok(m), false) => format!("{offset}: {}", text_of(m)),
             (Ok(m), true) => json_of(offset, m),
             (Err(e), false) => format!("{offset}: error: {e}"),
-            (Err(e), true) => format!("{{\"offset\":{offset},\"error\":{}}}", json_str(e)),
+            (Err(e), true) => format!("{{\"offset\":{offset},\"error\":{}}}", json_string(e)),
         };
         if result.is_err() {
             bad += 1;
@@ -825,23 +826,6 @@ fn text_of(m: &Message<'_>) -> String {
     }
 }
 
-fn json_str(s: &str) -> String {
-    let mut o = String::with_capacity(s.len() + 2);
-    o.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => o.push_str("\\\""),
-            '\\' => o.push_str("\\\\"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                o.push_str(&format!("\\u{:04x}", c as u32))
-            }
-            c => o.push(c),
-        }
-    }
-    o.push('"');
-    o
-}
-
 fn json_of(offset: u64, m: &Message<'_>) -> String {
     let body = match m {
         Message::GameReq(r) => {
@@ -862,7 +846,7 @@ fn json_of(offset: u64, m: &Message<'_>) -> String {
             format!(
                 "\"type\":\"GAMEREQ\",\"version\":{},\"initiator\":{},\"follower_color\":\"{}\",\"minutes\":{},\"moves\":{},\"position\":{position}",
                 r.version(),
-                json_str(r.initiator().as_str()),
+                json_string(r.initiator().as_str()),
                 char::from(r.follower_color().letter()),
                 r.minutes(),
                 r.moves()
@@ -870,7 +854,7 @@ fn json_of(offset: u64, m: &Message<'_>) -> String {
         }
         Message::GameAcc(a) => format!(
             "\"type\":\"GAMEACC\",\"follower\":{},\"code\":{}",
-            json_str(a.follower.as_str()),
+            json_string(a.follower.as_str()),
             a.code.code()
         ),
         Message::Move(mv) => {
@@ -893,7 +877,10 @@ fn json_of(offset: u64, m: &Message<'_>) -> String {
             e.reason.code(),
             e.stop.code()
         ),
-        Message::Chat(c) => format!("\"type\":\"CHAT\",\"text\":{}", json_str(c.text.as_str())),
+        Message::Chat(c) => format!(
+            "\"type\":\"CHAT\",\"text\":{}",
+            json_string(c.text.as_str())
+        ),
         Message::BackReq(b) => format!(
             "\"type\":\"BACKREQ\",\"move_number\":{},\"color\":\"{}\"",
             b.move_number(),
@@ -927,6 +914,6 @@ mod tests {
 
     #[test]
     fn json_escapes() {
-        assert_eq!(json_str("a\"b\\c\u{1}"), "\"a\\\"b\\\\c\\u0001\"");
+        assert_eq!(json_string("a\"b\\c\u{1}"), "\"a\\\"b\\\\c\\u0001\"");
     }
 }

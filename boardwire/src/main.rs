@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+mod batch;
 mod chess;
 mod citrine;
 mod csa;

@@ -2,11 +2,12 @@
 //! for draughts, with positions in SFEN and moves in USI (`7g7f`, `8h2b+`,
 //! `P*5e`); `--json` adds the CSA form (`{"usi":"7g7f","csa":"+7776FU"}`).
 
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::time::Instant;
 
 use board_core::shogi::{Move, Position, perft_divide};
 
+use crate::batch;
 use crate::{Failure, report_timing};
 
 fn position(text: &str) -> Result<Position, Failure> {
@@ -52,21 +53,6 @@ fn json_move(pos: &Position, mv: Move, out: &mut impl Write) -> Result<(), Failu
     Ok(())
 }
 
-fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 /// `boardwire moves shogi <SFEN|startpos|-> [--json]`.
 pub(crate) fn moves(text: &str, json: bool, out: &mut impl Write) -> Result<(), Failure> {
     if text == "-" {
@@ -89,53 +75,20 @@ pub(crate) fn moves(text: &str, json: bool, out: &mut impl Write) -> Result<(), 
 /// the USI moves separated by spaces; a bad position gets
 /// `{"sfen":...,"error":...}` (or `error: ...`) and exit code 2 at the end.
 fn batch(json: bool, out: &mut impl Write) -> Result<(), Failure> {
-    let mut failed = 0usize;
-    for (n, line) in std::io::stdin().lock().lines().enumerate() {
-        let line =
-            line.map_err(|e| Failure::Input(format!("reading stdin line {}: {e}", n + 1)))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        match (position(&line), json) {
-            (Ok(pos), true) => {
-                write!(out, "{{\"sfen\":{},\"moves\":[", json_string(line.trim()))?;
-                for (i, &mv) in pos.legal_moves().iter().enumerate() {
-                    if i > 0 {
-                        write!(out, ",")?;
-                    }
-                    json_move(&pos, mv, out)?;
+    batch::batch("sfen", json, out, position, |pos, json, mut out| {
+        for (i, &mv) in pos.legal_moves().iter().enumerate() {
+            if json {
+                if i > 0 {
+                    write!(out, ",")?;
                 }
-                writeln!(out, "]}}")?;
-            }
-            (Ok(pos), false) => {
-                for (i, &mv) in pos.legal_moves().iter().enumerate() {
-                    write!(out, "{}{mv}", if i == 0 { "" } else { " " })?;
-                }
-                writeln!(out)?;
-            }
-            (Err(e), json) => {
-                failed += 1;
-                let msg = match e {
-                    Failure::Input(m) => m,
-                    Failure::Output(e) => return Err(Failure::Output(e)),
-                };
-                if json {
-                    writeln!(
-                        out,
-                        "{{\"sfen\":{},\"error\":{}}}",
-                        json_string(line.trim()),
-                        json_string(&msg)
-                    )?;
-                } else {
-                    writeln!(out, "error: {msg}")?;
-                }
+                json_move(pos, mv, &mut out).map_err(|e| match e {
+                    Failure::Output(e) => e,
+                    Failure::Input(m) => std::io::Error::other(m),
+                })?;
+            } else {
+                write!(out, "{}{mv}", if i == 0 { "" } else { " " })?;
             }
         }
-    }
-    if failed > 0 {
-        return Err(Failure::Input(format!(
-            "{failed} invalid position(s) on stdin"
-        )));
-    }
-    Ok(())
+        Ok(())
+    })
 }
