@@ -193,15 +193,26 @@ pub struct Record<'a> {
     pub items: Vec<Item<'a>>,
 }
 
-/// A move of [`Record::moves`] with what follows it.
+/// A move of [`Record::moves`] with what follows it (no copy: the
+/// comments are read from the record's items).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KifuMove<'a> {
+pub struct KifuMove<'r, 'a> {
     /// The move.
     pub mv: CsaMove,
     /// Its `T` time, if recorded.
     pub time: Option<MoveTime>,
-    /// Comments between this move and the next move or special.
-    pub comments: Vec<Comment<'a>>,
+    /// The items after the move, up to the next move or special.
+    following: &'r [Item<'a>],
+}
+
+impl<'r, 'a> KifuMove<'r, 'a> {
+    /// Comments between this move and the next move or special, in order.
+    pub fn comments(&self) -> impl Iterator<Item = Comment<'a>> + 'r {
+        self.following.iter().filter_map(|i| match i {
+            Item::Comment(c) => Some(*c),
+            _ => None,
+        })
+    }
 }
 
 /// `$TIME:<total>+<byoyomi>+<increment>` (V3.0), in milliseconds.
@@ -295,32 +306,31 @@ impl<'a> Record<'a> {
         s
     }
 
-    /// The moves with their times and comments.
-    pub fn moves(&self) -> Vec<KifuMove<'a>> {
-        let mut out: Vec<KifuMove<'a>> = Vec::new();
-        let mut after_special = false;
-        for i in &self.items {
-            match i {
-                Item::Move(mv) => {
-                    after_special = false;
-                    out.push(KifuMove {
-                        mv: *mv,
-                        time: None,
-                        comments: Vec::new(),
-                    });
+    /// The moves with their times and comments (one allocation: the list).
+    pub fn moves(&self) -> Vec<KifuMove<'_, 'a>> {
+        let items = &self.items[..];
+        let mut out: Vec<KifuMove<'_, 'a>> = Vec::with_capacity(items.len() / 2);
+        let mut i = 0;
+        while i < items.len() {
+            if let Item::Move(mv) = items[i] {
+                let start = i + 1;
+                let mut end = start;
+                while end < items.len() && !matches!(items[end], Item::Move(_) | Item::Special(_)) {
+                    end += 1;
                 }
-                Item::Special(_) => after_special = true,
-                Item::Time(t) if !after_special => {
-                    if let Some(m) = out.last_mut() {
-                        m.time = Some(*t);
-                    }
-                }
-                Item::Comment(c) if !after_special => {
-                    if let Some(m) = out.last_mut() {
-                        m.comments.push(*c);
-                    }
-                }
-                _ => {}
+                let following = &items[start..end];
+                let time = following.iter().find_map(|x| match x {
+                    Item::Time(t) => Some(*t),
+                    _ => None,
+                });
+                out.push(KifuMove {
+                    mv,
+                    time,
+                    following,
+                });
+                i = end;
+            } else {
+                i += 1;
             }
         }
         out

@@ -25,8 +25,9 @@ fn floodgate_v2_record_reads_completely_and_writes_back_byte_for_byte() {
     assert_eq!(moves.len(), 158);
     assert_eq!(moves[0].mv, CsaMove::parse(b"+7776FU").unwrap());
     assert_eq!(moves[0].time, Some(MoveTime::from_secs(1)));
-    assert_eq!(moves[0].comments.len(), 1);
-    assert_eq!(moves[0].comments[0].floodgate_eval(), Some(&b" 0"[..]));
+    let c0: Vec<_> = moves[0].comments().collect();
+    assert_eq!(c0.len(), 1);
+    assert_eq!(c0[0].floodgate_eval(), Some(&b" 0"[..]));
     assert_eq!(moves[11].mv, CsaMove::parse(b"-5162OU").unwrap());
     assert_eq!(moves[11].time, Some(MoveTime::from_secs(9)));
     assert_eq!(
@@ -85,7 +86,9 @@ fn shift_jis_record_keeps_comment_bytes_and_round_trips() {
         .find(|m| m.mv == CsaMove::parse(b"+5756FU").unwrap())
         .unwrap();
     assert!(
-        c.comments[0]
+        c.comments()
+            .next()
+            .unwrap()
             .as_bytes()
             .windows(2)
             .any(|w| w == [0x95, 0xE0])
@@ -125,7 +128,7 @@ fn v22_and_v30_features() {
     let m = r.moves();
     assert_eq!(m[0].time, Some(MoveTime::from_millis(1500)));
     assert_eq!(m[1].time, Some(MoveTime::from_millis(250)));
-    assert_eq!(m[1].comments[0].text_utf8(), Some("評価 30"));
+    assert_eq!(m[1].comments().next().unwrap().text_utf8(), Some("評価 30"));
     assert_eq!(
         r.end(),
         Some((
