@@ -63,6 +63,9 @@ pub(crate) enum CsaCommand {
         seed: u64,
     },
     /// Decode a wire log or a CSA kifu file into typed messages.
+    ///
+    /// Every line is printed (message, unrecognised, or error with its
+    /// column); the exit code is 2 when any line was malformed.
     Decode {
         /// File to read (standard input when absent).
         file: Option<std::path::PathBuf>,
@@ -261,6 +264,7 @@ fn decode(file: Option<&std::path::Path>, json: bool) -> Result<(), String> {
     let transcript = data
         .split(|&b| b == b'\n')
         .any(|l| l.starts_with(b"[") && (l.windows(4).any(|w| w == b" >> " || w == b" << ")));
+    let mut malformed = 0usize;
     for (i, raw) in data.split(|&b| b == b'\n').enumerate() {
         let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
         if raw.is_empty() && i + 1 == data.split(|&b| b == b'\n').count() {
@@ -297,7 +301,10 @@ fn decode(file: Option<&std::path::Path>, json: bool) -> Result<(), String> {
         };
         match result {
             Some(Ok(m)) => emit(json, i + 1, dir, "message", &m),
-            Some(Err(e)) => emit(json, i + 1, dir, "error", &e),
+            Some(Err(e)) => {
+                malformed += 1;
+                emit(json, i + 1, dir, "error", &e)
+            }
             None => emit(
                 json,
                 i + 1,
@@ -306,6 +313,10 @@ fn decode(file: Option<&std::path::Path>, json: bool) -> Result<(), String> {
                 &String::from_utf8_lossy(&line),
             ),
         }
+    }
+    let _ = std::io::stdout().flush();
+    if malformed > 0 {
+        return Err(format!("{malformed} malformed line(s)"));
     }
     Ok(())
 }
