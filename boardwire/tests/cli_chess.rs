@@ -3,22 +3,10 @@
 //! (Chess Programming Wiki "Perft Results", board-core/tests/data).
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 
-fn boardwire(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_boardwire"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
+mod common;
+use common::{boardwire, stderr, stdout};
 
 #[test]
 fn perft_prints_the_count_alone() {
