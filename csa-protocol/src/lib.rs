@@ -37,9 +37,12 @@
 //! assert_eq!(msg.to_line(), b"LOGIN alice floodgate-300-10F,secret x1");
 //! let _ = password;
 //! ```
+#![no_std]
 #![deny(unsafe_code)]
 
 extern crate alloc;
+#[cfg(any(test, feature = "std"))]
+extern crate std;
 
 mod board;
 mod client;
@@ -54,6 +57,7 @@ pub mod net;
 mod position;
 mod server;
 pub mod session;
+mod sink;
 mod summary;
 mod types;
 

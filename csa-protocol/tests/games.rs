@@ -5,7 +5,7 @@
 //! an invalid %KACHI), #SENNICHITE, #OUTE_SENNICHITE, #JISHOGI, #MAX_MOVES;
 //! plus rejection, the agree timeout, buoys, deferred moves and monitors.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use board_core::shogi::Position;
 use csa_protocol::kifu::parse_kifu;
@@ -14,14 +14,16 @@ use csa_protocol::session::server::{ConnId, Output, Server, ServerConfig, Server
 use csa_protocol::*;
 
 struct Net {
-    server: Server,
-    clients: Vec<(ConnId, Client)>,
+    server: Server<Duration>,
+    clients: Vec<(ConnId, Client<Duration>)>,
     events: Vec<Vec<ClientEvent>>,
     /// Lines received by each client, as text.
     received: Vec<Vec<String>>,
     /// Extra raw connections (observers) and what they received.
     raw: Vec<(ConnId, Vec<String>)>,
-    now: Instant,
+    /// Simulated time since the start of the test: the sessions take any
+    /// monotonic time stamp, and `Duration` is the one `no_std` users have.
+    now: Duration,
 }
 
 fn cfg(name: &str, password: &str, x1: bool, game: Option<(&str, SidePreference)>) -> ClientConfig {
@@ -36,7 +38,7 @@ fn cfg(name: &str, password: &str, x1: bool, game: Option<(&str, SidePreference)
 
 impl Net {
     fn new(config: ServerConfig) -> Self {
-        let now = Instant::now();
+        let now = Duration::ZERO;
         Net {
             server: Server::new(config, now, 1_795_964_195),
             clients: Vec::new(),
@@ -120,7 +122,7 @@ impl Net {
         }
     }
 
-    fn client(&mut self, i: usize) -> &mut Client {
+    fn client(&mut self, i: usize) -> &mut Client<Duration> {
         &mut self.clients[i].1
     }
 

@@ -19,8 +19,8 @@ use alloc::collections::VecDeque;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::time::Duration;
-use std::time::Instant;
 
+use super::{DefaultTimestamp, Timestamp};
 use crate::board::GameBoard;
 use crate::client::{ClientMessage, GameRequest, SpecialMove, X1Command};
 use crate::clock::{Clock, TimeControl};
@@ -162,7 +162,7 @@ pub enum ClientError {
 
 /// The sans-IO CSA client. See the module documentation.
 #[derive(Debug)]
-pub struct Client {
+pub struct Client<I = DefaultTimestamp> {
     config: ClientConfig,
     state: ClientState,
     lines: LineBuffer,
@@ -175,7 +175,7 @@ pub struct Client {
     pending_reason: Option<EndReason>,
     tx: VecDeque<Vec<u8>>,
     events: VecDeque<ClientEvent>,
-    last_send: Instant,
+    last_send: I,
 }
 
 fn idx(s: Side) -> usize {
@@ -197,9 +197,9 @@ fn control(t: Option<&TimeSection>) -> TimeControl {
     }
 }
 
-impl Client {
+impl<I: Timestamp> Client<I> {
     /// A session; queues the `LOGIN` line.
-    pub fn new(config: ClientConfig, now: Instant) -> Self {
+    pub fn new(config: ClientConfig, now: I) -> Self {
         let mut c = Self {
             lines: LineBuffer::new(config.max_line_len),
             config,
@@ -257,7 +257,7 @@ impl Client {
             && self.board.as_ref().map(GameBoard::side_to_move) == self.me
     }
 
-    fn send(&mut self, m: &ClientMessage<'_>, now: Instant) {
+    fn send(&mut self, m: &ClientMessage<'_>, now: I) {
         let mut v = Vec::new();
         m.encode(&mut v);
         self.tx.push_back(v);
@@ -275,15 +275,17 @@ impl Client {
     }
 
     /// When [`Client::handle_timeout`] must be called (keep-alive).
-    pub fn poll_timeout(&self) -> Option<Instant> {
+    pub fn poll_timeout(&self) -> Option<I> {
         if self.state == ClientState::Disconnected {
             return None;
         }
-        self.config.keep_alive.map(|k| self.last_send + k)
+        self.config
+            .keep_alive
+            .map(|k| self.last_send.saturating_add(k))
     }
 
     /// Time passed: sends a keep-alive empty line when due.
-    pub fn handle_timeout(&mut self, now: Instant) {
+    pub fn handle_timeout(&mut self, now: I) {
         if self.poll_timeout().is_some_and(|t| now >= t) {
             self.send(&ClientMessage::KeepAlive, now);
         }
@@ -293,7 +295,7 @@ impl Client {
     ///
     /// # Errors
     /// [`ClientError::WrongState`] outside `AgreeWaiting`.
-    pub fn agree(&mut self, now: Instant) -> Result<(), ClientError> {
+    pub fn agree(&mut self, now: I) -> Result<(), ClientError> {
         self.expect(ClientState::AgreeWaiting)?;
         let id = self.game_id.clone().and_then(|i| GameId::new(i).ok());
         self.send(&ClientMessage::Agree(id), now);
@@ -305,7 +307,7 @@ impl Client {
     ///
     /// # Errors
     /// [`ClientError::WrongState`] outside `AgreeWaiting`.
-    pub fn reject(&mut self, now: Instant) -> Result<(), ClientError> {
+    pub fn reject(&mut self, now: I) -> Result<(), ClientError> {
         self.expect(ClientState::AgreeWaiting)?;
         let id = self.game_id.clone().and_then(|i| GameId::new(i).ok());
         self.send(&ClientMessage::Reject(id), now);
@@ -322,7 +324,7 @@ impl Client {
         &mut self,
         mv: CsaMove,
         comment: Option<crate::Text<'_>>,
-        now: Instant,
+        now: I,
     ) -> Result<(), ClientError> {
         self.expect(ClientState::Game)?;
         if !self.is_our_turn() {
@@ -339,7 +341,7 @@ impl Client {
     ///
     /// # Errors
     /// [`ClientError::WrongState`] outside a game.
-    pub fn special(&mut self, s: SpecialMove, now: Instant) -> Result<(), ClientError> {
+    pub fn special(&mut self, s: SpecialMove, now: I) -> Result<(), ClientError> {
         self.expect(ClientState::Game)?;
         self.send(&ClientMessage::Special(s), now);
         Ok(())
@@ -353,7 +355,7 @@ impl Client {
         &mut self,
         name: GameName<'static>,
         side: SidePreference,
-        now: Instant,
+        now: I,
     ) -> Result<(), ClientError> {
         self.expect(ClientState::Connected)?;
         self.send(
@@ -365,12 +367,12 @@ impl Client {
     }
 
     /// Sends any x1 command (replies arrive as [`ClientEvent::X1`]).
-    pub fn x1_command(&mut self, cmd: X1Command<'_>, now: Instant) {
+    pub fn x1_command(&mut self, cmd: X1Command<'_>, now: I) {
         self.send(&ClientMessage::X1(cmd), now);
     }
 
     /// Sends a raw line (tests, tools). No check at all.
-    pub fn send_raw_line(&mut self, line: &[u8], now: Instant) {
+    pub fn send_raw_line(&mut self, line: &[u8], now: I) {
         let mut v = line.to_vec();
         v.push(b'\n');
         self.tx.push_back(v);
@@ -378,7 +380,7 @@ impl Client {
     }
 
     /// Sends `LOGOUT`.
-    pub fn logout(&mut self, now: Instant) {
+    pub fn logout(&mut self, now: I) {
         self.send(&ClientMessage::Logout, now);
     }
 
@@ -396,7 +398,7 @@ impl Client {
     }
 
     /// Bytes received from the server.
-    pub fn handle_data(&mut self, data: &[u8], now: Instant) {
+    pub fn handle_data(&mut self, data: &[u8], now: I) {
         self.lines.push(data);
         loop {
             let frame = self.lines.with_next_frame(|f| match f {
@@ -421,7 +423,7 @@ impl Client {
         }
     }
 
-    fn handle_line(&mut self, line: &[u8], now: Instant) {
+    fn handle_line(&mut self, line: &[u8], now: I) {
         if self.reader.in_block() || line == b"BEGIN Game_Summary" {
             match self.reader.push_line(line) {
                 Ok(None) => {}

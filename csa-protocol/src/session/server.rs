@@ -1,6 +1,6 @@
 //! The server session: a sans-IO CSA game server with shogi-server's x1 mode.
 //!
-//! Inputs (`handle_*`) take the time as an [`Instant`]; outputs are pulled
+//! Inputs (`handle_*`) take the time as a [`Timestamp`]; outputs are pulled
 //! with [`Server::poll_output`] (bytes to send or connections to close, in
 //! the order they must happen) and [`Server::poll_event`]. Call
 //! [`Server::handle_timeout`] at [`Server::poll_timeout`] (clocks, agree
@@ -22,13 +22,13 @@
 //!   random).
 
 use alloc::collections::{BTreeMap, VecDeque};
+use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::Write as _;
 use core::time::Duration;
-use std::collections::HashMap;
-use std::time::Instant;
 
+use super::{DefaultTimestamp, Timestamp};
 use crate::board::{GameBoard, PlayOutcome};
 use crate::client::{ClientMessage, SpecialMove, X1Command, decode_client_line};
 use crate::clock::{Clock, TimeControl, civil};
@@ -141,23 +141,18 @@ struct Conn {
 }
 
 #[derive(Debug)]
-enum Phase {
-    Agree {
-        agreed: [bool; 2],
-        deadline: Instant,
-    },
-    Play {
-        turn_started: Instant,
-    },
+enum Phase<I> {
+    Agree { agreed: [bool; 2], deadline: I },
+    Play { turn_started: I },
 }
 
 #[derive(Debug)]
-struct Game {
+struct Game<I> {
     id: String,
     gamename: String,
     players: [ConnId; 2],
     names: [String; 2],
-    phase: Phase,
+    phase: Phase<I>,
     board: GameBoard,
     initial_csa: String,
     moves: Vec<(CsaMove, u64)>,
@@ -178,16 +173,16 @@ struct Buoy {
 
 /// The sans-IO CSA server. See the module documentation.
 #[derive(Debug)]
-pub struct Server {
+pub struct Server<I = DefaultTimestamp> {
     config: ServerConfig,
     conns: BTreeMap<ConnId, Conn>,
     next_conn: u64,
-    games: BTreeMap<u64, Game>,
+    games: BTreeMap<u64, Game<I>>,
     next_game: u64,
-    buoys: HashMap<String, Buoy>,
+    buoys: BTreeMap<String, Buoy>,
     out: VecDeque<Output>,
     events: VecDeque<ServerEvent>,
-    base_instant: Instant,
+    base_instant: I,
     base_unix: u64,
 }
 
@@ -202,17 +197,17 @@ fn side_of(i: usize) -> Side {
     if i == 0 { Side::Black } else { Side::White }
 }
 
-impl Server {
+impl<I: Timestamp> Server<I> {
     /// A server. `now` and `unix_secs` (seconds since 1970, UTC) fix the
     /// wall clock used for Game_IDs and `$START_TIME`.
-    pub fn new(config: ServerConfig, now: Instant, unix_secs: u64) -> Self {
+    pub fn new(config: ServerConfig, now: I, unix_secs: u64) -> Self {
         Self {
             config,
             conns: BTreeMap::new(),
             next_conn: 1,
             games: BTreeMap::new(),
             next_game: 1,
-            buoys: HashMap::new(),
+            buoys: BTreeMap::new(),
             out: VecDeque::new(),
             events: VecDeque::new(),
             base_instant: now,
@@ -226,7 +221,7 @@ impl Server {
     }
 
     /// A new connection was accepted. The server sends no greeting.
-    pub fn handle_connect(&mut self, _now: Instant) -> ConnId {
+    pub fn handle_connect(&mut self, _now: I) -> ConnId {
         let id = ConnId(self.next_conn);
         self.next_conn += 1;
         self.conns.insert(
@@ -241,7 +236,7 @@ impl Server {
     }
 
     /// Bytes arrived on `conn`. Complete lines are processed at once.
-    pub fn handle_data(&mut self, conn: ConnId, data: &[u8], now: Instant) {
+    pub fn handle_data(&mut self, conn: ConnId, data: &[u8], now: I) {
         let Some(c) = self.conns.get_mut(&conn) else {
             return;
         };
@@ -275,7 +270,7 @@ impl Server {
     }
 
     /// The connection was closed by the peer (or failed).
-    pub fn handle_disconnect(&mut self, conn: ConnId, now: Instant) {
+    pub fn handle_disconnect(&mut self, conn: ConnId, now: I) {
         if let Some(c) = self.conns.get_mut(&conn) {
             c.closed = true;
         }
@@ -295,7 +290,7 @@ impl Server {
     }
 
     /// The earliest time at which [`Server::handle_timeout`] must be called.
-    pub fn poll_timeout(&self) -> Option<Instant> {
+    pub fn poll_timeout(&self) -> Option<I> {
         self.games
             .values()
             .filter_map(|g| match g.phase {
@@ -304,7 +299,7 @@ impl Server {
                     let side = g.board.side_to_move();
                     g.clocks[idx(side)]
                         .allowance()
-                        .map(|a| turn_started + a + Duration::from_millis(1))
+                        .map(|a| turn_started.saturating_add(a + Duration::from_millis(1)))
                 }
             })
             .min()
@@ -312,7 +307,7 @@ impl Server {
 
     /// Time passed: ends games whose player on move ran out of time and
     /// agree phases that timed out.
-    pub fn handle_timeout(&mut self, now: Instant) {
+    pub fn handle_timeout(&mut self, now: I) {
         let ids: Vec<u64> = self.games.keys().copied().collect();
         for gk in ids {
             let Some(g) = self.games.get(&gk) else {
@@ -390,13 +385,13 @@ impl Server {
         self.send_line(conn, &format!("##[ERROR] {text}"));
     }
 
-    fn unix_at(&self, now: Instant) -> u64 {
+    fn unix_at(&self, now: I) -> u64 {
         self.base_unix + now.saturating_duration_since(self.base_instant).as_secs()
     }
 
     // ---- line handling ----------------------------------------------------
 
-    fn handle_line(&mut self, conn: ConnId, line: &[u8], now: Instant) {
+    fn handle_line(&mut self, conn: ConnId, line: &[u8], now: I) {
         // A single space is answered with nothing (spec note, keep-alive).
         if line == b" " {
             return;
@@ -509,7 +504,7 @@ impl Server {
 
     // ---- login / logout --------------------------------------------------
 
-    fn login(&mut self, conn: ConnId, name: &str, password: &str, x1: bool, now: Instant) {
+    fn login(&mut self, conn: ConnId, name: &str, password: &str, x1: bool, now: I) {
         let existing = self
             .conns
             .iter()
@@ -557,7 +552,7 @@ impl Server {
         }
     }
 
-    fn logout(&mut self, conn: ConnId, now: Instant) {
+    fn logout(&mut self, conn: ConnId, now: I) {
         self.send_line(conn, "LOGOUT:completed");
         if let Status::InGame(g) = self.status(conn) {
             self.leave_game(conn, g, now, true);
@@ -567,7 +562,7 @@ impl Server {
 
     /// `conn` leaves game `g` (LOGOUT, disconnect, replaced login): in play it
     /// loses by resignation; in the agree phase the game is rejected.
-    fn leave_game(&mut self, conn: ConnId, gk: u64, _now: Instant, tell_leaver: bool) {
+    fn leave_game(&mut self, conn: ConnId, gk: u64, _now: I, tell_leaver: bool) {
         let Some(g) = self.games.get(&gk) else { return };
         let Some(i) = g.players.iter().position(|p| *p == conn) else {
             return;
@@ -604,7 +599,7 @@ impl Server {
         gamename: String,
         pref: SidePreference,
         challenge: bool,
-        now: Instant,
+        now: I,
     ) {
         // A rival waiting for the same game with a compatible side?
         let rival = self
@@ -640,7 +635,7 @@ impl Server {
         }
     }
 
-    fn start_game(&mut self, black: ConnId, white: ConnId, gamename: &str, now: Instant) {
+    fn start_game(&mut self, black: ConnId, white: ConnId, gamename: &str, now: I) {
         let gk = self.next_game;
         self.next_game += 1;
         let names = [self.name_of(black), self.name_of(white)];
@@ -696,7 +691,7 @@ impl Server {
             names,
             phase: Phase::Agree {
                 agreed: [false, false],
-                deadline: now + self.config.agree_timeout,
+                deadline: now.saturating_add(self.config.agree_timeout),
             },
             board,
             initial_csa,
@@ -718,7 +713,7 @@ impl Server {
         self.games.insert(gk, game);
     }
 
-    fn summary_for(&self, g: &Game, your_turn: Option<Side>) -> GameSummary {
+    fn summary_for(&self, g: &Game<I>, your_turn: Option<Side>) -> GameSummary {
         let t = |s: &str| Text::new(s.to_string()).ok();
         let mut position = PositionSection::default();
         for l in g.initial_csa.lines() {
@@ -751,7 +746,7 @@ impl Server {
         }
     }
 
-    fn time_section(&self, g: &Game, show: bool) -> TimeSection {
+    fn time_section(&self, g: &Game<I>, show: bool) -> TimeSection {
         let mut ts = TimeSection {
             time_unit: Some(TimeUnit::SECOND),
             total_time: Some(g.time.total_ms / 1000),
@@ -773,7 +768,7 @@ impl Server {
 
     /// The `%%SHOW` text: the game's summary with the current position and
     /// remaining times (spec note, "Extended mode (x1)").
-    fn show_summary(&self, g: &Game) -> GameSummary {
+    fn show_summary(&self, g: &Game<I>) -> GameSummary {
         let mut s = self.summary_for(g, None);
         s.time = Some(self.time_section(g, true));
         let mut position = PositionSection::default();
@@ -790,7 +785,7 @@ impl Server {
 
     // ---- agree phase -------------------------------------------------------
 
-    fn agree(&mut self, conn: ConnId, gk: u64, now: Instant) {
+    fn agree(&mut self, conn: ConnId, gk: u64, now: I) {
         let Some(g) = self.games.get_mut(&gk) else {
             return;
         };
@@ -849,7 +844,7 @@ impl Server {
 
     // ---- play ----------------------------------------------------------------
 
-    fn game_line(&mut self, conn: ConnId, gk: u64, line: &[u8], now: Instant) {
+    fn game_line(&mut self, conn: ConnId, gk: u64, line: &[u8], now: I) {
         let Some(g) = self.games.get_mut(&gk) else {
             return;
         };
@@ -890,7 +885,7 @@ impl Server {
         }
     }
 
-    fn play_line(&mut self, gk: u64, i: usize, line: &[u8], now: Instant) {
+    fn play_line(&mut self, gk: u64, i: usize, line: &[u8], now: I) {
         let side = side_of(i);
         let decoded = decode_client_line(line);
         let Some(g) = self.games.get_mut(&gk) else {
@@ -1051,7 +1046,7 @@ impl Server {
 
     // ---- x1 commands -------------------------------------------------------------
 
-    fn x1(&mut self, conn: ConnId, cmd: X1Command<'_>, line: &[u8], now: Instant) {
+    fn x1(&mut self, conn: ConnId, cmd: X1Command<'_>, line: &[u8], now: I) {
         match cmd {
             X1Command::Who => {
                 let mut text = String::new();
@@ -1244,7 +1239,7 @@ impl Server {
     }
 
     /// `%%MONITOR2ON` reply: the game record so far (CSA kifu V2 lines).
-    fn monitor2_record(&self, g: &Game) -> String {
+    fn monitor2_record(&self, g: &Game<I>) -> String {
         let pre = format!("##[MONITOR2][{}] ", g.id);
         let (y, mo, d, h, mi, s) = civil(g.start_unix);
         let mut t = String::new();
