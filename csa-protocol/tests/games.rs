@@ -247,6 +247,48 @@ fn time_up_with_byoyomi_and_increment() {
 }
 
 #[test]
+fn delay_and_time_roundup_are_announced_and_applied() {
+    // CSA protocol 1.2 `Delay` and `Time_Roundup`: the first 3 s of each
+    // turn are free, partial seconds are charged as whole ones.
+    let config = ServerConfig {
+        delay: 3,
+        time_roundup: true,
+        ..Default::default()
+    };
+    let mut net = x1_pair(config, "delayed-10-0");
+    for i in 0..2 {
+        let lines = &net.received[i];
+        let begin = lines.iter().position(|l| l == "BEGIN Time").unwrap();
+        let end = lines.iter().position(|l| l == "END Time").unwrap();
+        let block = &lines[begin..=end];
+        assert!(block.contains(&"Delay:3".to_string()), "{block:?}");
+        assert!(block.contains(&"Time_Roundup:YES".to_string()), "{block:?}");
+    }
+    // The clients read both: 3 s delay + 10 s.
+    assert_eq!(
+        net.client(1).allowance(Side::Black),
+        Some(Duration::from_secs(13))
+    );
+    net.advance(Duration::from_millis(2_500));
+    net.play_usi(0, "7g7f");
+    assert_eq!(net.received[1].last().unwrap(), "+7776FU,T0");
+    net.advance(Duration::from_millis(4_200));
+    net.play_usi(1, "3c3d");
+    // 4.2 s - 3 s delay = 1.2 s, rounded up.
+    assert_eq!(net.received[0].last().unwrap(), "-3334FU,T2");
+    assert_eq!(
+        net.client(0).remaining(Side::White),
+        Some(Duration::from_secs(8))
+    );
+    // White may now think 3 + 8 s, and loses just after.
+    net.play_usi(0, "2g2f");
+    net.advance(Duration::from_millis(10_900));
+    assert_eq!(net.game_over(1), None);
+    net.advance(Duration::from_millis(200));
+    assert_eq!(net.game_over(1), Some((EndReason::TimeUp, Outcome::Lose)));
+}
+
+#[test]
 fn illegal_moves_lose() {
     for (line, who) in [
         ("+7775FU", 0), // a pawn moving two squares

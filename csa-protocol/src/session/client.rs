@@ -194,6 +194,8 @@ fn control(t: Option<&TimeSection>) -> TimeControl {
         byoyomi_ms: t.to_millis(t.byoyomi.unwrap_or(0)),
         increment_ms: t.to_millis(t.increment.unwrap_or(0)),
         least_time_per_move_ms: t.to_millis(t.least_time_per_move.unwrap_or(0)),
+        delay_ms: t.to_millis(t.delay.unwrap_or(0)),
+        round_up: t.time_roundup.unwrap_or(false),
     }
 }
 
@@ -249,6 +251,12 @@ impl<I: Timestamp> Client<I> {
     pub fn remaining(&self, side: Side) -> Option<Duration> {
         let c = &self.clocks[idx(side)];
         (!c.control.is_unlimited()).then(|| Duration::from_millis(c.remaining_ms))
+    }
+
+    /// The longest `side`'s current turn may take before it loses on time:
+    /// `Delay` + remaining + byoyomi; `None` when unlimited.
+    pub fn allowance(&self, side: Side) -> Option<Duration> {
+        self.clocks[idx(side)].allowance()
     }
 
     /// `true` when it is our move.

@@ -53,6 +53,16 @@ pub struct ServerConfig {
     /// `Least_Time_Per_Move` in seconds (shogi-server default 0; the CSA
     /// protocol up to 1.1.2 used 1).
     pub least_time_per_move: u64,
+    /// `Delay` in seconds (CSA protocol 1.2): the first `delay` seconds of
+    /// every turn are not charged, and the time-up limit grows by as much.
+    /// Default 0 (shogi-server has no delay); sent in the `Game_Summary`
+    /// Time block only when not 0.
+    pub delay: u64,
+    /// `Time_Roundup` (CSA protocol 1.2): `true` charges a move's partial
+    /// second as a whole one, `false` (the default, and shogi-server's only
+    /// rule) truncates. Sent in the `Game_Summary` Time block (`YES`) only
+    /// when `true`.
+    pub time_roundup: bool,
     /// Agree phase time limit (shogi-server: 120 s).
     pub agree_timeout: Duration,
     /// Text of the `%%VERSION` reply.
@@ -69,6 +79,8 @@ impl Default for ServerConfig {
             max_line_len: crate::frame::DEFAULT_MAX_LINE_LEN,
             max_moves: 256,
             least_time_per_move: 0,
+            delay: 0,
+            time_roundup: false,
             agree_timeout: Duration::from_secs(120),
             version: concat!("boardwire csa-protocol ", env!("CARGO_PKG_VERSION")).into(),
             initial_position: None,
@@ -665,7 +677,9 @@ impl<I: Timestamp> Server<I> {
             } else {
                 0
             },
-            least_time_per_move_ms: self.config.least_time_per_move * 1000,
+            least_time_per_move_ms: self.config.least_time_per_move.saturating_mul(1000),
+            delay_ms: self.config.delay.saturating_mul(1000),
+            round_up: self.config.time_roundup,
         };
         let mut board = self
             .config
@@ -753,6 +767,10 @@ impl<I: Timestamp> Server<I> {
             byoyomi: Some(g.time.byoyomi_ms / 1000),
             increment: Some(g.time.increment_ms / 1000),
             least_time_per_move: Some(self.config.least_time_per_move),
+            // Sent only when set: shogi-server never sends them, and absent
+            // means 0 / NO.
+            delay: (self.config.delay > 0).then_some(self.config.delay),
+            time_roundup: self.config.time_roundup.then_some(true),
             ..Default::default()
         };
         if show {
