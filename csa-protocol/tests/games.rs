@@ -715,3 +715,29 @@ fn buoy_registry_follows_the_origin_document() {
     }
     assert!(net.raw[a].1.contains(&"##[GETBUOYCOUNT] 1".to_string()));
 }
+
+#[test]
+fn confirmation_times_count_in_the_time_unit() {
+    // `T` is a count of `Time_Unit`s: with `Time_Unit:1min`, `+7776FU,T3`
+    // charges 3 minutes (CSA server protocol, Time block; ShogiLibSharp's
+    // client reads it the same way).
+    let mut c: Client<Duration> = Client::new(cfg("alice", "g-60-0", false, None), Duration::ZERO);
+    let t = Duration::ZERO;
+    c.handle_data(b"LOGIN:alice OK\n", t);
+    c.handle_data(
+        b"BEGIN Game_Summary\nProtocol_Version:1.2\nFormat:Shogi 1.0\nGame_ID:g1\n\
+Name+:alice\nName-:bob\nYour_Turn:+\nTo_Move:+\nBEGIN Time\nTime_Unit:1min\n\
+Total_Time:60\nByoyomi:1\nEND Time\nBEGIN Position\nPI\n+\nEND Position\nEND Game_Summary\n",
+        t,
+    );
+    assert_eq!(c.state(), ClientState::AgreeWaiting);
+    c.agree(t).unwrap();
+    c.handle_data(b"START:g1\n", t);
+    assert_eq!(c.allowance(Side::Black), Some(Duration::from_secs(61 * 60)));
+    c.handle_data(b"+7776FU,T3\n-3334FU,T1.5\n", t);
+    assert_eq!(c.remaining(Side::Black), Some(Duration::from_secs(57 * 60)));
+    assert_eq!(
+        c.remaining(Side::White),
+        Some(Duration::from_secs(58 * 60 + 30))
+    );
+}

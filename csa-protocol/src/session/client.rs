@@ -171,6 +171,9 @@ pub struct Client<I = DefaultTimestamp> {
     board: Option<GameBoard>,
     me: Option<Side>,
     clocks: [Clock; 2],
+    /// `Time_Unit` of each side's Time block in milliseconds: the unit of the
+    /// `T` of its confirmations.
+    time_units_ms: [u64; 2],
     game_id: Option<String>,
     pending_reason: Option<EndReason>,
     tx: VecDeque<Vec<u8>>,
@@ -211,6 +214,7 @@ impl<I: Timestamp> Client<I> {
             board: None,
             me: None,
             clocks: [Clock::new(TimeControl::default()); 2],
+            time_units_ms: [1000; 2],
             game_id: None,
             pending_reason: None,
             tx: VecDeque::new(),
@@ -519,10 +523,12 @@ impl<I: Timestamp> Client<I> {
         self.game_id = s.game_id.as_ref().map(|g| g.as_str().to_string());
         self.me = s.your_turn;
         let common = s.time.as_ref();
-        self.clocks = [
-            Clock::new(control(s.time_black.as_ref().or(common))),
-            Clock::new(control(s.time_white.as_ref().or(common))),
-        ];
+        let (black, white) = (
+            s.time_black.as_ref().or(common),
+            s.time_white.as_ref().or(common),
+        );
+        self.clocks = [Clock::new(control(black)), Clock::new(control(white))];
+        self.time_units_ms = [black, white].map(|t| t.map_or(1000, |t| t.unit().millis()));
         let mut board = s
             .position
             .as_ref()
@@ -561,8 +567,11 @@ impl<I: Timestamp> Client<I> {
     fn on_move(&mut self, mv: CsaMove, time: Option<MoveTime>) {
         let side = move_side(&mv);
         if let Some(t) = time {
+            // `T` counts `Time_Unit`s (`T3` is 3 minutes under `Time_Unit:1min`);
+            // `MoveTime` keeps it as thousandths.
+            let charged = t.as_millis().saturating_mul(self.time_units_ms[idx(side)]) / 1000;
             let c = &mut self.clocks[idx(side)];
-            c.remaining_ms = c.remaining_ms.saturating_sub(t.as_millis());
+            c.remaining_ms = c.remaining_ms.saturating_sub(charged);
         }
         let ok = self.board.as_mut().is_some_and(|b| b.play(&mv).is_ok());
         self.events.push_back(ClientEvent::Move { mv, side, time });
