@@ -741,3 +741,42 @@ Total_Time:60\nByoyomi:1\nEND Time\nBEGIN Position\nPI\n+\nEND Position\nEND Gam
         Some(Duration::from_secs(58 * 60 + 30))
     );
 }
+
+#[test]
+fn rating_lists_logged_in_rated_players_best_first() {
+    let rating = |name: &str, rate| csa_protocol::session::server::Rating {
+        name: UserName::new(name.to_string()).unwrap(),
+        rate,
+        // 2026-11-29 14:56:35 UTC
+        updated_unix_secs: 1_795_964_195,
+    };
+    let config = ServerConfig {
+        ratings: vec![
+            rating("sente", 1700),
+            rating("gote", 1850),
+            rating("away", 2100),
+        ],
+        ..Default::default()
+    };
+    let mut net = x1_pair(config, "rated-300-0");
+    let now = net.now;
+    net.client(0).x1_command(X1Command::Rating, now);
+    net.pump();
+    let n = net.received[0].len();
+    assert_eq!(
+        net.received[0][n - 3..],
+        [
+            "##[RATING] gote 1850 @2026-11-29",
+            "##[RATING] sente 1700 @2026-11-29",
+            "##[RATING] +OK",
+        ]
+    );
+    // Without ratings: `+OK` alone, as the recorded shogi-server answered.
+    let mut net = x1_pair(ServerConfig::default(), "plain-300-0");
+    let now = net.now;
+    net.client(1).x1_command(X1Command::Rating, now);
+    net.pump();
+    let lines = &net.received[1];
+    assert_eq!(lines.last().unwrap(), "##[RATING] +OK");
+    assert!(!lines[lines.len() - 2].starts_with("##[RATING]"));
+}

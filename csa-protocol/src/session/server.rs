@@ -67,6 +67,11 @@ pub struct ServerConfig {
     pub agree_timeout: Duration,
     /// Text of the `%%VERSION` reply.
     pub version: String,
+    /// Players' ratings, for `%%RATING` (see [`Rating`]). Empty by default:
+    /// the server computes no ratings itself (shogi-server reads them from
+    /// a file written by a separate tool), and then answers `%%RATING`
+    /// with `##[RATING] +OK` alone, as the recorded shogi-server did.
+    pub ratings: Vec<Rating>,
     /// Start position of every game (`None`: the even-game position). For
     /// private tournaments with set positions, and tests.
     pub initial_position: Option<board_core::shogi::Position>,
@@ -84,8 +89,25 @@ impl Default for ServerConfig {
             agree_timeout: Duration::from_secs(120),
             version: concat!("boardwire csa-protocol ", env!("CARGO_PKG_VERSION")).into(),
             initial_position: None,
+            ratings: Vec::new(),
         }
     }
+}
+
+/// A player's rating, listed by `%%RATING` while the player is logged in.
+///
+/// The reply has one line per logged-in rated player, highest rating first
+/// (ties by name), `##[RATING] <name> <rate> @YYYY-MM-DD` (spec note,
+/// "Extended mode (x1)"), then `##[RATING] +OK`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rating {
+    /// The login name.
+    pub name: crate::UserName<'static>,
+    /// The rating (an Elo-like integer; may be negative).
+    pub rate: i32,
+    /// When the rating was last computed, seconds since 1970 (UTC); printed
+    /// as the date.
+    pub updated_unix_secs: u64,
 }
 
 /// What the I/O layer must do, in order.
@@ -1178,7 +1200,26 @@ impl<I: Timestamp> Server<I> {
                     g.monitors2.retain(|c| *c != conn);
                 }
             }
-            X1Command::Rating => self.send_line(conn, "##[RATING] +OK"),
+            X1Command::Rating => {
+                let mut rated: Vec<&Rating> = self
+                    .config
+                    .ratings
+                    .iter()
+                    .filter(|r| {
+                        self.conns.values().any(|c| {
+                            !c.closed && c.login.as_ref().is_some_and(|l| l.name == r.name.as_str())
+                        })
+                    })
+                    .collect();
+                rated.sort_by(|a, b| b.rate.cmp(&a.rate).then_with(|| a.name.as_str().cmp(b.name.as_str())));
+                let mut text = String::new();
+                for r in rated {
+                    let (y, m, d, ..) = civil(r.updated_unix_secs);
+                    let _ = writeln!(text, "##[RATING] {} {} @{y:04}-{m:02}-{d:02}", r.name, r.rate);
+                }
+                text.push_str("##[RATING] +OK");
+                self.send_line(conn, &text);
+            }
             X1Command::Version => {
                 let v = self.config.version.clone();
                 self.send_line(conn, &format!("##[VERSION] {v}\n##[VERSION] +OK"));
