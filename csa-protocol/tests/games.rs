@@ -780,3 +780,52 @@ fn rating_lists_logged_in_rated_players_best_first() {
     assert_eq!(lines.last().unwrap(), "##[RATING] +OK");
     assert!(!lines[lines.len() - 2].starts_with("##[RATING]"));
 }
+
+#[test]
+fn floodgate_games_need_side_star() {
+    // Spec note, "Extended mode (x1)": `floodgate-` games, side must be `*`.
+    // shogi-server's error text and behaviour (status unchanged).
+    let mut net = Net::new(ServerConfig::default());
+    let r = net.add_raw();
+    net.raw_send(r, "LOGIN watcher pw x1");
+    net.raw_send(r, "%%GAME floodgate-300-10F +");
+    net.raw_send(r, "%%WHO");
+    let lines = &net.raw[r].1;
+    assert!(
+        lines.contains(
+            &"##[ERROR] You are not allowed to specify TEBAN + for the game floodgate-300-10F"
+                .to_string()
+        ),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"##[WHO] watcher x1 connected".to_string()),
+        "{lines:?}"
+    );
+
+    // CSA mode: `-B` is the same request, refused the same way; no game.
+    let c = net.add(cfg("csa_b", "floodgate-300-10F-B", false, None));
+    assert_eq!(
+        net.received[c].last().unwrap(),
+        "##[ERROR] You are not allowed to specify TEBAN + for the game floodgate-300-10F"
+    );
+    assert_eq!(net.server.game_count(), 0);
+
+    // With `*` two players are paired (at once: we have no Floodgate
+    // schedule, a deliberate difference) and the server picks the sides.
+    let a = net.add(cfg(
+        "fa",
+        "pw",
+        true,
+        Some(("floodgate-300-10F", SidePreference::Any)),
+    ));
+    let b = net.add(cfg(
+        "fb",
+        "pw",
+        true,
+        Some(("floodgate-300-10F", SidePreference::Any)),
+    ));
+    assert_eq!(net.client(a).state(), ClientState::Game);
+    assert_eq!(net.client(b).state(), ClientState::Game);
+    assert_ne!(net.client(a).side(), net.client(b).side());
+}

@@ -7,8 +7,8 @@
 //! timeouts). No I/O, no clock reads, no threads.
 //!
 //! Behaviour follows shogi-server as recorded in the transcript and the spec
-//! note, with these deliberate differences (each also named in the replay
-//! test):
+//! note, with these deliberate differences (those the transcript exercises
+//! are also named in the replay test):
 //! - a disconnected player loses at once (shogi-server notices only when that
 //!   player is on move);
 //! - lines longer than the cap get `##[ERROR] line too long: <n> bytes (limit <m>)`
@@ -19,7 +19,15 @@
 //! - the Game_ID time stamp is UTC;
 //! - sides: when neither player asked for one, the later arrival is Black (the
 //!   transcript's CSA-mode game came out that way; shogi-server picks at
-//!   random).
+//!   random);
+//! - Floodgate games (`floodgate-<total>-<byoyomi>[F]`, side `*` only) are
+//!   paired as soon as two players wait (Floodgate pairs at scheduled times);
+//! - `Delay` and `Time_Roundup` (CSA protocol 1.2) are implemented
+//!   ([`ServerConfig::delay`], [`ServerConfig::time_roundup`], both off by
+//!   default); shogi-server implements neither;
+//! - `%%RATING` lists [`ServerConfig::ratings`] (shogi-server reads a
+//!   ratings file), with single spaces where shogi-server writes
+//!   `name \t rate`: TAB is not allowed on the wire (spec note).
 
 use alloc::collections::{BTreeMap, VecDeque};
 use alloc::format;
@@ -635,6 +643,17 @@ impl<I: Timestamp> Server<I> {
         challenge: bool,
         now: I,
     ) {
+        // Floodgate games: the server decides the sides, so the side must be
+        // `*` (spec note, "Extended mode (x1)"). shogi-server answers this
+        // error and leaves the player's status as it was; in CSA mode, where
+        // `floodgate-...-B` becomes `%%GAME floodgate-... +`, the same.
+        if is_floodgate_name(&gamename) && pref != SidePreference::Any {
+            let side = pref.as_char();
+            return self.error(
+                conn,
+                &format!("You are not allowed to specify TEBAN {side} for the game {gamename}"),
+            );
+        }
         // A rival waiting for the same game with a compatible side?
         let rival = self
             .conns
@@ -1355,9 +1374,42 @@ fn gamename_from_password(password: &str) -> (String, SidePreference) {
     }
 }
 
+/// A Floodgate game name: `floodgate-<total>-<byoyomi>` with an optional
+/// `F` (Fischer) suffix, the whole name (shogi-server's rule; a longer name
+/// such as `floodgate-600-10-x` is an ordinary game).
+fn is_floodgate_name(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("floodgate-") else {
+        return false;
+    };
+    let rest = rest.strip_suffix('F').unwrap_or(rest);
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let mut parts = rest.split('-');
+    matches!(
+        (parts.next(), parts.next(), parts.next()),
+        (Some(total), Some(byoyomi), None) if digits(total) && digits(byoyomi)
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn floodgate_game_names() {
+        for name in ["floodgate-900-0", "floodgate-300-10F", "floodgate-3600-0"] {
+            assert!(is_floodgate_name(name), "{name}");
+        }
+        for name in [
+            "floodgate-300",
+            "floodgate-300-10-x",
+            "floodgate-a-10",
+            "myfloodgate-300-10",
+            "floodgate--10",
+            "floodgate-300-10FF",
+        ] {
+            assert!(!is_floodgate_name(name), "{name}");
+        }
+    }
 
     #[test]
     fn password_game_names() {
