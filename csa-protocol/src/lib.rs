@@ -59,3 +59,19 @@ pub use types::{
     GameId, GameName, GameNameTime, MoveTime, Password, Side, SidePreference, Tag, Text, UserName,
     Word,
 };
+
+#[cfg(test)]
+mod tests {
+    /// Every error type is a `core::error::Error` (thiserror 2 without
+    /// `std`), with or without the `std` feature: a compile-time check.
+    #[test]
+    fn errors_implement_core_error() {
+        fn is_error<E: core::error::Error + Send + Sync + 'static>() {}
+        is_error::<crate::DecodeError>();
+        is_error::<crate::ValueError>();
+        is_error::<crate::SummaryError>();
+        is_error::<crate::IllegalMove>();
+        is_error::<crate::kifu::KifuError>();
+        is_error::<crate::session::client::ClientError>();
+    }
+}
