@@ -811,6 +811,30 @@ fn floodgate_games_need_side_star() {
     );
     assert_eq!(net.server.game_count(), 0);
 
+    // An x1 client refused this way asks again, with `*`.
+    let x = net.add(cfg(
+        "fx",
+        "pw",
+        true,
+        Some(("floodgate-300-10F", SidePreference::Black)),
+    ));
+    assert!(
+        net.events[x]
+            .iter()
+            .any(|e| matches!(e, ClientEvent::X1(X1Reply::Error(_))))
+    );
+    let now = net.now;
+    let game = GameName::new("floodgate-600-0").unwrap();
+    net.client(x)
+        .request_game(game, SidePreference::Any, now)
+        .unwrap();
+    net.pump();
+    assert_eq!(net.client(x).state(), ClientState::GameWaiting);
+    net.raw_send(r, "%%GAME floodgate-600-0 *");
+    assert_eq!(net.client(x).state(), ClientState::StartWaiting);
+    net.raw_send(r, "AGREE");
+    assert_eq!(net.client(x).state(), ClientState::Game);
+
     // With `*` two players are paired (at once: we have no Floodgate
     // schedule, a deliberate difference) and the server picks the sides.
     let a = net.add(cfg(

@@ -359,17 +359,22 @@ impl<I: Timestamp> Client<I> {
         Ok(())
     }
 
-    /// x1: asks for a game (`%%GAME <name> <side>`).
+    /// x1: asks for a game (`%%GAME <name> <side>`), or for another game
+    /// while waiting (shogi-server accepts `%%GAME` in both states; a
+    /// request the server refused with `##[ERROR]`, which arrives as
+    /// [`ClientEvent::X1`], can so be replaced).
     ///
     /// # Errors
-    /// [`ClientError::WrongState`] unless connected in x1 mode.
+    /// [`ClientError::WrongState`] unless connected in x1 mode or waiting.
     pub fn request_game(
         &mut self,
         name: GameName<'static>,
         side: SidePreference,
         now: I,
     ) -> Result<(), ClientError> {
-        self.expect(ClientState::Connected)?;
+        if self.state != ClientState::GameWaiting {
+            self.expect(ClientState::Connected)?;
+        }
         self.send(
             &ClientMessage::X1(X1Command::Game(Some(GameRequest { name, side }))),
             now,
