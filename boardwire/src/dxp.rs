@@ -358,6 +358,16 @@ fn back_acc_text(code: BackAccCode) -> &'static str {
     }
 }
 
+fn rejection_text(reason: MoveRejection) -> &'static str {
+    match reason {
+        MoveRejection::NoGame => "no game in progress",
+        MoveRejection::NotYourTurn => "not the sender's turn",
+        MoveRejection::Illegal => "no legal move has that from, to and captured set",
+        MoveRejection::GameEnding => "it crossed our GAMEEND",
+        _ => "not playable",
+    }
+}
+
 /// How a game ended, from the colours' point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Outcome {
@@ -421,20 +431,12 @@ fn describe(e: &Event, before: Option<&Position>, our_color: Option<Color>) -> S
             Some(p) => format!("opponent played {} ({time} s)", p.move_text(*mv)),
             None => format!("opponent played {}-{} ({time} s)", mv.from(), mv.to()),
         },
-        Event::MoveRejected { mv, reason } => {
-            let why = match reason {
-                MoveRejection::NoGame => "no game in progress",
-                MoveRejection::NotYourTurn => "not the opponent's turn",
-                MoveRejection::Illegal => "no legal move has that from, to and captured set",
-                MoveRejection::GameEnding => "it crossed our GAMEEND",
-                _ => "not playable",
-            };
-            format!(
-                "rejected the opponent's MOVE {}-{}: {why}",
-                mv.from(),
-                mv.to()
-            )
-        }
+        Event::MoveRejected { mv, reason } => format!(
+            "rejected the opponent's MOVE {}-{}: {}",
+            mv.from(),
+            mv.to(),
+            rejection_text(*reason)
+        ),
         Event::GameEnded {
             by,
             reason,
@@ -565,8 +567,11 @@ pub(crate) async fn follow(
                         stats.problems += 1;
                         t.note(&note);
                         // Tell the peer, end the game rather than hang.
-                        let _ = follower
-                            .send_chat(&format!("error: {reason:?} move {}", Message::Move(*mv)));
+                        let _ = follower.send_chat(&format!(
+                            "error: MOVE {} rejected: {}",
+                            Message::Move(*mv),
+                            rejection_text(*reason)
+                        ));
                         let _ = follower.end_game(GameEndReason::Unknown);
                     }
                     Event::GameEnded { .. } => {
