@@ -541,7 +541,9 @@ pub(crate) async fn play_client(
                         }
                     }
                 }
-                ClientEvent::OurTurn { .. } => {
+                // Only if still so: a result read in the same chunk as the
+                // last move has already ended the game.
+                ClientEvent::OurTurn { .. } if client.is_our_turn() => {
                     let plies = client.board().map_or(0, GameBoard::ply);
                     if inject {
                         inject = false;

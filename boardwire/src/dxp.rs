@@ -2,16 +2,18 @@
 //! sans-IO sessions of the `damexchange` crate, and a decoder for captures.
 //!
 //! * `dxp serve` — a follower: accepts connections (one task each), answers
-//!   GAMEREQ, plays with the built-in player, logs the wire transcript to
-//!   stderr, and keeps serving further games and connections.
+//!   GAMEREQ, plays with the built-in player, prints the wire transcript of
+//!   every connection to stdout (party `follower#N`), and keeps serving
+//!   further games and connections. [`follow`] is one connection; `demo`
+//!   runs it too.
 //! * `dxp connect` — an initiator: plays `--games N` games against a DXP
-//!   engine, prints the transcript and each result to stdout.
+//!   engine, prints the transcript (party `initiator`) and a `result:` line
+//!   to stdout. [`initiate`] is the game loop; `demo` runs it too.
 //! * `dxp decode` — decodes a raw capture (NUL-separated) or one message per
 //!   line and prints each message, or its error with the offsets.
 //!
-//! Transcript lines have the shape of the recordings in the test data:
-//! `[  1.503] C->S M0000322800\0` (seconds since connect; one line per read
-//! or write; NUL shown as `\0`).
+//! Transcript format: see `transcript.rs` (one line per frame, the wire text
+//! without its NUL, then its reading in parentheses; `::` lines are notes).
 
 use std::io::{self, Read, Write};
 use std::net::SocketAddr;
@@ -39,7 +41,7 @@ use crate::transcript::{Sink, Splitter, Transcript, show};
 pub enum DxpCommand {
     /// Follower: accept games and play them with the built-in player.
     ///
-    /// Logs the wire transcript of every connection to stderr and keeps
+    /// Prints the wire transcript of every connection to stdout and keeps
     /// serving further connections and games until killed. Prints
     /// `listening on ADDR` to stderr first (useful with port 0).
     Serve {
