@@ -2,7 +2,9 @@
 //!
 //! Layout: `main.rs` only parses the command line and dispatches; each game
 //! lives in its own module (`draughts.rs`, `chess.rs`, `shogi.rs`)
-//! and each protocol in its own (`dxp`, `csa`, `citrine`). Adding a
+//! and each protocol in its own (`dxp`, `csa`, `citrine`); `demo` runs the
+//! three protocols on loopback with their code, and `transcript` is the
+//! wire transcript format they all print (see README.md). Adding a
 //! game is one [`Game`] variant, one module and one arm per game command;
 //! adding a protocol is one [`Command`] variant and one module.
 //!
