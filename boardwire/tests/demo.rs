@@ -101,7 +101,10 @@ fn no_arguments_runs_the_whole_demo() {
     );
     // MOVE both ways: `M`, 4-digit time, from, to, count, captured squares.
     let is_move = |m: &str| {
-        m.starts_with('M') && m.len() >= 11 && (m.len() - 11) % 2 == 0 && is_digits(&m[1..])
+        m.starts_with('M')
+            && m.len() >= 11
+            && (m.len() - 11).is_multiple_of(2)
+            && is_digits(&m[1..])
     };
     assert!(sent(&is_move) && received(&is_move), "no MOVEs:\n{out}");
     // BACKREQ `B` + 3-digit move number + W/Z, answered `K0`, in that order.
