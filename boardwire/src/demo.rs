@@ -26,7 +26,6 @@
 //! stderr.
 
 use std::io::Write;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use board_core::chess::{Move as ChessMove, Position as ChessPosition};
@@ -204,16 +203,15 @@ async fn dxp_part(sink: Sink, inject: bool) -> Result<Report, String> {
         .map_err(|e| format!("cannot listen on 127.0.0.1: {e}"))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
     // The follower's own view of the same messages stays out of the
-    // transcript (every message would show twice); kept for errors.
-    let follower_log = Arc::new(Mutex::new(Vec::new()));
-    let log = Arc::clone(&follower_log);
+    // transcript (every message would show twice); its problems are in
+    // its report.
     let follower = tokio::spawn(async move {
         let (stream, _) = listener.accept().await?;
         let name = Name::new("boardwire-follower").expect("a valid name");
         let mut config = FollowerConfig::new(name);
         // The initiator is ours: it reads GAMEACC and MOVE apart.
         config.first_move_delay = Duration::ZERO;
-        let mut t = Transcript::new("dxp", "follower", Sink::Buffer(log));
+        let mut t = Transcript::new("dxp", "follower", Sink::Discard);
         dxp::follow(stream, config, dxp::Player::new(DXP_FOLLOWER_SEED), &mut t).await
     });
     let mut t = Transcript::new("dxp", "initiator", sink);
@@ -236,29 +234,23 @@ async fn dxp_part(sink: Sink, inject: bool) -> Result<Report, String> {
         take_back_at: Some(DXP_TAKE_BACK_AT),
         inject_illegal: inject,
     };
-    let report = dxp::initiate(stream, InitiatorConfig::new(name), request, &plan, &mut t).await?;
+    let report =
+        match dxp::initiate(stream, InitiatorConfig::new(name), request, &plan, &mut t).await {
+            Ok(r) => r,
+            Err(e) => {
+                follower.abort();
+                return Err(e);
+            }
+        };
     let stats = follower
         .await
         .map_err(|e| format!("follower task: {e}"))?
         .map_err(|e| format!("follower: {e}"))?;
-    let follower_problem = || {
-        let log = follower_log.lock().map(|l| l.clone()).unwrap_or_default();
-        String::from_utf8_lossy(&log)
-            .lines()
-            .find(|l| {
-                l.contains(":: rejected")
-                    || l.contains(":: malformed")
-                    || l.contains(":: unexpected")
-            })
-            .map_or_else(String::new, |l| {
-                l.split(":: ").nth(1).unwrap_or(l).to_string()
-            })
-    };
     if let Some(p) = report.problems.first() {
         return Err(format!("initiator: {p}"));
     }
-    if stats.problems > 0 {
-        return Err(format!("follower: {}", follower_problem()));
+    if let Some(p) = stats.problems.first() {
+        return Err(format!("follower: {p}"));
     }
     if report.games_done != 1 || stats.ended != 1 {
         return Err(format!(

@@ -511,14 +511,14 @@ async fn serve(listen: SocketAddr, config: FollowerConfig, seed: u64) -> Result<
 }
 
 /// What one follower connection did.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct FollowStats {
     /// Games started.
     pub games: u32,
     /// Games ended by a GAMEEND exchange.
     pub ended: u32,
-    /// Rejected moves, malformed frames and unexpected messages.
-    pub problems: u32,
+    /// Rejected moves, malformed frames and unexpected messages, as noted.
+    pub problems: Vec<String>,
 }
 
 /// One follower connection (the logic of `dxp serve`): answers GAMEREQ,
@@ -566,8 +566,8 @@ pub(crate) async fn follow(
                         t.note(&note);
                     }
                     Event::MoveRejected { mv, reason } => {
-                        stats.problems += 1;
                         t.note(&note);
+                        stats.problems.push(note.clone());
                         // Tell the peer, end the game rather than hang.
                         let _ = follower.send_chat(&format!(
                             "error: MOVE {} rejected: {}",
@@ -585,8 +585,8 @@ pub(crate) async fn follow(
                         ));
                     }
                     Event::Malformed(_) | Event::Unexpected { .. } => {
-                        stats.problems += 1;
                         t.note(&note);
+                        stats.problems.push(note.clone());
                     }
                     _ => t.note(&note),
                 }

@@ -20,7 +20,6 @@
 //! x1 replies ending with `+OK`) is one line.
 
 use std::io::Write;
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Where transcript lines go.
@@ -29,8 +28,9 @@ pub enum Sink {
     /// Standard output, one whole line per write (lines of concurrent
     /// connections never interleave within a line).
     Stdout,
-    /// A shared buffer (kept for an error report).
-    Buffer(Arc<Mutex<Vec<u8>>>),
+    /// A shared buffer (tests).
+    #[cfg(test)]
+    Buffer(std::sync::Arc<std::sync::Mutex<Vec<u8>>>),
     /// Nowhere (counters only).
     Discard,
 }
@@ -41,6 +41,7 @@ impl Sink {
             Sink::Stdout => {
                 let _ = std::io::stdout().lock().write_all(line.as_bytes());
             }
+            #[cfg(test)]
             Sink::Buffer(b) => {
                 if let Ok(mut b) = b.lock() {
                     b.extend_from_slice(line.as_bytes());
@@ -175,6 +176,7 @@ impl Splitter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::{Arc, Mutex};
 
     #[test]
     fn show_escapes() {
