@@ -41,6 +41,9 @@ pub(crate) enum CsaCommand {
         least_time_per_move: u64,
     },
     /// Connect to a CSA server and play one game with the built-in player.
+    ///
+    /// Prints the wire transcript to stdout (one line per message; a
+    /// Game_Summary block is one line).
     Connect {
         /// Server address, HOST:PORT.
         addr: String,

@@ -121,6 +121,11 @@ pub fn run(args: DemoArgs, out: &mut impl Write) -> Result<(), Failure> {
     } else {
         Sink::Stdout
     };
+    if !args.quiet {
+        println!(
+            "boardwire demo: wire transcripts (seconds, party, -> sent / <- received / :: note), then a summary"
+        );
+    }
     let total = Instant::now();
     let mut rows = Vec::new();
     let mut errors = Vec::new();

@@ -588,6 +588,8 @@ pub(crate) async fn follow(
                         t.note(&note);
                         stats.problems.push(note.clone());
                     }
+                    // The CHAT line shows it.
+                    Event::Chat(_) => {}
                     _ => t.note(&note),
                 }
             }
@@ -797,6 +799,8 @@ pub(crate) async fn initiate(
                         report.problems.push(note);
                         let _ = initiator.end_game(GameEndReason::Unknown);
                     }
+                    // The CHAT line shows it.
+                    Event::Chat(_) => {}
                     _ => t.note(&note),
                 }
             }
