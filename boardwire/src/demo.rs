@@ -122,9 +122,10 @@ pub fn run(args: DemoArgs, out: &mut impl Write) -> Result<(), Failure> {
         Sink::Stdout
     };
     if !args.quiet {
-        println!(
+        writeln!(
+            out,
             "boardwire demo: wire transcripts (seconds, party, -> sent / <- received / :: note), then a summary"
-        );
+        )?;
     }
     let total = Instant::now();
     let mut rows = Vec::new();
@@ -132,8 +133,9 @@ pub fn run(args: DemoArgs, out: &mut impl Write) -> Result<(), Failure> {
     for part in parts {
         let inject = args.fail == Some(part);
         if !args.quiet {
+            // Flushed: the transcript lines go to stdout directly.
+            writeln!(out, "== {}", heading(part))?;
             out.flush()?;
-            println!("== {}", heading(part));
         }
         let started = Instant::now();
         let result = match part {
