@@ -423,8 +423,13 @@ fn describe(e: &Event, before: Option<&Position>, our_color: Option<Color>) -> S
                 0 => "the whole game".to_string(),
                 n => format!("{n} moves"),
             };
+            let start = if *start == Position::startpos() {
+                "the standard start".to_string()
+            } else {
+                format!("set-up position {start}")
+            };
             format!(
-                "game started against \"{opponent}\": we play {}, {minutes} min for {moves}, start {start}",
+                "game started against \"{opponent}\": we play {}, {minutes} min for {moves}, from {start}",
                 color_name(*our_color)
             )
         }
