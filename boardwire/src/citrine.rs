@@ -24,7 +24,7 @@ use std::time::Duration;
 use board_core::chess::{Color, Move, Outcome, Position};
 use clap::{Args, ValueEnum};
 use novag_citrine::device::{DeviceConfig, Misbehaviour};
-use novag_citrine::driver::{Driver, DriverConfig, Event};
+use novag_citrine::driver::{Disagreement, Driver, DriverConfig, Event, Resync};
 use novag_citrine::player::Player;
 use novag_citrine::serial::{NativePort, SerialLink, Simulator};
 
@@ -283,9 +283,32 @@ pub(crate) fn describe(ev: &Event) -> (String, bool) {
         Event::TakenBack(m) => format!("takeback {}", mv(m)),
         Event::NewGame => "new game (settings re-sent)".to_string(),
         Event::Disagreement(d) => {
-            return (format!("disagreement {d:?} (resynchronising with P)"), true);
+            let what = match d {
+                Disagreement::IllegalMove { error, .. } => format!("illegal move line: {error}"),
+                Disagreement::UnexpectedPly { line } => {
+                    format!("move line for an unexpected ply (move {})", line.number)
+                }
+                Disagreement::AckMismatch { sent, got } => {
+                    format!("we sent {sent}, the device acknowledged {got}")
+                }
+                Disagreement::TakeBackMismatch { .. } => {
+                    "take-back line does not match the last move".to_string()
+                }
+                Disagreement::BadLine => "undecodable line (bytes may be lost)".to_string(),
+                Disagreement::Overlong => "overlong line (bytes may be lost)".to_string(),
+                Disagreement::Flipped => "the device changed the side to move".to_string(),
+                other => format!("{other:?}"),
+            };
+            return (
+                format!("disagreement: {what} (resynchronising with P)"),
+                true,
+            );
         }
-        Event::Resynced(r) => format!("resync {r:?}"),
+        Event::Resynced(r) => match r {
+            Resync::InSync => "resync in sync (the device's board equals ours)".to_string(),
+            Resync::Applied(m) => format!("resync applied {m} (the device was one move ahead)"),
+            Resync::Undone(m) => format!("resync undid {m} (the device was one move behind)"),
+        },
         Event::OutOfSync { .. } => {
             return (
                 "out of sync: the device's board matches neither our position nor one move from it"
