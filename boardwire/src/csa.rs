@@ -465,7 +465,9 @@ fn block_text(block: &Block) -> String {
                 v.extend(lines[lines.len() - 2..].iter().map(String::as_str));
                 v
             };
-            format!("{prefix}{}  ({} lines)", shown.join(" | "), lines.len())
+            let n = lines.len();
+            let plural = if n == 1 { "" } else { "s" };
+            format!("{prefix}{}  ({n} line{plural})", shown.join(" | "))
         }
     }
 }
@@ -641,5 +643,71 @@ pub(crate) async fn play_client(
         }
         wire.received(t, &buf[..n]);
         client.handle_data(&buf[..n], Instant::now());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{Arc, Mutex};
+
+    fn run(input: &[u8]) -> (Vec<String>, u64, u64) {
+        let buf = Arc::new(Mutex::new(Vec::new()));
+        let mut t = Transcript::new("csa", "bob", Sink::Buffer(buf.clone()));
+        let mut wire = CsaWire::new();
+        // Fed in two pieces: blocks and lines span reads.
+        let (a, b) = input.split_at(input.len() / 2);
+        wire.received(&mut t, a);
+        wire.received(&mut t, b);
+        wire.closed(&mut t);
+        let text = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
+        let lines = text
+            .lines()
+            .map(|l| l.split_once(" <- ").unwrap().1.to_string())
+            .collect();
+        (lines, t.bytes_received, t.messages_received)
+    }
+
+    #[test]
+    fn multi_line_messages_are_one_line() {
+        // Spec note, x1 table and examples; the recorded shogi-server
+        // transcript for the MONITOR2 lines.
+        let input = b"LOGIN:bob OK\n##[LOGIN] +OK x1\n\
+##[MONITOR2][g1] -3334FU\n##[MONITOR2][g1] T9\n##[MONITOR2][g1] +OK\n\
+##[GETBUOYCOUNT] 10\n##[GETBUOYCOUNT] +OK\n\
+##[CHAT][carol] hello everyone\n\
+BEGIN Game_Summary\nProtocol_Version:1.2\nGame_ID:e+g-300-0+a+b+1\nYour_Turn:-\nEND Game_Summary\n\
+#RESIGN\n#WIN\n";
+        let (lines, bytes, messages) = run(input);
+        assert_eq!(
+            lines,
+            [
+                "LOGIN:bob OK",
+                "##[LOGIN] +OK x1",
+                "##[MONITOR2][g1] -3334FU | T9 | +OK  (3 lines)",
+                "##[GETBUOYCOUNT] 10 | +OK  (2 lines)",
+                "##[CHAT][carol] hello everyone",
+                "BEGIN Game_Summary ... END Game_Summary  (5 lines; Game_ID:e+g-300-0+a+b+1, Your_Turn:-)",
+                "#RESIGN",
+                "#WIN",
+            ]
+        );
+        assert_eq!(bytes, input.len() as u64);
+        assert_eq!(messages, 8);
+    }
+
+    #[test]
+    fn an_interrupted_block_is_shown_as_unfinished() {
+        let input = b"##[WHO] alice x1 connected\n#LOSE\r\nBEGIN Game_Summary\nName+:a";
+        let (lines, bytes, _) = run(input);
+        assert_eq!(
+            lines,
+            [
+                "##[WHO] alice x1 connected  (1 line) (unfinished)",
+                "#LOSE",
+                "BEGIN Game_Summary ... Name+:a  (2 lines; Name+:a) (unfinished)",
+            ]
+        );
+        assert_eq!(bytes, input.len() as u64);
     }
 }

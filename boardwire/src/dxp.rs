@@ -1133,6 +1133,46 @@ mod tests {
     }
 
     #[test]
+    fn transcript_readings_of_the_spec_examples() {
+        let strict = Leniency::STRICT;
+        // Spec note examples: `B005Z` goes back to move 5, Black to move;
+        // `M001205250422122320` is 5x25 taking 4 pieces; `E00`.
+        assert_eq!(
+            frame_text(b"B005Z\0", &strict),
+            "B005Z  (BACKREQ: back to move 5, black to move)"
+        );
+        assert_eq!(
+            frame_text(b"M001205250422122320\0", &strict),
+            "M001205250422122320  (MOVE 5x25 taking 22,12,23,20, 12 s)"
+        );
+        assert_eq!(
+            frame_text(b"E00\0", &strict),
+            "E00  (GAMEEND: no reason, will play another game)"
+        );
+        assert_eq!(frame_text(b"K1\0", &strict), "K1  (BACKACC: refused)");
+        assert!(frame_text(b"X\0", &strict).starts_with("X  (malformed: "));
+    }
+
+    #[test]
+    fn outcome_follows_the_sender() {
+        use GameEndReason::*;
+        assert_eq!(
+            outcome(Side::Us, SenderLoses, Color::White),
+            Outcome::Win(Color::Black)
+        );
+        assert_eq!(
+            outcome(Side::Opponent, SenderLoses, Color::White),
+            Outcome::Win(Color::White)
+        );
+        assert_eq!(
+            outcome(Side::Opponent, SenderWins, Color::White),
+            Outcome::Win(Color::Black)
+        );
+        assert_eq!(outcome(Side::Us, Draw, Color::Black), Outcome::Draw);
+        assert_eq!(outcome(Side::Us, Unknown, Color::Black), Outcome::NoResult);
+    }
+
+    #[test]
     fn json_escapes() {
         assert_eq!(json_string("a\"b\\c\u{1}"), "\"a\\\"b\\\\c\\u0001\"");
     }
