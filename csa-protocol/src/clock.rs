@@ -1,9 +1,9 @@
 //! Game clocks and wall-clock formatting shared by the sessions.
 //!
 //! One consistent reading of the CSA time rules (spec note, "Server-side
-//! legality"; CSA server protocol 1.2 for `Delay` and `Time_Roundup`): at the
-//! start of each of a player's turns (the first included)
-//! `remaining += increment`; a move that took `elapsed` is charged
+//! legality"; the CSA server protocol's Time block for `Delay` (1.2) and
+//! `Time_Roundup`): at the start of each of a player's turns (the first
+//! included) `remaining += increment`; a move that took `elapsed` is charged
 //! `t = max(round(elapsed - delay), least_time_per_move)` whole seconds,
 //! where `round` truncates, or rounds up when `Time_Roundup` is `YES`, and
 //! the first `delay` of every turn is free; `remaining -= t` (never below

@@ -248,7 +248,7 @@ fn time_up_with_byoyomi_and_increment() {
 
 #[test]
 fn delay_and_time_roundup_are_announced_and_applied() {
-    // CSA protocol 1.2 `Delay` and `Time_Roundup`: the first 3 s of each
+    // `Delay` (CSA protocol 1.2) and `Time_Roundup`: the first 3 s of each
     // turn are free, partial seconds are charged as whole ones.
     let config = ServerConfig {
         delay: 3,

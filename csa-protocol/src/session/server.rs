@@ -22,7 +22,7 @@
 //!   random);
 //! - Floodgate games (`floodgate-<total>-<byoyomi>[F]`, side `*` only) are
 //!   paired as soon as two players wait (Floodgate pairs at scheduled times);
-//! - `Delay` and `Time_Roundup` (CSA protocol 1.2) are implemented
+//! - `Delay` (CSA protocol 1.2) and `Time_Roundup` are implemented
 //!   ([`ServerConfig::delay`], [`ServerConfig::time_roundup`], both off by
 //!   default); shogi-server implements neither;
 //! - `%%RATING` lists [`ServerConfig::ratings`] (shogi-server reads a
@@ -66,10 +66,10 @@ pub struct ServerConfig {
     /// Default 0 (shogi-server has no delay); sent in the `Game_Summary`
     /// Time block only when not 0.
     pub delay: u64,
-    /// `Time_Roundup` (CSA protocol 1.2): `true` charges a move's partial
-    /// second as a whole one, `false` (the default, and shogi-server's only
-    /// rule) truncates. Sent in the `Game_Summary` Time block (`YES`) only
-    /// when `true`.
+    /// `Time_Roundup` (`Game_Summary` Time block): `true` charges a move's
+    /// partial second as a whole one, `false` (the default, and
+    /// shogi-server's only rule) truncates. Sent in the `Game_Summary` Time
+    /// block (`YES`) only when `true`.
     pub time_roundup: bool,
     /// Agree phase time limit (shogi-server: 120 s).
     pub agree_timeout: Duration,
