@@ -27,7 +27,13 @@
 //! assert_eq!((req.minutes(), req.moves()), (60, 65));
 //! assert_eq!(msg.encode().as_bytes(), b"R01Tornado voor Windows 4.0        W060065A");
 //! ```
+#![no_std]
 #![deny(unsafe_code)]
+
+extern crate alloc;
+// `arbitrary` (and its derive) needs `std`; so do the unit tests.
+#[cfg(any(feature = "std", feature = "arbitrary", test))]
+extern crate std;
 
 #[cfg(feature = "tokio")]
 mod codec;

@@ -29,11 +29,12 @@ impl Rng {
     }
 }
 
-/// Both sessions and the bytes in flight between them.
+/// Both sessions and the bytes in flight between them, on a simulated clock
+/// (a `Duration` since the start, as a `no_std` application would pass).
 struct Pair {
-    i: Initiator,
-    f: Follower,
-    now: Instant,
+    i: Initiator<Duration>,
+    f: Follower<Duration>,
+    now: Duration,
     rng: Rng,
     i_events: Vec<Event>,
     f_events: Vec<Event>,
@@ -130,7 +131,7 @@ fn play_games(seed: u64, games: usize) -> Stats {
     let mut pair = Pair {
         i: Initiator::new(InitiatorConfig::new(Name::new("Initiator").unwrap())),
         f: Follower::new(follower_cfg),
-        now: Instant::now(),
+        now: Duration::ZERO,
         rng: Rng(seed),
         i_events: Vec::new(),
         f_events: Vec::new(),
@@ -340,7 +341,7 @@ fn play_games(seed: u64, games: usize) -> Stats {
 }
 
 /// Move number and colour at `ply` of the current game, as BACKREQ names it.
-fn move_number_at(i: &Initiator, ply: usize) -> (u16, board::Color) {
+fn move_number_at(i: &Initiator<Duration>, ply: usize) -> (u16, board::Color) {
     let (n, c) = i.move_number().unwrap();
     // Walk back from the current point.
     let current = i.history().len();
@@ -385,7 +386,7 @@ fn back_acc_codes() {
     let mv = f.position().unwrap().parse_move("17-21").unwrap();
     f.send_move(mv, 0, t).unwrap();
     f.handle_input(b"M0000373200\0", t);
-    let drain = |f: &mut Follower| {
+    let drain = |f: &mut Follower<Instant>| {
         std::iter::from_fn(|| f.poll_transmit())
             .map(|e| e.as_str().to_string())
             .collect::<Vec<_>>()

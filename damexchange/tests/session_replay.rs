@@ -70,13 +70,13 @@ macro_rules! driven {
         }
     };
 }
-driven!(Follower);
-driven!(Initiator);
+driven!(Follower<Instant>);
+driven!(Initiator<Instant>);
 
 fn game_request<T: 'static>(session: &mut T, req: &GameReq<'_>) {
     let any: &mut dyn std::any::Any = session;
     let initiator = any
-        .downcast_mut::<Initiator>()
+        .downcast_mut::<Initiator<Instant>>()
         .expect("only the initiator sends GAMEREQ");
     initiator
         .request_game(GameRequest {

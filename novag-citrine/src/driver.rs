@@ -14,8 +14,11 @@
 //! 4. Wait for input or until [`Driver::poll_timeout`], then call
 //!    [`Driver::poll_transmit`] again.
 //!
-//! Time is passed in as [`Instant`]s; the driver never reads the clock,
-//! sleeps or does I/O.
+//! Time is passed in as a [`Duration`] since an origin of the caller's
+//! choice (program start, `Instant::now()` when the link opened, a hardware
+//! timer's count), the same origin for every call; the driver never reads
+//! the clock, sleeps or does I/O, and needs no `std`. With the `serialport`
+//! feature, `serial::clock()` is such a clock.
 //!
 //! # Field problems handled
 //! - **Pacing**: commands are at least [`DriverConfig::min_gap`] apart
@@ -40,8 +43,12 @@
 //!   undone; otherwise [`Event::OutOfSync`] until a new game or
 //!   [`Driver::adopt`].
 
-use std::collections::VecDeque;
-use std::time::{Duration, Instant};
+use alloc::borrow::ToOwned;
+use alloc::boxed::Box;
+use alloc::collections::VecDeque;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::time::Duration;
 
 use crate::command::Command;
 use crate::convert::{IllegalMoveError, to_host_move, to_move};
@@ -256,7 +263,7 @@ struct Queued {
 #[derive(Debug, Clone)]
 struct Resend {
     bytes: Vec<u8>,
-    at: Instant,
+    at: Duration,
     ply: usize,
     generation: u64,
 }
@@ -272,7 +279,7 @@ pub struct Driver {
     pending: Option<Move>,
     queue: VecDeque<Queued>,
     resend: Option<Resend>,
-    last_write: Option<Instant>,
+    last_write: Option<Duration>,
     events: VecDeque<Event>,
     diagram: Option<(Board, usize)>,
     resync_requested: bool,
@@ -448,9 +455,9 @@ impl Driver {
     }
 
     /// The next command line to write (with CR LF), if one is due at `now`.
-    pub fn poll_transmit(&mut self, now: Instant) -> Option<Vec<u8>> {
+    pub fn poll_transmit(&mut self, now: Duration) -> Option<Vec<u8>> {
         if let Some(last) = self.last_write
-            && now < last + self.config.min_gap
+            && now < last.saturating_add(self.config.min_gap)
         {
             return None;
         }
@@ -475,7 +482,7 @@ impl Driver {
             };
             self.resend = Some(Resend {
                 bytes: q.bytes.clone(),
-                at: now + delay,
+                at: now.saturating_add(delay),
                 ply,
                 generation: self.generation,
             });
@@ -485,10 +492,10 @@ impl Driver {
 
     /// When [`poll_transmit`](Self::poll_transmit) may next return a line
     /// (`now` or later); `None` when nothing is queued.
-    pub fn poll_timeout(&self, now: Instant) -> Option<Instant> {
+    pub fn poll_timeout(&self, now: Duration) -> Option<Duration> {
         let paced = self
             .last_write
-            .map_or(now, |t| (t + self.config.min_gap).max(now));
+            .map_or(now, |t| t.saturating_add(self.config.min_gap).max(now));
         if !self.queue.is_empty() {
             return Some(paced);
         }
@@ -503,7 +510,7 @@ impl Driver {
     /// Feeds bytes read from the device.
     pub fn handle_input(&mut self, bytes: &[u8]) {
         self.inbuf.extend_from_slice(bytes);
-        let mut buf = std::mem::take(&mut self.inbuf);
+        let mut buf = core::mem::take(&mut self.inbuf);
         let mut start = 0;
         loop {
             let step = self.framer.next(&buf[start..]);

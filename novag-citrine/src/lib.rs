@@ -18,6 +18,13 @@
 //! spellings are accepted (`ID.UCBII VI.09` / `ID. UCBII V1.09`, `t 2 g8-f6`
 //! / `T   1,  e7-e5`, move lines with and without the trailing ` |`).
 
+#![no_std]
+#![deny(unsafe_code)]
+
+extern crate alloc;
+#[cfg(any(feature = "std", test))]
+extern crate std;
+
 mod command;
 pub mod convert;
 pub mod device;

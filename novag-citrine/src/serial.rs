@@ -7,7 +7,11 @@
 //! On Linux the user needs access to the tty device (e.g. membership of the
 //! `dialout` group).
 
+use std::borrow::ToOwned;
+use std::boxed::Box;
 use std::io::{self, Read, Write};
+use std::string::String;
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use serialport::{DataBits, FlowControl, Parity, SerialPort, StopBits};
@@ -34,6 +38,15 @@ pub enum SerialError {
     /// adapter was unplugged.
     #[error("serial device lost: {0}")]
     DeviceLost(io::Error),
+}
+
+/// The clock the pump functions give the driver and the device: the time
+/// since the first call in this process (monotonic). Use it too when calling
+/// [`Driver`] or [`Device`] methods directly, so that all calls share one
+/// origin.
+pub fn clock() -> Duration {
+    static ORIGIN: OnceLock<Instant> = OnceLock::new();
+    ORIGIN.get_or_init(Instant::now).elapsed()
 }
 
 /// Sets 57600 8N1 without flow control on an open port.
@@ -145,7 +158,7 @@ impl<P: Read + Write> SerialLink<P> {
     /// # Errors
     /// [`SerialError::DeviceLost`].
     pub fn pump_driver(&mut self, driver: &mut Driver) -> Result<(), SerialError> {
-        while let Some(line) = driver.poll_transmit(Instant::now()) {
+        while let Some(line) = driver.poll_transmit(clock()) {
             self.write_all(&line)?;
         }
         let input = self.read()?;
@@ -161,12 +174,12 @@ impl<P: Read + Write> SerialLink<P> {
     /// # Errors
     /// [`SerialError::DeviceLost`].
     pub fn pump_device(&mut self, device: &mut Device) -> Result<(), SerialError> {
-        while let Some(line) = device.poll_output(Instant::now()) {
+        while let Some(line) = device.poll_output(clock()) {
             self.write_all(&line)?;
         }
         let input = self.read()?;
         if !input.is_empty() {
-            device.handle_input(input, Instant::now());
+            device.handle_input(input, clock());
         }
         Ok(())
     }
@@ -177,6 +190,7 @@ pub use self::simulator::Simulator;
 
 #[cfg(unix)]
 mod simulator {
+    use std::string::String;
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::thread::JoinHandle;

@@ -2,7 +2,7 @@
 //! full games, duplicate acknowledgements, take-backs, out-of-turn moves,
 //! spontaneous new games, truncated lines.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use novag_citrine::device::{Device, DeviceConfig, Misbehaviour};
 use novag_citrine::driver::{Driver, DriverConfig, Event, board_of};
@@ -33,14 +33,15 @@ fn play(
     take_backs_at: &[usize],
     max_plies: usize,
 ) -> (Stats, Driver, Device) {
-    let start = Instant::now();
+    // Simulated time: a `Duration` since the start of the session.
+    let start = Duration::ZERO;
     let mut now = start;
     let mut driver = Driver::new(driver_cfg);
     let mut device = Device::new(device_cfg);
     let mut host = Player::new(7);
     let mut stats = Stats::default();
     let mut took_back: Vec<usize> = Vec::new();
-    let mut last_write: Option<Instant> = None;
+    let mut last_write: Option<Duration> = None;
     let mut idle_rounds = 0;
     while now < start + Duration::from_secs(3600) {
         let mut progressed = false;
