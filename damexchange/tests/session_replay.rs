@@ -7,6 +7,10 @@
 //! to what the real program sent — automatic answers (GAMEACC, the GAMEEND
 //! answer, BACKACC) included. Where we deliberately behave differently from
 //! Scan, the test says so.
+//!
+//! The sessions run on `std::time::Instant` here (feature `std`); the
+//! in-memory games (`session_games`) use a `Duration` clock.
+#![cfg(feature = "std")]
 
 mod common;
 

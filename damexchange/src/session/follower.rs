@@ -63,15 +63,16 @@ impl FollowerConfig {
 /// the connection instead) — a game whose side to move has no legal move
 /// counts as over; otherwise `0` and [`Event::GameStarted`].
 ///
-/// `T` is the application's clock type ([`Timestamp`]): `Instant` here; a
-/// [`Duration`] since an origin of its choice without `std`.
+/// `T` is the application's clock type ([`Timestamp`]): `std::time::Instant`
+/// with `std`, or a [`Duration`] since an origin of the application's choice
+/// (as here).
 ///
 /// ```
-/// use std::time::Instant;
+/// use core::time::Duration;
 /// use damexchange::session::{Event, Follower, FollowerConfig};
 /// use damexchange::Name;
 /// let mut f = Follower::new(FollowerConfig::new(Name::new("Ours").unwrap()));
-/// let now = Instant::now();
+/// let now = Duration::ZERO;
 /// f.handle_input(b"R01PyTester                        Z005000A\0", now);
 /// assert_eq!(f.poll_transmit().unwrap().as_frame(), b"AOurs                            0\0");
 /// assert!(matches!(f.poll_event(), Some(Event::GameStarted { .. })));
