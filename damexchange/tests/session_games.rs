@@ -589,3 +589,38 @@ fn rejected_moves_and_gameend_at_any_time() {
     assert!(f.poll_transmit().unwrap().as_str().ends_with('0'));
     assert!(f.is_our_turn());
 }
+
+/// The follower's first-move pause on a `Duration` clock (the `no_std`
+/// case): held until `now + first_move_delay`, and a pause that would end
+/// past `Duration::MAX` is no pause (no overflow panic, nothing stuck).
+#[test]
+fn first_move_pause_on_a_duration_clock() {
+    let white_follower = b"R01I                               W005000A\0";
+    let mut config = FollowerConfig::new(Name::new("F").unwrap());
+    config.first_move_delay = Duration::from_millis(300);
+    let run = |t: Duration| {
+        let mut f = Follower::new(config.clone());
+        f.handle_input(white_follower, t);
+        assert_eq!(
+            f.poll_transmit().unwrap().as_str(),
+            "AF                               0"
+        );
+        let mv = f.position().unwrap().parse_move("32-28").unwrap();
+        f.send_move(mv, 0, t).unwrap();
+        f
+    };
+
+    let t = Duration::from_secs(5);
+    let mut f = run(t);
+    assert!(f.poll_transmit().is_none());
+    assert_eq!(f.poll_timeout(), Some(t + Duration::from_millis(300)));
+    f.handle_timeout(t + Duration::from_millis(299));
+    assert!(f.poll_transmit().is_none());
+    f.handle_timeout(t + Duration::from_millis(300));
+    assert_eq!(f.poll_transmit().unwrap().as_str(), "M0000322800");
+    assert_eq!(f.poll_timeout(), None);
+
+    let mut f = run(Duration::MAX - Duration::from_millis(1));
+    assert_eq!(f.poll_timeout(), None);
+    assert_eq!(f.poll_transmit().unwrap().as_str(), "M0000322800");
+}

@@ -269,3 +269,35 @@ fn everything_at_once() {
         assert_eq!(s.out_of_sync, 0, "seed {seed}: {s:?}");
     }
 }
+
+/// The caller's clock is a `Duration` since any origin: pacing, resends and
+/// the device's timers saturate at the end of its range instead of
+/// panicking, and the exchange still completes.
+#[test]
+fn clock_near_the_end_of_its_range() {
+    let mut driver = Driver::new(DriverConfig::default());
+    let mut device = Device::new(DeviceConfig::default());
+    let e2e4 = driver.position().parse_uci("e2e4").unwrap();
+    driver.play(e2e4).unwrap();
+    let mut now = Duration::MAX - Duration::from_millis(20);
+    let mut events = Vec::new();
+    for _ in 0..50 {
+        while let Some(line) = driver.poll_transmit(now) {
+            device.handle_input(&line, now);
+        }
+        while let Some(line) = device.poll_output(now) {
+            driver.handle_input(&line);
+        }
+        events.extend(std::iter::from_fn(|| driver.poll_event()));
+        if let Some(t) = driver.poll_timeout(now) {
+            assert!(t >= now);
+        }
+        now = now.saturating_add(Duration::from_millis(10));
+    }
+    assert!(events.contains(&Event::Acknowledged(e2e4)), "{events:?}");
+    assert!(
+        events.iter().any(|e| matches!(e, Event::DeviceMove(_))),
+        "{events:?}"
+    );
+    assert_eq!(driver.moves().count(), 2);
+}
