@@ -83,7 +83,7 @@ fn batch(json: bool, out: &mut impl Write) -> Result<(), Failure> {
                 }
                 json_move(pos, mv, &mut out).map_err(|e| match e {
                     Failure::Output(e) => e,
-                    Failure::Input(m) => std::io::Error::other(m),
+                    Failure::Input(m) | Failure::Failed(m) => std::io::Error::other(m),
                 })?;
             } else {
                 write!(out, "{}{mv}", if i == 0 { "" } else { " " })?;
