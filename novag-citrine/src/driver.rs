@@ -14,11 +14,11 @@
 //! 4. Wait for input or until [`Driver::poll_timeout`], then call
 //!    [`Driver::poll_transmit`] again.
 //!
-//! Time is passed in as a [`Duration`] since an origin of the caller's
-//! choice (program start, `Instant::now()` when the link opened, a hardware
-//! timer's count), the same origin for every call; the driver never reads
-//! the clock, sleeps or does I/O, and needs no `std`. With the `serialport`
-//! feature, `serial::clock()` is such a clock.
+//! Time is passed in as a [`Timestamp`] of the caller's clock:
+//! `std::time::Instant`, or, without `std`, a [`Duration`] since an origin
+//! of the caller's choice (a hardware timer's count, simulated time). The
+//! type parameter of [`Driver`] is inferred from the first call that passes
+//! a time. The driver never reads the clock, sleeps or does I/O.
 //!
 //! # Field problems handled
 //! - **Pacing**: commands are at least [`DriverConfig::min_gap`] apart
@@ -55,6 +55,7 @@ use crate::convert::{IllegalMoveError, to_host_move, to_move};
 use crate::error::DecodeError;
 use crate::framer::{Frame, LineFramer};
 use crate::reply::{MoveLine, Reply};
+use crate::time::Timestamp;
 use crate::types::{ClockTime, Level};
 use crate::vocab::{Color, Move, Piece, Position, Square};
 
@@ -261,16 +262,17 @@ struct Queued {
 }
 
 #[derive(Debug, Clone)]
-struct Resend {
+struct Resend<T> {
     bytes: Vec<u8>,
-    at: Duration,
+    at: T,
     ply: usize,
     generation: u64,
 }
 
-/// The host-side Citrine driver. See the [module docs](self).
+/// The host-side Citrine driver. See the [module docs](self); `T` is the
+/// caller's clock type ([`Timestamp`]).
 #[derive(Debug)]
-pub struct Driver {
+pub struct Driver<T> {
     config: DriverConfig,
     framer: LineFramer,
     inbuf: Vec<u8>,
@@ -278,8 +280,8 @@ pub struct Driver {
     history: Vec<Ply>,
     pending: Option<Move>,
     queue: VecDeque<Queued>,
-    resend: Option<Resend>,
-    last_write: Option<Duration>,
+    resend: Option<Resend<T>>,
+    last_write: Option<T>,
     events: VecDeque<Event>,
     diagram: Option<(Board, usize)>,
     resync_requested: bool,
@@ -290,7 +292,7 @@ pub struct Driver {
     take_backs: usize,
 }
 
-impl Driver {
+impl<T: Timestamp> Driver<T> {
     /// A driver at the start position; queues the configured settings.
     pub fn new(config: DriverConfig) -> Self {
         let mut d = Driver {
@@ -455,7 +457,7 @@ impl Driver {
     }
 
     /// The next command line to write (with CR LF), if one is due at `now`.
-    pub fn poll_transmit(&mut self, now: Duration) -> Option<Vec<u8>> {
+    pub fn poll_transmit(&mut self, now: T) -> Option<Vec<u8>> {
         if let Some(last) = self.last_write
             && now < last.saturating_add(self.config.min_gap)
         {
@@ -492,7 +494,7 @@ impl Driver {
 
     /// When [`poll_transmit`](Self::poll_transmit) may next return a line
     /// (`now` or later); `None` when nothing is queued.
-    pub fn poll_timeout(&self, now: Duration) -> Option<Duration> {
+    pub fn poll_timeout(&self, now: T) -> Option<T> {
         let paced = self
             .last_write
             .map_or(now, |t| t.saturating_add(self.config.min_gap).max(now));

@@ -26,13 +26,14 @@
 //!
 //! | feature | default | what it adds |
 //! |---|---|---|
-//! | `std` | yes | links `std` |
+//! | `std` | yes | links `std`; [`Timestamp`] for `std::time::Instant` |
 //! | `serialport` | yes | the `serial` module (implies `std`) |
 //!
 //! The crate is `#![no_std]` and needs `alloc` (the driver's and device's
 //! queues, owned lines); decoding a reply never allocates. The driver and
-//! the device take the time as a [`core::time::Duration`] since an origin of
-//! the caller's choice.
+//! the device take the time from the caller as a [`Timestamp`]:
+//! `std::time::Instant` with `std`, or a [`core::time::Duration`] since an
+//! origin of the caller's choice.
 //!
 //! ```
 //! use novag_citrine::{Command, Reply, convert};
@@ -63,6 +64,7 @@ pub mod player;
 mod reply;
 #[cfg(feature = "serialport")]
 pub mod serial;
+mod time;
 mod types;
 pub mod vocab;
 
@@ -70,6 +72,7 @@ pub use command::{Command, HostMove, LevelTarget};
 pub use error::{DecodeError, ErrorKind, Field, ValueError};
 pub use framer::{Frame, LineFramer, Step};
 pub use reply::{DiagramRow, MoveLine, RawLine, Reply};
+pub use time::Timestamp;
 pub use types::{ClockTime, Level, LevelKind, MoveNumber, MoveText, NormalMove, Promotion, Token};
 
 /// The README's examples, compiled and run as doctests.

@@ -11,7 +11,6 @@ use std::borrow::ToOwned;
 use std::boxed::Box;
 use std::io::{self, Read, Write};
 use std::string::String;
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use serialport::{DataBits, FlowControl, Parity, SerialPort, StopBits};
@@ -38,15 +37,6 @@ pub enum SerialError {
     /// adapter was unplugged.
     #[error("serial device lost: {0}")]
     DeviceLost(io::Error),
-}
-
-/// The clock the pump functions give the driver and the device: the time
-/// since the first call in this process (monotonic). Use it too when calling
-/// [`Driver`] or [`Device`] methods directly, so that all calls share one
-/// origin.
-pub fn clock() -> Duration {
-    static ORIGIN: OnceLock<Instant> = OnceLock::new();
-    ORIGIN.get_or_init(Instant::now).elapsed()
 }
 
 /// Sets 57600 8N1 without flow control on an open port.
@@ -157,8 +147,8 @@ impl<P: Read + Write> SerialLink<P> {
     ///
     /// # Errors
     /// [`SerialError::DeviceLost`].
-    pub fn pump_driver(&mut self, driver: &mut Driver) -> Result<(), SerialError> {
-        while let Some(line) = driver.poll_transmit(clock()) {
+    pub fn pump_driver(&mut self, driver: &mut Driver<Instant>) -> Result<(), SerialError> {
+        while let Some(line) = driver.poll_transmit(Instant::now()) {
             self.write_all(&line)?;
         }
         let input = self.read()?;
@@ -173,13 +163,13 @@ impl<P: Read + Write> SerialLink<P> {
     ///
     /// # Errors
     /// [`SerialError::DeviceLost`].
-    pub fn pump_device(&mut self, device: &mut Device) -> Result<(), SerialError> {
-        while let Some(line) = device.poll_output(clock()) {
+    pub fn pump_device(&mut self, device: &mut Device<Instant>) -> Result<(), SerialError> {
+        while let Some(line) = device.poll_output(Instant::now()) {
             self.write_all(&line)?;
         }
         let input = self.read()?;
         if !input.is_empty() {
-            device.handle_input(input, clock());
+            device.handle_input(input, Instant::now());
         }
         Ok(())
     }
@@ -194,7 +184,7 @@ mod simulator {
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::thread::JoinHandle;
-    use std::time::Duration;
+    use std::time::{Duration, Instant};
 
     use serialport::{SerialPort as _, TTYPort};
 
@@ -208,7 +198,7 @@ mod simulator {
     pub struct Simulator {
         path: String,
         stop: Arc<AtomicBool>,
-        thread: Option<JoinHandle<Result<Device, SerialError>>>,
+        thread: Option<JoinHandle<Result<Device<Instant>, SerialError>>>,
         _slave: TTYPort,
     }
 
@@ -264,7 +254,7 @@ mod simulator {
         ///
         /// # Errors
         /// The thread's transport error, if it failed.
-        pub fn stop(mut self) -> Result<Device, SerialError> {
+        pub fn stop(mut self) -> Result<Device<Instant>, SerialError> {
             self.stop.store(true, Ordering::Relaxed);
             let thread = self.thread.take().expect("joined once");
             thread.join().unwrap_or_else(|_| {

@@ -32,7 +32,7 @@ fn play(
     device_cfg: DeviceConfig,
     take_backs_at: &[usize],
     max_plies: usize,
-) -> (Stats, Driver, Device) {
+) -> (Stats, Driver<Duration>, Device<Duration>) {
     // Simulated time: a `Duration` since the start of the session.
     let start = Duration::ZERO;
     let mut now = start;
@@ -115,7 +115,7 @@ fn play(
     (stats, driver, device)
 }
 
-fn assert_same_game(driver: &Driver, device: &Device) {
+fn assert_same_game(driver: &Driver<Duration>, device: &Device<Duration>) {
     assert_eq!(board_of(driver.position()), board_of(device.position()));
     assert_eq!(driver.position().turn(), device.position().turn());
     assert_eq!(driver.position(), device.position());
