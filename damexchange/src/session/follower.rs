@@ -129,11 +129,14 @@ impl<T: Timestamp> Follower<T> {
 
     fn first_move_not_before(&mut self) -> Option<T> {
         // Only the first move of a game, and only if it comes right after
-        // our GAMEACC. A pause ending past the clock's range is no pause.
-        let at = self
-            .accepted_at
-            .take()?
-            .checked_add(self.config.first_move_delay)?;
+        // our GAMEACC. A pause ending past the clock's range is no pause
+        // (held output would never be released).
+        let accepted = self.accepted_at.take()?;
+        let delay = self.config.first_move_delay;
+        let at = accepted.saturating_add(delay);
+        if at.saturating_duration_since(accepted) < delay {
+            return None;
+        }
         (self.core.game.as_ref()?.history.is_empty()).then_some(at)
     }
 
