@@ -3,7 +3,8 @@
 //! ## Modules
 //!
 //! [`draughts`], [`chess`] and [`shogi`] hold one game each; [`MoveList`]
-//! is the fixed-capacity list their `legal_moves()` return.
+//! is the fixed-capacity list their `legal_moves()` return; [`time`] is the
+//! clock reading the protocol crates' sans-IO sessions take.
 #![no_std]
 #![deny(unsafe_code)]
 
@@ -14,5 +15,6 @@ pub mod chess;
 pub mod draughts;
 mod movelist;
 pub mod shogi;
+pub mod time;
 
 pub use movelist::{CapacityError, MoveList};

@@ -20,7 +20,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::time::Duration;
 
-use super::{DefaultTimestamp, Timestamp};
+use super::Timestamp;
 use crate::board::GameBoard;
 use crate::client::{ClientMessage, GameRequest, SpecialMove, X1Command};
 use crate::clock::{Clock, TimeControl};
@@ -162,7 +162,7 @@ pub enum ClientError {
 
 /// The sans-IO CSA client. See the module documentation.
 #[derive(Debug)]
-pub struct Client<I = DefaultTimestamp> {
+pub struct Client<I> {
     config: ClientConfig,
     state: ClientState,
     lines: LineBuffer,

@@ -8,16 +8,16 @@
 //!
 //! The sessions only compare time stamps, add durations to them and measure
 //! the time between two of them, so any monotonic clock will do:
-//! - with the `std` feature, [`std::time::Instant`](https://doc.rust-lang.org/std/time/struct.Instant.html) (the default type
-//!   parameter, so `Server` means `Server<Instant>`);
+//! - with the `std` feature, [`std::time::Instant`](https://doc.rust-lang.org/std/time/struct.Instant.html);
 //! - everywhere, [`core::time::Duration`] read as "time since an epoch the
 //!   caller chose" (a tick counter, a monotonic timer, or simulated time in
 //!   tests), so `no_std` programs need nothing beyond `core`;
 //! - any other clock type, by implementing [`Timestamp`].
 //!
-//! Without `std` the default type parameter is `Duration`. Code that must
-//! compile both ways (a `no_std` library whose users may turn `std` on)
-//! names the parameter: `Server<Duration>`.
+//! The type is inferred from the first time passed in; where it must be
+//! named, name it (`Server<Instant>`, `Client<Duration>`). There is no
+//! default type parameter, so turning the `std` feature on (features are
+//! additive across a build) never changes what a type means.
 //!
 //! ```
 //! use core::time::Duration;
@@ -36,93 +36,9 @@
 //! );
 //! ```
 
-use core::fmt::Debug;
-use core::time::Duration;
-
 pub mod client;
 pub mod server;
 
-/// A point in time on the caller's monotonic clock.
-///
-/// Implemented for [`Duration`] (time since an epoch the caller chose) and,
-/// with the `std` feature, for [`std::time::Instant`](https://doc.rust-lang.org/std/time/struct.Instant.html).
-pub trait Timestamp: Copy + Ord + Debug {
-    /// The time from `earlier` to `self`; zero when `earlier` is later.
-    fn saturating_duration_since(self, earlier: Self) -> Duration;
-
-    /// `self + d`; when that cannot be represented, the latest time that
-    /// can (a deadline that far ahead never comes, which is what a
-    /// gigantic time control asks for). Never panics.
-    fn saturating_add(self, d: Duration) -> Self;
-}
-
-impl Timestamp for Duration {
-    fn saturating_duration_since(self, earlier: Self) -> Duration {
-        Duration::saturating_sub(self, earlier)
-    }
-
-    fn saturating_add(self, d: Duration) -> Self {
-        Duration::saturating_add(self, d)
-    }
-}
-
-#[cfg(feature = "std")]
-impl Timestamp for std::time::Instant {
-    fn saturating_duration_since(self, earlier: Self) -> Duration {
-        std::time::Instant::saturating_duration_since(&self, earlier)
-    }
-
-    fn saturating_add(self, d: Duration) -> Self {
-        // `Instant` has no saturating add and no maximum: halve the
-        // increment until it fits (at most 64 halvings; `d = 0` always fits).
-        let mut d = d;
-        loop {
-            if let Some(t) = self.checked_add(d) {
-                return t;
-            }
-            d /= 2;
-        }
-    }
-}
-
-/// The default time type of [`server::Server`] and [`client::Client`]:
-/// [`std::time::Instant`](https://doc.rust-lang.org/std/time/struct.Instant.html) with the `std` feature, else [`Duration`].
-#[cfg(feature = "std")]
-pub type DefaultTimestamp = std::time::Instant;
-
-/// The default time type of [`server::Server`] and [`client::Client`]:
-/// [`std::time::Instant`](https://doc.rust-lang.org/std/time/struct.Instant.html) with the `std` feature, else [`Duration`].
-#[cfg(not(feature = "std"))]
-pub type DefaultTimestamp = Duration;
-
-#[cfg(test)]
-mod tests {
-    use super::Timestamp;
-    use core::time::Duration;
-
-    #[test]
-    fn duration_timestamps_saturate() {
-        let t = Duration::from_secs(5);
-        assert_eq!(
-            Timestamp::saturating_duration_since(t, Duration::from_secs(7)),
-            Duration::ZERO
-        );
-        assert_eq!(
-            Timestamp::saturating_duration_since(t, Duration::from_secs(2)),
-            Duration::from_secs(3)
-        );
-        assert_eq!(Timestamp::saturating_add(t, Duration::MAX), Duration::MAX);
-    }
-
-    #[cfg(feature = "std")]
-    #[test]
-    fn instant_add_never_panics() {
-        let now = std::time::Instant::now();
-        let far = Timestamp::saturating_add(now, Duration::MAX);
-        assert!(far > now + Duration::from_secs(1_000_000_000));
-        assert_eq!(
-            Timestamp::saturating_add(now, Duration::from_secs(1)),
-            now + Duration::from_secs(1)
-        );
-    }
-}
+/// A point in time on the caller's monotonic clock (shared by the whole
+/// crate family; see [`board_core::time`]).
+pub use board_core::time::Timestamp;

@@ -36,7 +36,7 @@ use alloc::vec::Vec;
 use core::fmt::Write as _;
 use core::time::Duration;
 
-use super::{DefaultTimestamp, Timestamp};
+use super::Timestamp;
 use crate::board::{GameBoard, PlayOutcome};
 use crate::client::{ClientMessage, SpecialMove, X1Command, decode_client_line};
 use crate::clock::{Clock, TimeControl, civil};
@@ -215,7 +215,7 @@ struct Buoy {
 
 /// The sans-IO CSA server. See the module documentation.
 #[derive(Debug)]
-pub struct Server<I = DefaultTimestamp> {
+pub struct Server<I> {
     config: ServerConfig,
     conns: BTreeMap<ConnId, Conn>,
     next_conn: u64,

@@ -29,7 +29,6 @@ mod initiator;
 use alloc::collections::VecDeque;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
-use core::time::Duration;
 
 use board_core::draughts::{self as board, Position};
 
@@ -45,50 +44,9 @@ pub use follower::{Follower, FollowerConfig};
 pub use initiator::{GameRequest, Initiator, InitiatorConfig};
 
 /// A point in time on the application's monotonic clock, as the sessions
-/// take it in `handle_*` and give it back from `poll_timeout`.
-///
-/// Implemented for [`Duration`] (time since any fixed origin the application
-/// picks; works without `std`) and, with the `std` feature, for
-/// `std::time::Instant`. Implement it for another monotonic clock type of
-/// yours if needed. (The same two methods as the `Timestamp` traits of the
-/// sibling crates `csa-protocol` and `novag-citrine`.)
-pub trait Timestamp: Copy + Ord + core::fmt::Debug {
-    /// `self + duration`, or the latest representable time when that is out
-    /// of range.
-    fn saturating_add(self, duration: Duration) -> Self;
-
-    /// The time from `earlier` to `self`; zero when `earlier` is later.
-    fn saturating_duration_since(self, earlier: Self) -> Duration;
-}
-
-impl Timestamp for Duration {
-    fn saturating_add(self, duration: Duration) -> Self {
-        Duration::saturating_add(self, duration)
-    }
-
-    fn saturating_duration_since(self, earlier: Self) -> Duration {
-        Duration::saturating_sub(self, earlier)
-    }
-}
-
-#[cfg(feature = "std")]
-impl Timestamp for std::time::Instant {
-    fn saturating_add(self, duration: Duration) -> Self {
-        // `Instant` has neither a saturating add nor a maximum: take the
-        // largest half-step that fits (at most 64 halvings; zero always fits).
-        let mut d = duration;
-        loop {
-            if let Some(t) = self.checked_add(d) {
-                return t;
-            }
-            d /= 2;
-        }
-    }
-
-    fn saturating_duration_since(self, earlier: Self) -> Duration {
-        std::time::Instant::saturating_duration_since(&self, earlier)
-    }
-}
+/// take it in `handle_*` and give it back from `poll_timeout` (shared by the
+/// whole crate family; see [`board_core::time`]).
+pub use board_core::time::Timestamp;
 
 /// Something the session wants the application to know, from
 /// `poll_event()`.
@@ -780,36 +738,3 @@ macro_rules! session_accessors {
     };
 }
 pub(crate) use session_accessors;
-
-#[cfg(test)]
-mod tests {
-    use super::Timestamp;
-    use core::time::Duration;
-
-    #[test]
-    fn duration_timestamps_saturate() {
-        let t = Duration::from_secs(5);
-        assert_eq!(Timestamp::saturating_add(t, Duration::MAX), Duration::MAX);
-        assert_eq!(
-            Timestamp::saturating_duration_since(t, Duration::from_secs(7)),
-            Duration::ZERO
-        );
-        assert_eq!(
-            Timestamp::saturating_duration_since(t, Duration::from_secs(2)),
-            Duration::from_secs(3)
-        );
-    }
-
-    #[cfg(feature = "std")]
-    #[test]
-    fn instant_timestamps_saturate() {
-        let now = std::time::Instant::now();
-        assert_eq!(
-            Timestamp::saturating_add(now, Duration::from_secs(1)),
-            now + Duration::from_secs(1)
-        );
-        assert!(
-            Timestamp::saturating_add(now, Duration::MAX) > now + Duration::from_secs(1_000_000)
-        );
-    }
-}
