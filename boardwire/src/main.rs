@@ -17,9 +17,11 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod batch;
+mod capture;
 mod chess;
 mod citrine;
 mod csa;
+mod csa_decode;
 mod demo;
 mod draughts;
 mod dxp;
@@ -185,7 +187,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             Game::Chess => chess::moves(&position, json, out),
             Game::Shogi => shogi::moves(&position, json, out),
         },
-        Command::Csa { command } => csa::run(command).map_err(Failure::Input),
+        Command::Csa { command } => csa::run(command, out),
         Command::Citrine(args) => citrine::run(args, out),
         Command::Dxp { command } => dxp::run(command, out),
         Command::Demo(args) => demo::run(args, out),
