@@ -2,43 +2,13 @@
 //! the heap: a counting global allocator (counts per thread, so the test
 //! harness's own threads do not interfere) must see zero allocations.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use board_core::chess::{Position, perft, perft_divide};
 
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-// SAFETY: forwards to `System`; only adds a thread-local counter update,
-// which does not allocate (const-initialised `Cell`).
-#[allow(unsafe_code)]
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as the caller's.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as the caller's.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as the caller's.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+mod common;
+use common::{Counting, allocations_during};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-fn allocations() -> u64 {
-    ALLOCATIONS.with(Cell::get)
-}
 
 #[test]
 fn movegen_play_and_perft_do_not_allocate() {
@@ -52,36 +22,32 @@ fn movegen_play_and_perft_do_not_allocate() {
     ];
     let positions: Vec<Position> = fens.iter().map(|f| f.parse().unwrap()).collect();
 
-    let before = allocations();
-    let mut total = 0u64;
-    for pos in &positions {
-        let moves = pos.legal_moves();
-        for &mv in moves.iter() {
-            let mut child = *pos;
-            child.play_unchecked(mv);
-            total += child.legal_moves().len() as u64;
-            let checked = pos.play(mv).unwrap();
-            assert_eq!(checked, child);
-            total += u64::from(checked.is_checkmate()) + u64::from(checked.is_stalemate());
+    let (n, total) = allocations_during(|| {
+        let mut total = 0u64;
+        for pos in &positions {
+            let moves = pos.legal_moves();
+            for &mv in moves.iter() {
+                let mut child = *pos;
+                child.play_unchecked(mv);
+                total += child.legal_moves().len() as u64;
+                let checked = pos.play(mv).unwrap();
+                assert_eq!(checked, child);
+                total += u64::from(checked.is_checkmate()) + u64::from(checked.is_stalemate());
+            }
+            total += perft(pos, 3);
+            total += perft_divide(pos, 2).len() as u64;
+            total += u64::from(pos.is_insufficient_material());
         }
-        total += perft(pos, 3);
-        total += perft_divide(pos, 2).len() as u64;
-        total += u64::from(pos.is_insufficient_material());
-    }
-    let after = allocations();
+        total
+    });
     assert!(total > 0);
-    assert_eq!(
-        after - before,
-        0,
-        "heap allocations during movegen/play/perft"
-    );
+    assert_eq!(n, 0, "{n} heap allocations during movegen/play/perft");
 }
 
 #[test]
 fn the_counter_counts() {
     // The allocator hook works: a Vec allocation is seen.
-    let before = allocations();
-    let v: Vec<u64> = std::hint::black_box(vec![1, 2, 3]);
-    assert!(allocations() > before);
+    let (n, v) = allocations_during(|| std::hint::black_box(vec![1u64, 2, 3]));
+    assert!(n >= 1);
     drop(v);
 }
