@@ -241,54 +241,44 @@ mod tests {
                 payload: Payload::Bytes(b"LOGIN alice pass x1".to_vec())
             }))
         );
-        let r = parse_record(
-            "[  49.044] lena   >> b'LOGIN lena pass x1\\r\\n'",
-            Escapes::Raw,
-        );
-        assert_eq!(
-            r.unwrap().unwrap().payload,
-            Payload::Bytes(b"LOGIN lena pass x1\r\n".to_vec())
-        );
-        let r = parse_record("[  46.940] jack   -- (client closed socket)", Escapes::Raw);
-        assert_eq!(
-            r.unwrap().unwrap().payload,
-            Payload::Note("(client closed socket)".into())
-        );
-        let r = parse_record(
-            "[  49.043] kate   << <EOF: server closed the connection>",
-            Escapes::Raw,
-        );
-        assert_eq!(
-            r.unwrap().unwrap().payload,
-            Payload::Eof("server closed the connection".into())
-        );
-        let r = parse_record(
-            "[  25.859] alice  >> yyyy...<70000 chars total>",
-            Escapes::Raw,
-        );
-        assert_eq!(
-            r.unwrap().unwrap().payload,
-            Payload::Shortened {
-                head: b"yyyy".to_vec(),
-                total: 70000
-            }
-        );
-        // A CSA position row keeps its trailing blank.
-        let r = parse_record(
-            "[   1.710] alice  << P2 * -HI *  *  *  *  * -KA * ",
-            Escapes::Raw,
-        );
-        assert_eq!(
-            r.unwrap().unwrap().payload,
-            Payload::Bytes(b"P2 * -HI *  *  *  *  * -KA * ".to_vec())
-        );
+        let bytes = |b: &[u8]| Payload::Bytes(b.to_vec());
+        let cases = [
+            (
+                "[  49.044] lena   >> b'LOGIN lena pass x1\\r\\n'",
+                bytes(b"LOGIN lena pass x1\r\n"),
+            ),
+            (
+                "[  46.940] jack   -- (client closed socket)",
+                Payload::Note("(client closed socket)".into()),
+            ),
+            (
+                "[  49.043] kate   << <EOF: server closed the connection>",
+                Payload::Eof("server closed the connection".into()),
+            ),
+            (
+                "[  25.859] alice  >> yyyy...<70000 chars total>",
+                Payload::Shortened {
+                    head: b"yyyy".to_vec(),
+                    total: 70000,
+                },
+            ),
+            // A CSA position row keeps its trailing blank.
+            (
+                "[   1.710] alice  << P2 * -HI *  *  *  *  * -KA * ",
+                bytes(b"P2 * -HI *  *  *  *  * -KA * "),
+            ),
+        ];
+        for (line, payload) in cases {
+            let r = parse_record(line, Escapes::Raw).unwrap().unwrap();
+            assert_eq!(r.payload, payload, "{line}");
+        }
         assert_eq!(parse_record("# scenario done", Escapes::Raw), None);
+        assert_eq!(parse_record("", Escapes::Raw), None);
         assert!(is_new_connection("# lena: connected to 127.0.0.1:4081"));
         assert!(is_new_connection(
             "# accepted connection from ('127.0.0.1', 53146)"
         ));
         assert!(!is_new_connection("# scenario done"));
-        assert_eq!(parse_record("", Escapes::Raw), None);
     }
 
     #[test]
