@@ -1,4 +1,6 @@
-//! Helpers shared by the board-core test binaries.
+//! Helpers shared by the board-core test binaries (each uses a part, hence
+//! `allow(dead_code)`): the perft vector files' parser and a counting
+//! global allocator.
 //!
 //! The allocation-counting tests (`chess_alloc.rs`, `draughts_no_alloc.rs`,
 //! `shogi_alloc.rs`) install [`Counting`] themselves:
@@ -10,6 +12,8 @@
 //! #[global_allocator]
 //! static GLOBAL: Counting = Counting;
 //! ```
+
+#![allow(dead_code)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -59,4 +63,31 @@ pub fn allocations_during<R>(f: impl FnOnce() -> R) -> (u64, R) {
     let before = ALLOCATIONS.with(Cell::get);
     let r = f();
     (ALLOCATIONS.with(Cell::get) - before, r)
+}
+
+/// The lines of a perft vector file (`tests/data/perft-*.txt`,
+/// `perftsuite.epd`): `<position> ; D1 <nodes> ; D2 <nodes> ...` (spaces
+/// after `;` optional; blank lines and `#` comments skipped), as
+/// (position text, [(depth, nodes)]). Panics on a malformed line.
+pub fn perft_suite(data: &'static str) -> Vec<(&'static str, Vec<(u32, u64)>)> {
+    data.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let mut fields = line.split(';').map(str::trim);
+            let position = fields.next().unwrap();
+            let counts = fields
+                .map(|f| {
+                    let field = || -> Option<(u32, u64)> {
+                        let (d, n) = f.split_once(' ')?;
+                        Some((d.strip_prefix('D')?.parse().ok()?, n.trim().parse().ok()?))
+                    };
+                    field().unwrap_or_else(|| {
+                        panic!("{line}: expected `D<depth> <nodes>`, found {f:?}")
+                    })
+                })
+                .collect();
+            (position, counts)
+        })
+        .collect()
 }
