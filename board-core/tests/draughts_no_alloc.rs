@@ -5,7 +5,7 @@
 use board_core::draughts::{Position, perft, perft_divide};
 
 mod common;
-use common::{Counting, allocations_during};
+use common::{Counting, StackBuf, allocations_during};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -60,26 +60,12 @@ fn legal_moves_play_and_perft_do_not_allocate() {
 fn move_text_does_not_allocate() {
     use std::fmt::Write;
     let positions: Vec<Position> = POSITIONS.iter().map(|f| f.parse().unwrap()).collect();
-    // A fixed buffer to format into (no `String`).
-    struct Buf([u8; 256], usize);
-    impl Write for Buf {
-        fn write_str(&mut self, s: &str) -> std::fmt::Result {
-            let end = self.1 + s.len();
-            self.0
-                .get_mut(self.1..end)
-                .ok_or(std::fmt::Error)?
-                .copy_from_slice(s.as_bytes());
-            self.1 = end;
-            Ok(())
-        }
-    }
     let (n, ()) = allocations_during(|| {
         for pos in &positions {
             for &mv in pos.legal_moves().iter() {
-                let mut buf = Buf([0; 256], 0);
+                let mut buf = StackBuf::new();
                 write!(buf, "{}", pos.move_text(mv)).unwrap();
-                let text = std::str::from_utf8(&buf.0[..buf.1]).unwrap();
-                assert_eq!(pos.parse_move(text), Ok(mv));
+                assert_eq!(pos.parse_move(buf.as_str()), Ok(mv));
             }
         }
     });

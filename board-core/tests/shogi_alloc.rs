@@ -7,7 +7,7 @@ use board_core::shogi::{
 };
 
 mod common;
-use common::{Counting, allocations_during};
+use common::{Counting, StackBuf, allocations_during};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -65,26 +65,12 @@ fn notation_and_history_do_not_allocate() {
         let after = pos.play(mv).unwrap();
         history.push(&after).unwrap();
         // SFEN and CSA text into a stack buffer.
-        let mut buf = Buf([0; 512], 0);
+        let mut buf = StackBuf::new();
         use std::fmt::Write;
         write!(buf, "{after} {}", after.csa()).unwrap();
         write!(buf, "{csa} {mv}").unwrap();
     });
     assert_eq!(n, 0);
-}
-
-struct Buf([u8; 512], usize);
-
-impl std::fmt::Write for Buf {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        let end = self.1 + s.len();
-        self.0
-            .get_mut(self.1..end)
-            .ok_or(std::fmt::Error)?
-            .copy_from_slice(s.as_bytes());
-        self.1 = end;
-        Ok(())
-    }
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! Helpers shared by the board-core test binaries (each uses a part, hence
-//! `allow(dead_code)`): the perft vector files' parser and a counting
-//! global allocator.
+//! `allow(dead_code)`): the perft vector files' parser, a counting
+//! global allocator and a stack buffer to format into.
 //!
 //! The allocation-counting tests (`chess_alloc.rs`, `draughts_no_alloc.rs`,
 //! `shogi_alloc.rs`) install [`Counting`] themselves:
@@ -90,4 +90,39 @@ pub fn perft_suite(data: &'static str) -> Vec<(&'static str, Vec<(u32, u64)>)> {
             (position, counts)
         })
         .collect()
+}
+
+/// A fixed buffer to format into without a `String` (for the allocation
+/// tests): `write!` fails with [`std::fmt::Error`] past 512 bytes.
+pub struct StackBuf {
+    bytes: [u8; 512],
+    len: usize,
+}
+
+impl StackBuf {
+    /// An empty buffer.
+    pub fn new() -> StackBuf {
+        StackBuf {
+            bytes: [0; 512],
+            len: 0,
+        }
+    }
+
+    /// The text written so far.
+    pub fn as_str(&self) -> &str {
+        // Only `write_str` fills it, with whole `str`s.
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap()
+    }
+}
+
+impl std::fmt::Write for StackBuf {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        self.bytes
+            .get_mut(self.len..end)
+            .ok_or(std::fmt::Error)?
+            .copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
 }
