@@ -57,12 +57,18 @@ unsafe impl GlobalAlloc for Counting {
     }
 }
 
+/// How many heap allocations this thread has made so far (0 unless
+/// [`Counting`] is the global allocator).
+pub fn allocations() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
+
 /// Runs `f` and returns how many heap allocations this thread made during
-/// it (0 unless [`Counting`] is the global allocator), with `f`'s result.
+/// it, with `f`'s result.
 pub fn allocations_during<R>(f: impl FnOnce() -> R) -> (u64, R) {
-    let before = ALLOCATIONS.with(Cell::get);
+    let before = allocations();
     let r = f();
-    (ALLOCATIONS.with(Cell::get) - before, r)
+    (allocations() - before, r)
 }
 
 /// The lines of a perft vector file (`tests/data/perft-*.txt`,
