@@ -106,33 +106,36 @@ pub(crate) fn decode(
     json: bool,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
-    let data = if !messages.is_empty() {
-        messages.join("\n").into_bytes()
-    } else {
-        let mut data = Vec::new();
-        match file {
-            Some(p) => {
-                data = std::fs::read(p)
-                    .map_err(|e| Failure::Input(format!("{}: {e}", p.display())))?;
-            }
-            None => {
-                std::io::stdin()
-                    .read_to_end(&mut data)
-                    .map_err(|e| Failure::Input(format!("stdin: {e}")))?;
-            }
+    if !messages.is_empty() {
+        // Each message is one line, even an empty one (a keep-alive).
+        let lines = messages.iter().map(String::as_bytes).enumerate();
+        let malformed = decode_lines(lines.map(|(i, l)| (i + 1, l)), json, out)?;
+        return finish(malformed);
+    }
+    let mut data = Vec::new();
+    match file {
+        Some(p) => {
+            data = std::fs::read(p).map_err(|e| Failure::Input(format!("{}: {e}", p.display())))?;
         }
-        data
-    };
+        None => {
+            std::io::stdin()
+                .read_to_end(&mut data)
+                .map_err(|e| Failure::Input(format!("stdin: {e}")))?;
+        }
+    }
     let format = match format {
-        _ if !messages.is_empty() => CsaFormat::Lines,
         CsaFormat::Auto => detect(&data),
         f => f,
     };
     let malformed = match format {
         CsaFormat::Kifu => decode_kifu(&data, json, out)?,
         CsaFormat::Capture => decode_capture(&data, json, out)?,
-        _ => decode_lines(&data, json, out)?,
+        _ => decode_lines(lines(&data), json, out)?,
     };
+    finish(malformed)
+}
+
+fn finish(malformed: usize) -> Result<(), Failure> {
     if malformed > 0 {
         return Err(Failure::Input(format!("{malformed} malformed line(s)")));
     }
@@ -140,9 +143,10 @@ pub(crate) fn decode(
 }
 
 fn detect(data: &[u8]) -> CsaFormat {
+    // A kifu starts with its version line, after comments if any.
     let first = data
         .split(|&b| b == b'\n')
-        .find(|l| !l.is_empty())
+        .find(|l| !l.is_empty() && (!l.starts_with(b"'") || l.starts_with(b"'CSA encoding")))
         .unwrap_or(b"");
     if first.starts_with(b"V2") || first.starts_with(b"V3") || first.starts_with(b"'CSA encoding") {
         CsaFormat::Kifu
@@ -200,17 +204,41 @@ fn emit_reading(
         Ok(None) => ("unrecognised", format!("unrecognised: {}", show(wire)), 0),
         Err(e) => ("error", format!("error: {e}"), 1),
     };
+    let shown = redact_login(wire);
     let entry = Entry {
-        wire: Some(wire),
+        wire: Some(&shown),
         ..Entry::new(line, party, direction, kind, &text)
     };
     emit(out, json, &entry)?;
     Ok(bad)
 }
 
-fn decode_lines(data: &[u8], json: bool, out: &mut dyn Write) -> Result<usize, Failure> {
+/// The wire text with the password of a `LOGIN <name> <password> ...`
+/// line replaced by `*****` (decoder output gets pasted into reports).
+fn redact_login(wire: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let mut fields = wire.split(|&b| b == b' ');
+    match (fields.next(), fields.next(), fields.next()) {
+        (Some(b"LOGIN"), Some(name), Some(_)) => {
+            let mut v = b"LOGIN ".to_vec();
+            v.extend_from_slice(name);
+            v.extend_from_slice(b" *****");
+            for rest in fields {
+                v.push(b' ');
+                v.extend_from_slice(rest);
+            }
+            v.into()
+        }
+        _ => wire.into(),
+    }
+}
+
+fn decode_lines<'a>(
+    lines: impl Iterator<Item = (usize, &'a [u8])>,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<usize, Failure> {
     let mut malformed = 0;
-    for (n, line) in lines(data) {
+    for (n, line) in lines {
         // Whichever side's decoder knows the line.
         let (direction, reading) = match (client(line), server(line)) {
             (Ok(Some(m)), _) => ("client", Ok(Some(m))),

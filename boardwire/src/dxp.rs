@@ -122,7 +122,8 @@ pub enum DxpCommand {
         #[arg(conflicts_with = "message")]
         file: Option<std::path::PathBuf>,
         /// Decode this message instead of reading a file (repeatable; each is
-        /// one message without its NUL, e.g. `M0000322800`).
+        /// one message without its NUL, e.g. `M0000322800`; offsets count
+        /// them as NUL-terminated frames).
         #[arg(long, short = 'm', value_name = "MESSAGE", allow_hyphen_values = true)]
         message: Vec<String>,
         /// The input format.
@@ -965,7 +966,13 @@ fn decode(
 ) -> Result<(), Failure> {
     let mut data = Vec::new();
     match file {
-        _ if !messages.is_empty() => data = messages.join("\n").into_bytes(),
+        // The messages as the frames they would be on the wire.
+        _ if !messages.is_empty() => {
+            for m in messages {
+                data.extend_from_slice(m.as_bytes());
+                data.push(0);
+            }
+        }
         Some(path) => {
             data = std::fs::read(path)
                 .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?
@@ -982,7 +989,7 @@ fn decode(
         Leniency::STRICT
     };
     let format = match format {
-        _ if !messages.is_empty() => DxpFormat::Lines,
+        _ if !messages.is_empty() => DxpFormat::Raw,
         DxpFormat::Auto if capture::is_capture(&String::from_utf8_lossy(&data)) => {
             DxpFormat::Capture
         }

@@ -215,3 +215,29 @@ fn every_line_of_the_real_servers_decodes() {
         }
     }
 }
+
+#[test]
+fn csa_decode_hides_login_passwords_and_reads_keep_alives() {
+    // Spec note, "Plain CSA mode": `LOGIN <name> <password> [x1]`; an
+    // empty line is a keep-alive.
+    let o = boardwire(&[
+        "csa",
+        "decode",
+        "--json",
+        "-m",
+        "LOGIN alice s3cret x1",
+        "-m",
+        "",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(!out.contains("s3cret"), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "{\"line\":1,\"direction\":\"client\",\"kind\":\"message\",\"value\":\"LOGIN: name alice, password hidden, x1 mode\",\"wire\":\"LOGIN alice ***** x1\"}",
+            "{\"line\":2,\"direction\":\"client\",\"kind\":\"message\",\"value\":\"keep-alive (empty line)\",\"wire\":\"\"}",
+        ]
+    );
+}
