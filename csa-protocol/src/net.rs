@@ -9,6 +9,8 @@
 use std::collections::HashMap;
 use std::io;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::vec;
+use std::vec::Vec;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};

@@ -5,6 +5,11 @@
 //! for the differences named below, which are either values that cannot be
 //! equal (game-id time stamps, `%%VERSION`/`%%HELP` text, password hashes)
 //! or deliberate differences listed in the spec note.
+//!
+//! Time stamps are `std::time::Instant`s here (the `std` default), while
+//! `games.rs` drives the sessions with `Duration`s (what `no_std` users
+//! pass).
+#![cfg(feature = "std")]
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
