@@ -3,13 +3,14 @@
 //! Layout: `main.rs` only parses the command line and dispatches; `perft`
 //! and `moves` are written once (`game.rs`), each game says how to read its
 //! positions and write its moves in its own module (`draughts.rs`,
-//! `chess.rs`, `shogi.rs`)
-//! and each protocol in its own (`dxp`, `csa`, `citrine`); `demo` runs the
-//! three protocols on loopback with their code, and `transcript` is the
-//! wire transcript format they all print (see README.md). Adding a
-//! game is one [`Game`] variant, one module implementing `game::GameCli`
-//! and one arm per game command;
-//! adding a protocol is one [`Command`] variant and one module.
+//! `chess.rs`, `shogi.rs`); each protocol has its own module (`dxp`, `csa`
+//! with `csa_decode`, `citrine`); `demo` runs the three protocols on
+//! loopback with their code, `transcript` is the wire transcript format
+//! they all print, and `capture` reads the recorded-capture format of the
+//! reference transcripts for `dxp decode` and `csa decode` (see README.md).
+//! Adding a game is one [`Game`] variant, one module implementing
+//! `game::GameCli` and one arm per game command; adding a protocol is one
+//! [`Command`] variant and one module.
 //!
 //! Exit codes: 0 success, 2 bad input (one-line message on stderr), 1 an
 //! I/O error writing the output or a failed run (`demo`, `citrine --auto`).
