@@ -23,6 +23,7 @@ use std::time::Duration;
 
 use board_core::chess::{Color, Move, Outcome, Position};
 use clap::{Args, ValueEnum};
+use novag_citrine::LevelKind;
 use novag_citrine::device::{DeviceConfig, Misbehaviour};
 use novag_citrine::driver::{Disagreement, Driver, DriverConfig, Event, Resync};
 use novag_citrine::player::Player;
@@ -323,10 +324,44 @@ pub(crate) fn describe(ev: &Event) -> (String, bool) {
         Event::Overlong => "overlong line skipped".to_string(),
         Event::Xmit(on) => format!("xmit {}", if *on { "on" } else { "off" }),
         Event::Referee(on) => format!("referee {}", if *on { "on" } else { "off" }),
-        Event::Level(l) => format!("level {:?} {}", l.kind(), l.number()),
+        Event::Level(l) => {
+            let kind = match l.kind() {
+                LevelKind::Tournament => "tournament",
+                LevelKind::Citrine => "citrine",
+                LevelKind::AverageTime => "average time",
+                LevelKind::Beginner => "beginner",
+            };
+            format!(
+                "level {kind} {} ({} {})",
+                l.number(),
+                l.kind().reply_name(),
+                l.number()
+            )
+        }
         Event::Clock { white, black } => format!("clock {white} {black}"),
         Event::Other(line) => format!("line {:?}", String::from_utf8_lossy(line)),
         _ => format!("{ev:?}"),
     };
     (text, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use novag_citrine::Level;
+
+    #[test]
+    fn levels_in_words() {
+        // Spec note, command table: `L CITRINE 5` is answered `Level sd 5`;
+        // the default is `Level tr 1` (tournament level 1).
+        let sd5 = Level::new(LevelKind::Citrine, 5).unwrap();
+        assert_eq!(
+            describe(&Event::Level(sd5)),
+            ("level citrine 5 (sd 5)".to_string(), false)
+        );
+        assert_eq!(
+            describe(&Event::Level(Level::DEFAULT)).0,
+            "level tournament 1 (tr 1)"
+        );
+    }
 }

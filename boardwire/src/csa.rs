@@ -5,21 +5,22 @@
 //! - `csa connect HOST:PORT --user NAME [--password PW] [--x1] [--game NAME-300-10F]`:
 //!   a client playing with a built-in player (legal moves, captures first),
 //!   printing the wire transcript (format: `transcript.rs`);
-//! - `csa decode [FILE]`: a wire log (raw lines, or the `>>`/`<<` transcript
-//!   format) or a CSA kifu file as typed messages, `--json` for one JSON
-//!   object per line.
+//! - `csa decode [FILE | --message LINE]`: CSA lines, a recorded capture
+//!   (`[t] who >> line`, `b'...'` literals) or a CSA kifu file, one message
+//!   per line in words, `--json` for one JSON object per line
+//!   (`csa_decode.rs`).
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::time::{Duration, Instant};
 
-use crate::batch::json_string;
+use crate::Failure;
+use crate::csa_decode::{self, CsaFormat};
 use crate::transcript::{Sink, Splitter, Transcript, show};
-use csa_protocol::kifu::{Item, parse_kifu};
 use csa_protocol::session::client::{Client, ClientConfig, ClientEvent};
 use csa_protocol::session::server::ServerConfig;
 use csa_protocol::{
-    ClientMessage, GameBoard, GameId, GameName, Password, ServerMessage, Side, SidePreference,
-    SpecialMove, UserName, X1Command, X1Reply, decode_client_line, decode_server_line,
+    GameBoard, GameId, GameName, Password, Side, SidePreference, SpecialMove, UserName, X1Command,
+    X1Reply,
 };
 
 /// The `csa` subcommands.
@@ -66,22 +67,38 @@ pub(crate) enum CsaCommand {
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
-    /// Decode a wire log or a CSA kifu file into typed messages.
+    /// Decode CSA lines, a recorded capture or a CSA kifu file: one line
+    /// per message, in words.
     ///
-    /// Every line is printed (message, unrecognised, or error with its
-    /// column); the exit code is 2 when any line was malformed.
+    /// Output: `<line> [<party>] <client|server> <reading>`, e.g.
+    /// `3  lena  client  LOGIN: name lena, password hidden, x1 mode`;
+    /// unrecognised lines and errors (with their column) are printed too,
+    /// and the exit code is 2 when any line was malformed. Inputs: one wire
+    /// line per line (LF or CRLF); the recorded-capture format
+    /// (`[0.002] alice >> LOGIN ...`, `[49.0] lena >> b'LOGIN ...\r\n'`,
+    /// `<<` for lines received); a CSA kifu (`V2...`). The format is
+    /// detected unless --format says it.
     Decode {
         /// File to read (standard input when absent).
+        #[arg(conflicts_with = "message")]
         file: Option<std::path::PathBuf>,
-        /// One JSON object per line.
+        /// Decode this line instead of reading a file (repeatable; each is
+        /// one wire line, without its line ending).
+        #[arg(long, short = 'm', value_name = "LINE", allow_hyphen_values = true)]
+        message: Vec<String>,
+        /// The input format.
+        #[arg(long, value_enum, default_value_t = CsaFormat::Auto)]
+        format: CsaFormat,
+        /// One JSON object per line:
+        /// `{"line":3,"party":"lena","direction":"client","kind":"message","value":"LOGIN: ...","wire":"LOGIN lena pass x1"}`.
         #[arg(long)]
         json: bool,
     },
 }
 
 /// Runs a `csa` subcommand. Errors are one-line messages for the user.
-pub(crate) fn run(cmd: CsaCommand) -> Result<(), String> {
-    match cmd {
+pub(crate) fn run(cmd: CsaCommand, out: &mut dyn Write) -> Result<(), Failure> {
+    let result = match cmd {
         CsaCommand::Serve {
             listen,
             event,
@@ -97,8 +114,14 @@ pub(crate) fn run(cmd: CsaCommand) -> Result<(), String> {
             side,
             seed,
         } => connect(&addr, &user, password, x1, game, &side, seed),
-        CsaCommand::Decode { file, json } => decode(file.as_deref(), json),
-    }
+        CsaCommand::Decode {
+            file,
+            message,
+            format,
+            json,
+        } => return csa_decode::decode(file.as_deref(), &message, format, json, out),
+    };
+    result.map_err(Failure::Input)
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime, String> {
@@ -187,124 +210,6 @@ fn connect(
             None => Ok(()),
         }
     })
-}
-
-fn emit(json: bool, line_no: usize, direction: &str, kind: &str, detail: &str) {
-    if json {
-        println!(
-            "{{\"line\":{line_no},\"direction\":{},\"kind\":{},\"value\":{}}}",
-            json_string(direction),
-            json_string(kind),
-            json_string(detail)
-        );
-    } else {
-        println!("{line_no:>5} {direction:<6} {kind:<12} {detail}");
-    }
-}
-
-fn decode(file: Option<&std::path::Path>, json: bool) -> Result<(), String> {
-    let mut data = Vec::new();
-    match file {
-        Some(p) => {
-            data = std::fs::read(p).map_err(|e| format!("{}: {e}", p.display()))?;
-        }
-        None => {
-            std::io::stdin()
-                .read_to_end(&mut data)
-                .map_err(|e| format!("stdin: {e}"))?;
-        }
-    }
-    let first = data
-        .split(|&b| b == b'\n')
-        .find(|l| !l.is_empty())
-        .unwrap_or(b"");
-    let is_kifu =
-        first.starts_with(b"V2") || first.starts_with(b"V3") || first.starts_with(b"'CSA encoding");
-    if is_kifu {
-        let records = parse_kifu(&data).map_err(|e| e.to_string())?;
-        let mut n = 0;
-        for (r, record) in records.iter().enumerate() {
-            for item in &record.items {
-                n += 1;
-                let (kind, detail) = match item {
-                    Item::Comment(c) => (
-                        "comment",
-                        String::from_utf8_lossy(c.as_bytes()).into_owned(),
-                    ),
-                    Item::Name { side, name } => (
-                        "name",
-                        format!("{} {}", side.sign(), String::from_utf8_lossy(name)),
-                    ),
-                    Item::Info { key, value } => {
-                        ("info", format!("{key}: {}", String::from_utf8_lossy(value)))
-                    }
-                    other => ("statement", format!("{other:?}")),
-                };
-                emit(json, n, &format!("kifu{r}"), kind, &detail);
-            }
-        }
-        let _ = std::io::stdout().flush();
-        return Ok(());
-    }
-    // The transcript format (`[t] who >> line`): other lines are comments.
-    let transcript = data
-        .split(|&b| b == b'\n')
-        .any(|l| l.starts_with(b"[") && (l.windows(4).any(|w| w == b" >> " || w == b" << ")));
-    let mut malformed = 0usize;
-    for (i, raw) in data.split(|&b| b == b'\n').enumerate() {
-        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-        if raw.is_empty() && i + 1 == data.split(|&b| b == b'\n').count() {
-            break;
-        }
-        // The transcript format `[t] who >> line` / `[t] who << line`.
-        let text = String::from_utf8_lossy(raw);
-        let (direction, line): (&str, Vec<u8>) = match (text.find(" >> "), text.find(" << ")) {
-            (Some(p), _) if text.starts_with('[') => ("client", text[p + 4..].as_bytes().to_vec()),
-            (_, Some(p)) if text.starts_with('[') => ("server", text[p + 4..].as_bytes().to_vec()),
-            _ if transcript => continue,
-            _ => ("?", raw.to_vec()),
-        };
-        let client = |l: &[u8]| match decode_client_line(l) {
-            Ok(ClientMessage::Unrecognised(_)) => None,
-            Ok(m) => Some(Ok(format!("{m:?}"))),
-            Err(e) => Some(Err(e.to_string())),
-        };
-        let server = |l: &[u8]| match decode_server_line(l) {
-            Ok(ServerMessage::Unrecognised(_)) => None,
-            Ok(m) => Some(Ok(format!("{m:?}"))),
-            Err(e) => Some(Err(e.to_string())),
-        };
-        let (dir, result) = match direction {
-            "client" => ("client", client(&line)),
-            "server" => ("server", server(&line)),
-            // A raw log: whichever side's decoder knows the line.
-            _ => match (client(&line), server(&line)) {
-                (Some(Ok(m)), _) => ("client", Some(Ok(m))),
-                (_, Some(Ok(m))) => ("server", Some(Ok(m))),
-                (Some(Err(e)), _) => ("client", Some(Err(e))),
-                (None, r) => ("server", r),
-            },
-        };
-        match result {
-            Some(Ok(m)) => emit(json, i + 1, dir, "message", &m),
-            Some(Err(e)) => {
-                malformed += 1;
-                emit(json, i + 1, dir, "error", &e)
-            }
-            None => emit(
-                json,
-                i + 1,
-                dir,
-                "unrecognised",
-                &String::from_utf8_lossy(&line),
-            ),
-        }
-    }
-    let _ = std::io::stdout().flush();
-    if malformed > 0 {
-        return Err(format!("{malformed} malformed line(s)"));
-    }
-    Ok(())
 }
 
 // ------------------------------------------------------------- transcript

@@ -9,8 +9,10 @@
 //! * `dxp connect` — an initiator: plays `--games N` games against a DXP
 //!   engine, prints the transcript (party `initiator`) and a `result:` line
 //!   to stdout. [`initiate`] is the game loop; `demo` runs it too.
-//! * `dxp decode` — decodes a raw capture (NUL-separated) or one message per
-//!   line and prints each message, or its error with the offsets.
+//! * `dxp decode` — decodes a raw capture (NUL-separated), one message per
+//!   line, a recorded capture (`[t] C->S ...\0`, see `capture.rs`) or
+//!   `--message` arguments, and prints each message in words, or its error
+//!   with the offsets.
 //!
 //! Transcript format: see `transcript.rs` (one line per frame, the wire text
 //! without its NUL, then its reading in parentheses; `::` lines are notes).
@@ -34,6 +36,7 @@ use tokio::time::Instant;
 
 use crate::Failure;
 use crate::batch::json_string;
+use crate::capture::{self, Escapes, Payload};
 use crate::transcript::{Sink, Splitter, Transcript, show};
 
 /// `boardwire dxp ...`
@@ -103,20 +106,51 @@ pub enum DxpCommand {
         #[arg(long)]
         take_back_at: Option<usize>,
     },
-    /// Decode a raw DXP capture (NUL-separated) or one message per line.
+    /// Decode DXP messages: a raw capture, one message per line, a recorded
+    /// capture, or messages given with --message.
     ///
-    /// Prints each message with its stream offset, or its error (field and
-    /// byte offset). Exit code 2 if any message is malformed.
+    /// Output: one line per message, `<stream offset>: <reading>` (e.g.
+    /// `0: MOVE 32-28, 0 s`) or `<offset>: error: <what and where>`; for a
+    /// recorded capture `<line> <direction> <reading>`. Inputs: raw bytes
+    /// with NUL-terminated frames; one message per line (LF or CRLF); the
+    /// recorded-capture format (`[  0.000] C->S M0000322800\0`, `\0` a
+    /// NUL, one recv() chunk per line, `<EOF>` closing a direction). The
+    /// format is detected unless --format says it. Exit code 2 if any
+    /// message is malformed.
     Decode {
         /// The file (default: stdin).
+        #[arg(conflicts_with = "message")]
         file: Option<std::path::PathBuf>,
-        /// One JSON object per line.
+        /// Decode this message instead of reading a file (repeatable; each is
+        /// one message without its NUL, e.g. `M0000322800`; offsets count
+        /// them as NUL-terminated frames).
+        #[arg(long, short = 'm', value_name = "MESSAGE", allow_hyphen_values = true)]
+        message: Vec<String>,
+        /// The input format.
+        #[arg(long, value_enum, default_value_t = DxpFormat::Auto)]
+        format: DxpFormat,
+        /// One JSON object per message:
+        /// `{"offset":0,"type":"MOVE","time":0,"from":32,"to":28,"captured":[]}`.
         #[arg(long)]
         json: bool,
         /// Accept what real peers send beyond the spec.
         #[arg(long)]
         lenient: bool,
     },
+}
+
+/// The input formats of `dxp decode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DxpFormat {
+    /// Detect: a capture by its `[<seconds>]` records, raw by its NUL bytes,
+    /// else lines.
+    Auto,
+    /// Raw bytes, frames ending with NUL.
+    Raw,
+    /// One message per line, without NULs.
+    Lines,
+    /// The recorded-capture format (`[t] C->S <chunk>`, NUL written `\0`).
+    Capture,
 }
 
 /// A colour on the command line.
@@ -133,9 +167,11 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
     match command {
         DxpCommand::Decode {
             file,
+            message,
+            format,
             json,
             lenient,
-        } => decode(file.as_deref(), json, lenient, out),
+        } => decode(file.as_deref(), &message, format, json, lenient, out),
         DxpCommand::Serve {
             listen,
             seed,
@@ -922,12 +958,21 @@ async fn connect(
 
 fn decode(
     file: Option<&std::path::Path>,
+    messages: &[String],
+    format: DxpFormat,
     json: bool,
     lenient: bool,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     let mut data = Vec::new();
     match file {
+        // The messages as the frames they would be on the wire.
+        _ if !messages.is_empty() => {
+            for m in messages {
+                data.extend_from_slice(m.as_bytes());
+                data.push(0);
+            }
+        }
         Some(path) => {
             data = std::fs::read(path)
                 .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?
@@ -943,56 +988,176 @@ fn decode(
     } else {
         Leniency::STRICT
     };
+    let format = match format {
+        _ if !messages.is_empty() => DxpFormat::Raw,
+        DxpFormat::Auto if capture::is_capture(&String::from_utf8_lossy(&data)) => {
+            DxpFormat::Capture
+        }
+        DxpFormat::Auto if data.contains(&0) => DxpFormat::Raw,
+        DxpFormat::Auto => DxpFormat::Lines,
+        f => f,
+    };
     let mut bad = 0usize;
-    let mut emit = |offset: u64, result: Result<Message<'_>, String>, out: &mut dyn Write| {
-        let line = match (&result, json) {
-            (Ok(m), false) => format!("{offset}: {}", text_of(m)),
+    // `at`: the stream offset, and for a capture the line and direction.
+    let mut emit = |at: (u64, Option<(usize, &str)>),
+                    result: Result<Message<'_>, String>,
+                    out: &mut dyn Write| {
+        let (offset, line) = at;
+        let text = match (&result, json) {
+            (Ok(m), false) => text_of(m),
             (Ok(m), true) => json_of(offset, m),
-            (Err(e), false) => format!("{offset}: error: {e}"),
+            (Err(e), false) => format!("error: {e}"),
             (Err(e), true) => format!("{{\"offset\":{offset},\"error\":{}}}", json_string(e)),
         };
         if result.is_err() {
             bad += 1;
         }
-        writeln!(out, "{line}").map_err(Failure::Output)
+        let text = match (line, json) {
+            (None, false) => format!("{offset}: {text}"),
+            (Some((n, who)), false) => format!("{n:>5}  {who:<12} {text}"),
+            (None, true) => text,
+            (Some((n, who)), true) => {
+                format!(
+                    "{{\"line\":{n},\"direction\":{},{}",
+                    json_string(who),
+                    &text[1..]
+                )
+            }
+        };
+        writeln!(out, "{text}").map_err(Failure::Output)
     };
-    if data.contains(&0) {
-        // A raw capture: NUL-terminated frames.
-        let mut framer = Framer::with_leniency(leniency);
-        let mut input = &data[..];
-        loop {
-            let start = framer.position() - framer.buffered() as u64;
-            let Some(item) = framer.next_message(&mut input) else {
-                break;
-            };
-            match item {
-                Ok(m) => emit(start, Ok(m), out)?,
-                Err(e) => emit(e.stream_offset(), Err(e.to_string()), out)?,
+    match format {
+        DxpFormat::Raw | DxpFormat::Auto => {
+            let mut framer = Framer::with_leniency(leniency);
+            let mut input = &data[..];
+            drain(&mut framer, &mut input, |o, r| emit((o, None), r, out))?;
+            if let Some(e) = framer.finish() {
+                emit((e.stream_offset(), None), Err(e.to_string()), out)?;
             }
         }
-        if let Some(e) = framer.finish() {
-            emit(e.stream_offset(), Err(e.to_string()), out)?;
+        DxpFormat::Lines => {
+            let mut offset = 0u64;
+            for line in data.split_inclusive(|&b| b == b'\n') {
+                let len = line.len() as u64;
+                let msg = line.strip_suffix(b"\n").unwrap_or(line);
+                let msg = msg.strip_suffix(b"\r").unwrap_or(msg);
+                if !msg.is_empty() {
+                    let r = decode_with(msg, &leniency).map_err(|e| e.to_string());
+                    emit((offset, None), r, out)?;
+                }
+                offset += len;
+            }
         }
-    } else {
-        // One message per line.
-        let mut offset = 0u64;
-        for line in data.split_inclusive(|&b| b == b'\n') {
-            let len = line.len() as u64;
-            let msg = line.strip_suffix(b"\n").unwrap_or(line);
-            let msg = msg.strip_suffix(b"\r").unwrap_or(msg);
-            if !msg.is_empty() {
-                match decode_with(msg, &leniency) {
-                    Ok(m) => emit(offset, Ok(m), out)?,
-                    Err(e) => emit(offset, Err(e.to_string()), out)?,
+        DxpFormat::Capture => {
+            // One framer per direction: a frame may span recv() chunks.
+            let mut streams: Vec<(String, Framer)> = Vec::new();
+            let text = String::from_utf8_lossy(&data);
+            let mut last_secs = 0.0;
+            for (i, line) in text.lines().enumerate() {
+                let n = i + 1;
+                let record = capture::parse_record(line, Escapes::Backslash);
+                // A new connection: new streams.
+                let new = match &record {
+                    None => capture::is_new_connection(line),
+                    Some(Ok(r)) => r.secs < last_secs,
+                    Some(Err(_)) => false,
+                };
+                if new {
+                    for (who, mut framer) in streams.drain(..) {
+                        if let Some(e) = framer.finish() {
+                            emit(
+                                (e.stream_offset(), Some((n - 1, &who))),
+                                Err(e.to_string()),
+                                out,
+                            )?;
+                        }
+                    }
+                }
+                let record = match record {
+                    None => continue, // a comment
+                    Some(Ok(r)) => r,
+                    Some(Err(e)) => {
+                        emit((0, Some((n, ""))), Err(e), out)?;
+                        continue;
+                    }
+                };
+                last_secs = record.secs;
+                let at = |o| (o, Some((n, record.who)));
+                let k = match streams.iter().position(|(w, _)| w == record.who) {
+                    Some(k) => k,
+                    None => {
+                        streams.push((record.who.to_string(), Framer::with_leniency(leniency)));
+                        streams.len() - 1
+                    }
+                };
+                let framer = &mut streams[k].1;
+                match &record.payload {
+                    Payload::Bytes(bytes) => {
+                        let mut input = &bytes[..];
+                        drain(framer, &mut input, |o, r| emit(at(o), r, out))?;
+                    }
+                    Payload::Eof(why) => {
+                        let (_, mut framer) = streams.remove(k);
+                        if let Some(e) = framer.finish() {
+                            emit(at(e.stream_offset()), Err(e.to_string()), out)?;
+                        }
+                        let note = match why.as_str() {
+                            "" => "end of stream".to_string(),
+                            w => format!("end of stream: {w}"),
+                        };
+                        let note = if json {
+                            format!(
+                                "{{\"line\":{n},\"direction\":{},\"note\":{}}}",
+                                json_string(record.who),
+                                json_string(&note)
+                            )
+                        } else {
+                            format!("{n:>5}  {:<12} {note}", record.who)
+                        };
+                        writeln!(out, "{note}").map_err(Failure::Output)?;
+                    }
+                    Payload::Shortened { total, .. } => {
+                        let e = format!("shortened by the recorder ({total} bytes): cannot decode");
+                        emit(at(framer.position()), Err(e), out)?;
+                    }
+                    Payload::Note(_) => {}
                 }
             }
-            offset += len;
+            for (who, mut framer) in streams {
+                if let Some(e) = framer.finish() {
+                    let n = text.lines().count();
+                    emit(
+                        (e.stream_offset(), Some((n, &who))),
+                        Err(e.to_string()),
+                        out,
+                    )?;
+                }
+            }
         }
     }
     if bad > 0 {
         return Err(Failure::Input(format!("{bad} malformed message(s)")));
     }
     Ok(())
+}
+
+/// Feeds `input` to `framer`, calling `each(stream offset, message or
+/// error)` for every complete frame.
+fn drain(
+    framer: &mut Framer,
+    input: &mut &[u8],
+    mut each: impl FnMut(u64, Result<Message<'_>, String>) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    loop {
+        let start = framer.position() - framer.buffered() as u64;
+        let Some(item) = framer.next_message(input) else {
+            return Ok(());
+        };
+        match item {
+            Ok(m) => each(start, Ok(m))?,
+            Err(e) => each(e.stream_offset(), Err(e.to_string()))?,
+        }
+    }
 }
 
 /// A message in words (`dxp decode` and the transcript's readings).

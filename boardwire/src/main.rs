@@ -1,12 +1,16 @@
 //! `boardwire`: the command-line tool of the boardwire family.
 //!
-//! Layout: `main.rs` only parses the command line and dispatches; each game
-//! lives in its own module (`draughts.rs`, `chess.rs`, `shogi.rs`)
-//! and each protocol in its own (`dxp`, `csa`, `citrine`); `demo` runs the
-//! three protocols on loopback with their code, and `transcript` is the
-//! wire transcript format they all print (see README.md). Adding a
-//! game is one [`Game`] variant, one module and one arm per game command;
-//! adding a protocol is one [`Command`] variant and one module.
+//! Layout: `main.rs` only parses the command line and dispatches; `perft`
+//! and `moves` are written once (`game.rs`), each game says how to read its
+//! positions and write its moves in its own module (`draughts.rs`,
+//! `chess.rs`, `shogi.rs`); each protocol has its own module (`dxp`, `csa`
+//! with `csa_decode`, `citrine`); `demo` runs the three protocols on
+//! loopback with their code, `transcript` is the wire transcript format
+//! they all print, and `capture` reads the recorded-capture format of the
+//! reference transcripts for `dxp decode` and `csa decode` (see README.md).
+//! Adding a game is one [`Game`] variant, one module implementing
+//! `game::GameCli` and one arm per game command; adding a protocol is one
+//! [`Command`] variant and one module.
 //!
 //! Exit codes: 0 success, 2 bad input (one-line message on stderr), 1 an
 //! I/O error writing the output or a failed run (`demo`, `citrine --auto`).
@@ -17,12 +21,15 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod batch;
+mod capture;
 mod chess;
 mod citrine;
 mod csa;
+mod csa_decode;
 mod demo;
 mod draughts;
 mod dxp;
+mod game;
 mod shogi;
 mod transcript;
 
@@ -172,20 +179,20 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             depth,
             divide,
         } => match game {
-            Game::Draughts => draughts::perft(&position, depth, divide, out),
-            Game::Chess => chess::perft(&position, depth, divide, out),
-            Game::Shogi => shogi::perft(&position, depth, divide, out),
+            Game::Draughts => game::perft::<draughts::Draughts>(&position, depth, divide, out),
+            Game::Chess => game::perft::<chess::Chess>(&position, depth, divide, out),
+            Game::Shogi => game::perft::<shogi::Shogi>(&position, depth, divide, out),
         },
         Command::Moves {
             game,
             position,
             json,
         } => match game {
-            Game::Draughts => draughts::moves(&position, json, out),
-            Game::Chess => chess::moves(&position, json, out),
-            Game::Shogi => shogi::moves(&position, json, out),
+            Game::Draughts => game::moves::<draughts::Draughts>(&position, json, out),
+            Game::Chess => game::moves::<chess::Chess>(&position, json, out),
+            Game::Shogi => game::moves::<shogi::Shogi>(&position, json, out),
         },
-        Command::Csa { command } => csa::run(command).map_err(Failure::Input),
+        Command::Csa { command } => csa::run(command, out),
         Command::Citrine(args) => citrine::run(args, out),
         Command::Dxp { command } => dxp::run(command, out),
         Command::Demo(args) => demo::run(args, out),
