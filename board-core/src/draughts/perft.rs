@@ -6,7 +6,7 @@
 use super::bitboard::{BLACK_PROMOTION, WHITE_PROMOTION, king_moves, step};
 use super::movegen::{
     self, ListSink, Sides, count_legal, forward, has_capture, jump_sources, kings_capture,
-    single_man_captures,
+    short_man_captures,
 };
 use super::types::{Color, Move};
 use super::{MAX_MOVES, MoveList, Position};
@@ -145,15 +145,12 @@ fn captures<const WHITE: bool>(
     s: &Sides,
     depth: u32,
 ) -> Result<u64, CapacityError> {
-    // Most often every capture is a single jump by a man: play them
+    // Most often every capture is one or two jumps by a man: play them
     // straight from the bitboards.
     let j = jump_sources(s);
-    if !kings_capture(s) && single_man_captures(s, &j).is_some() {
-        let promotion = if WHITE {
-            WHITE_PROMOTION
-        } else {
-            BLACK_PROMOTION
-        };
+    if !kings_capture(s)
+        && let Some((_, len)) = short_man_captures(s, &j)
+    {
         let mut nodes = 0;
         for (d, &jd) in j.iter().enumerate() {
             let mut jumpers = s.men & jd;
@@ -161,36 +158,62 @@ fn captures<const WHITE: bool>(
                 let f = jumpers & jumpers.wrapping_neg();
                 jumpers &= jumpers - 1;
                 let over = step(d, f);
-                let t = step(d, over);
-                let mut child = *pos;
-                if WHITE {
-                    child.white ^= f | t;
-                    child.black &= !over;
+                let land = step(d, over);
+                if len == 1 {
+                    nodes += play_man::<WHITE>(pos, f, land, over, depth)?;
                 } else {
-                    child.black ^= f | t;
-                    child.white &= !over;
+                    for e in [d, d ^ 1, d ^ 3] {
+                        if land & j[e] != 0 {
+                            let over2 = step(e, land);
+                            let t = step(e, over2);
+                            nodes += play_man::<WHITE>(pos, f, t, over | over2, depth)?;
+                        }
+                    }
                 }
-                child.kings = (child.kings & !over) | (t & promotion);
-                child.side = if WHITE { Color::Black } else { Color::White };
-                nodes += if WHITE {
-                    sub::<false>(&child, depth - 1)?
-                } else {
-                    sub::<true>(&child, depth - 1)?
-                };
             }
         }
         return Ok(nodes);
     }
     // Most capture lists are short: try a small list before the full one.
     let mut small = MoveList::<Move, 16>::new();
-    let mut sink = ListSink {
-        list: &mut small,
-        best: 0,
-    };
-    if movegen::captures(s, &mut sink).is_ok() {
+    let mut sink = ListSink::new(&mut small);
+    movegen::captures(s, &mut sink);
+    if !sink.overflow {
         return play_all::<WHITE>(pos, &small, depth);
     }
     many_captures::<WHITE>(pos, s, depth)
+}
+
+/// Plays the capture of the man on `f` to `t` taking `caps` (bit sets)
+/// and counts the subtree below.
+#[inline(always)]
+fn play_man<const WHITE: bool>(
+    pos: &Position,
+    f: u64,
+    t: u64,
+    caps: u64,
+    depth: u32,
+) -> Result<u64, CapacityError> {
+    let promotion = if WHITE {
+        WHITE_PROMOTION
+    } else {
+        BLACK_PROMOTION
+    };
+    let mut child = *pos;
+    if WHITE {
+        child.white ^= f | t;
+        child.black &= !caps;
+    } else {
+        child.black ^= f | t;
+        child.white &= !caps;
+    }
+    child.kings = (child.kings & !caps) | (t & promotion);
+    child.side = if WHITE { Color::Black } else { Color::White };
+    if WHITE {
+        sub::<false>(&child, depth - 1)
+    } else {
+        sub::<true>(&child, depth - 1)
+    }
 }
 
 /// Kept out of line so that the common path's stack frame stays small.
@@ -202,11 +225,13 @@ fn many_captures<const WHITE: bool>(
     depth: u32,
 ) -> Result<u64, CapacityError> {
     let mut list = MoveList::<Move, MAX_MOVES>::new();
-    let mut sink = ListSink {
-        list: &mut list,
-        best: 0,
-    };
-    movegen::captures(s, &mut sink)?;
+    let mut sink = ListSink::new(&mut list);
+    movegen::captures(s, &mut sink);
+    if sink.overflow {
+        return Err(CapacityError {
+            capacity: MAX_MOVES,
+        });
+    }
     play_all::<WHITE>(pos, &list, depth)
 }
 
