@@ -31,7 +31,7 @@ use crate::movelist::{CapacityError, MoveList};
 /// position holding only the moving piece and `S`. The test
 /// `no_duplicate_below_dedup_min` runs the search for a man and for a king
 /// on every square with every set of 1, 2 and 3 opponent pieces on an
-/// otherwise empty board (50 x 19,600 set-ups each) and finds no
+/// otherwise empty board (50 x 19,649 set-ups each) and finds no
 /// duplicate; `duplicates_at_dedup_min` shows both a man and a king with
 /// two paths round a loop of 4 pieces (the same move), so the bound is
 /// exact. By hand for 2 captures: the king's landing square between the two
@@ -532,4 +532,99 @@ pub(crate) fn kings_capture(s: &Sides) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draughts::bitboard::bit_of;
+    use std::vec::Vec;
+
+    /// Records every complete sequence the search reports, maximal or not.
+    struct AllSink(Vec<(u32, u64, u32)>);
+
+    impl CaptureSink for AllSink {
+        fn record(&mut self, _from: u32, to: u32, captured: u64, n: u32) {
+            self.0.push((to, captured, n));
+        }
+    }
+
+    /// The sequences reported for a lone man (`king == false`) or king on
+    /// bit `a` with opponent pieces on `opp` and every other square empty.
+    fn sequences(a: u32, king: bool, opp: u64) -> Vec<(u32, u64, u32)> {
+        let b = 1u64 << a;
+        let s = Sides {
+            men: if king { 0 } else { b },
+            kings: if king { b } else { 0 },
+            opp,
+            empty: BOARD & !(opp | b),
+        };
+        let mut sink = AllSink(Vec::new());
+        captures(&s, &mut sink);
+        sink.0
+    }
+
+    fn has_duplicate(mut seqs: Vec<(u32, u64, u32)>) -> bool {
+        let n = seqs.len();
+        seqs.sort_unstable();
+        seqs.dedup();
+        seqs.len() != n
+    }
+
+    /// The exhaustive half of the argument at [`DEDUP_MIN`]: with 1, 2 or 3
+    /// opponent pieces (every set of them, on every square for the moving
+    /// man or king) no sequence is reported twice.
+    #[test]
+    fn no_duplicate_below_dedup_min() {
+        let bits: Vec<u32> = (1..=50u8).map(bit_of).collect();
+        let mut searched = 0u64;
+        for &a in &bits {
+            let others: Vec<u64> = bits
+                .iter()
+                .filter(|&&o| o != a)
+                .map(|&o| 1u64 << o)
+                .collect();
+            let m = others.len();
+            let mut check = |opp: u64| {
+                for king in [false, true] {
+                    let seqs = sequences(a, king, opp);
+                    assert!(seqs.iter().all(|s| s.2 < DEDUP_MIN));
+                    assert!(!has_duplicate(seqs), "bit {a} king {king} opp {opp:#x}");
+                    searched += 1;
+                }
+            };
+            for i in 0..m {
+                check(others[i]);
+                for j in i + 1..m {
+                    check(others[i] | others[j]);
+                    for k in j + 1..m {
+                        check(others[i] | others[j] | others[k]);
+                    }
+                }
+            }
+        }
+        // 2 kinds x 50 squares x (C(49,1) + C(49,2) + C(49,3)) set-ups.
+        assert_eq!(searched, 2 * 50 * (49 + 1176 + 18424));
+    }
+
+    /// The bound is exact: round a diamond of 4 pieces both ways.
+    #[test]
+    fn duplicates_at_dedup_min() {
+        let x = 1u64 << bit_of(28);
+        // Up-left (direction 3) then up-right (direction 2), back down-right
+        // (1) and down-left (0): pieces next to 28, 17, 8 and 19's corners.
+        let p1 = step(3, x);
+        let l1 = step(3, p1);
+        let p2 = step(2, l1);
+        let l2 = step(2, p2);
+        let p3 = step(1, l2);
+        let l3 = step(1, p3);
+        let p4 = step(0, l3);
+        assert_eq!(step(0, p4), x);
+        let opp = p1 | p2 | p3 | p4;
+        for king in [false, true] {
+            let seqs = sequences(x.trailing_zeros(), king, opp);
+            assert!(has_duplicate(seqs), "king {king}");
+        }
+    }
 }
