@@ -341,34 +341,73 @@ pub(crate) fn short_man_captures(s: &Sides, j: &[u64; 4]) -> Option<(u32, u32)> 
     Some(if n2 > 0 { (n2, 2) } else { (n1, 1) })
 }
 
-/// [`short_man_captures`]'s count (`None`: a full search is needed),
-/// computed with few branches for the leaves of `perft`.
+/// The number of maximal captures when only men can capture and none can
+/// take more than 3 pieces (`None`: a full search is needed), computed with
+/// few branches for the leaves of `perft`.
 ///
-/// With the jump sources of the board before the move, a man's jump back
-/// over the piece it has just taken is never listed (its origin is
-/// occupied there), so when no two first jumps land on the same square the
-/// second jumps from all landing squares can be taken together; the third
-/// jump's check must leave out the reverse direction itself (the second
-/// jump's landing square is empty).
+/// The jump sources `j` are those of the board before the move (the
+/// moving man's origin occupied, the pieces it takes still there), and
+/// they give exactly the jumps 2 and 3 of a sequence except the reverse of
+/// the previous jump: jump `k` lands on the origin only if `k` unit
+/// diagonal steps sum to zero (never for odd `k`; for `k = 2` only by the
+/// reverse jump, which `j` does not list since the origin is occupied),
+/// and jump 2, 3 or 4 passes over an earlier captured piece only by
+/// reversing the previous jump (for the piece taken two or three jumps
+/// earlier the steps would have to sum to a vector with a coordinate of
+/// 3 or 4). So the 4th jump differs from `j` only by possibly landing on
+/// the origin, and it is looked for with the moving side's pieces counted
+/// as empty landing squares (a superset: any hit means a full search).
+///
+/// Each landing square stands for one sequence as long as no two
+/// sequences of the same length land on the same square (checked; if they
+/// do, [`short_man_captures`] or the full search counts). With fewer than
+/// [`DEDUP_MIN`] captures every sequence is a distinct move.
 #[inline(always)]
 fn short_man_count(s: &Sides, j: &[u64; 4]) -> Option<u32> {
     let land1 = [0, 1, 2, 3].map(|d| step(d, step(d, s.men & j[d])));
     let all1 = land1[0] | land1[1] | land1[2] | land1[3];
     let again = j.map(|jd| all1 & jd);
-    let all2 = again[0] | again[1] | again[2] | again[3];
-    let mut third = 0;
-    for e in 0..4 {
-        third |= step(e, step(e, again[e])) & (j[e] | j[e ^ 1] | j[e ^ 3]);
+    let land2 = [0, 1, 2, 3].map(|e| step(e, step(e, again[e])));
+    // Third jumps, leaving out the reverse of the second.
+    let third = [0, 1, 2, 3].map(|f| (land2[f] | land2[f ^ 1] | land2[f ^ 3]) & j[f]);
+    if overlaps(&land1) | overlaps(&land2) != 0 {
+        return short_man_captures(s, j).map(|(n, _)| n);
     }
-    let overlap = overlaps(&land1) | overlaps(&again);
-    if third | overlap != 0 {
-        return if third != 0 {
-            None
-        } else {
-            short_man_captures(s, j).map(|(n, _)| n)
-        };
+    if third[0] | third[1] | third[2] | third[3] != 0 {
+        return three_jump_count(s, &third);
     }
-    Some(if all2 != 0 { all2 } else { all1 }.count_ones())
+    Some(if again[0] | again[1] | again[2] | again[3] != 0 {
+        count_sum(&again)
+    } else {
+        all1.count_ones()
+    })
+}
+
+/// The count of 3-jump sequences (`third[f]`: the squares where a third
+/// jump in direction `f` starts, one per sequence), or `None` if one of
+/// them may go on.
+#[inline(never)]
+fn three_jump_count(s: &Sides, third: &[u64; 4]) -> Option<u32> {
+    // Jump sources with every non-opponent square as a landing square.
+    let jo = [0, 1, 2, 3].map(|g| step(g ^ 2, step(g ^ 2, BOARD & !s.opp) & s.opp));
+    let mut fourth = 0;
+    for f in 0..4 {
+        fourth |= step(f, step(f, third[f])) & (jo[f] | jo[f ^ 1] | jo[f ^ 3]);
+    }
+    if fourth != 0 {
+        return None;
+    }
+    Some(count_sum(third))
+}
+
+/// The sum of the sizes of four sets.
+#[inline(always)]
+fn count_sum(sets: &[u64; 4]) -> u32 {
+    if overlaps(sets) == 0 {
+        (sets[0] | sets[1] | sets[2] | sets[3]).count_ones()
+    } else {
+        sets.iter().map(|s| sparse_len(*s)).sum()
+    }
 }
 
 /// The squares in at least two of the four sets.
