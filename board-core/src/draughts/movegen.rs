@@ -554,47 +554,163 @@ pub(crate) fn legal_moves_into<const N: usize>(
 }
 
 /// The number of legal moves of `pos` (captures deduplicated), without
-/// building a full move list.
+/// building a full move list. Exact for any number of moves.
 #[inline]
-pub(crate) fn count_legal(pos: &Position) -> Result<u64, CapacityError> {
+pub(crate) fn count_legal(pos: &Position) -> u64 {
     let s = pos.sides();
     if s.kings != 0 && kings_capture(&s) {
         return count_captures(&s);
     }
     let j = jump_sources(&s);
     if (j[0] | j[1] | j[2] | j[3]) & s.men == 0 {
-        return Ok(count_quiet(&s, pos.side));
+        return count_quiet(&s, pos.side);
     }
     match short_man_count(&s, &j) {
-        Some(n) => Ok(n as u64),
+        Some(n) => n as u64,
         None => count_captures(&s),
     }
 }
 
 #[inline(never)]
-fn count_captures(s: &Sides) -> Result<u64, CapacityError> {
+fn count_captures(s: &Sides) -> u64 {
     let mut sink = CountSink::new();
     captures(s, &mut sink);
     match sink.count() {
-        Some(n) => Ok(n),
-        None => count_many_captures(s),
+        Some(n) => n,
+        None => {
+            let mut n = 0;
+            for_each_capture(s, |_| n += 1);
+            n
+        }
     }
 }
 
-/// Many duplicate-prone sequences: count with a full list instead (out of
-/// line so that the common path's stack frame stays small).
+/// Calls `f` once for every legal capture (maximal, deduplicated) of `s`,
+/// however many there are, with no heap allocation.
+///
+/// Usually one search into a list of [`MAX_MOVES`](super::MAX_MOVES). If
+/// they do not fit (no such position is known), the sequences of maximal
+/// length are numbered in search order and handled in chunks of
+/// `MAX_MOVES`: one search collects the distinct moves of the chunk, a
+/// second drops those already met in earlier chunks. Slow, but it never
+/// fails.
 #[cold]
 #[inline(never)]
-fn count_many_captures(s: &Sides) -> Result<u64, CapacityError> {
-    let mut list = MoveList::<Move, { super::MAX_MOVES }>::new();
+pub(crate) fn for_each_capture(s: &Sides, f: impl FnMut(Move)) {
+    for_each_capture_in::<{ super::MAX_MOVES }>(s, f);
+}
+
+/// [`for_each_capture`] with lists of `N` moves.
+#[inline(always)]
+fn for_each_capture_in<const N: usize>(s: &Sides, mut f: impl FnMut(Move)) {
+    let mut list = MoveList::<Move, N>::new();
     let mut sink = ListSink::new(&mut list);
     captures(s, &mut sink);
-    if sink.overflow {
-        return Err(CapacityError {
-            capacity: super::MAX_MOVES,
-        });
+    let best = sink.best;
+    if !sink.overflow {
+        list.iter().for_each(|&mv| f(mv));
+        return;
     }
-    Ok(list.len() as u64)
+    let mut start = 0;
+    loop {
+        let mut chunk = ChunkSink::<N> {
+            best,
+            index: 0,
+            start,
+            list: MoveList::new(),
+        };
+        captures(s, &mut chunk);
+        let mut earlier = EarlierSink {
+            best,
+            index: 0,
+            end: start,
+            list: &mut chunk.list,
+        };
+        if start > 0 {
+            captures(s, &mut earlier);
+        }
+        chunk.list.iter().for_each(|&mv| f(mv));
+        if chunk.index <= start + N {
+            return;
+        }
+        start += N;
+    }
+}
+
+/// Collects the distinct moves among the maximal sequences numbered
+/// `start..start + N` in search order (`best`: the maximal count).
+struct ChunkSink<const N: usize> {
+    best: u32,
+    index: usize,
+    start: usize,
+    list: MoveList<Move, N>,
+}
+
+impl<const N: usize> CaptureSink for ChunkSink<N> {
+    fn record(&mut self, from: u32, to: u32, captured: u64, n: u32) {
+        if n != self.best {
+            return;
+        }
+        let i = self.index;
+        self.index += 1;
+        if i >= self.start && i - self.start < N {
+            let mv = Move::from_bits(from, to, captured);
+            if !self.list.contains(&mv) {
+                // At most MAX_MOVES sequences are numbered in this range.
+                let _ = self.list.try_push(mv);
+            }
+        }
+    }
+}
+
+/// Drops from `list` the moves of the maximal sequences numbered before
+/// `end`.
+struct EarlierSink<'a, const N: usize> {
+    best: u32,
+    index: usize,
+    end: usize,
+    list: &'a mut MoveList<Move, N>,
+}
+
+impl<const N: usize> CaptureSink for EarlierSink<'_, N> {
+    fn record(&mut self, from: u32, to: u32, captured: u64, n: u32) {
+        if n != self.best || self.index >= self.end {
+            return;
+        }
+        self.index += 1;
+        let mv = Move::from_bits(from, to, captured);
+        if let Some(i) = self.list.iter().position(|&m| m == mv) {
+            self.list.swap_remove(i);
+        }
+    }
+}
+
+/// Whether `mv` is one of the legal captures of `s` (exact for any number
+/// of them).
+pub(crate) fn is_legal_capture(s: &Sides, mv: Move) -> bool {
+    struct FindSink {
+        target: Move,
+        best: u32,
+        found: bool,
+    }
+    impl CaptureSink for FindSink {
+        fn record(&mut self, from: u32, to: u32, captured: u64, n: u32) {
+            if n > self.best {
+                self.best = n;
+                self.found = false;
+            }
+            if n == self.best && Move::from_bits(from, to, captured) == self.target {
+                self.found = true;
+            }
+        }
+    }
+    let mut sink = FindSink {
+        target: mv,
+        best: 0,
+        found: false,
+    };
+    captures(s, &mut sink);
+    sink.found
 }
 
 /// Whether some king of the side to move can capture.
@@ -682,6 +798,39 @@ mod tests {
         }
         // 2 kinds x 50 squares x (C(49,1) + C(49,2) + C(49,3)) set-ups.
         assert_eq!(searched, 2 * 50 * (49 + 1176 + 18424));
+    }
+
+    /// The chunked fallback of `for_each_capture` gives the same moves as
+    /// one list, here with chunks of 16 and 50 on positions with hundreds
+    /// of captures (and duplicate paths).
+    #[test]
+    fn chunked_captures_match_the_list() {
+        for fen in [
+            "W:WK5,K15,K46,K47,K48,K49:BK8,K9,18,K19,K22,24,K27,30,K31,K40,41,K42,K43,44",
+            "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
+            "W:W28:B17,19,22,23,32,33",
+        ] {
+            let pos: Position = fen.parse().unwrap();
+            let s = pos.sides();
+            let mut all: Vec<Move> = pos.legal_moves().to_vec();
+            all.sort_unstable();
+            for chunks in [
+                {
+                    let mut v = Vec::new();
+                    for_each_capture_in::<16>(&s, |m| v.push(m));
+                    v
+                },
+                {
+                    let mut v = Vec::new();
+                    for_each_capture_in::<50>(&s, |m| v.push(m));
+                    v
+                },
+            ] {
+                let mut chunks = chunks;
+                chunks.sort_unstable();
+                assert_eq!(chunks, all, "{fen}");
+            }
+        }
     }
 
     /// The bound is exact: round a diamond of 4 pieces both ways.

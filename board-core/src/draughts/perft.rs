@@ -10,35 +10,20 @@ use super::movegen::{
 };
 use super::types::{Color, Move};
 use super::{MAX_MOVES, MoveList, Position};
-use crate::movelist::CapacityError;
 
 /// The number of leaf nodes `depth` plies below `position` (1 at depth 0).
 /// The last ply is bulk-counted (moves are counted, not played). No heap
-/// allocation; single thread.
+/// allocation; single thread; no limit on the number of moves in a
+/// position (see [`MAX_MOVES`] for the rare fallback), so it never fails
+/// or panics.
 ///
 /// ```
 /// use board_core::draughts::{Position, perft};
 /// assert_eq!(perft(&Position::startpos(), 3), 658);
 /// ```
-///
-/// # Panics
-/// Only if a position in the tree has more legal moves than [`MAX_MOVES`]
-/// (none is known; see [`try_perft`] for the error as a value).
 pub fn perft(position: &Position, depth: u32) -> u64 {
-    match try_perft(position, depth) {
-        Ok(n) => n,
-        Err(e) => panic!("perft: {e} below draughts position {position}"),
-    }
-}
-
-/// [`perft`], reporting a move list overflow instead of panicking.
-///
-/// # Errors
-/// [`CapacityError`] if a position in the tree has more than [`MAX_MOVES`]
-/// legal moves.
-pub fn try_perft(position: &Position, depth: u32) -> Result<u64, CapacityError> {
     match depth {
-        0 => Ok(1),
+        0 => 1,
         1 => count_legal(position),
         _ => match position.side {
             Color::White => inner::<true>(position, depth),
@@ -50,26 +35,31 @@ pub fn try_perft(position: &Position, depth: u32) -> Result<u64, CapacityError> 
 /// `perft` of every root move: the total and, per legal move (in
 /// [`Position::legal_moves`] order), its subtree count at `depth - 1`.
 /// At depth 0 the list is empty and the total is 1.
+///
+/// The total counts every move. The per-move list holds at most
+/// [`MAX_MOVES`] entries: a full list means the position has more moves
+/// than that (none is known; see [`Position::legal_moves`]) and only the
+/// first [`MAX_MOVES`] are listed.
 pub fn perft_divide(position: &Position, depth: u32) -> (u64, MoveList<(Move, u64), MAX_MOVES>) {
     let mut out = MoveList::new();
     if depth == 0 {
         return (1, out);
     }
     let mut total = 0;
-    for &mv in position.legal_moves().iter() {
+    position.for_each_legal_move(|mv| {
         let mut child = *position;
         child.play_unchecked(mv);
         let n = perft(&child, depth - 1);
         total += n;
-        // Same capacity as the legal move list: cannot fail.
+        // A full list is reported by its length (see above).
         let _ = out.try_push((mv, n));
-    }
+    });
     (total, out)
 }
 
 /// The subtree count of `child` at `depth` (>= 1) plies.
 #[inline(always)]
-fn sub<const WHITE: bool>(child: &Position, depth: u32) -> Result<u64, CapacityError> {
+fn sub<const WHITE: bool>(child: &Position, depth: u32) -> u64 {
     if depth == 1 {
         count_legal(child)
     } else {
@@ -79,7 +69,7 @@ fn sub<const WHITE: bool>(child: &Position, depth: u32) -> Result<u64, CapacityE
 }
 
 /// `depth >= 2`; `WHITE` is the side to move in `pos`.
-fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> Result<u64, CapacityError> {
+fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> u64 {
     let s = pos.sides();
     if has_capture(&s) {
         return captures::<WHITE>(pos, &s, depth);
@@ -106,9 +96,9 @@ fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> Result<u64, CapacityE
             child.kings |= t & promotion;
             child.side = side.opposite();
             nodes += if WHITE {
-                sub::<false>(&child, depth - 1)?
+                sub::<false>(&child, depth - 1)
             } else {
-                sub::<true>(&child, depth - 1)?
+                sub::<true>(&child, depth - 1)
             };
         }
     }
@@ -130,21 +120,17 @@ fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> Result<u64, CapacityE
             child.kings ^= kb | t;
             child.side = side.opposite();
             nodes += if WHITE {
-                sub::<false>(&child, depth - 1)?
+                sub::<false>(&child, depth - 1)
             } else {
-                sub::<true>(&child, depth - 1)?
+                sub::<true>(&child, depth - 1)
             };
         }
     }
-    Ok(nodes)
+    nodes
 }
 
 #[inline(never)]
-fn captures<const WHITE: bool>(
-    pos: &Position,
-    s: &Sides,
-    depth: u32,
-) -> Result<u64, CapacityError> {
+fn captures<const WHITE: bool>(pos: &Position, s: &Sides, depth: u32) -> u64 {
     // Most often every capture is one or two jumps by a man: play them
     // straight from the bitboards.
     let j = jump_sources(s);
@@ -160,19 +146,19 @@ fn captures<const WHITE: bool>(
                 let over = step(d, f);
                 let land = step(d, over);
                 if len == 1 {
-                    nodes += play_man::<WHITE>(pos, f, land, over, depth)?;
+                    nodes += play_man::<WHITE>(pos, f, land, over, depth);
                 } else {
                     for e in [d, d ^ 1, d ^ 3] {
                         if land & j[e] != 0 {
                             let over2 = step(e, land);
                             let t = step(e, over2);
-                            nodes += play_man::<WHITE>(pos, f, t, over | over2, depth)?;
+                            nodes += play_man::<WHITE>(pos, f, t, over | over2, depth);
                         }
                     }
                 }
             }
         }
-        return Ok(nodes);
+        return nodes;
     }
     // Most capture lists are short: try a small list before the full one.
     let mut small = MoveList::<Move, 16>::new();
@@ -187,13 +173,7 @@ fn captures<const WHITE: bool>(
 /// Plays the capture of the man on `f` to `t` taking `caps` (bit sets)
 /// and counts the subtree below.
 #[inline(always)]
-fn play_man<const WHITE: bool>(
-    pos: &Position,
-    f: u64,
-    t: u64,
-    caps: u64,
-    depth: u32,
-) -> Result<u64, CapacityError> {
+fn play_man<const WHITE: bool>(pos: &Position, f: u64, t: u64, caps: u64, depth: u32) -> u64 {
     let promotion = if WHITE {
         WHITE_PROMOTION
     } else {
@@ -219,37 +199,31 @@ fn play_man<const WHITE: bool>(
 /// Kept out of line so that the common path's stack frame stays small.
 #[cold]
 #[inline(never)]
-fn many_captures<const WHITE: bool>(
-    pos: &Position,
-    s: &Sides,
-    depth: u32,
-) -> Result<u64, CapacityError> {
-    let mut list = MoveList::<Move, MAX_MOVES>::new();
-    let mut sink = ListSink::new(&mut list);
-    movegen::captures(s, &mut sink);
-    if sink.overflow {
-        return Err(CapacityError {
-            capacity: MAX_MOVES,
-        });
-    }
-    play_all::<WHITE>(pos, &list, depth)
+fn many_captures<const WHITE: bool>(pos: &Position, s: &Sides, depth: u32) -> u64 {
+    let mut nodes = 0;
+    movegen::for_each_capture(s, |mv| {
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        nodes += if WHITE {
+            sub::<false>(&child, depth - 1)
+        } else {
+            sub::<true>(&child, depth - 1)
+        };
+    });
+    nodes
 }
 
 #[inline(always)]
-fn play_all<const WHITE: bool>(
-    pos: &Position,
-    moves: &[Move],
-    depth: u32,
-) -> Result<u64, CapacityError> {
+fn play_all<const WHITE: bool>(pos: &Position, moves: &[Move], depth: u32) -> u64 {
     let mut nodes = 0;
     for &mv in moves {
         let mut child = *pos;
         child.play_unchecked(mv);
         nodes += if WHITE {
-            sub::<false>(&child, depth - 1)?
+            sub::<false>(&child, depth - 1)
         } else {
-            sub::<true>(&child, depth - 1)?
+            sub::<true>(&child, depth - 1)
         };
     }
-    Ok(nodes)
+    nodes
 }
