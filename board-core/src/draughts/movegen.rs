@@ -167,11 +167,17 @@ struct Search<'s, S> {
     sink: &'s mut S,
 }
 
+/// `[f(0), f(1), f(2), f(3)]`, always inlined (`array::map` may not be).
+#[inline(always)]
+fn each_dir(f: impl Fn(usize) -> u64) -> [u64; 4] {
+    [f(0), f(1), f(2), f(3)]
+}
+
 /// `lands[d]`: the square (one bit, or 0) a man on `b` (one bit) lands on
 /// by jumping one of `alive` in direction `d`.
 #[inline(always)]
 fn man_landings(b: u64, alive: u64, empty: u64) -> [u64; 4] {
-    [0, 1, 2, 3].map(|d| step(d, step(d, b) & alive) & empty)
+    each_dir(|d| step(d, step(d, b) & alive) & empty)
 }
 
 impl<S: CaptureSink> Search<'_, S> {
@@ -272,6 +278,22 @@ pub(crate) struct Sides {
 }
 
 impl Position {
+    /// [`Position::sides`] when the side to move is known (`WHITE`).
+    #[inline(always)]
+    pub(crate) fn sides_of<const WHITE: bool>(&self) -> Sides {
+        let (own, opp) = if WHITE {
+            (self.white, self.black)
+        } else {
+            (self.black, self.white)
+        };
+        Sides {
+            men: own & !self.kings,
+            kings: own & self.kings,
+            opp,
+            empty: BOARD & !(self.white | self.black),
+        }
+    }
+
     #[inline(always)]
     pub(crate) fn sides(&self) -> Sides {
         let (own, opp) = match self.side {
@@ -293,7 +315,7 @@ impl Position {
 #[inline(always)]
 pub(crate) fn jump_sources(s: &Sides) -> [u64; 4] {
     // Walk back from the landing square: empty <- opp <- source.
-    [0, 1, 2, 3].map(|d| step(d ^ 2, step(d ^ 2, s.empty) & s.opp))
+    each_dir(|d| step(d ^ 2, step(d ^ 2, s.empty) & s.opp))
 }
 
 /// Men of `s` that have at least one capture.
@@ -364,12 +386,12 @@ pub(crate) fn short_man_captures(s: &Sides, j: &[u64; 4]) -> Option<(u32, u32)> 
 /// [`DEDUP_MIN`] captures every sequence is a distinct move.
 #[inline(always)]
 fn short_man_count(s: &Sides, j: &[u64; 4]) -> Option<u32> {
-    let land1 = [0, 1, 2, 3].map(|d| step(d, step(d, s.men & j[d])));
+    let land1 = each_dir(|d| step(d, step(d, s.men & j[d])));
     let all1 = land1[0] | land1[1] | land1[2] | land1[3];
-    let again = j.map(|jd| all1 & jd);
-    let land2 = [0, 1, 2, 3].map(|e| step(e, step(e, again[e])));
+    let again = each_dir(|e| all1 & j[e]);
+    let land2 = each_dir(|e| step(e, step(e, again[e])));
     // Third jumps, leaving out the reverse of the second.
-    let third = [0, 1, 2, 3].map(|f| (land2[f] | land2[f ^ 1] | land2[f ^ 3]) & j[f]);
+    let third = each_dir(|f| (land2[f] | land2[f ^ 1] | land2[f ^ 3]) & j[f]);
     if overlaps(&land1) | overlaps(&land2) != 0 {
         return short_man_captures(s, j).map(|(n, _)| n);
     }
@@ -389,7 +411,7 @@ fn short_man_count(s: &Sides, j: &[u64; 4]) -> Option<u32> {
 #[inline(never)]
 fn three_jump_count(s: &Sides, third: &[u64; 4]) -> Option<u32> {
     // Jump sources with every non-opponent square as a landing square.
-    let jo = [0, 1, 2, 3].map(|g| step(g ^ 2, step(g ^ 2, BOARD & !s.opp) & s.opp));
+    let jo = each_dir(|g| step(g ^ 2, step(g ^ 2, BOARD & !s.opp) & s.opp));
     let mut fourth = 0;
     for f in 0..4 {
         fourth |= step(f, step(f, third[f])) & (jo[f] | jo[f ^ 1] | jo[f ^ 3]);
@@ -495,7 +517,7 @@ pub(crate) const fn forward(side: Color) -> [usize; 2] {
 #[inline(always)]
 pub(crate) fn count_quiet(s: &Sides, side: Color) -> u64 {
     let [d1, d2] = forward(side);
-    let mut n = (step(d1, s.men) & s.empty).count_ones() + (step(d2, s.men) & s.empty).count_ones();
+    let mut n = count_pair(step(d1, s.men) & s.empty, step(d2, s.men) & s.empty);
     let mut ks = s.kings;
     while ks != 0 {
         let k = ks.trailing_zeros();
@@ -503,6 +525,23 @@ pub(crate) fn count_quiet(s: &Sides, side: Color) -> u64 {
         n += super::bitboard::king_moves(k, s.empty).count_ones();
     }
     n as u64
+}
+
+/// `a.count_ones() + b.count_ones()` with one final multiply (the
+/// byte-wise partial sums of both are added first; each byte stays below
+/// 17): cheaper where there is no population-count instruction.
+#[inline(always)]
+fn count_pair(a: u64, b: u64) -> u32 {
+    const M1: u64 = 0x5555_5555_5555_5555;
+    const M2: u64 = 0x3333_3333_3333_3333;
+    const M4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+    const H01: u64 = 0x0101_0101_0101_0101;
+    let bytes = |x: u64| {
+        let x = x - ((x >> 1) & M1);
+        let x = (x & M2) + ((x >> 2) & M2);
+        (x + (x >> 4)) & M4
+    };
+    ((bytes(a) + bytes(b)).wrapping_mul(H01) >> 56) as u32
 }
 
 /// Pushes every quiet move (no capture available is assumed).
@@ -557,13 +596,23 @@ pub(crate) fn legal_moves_into<const N: usize>(
 /// building a full move list. Exact for any number of moves.
 #[inline]
 pub(crate) fn count_legal(pos: &Position) -> u64 {
-    let s = pos.sides();
+    match pos.side {
+        Color::White => count_legal_of::<true>(pos),
+        Color::Black => count_legal_of::<false>(pos),
+    }
+}
+
+/// [`count_legal`] with the side to move known (`WHITE`).
+#[inline(never)]
+pub(crate) fn count_legal_of<const WHITE: bool>(pos: &Position) -> u64 {
+    let s = pos.sides_of::<WHITE>();
     if s.kings != 0 && kings_capture(&s) {
         return count_captures(&s);
     }
     let j = jump_sources(&s);
     if (j[0] | j[1] | j[2] | j[3]) & s.men == 0 {
-        return count_quiet(&s, pos.side);
+        let side = if WHITE { Color::White } else { Color::Black };
+        return count_quiet(&s, side);
     }
     match short_man_count(&s, &j) {
         Some(n) => n as u64,

@@ -5,8 +5,8 @@
 
 use super::bitboard::{BLACK_PROMOTION, WHITE_PROMOTION, king_moves, step};
 use super::movegen::{
-    self, ListSink, Sides, count_legal, forward, has_capture, jump_sources, kings_capture,
-    short_man_captures,
+    self, ListSink, Sides, count_legal, count_legal_of, forward, has_capture, jump_sources,
+    kings_capture, short_man_captures,
 };
 use super::types::{Color, Move};
 use super::{MAX_MOVES, MoveList, Position};
@@ -61,7 +61,7 @@ pub fn perft_divide(position: &Position, depth: u32) -> (u64, MoveList<(Move, u6
 #[inline(always)]
 fn sub<const WHITE: bool>(child: &Position, depth: u32) -> u64 {
     if depth == 1 {
-        count_legal(child)
+        count_legal_of::<WHITE>(child)
     } else {
         // The child has the other side to move.
         inner::<WHITE>(child, depth)
