@@ -169,7 +169,7 @@ struct Search<'s, S> {
 
 /// `[f(0), f(1), f(2), f(3)]`, always inlined (`array::map` may not be).
 #[inline(always)]
-fn each_dir(f: impl Fn(usize) -> u64) -> [u64; 4] {
+pub(crate) fn each_dir(f: impl Fn(usize) -> u64) -> [u64; 4] {
     [f(0), f(1), f(2), f(3)]
 }
 
@@ -434,7 +434,7 @@ fn count_sum(sets: &[u64; 4]) -> u32 {
 
 /// The squares in at least two of the four sets.
 #[inline(always)]
-fn overlaps(sets: &[u64; 4]) -> u64 {
+pub(crate) fn overlaps(sets: &[u64; 4]) -> u64 {
     (sets[0] & sets[1]) | ((sets[0] | sets[1]) & (sets[2] | sets[3])) | (sets[2] & sets[3])
 }
 

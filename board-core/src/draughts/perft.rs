@@ -5,8 +5,8 @@
 
 use super::bitboard::{BLACK_PROMOTION, WHITE_PROMOTION, king_moves, step};
 use super::movegen::{
-    self, ListSink, Sides, count_legal, count_legal_of, forward, has_capture, jump_sources,
-    kings_capture, short_man_captures,
+    self, ListSink, Sides, count_legal, count_legal_of, each_dir, forward, has_capture,
+    jump_sources, kings_capture, overlaps,
 };
 use super::types::{Color, Move};
 use super::{MAX_MOVES, MoveList, Position};
@@ -132,33 +132,52 @@ fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> u64 {
 #[inline(never)]
 fn captures<const WHITE: bool>(pos: &Position, s: &Sides, depth: u32) -> u64 {
     // Most often every capture is one or two jumps by a man: play them
-    // straight from the bitboards.
+    // straight from the bitboards (see `short_man_count` for why the jump
+    // sources of this position give the second and third jumps).
     let j = jump_sources(s);
-    if !kings_capture(s)
-        && let Some((_, len)) = short_man_captures(s, &j)
-    {
-        let mut nodes = 0;
-        for (d, &jd) in j.iter().enumerate() {
-            let mut jumpers = s.men & jd;
-            while jumpers != 0 {
-                let f = jumpers & jumpers.wrapping_neg();
-                jumpers &= jumpers - 1;
-                let over = step(d, f);
-                let land = step(d, over);
-                if len == 1 {
-                    nodes += play_man::<WHITE>(pos, f, land, over, depth);
-                } else {
-                    for e in [d, d ^ 1, d ^ 3] {
-                        if land & j[e] != 0 {
-                            let over2 = step(e, land);
-                            let t = step(e, over2);
-                            nodes += play_man::<WHITE>(pos, f, t, over | over2, depth);
+    if !kings_capture(s) {
+        let land1 = each_dir(|d| step(d, step(d, s.men & j[d])));
+        let all1 = land1[0] | land1[1] | land1[2] | land1[3];
+        let again = each_dir(|e| all1 & j[e]);
+        let mut third = 0;
+        for e in 0..4 {
+            third |= step(e, step(e, again[e])) & (j[e] | j[e ^ 1] | j[e ^ 3]);
+        }
+        // Each first landing square must stand for one first jump.
+        if third | overlaps(&land1) == 0 {
+            let mut nodes = 0;
+            if again[0] | again[1] | again[2] | again[3] != 0 {
+                for (e, &a) in again.iter().enumerate() {
+                    let mut a = a;
+                    while a != 0 {
+                        let l1 = a & a.wrapping_neg();
+                        a &= a - 1;
+                        // The first jump landing on `l1` (one direction
+                        // matches): its origin and captured piece.
+                        let (mut f, mut over1) = (0, 0);
+                        for (d, &l) in land1.iter().enumerate() {
+                            let over = step(d ^ 2, l1 & l);
+                            over1 |= over;
+                            f |= step(d ^ 2, over);
                         }
+                        let over2 = step(e, l1);
+                        let t = step(e, over2);
+                        nodes += play_man::<WHITE>(pos, f, t, over1 | over2, depth);
+                    }
+                }
+            } else {
+                for (d, &jd) in j.iter().enumerate() {
+                    let mut jumpers = s.men & jd;
+                    while jumpers != 0 {
+                        let f = jumpers & jumpers.wrapping_neg();
+                        jumpers &= jumpers - 1;
+                        let over = step(d, f);
+                        nodes += play_man::<WHITE>(pos, f, step(d, over), over, depth);
                     }
                 }
             }
+            return nodes;
         }
-        return nodes;
     }
     // Most capture lists are short: try a small list before the full one.
     let mut small = MoveList::<Move, 16>::new();
