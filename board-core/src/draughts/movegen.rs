@@ -603,7 +603,7 @@ pub(crate) fn count_legal(pos: &Position) -> u64 {
 }
 
 /// [`count_legal`] with the side to move known (`WHITE`).
-#[inline(never)]
+#[inline(always)]
 pub(crate) fn count_legal_of<const WHITE: bool>(pos: &Position) -> u64 {
     let s = pos.sides_of::<WHITE>();
     if s.kings != 0 && kings_capture(&s) {
