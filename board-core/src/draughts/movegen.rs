@@ -454,16 +454,19 @@ fn sparse_len(mut set: u64) -> u32 {
 /// Whether the king on `k` has a capture.
 #[inline(always)]
 fn king_can_capture(k: u32, s: &Sides) -> bool {
-    for (d, rays) in RAYS.iter().enumerate() {
-        let occ = rays[k as usize] & !s.empty;
-        if occ != 0 {
-            let p = nearest(d, occ);
-            if (1u64 << p) & s.opp != 0 && step(d, 1u64 << p) & s.empty != 0 {
-                return true;
-            }
-        }
+    (0..4).any(|d| king_captures_towards(k, d, s.opp, s.empty))
+}
+
+/// Whether a king on `k` can capture in direction `d`: the first piece on
+/// that diagonal is one of `opp` with an `empty` square behind it.
+#[inline(always)]
+fn king_captures_towards(k: u32, d: usize, opp: u64, empty: u64) -> bool {
+    let occ = RAYS[d][k as usize] & !empty;
+    if occ == 0 {
+        return false;
     }
-    false
+    let p = 1u64 << nearest(d, occ);
+    p & opp != 0 && step(d, p) & empty != 0
 }
 
 /// Whether the side to move must capture.
@@ -499,7 +502,10 @@ pub(crate) fn captures<S: CaptureSink>(s: &Sides, sink: &mut S) {
             sink: &mut *sink,
         };
         for d in 0..4 {
-            search.king_dir(from, d, 0, 0);
+            // Most directions have no capture: test before the call.
+            if king_captures_towards(from, d, s.opp, search.empty) {
+                search.king_dir(from, d, 0, 0);
+            }
         }
     }
 }
