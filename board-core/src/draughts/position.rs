@@ -296,7 +296,7 @@ impl Position {
             Color::White => self.white,
             Color::Black => self.black,
         };
-        if own >> mv.from & 1 == 0 {
+        if own >> mv.origin_bit() & 1 == 0 {
             return false;
         }
         let s = self.sides();
@@ -331,9 +331,9 @@ impl Position {
     /// gives an unspecified (but memory-safe, panic-free) position.
     #[inline(always)]
     pub fn play_unchecked(&mut self, mv: Move) {
-        let from = 1u64 << mv.from;
-        let to = 1u64 << mv.to;
-        let caps = mv.captures;
+        let from = 1u64 << mv.origin_bit();
+        let to = 1u64 << mv.dest_bit();
+        let caps = mv.caps();
         let is_king = self.kings & from != 0;
         match self.side {
             Color::White => {
