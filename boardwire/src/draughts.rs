@@ -5,7 +5,7 @@
 
 use std::io::Write;
 
-use board_core::draughts::{Move, Position, perft_divide, try_perft};
+use board_core::draughts::{Move, Position, perft_divide};
 
 use crate::Failure;
 use crate::game::GameCli;
@@ -52,7 +52,7 @@ impl GameCli for Draughts {
     }
 
     fn perft(pos: &Position, depth: u32) -> Result<u64, Failure> {
-        try_perft(pos, depth).map_err(|e| Failure::Input(format!("{e} below position {pos}")))
+        Ok(board_core::draughts::perft(pos, depth))
     }
 
     fn perft_divide(pos: &Position, depth: u32) -> (u64, Vec<(Move, u64)>) {

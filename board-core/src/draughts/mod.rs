@@ -34,7 +34,7 @@ pub use notation::{
     AMBIGUOUS_SHOWN, CapturePath, IllegalMoveError, MAX_PATH, MoveText, MoveTextError,
     ParseMoveError, PdnMove,
 };
-pub use perft::{perft, perft_divide, try_perft};
+pub use perft::{perft, perft_divide};
 pub use position::{Outcome, PlayError, Position, SetupError};
 pub use types::{
     Color, Move, Piece, PieceKind, Square, SquareOutOfRange, SquareSet, SquareSetIter,
@@ -58,9 +58,17 @@ pub use types::{
 /// (`examples/draughts_worst_moves.rs`, about 8 CPU-minutes) found at most
 /// 407 (every move taking 6 pieces; confirmed with pydraughts; dame-rs, whose
 /// list holds 256, panics there). The capacity is 2.5 times that. It is not
-/// a proof, so exceeding it is never silent: generation uses
-/// [`MoveList::try_push`] and reports [`CapacityError`]
-/// ([`Position::try_legal_moves`], [`try_perft`]); the FEN parser,
-/// [`Position::from_pieces`] and [`Position::play`] refuse such positions.
+/// a proof, so nothing depends on it being one: [`perft`],
+/// [`Position::count_legal_moves`], [`Position::for_each_legal_move`] and
+/// [`Position::is_legal`] handle any number of moves (a capture search that
+/// does not fit in a list is redone in chunks of `MAX_MOVES`, each search
+/// collecting one chunk's distinct moves and dropping those met earlier),
+/// and no public function panics. Only the list
+/// ([`Position::legal_moves`], [`perft_divide`]'s per-move counts) is
+/// bounded: the FEN parser, [`Position::from_pieces`] and [`Position::play`]
+/// refuse positions with `MAX_MOVES` or more legal moves, so their lists are
+/// complete; for a position reached through [`Position::play_unchecked`] a
+/// full list is the sign that moves are missing, and
+/// [`Position::try_legal_moves`] reports it as [`CapacityError`].
 /// The `capacity_worst_positions` test pins the worst positions found.
 pub const MAX_MOVES: usize = 1024;

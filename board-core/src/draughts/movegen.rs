@@ -16,85 +16,119 @@ use super::bitboard::{BOARD, RAYS, nearest, step};
 use super::types::{Color, Move};
 use crate::movelist::{CapacityError, MoveList};
 
+/// Captured-piece count from which two capture paths can give the same
+/// (from, to, captured set), for men and kings alike: below it every path
+/// the search reports is a distinct move, so it is counted without being
+/// compared with the others.
+///
+/// Why 4: remove every piece that is neither the moving piece nor one of
+/// the captured set `S` from a position. Every path capturing exactly `S`
+/// stays a complete path (its squares were empty and still are; nothing is
+/// left to capture after `S`) and the search reports it in the same
+/// canonical form (a king continuing along a line is searched once from the
+/// last landing square before the next piece, which is a piece of `S`, so
+/// the same square), so a duplicate in any position is a duplicate in the
+/// position holding only the moving piece and `S`. The test
+/// `no_duplicate_below_dedup_min` runs the search for a man and for a king
+/// on every square with every set of 1, 2 and 3 opponent pieces on an
+/// otherwise empty board (50 x 19,649 set-ups each) and finds no
+/// duplicate; `duplicates_at_dedup_min` shows both a man and a king with
+/// two paths round a loop of 4 pieces (the same move), so the bound is
+/// exact. By hand for 2 captures: the king's landing square between the two
+/// is on one line through the first piece and the second piece is on a
+/// perpendicular line through it, so it is fixed (or both are on one line,
+/// which is searched once), and taking the second piece first would need
+/// the first piece on two lines through the end square that meet only at
+/// the (empty) landing square.
+pub(crate) const DEDUP_MIN: u32 = 4;
+
 /// Receives complete capture sequences and keeps those of maximal length.
+/// Recording never fails: a sink that runs out of room remembers it.
 pub(crate) trait CaptureSink {
-    /// `n` pieces captured, `dedup`: another path may give the same triple.
-    fn record(
-        &mut self,
-        from: u32,
-        to: u32,
-        captured: u64,
-        n: u32,
-        dedup: bool,
-    ) -> Result<(), CapacityError>;
+    /// A complete sequence from `from` to `to` taking the `n` pieces on
+    /// `captured` (bit sets in the board layout).
+    fn record(&mut self, from: u32, to: u32, captured: u64, n: u32);
 }
 
 /// Collects maximal captures into a move list, dropping duplicate triples.
 pub(crate) struct ListSink<'a, const N: usize> {
     pub(crate) list: &'a mut MoveList<Move, N>,
     pub(crate) best: u32,
+    /// A maximal capture did not fit in the list.
+    pub(crate) overflow: bool,
+}
+
+impl<'a, const N: usize> ListSink<'a, N> {
+    #[inline(always)]
+    pub(crate) fn new(list: &'a mut MoveList<Move, N>) -> Self {
+        list.clear();
+        ListSink {
+            list,
+            best: 0,
+            overflow: false,
+        }
+    }
 }
 
 impl<const N: usize> CaptureSink for ListSink<'_, N> {
     #[inline]
-    fn record(
-        &mut self,
-        from: u32,
-        to: u32,
-        captured: u64,
-        n: u32,
-        dedup: bool,
-    ) -> Result<(), CapacityError> {
+    fn record(&mut self, from: u32, to: u32, captured: u64, n: u32) {
         if n < self.best {
-            return Ok(());
+            return;
         }
         if n > self.best {
             self.best = n;
             self.list.clear();
+            self.overflow = false;
         }
         let mv = Move::from_bits(from, to, captured);
-        if dedup && self.list.contains(&mv) {
-            return Ok(());
+        if n >= DEDUP_MIN && self.list.contains(&mv) {
+            return;
         }
-        self.list.try_push(mv)
+        if self.list.try_push(mv).is_err() {
+            self.overflow = true;
+        }
     }
 }
 
 /// Counts maximal captures; only the sequences that may have a duplicate
-/// path are stored (in a small stash, created on first use) to be compared.
+/// path (at least [`DEDUP_MIN`] captures) are stored (in a small stash,
+/// created on first use) to be compared.
 pub(crate) struct CountSink {
     best: u32,
     plain: u32,
-    stash: Option<MoveList<Move, 24>>,
+    stash: Option<MoveList<Move, 32>>,
+    overflow: bool,
 }
 
 impl CountSink {
-    #[inline]
+    #[inline(always)]
     pub(crate) fn new() -> Self {
         CountSink {
             best: 0,
             plain: 0,
             stash: None,
+            overflow: false,
         }
     }
-    #[inline]
-    pub(crate) fn count(&self) -> u64 {
-        self.plain as u64 + self.stash.as_ref().map_or(0, |s| s.len() as u64)
+
+    /// The number of distinct maximal captures, or `None` if the stash
+    /// overflowed.
+    #[inline(always)]
+    pub(crate) fn count(&self) -> Option<u64> {
+        if self.overflow {
+            None
+        } else {
+            Some(self.plain as u64 + self.stash.as_ref().map_or(0, |s| s.len() as u64))
+        }
     }
 }
 
 impl CaptureSink for CountSink {
-    #[inline]
-    fn record(
-        &mut self,
-        from: u32,
-        to: u32,
-        captured: u64,
-        n: u32,
-        dedup: bool,
-    ) -> Result<(), CapacityError> {
+    #[inline(always)]
+    fn record(&mut self, from: u32, to: u32, captured: u64, n: u32) {
         if n < self.best {
-            return Ok(());
+            return;
         }
         if n > self.best {
             self.best = n;
@@ -102,17 +136,24 @@ impl CaptureSink for CountSink {
             if let Some(stash) = &mut self.stash {
                 stash.clear();
             }
+            self.overflow = false;
         }
-        if !dedup {
+        if n < DEDUP_MIN {
             self.plain += 1;
-            return Ok(());
+        } else {
+            self.stash_record(Move::from_bits(from, to, captured));
         }
-        let mv = Move::from_bits(from, to, captured);
+    }
+}
+
+impl CountSink {
+    #[cold]
+    #[inline(never)]
+    fn stash_record(&mut self, mv: Move) {
         let stash = self.stash.get_or_insert_with(MoveList::new);
-        if stash.contains(&mv) {
-            return Ok(());
+        if !stash.contains(&mv) && stash.try_push(mv).is_err() {
+            self.overflow = true;
         }
-        stash.try_push(mv)
     }
 }
 
@@ -126,53 +167,51 @@ struct Search<'s, S> {
     sink: &'s mut S,
 }
 
+/// `[f(0), f(1), f(2), f(3)]`, always inlined (`array::map` may not be).
+#[inline(always)]
+pub(crate) fn each_dir(f: impl Fn(usize) -> u64) -> [u64; 4] {
+    [f(0), f(1), f(2), f(3)]
+}
+
+/// `lands[d]`: the square (one bit, or 0) a man on `b` (one bit) lands on
+/// by jumping one of `alive` in direction `d`.
+#[inline(always)]
+fn man_landings(b: u64, alive: u64, empty: u64) -> [u64; 4] {
+    each_dir(|d| step(d, step(d, b) & alive) & empty)
+}
+
 impl<S: CaptureSink> Search<'_, S> {
-    /// A man on `cur` having captured `captured` (`n` pieces), `cur` known
-    /// to have at least one more jump: searches every continuation.
-    fn man(&mut self, cur: u32, captured: u64, n: u32) -> Result<(), CapacityError> {
-        let b = 1u64 << cur;
-        let alive = self.opp & !captured;
-        for d in 0..4 {
-            let over = step(d, b) & alive;
-            if over != 0 {
-                let land = step(d, over) & self.empty;
-                if land != 0 {
-                    let captured = captured | over;
-                    // Test for a further jump here rather than in a call:
-                    // most landings end the sequence.
-                    if man_jumps(land, self.opp & !captured, self.empty) {
-                        self.man(land.trailing_zeros(), captured, n + 1)?;
-                    } else {
-                        // Men: two different paths with the same captured
-                        // set and end need at least 4 captures (a closed
-                        // loop); see `men_dedup`.
-                        let n = n + 1;
-                        self.sink
-                            .record(self.from, land.trailing_zeros(), captured, n, n >= 4)?;
-                    }
+    /// A man having captured `captured` (`n` pieces), with `lands` its
+    /// possible next landing squares (see [`man_landings`], at least one
+    /// non-empty): searches every continuation. Each child's landing
+    /// squares are computed here, once, to decide between recording and
+    /// recursing.
+    fn man(&mut self, lands: [u64; 4], captured: u64, n: u32) {
+        for (d, &land) in lands.iter().enumerate() {
+            if land != 0 {
+                let captured = captured | step(d ^ 2, land);
+                let next = man_landings(land, self.opp & !captured, self.empty);
+                if next[0] | next[1] | next[2] | next[3] != 0 {
+                    self.man(next, captured, n + 1);
+                } else {
+                    self.sink
+                        .record(self.from, land.trailing_zeros(), captured, n + 1);
                 }
             }
         }
-        Ok(())
     }
 
     /// A king on `cur` (having captured `captured`, `n` pieces) trying to
-    /// capture in direction `d`. Returns whether such a capture exists.
-    fn king_dir(
-        &mut self,
-        cur: u32,
-        d: usize,
-        captured: u64,
-        n: u32,
-    ) -> Result<bool, CapacityError> {
+    /// capture in direction `d`.
+    fn king_dir(&mut self, cur: u32, d: usize, captured: u64, n: u32) {
         let occ = RAYS[d][cur as usize] & !self.empty;
         if occ == 0 {
-            return Ok(false);
+            return;
         }
         let p = nearest(d, occ);
         let pb = 1u64 << p;
         if pb & self.opp & !captured == 0 {
-            return Ok(false);
+            return;
         }
         // The landing run beyond `p`, and the first piece after it.
         let beyond = RAYS[d][p as usize];
@@ -184,7 +223,7 @@ impl<S: CaptureSink> Search<'_, S> {
             (beyond & !(RAYS[d][q as usize] | (1u64 << q)), 1u64 << q)
         };
         if landings == 0 {
-            return Ok(false);
+            return;
         }
         let captured = captured | pb;
         let n = n + 1;
@@ -195,7 +234,7 @@ impl<S: CaptureSink> Search<'_, S> {
         let cont = next & alive & step(d ^ 2, self.empty) != 0;
         if cont {
             let last = nearest(d ^ 2, landings);
-            self.king_dir(last, d, captured, n)?;
+            self.king_dir(last, d, captured, n);
         }
         // Pieces that can be taken sideways (an empty square behind them):
         // tested here so that the search only recurses into real captures.
@@ -209,16 +248,15 @@ impl<S: CaptureSink> Search<'_, S> {
             let f1 = sees(e1, l, self.empty, take1);
             let f3 = sees(e3, l, self.empty, take3);
             if f1 {
-                self.king_dir(l, e1, captured, n)?;
+                self.king_dir(l, e1, captured, n);
             }
             if f3 {
-                self.king_dir(l, e3, captured, n)?;
+                self.king_dir(l, e3, captured, n);
             }
             if !(cont || f1 || f3) {
-                self.sink.record(self.from, l, captured, n, n >= 2)?;
+                self.sink.record(self.from, l, captured, n);
             }
         }
-        Ok(true)
     }
 }
 
@@ -228,18 +266,6 @@ impl<S: CaptureSink> Search<'_, S> {
 fn sees(d: usize, bit: u32, empty: u64, targets: u64) -> bool {
     let occ = RAYS[d][bit as usize] & !empty;
     occ != 0 && (1u64 << nearest(d, occ)) & targets != 0
-}
-
-/// Whether a man on `b` (a one-bit set) can jump one of `alive` to an
-/// `empty` square.
-#[inline(always)]
-fn man_jumps(b: u64, alive: u64, empty: u64) -> bool {
-    (step(0, step(0, b) & alive)
-        | step(1, step(1, b) & alive)
-        | step(2, step(2, b) & alive)
-        | step(3, step(3, b) & alive))
-        & empty
-        != 0
 }
 
 /// Pieces of the side to move seen from that side.
@@ -252,6 +278,22 @@ pub(crate) struct Sides {
 }
 
 impl Position {
+    /// [`Position::sides`] when the side to move is known (`WHITE`).
+    #[inline(always)]
+    pub(crate) fn sides_of<const WHITE: bool>(&self) -> Sides {
+        let (own, opp) = if WHITE {
+            (self.white, self.black)
+        } else {
+            (self.black, self.white)
+        };
+        Sides {
+            men: own & !self.kings,
+            kings: own & self.kings,
+            opp,
+            empty: BOARD & !(self.white | self.black),
+        }
+    }
+
     #[inline(always)]
     pub(crate) fn sides(&self) -> Sides {
         let (own, opp) = match self.side {
@@ -273,7 +315,7 @@ impl Position {
 #[inline(always)]
 pub(crate) fn jump_sources(s: &Sides) -> [u64; 4] {
     // Walk back from the landing square: empty <- opp <- source.
-    [0, 1, 2, 3].map(|d| step(d ^ 2, step(d ^ 2, s.empty) & s.opp))
+    each_dir(|d| step(d ^ 2, step(d ^ 2, s.empty) & s.opp))
 }
 
 /// Men of `s` that have at least one capture.
@@ -283,39 +325,148 @@ pub(crate) fn men_capturers(s: &Sides) -> u64 {
     (j[0] | j[1] | j[2] | j[3]) & s.men
 }
 
-/// The men's captures when none can go on after its first jump: their
-/// number, or `None` when some man can capture again (a full search is
-/// needed). The moving man's origin square is irrelevant here: getting
-/// back to it takes the reverse jump over the captured piece.
+/// The number of maximal captures and the number of pieces they take (1 or
+/// 2) when only men can capture and none can take more than 2 pieces, counted for all men at once from the jump
+/// sources `j` (see [`jump_sources`]); `None` when some man can take 3 or
+/// more (a full search is needed).
+///
+/// The jump sources are computed on the board before the move: the moving
+/// man's origin counts as occupied and the pieces it has taken as still
+/// capturable. Neither matters for the second and third jumps: jump `k`
+/// lands on the origin only if the `k` unit diagonal steps sum to zero
+/// (impossible for odd `k`, and for `k = 2` it is the reverse jump, which
+/// is excluded here), and jump 2 or 3 can only pass over an earlier
+/// captured piece by reversing the previous jump (excluded). Each (man,
+/// first direction, second direction) is one path and, with fewer than
+/// [`DEDUP_MIN`] captures, one distinct move.
 #[inline(always)]
-pub(crate) fn single_man_captures(s: &Sides, j: &[u64; 4]) -> Option<u32> {
-    let mut n = 0;
+pub(crate) fn short_man_captures(s: &Sides, j: &[u64; 4]) -> Option<(u32, u32)> {
+    let mut n1 = 0;
+    let mut n2 = 0;
     for d in 0..4 {
         let jumpers = s.men & j[d];
         if jumpers != 0 {
-            n += jumpers.count_ones();
-            let landing = step(d, step(d, jumpers));
-            if landing & (j[d] | j[d ^ 1] | j[d ^ 3]) != 0 {
-                return None;
+            n1 += sparse_len(jumpers);
+            let land1 = step(d, step(d, jumpers));
+            for e in [d, d ^ 1, d ^ 3] {
+                let again = land1 & j[e];
+                if again != 0 {
+                    n2 += sparse_len(again);
+                    let land2 = step(e, step(e, again));
+                    if land2 & (j[e] | j[e ^ 1] | j[e ^ 3]) != 0 {
+                        return None;
+                    }
+                }
             }
         }
     }
-    Some(n)
+    Some(if n2 > 0 { (n2, 2) } else { (n1, 1) })
+}
+
+/// The number of maximal captures when only men can capture and none can
+/// take more than 3 pieces (`None`: a full search is needed), computed with
+/// few branches for the leaves of `perft`.
+///
+/// The jump sources `j` are those of the board before the move (the
+/// moving man's origin occupied, the pieces it takes still there), and
+/// they give exactly the jumps 2 and 3 of a sequence except the reverse of
+/// the previous jump: jump `k` lands on the origin only if `k` unit
+/// diagonal steps sum to zero (never for odd `k`; for `k = 2` only by the
+/// reverse jump, which `j` does not list since the origin is occupied),
+/// and jump 2, 3 or 4 passes over an earlier captured piece only by
+/// reversing the previous jump (for the piece taken two or three jumps
+/// earlier the steps would have to sum to a vector with a coordinate of
+/// 3 or 4). So the 4th jump differs from `j` only by possibly landing on
+/// the origin, and it is looked for with the moving side's pieces counted
+/// as empty landing squares (a superset: any hit means a full search).
+///
+/// Each landing square stands for one sequence as long as no two
+/// sequences of the same length land on the same square (checked; if they
+/// do, [`short_man_captures`] or the full search counts). With fewer than
+/// [`DEDUP_MIN`] captures every sequence is a distinct move.
+#[inline(always)]
+fn short_man_count(s: &Sides, j: &[u64; 4]) -> Option<u32> {
+    let land1 = each_dir(|d| step(d, step(d, s.men & j[d])));
+    let all1 = land1[0] | land1[1] | land1[2] | land1[3];
+    let again = each_dir(|e| all1 & j[e]);
+    let land2 = each_dir(|e| step(e, step(e, again[e])));
+    // Third jumps, leaving out the reverse of the second.
+    let third = each_dir(|f| (land2[f] | land2[f ^ 1] | land2[f ^ 3]) & j[f]);
+    if overlaps(&land1) | overlaps(&land2) != 0 {
+        return short_man_captures(s, j).map(|(n, _)| n);
+    }
+    if third[0] | third[1] | third[2] | third[3] != 0 {
+        return three_jump_count(s, &third);
+    }
+    Some(if again[0] | again[1] | again[2] | again[3] != 0 {
+        count_sum(&again)
+    } else {
+        all1.count_ones()
+    })
+}
+
+/// The count of 3-jump sequences (`third[f]`: the squares where a third
+/// jump in direction `f` starts, one per sequence), or `None` if one of
+/// them may go on.
+#[inline(never)]
+fn three_jump_count(s: &Sides, third: &[u64; 4]) -> Option<u32> {
+    // Jump sources with every non-opponent square as a landing square.
+    let jo = each_dir(|g| step(g ^ 2, step(g ^ 2, BOARD & !s.opp) & s.opp));
+    let mut fourth = 0;
+    for f in 0..4 {
+        fourth |= step(f, step(f, third[f])) & (jo[f] | jo[f ^ 1] | jo[f ^ 3]);
+    }
+    if fourth != 0 {
+        return None;
+    }
+    Some(count_sum(third))
+}
+
+/// The sum of the sizes of four sets.
+#[inline(always)]
+fn count_sum(sets: &[u64; 4]) -> u32 {
+    if overlaps(sets) == 0 {
+        (sets[0] | sets[1] | sets[2] | sets[3]).count_ones()
+    } else {
+        sets.iter().map(|s| sparse_len(*s)).sum()
+    }
+}
+
+/// The squares in at least two of the four sets.
+#[inline(always)]
+pub(crate) fn overlaps(sets: &[u64; 4]) -> u64 {
+    (sets[0] & sets[1]) | ((sets[0] | sets[1]) & (sets[2] | sets[3])) | (sets[2] & sets[3])
+}
+
+/// The number of squares in `set`, for sets that usually hold 1 or 2: a
+/// loop per square is cheaper there than `count_ones` on targets without
+/// a population-count instruction (baseline x86-64).
+#[inline(always)]
+fn sparse_len(mut set: u64) -> u32 {
+    let mut n = 0;
+    while set != 0 {
+        set &= set - 1;
+        n += 1;
+    }
+    n
 }
 
 /// Whether the king on `k` has a capture.
 #[inline(always)]
 fn king_can_capture(k: u32, s: &Sides) -> bool {
-    for (d, rays) in RAYS.iter().enumerate() {
-        let occ = rays[k as usize] & !s.empty;
-        if occ != 0 {
-            let p = nearest(d, occ);
-            if (1u64 << p) & s.opp != 0 && step(d, 1u64 << p) & s.empty != 0 {
-                return true;
-            }
-        }
+    (0..4).any(|d| king_captures_towards(k, d, s.opp, s.empty))
+}
+
+/// Whether a king on `k` can capture in direction `d`: the first piece on
+/// that diagonal is one of `opp` with an `empty` square behind it.
+#[inline(always)]
+fn king_captures_towards(k: u32, d: usize, opp: u64, empty: u64) -> bool {
+    let occ = RAYS[d][k as usize] & !empty;
+    if occ == 0 {
+        return false;
     }
-    false
+    let p = 1u64 << nearest(d, occ);
+    p & opp != 0 && step(d, p) & empty != 0
 }
 
 /// Whether the side to move must capture.
@@ -326,18 +477,19 @@ pub(crate) fn has_capture(s: &Sides) -> bool {
 
 /// Runs the capture search for every piece of the side to move.
 #[inline]
-pub(crate) fn captures<S: CaptureSink>(s: &Sides, sink: &mut S) -> Result<(), CapacityError> {
+pub(crate) fn captures<S: CaptureSink>(s: &Sides, sink: &mut S) {
     let mut men = men_capturers(s);
     while men != 0 {
-        let from = men.trailing_zeros();
+        let b = men & men.wrapping_neg();
         men &= men - 1;
+        let empty = s.empty | b;
         let mut search = Search {
             opp: s.opp,
-            empty: s.empty | (1u64 << from),
-            from,
+            empty,
+            from: b.trailing_zeros(),
             sink: &mut *sink,
         };
-        search.man(from, 0, 0)?;
+        search.man(man_landings(b, s.opp, empty), 0, 0);
     }
     let mut ks = s.kings;
     while ks != 0 {
@@ -350,10 +502,12 @@ pub(crate) fn captures<S: CaptureSink>(s: &Sides, sink: &mut S) -> Result<(), Ca
             sink: &mut *sink,
         };
         for d in 0..4 {
-            search.king_dir(from, d, 0, 0)?;
+            // Most directions have no capture: test before the call.
+            if king_captures_towards(from, d, s.opp, search.empty) {
+                search.king_dir(from, d, 0, 0);
+            }
         }
     }
-    Ok(())
 }
 
 /// Forward directions of the men of `side`.
@@ -369,7 +523,7 @@ pub(crate) const fn forward(side: Color) -> [usize; 2] {
 #[inline(always)]
 pub(crate) fn count_quiet(s: &Sides, side: Color) -> u64 {
     let [d1, d2] = forward(side);
-    let mut n = (step(d1, s.men) & s.empty).count_ones() + (step(d2, s.men) & s.empty).count_ones();
+    let mut n = count_pair(step(d1, s.men) & s.empty, step(d2, s.men) & s.empty);
     let mut ks = s.kings;
     while ks != 0 {
         let k = ks.trailing_zeros();
@@ -377,6 +531,23 @@ pub(crate) fn count_quiet(s: &Sides, side: Color) -> u64 {
         n += super::bitboard::king_moves(k, s.empty).count_ones();
     }
     n as u64
+}
+
+/// `a.count_ones() + b.count_ones()` with one final multiply (the
+/// byte-wise partial sums of both are added first; each byte stays below
+/// 17): cheaper where there is no population-count instruction.
+#[inline(always)]
+fn count_pair(a: u64, b: u64) -> u32 {
+    const M1: u64 = 0x5555_5555_5555_5555;
+    const M2: u64 = 0x3333_3333_3333_3333;
+    const M4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+    const H01: u64 = 0x0101_0101_0101_0101;
+    let bytes = |x: u64| {
+        let x = x - ((x >> 1) & M1);
+        let x = (x & M2) + ((x >> 2) & M2);
+        (x + (x >> 4)) & M4
+    };
+    ((bytes(a) + bytes(b)).wrapping_mul(H01) >> 56) as u32
 }
 
 /// Pushes every quiet move (no capture available is assumed).
@@ -416,50 +587,185 @@ pub(crate) fn legal_moves_into<const N: usize>(
     list.clear();
     let s = pos.sides();
     if has_capture(&s) {
-        let mut sink = ListSink { list, best: 0 };
-        captures(&s, &mut sink)
+        let mut sink = ListSink::new(list);
+        captures(&s, &mut sink);
+        if sink.overflow {
+            return Err(CapacityError { capacity: N });
+        }
+        Ok(())
     } else {
         quiet_moves(&s, pos.side, list)
     }
 }
 
 /// The number of legal moves of `pos` (captures deduplicated), without
-/// building a full move list.
+/// building a full move list. Exact for any number of moves.
 #[inline]
-pub(crate) fn count_legal(pos: &Position) -> Result<u64, CapacityError> {
-    let s = pos.sides();
+pub(crate) fn count_legal(pos: &Position) -> u64 {
+    match pos.side {
+        Color::White => count_legal_of::<true>(pos),
+        Color::Black => count_legal_of::<false>(pos),
+    }
+}
+
+/// [`count_legal`] with the side to move known (`WHITE`).
+#[inline(always)]
+pub(crate) fn count_legal_of<const WHITE: bool>(pos: &Position) -> u64 {
+    let s = pos.sides_of::<WHITE>();
+    if s.kings != 0 && kings_capture(&s) {
+        return count_captures(&s);
+    }
     let j = jump_sources(&s);
-    let king_caps = kings_capture(&s);
-    if (j[0] | j[1] | j[2] | j[3]) & s.men == 0 && !king_caps {
-        return Ok(count_quiet(&s, pos.side));
+    if (j[0] | j[1] | j[2] | j[3]) & s.men == 0 {
+        let side = if WHITE { Color::White } else { Color::Black };
+        return count_quiet(&s, side);
     }
-    if !king_caps && let Some(n) = single_man_captures(&s, &j) {
-        return Ok(n as u64);
+    match short_man_count(&s, &j) {
+        Some(n) => n as u64,
+        None => count_captures(&s),
     }
-    count_captures(&s)
 }
 
 #[inline(never)]
-fn count_captures(s: &Sides) -> Result<u64, CapacityError> {
+fn count_captures(s: &Sides) -> u64 {
     let mut sink = CountSink::new();
-    if captures(s, &mut sink).is_ok() {
-        return Ok(sink.count());
+    captures(s, &mut sink);
+    match sink.count() {
+        Some(n) => n,
+        None => {
+            let mut n = 0;
+            for_each_capture(s, |_| n += 1);
+            n
+        }
     }
-    count_many_captures(s)
 }
 
-/// Many duplicate-prone sequences: count with a full list instead (out of
-/// line so that the common path's stack frame stays small).
+/// Calls `f` once for every legal capture (maximal, deduplicated) of `s`,
+/// however many there are, with no heap allocation.
+///
+/// Usually one search into a list of [`MAX_MOVES`](super::MAX_MOVES). If
+/// they do not fit (no such position is known), the sequences of maximal
+/// length are numbered in search order and handled in chunks of
+/// `MAX_MOVES`: one search collects the distinct moves of the chunk, a
+/// second drops those already met in earlier chunks. Slow, but it never
+/// fails.
 #[cold]
 #[inline(never)]
-fn count_many_captures(s: &Sides) -> Result<u64, CapacityError> {
-    let mut list = MoveList::<Move, { super::MAX_MOVES }>::new();
-    let mut sink = ListSink {
-        list: &mut list,
+pub(crate) fn for_each_capture(s: &Sides, f: impl FnMut(Move)) {
+    for_each_capture_in::<{ super::MAX_MOVES }>(s, f);
+}
+
+/// [`for_each_capture`] with lists of `N` moves.
+#[inline(always)]
+fn for_each_capture_in<const N: usize>(s: &Sides, mut f: impl FnMut(Move)) {
+    let mut list = MoveList::<Move, N>::new();
+    let mut sink = ListSink::new(&mut list);
+    captures(s, &mut sink);
+    let best = sink.best;
+    if !sink.overflow {
+        list.iter().for_each(|&mv| f(mv));
+        return;
+    }
+    let mut start = 0;
+    loop {
+        let mut chunk = ChunkSink::<N> {
+            best,
+            index: 0,
+            start,
+            list: MoveList::new(),
+        };
+        captures(s, &mut chunk);
+        let mut earlier = EarlierSink {
+            best,
+            index: 0,
+            end: start,
+            list: &mut chunk.list,
+        };
+        if start > 0 {
+            captures(s, &mut earlier);
+        }
+        chunk.list.iter().for_each(|&mv| f(mv));
+        if chunk.index <= start + N {
+            return;
+        }
+        start += N;
+    }
+}
+
+/// Collects the distinct moves among the maximal sequences numbered
+/// `start..start + N` in search order (`best`: the maximal count).
+struct ChunkSink<const N: usize> {
+    best: u32,
+    index: usize,
+    start: usize,
+    list: MoveList<Move, N>,
+}
+
+impl<const N: usize> CaptureSink for ChunkSink<N> {
+    fn record(&mut self, from: u32, to: u32, captured: u64, n: u32) {
+        if n != self.best {
+            return;
+        }
+        let i = self.index;
+        self.index += 1;
+        if i >= self.start && i - self.start < N {
+            let mv = Move::from_bits(from, to, captured);
+            if !self.list.contains(&mv) {
+                // At most MAX_MOVES sequences are numbered in this range.
+                let _ = self.list.try_push(mv);
+            }
+        }
+    }
+}
+
+/// Drops from `list` the moves of the maximal sequences numbered before
+/// `end`.
+struct EarlierSink<'a, const N: usize> {
+    best: u32,
+    index: usize,
+    end: usize,
+    list: &'a mut MoveList<Move, N>,
+}
+
+impl<const N: usize> CaptureSink for EarlierSink<'_, N> {
+    fn record(&mut self, from: u32, to: u32, captured: u64, n: u32) {
+        if n != self.best || self.index >= self.end {
+            return;
+        }
+        self.index += 1;
+        let mv = Move::from_bits(from, to, captured);
+        if let Some(i) = self.list.iter().position(|&m| m == mv) {
+            self.list.swap_remove(i);
+        }
+    }
+}
+
+/// Whether `mv` is one of the legal captures of `s` (exact for any number
+/// of them).
+pub(crate) fn is_legal_capture(s: &Sides, mv: Move) -> bool {
+    struct FindSink {
+        target: Move,
+        best: u32,
+        found: bool,
+    }
+    impl CaptureSink for FindSink {
+        fn record(&mut self, from: u32, to: u32, captured: u64, n: u32) {
+            if n > self.best {
+                self.best = n;
+                self.found = false;
+            }
+            if n == self.best && Move::from_bits(from, to, captured) == self.target {
+                self.found = true;
+            }
+        }
+    }
+    let mut sink = FindSink {
+        target: mv,
         best: 0,
+        found: false,
     };
-    captures(s, &mut sink)?;
-    Ok(list.len() as u64)
+    captures(s, &mut sink);
+    sink.found
 }
 
 /// Whether some king of the side to move can capture.
@@ -474,4 +780,132 @@ pub(crate) fn kings_capture(s: &Sides) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draughts::bitboard::bit_of;
+    use std::vec::Vec;
+
+    /// Records every complete sequence the search reports, maximal or not.
+    struct AllSink(Vec<(u32, u64, u32)>);
+
+    impl CaptureSink for AllSink {
+        fn record(&mut self, _from: u32, to: u32, captured: u64, n: u32) {
+            self.0.push((to, captured, n));
+        }
+    }
+
+    /// The sequences reported for a lone man (`king == false`) or king on
+    /// bit `a` with opponent pieces on `opp` and every other square empty.
+    fn sequences(a: u32, king: bool, opp: u64) -> Vec<(u32, u64, u32)> {
+        let b = 1u64 << a;
+        let s = Sides {
+            men: if king { 0 } else { b },
+            kings: if king { b } else { 0 },
+            opp,
+            empty: BOARD & !(opp | b),
+        };
+        let mut sink = AllSink(Vec::new());
+        captures(&s, &mut sink);
+        sink.0
+    }
+
+    fn has_duplicate(mut seqs: Vec<(u32, u64, u32)>) -> bool {
+        let n = seqs.len();
+        seqs.sort_unstable();
+        seqs.dedup();
+        seqs.len() != n
+    }
+
+    /// The exhaustive half of the argument at [`DEDUP_MIN`]: with 1, 2 or 3
+    /// opponent pieces (every set of them, on every square for the moving
+    /// man or king) no sequence is reported twice.
+    #[test]
+    fn no_duplicate_below_dedup_min() {
+        let bits: Vec<u32> = (1..=50u8).map(bit_of).collect();
+        let mut searched = 0u64;
+        for &a in &bits {
+            let others: Vec<u64> = bits
+                .iter()
+                .filter(|&&o| o != a)
+                .map(|&o| 1u64 << o)
+                .collect();
+            let m = others.len();
+            let mut check = |opp: u64| {
+                for king in [false, true] {
+                    let seqs = sequences(a, king, opp);
+                    assert!(seqs.iter().all(|s| s.2 < DEDUP_MIN));
+                    assert!(!has_duplicate(seqs), "bit {a} king {king} opp {opp:#x}");
+                    searched += 1;
+                }
+            };
+            for i in 0..m {
+                check(others[i]);
+                for j in i + 1..m {
+                    check(others[i] | others[j]);
+                    for k in j + 1..m {
+                        check(others[i] | others[j] | others[k]);
+                    }
+                }
+            }
+        }
+        // 2 kinds x 50 squares x (C(49,1) + C(49,2) + C(49,3)) set-ups.
+        assert_eq!(searched, 2 * 50 * (49 + 1176 + 18424));
+    }
+
+    /// The chunked fallback of `for_each_capture` gives the same moves as
+    /// one list, here with chunks of 16 and 50 on positions with hundreds
+    /// of captures (and duplicate paths).
+    #[test]
+    fn chunked_captures_match_the_list() {
+        for fen in [
+            "W:WK5,K15,K46,K47,K48,K49:BK8,K9,18,K19,K22,24,K27,30,K31,K40,41,K42,K43,44",
+            "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
+            "W:W28:B17,19,22,23,32,33",
+        ] {
+            let pos: Position = fen.parse().unwrap();
+            let s = pos.sides();
+            let mut all: Vec<Move> = pos.legal_moves().to_vec();
+            all.sort_unstable();
+            for chunks in [
+                {
+                    let mut v = Vec::new();
+                    for_each_capture_in::<16>(&s, |m| v.push(m));
+                    v
+                },
+                {
+                    let mut v = Vec::new();
+                    for_each_capture_in::<50>(&s, |m| v.push(m));
+                    v
+                },
+            ] {
+                let mut chunks = chunks;
+                chunks.sort_unstable();
+                assert_eq!(chunks, all, "{fen}");
+            }
+        }
+    }
+
+    /// The bound is exact: round a diamond of 4 pieces both ways.
+    #[test]
+    fn duplicates_at_dedup_min() {
+        let x = 1u64 << bit_of(28);
+        // Up-left (direction 3) then up-right (direction 2), back down-right
+        // (1) and down-left (0): pieces next to 28, 17, 8 and 19's corners.
+        let p1 = step(3, x);
+        let l1 = step(3, p1);
+        let p2 = step(2, l1);
+        let l2 = step(2, p2);
+        let p3 = step(1, l2);
+        let l3 = step(1, p3);
+        let p4 = step(0, l3);
+        assert_eq!(step(0, p4), x);
+        let opp = p1 | p2 | p3 | p4;
+        for king in [false, true] {
+            let seqs = sequences(x.trailing_zeros(), king, opp);
+            assert!(has_duplicate(seqs), "king {king}");
+        }
+    }
 }

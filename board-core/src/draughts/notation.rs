@@ -359,10 +359,10 @@ impl PathSearch {
     /// Depth-first search for a path from `cur` that captures exactly the
     /// target set and ends on the target square; `self.path` holds it.
     fn search(&mut self, cur: u32, captured: u64) -> bool {
-        if captured == self.target.captures {
-            return cur == self.target.to as u32;
+        if captured == self.target.caps() {
+            return cur == self.target.dest_bit();
         }
-        let alive = self.opp & self.target.captures & !captured;
+        let alive = self.opp & self.target.caps() & !captured;
         for (d, rays) in RAYS.iter().enumerate() {
             let (p, landings) = if self.king {
                 let occ = rays[cur as usize] & !self.empty;
@@ -405,7 +405,7 @@ impl Position {
     /// and destination. When several paths exist, the first found in
     /// direction order is returned.
     pub fn capture_path(&self, mv: Move) -> Option<CapturePath> {
-        let from = 1u64 << mv.from;
+        let from = 1u64 << mv.origin_bit();
         let (own, opp) = match self.side {
             Color::White => (self.white, self.black),
             Color::Black => (self.black, self.white),
@@ -417,12 +417,12 @@ impl Position {
             squares: [0; MAX_PATH],
             len: 0,
         };
-        path.push(mv.from as u32);
+        path.push(mv.origin_bit());
         if !mv.is_capture() {
-            path.push(mv.to as u32);
+            path.push(mv.dest_bit());
             return Some(path);
         }
-        if mv.captures & !opp != 0 {
+        if mv.caps() & !opp != 0 {
             return None;
         }
         let mut search = PathSearch {
@@ -432,7 +432,7 @@ impl Position {
             king: self.kings & from != 0,
             path,
         };
-        search.search(mv.from as u32, 0).then_some(search.path)
+        search.search(mv.origin_bit(), 0).then_some(search.path)
     }
 
     /// `mv` in PDN: `32-28`; `28x19` when no other legal move has the same
@@ -444,14 +444,16 @@ impl Position {
             squares: [0; MAX_PATH],
             len: 0,
         };
-        short.push(mv.from as u32);
-        short.push(mv.to as u32);
+        short.push(mv.origin_bit());
+        short.push(mv.dest_bit());
         let capture = mv.is_capture();
         if capture {
             let ambiguous = match self.try_legal_moves() {
-                Ok(list) => list
-                    .iter()
-                    .any(|m| m.from == mv.from && m.to == mv.to && m.captures != mv.captures),
+                Ok(list) => list.iter().any(|m| {
+                    m.origin_bit() == mv.origin_bit()
+                        && m.dest_bit() == mv.dest_bit()
+                        && m.caps() != mv.caps()
+                }),
                 Err(_) => true,
             };
             if ambiguous && let Some(path) = self.capture_path(mv) {
@@ -513,7 +515,7 @@ impl Position {
         let mut candidates = [Move::default(); AMBIGUOUS_SHOWN];
         for m in list
             .iter()
-            .filter(|m| m.from == from.bit() as u8 && m.to == to.bit() as u8 && m.is_capture())
+            .filter(|m| m.origin_bit() == from.bit() && m.dest_bit() == to.bit() && m.is_capture())
         {
             if let Some(slot) = candidates.get_mut(count) {
                 *slot = *m;

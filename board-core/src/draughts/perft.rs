@@ -5,40 +5,25 @@
 
 use super::bitboard::{BLACK_PROMOTION, WHITE_PROMOTION, king_moves, step};
 use super::movegen::{
-    self, ListSink, Sides, count_legal, forward, has_capture, jump_sources, kings_capture,
-    single_man_captures,
+    self, ListSink, Sides, count_legal, count_legal_of, each_dir, forward, has_capture,
+    jump_sources, kings_capture, overlaps,
 };
 use super::types::{Color, Move};
 use super::{MAX_MOVES, MoveList, Position};
-use crate::movelist::CapacityError;
 
 /// The number of leaf nodes `depth` plies below `position` (1 at depth 0).
 /// The last ply is bulk-counted (moves are counted, not played). No heap
-/// allocation; single thread.
+/// allocation; single thread; no limit on the number of moves in a
+/// position (see [`MAX_MOVES`] for the rare fallback), so it never fails
+/// or panics.
 ///
 /// ```
 /// use board_core::draughts::{Position, perft};
 /// assert_eq!(perft(&Position::startpos(), 3), 658);
 /// ```
-///
-/// # Panics
-/// Only if a position in the tree has more legal moves than [`MAX_MOVES`]
-/// (none is known; see [`try_perft`] for the error as a value).
 pub fn perft(position: &Position, depth: u32) -> u64 {
-    match try_perft(position, depth) {
-        Ok(n) => n,
-        Err(e) => panic!("perft: {e} below draughts position {position}"),
-    }
-}
-
-/// [`perft`], reporting a move list overflow instead of panicking.
-///
-/// # Errors
-/// [`CapacityError`] if a position in the tree has more than [`MAX_MOVES`]
-/// legal moves.
-pub fn try_perft(position: &Position, depth: u32) -> Result<u64, CapacityError> {
     match depth {
-        0 => Ok(1),
+        0 => 1,
         1 => count_legal(position),
         _ => match position.side {
             Color::White => inner::<true>(position, depth),
@@ -50,28 +35,33 @@ pub fn try_perft(position: &Position, depth: u32) -> Result<u64, CapacityError> 
 /// `perft` of every root move: the total and, per legal move (in
 /// [`Position::legal_moves`] order), its subtree count at `depth - 1`.
 /// At depth 0 the list is empty and the total is 1.
+///
+/// The total counts every move. The per-move list holds at most
+/// [`MAX_MOVES`] entries: a full list means the position has more moves
+/// than that (none is known; see [`Position::legal_moves`]) and only the
+/// first [`MAX_MOVES`] are listed.
 pub fn perft_divide(position: &Position, depth: u32) -> (u64, MoveList<(Move, u64), MAX_MOVES>) {
     let mut out = MoveList::new();
     if depth == 0 {
         return (1, out);
     }
     let mut total = 0;
-    for &mv in position.legal_moves().iter() {
+    position.for_each_legal_move(|mv| {
         let mut child = *position;
         child.play_unchecked(mv);
         let n = perft(&child, depth - 1);
         total += n;
-        // Same capacity as the legal move list: cannot fail.
+        // A full list is reported by its length (see above).
         let _ = out.try_push((mv, n));
-    }
+    });
     (total, out)
 }
 
 /// The subtree count of `child` at `depth` (>= 1) plies.
 #[inline(always)]
-fn sub<const WHITE: bool>(child: &Position, depth: u32) -> Result<u64, CapacityError> {
+fn sub<const WHITE: bool>(child: &Position, depth: u32) -> u64 {
     if depth == 1 {
-        count_legal(child)
+        count_legal_of::<WHITE>(child)
     } else {
         // The child has the other side to move.
         inner::<WHITE>(child, depth)
@@ -79,7 +69,7 @@ fn sub<const WHITE: bool>(child: &Position, depth: u32) -> Result<u64, CapacityE
 }
 
 /// `depth >= 2`; `WHITE` is the side to move in `pos`.
-fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> Result<u64, CapacityError> {
+fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> u64 {
     let s = pos.sides();
     if has_capture(&s) {
         return captures::<WHITE>(pos, &s, depth);
@@ -106,9 +96,9 @@ fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> Result<u64, CapacityE
             child.kings |= t & promotion;
             child.side = side.opposite();
             nodes += if WHITE {
-                sub::<false>(&child, depth - 1)?
+                sub::<false>(&child, depth - 1)
             } else {
-                sub::<true>(&child, depth - 1)?
+                sub::<true>(&child, depth - 1)
             };
         }
     }
@@ -130,101 +120,129 @@ fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> Result<u64, CapacityE
             child.kings ^= kb | t;
             child.side = side.opposite();
             nodes += if WHITE {
-                sub::<false>(&child, depth - 1)?
+                sub::<false>(&child, depth - 1)
             } else {
-                sub::<true>(&child, depth - 1)?
+                sub::<true>(&child, depth - 1)
             };
         }
     }
-    Ok(nodes)
+    nodes
 }
 
 #[inline(never)]
-fn captures<const WHITE: bool>(
-    pos: &Position,
-    s: &Sides,
-    depth: u32,
-) -> Result<u64, CapacityError> {
-    // Most often every capture is a single jump by a man: play them
-    // straight from the bitboards.
+fn captures<const WHITE: bool>(pos: &Position, s: &Sides, depth: u32) -> u64 {
+    // Most often every capture is one or two jumps by a man: play them
+    // straight from the bitboards (see `short_man_count` for why the jump
+    // sources of this position give the second and third jumps).
     let j = jump_sources(s);
-    if !kings_capture(s) && single_man_captures(s, &j).is_some() {
-        let promotion = if WHITE {
-            WHITE_PROMOTION
-        } else {
-            BLACK_PROMOTION
-        };
-        let mut nodes = 0;
-        for (d, &jd) in j.iter().enumerate() {
-            let mut jumpers = s.men & jd;
-            while jumpers != 0 {
-                let f = jumpers & jumpers.wrapping_neg();
-                jumpers &= jumpers - 1;
-                let over = step(d, f);
-                let t = step(d, over);
-                let mut child = *pos;
-                if WHITE {
-                    child.white ^= f | t;
-                    child.black &= !over;
-                } else {
-                    child.black ^= f | t;
-                    child.white &= !over;
-                }
-                child.kings = (child.kings & !over) | (t & promotion);
-                child.side = if WHITE { Color::Black } else { Color::White };
-                nodes += if WHITE {
-                    sub::<false>(&child, depth - 1)?
-                } else {
-                    sub::<true>(&child, depth - 1)?
-                };
-            }
+    if !kings_capture(s) {
+        let land1 = each_dir(|d| step(d, step(d, s.men & j[d])));
+        let all1 = land1[0] | land1[1] | land1[2] | land1[3];
+        let again = each_dir(|e| all1 & j[e]);
+        let mut third = 0;
+        for e in 0..4 {
+            third |= step(e, step(e, again[e])) & (j[e] | j[e ^ 1] | j[e ^ 3]);
         }
-        return Ok(nodes);
+        // Each first landing square must stand for one first jump.
+        if third | overlaps(&land1) == 0 {
+            let mut nodes = 0;
+            if again[0] | again[1] | again[2] | again[3] != 0 {
+                for (e, &a) in again.iter().enumerate() {
+                    let mut a = a;
+                    while a != 0 {
+                        let l1 = a & a.wrapping_neg();
+                        a &= a - 1;
+                        // The first jump landing on `l1` (one direction
+                        // matches): its origin and captured piece.
+                        let (mut f, mut over1) = (0, 0);
+                        for (d, &l) in land1.iter().enumerate() {
+                            let over = step(d ^ 2, l1 & l);
+                            over1 |= over;
+                            f |= step(d ^ 2, over);
+                        }
+                        let over2 = step(e, l1);
+                        let t = step(e, over2);
+                        nodes += play_man::<WHITE>(pos, f, t, over1 | over2, depth);
+                    }
+                }
+            } else {
+                for (d, &jd) in j.iter().enumerate() {
+                    let mut jumpers = s.men & jd;
+                    while jumpers != 0 {
+                        let f = jumpers & jumpers.wrapping_neg();
+                        jumpers &= jumpers - 1;
+                        let over = step(d, f);
+                        nodes += play_man::<WHITE>(pos, f, step(d, over), over, depth);
+                    }
+                }
+            }
+            return nodes;
+        }
     }
     // Most capture lists are short: try a small list before the full one.
     let mut small = MoveList::<Move, 16>::new();
-    let mut sink = ListSink {
-        list: &mut small,
-        best: 0,
-    };
-    if movegen::captures(s, &mut sink).is_ok() {
+    let mut sink = ListSink::new(&mut small);
+    movegen::captures(s, &mut sink);
+    if !sink.overflow {
         return play_all::<WHITE>(pos, &small, depth);
     }
     many_captures::<WHITE>(pos, s, depth)
 }
 
+/// Plays the capture of the man on `f` to `t` taking `caps` (bit sets)
+/// and counts the subtree below.
+#[inline(always)]
+fn play_man<const WHITE: bool>(pos: &Position, f: u64, t: u64, caps: u64, depth: u32) -> u64 {
+    let promotion = if WHITE {
+        WHITE_PROMOTION
+    } else {
+        BLACK_PROMOTION
+    };
+    let mut child = *pos;
+    if WHITE {
+        child.white ^= f | t;
+        child.black &= !caps;
+    } else {
+        child.black ^= f | t;
+        child.white &= !caps;
+    }
+    child.kings = (child.kings & !caps) | (t & promotion);
+    child.side = if WHITE { Color::Black } else { Color::White };
+    if WHITE {
+        sub::<false>(&child, depth - 1)
+    } else {
+        sub::<true>(&child, depth - 1)
+    }
+}
+
 /// Kept out of line so that the common path's stack frame stays small.
 #[cold]
 #[inline(never)]
-fn many_captures<const WHITE: bool>(
-    pos: &Position,
-    s: &Sides,
-    depth: u32,
-) -> Result<u64, CapacityError> {
-    let mut list = MoveList::<Move, MAX_MOVES>::new();
-    let mut sink = ListSink {
-        list: &mut list,
-        best: 0,
-    };
-    movegen::captures(s, &mut sink)?;
-    play_all::<WHITE>(pos, &list, depth)
+fn many_captures<const WHITE: bool>(pos: &Position, s: &Sides, depth: u32) -> u64 {
+    let mut nodes = 0;
+    movegen::for_each_capture(s, |mv| {
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        nodes += if WHITE {
+            sub::<false>(&child, depth - 1)
+        } else {
+            sub::<true>(&child, depth - 1)
+        };
+    });
+    nodes
 }
 
 #[inline(always)]
-fn play_all<const WHITE: bool>(
-    pos: &Position,
-    moves: &[Move],
-    depth: u32,
-) -> Result<u64, CapacityError> {
+fn play_all<const WHITE: bool>(pos: &Position, moves: &[Move], depth: u32) -> u64 {
     let mut nodes = 0;
     for &mv in moves {
         let mut child = *pos;
         child.play_unchecked(mv);
         nodes += if WHITE {
-            sub::<false>(&child, depth - 1)?
+            sub::<false>(&child, depth - 1)
         } else {
-            sub::<true>(&child, depth - 1)?
+            sub::<true>(&child, depth - 1)
         };
     }
-    Ok(nodes)
+    nodes
 }

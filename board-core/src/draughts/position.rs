@@ -45,9 +45,9 @@ pub enum SetupError {
         /// The man's colour.
         color: Color,
     },
-    /// The position has more legal moves than a move list holds
-    /// ([`MAX_MOVES`]); no such position is known.
-    #[error("position has more than {} legal moves", MAX_MOVES)]
+    /// The position has [`MAX_MOVES`] or more legal moves (a move list
+    /// would be full); no such position is known.
+    #[error("position has {} or more legal moves", MAX_MOVES)]
     TooManyMoves,
 }
 
@@ -100,8 +100,8 @@ impl Position {
     /// # Errors
     /// [`SetupError::ManOnPromotionRow`] for a white man on 1..=5 or a black
     /// man on 46..=50 (the lowest such square is named);
-    /// [`SetupError::TooManyMoves`] if the legal moves would not fit in a
-    /// move list.
+    /// [`SetupError::TooManyMoves`] if the position has [`MAX_MOVES`] or
+    /// more legal moves.
     pub fn from_pieces(
         board: [Option<Piece>; 50],
         side_to_move: Color,
@@ -210,38 +210,70 @@ impl Position {
     }
 
     /// Every legal move, in a fixed-capacity list (no heap allocation).
+    /// Never panics.
     ///
     /// Captures are the maximal ones only, each (from, to, captured set)
     /// once. Order: captures by origin square; quiet moves of men first.
     ///
     /// Every position that [`FromStr`](core::str::FromStr),
     /// [`Position::from_pieces`] or [`Position::play`] hands out has been
-    /// checked to fit [`MAX_MOVES`]. For a position reached only through
-    /// [`Position::play_unchecked`] the capacity rests on the argument at
-    /// [`MAX_MOVES`]; should it ever be exceeded, this function panics with
-    /// a message naming the position rather than return a truncated list —
-    /// use [`Position::try_legal_moves`] to get the error as a value.
+    /// checked to have fewer than [`MAX_MOVES`] legal moves, so the list is
+    /// complete. Only a position reached through
+    /// [`Position::play_unchecked`] could have more (none is known; see
+    /// [`MAX_MOVES`]); the list then holds the first [`MAX_MOVES`] of them
+    /// and is full, and that is the only way the list can be full.
+    /// [`Position::try_legal_moves`] reports that case as an error,
+    /// [`Position::for_each_legal_move`] and [`Position::count_legal_moves`]
+    /// handle any number of moves.
     pub fn legal_moves(&self) -> MoveList<Move, MAX_MOVES> {
-        match self.try_legal_moves() {
-            Ok(list) => list,
-            Err(e) => panic!("{e} in draughts position {self}"),
-        }
+        let mut list = MoveList::new();
+        // On overflow the list holds the first MAX_MOVES moves (see above).
+        let _ = movegen::legal_moves_into(self, &mut list);
+        list
     }
 
-    /// Every legal move, or [`CapacityError`] if they do not fit in
-    /// [`MAX_MOVES`] (no such position is known).
+    /// Every legal move, or [`CapacityError`] if the position has
+    /// [`MAX_MOVES`] or more (no such position is known).
+    ///
+    /// # Errors
+    /// [`CapacityError`] when the moves fill the list.
     pub fn try_legal_moves(&self) -> Result<MoveList<Move, MAX_MOVES>, CapacityError> {
-        let mut list = MoveList::new();
-        movegen::legal_moves_into(self, &mut list)?;
+        let list = self.legal_moves();
+        if list.len() == MAX_MOVES {
+            return Err(CapacityError {
+                capacity: MAX_MOVES,
+            });
+        }
         Ok(list)
     }
 
-    /// The number of legal moves (as `legal_moves().len()`, faster).
-    pub fn count_legal_moves(&self) -> usize {
-        match movegen::count_legal(self) {
-            Ok(n) => n as usize,
-            Err(_) => MAX_MOVES + 1,
+    /// Calls `f` with every legal move, in [`Position::legal_moves`] order
+    /// when they fit in a list; handles any number of moves without heap
+    /// allocation (a position with more than [`MAX_MOVES`] is searched
+    /// again in chunks; none is known).
+    ///
+    /// ```
+    /// use board_core::draughts::Position;
+    /// let mut n = 0;
+    /// Position::startpos().for_each_legal_move(|_| n += 1);
+    /// assert_eq!(n, 9);
+    /// ```
+    pub fn for_each_legal_move(&self, mut f: impl FnMut(Move)) {
+        let s = self.sides();
+        if has_capture(&s) {
+            movegen::for_each_capture(&s, f);
+        } else {
+            let mut list = MoveList::<Move, MAX_MOVES>::new();
+            // Quiet moves: at most 161 (see MAX_MOVES).
+            let _ = movegen::quiet_moves(&s, self.side, &mut list);
+            list.iter().for_each(|&mv| f(mv));
         }
+    }
+
+    /// The number of legal moves (as `legal_moves().len()` when they fit;
+    /// exact for any number, faster).
+    pub fn count_legal_moves(&self) -> usize {
+        movegen::count_legal(self) as usize
     }
 
     /// Whether the side to move must capture.
@@ -264,12 +296,14 @@ impl Position {
             Color::White => self.white,
             Color::Black => self.black,
         };
-        if own >> mv.from & 1 == 0 {
+        if own >> mv.origin_bit() & 1 == 0 {
             return false;
         }
-        match self.try_legal_moves() {
-            Ok(list) => list.contains(&mv),
-            Err(_) => false,
+        let s = self.sides();
+        if has_capture(&s) {
+            movegen::is_legal_capture(&s, mv)
+        } else {
+            !mv.is_capture() && self.legal_moves().contains(&mv)
         }
     }
 
@@ -297,9 +331,9 @@ impl Position {
     /// gives an unspecified (but memory-safe, panic-free) position.
     #[inline(always)]
     pub fn play_unchecked(&mut self, mv: Move) {
-        let from = 1u64 << mv.from;
-        let to = 1u64 << mv.to;
-        let caps = mv.captures;
+        let from = 1u64 << mv.origin_bit();
+        let to = 1u64 << mv.dest_bit();
+        let caps = mv.caps();
         let is_king = self.kings & from != 0;
         match self.side {
             Color::White => {

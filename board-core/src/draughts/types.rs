@@ -332,51 +332,91 @@ impl From<Square> for SquareSet {
 /// reconstructs one.
 ///
 /// `from == to` is possible: a piece capturing round in a circle.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub struct Move {
-    pub(crate) from: u8,
-    pub(crate) to: u8,
-    pub(crate) captures: u64,
+///
+/// Eight bytes: the captured set in the board layout's bits 0..=53, `to`'s
+/// bit index in bits 54..=59, and `from`'s bit index split over bits
+/// 60..=63 (low 4 bits) and the two ghost bits 10 and 21 (which no square
+/// uses). Ordering is by (from, to, captured set), as for the three fields.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Move(u64);
+
+impl Ord for Move {
+    fn cmp(&self, other: &Move) -> core::cmp::Ordering {
+        (self.origin_bit(), self.dest_bit(), self.caps()).cmp(&(
+            other.origin_bit(),
+            other.dest_bit(),
+            other.caps(),
+        ))
+    }
+}
+
+impl PartialOrd for Move {
+    fn partial_cmp(&self, other: &Move) -> Option<core::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 impl Move {
+    /// `from`, `to`: bit indices (0..=53) of playable squares; `captures`:
+    /// a set of playable squares.
     #[inline]
     pub(crate) const fn from_bits(from: u32, to: u32, captures: u64) -> Move {
-        Move {
-            from: from as u8,
-            to: to as u8,
-            captures,
-        }
+        let from = from as u64;
+        Move(
+            captures
+                | (to as u64) << 54
+                | (from & 15) << 60
+                | ((from >> 4) & 1) << 10
+                | ((from >> 5) & 1) << 21,
+        )
+    }
+
+    /// The bit index of the origin square.
+    #[inline(always)]
+    pub(crate) const fn origin_bit(self) -> u32 {
+        ((self.0 >> 60) | ((self.0 >> 6) & 16) | ((self.0 >> 16) & 32)) as u32
+    }
+
+    /// The bit index of the destination square.
+    #[inline(always)]
+    pub(crate) const fn dest_bit(self) -> u32 {
+        ((self.0 >> 54) & 63) as u32
+    }
+
+    /// The captured squares as a bit set.
+    #[inline(always)]
+    pub(crate) const fn caps(self) -> u64 {
+        self.0 & BOARD
     }
 
     /// The square the piece leaves.
     #[inline]
     pub const fn from(self) -> Square {
-        Square::from_bit(self.from as u32)
+        Square::from_bit(self.origin_bit())
     }
 
     /// The square the piece ends on.
     #[inline]
     pub const fn to(self) -> Square {
-        Square::from_bit(self.to as u32)
+        Square::from_bit(self.dest_bit())
     }
 
     /// The squares of the captured pieces (empty for a quiet move).
     #[inline]
     pub const fn captures(self) -> SquareSet {
-        SquareSet(self.captures)
+        SquareSet(self.caps())
     }
 
     /// Whether the move captures.
     #[inline]
     pub const fn is_capture(self) -> bool {
-        self.captures != 0
+        self.caps() != 0
     }
 
     /// The number of captured pieces, 0..=20 in reachable positions.
     #[inline]
     pub const fn capture_count(self) -> u32 {
-        self.captures.count_ones()
+        self.caps().count_ones()
     }
 }
 
@@ -388,5 +428,31 @@ impl fmt::Debug for Move {
         } else {
             write!(f, "{}-{}", self.from(), self.to())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_packs_into_eight_bytes_and_round_trips() {
+        assert_eq!(core::mem::size_of::<Move>(), 8);
+        let all: u64 = (1..=50u8).map(|s| 1u64 << bit_of(s)).sum();
+        for from in 1..=50u8 {
+            for to in 1..=50u8 {
+                for caps in [0, all, all & !(1 << bit_of(from)), 1 << bit_of(to)] {
+                    let mv = Move::from_bits(bit_of(from), bit_of(to), caps);
+                    assert_eq!(mv.from().number(), from);
+                    assert_eq!(mv.to().number(), to);
+                    assert_eq!(mv.caps(), caps);
+                }
+            }
+        }
+        // Ordered by (from, to, captured set).
+        let a = Move::from_bits(bit_of(40), bit_of(1), 0);
+        let b = Move::from_bits(bit_of(41), bit_of(2), 0);
+        let c = Move::from_bits(bit_of(41), bit_of(2), 1);
+        assert!(a < b && b < c);
     }
 }
