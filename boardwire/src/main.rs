@@ -203,7 +203,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
 fn report_timing(nodes: u64, elapsed: std::time::Duration) {
     let secs = elapsed.as_secs_f64();
     let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
-    eprintln!("nodes {nodes} time {secs:.3} s speed {nps:.0} nodes/s");
+    eprintln!("nodes {nodes} time {secs:.6} s speed {nps:.0} nodes/s");
 }
 
 /// Folds clap's multi-line error into one line: the message and its details
