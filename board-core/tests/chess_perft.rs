@@ -9,27 +9,8 @@ use board_core::chess::{Position, perft};
 const VECTORS: &str = include_str!("data/perft-chess.txt");
 const SUITE: &str = include_str!("data/perftsuite.epd");
 
-/// (FEN, [(depth, nodes)]) from a data file: `<FEN> ; D1 <n> ; D2 <n> ...`
-/// (both files use this shape; spaces after `;` are optional).
-fn parse(data: &'static str) -> Vec<(&'static str, Vec<(u32, u64)>)> {
-    data.lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-        .map(|line| {
-            let mut parts = line.split(';').map(str::trim);
-            let fen = parts.next().unwrap();
-            let counts = parts
-                .map(|p| {
-                    let (d, n) = p.split_once(' ').unwrap();
-                    (
-                        d.trim_start_matches('D').parse().unwrap(),
-                        n.parse().unwrap(),
-                    )
-                })
-                .collect();
-            (fen, counts)
-        })
-        .collect()
-}
+mod common;
+use common::perft_suite as parse;
 
 fn run(data: &'static str, max_nodes: u64, min_nodes: u64) -> usize {
     let mut checked = 0;

@@ -2,50 +2,13 @@
 //! heap: a counting global allocator, counting per thread (the test harness
 //! runs tests on several threads; each test only looks at its own count).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use board_core::draughts::{Position, perft, perft_divide};
 
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-// SAFETY: forwards every call to the system allocator unchanged; the
-// thread-local counter is a const-initialised `Cell` (no allocation, no
-// re-entrancy into the allocator).
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as ours.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        // SAFETY: same contract as ours.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+mod common;
+use common::{Counting, StackBuf, allocations_during};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-fn allocations_during<R>(f: impl FnOnce() -> R) -> (u64, R) {
-    let before = ALLOCATIONS.with(Cell::get);
-    let r = f();
-    (ALLOCATIONS.with(Cell::get) - before, r)
-}
 
 const POSITIONS: &[&str] = &[
     "W:W31-50:B1-20",
@@ -97,26 +60,12 @@ fn legal_moves_play_and_perft_do_not_allocate() {
 fn move_text_does_not_allocate() {
     use std::fmt::Write;
     let positions: Vec<Position> = POSITIONS.iter().map(|f| f.parse().unwrap()).collect();
-    // A fixed buffer to format into (no `String`).
-    struct Buf([u8; 256], usize);
-    impl Write for Buf {
-        fn write_str(&mut self, s: &str) -> std::fmt::Result {
-            let end = self.1 + s.len();
-            self.0
-                .get_mut(self.1..end)
-                .ok_or(std::fmt::Error)?
-                .copy_from_slice(s.as_bytes());
-            self.1 = end;
-            Ok(())
-        }
-    }
     let (n, ()) = allocations_during(|| {
         for pos in &positions {
             for &mv in pos.legal_moves().iter() {
-                let mut buf = Buf([0; 256], 0);
+                let mut buf = StackBuf::new();
                 write!(buf, "{}", pos.move_text(mv)).unwrap();
-                let text = std::str::from_utf8(&buf.0[..buf.1]).unwrap();
-                assert_eq!(pos.parse_move(text), Ok(mv));
+                assert_eq!(pos.parse_move(buf.as_str()), Ok(mv));
             }
         }
     });

@@ -15,25 +15,12 @@ struct Line {
     counts: Vec<(u32, u64)>,
 }
 
+mod common;
+
 fn vectors() -> Vec<Line> {
-    VECTORS
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| {
-            let mut fields = l.split(';').map(str::trim);
-            let fen = fields.next().unwrap();
-            let counts = fields
-                .map(|f| {
-                    let (d, n) = f.split_once(' ').expect("`D<depth> <nodes>`");
-                    (
-                        d.strip_prefix('D').unwrap().parse().unwrap(),
-                        n.parse().unwrap(),
-                    )
-                })
-                .collect();
-            Line { fen, counts }
-        })
+    common::perft_suite(VECTORS)
+        .into_iter()
+        .map(|(fen, counts)| Line { fen, counts })
         .collect()
 }
 

@@ -2,41 +2,15 @@
 //! a counting global allocator (per thread, since tests run in parallel)
 //! must see zero allocations while they run.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use board_core::shogi::{
     CsaMove, CsaPositionParser, GameHistory, Move, Position, perft, perft_divide,
 };
 
-struct Counting;
-
-thread_local! {
-    static ALLOCS: Cell<usize> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCS.try_with(|c| c.set(c.get() + 1));
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+mod common;
+use common::{Counting, StackBuf, allocations_during};
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-fn allocations<R>(f: impl FnOnce() -> R) -> (usize, R) {
-    let before = ALLOCS.with(Cell::get);
-    let r = f();
-    (ALLOCS.with(Cell::get) - before, r)
-}
 
 const POSITIONS: [&str; 4] = [
     "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
@@ -48,14 +22,14 @@ const POSITIONS: [&str; 4] = [
 #[test]
 fn generation_play_and_perft_do_not_allocate() {
     for sfen in POSITIONS {
-        let (n, pos) = allocations(|| Position::from_sfen(sfen).unwrap());
+        let (n, pos) = allocations_during(|| Position::from_sfen(sfen).unwrap());
         assert_eq!(n, 0, "SFEN parse of {sfen}");
-        let (n, moves) = allocations(|| pos.legal_moves());
+        let (n, moves) = allocations_during(|| pos.legal_moves());
         assert_eq!(n, 0, "legal_moves of {sfen}");
-        let (n, count) = allocations(|| pos.count_legal_moves());
+        let (n, count) = allocations_during(|| pos.count_legal_moves());
         assert_eq!(n, 0);
         assert_eq!(count, moves.len() as u64);
-        let (n, _) = allocations(|| {
+        let (n, _) = allocations_during(|| {
             for &m in moves.iter() {
                 let mut p = pos;
                 p.play_unchecked(m);
@@ -69,16 +43,16 @@ fn generation_play_and_perft_do_not_allocate() {
         });
         assert_eq!(n, 0, "play of {sfen}");
         let depth = if moves.len() > 100 { 2 } else { 3 };
-        let (n, _) = allocations(|| perft(&pos, depth));
+        let (n, _) = allocations_during(|| perft(&pos, depth));
         assert_eq!(n, 0, "perft of {sfen}");
-        let (n, _) = allocations(|| perft_divide(&pos, 2));
+        let (n, _) = allocations_during(|| perft_divide(&pos, 2));
         assert_eq!(n, 0, "perft_divide of {sfen}");
     }
 }
 
 #[test]
 fn notation_and_history_do_not_allocate() {
-    let (n, _) = allocations(|| {
+    let (n, _) = allocations_during(|| {
         let pos = Position::startpos();
         let csa = CsaMove::parse(b"+7776FU").unwrap();
         let mv = pos.move_from_csa(&csa).unwrap();
@@ -91,7 +65,7 @@ fn notation_and_history_do_not_allocate() {
         let after = pos.play(mv).unwrap();
         history.push(&after).unwrap();
         // SFEN and CSA text into a stack buffer.
-        let mut buf = Buf([0; 512], 0);
+        let mut buf = StackBuf::new();
         use std::fmt::Write;
         write!(buf, "{after} {}", after.csa()).unwrap();
         write!(buf, "{csa} {mv}").unwrap();
@@ -99,23 +73,9 @@ fn notation_and_history_do_not_allocate() {
     assert_eq!(n, 0);
 }
 
-struct Buf([u8; 512], usize);
-
-impl std::fmt::Write for Buf {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        let end = self.1 + s.len();
-        self.0
-            .get_mut(self.1..end)
-            .ok_or(std::fmt::Error)?
-            .copy_from_slice(s.as_bytes());
-        self.1 = end;
-        Ok(())
-    }
-}
-
 #[test]
 fn the_counter_counts() {
-    let (n, v) = allocations(|| vec![1u8; 10]);
+    let (n, v) = allocations_during(|| vec![1u8; 10]);
     assert!(n >= 1);
     drop(v);
 }

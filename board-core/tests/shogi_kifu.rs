@@ -64,6 +64,18 @@ fn replay(kifu: &Kifu<'_>) -> Position {
     pos
 }
 
+/// The position of the server's final dump (`'P1...` comment lines).
+fn final_dump(kifu: &Kifu<'_>) -> Position {
+    let mut dump = CsaPositionParser::new();
+    let mut dumped = None;
+    for line in &kifu.final_dump {
+        if let CsaPositionStatus::Complete(p) = dump.feed_line(line).unwrap() {
+            dumped = Some(p);
+        }
+    }
+    dumped.expect("final dump")
+}
+
 #[test]
 fn uchifuzume_game_replays_and_the_rejected_drop_is_pawn_drop_mate() {
     let kifu = read_kifu(UCHIFUZUME);
@@ -94,14 +106,7 @@ fn uchifuzume_game_replays_and_the_rejected_drop_is_pawn_drop_mate() {
     assert!(after.is_checkmate());
     // The board and hands equal the server's final dump (whose side line
     // says '+', although White is to move: see the report).
-    let mut dump = CsaPositionParser::new();
-    let mut dumped = None;
-    for line in &kifu.final_dump {
-        if let CsaPositionStatus::Complete(p) = dump.feed_line(line).unwrap() {
-            dumped = Some(p);
-        }
-    }
-    let dumped = dumped.expect("final dump");
+    let dumped = final_dump(&kifu);
     assert_eq!(dumped.side_to_move(), board_core::shogi::Color::Black);
     assert_eq!(
         dumped.to_string().split(' ').next(),
@@ -123,13 +128,6 @@ fn floodgate_game_replays_completely() {
     // 158 plies played: Black to move, and Black (gps_normal) resigned.
     assert_eq!(pos.side_to_move(), board_core::shogi::Color::Black);
     assert_eq!(pos.move_number(), 159);
-    let mut dump = CsaPositionParser::new();
-    let mut dumped = None;
-    for line in &kifu.final_dump {
-        if let CsaPositionStatus::Complete(p) = dump.feed_line(line).unwrap() {
-            dumped = Some(p);
-        }
-    }
-    let dumped = dumped.expect("final dump");
+    let dumped = final_dump(&kifu);
     assert!(dumped.same_position(&pos), "{dumped} vs {pos}");
 }

@@ -4,28 +4,11 @@ use board_core::shogi::{Position, perft};
 
 const VECTORS: &str = include_str!("data/perft-shogi.txt");
 
+mod common;
+
 /// (SFEN, [(depth, nodes)]) for every line of the vectors file.
 fn vectors() -> Vec<(&'static str, Vec<(u32, u64)>)> {
-    let mut out = Vec::new();
-    for line in VECTORS.lines() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let mut parts = line.split(';').map(str::trim);
-        let sfen = parts.next().unwrap();
-        let counts = parts
-            .map(|p| {
-                let (d, n) = p.split_once(' ').unwrap();
-                (
-                    d.trim_start_matches('D').parse().unwrap(),
-                    n.parse().unwrap(),
-                )
-            })
-            .collect();
-        out.push((sfen, counts));
-    }
-    out
+    common::perft_suite(VECTORS)
 }
 
 fn run(max_nodes: u64, min_nodes: u64) -> usize {

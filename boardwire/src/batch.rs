@@ -56,7 +56,7 @@ pub(crate) fn batch<P>(
                 write_moves(&pos, false, out)?;
                 writeln!(out)?;
             }
-            Err(Failure::Output(e)) => return Err(Failure::Output(e)),
+            Err(f @ (Failure::Output(_) | Failure::Failed(_))) => return Err(f),
             Err(Failure::Input(msg)) => {
                 failed += 1;
                 if json {

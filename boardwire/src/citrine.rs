@@ -23,8 +23,9 @@ use std::time::Duration;
 
 use board_core::chess::{Color, Move, Outcome, Position};
 use clap::{Args, ValueEnum};
+use novag_citrine::LevelKind;
 use novag_citrine::device::{DeviceConfig, Misbehaviour};
-use novag_citrine::driver::{Driver, DriverConfig, Event};
+use novag_citrine::driver::{Disagreement, Driver, DriverConfig, Event, Resync};
 use novag_citrine::player::Player;
 use novag_citrine::serial::{NativePort, SerialLink, Simulator};
 
@@ -265,40 +266,102 @@ fn game_end(position: &Position, plies: usize, max_plies: usize) -> Option<Strin
 
 /// Prints an event; `true` when it is a disagreement.
 fn report(ev: &Event, out: &mut impl Write) -> io::Result<bool> {
-    let mv = |m: &Move| m.to_string();
-    match ev {
-        Event::Acknowledged(m) => writeln!(out, "ack {}", mv(m))?,
-        Event::DeviceMove(m) => writeln!(out, "device {}", mv(m))?,
-        Event::Duplicate(m) => writeln!(out, "duplicate {}", mv(m))?,
-        Event::OutOfTurn(m) => writeln!(out, "out-of-turn {} (taking it back)", mv(m))?,
-        Event::TakenBack(m) => writeln!(out, "takeback {}", mv(m))?,
-        Event::NewGame => writeln!(out, "new game (settings re-sent)")?,
-        Event::Disagreement(d) => {
-            writeln!(out, "disagreement {d:?} (resynchronising with P)")?;
-            out.flush()?;
-            return Ok(true);
-        }
-        Event::Resynced(r) => writeln!(out, "resync {r:?}")?,
-        Event::OutOfSync { .. } => {
-            writeln!(
-                out,
-                "out of sync: the device's board matches neither our position nor one move from it"
-            )?;
-            out.flush()?;
-            return Ok(true);
-        }
-        Event::Identity { model, version } => writeln!(out, "identity {model} {version}")?,
-        Event::BadLine { error, line } => {
-            writeln!(out, "bad line {:?}: {error}", String::from_utf8_lossy(line))?
-        }
-        Event::Overlong => writeln!(out, "overlong line skipped")?,
-        Event::Xmit(on) => writeln!(out, "xmit {}", if *on { "on" } else { "off" })?,
-        Event::Referee(on) => writeln!(out, "referee {}", if *on { "on" } else { "off" })?,
-        Event::Level(l) => writeln!(out, "level {:?} {}", l.kind(), l.number())?,
-        Event::Clock { white, black } => writeln!(out, "clock {white} {black}")?,
-        Event::Other(line) => writeln!(out, "line {:?}", String::from_utf8_lossy(line))?,
-        _ => writeln!(out, "{ev:?}")?,
-    }
+    let (text, disagreement) = describe(ev);
+    writeln!(out, "{text}")?;
     out.flush()?;
-    Ok(false)
+    Ok(disagreement)
+}
+
+/// An event in words (`ack e2e4`, `duplicate e2e4`, `takeback e7e5`, ...),
+/// and `true` when it is a disagreement with the device.
+pub(crate) fn describe(ev: &Event) -> (String, bool) {
+    let mv = |m: &Move| m.to_string();
+    let text = match ev {
+        Event::Acknowledged(m) => format!("ack {}", mv(m)),
+        Event::DeviceMove(m) => format!("device {}", mv(m)),
+        Event::Duplicate(m) => format!("duplicate {}", mv(m)),
+        Event::OutOfTurn(m) => format!("out-of-turn {} (taking it back)", mv(m)),
+        Event::TakenBack(m) => format!("takeback {}", mv(m)),
+        Event::NewGame => "new game (settings re-sent)".to_string(),
+        Event::Disagreement(d) => {
+            let what = match d {
+                Disagreement::IllegalMove { error, .. } => format!("illegal move line: {error}"),
+                Disagreement::UnexpectedPly { line } => {
+                    format!("move line for an unexpected ply (move {})", line.number)
+                }
+                Disagreement::AckMismatch { sent, got } => {
+                    format!("we sent {sent}, the device acknowledged {got}")
+                }
+                Disagreement::TakeBackMismatch { .. } => {
+                    "take-back line does not match the last move".to_string()
+                }
+                Disagreement::BadLine => "undecodable line (bytes may be lost)".to_string(),
+                Disagreement::Overlong => "overlong line (bytes may be lost)".to_string(),
+                Disagreement::Flipped => "the device changed the side to move".to_string(),
+                other => format!("{other:?}"),
+            };
+            return (
+                format!("disagreement: {what} (resynchronising with P)"),
+                true,
+            );
+        }
+        Event::Resynced(r) => match r {
+            Resync::InSync => "resync in sync (the device's board equals ours)".to_string(),
+            Resync::Applied(m) => format!("resync applied {m} (the device was one move ahead)"),
+            Resync::Undone(m) => format!("resync undid {m} (the device was one move behind)"),
+        },
+        Event::OutOfSync { .. } => {
+            return (
+                "out of sync: the device's board matches neither our position nor one move from it"
+                    .to_string(),
+                true,
+            );
+        }
+        Event::Identity { model, version } => format!("identity {model} {version}"),
+        Event::BadLine { error, line } => {
+            format!("bad line {:?}: {error}", String::from_utf8_lossy(line))
+        }
+        Event::Overlong => "overlong line skipped".to_string(),
+        Event::Xmit(on) => format!("xmit {}", if *on { "on" } else { "off" }),
+        Event::Referee(on) => format!("referee {}", if *on { "on" } else { "off" }),
+        Event::Level(l) => {
+            let kind = match l.kind() {
+                LevelKind::Tournament => "tournament",
+                LevelKind::Citrine => "citrine",
+                LevelKind::AverageTime => "average time",
+                LevelKind::Beginner => "beginner",
+            };
+            format!(
+                "level {kind} {} ({} {})",
+                l.number(),
+                l.kind().reply_name(),
+                l.number()
+            )
+        }
+        Event::Clock { white, black } => format!("clock {white} {black}"),
+        Event::Other(line) => format!("line {:?}", String::from_utf8_lossy(line)),
+        _ => format!("{ev:?}"),
+    };
+    (text, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use novag_citrine::Level;
+
+    #[test]
+    fn levels_in_words() {
+        // Spec note, command table: `L CITRINE 5` is answered `Level sd 5`;
+        // the default is `Level tr 1` (tournament level 1).
+        let sd5 = Level::new(LevelKind::Citrine, 5).unwrap();
+        assert_eq!(
+            describe(&Event::Level(sd5)),
+            ("level citrine 5 (sd 5)".to_string(), false)
+        );
+        assert_eq!(
+            describe(&Event::Level(Level::DEFAULT)).0,
+            "level tournament 1 (tr 1)"
+        );
+    }
 }

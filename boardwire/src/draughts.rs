@@ -1,106 +1,62 @@
-//! `perft draughts` and `moves draughts`.
+//! `perft draughts` and `moves draughts`: positions in PDN FEN (or
+//! `startpos`), moves in PDN (`32-28`, `28x19`, every landing square
+//! `11x18x25` when the short form is ambiguous); `--json` gives
+//! `{"from":32,"to":28,"captures":[],"notation":"32-28"}`.
 
 use std::io::Write;
-use std::time::Instant;
 
 use board_core::draughts::{Move, Position, perft_divide, try_perft};
 
-use crate::batch;
-use crate::{Failure, report_timing};
+use crate::Failure;
+use crate::game::GameCli;
 
-fn position(text: &str) -> Result<Position, Failure> {
-    if text.trim() == "startpos" {
-        return Ok(Position::startpos());
-    }
-    text.parse()
-        .map_err(|e| Failure::Input(format!("invalid draughts position {text:?}: {e}")))
-}
+/// International draughts for `perft` and `moves` (`crate::game`).
+pub(crate) struct Draughts;
 
-/// `boardwire perft draughts <FEN|startpos> <depth> [--divide]`.
-pub(crate) fn perft(
-    text: &str,
-    depth: u32,
-    divide: bool,
-    out: &mut impl Write,
-) -> Result<(), Failure> {
-    let pos = position(text)?;
-    let start = Instant::now();
-    if divide {
-        let (total, per_move) = perft_divide(&pos, depth);
-        let elapsed = start.elapsed();
-        writeln!(out, "{total}")?;
-        for (mv, n) in per_move.iter() {
-            writeln!(out, "{} {n}", pos.move_text(*mv))?;
+impl GameCli for Draughts {
+    type Position = Position;
+    type Move = Move;
+    const BATCH_KEY: &'static str = "fen";
+
+    fn position(text: &str) -> Result<Position, Failure> {
+        if text.trim() == "startpos" {
+            return Ok(Position::startpos());
         }
-        report_timing(total, elapsed);
-    } else {
-        let nodes = try_perft(&pos, depth)
-            .map_err(|e| Failure::Input(format!("{e} below position {pos}")))?;
-        let elapsed = start.elapsed();
-        writeln!(out, "{nodes}")?;
-        report_timing(nodes, elapsed);
+        text.parse()
+            .map_err(|e| Failure::Input(format!("invalid draughts position {text:?}: {e}")))
     }
-    Ok(())
-}
 
-fn json_move(pos: &Position, mv: Move, out: &mut impl Write) -> std::io::Result<()> {
-    write!(
-        out,
-        "{{\"from\":{},\"to\":{},\"captures\":[",
-        mv.from(),
-        mv.to()
-    )?;
-    for (i, s) in mv.captures().iter().enumerate() {
-        write!(out, "{}{s}", if i == 0 { "" } else { "," })?;
-    }
-    write!(out, "],\"notation\":\"{}\"}}", pos.move_text(mv))
-}
-
-/// `boardwire moves draughts <FEN|startpos|-> [--json]`.
-pub(crate) fn moves(text: &str, json: bool, out: &mut impl Write) -> Result<(), Failure> {
-    if text == "-" {
-        return batch(json, out);
-    }
-    let pos = position(text)?;
-    let list = pos
-        .try_legal_moves()
-        .map_err(|e| Failure::Input(e.to_string()))?;
-    for &mv in list.iter() {
-        if json {
-            json_move(&pos, mv, out)?;
-            writeln!(out)?;
-        } else {
-            writeln!(out, "{}", pos.move_text(mv))?;
-        }
-    }
-    Ok(())
-}
-
-/// Batch mode: one position per stdin line, one answer line each.
-fn batch(json: bool, out: &mut impl Write) -> Result<(), Failure> {
-    let parse = |line: &str| {
-        let pos = position(line)?;
+    fn legal_moves(pos: &Position) -> Result<Vec<Move>, Failure> {
         let list = pos
             .try_legal_moves()
             .map_err(|e| Failure::Input(e.to_string()))?;
-        Ok((pos, list))
-    };
-    batch::batch("fen", json, out, parse, |(pos, list), json, mut out| {
-        for (i, &mv) in list.iter().enumerate() {
-            if json {
-                if i > 0 {
-                    write!(out, ",")?;
-                }
-                json_move(pos, mv, &mut out)?;
-            } else {
-                write!(
-                    out,
-                    "{}{}",
-                    if i == 0 { "" } else { " " },
-                    pos.move_text(mv)
-                )?;
-            }
+        Ok(list.iter().copied().collect())
+    }
+
+    fn move_text(pos: &Position, mv: Move) -> String {
+        pos.move_text(mv).to_string()
+    }
+
+    fn write_json_move(pos: &Position, mv: Move, out: &mut dyn Write) -> Result<(), Failure> {
+        write!(
+            out,
+            "{{\"from\":{},\"to\":{},\"captures\":[",
+            mv.from(),
+            mv.to()
+        )?;
+        for (i, s) in mv.captures().iter().enumerate() {
+            write!(out, "{}{s}", if i == 0 { "" } else { "," })?;
         }
+        write!(out, "],\"notation\":\"{}\"}}", pos.move_text(mv))?;
         Ok(())
-    })
+    }
+
+    fn perft(pos: &Position, depth: u32) -> Result<u64, Failure> {
+        try_perft(pos, depth).map_err(|e| Failure::Input(format!("{e} below position {pos}")))
+    }
+
+    fn perft_divide(pos: &Position, depth: u32) -> (u64, Vec<(Move, u64)>) {
+        let (total, per_move) = perft_divide(pos, depth);
+        (total, per_move.iter().copied().collect())
+    }
 }

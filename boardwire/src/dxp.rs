@@ -2,16 +2,20 @@
 //! sans-IO sessions of the `damexchange` crate, and a decoder for captures.
 //!
 //! * `dxp serve` — a follower: accepts connections (one task each), answers
-//!   GAMEREQ, plays with the built-in player, logs the wire transcript to
-//!   stderr, and keeps serving further games and connections.
+//!   GAMEREQ, plays with the built-in player, prints the wire transcript of
+//!   every connection to stdout (party `follower#N`), and keeps serving
+//!   further games and connections. [`follow`] is one connection; `demo`
+//!   runs it too.
 //! * `dxp connect` — an initiator: plays `--games N` games against a DXP
-//!   engine, prints the transcript and each result to stdout.
-//! * `dxp decode` — decodes a raw capture (NUL-separated) or one message per
-//!   line and prints each message, or its error with the offsets.
+//!   engine, prints the transcript (party `initiator`) and a `result:` line
+//!   to stdout. [`initiate`] is the game loop; `demo` runs it too.
+//! * `dxp decode` — decodes a raw capture (NUL-separated), one message per
+//!   line, a recorded capture (`[t] C->S ...\0`, see `capture.rs`) or
+//!   `--message` arguments, and prints each message in words, or its error
+//!   with the offsets.
 //!
-//! Transcript lines have the shape of the recordings in the test data:
-//! `[  1.503] C->S M0000322800\0` (seconds since connect; one line per read
-//! or write; NUL shown as `\0`).
+//! Transcript format: see `transcript.rs` (one line per frame, the wire text
+//! without its NUL, then its reading in parentheses; `::` lines are notes).
 
 use std::io::{self, Read, Write};
 use std::net::SocketAddr;
@@ -20,22 +24,27 @@ use std::time::Duration;
 use board_core::draughts::{self as board, Color, Position};
 use clap::{Subcommand, ValueEnum};
 use damexchange::session::{
-    Event, Follower, FollowerConfig, GameRequest, Initiator, InitiatorConfig, Side,
+    Event, Follower, FollowerConfig, GameRequest, Initiator, InitiatorConfig, MoveRejection, Side,
 };
-use damexchange::{Framer, GameEndReason, Leniency, Message, Name, StartPosition, decode_with};
+use damexchange::{
+    AcceptanceCode, BackAccCode, Framer, GameEndReason, Leniency, Message, Name, StartPosition,
+    StopCode, decode_with,
+};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::time::Instant;
 
 use crate::Failure;
 use crate::batch::json_string;
+use crate::capture::{self, Escapes, Payload};
+use crate::transcript::{Sink, Splitter, Transcript, show};
 
 /// `boardwire dxp ...`
 #[derive(Debug, Subcommand)]
 pub enum DxpCommand {
     /// Follower: accept games and play them with the built-in player.
     ///
-    /// Logs the wire transcript of every connection to stderr and keeps
+    /// Prints the wire transcript of every connection to stdout and keeps
     /// serving further connections and games until killed. Prints
     /// `listening on ADDR` to stderr first (useful with port 0).
     Serve {
@@ -92,21 +101,56 @@ pub enum DxpCommand {
         /// Give up when the engine is silent this long, seconds.
         #[arg(long, default_value_t = 120)]
         timeout: u64,
+        /// Once, in the first game, when this many plies have been played
+        /// and it is our turn, ask to take back our last move (BACKREQ).
+        #[arg(long)]
+        take_back_at: Option<usize>,
     },
-    /// Decode a raw DXP capture (NUL-separated) or one message per line.
+    /// Decode DXP messages: a raw capture, one message per line, a recorded
+    /// capture, or messages given with --message.
     ///
-    /// Prints each message with its stream offset, or its error (field and
-    /// byte offset). Exit code 2 if any message is malformed.
+    /// Output: one line per message, `<stream offset>: <reading>` (e.g.
+    /// `0: MOVE 32-28, 0 s`) or `<offset>: error: <what and where>`; for a
+    /// recorded capture `<line> <direction> <reading>`. Inputs: raw bytes
+    /// with NUL-terminated frames; one message per line (LF or CRLF); the
+    /// recorded-capture format (`[  0.000] C->S M0000322800\0`, `\0` a
+    /// NUL, one recv() chunk per line, `<EOF>` closing a direction). The
+    /// format is detected unless --format says it. Exit code 2 if any
+    /// message is malformed.
     Decode {
         /// The file (default: stdin).
+        #[arg(conflicts_with = "message")]
         file: Option<std::path::PathBuf>,
-        /// One JSON object per line.
+        /// Decode this message instead of reading a file (repeatable; each is
+        /// one message without its NUL, e.g. `M0000322800`; offsets count
+        /// them as NUL-terminated frames).
+        #[arg(long, short = 'm', value_name = "MESSAGE", allow_hyphen_values = true)]
+        message: Vec<String>,
+        /// The input format.
+        #[arg(long, value_enum, default_value_t = DxpFormat::Auto)]
+        format: DxpFormat,
+        /// One JSON object per message:
+        /// `{"offset":0,"type":"MOVE","time":0,"from":32,"to":28,"captured":[]}`.
         #[arg(long)]
         json: bool,
         /// Accept what real peers send beyond the spec.
         #[arg(long)]
         lenient: bool,
     },
+}
+
+/// The input formats of `dxp decode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum DxpFormat {
+    /// Detect: a capture by its `[<seconds>]` records, raw by its NUL bytes,
+    /// else lines.
+    Auto,
+    /// Raw bytes, frames ending with NUL.
+    Raw,
+    /// One message per line, without NULs.
+    Lines,
+    /// The recorded-capture format (`[t] C->S <chunk>`, NUL written `\0`).
+    Capture,
 }
 
 /// A colour on the command line.
@@ -123,9 +167,11 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
     match command {
         DxpCommand::Decode {
             file,
+            message,
+            format,
             json,
             lenient,
-        } => decode(file.as_deref(), json, lenient, out),
+        } => decode(file.as_deref(), &message, format, json, lenient, out),
         DxpCommand::Serve {
             listen,
             seed,
@@ -153,6 +199,7 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
             name,
             max_plies,
             timeout,
+            take_back_at,
         } => {
             let start = match fen {
                 None => None,
@@ -172,13 +219,15 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
                 start,
             };
             let config = InitiatorConfig::new(parse_name(&name)?);
-            let opts = ConnectOptions {
+            let plan = InitiatorPlan {
                 games,
                 seed,
                 max_plies,
                 timeout: Duration::from_secs(timeout),
+                take_back_at,
+                inject_illegal: false,
             };
-            runtime()?.block_on(connect(&address, config, request, opts, out))
+            runtime()?.block_on(connect(&address, config, request, plan, out))
         }
     }
 }
@@ -257,49 +306,147 @@ impl Player {
 
 // ------------------------------------------------------------- transcript
 
-struct Transcript<'w, W: Write> {
-    start: Instant,
-    out: &'w mut W,
-    /// Direction labels: (what we send, what we receive).
-    labels: (&'static str, &'static str),
-}
+/// The longest DXP frame shown as one line (a valid one is at most 128
+/// bytes with its NUL).
+const SHOW_CAP: usize = 512;
 
-impl<W: Write> Transcript<'_, W> {
-    fn line(&mut self, label: &str, text: &str) {
-        let t = self.start.elapsed().as_secs_f64();
-        let _ = writeln!(self.out, "[{t:8.3}] {label} {text}");
-    }
-
-    fn sent(&mut self, bytes: &[u8]) {
-        let label = self.labels.0;
-        self.line(label, &show(bytes));
-    }
-
-    fn received(&mut self, bytes: &[u8]) {
-        let label = self.labels.1;
-        self.line(label, &show(bytes));
-    }
-
-    fn note(&mut self, text: &str) {
-        let _ = writeln!(self.out, "# {text}");
+/// One DXP frame (NUL included) as transcript text: the wire text without
+/// the NUL, then its reading.
+fn frame_text(frame: &[u8], leniency: &Leniency) -> String {
+    let body = frame.strip_suffix(&[0]).unwrap_or(frame);
+    match decode_with(body, leniency) {
+        Ok(m) => format!("{}  ({})", show(body), text_of(&m)),
+        Err(e) => format!("{}  (malformed: {e})", show(body)),
     }
 }
 
-/// Bytes as transcript text: NUL as `\0`, other controls and non-ASCII as `\xNN`.
-fn show(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() + 8);
-    for &b in bytes {
-        match b {
-            0 => s.push_str("\\0"),
-            b'\\' => s.push_str("\\\\"),
-            0x20..=0x7e => s.push(char::from(b)),
-            _ => s.push_str(&format!("\\x{b:02x}")),
+/// Logs what one party sends and receives, one line per frame.
+struct Wire {
+    incoming: Splitter,
+    leniency: Leniency,
+}
+
+impl Wire {
+    fn new(leniency: Leniency) -> Wire {
+        Wire {
+            incoming: Splitter::new(0, SHOW_CAP),
+            leniency,
         }
     }
-    s
+
+    fn sent(&self, t: &mut Transcript, frame: &[u8]) {
+        t.sent(frame.len(), &frame_text(frame, &self.leniency));
+    }
+
+    fn received(&mut self, t: &mut Transcript, bytes: &[u8]) {
+        let leniency = self.leniency;
+        self.incoming
+            .feed(bytes, |f| t.received(f.len(), &frame_text(f, &leniency)));
+    }
+
+    /// At the end of the connection: an unfinished frame, if any.
+    fn closed(&mut self, t: &mut Transcript) {
+        let rest = self.incoming.take_rest();
+        if !rest.is_empty() {
+            t.received(
+                rest.len(),
+                &format!("{}  (unfinished frame: no NUL before the end)", show(&rest)),
+            );
+        }
+    }
 }
 
-fn describe(e: &Event, position_before: Option<&Position>) -> String {
+pub(crate) fn color_name(c: Color) -> &'static str {
+    match c {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+fn acceptance_text(code: AcceptanceCode) -> &'static str {
+    match code {
+        AcceptanceCode::Accepted => "accepted",
+        AcceptanceCode::VersionMismatch => "refused: protocol version not as expected",
+        AcceptanceCode::NotThisGame => "refused: not this game, another one may be asked",
+        AcceptanceCode::NoGames => "refused: no games at all",
+    }
+}
+
+fn reason_text(reason: GameEndReason) -> &'static str {
+    match reason {
+        GameEndReason::Unknown => "no reason",
+        GameEndReason::SenderLoses => "sender loses",
+        GameEndReason::Draw => "draw",
+        GameEndReason::SenderWins => "sender wins",
+    }
+}
+
+fn stop_text(stop: StopCode) -> &'static str {
+    match stop {
+        StopCode::PlayOn => "will play another game",
+        StopCode::NoMoreGames => "wants no more games",
+    }
+}
+
+fn back_acc_text(code: BackAccCode) -> &'static str {
+    match code {
+        BackAccCode::Accepted => "board taken back",
+        BackAccCode::NotSupported => "refused",
+        BackAccCode::Continue => "continue the game as it was",
+    }
+}
+
+fn rejection_text(reason: MoveRejection) -> &'static str {
+    match reason {
+        MoveRejection::NoGame => "no game in progress",
+        MoveRejection::NotYourTurn => "not the sender's turn",
+        MoveRejection::Illegal => "no legal move has that from, to and captured set",
+        MoveRejection::GameEnding => "it crossed our GAMEEND",
+        _ => "not playable",
+    }
+}
+
+/// How a game ended, from the colours' point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// This colour won.
+    Win(Color),
+    /// A draw.
+    Draw,
+    /// GAMEEND with reason 0: no result.
+    NoResult,
+}
+
+/// The outcome of a GAMEEND exchange started by `by` with `reason`, `us`
+/// playing `our_color`.
+fn outcome(by: Side, reason: GameEndReason, our_color: Color) -> Outcome {
+    let sender = match by {
+        Side::Us => our_color,
+        Side::Opponent => our_color.opposite(),
+    };
+    match reason {
+        GameEndReason::SenderLoses => Outcome::Win(sender.opposite()),
+        GameEndReason::SenderWins => Outcome::Win(sender),
+        GameEndReason::Draw => Outcome::Draw,
+        GameEndReason::Unknown => Outcome::NoResult,
+    }
+}
+
+fn outcome_text(o: Outcome) -> String {
+    match o {
+        Outcome::Win(c) => format!("{} wins", color_name(c)),
+        Outcome::Draw => "draw".into(),
+        Outcome::NoResult => "no result".into(),
+    }
+}
+
+/// An event as a transcript note. `before`: the position before a
+/// received move; `our_color`: the colour we play in the game.
+fn describe(e: &Event, before: Option<&Position>, our_color: Option<Color>) -> String {
+    let side = |s: &Side| match s {
+        Side::Us => "us",
+        Side::Opponent => "the opponent",
+    };
     match e {
         Event::GameStarted {
             our_color,
@@ -307,22 +454,66 @@ fn describe(e: &Event, position_before: Option<&Position>) -> String {
             start,
             minutes,
             moves,
-        } => format!(
-            "game started against {opponent:?}: we play {}, {minutes} min / {moves} moves, start {start}",
-            color_name(*our_color)
-        ),
-        Event::MoveReceived { mv, time } => match position_before {
+        } => {
+            let moves = match moves {
+                0 => "the whole game".to_string(),
+                n => format!("{n} moves"),
+            };
+            let start = if *start == Position::startpos() {
+                "the standard start".to_string()
+            } else {
+                format!("set-up position {start}")
+            };
+            format!(
+                "game started against \"{opponent}\": we play {}, {minutes} min for {moves}, from {start}",
+                color_name(*our_color)
+            )
+        }
+        Event::GameRefused { code } => format!("no game: {}", acceptance_text(*code)),
+        Event::MoveReceived { mv, time } => match before {
             Some(p) => format!("opponent played {} ({time} s)", p.move_text(*mv)),
-            None => format!("opponent played {mv:?} ({time} s)"),
+            None => format!("opponent played {}-{} ({time} s)", mv.from(), mv.to()),
         },
-        other => format!("{other:?}"),
-    }
-}
-
-fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
+        Event::MoveRejected { mv, reason } => format!(
+            "rejected the opponent's MOVE {}-{}: {}",
+            mv.from(),
+            mv.to(),
+            rejection_text(*reason)
+        ),
+        Event::GameEnded {
+            by,
+            reason,
+            opponent_stop,
+        } => {
+            let result = our_color.map_or_else(
+                || "?".to_string(),
+                |c| outcome_text(outcome(*by, *reason, c)),
+            );
+            format!(
+                "game over: {result} (GAMEEND from {}: {}; the opponent {})",
+                side(by),
+                reason_text(*reason),
+                stop_text(*opponent_stop)
+            )
+        }
+        Event::Chat(text) => format!("chat from the opponent: {text}"),
+        Event::TakenBack {
+            by,
+            move_number,
+            color,
+        } => format!(
+            "take-back asked by {} done: back to move {move_number}, {} to move",
+            side(by),
+            color_name(*color)
+        ),
+        Event::TakeBackDeclined { by, code } => format!(
+            "take-back asked by {} not done: {}",
+            side(by),
+            back_acc_text(*code)
+        ),
+        Event::Unexpected { message, reason } => format!("unexpected {message}: {reason}"),
+        Event::Malformed(e) => format!("malformed frame: {e}"),
+        other => format!("event {other:?}"),
     }
 }
 
@@ -347,89 +538,105 @@ async fn serve(listen: SocketAddr, config: FollowerConfig, seed: u64) -> Result<
         let config = config.clone();
         let player = Player::new(seed ^ connection.wrapping_mul(0x1000_0000_01B3));
         tokio::spawn(async move {
-            let mut log = Vec::new();
-            let result = follow(stream, config, player, &mut log, connection).await;
-            let mut text = String::from_utf8_lossy(&log).into_owned();
-            match result {
-                Ok(()) => {
-                    text.push_str(&format!("# connection {connection} from {peer}: closed\n"))
-                }
-                Err(e) => text.push_str(&format!(
-                    "# connection {connection} from {peer}: error: {e}\n"
+            let mut t = Transcript::new("dxp", format!("follower#{connection}"), Sink::Stdout);
+            t.note(&format!("connection from {peer}"));
+            match follow(stream, config, player, &mut t).await {
+                Ok(stats) => t.note(&format!(
+                    "connection closed by the initiator after {} game(s), {} ended",
+                    stats.games, stats.ended
                 )),
+                Err(e) => t.note(&format!("connection error: {e}")),
             }
-            eprint!("{text}");
         });
     }
 }
 
-/// One follower connection: returns when the initiator closes it.
-async fn follow(
+/// What one follower connection did.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FollowStats {
+    /// Games started.
+    pub games: u32,
+    /// Games ended by a GAMEEND exchange.
+    pub ended: u32,
+    /// Rejected moves, malformed frames and unexpected messages, as noted.
+    pub problems: Vec<String>,
+}
+
+/// One follower connection (the logic of `dxp serve`): answers GAMEREQ,
+/// plays with `player`, logs to `t`; returns when the initiator closes the
+/// connection.
+pub(crate) async fn follow(
     mut stream: TcpStream,
     config: FollowerConfig,
     mut player: Player,
-    log: &mut Vec<u8>,
-    connection: u64,
-) -> io::Result<()> {
+    t: &mut Transcript,
+) -> io::Result<FollowStats> {
     stream.set_nodelay(true)?;
+    let mut wire = Wire::new(config.leniency);
     let mut follower = Follower::new(config);
-    // Log lines are flushed to stderr per read so a long game is visible live.
-    let start = Instant::now();
     let mut buf = [0u8; 4096];
-    let mut games = 0u32;
+    let mut stats = FollowStats::default();
     let mut game = GameLog::default();
     loop {
         // Output, events, and our move if it is our turn.
-        let mut wire = Vec::new();
-        while let Some(frame) = follower.poll_transmit() {
-            wire.extend_from_slice(frame.as_frame());
-        }
-        {
-            let mut t = Transcript {
-                start,
-                out: &mut *log,
-                labels: ("S->C", "C->S"),
-            };
-            if !wire.is_empty() {
-                t.sent(&wire);
+        // Until both are drained: handling an event may queue frames.
+        let mut out = Vec::new();
+        let mut busy = true;
+        while busy {
+            busy = false;
+            while let Some(frame) = follower.poll_transmit() {
+                busy = true;
+                wire.sent(t, frame.as_frame());
+                out.extend_from_slice(frame.as_frame());
             }
             while let Some(e) = follower.poll_event() {
+                busy = true;
+                let note = describe(&e, game.current().as_ref(), game.our_color);
                 match &e {
-                    Event::GameStarted { start, .. } => {
-                        games += 1;
-                        game.started(*start);
-                        t.note(&format!(
-                            "connection {connection}, game {games}: {}",
-                            describe(&e, None)
-                        ));
+                    Event::GameStarted {
+                        start, our_color, ..
+                    } => {
+                        stats.games += 1;
+                        game.started(*start, *our_color);
+                        t.note(&format!("game {}: {note}", stats.games));
                     }
-                    Event::MoveReceived { mv, .. } => {
-                        t.note(&describe(&e, game.current().as_ref()));
-                        game.push(*mv);
-                    }
+                    // The MOVE line shows it; the PDN is in the game-over note.
+                    Event::MoveReceived { mv, .. } => game.push(*mv),
                     Event::TakenBack { .. } => {
                         game.truncate(follower.history().len());
-                        t.note(&format!("{e:?}"));
+                        t.note(&note);
                     }
                     Event::MoveRejected { mv, reason } => {
-                        t.note(&format!("rejected {mv:?}: {reason:?}"));
+                        t.note(&note);
+                        stats.problems.push(note.clone());
                         // Tell the peer, end the game rather than hang.
-                        let _ = follower
-                            .send_chat(&format!("error: {reason:?} move {}", Message::Move(*mv)));
+                        let _ = follower.send_chat(&format!(
+                            "error: MOVE {} rejected: {}",
+                            Message::Move(*mv),
+                            rejection_text(*reason)
+                        ));
                         let _ = follower.end_game(GameEndReason::Unknown);
                     }
                     Event::GameEnded { .. } => {
+                        stats.ended += 1;
                         t.note(&format!(
-                            "connection {connection}, game {games} ended: {e:?}; moves: {}",
+                            "game {}: {note}; moves: {}",
+                            stats.games,
                             game.pdn()
                         ));
                     }
-                    _ => t.note(&format!("{e:?}")),
+                    Event::Malformed(_) | Event::Unexpected { .. } => {
+                        t.note(&note);
+                        stats.problems.push(note.clone());
+                    }
+                    // The CHAT line shows it.
+                    Event::Chat(_) => {}
+                    _ => t.note(&note),
                 }
             }
         }
-        if !wire.is_empty() {
-            stream.write_all(&wire).await?;
+        if !out.is_empty() {
+            stream.write_all(&out).await?;
         }
         if follower.is_our_turn() {
             let now = Instant::now().into_std();
@@ -447,18 +654,15 @@ async fn follow(
             }
             continue;
         }
-        if !log.is_empty() {
-            eprint!("{}", String::from_utf8_lossy(log));
-            log.clear();
-        }
         let deadline = follower.poll_timeout().map(Instant::from_std);
         tokio::select! {
             read = stream.read(&mut buf) => {
                 let n = read?;
                 if n == 0 {
-                    return Ok(());
+                    wire.closed(t);
+                    return Ok(stats);
                 }
-                Transcript { start, out: &mut *log, labels: ("S->C", "C->S") }.received(&buf[..n]);
+                wire.received(t, &buf[..n]);
                 follower.handle_input(&buf[..n], Instant::now().into_std());
             }
             () = sleep_until(deadline) => {
@@ -479,12 +683,14 @@ async fn sleep_until(deadline: Option<Instant>) {
 #[derive(Default)]
 struct GameLog {
     start: Option<Position>,
+    our_color: Option<Color>,
     moves: Vec<(Position, board::Move)>,
 }
 
 impl GameLog {
-    fn started(&mut self, start: Position) {
+    fn started(&mut self, start: Position, our_color: Color) {
         self.start = Some(start);
+        self.our_color = Some(our_color);
         self.moves.clear();
     }
 
@@ -520,111 +726,131 @@ impl GameLog {
 
 // ---------------------------------------------------------------- connect
 
-struct ConnectOptions {
-    games: u32,
-    seed: u64,
-    max_plies: usize,
-    timeout: Duration,
+/// How the initiator plays.
+pub(crate) struct InitiatorPlan {
+    /// Games to play; colours alternate after the first.
+    pub games: u32,
+    /// Seed of the built-in player.
+    pub seed: u64,
+    /// A game is ended as a draw (GAMEEND reason 2) after this many plies.
+    pub max_plies: usize,
+    /// Give up when the follower is silent this long.
+    pub timeout: Duration,
+    /// Once, in the first game, when this many plies have been played and
+    /// it is our turn, ask to take back our last move (BACKREQ).
+    pub take_back_at: Option<usize>,
+    /// Test hook (`demo --fail dxp`): after our first move, also send a
+    /// MOVE frame that is not legal.
+    pub inject_illegal: bool,
 }
 
-async fn connect(
-    address: &str,
+/// What the initiator saw.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct InitiatorReport {
+    /// Games ended by a GAMEEND exchange.
+    pub games_done: u32,
+    /// Games we won, lost, and the others (draws, no result).
+    pub score: (u32, u32, u32),
+    /// Outcome of the last game.
+    pub last_outcome: Option<Outcome>,
+    /// Plies of the last game (after take-backs).
+    pub plies: usize,
+    /// Take-backs done (ours or the follower's).
+    pub take_backs: u32,
+    /// Rejected moves, malformed frames, unexpected messages, refused games.
+    pub problems: Vec<String>,
+}
+
+/// Plays `plan.games` games as the initiator on `stream`, logging to `t`.
+pub(crate) async fn initiate(
+    mut stream: TcpStream,
     config: InitiatorConfig,
-    request: GameRequest,
-    opts: ConnectOptions,
-    out: &mut impl Write,
-) -> Result<(), Failure> {
-    let mut stream = TcpStream::connect(address)
-        .await
-        .map_err(|e| Failure::Input(format!("cannot connect to {address}: {e}")))?;
-    stream.set_nodelay(true).map_err(Failure::Output)?;
+    mut request: GameRequest,
+    plan: &InitiatorPlan,
+    t: &mut Transcript,
+) -> Result<InitiatorReport, String> {
+    stream.set_nodelay(true).map_err(|e| e.to_string())?;
+    let mut wire = Wire::new(config.leniency);
     let mut initiator = Initiator::new(config);
-    let mut player = Player::new(opts.seed);
-    let start = Instant::now();
+    let mut player = Player::new(plan.seed);
     let mut buf = [0u8; 4096];
-    let mut games_done = 0u32;
-    let mut request = request;
-    let mut log: Vec<u8> = Vec::new();
+    let mut report = InitiatorReport::default();
     let mut game = GameLog::default();
-    let mut score = (0u32, 0u32, 0u32); // won, lost, other
-    initiator
-        .request_game(request)
-        .map_err(|e| Failure::Input(e.to_string()))?;
+    let mut take_back_pending = plan.take_back_at;
+    let mut inject = plan.inject_illegal;
+    let mut inject_now = false;
+    initiator.request_game(request).map_err(|e| e.to_string())?;
     let mut game_no = 1;
     'conn: loop {
-        let mut wire = Vec::new();
-        while let Some(frame) = initiator.poll_transmit() {
-            wire.extend_from_slice(frame.as_frame());
-        }
-        let mut t = Transcript {
-            start,
-            out: &mut log,
-            labels: ("I->F", "F->I"),
-        };
-        if !wire.is_empty() {
-            t.sent(&wire);
-        }
+        // Until both are drained: handling an event may queue frames.
+        let mut out = Vec::new();
         let mut next_game = false;
-        while let Some(e) = initiator.poll_event() {
-            match &e {
-                Event::MoveReceived { mv, .. } => {
-                    t.note(&describe(&e, game.current().as_ref()));
-                    game.push(*mv);
+        let mut busy = true;
+        while busy {
+            busy = false;
+            while let Some(frame) = initiator.poll_transmit() {
+                busy = true;
+                wire.sent(t, frame.as_frame());
+                out.extend_from_slice(frame.as_frame());
+                if inject_now {
+                    inject_now = false;
+                    // 1-2 is never a legal move: square 2 is next to 1 on the top row.
+                    let bad = b"M0000010200\0";
+                    wire.sent(t, bad);
+                    out.extend_from_slice(bad);
                 }
-                Event::GameStarted { start, .. } => {
-                    game.started(*start);
-                    t.note(&format!("game {game_no}: {}", describe(&e, None)));
-                }
-                Event::GameRefused { code } => {
-                    t.note(&format!("game {game_no} refused: {code:?}"));
-                    break 'conn;
-                }
-                Event::TakenBack { .. } => {
-                    game.truncate(initiator.history().len());
-                    t.note(&format!("{e:?}"));
-                }
-                Event::GameEnded { by, reason, .. } => {
-                    let result = match (by, reason) {
-                        (Side::Us, GameEndReason::SenderLoses)
-                        | (Side::Opponent, GameEndReason::SenderWins) => {
-                            score.1 += 1;
-                            "we lost"
+            }
+            while let Some(e) = initiator.poll_event() {
+                busy = true;
+                let note = describe(&e, game.current().as_ref(), game.our_color);
+                match &e {
+                    // The MOVE line shows it; the PDN is in the game-over note.
+                    Event::MoveReceived { mv, .. } => game.push(*mv),
+                    Event::GameStarted {
+                        start, our_color, ..
+                    } => {
+                        game.started(*start, *our_color);
+                        t.note(&format!("game {game_no}: {note}"));
+                    }
+                    Event::GameRefused { .. } => {
+                        t.note(&format!("game {game_no}: {note}"));
+                        report.problems.push(note);
+                        break 'conn;
+                    }
+                    Event::TakenBack { .. } => {
+                        report.take_backs += 1;
+                        game.truncate(initiator.history().len());
+                        t.note(&note);
+                    }
+                    Event::GameEnded { by, reason, .. } => {
+                        let o = outcome(*by, *reason, request.our_color);
+                        match o {
+                            Outcome::Win(c) if c == request.our_color => report.score.0 += 1,
+                            Outcome::Win(_) => report.score.1 += 1,
+                            _ => report.score.2 += 1,
                         }
-                        (Side::Us, GameEndReason::SenderWins)
-                        | (Side::Opponent, GameEndReason::SenderLoses) => {
-                            score.0 += 1;
-                            "we won"
-                        }
-                        (_, GameEndReason::Draw) => {
-                            score.2 += 1;
-                            "draw"
-                        }
-                        _ => {
-                            score.2 += 1;
-                            "ended without a result"
-                        }
-                    };
-                    t.note(&format!(
-                        "game {game_no} result: {result} (GAMEEND by {by:?}, reason {reason:?}); moves: {}",
-                        game.pdn()
-                    ));
-                    games_done += 1;
-                    next_game = true;
+                        report.last_outcome = Some(o);
+                        report.plies = game.moves.len();
+                        t.note(&format!("game {game_no}: {note}; moves: {}", game.pdn()));
+                        report.games_done += 1;
+                        next_game = true;
+                    }
+                    Event::MoveRejected { .. } | Event::Malformed(_) | Event::Unexpected { .. } => {
+                        t.note(&note);
+                        report.problems.push(note);
+                        let _ = initiator.end_game(GameEndReason::Unknown);
+                    }
+                    // The CHAT line shows it.
+                    Event::Chat(_) => {}
+                    _ => t.note(&note),
                 }
-                Event::MoveRejected { .. } | Event::Malformed(_) | Event::Unexpected { .. } => {
-                    t.note(&format!("error: {e:?}"));
-                    let _ = initiator.end_game(GameEndReason::Unknown);
-                }
-                _ => t.note(&format!("{e:?}")),
             }
         }
-        out.write_all(&log).map_err(Failure::Output)?;
-        log.clear();
-        if !wire.is_empty() {
-            stream.write_all(&wire).await.map_err(Failure::Output)?;
+        if !out.is_empty() {
+            stream.write_all(&out).await.map_err(|e| e.to_string())?;
         }
         if next_game {
-            if games_done >= opts.games {
+            if report.games_done >= plan.games {
                 break;
             }
             game_no += 1;
@@ -636,59 +862,93 @@ async fn connect(
         }
         if initiator.is_our_turn() {
             let position = *initiator.position().expect("a game");
+            let plies = initiator.history().len();
             let now = Instant::now().into_std();
+            if take_back_pending == Some(plies) && plies >= 2 {
+                take_back_pending = None;
+                let (number, color) = initiator.move_number().expect("a game");
+                // Our previous move: one move number earlier, same colour.
+                initiator
+                    .request_take_back(number - 1, color)
+                    .map_err(|e| format!("BACKREQ: {e}"))?;
+                t.note(&format!(
+                    "we ask to take back our last move: back to move {}, {} to move",
+                    number - 1,
+                    color_name(color)
+                ));
+                continue;
+            }
             match player.choose(&position) {
-                _ if initiator.history().len() >= opts.max_plies => {
+                _ if plies >= plan.max_plies => {
+                    t.note(&format!("{plies} plies played: we end the game as a draw"));
                     let _ = initiator.end_game(GameEndReason::Draw);
                 }
                 Some(mv) => {
-                    let _ = writeln!(out, "# we play {}", position.move_text(mv));
                     initiator
                         .send_move(mv, 0, now)
-                        .map_err(|e| Failure::Input(e.to_string()))?;
+                        .map_err(|e| format!("MOVE: {e}"))?;
                     game.push(mv);
+                    if inject {
+                        inject = false;
+                        inject_now = true;
+                    }
                 }
                 None => {
+                    t.note("we have no legal move: we lose");
                     let _ = initiator.end_game(GameEndReason::SenderLoses);
                 }
             }
             continue;
         }
-        let read = tokio::time::timeout(opts.timeout, stream.read(&mut buf)).await;
+        let read = tokio::time::timeout(plan.timeout, stream.read(&mut buf)).await;
         match read {
             Err(_) => {
-                return Err(Failure::Input(format!(
-                    "no answer from {address} for {} s",
-                    opts.timeout.as_secs()
-                )));
+                return Err(format!(
+                    "no answer from the follower for {} s",
+                    plan.timeout.as_secs()
+                ));
             }
-            Ok(Err(e)) => return Err(Failure::Output(e)),
+            Ok(Err(e)) => return Err(e.to_string()),
             Ok(Ok(0)) => {
-                let _ = writeln!(out, "# connection closed by the engine");
+                wire.closed(t);
+                t.note("connection closed by the follower");
                 break;
             }
             Ok(Ok(n)) => {
-                Transcript {
-                    start,
-                    out: &mut log,
-                    labels: ("I->F", "F->I"),
-                }
-                .received(&buf[..n]);
+                wire.received(t, &buf[..n]);
                 initiator.handle_input(&buf[..n], Instant::now().into_std());
             }
         }
     }
     let _ = stream.shutdown().await;
+    Ok(report)
+}
+
+async fn connect(
+    address: &str,
+    config: InitiatorConfig,
+    request: GameRequest,
+    plan: InitiatorPlan,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let stream = TcpStream::connect(address)
+        .await
+        .map_err(|e| Failure::Input(format!("cannot connect to {address}: {e}")))?;
+    let mut t = Transcript::new("dxp", "initiator", Sink::Stdout);
+    let report = initiate(stream, config, request, &plan, &mut t)
+        .await
+        .map_err(|e| Failure::Input(format!("{address}: {e}")))?;
+    let (won, lost, other) = report.score;
     writeln!(
         out,
-        "result: {} games, {} won, {} lost, {} other",
-        games_done, score.0, score.1, score.2
+        "result: {} games, {won} won, {lost} lost, {other} other",
+        report.games_done
     )
     .map_err(Failure::Output)?;
-    if games_done < opts.games {
+    if report.games_done < plan.games {
         return Err(Failure::Input(format!(
-            "only {games_done} of {} games completed",
-            opts.games
+            "only {} of {} games completed",
+            report.games_done, plan.games
         )));
     }
     Ok(())
@@ -698,12 +958,21 @@ async fn connect(
 
 fn decode(
     file: Option<&std::path::Path>,
+    messages: &[String],
+    format: DxpFormat,
     json: bool,
     lenient: bool,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     let mut data = Vec::new();
     match file {
+        // The messages as the frames they would be on the wire.
+        _ if !messages.is_empty() => {
+            for m in messages {
+                data.extend_from_slice(m.as_bytes());
+                data.push(0);
+            }
+        }
         Some(path) => {
             data = std::fs::read(path)
                 .map_err(|e| Failure::Input(format!("{}: {e}", path.display())))?
@@ -719,50 +988,151 @@ fn decode(
     } else {
         Leniency::STRICT
     };
+    let format = match format {
+        _ if !messages.is_empty() => DxpFormat::Raw,
+        DxpFormat::Auto if capture::is_capture(&String::from_utf8_lossy(&data)) => {
+            DxpFormat::Capture
+        }
+        DxpFormat::Auto if data.contains(&0) => DxpFormat::Raw,
+        DxpFormat::Auto => DxpFormat::Lines,
+        f => f,
+    };
     let mut bad = 0usize;
-    let mut emit = |offset: u64, result: Result<Message<'_>, String>, out: &mut dyn Write| {
-        let line = match (&result, json) {
-            (Ok(m), false) => format!("{offset}: {}", text_of(m)),
+    // `at`: the stream offset, and for a capture the line and direction.
+    let mut emit = |at: (u64, Option<(usize, &str)>),
+                    result: Result<Message<'_>, String>,
+                    out: &mut dyn Write| {
+        let (offset, line) = at;
+        let text = match (&result, json) {
+            (Ok(m), false) => text_of(m),
             (Ok(m), true) => json_of(offset, m),
-            (Err(e), false) => format!("{offset}: error: {e}"),
+            (Err(e), false) => format!("error: {e}"),
             (Err(e), true) => format!("{{\"offset\":{offset},\"error\":{}}}", json_string(e)),
         };
         if result.is_err() {
             bad += 1;
         }
-        writeln!(out, "{line}").map_err(Failure::Output)
+        let text = match (line, json) {
+            (None, false) => format!("{offset}: {text}"),
+            (Some((n, who)), false) => format!("{n:>5}  {who:<12} {text}"),
+            (None, true) => text,
+            (Some((n, who)), true) => {
+                format!(
+                    "{{\"line\":{n},\"direction\":{},{}",
+                    json_string(who),
+                    &text[1..]
+                )
+            }
+        };
+        writeln!(out, "{text}").map_err(Failure::Output)
     };
-    if data.contains(&0) {
-        // A raw capture: NUL-terminated frames.
-        let mut framer = Framer::with_leniency(leniency);
-        let mut input = &data[..];
-        loop {
-            let start = framer.position() - framer.buffered() as u64;
-            let Some(item) = framer.next_message(&mut input) else {
-                break;
-            };
-            match item {
-                Ok(m) => emit(start, Ok(m), out)?,
-                Err(e) => emit(e.stream_offset(), Err(e.to_string()), out)?,
+    match format {
+        DxpFormat::Raw | DxpFormat::Auto => {
+            let mut framer = Framer::with_leniency(leniency);
+            let mut input = &data[..];
+            drain(&mut framer, &mut input, |o, r| emit((o, None), r, out))?;
+            if let Some(e) = framer.finish() {
+                emit((e.stream_offset(), None), Err(e.to_string()), out)?;
             }
         }
-        if let Some(e) = framer.finish() {
-            emit(e.stream_offset(), Err(e.to_string()), out)?;
+        DxpFormat::Lines => {
+            let mut offset = 0u64;
+            for line in data.split_inclusive(|&b| b == b'\n') {
+                let len = line.len() as u64;
+                let msg = line.strip_suffix(b"\n").unwrap_or(line);
+                let msg = msg.strip_suffix(b"\r").unwrap_or(msg);
+                if !msg.is_empty() {
+                    let r = decode_with(msg, &leniency).map_err(|e| e.to_string());
+                    emit((offset, None), r, out)?;
+                }
+                offset += len;
+            }
         }
-    } else {
-        // One message per line.
-        let mut offset = 0u64;
-        for line in data.split_inclusive(|&b| b == b'\n') {
-            let len = line.len() as u64;
-            let msg = line.strip_suffix(b"\n").unwrap_or(line);
-            let msg = msg.strip_suffix(b"\r").unwrap_or(msg);
-            if !msg.is_empty() {
-                match decode_with(msg, &leniency) {
-                    Ok(m) => emit(offset, Ok(m), out)?,
-                    Err(e) => emit(offset, Err(e.to_string()), out)?,
+        DxpFormat::Capture => {
+            // One framer per direction: a frame may span recv() chunks.
+            let mut streams: Vec<(String, Framer)> = Vec::new();
+            let text = String::from_utf8_lossy(&data);
+            let mut last_secs = 0.0;
+            for (i, line) in text.lines().enumerate() {
+                let n = i + 1;
+                let record = capture::parse_record(line, Escapes::Backslash);
+                // A new connection: new streams.
+                let new = match &record {
+                    None => capture::is_new_connection(line),
+                    Some(Ok(r)) => r.secs < last_secs,
+                    Some(Err(_)) => false,
+                };
+                if new {
+                    for (who, mut framer) in streams.drain(..) {
+                        if let Some(e) = framer.finish() {
+                            emit(
+                                (e.stream_offset(), Some((n - 1, &who))),
+                                Err(e.to_string()),
+                                out,
+                            )?;
+                        }
+                    }
+                }
+                let record = match record {
+                    None => continue, // a comment
+                    Some(Ok(r)) => r,
+                    Some(Err(e)) => {
+                        emit((0, Some((n, ""))), Err(e), out)?;
+                        continue;
+                    }
+                };
+                last_secs = record.secs;
+                let at = |o| (o, Some((n, record.who)));
+                let k = match streams.iter().position(|(w, _)| w == record.who) {
+                    Some(k) => k,
+                    None => {
+                        streams.push((record.who.to_string(), Framer::with_leniency(leniency)));
+                        streams.len() - 1
+                    }
+                };
+                let framer = &mut streams[k].1;
+                match &record.payload {
+                    Payload::Bytes(bytes) => {
+                        let mut input = &bytes[..];
+                        drain(framer, &mut input, |o, r| emit(at(o), r, out))?;
+                    }
+                    Payload::Eof(why) => {
+                        let (_, mut framer) = streams.remove(k);
+                        if let Some(e) = framer.finish() {
+                            emit(at(e.stream_offset()), Err(e.to_string()), out)?;
+                        }
+                        let note = match why.as_str() {
+                            "" => "end of stream".to_string(),
+                            w => format!("end of stream: {w}"),
+                        };
+                        let note = if json {
+                            format!(
+                                "{{\"line\":{n},\"direction\":{},\"note\":{}}}",
+                                json_string(record.who),
+                                json_string(&note)
+                            )
+                        } else {
+                            format!("{n:>5}  {:<12} {note}", record.who)
+                        };
+                        writeln!(out, "{note}").map_err(Failure::Output)?;
+                    }
+                    Payload::Shortened { total, .. } => {
+                        let e = format!("shortened by the recorder ({total} bytes): cannot decode");
+                        emit(at(framer.position()), Err(e), out)?;
+                    }
+                    Payload::Note(_) => {}
                 }
             }
-            offset += len;
+            for (who, mut framer) in streams {
+                if let Some(e) = framer.finish() {
+                    let n = text.lines().count();
+                    emit(
+                        (e.stream_offset(), Some((n, &who))),
+                        Err(e.to_string()),
+                        out,
+                    )?;
+                }
+            }
         }
     }
     if bad > 0 {
@@ -771,28 +1141,50 @@ fn decode(
     Ok(())
 }
 
+/// Feeds `input` to `framer`, calling `each(stream offset, message or
+/// error)` for every complete frame.
+fn drain(
+    framer: &mut Framer,
+    input: &mut &[u8],
+    mut each: impl FnMut(u64, Result<Message<'_>, String>) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    loop {
+        let start = framer.position() - framer.buffered() as u64;
+        let Some(item) = framer.next_message(input) else {
+            return Ok(());
+        };
+        match item {
+            Ok(m) => each(start, Ok(m))?,
+            Err(e) => each(e.stream_offset(), Err(e.to_string()))?,
+        }
+    }
+}
+
+/// A message in words (`dxp decode` and the transcript's readings).
 fn text_of(m: &Message<'_>) -> String {
     match m {
         Message::GameReq(r) => format!(
-            "GAMEREQ version {:02}, initiator {:?}, follower plays {}, {} min / {} moves, {}",
+            "GAMEREQ: version {:02}, initiator \"{}\", follower plays {}, {} min for {}, {}",
             r.version(),
             r.initiator().as_str(),
             r.follower_color(),
             r.minutes(),
-            r.moves(),
+            match r.moves() {
+                0 => "the whole game".to_string(),
+                n => format!("{n} moves"),
+            },
             match r.position() {
                 StartPosition::Initial => "standard start".to_string(),
                 StartPosition::Setup(s) => match damexchange::session::setup_to_position(s) {
-                    Ok(p) => format!("set-up {p}"),
-                    Err(e) => format!("set-up (invalid position: {e})"),
+                    Ok(p) => format!("set-up position {p}"),
+                    Err(e) => format!("set-up position (invalid: {e})"),
                 },
             }
         ),
         Message::GameAcc(a) => format!(
-            "GAMEACC follower {:?}, code {} ({:?})",
+            "GAMEACC: follower \"{}\", {}",
             a.follower.as_str(),
-            a.code.code(),
-            a.code
+            acceptance_text(a.code)
         ),
         Message::Move(mv) => {
             let caps: Vec<String> = mv
@@ -802,10 +1194,10 @@ fn text_of(m: &Message<'_>) -> String {
                 .map(|s| s.number().to_string())
                 .collect();
             if caps.is_empty() {
-                format!("MOVE {}-{} ({} s)", mv.from(), mv.to(), mv.time())
+                format!("MOVE {}-{}, {} s", mv.from(), mv.to(), mv.time())
             } else {
                 format!(
-                    "MOVE {}x{} captures {} ({} s)",
+                    "MOVE {}x{} taking {}, {} s",
                     mv.from(),
                     mv.to(),
                     caps.join(","),
@@ -813,16 +1205,14 @@ fn text_of(m: &Message<'_>) -> String {
                 )
             }
         }
-        Message::GameEnd(e) => format!(
-            "GAMEEND reason {} ({:?}), stop {} ({:?})",
-            e.reason.code(),
-            e.reason,
-            e.stop.code(),
-            e.stop
+        Message::GameEnd(e) => format!("GAMEEND: {}, {}", reason_text(e.reason), stop_text(e.stop)),
+        Message::Chat(c) => format!("CHAT: {}", c.text.as_str()),
+        Message::BackReq(b) => format!(
+            "BACKREQ: back to move {}, {} to move",
+            b.move_number(),
+            b.color()
         ),
-        Message::Chat(c) => format!("CHAT {:?}", c.text.as_str()),
-        Message::BackReq(b) => format!("BACKREQ move {}, {} to move", b.move_number(), b.color()),
-        Message::BackAcc(k) => format!("BACKACC code {} ({:?})", k.code.code(), k.code),
+        Message::BackAcc(k) => format!("BACKACC: {}", back_acc_text(k.code)),
     }
 }
 
@@ -908,8 +1298,43 @@ mod tests {
     }
 
     #[test]
-    fn show_escapes() {
-        assert_eq!(show(b"E00\0M\x01"), "E00\\0M\\x01");
+    fn transcript_readings_of_the_spec_examples() {
+        let strict = Leniency::STRICT;
+        // Spec note examples: `B005Z` goes back to move 5, Black to move;
+        // `M001205250422122320` is 5x25 taking 4 pieces; `E00`.
+        assert_eq!(
+            frame_text(b"B005Z\0", &strict),
+            "B005Z  (BACKREQ: back to move 5, black to move)"
+        );
+        assert_eq!(
+            frame_text(b"M001205250422122320\0", &strict),
+            "M001205250422122320  (MOVE 5x25 taking 22,12,23,20, 12 s)"
+        );
+        assert_eq!(
+            frame_text(b"E00\0", &strict),
+            "E00  (GAMEEND: no reason, will play another game)"
+        );
+        assert_eq!(frame_text(b"K1\0", &strict), "K1  (BACKACC: refused)");
+        assert!(frame_text(b"X\0", &strict).starts_with("X  (malformed: "));
+    }
+
+    #[test]
+    fn outcome_follows_the_sender() {
+        use GameEndReason::*;
+        assert_eq!(
+            outcome(Side::Us, SenderLoses, Color::White),
+            Outcome::Win(Color::Black)
+        );
+        assert_eq!(
+            outcome(Side::Opponent, SenderLoses, Color::White),
+            Outcome::Win(Color::White)
+        );
+        assert_eq!(
+            outcome(Side::Opponent, SenderWins, Color::White),
+            Outcome::Win(Color::Black)
+        );
+        assert_eq!(outcome(Side::Us, Draw, Color::Black), Outcome::Draw);
+        assert_eq!(outcome(Side::Us, Unknown, Color::Black), Outcome::NoResult);
     }
 
     #[test]

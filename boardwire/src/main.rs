@@ -1,13 +1,19 @@
 //! `boardwire`: the command-line tool of the boardwire family.
 //!
-//! Layout: `main.rs` only parses the command line and dispatches; each game
-//! lives in its own module (`draughts.rs`, `chess.rs`, `shogi.rs`)
-//! and each protocol in its own (`dxp`, `csa`, `citrine`). Adding a
-//! game is one [`Game`] variant, one module and one arm per game command;
-//! adding a protocol is one [`Command`] variant and one module.
+//! Layout: `main.rs` only parses the command line and dispatches; `perft`
+//! and `moves` are written once (`game.rs`), each game says how to read its
+//! positions and write its moves in its own module (`draughts.rs`,
+//! `chess.rs`, `shogi.rs`); each protocol has its own module (`dxp`, `csa`
+//! with `csa_decode`, `citrine`); `demo` runs the three protocols on
+//! loopback with their code, `transcript` is the wire transcript format
+//! they all print, and `capture` reads the recorded-capture format of the
+//! reference transcripts for `dxp decode` and `csa decode` (see README.md).
+//! Adding a game is one [`Game`] variant, one module implementing
+//! `game::GameCli` and one arm per game command; adding a protocol is one
+//! [`Command`] variant and one module.
 //!
 //! Exit codes: 0 success, 2 bad input (one-line message on stderr), 1 an
-//! I/O error writing the output.
+//! I/O error writing the output or a failed run (`demo`, `citrine --auto`).
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -15,19 +21,26 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod batch;
+mod capture;
 mod chess;
 mod citrine;
 mod csa;
+mod csa_decode;
+mod demo;
 mod draughts;
 mod dxp;
+mod game;
 mod shogi;
+mod transcript;
 
 /// Board-game protocols and rules from the command line.
+///
+/// Without a command, runs `demo`.
 #[derive(Debug, Parser)]
 #[command(name = "boardwire", version, about)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 /// The games `perft` and `moves` know.
@@ -43,6 +56,12 @@ enum Game {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run a DXP game, a CSA game and a Citrine session on loopback and
+    /// print their wire transcripts and a summary (the default command).
+    ///
+    /// No hardware and no network beyond 127.0.0.1. Exit code 0 when all
+    /// parts passed, 1 (with one `error:` line per failed part) otherwise.
+    Demo(demo::DemoArgs),
     /// Count the leaf nodes of the legal move tree (perft).
     ///
     /// Stdout: the node count alone on the first line; with --divide, then
@@ -95,11 +114,14 @@ enum Command {
     },
 }
 
-/// A failed command: bad input (exit 2) or failing output (exit 1).
+/// A failed command: bad input (exit 2), failing output (exit 1), or a
+/// run that went wrong (exit 1; the message is printed as is, one
+/// `error: ...` line per problem).
 #[derive(Debug)]
 enum Failure {
     Input(String),
     Output(io::Error),
+    Failed(String),
 }
 
 impl From<io::Error> for Failure {
@@ -121,15 +143,24 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
-    let result = run(cli.command, &mut out).and_then(|()| out.flush().map_err(Failure::Output));
+    // Not locked for the whole run: transcript lines are written from other
+    // threads too (see `transcript::Sink::Stdout`).
+    let mut out = io::BufWriter::new(io::stdout());
+    let command = cli
+        .command
+        .unwrap_or_else(|| Command::Demo(demo::DemoArgs::default()));
+    let result = run(command, &mut out).and_then(|()| out.flush().map_err(Failure::Output));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Input(msg)) => {
             let _ = out.flush();
             eprintln!("error: {msg}");
             ExitCode::from(2)
+        }
+        Err(Failure::Failed(msg)) => {
+            let _ = out.flush();
+            eprintln!("{msg}");
+            ExitCode::from(1)
         }
         // A closed pipe (`| head`) is not an error worth reporting.
         Err(Failure::Output(e)) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
@@ -148,22 +179,23 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             depth,
             divide,
         } => match game {
-            Game::Draughts => draughts::perft(&position, depth, divide, out),
-            Game::Chess => chess::perft(&position, depth, divide, out),
-            Game::Shogi => shogi::perft(&position, depth, divide, out),
+            Game::Draughts => game::perft::<draughts::Draughts>(&position, depth, divide, out),
+            Game::Chess => game::perft::<chess::Chess>(&position, depth, divide, out),
+            Game::Shogi => game::perft::<shogi::Shogi>(&position, depth, divide, out),
         },
         Command::Moves {
             game,
             position,
             json,
         } => match game {
-            Game::Draughts => draughts::moves(&position, json, out),
-            Game::Chess => chess::moves(&position, json, out),
-            Game::Shogi => shogi::moves(&position, json, out),
+            Game::Draughts => game::moves::<draughts::Draughts>(&position, json, out),
+            Game::Chess => game::moves::<chess::Chess>(&position, json, out),
+            Game::Shogi => game::moves::<shogi::Shogi>(&position, json, out),
         },
-        Command::Csa { command } => csa::run(command).map_err(Failure::Input),
+        Command::Csa { command } => csa::run(command, out),
         Command::Citrine(args) => citrine::run(args, out),
         Command::Dxp { command } => dxp::run(command, out),
+        Command::Demo(args) => demo::run(args, out),
     }
 }
 

@@ -1,11 +1,8 @@
 //! The `boardwire` command line: output formats, exit codes, errors.
 //! Expected counts come from the perft vectors (board-core/tests/data).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 mod common;
-use common::{boardwire, stderr, stdout};
+use common::{boardwire, stderr, stdout, with_stdin};
 
 #[test]
 fn perft_prints_the_count_alone() {
@@ -74,20 +71,10 @@ fn moves_plain_and_json() {
 
 #[test]
 fn moves_batch_from_stdin() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_boardwire"))
-        .args(["moves", "draughts", "-", "--json"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"W:W31-50:B1-20\nW:W28:B23,14\nnonsense\n")
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = with_stdin(
+        &["moves", "draughts", "-", "--json"],
+        b"W:W31-50:B1-20\nW:W28:B23,14\nnonsense\n",
+    );
     assert_eq!(o.status.code(), Some(2));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();

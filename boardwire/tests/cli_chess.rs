@@ -2,11 +2,8 @@
 //! exit codes, errors. Expected counts come from the chess perft vectors
 //! (Chess Programming Wiki "Perft Results", board-core/tests/data).
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 mod common;
-use common::{boardwire, stderr, stdout};
+use common::{boardwire, stderr, stdout, with_stdin};
 
 #[test]
 fn perft_prints_the_count_alone() {
@@ -72,20 +69,10 @@ fn moves_plain_and_json() {
 
 #[test]
 fn moves_batch_from_stdin() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_boardwire"))
-        .args(["moves", "chess", "-", "--json"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"startpos\nnot a fen\n8/8/8/8/8/8/8/K6k w - - 0 1\n")
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = with_stdin(
+        &["moves", "chess", "-", "--json"],
+        b"startpos\nnot a fen\n8/8/8/8/8/8/8/K6k w - - 0 1\n",
+    );
     assert_eq!(o.status.code(), Some(2));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();

@@ -1,9 +1,9 @@
 //! Lines a client sends to the server (spec note: "Plain CSA mode",
 //! "Agreement -> game", "Moves", "Extended mode (x1)").
 
+use crate::sink::Sink as _;
 use alloc::borrow::Cow;
 use alloc::vec::Vec;
-use std::io::Write as _;
 
 use crate::cursor::{Cursor, parse_u64};
 use crate::error::{DecodeError, Problem};
@@ -471,7 +471,7 @@ impl ClientMessage<'_> {
     }
 }
 
-fn encode_x1(cmd: &X1Command<'_>, out: &mut Vec<u8>) -> std::io::Result<()> {
+fn encode_x1(cmd: &X1Command<'_>, out: &mut Vec<u8>) -> core::fmt::Result {
     match cmd {
         X1Command::Who => out.write_all(b"%%WHO"),
         X1Command::Chat(t) => write!(out, "%%CHAT {t}"),

@@ -1,12 +1,20 @@
 //! Game clocks and wall-clock formatting shared by the sessions.
 //!
 //! One consistent reading of the CSA time rules (spec note, "Server-side
-//! legality"): at the start of each of a player's turns (the first
-//! included) `remaining += increment`; a move is charged
-//! `t = max(floor(elapsed), least_time_per_move)` whole seconds and
-//! `remaining -= t` (never below zero; byoyomi is never consumed); the player
-//! loses on time as soon as the elapsed time of the current turn exceeds
-//! `remaining + byoyomi`.
+//! legality"; the CSA server protocol's Time block for `Delay` (1.2) and
+//! `Time_Roundup`): at the start of each of a player's turns (the first
+//! included) `remaining += increment`; a move that took `elapsed` is charged
+//! `t = max(round(elapsed - delay), least_time_per_move)` whole seconds,
+//! where `round` truncates, or rounds up when `Time_Roundup` is `YES`, and
+//! the first `delay` of every turn is free; `remaining -= t` (never below
+//! zero; byoyomi is never consumed); the player loses on time as soon as the
+//! elapsed time of the current turn exceeds `delay + remaining + byoyomi`.
+//!
+//! shogi-server implements neither `Delay` nor `Time_Roundup` (it always
+//! truncates and never sends the two lines); with both at their defaults
+//! (0, `NO`) the rules above are exactly its rules. `Delay` is read as a
+//! "simple delay" (the clock starts `delay` after the turn starts), the
+//! usual meaning of a clock delay.
 
 use core::time::Duration;
 
@@ -21,6 +29,11 @@ pub struct TimeControl {
     pub increment_ms: u64,
     /// Minimum charge per move.
     pub least_time_per_move_ms: u64,
+    /// `Delay`: the free part of every turn, not charged.
+    pub delay_ms: u64,
+    /// `Time_Roundup: YES`: a move's time is rounded up to the next whole
+    /// second instead of truncated.
+    pub round_up: bool,
 }
 
 impl TimeControl {
@@ -53,14 +66,16 @@ impl Clock {
         self.remaining_ms = self.remaining_ms.saturating_add(self.control.increment_ms);
     }
 
-    /// The time allowed for the current turn (remaining + byoyomi), or
-    /// `None` when unlimited.
+    /// The time allowed for the current turn (delay + remaining + byoyomi),
+    /// or `None` when unlimited.
     pub fn allowance(&self) -> Option<Duration> {
         if self.control.is_unlimited() {
             None
         } else {
             Some(Duration::from_millis(
-                self.remaining_ms.saturating_add(self.control.byoyomi_ms),
+                self.remaining_ms
+                    .saturating_add(self.control.byoyomi_ms)
+                    .saturating_add(self.control.delay_ms),
             ))
         }
     }
@@ -73,9 +88,14 @@ impl Clock {
     /// Charges a move that took `elapsed`; returns the charged whole seconds
     /// (the `T` of the confirmation).
     pub fn charge(&mut self, elapsed: Duration) -> u64 {
-        let secs = elapsed
-            .as_secs()
-            .max(self.control.least_time_per_move_ms / 1000);
+        let counted = elapsed.saturating_sub(Duration::from_millis(self.control.delay_ms));
+        let whole = counted.as_secs();
+        let rounded = if self.control.round_up && counted.subsec_nanos() > 0 {
+            whole.saturating_add(1)
+        } else {
+            whole
+        };
+        let secs = rounded.max(self.control.least_time_per_move_ms / 1000);
         self.remaining_ms = self.remaining_ms.saturating_sub(secs.saturating_mul(1000));
         secs
     }
@@ -127,6 +147,7 @@ mod tests {
             byoyomi_ms: 10_000,
             increment_ms: 0,
             least_time_per_move_ms: 1000,
+            ..Default::default()
         };
         let mut k = Clock::new(c);
         k.start_turn();
@@ -150,5 +171,51 @@ mod tests {
             "increment before the first turn too"
         );
         assert!(Clock::new(TimeControl::default()).allowance().is_none());
+    }
+
+    #[test]
+    fn time_roundup_rounds_partial_seconds_up() {
+        let c = TimeControl {
+            total_ms: 60_000,
+            ..Default::default()
+        };
+        let mut down = Clock::new(c);
+        let mut up = Clock::new(TimeControl {
+            round_up: true,
+            ..c
+        });
+        assert_eq!(down.charge(Duration::from_millis(9_001)), 9);
+        assert_eq!(up.charge(Duration::from_millis(9_001)), 10);
+        assert_eq!(up.charge(Duration::from_secs(9)), 9, "whole seconds stay");
+        assert_eq!(up.charge(Duration::ZERO), 0);
+        assert_eq!(up.remaining_ms, 41_000);
+    }
+
+    #[test]
+    fn delay_is_the_free_start_of_every_turn() {
+        let c = TimeControl {
+            total_ms: 10_000,
+            byoyomi_ms: 5_000,
+            delay_ms: 3_000,
+            least_time_per_move_ms: 1_000,
+            ..Default::default()
+        };
+        let mut k = Clock::new(c);
+        assert_eq!(
+            k.charge(Duration::from_millis(2_500)),
+            1,
+            "least time per move still applies"
+        );
+        assert_eq!(k.charge(Duration::from_millis(7_900)), 4);
+        assert_eq!(k.remaining_ms, 5_000);
+        // delay 3 s + remaining 5 s + byoyomi 5 s
+        assert_eq!(k.allowance(), Some(Duration::from_secs(13)));
+        assert!(!k.is_time_up(Duration::from_secs(13)));
+        assert!(k.is_time_up(Duration::from_millis(13_001)));
+        let mut r = Clock::new(TimeControl {
+            round_up: true,
+            ..c
+        });
+        assert_eq!(r.charge(Duration::from_millis(7_900)), 5);
     }
 }

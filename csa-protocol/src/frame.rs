@@ -16,6 +16,8 @@
 //! consumed (discarded) as they arrive, so the caller's buffer never holds
 //! more than the cap plus one read, and the next line decodes normally.
 
+use alloc::vec::Vec;
+
 /// Default maximum line length, in bytes, without the line terminator.
 ///
 /// The longest line a CSA server sends in normal play is a `Game_Summary`
@@ -265,6 +267,7 @@ impl LineBuffer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec;
 
     fn all_frames(max: usize, chunks: &[&[u8]]) -> Vec<OwnedFrame> {
         let mut lb = LineBuffer::new(max);

@@ -557,7 +557,7 @@ pub fn write_kifu(records: &[Record<'_>]) -> Vec<u8> {
 
 /// Appends one record, one statement per line (LF).
 pub fn write_record(r: &Record<'_>, out: &mut Vec<u8>) {
-    use std::io::Write as _;
+    use crate::sink::Sink as _;
     for item in &r.items {
         let start = out.len();
         let _ = match item {

@@ -1,9 +1,6 @@
-//! The CSA shogi server protocol: the line codec, `Game_Summary` blocks,
-//! shogi-server's extended "x1" mode, and CSA kifu files.
+#![doc = include_str!("../README.md")]
 //!
-//! Shogi programs play on game servers (the CSA championships, Floodgate,
-//! private tournaments) over this protocol: TCP port 4081, one ASCII command
-//! per line (spec note `docs/specs/csa.md`).
+//! ## API map
 //!
 //! | layer | items |
 //! |---|---|
@@ -12,34 +9,20 @@
 //! | server lines | [`decode_server_line`] → [`ServerMessage`] / [`X1Reply`]; [`ServerMessage::encode`] |
 //! | `Game_Summary` | [`GameSummary`] (typed, [`GameSummary::parse`] / [`GameSummary::encode`]), [`GameSummaryReader`] (line by line) |
 //! | kifu files | [`kifu::parse_kifu`] / [`kifu::write_kifu`]: V2, V2.1, V2.2, V3.0, raw-byte comments |
-//! | sessions | [`session::server::Server`], [`session::client::Client`]: sans-IO, time passed in |
+//! | sessions | [`session::server::Server`], [`session::client::Client`]: sans-IO, time passed in as a [`session::Timestamp`] |
 //! | TCP | `net::serve`, `net::play` (feature `tokio`) |
+//! | board | [`GameBoard`]: a `board-core` shogi position with the game's history (repetition, perpetual check) |
 //!
 //! Decoding borrows from the line and never allocates; every decoded value
-//! has an owned form (`into_owned`). Every value that can be constructed
-//! encodes to a valid line that decodes back to itself (validation happens
-//! in the constructors: [`UserName::new`], [`Password::new`], ...). A line
-//! that is no protocol line at all decodes to an `Unrecognised` value; a
-//! malformed protocol line is a [`DecodeError`] naming the line kind, the
-//! field and the column. Passwords are wrapped ([`Password`]) so that
-//! `Debug` output never shows them.
-//!
-//! CSA move notation (`+7776FU`) and the CSA position notation belong to
-//! `board-core` ([`board_core::shogi`]); this crate uses them.
-//!
-//! ```
-//! use csa_protocol::{decode_client_line, ClientMessage};
-//!
-//! let msg = decode_client_line(b"LOGIN alice floodgate-300-10F,secret x1").unwrap();
-//! let ClientMessage::Login { name, password, x1 } = &msg else { panic!() };
-//! assert_eq!((name.as_str(), x1), ("alice", &true));
-//! assert!(!format!("{msg:?}").contains("secret"));
-//! assert_eq!(msg.to_line(), b"LOGIN alice floodgate-300-10F,secret x1");
-//! let _ = password;
-//! ```
+//! has an owned form (`into_owned`). A line that is no protocol line at all
+//! decodes to an `Unrecognised` value; a malformed protocol line is a
+//! [`DecodeError`] naming the line kind, the field and the column.
+#![no_std]
 #![deny(unsafe_code)]
 
 extern crate alloc;
+#[cfg(any(test, feature = "std"))]
+extern crate std;
 
 mod board;
 mod client;
@@ -54,6 +37,7 @@ pub mod net;
 mod position;
 mod server;
 pub mod session;
+mod sink;
 mod summary;
 mod types;
 
@@ -76,6 +60,18 @@ pub use types::{
     Word,
 };
 
-#[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-struct ReadmeDoctests;
+#[cfg(test)]
+mod tests {
+    /// Every error type is a `core::error::Error` (thiserror 2 without
+    /// `std`), with or without the `std` feature: a compile-time check.
+    #[test]
+    fn errors_implement_core_error() {
+        fn is_error<E: core::error::Error + Send + Sync + 'static>() {}
+        is_error::<crate::DecodeError>();
+        is_error::<crate::ValueError>();
+        is_error::<crate::SummaryError>();
+        is_error::<crate::IllegalMove>();
+        is_error::<crate::kifu::KifuError>();
+        is_error::<crate::session::client::ClientError>();
+    }
+}

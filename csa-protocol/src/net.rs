@@ -9,6 +9,8 @@
 use std::collections::HashMap;
 use std::io;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::vec;
+use std::vec::Vec;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -120,7 +122,7 @@ pub async fn serve(listener: TcpListener, config: ServerConfig) -> io::Result<()
 }
 
 fn flush(
-    server: &mut Server,
+    server: &mut Server<Instant>,
     writers: &mut HashMap<ConnId, mpsc::UnboundedSender<Option<Vec<u8>>>>,
 ) {
     while let Some(o) = server.poll_output() {
@@ -152,9 +154,9 @@ fn flush(
 pub async fn play(
     stream: TcpStream,
     config: ClientConfig,
-    mut choose: impl FnMut(&Client) -> Option<crate::CsaMove>,
-    mut on_event: impl FnMut(&mut Client, &ClientEvent),
-) -> io::Result<Client> {
+    mut choose: impl FnMut(&Client<Instant>) -> Option<crate::CsaMove>,
+    mut on_event: impl FnMut(&mut Client<Instant>, &ClientEvent),
+) -> io::Result<Client<Instant>> {
     let _ = stream.set_nodelay(true);
     let (mut read, mut write) = stream.into_split();
     let mut client = Client::new(config, Instant::now());

@@ -2,9 +2,9 @@
 //! "Game_Summary", "Agreement -> game", "Moves", "Results", "Extended mode
 //! (x1)").
 
+use crate::sink::Sink as _;
 use alloc::borrow::Cow;
 use alloc::vec::Vec;
-use std::io::Write as _;
 
 use crate::cursor::{Cursor, parse_u64, text};
 use crate::error::{DecodeError, Problem};
@@ -670,7 +670,7 @@ impl ServerMessage<'_> {
     }
 }
 
-fn encode_x1_reply(r: &X1Reply<'_>, out: &mut Vec<u8>) -> std::io::Result<()> {
+fn encode_x1_reply(r: &X1Reply<'_>, out: &mut Vec<u8>) -> core::fmt::Result {
     match r {
         X1Reply::LoginOk => out.write_all(b"##[LOGIN] +OK x1"),
         X1Reply::Ok(tag) => write!(out, "##[{tag}] +OK"),

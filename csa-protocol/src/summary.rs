@@ -20,10 +20,10 @@
 //! Unknown `Key:Value` lines are kept (in [`GameSummary::extra`] or
 //! [`TimeSection::extra`]), never fatal: real servers add fields.
 
+use crate::sink::Sink as _;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
-use std::io::Write as _;
 
 use crate::error::DecodeError;
 use crate::moves::CsaMove;

@@ -510,6 +510,7 @@ impl fmt::Display for MoveTime {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::ToString;
 
     #[test]
     fn move_time_parse() {

@@ -5,7 +5,7 @@
 //! an invalid %KACHI), #SENNICHITE, #OUTE_SENNICHITE, #JISHOGI, #MAX_MOVES;
 //! plus rejection, the agree timeout, buoys, deferred moves and monitors.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use board_core::shogi::Position;
 use csa_protocol::kifu::parse_kifu;
@@ -14,14 +14,16 @@ use csa_protocol::session::server::{ConnId, Output, Server, ServerConfig, Server
 use csa_protocol::*;
 
 struct Net {
-    server: Server,
-    clients: Vec<(ConnId, Client)>,
+    server: Server<Duration>,
+    clients: Vec<(ConnId, Client<Duration>)>,
     events: Vec<Vec<ClientEvent>>,
     /// Lines received by each client, as text.
     received: Vec<Vec<String>>,
     /// Extra raw connections (observers) and what they received.
     raw: Vec<(ConnId, Vec<String>)>,
-    now: Instant,
+    /// Simulated time since the start of the test: the sessions take any
+    /// monotonic time stamp, and `Duration` is the one `no_std` users have.
+    now: Duration,
 }
 
 fn cfg(name: &str, password: &str, x1: bool, game: Option<(&str, SidePreference)>) -> ClientConfig {
@@ -36,7 +38,7 @@ fn cfg(name: &str, password: &str, x1: bool, game: Option<(&str, SidePreference)
 
 impl Net {
     fn new(config: ServerConfig) -> Self {
-        let now = Instant::now();
+        let now = Duration::ZERO;
         Net {
             server: Server::new(config, now, 1_795_964_195),
             clients: Vec::new(),
@@ -120,7 +122,7 @@ impl Net {
         }
     }
 
-    fn client(&mut self, i: usize) -> &mut Client {
+    fn client(&mut self, i: usize) -> &mut Client<Duration> {
         &mut self.clients[i].1
     }
 
@@ -241,6 +243,48 @@ fn time_up_with_byoyomi_and_increment() {
         Some(Duration::from_secs(13))
     );
     net.advance(Duration::from_millis(13_100));
+    assert_eq!(net.game_over(1), Some((EndReason::TimeUp, Outcome::Lose)));
+}
+
+#[test]
+fn delay_and_time_roundup_are_announced_and_applied() {
+    // `Delay` (CSA protocol 1.2) and `Time_Roundup`: the first 3 s of each
+    // turn are free, partial seconds are charged as whole ones.
+    let config = ServerConfig {
+        delay: 3,
+        time_roundup: true,
+        ..Default::default()
+    };
+    let mut net = x1_pair(config, "delayed-10-0");
+    for i in 0..2 {
+        let lines = &net.received[i];
+        let begin = lines.iter().position(|l| l == "BEGIN Time").unwrap();
+        let end = lines.iter().position(|l| l == "END Time").unwrap();
+        let block = &lines[begin..=end];
+        assert!(block.contains(&"Delay:3".to_string()), "{block:?}");
+        assert!(block.contains(&"Time_Roundup:YES".to_string()), "{block:?}");
+    }
+    // The clients read both: 3 s delay + 10 s.
+    assert_eq!(
+        net.client(1).allowance(Side::Black),
+        Some(Duration::from_secs(13))
+    );
+    net.advance(Duration::from_millis(2_500));
+    net.play_usi(0, "7g7f");
+    assert_eq!(net.received[1].last().unwrap(), "+7776FU,T0");
+    net.advance(Duration::from_millis(4_200));
+    net.play_usi(1, "3c3d");
+    // 4.2 s - 3 s delay = 1.2 s, rounded up.
+    assert_eq!(net.received[0].last().unwrap(), "-3334FU,T2");
+    assert_eq!(
+        net.client(0).remaining(Side::White),
+        Some(Duration::from_secs(8))
+    );
+    // White may now think 3 + 8 s, and loses just after.
+    net.play_usi(0, "2g2f");
+    net.advance(Duration::from_millis(10_900));
+    assert_eq!(net.game_over(1), None);
+    net.advance(Duration::from_millis(200));
     assert_eq!(net.game_over(1), Some((EndReason::TimeUp, Outcome::Lose)));
 }
 
@@ -670,4 +714,142 @@ fn buoy_registry_follows_the_origin_document() {
         assert_eq!(last, reply, "{line}");
     }
     assert!(net.raw[a].1.contains(&"##[GETBUOYCOUNT] 1".to_string()));
+}
+
+#[test]
+fn confirmation_times_count_in_the_time_unit() {
+    // `T` is a count of `Time_Unit`s: with `Time_Unit:1min`, `+7776FU,T3`
+    // charges 3 minutes (CSA server protocol, Time block; ShogiLibSharp's
+    // client reads it the same way).
+    let mut c: Client<Duration> = Client::new(cfg("alice", "g-60-0", false, None), Duration::ZERO);
+    let t = Duration::ZERO;
+    c.handle_data(b"LOGIN:alice OK\n", t);
+    c.handle_data(
+        b"BEGIN Game_Summary\nProtocol_Version:1.2\nFormat:Shogi 1.0\nGame_ID:g1\n\
+Name+:alice\nName-:bob\nYour_Turn:+\nTo_Move:+\nBEGIN Time\nTime_Unit:1min\n\
+Total_Time:60\nByoyomi:1\nEND Time\nBEGIN Position\nPI\n+\nEND Position\nEND Game_Summary\n",
+        t,
+    );
+    assert_eq!(c.state(), ClientState::AgreeWaiting);
+    c.agree(t).unwrap();
+    c.handle_data(b"START:g1\n", t);
+    assert_eq!(c.allowance(Side::Black), Some(Duration::from_secs(61 * 60)));
+    c.handle_data(b"+7776FU,T3\n-3334FU,T1.5\n", t);
+    assert_eq!(c.remaining(Side::Black), Some(Duration::from_secs(57 * 60)));
+    assert_eq!(
+        c.remaining(Side::White),
+        Some(Duration::from_secs(58 * 60 + 30))
+    );
+}
+
+#[test]
+fn rating_lists_logged_in_rated_players_best_first() {
+    let rating = |name: &str, rate| csa_protocol::session::server::Rating {
+        name: UserName::new(name.to_string()).unwrap(),
+        rate,
+        // 2026-11-29 14:56:35 UTC
+        updated_unix_secs: 1_795_964_195,
+    };
+    let config = ServerConfig {
+        ratings: vec![
+            rating("sente", 1700),
+            rating("gote", 1850),
+            rating("away", 2100),
+        ],
+        ..Default::default()
+    };
+    let mut net = x1_pair(config, "rated-300-0");
+    let now = net.now;
+    net.client(0).x1_command(X1Command::Rating, now);
+    net.pump();
+    let n = net.received[0].len();
+    assert_eq!(
+        net.received[0][n - 3..],
+        [
+            "##[RATING] gote 1850 @2026-11-29",
+            "##[RATING] sente 1700 @2026-11-29",
+            "##[RATING] +OK",
+        ]
+    );
+    // Without ratings: `+OK` alone, as the recorded shogi-server answered.
+    let mut net = x1_pair(ServerConfig::default(), "plain-300-0");
+    let now = net.now;
+    net.client(1).x1_command(X1Command::Rating, now);
+    net.pump();
+    let lines = &net.received[1];
+    assert_eq!(lines.last().unwrap(), "##[RATING] +OK");
+    assert!(!lines[lines.len() - 2].starts_with("##[RATING]"));
+}
+
+#[test]
+fn floodgate_games_need_side_star() {
+    // Spec note, "Extended mode (x1)": `floodgate-` games, side must be `*`.
+    // shogi-server's error text and behaviour (status unchanged).
+    let mut net = Net::new(ServerConfig::default());
+    let r = net.add_raw();
+    net.raw_send(r, "LOGIN watcher pw x1");
+    net.raw_send(r, "%%GAME floodgate-300-10F +");
+    net.raw_send(r, "%%WHO");
+    let lines = &net.raw[r].1;
+    assert!(
+        lines.contains(
+            &"##[ERROR] You are not allowed to specify TEBAN + for the game floodgate-300-10F"
+                .to_string()
+        ),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"##[WHO] watcher x1 connected".to_string()),
+        "{lines:?}"
+    );
+
+    // CSA mode: `-B` is the same request, refused the same way; no game.
+    let c = net.add(cfg("csa_b", "floodgate-300-10F-B", false, None));
+    assert_eq!(
+        net.received[c].last().unwrap(),
+        "##[ERROR] You are not allowed to specify TEBAN + for the game floodgate-300-10F"
+    );
+    assert_eq!(net.server.game_count(), 0);
+
+    // An x1 client refused this way asks again, with `*`.
+    let x = net.add(cfg(
+        "fx",
+        "pw",
+        true,
+        Some(("floodgate-300-10F", SidePreference::Black)),
+    ));
+    assert!(
+        net.events[x]
+            .iter()
+            .any(|e| matches!(e, ClientEvent::X1(X1Reply::Error(_))))
+    );
+    let now = net.now;
+    let game = GameName::new("floodgate-600-0").unwrap();
+    net.client(x)
+        .request_game(game, SidePreference::Any, now)
+        .unwrap();
+    net.pump();
+    assert_eq!(net.client(x).state(), ClientState::GameWaiting);
+    net.raw_send(r, "%%GAME floodgate-600-0 *");
+    assert_eq!(net.client(x).state(), ClientState::StartWaiting);
+    net.raw_send(r, "AGREE");
+    assert_eq!(net.client(x).state(), ClientState::Game);
+
+    // With `*` two players are paired (at once: we have no Floodgate
+    // schedule, a deliberate difference) and the server picks the sides.
+    let a = net.add(cfg(
+        "fa",
+        "pw",
+        true,
+        Some(("floodgate-300-10F", SidePreference::Any)),
+    ));
+    let b = net.add(cfg(
+        "fb",
+        "pw",
+        true,
+        Some(("floodgate-300-10F", SidePreference::Any)),
+    ));
+    assert_eq!(net.client(a).state(), ClientState::Game);
+    assert_eq!(net.client(b).state(), ClientState::Game);
+    assert_ne!(net.client(a).side(), net.client(b).side());
 }

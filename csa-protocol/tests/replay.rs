@@ -5,6 +5,11 @@
 //! for the differences named below, which are either values that cannot be
 //! equal (game-id time stamps, `%%VERSION`/`%%HELP` text, password hashes)
 //! or deliberate differences listed in the spec note.
+//!
+//! Time stamps are `std::time::Instant`s here (needs `std`), while
+//! `games.rs` drives the sessions with `Duration`s (what `no_std` users
+//! pass).
+#![cfg(feature = "std")]
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -154,7 +159,7 @@ fn our_server_answers_the_transcript_like_shogi_server() {
     // Our Game_IDs by their part before the time stamp: client lines that
     // name a game (`%%SHOW <id>`) are sent with our id.
     let mut ids: BTreeMap<String, String> = BTreeMap::new();
-    let drain = |server: &mut Server,
+    let drain = |server: &mut Server<Instant>,
                  names: &BTreeMap<ConnId, String>,
                  actual: &mut BTreeMap<String, Vec<String>>,
                  ids: &mut BTreeMap<String, String>| {

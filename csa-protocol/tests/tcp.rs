@@ -99,7 +99,7 @@ async fn two_clients_play_a_game_over_tcp() {
 /// One load-test player: a client session on a stream, stepped by hand so
 /// that all players can meet at barriers.
 struct Player {
-    client: Client,
+    client: Client<Instant>,
     read: tokio::net::tcp::OwnedReadHalf,
     write: tokio::net::tcp::OwnedWriteHalf,
     events: Vec<ClientEvent>,

@@ -1,7 +1,8 @@
 //! `arbitrary::Arbitrary` for the validated types (feature `arbitrary`):
 //! every generated value is valid, so it encodes and decodes back to itself.
 
-use std::borrow::Cow;
+use alloc::borrow::Cow;
+use alloc::string::String;
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 

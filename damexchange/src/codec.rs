@@ -158,6 +158,9 @@ impl Encoder<Message<'_>> for DxpCodec {
 
 #[cfg(test)]
 mod tests {
+    use alloc::string::{String, ToString};
+    use alloc::vec::Vec;
+
     use super::*;
     use crate::decode::decode;
 

@@ -241,6 +241,9 @@ fn decode_without_fast_path(frame: &[u8]) -> Result<Message<'_>, DecodeError> {
 
 #[cfg(test)]
 mod tests {
+    use alloc::vec::Vec;
+    use alloc::{format, vec};
+
     use super::*;
     use proptest::prelude::*;
 

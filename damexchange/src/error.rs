@@ -5,7 +5,7 @@
 //! decoding) the byte offset inside the message, counting the header byte as
 //! offset 0 like the spec's tables.
 
-use std::fmt;
+use core::fmt;
 
 /// The seven DXP message types, named as in the spec.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -9,15 +9,29 @@
 //!   [`Message::encode`] cannot fail and every value decodes back to itself.
 //! * [`Framer`]: the NUL-terminated stream, 127-byte frame cap, over-long
 //!   frames reported and skipped, never rescanning.
-//! * [`DxpCodec`] (feature `tokio`): a `tokio-util` `Decoder`/`Encoder`.
+//! * `DxpCodec` (feature `tokio`): a `tokio-util` `Decoder`/`Encoder`.
 //! * [`session`]: sans-IO [`Initiator`](session::Initiator) and
 //!   [`Follower`](session::Follower) state machines that keep the game with
 //!   `board-core` (legal moves, take-backs, move numbers) and never touch a
-//!   socket or the clock.
+//!   socket or the clock (the time is passed in as a
+//!   [`Timestamp`](session::Timestamp)).
 //!
-//! Spec: the DamExchange pages by Frank Mesander (layers 1 and 2), as
-//! summarised in the workspace's DXP notes; where real implementations
-//! differ from the text, the item docs say so.
+//! Spec: the DamExchange pages by Frank Mesander, protocol version `01`,
+//! layers 1 (transport) and 2 (dialogue and messages), as summarised in the
+//! boardwire project's DXP notes; the item docs cite their sections and say
+//! where real implementations differ from the text (see the README's
+//! "Where peers disagree").
+//!
+//! # Features and `no_std`
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `std` | yes | links `std`; [`Timestamp`](session::Timestamp) for `std::time::Instant` |
+//! | `tokio` | no | `DxpCodec` for `tokio_util::codec::Framed` (implies `std`) |
+//! | `arbitrary` | no | `arbitrary::Arbitrary` for the message types (links `std`) |
+//!
+//! The crate is `#![no_std]` and needs `alloc` (owned names, the sessions'
+//! queues); decoding itself never allocates.
 //!
 //! ```
 //! use damexchange::{decode, Message, Framer};
@@ -27,7 +41,13 @@
 //! assert_eq!((req.minutes(), req.moves()), (60, 65));
 //! assert_eq!(msg.encode().as_bytes(), b"R01Tornado voor Windows 4.0        W060065A");
 //! ```
+#![no_std]
 #![deny(unsafe_code)]
+
+extern crate alloc;
+// `arbitrary` (and its derive) needs `std`; so do the unit tests.
+#[cfg(any(feature = "std", feature = "arbitrary", test))]
+extern crate std;
 
 #[cfg(feature = "tokio")]
 mod codec;

@@ -4,7 +4,7 @@
 //! that exists encodes to a valid message of at most 127 bytes, and decoding
 //! those bytes gives the same value back.
 
-use std::fmt;
+use core::fmt;
 
 use crate::error::{Field, MessageKind, ValueError};
 use crate::types::{ChatText, Color, Name, Piece, Square, board_letter};

@@ -4,8 +4,8 @@
 //! the rules of draughts (that is `board-core`'s job, used by the sessions).
 //! Every value that exists is valid on the wire, so encoding never fails.
 
-use std::borrow::Cow;
-use std::fmt;
+use alloc::borrow::Cow;
+use core::fmt;
 
 use crate::error::{Field, ValueError};
 

@@ -3,7 +3,7 @@
 //! both colours), with take-backs (granted, refused, crossing a move), chat,
 //! and random chunking of the bytes in flight.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use board_core::draughts::{self as board, Position};
 use damexchange::session::{
@@ -29,11 +29,12 @@ impl Rng {
     }
 }
 
-/// Both sessions and the bytes in flight between them.
+/// Both sessions and the bytes in flight between them, on a simulated clock
+/// (a `Duration` since the start, as a `no_std` application would pass).
 struct Pair {
-    i: Initiator,
-    f: Follower,
-    now: Instant,
+    i: Initiator<Duration>,
+    f: Follower<Duration>,
+    now: Duration,
     rng: Rng,
     i_events: Vec<Event>,
     f_events: Vec<Event>,
@@ -130,7 +131,7 @@ fn play_games(seed: u64, games: usize) -> Stats {
     let mut pair = Pair {
         i: Initiator::new(InitiatorConfig::new(Name::new("Initiator").unwrap())),
         f: Follower::new(follower_cfg),
-        now: Instant::now(),
+        now: Duration::ZERO,
         rng: Rng(seed),
         i_events: Vec::new(),
         f_events: Vec::new(),
@@ -340,7 +341,7 @@ fn play_games(seed: u64, games: usize) -> Stats {
 }
 
 /// Move number and colour at `ply` of the current game, as BACKREQ names it.
-fn move_number_at(i: &Initiator, ply: usize) -> (u16, board::Color) {
+fn move_number_at(i: &Initiator<Duration>, ply: usize) -> (u16, board::Color) {
     let (n, c) = i.move_number().unwrap();
     // Walk back from the current point.
     let current = i.history().len();
@@ -378,14 +379,14 @@ fn many_random_games() {
 /// off; K2 for a point not in the game.
 #[test]
 fn back_acc_codes() {
-    let t = Instant::now();
+    let t = Duration::ZERO;
     let mut f = Follower::new(FollowerConfig::new(Name::new("F").unwrap()));
     f.handle_input(b"R01I                               Z005000A\0", t);
     f.handle_input(b"M0000322800\0", t);
     let mv = f.position().unwrap().parse_move("17-21").unwrap();
     f.send_move(mv, 0, t).unwrap();
     f.handle_input(b"M0000373200\0", t);
-    let drain = |f: &mut Follower| {
+    let drain = |f: &mut Follower<Duration>| {
         std::iter::from_fn(|| f.poll_transmit())
             .map(|e| e.as_str().to_string())
             .collect::<Vec<_>>()
@@ -435,7 +436,7 @@ fn back_acc_codes() {
 /// "move 1, White" is not in the game.
 #[test]
 fn move_numbers_when_black_starts() {
-    let t = Instant::now();
+    let t = Duration::ZERO;
     let mut f = Follower::new(FollowerConfig::new(Name::new("F").unwrap()));
     // Black to move in the start position, follower White.
     f.handle_input(
@@ -456,7 +457,7 @@ fn move_numbers_when_black_starts() {
 /// GAMEACC codes: the follower's answers, and the initiator acting on them.
 #[test]
 fn gameacc_codes_acted_on() {
-    let t = Instant::now();
+    let t = Duration::ZERO;
     let answer = |config: FollowerConfig, req: &[u8]| {
         let mut f = Follower::new(config);
         f.handle_input(req, t);
@@ -508,7 +509,7 @@ fn gameacc_codes_acted_on() {
 /// is accepted from the side not to move (as Scan and pydraughts send it).
 #[test]
 fn rejected_moves_and_gameend_at_any_time() {
-    let t = Instant::now();
+    let t = Duration::ZERO;
     let mut f = Follower::new(FollowerConfig::new(Name::new("F").unwrap()));
     f.handle_input(b"R01I                               Z005000A\0", t);
     f.handle_input(b"M0000322800\0", t);
@@ -587,4 +588,39 @@ fn rejected_moves_and_gameend_at_any_time() {
     f.handle_input(b"R01I                               W001000A\0", t);
     assert!(f.poll_transmit().unwrap().as_str().ends_with('0'));
     assert!(f.is_our_turn());
+}
+
+/// The follower's first-move pause on a `Duration` clock (the `no_std`
+/// case): held until `now + first_move_delay`, and a pause that would end
+/// past `Duration::MAX` is no pause (no overflow panic, nothing stuck).
+#[test]
+fn first_move_pause_on_a_duration_clock() {
+    let white_follower = b"R01I                               W005000A\0";
+    let mut config = FollowerConfig::new(Name::new("F").unwrap());
+    config.first_move_delay = Duration::from_millis(300);
+    let run = |t: Duration| {
+        let mut f = Follower::new(config.clone());
+        f.handle_input(white_follower, t);
+        assert_eq!(
+            f.poll_transmit().unwrap().as_str(),
+            "AF                               0"
+        );
+        let mv = f.position().unwrap().parse_move("32-28").unwrap();
+        f.send_move(mv, 0, t).unwrap();
+        f
+    };
+
+    let t = Duration::from_secs(5);
+    let mut f = run(t);
+    assert!(f.poll_transmit().is_none());
+    assert_eq!(f.poll_timeout(), Some(t + Duration::from_millis(300)));
+    f.handle_timeout(t + Duration::from_millis(299));
+    assert!(f.poll_transmit().is_none());
+    f.handle_timeout(t + Duration::from_millis(300));
+    assert_eq!(f.poll_transmit().unwrap().as_str(), "M0000322800");
+    assert_eq!(f.poll_timeout(), None);
+
+    let mut f = run(Duration::MAX - Duration::from_millis(1));
+    assert_eq!(f.poll_timeout(), None);
+    assert_eq!(f.poll_transmit().unwrap().as_str(), "M0000322800");
 }

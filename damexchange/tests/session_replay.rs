@@ -7,6 +7,10 @@
 //! to what the real program sent — automatic answers (GAMEACC, the GAMEEND
 //! answer, BACKACC) included. Where we deliberately behave differently from
 //! Scan, the test says so.
+//!
+//! The sessions run on `std::time::Instant` here (feature `std`); the
+//! in-memory games (`session_games`) use a `Duration` clock.
+#![cfg(feature = "std")]
 
 mod common;
 
@@ -70,13 +74,13 @@ macro_rules! driven {
         }
     };
 }
-driven!(Follower);
-driven!(Initiator);
+driven!(Follower<Instant>);
+driven!(Initiator<Instant>);
 
 fn game_request<T: 'static>(session: &mut T, req: &GameReq<'_>) {
     let any: &mut dyn std::any::Any = session;
     let initiator = any
-        .downcast_mut::<Initiator>()
+        .downcast_mut::<Initiator<Instant>>()
         .expect("only the initiator sends GAMEREQ");
     initiator
         .request_game(GameRequest {

@@ -308,7 +308,7 @@ pub fn reply_round_trip(data: &[u8]) {
 /// Arbitrary device output never makes the driver panic, and its input
 /// buffer stays bounded.
 pub fn driver_input(data: &[u8]) {
-    let mut driver = Driver::new(DriverConfig {
+    let mut driver: Driver<core::time::Duration> = Driver::new(DriverConfig {
         max_line_len: 64,
         ..DriverConfig::default()
     });

@@ -137,7 +137,7 @@ pub fn server_session(data: &[u8]) {
     );
     server.handle_data(a, b"AGREE\n", now);
     server.handle_data(b, b"AGREE\n", now);
-    let drain = |server: &mut Server| {
+    let drain = |server: &mut Server<Instant>| {
         let mut got: Vec<(ConnId, Vec<u8>)> = Vec::new();
         while let Some(o) = server.poll_output() {
             if let Output::Send { conn, data } = o {

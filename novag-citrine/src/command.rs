@@ -2,11 +2,12 @@
 //! lenient decoding (used by the simulated device) — spec note, "Commands
 //! (host -> device) and replies (device -> host)".
 
+use alloc::vec::Vec;
 use core::fmt;
 
 use crate::error::{DecodeError, ErrorKind, Field};
 use crate::parse::{In, Res, decimal, end, fail, field, on_off, square_p, ws0};
-use crate::types::{Level, LevelKind, Promotion, Token};
+use crate::types::{Level, LevelKind, Promotion, Token, push_display};
 use crate::vocab::{Square, write_square};
 
 /// A move sent by the host: `M` + from + to, with an optional promotion
@@ -83,8 +84,8 @@ pub enum Command<'a> {
 impl<'a> Command<'a> {
     /// Appends the command line and CR LF to `out`. Cannot fail.
     pub fn encode(&self, out: &mut Vec<u8>) {
-        use std::io::Write;
-        write!(out, "{self}\r\n").expect("writing to a Vec cannot fail");
+        push_display(out, self);
+        out.extend_from_slice(b"\r\n");
     }
 
     /// The command line with CR LF, as a new vector.

@@ -28,10 +28,26 @@ pub enum IllegalReason {
     Promotion,
 }
 
+impl core::fmt::Display for IllegalReason {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            IllegalReason::NotLegal => "no legal move has these squares",
+            IllegalReason::WrongPiece => {
+                "the piece letter names another piece than the one on the origin square"
+            }
+            IllegalReason::CaptureMark => {
+                "the capture mark does not match (x on a non-capture or - on a capture)"
+            }
+            IllegalReason::EnPassantMark => "the ep mark does not match the move",
+            IllegalReason::Promotion => "a promotion suffix on a move that does not promote",
+        })
+    }
+}
+
 /// A syntactically valid wire move that is not legal (or not written
 /// consistently) in the tracked position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
-#[error("move {text} does not fit the position: {reason:?}")]
+#[error("move {text} does not fit the position: {reason}")]
 pub struct IllegalMoveError {
     /// The move as printed.
     pub text: MoveText,

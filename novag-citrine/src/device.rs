@@ -6,7 +6,8 @@
 //! # Call order
 //! Feed every byte the host writes to [`Device::handle_input`]; then write
 //! what [`Device::poll_output`] returns until `None`; wait for input or
-//! until [`Device::poll_timeout`]. Time is passed in.
+//! until [`Device::poll_timeout`]. Time is passed in as a [`Timestamp`] of
+//! the caller's clock, as for the [driver](crate::driver#call-order).
 //!
 //! # Behaviour (where the spec note is silent, the simulation's choice)
 //! - `M`: a legal move for the side to move is played and acknowledged
@@ -34,14 +35,16 @@
 //!   (`P`, `G`, `C`, `I`, `L`, `X`, `U`) do not wake it.
 //! - Unknown commands are ignored.
 
-use std::collections::VecDeque;
-use std::time::{Duration, Instant};
+use alloc::collections::VecDeque;
+use alloc::vec::Vec;
+use core::time::Duration;
 
 use crate::command::{Command, LevelTarget};
 use crate::convert::{host_move_to_move, to_text};
 use crate::framer::{Frame, LineFramer};
 use crate::player::Player;
 use crate::reply::{DiagramRow, MoveLine, Reply};
+use crate::time::Timestamp;
 use crate::types::{ClockTime, Level, MoveNumber, Token};
 use crate::vocab::{Color, Move, Position, square};
 
@@ -89,9 +92,10 @@ impl Default for DeviceConfig {
     }
 }
 
-/// The simulated Citrine. See the [module docs](self).
+/// The simulated Citrine. See the [module docs](self); `T` is the caller's
+/// clock type ([`Timestamp`]).
 #[derive(Debug)]
-pub struct Device {
+pub struct Device<T> {
     config: DeviceConfig,
     player: Player,
     framer: LineFramer,
@@ -103,11 +107,11 @@ pub struct Device {
     referee: bool,
     levels: [Level; 2],
     clocks: [u32; 2],
-    clock_since: Option<Instant>,
-    out: VecDeque<(Instant, Vec<u8>)>,
-    engine_due: Option<Instant>,
+    clock_since: Option<T>,
+    out: VecDeque<(T, Vec<u8>)>,
+    engine_due: Option<T>,
     engine_paused: bool,
-    oot_due: Option<Instant>,
+    oot_due: Option<T>,
     acks: u32,
     move_lines: u32,
     new_game_done: bool,
@@ -116,7 +120,7 @@ pub struct Device {
     commands: u64,
 }
 
-impl Device {
+impl<T: Timestamp> Device<T> {
     /// A device at the start position, settings at power-on values (Xmit
     /// off, referee off, levels TR1).
     pub fn new(config: DeviceConfig) -> Self {
@@ -168,14 +172,14 @@ impl Device {
 
     /// The pieces are set up in the start position on the board: the device
     /// starts a new game and sends `New Game` unprompted.
-    pub fn set_up_start_position(&mut self, now: Instant) {
+    pub fn set_up_start_position(&mut self, now: T) {
         self.reset(now);
         self.push_line(now, &Reply::NewGame);
     }
 
     /// A move made by hand on the board: played when legal (ignored
     /// otherwise) and sent to the host when Xmit is on.
-    pub fn board_move(&mut self, mv: Move, now: Instant) -> bool {
+    pub fn board_move(&mut self, mv: Move, now: T) -> bool {
         if !self.position.is_legal(mv) {
             return false;
         }
@@ -188,9 +192,9 @@ impl Device {
     }
 
     /// Feeds bytes the host wrote.
-    pub fn handle_input(&mut self, bytes: &[u8], now: Instant) {
+    pub fn handle_input(&mut self, bytes: &[u8], now: T) {
         self.inbuf.extend_from_slice(bytes);
-        let buf = std::mem::take(&mut self.inbuf);
+        let buf = core::mem::take(&mut self.inbuf);
         let mut start = 0;
         loop {
             let step = self.framer.next(&buf[start..]);
@@ -213,7 +217,7 @@ impl Device {
     }
 
     /// The next line to write (with CR LF), if one is due at `now`.
-    pub fn poll_output(&mut self, now: Instant) -> Option<Vec<u8>> {
+    pub fn poll_output(&mut self, now: T) -> Option<Vec<u8>> {
         self.run_timers(now);
         match self.out.front() {
             Some((at, _)) if *at <= now => self.out.pop_front().map(|(_, l)| l),
@@ -222,7 +226,7 @@ impl Device {
     }
 
     /// When [`poll_output`](Self::poll_output) has something next.
-    pub fn poll_timeout(&self) -> Option<Instant> {
+    pub fn poll_timeout(&self) -> Option<T> {
         [
             self.out.front().map(|(t, _)| *t),
             self.engine_due,
@@ -233,7 +237,7 @@ impl Device {
         .min()
     }
 
-    fn run_timers(&mut self, now: Instant) {
+    fn run_timers(&mut self, now: T) {
         if let Some(t) = self.engine_due
             && t <= now
         {
@@ -262,7 +266,7 @@ impl Device {
         }
     }
 
-    fn reset(&mut self, now: Instant) {
+    fn reset(&mut self, now: T) {
         self.position = Position::startpos();
         self.history.clear();
         self.engine_color = self.config.engine_color;
@@ -278,15 +282,17 @@ impl Device {
         self.schedule_engine(now);
     }
 
-    fn tick_clock(&mut self, now: Instant) {
+    fn tick_clock(&mut self, now: T) {
         if let Some(since) = self.clock_since {
             let side = usize::from(self.position.turn() == Color::Black);
-            self.clocks[side] += now.saturating_duration_since(since).as_secs() as u32;
+            let secs =
+                u32::try_from(now.saturating_duration_since(since).as_secs()).unwrap_or(u32::MAX);
+            self.clocks[side] = self.clocks[side].saturating_add(secs);
         }
         self.clock_since = Some(now);
     }
 
-    fn play(&mut self, mv: Move, now: Instant) -> MoveLine {
+    fn play(&mut self, mv: Move, now: T) -> MoveLine {
         self.tick_clock(now);
         let before = self.position;
         let text = to_text(&before, mv, false);
@@ -301,17 +307,17 @@ impl Device {
         }
     }
 
-    fn push_line(&mut self, at: Instant, r: &Reply<'_>) {
+    fn push_line(&mut self, at: T, r: &Reply<'_>) {
         self.push_raw(at, r.to_bytes());
     }
 
     /// Queues a line; lines leave in order.
-    fn push_raw(&mut self, at: Instant, bytes: Vec<u8>) {
+    fn push_raw(&mut self, at: T, bytes: Vec<u8>) {
         let at = self.out.back().map_or(at, |(t, _)| (*t).max(at));
         self.out.push_back((at, bytes));
     }
 
-    fn push_move_line(&mut self, at: Instant, r: Reply<'_>) {
+    fn push_move_line(&mut self, at: T, r: Reply<'_>) {
         self.move_lines += 1;
         let every = self.config.misbehaviour.truncate_every;
         if every > 0 && self.move_lines.is_multiple_of(every) {
@@ -324,14 +330,14 @@ impl Device {
         }
     }
 
-    fn schedule_engine(&mut self, now: Instant) {
+    fn schedule_engine(&mut self, now: T) {
         let over = self.position.outcome().is_some();
         if !self.referee
             && !self.engine_paused
             && !over
             && self.position.turn() == self.engine_color
         {
-            self.engine_due = Some(now + self.config.think_time);
+            self.engine_due = Some(now.saturating_add(self.config.think_time));
         } else if let Some(k) = self.config.misbehaviour.out_of_turn_at_ply
             && !self.oot_done
             && !over
@@ -346,11 +352,11 @@ impl Device {
             && !self.new_game_done
             && self.history.len() >= k
         {
-            self.engine_due = Some(now + self.config.think_time);
+            self.engine_due = Some(now.saturating_add(self.config.think_time));
         }
     }
 
-    fn engine_move(&mut self, now: Instant) {
+    fn engine_move(&mut self, now: T) {
         if self.position.turn() != self.engine_color {
             return;
         }
@@ -364,7 +370,7 @@ impl Device {
         }
     }
 
-    fn command(&mut self, cmd: Command<'_>, now: Instant) {
+    fn command(&mut self, cmd: Command<'_>, now: T) {
         // A command that changes the game wakes an engine paused after an
         // out-of-turn move; queries do not.
         let wakes = matches!(
@@ -376,7 +382,7 @@ impl Device {
                 | Command::EngineMove
                 | Command::Flip
         );
-        let was_paused = wakes && std::mem::take(&mut self.engine_paused);
+        let was_paused = wakes && core::mem::take(&mut self.engine_paused);
         match cmd {
             Command::Clock => {
                 self.tick_clock(now);
@@ -471,7 +477,7 @@ impl Device {
                 if self.position.turn() != self.engine_color {
                     self.engine_color = self.position.turn();
                 }
-                self.engine_due = Some(now + self.config.think_time);
+                self.engine_due = Some(now.saturating_add(self.config.think_time));
             }
             Command::SetUp(_) => {}
         }
@@ -480,7 +486,7 @@ impl Device {
         }
     }
 
-    fn host_move(&mut self, hm: &crate::command::HostMove, now: Instant) {
+    fn host_move(&mut self, hm: &crate::command::HostMove, now: T) {
         match host_move_to_move(&self.position, hm) {
             Ok(mv) => {
                 let line = self.play(mv, now);
@@ -516,13 +522,13 @@ impl Device {
         }
     }
 
-    fn levels_reply(&mut self, now: Instant) {
+    fn levels_reply(&mut self, now: T) {
         let [w, b] = self.levels;
         self.push_line(now, &Reply::Level(w));
         self.push_line(now, &Reply::Level(b));
     }
 
-    fn game_list(&mut self, now: Instant) {
+    fn game_list(&mut self, now: T) {
         // At most the last 112 plies, starting with a white move.
         let mut start = self.history.len().saturating_sub(112);
         while start < self.history.len() && self.history[start].0.turn() != Color::White {

@@ -14,8 +14,11 @@
 //! 4. Wait for input or until [`Driver::poll_timeout`], then call
 //!    [`Driver::poll_transmit`] again.
 //!
-//! Time is passed in as [`Instant`]s; the driver never reads the clock,
-//! sleeps or does I/O.
+//! Time is passed in as a [`Timestamp`] of the caller's clock:
+//! `std::time::Instant`, or, without `std`, a [`Duration`] since an origin
+//! of the caller's choice (a hardware timer's count, simulated time). The
+//! type parameter of [`Driver`] is inferred from the first call that passes
+//! a time. The driver never reads the clock, sleeps or does I/O.
 //!
 //! # Field problems handled
 //! - **Pacing**: commands are at least [`DriverConfig::min_gap`] apart
@@ -40,14 +43,19 @@
 //!   undone; otherwise [`Event::OutOfSync`] until a new game or
 //!   [`Driver::adopt`].
 
-use std::collections::VecDeque;
-use std::time::{Duration, Instant};
+use alloc::borrow::ToOwned;
+use alloc::boxed::Box;
+use alloc::collections::VecDeque;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::time::Duration;
 
 use crate::command::Command;
 use crate::convert::{IllegalMoveError, to_host_move, to_move};
 use crate::error::DecodeError;
 use crate::framer::{Frame, LineFramer};
 use crate::reply::{MoveLine, Reply};
+use crate::time::Timestamp;
 use crate::types::{ClockTime, Level};
 use crate::vocab::{Color, Move, Piece, Position, Square};
 
@@ -254,16 +262,17 @@ struct Queued {
 }
 
 #[derive(Debug, Clone)]
-struct Resend {
+struct Resend<T> {
     bytes: Vec<u8>,
-    at: Instant,
+    at: T,
     ply: usize,
     generation: u64,
 }
 
-/// The host-side Citrine driver. See the [module docs](self).
+/// The host-side Citrine driver. See the [module docs](self); `T` is the
+/// caller's clock type ([`Timestamp`]).
 #[derive(Debug)]
-pub struct Driver {
+pub struct Driver<T> {
     config: DriverConfig,
     framer: LineFramer,
     inbuf: Vec<u8>,
@@ -271,8 +280,8 @@ pub struct Driver {
     history: Vec<Ply>,
     pending: Option<Move>,
     queue: VecDeque<Queued>,
-    resend: Option<Resend>,
-    last_write: Option<Instant>,
+    resend: Option<Resend<T>>,
+    last_write: Option<T>,
     events: VecDeque<Event>,
     diagram: Option<(Board, usize)>,
     resync_requested: bool,
@@ -283,7 +292,7 @@ pub struct Driver {
     take_backs: usize,
 }
 
-impl Driver {
+impl<T: Timestamp> Driver<T> {
     /// A driver at the start position; queues the configured settings.
     pub fn new(config: DriverConfig) -> Self {
         let mut d = Driver {
@@ -448,9 +457,9 @@ impl Driver {
     }
 
     /// The next command line to write (with CR LF), if one is due at `now`.
-    pub fn poll_transmit(&mut self, now: Instant) -> Option<Vec<u8>> {
+    pub fn poll_transmit(&mut self, now: T) -> Option<Vec<u8>> {
         if let Some(last) = self.last_write
-            && now < last + self.config.min_gap
+            && now < last.saturating_add(self.config.min_gap)
         {
             return None;
         }
@@ -475,7 +484,7 @@ impl Driver {
             };
             self.resend = Some(Resend {
                 bytes: q.bytes.clone(),
-                at: now + delay,
+                at: now.saturating_add(delay),
                 ply,
                 generation: self.generation,
             });
@@ -485,10 +494,10 @@ impl Driver {
 
     /// When [`poll_transmit`](Self::poll_transmit) may next return a line
     /// (`now` or later); `None` when nothing is queued.
-    pub fn poll_timeout(&self, now: Instant) -> Option<Instant> {
+    pub fn poll_timeout(&self, now: T) -> Option<T> {
         let paced = self
             .last_write
-            .map_or(now, |t| (t + self.config.min_gap).max(now));
+            .map_or(now, |t| t.saturating_add(self.config.min_gap).max(now));
         if !self.queue.is_empty() {
             return Some(paced);
         }
@@ -503,7 +512,7 @@ impl Driver {
     /// Feeds bytes read from the device.
     pub fn handle_input(&mut self, bytes: &[u8]) {
         self.inbuf.extend_from_slice(bytes);
-        let mut buf = std::mem::take(&mut self.inbuf);
+        let mut buf = core::mem::take(&mut self.inbuf);
         let mut start = 0;
         loop {
             let step = self.framer.next(&buf[start..]);

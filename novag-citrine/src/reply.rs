@@ -2,13 +2,15 @@
 //! canonical encoding (spec note, "Commands (host -> device) and replies
 //! (device -> host)" and "Move text the Citrine prints").
 
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 use core::fmt;
 
 use crate::error::{DecodeError, ErrorKind, Field, ValueError};
 use crate::parse::{
     In, PErr, Res, byte, decimal, end, fail, field, move_number, move_text, on_off, word, ws0, ws1,
 };
-use crate::types::{ClockTime, Level, LevelKind, MoveNumber, MoveText, Token};
+use crate::types::{ClockTime, Level, LevelKind, MoveNumber, MoveText, Token, push_display};
 use crate::vocab::{Color, Piece, role_from_letter, role_letter, square};
 
 /// A move line `M   7   g1-f3` / `M   7,  c5xd4 |` or a take-back line
@@ -225,10 +227,7 @@ impl<'a> Reply<'a> {
     pub fn encode(&self, out: &mut Vec<u8>) {
         match self {
             Reply::Unrecognised(raw) => out.extend_from_slice(raw.0),
-            other => {
-                use std::io::Write;
-                write!(out, "{other}").expect("writing to a Vec cannot fail");
-            }
+            other => push_display(out, other),
         }
         out.extend_from_slice(b"\r\n");
     }

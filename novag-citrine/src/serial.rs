@@ -7,7 +7,10 @@
 //! On Linux the user needs access to the tty device (e.g. membership of the
 //! `dialout` group).
 
+use std::borrow::ToOwned;
+use std::boxed::Box;
 use std::io::{self, Read, Write};
+use std::string::String;
 use std::time::{Duration, Instant};
 
 use serialport::{DataBits, FlowControl, Parity, SerialPort, StopBits};
@@ -144,7 +147,7 @@ impl<P: Read + Write> SerialLink<P> {
     ///
     /// # Errors
     /// [`SerialError::DeviceLost`].
-    pub fn pump_driver(&mut self, driver: &mut Driver) -> Result<(), SerialError> {
+    pub fn pump_driver(&mut self, driver: &mut Driver<Instant>) -> Result<(), SerialError> {
         while let Some(line) = driver.poll_transmit(Instant::now()) {
             self.write_all(&line)?;
         }
@@ -160,7 +163,7 @@ impl<P: Read + Write> SerialLink<P> {
     ///
     /// # Errors
     /// [`SerialError::DeviceLost`].
-    pub fn pump_device(&mut self, device: &mut Device) -> Result<(), SerialError> {
+    pub fn pump_device(&mut self, device: &mut Device<Instant>) -> Result<(), SerialError> {
         while let Some(line) = device.poll_output(Instant::now()) {
             self.write_all(&line)?;
         }
@@ -177,10 +180,11 @@ pub use self::simulator::Simulator;
 
 #[cfg(unix)]
 mod simulator {
+    use std::string::String;
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::thread::JoinHandle;
-    use std::time::Duration;
+    use std::time::{Duration, Instant};
 
     use serialport::{SerialPort as _, TTYPort};
 
@@ -194,7 +198,7 @@ mod simulator {
     pub struct Simulator {
         path: String,
         stop: Arc<AtomicBool>,
-        thread: Option<JoinHandle<Result<Device, SerialError>>>,
+        thread: Option<JoinHandle<Result<Device<Instant>, SerialError>>>,
         _slave: TTYPort,
     }
 
@@ -250,7 +254,7 @@ mod simulator {
         ///
         /// # Errors
         /// The thread's transport error, if it failed.
-        pub fn stop(mut self) -> Result<Device, SerialError> {
+        pub fn stop(mut self) -> Result<Device<Instant>, SerialError> {
             self.stop.store(true, Ordering::Relaxed);
             let thread = self.thread.take().expect("joined once");
             thread.join().unwrap_or_else(|_| {

@@ -3,6 +3,7 @@
 //! Every value here is checked when it is constructed, so every value that
 //! exists encodes (spec note, "Move text the Citrine prints").
 
+use alloc::vec::Vec;
 use core::fmt;
 
 use crate::error::ValueError;
@@ -394,4 +395,19 @@ impl fmt::Display for Token<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.0)
     }
+}
+
+/// Appends `value`'s `Display` text to `out` (`core::fmt` into a byte
+/// vector: `std::io::Write` is not available without `std`).
+pub(crate) fn push_display(out: &mut Vec<u8>, value: &dyn fmt::Display) {
+    struct Bytes<'a>(&'a mut Vec<u8>);
+    impl fmt::Write for Bytes<'_> {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            self.0.extend_from_slice(s.as_bytes());
+            Ok(())
+        }
+    }
+    // `Bytes` never fails, so only a `Display` impl returning an error could
+    // (ours do not); whatever was written is kept either way.
+    let _ = fmt::Write::write_fmt(&mut Bytes(out), format_args!("{value}"));
 }

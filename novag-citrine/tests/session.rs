@@ -2,7 +2,7 @@
 //! full games, duplicate acknowledgements, take-backs, out-of-turn moves,
 //! spontaneous new games, truncated lines.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use novag_citrine::device::{Device, DeviceConfig, Misbehaviour};
 use novag_citrine::driver::{Driver, DriverConfig, Event, board_of};
@@ -32,15 +32,16 @@ fn play(
     device_cfg: DeviceConfig,
     take_backs_at: &[usize],
     max_plies: usize,
-) -> (Stats, Driver, Device) {
-    let start = Instant::now();
+) -> (Stats, Driver<Duration>, Device<Duration>) {
+    // Simulated time: a `Duration` since the start of the session.
+    let start = Duration::ZERO;
     let mut now = start;
     let mut driver = Driver::new(driver_cfg);
     let mut device = Device::new(device_cfg);
     let mut host = Player::new(7);
     let mut stats = Stats::default();
     let mut took_back: Vec<usize> = Vec::new();
-    let mut last_write: Option<Instant> = None;
+    let mut last_write: Option<Duration> = None;
     let mut idle_rounds = 0;
     while now < start + Duration::from_secs(3600) {
         let mut progressed = false;
@@ -114,7 +115,7 @@ fn play(
     (stats, driver, device)
 }
 
-fn assert_same_game(driver: &Driver, device: &Device) {
+fn assert_same_game(driver: &Driver<Duration>, device: &Device<Duration>) {
     assert_eq!(board_of(driver.position()), board_of(device.position()));
     assert_eq!(driver.position().turn(), device.position().turn());
     assert_eq!(driver.position(), device.position());
@@ -267,4 +268,36 @@ fn everything_at_once() {
         assert_same_game(&driver, &device);
         assert_eq!(s.out_of_sync, 0, "seed {seed}: {s:?}");
     }
+}
+
+/// The caller's clock is a `Duration` since any origin: pacing, resends and
+/// the device's timers saturate at the end of its range instead of
+/// panicking, and the exchange still completes.
+#[test]
+fn clock_near_the_end_of_its_range() {
+    let mut driver = Driver::new(DriverConfig::default());
+    let mut device = Device::new(DeviceConfig::default());
+    let e2e4 = driver.position().parse_uci("e2e4").unwrap();
+    driver.play(e2e4).unwrap();
+    let mut now = Duration::MAX - Duration::from_millis(20);
+    let mut events = Vec::new();
+    for _ in 0..50 {
+        while let Some(line) = driver.poll_transmit(now) {
+            device.handle_input(&line, now);
+        }
+        while let Some(line) = device.poll_output(now) {
+            driver.handle_input(&line);
+        }
+        events.extend(std::iter::from_fn(|| driver.poll_event()));
+        if let Some(t) = driver.poll_timeout(now) {
+            assert!(t >= now);
+        }
+        now = now.saturating_add(Duration::from_millis(10));
+    }
+    assert!(events.contains(&Event::Acknowledged(e2e4)), "{events:?}");
+    assert!(
+        events.iter().any(|e| matches!(e, Event::DeviceMove(_))),
+        "{events:?}"
+    );
+    assert_eq!(driver.moves().count(), 2);
 }

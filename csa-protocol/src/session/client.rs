@@ -19,8 +19,8 @@ use alloc::collections::VecDeque;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::time::Duration;
-use std::time::Instant;
 
+use super::Timestamp;
 use crate::board::GameBoard;
 use crate::client::{ClientMessage, GameRequest, SpecialMove, X1Command};
 use crate::clock::{Clock, TimeControl};
@@ -162,7 +162,7 @@ pub enum ClientError {
 
 /// The sans-IO CSA client. See the module documentation.
 #[derive(Debug)]
-pub struct Client {
+pub struct Client<I> {
     config: ClientConfig,
     state: ClientState,
     lines: LineBuffer,
@@ -171,11 +171,14 @@ pub struct Client {
     board: Option<GameBoard>,
     me: Option<Side>,
     clocks: [Clock; 2],
+    /// `Time_Unit` of each side's Time block in milliseconds: the unit of the
+    /// `T` of its confirmations.
+    time_units_ms: [u64; 2],
     game_id: Option<String>,
     pending_reason: Option<EndReason>,
     tx: VecDeque<Vec<u8>>,
     events: VecDeque<ClientEvent>,
-    last_send: Instant,
+    last_send: I,
 }
 
 fn idx(s: Side) -> usize {
@@ -194,12 +197,14 @@ fn control(t: Option<&TimeSection>) -> TimeControl {
         byoyomi_ms: t.to_millis(t.byoyomi.unwrap_or(0)),
         increment_ms: t.to_millis(t.increment.unwrap_or(0)),
         least_time_per_move_ms: t.to_millis(t.least_time_per_move.unwrap_or(0)),
+        delay_ms: t.to_millis(t.delay.unwrap_or(0)),
+        round_up: t.time_roundup.unwrap_or(false),
     }
 }
 
-impl Client {
+impl<I: Timestamp> Client<I> {
     /// A session; queues the `LOGIN` line.
-    pub fn new(config: ClientConfig, now: Instant) -> Self {
+    pub fn new(config: ClientConfig, now: I) -> Self {
         let mut c = Self {
             lines: LineBuffer::new(config.max_line_len),
             config,
@@ -209,6 +214,7 @@ impl Client {
             board: None,
             me: None,
             clocks: [Clock::new(TimeControl::default()); 2],
+            time_units_ms: [1000; 2],
             game_id: None,
             pending_reason: None,
             tx: VecDeque::new(),
@@ -251,13 +257,19 @@ impl Client {
         (!c.control.is_unlimited()).then(|| Duration::from_millis(c.remaining_ms))
     }
 
+    /// The longest `side`'s current turn may take before it loses on time:
+    /// `Delay` + remaining + byoyomi; `None` when unlimited.
+    pub fn allowance(&self, side: Side) -> Option<Duration> {
+        self.clocks[idx(side)].allowance()
+    }
+
     /// `true` when it is our move.
     pub fn is_our_turn(&self) -> bool {
         self.state == ClientState::Game
             && self.board.as_ref().map(GameBoard::side_to_move) == self.me
     }
 
-    fn send(&mut self, m: &ClientMessage<'_>, now: Instant) {
+    fn send(&mut self, m: &ClientMessage<'_>, now: I) {
         let mut v = Vec::new();
         m.encode(&mut v);
         self.tx.push_back(v);
@@ -275,15 +287,17 @@ impl Client {
     }
 
     /// When [`Client::handle_timeout`] must be called (keep-alive).
-    pub fn poll_timeout(&self) -> Option<Instant> {
+    pub fn poll_timeout(&self) -> Option<I> {
         if self.state == ClientState::Disconnected {
             return None;
         }
-        self.config.keep_alive.map(|k| self.last_send + k)
+        self.config
+            .keep_alive
+            .map(|k| self.last_send.saturating_add(k))
     }
 
     /// Time passed: sends a keep-alive empty line when due.
-    pub fn handle_timeout(&mut self, now: Instant) {
+    pub fn handle_timeout(&mut self, now: I) {
         if self.poll_timeout().is_some_and(|t| now >= t) {
             self.send(&ClientMessage::KeepAlive, now);
         }
@@ -293,7 +307,7 @@ impl Client {
     ///
     /// # Errors
     /// [`ClientError::WrongState`] outside `AgreeWaiting`.
-    pub fn agree(&mut self, now: Instant) -> Result<(), ClientError> {
+    pub fn agree(&mut self, now: I) -> Result<(), ClientError> {
         self.expect(ClientState::AgreeWaiting)?;
         let id = self.game_id.clone().and_then(|i| GameId::new(i).ok());
         self.send(&ClientMessage::Agree(id), now);
@@ -305,7 +319,7 @@ impl Client {
     ///
     /// # Errors
     /// [`ClientError::WrongState`] outside `AgreeWaiting`.
-    pub fn reject(&mut self, now: Instant) -> Result<(), ClientError> {
+    pub fn reject(&mut self, now: I) -> Result<(), ClientError> {
         self.expect(ClientState::AgreeWaiting)?;
         let id = self.game_id.clone().and_then(|i| GameId::new(i).ok());
         self.send(&ClientMessage::Reject(id), now);
@@ -322,7 +336,7 @@ impl Client {
         &mut self,
         mv: CsaMove,
         comment: Option<crate::Text<'_>>,
-        now: Instant,
+        now: I,
     ) -> Result<(), ClientError> {
         self.expect(ClientState::Game)?;
         if !self.is_our_turn() {
@@ -339,23 +353,28 @@ impl Client {
     ///
     /// # Errors
     /// [`ClientError::WrongState`] outside a game.
-    pub fn special(&mut self, s: SpecialMove, now: Instant) -> Result<(), ClientError> {
+    pub fn special(&mut self, s: SpecialMove, now: I) -> Result<(), ClientError> {
         self.expect(ClientState::Game)?;
         self.send(&ClientMessage::Special(s), now);
         Ok(())
     }
 
-    /// x1: asks for a game (`%%GAME <name> <side>`).
+    /// x1: asks for a game (`%%GAME <name> <side>`), or for another game
+    /// while waiting (shogi-server accepts `%%GAME` in both states; a
+    /// request the server refused with `##[ERROR]`, which arrives as
+    /// [`ClientEvent::X1`], can so be replaced).
     ///
     /// # Errors
-    /// [`ClientError::WrongState`] unless connected in x1 mode.
+    /// [`ClientError::WrongState`] unless connected in x1 mode or waiting.
     pub fn request_game(
         &mut self,
         name: GameName<'static>,
         side: SidePreference,
-        now: Instant,
+        now: I,
     ) -> Result<(), ClientError> {
-        self.expect(ClientState::Connected)?;
+        if self.state != ClientState::GameWaiting {
+            self.expect(ClientState::Connected)?;
+        }
         self.send(
             &ClientMessage::X1(X1Command::Game(Some(GameRequest { name, side }))),
             now,
@@ -365,12 +384,12 @@ impl Client {
     }
 
     /// Sends any x1 command (replies arrive as [`ClientEvent::X1`]).
-    pub fn x1_command(&mut self, cmd: X1Command<'_>, now: Instant) {
+    pub fn x1_command(&mut self, cmd: X1Command<'_>, now: I) {
         self.send(&ClientMessage::X1(cmd), now);
     }
 
     /// Sends a raw line (tests, tools). No check at all.
-    pub fn send_raw_line(&mut self, line: &[u8], now: Instant) {
+    pub fn send_raw_line(&mut self, line: &[u8], now: I) {
         let mut v = line.to_vec();
         v.push(b'\n');
         self.tx.push_back(v);
@@ -378,7 +397,7 @@ impl Client {
     }
 
     /// Sends `LOGOUT`.
-    pub fn logout(&mut self, now: Instant) {
+    pub fn logout(&mut self, now: I) {
         self.send(&ClientMessage::Logout, now);
     }
 
@@ -396,7 +415,7 @@ impl Client {
     }
 
     /// Bytes received from the server.
-    pub fn handle_data(&mut self, data: &[u8], now: Instant) {
+    pub fn handle_data(&mut self, data: &[u8], now: I) {
         self.lines.push(data);
         loop {
             let frame = self.lines.with_next_frame(|f| match f {
@@ -421,7 +440,7 @@ impl Client {
         }
     }
 
-    fn handle_line(&mut self, line: &[u8], now: Instant) {
+    fn handle_line(&mut self, line: &[u8], now: I) {
         if self.reader.in_block() || line == b"BEGIN Game_Summary" {
             match self.reader.push_line(line) {
                 Ok(None) => {}
@@ -509,10 +528,12 @@ impl Client {
         self.game_id = s.game_id.as_ref().map(|g| g.as_str().to_string());
         self.me = s.your_turn;
         let common = s.time.as_ref();
-        self.clocks = [
-            Clock::new(control(s.time_black.as_ref().or(common))),
-            Clock::new(control(s.time_white.as_ref().or(common))),
-        ];
+        let (black, white) = (
+            s.time_black.as_ref().or(common),
+            s.time_white.as_ref().or(common),
+        );
+        self.clocks = [Clock::new(control(black)), Clock::new(control(white))];
+        self.time_units_ms = [black, white].map(|t| t.map_or(1000, |t| t.unit().millis()));
         let mut board = s
             .position
             .as_ref()
@@ -551,8 +572,11 @@ impl Client {
     fn on_move(&mut self, mv: CsaMove, time: Option<MoveTime>) {
         let side = move_side(&mv);
         if let Some(t) = time {
+            // `T` counts `Time_Unit`s (`T3` is 3 minutes under `Time_Unit:1min`);
+            // `MoveTime` keeps it as thousandths.
+            let charged = t.as_millis().saturating_mul(self.time_units_ms[idx(side)]) / 1000;
             let c = &mut self.clocks[idx(side)];
-            c.remaining_ms = c.remaining_ms.saturating_sub(t.as_millis());
+            c.remaining_ms = c.remaining_ms.saturating_sub(charged);
         }
         let ok = self.board.as_mut().is_some_and(|b| b.play(&mv).is_ok());
         self.events.push_back(ClientEvent::Move { mv, side, time });

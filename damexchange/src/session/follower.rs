@@ -1,11 +1,13 @@
 //! The follower: accepts a GAMEREQ, then plays.
 
-use std::time::{Duration, Instant};
+use alloc::string::ToString;
+use core::time::Duration;
 
 use board_core::draughts::Position;
 
 use super::{
-    CommandError, Core, Event, Game, color_to_board, session_accessors, setup_to_position,
+    CommandError, Core, Event, Game, Timestamp, color_to_board, session_accessors,
+    setup_to_position,
 };
 use crate::MessageKind;
 use crate::decode::Leniency;
@@ -61,12 +63,16 @@ impl FollowerConfig {
 /// the connection instead) — a game whose side to move has no legal move
 /// counts as over; otherwise `0` and [`Event::GameStarted`].
 ///
+/// `T` is the application's clock type ([`Timestamp`]): `std::time::Instant`
+/// with `std`, or a [`Duration`] since an origin of the application's choice
+/// (as here).
+///
 /// ```
-/// use std::time::Instant;
+/// use core::time::Duration;
 /// use damexchange::session::{Event, Follower, FollowerConfig};
 /// use damexchange::Name;
 /// let mut f = Follower::new(FollowerConfig::new(Name::new("Ours").unwrap()));
-/// let now = Instant::now();
+/// let now = Duration::ZERO;
 /// f.handle_input(b"R01PyTester                        Z005000A\0", now);
 /// assert_eq!(f.poll_transmit().unwrap().as_frame(), b"AOurs                            0\0");
 /// assert!(matches!(f.poll_event(), Some(Event::GameStarted { .. })));
@@ -75,17 +81,17 @@ impl FollowerConfig {
 /// assert!(f.is_our_turn());
 /// ```
 #[derive(Debug)]
-pub struct Follower {
+pub struct Follower<T> {
     config: FollowerConfig,
     framer: Framer,
-    core: Core,
+    core: Core<T>,
     /// When GAMEACC `0` went out and our first move has not been sent yet.
-    accepted_at: Option<Instant>,
+    accepted_at: Option<T>,
 }
 
-impl Follower {
+impl<T: Timestamp> Follower<T> {
     /// A follower waiting for a GAMEREQ.
-    pub fn new(config: FollowerConfig) -> Follower {
+    pub fn new(config: FollowerConfig) -> Follower<T> {
         Follower {
             framer: Framer::with_leniency(config.leniency),
             core: Core::new(config.take_backs, config.stop),
@@ -101,7 +107,7 @@ impl Follower {
 
     /// Feeds bytes received from the initiator (any amount: part of a
     /// message, several messages).
-    pub fn handle_input(&mut self, mut bytes: &[u8], now: Instant) {
+    pub fn handle_input(&mut self, mut bytes: &[u8], now: T) {
         let Follower {
             config,
             framer,
@@ -121,22 +127,28 @@ impl Follower {
         }
     }
 
-    fn first_move_not_before(&mut self) -> Option<Instant> {
+    fn first_move_not_before(&mut self) -> Option<T> {
         // Only the first move of a game, and only if it comes right after
-        // our GAMEACC.
-        let at = self.accepted_at.take()? + self.config.first_move_delay;
+        // our GAMEACC. A pause ending past the clock's range is no pause
+        // (held output would never be released).
+        let accepted = self.accepted_at.take()?;
+        let delay = self.config.first_move_delay;
+        let at = accepted.saturating_add(delay);
+        if at.saturating_duration_since(accepted) < delay {
+            return None;
+        }
         (self.core.game.as_ref()?.history.is_empty()).then_some(at)
     }
 
     session_accessors!();
 }
 
-fn on_gamereq(
+fn on_gamereq<T: Timestamp>(
     config: &FollowerConfig,
-    core: &mut Core,
-    accepted_at: &mut Option<Instant>,
+    core: &mut Core<T>,
+    accepted_at: &mut Option<T>,
     req: &GameReq<'_>,
-    now: Instant,
+    now: T,
 ) {
     // A game whose side to move has no legal move is over even without the
     // GAMEEND exchange.
@@ -183,7 +195,7 @@ fn on_gamereq(
     });
 }
 
-fn decline(config: &FollowerConfig, core: &mut Core, code: AcceptanceCode) {
+fn decline<T: Timestamp>(config: &FollowerConfig, core: &mut Core<T>, code: AcceptanceCode) {
     core.send(&Message::GameAcc(GameAcc {
         follower: config.name.clone(),
         code,

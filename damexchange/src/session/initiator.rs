@@ -1,10 +1,12 @@
 //! The initiator: proposes games with GAMEREQ, then plays.
 
-use std::time::Instant;
+use alloc::string::ToString;
 
 use board_core::draughts::{self as board, Position};
 
-use super::{CommandError, Core, Event, Game, color_to_wire, position_to_setup, session_accessors};
+use super::{
+    CommandError, Core, Event, Game, Timestamp, color_to_wire, position_to_setup, session_accessors,
+};
 use crate::MessageKind;
 use crate::decode::Leniency;
 use crate::framer::Framer;
@@ -55,19 +57,21 @@ pub struct GameRequest {
 /// GAMEACC codes are acted on as the spec says: `0` the game starts; `2`
 /// the application may send another GAMEREQ; `1` and `3` stop: further
 /// [`Initiator::request_game`] calls fail with [`CommandError::Stopped`].
+///
+/// `T` is the application's clock type ([`Timestamp`]).
 #[derive(Debug)]
-pub struct Initiator {
+pub struct Initiator<T> {
     config: InitiatorConfig,
     framer: Framer,
-    core: Core,
+    core: Core<T>,
     /// The GAMEREQ awaiting its GAMEACC.
     requested: Option<(GameRequest, Position)>,
     stopped: bool,
 }
 
-impl Initiator {
+impl<T: Timestamp> Initiator<T> {
     /// An initiator with no game yet.
-    pub fn new(config: InitiatorConfig) -> Initiator {
+    pub fn new(config: InitiatorConfig) -> Initiator<T> {
         Initiator {
             framer: Framer::with_leniency(config.leniency),
             core: Core::new(config.take_backs, config.stop),
@@ -117,7 +121,7 @@ impl Initiator {
     }
 
     /// Feeds bytes received from the follower.
-    pub fn handle_input(&mut self, mut bytes: &[u8], _now: Instant) {
+    pub fn handle_input(&mut self, mut bytes: &[u8], _now: T) {
         let Initiator {
             framer,
             core,
@@ -138,15 +142,15 @@ impl Initiator {
         }
     }
 
-    fn first_move_not_before(&mut self) -> Option<Instant> {
+    fn first_move_not_before(&mut self) -> Option<T> {
         None
     }
 
     session_accessors!();
 }
 
-fn on_gameacc(
-    core: &mut Core,
+fn on_gameacc<T: Timestamp>(
+    core: &mut Core<T>,
     requested: &mut Option<(GameRequest, Position)>,
     stopped: &mut bool,
     acc: &GameAcc<'_>,

@@ -11,6 +11,12 @@
 //! 3. sleeps until more bytes arrive or until `poll_timeout()`, and then
 //!    calls `handle_timeout(now)` (step 2 again).
 //!
+//! `now` is any [`Timestamp`] the application reads from its own clock:
+//! `std::time::Instant` (feature `std`), or, without `std`, a
+//! [`Duration`] since an origin of the application's choice (boot, start of
+//! the connection). One session uses one kind throughout; the type parameter
+//! of [`Follower`] and [`Initiator`] is inferred from the first call.
+//!
 //! The sessions keep the game: the board (via `board-core`), whose move it
 //! is, the move history (for take-backs) and the time/move settings of the
 //! GAMEREQ. A received MOVE is matched against the legal moves by (from, to,
@@ -20,8 +26,9 @@
 mod follower;
 mod initiator;
 
-use std::collections::VecDeque;
-use std::time::Instant;
+use alloc::collections::VecDeque;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 
 use board_core::draughts::{self as board, Position};
 
@@ -35,6 +42,11 @@ use crate::{MessageKind, Square as WireSquare, ValueError};
 
 pub use follower::{Follower, FollowerConfig};
 pub use initiator::{GameRequest, Initiator, InitiatorConfig};
+
+/// A point in time on the application's monotonic clock, as the sessions
+/// take it in `handle_*` and give it back from `poll_timeout` (shared by the
+/// whole crate family; see [`board_core::time`]).
+pub use board_core::time::Timestamp;
 
 /// Something the session wants the application to know, from
 /// `poll_event()`.
@@ -319,19 +331,19 @@ pub fn find_move(position: &Position, mv: &WireMove) -> Option<board::Move> {
 /// What both roles share: framing, output queues, the game, and the
 /// handling of MOVE, GAMEEND, CHAT, BACKREQ and BACKACC.
 #[derive(Debug)]
-pub(crate) struct Core {
+pub(crate) struct Core<T> {
     pub(crate) game: Option<Game>,
     pub(crate) take_backs: bool,
     pub(crate) stop: StopCode,
     transmit: VecDeque<Encoded>,
     /// Frames held back until `release_at` (the follower's first-move pause).
     held: VecDeque<(MessageKind, Encoded)>,
-    release_at: Option<Instant>,
+    release_at: Option<T>,
     events: VecDeque<Event>,
 }
 
-impl Core {
-    pub(crate) fn new(take_backs: bool, stop: StopCode) -> Core {
+impl<T: Timestamp> Core<T> {
+    pub(crate) fn new(take_backs: bool, stop: StopCode) -> Core<T> {
         Core {
             game: None,
             take_backs,
@@ -353,7 +365,7 @@ impl Core {
     }
 
     /// Sends `msg` no earlier than `at` (and everything after it too).
-    pub(crate) fn send_not_before(&mut self, msg: &Message<'_>, at: Instant, now: Instant) {
+    pub(crate) fn send_not_before(&mut self, msg: &Message<'_>, at: T, now: T) {
         if now < at && self.release_at.is_none() {
             self.release_at = Some(at);
         }
@@ -372,11 +384,11 @@ impl Core {
         self.events.pop_front()
     }
 
-    pub(crate) fn poll_timeout(&self) -> Option<Instant> {
+    pub(crate) fn poll_timeout(&self) -> Option<T> {
         self.release_at
     }
 
-    pub(crate) fn handle_timeout(&mut self, now: Instant) {
+    pub(crate) fn handle_timeout(&mut self, now: T) {
         if self.release_at.is_some_and(|at| now >= at) {
             self.release_at = None;
             self.transmit.extend(self.held.drain(..).map(|(_, e)| e));
@@ -397,8 +409,8 @@ impl Core {
         &mut self,
         mv: board::Move,
         time: u16,
-        not_before: Option<Instant>,
-        now: Instant,
+        not_before: Option<T>,
+        now: T,
     ) -> Result<(), CommandError> {
         let game = self.game.as_mut().ok_or(CommandError::NoGame)?;
         if game.ending.is_some() {
@@ -480,7 +492,7 @@ impl Core {
     }
 
     fn on_move(&mut self, wire: WireMove) {
-        let reject = |core: &mut Core, reason| {
+        let reject = |core: &mut Core<T>, reason| {
             core.event(Event::MoveRejected { mv: wire, reason });
         };
         let Some(game) = self.game.as_mut() else {
@@ -617,12 +629,12 @@ macro_rules! session_accessors {
         }
 
         /// When to call `handle_timeout` next, if output is being held back.
-        pub fn poll_timeout(&self) -> Option<Instant> {
+        pub fn poll_timeout(&self) -> Option<T> {
             self.core.poll_timeout()
         }
 
         /// Tells the session the time: releases held-back output that is due.
-        pub fn handle_timeout(&mut self, now: Instant) {
+        pub fn handle_timeout(&mut self, now: T) {
             self.core.handle_timeout(now);
         }
 
@@ -679,7 +691,7 @@ macro_rules! session_accessors {
             &mut self,
             mv: board_core::draughts::Move,
             time: u16,
-            now: Instant,
+            now: T,
         ) -> Result<(), CommandError> {
             let not_before = self.first_move_not_before();
             self.core.send_move(mv, time, not_before, now)

@@ -1,0 +1,134 @@
+//! Helpers shared by the board-core test binaries (each uses a part, hence
+//! `allow(dead_code)`): the perft vector files' parser, a counting
+//! global allocator and a stack buffer to format into.
+//!
+//! The allocation-counting tests (`chess_alloc.rs`, `draughts_no_alloc.rs`,
+//! `shogi_alloc.rs`) install [`Counting`] themselves:
+//!
+//! ```ignore
+//! mod common;
+//! use common::{Counting, allocations_during};
+//!
+//! #[global_allocator]
+//! static GLOBAL: Counting = Counting;
+//! ```
+
+#![allow(dead_code)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+
+/// A global allocator that forwards to [`System`] and counts allocations
+/// (`alloc`, `alloc_zeroed`, `realloc`) per thread: the test harness runs
+/// tests on several threads, and each test looks only at its own count.
+pub struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+fn count() {
+    // `try_with`: the counter may already be gone while a thread exits.
+    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+}
+
+// SAFETY: forwards every call to the system allocator unchanged; the
+// thread-local counter is a const-initialised `Cell` (no allocation, no
+// re-entrancy into the allocator).
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: same contract as ours.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        count();
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        count();
+        // SAFETY: same contract as ours.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+/// How many heap allocations this thread has made so far (0 unless
+/// [`Counting`] is the global allocator).
+pub fn allocations() -> u64 {
+    ALLOCATIONS.with(Cell::get)
+}
+
+/// Runs `f` and returns how many heap allocations this thread made during
+/// it, with `f`'s result.
+pub fn allocations_during<R>(f: impl FnOnce() -> R) -> (u64, R) {
+    let before = allocations();
+    let r = f();
+    (allocations() - before, r)
+}
+
+/// The lines of a perft vector file (`tests/data/perft-*.txt`,
+/// `perftsuite.epd`): `<position> ; D1 <nodes> ; D2 <nodes> ...` (spaces
+/// after `;` optional; blank lines and `#` comments skipped), as
+/// (position text, [(depth, nodes)]). Panics on a malformed line.
+pub fn perft_suite(data: &'static str) -> Vec<(&'static str, Vec<(u32, u64)>)> {
+    data.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|line| {
+            let mut fields = line.split(';').map(str::trim);
+            let position = fields.next().unwrap();
+            let counts = fields
+                .map(|f| {
+                    let field = || -> Option<(u32, u64)> {
+                        let (d, n) = f.split_once(' ')?;
+                        Some((d.strip_prefix('D')?.parse().ok()?, n.trim().parse().ok()?))
+                    };
+                    field().unwrap_or_else(|| {
+                        panic!("{line}: expected `D<depth> <nodes>`, found {f:?}")
+                    })
+                })
+                .collect();
+            (position, counts)
+        })
+        .collect()
+}
+
+/// A fixed buffer to format into without a `String` (for the allocation
+/// tests): `write!` fails with [`std::fmt::Error`] past 512 bytes.
+pub struct StackBuf {
+    bytes: [u8; 512],
+    len: usize,
+}
+
+impl StackBuf {
+    /// An empty buffer.
+    pub fn new() -> StackBuf {
+        StackBuf {
+            bytes: [0; 512],
+            len: 0,
+        }
+    }
+
+    /// The text written so far.
+    pub fn as_str(&self) -> &str {
+        // Only `write_str` fills it, with whole `str`s.
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap()
+    }
+}
+
+impl std::fmt::Write for StackBuf {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        self.bytes
+            .get_mut(self.len..end)
+            .ok_or(std::fmt::Error)?
+            .copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}

@@ -1,0 +1,616 @@
+//! `boardwire csa decode`: CSA lines, recorded captures and kifu files as
+//! messages in words (README.md, "Output formats").
+//!
+//! Inputs (`--format`, detected by default):
+//! - `kifu`: a CSA record file (first line `V2`, `V3` or `'CSA encoding`);
+//! - `capture`: the recorded-transcript format of [`crate::capture`]
+//!   (`[t] alice >> LOGIN ...`, `b'...\r\n'` literals): each line is decoded
+//!   as the party's client line (`>>`) or a server line (`<<`);
+//! - `lines`: one wire line per input line, LF or CRLF; a line is read as
+//!   a client line when the client decoder knows it, else as a server line.
+//!
+//! `--message TEXT` (repeatable) decodes TEXT as `lines` input.
+
+use std::io::{Read, Write};
+
+use csa_protocol::kifu::{Item, parse_kifu};
+use csa_protocol::{
+    ClientMessage, EndReason, Outcome, ServerMessage, ServerSpecial, Side, SidePreference,
+    SpecialMove, SummaryLine, X1Command, X1Reply, decode_client_line, decode_server_line,
+};
+
+use crate::Failure;
+use crate::batch::json_string;
+use crate::capture::{self, Escapes, Payload};
+use crate::transcript::show;
+
+/// The input formats of `csa decode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum CsaFormat {
+    /// Detect: a kifu by its first line, a capture by its `[<seconds>]`
+    /// records, else lines.
+    Auto,
+    /// One wire line per input line.
+    Lines,
+    /// The recorded-transcript format (`[t] who >> line`, `b'...'`).
+    Capture,
+    /// A CSA kifu (game record) file.
+    Kifu,
+}
+
+/// One output line.
+struct Entry<'a> {
+    line: usize,
+    party: &'a str,
+    direction: &'a str,
+    kind: &'a str,
+    reading: &'a str,
+    wire: Option<&'a [u8]>,
+}
+
+impl<'a> Entry<'a> {
+    /// An entry without wire text.
+    fn new(
+        line: usize,
+        party: &'a str,
+        direction: &'a str,
+        kind: &'a str,
+        reading: &'a str,
+    ) -> Entry<'a> {
+        Entry {
+            line,
+            party,
+            direction,
+            kind,
+            reading,
+            wire: None,
+        }
+    }
+}
+
+fn emit(out: &mut dyn Write, json: bool, e: &Entry<'_>) -> Result<(), Failure> {
+    if json {
+        let mut s = format!("{{\"line\":{}", e.line);
+        if !e.party.is_empty() {
+            s.push_str(&format!(",\"party\":{}", json_string(e.party)));
+        }
+        s.push_str(&format!(
+            ",\"direction\":{},\"kind\":{},\"value\":{}",
+            json_string(e.direction),
+            json_string(e.kind),
+            json_string(e.reading)
+        ));
+        if let Some(w) = e.wire {
+            s.push_str(&format!(",\"wire\":{}", json_string(&show(w))));
+        }
+        s.push('}');
+        writeln!(out, "{s}")?;
+    } else if e.party.is_empty() {
+        writeln!(out, "{:>5}  {:<6}  {}", e.line, e.direction, e.reading)?;
+    } else {
+        writeln!(
+            out,
+            "{:>5}  {:<8} {:<6}  {}",
+            e.line, e.party, e.direction, e.reading
+        )?;
+    }
+    Ok(())
+}
+
+/// Runs `csa decode`. Exit code 2 (a [`Failure::Input`]) when any line was
+/// malformed; every line is still printed.
+pub(crate) fn decode(
+    file: Option<&std::path::Path>,
+    messages: &[String],
+    format: CsaFormat,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    if !messages.is_empty() {
+        // Each message is one line, even an empty one (a keep-alive).
+        let lines = messages.iter().map(String::as_bytes).enumerate();
+        let malformed = decode_lines(lines.map(|(i, l)| (i + 1, l)), json, out)?;
+        return finish(malformed);
+    }
+    let mut data = Vec::new();
+    match file {
+        Some(p) => {
+            data = std::fs::read(p).map_err(|e| Failure::Input(format!("{}: {e}", p.display())))?;
+        }
+        None => {
+            std::io::stdin()
+                .read_to_end(&mut data)
+                .map_err(|e| Failure::Input(format!("stdin: {e}")))?;
+        }
+    }
+    let format = match format {
+        CsaFormat::Auto => detect(&data),
+        f => f,
+    };
+    let malformed = match format {
+        CsaFormat::Kifu => decode_kifu(&data, json, out)?,
+        CsaFormat::Capture => decode_capture(&data, json, out)?,
+        _ => decode_lines(lines(&data), json, out)?,
+    };
+    finish(malformed)
+}
+
+fn finish(malformed: usize) -> Result<(), Failure> {
+    if malformed > 0 {
+        return Err(Failure::Input(format!("{malformed} malformed line(s)")));
+    }
+    Ok(())
+}
+
+fn detect(data: &[u8]) -> CsaFormat {
+    // A kifu starts with its version line, after comments if any.
+    let first = data
+        .split(|&b| b == b'\n')
+        .find(|l| !l.is_empty() && (!l.starts_with(b"'") || l.starts_with(b"'CSA encoding")))
+        .unwrap_or(b"");
+    if first.starts_with(b"V2") || first.starts_with(b"V3") || first.starts_with(b"'CSA encoding") {
+        CsaFormat::Kifu
+    } else if capture::is_capture(&String::from_utf8_lossy(data)) {
+        CsaFormat::Capture
+    } else {
+        CsaFormat::Lines
+    }
+}
+
+/// Input lines without their LF (and CR), numbered from 1; no empty last
+/// line for a final LF.
+fn lines(data: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    let body = data.strip_suffix(b"\n").unwrap_or(data);
+    let empty = data.is_empty();
+    body.split(|&b| b == b'\n')
+        .filter(move |_| !empty)
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .enumerate()
+        .map(|(i, l)| (i + 1, l))
+}
+
+/// A decoded line: `Ok(Some(reading))`, `Ok(None)` unrecognised, or the
+/// error.
+type Reading = Result<Option<String>, String>;
+
+fn client(line: &[u8]) -> Reading {
+    match decode_client_line(line) {
+        Ok(ClientMessage::Unrecognised(_)) => Ok(None),
+        Ok(m) => Ok(Some(client_text(&m))),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+fn server(line: &[u8]) -> Reading {
+    match decode_server_line(line) {
+        Ok(ServerMessage::Unrecognised(_)) => Ok(None),
+        Ok(m) => Ok(Some(server_text(&m))),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Prints one decoded line; returns 1 if it was malformed.
+fn emit_reading(
+    out: &mut dyn Write,
+    json: bool,
+    line: usize,
+    party: &str,
+    direction: &str,
+    wire: &[u8],
+    reading: Reading,
+) -> Result<usize, Failure> {
+    let (kind, text, bad) = match reading {
+        Ok(Some(r)) => ("message", r, 0),
+        Ok(None) => ("unrecognised", format!("unrecognised: {}", show(wire)), 0),
+        Err(e) => ("error", format!("error: {e}"), 1),
+    };
+    let shown = redact_login(wire);
+    let entry = Entry {
+        wire: Some(&shown),
+        ..Entry::new(line, party, direction, kind, &text)
+    };
+    emit(out, json, &entry)?;
+    Ok(bad)
+}
+
+/// The wire text with the password of a `LOGIN <name> <password> ...`
+/// line replaced by `*****` (decoder output gets pasted into reports).
+fn redact_login(wire: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    let mut fields = wire.split(|&b| b == b' ');
+    match (fields.next(), fields.next(), fields.next()) {
+        (Some(b"LOGIN"), Some(name), Some(_)) => {
+            let mut v = b"LOGIN ".to_vec();
+            v.extend_from_slice(name);
+            v.extend_from_slice(b" *****");
+            for rest in fields {
+                v.push(b' ');
+                v.extend_from_slice(rest);
+            }
+            v.into()
+        }
+        _ => wire.into(),
+    }
+}
+
+fn decode_lines<'a>(
+    lines: impl Iterator<Item = (usize, &'a [u8])>,
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<usize, Failure> {
+    let mut malformed = 0;
+    for (n, line) in lines {
+        // Whichever side's decoder knows the line.
+        let (direction, reading) = match (client(line), server(line)) {
+            (Ok(Some(m)), _) => ("client", Ok(Some(m))),
+            (_, Ok(Some(m))) => ("server", Ok(Some(m))),
+            (Err(e), _) => ("client", Err(e)),
+            (Ok(None), r) => ("server", r),
+        };
+        malformed += emit_reading(out, json, n, "", direction, line, reading)?;
+    }
+    Ok(malformed)
+}
+
+fn decode_capture(data: &[u8], json: bool, out: &mut dyn Write) -> Result<usize, Failure> {
+    let mut malformed = 0;
+    for (n, raw) in lines(data) {
+        let text = String::from_utf8_lossy(raw);
+        let Some(record) = capture::parse_record(&text, Escapes::Raw) else {
+            continue; // a comment
+        };
+        let record = match record {
+            Ok(r) => r,
+            Err(e) => {
+                malformed += 1;
+                let reading = format!("error: {e}");
+                emit(out, json, &Entry::new(n, "", "", "error", &reading))?;
+                continue;
+            }
+        };
+        let direction = match record.arrow {
+            ">>" => "client",
+            "<<" => "server",
+            _ => "",
+        };
+        let note = |kind: &str, reading: String, out: &mut dyn Write| {
+            emit(
+                out,
+                json,
+                &Entry::new(n, record.who, direction, kind, &reading),
+            )
+        };
+        match &record.payload {
+            Payload::Note(t) => note("note", format!("note: {t}"), out)?,
+            Payload::Eof(t) if t.is_empty() => note("eof", "end of stream".into(), out)?,
+            Payload::Eof(t) => note("eof", format!("end of stream: {t}"), out)?,
+            Payload::Shortened { head, total } => note(
+                "shortened",
+                format!(
+                    "shortened by the recorder: {total} bytes, starting {}",
+                    show(&head[..head.len().min(16)])
+                ),
+                out,
+            )?,
+            Payload::Bytes(bytes) => {
+                // A `b'...\r\n'` literal holds the line with its ending.
+                let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+                for line in body.split(|&b| b == b'\n') {
+                    let line = line.strip_suffix(b"\r").unwrap_or(line);
+                    let reading = if direction == "client" {
+                        client(line)
+                    } else {
+                        server(line)
+                    };
+                    malformed += emit_reading(out, json, n, record.who, direction, line, reading)?;
+                }
+            }
+        }
+    }
+    Ok(malformed)
+}
+
+fn decode_kifu(data: &[u8], json: bool, out: &mut dyn Write) -> Result<usize, Failure> {
+    let records = parse_kifu(data).map_err(|e| Failure::Input(e.to_string()))?;
+    let mut n = 0;
+    for (r, record) in records.iter().enumerate() {
+        let direction = format!("kifu{r}");
+        for item in &record.items {
+            n += 1;
+            let (kind, reading) = kifu_text(item);
+            emit(out, json, &Entry::new(n, "", &direction, kind, &reading))?;
+        }
+    }
+    Ok(0)
+}
+
+// ------------------------------------------------------------ readings
+
+fn side_word(side: Side) -> &'static str {
+    match side {
+        Side::Black => "sente (+)",
+        Side::White => "gote (-)",
+    }
+}
+
+fn preference_word(p: SidePreference) -> &'static str {
+    p.side().map_or("either side (*)", side_word)
+}
+
+/// `sente FU 7g to 7f`, `gote drops KA on 5e` (piece after the move, as
+/// CSA writes it; squares in USI form).
+fn move_words(mv: &board_core::shogi::CsaMove) -> String {
+    let side = match mv.color() {
+        board_core::shogi::Color::Black => "sente",
+        board_core::shogi::Color::White => "gote",
+    };
+    match mv.from() {
+        Some(from) => format!("{side} {} {from} to {}", mv.piece(), mv.to()),
+        None => format!("{side} drops {} on {}", mv.piece(), mv.to()),
+    }
+}
+
+fn special_words(s: SpecialMove) -> &'static str {
+    match s {
+        SpecialMove::Toryo => "%TORYO: resign",
+        SpecialMove::Kachi => "%KACHI: declare a win (jishogi)",
+        SpecialMove::Chudan => "%CHUDAN: abort the game",
+    }
+}
+
+/// A client line in words.
+fn client_text(m: &ClientMessage<'_>) -> String {
+    match m {
+        ClientMessage::KeepAlive => "keep-alive (empty line)".into(),
+        ClientMessage::Login { name, x1, .. } => format!(
+            "LOGIN: name {name}, password hidden, {}",
+            if *x1 { "x1 mode" } else { "CSA mode" }
+        ),
+        ClientMessage::Logout => "LOGOUT".into(),
+        ClientMessage::Agree(None) => "AGREE: the offered game".into(),
+        ClientMessage::Agree(Some(id)) => format!("AGREE: game {id}"),
+        ClientMessage::Reject(None) => "REJECT: the offered game".into(),
+        ClientMessage::Reject(Some(id)) => format!("REJECT: game {id}"),
+        ClientMessage::Move { mv, comment } => {
+            let mut s = format!("move {mv}: {}", move_words(mv));
+            if let Some(c) = comment {
+                s.push_str(&format!(", comment \"{c}\""));
+            }
+            s
+        }
+        ClientMessage::Special(s) => special_words(*s).into(),
+        ClientMessage::X1(c) => x1_command_text(c),
+        // `Unrecognised` never comes here (see `client`).
+        _ => "a client message this version cannot show".into(),
+    }
+}
+
+fn x1_command_text(c: &X1Command<'_>) -> String {
+    match c {
+        X1Command::Who => "%%WHO: list the players".into(),
+        X1Command::Chat(t) => format!("%%CHAT: \"{t}\""),
+        X1Command::Game(None) => "%%GAME: stop waiting".into(),
+        X1Command::Game(Some(r)) => format!(
+            "%%GAME: wait for game {} as {}",
+            r.name,
+            preference_word(r.side)
+        ),
+        X1Command::Challenge(r) => format!(
+            "%%CHALLENGE: game {} as {}",
+            r.name,
+            preference_word(r.side)
+        ),
+        X1Command::List => "%%LIST: list the games".into(),
+        X1Command::Show(id) => format!("%%SHOW: game {id}"),
+        X1Command::MonitorOn(id) => format!("%%MONITORON: watch game {id}"),
+        X1Command::MonitorOff(id) => format!("%%MONITOROFF: stop watching game {id}"),
+        X1Command::Monitor2On(id) => format!("%%MONITOR2ON: watch game {id}"),
+        X1Command::Monitor2Off(id) => format!("%%MONITOR2OFF: stop watching game {id}"),
+        X1Command::Rating => "%%RATING: list the ratings".into(),
+        X1Command::SetBuoy { name, moves, count } => format!(
+            "%%SETBUOY: buoy {name}, moves {moves}, {}",
+            match count {
+                Some(n) => format!("{n} game(s)"),
+                None => "count not given (1)".into(),
+            }
+        ),
+        X1Command::DeleteBuoy(name) => format!("%%DELETEBUOY: buoy {name}"),
+        X1Command::GetBuoyCount(name) => format!("%%GETBUOYCOUNT: buoy {name}"),
+        X1Command::Version => "%%VERSION".into(),
+        X1Command::Help => "%%HELP".into(),
+        X1Command::Fork { game_id, buoy, nth } => format!(
+            "%%FORK: game {game_id}, buoy {}, {}",
+            buoy.as_ref()
+                .map_or("chosen by the server".into(), |b| b.to_string()),
+            nth.map_or("all moves but the last".into(), |n| format!(
+                "first {n} moves"
+            ))
+        ),
+        _ => "%%: an x1 command this version cannot show".into(),
+    }
+}
+
+fn time_words(time: Option<csa_protocol::MoveTime>) -> String {
+    time.map_or(String::new(), |t| format!(", {t} s"))
+}
+
+/// A server line in words.
+fn server_text(m: &ServerMessage<'_>) -> String {
+    match m {
+        ServerMessage::KeepAlive => "keep-alive (empty line)".into(),
+        ServerMessage::LoginOk(name) => format!("LOGIN OK: logged in as {name}"),
+        ServerMessage::LoginIncorrect => "LOGIN incorrect: login refused".into(),
+        ServerMessage::LoginUsage => "LOGIN usage hint: the LOGIN line was malformed".into(),
+        ServerMessage::AlreadyConnected(name) => {
+            format!("login refused: {name} is already connected")
+        }
+        ServerMessage::LogoutCompleted => "LOGOUT completed".into(),
+        ServerMessage::Summary(s) => match s {
+            SummaryLine::Begin(b) => format!("Game_Summary: BEGIN {}", b.as_str()),
+            SummaryLine::End(b) => format!("Game_Summary: END {}", b.as_str()),
+            SummaryLine::Field { key, value } => {
+                format!("Game_Summary: {} = \"{value}\"", key.as_str())
+            }
+            SummaryLine::Position(p) => format!("Game_Summary: position line {}", p.as_str()),
+            SummaryLine::SideToMove(side) => {
+                format!("Game_Summary: {} to move", side_word(*side))
+            }
+        },
+        ServerMessage::Start(id) => format!("START: game {id}"),
+        ServerMessage::Reject { game_id, by } => format!("REJECT: game {game_id} by {by}"),
+        ServerMessage::Move { mv, time } => {
+            format!("move {mv}: {}{}", move_words(mv), time_words(*time))
+        }
+        ServerMessage::Special { special, time } => {
+            let what = match special {
+                ServerSpecial::Toryo => "%TORYO: resigned",
+                ServerSpecial::Kachi => "%KACHI: declared a win (jishogi)",
+            };
+            format!("{what}{}", time_words(*time))
+        }
+        ServerMessage::Reason(r) => format!(
+            "{}: game over, {}",
+            r.as_str(),
+            match r {
+                EndReason::Resign => "resignation",
+                EndReason::TimeUp => "time up",
+                EndReason::IllegalMove => "illegal move",
+                EndReason::Sennichite => "repetition (sennichite)",
+                EndReason::OuteSennichite => "perpetual check (oute sennichite)",
+                EndReason::Jishogi => "a valid win declaration (jishogi)",
+                EndReason::MaxMoves => "move limit reached",
+                EndReason::Chudan => "interrupted",
+                EndReason::IllegalAction => "illegal action",
+                _ => "another reason",
+            }
+        ),
+        ServerMessage::Outcome(o) => format!(
+            "{}: {}",
+            o.as_str(),
+            match o {
+                Outcome::Win => "the receiver won",
+                Outcome::Lose => "the receiver lost",
+                Outcome::Draw => "draw",
+                Outcome::Censored => "no result (move limit)",
+            }
+        ),
+        ServerMessage::X1(r) => x1_reply_text(r),
+        // `Unrecognised` never comes here (see `server`).
+        _ => "a server message this version cannot show".into(),
+    }
+}
+
+fn x1_reply_text(r: &X1Reply<'_>) -> String {
+    match r {
+        X1Reply::LoginOk => "##[LOGIN]: logged in, x1 mode".into(),
+        X1Reply::Ok(tag) => format!("##[{}]: +OK (end of reply)", tag.as_str()),
+        X1Reply::Who(w) => {
+            let mut s = format!(
+                "##[WHO]: player {}, protocol {}, {}",
+                w.name.as_str(),
+                w.protocol.as_str(),
+                w.status.as_str()
+            );
+            if let Some((game, side)) = &w.game {
+                s.push_str(&format!(", game {} side {}", game.as_str(), side.as_str()));
+            }
+            s
+        }
+        X1Reply::Chat { sender, text } => format!("##[CHAT]: from {sender}: \"{text}\""),
+        X1Reply::List(id) => format!("##[LIST]: game {id}"),
+        X1Reply::Show(t) => format!("##[SHOW]: {t}"),
+        X1Reply::Monitor { game_id, line } => format!("##[MONITOR]: game {game_id}: {line}"),
+        X1Reply::Monitor2 { game_id, line } => format!("##[MONITOR2]: game {game_id}: {line}"),
+        X1Reply::Rating(t) => format!("##[RATING]: {t}"),
+        X1Reply::BuoyCount(-1) => "##[GETBUOYCOUNT]: no such buoy (-1)".into(),
+        X1Reply::BuoyCount(n) => format!("##[GETBUOYCOUNT]: {n} game(s) left"),
+        X1Reply::Version(t) => format!("##[VERSION]: {t}"),
+        X1Reply::Help(t) => format!("##[HELP]: {t}"),
+        X1Reply::Error(t) => format!("##[ERROR]: {t}"),
+        X1Reply::Other { tag, text } => format!("##[{}]: {text}", tag.as_str()),
+        _ => "##[...]: an x1 reply this version cannot show".into(),
+    }
+}
+
+/// A kifu statement: its kind and its reading.
+fn kifu_text(item: &Item<'_>) -> (&'static str, String) {
+    let lossy = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    match item {
+        Item::Comment(c) => ("comment", format!("comment: {}", lossy(c.as_bytes()))),
+        Item::Name { side, name } => (
+            "name",
+            format!("name of {}: {}", side_word(*side), lossy(name)),
+        ),
+        Item::Info { key, value } => ("info", format!("${key}: {}", lossy(value))),
+        Item::Version(v) => ("statement", format!("version {v}")),
+        Item::Position(p) => ("statement", format!("position line {p}")),
+        Item::SideToMove(side) => ("statement", format!("{} to move", side_word(*side))),
+        Item::Move(mv) => ("statement", format!("move {mv}: {}", move_words(mv))),
+        Item::Time(t) => ("statement", format!("time {t} s")),
+        Item::Special(s) => ("statement", format!("special {}", s.as_str())),
+        Item::Blank => ("statement", "blank line".into()),
+        _ => ("statement", "a statement this version cannot show".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(input: &str, format: CsaFormat) -> (String, Result<(), String>) {
+        let path = std::env::temp_dir().join(format!(
+            "boardwire-csa-decode-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        std::fs::write(&path, input).unwrap();
+        let mut out = Vec::new();
+        let r = decode(Some(&path), &[], format, false, &mut out).map_err(|e| match e {
+            Failure::Input(s) | Failure::Failed(s) => s,
+            Failure::Output(e) => e.to_string(),
+        });
+        let _ = std::fs::remove_file(&path);
+        (String::from_utf8(out).unwrap(), r)
+    }
+
+    #[test]
+    fn game_lines_in_words() {
+        // Spec note examples: a move with its time, the result lines.
+        let (out, r) = run(
+            "+7776FU,T12\n-0055KA\n%TORYO\n#RESIGN\n#LOSE\nSTART:g1\n",
+            CsaFormat::Lines,
+        );
+        assert_eq!(r, Ok(()));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(
+            lines,
+            [
+                "    1  server  move +7776FU: sente FU 7g to 7f, 12 s",
+                "    2  client  move -0055KA: gote drops KA on 5e",
+                "    3  client  %TORYO: resign",
+                "    4  server  #RESIGN: game over, resignation",
+                "    5  server  #LOSE: the receiver lost",
+                "    6  server  START: game g1",
+            ]
+        );
+    }
+
+    #[test]
+    fn malformed_and_shortened_lines() {
+        let capture = "[  25.859] alice  >> yyyy...<70000 chars total>\n\
+[   1.000] alice  >> LOGIN\n\
+[   2.000] alice  >> HELLO\n";
+        let (out, r) = run(capture, CsaFormat::Capture);
+        assert_eq!(r, Err("1 malformed line(s)".into()));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 3, "{out}");
+        assert_eq!(
+            lines[0],
+            "    1  alice    client  shortened by the recorder: 70000 bytes, starting yyyy"
+        );
+        assert!(
+            lines[1].starts_with("    2  alice    client  error: "),
+            "{out}"
+        );
+        assert_eq!(lines[2], "    3  alice    client  unrecognised: HELLO");
+    }
+}

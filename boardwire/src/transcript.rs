@@ -1,0 +1,216 @@
+//! The wire transcript format shared by `demo`, `dxp serve|connect` and
+//! `csa connect`: one line per protocol message, readable, never a Rust
+//! `Debug` form.
+//!
+//! ```text
+//! dxp       0.004  initiator -> R01boardwire-demo                Z005000A  (GAMEREQ: ...)
+//! dxp       0.005  initiator <- Aboardwire                       0  (GAMEACC: accepted)
+//! dxp       0.006  initiator :: game started: we play white, ...
+//! ```
+//!
+//! Columns: the protocol (`dxp`, `csa`, `citrine`), seconds since the
+//! connection (or session) started, the party whose view this is (DXP:
+//! `initiator` or `follower`, with `#N` for the N-th connection of
+//! `dxp serve`; CSA: the login name; Citrine: `host`), then `->` for a
+//! message that party sent, `<-` for one it received, `::` for a note (an
+//! event, not a message on the wire). The message is the wire text (DXP
+//! frames without their terminating NUL, CSA and Citrine lines without
+//! their line ending; other control bytes as `\xNN`), for DXP followed by a
+//! reading of it in parentheses. A multi-line CSA message (`Game_Summary`,
+//! x1 replies ending with `+OK`) is one line.
+
+use std::io::Write;
+use std::time::Instant;
+
+/// Where transcript lines go.
+#[derive(Clone, Debug)]
+pub enum Sink {
+    /// Standard output, one whole line per write (lines of concurrent
+    /// connections never interleave within a line).
+    Stdout,
+    /// A shared buffer (tests).
+    #[cfg(test)]
+    Buffer(std::sync::Arc<std::sync::Mutex<Vec<u8>>>),
+    /// Nowhere (counters only).
+    Discard,
+}
+
+impl Sink {
+    fn write_line(&self, line: &str) {
+        match self {
+            Sink::Stdout => {
+                let _ = std::io::stdout().lock().write_all(line.as_bytes());
+            }
+            #[cfg(test)]
+            Sink::Buffer(b) => {
+                if let Ok(mut b) = b.lock() {
+                    b.extend_from_slice(line.as_bytes());
+                }
+            }
+            Sink::Discard => {}
+        }
+    }
+}
+
+/// One party's view of one connection: writes transcript lines and counts
+/// the messages and bytes (line endings and NULs included) each way.
+#[derive(Debug)]
+pub struct Transcript {
+    proto: &'static str,
+    party: String,
+    start: Instant,
+    sink: Sink,
+    /// Wire bytes this party sent.
+    pub bytes_sent: u64,
+    /// Wire bytes this party received.
+    pub bytes_received: u64,
+    /// Messages this party sent.
+    pub messages_sent: u64,
+    /// Messages this party received.
+    pub messages_received: u64,
+}
+
+impl Transcript {
+    /// A transcript for `party` speaking `proto`; the clock starts now.
+    pub fn new(proto: &'static str, party: impl Into<String>, sink: Sink) -> Transcript {
+        Transcript {
+            proto,
+            party: party.into(),
+            start: Instant::now(),
+            sink,
+            bytes_sent: 0,
+            bytes_received: 0,
+            messages_sent: 0,
+            messages_received: 0,
+        }
+    }
+
+    /// Seconds since the transcript started.
+    pub fn elapsed_secs(&self) -> f64 {
+        self.start.elapsed().as_secs_f64()
+    }
+
+    fn line(&self, arrow: &str, text: &str) {
+        let line = format!(
+            "{:<7} {:>7.3}  {:<9} {arrow} {text}\n",
+            self.proto,
+            self.elapsed_secs(),
+            self.party
+        );
+        self.sink.write_line(&line);
+    }
+
+    /// A message this party sent: `wire_len` bytes on the wire, shown as
+    /// `text`.
+    pub fn sent(&mut self, wire_len: usize, text: &str) {
+        self.bytes_sent += wire_len as u64;
+        self.messages_sent += 1;
+        self.line("->", text);
+    }
+
+    /// A message this party received.
+    pub fn received(&mut self, wire_len: usize, text: &str) {
+        self.bytes_received += wire_len as u64;
+        self.messages_received += 1;
+        self.line("<-", text);
+    }
+
+    /// A note: something that happened, not a message on the wire.
+    pub fn note(&self, text: &str) {
+        self.line("::", text);
+    }
+}
+
+/// Bytes as transcript text: printable ASCII as is, backslash doubled, NUL
+/// as `\0`, other bytes as `\xNN`.
+pub fn show(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() + 8);
+    for &b in bytes {
+        match b {
+            0 => s.push_str("\\0"),
+            b'\\' => s.push_str("\\\\"),
+            0x20..=0x7e => s.push(char::from(b)),
+            _ => s.push_str(&format!("\\x{b:02x}")),
+        }
+    }
+    s
+}
+
+/// Splits a byte stream into frames ending with `end` (NUL for DXP, LF for
+/// CSA and Citrine), for display. Frames longer than `cap` bytes are cut
+/// there (shown in pieces rather than buffered without bound).
+#[derive(Debug)]
+pub struct Splitter {
+    end: u8,
+    cap: usize,
+    buf: Vec<u8>,
+}
+
+impl Splitter {
+    /// A splitter on `end` with frames of at most `cap` bytes.
+    pub fn new(end: u8, cap: usize) -> Splitter {
+        Splitter {
+            end,
+            cap,
+            buf: Vec::new(),
+        }
+    }
+
+    /// Feeds `bytes`; calls `frame(bytes_with_end)` for each complete frame.
+    pub fn feed(&mut self, bytes: &[u8], mut frame: impl FnMut(&[u8])) {
+        for &b in bytes {
+            self.buf.push(b);
+            if b == self.end || self.buf.len() >= self.cap {
+                frame(&self.buf);
+                self.buf.clear();
+            }
+        }
+    }
+
+    /// Bytes of an unfinished frame (shown at the end of a connection).
+    pub fn take_rest(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.buf)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{Arc, Mutex};
+
+    #[test]
+    fn show_escapes() {
+        assert_eq!(show(b"E00\0M\x01\\"), "E00\\0M\\x01\\\\");
+    }
+
+    #[test]
+    fn lines_and_counters() {
+        let buf = Arc::new(Mutex::new(Vec::new()));
+        let mut t = Transcript::new("dxp", "initiator", Sink::Buffer(buf.clone()));
+        t.sent(12, "M0000322800");
+        t.received(4, "E00");
+        t.note("game over");
+        let text = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3);
+        assert!(lines[0].starts_with("dxp "), "{text}");
+        assert!(lines[0].ends_with("initiator -> M0000322800"), "{text}");
+        assert!(lines[1].ends_with("initiator <- E00"), "{text}");
+        assert!(lines[2].ends_with("initiator :: game over"), "{text}");
+        assert_eq!((t.bytes_sent, t.bytes_received), (12, 4));
+        assert_eq!((t.messages_sent, t.messages_received), (1, 1));
+    }
+
+    #[test]
+    fn splitter_frames_and_caps() {
+        let mut s = Splitter::new(0, 8);
+        let mut frames = Vec::new();
+        s.feed(b"E00\0M00", |f| frames.push(f.to_vec()));
+        s.feed(b"0\0AAAAAAAAAA", |f| frames.push(f.to_vec()));
+        assert_eq!(
+            frames,
+            vec![b"E00\0".to_vec(), b"M000\0".to_vec(), b"AAAAAAAA".to_vec()]
+        );
+        assert_eq!(s.take_rest(), b"AA");
+    }
+}
