@@ -2,9 +2,10 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 use novag_citrine::driver::{Driver, DriverConfig};
-use novag_citrine::vocab::Square;
+use novag_citrine::vocab::{CastlingSide, Color, Piece, Role, Square};
 use novag_citrine::{
-    Command, Frame, HostMove, Level, LevelKind, LevelTarget, LineFramer, Promotion, Reply, Token,
+    ClockTime, Command, DiagramRow, Frame, HostMove, Level, LevelKind, LevelTarget, LineFramer,
+    MoveLine, MoveNumber, MoveText, NormalMove, Promotion, Reply, Token,
 };
 
 /// Frames `data` into lines (cap 64 bytes); every line decodes without
@@ -118,6 +119,189 @@ pub fn command_round_trip(data: &[u8]) {
             2
         );
         assert_eq!(Command::decode(&bytes[..bytes.len() - 2]), Ok(cmd));
+    }
+}
+
+const ROLES: [Role; 6] = [
+    Role::Pawn,
+    Role::Knight,
+    Role::Bishop,
+    Role::Rook,
+    Role::Queen,
+    Role::King,
+];
+
+const PROMOTIONS: [Option<Promotion>; 5] = [
+    None,
+    Some(Promotion::Queen),
+    Some(Promotion::Rook),
+    Some(Promotion::Bishop),
+    Some(Promotion::Knight),
+];
+
+fn reject<T, E>(r: Result<T, E>) -> arbitrary::Result<T> {
+    r.map_err(|_| arbitrary::Error::IncorrectFormat)
+}
+
+fn color(u: &mut Unstructured<'_>) -> arbitrary::Result<Color> {
+    Ok(if bool::arbitrary(u)? {
+        Color::White
+    } else {
+        Color::Black
+    })
+}
+
+fn move_number(u: &mut Unstructured<'_>) -> arbitrary::Result<MoveNumber> {
+    reject(MoveNumber::new(u.int_in_range(1u16..=9999)?))
+}
+
+fn clock_time(u: &mut Unstructured<'_>) -> arbitrary::Result<ClockTime> {
+    reject(ClockTime::new(
+        u.int_in_range(0u8..=99)?,
+        u.int_in_range(0u8..=59)?,
+        u.int_in_range(0u8..=59)?,
+    ))
+}
+
+/// Any move text the type can hold: castling, or a from-to move with or
+/// without piece letter, capture mark, `ep` and promotion suffix.
+fn move_text(u: &mut Unstructured<'_>) -> arbitrary::Result<MoveText> {
+    if u.ratio(1u8, 8)? {
+        let side = if bool::arbitrary(u)? {
+            CastlingSide::KingSide
+        } else {
+            CastlingSide::QueenSide
+        };
+        return Ok(MoveText::Castle(side));
+    }
+    let piece = if bool::arbitrary(u)? {
+        Some(*u.choose(&ROLES)?)
+    } else {
+        None
+    };
+    Ok(MoveText::Normal(NormalMove {
+        piece,
+        from: square(u)?,
+        to: square(u)?,
+        capture: bool::arbitrary(u)?,
+        en_passant: bool::arbitrary(u)?,
+        promotion: *u.choose(&PROMOTIONS)?,
+    }))
+}
+
+fn move_line(u: &mut Unstructured<'_>) -> arbitrary::Result<MoveLine> {
+    Ok(MoveLine {
+        number: move_number(u)?,
+        black: bool::arbitrary(u)?,
+        text: move_text(u)?,
+        bar: bool::arbitrary(u)?,
+    })
+}
+
+fn token<'a>(u: &mut Unstructured<'a>, what: &'static str) -> arbitrary::Result<Token<'a>> {
+    let text = <&str>::arbitrary(u)?;
+    reject(Token::new(what, text))
+}
+
+fn reply<'a>(u: &mut Unstructured<'a>) -> arbitrary::Result<Reply<'a>> {
+    Ok(match u.int_in_range(0u8..=16)? {
+        0 => Reply::Clock {
+            white: clock_time(u)?,
+            black: clock_time(u)?,
+        },
+        1 => Reply::Flip {
+            to_move: if bool::arbitrary(u)? {
+                Some(color(u)?)
+            } else {
+                None
+            },
+        },
+        2 => Reply::Game {
+            moves: u16::arbitrary(u)?,
+        },
+        3 => Reply::GameColumns,
+        4 => Reply::GameRow {
+            number: move_number(u)?,
+            white: move_text(u)?,
+            black: if bool::arbitrary(u)? {
+                Some(move_text(u)?)
+            } else {
+                None
+            },
+        },
+        5 => Reply::Identity {
+            model: token(u, "model")?,
+            version: token(u, "version")?,
+        },
+        6 => {
+            let kinds = [
+                LevelKind::Tournament,
+                LevelKind::Citrine,
+                LevelKind::AverageTime,
+                LevelKind::Beginner,
+            ];
+            let kind = *u.choose(&kinds)?;
+            Reply::Level(reject(Level::new(kind, u8::arbitrary(u)?))?)
+        }
+        7 => Reply::Move(move_line(u)?),
+        8 => Reply::TakeBack(move_line(u)?),
+        9 => Reply::NewGame,
+        10 => Reply::PositionBoard,
+        11 => {
+            let rank = if bool::arbitrary(u)? {
+                Some(u.int_in_range(1u8..=8)?)
+            } else {
+                None
+            };
+            let mut cells = [None; 8];
+            for cell in &mut cells {
+                if bool::arbitrary(u)? {
+                    *cell = Some(Piece {
+                        color: color(u)?,
+                        role: *u.choose(&ROLES)?,
+                    });
+                }
+            }
+            Reply::DiagramRow(reject(DiagramRow::new(rank, cells))?)
+        }
+        12 => Reply::Xmit(bool::arbitrary(u)?),
+        13 => Reply::Referee(bool::arbitrary(u)?),
+        _ => {
+            // A line as the framer delivers it (no CR or LF inside), plus
+            // the trailing CRs `Reply::decode` tolerates.
+            let rest = u.bytes(u.len())?;
+            let body = rest.iter().rposition(|&b| b != b'\r').map_or(0, |i| i + 1);
+            if rest[..body].iter().any(|&b| b == b'\r' || b == b'\n') {
+                return Err(arbitrary::Error::IncorrectFormat);
+            }
+            return reject(Reply::decode(rest));
+        }
+    })
+}
+
+/// A reply built from the input (every variant through the public fields
+/// and validated constructors, or decoded from the remaining bytes) encodes
+/// to one line ending in CR LF that decodes back to the same value.
+pub fn reply_round_trip(data: &[u8]) {
+    let mut u = Unstructured::new(data);
+    if let Ok(reply) = reply(&mut u) {
+        let bytes = reply.to_bytes();
+        assert!(bytes.ends_with(b"\r\n"), "{reply:?}");
+        assert_eq!(
+            bytes
+                .iter()
+                .filter(|b| **b == b'\n' || **b == b'\r')
+                .count(),
+            2,
+            "{reply:?}"
+        );
+        let line = &bytes[..bytes.len() - 2];
+        assert_eq!(
+            Reply::decode(line),
+            Ok(reply),
+            "{:?}",
+            String::from_utf8_lossy(line)
+        );
     }
 }
 

@@ -4,5 +4,6 @@
 pub mod chess;
 pub mod citrine;
 pub mod csa;
+pub mod draughts;
 pub mod dxp;
 pub mod shogi;

@@ -199,7 +199,13 @@ impl<'a> Reply<'a> {
         match res {
             Ok(Some(r)) => Ok(r),
             Ok(None) => {
-                Ok(diagram_row(full).map_or(Reply::Unrecognised(RawLine(line)), Reply::DiagramRow))
+                // The tolerated trailing CRs are not part of the line: the
+                // encoder appends its own CR LF.
+                let mut raw = line;
+                while let [rest @ .., b'\r'] = raw {
+                    raw = rest;
+                }
+                Ok(diagram_row(full).map_or(Reply::Unrecognised(RawLine(raw)), Reply::DiagramRow))
             }
             Err(nom::Err::Error(e) | nom::Err::Failure(e)) => {
                 Err(e.into_decode_error(line, Field::Keyword))

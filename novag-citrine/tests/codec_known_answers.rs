@@ -388,6 +388,21 @@ fn unrecognised_lines_are_values() {
     assert_eq!(raw.to_bytes(), b"Flag\xff\r\n");
 }
 
+/// Found by the `citrine_reply_round_trip` fuzz target: the trailing CR that
+/// `Reply::decode` tolerates was kept in the unrecognised line, so it was
+/// encoded as `Hello\r\r\n` (an extra empty line on the wire) and did not
+/// decode back to the same value.
+#[test]
+fn unrecognised_line_excludes_the_tolerated_trailing_cr() {
+    let raw = Reply::decode(b"Hello \r").unwrap();
+    let Reply::Unrecognised(r) = raw else {
+        panic!("{raw:?}")
+    };
+    assert_eq!(r.as_bytes(), b"Hello ");
+    assert_eq!(raw.to_bytes(), b"Hello \r\n");
+    assert_eq!(Reply::decode(b"Hello \r\r"), Ok(raw));
+}
+
 #[test]
 fn malformed_known_lines_name_field_and_column() {
     let err = |l: &str| Reply::decode(l.as_bytes()).unwrap_err();

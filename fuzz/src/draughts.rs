@@ -1,0 +1,81 @@
+//! International draughts (`board_core::draughts`) properties: PDN FEN and
+//! PDN move text round-trip; the move generator agrees with the single-move
+//! checks (`is_legal`, `find_move`, `play`).
+
+use board_core::draughts::{Position, Square, SquareSet};
+
+/// Checks one position: it prints a canonical PDN FEN that re-reads to
+/// itself; the legal list has `count_legal_moves` entries, no duplicates,
+/// and every move is accepted by `is_legal`/`find_move`, prints as PDN text
+/// that parses back to the same move, and plays to a position that prints
+/// and re-reads.
+fn check_position(pos: &Position) {
+    let fen = pos.to_string();
+    assert_eq!(fen.parse::<Position>().as_ref(), Ok(pos), "{fen}");
+    let moves = pos.legal_moves();
+    assert_eq!(moves.len(), pos.count_legal_moves(), "{fen}");
+    assert_eq!(
+        pos.must_capture(),
+        moves.iter().any(|m| m.is_capture()),
+        "{fen}"
+    );
+    for (i, &mv) in moves.iter().enumerate() {
+        assert!(!moves.iter().skip(i + 1).any(|&m| m == mv), "{fen}");
+        assert!(pos.is_legal(mv), "{fen}");
+        assert_eq!(pos.find_move(mv.from(), mv.to(), mv.captures()), Some(mv));
+        let text = pos.move_text(mv).to_string();
+        assert_eq!(pos.parse_move(&text), Ok(mv), "{fen} {text}");
+        let child = pos.play(mv).expect("a listed move plays");
+        let child_fen = child.to_string();
+        assert_eq!(child_fen.parse::<Position>(), Ok(child), "{fen} {text}");
+    }
+}
+
+/// Any bytes as PDN FEN (first line) and PDN move text (second line): no
+/// panic; an accepted position passes [`check_position`]; move text that
+/// parses names a listed move.
+pub fn fen_any(data: &[u8]) {
+    let Ok(text) = core::str::from_utf8(data) else {
+        return;
+    };
+    let (fen, mv_text) = text.split_once('\n').unwrap_or((text, ""));
+    let Ok(pos) = fen.parse::<Position>() else {
+        return;
+    };
+    check_position(&pos);
+    if let Ok(mv) = pos.parse_move(mv_text) {
+        assert!(pos.legal_moves().contains(&mv), "{fen} {mv_text}");
+    }
+}
+
+fn square(b: u8) -> Square {
+    Square::new(1 + b % 50).expect("1..=50")
+}
+
+/// Random playouts of up to 200 plies from the start position, driven by
+/// the fuzzer's bytes (4 per ply: the move index, then a probe's origin, destination and
+/// captured square): every position passes [`check_position`], and an
+/// arbitrary (from, to, captures) triple is found by `find_move` exactly
+/// when it is in the legal list.
+pub fn playout(choices: &[u8]) {
+    let mut pos = Position::startpos();
+    for ply in choices.chunks_exact(4).take(200) {
+        check_position(&pos);
+        let moves = pos.legal_moves();
+        let (from, to) = (square(ply[1]), square(ply[2]));
+        let mut captures = SquareSet::new();
+        if ply[3] >= 50 {
+            captures.insert(square(ply[3]));
+        }
+        let listed = moves
+            .iter()
+            .find(|m| m.from() == from && m.to() == to && m.captures() == captures);
+        assert_eq!(pos.find_move(from, to, captures).as_ref(), listed, "{pos}");
+        if moves.is_empty() {
+            assert!(pos.is_game_over());
+            break;
+        }
+        let mv = moves[usize::from(ply[0]) % moves.len()];
+        pos = pos.play(mv).expect("a listed move plays");
+    }
+}
