@@ -1,1 +1,8 @@
-//! Criterion benchmarks live in `benches/`; this library is empty.
+//! Criterion benchmarks live in `benches/`; this library holds no code.
+//!
+//! It compiles the repository's top-level README as doctests, so the
+//! "Use it as a library" examples there are checked by `cargo test`.
+
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
