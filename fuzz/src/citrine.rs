@@ -53,15 +53,7 @@ fn command<'a>(u: &mut Unstructured<'a>) -> arbitrary::Result<Command<'a>> {
         3 => Command::Identity,
         4 => Command::ShowLevel,
         5 => {
-            let kinds = [
-                LevelKind::Tournament,
-                LevelKind::Citrine,
-                LevelKind::AverageTime,
-                LevelKind::Beginner,
-            ];
-            let kind = *u.choose(&kinds)?;
-            let level = Level::new(kind, u8::arbitrary(u)?)
-                .map_err(|_| arbitrary::Error::IncorrectFormat)?;
+            let level = arbitrary_level(u)?;
             let target = if bool::arbitrary(u)? {
                 LevelTarget::Both
             } else {
@@ -122,14 +114,7 @@ pub fn command_round_trip(data: &[u8]) {
     }
 }
 
-const ROLES: [Role; 6] = [
-    Role::Pawn,
-    Role::Knight,
-    Role::Bishop,
-    Role::Rook,
-    Role::Queen,
-    Role::King,
-];
+const ROLES: [Role; 6] = Role::ALL;
 
 const PROMOTIONS: [Option<Promotion>; 5] = [
     None,
@@ -138,6 +123,18 @@ const PROMOTIONS: [Option<Promotion>; 5] = [
     Some(Promotion::Bishop),
     Some(Promotion::Knight),
 ];
+
+/// Any level the constructor accepts (other values are rejected inputs).
+fn arbitrary_level(u: &mut Unstructured<'_>) -> arbitrary::Result<Level> {
+    let kinds = [
+        LevelKind::Tournament,
+        LevelKind::Citrine,
+        LevelKind::AverageTime,
+        LevelKind::Beginner,
+    ];
+    let kind = *u.choose(&kinds)?;
+    reject(Level::new(kind, u8::arbitrary(u)?))
+}
 
 fn reject<T, E>(r: Result<T, E>) -> arbitrary::Result<T> {
     r.map_err(|_| arbitrary::Error::IncorrectFormat)
@@ -233,16 +230,7 @@ fn reply<'a>(u: &mut Unstructured<'a>) -> arbitrary::Result<Reply<'a>> {
             model: token(u, "model")?,
             version: token(u, "version")?,
         },
-        6 => {
-            let kinds = [
-                LevelKind::Tournament,
-                LevelKind::Citrine,
-                LevelKind::AverageTime,
-                LevelKind::Beginner,
-            ];
-            let kind = *u.choose(&kinds)?;
-            Reply::Level(reject(Level::new(kind, u8::arbitrary(u)?))?)
-        }
+        6 => Reply::Level(arbitrary_level(u)?),
         7 => Reply::Move(move_line(u)?),
         8 => Reply::TakeBack(move_line(u)?),
         9 => Reply::NewGame,
