@@ -13,8 +13,9 @@
 //!
 //! `now` is any [`Timestamp`] the application reads from its own clock:
 //! `std::time::Instant` (feature `std`), or, without `std`, a
-//! [`Duration`] since an origin of the application's choice (boot, start of
-//! the connection). One session uses one kind throughout; the type parameter
+//! [`Duration`](core::time::Duration) since an origin of the application's
+//! choice (boot, start of the connection). One session uses one kind
+//! throughout; the type parameter
 //! of [`Follower`] and [`Initiator`] is inferred from the first call.
 //!
 //! The sessions keep the game: the board (via `board-core`), whose move it
