@@ -169,11 +169,11 @@ PI\n+\n+7776FU\nT1\n'** 0\n-3334FU\nT1\n%TORYO\n";
     );
 }
 
-/// A recorded transcript of this repository, by its path from the workspace
-/// root.
-fn recorded(path: &str) -> String {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    root.join(path).to_str().unwrap().to_string()
+/// A recorded transcript (copied from the protocol crates' test data into
+/// `tests/data/`, so the packaged crate is self-contained).
+fn recorded(name: &str) -> String {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    dir.join(name).to_str().unwrap().to_string()
 }
 
 #[test]
@@ -181,7 +181,7 @@ fn every_line_of_the_real_servers_decodes() {
     // shogi-server and Scan were recorded answering; every line they sent
     // must decode. The malformed lines are the ones the test clients sent
     // on purpose (the transcripts' "malformed" scenarios).
-    let path = recorded("csa-protocol/tests/data/csa-shogi-server-x1-and-csa-mode.txt");
+    let path = recorded("csa-shogi-server-x1-and-csa-mode.txt");
     let records: Vec<String> = std::fs::read_to_string(&path)
         .unwrap()
         .lines()
@@ -198,7 +198,7 @@ fn every_line_of_the_real_servers_decodes() {
             assert!(line.contains(" client  "), "{line}");
         }
     }
-    let path = recorded("damexchange/tests/data/dxp-scan-follower.txt");
+    let path = recorded("dxp-scan-follower.txt");
     let text = std::fs::read_to_string(&path).unwrap();
     let records = text.lines().filter(|l| l.starts_with('['));
     // One line per frame (NUL) and per end of stream.
