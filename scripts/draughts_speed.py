@@ -54,7 +54,8 @@ def run_dame(fen, depth):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--boardwire", default=os.environ.get("BOARDWIRE", "target/release/boardwire"))
+    default_bin = os.path.join(os.environ.get("CARGO_TARGET_DIR", "target"), "release", "boardwire")
+    ap.add_argument("--boardwire", default=os.environ.get("BOARDWIRE", default_bin))
     ap.add_argument("--rounds", type=int, default=5)
     args = ap.parse_args()
 
