@@ -9,7 +9,14 @@
 //! With `--auto` the built-in player moves for the host too and the game
 //! runs unattended; the command exits 0 at the end of the game, 1 if the
 //! driver and the device ever disagreed (or, with `--simulate`, if their
-//! final positions differ).
+//! final positions differ) — even when every disagreement was repaired
+//! through `P`, because a lost or cut line means the link is unreliable.
+//! `quit` and the end of stdin are obeyed at any time, also while the
+//! device thinks; other input typed then waits for the host's turn.
+//!
+//! With `--side black` the host sends `F` (flip) at the new-game position,
+//! after start-up and after every `New Game`: the Citrine plays Black after
+//! a new game and takes White only when flipped (spec note, command `F`).
 //!
 //! Exit codes: 0 at the end of the game, 2 when the port cannot be opened,
 //! 1 when the device is lost or (with `--auto`) disagreed with the driver.
@@ -17,12 +24,13 @@
 //! Output: one line per event (`ack e2e4`, `device e7e5`, `duplicate
 //! e2e4`, `takeback e7e5`, ...) and `result ...` at the end.
 
+use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
 use std::time::Duration;
 
 use board_core::chess::{Color, Move, Outcome, Position};
-use clap::{Args, ValueEnum};
+use clap::{ArgGroup, Args, ValueEnum};
 use novag_citrine::LevelKind;
 use novag_citrine::device::{DeviceConfig, Misbehaviour};
 use novag_citrine::driver::{Disagreement, Driver, DriverConfig, Event, Resync};
@@ -42,22 +50,23 @@ pub enum Side {
 
 /// `boardwire citrine ...`
 #[derive(Debug, Args)]
+#[command(group(ArgGroup::new("device").required(true).args(["port", "simulate"])))]
 pub struct CitrineArgs {
     /// Serial port of the Citrine (e.g. /dev/ttyUSB0); opened at 57600 8N1,
-    /// no flow control.
-    #[arg(
-        long,
-        conflicts_with = "simulate",
-        required_unless_present = "simulate"
-    )]
+    /// no flow control. One of --port and --simulate is required.
+    #[arg(long)]
     port: Option<String>,
     /// Play against the simulated Citrine on a pseudo-terminal.
     #[arg(long)]
     simulate: bool,
     /// The built-in player moves for the host too: a whole game unattended.
+    /// Exits 1 after any disagreement with the device, even one repaired
+    /// by resynchronising through `P`. Without --auto, `quit` (or the end
+    /// of stdin) stops at any time.
     #[arg(long)]
     auto: bool,
-    /// The side the host plays.
+    /// The side the host plays. With black the host sends `F` (flip) after
+    /// every new game so that the Citrine takes White and moves first.
     #[arg(long, value_enum, default_value_t = Side::White)]
     side: Side,
     /// Seed of the built-in player (and of the simulated device's engine).
@@ -127,7 +136,9 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
     };
     let sim = if args.simulate {
         let config = DeviceConfig {
-            engine_color: !host,
+            // After a new game the Citrine plays Black, as the real device
+            // does; with `--side black` the host flips it to White (`F`).
+            engine_color: Color::Black,
             think_time: Duration::from_millis(args.sim_think_ms),
             seed: args.seed.wrapping_add(1000),
             misbehaviour: Misbehaviour {
@@ -158,9 +169,14 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
     if !args.simulate {
         driver.send(novag_citrine::Command::Identity);
     }
+    if host == Color::Black {
+        driver.send(novag_citrine::Command::Flip);
+    }
     let stdin = (!args.auto).then(spawn_stdin);
+    let mut typed: VecDeque<String> = VecDeque::new();
     let mut player = Player::new(args.seed);
     let mut disagreed = false;
+    let mut out_of_sync = false;
     let mut prompted = false;
     let result = loop {
         if let Err(e) = link.pump_driver(&mut driver) {
@@ -168,6 +184,36 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
         }
         while let Some(ev) = driver.poll_event() {
             disagreed |= report(&ev, out)?;
+            match ev {
+                // The Citrine plays Black after every new game: flip it.
+                Event::NewGame if host == Color::Black => {
+                    driver.send(novag_citrine::Command::Flip);
+                }
+                Event::OutOfSync { .. } => out_of_sync = true,
+                _ => {}
+            }
+        }
+        // `quit` and the end of input work at any time, also while the
+        // device thinks; other lines wait for the host's turn.
+        if let Some(stdin) = &stdin {
+            let mut stop = None;
+            loop {
+                match stdin.try_recv() {
+                    Ok(UserInput::Line(line)) if line.trim() == "quit" => {
+                        stop = Some("quit");
+                        break;
+                    }
+                    Ok(UserInput::Line(line)) => typed.push_back(line),
+                    Ok(UserInput::Closed) | Err(TryRecvError::Disconnected) => {
+                        stop = Some("input closed");
+                        break;
+                    }
+                    Err(TryRecvError::Empty) => break,
+                }
+            }
+            if let Some(stop) = stop {
+                break stop.to_owned();
+            }
         }
         if driver.is_out_of_sync() && args.auto {
             break "out of sync with the device".to_owned();
@@ -183,11 +229,11 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
             prompted = false;
             continue;
         }
-        let Some(stdin) = &stdin else {
+        if stdin.is_none() {
             let mv = player.choose(&position).expect("game not over");
             driver.play(mv).map_err(|e| Failure::Input(e.to_string()))?;
             continue;
-        };
+        }
         if !prompted {
             writeln!(
                 out,
@@ -197,35 +243,28 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
             out.flush()?;
             prompted = true;
         }
-        match stdin.try_recv() {
-            Ok(UserInput::Line(line)) => {
-                prompted = false;
-                match line.trim() {
-                    "" => {}
-                    "quit" => break "quit".to_owned(),
-                    "auto" => {
-                        let mv = player.choose(&position).expect("game not over");
-                        driver.play(mv).map_err(|e| Failure::Input(e.to_string()))?;
-                    }
-                    "takeback" => {
-                        for _ in 0..2 {
-                            if let Err(e) = driver.take_back() {
-                                writeln!(out, "cannot take back: {e}")?;
-                            }
+        if let Some(line) = typed.pop_front() {
+            prompted = false;
+            match line.trim() {
+                "" => {}
+                "auto" => {
+                    let mv = player.choose(&position).expect("game not over");
+                    driver.play(mv).map_err(|e| Failure::Input(e.to_string()))?;
+                }
+                "takeback" => {
+                    for _ in 0..2 {
+                        if let Err(e) = driver.take_back() {
+                            writeln!(out, "cannot take back: {e}")?;
                         }
                     }
-                    "position" => driver.request_position(),
-                    "new" => driver.new_game(),
-                    text => match position.parse_uci(text) {
-                        Ok(mv) => driver.play(mv).map_err(|e| Failure::Input(e.to_string()))?,
-                        Err(e) => writeln!(out, "not a legal move here: {e}")?,
-                    },
                 }
+                "position" => driver.request_position(),
+                "new" => driver.new_game(),
+                text => match position.parse_uci(text) {
+                    Ok(mv) => driver.play(mv).map_err(|e| Failure::Input(e.to_string()))?,
+                    Err(e) => writeln!(out, "not a legal move here: {e}")?,
+                },
             }
-            Ok(UserInput::Closed) | Err(TryRecvError::Disconnected) => {
-                break "input closed".to_owned();
-            }
-            Err(TryRecvError::Empty) => {}
         }
     };
     writeln!(
@@ -233,6 +272,7 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
         "result {result} after {} plies",
         driver.moves().count()
     )?;
+    let mut final_differs = false;
     if let Some(sim) = sim {
         let device = sim.stop().unwrap_or_else(|e| exit_failure(out, e));
         if device.position() != driver.position() {
@@ -242,14 +282,38 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
                 device.position(),
                 driver.position()
             )?;
-            disagreed = true;
+            final_differs = true;
         }
     }
     out.flush()?;
-    if disagreed && args.auto {
-        exit_failure(out, "the driver and the device disagreed");
+    if (disagreed || final_differs) && args.auto {
+        exit_failure(
+            out,
+            disagreement_summary(driver.disagreements(), out_of_sync, final_differs),
+        );
     }
     Ok(())
+}
+
+/// The `--auto` failure message: how many disagreements there were and
+/// whether resynchronising through `P` repaired them all. Repaired ones
+/// still fail the run (exit 1, as documented): a lost or cut line means
+/// the link or the device is unreliable.
+fn disagreement_summary(count: u64, out_of_sync: bool, final_differs: bool) -> String {
+    let times = if count == 1 { "time" } else { "times" };
+    if final_differs {
+        format!(
+            "the device's final position differs from ours ({count} disagreement(s) seen during the game)"
+        )
+    } else if out_of_sync {
+        format!(
+            "the driver and the device disagreed {count} {times}; resynchronising through P failed (out of sync)"
+        )
+    } else {
+        format!(
+            "the driver and the device disagreed {count} {times}; all were repaired by resynchronising through P, but --auto exits 1 on any disagreement"
+        )
+    }
 }
 
 /// The game's end, if it is over.

@@ -1,0 +1,240 @@
+//! `boardwire citrine --simulate`: the host against the simulated Citrine on
+//! a pseudo-terminal. Every run is bounded: the process is killed after a
+//! timeout and the test fails instead of hanging.
+//!
+//! Expectations come from the spec note (docs/specs/citrine.md): after a new
+//! game the Citrine plays Black and takes White only after `F` (flip), so
+//! with `--side black` the device's move must come first; the moves are
+//! checked against the chess rules of `board-core`, not against our output.
+
+// Shared helpers; this binary uses only some of them.
+#[allow(dead_code)]
+mod common;
+
+use std::io::{Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use board_core::chess::Position;
+use common::{boardwire, stderr};
+
+/// A finished (or killed) run.
+struct Run {
+    code: Option<i32>,
+    timed_out: bool,
+    stdout: String,
+    stderr: String,
+}
+
+fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_boardwire"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits for `child` up to `limit`, kills it after that; `stdin` is kept
+/// open until then (dropping it would be an end of input).
+fn finish(mut child: Child, stdin: Option<ChildStdin>, limit: Duration) -> Run {
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out = thread::spawn(move || {
+        let mut s = String::new();
+        out.read_to_string(&mut s).unwrap();
+        s
+    });
+    let err = thread::spawn(move || {
+        let mut s = String::new();
+        err.read_to_string(&mut s).unwrap();
+        s
+    });
+    let start = Instant::now();
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > limit {
+            timed_out = true;
+            child.kill().unwrap();
+            break child.wait().unwrap();
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
+    drop(stdin);
+    Run {
+        code: status.code(),
+        timed_out,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}
+
+/// Runs with stdin open but silent (as `--auto` needs no input).
+fn run(args: &[&str], limit: Duration) -> Run {
+    let mut child = spawn(args);
+    let stdin = child.stdin.take();
+    finish(child, stdin, limit)
+}
+
+#[test]
+fn host_as_black_flips_the_device_to_white_and_the_device_moves_first() {
+    let r = run(
+        &[
+            "citrine",
+            "--simulate",
+            "--auto",
+            "--side",
+            "black",
+            "--max-plies",
+            "6",
+        ],
+        Duration::from_secs(30),
+    );
+    assert!(!r.timed_out, "hung; output so far:\n{}", r.stdout);
+    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    // The device acknowledges the flip at the new-game position with a bare
+    // `Flip` (spec note, command `F`).
+    assert!(
+        r.stdout.lines().any(|l| l == "line \"Flip\""),
+        "{}",
+        r.stdout
+    );
+    // Plies alternate: the device (White) first, then our acknowledged
+    // moves (Black); each is legal in the position it was played in.
+    let plies: Vec<(&str, &str)> = r
+        .stdout
+        .lines()
+        .filter_map(|l| l.split_once(' '))
+        .filter(|(kind, _)| *kind == "device" || *kind == "ack")
+        .collect();
+    assert_eq!(plies.len(), 6, "{}", r.stdout);
+    let mut position = Position::startpos();
+    for (i, (kind, uci)) in plies.iter().enumerate() {
+        let expected = if i % 2 == 0 { "device" } else { "ack" };
+        assert_eq!(*kind, expected, "ply {i}: {}", r.stdout);
+        let mv = position
+            .parse_uci(uci)
+            .unwrap_or_else(|e| panic!("ply {i} {uci}: {e}\n{}", r.stdout));
+        position = position.play(mv).unwrap();
+    }
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l == "result unfinished at the 6-ply limit after 6 plies"),
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("disagreement"), "{}", r.stdout);
+}
+
+#[test]
+fn quit_works_while_the_device_thinks() {
+    // As Black with a 20 s thinking time it is never the host's turn while
+    // the test runs: `quit` must still stop the game at once.
+    let mut child = spawn(&[
+        "citrine",
+        "--simulate",
+        "--side",
+        "black",
+        "--sim-think-ms",
+        "20000",
+    ]);
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"quit\n").unwrap();
+    let r = finish(child, Some(stdin), Duration::from_secs(10));
+    assert!(!r.timed_out, "quit ignored; output so far:\n{}", r.stdout);
+    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.lines().any(|l| l == "result quit after 0 plies"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn end_of_input_works_while_the_device_thinks() {
+    let mut child = spawn(&[
+        "citrine",
+        "--simulate",
+        "--side",
+        "black",
+        "--sim-think-ms",
+        "20000",
+    ]);
+    drop(child.stdin.take());
+    let r = finish(child, None, Duration::from_secs(10));
+    assert!(!r.timed_out, "end of input ignored:\n{}", r.stdout);
+    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l == "result input closed after 0 plies"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn no_port_and_no_simulate_names_both() {
+    let o = boardwire(&["citrine"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error"), "{err}");
+    assert!(
+        err.contains("--port") && err.contains("--simulate"),
+        "{err}"
+    );
+    // Both at once is an error too.
+    let o = boardwire(&["citrine", "--simulate", "--port", "/dev/null"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
+fn repaired_disagreements_are_counted_in_the_auto_failure() {
+    // Every third move line is cut in half: each cut line is a disagreement
+    // the driver repairs through `P`; `--auto` still exits 1 (README, exit
+    // codes) and says how many there were and that all were repaired.
+    let r = run(
+        &[
+            "citrine",
+            "--simulate",
+            "--auto",
+            "--sim-truncate",
+            "3",
+            "--max-plies",
+            "12",
+        ],
+        Duration::from_secs(60),
+    );
+    assert!(!r.timed_out, "hung:\n{}", r.stdout);
+    assert_eq!(r.code, Some(1), "{}\n{}", r.stdout, r.stderr);
+    let seen = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("disagreement:"))
+        .count();
+    assert!(seen >= 1, "{}", r.stdout);
+    assert_eq!(
+        r.stdout
+            .lines()
+            .filter(|l| l.starts_with("resync "))
+            .count(),
+        seen,
+        "{}",
+        r.stdout
+    );
+    let err = r.stderr.trim_end();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let times = if seen == 1 { "time" } else { "times" };
+    assert!(
+        err.contains(&format!("disagreed {seen} {times}")) && err.contains("all were repaired"),
+        "{err}"
+    );
+}
