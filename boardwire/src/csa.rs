@@ -14,7 +14,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use crate::Failure;
-use crate::csa_decode::{self, CsaFormat};
+use crate::csa_decode::{self, CsaFormat, redact_login};
 use crate::transcript::{Sink, Splitter, Transcript, show};
 use csa_protocol::session::client::{Client, ClientConfig, ClientEvent};
 use csa_protocol::session::server::ServerConfig;
@@ -247,10 +247,12 @@ impl CsaWire {
         }
     }
 
-    /// Logs bytes this party sent (whole lines).
+    /// Logs bytes this party sent (whole lines). The password of a
+    /// `LOGIN` line is shown as `*****` (as `csa decode` does: passwords
+    /// never reach a log); the byte count stays the real one.
     pub(crate) fn sent(&self, t: &mut Transcript, bytes: &[u8]) {
         for line in bytes.split_inclusive(|&b| b == b'\n') {
-            t.sent(line.len(), &show(trim_eol(line)));
+            t.sent(line.len(), &show(&redact_login(trim_eol(line))));
         }
     }
 
@@ -279,7 +281,8 @@ impl CsaWire {
     }
 
     fn line(&mut self, t: &mut Transcript, raw: &[u8]) {
-        let text = show(trim_eol(raw));
+        // A server's transcript would show the LOGIN lines it receives.
+        let text = show(&redact_login(trim_eol(raw)));
         match &mut self.block {
             Some((Block::Summary(lines), len)) => {
                 *len += raw.len();
@@ -599,6 +602,25 @@ BEGIN Game_Summary\nProtocol_Version:1.2\nGame_ID:e+g-300-0+a+b+1\nYour_Turn:-\n
         );
         assert_eq!(bytes, input.len() as u64);
         assert_eq!(messages, 8);
+    }
+
+    #[test]
+    fn login_passwords_are_not_shown() {
+        // Spec note: `LOGIN <name> <password>` and `LOGIN <name> <password> x1`.
+        let buf = Arc::new(Mutex::new(Vec::new()));
+        let mut t = Transcript::new("csa", "carol", Sink::Buffer(buf.clone()));
+        let wire = CsaWire::new();
+        let sent = b"LOGIN carol g-60-5,s3cret\r\nLOGIN carol pw x1\n";
+        wire.sent(&mut t, sent);
+        let text = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
+        assert!(!text.contains("s3cret") && !text.contains(" pw"), "{text}");
+        let lines: Vec<&str> = text
+            .lines()
+            .map(|l| l.split_once(" -> ").unwrap().1)
+            .collect();
+        assert_eq!(lines, ["LOGIN carol *****", "LOGIN carol ***** x1"]);
+        // The real bytes are counted.
+        assert_eq!(t.bytes_sent, sent.len() as u64);
     }
 
     #[test]

@@ -215,7 +215,7 @@ fn emit_reading(
 
 /// The wire text with the password of a `LOGIN <name> <password> ...`
 /// line replaced by `*****` (decoder output gets pasted into reports).
-fn redact_login(wire: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+pub(crate) fn redact_login(wire: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     let mut fields = wire.split(|&b| b == b' ');
     match (fields.next(), fields.next(), fields.next()) {
         (Some(b"LOGIN"), Some(name), Some(_)) => {
