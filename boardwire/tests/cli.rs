@@ -117,3 +117,74 @@ fn help_exits_zero() {
     assert!(o.status.success());
     assert!(stdout(&o).contains("perft"));
 }
+
+#[test]
+fn csa_connect_without_a_game_is_an_argument_error() {
+    // Plain CSA mode asks for the game by the LOGIN password (spec note,
+    // "LOGIN"), x1 mode by %%GAME: both need --game, checked before connecting.
+    for extra in [&[][..], &["--x1"][..]] {
+        let mut args = vec!["csa", "connect", "127.0.0.1:9", "--user", "erin"];
+        args.extend_from_slice(extra);
+        let o = boardwire(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("needs --game"), "{err}");
+        assert!(stdout(&o).is_empty());
+    }
+}
+
+#[test]
+fn csa_connect_gives_up_on_a_silent_server() {
+    // A server that accepts and never answers: --timeout 1 ends the run
+    // with exit code 1 and one error line, as `dxp connect --timeout`.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let server = std::thread::spawn(move || listener.accept().map(|(s, _)| s));
+    let o = boardwire(&[
+        "csa",
+        "connect",
+        &addr,
+        "--user",
+        "erin",
+        "--game",
+        "g-60-5",
+        "--password",
+        "s3cret",
+        "--timeout",
+        "1",
+    ]);
+    drop(server.join());
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("for 1 s"),
+        "{err}"
+    );
+    // The LOGIN we sent is shown without its password.
+    let out = stdout(&o);
+    assert!(out.contains("erin      -> LOGIN erin *****\n"), "{out}");
+    assert!(!out.contains("s3cret"), "{out}");
+}
+
+#[test]
+fn csa_connect_refused_names_the_address() {
+    // Port 1 on loopback: nothing listens there.
+    let o = boardwire(&[
+        "csa",
+        "connect",
+        "127.0.0.1:1",
+        "--user",
+        "erin",
+        "--game",
+        "g-60-5",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("error: cannot connect to 127.0.0.1:1: "),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
