@@ -241,3 +241,38 @@ fn csa_decode_hides_login_passwords_and_reads_keep_alives() {
         ]
     );
 }
+
+#[test]
+fn capture_lines_that_are_no_records_are_reported() {
+    // The capture format (README, "recorded capture"): `[<seconds>] ...`
+    // records, `#` comments and blank lines; anything else is reported
+    // with its line number, and the exit code is 2.
+    for (args, input) in [
+        (
+            &["csa", "decode", "--format", "capture"][..],
+            &b"LOGIN a b\n\n# note\ngarbage here\n"[..],
+        ),
+        (
+            &["dxp", "decode", "--format", "capture"][..],
+            &b"LOGIN a b\n\n# note\ngarbage here\n"[..],
+        ),
+    ] {
+        let o = common::with_stdin(args, input);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let out = stdout(&o);
+        let lines: Vec<(&str, &str)> = out
+            .lines()
+            .map(|l| {
+                let l = l.trim_start();
+                let (n, rest) = l.split_once(' ').unwrap();
+                (n, rest.trim_start())
+            })
+            .collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {out}");
+        assert_eq!(lines[0].0, "1");
+        assert_eq!(lines[1].0, "4");
+        for (_, reading) in &lines {
+            assert!(reading.starts_with("error: not a capture record"), "{out}");
+        }
+    }
+}
