@@ -276,3 +276,20 @@ fn capture_lines_that_are_no_records_are_reported() {
         }
     }
 }
+
+#[test]
+fn a_kifu_with_a_bad_line_is_printed_up_to_it() {
+    // README: "every message is still printed" when one is malformed. The
+    // kifu's seventh line `-9999XX` is no CSA move (spec note: piece codes
+    // FU..RY, squares 11..99).
+    let lines = decoded(
+        &["csa", "decode"],
+        "V2\nN+a\nN-b\nPI\n+\n+7776FU\n-9999XX\n",
+        2,
+    );
+    assert_eq!(lines.len(), 7, "{lines:?}");
+    assert!(lines[1].ends_with("name of sente (+): a"), "{lines:?}");
+    assert!(lines[5].contains("move +7776FU"), "{lines:?}");
+    assert!(lines[6].trim_start().starts_with("7 "), "{lines:?}");
+    assert!(lines[6].contains("error: kifu line 7"), "{lines:?}");
+}
