@@ -27,6 +27,9 @@ use csa_protocol::{
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum CsaCommand {
     /// Run a CSA game server (plain CSA and shogi-server x1 mode).
+    ///
+    /// Prints `listening on ADDR` to stderr first (useful with port 0) and
+    /// serves until killed.
     Serve {
         /// Address to listen on.
         #[arg(long, default_value = "127.0.0.1:4081")]
@@ -161,7 +164,7 @@ fn serve(
             .await
             .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
-        eprintln!("csa server listening on {addr}");
+        eprintln!("listening on {addr}");
         csa_protocol::net::serve(listener, config)
             .await
             .map_err(|e| format!("server stopped: {e}"))

@@ -524,7 +524,7 @@ async fn serve(listen: SocketAddr, config: FollowerConfig, seed: u64) -> Result<
         .await
         .map_err(|e| Failure::Input(format!("cannot listen on {listen}: {e}")))?;
     let local = listener.local_addr().map_err(Failure::Output)?;
-    eprintln!("# listening on {local}");
+    eprintln!("listening on {local}");
     let mut connection = 0u64;
     loop {
         let (stream, peer) = match listener.accept().await {

@@ -188,3 +188,33 @@ fn csa_connect_refused_names_the_address() {
     );
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+#[test]
+fn servers_say_where_they_listen() {
+    // `dxp serve --help`: "Prints `listening on ADDR` to stderr first
+    // (useful with port 0)"; `csa serve` the same (README).
+    use std::io::BufRead;
+    for proto in ["dxp", "csa"] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardwire"))
+            .args([proto, "serve", "--listen", "127.0.0.1:0"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stderr.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let addr = line
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("{proto}: {line:?}"))
+            .trim_end();
+        let addr: std::net::SocketAddr = addr.parse().unwrap();
+        assert!(
+            addr.ip().is_loopback() && addr.port() != 0,
+            "{proto}: {line:?}"
+        );
+    }
+}
