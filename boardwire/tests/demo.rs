@@ -222,14 +222,18 @@ fn no_arguments_runs_the_whole_demo() {
 
 #[test]
 fn quiet_prints_the_summary_only() {
-    let o = run_bounded(
-        &["demo", "--quiet", "--only", "dxp"],
-        Duration::from_secs(60),
-    );
-    let out = String::from_utf8(o.stdout).unwrap();
-    assert!(o.status.success(), "{out}");
-    assert_eq!(out.lines().count(), 3, "{out}");
-    assert!(out.starts_with("== summary\ndxp "), "{out}");
+    // README: `boardwire` alone runs the demo, so its options work without
+    // the command too.
+    for args in [
+        &["demo", "--quiet", "--only", "dxp"][..],
+        &["--quiet", "--only", "dxp"][..],
+    ] {
+        let o = run_bounded(args, Duration::from_secs(60));
+        let out = String::from_utf8(o.stdout).unwrap();
+        assert!(o.status.success(), "{args:?}: {out}");
+        assert_eq!(out.lines().count(), 3, "{args:?}: {out}");
+        assert!(out.starts_with("== summary\ndxp "), "{args:?}: {out}");
+    }
 }
 
 #[test]
