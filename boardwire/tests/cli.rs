@@ -218,3 +218,39 @@ fn servers_say_where_they_listen() {
         );
     }
 }
+
+#[test]
+fn dxp_connect_counts_a_draw_as_drawn() {
+    // Spec note: GAMEEND reason 2 is a draw; `--max-plies 0` makes us end
+    // the game as a draw on our first turn (we play White, who begins).
+    use std::io::BufRead;
+    let mut server = std::process::Command::new(env!("CARGO_BIN_EXE_boardwire"))
+        .args(["dxp", "serve", "--listen", "127.0.0.1:0"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(server.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line.trim_end().rsplit(' ').next().unwrap().to_string();
+    let o = boardwire(&[
+        "dxp",
+        "connect",
+        &addr,
+        "--max-plies",
+        "0",
+        "--timeout",
+        "20",
+    ]);
+    server.kill().unwrap();
+    server.wait().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(
+        out.lines().last(),
+        Some("result: 1 games, 0 won, 0 lost, 1 drawn, 0 without result"),
+        "{out}"
+    );
+}
