@@ -89,11 +89,20 @@ fn split_time(line: &str) -> Option<(f64, &str)> {
     Some((secs.parse().ok()?, rest.strip_prefix(' ')?))
 }
 
-/// Reads one line of a capture: `None` for a comment or blank line (any
-/// line that is no `[<seconds>]` record), else the record or what is wrong
-/// with it (with its 1-based column).
+/// Reads one line of a capture: `None` for a blank line or a `#` comment,
+/// else the record or what is wrong with it (with its 1-based column; a
+/// line that is neither a comment nor a `[<seconds>] ` record is an error,
+/// never skipped).
 pub(crate) fn parse_record(line: &str, escapes: Escapes) -> Option<Result<Record<'_>, String>> {
-    let (secs, rest) = split_time(line)?;
+    let trimmed = line.trim_start();
+    if trimmed.is_empty() || trimmed.starts_with('#') {
+        return None;
+    }
+    let Some((secs, rest)) = split_time(line) else {
+        return Some(Err(
+            "not a capture record: expected '[<seconds>] ...' or a '#' comment (column 1)".into(),
+        ));
+    };
     let column0 = line.len() - rest.len();
     let rest = rest.trim_start();
     let (who, rest) = rest.split_once(' ').unwrap_or((rest, ""));
@@ -274,6 +283,12 @@ mod tests {
         }
         assert_eq!(parse_record("# scenario done", Escapes::Raw), None);
         assert_eq!(parse_record("", Escapes::Raw), None);
+        assert_eq!(parse_record("  \r", Escapes::Raw), None);
+        // Anything else that is no `[<seconds>] ` record is reported.
+        for line in ["LOGIN a b", "garbage here", "[x] a >> b", "[1.0]a >> b"] {
+            let r = parse_record(line, Escapes::Raw);
+            assert!(matches!(r, Some(Err(_))), "{line}: {r:?}");
+        }
         assert!(is_new_connection("# lena: connected to 127.0.0.1:4081"));
         assert!(is_new_connection(
             "# accepted connection from ('127.0.0.1', 53146)"

@@ -14,7 +14,7 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 use crate::Failure;
-use crate::csa_decode::{self, CsaFormat};
+use crate::csa_decode::{self, CsaFormat, redact_login};
 use crate::transcript::{Sink, Splitter, Transcript, show};
 use csa_protocol::session::client::{Client, ClientConfig, ClientEvent};
 use csa_protocol::session::server::ServerConfig;
@@ -27,6 +27,9 @@ use csa_protocol::{
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum CsaCommand {
     /// Run a CSA game server (plain CSA and shogi-server x1 mode).
+    ///
+    /// Prints `listening on ADDR` to stderr first (useful with port 0) and
+    /// serves until killed.
     Serve {
         /// Address to listen on.
         #[arg(long, default_value = "127.0.0.1:4081")]
@@ -44,7 +47,10 @@ pub(crate) enum CsaCommand {
     /// Connect to a CSA server and play one game with the built-in player.
     ///
     /// Prints the wire transcript to stdout (one line per message; a
-    /// Game_Summary block is one line).
+    /// Game_Summary block is one line; LOGIN passwords shown as `*****`).
+    /// Plain CSA mode needs --game (the game name is the LOGIN password);
+    /// x1 mode needs it too (`%%GAME`). Exit code 2 for bad arguments or
+    /// no connection, 1 when the server stays silent longer than --timeout.
     Connect {
         /// Server address, HOST:PORT.
         addr: String,
@@ -60,12 +66,18 @@ pub(crate) enum CsaCommand {
         /// Game name, e.g. `testgame-300-10F`.
         #[arg(long)]
         game: Option<String>,
-        /// Side to ask for in x1 mode: `+`, `-` or `*`.
+        /// Side to ask for: `+`, `-` or `*` (x1: in %%GAME; plain mode: as a
+        /// `-B`/`-W` suffix of the game name in the password).
         #[arg(long, default_value = "*")]
         side: String,
         /// Seed of the built-in player's choices.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Give up when the server is silent this long, seconds (as `dxp
+        /// connect --timeout`; waiting for an opponent and the opponent's
+        /// thinking time count as silence). Exit code 1 when it runs out.
+        #[arg(long, default_value_t = 600)]
+        timeout: u64,
     },
     /// Decode CSA lines, a recorded capture or a CSA kifu file: one line
     /// per message, in words.
@@ -113,7 +125,11 @@ pub(crate) fn run(cmd: CsaCommand, out: &mut dyn Write) -> Result<(), Failure> {
             game,
             side,
             seed,
-        } => connect(&addr, &user, password, x1, game, &side, seed),
+            timeout,
+        } => {
+            let timeout = Duration::from_secs(timeout);
+            return connect(&addr, &user, password, x1, game, &side, seed, timeout);
+        }
         CsaCommand::Decode {
             file,
             message,
@@ -148,13 +164,14 @@ fn serve(
             .await
             .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
-        eprintln!("csa server listening on {addr}");
+        eprintln!("listening on {addr}");
         csa_protocol::net::serve(listener, config)
             .await
             .map_err(|e| format!("server stopped: {e}"))
     })
 }
 
+#[allow(clippy::too_many_arguments)]
 fn connect(
     addr: &str,
     user: &str,
@@ -163,50 +180,77 @@ fn connect(
     game: Option<String>,
     side: &str,
     seed: u64,
-) -> Result<(), String> {
-    let name = UserName::new(user.to_string()).map_err(|e| format!("--user: {e}"))?;
-    // Plain mode: the game name is the password (`GAME,PW` with a password:
-    // the Floodgate convention). x1: the password as is, the game by %%GAME.
-    let pw = match (x1, &game, password) {
-        (false, Some(g), Some(p)) => format!("{g},{p}"),
-        (false, Some(g), None) => g.clone(),
-        (_, _, Some(p)) => p,
-        (_, _, None) => "nopassword".to_string(),
+    timeout: Duration,
+) -> Result<(), Failure> {
+    let input = |s: String| Failure::Input(s);
+    let name = UserName::new(user.to_string()).map_err(|e| input(format!("--user: {e}")))?;
+    // Both modes need the game: x1 asks for it by %%GAME, plain mode by the
+    // password (spec note: shogi-server reads the password as `<gamename>`,
+    // `<gamename>-B|-W` or `<gamename>,<secret>`; anything else means
+    // `default-1500-0`: we ask for that one only when told so).
+    let Some(game) = game else {
+        let mode = if x1 { "x1" } else { "plain CSA" };
+        return Err(input(format!(
+            "{mode} mode needs --game (e.g. --game testgame-300-10F; the server's default game is default-1500-0)"
+        )));
     };
-    let password = Password::new(pw).map_err(|e| format!("--password: {e}"))?;
     let side = match side {
         "+" => SidePreference::Black,
         "-" => SidePreference::White,
         "*" => SidePreference::Any,
-        other => return Err(format!("--side: expected +, - or *, got {other:?}")),
+        other => {
+            return Err(input(format!("--side: expected +, - or *, got {other:?}")));
+        }
     };
+    // Plain mode: the password is the game name, with `-B`/`-W` for the
+    // side asked for and `,PW` for a password (the Floodgate convention).
+    // x1: the password as is, the game and side by %%GAME.
+    let plain_side = match side {
+        SidePreference::Black => "-B",
+        SidePreference::White => "-W",
+        SidePreference::Any => "",
+    };
+    let pw = match (x1, password) {
+        (false, Some(p)) => format!("{game}{plain_side},{p}"),
+        (false, None) => format!("{game}{plain_side}"),
+        (true, Some(p)) => p,
+        (true, None) => "nopassword".to_string(),
+    };
+    let password = Password::new(pw).map_err(|e| input(format!("--password: {e}")))?;
     let mut config = ClientConfig::new(name, password);
     config.x1 = x1;
     if x1 {
-        let g = game.ok_or("--x1 needs --game")?;
-        config.game = Some((GameName::new(g).map_err(|e| format!("--game: {e}"))?, side));
+        config.game = Some((
+            GameName::new(game).map_err(|e| input(format!("--game: {e}")))?,
+            side,
+        ));
     }
     let plan = ClientPlan {
         seed,
         resign_at: None,
         monitor2: false,
-        timeout: Duration::from_secs(24 * 3600),
+        timeout,
         inject_illegal: false,
     };
-    runtime()?.block_on(async {
+    runtime().map_err(input)?.block_on(async {
         let stream = tokio::time::timeout(
             Duration::from_secs(10),
             tokio::net::TcpStream::connect(addr),
         )
         .await
-        .map_err(|_| format!("{addr}: connection timed out"))?
-        .map_err(|e| format!("{addr}: {e}"))?;
+        .map_err(|_| input(format!("cannot connect to {addr}: connection timed out")))?
+        .map_err(|e| input(format!("cannot connect to {addr}: {e}")))?;
         let mut t = Transcript::new("csa", user, Sink::Stdout);
         let report = play_client(stream, config, &plan, &mut t)
             .await
-            .map_err(|e| format!("{addr}: {e}"))?;
+            .map_err(|e| match e {
+                ClientError::Silent(secs) => Failure::Failed(format!(
+                    "error: {addr}: no line from the server for {secs} s (--timeout)"
+                )),
+                ClientError::Io(e) => input(format!("{addr}: {e}")),
+            })?;
         match report.problems.first() {
-            Some(p) => Err(p.clone()),
+            Some(p) => Err(input(p.clone())),
             None => Ok(()),
         }
     })
@@ -247,10 +291,12 @@ impl CsaWire {
         }
     }
 
-    /// Logs bytes this party sent (whole lines).
+    /// Logs bytes this party sent (whole lines). The password of a
+    /// `LOGIN` line is shown as `*****` (as `csa decode` does: passwords
+    /// never reach a log); the byte count stays the real one.
     pub(crate) fn sent(&self, t: &mut Transcript, bytes: &[u8]) {
         for line in bytes.split_inclusive(|&b| b == b'\n') {
-            t.sent(line.len(), &show(trim_eol(line)));
+            t.sent(line.len(), &show(&redact_login(trim_eol(line))));
         }
     }
 
@@ -279,7 +325,8 @@ impl CsaWire {
     }
 
     fn line(&mut self, t: &mut Transcript, raw: &[u8]) {
-        let text = show(trim_eol(raw));
+        // A server's transcript would show the LOGIN lines it receives.
+        let text = show(&redact_login(trim_eol(raw)));
         match &mut self.block {
             Some((Block::Summary(lines), len)) => {
                 *len += raw.len();
@@ -413,6 +460,24 @@ pub(crate) struct ClientReport {
     pub problems: Vec<String>,
 }
 
+/// Why [`play_client`] stopped early.
+#[derive(Debug)]
+pub(crate) enum ClientError {
+    /// The server sent nothing for this many seconds ([`ClientPlan::timeout`]).
+    Silent(u64),
+    /// Reading or writing the socket failed.
+    Io(std::io::Error),
+}
+
+impl std::fmt::Display for ClientError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ClientError::Silent(secs) => write!(f, "no line from the server for {secs} s"),
+            ClientError::Io(e) => e.fmt(f),
+        }
+    }
+}
+
 /// Plays one game as a client on `stream` (the CSA or x1 session of
 /// `csa-protocol`), logging to `t`: agrees to the offered game, plays
 /// [`GameBoard::pick_move`] moves, resigns as planned, logs out after the
@@ -422,7 +487,7 @@ pub(crate) async fn play_client(
     config: ClientConfig,
     plan: &ClientPlan,
     t: &mut Transcript,
-) -> Result<ClientReport, String> {
+) -> Result<ClientReport, ClientError> {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let _ = stream.set_nodelay(true);
     let x1 = config.x1;
@@ -522,23 +587,23 @@ pub(crate) async fn play_client(
         }
         while let Some(bytes) = client.poll_transmit() {
             wire.sent(t, &bytes);
-            write.write_all(&bytes).await.map_err(|e| e.to_string())?;
+            write.write_all(&bytes).await.map_err(ClientError::Io)?;
         }
         let silence = tokio::time::sleep(plan.timeout);
         let n = match client.poll_timeout() {
             Some(d) => {
                 tokio::select! {
-                    r = read.read(&mut buf) => r.map_err(|e| e.to_string())?,
+                    r = read.read(&mut buf) => r.map_err(ClientError::Io)?,
                     () = tokio::time::sleep_until(tokio::time::Instant::from_std(d)) => {
                         client.handle_timeout(Instant::now());
                         continue;
                     }
-                    () = silence => return Err(format!("no line from the server for {} s", plan.timeout.as_secs())),
+                    () = silence => return Err(ClientError::Silent(plan.timeout.as_secs())),
                 }
             }
             None => tokio::select! {
-                r = read.read(&mut buf) => r.map_err(|e| e.to_string())?,
-                () = silence => return Err(format!("no line from the server for {} s", plan.timeout.as_secs())),
+                r = read.read(&mut buf) => r.map_err(ClientError::Io)?,
+                () = silence => return Err(ClientError::Silent(plan.timeout.as_secs())),
             },
         };
         if n == 0 {
@@ -599,6 +664,25 @@ BEGIN Game_Summary\nProtocol_Version:1.2\nGame_ID:e+g-300-0+a+b+1\nYour_Turn:-\n
         );
         assert_eq!(bytes, input.len() as u64);
         assert_eq!(messages, 8);
+    }
+
+    #[test]
+    fn login_passwords_are_not_shown() {
+        // Spec note: `LOGIN <name> <password>` and `LOGIN <name> <password> x1`.
+        let buf = Arc::new(Mutex::new(Vec::new()));
+        let mut t = Transcript::new("csa", "carol", Sink::Buffer(buf.clone()));
+        let wire = CsaWire::new();
+        let sent = b"LOGIN carol g-60-5,s3cret\r\nLOGIN carol pw x1\n";
+        wire.sent(&mut t, sent);
+        let text = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
+        assert!(!text.contains("s3cret") && !text.contains(" pw"), "{text}");
+        let lines: Vec<&str> = text
+            .lines()
+            .map(|l| l.split_once(" -> ").unwrap().1)
+            .collect();
+        assert_eq!(lines, ["LOGIN carol *****", "LOGIN carol ***** x1"]);
+        // The real bytes are counted.
+        assert_eq!(t.bytes_sent, sent.len() as u64);
     }
 
     #[test]

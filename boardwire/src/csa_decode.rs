@@ -215,7 +215,7 @@ fn emit_reading(
 
 /// The wire text with the password of a `LOGIN <name> <password> ...`
 /// line replaced by `*****` (decoder output gets pasted into reports).
-fn redact_login(wire: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+pub(crate) fn redact_login(wire: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     let mut fields = wire.split(|&b| b == b' ');
     match (fields.next(), fields.next(), fields.next()) {
         (Some(b"LOGIN"), Some(name), Some(_)) => {
@@ -309,8 +309,37 @@ fn decode_capture(data: &[u8], json: bool, out: &mut dyn Write) -> Result<usize,
     Ok(malformed)
 }
 
+/// Prints the statements of a kifu; at a malformed line, the statements
+/// before it (the kifu up to that line parsed again) and then the error,
+/// counted as one malformed line.
 fn decode_kifu(data: &[u8], json: bool, out: &mut dyn Write) -> Result<usize, Failure> {
-    let records = parse_kifu(data).map_err(|e| Failure::Input(e.to_string()))?;
+    let error = match parse_kifu(data) {
+        Ok(records) => return print_kifu(&records, json, out).map(|()| 0),
+        Err(e) => e,
+    };
+    // The bytes before line `error.line` (1-based).
+    let good = data
+        .split_inclusive(|&b| b == b'\n')
+        .take(error.line.saturating_sub(1))
+        .map(<[u8]>::len)
+        .sum::<usize>();
+    if let Ok(records) = parse_kifu(&data[..good]) {
+        print_kifu(&records, json, out)?;
+    }
+    let reading = format!("error: {error}");
+    emit(
+        out,
+        json,
+        &Entry::new(error.line, "", "kifu", "error", &reading),
+    )?;
+    Ok(1)
+}
+
+fn print_kifu(
+    records: &[csa_protocol::kifu::Record<'_>],
+    json: bool,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
     let mut n = 0;
     for (r, record) in records.iter().enumerate() {
         let direction = format!("kifu{r}");
@@ -320,7 +349,7 @@ fn decode_kifu(data: &[u8], json: bool, out: &mut dyn Write) -> Result<usize, Fa
             emit(out, json, &Entry::new(n, "", &direction, kind, &reading))?;
         }
     }
-    Ok(0)
+    Ok(())
 }
 
 // ------------------------------------------------------------ readings

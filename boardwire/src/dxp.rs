@@ -524,7 +524,7 @@ async fn serve(listen: SocketAddr, config: FollowerConfig, seed: u64) -> Result<
         .await
         .map_err(|e| Failure::Input(format!("cannot listen on {listen}: {e}")))?;
     let local = listener.local_addr().map_err(Failure::Output)?;
-    eprintln!("# listening on {local}");
+    eprintln!("listening on {local}");
     let mut connection = 0u64;
     loop {
         let (stream, peer) = match listener.accept().await {
@@ -749,8 +749,9 @@ pub(crate) struct InitiatorPlan {
 pub(crate) struct InitiatorReport {
     /// Games ended by a GAMEEND exchange.
     pub games_done: u32,
-    /// Games we won, lost, and the others (draws, no result).
-    pub score: (u32, u32, u32),
+    /// Games we won, lost, drew, and ended without a result (GAMEEND
+    /// reason 0).
+    pub score: (u32, u32, u32, u32),
     /// Outcome of the last game.
     pub last_outcome: Option<Outcome>,
     /// Plies of the last game (after take-backs).
@@ -827,7 +828,8 @@ pub(crate) async fn initiate(
                         match o {
                             Outcome::Win(c) if c == request.our_color => report.score.0 += 1,
                             Outcome::Win(_) => report.score.1 += 1,
-                            _ => report.score.2 += 1,
+                            Outcome::Draw => report.score.2 += 1,
+                            Outcome::NoResult => report.score.3 += 1,
                         }
                         report.last_outcome = Some(o);
                         report.plies = game.moves.len();
@@ -938,10 +940,10 @@ async fn connect(
     let report = initiate(stream, config, request, &plan, &mut t)
         .await
         .map_err(|e| Failure::Input(format!("{address}: {e}")))?;
-    let (won, lost, other) = report.score;
+    let (won, lost, drawn, no_result) = report.score;
     writeln!(
         out,
-        "result: {} games, {won} won, {lost} lost, {other} other",
+        "result: {} games, {won} won, {lost} lost, {drawn} drawn, {no_result} without result",
         report.games_done
     )
     .map_err(Failure::Output)?;

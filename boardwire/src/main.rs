@@ -35,12 +35,20 @@ mod transcript;
 
 /// Board-game protocols and rules from the command line.
 ///
-/// Without a command, runs `demo`.
+/// Without a command, runs `demo` (its options apply: `boardwire --quiet`).
 #[derive(Debug, Parser)]
-#[command(name = "boardwire", version, about)]
+#[command(
+    name = "boardwire",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// The demo's options, for `boardwire` without a command.
+    #[command(flatten)]
+    demo: demo::DemoArgs,
 }
 
 /// The games `perft` and `moves` know.
@@ -146,9 +154,7 @@ fn main() -> ExitCode {
     // Not locked for the whole run: transcript lines are written from other
     // threads too (see `transcript::Sink::Stdout`).
     let mut out = io::BufWriter::new(io::stdout());
-    let command = cli
-        .command
-        .unwrap_or_else(|| Command::Demo(demo::DemoArgs::default()));
+    let command = cli.command.unwrap_or(Command::Demo(cli.demo));
     let result = run(command, &mut out).and_then(|()| out.flush().map_err(Failure::Output));
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -117,3 +117,140 @@ fn help_exits_zero() {
     assert!(o.status.success());
     assert!(stdout(&o).contains("perft"));
 }
+
+#[test]
+fn csa_connect_without_a_game_is_an_argument_error() {
+    // Plain CSA mode asks for the game by the LOGIN password (spec note,
+    // "LOGIN"), x1 mode by %%GAME: both need --game, checked before connecting.
+    for extra in [&[][..], &["--x1"][..]] {
+        let mut args = vec!["csa", "connect", "127.0.0.1:9", "--user", "erin"];
+        args.extend_from_slice(extra);
+        let o = boardwire(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains("needs --game"), "{err}");
+        assert!(stdout(&o).is_empty());
+    }
+}
+
+#[test]
+fn csa_connect_gives_up_on_a_silent_server() {
+    // A server that accepts and never answers: --timeout 1 ends the run
+    // with exit code 1 and one error line, as `dxp connect --timeout`.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let server = std::thread::spawn(move || listener.accept().map(|(s, _)| s));
+    let o = boardwire(&[
+        "csa",
+        "connect",
+        &addr,
+        "--user",
+        "erin",
+        "--game",
+        "g-60-5",
+        "--password",
+        "s3cret",
+        "--timeout",
+        "1",
+    ]);
+    drop(server.join());
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("for 1 s"),
+        "{err}"
+    );
+    // The LOGIN we sent is shown without its password.
+    let out = stdout(&o);
+    assert!(out.contains("erin      -> LOGIN erin *****\n"), "{out}");
+    assert!(!out.contains("s3cret"), "{out}");
+}
+
+#[test]
+fn csa_connect_refused_names_the_address() {
+    // Port 1 on loopback: nothing listens there.
+    let o = boardwire(&[
+        "csa",
+        "connect",
+        "127.0.0.1:1",
+        "--user",
+        "erin",
+        "--game",
+        "g-60-5",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("error: cannot connect to 127.0.0.1:1: "),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[test]
+fn servers_say_where_they_listen() {
+    // `dxp serve --help`: "Prints `listening on ADDR` to stderr first
+    // (useful with port 0)"; `csa serve` the same (README).
+    use std::io::BufRead;
+    for proto in ["dxp", "csa"] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardwire"))
+            .args([proto, "serve", "--listen", "127.0.0.1:0"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stderr.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let addr = line
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("{proto}: {line:?}"))
+            .trim_end();
+        let addr: std::net::SocketAddr = addr.parse().unwrap();
+        assert!(
+            addr.ip().is_loopback() && addr.port() != 0,
+            "{proto}: {line:?}"
+        );
+    }
+}
+
+#[test]
+fn dxp_connect_counts_a_draw_as_drawn() {
+    // Spec note: GAMEEND reason 2 is a draw; `--max-plies 0` makes us end
+    // the game as a draw on our first turn (we play White, who begins).
+    use std::io::BufRead;
+    let mut server = std::process::Command::new(env!("CARGO_BIN_EXE_boardwire"))
+        .args(["dxp", "serve", "--listen", "127.0.0.1:0"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(server.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line.trim_end().rsplit(' ').next().unwrap().to_string();
+    let o = boardwire(&[
+        "dxp",
+        "connect",
+        &addr,
+        "--max-plies",
+        "0",
+        "--timeout",
+        "20",
+    ]);
+    server.kill().unwrap();
+    server.wait().unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert_eq!(
+        out.lines().last(),
+        Some("result: 1 games, 0 won, 0 lost, 1 drawn, 0 without result"),
+        "{out}"
+    );
+}

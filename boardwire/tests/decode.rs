@@ -241,3 +241,55 @@ fn csa_decode_hides_login_passwords_and_reads_keep_alives() {
         ]
     );
 }
+
+#[test]
+fn capture_lines_that_are_no_records_are_reported() {
+    // The capture format (README, "recorded capture"): `[<seconds>] ...`
+    // records, `#` comments and blank lines; anything else is reported
+    // with its line number, and the exit code is 2.
+    for (args, input) in [
+        (
+            &["csa", "decode", "--format", "capture"][..],
+            &b"LOGIN a b\n\n# note\ngarbage here\n"[..],
+        ),
+        (
+            &["dxp", "decode", "--format", "capture"][..],
+            &b"LOGIN a b\n\n# note\ngarbage here\n"[..],
+        ),
+    ] {
+        let o = common::with_stdin(args, input);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let out = stdout(&o);
+        let lines: Vec<(&str, &str)> = out
+            .lines()
+            .map(|l| {
+                let l = l.trim_start();
+                let (n, rest) = l.split_once(' ').unwrap();
+                (n, rest.trim_start())
+            })
+            .collect();
+        assert_eq!(lines.len(), 2, "{args:?}: {out}");
+        assert_eq!(lines[0].0, "1");
+        assert_eq!(lines[1].0, "4");
+        for (_, reading) in &lines {
+            assert!(reading.starts_with("error: not a capture record"), "{out}");
+        }
+    }
+}
+
+#[test]
+fn a_kifu_with_a_bad_line_is_printed_up_to_it() {
+    // README: "every message is still printed" when one is malformed. The
+    // kifu's seventh line `-9999XX` is no CSA move (spec note: piece codes
+    // FU..RY, squares 11..99).
+    let lines = decoded(
+        &["csa", "decode"],
+        "V2\nN+a\nN-b\nPI\n+\n+7776FU\n-9999XX\n",
+        2,
+    );
+    assert_eq!(lines.len(), 7, "{lines:?}");
+    assert!(lines[1].ends_with("name of sente (+): a"), "{lines:?}");
+    assert!(lines[5].contains("move +7776FU"), "{lines:?}");
+    assert!(lines[6].trim_start().starts_with("7 "), "{lines:?}");
+    assert!(lines[6].contains("error: kifu line 7"), "{lines:?}");
+}
