@@ -247,10 +247,12 @@ fn connect(
                 ClientError::Silent(secs) => Failure::Failed(format!(
                     "error: {addr}: no line from the server for {secs} s (--timeout)"
                 )),
-                ClientError::Io(e) => input(format!("{addr}: {e}")),
+                ClientError::Io(e) => Failure::Failed(format!("error: {addr}: {e}")),
             })?;
+        // A refused login or a broken game is a run gone wrong (exit 1), not
+        // bad input.
         match report.problems.first() {
-            Some(p) => Err(input(p.clone())),
+            Some(p) => Err(Failure::Failed(format!("error: {p}"))),
             None => Ok(()),
         }
     })

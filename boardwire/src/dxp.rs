@@ -939,7 +939,9 @@ async fn connect(
     let mut t = Transcript::new("dxp", "initiator", Sink::Stdout);
     let report = initiate(stream, config, request, &plan, &mut t)
         .await
-        .map_err(|e| Failure::Input(format!("{address}: {e}")))?;
+        // The peer misbehaved or went silent: the run went wrong (exit 1),
+        // as for `csa connect`; exit 2 stays for bad input.
+        .map_err(|e| Failure::Failed(format!("error: {address}: {e}")))?;
     let (won, lost, drawn, no_result) = report.score;
     writeln!(
         out,
@@ -948,8 +950,8 @@ async fn connect(
     )
     .map_err(Failure::Output)?;
     if report.games_done < plan.games {
-        return Err(Failure::Input(format!(
-            "only {} of {} games completed",
+        return Err(Failure::Failed(format!(
+            "error: only {} of {} games completed",
             report.games_done, plan.games
         )));
     }

@@ -135,6 +135,25 @@ fn csa_connect_without_a_game_is_an_argument_error() {
 }
 
 #[test]
+fn dxp_connect_gives_up_on_a_silent_follower() {
+    // A follower that accepts and never answers the GAMEREQ: --timeout 1
+    // ends the run with exit code 1 (a run gone wrong, README exit codes),
+    // not 2 (bad input), and one error line.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let server = std::thread::spawn(move || listener.accept().map(|(s, _)| s));
+    let o = boardwire(&["dxp", "connect", &addr, "--timeout", "1"]);
+    drop(server.join());
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("for 1 s"),
+        "{err}"
+    );
+}
+
+#[test]
 fn csa_connect_gives_up_on_a_silent_server() {
     // A server that accepts and never answers: --timeout 1 ends the run
     // with exit code 1 and one error line, as `dxp connect --timeout`.
