@@ -139,9 +139,7 @@ fn dxp_connect_gives_up_on_a_silent_follower() {
     // A follower that accepts and never answers the GAMEREQ: --timeout 1
     // ends the run with exit code 1 (a run gone wrong, README exit codes),
     // not 2 (bad input), and one error line.
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap().to_string();
-    let server = std::thread::spawn(move || listener.accept().map(|(s, _)| s));
+    let (addr, server) = silent_server();
     let o = boardwire(&["dxp", "connect", &addr, "--timeout", "1"]);
     drop(server.join());
     assert_eq!(o.status.code(), Some(1));
@@ -157,9 +155,7 @@ fn dxp_connect_gives_up_on_a_silent_follower() {
 fn csa_connect_gives_up_on_a_silent_server() {
     // A server that accepts and never answers: --timeout 1 ends the run
     // with exit code 1 and one error line, as `dxp connect --timeout`.
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let addr = listener.local_addr().unwrap().to_string();
-    let server = std::thread::spawn(move || listener.accept().map(|(s, _)| s));
+    let (addr, server) = silent_server();
     let o = boardwire(&[
         "csa",
         "connect",
@@ -212,18 +208,8 @@ fn csa_connect_refused_names_the_address() {
 fn servers_say_where_they_listen() {
     // `dxp serve --help`: "Prints `listening on ADDR` to stderr first
     // (useful with port 0)"; `csa serve` the same (README).
-    use std::io::BufRead;
     for proto in ["dxp", "csa"] {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardwire"))
-            .args([proto, "serve", "--listen", "127.0.0.1:0"])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut line = String::new();
-        std::io::BufReader::new(child.stderr.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
+        let (mut child, line) = serve_on_port_0(proto);
         child.kill().unwrap();
         child.wait().unwrap();
         let addr = line
@@ -242,17 +228,7 @@ fn servers_say_where_they_listen() {
 fn dxp_connect_counts_a_draw_as_drawn() {
     // Spec note: GAMEEND reason 2 is a draw; `--max-plies 0` makes us end
     // the game as a draw on our first turn (we play White, who begins).
-    use std::io::BufRead;
-    let mut server = std::process::Command::new(env!("CARGO_BIN_EXE_boardwire"))
-        .args(["dxp", "serve", "--listen", "127.0.0.1:0"])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(server.stderr.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let (mut server, line) = serve_on_port_0("dxp");
     let addr = line.trim_end().rsplit(' ').next().unwrap().to_string();
     let o = boardwire(&[
         "dxp",
@@ -272,4 +248,35 @@ fn dxp_connect_counts_a_draw_as_drawn() {
         Some("result: 1 games, 0 won, 0 lost, 1 drawn, 0 without result"),
         "{out}"
     );
+}
+
+/// `boardwire <proto> serve` on an ephemeral port of 127.0.0.1: the child
+/// and its first stderr line (`listening on ADDR`).
+fn serve_on_port_0(proto: &str) -> (std::process::Child, String) {
+    use std::io::BufRead;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardwire"))
+        .args([proto, "serve", "--listen", "127.0.0.1:0"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    std::io::BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    (child, line)
+}
+
+/// A server on 127.0.0.1 that accepts one connection and never answers:
+/// its address, and the thread holding the accepted socket.
+fn silent_server() -> (
+    String,
+    std::thread::JoinHandle<std::io::Result<std::net::TcpStream>>,
+) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    (
+        addr,
+        std::thread::spawn(move || listener.accept().map(|(s, _)| s)),
+    )
 }
