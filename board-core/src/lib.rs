@@ -14,6 +14,7 @@ extern crate std;
 pub mod chess;
 pub mod draughts;
 mod movelist;
+pub mod player;
 pub mod shogi;
 pub mod time;
 
