@@ -21,8 +21,8 @@ use csa_protocol::{
 
 use crate::Failure;
 use crate::batch::json_string;
-use crate::capture::{self, Escapes, Payload};
 use crate::transcript::show;
+use boardwire_vectors::capture::{self, Escapes, Payload};
 
 /// The input formats of `csa decode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -36,8 +36,8 @@ use tokio::time::Instant;
 
 use crate::Failure;
 use crate::batch::json_string;
-use crate::capture::{self, Escapes, Payload};
 use crate::transcript::{Sink, Splitter, Transcript, show};
+use boardwire_vectors::capture::{self, Escapes, Payload};
 
 /// `boardwire dxp ...`
 #[derive(Debug, Subcommand)]
@@ -1081,7 +1081,7 @@ fn decode(
                     None => continue, // a comment
                     Some(Ok(r)) => r,
                     Some(Err(e)) => {
-                        emit((0, Some((n, ""))), Err(e), out)?;
+                        emit((0, Some((n, ""))), Err(e.to_string()), out)?;
                         continue;
                     }
                 };

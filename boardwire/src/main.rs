@@ -21,7 +21,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand, ValueEnum};
 
 mod batch;
-mod capture;
+
 mod chess;
 mod citrine;
 mod csa;

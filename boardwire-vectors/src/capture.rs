@@ -20,9 +20,41 @@
 //! end of the stream, or a line shortened by the recorder
 //! (`first 80 bytes...<N chars total>`). In DXP captures `\0` is a NUL.
 
+/// What is wrong with a capture line, and where.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("{problem} (byte {offset})")]
+#[non_exhaustive]
+pub struct CaptureError {
+    /// 0-based byte offset in the line.
+    pub offset: usize,
+    /// What is wrong there.
+    pub problem: CaptureProblem,
+}
+
+/// The kinds of [`CaptureError`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CaptureProblem {
+    /// Neither a `[<seconds>] ` record nor a `#` comment nor blank.
+    #[error("not a capture record: expected '[<seconds>] ...' or a '#' comment")]
+    NotARecord,
+    /// A CSA-style record without `>>`, `<<` or `--` after the party.
+    #[error("capture record: expected '>>', '<<' or '--' after the party")]
+    NoArrow,
+    /// A backslash ends the payload.
+    #[error("capture record: a backslash at the end of the text")]
+    TrailingBackslash,
+    /// `\x` not followed by two hex digits.
+    #[error("capture record: '\\x' needs two hex digits")]
+    BadHexEscape,
+    /// A backslash escape that the format does not define.
+    #[error("capture record: unknown escape '\\{}'", char::from(*.0).escape_default())]
+    UnknownEscape(u8),
+}
+
 /// How the payload of a record is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Escapes {
+pub enum Escapes {
     /// As is (CSA lines); only `b'...'` literals are unescaped.
     Raw,
     /// Backslash escapes `\0`, `\\`, `\xNN`, `\r`, `\n`, `\t` (DXP
@@ -32,7 +64,7 @@ pub(crate) enum Escapes {
 
 /// What a record carries.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Payload {
+pub enum Payload {
     /// Wire bytes.
     Bytes(Vec<u8>),
     /// `<EOF...>`: the stream ended (the text inside the brackets).
@@ -51,7 +83,7 @@ pub(crate) enum Payload {
 
 /// One `[<seconds>] ...` record.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Record<'a> {
+pub struct Record<'a> {
     /// Seconds since the connection started (a smaller value than the
     /// record before: a new connection).
     pub secs: f64,
@@ -65,7 +97,7 @@ pub(crate) struct Record<'a> {
 
 /// True when `text` looks like a capture: some line is a `[<seconds>] `
 /// record.
-pub(crate) fn is_capture(text: &str) -> bool {
+pub fn is_capture(text: &str) -> bool {
     text.lines().any(|l| split_time(l).is_some())
 }
 
@@ -73,7 +105,7 @@ pub(crate) fn is_capture(text: &str) -> bool {
 /// 127.0.0.1:27531`, `# accepted connection from ...`): the streams before
 /// it are over. The clock going back (`[0.000]` after `[1.5]`) says the
 /// same.
-pub(crate) fn is_new_connection(line: &str) -> bool {
+pub fn is_new_connection(line: &str) -> bool {
     line.starts_with('#')
         && (line.contains("connected to ") || line.contains("accepted connection"))
 }
@@ -90,18 +122,19 @@ fn split_time(line: &str) -> Option<(f64, &str)> {
 }
 
 /// Reads one line of a capture: `None` for a blank line or a `#` comment,
-/// else the record or what is wrong with it (with its 1-based column; a
+/// else the record or what is wrong with it (with its 0-based byte offset; a
 /// line that is neither a comment nor a `[<seconds>] ` record is an error,
 /// never skipped).
-pub(crate) fn parse_record(line: &str, escapes: Escapes) -> Option<Result<Record<'_>, String>> {
+pub fn parse_record(line: &str, escapes: Escapes) -> Option<Result<Record<'_>, CaptureError>> {
     let trimmed = line.trim_start();
     if trimmed.is_empty() || trimmed.starts_with('#') {
         return None;
     }
     let Some((secs, rest)) = split_time(line) else {
-        return Some(Err(
-            "not a capture record: expected '[<seconds>] ...' or a '#' comment (column 1)".into(),
-        ));
+        return Some(Err(CaptureError {
+            offset: 0,
+            problem: CaptureProblem::NotARecord,
+        }));
     };
     let column0 = line.len() - rest.len();
     let rest = rest.trim_start();
@@ -113,14 +146,14 @@ pub(crate) fn parse_record(line: &str, escapes: Escapes) -> Option<Result<Record
         match rest.split_once(' ').unwrap_or((rest, "")) {
             (a @ (">>" | "<<" | "--"), p) => (a, p),
             _ => {
-                return Some(Err(format!(
-                    "capture record: expected '>>', '<<' or '--' after {who:?} (column {})",
-                    column0 + 1
-                )));
+                return Some(Err(CaptureError {
+                    offset: column0,
+                    problem: CaptureProblem::NoArrow,
+                }));
             }
         }
     };
-    let column = line.len() - payload.len() + 1;
+    let column = line.len() - payload.len();
     let payload = if arrow == "--" {
         Payload::Note(payload.to_string())
     } else if let Some(eof) = payload
@@ -132,10 +165,10 @@ pub(crate) fn parse_record(line: &str, escapes: Escapes) -> Option<Result<Record
         match unescape(lit, true) {
             Ok(b) => Payload::Bytes(b),
             Err((i, what)) => {
-                return Some(Err(format!(
-                    "capture record: {what} (column {})",
-                    column + 2 + i
-                )));
+                return Some(Err(CaptureError {
+                    offset: column + 2 + i,
+                    problem: what,
+                }));
             }
         }
     } else if let Some((head, total)) = shortened(payload) {
@@ -149,10 +182,10 @@ pub(crate) fn parse_record(line: &str, escapes: Escapes) -> Option<Result<Record
             Escapes::Backslash => match unescape(payload, false) {
                 Ok(b) => Payload::Bytes(b),
                 Err((i, what)) => {
-                    return Some(Err(format!(
-                        "capture record: {what} (column {})",
-                        column + i
-                    )));
+                    return Some(Err(CaptureError {
+                        offset: column + i,
+                        problem: what,
+                    }));
                 }
             },
         }
@@ -182,7 +215,7 @@ fn shortened(s: &str) -> Option<(&str, usize)> {
 
 /// Undoes backslash escapes; `python` also accepts `\'`, `\"`, `\a`, `\b`,
 /// `\f`, `\v`. Errors give the 0-based byte index of the backslash.
-fn unescape(s: &str, python: bool) -> Result<Vec<u8>, (usize, String)> {
+fn unescape(s: &str, python: bool) -> Result<Vec<u8>, (usize, CaptureProblem)> {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
@@ -193,7 +226,7 @@ fn unescape(s: &str, python: bool) -> Result<Vec<u8>, (usize, String)> {
             continue;
         }
         let Some(&c) = b.get(i + 1) else {
-            return Err((i, "a backslash at the end of the text".into()));
+            return Err((i, CaptureProblem::TrailingBackslash));
         };
         let byte = match c {
             b'\\' => b'\\',
@@ -216,14 +249,11 @@ fn unescape(s: &str, python: bool) -> Result<Vec<u8>, (usize, String)> {
                         i += 4;
                         continue;
                     }
-                    None => return Err((i, "'\\x' needs two hex digits".into())),
+                    None => return Err((i, CaptureProblem::BadHexEscape)),
                 }
             }
             other => {
-                return Err((
-                    i,
-                    format!("unknown escape '\\{}'", char::from(other).escape_default()),
-                ));
+                return Err((i, CaptureProblem::UnknownEscape(other)));
             }
         };
         out.push(byte);
@@ -237,7 +267,7 @@ mod tests {
     use super::*;
 
     // Lines taken from the recorded transcripts
-    // (/work/shared/vectors/transcripts, copied into the crates' tests/data).
+    // (this crate's `data/`).
     #[test]
     fn csa_records() {
         let r = parse_record("[   0.002] alice  >> LOGIN alice pass x1", Escapes::Raw);
@@ -314,16 +344,22 @@ mod tests {
     }
 
     #[test]
-    fn bad_escapes_name_their_column() {
+    fn bad_escapes_name_their_byte() {
         let r = parse_record("[1.0] lena >> b'LOGIN\\q'", Escapes::Raw).unwrap();
         assert_eq!(
             r.unwrap_err(),
-            "capture record: unknown escape '\\q' (column 22)"
+            CaptureError {
+                offset: 21,
+                problem: CaptureProblem::UnknownEscape(b'q')
+            }
         );
         let r = parse_record("[1.0] C->S E00\\x4", Escapes::Backslash).unwrap();
         assert_eq!(
             r.unwrap_err(),
-            "capture record: '\\x' needs two hex digits (column 15)"
+            CaptureError {
+                offset: 14,
+                problem: CaptureProblem::BadHexEscape
+            }
         );
     }
 }
