@@ -228,23 +228,23 @@ fn csa_move_tokens() {
     assert_eq!(CsaMove::parse(b"+7776FU,T1"), Err(E::Length { len: 10 }));
     assert!(matches!(
         CsaMove::parse(b"*7776FU"),
-        Err(E::UnexpectedChar { column: 1, .. })
+        Err(E::UnexpectedChar { offset: 0, .. })
     ));
     assert!(matches!(
         CsaMove::parse(b"+7076FU"),
-        Err(E::UnexpectedChar { column: 3, .. })
+        Err(E::UnexpectedChar { offset: 2, .. })
     ));
     assert!(matches!(
         CsaMove::parse(b"+0776FU"),
-        Err(E::UnexpectedChar { column: 3, .. })
+        Err(E::UnexpectedChar { offset: 2, .. })
     ));
     assert!(matches!(
         CsaMove::parse(b"+7700FU"),
-        Err(E::UnexpectedChar { column: 4, .. })
+        Err(E::UnexpectedChar { offset: 3, .. })
     ));
     assert!(matches!(
         CsaMove::parse(b"+777xFU"),
-        Err(E::UnexpectedChar { column: 5, .. })
+        Err(E::UnexpectedChar { offset: 4, .. })
     ));
     assert_eq!(CsaMove::parse(b"+7776XX"), Err(E::UnknownPiece));
     assert_eq!(CsaMove::parse(b"+7776fu"), Err(E::UnknownPiece));
@@ -404,12 +404,12 @@ fn csa_position_pi_hands_and_al() {
 }
 
 #[test]
-fn csa_position_errors_name_line_and_column() {
+fn csa_position_errors_name_line_and_byte() {
     let e = |text: &str| Position::from_csa(text.as_bytes()).unwrap_err();
     let r = e("P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HX\n");
     assert_eq!(
-        (r.line, r.column, r.kind),
-        (2, 7, CsaPositionErrorKind::UnknownPiece)
+        (r.line, r.offset, r.kind),
+        (2, 6, CsaPositionErrorKind::UnknownPiece)
     );
     let r = e("P1-KY-KE-GI-KI-OU-KI-GI-KE\n");
     assert_eq!(
@@ -424,21 +424,21 @@ fn csa_position_errors_name_line_and_column() {
     let r = e("PI\nP1 *  *  *  *  *  *  *  *  * \n");
     assert_eq!((r.line, r.kind), (2, CsaPositionErrorKind::PiConflict));
     let r = e("PI55FU\n");
-    assert_eq!((r.line, r.column), (1, 3));
+    assert_eq!((r.line, r.offset), (1, 2));
     assert!(matches!(r.kind, CsaPositionErrorKind::PiMismatch { .. }));
     let r = e("P+00TO\n");
     assert_eq!(
-        (r.line, r.column, r.kind),
+        (r.line, r.offset, r.kind),
         (
             1,
-            5,
+            4,
             CsaPositionErrorKind::NotHandPiece {
                 kind: PieceKind::ProPawn
             }
         )
     );
     let r = e("P+55KI55KI\n");
-    assert_eq!((r.line, r.column), (1, 7));
+    assert_eq!((r.line, r.offset), (1, 6));
     assert_eq!(
         r.kind,
         CsaPositionErrorKind::SquareOccupied { square: sq(5, 5) }
@@ -467,8 +467,8 @@ fn csa_position_errors_name_line_and_column() {
     assert_eq!((r.line, r.kind), (3, CsaPositionErrorKind::AfterSideLine));
     let r = e("X\n");
     assert_eq!(
-        (r.line, r.column, r.kind),
-        (1, 1, CsaPositionErrorKind::UnknownLine)
+        (r.line, r.offset, r.kind),
+        (1, 0, CsaPositionErrorKind::UnknownLine)
     );
     // A bad line has no effect: feeding on works.
     let mut parser = CsaPositionParser::new();

@@ -12,7 +12,7 @@ pub use board_core::shogi::{CsaMove, ParseCsaMoveError};
 pub(crate) fn move_error_offset(e: &ParseCsaMoveError) -> usize {
     match e {
         ParseCsaMoveError::Length { len } => (*len).min(MOVE_LEN),
-        ParseCsaMoveError::UnexpectedChar { column, .. } => column.saturating_sub(1),
+        ParseCsaMoveError::UnexpectedChar { offset, .. } => *offset,
         ParseCsaMoveError::UnknownPiece | ParseCsaMoveError::NotDroppable { .. } => 5,
         _ => 0,
     }

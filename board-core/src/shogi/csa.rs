@@ -52,10 +52,10 @@ pub enum ParseCsaMoveError {
         len: usize,
     },
     /// A byte that does not fit its column.
-    #[error("CSA move: unexpected {found:?} at column {column}, expected {expected}")]
+    #[error("CSA move: unexpected {found:?} at byte {offset}, expected {expected}")]
     UnexpectedChar {
-        /// 1-based column.
-        column: usize,
+        /// 0-based byte offset in the token.
+        offset: usize,
         /// What was there.
         found: char,
         /// What fits there.
@@ -63,7 +63,7 @@ pub enum ParseCsaMoveError {
     },
     /// The two-letter piece code is not one of `FU KY KE GI KI KA HI OU TO
     /// NY NK NG UM RY`.
-    #[error("CSA move: unknown piece code at column 6")]
+    #[error("CSA move: unknown piece code at byte 5")]
     UnknownPiece,
     /// A drop (`00` origin) of a promoted piece or a king.
     #[error("CSA move: {kind} cannot be dropped")]
@@ -119,7 +119,7 @@ impl CsaMove {
             return Err(ParseCsaMoveError::Length { len: bytes.len() });
         }
         let bad = |i: usize, expected| ParseCsaMoveError::UnexpectedChar {
-            column: i + 1,
+            offset: i,
             found: bytes[i] as char,
             expected,
         };
@@ -394,14 +394,14 @@ pub enum CsaPositionErrorKind {
 }
 
 /// An error in a CSA position block: which line (1-based count of lines
-/// fed to the parser), which column (1-based byte), and what.
+/// fed to the parser), which byte of that line (0-based offset), and what.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("CSA position line {line}, column {column}: {kind}")]
+#[error("CSA position line {line}, byte {offset}: {kind}")]
 pub struct CsaPositionError {
     /// 1-based line number within what was fed.
     pub line: usize,
-    /// 1-based byte column.
-    pub column: usize,
+    /// 0-based byte offset within the line.
+    pub offset: usize,
     /// What went wrong.
     pub kind: CsaPositionErrorKind,
 }
@@ -430,7 +430,7 @@ pub enum CsaPositionStatus {
 /// - the side line `+` or `-`, which completes the position.
 ///
 /// Lines starting with `'` are comments and skipped. Anything else is an
-/// error naming line and column; after an error the parser may be fed on
+/// error naming line and byte; after an error the parser may be fed on
 /// (the bad line had no effect) or dropped.
 ///
 /// ```
@@ -456,8 +456,14 @@ impl Default for CsaPositionParser {
     }
 }
 
+/// `column` counts bytes from 1 (as the parser's arithmetic does); the
+/// error holds the 0-based offset.
 fn err(line: usize, column: usize, kind: CsaPositionErrorKind) -> CsaPositionError {
-    CsaPositionError { line, column, kind }
+    CsaPositionError {
+        line,
+        offset: column.saturating_sub(1),
+        kind,
+    }
 }
 
 impl CsaPositionParser {
