@@ -228,7 +228,9 @@ fn pdn_move_text() {
 fn pdn_move_syntax_errors() {
     let e = |s: &str| s.parse::<PdnMove>().unwrap_err();
     assert_eq!(e(""), ParseMoveError::Empty);
-    assert_eq!(e("32"), ParseMoveError::MissingDestination);
+    // "32" is two bytes: the separator was expected at byte 2.
+    assert_eq!(e("32"), ParseMoveError::MissingDestination { offset: 2 });
+    assert_eq!(e(" 32 "), ParseMoveError::MissingDestination { offset: 3 });
     assert_eq!(e("32-"), ParseMoveError::ExpectedSquare { offset: 3 });
     assert_eq!(
         e("32-51"),
@@ -257,6 +259,11 @@ fn pdn_move_syntax_errors() {
     let long = std::iter::repeat_n("1", 60).collect::<Vec<_>>().join("x");
     assert_eq!(e(&long), ParseMoveError::TooManySquares { offset: 102 });
     assert_eq!(" 32-28 ".parse::<PdnMove>().unwrap().to_string(), "32-28");
+    assert_eq!(e(" 32-51").offset(), Some(4));
+    assert_eq!(
+        e("32-28x19").to_string(),
+        "PDN move at byte 5: expected '-' or 'x'"
+    );
     assert!(
         Position::startpos().parse_move("3x").unwrap_err()
             == MoveTextError::Syntax(ParseMoveError::ExpectedSquare { offset: 2 })
@@ -301,7 +308,8 @@ fn fen_errors_name_problem_and_offset() {
     assert_eq!(
         e("W:W31"),
         ParseFenError::MissingColor {
-            color: Color::Black
+            color: Color::Black,
+            offset: 5
         }
     );
     assert_eq!(e("W:W31,x:B1"), ParseFenError::InvalidToken { offset: 6 });
@@ -368,7 +376,18 @@ fn fen_errors_name_problem_and_offset() {
         e("W:W31:B1:F1x"),
         ParseFenError::InvalidCounter { offset: 9 }
     );
-    assert!(e("W:W51:B1").to_string().contains("51"));
+    assert_eq!(
+        e("W:W51:B1").to_string(),
+        "PDN FEN at byte 3: square 51 out of range 1..=50"
+    );
+    assert_eq!(
+        e("W:W31:W32:B1").to_string(),
+        "PDN FEN at byte 6: White's pieces listed twice"
+    );
+    // Leading whitespace counts: the offset is into the text as given.
+    assert_eq!(e("  X:W31:B1"), ParseFenError::InvalidSide { offset: 2 });
+    assert_eq!(e("  X:W31:B1").offset(), Some(2));
+    assert_eq!(e("").offset(), None);
 }
 
 #[test]

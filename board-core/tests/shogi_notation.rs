@@ -49,25 +49,29 @@ fn sfen_hand_canonical_order() {
 }
 
 #[test]
-fn sfen_errors_name_field_and_column() {
+fn sfen_errors_name_field_and_byte_offset() {
+    // Offsets are 0-based bytes into the text: the side letter of the start
+    // position's SFEN is byte 58 (57 board bytes, one space).
     use ParseSfenError as E;
     assert_eq!(
         Position::from_sfen(""),
         Err(E::MissingField {
-            field: SfenField::Board
+            field: SfenField::Board,
+            offset: 0
         })
     );
     assert_eq!(
         Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"),
         Err(E::MissingField {
-            field: SfenField::Side
+            field: SfenField::Side,
+            offset: 57
         })
     );
     assert_eq!(
         Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1"),
         Err(E::UnexpectedChar {
             field: SfenField::Side,
-            column: 59,
+            offset: 58,
             found: 'x'
         })
     );
@@ -75,7 +79,7 @@ fn sfen_errors_name_field_and_column() {
         Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNX b - 1"),
         Err(E::UnexpectedChar {
             field: SfenField::Board,
-            column: 57,
+            offset: 56,
             found: 'X'
         })
     );
@@ -84,36 +88,56 @@ fn sfen_errors_name_field_and_column() {
         Err(E::RankLength {
             rank: 4,
             squares: 8,
-            ..
+            offset: 27
         })
     ));
     assert!(matches!(
         Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"),
-        Err(E::RankCount { ranks: 8, .. })
+        Err(E::RankCount {
+            ranks: 8,
+            offset: 55
+        })
     ));
     assert_eq!(
         Position::from_sfen("4k4/9/9/9/9/9/9/9/4+K4 b - 1"),
-        Err(E::BadPromotion { column: 20 })
+        Err(E::BadPromotion { offset: 19 })
     );
     assert_eq!(
         Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 0P 1"),
-        Err(E::HandCount { column: 25 })
+        Err(E::HandCount { offset: 24 })
     );
     assert_eq!(
         Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 19P 1"),
-        Err(E::HandCount { column: 25 })
+        Err(E::HandCount { offset: 24 })
     );
     assert_eq!(
         Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b K 1"),
-        Err(E::HandCount { column: 25 })
+        Err(E::HandCount { offset: 24 })
     );
     assert_eq!(
         Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b - 0"),
-        Err(E::MoveNumber { column: 27 })
+        Err(E::MoveNumber { offset: 26 })
     );
     assert_eq!(
         Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b - 1 x"),
-        Err(E::TrailingText { column: 29 })
+        Err(E::TrailingText { offset: 28 })
+    );
+    assert_eq!(
+        Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b - 1 x")
+            .unwrap_err()
+            .to_string(),
+        "SFEN at byte 28: unexpected text after the move number"
+    );
+    // Leading spaces count.
+    assert_eq!(
+        Position::from_sfen("  4k4/9/9/9/9/9/9/9/4+K4 b - 1"),
+        Err(E::BadPromotion { offset: 21 })
+    );
+    assert_eq!(
+        Position::from_sfen("4k4/9/9/9/9/9/9/9/4+K4 b - 1")
+            .unwrap_err()
+            .offset(),
+        Some(19)
     );
 }
 
@@ -180,29 +204,34 @@ fn usi_moves() {
     assert_eq!(Move::from_usi("7g7"), Err(E::Length { len: 3 }));
     assert!(matches!(
         Move::from_usi("7j7f"),
-        Err(E::UnexpectedChar { column: 2, .. })
+        Err(E::UnexpectedChar { offset: 1, .. })
     ));
     assert!(matches!(
         Move::from_usi("0g7f"),
-        Err(E::UnexpectedChar { column: 1, .. })
+        Err(E::UnexpectedChar { offset: 0, .. })
     ));
     assert!(matches!(
         Move::from_usi("7g7f="),
-        Err(E::UnexpectedChar { column: 5, .. })
+        Err(E::UnexpectedChar { offset: 4, .. })
     ));
     assert!(matches!(
         Move::from_usi("K*5e"),
-        Err(E::UnexpectedChar { column: 1, .. })
+        Err(E::UnexpectedChar { offset: 0, .. })
     ));
     assert!(matches!(
         Move::from_usi("p*5e"),
-        Err(E::UnexpectedChar { column: 1, .. })
+        Err(E::UnexpectedChar { offset: 0, .. })
     ));
     assert!(matches!(
         Move::from_usi("P5e1"),
-        Err(E::UnexpectedChar { column: 2, .. })
+        Err(E::UnexpectedChar { offset: 1, .. })
     ));
     assert_eq!(Move::from_usi("P*5e+"), Err(E::Length { len: 5 }));
+    assert_eq!(
+        Move::from_usi("7g7f=").unwrap_err().to_string(),
+        "USI move at byte 4: unexpected '=', expected '+' or nothing"
+    );
+    assert_eq!(Move::from_usi("7j7f").unwrap_err().offset(), Some(1));
 }
 
 #[test]

@@ -26,7 +26,9 @@ impl GameCli for Chess {
             "kiwipete" => KIWIPETE
                 .parse()
                 .map_err(|e| Failure::Input(format!("kiwipete: {e}"))),
-            fen => fen
+            // The FEN reader skips leading blanks itself: the text is read
+            // as given, so the byte offset in the error indexes the quoted text.
+            _ => text
                 .parse()
                 .map_err(|e| Failure::Input(format!("invalid chess position {text:?}: {e}"))),
         }

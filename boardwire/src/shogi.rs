@@ -22,8 +22,10 @@ impl GameCli for Shogi {
         let text = text.trim();
         // `sfen <SFEN>` (the USI `position` form) is accepted too.
         let sfen = text.strip_prefix("sfen ").unwrap_or(text);
+        // The text quoted is the text read, so the byte offset in the error
+        // indexes it.
         sfen.parse()
-            .map_err(|e| Failure::Input(format!("invalid shogi position {text:?}: {e}")))
+            .map_err(|e| Failure::Input(format!("invalid shogi position {sfen:?}: {e}")))
     }
 
     fn legal_moves(pos: &Position) -> Result<Vec<Move>, Failure> {

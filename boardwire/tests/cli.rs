@@ -104,7 +104,28 @@ fn bad_input_is_a_one_line_error_with_exit_2() {
     assert_one_line_error(&["perft", "draughts", "startpos", "three"], "three");
     assert_one_line_error(&["perft", "draughts", "startpos", "-1"], "-1");
     assert_one_line_error(&["perft", "checkers", "startpos", "1"], "checkers");
-    assert_one_line_error(&["moves", "draughts", "X:W1:B2"], "side to move");
+    // Positions in errors are 0-based byte offsets into the quoted text.
+    assert_one_line_error(
+        &["perft", "draughts", "W:W51:B1", "3"],
+        "\"W:W51:B1\": PDN FEN at byte 3: square 51 out of range",
+    );
+    assert_one_line_error(&["moves", "draughts", "X:W1:B2"], "at byte 0: side to move");
+    assert_one_line_error(&["moves", "draughts", "W:W31;32:B1"], "at byte 5: ");
+    // The '+' of `4+K4` is byte 19 of the SFEN (the `sfen ` prefix of the
+    // USI form is not part of it).
+    for text in [
+        "4k4/9/9/9/9/9/9/9/4+K4 b - 1",
+        "sfen 4k4/9/9/9/9/9/9/9/4+K4 b - 1",
+    ] {
+        assert_one_line_error(
+            &["moves", "shogi", text],
+            "\"4k4/9/9/9/9/9/9/9/4+K4 b - 1\": SFEN board field at byte 19: '+'",
+        );
+    }
+    assert_one_line_error(
+        &["perft", "shogi", "4k4/9/9/9/9/9/9/9/4K4 b - 0", "1"],
+        "SFEN move-number field at byte 26",
+    );
     assert_one_line_error(&["moves", "draughts", ""], "empty");
     assert_one_line_error(&["moves", "draughts", "W:W31,31:B1"], "twice");
     assert_one_line_error(&["perft", "draughts"], "required");

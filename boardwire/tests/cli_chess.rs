@@ -90,9 +90,19 @@ fn bad_input_is_a_one_line_error_with_exit_2() {
     for (args, needle) in [
         (
             &["perft", "chess", "rnbqkbnr/pppppppp w KQkq - 0 1", "2"][..],
-            "board",
+            // Two ranks, the board field ends at byte 17.
+            "invalid FEN board at byte 17: expected 8 ranks",
         ),
         (&["perft", "chess", "startpos", "two"][..], "two"),
+        (
+            // Leading blanks count: the `x` is byte 46 of the text as given.
+            &[
+                "moves",
+                "chess",
+                "  rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            ][..],
+            "side to move at byte 46: unexpected character 'x'",
+        ),
         (
             &["moves", "chess", "8/8/8/8/8/8/8/8 w - - 0 1"][..],
             "no king",

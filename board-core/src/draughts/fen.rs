@@ -22,34 +22,38 @@ use super::Position;
 use super::position::SetupError;
 use super::types::{Color, Piece, PieceKind, Square};
 
-/// A PDN FEN text that is not a valid position. Offsets are byte offsets
-/// into the text given to [`Position::from_str`].
+/// A PDN FEN text that is not a valid position.
+///
+/// Every syntax error carries `offset`, the 0-based byte offset into the
+/// text given to [`Position::from_str`] (leading whitespace counted) where
+/// the problem was found ([`ParseFenError::offset`] reads it from any
+/// variant); `Display` says "at byte N".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ParseFenError {
     /// The text is empty (or only whitespace).
-    #[error("empty FEN")]
+    #[error("PDN FEN: empty text")]
     Empty,
     /// The side to move is not `W` or `B`.
-    #[error("side to move must be W or B (offset {offset})")]
+    #[error("PDN FEN at byte {offset}: side to move must be W or B")]
     InvalidSide {
         /// Byte offset of the side field.
         offset: usize,
     },
     /// A `:` was expected.
-    #[error("expected ':' at offset {offset}")]
+    #[error("PDN FEN at byte {offset}: expected ':'")]
     ExpectedColon {
         /// Byte offset where `:` was expected.
         offset: usize,
     },
     /// A section does not start with `W`, `B`, `H` or `F`.
-    #[error("unknown section at offset {offset} (expected W, B, H or F)")]
+    #[error("PDN FEN at byte {offset}: unknown section (expected W, B, H or F)")]
     InvalidSection {
         /// Byte offset of the section.
         offset: usize,
     },
     /// A colour's section is given twice.
-    #[error("{color:?}'s pieces listed twice (offset {offset})")]
+    #[error("PDN FEN at byte {offset}: {color}'s pieces listed twice")]
     DuplicateColor {
         /// The repeated colour.
         color: Color,
@@ -57,20 +61,23 @@ pub enum ParseFenError {
         offset: usize,
     },
     /// A colour's section is missing.
-    #[error("missing section for {color:?}'s pieces")]
+    #[error("PDN FEN at byte {offset}: missing section for {color}'s pieces")]
     MissingColor {
         /// The missing colour.
         color: Color,
+        /// Byte offset of the end of the text (trailing whitespace
+        /// excluded), where the section was expected.
+        offset: usize,
     },
     /// A piece item is not `[K]n` or `[K]a-b` (garbage token, stray
     /// character, empty item).
-    #[error("invalid piece item at offset {offset}")]
+    #[error("PDN FEN at byte {offset}: invalid piece item")]
     InvalidToken {
         /// Byte offset of the offending character.
         offset: usize,
     },
     /// A square number outside 1..=50.
-    #[error("square {number} out of range 1..=50 (offset {offset})")]
+    #[error("PDN FEN at byte {offset}: square {number} out of range 1..=50")]
     SquareOutOfRange {
         /// The number as written (saturated at 65535).
         number: u16,
@@ -78,7 +85,7 @@ pub enum ParseFenError {
         offset: usize,
     },
     /// A range `a-b` with `a > b`.
-    #[error("empty range {start}-{end} (offset {offset})")]
+    #[error("PDN FEN at byte {offset}: empty range {start}-{end}")]
     InvalidRange {
         /// First square of the range.
         start: u8,
@@ -88,7 +95,7 @@ pub enum ParseFenError {
         offset: usize,
     },
     /// A square listed twice (in one section or in both).
-    #[error("square {square} listed twice (offset {offset})")]
+    #[error("PDN FEN at byte {offset}: square {square} listed twice")]
     DuplicateSquare {
         /// The square.
         square: Square,
@@ -96,7 +103,7 @@ pub enum ParseFenError {
         offset: usize,
     },
     /// A man on its own promotion row (White on 1..=5, Black on 46..=50).
-    #[error("{color:?} man on square {square}, its own promotion row (offset {offset})")]
+    #[error("PDN FEN at byte {offset}: {color} man on square {square}, its own promotion row")]
     ManOnPromotionRow {
         /// The square.
         square: Square,
@@ -106,15 +113,37 @@ pub enum ParseFenError {
         offset: usize,
     },
     /// A counter (`H`/`F`) without a valid decimal number, or given twice.
-    #[error("invalid move counter at offset {offset}")]
+    #[error("PDN FEN at byte {offset}: invalid move counter")]
     InvalidCounter {
         /// Byte offset of the counter section.
         offset: usize,
     },
     /// The position has more legal moves than a move list holds (no such
     /// position is known).
-    #[error("position has more legal moves than a move list holds")]
+    #[error("PDN FEN: position has more legal moves than a move list holds")]
     TooManyMoves,
+}
+
+impl ParseFenError {
+    /// The 0-based byte offset of the problem in the text, `None` for
+    /// [`Empty`](ParseFenError::Empty) and
+    /// [`TooManyMoves`](ParseFenError::TooManyMoves) (no place in the text).
+    pub fn offset(&self) -> Option<usize> {
+        match *self {
+            ParseFenError::Empty | ParseFenError::TooManyMoves => None,
+            ParseFenError::InvalidSide { offset }
+            | ParseFenError::ExpectedColon { offset }
+            | ParseFenError::InvalidSection { offset }
+            | ParseFenError::DuplicateColor { offset, .. }
+            | ParseFenError::MissingColor { offset, .. }
+            | ParseFenError::InvalidToken { offset }
+            | ParseFenError::SquareOutOfRange { offset, .. }
+            | ParseFenError::InvalidRange { offset, .. }
+            | ParseFenError::DuplicateSquare { offset, .. }
+            | ParseFenError::ManOnPromotionRow { offset, .. }
+            | ParseFenError::InvalidCounter { offset } => Some(offset),
+        }
+    }
 }
 
 struct Parser<'a> {
@@ -276,7 +305,7 @@ impl FromStr for Position {
         }
         for color in [Color::White, Color::Black] {
             if !seen_color[color as usize] {
-                return Err(ParseFenError::MissingColor { color });
+                return Err(ParseFenError::MissingColor { color, offset: end });
             }
         }
         Position::from_pieces(board, side).map_err(|e| match e {

@@ -22,21 +22,26 @@ use super::{MAX_MOVES, Position};
 /// piece captures at most 49, so 50 squares always suffice; 51 is the cap.
 pub const MAX_PATH: usize = 51;
 
-/// A move text that is not well-formed PDN. Offsets are byte offsets.
+/// A move text that is not well-formed PDN.
+///
+/// Every variant but [`Empty`](ParseMoveError::Empty) carries `offset`, the
+/// 0-based byte offset into the text given to [`PdnMove::from_str`]
+/// (leading whitespace counted); [`ParseMoveError::offset`] reads it from
+/// any variant, and `Display` says "at byte N".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ParseMoveError {
     /// The text is empty.
-    #[error("empty move text")]
+    #[error("PDN move: empty text")]
     Empty,
     /// A square number was expected.
-    #[error("expected a square number at offset {offset}")]
+    #[error("PDN move at byte {offset}: expected a square number")]
     ExpectedSquare {
         /// Byte offset.
         offset: usize,
     },
     /// A square number outside 1..=50.
-    #[error("square {number} out of range 1..=50 (offset {offset})")]
+    #[error("PDN move at byte {offset}: square {number} out of range 1..=50")]
     SquareOutOfRange {
         /// The number as written (saturated at 65535).
         number: u16,
@@ -45,26 +50,46 @@ pub enum ParseMoveError {
     },
     /// Something other than `-` or `x` after a square, or a separator that
     /// differs from the first one (`32-28x19`).
-    #[error("expected '-' or 'x' at offset {offset}")]
+    #[error("PDN move at byte {offset}: expected '-' or 'x'")]
     InvalidSeparator {
         /// Byte offset.
         offset: usize,
     },
     /// Only one square.
-    #[error("move text has only one square")]
-    MissingDestination,
+    #[error("PDN move at byte {offset}: only one square (expected '-' or 'x' and a destination)")]
+    MissingDestination {
+        /// Byte offset of the end of the text (trailing whitespace
+        /// excluded), where a separator was expected.
+        offset: usize,
+    },
     /// A quiet move (`-`) with more than two squares.
-    #[error("quiet move with more than two squares (offset {offset})")]
+    #[error("PDN move at byte {offset}: quiet move with more than two squares")]
     QuietMoveTooLong {
         /// Byte offset of the third square.
         offset: usize,
     },
     /// More than [`MAX_PATH`] squares.
-    #[error("more than {} squares in a move text (offset {offset})", MAX_PATH)]
+    #[error("PDN move at byte {offset}: more than {} squares", MAX_PATH)]
     TooManySquares {
         /// Byte offset of the first square past the limit.
         offset: usize,
     },
+}
+
+impl ParseMoveError {
+    /// The 0-based byte offset of the problem in the text, `None` for
+    /// [`Empty`](ParseMoveError::Empty).
+    pub fn offset(&self) -> Option<usize> {
+        match *self {
+            ParseMoveError::Empty => None,
+            ParseMoveError::ExpectedSquare { offset }
+            | ParseMoveError::SquareOutOfRange { offset, .. }
+            | ParseMoveError::InvalidSeparator { offset }
+            | ParseMoveError::MissingDestination { offset }
+            | ParseMoveError::QuietMoveTooLong { offset }
+            | ParseMoveError::TooManySquares { offset } => Some(offset),
+        }
+    }
 }
 
 /// A syntactically valid PDN move text: a quiet move or a capture with two
@@ -180,7 +205,7 @@ impl FromStr for PdnMove {
             }
         }
         if mv.len < 2 {
-            return Err(ParseMoveError::MissingDestination);
+            return Err(ParseMoveError::MissingDestination { offset: end });
         }
         mv.capture = sep == Some(b'x');
         Ok(mv)

@@ -33,6 +33,16 @@ impl Color {
     }
 }
 
+impl fmt::Display for Color {
+    /// `White` or `Black`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Color::White => "White",
+            Color::Black => "Black",
+        })
+    }
+}
+
 impl core::ops::Not for Color {
     type Output = Color;
     #[inline]

@@ -40,8 +40,9 @@ pub struct CsaMove {
     piece: PieceKind,
 }
 
-/// Malformed CSA move text. Columns are 1-based byte positions within the
-/// 7-byte token.
+/// Malformed CSA move text. Positions are 0-based byte offsets within the
+/// 7-byte token ([`ParseCsaMoveError::offset`]); `Display` says "at byte
+/// N".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ParseCsaMoveError {
@@ -51,7 +52,7 @@ pub enum ParseCsaMoveError {
         /// The length found.
         len: usize,
     },
-    /// A byte that does not fit its column.
+    /// A byte that does not fit its place in the token.
     #[error("CSA move: unexpected {found:?} at byte {offset}, expected {expected}")]
     UnexpectedChar {
         /// 0-based byte offset in the token.
@@ -71,6 +72,20 @@ pub enum ParseCsaMoveError {
         /// The named piece.
         kind: PieceKind,
     },
+}
+
+impl ParseCsaMoveError {
+    /// The 0-based byte offset of the problem in the token: the offending
+    /// byte, 5 (the piece code) for [`UnknownPiece`](Self::UnknownPiece)
+    /// and [`NotDroppable`](Self::NotDroppable); `None` for
+    /// [`Length`](Self::Length) (`len` says how long the text was).
+    pub fn offset(&self) -> Option<usize> {
+        match *self {
+            ParseCsaMoveError::Length { .. } => None,
+            ParseCsaMoveError::UnexpectedChar { offset, .. } => Some(offset),
+            ParseCsaMoveError::UnknownPiece | ParseCsaMoveError::NotDroppable { .. } => Some(5),
+        }
+    }
 }
 
 impl CsaMove {

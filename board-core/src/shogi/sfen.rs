@@ -38,74 +38,101 @@ impl fmt::Display for SfenField {
     }
 }
 
-/// Why an SFEN could not be read. Columns are 1-based byte positions in the
-/// input text.
+/// Why an SFEN could not be read.
+///
+/// Every syntax error carries `offset`, the 0-based byte offset in the
+/// input text (leading spaces counted) where the problem was found
+/// ([`ParseSfenError::offset`] reads it from any variant); `Display` says
+/// "at byte N".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ParseSfenError {
     /// A mandatory field (board, side, hand) is missing.
-    #[error("SFEN: missing {field} field")]
+    #[error("SFEN {field} field at byte {offset}: missing")]
     MissingField {
         /// The missing field.
         field: SfenField,
+        /// Byte offset of the end of the text, where the field was
+        /// expected.
+        offset: usize,
     },
     /// A byte that does not belong in this field.
-    #[error("SFEN {field} field: unexpected character {found:?} at column {column}")]
+    #[error("SFEN {field} field at byte {offset}: unexpected character {found:?}")]
     UnexpectedChar {
         /// The field.
         field: SfenField,
-        /// 1-based column.
-        column: usize,
+        /// Byte offset of the character.
+        offset: usize,
         /// The offending character.
         found: char,
     },
     /// A rank describes more or fewer than 9 squares.
-    #[error("SFEN board: rank {rank} has {squares} squares, not 9 (column {column})")]
+    #[error("SFEN board field at byte {offset}: rank {rank} has {squares} squares, not 9")]
     RankLength {
         /// Rank 1..=9 (a..i).
         rank: u8,
         /// Squares counted.
         squares: u8,
-        /// 1-based column where the problem was seen.
-        column: usize,
+        /// Byte offset where the problem was seen: the `/` or the end of
+        /// the board ending a short rank, the character overfilling a rank.
+        offset: usize,
     },
     /// The board has more or fewer than 9 ranks.
-    #[error("SFEN board: {ranks} ranks, not 9 (column {column})")]
+    #[error("SFEN board field at byte {offset}: {ranks} ranks, not 9")]
     RankCount {
         /// Ranks seen.
         ranks: u8,
-        /// 1-based column.
-        column: usize,
+        /// Byte offset of the tenth rank's `/`, or of the end of the
+        /// board field when ranks are missing.
+        offset: usize,
     },
     /// `+` before a piece that cannot promote (gold, king), or `+` with no
     /// piece after it.
-    #[error("SFEN board: '+' cannot apply here (column {column})")]
+    #[error("SFEN board field at byte {offset}: '+' cannot apply here")]
     BadPromotion {
-        /// 1-based column of the `+`.
-        column: usize,
+        /// Byte offset of the `+`.
+        offset: usize,
     },
     /// A hand count of 0, a count with no piece after it, a king in hand,
     /// or more pieces of a kind than a set has.
-    #[error("SFEN hand: bad count or piece at column {column}")]
+    #[error("SFEN hand field at byte {offset}: bad count or piece")]
     HandCount {
-        /// 1-based column.
-        column: usize,
+        /// Byte offset of the item (its count, or its letter for a king).
+        offset: usize,
     },
     /// The move number is not a number from 1 to 2^32-1.
-    #[error("SFEN move number: not a number >= 1 (column {column})")]
+    #[error("SFEN move-number field at byte {offset}: not a number in 1..=4294967295")]
     MoveNumber {
-        /// 1-based column.
-        column: usize,
+        /// Byte offset of the field.
+        offset: usize,
     },
     /// Text after the last field.
-    #[error("SFEN: unexpected text after the move number (column {column})")]
+    #[error("SFEN at byte {offset}: unexpected text after the move number")]
     TrailingText {
-        /// 1-based column.
-        column: usize,
+        /// Byte offset of the text.
+        offset: usize,
     },
     /// The text is well formed but the position is impossible.
     #[error("SFEN: impossible position: {0}")]
     Setup(#[from] SetupError),
+}
+
+impl ParseSfenError {
+    /// The 0-based byte offset of the problem in the text; `None` for
+    /// [`Setup`](ParseSfenError::Setup) (the whole position is impossible).
+    pub fn offset(&self) -> Option<usize> {
+        match *self {
+            ParseSfenError::MissingField { offset, .. }
+            | ParseSfenError::UnexpectedChar { offset, .. }
+            | ParseSfenError::RankLength { offset, .. }
+            | ParseSfenError::RankCount { offset, .. }
+            | ParseSfenError::BadPromotion { offset }
+            | ParseSfenError::HandCount { offset }
+            | ParseSfenError::MoveNumber { offset }
+            | ParseSfenError::TrailingText { offset } => Some(offset),
+            ParseSfenError::Setup(_) => None,
+        }
+    }
 }
 
 /// Splits `s` on runs of ASCII spaces, yielding (0-based offset, token).
@@ -136,14 +163,14 @@ impl Setup {
     pub fn from_sfen(sfen: &str) -> Result<Setup, ParseSfenError> {
         let mut setup = Setup::empty();
         let mut it = fields(sfen);
-        let (boff, board) = it.next().ok_or(ParseSfenError::MissingField {
-            field: SfenField::Board,
-        })?;
+        let missing = |field| ParseSfenError::MissingField {
+            field,
+            offset: sfen.len(),
+        };
+        let (boff, board) = it.next().ok_or(missing(SfenField::Board))?;
         parse_board(board, boff, &mut setup)?;
 
-        let (soff, side) = it.next().ok_or(ParseSfenError::MissingField {
-            field: SfenField::Side,
-        })?;
+        let (soff, side) = it.next().ok_or(missing(SfenField::Side))?;
         setup.side_to_move = match side {
             "b" => Color::Black,
             "w" => Color::White,
@@ -157,28 +184,26 @@ impl Setup {
                 };
                 return Err(ParseSfenError::UnexpectedChar {
                     field: SfenField::Side,
-                    column: soff + bad + 1,
+                    offset: soff + bad,
                     found: char_at(side, bad),
                 });
             }
         };
 
-        let (hoff, hand) = it.next().ok_or(ParseSfenError::MissingField {
-            field: SfenField::Hand,
-        })?;
+        let (hoff, hand) = it.next().ok_or(missing(SfenField::Hand))?;
         parse_hand(hand, hoff, &mut setup)?;
 
         if let Some((noff, num)) = it.next() {
             if num.is_empty() || !num.bytes().all(|b| b.is_ascii_digit()) {
-                return Err(ParseSfenError::MoveNumber { column: noff + 1 });
+                return Err(ParseSfenError::MoveNumber { offset: noff });
             }
             match num.parse::<u32>() {
                 Ok(n) if n >= 1 => setup.move_number = n,
-                _ => return Err(ParseSfenError::MoveNumber { column: noff + 1 }),
+                _ => return Err(ParseSfenError::MoveNumber { offset: noff }),
             }
         }
         if let Some((off, _)) = it.next() {
-            return Err(ParseSfenError::TrailingText { column: off + 1 });
+            return Err(ParseSfenError::TrailingText { offset: off });
         }
         Ok(setup)
     }
@@ -192,66 +217,66 @@ fn parse_board(board: &str, off: usize, setup: &mut Setup) -> Result<(), ParseSf
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
-        let col = off + i + 1;
+        let at = off + i;
         match b {
             b'/' => {
-                if promote_at.is_some() {
-                    return Err(ParseSfenError::BadPromotion { column: col - 1 });
+                if let Some(p) = promote_at {
+                    return Err(ParseSfenError::BadPromotion { offset: p });
                 }
                 if file_count != 9 {
                     return Err(ParseSfenError::RankLength {
                         rank,
                         squares: file_count,
-                        column: col,
+                        offset: at,
                     });
                 }
                 rank += 1;
                 if rank > 9 {
                     return Err(ParseSfenError::RankCount {
                         ranks: 10,
-                        column: col,
+                        offset: at,
                     });
                 }
                 file_count = 0;
             }
             b'1'..=b'9' => {
                 if let Some(p) = promote_at {
-                    return Err(ParseSfenError::BadPromotion { column: p });
+                    return Err(ParseSfenError::BadPromotion { offset: p });
                 }
                 file_count += b - b'0';
                 if file_count > 9 {
                     return Err(ParseSfenError::RankLength {
                         rank,
                         squares: file_count,
-                        column: col,
+                        offset: at,
                     });
                 }
             }
             b'+' => {
                 if promote_at.is_some() {
-                    return Err(ParseSfenError::BadPromotion { column: col });
+                    return Err(ParseSfenError::BadPromotion { offset: at });
                 }
-                promote_at = Some(col);
+                promote_at = Some(at);
             }
             _ => {
                 let Some(kind) = PieceKind::from_sfen_letter(b) else {
                     return Err(ParseSfenError::UnexpectedChar {
                         field: SfenField::Board,
-                        column: col,
+                        offset: at,
                         found: char_at(board, i),
                     });
                 };
                 let kind = match promote_at.take() {
                     Some(p) => kind
                         .promoted()
-                        .ok_or(ParseSfenError::BadPromotion { column: p })?,
+                        .ok_or(ParseSfenError::BadPromotion { offset: p })?,
                     None => kind,
                 };
                 if file_count >= 9 {
                     return Err(ParseSfenError::RankLength {
                         rank,
                         squares: 10,
-                        column: col,
+                        offset: at,
                     });
                 }
                 let color = if b.is_ascii_uppercase() {
@@ -268,21 +293,21 @@ fn parse_board(board: &str, off: usize, setup: &mut Setup) -> Result<(), ParseSf
         }
         i += 1;
     }
-    let end = off + bytes.len() + 1;
+    let end = off + bytes.len();
     if let Some(p) = promote_at {
-        return Err(ParseSfenError::BadPromotion { column: p });
+        return Err(ParseSfenError::BadPromotion { offset: p });
     }
     if file_count != 9 {
         return Err(ParseSfenError::RankLength {
             rank,
             squares: file_count,
-            column: end,
+            offset: end,
         });
     }
     if rank != 9 {
         return Err(ParseSfenError::RankCount {
             ranks: rank,
-            column: end,
+            offset: end,
         });
     }
     Ok(())
@@ -304,7 +329,7 @@ fn parse_hand(hand: &str, off: usize, setup: &mut Setup) -> Result<(), ParseSfen
             i += 1;
             if digits > 2 {
                 return Err(ParseSfenError::HandCount {
-                    column: off + start + 1,
+                    offset: off + start,
                 });
             }
         }
@@ -312,25 +337,23 @@ fn parse_hand(hand: &str, off: usize, setup: &mut Setup) -> Result<(), ParseSfen
             count = 1;
         } else if count == 0 {
             return Err(ParseSfenError::HandCount {
-                column: off + start + 1,
+                offset: off + start,
             });
         }
         let Some(&b) = bytes.get(i) else {
             return Err(ParseSfenError::HandCount {
-                column: off + start + 1,
+                offset: off + start,
             });
         };
         let kind = match PieceKind::from_sfen_letter(b) {
             Some(PieceKind::King) => {
-                return Err(ParseSfenError::HandCount {
-                    column: off + i + 1,
-                });
+                return Err(ParseSfenError::HandCount { offset: off + i });
             }
             Some(k) => k,
             None => {
                 return Err(ParseSfenError::UnexpectedChar {
                     field: SfenField::Hand,
-                    column: off + i + 1,
+                    offset: off + i,
                     found: char_at(hand, i),
                 });
             }
@@ -342,7 +365,7 @@ fn parse_hand(hand: &str, off: usize, setup: &mut Setup) -> Result<(), ParseSfen
         };
         if count > u8::MAX as u32 || !setup.hands[color.index()].add(kind, count as u8) {
             return Err(ParseSfenError::HandCount {
-                column: off + start + 1,
+                offset: off + start,
             });
         }
         i += 1;
@@ -360,7 +383,8 @@ impl Position {
     /// hand `-` or counts before letters (any order; printed as
     /// `RBGSNLPrbgsnlp`); the move number may be omitted (then 1).
     ///
-    /// Errors: [`ParseSfenError`] names the field and the 1-based column;
+    /// Errors: [`ParseSfenError`] names the field and the 0-based byte
+    /// offset;
     /// impossible positions give [`ParseSfenError::Setup`] (see
     /// [`SetupError`]). Positions where a side has no king are accepted.
     ///

@@ -7,7 +7,8 @@ use super::position::Position;
 use super::types::{Move, PieceKind, Square};
 
 /// Malformed USI move text (syntax only; legality is
-/// [`IllegalMoveError`]). Columns are 1-based byte positions.
+/// [`IllegalMoveError`]). Positions are 0-based byte offsets in the text
+/// ([`ParseUsiMoveError::offset`]); `Display` says "at byte N".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ParseUsiMoveError {
@@ -18,20 +19,33 @@ pub enum ParseUsiMoveError {
         len: usize,
     },
     /// A byte that does not fit the position it is in.
-    #[error("USI move: unexpected {found:?} at column {column}, expected {expected}")]
+    #[error("USI move at byte {offset}: unexpected {found:?}, expected {expected}")]
     UnexpectedChar {
-        /// 1-based column.
-        column: usize,
-        /// What was there.
+        /// 0-based byte offset of the byte.
+        offset: usize,
+        /// What was there (a byte outside ASCII is shown as U+0080..=U+00FF,
+        /// the byte's value).
         found: char,
         /// What fits there.
         expected: &'static str,
     },
 }
 
+impl ParseUsiMoveError {
+    /// The 0-based byte offset of the offending byte; `None` for
+    /// [`Length`](ParseUsiMoveError::Length) (the whole text is too short
+    /// or too long: `len` says how long).
+    pub fn offset(&self) -> Option<usize> {
+        match *self {
+            ParseUsiMoveError::Length { .. } => None,
+            ParseUsiMoveError::UnexpectedChar { offset, .. } => Some(offset),
+        }
+    }
+}
+
 fn unexpected(bytes: &[u8], i: usize, expected: &'static str) -> ParseUsiMoveError {
     ParseUsiMoveError::UnexpectedChar {
-        column: i + 1,
+        offset: i,
         found: bytes[i] as char,
         expected,
     }
