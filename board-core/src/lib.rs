@@ -7,9 +7,14 @@
 //! clock reading the protocol crates' sans-IO sessions take.
 #![no_std]
 #![deny(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
-#[cfg(feature = "std")]
+// `arbitrary` needs `std`.
+#[cfg(any(feature = "std", feature = "arbitrary"))]
 extern crate std;
+
+#[cfg(feature = "arbitrary")]
+mod arbitrary_impls;
 
 pub mod chess;
 pub mod draughts;

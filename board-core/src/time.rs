@@ -36,6 +36,7 @@ impl Timestamp for Duration {
 }
 
 #[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
 impl Timestamp for std::time::Instant {
     fn saturating_add(self, duration: Duration) -> Self {
         // `Instant` has neither a saturating add nor a maximum: take the

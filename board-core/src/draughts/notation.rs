@@ -125,6 +125,24 @@ impl PdnMove {
     pub fn is_capture(&self) -> bool {
         self.capture
     }
+
+    /// The move text of `squares` (2..=[`MAX_PATH`] of them; a quiet move
+    /// exactly 2), a capture when `capture`; `None` for any other length.
+    #[cfg(feature = "arbitrary")]
+    pub(crate) fn from_squares(squares: &[Square], capture: bool) -> Option<PdnMove> {
+        if squares.len() < 2 || squares.len() > MAX_PATH || (!capture && squares.len() != 2) {
+            return None;
+        }
+        let mut mv = PdnMove {
+            squares: [0; MAX_PATH],
+            len: squares.len() as u8,
+            capture,
+        };
+        for (slot, sq) in mv.squares.iter_mut().zip(squares) {
+            *slot = sq.bit() as u8;
+        }
+        Some(mv)
+    }
 }
 
 impl fmt::Debug for PdnMove {
