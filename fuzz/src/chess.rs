@@ -64,3 +64,44 @@ pub fn play_any(data: &[u8]) {
         let _ = unchecked.count_legal_moves();
     }
 }
+
+/// `arbitrary` values (feature `arbitrary` of board-core): a position
+/// reached by legal moves re-reads from its FEN; any move value plays
+/// exactly when it is listed; any UCI move value prints as text that parses
+/// back to it and resolves to a listed move or to an illegal-move error.
+pub fn value(pos: &Position, mv: Move, uci: board_core::chess::UciMove) {
+    let fen = pos.to_string();
+    assert_eq!(fen.parse::<Position>().as_ref(), Ok(pos), "{fen}");
+    let moves = pos.legal_moves();
+    assert_eq!(pos.play(mv).is_ok(), moves.contains(&mv), "{fen} {mv}");
+    assert_eq!(pos.is_legal(mv), moves.contains(&mv), "{fen} {mv}");
+    let text = uci.to_string();
+    assert_eq!(text.parse(), Ok(uci), "{text}");
+    match pos.parse_uci(&text) {
+        Ok(m) => assert!(moves.contains(&m), "{fen} {text}"),
+        Err(UciError::Illegal(_)) => {
+            assert!(!moves.iter().any(|m| m.to_string() == text), "{fen} {text}");
+        }
+        Err(UciError::Syntax(e)) => panic!("{text}: {e}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbitrary::{Arbitrary, Unstructured};
+
+    /// [`value`] on values made from 200 fixed-seed byte strings.
+    #[test]
+    fn values() {
+        let mut rng = board_core::player::Player::new(12);
+        for round in 0..200 {
+            let bytes: Vec<u8> = (0..round * 16).map(|_| rng.next_u64() as u8).collect();
+            let v = <(Position, Move, board_core::chess::UciMove)>::arbitrary(
+                &mut Unstructured::new(&bytes),
+            )
+            .unwrap();
+            value(&v.0, v.1, v.2);
+        }
+    }
+}

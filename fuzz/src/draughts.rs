@@ -79,3 +79,42 @@ pub fn playout(choices: &[u8]) {
         pos = pos.play(mv).expect("a listed move plays");
     }
 }
+
+/// `arbitrary` values (feature `arbitrary` of board-core): a position
+/// reached by legal moves passes [`check_position`]; any PDN move value
+/// prints as text that parses back to it, and resolves only to a listed
+/// move; `find_move` with any square set finds only listed moves.
+pub fn value(pos: &Position, pdn: board_core::draughts::PdnMove, set: SquareSet) {
+    check_position(pos);
+    let text = pdn.to_string();
+    assert_eq!(text.parse(), Ok(pdn), "{text}");
+    let moves = pos.legal_moves();
+    if let Ok(mv) = pos.resolve_move(&pdn) {
+        assert!(moves.contains(&mv), "{pos} {text}");
+    }
+    let found = pos.find_move(pdn.from(), pdn.to(), set);
+    let listed = moves
+        .iter()
+        .find(|m| m.from() == pdn.from() && m.to() == pdn.to() && m.captures() == set);
+    assert_eq!(found.as_ref(), listed, "{pos} {text} {set:?}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbitrary::{Arbitrary, Unstructured};
+
+    /// [`value`] on values made from 200 fixed-seed byte strings.
+    #[test]
+    fn values() {
+        let mut rng = board_core::player::Player::new(12);
+        for round in 0..200 {
+            let bytes: Vec<u8> = (0..round * 16).map(|_| rng.next_u64() as u8).collect();
+            let v = <(Position, board_core::draughts::PdnMove, SquareSet)>::arbitrary(
+                &mut Unstructured::new(&bytes),
+            )
+            .unwrap();
+            value(&v.0, v.1, v.2);
+        }
+    }
+}

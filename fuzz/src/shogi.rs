@@ -84,3 +84,40 @@ pub fn playout(choices: &[u8]) {
         assert_eq!(Position::from_sfen(&pos.to_string()).unwrap(), pos);
     }
 }
+
+/// `arbitrary` values (feature `arbitrary` of board-core): a position
+/// reached by legal moves re-reads from its SFEN; any move value prints as
+/// USI that parses back to it and is legal exactly when listed; any CSA
+/// move value prints as 7 bytes that parse back to it, and when it names a
+/// legal move, that move converts back to the same token.
+pub fn value(pos: &Position, mv: Move, csa: CsaMove) {
+    let sfen = pos.to_string();
+    assert_eq!(Position::from_sfen(&sfen).as_ref(), Ok(pos), "{sfen}");
+    let usi = mv.to_string();
+    assert_eq!(Move::from_usi(&usi), Ok(mv), "{usi}");
+    let moves = pos.legal_moves();
+    assert_eq!(pos.is_legal(mv), moves.contains(&mv), "{sfen} {usi}");
+    assert_eq!(pos.play(mv).is_ok(), moves.contains(&mv), "{sfen} {usi}");
+    assert_eq!(CsaMove::parse(&csa.to_bytes()), Ok(csa));
+    if let Ok(m) = pos.move_from_csa(&csa) {
+        assert!(moves.contains(&m), "{sfen} {csa}");
+        assert_eq!(pos.move_to_csa(m), Ok(csa), "{sfen} {csa}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arbitrary::{Arbitrary, Unstructured};
+
+    /// [`value`] on values made from 200 fixed-seed byte strings.
+    #[test]
+    fn values() {
+        let mut rng = board_core::player::Player::new(12);
+        for round in 0..200 {
+            let bytes: Vec<u8> = (0..round * 16).map(|_| rng.next_u64() as u8).collect();
+            let v = <(Position, Move, CsaMove)>::arbitrary(&mut Unstructured::new(&bytes)).unwrap();
+            value(&v.0, v.1, v.2);
+        }
+    }
+}
