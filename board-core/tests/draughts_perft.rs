@@ -1,6 +1,6 @@
-//! Known-answer perft tests from `tests/data/perft-draughts.txt` (copied from
-//! the project's shared vectors; sources: dctl test suite, Aart Bik's
-//! published BikDam perft, Moby Dam test script).
+//! Known-answer perft tests from `tests/data/perft-draughts.txt` (sources:
+//! dctl test suite, Aart Bik's published BikDam perft, Moby Dam test
+//! script).
 
 use board_core::draughts::{Position, perft, perft_divide};
 

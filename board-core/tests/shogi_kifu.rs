@@ -6,8 +6,9 @@ use board_core::shogi::{
     CsaMove, CsaPositionParser, CsaPositionStatus, IllegalMoveError, MoveTextError, Position,
 };
 
-const UCHIFUZUME: &[u8] = include_bytes!("data/uchifuzume-floodgate-2008.csa");
-const FLOODGATE_158: &[u8] = include_bytes!("data/floodgate-900-0-gps_normal-gps_l-20100507.csa");
+// The recorded files, one copy for the workspace (the boardwire-vectors crate).
+const UCHIFUZUME: &[u8] = boardwire_vectors::data::KIFU_UCHIFUZUME;
+const FLOODGATE_158: &[u8] = boardwire_vectors::data::KIFU_FLOODGATE_GPS;
 
 struct Kifu<'a> {
     initial: Position,

@@ -1,7 +1,8 @@
 //! Legal move generation: quiet moves from shifts, captures by a depth-first
 //! search that keeps only the sequences taking the most pieces.
 //!
-//! Rules implemented (spec note "Board conventions"; FMJD rules art. 3-4):
+//! Rules implemented (docs/specs/damexchange.md, *Board conventions users
+//! expect*; FMJD rules art. 3-4):
 //! men move one square diagonally forward and capture forward and backward;
 //! kings fly along diagonals and capture at any distance, landing on any
 //! empty square beyond; capturing is compulsory and the sequence taking the
