@@ -6,6 +6,7 @@ use std::io::Write;
 use board_core::chess::{Move, Position, perft_divide};
 
 use crate::Failure;
+use crate::batch::json_string;
 use crate::game::GameCli;
 
 /// Kiwipete (Peter McKenzie's perft position 2, Chess Programming Wiki).
@@ -28,9 +29,9 @@ impl GameCli for Chess {
                 .map_err(|e| Failure::Input(format!("kiwipete: {e}"))),
             // The FEN reader skips leading blanks itself: the text is read
             // as given, so the byte offset in the error indexes the quoted text.
-            _ => text
-                .parse()
-                .map_err(|e| Failure::Input(format!("invalid chess position {text:?}: {e}"))),
+            _ => text.parse().map_err(|e| {
+                Failure::Input(format!("invalid chess position {}: {e}", json_string(text)))
+            }),
         }
     }
 

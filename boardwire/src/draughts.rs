@@ -8,6 +8,7 @@ use std::io::Write;
 use board_core::draughts::{Move, Position, perft_divide};
 
 use crate::Failure;
+use crate::batch::json_string;
 use crate::game::GameCli;
 
 /// International draughts for `perft` and `moves` (`crate::game`).
@@ -22,8 +23,12 @@ impl GameCli for Draughts {
         if text.trim() == "startpos" {
             return Ok(Position::startpos());
         }
-        text.parse()
-            .map_err(|e| Failure::Input(format!("invalid draughts position {text:?}: {e}")))
+        text.parse().map_err(|e| {
+            Failure::Input(format!(
+                "invalid draughts position {}: {e}",
+                json_string(text)
+            ))
+        })
     }
 
     fn legal_moves(pos: &Position) -> Result<Vec<Move>, Failure> {

@@ -8,6 +8,7 @@ use std::io::Write;
 use board_core::shogi::{Move, Position, perft_divide};
 
 use crate::Failure;
+use crate::batch::json_string;
 use crate::game::GameCli;
 
 /// Shogi for `perft` and `moves` (`crate::game`).
@@ -24,8 +25,9 @@ impl GameCli for Shogi {
         let sfen = text.strip_prefix("sfen ").unwrap_or(text);
         // The text quoted is the text read, so the byte offset in the error
         // indexes it.
-        sfen.parse()
-            .map_err(|e| Failure::Input(format!("invalid shogi position {sfen:?}: {e}")))
+        sfen.parse().map_err(|e| {
+            Failure::Input(format!("invalid shogi position {}: {e}", json_string(sfen)))
+        })
     }
 
     fn legal_moves(pos: &Position) -> Result<Vec<Move>, Failure> {

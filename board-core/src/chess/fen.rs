@@ -102,7 +102,7 @@ pub enum FenErrorKind {
     OppositeCheck,
     /// A castling right without the king on e1/e8 and the rook on its
     /// corner.
-    #[error("{color} {side:?} castling right without king and rook on their original squares")]
+    #[error("{color} {side} castling right without king and rook on their original squares")]
     CastlingWithoutPieces {
         /// Whose right.
         color: Color,

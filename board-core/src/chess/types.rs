@@ -445,6 +445,16 @@ pub enum CastlingSide {
     QueenSide,
 }
 
+impl fmt::Display for CastlingSide {
+    /// `king side` or `queen side`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            CastlingSide::KingSide => "king side",
+            CastlingSide::QueenSide => "queen side",
+        })
+    }
+}
+
 /// What a move does besides moving a piece from one square to another.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MoveKind {

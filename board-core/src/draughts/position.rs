@@ -38,7 +38,7 @@ pub struct Position {
 pub enum SetupError {
     /// A man stands on its own promotion row (White on 1..=5, Black on
     /// 46..=50): it would have been promoted.
-    #[error("{color:?} man on square {square}, its own promotion row")]
+    #[error("{color} man on square {square}, its own promotion row")]
     ManOnPromotionRow {
         /// The offending square.
         square: Square,

@@ -11,7 +11,7 @@ use super::types::{Color, Move, PieceKind, Square};
 #[non_exhaustive]
 pub enum IllegalMoveError {
     /// A CSA move signed for the side that is not to move.
-    #[error("it is {to_move:?}'s turn")]
+    #[error("it is {to_move}'s turn")]
     WrongSide {
         /// The side to move.
         to_move: Color,

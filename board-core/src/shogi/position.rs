@@ -92,7 +92,7 @@ pub enum SetupError {
         max: u8,
     },
     /// A side has two or more kings.
-    #[error("{color:?} has more than one king")]
+    #[error("{color} has more than one king")]
     TooManyKings {
         /// The side.
         color: Color,
@@ -105,7 +105,7 @@ pub enum SetupError {
         square: Square,
     },
     /// Two unpromoted pawns of one side on one file (nifu).
-    #[error("two {color:?} pawns on file {file} (nifu)")]
+    #[error("two {color} pawns on file {file} (nifu)")]
     Nifu {
         /// The side.
         color: Color,

@@ -68,6 +68,16 @@ impl core::ops::Not for Color {
     }
 }
 
+impl fmt::Display for Color {
+    /// `Black` (sente) or `White` (gote).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Color::Black => "Black",
+            Color::White => "White",
+        })
+    }
+}
+
 /// A square of the 9x9 board: file 1..=9 (right to left as Black sees the
 /// board), rank 1..=9 (top to bottom; rank 1 is White's back rank).
 ///
