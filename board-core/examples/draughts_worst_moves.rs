@@ -5,19 +5,14 @@
 //! `cargo run --release -p board-core --example draughts_worst_moves [seconds] [seed] [quiet|capture|both]`
 
 use board_core::draughts::{Color, Piece, PieceKind, Position};
+use board_core::player::Player;
 use std::time::{Duration, Instant};
 
-struct Rng(u64);
+/// The set-ups' random numbers: the built-in player's generator.
+struct Rng(Player);
 impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
     fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        self.0.next_u64() % n
     }
 }
 
@@ -59,7 +54,7 @@ fn main() {
         .and_then(|a| a.parse().ok())
         .unwrap_or(0x9e37_79b9_7f4a_7c15);
     let mode = args.next().unwrap_or_else(|| "both".into());
-    let mut rng = Rng(seed | 1);
+    let mut rng = Rng(Player::new(seed));
     for want_capture in [false, true] {
         if (mode == "quiet" && want_capture) || (mode == "capture" && !want_capture) {
             continue;

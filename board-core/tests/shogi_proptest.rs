@@ -1,28 +1,22 @@
-//! Property tests: SFEN and CSA round trips on positions reached by random
-//! playouts, "legal exactly when listed", and no panic on arbitrary text.
+//! Property tests: SFEN and CSA round trips on positions reached by
+//! playouts of the built-in player (`board_core::player::Player`), "legal
+//! exactly when listed", and no panic on arbitrary text.
 
+use board_core::player::Player;
 use board_core::shogi::{
     Color, CsaMove, CsaPositionParser, Hand, Move, Piece, PieceKind, Position, Setup, Square,
 };
 use proptest::prelude::*;
 
-fn xorshift(state: &mut u64) -> u64 {
-    *state ^= *state << 13;
-    *state ^= *state >> 7;
-    *state ^= *state << 17;
-    *state
-}
-
-/// The position after up to `plies` random legal moves from `start`.
+/// The position after up to `plies` moves of the built-in player (seeded)
+/// from `start`.
 fn playout(start: Position, seed: u64, plies: usize) -> Position {
-    let mut rng = seed | 1;
+    let mut player = Player::new(seed);
     let mut pos = start;
     for _ in 0..plies {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
+        let Some(m) = player.choose_shogi(&pos) else {
             break;
-        }
-        let m = moves[(xorshift(&mut rng) % moves.len() as u64) as usize];
+        };
         pos.play_unchecked(m);
     }
     pos
