@@ -397,3 +397,14 @@ impl<'a> Arbitrary<'a> for shogi::Position {
         )
     }
 }
+
+// ---------------------------------------------------------------------------
+// The built-in player.
+
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
+impl<'a> Arbitrary<'a> for crate::player::Player {
+    /// [`Player::new`](crate::player::Player::new) with an arbitrary seed.
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        Ok(crate::player::Player::new(u64::arbitrary(u)?))
+    }
+}

@@ -105,6 +105,10 @@ fn shogi_values() {
             assert!(pos.legal_moves().contains(&m), "{sfen} {csa}");
             assert_eq!(pos.move_to_csa(m), Ok(csa), "{sfen} {csa}");
         }
+        let mut player = Player::arbitrary(u).unwrap();
+        if let Some(m) = player.choose_shogi(&pos) {
+            assert!(pos.legal_moves().contains(&m), "{sfen} {m}");
+        }
         let hand = shogi::Hand::arbitrary(u).unwrap();
         for kind in shogi::PieceKind::HAND {
             assert!(hand.count(kind) <= kind.total_count());
