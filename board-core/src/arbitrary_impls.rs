@@ -13,6 +13,7 @@
 //! Positions are only ever built by playing legal moves from the start
 //! position (the fuzzer's bytes choose the moves and how many), so every
 //! generated position is reachable and passes the games' own validation.
+//! A [`Player`](crate::player::Player) gets an arbitrary seed.
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 
