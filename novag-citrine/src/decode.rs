@@ -44,7 +44,7 @@ use crate::parse;
 ///   prints*); both are authoritative, and [`MoveLine::bar`] records which
 ///   was seen, so the line encodes back as it came;
 /// - game-list moves with and without piece letters (`Ng1-f3` in the
-///   document, `g1-f3` in captured output; *Commands*, `G`):
+///   document, `g1-f3` in captured output; *Commands (host -> device) and replies (device -> host)*, `G`):
 ///   [`NormalMove::piece`] records it;
 /// - commands in either case (*Link*: "Commands are case-insensitive").
 ///
@@ -56,11 +56,11 @@ pub struct Leniency {
     /// Accept `ID.UCBII VI.09`, the identity line as Novag's 2008 "Citrine
     /// to PC Communication Protocol" document prints it (no blank after
     /// `ID.`); real devices print `ID. UCBII V1.09` (docs/specs/citrine.md,
-    /// *Commands*, `I`).
+    /// *Commands (host -> device) and replies (device -> host)*, `I`).
     pub document_identity: bool,
     /// Accept `t 2 g8-f6`, the take-back line as Novag's 2008 document
     /// prints it (lower-case `t`; a black move without the comma); device
-    /// logs print `T   1,  e7-e5` (docs/specs/citrine.md, *Commands*, `T`).
+    /// logs print `T   1,  e7-e5` (docs/specs/citrine.md, *Commands (host -> device) and replies (device -> host)*, `T`).
     /// The session then takes the colour from the game when the comma is
     /// missing.
     pub document_take_back: bool,

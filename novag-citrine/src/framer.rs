@@ -67,7 +67,7 @@ fn is_term(b: &u8) -> bool {
 }
 
 impl Framer {
-    /// Default cap: 256 bytes. The spec note gives no maximum; the longest
+    /// Default cap: 256 bytes. docs/specs/citrine.md gives no maximum; the longest
     /// line it shows (a game-list row) is under 40 bytes.
     pub const DEFAULT_MAX_LEN: usize = 256;
 

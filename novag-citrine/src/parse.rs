@@ -13,8 +13,8 @@
 //! Replies are matched exactly as the Citrine prints them (keywords and
 //! letters in the case shown in the spec note, `sd`/`tr`, `on`/`off`,
 //! `x`, `ep`, `O-O`); fields are separated by any run of spaces or tabs
-//! (spec note, *Link*: "fields are padded with runs of spaces or tabs").
-//! Commands are case-insensitive (spec note, *Link*).
+//! (docs/specs/citrine.md, *Link*: "fields are padded with runs of spaces or tabs").
+//! Commands are case-insensitive (docs/specs/citrine.md, *Link*).
 //!
 //! ```
 //! use novag_citrine::parse::{move_text, square};
@@ -382,7 +382,7 @@ fn move_line_body(i: In<'_>) -> ParseResult<'_, MoveLine> {
     ))
 }
 
-/// A move line: `M   7,  c5xd4 |` (comma = black, ` |` optional; spec note,
+/// A move line: `M   7,  c5xd4 |` (comma = black, ` |` optional; docs/specs/citrine.md,
 /// *Move text the Citrine prints*).
 pub fn move_line(i: &[u8]) -> ParseResult<'_, MoveLine> {
     let r = match i {

@@ -429,3 +429,19 @@ fn a_device_that_never_answers_is_reported_silent() {
     // its answers were lost.
     assert_eq!(device.position().fullmove_number(), 2);
 }
+
+#[test]
+fn a_device_repeating_new_game_does_not_grow_the_queue() {
+    // Every `New Game` makes the driver re-send its settings (the device
+    // forgets them; spec note, Known field problems); repeated ones replace
+    // the settings still queued instead of piling up.
+    let now = Duration::ZERO;
+    let mut driver = Driver::new(DriverConfig::default(), now);
+    driver.handle_input(&b"New Game\r\n".repeat(100), now);
+    let started = std::iter::from_fn(|| driver.poll_event())
+        .filter(|e| matches!(e, Event::GameStarted(_)))
+        .count();
+    assert_eq!(started, 100);
+    assert_eq!(driver.queued(), 1, "only X ON");
+    assert_eq!(driver.poll_transmit().unwrap().as_bytes(), b"X ON\r\n");
+}

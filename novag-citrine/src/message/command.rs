@@ -81,7 +81,7 @@ pub enum Command<'a> {
     /// with its own engine for the side to move.
     EngineMove,
     /// A line with an unknown command letter (or an empty line), verbatim;
-    /// the device silently ignores it (spec note, *Link*).
+    /// the device silently ignores it (docs/specs/citrine.md, *Link*).
     Unrecognised(RawLine<'a>),
 }
 

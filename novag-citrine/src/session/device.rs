@@ -20,7 +20,7 @@
 //! asks the host to answer, and the Citrine waits for the user's move
 //! without a bound.
 //!
-//! # Behaviour (where the spec note is silent, the simulation's choice)
+//! # Behaviour (where docs/specs/citrine.md is silent, the simulation's choice)
 //! - `M`: a legal move for the side to move is played and acknowledged
 //!   (`M   1   e2-e4 |`); if it is then the engine's side to move (and
 //!   referee mode is off), the engine answers after

@@ -326,6 +326,8 @@ struct Queued {
     expect: Option<MessageKind>,
     /// A `T` command.
     take_back: bool,
+    /// An Xmit/referee setting (re-sent after every `New Game`).
+    setting: bool,
     /// For move commands: the ply index the move will occupy, and whether
     /// it captures.
     move_ply: Option<(usize, bool)>,
@@ -339,7 +341,7 @@ struct Resend<T> {
     generation: u64,
 }
 
-/// The reply a command must get (docs/specs/citrine.md, *Commands*);
+/// The reply a command must get (docs/specs/citrine.md, *Commands (host -> device) and replies (device -> host)*);
 /// `None` for `O` and `P <set-up>` (replies unconfirmed) and unknown lines.
 fn expected_reply(cmd: &Command<'_>) -> Option<MessageKind> {
     Some(match cmd {
@@ -558,6 +560,7 @@ impl<T: Timestamp> Driver<T> {
             bytes: cmd.to_bytes(),
             expect: expected_reply(&cmd),
             take_back: false,
+            setting: false,
             move_ply: Some((self.history.len(), capture)),
         });
         Ok(())
@@ -618,6 +621,7 @@ impl<T: Timestamp> Driver<T> {
             bytes: cmd.to_bytes(),
             expect: expected_reply(&cmd),
             take_back,
+            setting: false,
             move_ply: None,
         });
     }
@@ -691,6 +695,11 @@ impl<T: Timestamp> Driver<T> {
     /// is overdue.
     pub fn handle_timeout(&mut self, now: T) {
         self.advance(now);
+        self.check_silence();
+    }
+
+    /// Reports an overdue acknowledgement (once per silence).
+    fn check_silence(&mut self) {
         if let Some(&(awaited, sent, deadline)) = self.awaiting.iter().min_by_key(|a| a.2)
             && deadline <= self.now
         {
@@ -706,7 +715,7 @@ impl<T: Timestamp> Driver<T> {
     /// (CR, LF or CR LF; cap [`DriverConfig::max_line_len`]), decodes each
     /// with [`DriverConfig::leniency`] and handles it.
     pub fn handle_input(&mut self, bytes: &[u8], now: T) {
-        self.handle_timeout(now);
+        self.advance(now);
         self.inbuf.extend_from_slice(bytes);
         let buf = core::mem::take(&mut self.inbuf);
         let mut start = 0;
@@ -735,19 +744,22 @@ impl<T: Timestamp> Driver<T> {
         let mut buf = buf;
         buf.drain(..start);
         self.inbuf = buf;
+        self.check_silence();
     }
 
     /// Handles one line already decoded (by a codec) at `now`.
     pub fn handle_message(&mut self, reply: &Reply<'_>, now: T) {
-        self.handle_timeout(now);
+        self.advance(now);
         self.on_reply(reply);
+        self.check_silence();
     }
 
     /// Handles a line that could not be framed or decoded (a codec's item
     /// error) at `now`: a disagreement (bytes may have been lost).
     pub fn handle_frame_error(&mut self, error: &FrameError, now: T) {
-        self.handle_timeout(now);
+        self.advance(now);
         self.on_frame_error(*error);
+        self.check_silence();
     }
 
     fn advance(&mut self, now: T) {
@@ -764,12 +776,22 @@ impl<T: Timestamp> Driver<T> {
         self.disagree(Disagreement::BadLine(error));
     }
 
+    /// Queues the configured settings, replacing any still queued (a
+    /// device repeating `New Game` does not grow the queue).
     fn queue_settings(&mut self) {
-        if let Some(x) = self.config.xmit {
-            self.send(Command::Xmit(Some(x)));
-        }
-        if let Some(u) = self.config.referee {
-            self.send(Command::Referee(Some(u)));
+        self.queue.retain(|q| !q.setting);
+        let settings = [
+            self.config.xmit.map(|x| Command::Xmit(Some(x))),
+            self.config.referee.map(|u| Command::Referee(Some(u))),
+        ];
+        for cmd in settings.into_iter().flatten() {
+            self.queue.push_back(Queued {
+                bytes: cmd.to_bytes(),
+                expect: expected_reply(&cmd),
+                take_back: false,
+                setting: true,
+                move_ply: None,
+            });
         }
     }
 
