@@ -1,7 +1,7 @@
 //! Decoding one line: [`decode::<Reply>(line)`](decode),
 //! [`decode::<Command>(line)`](decode), and [`decode_with`] for a
 //! [`Leniency`] other than [`Leniency::STRICT`]. Built on the parsers in
-//! [`parse`](crate::parse); zero-copy, no heap allocation.
+//! [`parse`]; zero-copy, no heap allocation.
 //!
 //! The line is one frame from the [`Framer`](crate::framer::Framer), its
 //! terminator removed; trailing CRs and blanks at either end are tolerated.

@@ -183,7 +183,7 @@ impl DecodeError {
 }
 
 /// The item error of a framed stream ([`Framer`](crate::framer::Framer)
-/// users, the tokio [`codec`](crate#features)): the line was skipped and
+/// users, the tokio `codec` module): the line was skipped and
 /// the stream goes on with the next one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
 #[non_exhaustive]

@@ -12,8 +12,8 @@
 //! | [`framer`] | [`Framer`](framer::Framer): CR / LF / CR LF lines over a caller-owned buffer, with a cap |
 //! | [`convert`] | printed moves ⇄ board-core chess moves against a position |
 //! | [`session`] | sans-IO [`Driver`](session::Driver) (host) and [`Device`](session::Device) (simulated Citrine) |
-//! | `codec` | feature `tokio`: [`HostCodec`](codec::HostCodec), [`DeviceCodec`](codec::DeviceCodec) for `tokio_util::codec::Framed` |
-//! | `serial` | feature `serialport`: the driver that owns the port ([`serial::open`], [`serial::run`]) and the simulator on a pty |
+//! | `codec` | feature `tokio`: `HostCodec`, `DeviceCodec` for `tokio_util::codec::Framed` |
+//! | `serial` | feature `serialport` (default): the driver that owns the port (`serial::open`, `serial::run`, `serial::Limits`) and the simulator on a pty |
 //!
 //! The reference for every item is docs/specs/citrine.md in the
 //! repository (Novag's 2008 "Citrine to PC Communication Protocol",

@@ -9,8 +9,8 @@ use board_core::chess::Color;
 use board_core::player::Player;
 use novag_citrine::error::MessageKind;
 use novag_citrine::session::{
-    CommandError, Device, DeviceConfig, Driver, DriverConfig, EndReason, Event, GameEnded,
-    Misbehaviour, Outcome, board_of,
+    CommandError, Device, DeviceConfig, DeviceEvent, Driver, DriverConfig, EndReason, Event,
+    GameEnded, Misbehaviour, Outcome, board_of,
 };
 
 #[derive(Debug, Default)]
@@ -29,6 +29,7 @@ struct Stats {
     min_gap: Option<Duration>,
     finished: bool,
     ended: Vec<GameEnded>,
+    device_ended: Vec<GameEnded>,
     peer_silent: usize,
 }
 
@@ -67,6 +68,11 @@ fn play(
         while let Some(t) = device.poll_transmit() {
             driver.handle_input(t.as_bytes(), now);
             progressed = true;
+        }
+        while let Some(ev) = device.poll_event() {
+            if let DeviceEvent::GameEnded(e) = ev {
+                stats.device_ended.push(e);
+            }
         }
         while let Some(ev) = driver.poll_event() {
             match ev {
@@ -165,6 +171,17 @@ fn full_game_plain() {
         _ => Outcome::Drawn,
     };
     assert_eq!(end.outcome, want);
+    // The device saw the same game end, from the engine's side (Black).
+    let [dev] = &s.device_ended[..] else {
+        panic!("{s:?}")
+    };
+    assert_eq!((&dev.moves, dev.reason), (&end.moves, end.reason));
+    let mirrored = match end.outcome {
+        Outcome::Won => Outcome::Lost,
+        Outcome::Lost => Outcome::Won,
+        other => other,
+    };
+    assert_eq!(dev.outcome, mirrored);
     assert_eq!(driver.play(end.moves[0]), Err(CommandError::NoGame));
     assert!(
         s.min_gap.unwrap() >= Duration::from_millis(100),
@@ -444,4 +461,28 @@ fn a_device_repeating_new_game_does_not_grow_the_queue() {
     assert_eq!(started, 100);
     assert_eq!(driver.queued(), 1, "only X ON");
     assert_eq!(driver.poll_transmit().unwrap().as_bytes(), b"X ON\r\n");
+}
+
+#[test]
+fn a_frame_error_from_a_codec_starts_a_resync() {
+    // Codec users hand over the item error; bytes may have been lost, so the
+    // driver asks for the position (`P`, spec note, Known field problems).
+    let now = Duration::ZERO;
+    let mut driver = Driver::new(
+        DriverConfig {
+            xmit: None,
+            ..DriverConfig::default()
+        },
+        now,
+    );
+    let error = novag_citrine::error::FrameError::Overlong { len: 300, max: 256 };
+    driver.handle_frame_error(&error, now);
+    let events: Vec<Event> = std::iter::from_fn(|| driver.poll_event()).collect();
+    assert!(
+        matches!(events[0], Event::Malformed(e) if e == error),
+        "{events:?}"
+    );
+    assert!(matches!(events[1], Event::Disagreement(_)), "{events:?}");
+    assert_eq!(driver.poll_transmit().unwrap().as_bytes(), b"P\r\n");
+    assert!(driver.is_resyncing());
 }

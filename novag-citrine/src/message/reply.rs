@@ -95,10 +95,18 @@ impl<'a> RawLine<'a> {
 }
 
 impl fmt::Display for RawLine<'_> {
-    /// The line as text; bytes that are not UTF-8 are written `\xNN`.
+    /// The line as text for a person: control bytes and bytes that are not
+    /// UTF-8 are written `\xNN` (so a line cannot move the cursor of the
+    /// terminal it is printed on).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for chunk in self.0.utf8_chunks() {
-            f.write_str(chunk.valid())?;
+            for c in chunk.valid().chars() {
+                if c.is_control() && (c as u32) < 0x100 {
+                    write!(f, "\\x{:02x}", c as u32)?;
+                } else {
+                    fmt::Write::write_char(f, c)?;
+                }
+            }
             for b in chunk.invalid() {
                 write!(f, "\\x{b:02x}")?;
             }

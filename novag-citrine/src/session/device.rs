@@ -2,7 +2,7 @@
 //! way the spec note's examples and the captured device output show
 //! (docs/specs/citrine.md, *Commands (host -> device) and replies (device
 //! -> host)*), plays legal replies with the family's built-in
-//! [`Player`](board_core::player::Player), and can be told to misbehave like
+//! [`Player`], and can be told to misbehave like
 //! real devices do (docs/specs/citrine.md, *Known field problems*).
 //!
 //! # Call order
