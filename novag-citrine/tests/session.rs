@@ -486,3 +486,24 @@ fn a_frame_error_from_a_codec_starts_a_resync() {
     assert_eq!(driver.poll_transmit().unwrap().as_bytes(), b"P\r\n");
     assert!(driver.is_resyncing());
 }
+
+#[test]
+fn no_move_past_the_last_move_number_the_citrine_prints() {
+    // Move lines carry a number 1..=9999 (spec note, Move text the Citrine
+    // prints): move 10000 cannot be acknowledged, so it is not sent.
+    let now = Duration::ZERO;
+    let mut driver = Driver::new(DriverConfig::default(), now);
+    let late: board_core::chess::Position =
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 10000"
+            .parse()
+            .unwrap();
+    driver.adopt(late);
+    let e2e4 = late.parse_uci("e2e4").unwrap();
+    assert_eq!(driver.play(e2e4), Err(CommandError::MoveLimit));
+    let at_9999: board_core::chess::Position =
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 9999"
+            .parse()
+            .unwrap();
+    driver.adopt(at_9999);
+    assert_eq!(driver.play(e2e4), Ok(()));
+}
