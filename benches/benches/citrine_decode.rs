@@ -1,8 +1,12 @@
 //! Novag Citrine reply-line decoding: one line at a time, and a whole
-//! session's byte stream through the line framer.
+//! session's byte stream through the line framer. The lines include the
+//! protocol document's spellings (`t 2 g8-f6`), so they are decoded with
+//! `Leniency::DOCUMENT` (what the host driver uses).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use novag_citrine::{LineFramer, Reply};
+use novag_citrine::decode::{Leniency, decode_with};
+use novag_citrine::framer::{Framer, Status};
+use novag_citrine::message::Reply;
 use std::hint::black_box;
 
 /// Reply lines as the spec note and captured device output show them.
@@ -38,7 +42,7 @@ fn decode_lines(c: &mut Criterion) {
     g.bench_function("spec_lines", |b| {
         b.iter(|| {
             for line in LINES {
-                black_box(Reply::decode(black_box(line)).unwrap());
+                black_box(decode_with::<Reply>(black_box(line), &Leniency::DOCUMENT).unwrap());
             }
         })
     });
@@ -55,19 +59,13 @@ fn decode_lines(c: &mut Criterion) {
     g.throughput(Throughput::Bytes(stream.len() as u64));
     g.bench_function("framer_and_decode", |b| {
         b.iter(|| {
-            let mut framer = LineFramer::default();
+            let mut framer = Framer::default();
             let mut rest = &stream[..];
             let mut n = 0;
-            loop {
-                let step = framer.next(rest);
-                if let Some(novag_citrine::Frame::Line(l)) = step.frame {
-                    black_box(Reply::decode(l).unwrap());
-                    n += 1;
-                }
-                rest = &rest[step.consumed..];
-                if step.frame.is_none() {
-                    break;
-                }
+            while let Status::Complete { frame, consumed } = framer.decode(rest) {
+                black_box(decode_with::<Reply>(frame, &Leniency::DOCUMENT).unwrap());
+                n += 1;
+                rest = &rest[consumed..];
             }
             assert_eq!(n, LINES.len() * 100);
         })

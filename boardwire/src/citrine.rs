@@ -19,23 +19,28 @@
 //! a new game and takes White only when flipped (spec note, command `F`).
 //!
 //! Exit codes: 0 at the end of the game, 2 when the port cannot be opened,
-//! 1 when the device is lost or (with `--auto`) disagreed with the driver.
+//! 1 when the device is lost, does not answer within `--ack-timeout-ms`,
+//! or (with `--auto`) disagreed with the driver.
+//!
+//! The serial loop is the library's (`novag_citrine::serial::run`); this
+//! module is the command line and what it prints.
 //!
 //! Output: one line per event (`ack e2e4`, `device e7e5`, `duplicate
 //! e2e4`, `takeback e7e5`, ...) and `result ...` at the end.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
+use std::ops::ControlFlow;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use board_core::chess::{Color, Move, Outcome, Position};
+use board_core::chess::{Color, Position};
+use board_core::player::Player;
 use clap::{ArgGroup, Args, ValueEnum};
-use novag_citrine::LevelKind;
-use novag_citrine::device::{DeviceConfig, Misbehaviour};
-use novag_citrine::driver::{Disagreement, Driver, DriverConfig, Event, Resync};
-use novag_citrine::player::Player;
-use novag_citrine::serial::{NativePort, SerialLink, Simulator};
+use novag_citrine::message::Command;
+use novag_citrine::serial::{self, Input, Limits, Simulator};
+use novag_citrine::session::{DeviceConfig, Driver, DriverConfig, Event, Misbehaviour};
+use novag_citrine::types::LevelKind;
 
 use crate::Failure;
 
@@ -98,6 +103,14 @@ pub struct CitrineArgs {
     /// Simulated device: cut every n-th move line in half.
     #[arg(long, default_value_t = 0)]
     sim_truncate: u32,
+    /// Simulated device: receive but never answer (an adapter that cannot
+    /// send).
+    #[arg(long)]
+    sim_mute: bool,
+    /// How long the device may take to answer a command, milliseconds;
+    /// past it the run stops with exit 1.
+    #[arg(long, default_value_t = 5000)]
+    ack_timeout_ms: u64,
 }
 
 /// A line typed by the user.
@@ -128,6 +141,147 @@ fn exit_failure(out: &mut impl Write, msg: impl std::fmt::Display) -> ! {
     std::process::exit(1)
 }
 
+/// What the user interface keeps between rounds of the serial driver.
+struct Ui<'o, W: Write> {
+    out: &'o mut W,
+    host: Color,
+    auto: bool,
+    max_plies: usize,
+    stdin: Option<Receiver<UserInput>>,
+    typed: VecDeque<String>,
+    player: Player,
+    disagreed: bool,
+    out_of_sync: bool,
+    prompted: bool,
+    /// Why the game ended, from the driver's `GameEnded`.
+    ended: Option<String>,
+}
+
+impl<W: Write> Ui<'_, W> {
+    /// One input from the serial driver; `Break` with the result text (or
+    /// an output error) stops the game.
+    fn on(
+        &mut self,
+        input: Input<'_>,
+        driver: &mut Driver<Instant>,
+    ) -> ControlFlow<io::Result<String>> {
+        match self.step(input, driver) {
+            Ok(None) => ControlFlow::Continue(()),
+            Ok(Some(result)) => ControlFlow::Break(Ok(result)),
+            Err(e) => ControlFlow::Break(Err(e)),
+        }
+    }
+
+    fn step(
+        &mut self,
+        input: Input<'_>,
+        driver: &mut Driver<Instant>,
+    ) -> io::Result<Option<String>> {
+        match input {
+            Input::Event(ev) => {
+                self.disagreed |= report(ev, self.out)?;
+                match ev {
+                    // The Citrine plays Black after every new game: flip it.
+                    Event::GameStarted(_) if self.host == Color::Black => {
+                        driver.send(Command::Flip);
+                    }
+                    Event::GameEnded(end) => self.ended = Some(end.reason.to_string()),
+                    Event::OutOfSync { .. } => self.out_of_sync = true,
+                    _ => {}
+                }
+                Ok(None)
+            }
+            Input::Malformed { line, error, .. } => {
+                writeln!(self.out, "bad line {line}: {error}")?;
+                Ok(None)
+            }
+            Input::Tick => self.tick(driver),
+            _ => Ok(None),
+        }
+    }
+
+    /// The user's turn: stdin, the built-in player, the end of the game.
+    fn tick(&mut self, driver: &mut Driver<Instant>) -> io::Result<Option<String>> {
+        // `quit` and the end of input work at any time, also while the
+        // device thinks; other lines wait for the host's turn.
+        if let Some(stdin) = &self.stdin {
+            loop {
+                match stdin.try_recv() {
+                    Ok(UserInput::Line(line)) if line.trim() == "quit" => {
+                        return Ok(Some("quit".into()));
+                    }
+                    Ok(UserInput::Line(line)) => self.typed.push_back(line),
+                    Ok(UserInput::Closed) | Err(TryRecvError::Disconnected) => {
+                        return Ok(Some("input closed".into()));
+                    }
+                    Err(TryRecvError::Empty) => break,
+                }
+            }
+        }
+        if driver.is_out_of_sync() && self.auto {
+            return Ok(Some("out of sync with the device".into()));
+        }
+        let position = *driver.position();
+        let plies = driver.moves().count();
+        if let Some(end) = game_end(self.ended.as_deref(), &position, plies, self.max_plies)
+            && driver.is_idle()
+        {
+            return Ok(Some(end));
+        }
+        if !(driver.is_our_turn() && driver.is_idle()) {
+            self.prompted = false;
+            return Ok(None);
+        }
+        if self.stdin.is_none() {
+            self.play(driver, &position)?;
+            return Ok(None);
+        }
+        if !self.prompted {
+            writeln!(
+                self.out,
+                "your move ({position}): UCI move, auto, takeback, position, new, quit"
+            )?;
+            self.out.flush()?;
+            self.prompted = true;
+        }
+        if let Some(line) = self.typed.pop_front() {
+            self.prompted = false;
+            match line.trim() {
+                "" => {}
+                "auto" => self.play(driver, &position)?,
+                "takeback" => {
+                    for _ in 0..2 {
+                        if let Err(e) = driver.take_back() {
+                            writeln!(self.out, "cannot take back: {e}")?;
+                        }
+                    }
+                }
+                "position" => driver.request_position(),
+                "new" => driver.new_game(),
+                text => match position.parse_uci(text) {
+                    Ok(mv) => {
+                        if let Err(e) = driver.play(mv) {
+                            writeln!(self.out, "cannot play {mv}: {e}")?;
+                        }
+                    }
+                    Err(e) => writeln!(self.out, "not a legal move here: {e}")?,
+                },
+            }
+        }
+        Ok(None)
+    }
+
+    /// The built-in player's move.
+    fn play(&mut self, driver: &mut Driver<Instant>, position: &Position) -> io::Result<()> {
+        if let Some(mv) = self.player.choose_chess(position)
+            && let Err(e) = driver.play(mv)
+        {
+            writeln!(self.out, "cannot play {mv}: {e}")?;
+        }
+        Ok(())
+    }
+}
+
 /// Runs `boardwire citrine`.
 pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
     let host = match args.side {
@@ -146,7 +300,9 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
                 new_game_at_ply: args.sim_new_game_at,
                 out_of_turn_at_ply: args.sim_out_of_turn_at,
                 truncate_every: args.sim_truncate,
+                mute: args.sim_mute,
             },
+            ..DeviceConfig::default()
         };
         Some(Simulator::spawn(config).map_err(|e| Failure::Input(e.to_string()))?)
     } else {
@@ -157,116 +313,47 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
         (None, Some(p)) => p.clone(),
         (None, None) => return Err(Failure::Input("give --port PATH or --simulate".into())),
     };
-    let mut link: SerialLink<NativePort> = SerialLink::open(&path, Duration::from_millis(10))
-        .map_err(|e| Failure::Input(e.to_string()))?;
+    let limits = Limits {
+        ack_timeout: Duration::from_millis(args.ack_timeout_ms),
+        ..Limits::default()
+    };
+    let mut port = serial::open(&path, &limits).map_err(|e| Failure::Input(e.to_string()))?;
     writeln!(out, "connected to {path} at 57600 8N1")?;
-    let mut driver = Driver::new(DriverConfig {
-        host_color: Some(host),
-        min_gap: Duration::from_millis(args.gap_ms),
-        resend: (!args.no_resend).then_some(Duration::from_millis(200)),
-        ..DriverConfig::default()
-    });
+    let mut driver = Driver::new(
+        DriverConfig {
+            host_color: Some(host),
+            min_gap: Duration::from_millis(args.gap_ms),
+            resend: (!args.no_resend).then_some(Duration::from_millis(200)),
+            ..DriverConfig::default()
+        },
+        Instant::now(),
+    );
     if !args.simulate {
-        driver.send(novag_citrine::Command::Identity);
+        driver.send(Command::Identity);
     }
     if host == Color::Black {
-        driver.send(novag_citrine::Command::Flip);
+        driver.send(Command::Flip);
     }
-    let stdin = (!args.auto).then(spawn_stdin);
-    let mut typed: VecDeque<String> = VecDeque::new();
-    let mut player = Player::new(args.seed);
-    let mut disagreed = false;
-    let mut out_of_sync = false;
-    let mut prompted = false;
-    let result = loop {
-        if let Err(e) = link.pump_driver(&mut driver) {
-            exit_failure(out, e);
-        }
-        while let Some(ev) = driver.poll_event() {
-            disagreed |= report(&ev, out)?;
-            match ev {
-                // The Citrine plays Black after every new game: flip it.
-                Event::NewGame if host == Color::Black => {
-                    driver.send(novag_citrine::Command::Flip);
-                }
-                Event::OutOfSync { .. } => out_of_sync = true,
-                _ => {}
-            }
-        }
-        // `quit` and the end of input work at any time, also while the
-        // device thinks; other lines wait for the host's turn.
-        if let Some(stdin) = &stdin {
-            let mut stop = None;
-            loop {
-                match stdin.try_recv() {
-                    Ok(UserInput::Line(line)) if line.trim() == "quit" => {
-                        stop = Some("quit");
-                        break;
-                    }
-                    Ok(UserInput::Line(line)) => typed.push_back(line),
-                    Ok(UserInput::Closed) | Err(TryRecvError::Disconnected) => {
-                        stop = Some("input closed");
-                        break;
-                    }
-                    Err(TryRecvError::Empty) => break,
-                }
-            }
-            if let Some(stop) = stop {
-                break stop.to_owned();
-            }
-        }
-        if driver.is_out_of_sync() && args.auto {
-            break "out of sync with the device".to_owned();
-        }
-        let position = *driver.position();
-        let plies = driver.moves().count();
-        if let Some(end) = game_end(&position, plies, args.max_plies)
-            && driver.is_idle()
-        {
-            break end;
-        }
-        if !(driver.is_host_turn() && driver.is_idle()) {
-            prompted = false;
-            continue;
-        }
-        if stdin.is_none() {
-            let mv = player.choose(&position).expect("game not over");
-            driver.play(mv).map_err(|e| Failure::Input(e.to_string()))?;
-            continue;
-        }
-        if !prompted {
-            writeln!(
-                out,
-                "your move ({}): UCI move, auto, takeback, position, new, quit",
-                position
-            )?;
-            out.flush()?;
-            prompted = true;
-        }
-        if let Some(line) = typed.pop_front() {
-            prompted = false;
-            match line.trim() {
-                "" => {}
-                "auto" => {
-                    let mv = player.choose(&position).expect("game not over");
-                    driver.play(mv).map_err(|e| Failure::Input(e.to_string()))?;
-                }
-                "takeback" => {
-                    for _ in 0..2 {
-                        if let Err(e) = driver.take_back() {
-                            writeln!(out, "cannot take back: {e}")?;
-                        }
-                    }
-                }
-                "position" => driver.request_position(),
-                "new" => driver.new_game(),
-                text => match position.parse_uci(text) {
-                    Ok(mv) => driver.play(mv).map_err(|e| Failure::Input(e.to_string()))?,
-                    Err(e) => writeln!(out, "not a legal move here: {e}")?,
-                },
-            }
-        }
+    let mut ui = Ui {
+        out,
+        host,
+        auto: args.auto,
+        max_plies: args.max_plies,
+        stdin: (!args.auto).then(spawn_stdin),
+        typed: VecDeque::new(),
+        player: Player::new(args.seed),
+        disagreed: false,
+        out_of_sync: false,
+        prompted: false,
+        ended: None,
     };
+    let result = match serial::run(&mut port, &mut driver, &limits, |input, driver| {
+        ui.on(input, driver)
+    }) {
+        Ok(result) => result?,
+        Err(e) => exit_failure(ui.out, e),
+    };
+    let (disagreed, out_of_sync, out) = (ui.disagreed, ui.out_of_sync, ui.out);
     writeln!(
         out,
         "result {result} after {} plies",
@@ -316,12 +403,16 @@ fn disagreement_summary(count: u64, out_of_sync: bool, final_differs: bool) -> S
     }
 }
 
-/// The game's end, if it is over.
-fn game_end(position: &Position, plies: usize, max_plies: usize) -> Option<String> {
-    match position.outcome() {
-        Some(Outcome::Checkmate { winner }) => Some(format!("checkmate, {winner} wins")),
-        Some(Outcome::Stalemate) => Some("stalemate".into()),
-        Some(Outcome::InsufficientMaterial) => Some("draw by insufficient material".into()),
+/// The game's end, if it is over: the driver's reason, the fifty-move
+/// rule (the Citrine plays on; we stop), or our ply limit.
+fn game_end(
+    ended: Option<&str>,
+    position: &Position,
+    plies: usize,
+    max_plies: usize,
+) -> Option<String> {
+    match ended {
+        Some(reason) => Some(reason.to_owned()),
         None if position.is_fifty_moves() => Some("draw by the fifty-move rule".into()),
         None if plies >= max_plies => Some(format!("unfinished at the {max_plies}-ply limit")),
         None => None,
@@ -336,58 +427,17 @@ fn report(ev: &Event, out: &mut impl Write) -> io::Result<bool> {
     Ok(disagreement)
 }
 
-/// An event in words (`ack e2e4`, `duplicate e2e4`, `takeback e7e5`, ...),
-/// and `true` when it is a disagreement with the device.
+/// An event in words (the library's `Display`: `ack e2e4`, `duplicate
+/// e2e4`, `takeback e7e5`, ...; levels spelled out), and `true` when it is
+/// a disagreement with the device.
 pub(crate) fn describe(ev: &Event) -> (String, bool) {
-    let mv = |m: &Move| m.to_string();
     let text = match ev {
-        Event::Acknowledged(m) => format!("ack {}", mv(m)),
-        Event::DeviceMove(m) => format!("device {}", mv(m)),
-        Event::Duplicate(m) => format!("duplicate {}", mv(m)),
-        Event::OutOfTurn(m) => format!("out-of-turn {} (taking it back)", mv(m)),
-        Event::TakenBack(m) => format!("takeback {}", mv(m)),
-        Event::NewGame => "new game (settings re-sent)".to_string(),
+        Event::OutOfTurn(m) => format!("out-of-turn {m} (taking it back)"),
+        Event::GameStarted(_) => "new game (settings re-sent)".to_string(),
         Event::Disagreement(d) => {
-            let what = match d {
-                Disagreement::IllegalMove { error, .. } => format!("illegal move line: {error}"),
-                Disagreement::UnexpectedPly { line } => {
-                    format!("move line for an unexpected ply (move {})", line.number)
-                }
-                Disagreement::AckMismatch { sent, got } => {
-                    format!("we sent {sent}, the device acknowledged {got}")
-                }
-                Disagreement::TakeBackMismatch { .. } => {
-                    "take-back line does not match the last move".to_string()
-                }
-                Disagreement::BadLine => "undecodable line (bytes may be lost)".to_string(),
-                Disagreement::Overlong => "overlong line (bytes may be lost)".to_string(),
-                Disagreement::Flipped => "the device changed the side to move".to_string(),
-                other => format!("{other:?}"),
-            };
-            return (
-                format!("disagreement: {what} (resynchronising with P)"),
-                true,
-            );
+            return (format!("disagreement: {d} (resynchronising with P)"), true);
         }
-        Event::Resynced(r) => match r {
-            Resync::InSync => "resync in sync (the device's board equals ours)".to_string(),
-            Resync::Applied(m) => format!("resync applied {m} (the device was one move ahead)"),
-            Resync::Undone(m) => format!("resync undid {m} (the device was one move behind)"),
-        },
-        Event::OutOfSync { .. } => {
-            return (
-                "out of sync: the device's board matches neither our position nor one move from it"
-                    .to_string(),
-                true,
-            );
-        }
-        Event::Identity { model, version } => format!("identity {model} {version}"),
-        Event::BadLine { error, line } => {
-            format!("bad line {:?}: {error}", String::from_utf8_lossy(line))
-        }
-        Event::Overlong => "overlong line skipped".to_string(),
-        Event::Xmit(on) => format!("xmit {}", if *on { "on" } else { "off" }),
-        Event::Referee(on) => format!("referee {}", if *on { "on" } else { "off" }),
+        Event::OutOfSync { .. } => return (ev.to_string(), true),
         Event::Level(l) => {
             let kind = match l.kind() {
                 LevelKind::Tournament => "tournament",
@@ -402,9 +452,7 @@ pub(crate) fn describe(ev: &Event) -> (String, bool) {
                 l.number()
             )
         }
-        Event::Clock { white, black } => format!("clock {white} {black}"),
-        Event::Other(line) => format!("line {:?}", String::from_utf8_lossy(line)),
-        _ => format!("{ev:?}"),
+        _ => ev.to_string(),
     };
     (text, false)
 }
@@ -412,7 +460,7 @@ pub(crate) fn describe(ev: &Event) -> (String, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use novag_citrine::Level;
+    use novag_citrine::types::Level;
 
     #[test]
     fn levels_in_words() {

@@ -26,6 +26,7 @@
 //! stderr.
 
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use board_core::chess::{Move as ChessMove, Position as ChessPosition};
@@ -36,12 +37,13 @@ use csa_protocol::session::server::ServerConfig;
 use csa_protocol::{GameName, Password, Side as CsaSide, SidePreference, UserName};
 use damexchange::Name;
 use damexchange::session::{FollowerConfig, GameRequest, InitiatorConfig};
-use novag_citrine::device::{DeviceConfig, Misbehaviour};
-use novag_citrine::driver::{Driver, DriverConfig, Event as CitrineEvent};
-use novag_citrine::serial::{SerialLink, Simulator};
+use novag_citrine::serial::{self as citrine_serial, Input as CitrineInput, Limits};
+use novag_citrine::session::{
+    DeviceConfig, Driver, DriverConfig, Event as CitrineEvent, Misbehaviour,
+};
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::transcript::{Sink, Splitter, Transcript, show};
+use crate::transcript::{Sink, Transcript, show};
 use crate::{Failure, citrine, csa, dxp};
 
 /// `boardwire demo`
@@ -437,83 +439,98 @@ fn citrine_part(sink: Sink, inject: bool, deadline: Instant) -> Result<Report, S
         },
         ..DeviceConfig::default()
     };
-    let sim = Simulator::spawn(device).map_err(|e| e.to_string())?;
+    let sim = citrine_serial::Simulator::spawn(device).map_err(|e| e.to_string())?;
     let mut t = Transcript::new("citrine", "host", sink);
     t.note(&format!(
         "simulated Citrine on {} (57600 8N1, 100 ms between commands)",
         sim.path()
     ));
-    let mut link =
-        SerialLink::open(sim.path(), Duration::from_millis(5)).map_err(|e| e.to_string())?;
-    let mut driver = Driver::new(DriverConfig::default());
-    let mut incoming = Splitter::new(b'\n', 256);
+    let limits = Limits {
+        poll_interval: Duration::from_millis(5),
+        ..Limits::default()
+    };
+    let mut port = citrine_serial::open(sim.path(), &limits).map_err(|e| e.to_string())?;
+    let mut driver = Driver::new(DriverConfig::default(), Instant::now());
     let mut step = 0;
-    let (mut duplicates, mut taken_back, mut problems) = (0, 0, Vec::new());
+    let (mut duplicates, mut taken_back) = (0, 0);
     let mut done_at: Option<Instant> = None;
-    loop {
-        let now = Instant::now();
-        if now > deadline {
-            return Err(format!(
-                "timed out after {} s at ply {} (plan step {step})",
-                CITRINE_TIMEOUT.as_secs(),
-                driver.moves().count()
-            ));
-        }
-        while let Some(line) = driver.poll_transmit(Instant::now()) {
-            t.sent(line.len(), &show(trim_eol(&line)));
-            link.write_all(&line).map_err(|e| e.to_string())?;
-        }
-        let input = link.read().map_err(|e| e.to_string())?.to_vec();
-        if !input.is_empty() {
-            incoming.feed(&input, |l| t.received(l.len(), &show(trim_eol(l))));
-            driver.handle_input(&input);
-        }
-        while let Some(ev) = driver.poll_event() {
-            let (text, disagreement) = citrine::describe(&ev);
-            t.note(&text);
-            match ev {
-                CitrineEvent::Duplicate(_) => duplicates += 1,
-                CitrineEvent::TakenBack(_) => taken_back += 1,
-                _ if disagreement => problems.push(text),
-                _ => {}
+    let run = citrine_serial::run(&mut port, &mut driver, &limits, |input, driver| {
+        match input {
+            CitrineInput::Sent(cmd) => t.sent(cmd.to_bytes().len(), &cmd.to_string()),
+            CitrineInput::Received { reply, bytes } => {
+                t.received(bytes, &show(reply.to_string().as_bytes()));
             }
-        }
-        if let Some(p) = problems.first() {
-            return Err(format!("the driver and the device disagreed: {p}"));
-        }
-        if let Some(at) = done_at {
-            // Let the device finish writing (late duplicates) before comparing.
-            if now >= at {
-                break;
+            CitrineInput::Malformed { line, error, bytes } => {
+                t.received(bytes, &format!("{} ({error})", show(line.as_bytes())));
             }
-            continue;
-        }
-        if !(driver.is_idle() && driver.is_host_turn()) {
-            continue;
-        }
-        match CITRINE_PLAN.get(step) {
-            Some(Step::Play(uci)) => {
-                let mv = host_move(driver.position(), uci)
-                    .ok_or_else(|| format!("no legal move at {}", driver.position()))?;
-                t.note(&format!("we play {mv}"));
-                driver.play(mv).map_err(|e| e.to_string())?;
-            }
-            Some(Step::TakeBack) => {
-                t.note("we take back two plies");
-                for _ in 0..2 {
-                    driver.take_back().map_err(|e| e.to_string())?;
+            CitrineInput::Event(ev) => {
+                let (text, disagreement) = citrine::describe(ev);
+                t.note(&text);
+                match ev {
+                    CitrineEvent::Duplicate(_) => duplicates += 1,
+                    CitrineEvent::TakenBack(_) => taken_back += 1,
+                    _ if disagreement => {
+                        return ControlFlow::Break(Err(format!(
+                            "the driver and the device disagreed: {text}"
+                        )));
+                    }
+                    _ => {}
                 }
             }
-            None => done_at = Some(now + Duration::from_millis(250)),
+            CitrineInput::Tick => {
+                let now = Instant::now();
+                if now > deadline {
+                    return ControlFlow::Break(Err(format!(
+                        "timed out after {} s at ply {} (plan step {step})",
+                        CITRINE_TIMEOUT.as_secs(),
+                        driver.moves().count()
+                    )));
+                }
+                if let Some(at) = done_at {
+                    // Let the device finish writing (late duplicates)
+                    // before comparing.
+                    return if now >= at {
+                        ControlFlow::Break(Ok(()))
+                    } else {
+                        ControlFlow::Continue(())
+                    };
+                }
+                if !(driver.is_idle() && driver.is_our_turn()) {
+                    return ControlFlow::Continue(());
+                }
+                match CITRINE_PLAN.get(step) {
+                    Some(Step::Play(uci)) => {
+                        let Some(mv) = host_move(driver.position(), uci) else {
+                            return ControlFlow::Break(Err(format!(
+                                "no legal move at {}",
+                                driver.position()
+                            )));
+                        };
+                        t.note(&format!("we play {mv}"));
+                        if let Err(e) = driver.play(mv) {
+                            return ControlFlow::Break(Err(e.to_string()));
+                        }
+                    }
+                    Some(Step::TakeBack) => {
+                        t.note("we take back two plies");
+                        for _ in 0..2 {
+                            if let Err(e) = driver.take_back() {
+                                return ControlFlow::Break(Err(e.to_string()));
+                            }
+                        }
+                    }
+                    None => done_at = Some(now + Duration::from_millis(250)),
+                }
+                step += 1;
+            }
+            _ => {}
         }
-        step += 1;
-    }
-    let leftover = incoming.take_rest();
-    if !leftover.is_empty() {
-        t.received(
-            leftover.len(),
-            &format!("{} (unfinished line)", show(&leftover)),
-        );
+        ControlFlow::Continue(())
+    });
+    match run {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => return Err(e),
+        Err(e) => return Err(e.to_string()),
     }
     let device = sim.stop().map_err(|e| e.to_string())?;
     if device.position() != driver.position() {
@@ -545,9 +562,4 @@ fn citrine_part(sink: Sink, inject: bool, deadline: Instant) -> Result<Report, S
         sent: ("host->device", t.bytes_sent),
         received: ("device->host", t.bytes_received),
     })
-}
-
-fn trim_eol(line: &[u8]) -> &[u8] {
-    let line = line.strip_suffix(b"\n").unwrap_or(line);
-    line.strip_suffix(b"\r").unwrap_or(line)
 }

@@ -1,5 +1,5 @@
-//! Wire moves ⇄ board-core chess moves, checked against a position (spec
-//! note, "Move text the Citrine prints").
+//! Wire moves ⇄ board-core chess moves, checked against a position
+//! (docs/specs/citrine.md, *Move text the Citrine prints*).
 //!
 //! The Citrine prints castling as `O-O` / `O-O-O` where board-core (like
 //! UCI) encodes it as the king's two-square move; en passant as
@@ -7,7 +7,7 @@
 //! castling as the king's move (`M e1g1`) and may omit the promotion piece
 //! (the device then promotes to a queen).
 
-use crate::command::HostMove;
+use crate::message::HostMove;
 use crate::types::{MoveText, NormalMove, Promotion};
 use crate::vocab::{Move, Position, Role};
 use board_core::chess::MoveKind;
@@ -66,9 +66,9 @@ pub struct IllegalMoveError {
 /// [`IllegalMoveError`] with the reason.
 ///
 /// ```
-/// use novag_citrine::{Reply, convert::to_move};
+/// use novag_citrine::{convert::to_move, decode::decode, message::Reply};
 /// use novag_citrine::vocab::Position;
-/// let Reply::Move(line) = Reply::decode(b"M   1   e2-e4")? else { panic!() };
+/// let Reply::Move(line) = decode(b"M   1   e2-e4")? else { panic!() };
 /// let mv = to_move(&Position::startpos(), &line.text)?;
 /// assert_eq!(mv.to_string(), "e2e4");
 /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -1,10 +1,74 @@
-//! Error types: syntax errors of lines ([`DecodeError`]), invalid values
-//! ([`ValueError`]).
+//! Error types: a line that does not decode ([`DecodeError`]), a value a
+//! validated constructor rejects ([`ValueError`]), and the item error of
+//! framed streams ([`FrameError`]).
+//!
+//! Positions are 0-based byte offsets in the line, the terminator excluded
+//! (docs/specs/citrine.md, *Link*: commands and replies are text lines).
 
 use core::fmt;
 
+/// The kind of line a [`DecodeError`] is about: a device reply
+/// (docs/specs/citrine.md, *Commands (host -> device) and replies (device ->
+/// host)*) or a host command.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[non_exhaustive]
+pub enum MessageKind {
+    /// A reply line whose keyword is known but not yet decided (an empty
+    /// line, a line cut short).
+    Reply,
+    /// `M   7,  c5xd4 |`: a move line.
+    MoveLine,
+    /// `T   1,  e7-e5` / `t 2 g8-f6`: a take-back line.
+    TakeBackLine,
+    /// `Clock 00:06:27 00:00:01`.
+    Clock,
+    /// `Flip` / `Flip --> Black`.
+    Flip,
+    /// `Game 2`: the head of a game list.
+    Game,
+    /// `. white black` / `. 1 e2-e4 c7-c5`: a game-list line.
+    GameRow,
+    /// `ID. UCBII V1.09`.
+    Identity,
+    /// `Level tr 1`.
+    Level,
+    /// `New Game`.
+    NewGame,
+    /// `Position Board`.
+    PositionBoard,
+    /// `Xmit on`.
+    Xmit,
+    /// `.Referee on`.
+    Referee,
+    /// A host command line (`M e2e4`, `L CITRINE 5`, `X ON`, ...).
+    Command,
+}
+
+impl fmt::Display for MessageKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MessageKind::Reply => "reply line",
+            MessageKind::MoveLine => "move line",
+            MessageKind::TakeBackLine => "take-back line",
+            MessageKind::Clock => "Clock line",
+            MessageKind::Flip => "Flip line",
+            MessageKind::Game => "Game line",
+            MessageKind::GameRow => "game-list line",
+            MessageKind::Identity => "ID line",
+            MessageKind::Level => "Level line",
+            MessageKind::NewGame => "New Game line",
+            MessageKind::PositionBoard => "Position Board line",
+            MessageKind::Xmit => "Xmit line",
+            MessageKind::Referee => ".Referee line",
+            MessageKind::Command => "command",
+        })
+    }
+}
+
 /// Which field of a line failed to decode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[non_exhaustive]
 pub enum Field {
     /// The leading keyword (`M`, `Clock`, `Level`, ...) or the command letter.
@@ -29,8 +93,6 @@ pub enum Field {
     Flip,
     /// `on`/`off` after `Xmit`, `.Referee`, `X`, `U`.
     Switch,
-    /// A cell of a `Position Board` diagram rank.
-    DiagramCell,
     /// The set-up text after `P`.
     SetUp,
     /// Input after the last field.
@@ -51,7 +113,6 @@ impl fmt::Display for Field {
             Field::Level => "level",
             Field::Flip => "flip side",
             Field::Switch => "on/off switch",
-            Field::DiagramCell => "diagram cell",
             Field::SetUp => "set-up text",
             Field::Trailing => "end of line",
         })
@@ -60,43 +121,90 @@ impl fmt::Display for Field {
 
 /// What was wrong with the field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[non_exhaustive]
-pub enum ErrorKind {
+pub enum Problem {
     /// The line ended where the field was expected.
     Missing,
     /// An unexpected byte.
     Invalid,
-    /// A number outside its range.
+    /// A number (or a text) outside its range.
     OutOfRange,
 }
 
-impl fmt::Display for ErrorKind {
+impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            ErrorKind::Missing => "missing",
-            ErrorKind::Invalid => "invalid",
-            ErrorKind::OutOfRange => "out of range",
+            Problem::Missing => "missing",
+            Problem::Invalid => "invalid",
+            Problem::OutOfRange => "out of range",
         })
     }
 }
 
 /// A line that starts like a known reply or command but does not decode.
 ///
-/// `column` is the 1-based byte column in the line (terminator excluded)
-/// where the failing field starts or the unexpected byte is.
+/// `offset` is the 0-based byte offset in the line (terminator excluded)
+/// where the failing field starts or the unexpected byte is; at most the
+/// line's length (a missing field at the end of the line).
+///
+/// ```
+/// use novag_citrine::decode::decode;
+/// use novag_citrine::message::Reply;
+/// let e = decode::<Reply>(b"M 1 e9-e4").unwrap_err();
+/// assert_eq!(e.offset, 4);
+/// assert_eq!(e.to_string(), "move line square at byte 4: invalid");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
-#[error("{kind} {field} at column {column}")]
+#[error("{message} {field} at byte {offset}: {problem}")]
+#[non_exhaustive]
 pub struct DecodeError {
+    /// The kind of line.
+    pub message: MessageKind,
     /// The field that failed.
     pub field: Field,
-    /// 1-based byte column in the line.
-    pub column: usize,
+    /// 0-based byte offset in the line.
+    pub offset: usize,
     /// What was wrong.
-    pub kind: ErrorKind,
+    pub problem: Problem,
+}
+
+impl DecodeError {
+    /// An error (`#[non_exhaustive]` keeps struct literals out of other
+    /// crates).
+    pub const fn new(message: MessageKind, field: Field, offset: usize, problem: Problem) -> Self {
+        DecodeError {
+            message,
+            field,
+            offset,
+            problem,
+        }
+    }
+}
+
+/// The item error of a framed stream ([`Framer`](crate::framer::Framer)
+/// users, the tokio `codec` module): the line was skipped and
+/// the stream goes on with the next one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+#[non_exhaustive]
+pub enum FrameError {
+    /// A line longer than the cap; `len` bytes of it were seen (and
+    /// discarded) when it was reported, `max` is the cap (bytes, terminator
+    /// not counted).
+    #[error("line longer than {max} bytes ({len} bytes seen), skipped")]
+    Overlong {
+        /// Bytes of the line seen when it was reported.
+        len: usize,
+        /// The cap.
+        max: usize,
+    },
+    /// A line that does not decode.
+    #[error("malformed line: {0}")]
+    Malformed(DecodeError),
 }
 
 /// A value rejected by a validated constructor (`MoveNumber::new`,
-/// `ClockTime::new`, `Level::new`, `Text::new`, ...).
+/// `ClockTime::new`, `Level::new`, `Token::new`, ...).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
 #[non_exhaustive]
 pub enum ValueError {
@@ -113,8 +221,8 @@ pub enum ValueError {
         max: u32,
     },
     /// A text with a byte that cannot appear there (CR, LF, control bytes,
-    /// whitespace inside a token, non-ASCII), at byte `offset`.
-    #[error("{what}: byte {byte:#04x} not allowed at offset {offset}")]
+    /// whitespace inside a token, non-ASCII), at 0-based byte `offset`.
+    #[error("{what}: byte {byte:#04x} not allowed at byte {offset}")]
     BadByte {
         /// Which value.
         what: &'static str,

@@ -1,147 +1,155 @@
-//! The line framer: finds line boundaries in a byte stream, with a
-//! mandatory length cap (spec note, "Link": commands and replies are text
-//! lines).
+//! The line framer: finds line boundaries in a byte stream over a
+//! caller-owned buffer, with a mandatory length cap (docs/specs/citrine.md,
+//! *Link*: commands and replies are text lines ended with CR LF).
 //!
-//! A line ends at CR, at LF, or at CR LF (also LF CR, which a popular driver
-//! sends): any run of CR and LF bytes ends a line, and empty lines carry
-//! nothing, so they are not reported. A line longer than the cap is reported
-//! once as [`Frame::Overlong`] and its bytes are dropped up to the next
-//! terminator; the line after it decodes normally.
+//! A line ends at CR, at LF, or at CR LF (also LF CR, which a popular
+//! driver sends): any run of CR and LF bytes ends a line, and empty lines
+//! carry nothing, so they are not reported.
 
-/// What [`LineFramer::next`] found.
+/// What [`Framer::decode`] found at the front of the buffer. In every case
+/// the caller drops `consumed` bytes from the front of its buffer (after
+/// using `frame`, which borrows them) and calls again with the rest and any
+/// new bytes appended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Frame<'b> {
-    /// A complete line, terminator excluded, `1..=max_len` bytes.
-    Line(&'b [u8]),
-    /// A line longer than `max_len` bytes began here; it is being skipped.
-    Overlong {
-        /// The cap that was exceeded, in bytes.
-        max_len: usize,
+pub enum Status<'b> {
+    /// A complete line, terminator stripped, `1..=max_frame_len` bytes.
+    /// `consumed` counts the line, its terminator bytes present in the
+    /// buffer and any empty lines before it.
+    Complete {
+        /// The line.
+        frame: &'b [u8],
+        /// Bytes to drop.
+        consumed: usize,
     },
-}
-
-/// The result of one [`LineFramer::next`] call: maybe a frame, and how many
-/// bytes at the front of the buffer the caller must drop *after* using the
-/// frame (the frame borrows them).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Step<'b> {
-    /// The frame found, or `None` when more input is needed.
-    pub frame: Option<Frame<'b>>,
-    /// Bytes consumed from the front of the buffer.
-    pub consumed: usize,
+    /// No complete line yet: more bytes are needed. `consumed` counts
+    /// terminators of empty lines and bytes of an over-long line being
+    /// discarded (often 0).
+    Partial {
+        /// Bytes to drop.
+        consumed: usize,
+    },
+    /// A line longer than the cap, reported once as soon as more than the
+    /// cap has arrived without a terminator (`len` = the bytes of it seen so
+    /// far, all consumed). The framer then discards the rest of it, up to
+    /// and including the next terminator (as `Partial` consumption), and
+    /// the line after it frames normally.
+    Overlong {
+        /// Bytes of the line seen when it was reported.
+        len: usize,
+        /// Bytes to drop.
+        consumed: usize,
+    },
 }
 
 /// A sans-IO line framer with a length cap.
 ///
-/// The caller owns the buffer: it appends what it reads, calls
-/// [`next`](Self::next) until `frame` is `None`, and drops `consumed` bytes
-/// from the front after each call. The framer remembers how far it has
-/// scanned, so a line arriving in many small reads is scanned once.
+/// The framer remembers how far it has scanned, so a line arriving in many
+/// small reads is scanned once.
 ///
 /// ```
-/// use novag_citrine::{Frame, LineFramer};
-/// let mut framer = LineFramer::new(80);
+/// use novag_citrine::framer::{Framer, Status};
+/// let mut framer = Framer::new(80);
 /// let mut buf = b"New Game\r\nM 1 e2".to_vec();
-/// let step = framer.next(&buf);
-/// assert_eq!(step.frame, Some(Frame::Line(b"New Game")));
-/// buf.drain(..step.consumed);
-/// assert_eq!(framer.next(&buf).frame, None); // `M 1 e2` is incomplete
+/// let Status::Complete { frame, consumed } = framer.decode(&buf) else { panic!() };
+/// assert_eq!(frame, b"New Game");
+/// buf.drain(..consumed);
+/// assert_eq!(framer.decode(&buf), Status::Partial { consumed: 0 }); // `M 1 e2` is incomplete
 /// ```
 #[derive(Debug, Clone)]
-pub struct LineFramer {
+pub struct Framer {
     max_len: usize,
     scanned: usize,
     skipping: bool,
 }
 
-impl LineFramer {
-    /// Default cap: 256 bytes, far above the longest Citrine line (a game
-    /// list row is under 40 bytes).
+fn is_term(b: &u8) -> bool {
+    matches!(b, b'\r' | b'\n')
+}
+
+impl Framer {
+    /// Default cap: 256 bytes. docs/specs/citrine.md gives no maximum; the longest
+    /// line it shows (a game-list row) is under 40 bytes.
     pub const DEFAULT_MAX_LEN: usize = 256;
 
-    /// A framer reporting lines longer than `max_len` bytes (at least 1) as
-    /// overlong.
-    pub fn new(max_len: usize) -> Self {
-        LineFramer {
-            max_len: max_len.max(1),
+    /// A framer reporting lines longer than `max_frame_len` bytes (the
+    /// terminator not counted; at least 1) as overlong.
+    pub fn new(max_frame_len: usize) -> Self {
+        Framer {
+            max_len: max_frame_len.max(1),
             scanned: 0,
             skipping: false,
         }
     }
 
     /// The cap, in bytes.
-    pub fn max_len(&self) -> usize {
+    pub fn max_frame_len(&self) -> usize {
         self.max_len
     }
 
-    /// Looks for the next frame at the front of `buf` (which must start with
-    /// the bytes not yet consumed by earlier calls, followed by new input).
-    pub fn next<'b>(&mut self, buf: &'b [u8]) -> Step<'b> {
-        let is_term = |b: &u8| matches!(b, b'\r' | b'\n');
+    /// Looks for the next line at the front of `buf` (the bytes not yet
+    /// consumed by earlier calls, followed by new input).
+    pub fn decode<'b>(&mut self, buf: &'b [u8]) -> Status<'b> {
         // Leading terminators: empty lines, or the rest of a CR LF pair.
         let lead = buf.iter().take_while(|b| is_term(b)).count();
         if lead > 0 {
-            if self.skipping {
-                // The overlong line ended.
-                self.skipping = false;
-            }
+            self.skipping = false;
             self.scanned = 0;
-            let rest = self.next(&buf[lead..]);
-            return Step {
-                frame: rest.frame,
-                consumed: lead + rest.consumed,
-            };
         }
-        let from = self.scanned.min(buf.len());
-        match buf[from..].iter().position(is_term) {
+        let body = &buf[lead..];
+        let from = self.scanned.min(body.len());
+        match body[from..].iter().position(is_term) {
             Some(p) => {
                 let end = from + p;
+                let term = body[end..].iter().take_while(|b| is_term(b)).count();
                 self.scanned = 0;
                 if self.skipping {
+                    // The rest of an overlong line ends here; what follows
+                    // frames normally, in this same call.
                     self.skipping = false;
-                    let rest = self.next(&buf[end..]);
-                    return Step {
-                        frame: rest.frame,
-                        consumed: end + rest.consumed,
+                    let skipped = lead + end + term;
+                    return match self.decode(&buf[skipped..]) {
+                        Status::Complete { frame, consumed } => Status::Complete {
+                            frame,
+                            consumed: skipped + consumed,
+                        },
+                        Status::Partial { consumed } => Status::Partial {
+                            consumed: skipped + consumed,
+                        },
+                        Status::Overlong { len, consumed } => Status::Overlong {
+                            len,
+                            consumed: skipped + consumed,
+                        },
                     };
                 }
                 if end > self.max_len {
-                    // Found complete but too long in one go: report and drop.
-                    return Step {
-                        frame: Some(Frame::Overlong {
-                            max_len: self.max_len,
-                        }),
-                        consumed: end,
+                    // Complete but too long, found in one go.
+                    return Status::Overlong {
+                        len: end,
+                        consumed: lead + end + term,
                     };
                 }
-                Step {
-                    frame: Some(Frame::Line(&buf[..end])),
-                    consumed: end,
+                Status::Complete {
+                    frame: &body[..end],
+                    consumed: lead + end + term,
                 }
             }
             None if self.skipping => {
                 self.scanned = 0;
-                Step {
-                    frame: None,
+                Status::Partial {
                     consumed: buf.len(),
                 }
             }
-            None if buf.len() > self.max_len => {
+            None if body.len() > self.max_len => {
                 self.skipping = true;
                 self.scanned = 0;
-                Step {
-                    frame: Some(Frame::Overlong {
-                        max_len: self.max_len,
-                    }),
+                Status::Overlong {
+                    len: body.len(),
                     consumed: buf.len(),
                 }
             }
             None => {
-                self.scanned = buf.len();
-                Step {
-                    frame: None,
-                    consumed: 0,
-                }
+                self.scanned = body.len();
+                Status::Partial { consumed: lead }
             }
         }
     }
@@ -154,8 +162,9 @@ impl LineFramer {
     }
 }
 
-impl Default for LineFramer {
+impl Default for Framer {
+    /// A framer with [`Framer::DEFAULT_MAX_LEN`].
     fn default() -> Self {
-        LineFramer::new(Self::DEFAULT_MAX_LEN)
+        Framer::new(Self::DEFAULT_MAX_LEN)
     }
 }

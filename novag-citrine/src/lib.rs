@@ -1,81 +1,49 @@
-//! The Novag Citrine chess computer's RS-232 protocol (57600 baud, 8N1, no
-//! flow control; text lines ended with CR LF).
+#![doc = include_str!("../README.md")]
 //!
-//! Layers, each usable on its own:
+//! # Modules
 //!
-//! | layer | items |
+//! | module | holds |
 //! |---|---|
-//! | framing | [`LineFramer`]: line boundaries (CR, LF, CR LF) with a length cap |
-//! | codec | [`Command`] (host -> device, infallible encoding), [`Reply`] (device -> host, zero-copy decoding, unknown lines as [`Reply::Unrecognised`]) |
-//! | session | [`driver::Driver`]: sans-IO host driver (pacing, duplicate acks, take-backs, resync via `P`) |
-//! | simulation | [`device::Device`]: sans-IO simulated Citrine with misbehaviour switches; [`player::Player`]: a small built-in player |
-//! | I/O (feature `serialport`, default) | `serial`: 57600 8N1 transport with read timeouts and device-loss errors; `serial::Simulator`: the simulated device on a pty |
-//! | moves | [`convert`]: printed moves ⇄ board-core chess moves against a position |
+//! | [`types`] | validated wire vocabulary: [`MoveNumber`](types::MoveNumber), [`ClockTime`](types::ClockTime), [`Level`](types::Level), [`MoveText`](types::MoveText), [`Token`](types::Token), ...; [`vocab`]: board-core's chess types re-exported |
+//! | [`message`] | [`Command`](message::Command) (host → device), [`Reply`](message::Reply) (device → host); encoders that cannot fail, `Display` for transcripts |
+//! | [`parse`] | the nom parsers, one public function per grammar rule |
+//! | [`decode`] | [`decode::<Reply>(line)`](decode::decode), [`decode::<Command>(line)`](decode::decode), [`decode_with`](decode::decode_with), [`Leniency`](decode::Leniency) |
+//! | [`error`] | [`DecodeError`](error::DecodeError), [`ValueError`](error::ValueError), [`FrameError`](error::FrameError) |
+//! | [`framer`] | [`Framer`](framer::Framer): CR / LF / CR LF lines over a caller-owned buffer, with a cap |
+//! | [`convert`] | printed moves ⇄ board-core chess moves against a position |
+//! | [`session`] | sans-IO [`Driver`](session::Driver) (host) and [`Device`](session::Device) (simulated Citrine) |
+//! | `codec` | feature `tokio`: `HostCodec`, `DeviceCodec` for `tokio_util::codec::Framed` |
+//! | `serial` | feature `serialport` (default): the driver that owns the port (`serial::open`, `serial::run`, `serial::Limits`) and the simulator on a pty |
 //!
-//! The reference for every item is the boardwire project's spec note on the
-//! Citrine protocol (Novag's 2008 "Citrine to PC Communication Protocol",
-//! captured device output, Scid's Novag module); the item docs cite its
-//! sections ("Link", "Commands (host -> device) and replies (device ->
-//! host)", "Move text the Citrine prints", "Pacing", "Known field
-//! problems"). Where the protocol document and captured device output
-//! differ, both spellings are accepted (`ID.UCBII VI.09` / `ID. UCBII
-//! V1.09`, `t 2 g8-f6` / `T   1,  e7-e5`, move lines with and without the
-//! trailing ` |`).
-//!
-//! # Features and `no_std`
-//!
-//! | feature | default | what it adds |
-//! |---|---|---|
-//! | `std` | yes | links `std`; [`Timestamp`] for `std::time::Instant` |
-//! | `serialport` | yes | the `serial` module (implies `std`) |
-//!
-//! The crate is `#![no_std]` and needs `alloc` (the driver's and device's
-//! queues, owned lines); decoding a reply never allocates. The driver and
-//! the device take the time from the caller as a [`Timestamp`]:
-//! `std::time::Instant` with `std`, or a [`core::time::Duration`] since an
-//! origin of the caller's choice.
-//!
-//! ```
-//! use novag_citrine::{Command, Reply, convert};
-//! use novag_citrine::vocab::Position;
-//!
-//! let e2e4 = Position::startpos().parse_uci("e2e4")?;
-//! assert_eq!(Command::Move(convert::to_host_move(e2e4)).to_bytes(), b"M e2e4\r\n");
-//! let Reply::Move(ack) = Reply::decode(b"M   1   e2-e4 |")? else { unreachable!() };
-//! assert_eq!(convert::to_move(&Position::startpos(), &ack.text)?, e2e4);
-//! # Ok::<(), Box<dyn core::error::Error>>(())
-//! ```
+//! The reference for every item is docs/specs/citrine.md in the
+//! repository (Novag's 2008 "Citrine to PC Communication Protocol",
+//! captured device output, Scid's Novag module); item docs cite its
+//! sections (*Link*, *Commands (host -> device) and replies (device ->
+//! host)*, *Move text the Citrine prints*, *Pacing*, *Known field
+//! problems*).
 
 #![no_std]
 #![deny(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
-mod command;
+#[cfg(feature = "arbitrary")]
+mod arbitrary_impls;
+#[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
+pub mod codec;
 pub mod convert;
-pub mod device;
-pub mod driver;
-mod error;
-mod framer;
-mod parse;
-pub mod player;
-mod reply;
+pub mod decode;
+pub mod error;
+pub mod framer;
+pub mod message;
+pub mod parse;
 #[cfg(feature = "serialport")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serialport")))]
 pub mod serial;
-mod time;
-mod types;
+pub mod session;
+pub mod types;
 pub mod vocab;
-
-pub use command::{Command, HostMove, LevelTarget};
-pub use error::{DecodeError, ErrorKind, Field, ValueError};
-pub use framer::{Frame, LineFramer, Step};
-pub use reply::{DiagramRow, MoveLine, RawLine, Reply};
-pub use time::Timestamp;
-pub use types::{ClockTime, Level, LevelKind, MoveNumber, MoveText, NormalMove, Promotion, Token};
-
-/// The README's examples, compiled and run as doctests.
-#[doc = include_str!("../README.md")]
-#[cfg(doctest)]
-pub struct ReadmeDoctests;

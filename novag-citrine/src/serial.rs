@@ -1,27 +1,94 @@
-//! Serial transport (feature `serialport`): opens a port at 57600 baud,
-//! 8 data bits, no parity, 1 stop bit, no flow control (spec note, "Link"),
-//! reads with a timeout, and reports a vanished device (unplugged USB
-//! adapter) as [`SerialError::DeviceLost`] instead of hanging. Also runs
-//! the simulated device on a pseudo-terminal ([`Simulator`], Unix only).
+//! The serial driver (feature `serialport`): the only code that owns a
+//! port. [`open`] opens it at 57600 baud, 8 data bits, no parity, 1 stop
+//! bit, no flow control (docs/specs/citrine.md, *Link*); [`run`] runs a
+//! host [`Driver`] over it until the caller's callback stops it, enforcing
+//! [`Limits`]; a vanished device (unplugged USB adapter) is
+//! [`SerialError::DeviceLost`], a device that does not answer is
+//! [`SerialError::PeerSilent`], never a hang. [`Simulator`] (Unix) runs
+//! the simulated [`Device`](crate::session::Device) on a pseudo-terminal.
 //!
 //! On Linux the user needs access to the tty device (e.g. membership of the
 //! `dialout` group).
+//!
+//! ```no_run
+//! use std::ops::ControlFlow;
+//! use std::time::Instant;
+//! use novag_citrine::serial::{self, Input, Limits};
+//! use novag_citrine::session::{Driver, DriverConfig, Event};
+//!
+//! let limits = Limits::default();
+//! let mut port = serial::open("/dev/ttyUSB0", &limits)?;
+//! let mut driver = Driver::new(DriverConfig::default(), Instant::now());
+//! let e2e4 = driver.position().parse_uci("e2e4")?;
+//! driver.play(e2e4)?;
+//! serial::run(&mut port, &mut driver, &limits, |input, _driver| match input {
+//!     Input::Event(Event::Acknowledged(m)) => ControlFlow::Break(println!("ack {m}")),
+//!     _ => ControlFlow::Continue(()),
+//! })?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 use std::borrow::ToOwned;
-use std::boxed::Box;
 use std::io::{self, Read, Write};
+use std::ops::ControlFlow;
 use std::string::String;
 use std::time::{Duration, Instant};
 
 use serialport::{DataBits, FlowControl, Parity, SerialPort, StopBits};
 
-use crate::device::Device;
-use crate::driver::Driver;
+use crate::decode::{decode, decode_with};
+use crate::error::{FrameError, MessageKind};
+use crate::framer::{Framer, Status};
+use crate::message::{Command, RawLine, Reply};
+use crate::session::{Driver, Event};
 
 /// The Citrine's baud rate.
 pub const BAUD_RATE: u32 = 57_600;
 
-/// A serial transport failure.
+/// The native port type of this platform.
+#[cfg(unix)]
+pub type NativePort = serialport::TTYPort;
+/// The native port type of this platform.
+#[cfg(windows)]
+pub type NativePort = serialport::COMPort;
+
+/// Resource bounds of [`run`], each with a documented default.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Longest line accepted from the device, in bytes without the
+    /// terminator (default 256, [`Framer::DEFAULT_MAX_LEN`]); longer lines
+    /// are skipped and count as malformed.
+    pub max_line_len: usize,
+    /// Most command lines queued in the driver and not yet written (default
+    /// 64: at the 100 ms pacing, 6.4 s of commands);
+    /// [`SerialError::QueueFull`] beyond.
+    pub max_queued: usize,
+    /// How long the device may take to answer a command with a known reply
+    /// (default 5 s; applied to the driver as
+    /// [`DriverConfig::ack_timeout`](crate::session::DriverConfig::ack_timeout));
+    /// [`SerialError::PeerSilent`] beyond.
+    pub ack_timeout: Duration,
+    /// Most consecutive malformed, overlong or unrecognised lines (default
+    /// 16); [`SerialError::Misbehaving`] beyond.
+    pub max_bad_lines: u32,
+    /// The port's read timeout: how often [`run`] calls back with
+    /// [`Input::Tick`] when the line is quiet (default 10 ms).
+    pub poll_interval: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_line_len: Framer::DEFAULT_MAX_LEN,
+            max_queued: 64,
+            ack_timeout: Duration::from_secs(5),
+            max_bad_lines: 16,
+            poll_interval: Duration::from_millis(10),
+        }
+    }
+}
+
+/// Why the serial driver stopped.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum SerialError {
@@ -37,6 +104,62 @@ pub enum SerialError {
     /// adapter was unplugged.
     #[error("serial device lost: {0}")]
     DeviceLost(io::Error),
+    /// The device did not answer within [`Limits::ack_timeout`] (e.g. an
+    /// adapter that receives but cannot send).
+    #[error("the device did not answer: no {awaited} within {} ms", waited.as_millis())]
+    PeerSilent {
+        /// The reply that did not come.
+        awaited: MessageKind,
+        /// How long the driver waited.
+        waited: Duration,
+    },
+    /// More than [`Limits::max_bad_lines`] malformed or unrecognised lines
+    /// in a row (wrong baud rate, line noise, not a Citrine).
+    #[error("{count} malformed or unrecognised lines in a row from the device")]
+    Misbehaving {
+        /// Lines in a row.
+        count: u32,
+    },
+    /// More than [`Limits::max_queued`] commands queued in the driver.
+    #[error("{queued} commands queued for the device, more than the limit")]
+    QueueFull {
+        /// Commands queued.
+        queued: usize,
+    },
+}
+
+/// What [`run`] shows its callback, in this order per round: the lines
+/// written, the lines read (each before the driver handles it), the
+/// driver's events, then one `Tick`.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Input<'a> {
+    /// A command line written to the device.
+    Sent(&'a Command<'a>),
+    /// A line read from the device, decoded (before the driver handles it).
+    Received {
+        /// The line.
+        reply: &'a Reply<'a>,
+        /// Its bytes on the wire (terminator and empty lines before it
+        /// included).
+        bytes: usize,
+    },
+    /// A line read from the device that did not decode (or was too long:
+    /// then `line` holds the bytes seen).
+    Malformed {
+        /// The line (or its start).
+        line: &'a RawLine<'a>,
+        /// Why.
+        error: &'a FrameError,
+        /// Its bytes on the wire (terminator and empty lines before it
+        /// included).
+        bytes: usize,
+    },
+    /// An event of the driver.
+    Event(&'a Event),
+    /// Once per round (at least every [`Limits::poll_interval`]): the time
+    /// to issue commands (a move when [`Driver::is_our_turn`], user input).
+    Tick,
 }
 
 /// Sets 57600 8N1 without flow control on an open port.
@@ -51,127 +174,177 @@ pub fn configure(port: &mut dyn SerialPort) -> serialport::Result<()> {
     port.set_flow_control(FlowControl::None)
 }
 
-/// A byte link to a Citrine (or to a host, for the simulated device) over
-/// any `Read + Write` port whose reads time out (`serialport` ports do).
-#[derive(Debug)]
-pub struct SerialLink<P> {
-    port: P,
-    buf: Box<[u8; 512]>,
+/// Opens `path` at 57600 8N1, no flow control, reads timing out after
+/// [`Limits::poll_interval`].
+///
+/// # Errors
+/// [`SerialError::Open`] naming the path.
+pub fn open(path: &str, limits: &Limits) -> Result<NativePort, SerialError> {
+    serialport::new(path, BAUD_RATE)
+        .data_bits(DataBits::Eight)
+        .parity(Parity::None)
+        .stop_bits(StopBits::One)
+        .flow_control(FlowControl::None)
+        .timeout(limits.poll_interval)
+        .open_native()
+        .map_err(|source| SerialError::Open {
+            path: path.to_owned(),
+            source,
+        })
 }
 
-/// The native port type of this platform.
-#[cfg(unix)]
-pub type NativePort = serialport::TTYPort;
-/// The native port type of this platform.
-#[cfg(windows)]
-pub type NativePort = serialport::COMPort;
-
-impl SerialLink<NativePort> {
-    /// Opens `path` at 57600 8N1, no flow control; reads wait at most
-    /// `read_timeout`.
-    ///
-    /// # Errors
-    /// [`SerialError::Open`] naming the path.
-    pub fn open(path: &str, read_timeout: Duration) -> Result<Self, SerialError> {
-        let port = serialport::new(path, BAUD_RATE)
-            .data_bits(DataBits::Eight)
-            .parity(Parity::None)
-            .stop_bits(StopBits::One)
-            .flow_control(FlowControl::None)
-            .timeout(read_timeout)
-            .open_native()
-            .map_err(|source| SerialError::Open {
-                path: path.to_owned(),
-                source,
-            })?;
-        Ok(SerialLink::new(port))
+/// Reads what is available within the port's timeout; 0 when nothing came.
+fn read_some<P: Read>(port: &mut P, buf: &mut [u8]) -> Result<usize, SerialError> {
+    loop {
+        return match port.read(buf) {
+            Ok(0) => Err(SerialError::DeviceLost(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "end of file",
+            ))),
+            Ok(n) => Ok(n),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock
+                ) =>
+            {
+                Ok(0)
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => Err(SerialError::DeviceLost(e)),
+        };
     }
 }
 
-impl<P: Read + Write> SerialLink<P> {
-    /// Wraps an open, configured port.
-    pub fn new(port: P) -> Self {
-        SerialLink {
-            port,
-            buf: Box::new([0; 512]),
+fn write_line<P: Write>(port: &mut P, bytes: &[u8]) -> Result<(), SerialError> {
+    port.write_all(bytes)
+        .and_then(|()| port.flush())
+        .map_err(SerialError::DeviceLost)
+}
+
+/// The line of a transmit without its CR LF.
+fn line_of(bytes: &[u8]) -> &[u8] {
+    let mut l = bytes;
+    while let [rest @ .., b'\r' | b'\n'] = l {
+        l = rest;
+    }
+    l
+}
+
+/// Runs `driver` over `port` (open and configured, reads timing out: a
+/// port from [`open`], or any `Read + Write` whose reads return
+/// `TimedOut`/`WouldBlock` when the line is quiet) until `on` returns
+/// `Break`, and returns its value.
+///
+/// Each round: writes what the driver releases ([`Input::Sent`]), reads
+/// once, frames (cap [`Limits::max_line_len`]) and decodes the lines
+/// ([`Input::Received`] / [`Input::Malformed`]) and hands them to the
+/// driver, shows its events ([`Input::Event`]), then calls back with
+/// [`Input::Tick`]. The callback gets the driver to issue commands.
+///
+/// # Errors
+/// [`SerialError::DeviceLost`] on hang-up, end of file or an I/O error;
+/// [`SerialError::PeerSilent`] after the driver's [`Event::PeerSilent`]
+/// (shown to the callback first); [`SerialError::Misbehaving`];
+/// [`SerialError::QueueFull`].
+pub fn run<P: Read + Write, R>(
+    port: &mut P,
+    driver: &mut Driver<Instant>,
+    limits: &Limits,
+    mut on: impl FnMut(Input<'_>, &mut Driver<Instant>) -> ControlFlow<R>,
+) -> Result<R, SerialError> {
+    driver.set_ack_timeout(limits.ack_timeout);
+    let mut framer = Framer::new(limits.max_line_len);
+    let mut inbuf: std::vec::Vec<u8> = std::vec::Vec::new();
+    let mut chunk = [0u8; 512];
+    let mut bad_lines = 0u32;
+    macro_rules! call {
+        ($input:expr) => {
+            if let ControlFlow::Break(r) = on($input, driver) {
+                return Ok(r);
+            }
+        };
+    }
+    loop {
+        driver.handle_timeout(Instant::now());
+        while let Some(t) = driver.poll_transmit() {
+            write_line(port, t.as_bytes())?;
+            if let Ok(cmd) = decode::<Command<'_>>(line_of(t.as_bytes())) {
+                call!(Input::Sent(&cmd));
+            }
         }
-    }
-
-    /// The port.
-    pub fn port_mut(&mut self) -> &mut P {
-        &mut self.port
-    }
-
-    /// Reads what is available within the port's timeout; an empty slice
-    /// when nothing arrived.
-    ///
-    /// # Errors
-    /// [`SerialError::DeviceLost`] on hang-up, end of file or any other read
-    /// error.
-    pub fn read(&mut self) -> Result<&[u8], SerialError> {
+        let n = read_some(port, &mut chunk)?;
+        inbuf.extend_from_slice(&chunk[..n]);
+        let now = Instant::now();
+        let mut start = 0;
         loop {
-            return match self.port.read(&mut self.buf[..]) {
-                Ok(0) => Err(SerialError::DeviceLost(io::Error::new(
-                    io::ErrorKind::UnexpectedEof,
-                    "end of file",
-                ))),
-                Ok(n) => Ok(&self.buf[..n]),
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock
-                    ) =>
-                {
-                    Ok(&[])
+            match framer.decode(&inbuf[start..]) {
+                Status::Complete { frame, consumed } => {
+                    match decode_with::<Reply<'_>>(frame, &driver.config().leniency) {
+                        Ok(reply) => {
+                            if matches!(reply, Reply::Unrecognised(_)) {
+                                bad_lines += 1;
+                            } else {
+                                bad_lines = 0;
+                            }
+                            call!(Input::Received {
+                                reply: &reply,
+                                bytes: consumed,
+                            });
+                            driver.handle_message(&reply, now);
+                        }
+                        Err(e) => {
+                            bad_lines += 1;
+                            let error = FrameError::Malformed(e);
+                            let line = RawLine::borrowed(frame);
+                            call!(Input::Malformed {
+                                line: &line,
+                                error: &error,
+                                bytes: consumed,
+                            });
+                            driver.handle_frame_error(&error, now);
+                        }
+                    }
+                    start += consumed;
                 }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => Err(SerialError::DeviceLost(e)),
-            };
+                Status::Overlong { len, consumed } => {
+                    bad_lines += 1;
+                    let error = FrameError::Overlong {
+                        len,
+                        max: limits.max_line_len,
+                    };
+                    let seen = &inbuf[start..start + consumed];
+                    let line = RawLine::borrowed(seen);
+                    call!(Input::Malformed {
+                        line: &line,
+                        error: &error,
+                        bytes: consumed,
+                    });
+                    driver.handle_frame_error(&error, now);
+                    start += consumed;
+                }
+                Status::Partial { consumed } => {
+                    start += consumed;
+                    break;
+                }
+            }
+            if bad_lines > limits.max_bad_lines {
+                return Err(SerialError::Misbehaving { count: bad_lines });
+            }
         }
-    }
-
-    /// Writes a whole line.
-    ///
-    /// # Errors
-    /// [`SerialError::DeviceLost`] on any write error.
-    pub fn write_all(&mut self, bytes: &[u8]) -> Result<(), SerialError> {
-        self.port
-            .write_all(bytes)
-            .and_then(|()| self.port.flush())
-            .map_err(SerialError::DeviceLost)
-    }
-
-    /// One round for a host: writes the driver's due lines, then reads once
-    /// (up to the port's timeout) and feeds the driver. Drain
-    /// [`Driver::poll_event`] after each call.
-    ///
-    /// # Errors
-    /// [`SerialError::DeviceLost`].
-    pub fn pump_driver(&mut self, driver: &mut Driver<Instant>) -> Result<(), SerialError> {
-        while let Some(line) = driver.poll_transmit(Instant::now()) {
-            self.write_all(&line)?;
+        inbuf.drain(..start);
+        while let Some(ev) = driver.poll_event() {
+            call!(Input::Event(&ev));
+            if let Event::PeerSilent { awaited, waited } = ev {
+                return Err(SerialError::PeerSilent { awaited, waited });
+            }
         }
-        let input = self.read()?;
-        if !input.is_empty() {
-            driver.handle_input(input);
+        call!(Input::Tick);
+        if driver.queued() > limits.max_queued {
+            return Err(SerialError::QueueFull {
+                queued: driver.queued(),
+            });
         }
-        Ok(())
-    }
-
-    /// One round for a simulated device: writes its due lines, then reads
-    /// once and feeds it.
-    ///
-    /// # Errors
-    /// [`SerialError::DeviceLost`].
-    pub fn pump_device(&mut self, device: &mut Device<Instant>) -> Result<(), SerialError> {
-        while let Some(line) = device.poll_output(Instant::now()) {
-            self.write_all(&line)?;
-        }
-        let input = self.read()?;
-        if !input.is_empty() {
-            device.handle_input(input, Instant::now());
-        }
-        Ok(())
     }
 }
 
@@ -188,12 +361,12 @@ mod simulator {
 
     use serialport::{SerialPort as _, TTYPort};
 
-    use super::{SerialError, SerialLink, configure};
-    use crate::device::{Device, DeviceConfig};
+    use super::{SerialError, configure, read_some, write_line};
+    use crate::session::{Device, DeviceConfig};
 
-    /// A simulated Citrine on a pseudo-terminal: a thread runs a [`Device`]
-    /// on the master side; hosts open [`path`](Self::path) like a real
-    /// serial port.
+    /// A simulated Citrine on a pseudo-terminal: a thread runs a
+    /// [`Device`] on the master side; hosts open [`path`](Self::path) like
+    /// a real serial port (with [`open`](super::open)).
     #[derive(Debug)]
     pub struct Simulator {
         path: String,
@@ -229,10 +402,18 @@ mod simulator {
             let stop = Arc::new(AtomicBool::new(false));
             let flag = Arc::clone(&stop);
             let thread = std::thread::spawn(move || {
-                let mut device = Device::new(config);
-                let mut link = SerialLink::new(master);
+                let mut device = Device::new(config, Instant::now());
+                let mut buf = [0u8; 512];
                 while !flag.load(Ordering::Relaxed) {
-                    link.pump_device(&mut device)?;
+                    device.handle_timeout(Instant::now());
+                    while let Some(t) = device.poll_transmit() {
+                        write_line(&mut master, t.as_bytes())?;
+                    }
+                    while device.poll_event().is_some() {}
+                    let n = read_some(&mut master, &mut buf)?;
+                    if n > 0 {
+                        device.handle_input(&buf[..n], Instant::now());
+                    }
                 }
                 Ok(device)
             });

@@ -1,8 +1,12 @@
-//! Validated wire values shared by commands and replies.
+//! Validated wire vocabulary shared by commands and replies: move numbers,
+//! clock readings, levels, promotion pieces, move text, tokens.
 //!
 //! Every value here is checked when it is constructed, so every value that
-//! exists encodes (spec note, "Move text the Citrine prints").
+//! exists encodes (docs/specs/citrine.md, *Move text the Citrine prints*).
+//! The chess vocabulary (squares, colours, pieces) is board-core's,
+//! re-exported in [`vocab`](crate::vocab).
 
+use alloc::borrow::Cow;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -146,11 +150,12 @@ impl fmt::Display for ClockTime {
     }
 }
 
-/// The kind of a playing level (spec note, "Levels").
+/// The kind of a playing level (docs/specs/citrine.md, *Commands (host -> device) and replies (device -> host)*, "Levels").
 ///
 /// Replies print the lower-case abbreviation (`Level tr 1`), commands the
 /// upper-case name (`L TR1`, `L CITRINE 5`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum LevelKind {
     /// Tournament level: reply `tr n`, command `TRn`. TR1 = 40 moves in 5
     /// minutes, the default.
@@ -227,6 +232,7 @@ impl Level {
 
 /// A promotion piece, `/Q /R /B /N`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 pub enum Promotion {
     /// `/Q`
     Queen,
@@ -279,8 +285,8 @@ impl Promotion {
     }
 }
 
-/// A move as the Citrine prints it (spec note, "Move text the Citrine
-/// prints"; `G` game lists): syntactic only, checked against a position by
+/// A move as the Citrine prints it (docs/specs/citrine.md, *Move text the
+/// Citrine prints*; `G` game lists): syntactic only, checked against a position by
 /// the `convert` module.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MoveText {
@@ -351,9 +357,10 @@ impl fmt::Display for MoveText {
 }
 
 /// A text token: `1..=64` printable ASCII bytes without whitespace (ID model
-/// and version, `P` set-up text).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Token<'a>(&'a str);
+/// and version, `P` set-up text). Borrows the line it was decoded from;
+/// [`into_owned`](Self::into_owned) for `'static`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Token<'a>(Cow<'a, str>);
 
 impl<'a> Token<'a> {
     /// Longest token, in bytes.
@@ -383,17 +390,21 @@ impl<'a> Token<'a> {
         {
             return Err(ValueError::BadByte { what, byte, offset });
         }
-        Ok(Token(text))
+        Ok(Token(Cow::Borrowed(text)))
     }
     /// The text.
-    pub const fn as_str(self) -> &'a str {
-        self.0
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+    /// The token with its own copy of the text.
+    pub fn into_owned(self) -> Token<'static> {
+        Token(Cow::Owned(self.0.into_owned()))
     }
 }
 
 impl fmt::Display for Token<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.0)
+        f.write_str(&self.0)
     }
 }
 

@@ -2,11 +2,12 @@
 //! decodes without panicking, and what decodes re-encodes to a line that
 //! decodes to the same value.
 
-use novag_citrine::vocab::{CastlingSide, Color, Piece, Role, Square};
-use novag_citrine::{
-    ClockTime, Command, DiagramRow, HostMove, Level, LevelKind, LevelTarget, MoveLine, MoveNumber,
-    MoveText, NormalMove, Promotion, Reply, Token,
+use novag_citrine::decode::{Leniency, decode, decode_with};
+use novag_citrine::message::{Command, DiagramRow, HostMove, LevelTarget, MoveLine, Reply};
+use novag_citrine::types::{
+    ClockTime, Level, LevelKind, MoveNumber, MoveText, NormalMove, Promotion, Token,
 };
+use novag_citrine::vocab::{CastlingSide, Color, Piece, Role, Square};
 use proptest::prelude::*;
 
 fn square() -> impl Strategy<Value = Square> {
@@ -175,46 +176,59 @@ proptest! {
     #[test]
     fn reply_round_trip(r in reply()) {
         let bytes = r.to_bytes();
-        prop_assert_eq!(Reply::decode(strip_crlf(&bytes)), Ok(r));
+        prop_assert_eq!(decode::<Reply>(strip_crlf(&bytes)), Ok(r));
+    }
+
+    #[test]
+    fn reply_round_trip_lenient(r in reply()) {
+        // Every canonical line also decodes the same with the document's
+        // spellings accepted.
+        let bytes = r.to_bytes();
+        prop_assert_eq!(decode_with::<Reply>(strip_crlf(&bytes), &Leniency::DOCUMENT), Ok(r));
     }
 
     #[test]
     fn identity_round_trip(model in token(), version in token()) {
         let r = Reply::Identity { model: Token::new("model", &model).unwrap(), version: Token::new("version", &version).unwrap() };
         let bytes = r.to_bytes();
-        prop_assert_eq!(Reply::decode(strip_crlf(&bytes)), Ok(r));
+        prop_assert_eq!(decode::<Reply>(strip_crlf(&bytes)), Ok(r));
     }
 
     #[test]
     fn command_round_trip(c in command()) {
         let bytes = c.to_bytes();
-        prop_assert_eq!(Command::decode(strip_crlf(&bytes)), Ok(c));
+        prop_assert_eq!(decode::<Command>(strip_crlf(&bytes)), Ok(c));
     }
 
     #[test]
     fn set_up_round_trip(t in token()) {
         let c = Command::SetUp(Token::new("set-up", &t).unwrap());
         let bytes = c.to_bytes();
-        prop_assert_eq!(Command::decode(strip_crlf(&bytes)), Ok(c));
+        prop_assert_eq!(decode::<Command>(strip_crlf(&bytes)), Ok(c));
     }
 
     #[test]
     fn any_line_decodes_stably(line in proptest::collection::vec(any::<u8>().prop_filter("no terminator", |b| *b != b'\r' && *b != b'\n'), 0..48)) {
-        if let Ok(r) = Reply::decode(&line) {
+        if let Ok(r) = decode::<Reply>(&line) {
             let bytes = r.to_bytes();
-            prop_assert_eq!(Reply::decode(strip_crlf(&bytes)), Ok(r));
+            prop_assert_eq!(decode::<Reply>(strip_crlf(&bytes)), Ok(r));
         }
-        if let Ok(c) = Command::decode(&line) {
+        // What decodes leniently re-encodes to a line that decodes strictly.
+        if let Ok(r) = decode_with::<Reply>(&line, &Leniency::DOCUMENT) {
+            let bytes = r.to_bytes();
+            prop_assert_eq!(decode::<Reply>(strip_crlf(&bytes)), Ok(r));
+        }
+        if let Ok(c) = decode::<Command>(&line) {
             let bytes = c.to_bytes();
-            prop_assert_eq!(Command::decode(strip_crlf(&bytes)), Ok(c));
+            prop_assert_eq!(decode::<Command>(strip_crlf(&bytes)), Ok(c));
         }
     }
 
     #[test]
     fn citrine_like_lines_decode_stably(line in "[MTt.]?[ \t]{0,3}[0-9]{0,4},?[ \t]{0,3}[KQRBNP]?[a-h][1-8][-x][a-h][1-8](ep)?(/[QRBN])?[ \t]{0,2}\\|?") {
-        if let Ok(r) = Reply::decode(line.as_bytes()) {
+        if let Ok(r) = decode_with::<Reply>(line.as_bytes(), &Leniency::DOCUMENT) {
             let bytes = r.to_bytes();
-            prop_assert_eq!(Reply::decode(strip_crlf(&bytes)), Ok(r));
+            prop_assert_eq!(decode::<Reply>(strip_crlf(&bytes)), Ok(r));
         }
     }
 }

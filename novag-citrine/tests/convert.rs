@@ -1,8 +1,10 @@
 //! Wire moves ⇄ board-core moves against a tracked position.
 
 use novag_citrine::convert::{IllegalReason, host_move_to_move, to_host_move, to_move, to_text};
+use novag_citrine::decode::decode;
+use novag_citrine::message::{Command, Reply};
+use novag_citrine::types::MoveText;
 use novag_citrine::vocab::{Move, Position};
-use novag_citrine::{Command, MoveText, Reply};
 
 fn pos(fen: &str) -> Position {
     fen.parse().unwrap()
@@ -11,7 +13,7 @@ fn pos(fen: &str) -> Position {
 fn text(s: &str) -> MoveText {
     // Decode through a move line, as the driver does.
     let line = format!("M 1 {s}");
-    match Reply::decode(line.as_bytes()).unwrap() {
+    match decode::<Reply>(line.as_bytes()).unwrap() {
         Reply::Move(m) => m.text,
         other => panic!("{other:?}"),
     }
@@ -35,7 +37,7 @@ fn captured_game_list_replays_to_mate() {
     ];
     let mut p = Position::startpos();
     for row in rows {
-        let Reply::GameRow { white, black, .. } = Reply::decode(row.as_bytes()).unwrap() else {
+        let Reply::GameRow { white, black, .. } = decode::<Reply>(row.as_bytes()).unwrap() else {
             panic!()
         };
         for t in [Some(white), black].into_iter().flatten() {
@@ -116,7 +118,7 @@ fn promotions() {
     );
     let cmd = Command::Move(to_host_move(n));
     assert_eq!(cmd.to_bytes(), b"M d7d8/N\r\n");
-    let Command::Move(hm) = Command::decode(b"M d7d8").unwrap() else {
+    let Command::Move(hm) = decode::<Command>(b"M d7d8").unwrap() else {
         panic!()
     };
     assert_eq!(host_move_to_move(&p, &hm).unwrap(), uci(&p, "d7d8q"));
@@ -168,7 +170,7 @@ fn every_legal_move_round_trips_through_text() {
                     assert_eq!(to_move(&p, &t), Ok(mv), "{p} {mv} {t}");
                     // And through the wire: encode a move line, decode it.
                     let line = format!("M 1 {t}");
-                    let Reply::Move(m) = Reply::decode(line.as_bytes()).unwrap() else {
+                    let Reply::Move(m) = decode::<Reply>(line.as_bytes()).unwrap() else {
                         panic!()
                     };
                     assert_eq!(m.text, t);

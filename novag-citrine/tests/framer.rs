@@ -1,29 +1,41 @@
 //! The line framer: CR, LF, CR LF (and LF CR) terminators, length cap,
 //! resynchronisation after an overlong line, split reads.
 
-use novag_citrine::{Frame, LineFramer, Reply};
+use novag_citrine::decode::decode;
+use novag_citrine::framer::{Framer, Status};
+use novag_citrine::message::Reply;
 
 /// Feeds `input` in chunks of `chunk` bytes; returns the frames as owned
-/// values (`Err(())` for an overlong report).
-fn run(framer: &mut LineFramer, input: &[u8], chunk: usize) -> Vec<Result<Vec<u8>, usize>> {
+/// values (`Err(cap)` for an overlong report, whose `len` must exceed the
+/// cap).
+fn run(framer: &mut Framer, input: &[u8], chunk: usize) -> Vec<Result<Vec<u8>, usize>> {
     let mut buf = Vec::new();
     let mut out = Vec::new();
     for piece in input.chunks(chunk.max(1)) {
         buf.extend_from_slice(piece);
         loop {
-            let step = framer.next(&buf);
-            match step.frame {
-                Some(Frame::Line(l)) => out.push(Ok(l.to_vec())),
-                Some(Frame::Overlong { max_len }) => out.push(Err(max_len)),
-                None => {}
-            }
-            let done = step.frame.is_none();
-            buf.drain(..step.consumed);
+            let (consumed, done) = match framer.decode(&buf) {
+                Status::Complete { frame, consumed } => {
+                    out.push(Ok(frame.to_vec()));
+                    (consumed, false)
+                }
+                Status::Overlong { len, consumed } => {
+                    assert!(len > framer.max_frame_len());
+                    out.push(Err(framer.max_frame_len()));
+                    (consumed, false)
+                }
+                Status::Partial { consumed } => (consumed, true),
+            };
+            assert!(consumed <= buf.len());
+            buf.drain(..consumed);
             if done {
                 break;
             }
         }
-        assert!(buf.len() <= framer.max_len() + 1, "buffer stays capped");
+        assert!(
+            buf.len() <= framer.max_frame_len() + 1,
+            "buffer stays capped"
+        );
     }
     out
 }
@@ -44,7 +56,7 @@ fn all_terminators() {
     ]);
     for chunk in [1, 2, 3, 5, 7, 64] {
         assert_eq!(
-            run(&mut LineFramer::new(80), input, chunk),
+            run(&mut Framer::new(80), input, chunk),
             want,
             "chunk {chunk}"
         );
@@ -57,7 +69,7 @@ fn overlong_line_is_reported_once_and_skipped() {
     input.extend(std::iter::repeat_n(b'z', 1000));
     input.extend_from_slice(b"\r\nNew Game\r\n");
     for chunk in [1, 7, 100, 4096] {
-        let got = run(&mut LineFramer::new(32), &input, chunk);
+        let got = run(&mut Framer::new(32), &input, chunk);
         assert_eq!(
             got,
             vec![Ok(b"Xmit on".to_vec()), Err(32), Ok(b"New Game".to_vec())],
@@ -68,17 +80,21 @@ fn overlong_line_is_reported_once_and_skipped() {
 
 #[test]
 fn exactly_at_cap_is_a_line() {
-    let got = run(&mut LineFramer::new(4), b"abcd\r\nabcde\r\nab\n", 64);
+    let got = run(&mut Framer::new(4), b"abcd\r\nabcde\r\nab\n", 64);
     assert_eq!(got, vec![Ok(b"abcd".to_vec()), Err(4), Ok(b"ab".to_vec())]);
 }
 
 #[test]
 fn partial_line_waits() {
-    let mut f = LineFramer::default();
-    let step = f.next(b"M   7,  c5");
-    assert_eq!((step.frame, step.consumed), (None, 0));
-    let step = f.next(b"M   7,  c5xd4\r\n");
-    assert_eq!(step.frame, Some(Frame::Line(b"M   7,  c5xd4")));
+    let mut f = Framer::default();
+    assert_eq!(f.decode(b"M   7,  c5"), Status::Partial { consumed: 0 });
+    assert_eq!(
+        f.decode(b"M   7,  c5xd4\r\n"),
+        Status::Complete {
+            frame: b"M   7,  c5xd4",
+            consumed: 15
+        }
+    );
 }
 
 #[test]
@@ -86,14 +102,40 @@ fn truncated_line_then_good_line_stays_in_sync() {
     // A truncated reply (the device lost bytes) decodes as an error or an
     // unrecognised line; the next line decodes normally.
     let got = run(
-        &mut LineFramer::default(),
+        &mut Framer::default(),
         b"M   7,  c5x\r\nM   8   g1-f3\r\n",
         3,
     );
     assert_eq!(got.len(), 2);
-    assert!(Reply::decode(got[0].as_ref().unwrap()).is_err());
+    assert!(decode::<Reply>(got[0].as_ref().unwrap()).is_err());
     assert!(matches!(
-        Reply::decode(got[1].as_ref().unwrap()),
+        decode::<Reply>(got[1].as_ref().unwrap()),
         Ok(Reply::Move(_))
     ));
+}
+
+#[test]
+fn overlong_is_reported_as_soon_as_the_cap_is_passed() {
+    // SHAPE: reported once, as soon as more than the cap has arrived without
+    // a terminator; `len` = the bytes seen; the rest up to the terminator is
+    // discarded as `Partial` consumption.
+    let mut f = Framer::new(4);
+    assert_eq!(f.decode(b"abcd"), Status::Partial { consumed: 0 });
+    assert_eq!(
+        f.decode(b"abcdef"),
+        Status::Overlong {
+            len: 6,
+            consumed: 6
+        }
+    );
+    assert_eq!(f.decode(b"gh"), Status::Partial { consumed: 2 });
+    // The end of the overlong line and the next line in one buffer: the
+    // next line comes out at once.
+    assert_eq!(
+        f.decode(b"ij\r\nok\r\n"),
+        Status::Complete {
+            frame: b"ok",
+            consumed: 8
+        }
+    );
 }

@@ -3,7 +3,9 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use novag_citrine::{Command, LineFramer, Reply};
+use novag_citrine::decode::{Leniency, decode, decode_with};
+use novag_citrine::framer::{Framer, Status};
+use novag_citrine::message::{Command, Reply};
 
 struct Counting;
 
@@ -42,20 +44,20 @@ fn decoding_does_not_allocate() {
     let before = ALLOCS.load(Ordering::SeqCst);
     let mut decoded = 0;
     for l in lines {
-        decoded += usize::from(Reply::decode(l).is_ok());
-        decoded += usize::from(Command::decode(b"M e2e4").is_ok());
+        decoded += usize::from(decode::<Reply>(l).is_ok());
+        decoded += usize::from(decode::<Command>(b"M e2e4").is_ok());
     }
-    let mut framer = LineFramer::new(64);
+    for l in [&b"t 2 g8-f6"[..], b"ID.UCBII VI.09"] {
+        decoded += usize::from(decode_with::<Reply>(l, &Leniency::DOCUMENT).is_ok());
+    }
+    let mut framer = Framer::new(64);
     let mut rest = &stream[..];
-    while let Some(frame) = {
-        let step = framer.next(rest);
-        rest = &rest[step.consumed..];
-        step.frame
-    } {
-        std::hint::black_box(frame);
+    while let Status::Complete { frame, consumed } = framer.decode(rest) {
+        std::hint::black_box(decode::<Reply>(frame).is_ok());
+        rest = &rest[consumed..];
         decoded += 1;
     }
     let after = ALLOCS.load(Ordering::SeqCst);
-    assert_eq!(decoded, 9 + 10 + 3);
+    assert_eq!(decoded, 9 + 10 + 2 + 3);
     assert_eq!(after - before, 0, "heap allocations while decoding");
 }

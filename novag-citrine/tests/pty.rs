@@ -1,14 +1,16 @@
 //! The driver against the simulated device over a real pseudo-terminal pair
-//! at 57600 8N1: whole games with duplicate acknowledgements and take-backs,
-//! and a clear error when the device goes away. Bounded in time.
+//! at 57600 8N1, through the library's serial driver (`serial::run`): whole
+//! games with duplicate acknowledgements and take-backs, and a clear error
+//! when the device goes away or stops answering. Bounded in time.
 #![cfg(all(unix, feature = "serialport"))]
 
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use novag_citrine::device::{DeviceConfig, Misbehaviour};
-use novag_citrine::driver::{Driver, DriverConfig, Event};
-use novag_citrine::player::Player;
-use novag_citrine::serial::{SerialError, SerialLink, Simulator};
+use board_core::player::Player;
+use novag_citrine::error::MessageKind;
+use novag_citrine::serial::{self, Input, Limits, SerialError, Simulator};
+use novag_citrine::session::{DeviceConfig, Driver, DriverConfig, Event, Misbehaviour};
 
 #[derive(Debug, Default)]
 struct Counts {
@@ -17,6 +19,15 @@ struct Counts {
     taken_back: usize,
     out_of_sync: usize,
     out_of_turn: usize,
+    sent: usize,
+    received: usize,
+}
+
+fn limits() -> Limits {
+    Limits {
+        poll_interval: Duration::from_millis(5),
+        ..Limits::default()
+    }
 }
 
 /// Plays over the pty until the game ends or `max_plies`; panics after
@@ -29,51 +40,61 @@ fn play(
     limit: Duration,
 ) {
     let sim = Simulator::spawn(device_cfg).unwrap();
-    let mut link = SerialLink::open(sim.path(), Duration::from_millis(5)).unwrap();
-    let mut driver = Driver::new(driver_cfg);
+    let limits = limits();
+    let mut port = serial::open(sim.path(), &limits).unwrap();
+    let mut driver = Driver::new(driver_cfg, Instant::now());
     let mut host = Player::new(99);
     let mut counts = Counts::default();
     let mut done_take_backs = Vec::new();
     let deadline = Instant::now() + limit;
-    loop {
-        assert!(
-            Instant::now() < deadline,
-            "game not finished in {limit:?}: {counts:?}, {} plies",
-            driver.moves().count()
-        );
-        link.pump_driver(&mut driver).unwrap();
-        while let Some(ev) = driver.poll_event() {
-            match ev {
+    let mut settle: Option<Instant> = None;
+    serial::run(&mut port, &mut driver, &limits, |input, driver| {
+        match input {
+            Input::Sent(_) => counts.sent += 1,
+            Input::Received { .. } | Input::Malformed { .. } => counts.received += 1,
+            Input::Event(ev) => match ev {
                 Event::Acknowledged(_) => counts.acks += 1,
                 Event::Duplicate(_) => counts.duplicates += 1,
                 Event::TakenBack(_) => counts.taken_back += 1,
                 Event::OutOfSync { .. } => counts.out_of_sync += 1,
                 Event::OutOfTurn(_) => counts.out_of_turn += 1,
                 _ => {}
+            },
+            Input::Tick => {
+                let now = Instant::now();
+                assert!(
+                    now < deadline,
+                    "game not finished in {limit:?}: {counts:?}, {} plies",
+                    driver.moves().count()
+                );
+                assert_eq!(counts.out_of_sync, 0);
+                // Let the device finish writing, then compare its state.
+                if let Some(t) = settle {
+                    return if now >= t {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    };
+                }
+                let plies = driver.moves().count();
+                if (driver.is_game_over() || plies >= max_plies) && driver.is_idle() {
+                    settle = Some(now + Duration::from_millis(200));
+                } else if driver.is_our_turn() && driver.is_idle() && plies < max_plies {
+                    if take_backs_at.contains(&plies) && !done_take_backs.contains(&plies) {
+                        done_take_backs.push(plies);
+                        driver.take_back().unwrap();
+                        driver.take_back().unwrap();
+                    } else {
+                        let mv = host.choose_chess(driver.position()).unwrap();
+                        driver.play(mv).unwrap();
+                    }
+                }
             }
+            _ => {}
         }
-        assert_eq!(counts.out_of_sync, 0);
-        let plies = driver.moves().count();
-        if (driver.position().outcome().is_some() || plies >= max_plies) && driver.is_idle() {
-            break;
-        }
-        if driver.is_host_turn() && driver.is_idle() && plies < max_plies {
-            if take_backs_at.contains(&plies) && !done_take_backs.contains(&plies) {
-                done_take_backs.push(plies);
-                driver.take_back().unwrap();
-                driver.take_back().unwrap();
-            } else {
-                driver
-                    .play(host.choose(driver.position()).unwrap())
-                    .unwrap();
-            }
-        }
-    }
-    // Let the device finish writing, then compare its final state.
-    let settle = Instant::now() + Duration::from_millis(200);
-    while Instant::now() < settle {
-        link.pump_driver(&mut driver).unwrap();
-    }
+        ControlFlow::Continue(())
+    })
+    .unwrap();
     let device = sim.stop().unwrap();
     assert_eq!(driver.position(), device.position(), "{counts:?}");
     assert!(device.xmit());
@@ -83,6 +104,8 @@ fn play(
         "{counts:?}"
     );
     assert!(counts.acks > 0);
+    // Every command the device counted was shown to the callback as sent.
+    assert_eq!(device.commands_received(), counts.sent as u64, "{counts:?}");
     // Both games below run with duplicate acknowledgements switched on.
     assert!(counts.duplicates > 0, "{counts:?}");
 }
@@ -126,6 +149,7 @@ fn real_pacing_over_pty_with_all_misbehaviour() {
             out_of_turn_at_ply: Some(8),
             truncate_every: 9,
             new_game_at_ply: None,
+            mute: false,
         },
         ..DeviceConfig::default()
     };
@@ -140,20 +164,65 @@ fn real_pacing_over_pty_with_all_misbehaviour() {
 
 #[test]
 fn device_loss_is_an_error_not_a_hang() {
-    let sim = Simulator::spawn(DeviceConfig::default()).unwrap();
-    let mut link = SerialLink::open(sim.path(), Duration::from_millis(20)).unwrap();
-    let mut driver = Driver::new(DriverConfig::default());
-    link.pump_driver(&mut driver).unwrap();
-    drop(sim); // the "adapter" is unplugged: both pty ends of the device close
+    let mut sim = Some(Simulator::spawn(DeviceConfig::default()).unwrap());
+    let limits = limits();
+    let mut port = serial::open(sim.as_ref().unwrap().path(), &limits).unwrap();
+    let mut driver = Driver::new(DriverConfig::default(), Instant::now());
     let start = Instant::now();
-    let err = loop {
-        match link.pump_driver(&mut driver) {
-            Ok(()) => assert!(
+    let mut ticks = 0;
+    let err = serial::run(&mut port, &mut driver, &limits, |input, _| {
+        if let Input::Tick = input {
+            ticks += 1;
+            if ticks == 3 {
+                // The "adapter" is unplugged: both pty ends of the device close.
+                drop(sim.take());
+            }
+            assert!(
                 start.elapsed() < Duration::from_secs(5),
                 "no error after unplugging"
-            ),
-            Err(e) => break e,
+            );
         }
-    };
+        ControlFlow::<()>::Continue(())
+    })
+    .unwrap_err();
     assert!(matches!(err, SerialError::DeviceLost(_)), "{err}");
+}
+
+#[test]
+fn a_device_that_receives_but_never_answers_stops_the_driver() {
+    let sim = Simulator::spawn(DeviceConfig {
+        misbehaviour: Misbehaviour {
+            mute: true,
+            ..Misbehaviour::default()
+        },
+        ..DeviceConfig::default()
+    })
+    .unwrap();
+    let limits = Limits {
+        ack_timeout: Duration::from_millis(300),
+        ..limits()
+    };
+    let mut port = serial::open(sim.path(), &limits).unwrap();
+    let mut driver = Driver::new(DriverConfig::default(), Instant::now());
+    let start = Instant::now();
+    let mut seen_event = false;
+    let err = serial::run(&mut port, &mut driver, &limits, |input, _| {
+        if let Input::Event(Event::PeerSilent { .. }) = input {
+            seen_event = true;
+        }
+        assert!(start.elapsed() < Duration::from_secs(5), "waited forever");
+        ControlFlow::<()>::Continue(())
+    })
+    .unwrap_err();
+    assert!(seen_event);
+    match err {
+        SerialError::PeerSilent { awaited, waited } => {
+            // `X ON` is the first command; its `Xmit on` never came.
+            assert_eq!(awaited, MessageKind::Xmit);
+            assert!(waited >= Duration::from_millis(300), "{waited:?}");
+        }
+        other => panic!("{other}"),
+    }
+    let device = sim.stop().unwrap();
+    assert!(device.xmit(), "the device did receive X ON");
 }

@@ -4,9 +4,14 @@
 
 use std::time::Duration;
 
-use novag_citrine::device::{Device, DeviceConfig, Misbehaviour};
-use novag_citrine::driver::{Driver, DriverConfig, Event, board_of};
-use novag_citrine::player::Player;
+use board_core::chess::Color;
+
+use board_core::player::Player;
+use novag_citrine::error::MessageKind;
+use novag_citrine::session::{
+    CommandError, Device, DeviceConfig, DeviceEvent, Driver, DriverConfig, EndReason, Event,
+    GameEnded, Misbehaviour, Outcome, board_of,
+};
 
 #[derive(Debug, Default)]
 struct Stats {
@@ -23,6 +28,9 @@ struct Stats {
     commands_to_device: usize,
     min_gap: Option<Duration>,
     finished: bool,
+    ended: Vec<GameEnded>,
+    device_ended: Vec<GameEnded>,
+    peer_silent: usize,
 }
 
 /// Plays until the game ends (or `max_plies`), the host taking back two
@@ -36,8 +44,8 @@ fn play(
     // Simulated time: a `Duration` since the start of the session.
     let start = Duration::ZERO;
     let mut now = start;
-    let mut driver = Driver::new(driver_cfg);
-    let mut device = Device::new(device_cfg);
+    let mut driver = Driver::new(driver_cfg, now);
+    let mut device = Device::new(device_cfg, now);
     let mut host = Player::new(7);
     let mut stats = Stats::default();
     let mut took_back: Vec<usize> = Vec::new();
@@ -45,19 +53,26 @@ fn play(
     let mut idle_rounds = 0;
     while now < start + Duration::from_secs(3600) {
         let mut progressed = false;
-        while let Some(bytes) = driver.poll_transmit(now) {
+        driver.handle_timeout(now);
+        device.handle_timeout(now);
+        while let Some(t) = driver.poll_transmit() {
             if let Some(t) = last_write {
                 let gap = now - t;
                 stats.min_gap = Some(stats.min_gap.map_or(gap, |g| g.min(gap)));
             }
             last_write = Some(now);
             stats.commands_to_device += 1;
-            device.handle_input(&bytes, now);
+            device.handle_input(t.as_bytes(), now);
             progressed = true;
         }
-        while let Some(line) = device.poll_output(now) {
-            driver.handle_input(&line);
+        while let Some(t) = device.poll_transmit() {
+            driver.handle_input(t.as_bytes(), now);
             progressed = true;
+        }
+        while let Some(ev) = device.poll_event() {
+            if let DeviceEvent::GameEnded(e) = ev {
+                stats.device_ended.push(e);
+            }
         }
         while let Some(ev) = driver.poll_event() {
             match ev {
@@ -66,7 +81,9 @@ fn play(
                 Event::Duplicate(_) => stats.duplicates += 1,
                 Event::OutOfTurn(_) => stats.out_of_turn += 1,
                 Event::TakenBack(_) => stats.taken_back += 1,
-                Event::NewGame => stats.new_games += 1,
+                Event::GameStarted(_) => stats.new_games += 1,
+                Event::GameEnded(e) => stats.ended.push(e),
+                Event::PeerSilent { .. } => stats.peer_silent += 1,
                 Event::Disagreement(_) => stats.disagreements += 1,
                 Event::OutOfSync { .. } => stats.out_of_sync += 1,
                 Event::Resynced(_) => stats.resyncs += 1,
@@ -80,13 +97,13 @@ fn play(
                 stats.finished = true;
                 break;
             }
-        } else if driver.is_host_turn() && driver.is_idle() {
+        } else if driver.is_our_turn() && driver.is_idle() {
             if take_backs_at.contains(&plies) && !took_back.contains(&plies) && plies >= 2 {
                 took_back.push(plies);
                 driver.take_back().unwrap();
                 driver.take_back().unwrap();
             } else {
-                let mv = host.choose(driver.position()).unwrap();
+                let mv = host.choose_chess(driver.position()).unwrap();
                 driver.play(mv).unwrap();
             }
             progressed = true;
@@ -95,7 +112,7 @@ fn play(
             break;
         }
         if !progressed {
-            let next = [driver.poll_timeout(now), device.poll_timeout()]
+            let next = [driver.poll_timeout(), device.poll_timeout()]
                 .into_iter()
                 .flatten()
                 .min();
@@ -123,7 +140,7 @@ fn assert_same_game(driver: &Driver<Duration>, device: &Device<Duration>) {
 
 #[test]
 fn full_game_plain() {
-    let (s, driver, device) = play(DriverConfig::default(), DeviceConfig::default(), &[], 1000);
+    let (s, mut driver, device) = play(DriverConfig::default(), DeviceConfig::default(), &[], 1000);
     assert!(s.finished, "{s:?}");
     assert!(
         driver.position().outcome().is_some(),
@@ -137,6 +154,35 @@ fn full_game_plain() {
     );
     assert_eq!(s.acks + s.device_moves, s.plies);
     assert!(device.xmit(), "X ON was sent");
+    assert_eq!(s.peer_silent, 0, "{s:?}");
+    // The end is delivered once, with the whole game, from White's side
+    // (the host's): checked against the rules, not against our output.
+    let [end] = &s.ended[..] else { panic!("{s:?}") };
+    let mut replay = *driver.start();
+    for &m in &end.moves {
+        replay = replay.play(m).unwrap();
+    }
+    assert_eq!(&replay, driver.position());
+    let want = match driver.position().outcome().unwrap() {
+        board_core::chess::Outcome::Checkmate {
+            winner: Color::White,
+        } => Outcome::Won,
+        board_core::chess::Outcome::Checkmate { .. } => Outcome::Lost,
+        _ => Outcome::Drawn,
+    };
+    assert_eq!(end.outcome, want);
+    // The device saw the same game end, from the engine's side (Black).
+    let [dev] = &s.device_ended[..] else {
+        panic!("{s:?}")
+    };
+    assert_eq!((&dev.moves, dev.reason), (&end.moves, end.reason));
+    let mirrored = match end.outcome {
+        Outcome::Won => Outcome::Lost,
+        Outcome::Lost => Outcome::Won,
+        other => other,
+    };
+    assert_eq!(dev.outcome, mirrored);
+    assert_eq!(driver.play(end.moves[0]), Err(CommandError::NoGame));
     assert!(
         s.min_gap.unwrap() >= Duration::from_millis(100),
         "pacing: {s:?}"
@@ -229,6 +275,13 @@ fn spontaneous_new_game_resends_settings() {
     assert_same_game(&driver, &device);
     assert_eq!(s.new_games, 1, "{s:?}");
     assert!(device.xmit(), "Xmit re-sent after New Game");
+    // The abandoned game was delivered whole before the driver forgot it.
+    let abandoned = &s.ended[0];
+    assert_eq!(
+        (abandoned.outcome, abandoned.reason),
+        (Outcome::Unknown, EndReason::NewGame)
+    );
+    assert!(abandoned.moves.len() >= 9, "{abandoned:?}");
     assert_eq!(s.disagreements, 0, "{s:?}");
 }
 
@@ -259,6 +312,7 @@ fn everything_at_once() {
                 new_game_at_ply: Some(13),
                 out_of_turn_at_ply: Some(20),
                 truncate_every: 11,
+                mute: false,
             },
             seed,
             ..DeviceConfig::default()
@@ -275,23 +329,22 @@ fn everything_at_once() {
 /// panicking, and the exchange still completes.
 #[test]
 fn clock_near_the_end_of_its_range() {
-    let mut driver = Driver::new(DriverConfig::default());
-    let mut device = Device::new(DeviceConfig::default());
+    let mut now = Duration::MAX - Duration::from_millis(20);
+    let mut driver = Driver::new(DriverConfig::default(), now);
+    let mut device = Device::new(DeviceConfig::default(), now);
     let e2e4 = driver.position().parse_uci("e2e4").unwrap();
     driver.play(e2e4).unwrap();
-    let mut now = Duration::MAX - Duration::from_millis(20);
     let mut events = Vec::new();
     for _ in 0..50 {
-        while let Some(line) = driver.poll_transmit(now) {
-            device.handle_input(&line, now);
+        driver.handle_timeout(now);
+        device.handle_timeout(now);
+        while let Some(t) = driver.poll_transmit() {
+            device.handle_input(t.as_bytes(), now);
         }
-        while let Some(line) = device.poll_output(now) {
-            driver.handle_input(&line);
+        while let Some(t) = device.poll_transmit() {
+            driver.handle_input(t.as_bytes(), now);
         }
         events.extend(std::iter::from_fn(|| driver.poll_event()));
-        if let Some(t) = driver.poll_timeout(now) {
-            assert!(t >= now);
-        }
         now = now.saturating_add(Duration::from_millis(10));
     }
     assert!(events.contains(&Event::Acknowledged(e2e4)), "{events:?}");
@@ -300,4 +353,157 @@ fn clock_near_the_end_of_its_range() {
         "{events:?}"
     );
     assert_eq!(driver.moves().count(), 2);
+}
+
+/// Runs the two sessions against each other for `for_` of simulated time,
+/// returning the driver's events.
+fn exchange(
+    driver: &mut Driver<Duration>,
+    device: &mut Device<Duration>,
+    from: Duration,
+    for_: Duration,
+) -> Vec<Event> {
+    let mut events = Vec::new();
+    let mut now = from;
+    while now <= from + for_ {
+        driver.handle_timeout(now);
+        device.handle_timeout(now);
+        while let Some(t) = driver.poll_transmit() {
+            device.handle_input(t.as_bytes(), now);
+        }
+        while let Some(t) = device.poll_transmit() {
+            driver.handle_input(t.as_bytes(), now);
+        }
+        events.extend(std::iter::from_fn(|| driver.poll_event()));
+        now += Duration::from_millis(10);
+    }
+    events
+}
+
+#[test]
+fn a_second_move_in_one_turn_is_refused() {
+    let now = Duration::ZERO;
+    let mut driver = Driver::new(DriverConfig::default(), now);
+    let p = *driver.position();
+    driver.play(p.parse_uci("e2e4").unwrap()).unwrap();
+    assert!(!driver.is_our_turn(), "false as soon as our move is sent");
+    assert_eq!(
+        driver.play(p.parse_uci("d2d4").unwrap()),
+        Err(CommandError::NotYourTurn)
+    );
+    // Black's move is not ours either (the host plays White).
+    let mut device = Device::new(DeviceConfig::default(), now);
+    let events = exchange(&mut driver, &mut device, now, Duration::from_millis(150));
+    assert!(
+        events.contains(&Event::Acknowledged(p.parse_uci("e2e4").unwrap())),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn a_device_that_never_answers_is_reported_silent() {
+    // A Bluetooth adapter that receives but cannot send (spec note, Known
+    // field problems): the driver waited forever before.
+    let now = Duration::ZERO;
+    let mut driver = Driver::new(DriverConfig::default(), now);
+    let mut device = Device::new(
+        DeviceConfig {
+            misbehaviour: Misbehaviour {
+                mute: true,
+                ..Misbehaviour::default()
+            },
+            ..DeviceConfig::default()
+        },
+        now,
+    );
+    let e2e4 = driver.position().parse_uci("e2e4").unwrap();
+    driver.play(e2e4).unwrap();
+    let events = exchange(&mut driver, &mut device, now, Duration::from_secs(4));
+    assert!(
+        !events.iter().any(|e| matches!(e, Event::PeerSilent { .. })),
+        "not before the 5 s default: {events:?}"
+    );
+    let events = exchange(
+        &mut driver,
+        &mut device,
+        Duration::from_secs(4),
+        Duration::from_secs(2),
+    );
+    let silent: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::PeerSilent { awaited, waited } => Some((*awaited, *waited)),
+            _ => None,
+        })
+        .collect();
+    // `X ON` went out first at 0 s and was never answered.
+    assert_eq!(
+        silent,
+        [(MessageKind::Xmit, Duration::from_secs(5))],
+        "{events:?}"
+    );
+    // The device received and played (e2e4 and its engine's reply); only
+    // its answers were lost.
+    assert_eq!(device.position().fullmove_number(), 2);
+}
+
+#[test]
+fn a_device_repeating_new_game_does_not_grow_the_queue() {
+    // Every `New Game` makes the driver re-send its settings (the device
+    // forgets them; spec note, Known field problems); repeated ones replace
+    // the settings still queued instead of piling up.
+    let now = Duration::ZERO;
+    let mut driver = Driver::new(DriverConfig::default(), now);
+    driver.handle_input(&b"New Game\r\n".repeat(100), now);
+    let started = std::iter::from_fn(|| driver.poll_event())
+        .filter(|e| matches!(e, Event::GameStarted(_)))
+        .count();
+    assert_eq!(started, 100);
+    assert_eq!(driver.queued(), 1, "only X ON");
+    assert_eq!(driver.poll_transmit().unwrap().as_bytes(), b"X ON\r\n");
+}
+
+#[test]
+fn a_frame_error_from_a_codec_starts_a_resync() {
+    // Codec users hand over the item error; bytes may have been lost, so the
+    // driver asks for the position (`P`, spec note, Known field problems).
+    let now = Duration::ZERO;
+    let mut driver = Driver::new(
+        DriverConfig {
+            xmit: None,
+            ..DriverConfig::default()
+        },
+        now,
+    );
+    let error = novag_citrine::error::FrameError::Overlong { len: 300, max: 256 };
+    driver.handle_frame_error(&error, now);
+    let events: Vec<Event> = std::iter::from_fn(|| driver.poll_event()).collect();
+    assert!(
+        matches!(events[0], Event::Malformed(e) if e == error),
+        "{events:?}"
+    );
+    assert!(matches!(events[1], Event::Disagreement(_)), "{events:?}");
+    assert_eq!(driver.poll_transmit().unwrap().as_bytes(), b"P\r\n");
+    assert!(driver.is_resyncing());
+}
+
+#[test]
+fn no_move_past_the_last_move_number_the_citrine_prints() {
+    // Move lines carry a number 1..=9999 (spec note, Move text the Citrine
+    // prints): move 10000 cannot be acknowledged, so it is not sent.
+    let now = Duration::ZERO;
+    let mut driver = Driver::new(DriverConfig::default(), now);
+    let late: board_core::chess::Position =
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 10000"
+            .parse()
+            .unwrap();
+    driver.adopt(late);
+    let e2e4 = late.parse_uci("e2e4").unwrap();
+    assert_eq!(driver.play(e2e4), Err(CommandError::MoveLimit));
+    let at_9999: board_core::chess::Position =
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 9999"
+            .parse()
+            .unwrap();
+    driver.adopt(at_9999);
+    assert_eq!(driver.play(e2e4), Ok(()));
 }

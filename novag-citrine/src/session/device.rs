@@ -1,15 +1,26 @@
 //! A simulated Citrine: a sans-IO state machine that answers commands the
-//! way the spec note's examples and the captured device output show, plays
-//! legal replies with the built-in [`Player`], and can be told to misbehave
-//! like real devices do (spec note, "Known field problems").
+//! way the spec note's examples and the captured device output show
+//! (docs/specs/citrine.md, *Commands (host -> device) and replies (device
+//! -> host)*), plays legal replies with the family's built-in
+//! [`Player`], and can be told to misbehave like
+//! real devices do (docs/specs/citrine.md, *Known field problems*).
 //!
 //! # Call order
-//! Feed every byte the host writes to [`Device::handle_input`]; then write
-//! what [`Device::poll_output`] returns until `None`; wait for input or
-//! until [`Device::poll_timeout`]. Time is passed in as a [`Timestamp`] of
-//! the caller's clock, as for the [driver](crate::driver#call-order).
+//! The session shape of the [module](super): feed every byte the host
+//! writes to [`Device::handle_input`] (or decoded commands to
+//! [`Device::handle_message`]); call [`Device::handle_timeout`] when
+//! [`Device::poll_timeout`] has passed (the engine's reply is due); then
+//! write what [`Device::poll_transmit`] returns, drain
+//! [`Device::poll_event`], and wait for input or until
+//! [`Device::poll_timeout`]. Inputs from the physical board are
+//! [`Device::handle_board_move`] and [`Device::handle_start_position_set_up`].
 //!
-//! # Behaviour (where the spec note is silent, the simulation's choice)
+//! # Silence
+//! The simulated device has no silence rule: no command of the protocol
+//! asks the host to answer, and the Citrine waits for the user's move
+//! without a bound.
+//!
+//! # Behaviour (where docs/specs/citrine.md is silent, the simulation's choice)
 //! - `M`: a legal move for the side to move is played and acknowledged
 //!   (`M   1   e2-e4 |`); if it is then the engine's side to move (and
 //!   referee mode is off), the engine answers after
@@ -39,14 +50,36 @@ use alloc::collections::VecDeque;
 use alloc::vec::Vec;
 use core::time::Duration;
 
-use crate::command::{Command, LevelTarget};
+use board_core::player::Player;
+
+use super::{CommandError, EndReason, GameEnded, GameStarted, Outcome, Timestamp, Transmit};
 use crate::convert::{host_move_to_move, to_text};
-use crate::framer::{Frame, LineFramer};
-use crate::player::Player;
-use crate::reply::{DiagramRow, MoveLine, Reply};
-use crate::time::Timestamp;
+use crate::decode::decode;
+use crate::error::FrameError;
+use crate::framer::{Framer, Status};
+use crate::message::{Command, DiagramRow, HostMove, LevelTarget, MoveLine, RawLine, Reply};
 use crate::types::{ClockTime, Level, MoveNumber, Token};
 use crate::vocab::{Color, Move, Position, square};
+
+/// Something the simulated device saw or did.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Event {
+    /// A game started (`N`, `O`, or the pieces set up in the start
+    /// position).
+    GameStarted(GameStarted),
+    /// The game ended (outcome from the engine's side); delivered before
+    /// the device forgets it.
+    GameEnded(GameEnded),
+    /// A command line that did not decode (ignored, as the device ignores
+    /// what it does not understand).
+    Malformed(FrameError),
+    /// A line with an unknown command letter (ignored).
+    Unrecognised(RawLine<'static>),
+    /// The output queue was full ([`DeviceConfig::max_queued_lines`]): the
+    /// answer to this command was not queued.
+    Overloaded(Command<'static>),
+}
 
 /// Ways the simulated device can misbehave (all off by default).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -66,6 +99,10 @@ pub struct Misbehaviour {
     /// Every n-th move line the device sends is cut to its first half (0:
     /// never).
     pub truncate_every: u32,
+    /// The device receives and plays but never sends (a Bluetooth adapter
+    /// that receives but cannot send; docs/specs/citrine.md, *Known field
+    /// problems*).
+    pub mute: bool,
 }
 
 /// Simulation settings.
@@ -79,6 +116,9 @@ pub struct DeviceConfig {
     pub seed: u64,
     /// Misbehaviour switches.
     pub misbehaviour: Misbehaviour,
+    /// Most lines queued for the host at a time (default 1024); a command
+    /// whose answer does not fit is dropped with [`Event::Overloaded`].
+    pub max_queued_lines: usize,
 }
 
 impl Default for DeviceConfig {
@@ -88,6 +128,7 @@ impl Default for DeviceConfig {
             think_time: Duration::from_millis(50),
             seed: 1,
             misbehaviour: Misbehaviour::default(),
+            max_queued_lines: 1024,
         }
     }
 }
@@ -98,8 +139,12 @@ impl Default for DeviceConfig {
 pub struct Device<T> {
     config: DeviceConfig,
     player: Player,
-    framer: LineFramer,
+    framer: Framer,
     inbuf: Vec<u8>,
+    now: T,
+    start: Position,
+    ended: bool,
+    events: VecDeque<Event>,
     position: Position,
     history: Vec<(Position, Move)>,
     engine_color: Color,
@@ -121,22 +166,26 @@ pub struct Device<T> {
 }
 
 impl<T: Timestamp> Device<T> {
-    /// A device at the start position, settings at power-on values (Xmit
-    /// off, referee off, levels TR1).
-    pub fn new(config: DeviceConfig) -> Self {
+    /// A device at the start position at time `now`, settings at power-on
+    /// values (Xmit off, referee off, levels TR1).
+    pub fn new(config: DeviceConfig, now: T) -> Self {
         Device {
             player: Player::new(config.seed),
             engine_color: config.engine_color,
             config,
-            framer: LineFramer::default(),
+            framer: Framer::default(),
             inbuf: Vec::new(),
+            now,
+            start: Position::startpos(),
+            ended: false,
+            events: VecDeque::new(),
             position: Position::startpos(),
             history: Vec::new(),
             xmit: false,
             referee: false,
             levels: [Level::DEFAULT; 2],
             clocks: [0; 2],
-            clock_since: None,
+            clock_since: Some(now),
             out: VecDeque::new(),
             engine_due: None,
             engine_paused: false,
@@ -170,45 +219,69 @@ impl<T: Timestamp> Device<T> {
         self.commands
     }
 
-    /// The pieces are set up in the start position on the board: the device
-    /// starts a new game and sends `New Game` unprompted.
-    pub fn set_up_start_position(&mut self, now: T) {
-        self.reset(now);
-        self.push_line(now, &Reply::NewGame);
+    /// The pieces are set up in the start position on the board at `now`:
+    /// the device starts a new game and sends `New Game` unprompted.
+    pub fn handle_start_position_set_up(&mut self, now: T) {
+        self.handle_timeout(now);
+        self.reset(self.now);
+        self.push_line(self.now, &Reply::NewGame);
     }
 
-    /// A move made by hand on the board: played when legal (ignored
-    /// otherwise) and sent to the host when Xmit is on.
-    pub fn board_move(&mut self, mv: Move, now: T) -> bool {
-        if !self.position.is_legal(mv) {
-            return false;
+    /// A move made by hand on the board at `now`: played, and sent to the
+    /// host when Xmit is on.
+    ///
+    /// # Errors
+    /// [`CommandError::NoGame`] when the game is over,
+    /// [`CommandError::Illegal`] for an illegal move.
+    pub fn handle_board_move(&mut self, mv: Move, now: T) -> Result<(), CommandError> {
+        self.handle_timeout(now);
+        if self.position.outcome().is_some() {
+            return Err(CommandError::NoGame);
         }
+        if !self.position.is_legal(mv) {
+            return Err(CommandError::Illegal(mv));
+        }
+        let now = self.now;
         let line = self.play(mv, now);
         if self.xmit {
             self.push_move_line(now, Reply::Move(line));
         }
         self.schedule_engine(now);
-        true
+        Ok(())
     }
 
-    /// Feeds bytes the host wrote.
+    /// Feeds bytes the host wrote at `now`: frames them into lines (CR, LF
+    /// or CR LF) and handles each command.
     pub fn handle_input(&mut self, bytes: &[u8], now: T) {
+        self.handle_timeout(now);
         self.inbuf.extend_from_slice(bytes);
         let buf = core::mem::take(&mut self.inbuf);
         let mut start = 0;
         loop {
-            let step = self.framer.next(&buf[start..]);
-            if let Some(Frame::Line(l)) = step.frame {
-                self.commands += 1;
-                if let Ok(cmd) = Command::decode(l) {
-                    self.command(cmd, now);
+            match self.framer.decode(&buf[start..]) {
+                Status::Complete { frame, consumed } => {
+                    self.commands += 1;
+                    match decode::<Command<'_>>(frame) {
+                        Ok(cmd) => self.on_command(cmd),
+                        Err(e) => self
+                            .events
+                            .push_back(Event::Malformed(FrameError::Malformed(e))),
+                    }
+                    start += consumed;
                 }
-            } else if step.frame.is_some() {
-                self.commands += 1;
-            }
-            start += step.consumed;
-            if step.frame.is_none() {
-                break;
+                Status::Overlong { len, consumed } => {
+                    self.commands += 1;
+                    self.events
+                        .push_back(Event::Malformed(FrameError::Overlong {
+                            len,
+                            max: self.framer.max_frame_len(),
+                        }));
+                    start += consumed;
+                }
+                Status::Partial { consumed } => {
+                    start += consumed;
+                    break;
+                }
             }
         }
         let mut buf = buf;
@@ -216,16 +289,46 @@ impl<T: Timestamp> Device<T> {
         self.inbuf = buf;
     }
 
-    /// The next line to write (with CR LF), if one is due at `now`.
-    pub fn poll_output(&mut self, now: T) -> Option<Vec<u8>> {
-        self.run_timers(now);
+    /// Handles one command already decoded (by a codec) at `now`.
+    pub fn handle_message(&mut self, cmd: &Command<'_>, now: T) {
+        self.handle_timeout(now);
+        self.commands += 1;
+        self.on_command(cmd.clone());
+    }
+
+    /// Handles a line that could not be framed or decoded (a codec's item
+    /// error) at `now`: ignored, reported as [`Event::Malformed`].
+    pub fn handle_frame_error(&mut self, error: &FrameError, now: T) {
+        self.handle_timeout(now);
+        self.commands += 1;
+        self.events.push_back(Event::Malformed(*error));
+    }
+
+    /// Advances the device's clock to `now` and runs its timers (the
+    /// engine's reply, the misbehaviour switches).
+    pub fn handle_timeout(&mut self, now: T) {
+        if now > self.now {
+            self.now = now;
+        }
+        self.run_timers(self.now);
+    }
+
+    /// The next line to write (with CR LF), if one is due at the time of
+    /// the latest `handle_*` call.
+    pub fn poll_transmit(&mut self) -> Option<Transmit> {
         match self.out.front() {
-            Some((at, _)) if *at <= now => self.out.pop_front().map(|(_, l)| l),
+            Some((at, _)) if *at <= self.now => self.out.pop_front().map(|(_, l)| Transmit::new(l)),
             _ => None,
         }
     }
 
-    /// When [`poll_output`](Self::poll_output) has something next.
+    /// The next event, if any.
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
+    /// When to call [`handle_timeout`](Self::handle_timeout) next (a line
+    /// or the engine's move is due); `None` when nothing is scheduled.
     pub fn poll_timeout(&self) -> Option<T> {
         [
             self.out.front().map(|(t, _)| *t),
@@ -235,6 +338,19 @@ impl<T: Timestamp> Device<T> {
         .into_iter()
         .flatten()
         .min()
+    }
+
+    fn on_command(&mut self, cmd: Command<'_>) {
+        if let Command::Unrecognised(raw) = &cmd {
+            self.events
+                .push_back(Event::Unrecognised(raw.clone().into_owned()));
+            return;
+        }
+        if self.out.len() >= self.config.max_queued_lines {
+            self.events.push_back(Event::Overloaded(cmd.into_owned()));
+            return;
+        }
+        self.command(cmd, self.now);
     }
 
     fn run_timers(&mut self, now: T) {
@@ -247,7 +363,8 @@ impl<T: Timestamp> Device<T> {
                 && self.history.len() >= k
             {
                 self.new_game_done = true;
-                self.set_up_start_position(now);
+                self.reset(now);
+                self.push_line(now, &Reply::NewGame);
                 return;
             }
             self.engine_move(now);
@@ -257,7 +374,7 @@ impl<T: Timestamp> Device<T> {
         {
             self.oot_due = None;
             if self.position.turn() != self.engine_color
-                && let Some(mv) = self.player.choose(&self.position)
+                && let Some(mv) = self.player.choose_chess(&self.position)
             {
                 let line = self.play(mv, now);
                 self.push_move_line(now, Reply::Move(line));
@@ -267,6 +384,18 @@ impl<T: Timestamp> Device<T> {
     }
 
     fn reset(&mut self, now: T) {
+        if !self.ended && !self.history.is_empty() {
+            self.events.push_back(Event::GameEnded(GameEnded {
+                outcome: Outcome::Unknown,
+                reason: EndReason::NewGame,
+                start: self.start,
+                moves: self.history.iter().map(|(_, m)| *m).collect(),
+            }));
+        }
+        self.ended = false;
+        self.start = Position::startpos();
+        self.events
+            .push_back(Event::GameStarted(GameStarted { start: self.start }));
         self.position = Position::startpos();
         self.history.clear();
         self.engine_color = self.config.engine_color;
@@ -298,6 +427,16 @@ impl<T: Timestamp> Device<T> {
         let text = to_text(&before, mv, false);
         self.position = before.play(mv).expect("checked legal");
         self.history.push((before, mv));
+        if !self.ended && self.position.outcome().is_some() {
+            self.ended = true;
+            let (outcome, reason) = Outcome::of(&self.position, Some(self.engine_color));
+            self.events.push_back(Event::GameEnded(GameEnded {
+                outcome,
+                reason,
+                start: self.start,
+                moves: self.history.iter().map(|(_, m)| *m).collect(),
+            }));
+        }
         MoveLine {
             number: MoveNumber::new(before.fullmove_number().min(9999) as u16)
                 .unwrap_or(MoveNumber::ONE),
@@ -313,6 +452,9 @@ impl<T: Timestamp> Device<T> {
 
     /// Queues a line; lines leave in order.
     fn push_raw(&mut self, at: T, bytes: Vec<u8>) {
+        if self.config.misbehaviour.mute {
+            return;
+        }
         let at = self.out.back().map_or(at, |(t, _)| (*t).max(at));
         self.out.push_back((at, bytes));
     }
@@ -360,7 +502,7 @@ impl<T: Timestamp> Device<T> {
         if self.position.turn() != self.engine_color {
             return;
         }
-        if let Some(mv) = self.player.choose(&self.position) {
+        if let Some(mv) = self.player.choose_chess(&self.position) {
             let line = self.play(mv, now);
             self.push_move_line(now, Reply::Move(line));
             if let Some(dup) = self.pending_dup.take() {
@@ -448,6 +590,7 @@ impl<T: Timestamp> Device<T> {
                 if let Some((before, mv)) = self.history.pop() {
                     self.tick_clock(now);
                     self.position = before;
+                    self.ended = self.position.outcome().is_some();
                     self.engine_due = None;
                     self.pending_dup = None;
                     let line = MoveLine {
@@ -479,14 +622,14 @@ impl<T: Timestamp> Device<T> {
                 }
                 self.engine_due = Some(now.saturating_add(self.config.think_time));
             }
-            Command::SetUp(_) => {}
+            Command::SetUp(_) | Command::Unrecognised(_) => {}
         }
         if was_paused && self.engine_due.is_none() {
             self.schedule_engine(now);
         }
     }
 
-    fn host_move(&mut self, hm: &crate::command::HostMove, now: T) {
+    fn host_move(&mut self, hm: &HostMove, now: T) {
         match host_move_to_move(&self.position, hm) {
             Ok(mv) => {
                 let line = self.play(mv, now);

@@ -1,2 +1,0 @@
-#![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| boardwire_fuzz::citrine::reply_round_trip(data));

@@ -1,0 +1,162 @@
+//! tokio codecs (feature `tokio`) for `tokio_util::codec::Framed` over any
+//! `AsyncRead + AsyncWrite`: a serial port opened with an async serial
+//! crate, a pseudo-terminal, a TCP serial bridge such as ser2net.
+//!
+//! [`HostCodec`] is the host's end (decodes [`Reply`], encodes
+//! [`Command`] and the [`Driver`](crate::session::Driver)'s [`Transmit`]);
+//! [`DeviceCodec`] the device's end (decodes [`Command`], encodes
+//! [`Reply`] and the [`Device`](crate::session::Device)'s [`Transmit`]).
+//! Both are thin adapters over [`Framer`] and [`decode`](crate::decode):
+//! a malformed or over-long line is an item `Err(FrameError)` (the bytes
+//! are consumed and the next line decodes); only I/O errors end the
+//! stream. Lines are CR, LF or CR LF (docs/specs/citrine.md, *Link*).
+//!
+//! ```
+//! use bytes::BytesMut;
+//! use novag_citrine::codec::HostCodec;
+//! use novag_citrine::message::Reply;
+//! use tokio_util::codec::Decoder;
+//!
+//! let mut codec = HostCodec::default();
+//! let mut buf = BytesMut::from(&b"M   1   e2-e4 |\r\nNew Ga"[..]);
+//! let Some(Ok(Reply::Move(m))) = codec.decode(&mut buf)? else { panic!() };
+//! assert_eq!(m.text.to_string(), "e2-e4");
+//! assert!(codec.decode(&mut buf)?.is_none()); // `New Ga` is incomplete
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+use std::io;
+
+use bytes::{Buf, BytesMut};
+use tokio_util::codec::{Decoder, Encoder};
+
+use crate::decode::{Leniency, decode_with};
+use crate::error::FrameError;
+use crate::framer::{Framer, Status};
+use crate::message::{Command, Reply};
+use crate::session::Transmit;
+
+macro_rules! codec {
+    ($(#[$doc:meta])* $name:ident, $item:ident, $out:ident, $leniency:expr) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone)]
+        pub struct $name {
+            framer: Framer,
+            leniency: Leniency,
+        }
+
+        impl $name {
+            /// A codec whose lines are at most `max_frame_len` bytes (the
+            /// terminator not counted); longer lines are items
+            /// `Err(FrameError::Overlong)`.
+            pub fn new(max_frame_len: usize) -> Self {
+                $name {
+                    framer: Framer::new(max_frame_len),
+                    leniency: $leniency,
+                }
+            }
+
+            /// The same codec decoding with `leniency`.
+            pub fn with_leniency(mut self, leniency: Leniency) -> Self {
+                self.leniency = leniency;
+                self
+            }
+
+            fn item(&self, frame: &[u8]) -> Result<$item<'static>, FrameError> {
+                decode_with::<$item<'_>>(frame, &self.leniency)
+                    .map($item::into_owned)
+                    .map_err(FrameError::Malformed)
+            }
+        }
+
+        impl Default for $name {
+            /// [`Framer::DEFAULT_MAX_LEN`] (256 bytes).
+            fn default() -> Self {
+                $name::new(Framer::DEFAULT_MAX_LEN)
+            }
+        }
+
+        impl Decoder for $name {
+            type Item = Result<$item<'static>, FrameError>;
+            type Error = io::Error;
+
+            fn decode(&mut self, src: &mut BytesMut) -> io::Result<Option<Self::Item>> {
+                let (item, consumed) = match self.framer.decode(&src[..]) {
+                    Status::Complete { frame, consumed } => (Some(self.item(frame)), consumed),
+                    Status::Overlong { len, consumed } => (
+                        Some(Err(FrameError::Overlong {
+                            len,
+                            max: self.framer.max_frame_len(),
+                        })),
+                        consumed,
+                    ),
+                    Status::Partial { consumed } => (None, consumed),
+                };
+                src.advance(consumed);
+                Ok(item)
+            }
+
+            /// At the end of the stream a last line without terminator is
+            /// decoded as a line (a device that closed right after it).
+            fn decode_eof(&mut self, src: &mut BytesMut) -> io::Result<Option<Self::Item>> {
+                if let Some(item) = self.decode(src)? {
+                    return Ok(Some(item));
+                }
+                if src.is_empty() {
+                    return Ok(None);
+                }
+                let len = src.len();
+                let item = if len > self.framer.max_frame_len() {
+                    Err(FrameError::Overlong {
+                        len,
+                        max: self.framer.max_frame_len(),
+                    })
+                } else {
+                    self.item(&src[..])
+                };
+                src.advance(len);
+                self.framer.reset();
+                Ok(Some(item))
+            }
+        }
+
+        impl Encoder<&$out<'_>> for $name {
+            type Error = io::Error;
+
+            /// The line and CR LF; cannot fail.
+            fn encode(&mut self, msg: &$out<'_>, dst: &mut BytesMut) -> io::Result<()> {
+                dst.extend_from_slice(&msg.to_bytes());
+                Ok(())
+            }
+        }
+
+        impl Encoder<Transmit> for $name {
+            type Error = io::Error;
+
+            /// The session's bytes, as they are; cannot fail.
+            fn encode(&mut self, t: Transmit, dst: &mut BytesMut) -> io::Result<()> {
+                dst.extend_from_slice(t.as_bytes());
+                Ok(())
+            }
+        }
+    };
+}
+
+codec!(
+    /// The host's end: decodes device [`Reply`] lines (with
+    /// [`Leniency::DOCUMENT`] by default, as the host driver does), encodes
+    /// [`Command`]s and the driver's [`Transmit`]s.
+    HostCodec,
+    Reply,
+    Command,
+    Leniency::DOCUMENT
+);
+
+codec!(
+    /// The device's end: decodes host [`Command`] lines, encodes
+    /// [`Reply`]s and the simulated device's [`Transmit`]s.
+    DeviceCodec,
+    Command,
+    Reply,
+    Leniency::STRICT
+);

@@ -1,0 +1,143 @@
+//! Decoding one line: [`decode::<Reply>(line)`](decode),
+//! [`decode::<Command>(line)`](decode), and [`decode_with`] for a
+//! [`Leniency`] other than [`Leniency::STRICT`]. Built on the parsers in
+//! [`parse`]; zero-copy, no heap allocation.
+//!
+//! The line is one frame from the [`Framer`](crate::framer::Framer), its
+//! terminator removed; trailing CRs and blanks at either end are tolerated.
+//! A line of an unknown kind is `Ok(Reply::Unrecognised(..))` /
+//! `Ok(Command::Unrecognised(..))`; a known kind with a bad field is an
+//! `Err(DecodeError)` naming the kind, the field and the 0-based byte
+//! offset.
+//!
+//! ```
+//! use novag_citrine::decode::{Leniency, decode, decode_with};
+//! use novag_citrine::message::{Command, Reply};
+//!
+//! let Reply::Move(m) = decode(b"M   7,  c5xd4")? else { panic!() };
+//! assert_eq!((m.number.get(), m.black, m.text.to_string()), (7, true, "c5xd4".into()));
+//! assert_eq!(decode::<Command>(b"me2e4")?.to_string(), "M e2e4");
+//! assert!(matches!(decode::<Reply>(b"Hello")?, Reply::Unrecognised(_)));
+//!
+//! // The protocol document's spellings need a leniency.
+//! assert!(decode::<Reply>(b"ID.UCBII VI.09").is_err());
+//! assert!(matches!(
+//!     decode_with::<Reply>(b"ID.UCBII VI.09", &Leniency::DOCUMENT)?,
+//!     Reply::Identity { .. }
+//! ));
+//! # Ok::<(), novag_citrine::error::DecodeError>(())
+//! ```
+
+use crate::error::{DecodeError, Field, MessageKind, Problem};
+use crate::message::{Command, Reply};
+use crate::parse;
+
+/// What the decoder accepts beyond the strict grammar: one field per
+/// spelling a real source uses (httparse's `ParserConfig` shape).
+/// [`Leniency::STRICT`] is the default.
+///
+/// Part of the grammar, not a leniency (docs/specs/citrine.md):
+/// - runs of spaces or tabs between fields (*Link*: "fields are padded with
+///   runs of spaces or tabs");
+/// - the trailing ` |` of move lines: the protocol document prints it and
+///   captured device logs sometimes lack it (*Move text the Citrine
+///   prints*); both are authoritative, and [`MoveLine::bar`] records which
+///   was seen, so the line encodes back as it came;
+/// - game-list moves with and without piece letters (`Ng1-f3` in the
+///   document, `g1-f3` in captured output; *Commands (host -> device) and replies (device -> host)*, `G`):
+///   [`NormalMove::piece`] records it;
+/// - commands in either case (*Link*: "Commands are case-insensitive").
+///
+/// [`MoveLine::bar`]: crate::message::MoveLine::bar
+/// [`NormalMove::piece`]: crate::types::NormalMove::piece
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub struct Leniency {
+    /// Accept `ID.UCBII VI.09`, the identity line as Novag's 2008 "Citrine
+    /// to PC Communication Protocol" document prints it (no blank after
+    /// `ID.`); real devices print `ID. UCBII V1.09` (docs/specs/citrine.md,
+    /// *Commands (host -> device) and replies (device -> host)*, `I`).
+    pub document_identity: bool,
+    /// Accept `t 2 g8-f6`, the take-back line as Novag's 2008 document
+    /// prints it (lower-case `t`; a black move without the comma); device
+    /// logs print `T   1,  e7-e5` (docs/specs/citrine.md, *Commands (host -> device) and replies (device -> host)*, `T`).
+    /// The session then takes the colour from the game when the comma is
+    /// missing.
+    pub document_take_back: bool,
+}
+
+impl Leniency {
+    /// The grammar as real devices print it; nothing else.
+    pub const STRICT: Leniency = Leniency {
+        document_identity: false,
+        document_take_back: false,
+    };
+    /// Also the protocol document's spellings (every field on): what the
+    /// host [`Driver`](crate::session::Driver) uses by default, since a
+    /// device whose firmware follows the document may exist.
+    pub const DOCUMENT: Leniency = Leniency {
+        document_identity: true,
+        document_take_back: true,
+    };
+}
+
+/// A message type that decodes from one line.
+pub trait Decode<'a>: Sized {
+    /// Decodes `frame` (one line, terminator removed) with `leniency`.
+    ///
+    /// # Errors
+    /// [`DecodeError`] for a line of a known kind with a malformed field.
+    fn decode_with(frame: &'a [u8], leniency: &Leniency) -> Result<Self, DecodeError>;
+}
+
+impl<'a> Decode<'a> for Reply<'a> {
+    fn decode_with(frame: &'a [u8], leniency: &Leniency) -> Result<Self, DecodeError> {
+        match parse::reply_with(frame, leniency) {
+            Ok((_, r)) => Ok(r),
+            Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(e.into_decode_error(frame)),
+            // Complete parsers never ask for more input.
+            Err(nom::Err::Incomplete(_)) => Err(DecodeError::new(
+                MessageKind::Reply,
+                Field::Keyword,
+                frame.len(),
+                Problem::Missing,
+            )),
+        }
+    }
+}
+
+impl<'a> Decode<'a> for Command<'a> {
+    fn decode_with(frame: &'a [u8], _leniency: &Leniency) -> Result<Self, DecodeError> {
+        match parse::command(frame) {
+            Ok((_, c)) => Ok(c),
+            Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(e.into_decode_error(frame)),
+            Err(nom::Err::Incomplete(_)) => Err(DecodeError::new(
+                MessageKind::Command,
+                Field::Keyword,
+                frame.len(),
+                Problem::Missing,
+            )),
+        }
+    }
+}
+
+/// Decodes one line strictly ([`Leniency::STRICT`]); the type comes from a
+/// turbofish (`decode::<Reply>(line)`) or from the patterns it is matched
+/// against.
+///
+/// # Errors
+/// [`DecodeError`] for a line of a known kind with a malformed field.
+pub fn decode<'a, M: Decode<'a>>(frame: &'a [u8]) -> Result<M, DecodeError> {
+    M::decode_with(frame, &Leniency::STRICT)
+}
+
+/// Decodes one line with `leniency`.
+///
+/// # Errors
+/// [`DecodeError`] for a line of a known kind with a malformed field.
+pub fn decode_with<'a, M: Decode<'a>>(
+    frame: &'a [u8],
+    leniency: &Leniency,
+) -> Result<M, DecodeError> {
+    M::decode_with(frame, leniency)
+}

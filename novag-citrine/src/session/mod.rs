@@ -1,0 +1,185 @@
+//! The sans-IO state machines (docs/specs/citrine.md, *Move text the
+//! Citrine prints*, *Pacing*, *Known field problems*): the host
+//! [`Driver`] that keeps a game in sync with a Citrine, and the simulated
+//! Citrine [`Device`].
+//!
+//! Both have the family's session shape, generic over `T:`
+//! [`Timestamp`] (the caller's clock; they never read one, sleep or do
+//! I/O):
+//!
+//! ```text
+//! session.handle_input(bytes, now);      // raw bytes from the wire
+//! session.handle_message(&msg, now);     // or an already-decoded line (codec users)
+//! session.handle_timeout(now);           // when poll_timeout() has passed
+//! session.some_command(...)?;            // play, take_back, ... -> Result<_, CommandError>
+//! while let Some(t) = session.poll_transmit() { write(t) }   // 1. bytes to write
+//! while let Some(e) = session.poll_event() { react(e) }      // 2. what happened
+//! let next = session.poll_timeout();                         // 3. when to wake
+//! ```
+//!
+//! Commands use the time of the latest `handle_*` call (or of `new`);
+//! `poll_transmit` releases what is due at that time, so a command issued
+//! between two `handle_*` calls goes out on the next `poll_transmit` when
+//! the pacing allows, else after the next `handle_timeout`.
+
+use alloc::vec::Vec;
+
+pub use board_core::time::Timestamp;
+
+use crate::vocab::{Color, Move, Piece, Position, Square};
+
+pub mod device;
+pub mod driver;
+
+pub use device::{Device, DeviceConfig, Event as DeviceEvent, Misbehaviour};
+pub use driver::{Disagreement, Driver, DriverConfig, Event, Resync};
+
+/// The bytes of one line to write (a command for the driver, a reply for
+/// the device), terminator included.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Transmit {
+    bytes: Vec<u8>,
+}
+
+impl Transmit {
+    pub(crate) fn new(bytes: Vec<u8>) -> Self {
+        Transmit { bytes }
+    }
+    /// The bytes to write.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+    /// The bytes to write, owned.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.bytes
+    }
+}
+
+impl AsRef<[u8]> for Transmit {
+    fn as_ref(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+/// How a game ended, from our side (the host's colour for the
+/// [`Driver`], the engine's colour for the [`Device`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// We won.
+    Won,
+    /// We lost.
+    Lost,
+    /// A draw.
+    Drawn,
+    /// No result: the game was abandoned (a new game started), or we play
+    /// no fixed side.
+    Unknown,
+}
+
+impl Outcome {
+    /// The outcome of `position` (a finished game) for `us`.
+    pub(crate) fn of(position: &Position, us: Option<Color>) -> (Outcome, EndReason) {
+        use board_core::chess::Outcome as Rules;
+        match position.outcome() {
+            Some(Rules::Checkmate { winner }) => (
+                match us {
+                    Some(c) if c == winner => Outcome::Won,
+                    Some(_) => Outcome::Lost,
+                    None => Outcome::Unknown,
+                },
+                EndReason::Checkmate { winner },
+            ),
+            Some(Rules::Stalemate) => (Outcome::Drawn, EndReason::Stalemate),
+            Some(Rules::InsufficientMaterial) => (Outcome::Drawn, EndReason::InsufficientMaterial),
+            None => (Outcome::Unknown, EndReason::NewGame),
+        }
+    }
+}
+
+/// Why a game ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EndReason {
+    /// Checkmate.
+    Checkmate {
+        /// The side that mated.
+        winner: Color,
+    },
+    /// Stalemate.
+    Stalemate,
+    /// Neither side can mate.
+    InsufficientMaterial,
+    /// A new game started before the game reached a result (`New Game`
+    /// from the device, prompted by `N` or unprompted).
+    NewGame,
+}
+
+impl core::fmt::Display for EndReason {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            EndReason::Checkmate { winner } => write!(f, "checkmate, {winner} wins"),
+            EndReason::Stalemate => f.write_str("stalemate"),
+            EndReason::InsufficientMaterial => f.write_str("draw by insufficient material"),
+            EndReason::NewGame => f.write_str("abandoned: a new game started"),
+        }
+    }
+}
+
+/// A game has started (after `New Game`, or at the session's start).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameStarted {
+    /// The start position.
+    pub start: Position,
+}
+
+/// A game has ended. Delivered before the session forgets the game; the
+/// event carries it whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameEnded {
+    /// From our side.
+    pub outcome: Outcome,
+    /// Why.
+    pub reason: EndReason,
+    /// The start position.
+    pub start: Position,
+    /// The moves played from `start`, in order.
+    pub moves: Vec<Move>,
+}
+
+/// Why a command was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CommandError {
+    /// Not our side to move, or our move of this turn is already sent and
+    /// awaits its acknowledgement.
+    #[error("not our turn")]
+    NotYourTurn,
+    /// The game is over (see [`GameEnded`]); start a new one first.
+    #[error("no game in progress")]
+    NoGame,
+    /// The move is not legal in the tracked position.
+    #[error("illegal move {0}")]
+    Illegal(Move),
+    /// The driver is out of sync with the device (or resynchronising).
+    #[error("out of sync with the device")]
+    OutOfSync,
+    /// Nothing to take back.
+    #[error("no move to take back")]
+    NothingToTakeBack,
+    /// Past move 9999, the largest move number the Citrine prints.
+    #[error("past move 9999, the largest move number the Citrine prints")]
+    MoveLimit,
+}
+
+/// A board as 64 squares (`a1` = 0 … `h8` = 63), e.g. from a `Position
+/// Board` diagram.
+pub type Board = [Option<Piece>; 64];
+
+/// The pieces of a position as a [`Board`].
+pub fn board_of(position: &Position) -> Board {
+    let mut b = [None; 64];
+    for (i, cell) in b.iter_mut().enumerate() {
+        *cell = Square::new(i as u32).and_then(|sq| position.piece_at(sq));
+    }
+    b
+}

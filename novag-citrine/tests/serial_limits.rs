@@ -1,0 +1,99 @@
+//! `serial::run`'s limits over an in-memory port (any `Read + Write`
+//! whose reads time out when the line is quiet): a peer that sends only
+//! lines it cannot have meant, and a caller that floods the driver.
+#![cfg(feature = "serialport")]
+
+use std::io::{self, Read, Write};
+use std::ops::ControlFlow;
+use std::time::Instant;
+
+use novag_citrine::message::Command;
+use novag_citrine::serial::{self, Input, Limits, SerialError};
+use novag_citrine::session::{Driver, DriverConfig};
+
+/// A port that answers every read with `line` (or times out when `line` is
+/// empty) and swallows writes.
+struct Port {
+    line: &'static [u8],
+    written: Vec<u8>,
+}
+
+impl Read for Port {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.line.is_empty() {
+            return Err(io::ErrorKind::TimedOut.into());
+        }
+        let n = self.line.len().min(buf.len());
+        buf[..n].copy_from_slice(&self.line[..n]);
+        Ok(n)
+    }
+}
+
+impl Write for Port {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.written.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn consecutive_unrecognised_and_malformed_lines_stop_the_driver() {
+    for (line, kind) in [
+        (&b"Hello\r\n"[..], "unrecognised"),
+        (b"M 0 e2-e4\r\n", "malformed"),
+    ] {
+        let mut port = Port {
+            line,
+            written: Vec::new(),
+        };
+        let mut driver = Driver::new(DriverConfig::default(), Instant::now());
+        let limits = Limits {
+            max_bad_lines: 5,
+            ..Limits::default()
+        };
+        let mut seen = 0;
+        let err = serial::run(&mut port, &mut driver, &limits, |input, _| {
+            if matches!(input, Input::Received { .. } | Input::Malformed { .. }) {
+                seen += 1;
+            }
+            ControlFlow::<()>::Continue(())
+        })
+        .unwrap_err();
+        assert!(
+            matches!(err, SerialError::Misbehaving { count: 6 }),
+            "{kind}: {err}"
+        );
+        assert_eq!(seen, 6, "{kind}");
+    }
+}
+
+#[test]
+fn a_queue_past_the_limit_stops_the_driver() {
+    let mut port = Port {
+        line: b"",
+        written: Vec::new(),
+    };
+    let mut driver = Driver::new(DriverConfig::default(), Instant::now());
+    let limits = Limits {
+        max_queued: 8,
+        ..Limits::default()
+    };
+    let err = serial::run(&mut port, &mut driver, &limits, |input, driver| {
+        if let Input::Tick = input {
+            for _ in 0..10 {
+                driver.send(Command::Clock);
+            }
+        }
+        ControlFlow::<()>::Continue(())
+    })
+    .unwrap_err();
+    assert!(
+        matches!(err, SerialError::QueueFull { queued } if queued > 8),
+        "{err}"
+    );
+    // The pacing let the first command out before the queue grew.
+    assert!(port.written.starts_with(b"X ON\r\n"), "{:?}", port.written);
+}
