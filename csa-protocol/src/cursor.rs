@@ -1,22 +1,22 @@
 //! A tiny field cursor over one line: single-space separated fields with
 //! exact byte offsets for errors. Never allocates.
 
-use crate::error::{DecodeError, Problem};
+use crate::error::{DecodeError, Expected, Field, MessageKind, Problem};
 use crate::types::check_token;
 
 pub(crate) struct Cursor<'a> {
     pub(crate) s: &'a [u8],
     pub(crate) pos: usize,
-    pub(crate) kind: &'static str,
+    pub(crate) kind: MessageKind,
 }
 
 impl<'a> Cursor<'a> {
     /// A cursor positioned at `pos` (just after the keyword).
-    pub(crate) fn new(s: &'a [u8], pos: usize, kind: &'static str) -> Self {
+    pub(crate) fn new(s: &'a [u8], pos: usize, kind: MessageKind) -> Self {
         Self { s, pos, kind }
     }
 
-    pub(crate) fn err(&self, field: &'static str, offset: usize, problem: Problem) -> DecodeError {
+    pub(crate) fn err(&self, field: Field, offset: usize, problem: Problem) -> DecodeError {
         DecodeError::new(self.kind, field, offset, problem)
     }
 
@@ -26,12 +26,12 @@ impl<'a> Cursor<'a> {
 
     /// The next field: expects one space, then bytes up to the next space or
     /// the end of the line. Returns the field and its offset.
-    pub(crate) fn field(&mut self, name: &'static str) -> Result<(&'a [u8], usize), DecodeError> {
+    pub(crate) fn field(&mut self, name: Field) -> Result<(&'a [u8], usize), DecodeError> {
         if self.at_end() {
             return Err(self.err(name, self.s.len(), Problem::Missing));
         }
         if self.s[self.pos] != b' ' {
-            return Err(self.err(name, self.pos, Problem::Expected("a space")));
+            return Err(self.err(name, self.pos, Problem::Expected(Expected::Space)));
         }
         let start = self.pos + 1;
         let end = self.s[start..]
@@ -48,7 +48,7 @@ impl<'a> Cursor<'a> {
     /// Like [`Cursor::field`] but `None` at the end of the line.
     pub(crate) fn opt_field(
         &mut self,
-        name: &'static str,
+        name: Field,
     ) -> Result<Option<(&'a [u8], usize)>, DecodeError> {
         if self.at_end() {
             Ok(None)
@@ -61,7 +61,7 @@ impl<'a> Cursor<'a> {
     /// it as `&str` (the classes are ASCII).
     pub(crate) fn token(
         &mut self,
-        name: &'static str,
+        name: Field,
         max: usize,
         class: impl Fn(u8) -> bool,
     ) -> Result<&'a str, DecodeError> {
@@ -71,7 +71,7 @@ impl<'a> Cursor<'a> {
 
     pub(crate) fn check(
         &self,
-        name: &'static str,
+        name: Field,
         f: &'a [u8],
         off: usize,
         max: usize,
@@ -84,13 +84,13 @@ impl<'a> Cursor<'a> {
 
     /// Everything after one space (may be empty when the line ends right
     /// after the keyword, or holds only the space).
-    pub(crate) fn rest_text(&mut self, name: &'static str) -> Result<&'a str, DecodeError> {
+    pub(crate) fn rest_text(&mut self, name: Field) -> Result<&'a str, DecodeError> {
         let start = if self.at_end() {
             self.s.len()
         } else if self.s[self.pos] == b' ' {
             self.pos + 1
         } else {
-            return Err(self.err(name, self.pos, Problem::Expected("a space")));
+            return Err(self.err(name, self.pos, Problem::Expected(Expected::Space)));
         };
         self.pos = self.s.len();
         text(self, name, &self.s[start..], start)
@@ -100,7 +100,7 @@ impl<'a> Cursor<'a> {
         if self.at_end() {
             Ok(())
         } else {
-            Err(self.err("end of line", self.pos, Problem::Trailing))
+            Err(self.err(Field::EndOfLine, self.pos, Problem::Trailing))
         }
     }
 }
@@ -108,7 +108,7 @@ impl<'a> Cursor<'a> {
 /// Checks free text: UTF-8 without control bytes.
 pub(crate) fn text<'a>(
     c: &Cursor<'_>,
-    name: &'static str,
+    name: Field,
     t: &'a [u8],
     off: usize,
 ) -> Result<&'a str, DecodeError> {
@@ -130,7 +130,7 @@ pub(crate) fn text<'a>(
 /// Parses an unsigned decimal of at most `max_digits` digits.
 pub(crate) fn parse_u64(
     c: &Cursor<'_>,
-    name: &'static str,
+    name: Field,
     f: &[u8],
     off: usize,
     max_digits: usize,

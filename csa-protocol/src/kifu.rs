@@ -462,7 +462,7 @@ fn parse_line<'a>(
         }
         b'P' => {
             let s = crate::position::check_line(line)
-                .map_err(|e| err(e.column - 1, "malformed position line"))?;
+                .map_err(|e| err(e.offset, "malformed position line"))?;
             items.push(Item::Position(s));
             return Ok(());
         }

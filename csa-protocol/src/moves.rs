@@ -19,7 +19,7 @@ pub(crate) fn move_error_offset(e: &ParseCsaMoveError) -> usize {
 }
 
 use crate::cursor::Cursor;
-use crate::error::{DecodeError, Problem};
+use crate::error::{DecodeError, Field, Problem};
 use crate::types::Side;
 
 /// Length in bytes of a CSA move token such as `+7776FU`.
@@ -43,8 +43,13 @@ pub(crate) fn decode_move_token(
 }
 
 fn parse_move(c: &Cursor<'_>, token: &[u8], off: usize) -> Result<CsaMove, DecodeError> {
-    CsaMove::parse(token)
-        .map_err(|e| c.err("move", off + move_error_offset(&e), Problem::CsaMove(e)))
+    CsaMove::parse(token).map_err(|e| {
+        c.err(
+            Field::Move,
+            off + move_error_offset(&e),
+            Problem::CsaMove(e),
+        )
+    })
 }
 
 /// The set-up moves of `%%SETBUOY`: CSA moves written one after another
@@ -60,7 +65,7 @@ impl<'a> BuoyMoves<'a> {
     pub(crate) fn decode(c: &Cursor<'_>, f: &'a [u8], off: usize) -> Result<Self, DecodeError> {
         if f.len() > Self::MAX_MOVES * MOVE_LEN {
             return Err(c.err(
-                "moves",
+                Field::Moves,
                 off,
                 Problem::TooLong {
                     max: Self::MAX_MOVES * MOVE_LEN,
@@ -72,28 +77,28 @@ impl<'a> BuoyMoves<'a> {
             c_move(c, chunk, coff)?;
         }
         // Every chunk parsed as ASCII notation.
-        let s = core::str::from_utf8(f).map_err(|_| c.err("moves", off, Problem::NotUtf8))?;
+        let s = core::str::from_utf8(f).map_err(|_| c.err(Field::Moves, off, Problem::NotUtf8))?;
         Ok(Self(Cow::Borrowed(s)))
     }
 
     /// Builds the field from moves.
     ///
     /// # Errors
-    /// [`crate::ValueError`] when `moves` is empty or longer than
+    /// [`crate::error::ValueError`] when `moves` is empty or longer than
     /// [`Self::MAX_MOVES`].
-    pub fn new(moves: &[CsaMove]) -> Result<BuoyMoves<'static>, crate::ValueError> {
+    pub fn new(moves: &[CsaMove]) -> Result<BuoyMoves<'static>, crate::error::ValueError> {
         if moves.is_empty() || moves.len() > Self::MAX_MOVES {
-            return Err(crate::ValueError {
-                what: "buoy moves",
-                offset: 0,
-                problem: if moves.is_empty() {
+            return Err(crate::error::ValueError::new(
+                crate::error::ValueKind::BuoyMoves,
+                0,
+                if moves.is_empty() {
                     Problem::Empty
                 } else {
                     Problem::TooLong {
                         max: Self::MAX_MOVES,
                     }
                 },
-            });
+            ));
         }
         let mut s = alloc::string::String::with_capacity(moves.len() * MOVE_LEN);
         for m in moves {
@@ -134,8 +139,13 @@ impl<'a> BuoyMoves<'a> {
 }
 
 fn c_move(c: &Cursor<'_>, chunk: &[u8], off: usize) -> Result<CsaMove, DecodeError> {
-    CsaMove::parse(chunk)
-        .map_err(|e| c.err("moves", off + move_error_offset(&e), Problem::CsaMove(e)))
+    CsaMove::parse(chunk).map_err(|e| {
+        c.err(
+            Field::Moves,
+            off + move_error_offset(&e),
+            Problem::CsaMove(e),
+        )
+    })
 }
 
 impl fmt::Display for BuoyMoves<'_> {

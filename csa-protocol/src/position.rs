@@ -4,7 +4,7 @@
 //! the CSA position notation (STYLE.md convention 1).
 
 use crate::cursor::Cursor;
-use crate::error::{DecodeError, Problem};
+use crate::error::{DecodeError, Expected, Field, MessageKind, Problem};
 
 /// Maximum length of a position line in bytes (a hand line listing all 38
 /// pieces one by one is 2 + 38 * 4 = 154 bytes).
@@ -12,11 +12,11 @@ pub const MAX_POSITION_LINE: usize = 256;
 
 /// Checks the shape of a position line; returns it as `&str`.
 pub(crate) fn check_line(line: &[u8]) -> Result<&str, DecodeError> {
-    let c = Cursor::new(line, 0, "Position");
+    let c = Cursor::new(line, 0, MessageKind::Position);
     if line.len() < 2 || line[0] != b'P' || !matches!(line[1], b'1'..=b'9' | b'I' | b'+' | b'-') {
-        return Err(c.err("row", 0, Problem::Expected("P1..P9, PI, P+ or P-")));
+        return Err(c.err(Field::Row, 0, Problem::Expected(Expected::PositionRow)));
     }
-    c.check("row", line, 0, MAX_POSITION_LINE, |b| {
+    c.check(Field::Row, line, 0, MAX_POSITION_LINE, |b| {
         b == b' ' || b.is_ascii_graphic()
     })
 }

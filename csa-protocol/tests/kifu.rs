@@ -1,12 +1,12 @@
 //! CSA kifu reader/writer on the two real Floodgate records
-//! (`tests/data/*.csa`, copied from `shared/vectors/csa-kifu/`) and on
+//! (`boardwire_vectors::data`) and on
 //! V2.2 / V3.0 texts written from the CSA standard file format pages.
 
 use csa_protocol::kifu::{Item, KifuError, KifuSpecial, parse_kifu, write_kifu};
-use csa_protocol::{CsaMove, MoveTime, Side};
+use csa_protocol::types::{CsaMove, MoveTime, Side};
 
-const GPS: &[u8] = include_bytes!("data/floodgate-900-0-gps_normal-gps_l-20100507.csa");
-const UCHIFUZUME: &[u8] = include_bytes!("data/uchifuzume-floodgate-2008.csa");
+const GPS: &[u8] = boardwire_vectors::data::KIFU_FLOODGATE_GPS;
+const UCHIFUZUME: &[u8] = boardwire_vectors::data::KIFU_UCHIFUZUME;
 
 #[test]
 fn floodgate_v2_record_reads_completely_and_writes_back_byte_for_byte() {

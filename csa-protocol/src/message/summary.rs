@@ -26,8 +26,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::error::DecodeError;
+use crate::message::server_line::{ServerMessage, SummaryLine, decode_server_line};
 use crate::moves::CsaMove;
-use crate::server::{ServerMessage, SummaryLine, decode_server_line};
 use crate::types::{GameId, MoveTime, Side, Text};
 
 /// The unit of the Time block's numbers: `Time_Unit:<n>(sec|min|msec)`
@@ -112,8 +112,8 @@ impl FieldKey {
     /// Validates a key.
     ///
     /// # Errors
-    /// [`crate::ValueError`] when the key does not have the form above.
-    pub fn new(key: &str) -> Result<Self, crate::ValueError> {
+    /// [`crate::error::ValueError`] when the key does not have the form above.
+    pub fn new(key: &str) -> Result<Self, crate::error::ValueError> {
         let b = key.as_bytes();
         let ok = !b.is_empty()
             && b.len() <= 64
@@ -125,13 +125,11 @@ impl FieldKey {
         if ok {
             Ok(Self(key.into()))
         } else {
-            Err(crate::ValueError {
-                what: "field key",
-                offset: 0,
-                problem: crate::Problem::Expected(
-                    "a letter, then [A-Za-z0-9_], optionally ending in + or -",
-                ),
-            })
+            Err(crate::error::ValueError::new(
+                crate::error::ValueKind::FieldKey,
+                0,
+                crate::error::Problem::Expected(crate::error::Expected::FieldKey),
+            ))
         }
     }
 
@@ -333,7 +331,8 @@ enum Section {
 /// it the lines between `BEGIN Game_Summary` and `END Game_Summary`).
 ///
 /// ```
-/// use csa_protocol::{GameSummaryReader, Side};
+/// use csa_protocol::message::GameSummaryReader;
+/// use csa_protocol::types::Side;
 ///
 /// let mut r = GameSummaryReader::new();
 /// let text = "BEGIN Game_Summary\nName+:alice\nName-:bob\nYour_Turn:-\nTo_Move:+\nEND Game_Summary";
@@ -405,18 +404,34 @@ impl GameSummaryReader {
     /// [`SummaryError`] naming the line number (within the block) and the
     /// field. After an error, the reader is reset.
     pub fn push_line(&mut self, line: &[u8]) -> Result<Option<GameSummary>, SummaryError> {
-        let r = self.push_inner(line);
+        match decode_server_line(line) {
+            Ok(msg) => self.push_message(&msg),
+            Err(source) => {
+                let line_no = self.line_no + 1;
+                *self = Self::new();
+                Err(SummaryError::Line { line_no, source })
+            }
+        }
+    }
+
+    /// Feeds one decoded line (as [`GameSummaryReader::push_line`]).
+    ///
+    /// # Errors
+    /// As [`GameSummaryReader::push_line`].
+    pub fn push_message(
+        &mut self,
+        msg: &ServerMessage<'_>,
+    ) -> Result<Option<GameSummary>, SummaryError> {
+        self.line_no += 1;
+        let r = self.push_inner(msg);
         if r.is_err() {
             *self = Self::new();
         }
         r
     }
 
-    fn push_inner(&mut self, line: &[u8]) -> Result<Option<GameSummary>, SummaryError> {
-        self.line_no += 1;
+    fn push_inner(&mut self, msg: &ServerMessage<'_>) -> Result<Option<GameSummary>, SummaryError> {
         let line_no = self.line_no;
-        let msg =
-            decode_server_line(line).map_err(|source| SummaryError::Line { line_no, source })?;
         let unexpected = |section| SummaryError::Unexpected { line_no, section };
         let bad = |key, expected| SummaryError::BadValue {
             line_no,
@@ -473,21 +488,27 @@ impl GameSummaryReader {
                     }
                     match key.as_str() {
                         "Protocol_Version" => {
-                            set!(s.protocol_version, "Protocol_Version", value.into_owned())
+                            set!(
+                                s.protocol_version,
+                                "Protocol_Version",
+                                value.clone().into_owned()
+                            )
                         }
                         "Protocol_Mode" => {
-                            set!(s.protocol_mode, "Protocol_Mode", value.into_owned())
+                            set!(s.protocol_mode, "Protocol_Mode", value.clone().into_owned())
                         }
-                        "Format" => set!(s.format, "Format", value.into_owned()),
-                        "Declaration" => set!(s.declaration, "Declaration", value.into_owned()),
+                        "Format" => set!(s.format, "Format", value.clone().into_owned()),
+                        "Declaration" => {
+                            set!(s.declaration, "Declaration", value.clone().into_owned())
+                        }
                         "Game_ID" => {
                             let id = GameId::new(v).map_err(|_| {
                                 bad("Game_ID", "a game id (printable ASCII, no space)")
                             })?;
                             set!(s.game_id, "Game_ID", id.into_owned())
                         }
-                        "Name+" => set!(s.name_black, "Name+", value.into_owned()),
-                        "Name-" => set!(s.name_white, "Name-", value.into_owned()),
+                        "Name+" => set!(s.name_black, "Name+", value.clone().into_owned()),
+                        "Name-" => set!(s.name_white, "Name-", value.clone().into_owned()),
                         "Your_Turn" => set!(
                             s.your_turn,
                             "Your_Turn",
@@ -510,7 +531,7 @@ impl GameSummaryReader {
                         ),
                         k => s.extra.push((
                             FieldKey::new(k).map_err(|_| unexpected("Game_Summary"))?,
-                            value.into_owned(),
+                            value.clone().into_owned(),
                         )),
                     }
                     Ok(None)
@@ -577,13 +598,13 @@ impl GameSummaryReader {
                             "Remaining_Time-",
                             num!("Remaining_Time-")
                         ),
-                        "Last_Move" => set!(t.last_move, "Last_Move", value.into_owned()),
+                        "Last_Move" => set!(t.last_move, "Last_Move", value.clone().into_owned()),
                         "Current_Turn" => {
                             set!(t.current_turn, "Current_Turn", num!("Current_Turn"))
                         }
                         k => t.extra.push((
                             FieldKey::new(k).map_err(|_| unexpected("Time"))?,
-                            value.into_owned(),
+                            value.clone().into_owned(),
                         )),
                     }
                     Ok(None)
@@ -610,11 +631,11 @@ impl GameSummaryReader {
                     ServerMessage::Summary(SummaryLine::SideToMove(s))
                         if p.side_to_move.is_none() =>
                     {
-                        p.side_to_move = Some(s);
+                        p.side_to_move = Some(*s);
                         Ok(None)
                     }
                     ServerMessage::Move { mv, time } if p.side_to_move.is_some() => {
-                        p.moves.push((mv, time));
+                        p.moves.push((*mv, *time));
                         Ok(None)
                     }
                     _ => Err(unexpected("Position")),

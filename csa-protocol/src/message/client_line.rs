@@ -6,7 +6,7 @@ use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
 use crate::cursor::{Cursor, parse_u64};
-use crate::error::{DecodeError, Problem};
+use crate::error::{DecodeError, Expected, Field, MessageKind, Problem};
 use crate::moves::{BuoyMoves, CsaMove, decode_move_token};
 use crate::types::{
     GameId, GameName, Password, SidePreference, Text, UserName, is_game_id_byte, is_graphic,
@@ -149,8 +149,6 @@ pub enum ClientMessage<'a> {
     Unrecognised(Cow<'a, [u8]>),
 }
 
-const LOGIN: &str = "LOGIN";
-
 /// Decodes one client line (terminator already removed by the framer).
 ///
 /// Never allocates. A line that is no client command is
@@ -159,14 +157,17 @@ const LOGIN: &str = "LOGIN";
 /// [`DecodeError`] naming the command, the field and the column.
 ///
 /// ```
-/// use csa_protocol::{decode_client_line, ClientMessage, X1Command, SidePreference};
+/// use csa_protocol::message::{ClientMessage, X1Command};
+/// use csa_protocol::types::SidePreference;
+/// # use csa_protocol::message::ClientMessage as M;
+/// # fn decode_client_line(l: &[u8]) -> Result<M<'_>, csa_protocol::error::DecodeError> { csa_protocol::decode::decode(l) }
 ///
 /// let m = decode_client_line(b"%%GAME testgame-300-0 +").unwrap();
 /// let ClientMessage::X1(X1Command::Game(Some(req))) = m else { panic!() };
 /// assert_eq!((req.name.as_str(), req.side), ("testgame-300-0", SidePreference::Black));
 ///
 /// let err = decode_client_line(b"LOGIN mal1 pass x2").unwrap_err();
-/// assert_eq!((err.line, err.field, err.column), ("LOGIN", "mode", 17));
+/// assert_eq!((err.message.as_str(), err.field.as_str(), err.offset), ("LOGIN", "mode", 16));
 /// ```
 ///
 /// # Errors
@@ -182,37 +183,46 @@ pub fn decode_client_line(line: &[u8]) -> Result<ClientMessage<'_>, DecodeError>
         b'%' if line.starts_with(b"%%") => return decode_x1(line, kw, kw_end),
         _ => {}
     }
-    let simple = |msg: ClientMessage<'static>, kind: &'static str| {
+    let simple = |msg: ClientMessage<'static>, kind: MessageKind| {
         Cursor::new(line, kw_end, kind).end()?;
         Ok(msg)
     };
     match kw {
         b"LOGIN" => decode_login(line, kw_end),
-        b"LOGOUT" => simple(ClientMessage::Logout, "LOGOUT"),
+        b"LOGOUT" => simple(ClientMessage::Logout, MessageKind::Logout),
         b"AGREE" => {
-            let mut c = Cursor::new(line, kw_end, "AGREE");
+            let mut c = Cursor::new(line, kw_end, MessageKind::Agree);
             let id = opt_game_id(&mut c)?;
             c.end()?;
             Ok(ClientMessage::Agree(id))
         }
         b"REJECT" => {
-            let mut c = Cursor::new(line, kw_end, "REJECT");
+            let mut c = Cursor::new(line, kw_end, MessageKind::Reject);
             let id = opt_game_id(&mut c)?;
             c.end()?;
             Ok(ClientMessage::Reject(id))
         }
-        b"%TORYO" => simple(ClientMessage::Special(SpecialMove::Toryo), "%TORYO"),
-        b"%KACHI" => simple(ClientMessage::Special(SpecialMove::Kachi), "%KACHI"),
-        b"%CHUDAN" => simple(ClientMessage::Special(SpecialMove::Chudan), "%CHUDAN"),
+        b"%TORYO" => simple(
+            ClientMessage::Special(SpecialMove::Toryo),
+            MessageKind::Toryo,
+        ),
+        b"%KACHI" => simple(
+            ClientMessage::Special(SpecialMove::Kachi),
+            MessageKind::Kachi,
+        ),
+        b"%CHUDAN" => simple(
+            ClientMessage::Special(SpecialMove::Chudan),
+            MessageKind::Chudan,
+        ),
         _ => Ok(ClientMessage::Unrecognised(Cow::Borrowed(line))),
     }
 }
 
 fn opt_game_id<'a>(c: &mut Cursor<'a>) -> Result<Option<GameId<'a>>, DecodeError> {
-    match c.opt_field("game_id")? {
+    match c.opt_field(Field::GameId)? {
         None => Ok(None),
         Some((f, off)) => Ok(Some(GameId::from_checked(c.check(
-            "game_id",
+            Field::GameId,
             f,
             off,
             GameId::MAX_LEN,
@@ -223,13 +233,13 @@ fn opt_game_id<'a>(c: &mut Cursor<'a>) -> Result<Option<GameId<'a>>, DecodeError
 
 fn game_id<'a>(c: &mut Cursor<'a>) -> Result<GameId<'a>, DecodeError> {
     Ok(GameId::from_checked(c.token(
-        "game_id",
+        Field::GameId,
         GameId::MAX_LEN,
         is_graphic,
     )?))
 }
 
-fn game_name<'a>(c: &mut Cursor<'a>, field: &'static str) -> Result<GameName<'a>, DecodeError> {
+fn game_name<'a>(c: &mut Cursor<'a>, field: Field) -> Result<GameName<'a>, DecodeError> {
     Ok(GameName::from_checked(c.token(
         field,
         GameName::MAX_LEN,
@@ -238,13 +248,13 @@ fn game_name<'a>(c: &mut Cursor<'a>, field: &'static str) -> Result<GameName<'a>
 }
 
 fn decode_login(line: &[u8], kw_end: usize) -> Result<ClientMessage<'_>, DecodeError> {
-    let mut c = Cursor::new(line, kw_end, LOGIN);
-    let name = c.token("name", UserName::MAX_LEN, is_name_byte)?;
-    let password = c.token("password", Password::MAX_LEN, is_graphic)?;
-    let x1 = match c.opt_field("mode")? {
+    let mut c = Cursor::new(line, kw_end, MessageKind::Login);
+    let name = c.token(Field::Name, UserName::MAX_LEN, is_name_byte)?;
+    let password = c.token(Field::Password, Password::MAX_LEN, is_graphic)?;
+    let x1 = match c.opt_field(Field::Mode)? {
         None => false,
         Some((b"x1", _)) => true,
-        Some((_, off)) => return Err(c.err("mode", off, Problem::Expected("`x1`"))),
+        Some((_, off)) => return Err(c.err(Field::Mode, off, Problem::Expected(Expected::X1))),
     };
     c.end()?;
     Ok(ClientMessage::Login {
@@ -255,7 +265,7 @@ fn decode_login(line: &[u8], kw_end: usize) -> Result<ClientMessage<'_>, DecodeE
 }
 
 fn decode_move(line: &[u8]) -> Result<ClientMessage<'_>, DecodeError> {
-    let c = Cursor::new(line, 0, "move");
+    let c = Cursor::new(line, 0, MessageKind::Move);
     let (mv, after) = decode_move_token(&c, line)?;
     let comment = if after == line.len() {
         None
@@ -263,23 +273,27 @@ fn decode_move(line: &[u8]) -> Result<ClientMessage<'_>, DecodeError> {
         let start = after + 2;
         Some(Text::from_checked(crate::cursor::text(
             &c,
-            "comment",
+            Field::Comment,
             &line[start..],
             start,
         )?))
     } else {
-        return Err(c.err("comment", after, Problem::Expected("`,'` and a comment")));
+        return Err(c.err(Field::Comment, after, Problem::Expected(Expected::Comment)));
     };
     Ok(ClientMessage::Move { mv, comment })
 }
 
 fn side_pref(c: &mut Cursor<'_>) -> Result<SidePreference, DecodeError> {
-    let (f, off) = c.field("side")?;
+    let (f, off) = c.field(Field::Side)?;
     match f {
         b"+" => Ok(SidePreference::Black),
         b"-" => Ok(SidePreference::White),
         b"*" => Ok(SidePreference::Any),
-        _ => Err(c.err("side", off, Problem::Expected("`+`, `-` or `*`"))),
+        _ => Err(c.err(
+            Field::Side,
+            off,
+            Problem::Expected(Expected::SidePreference),
+        )),
     }
 }
 
@@ -289,60 +303,60 @@ fn decode_x1<'a>(
     kw_end: usize,
 ) -> Result<ClientMessage<'a>, DecodeError> {
     macro_rules! kind {
-        ($k:literal) => {
+        ($k:expr) => {
             Cursor::new(line, kw_end, $k)
         };
     }
     let cmd = match kw {
         b"%%WHO" => {
-            kind!("%%WHO").end()?;
+            kind!(MessageKind::Who).end()?;
             X1Command::Who
         }
         b"%%LIST" => {
-            kind!("%%LIST").end()?;
+            kind!(MessageKind::List).end()?;
             X1Command::List
         }
         b"%%RATING" => {
-            kind!("%%RATING").end()?;
+            kind!(MessageKind::Rating).end()?;
             X1Command::Rating
         }
         b"%%VERSION" => {
-            kind!("%%VERSION").end()?;
+            kind!(MessageKind::Version).end()?;
             X1Command::Version
         }
         b"%%HELP" => {
-            kind!("%%HELP").end()?;
+            kind!(MessageKind::Help).end()?;
             X1Command::Help
         }
         b"%%CHAT" => {
-            let mut c = kind!("%%CHAT");
-            X1Command::Chat(Text::from_checked(c.rest_text("text")?))
+            let mut c = kind!(MessageKind::Chat);
+            X1Command::Chat(Text::from_checked(c.rest_text(Field::Text)?))
         }
         b"%%GAME" => {
-            let mut c = kind!("%%GAME");
+            let mut c = kind!(MessageKind::Game);
             if c.at_end() {
                 X1Command::Game(None)
             } else {
-                let name = game_name(&mut c, "game_name")?;
+                let name = game_name(&mut c, Field::GameName)?;
                 let side = side_pref(&mut c)?;
                 c.end()?;
                 X1Command::Game(Some(GameRequest { name, side }))
             }
         }
         b"%%CHALLENGE" => {
-            let mut c = kind!("%%CHALLENGE");
-            let name = game_name(&mut c, "game_name")?;
+            let mut c = kind!(MessageKind::Challenge);
+            let name = game_name(&mut c, Field::GameName)?;
             let side = side_pref(&mut c)?;
             c.end()?;
             X1Command::Challenge(GameRequest { name, side })
         }
         b"%%SHOW" | b"%%MONITORON" | b"%%MONITOROFF" | b"%%MONITOR2ON" | b"%%MONITOR2OFF" => {
-            let k: &'static str = match kw {
-                b"%%SHOW" => "%%SHOW",
-                b"%%MONITORON" => "%%MONITORON",
-                b"%%MONITOROFF" => "%%MONITOROFF",
-                b"%%MONITOR2ON" => "%%MONITOR2ON",
-                _ => "%%MONITOR2OFF",
+            let k: MessageKind = match kw {
+                b"%%SHOW" => MessageKind::Show,
+                b"%%MONITORON" => MessageKind::MonitorOn,
+                b"%%MONITOROFF" => MessageKind::MonitorOff,
+                b"%%MONITOR2ON" => MessageKind::Monitor2On,
+                _ => MessageKind::Monitor2Off,
             };
             let mut c = Cursor::new(line, kw_end, k);
             let id = game_id(&mut c)?;
@@ -356,47 +370,47 @@ fn decode_x1<'a>(
             }
         }
         b"%%SETBUOY" => {
-            let mut c = kind!("%%SETBUOY");
-            let name = game_name(&mut c, "buoy_name")?;
-            let (f, off) = c.field("moves")?;
+            let mut c = kind!(MessageKind::SetBuoy);
+            let name = game_name(&mut c, Field::BuoyName)?;
+            let (f, off) = c.field(Field::Moves)?;
             let moves = BuoyMoves::decode(&c, f, off)?;
-            let count = match c.opt_field("count")? {
+            let count = match c.opt_field(Field::Count)? {
                 None => None,
-                Some((f, off)) => Some(parse_u64(&c, "count", f, off, 9)? as u32),
+                Some((f, off)) => Some(parse_u64(&c, Field::Count, f, off, 9)? as u32),
             };
             c.end()?;
             X1Command::SetBuoy { name, moves, count }
         }
         b"%%DELETEBUOY" => {
-            let mut c = kind!("%%DELETEBUOY");
-            let name = game_name(&mut c, "buoy_name")?;
+            let mut c = kind!(MessageKind::DeleteBuoy);
+            let name = game_name(&mut c, Field::BuoyName)?;
             c.end()?;
             X1Command::DeleteBuoy(name)
         }
         b"%%GETBUOYCOUNT" => {
-            let mut c = kind!("%%GETBUOYCOUNT");
-            let name = game_name(&mut c, "buoy_name")?;
+            let mut c = kind!(MessageKind::GetBuoyCount);
+            let name = game_name(&mut c, Field::BuoyName)?;
             c.end()?;
             X1Command::GetBuoyCount(name)
         }
         b"%%FORK" => {
-            let mut c = kind!("%%FORK");
+            let mut c = kind!(MessageKind::Fork);
             let game_id = game_id(&mut c)?;
             let mut buoy = None;
             let mut nth = None;
-            if let Some((f, off)) = c.opt_field("buoy_name")? {
+            if let Some((f, off)) = c.opt_field(Field::BuoyName)? {
                 if f.iter().all(u8::is_ascii_digit) {
-                    nth = Some(parse_u64(&c, "nth", f, off, 9)? as u32);
+                    nth = Some(parse_u64(&c, Field::Nth, f, off, 9)? as u32);
                 } else {
                     buoy = Some(GameName::from_checked(c.check(
-                        "buoy_name",
+                        Field::BuoyName,
                         f,
                         off,
                         GameName::MAX_LEN,
                         is_name_byte,
                     )?));
-                    if let Some((f, off)) = c.opt_field("nth")? {
-                        nth = Some(parse_u64(&c, "nth", f, off, 9)? as u32);
+                    if let Some((f, off)) = c.opt_field(Field::Nth)? {
+                        nth = Some(parse_u64(&c, Field::Nth, f, off, 9)? as u32);
                     }
                 }
             }
@@ -538,6 +552,39 @@ impl X1Command<'_> {
                 buoy: buoy.map(GameName::into_owned),
                 nth,
             },
+        }
+    }
+}
+
+impl ClientMessage<'_> {
+    /// The line with its LF, as a new vector.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut v = Vec::new();
+        self.encode(&mut v);
+        v
+    }
+}
+
+/// What a person reads in a transcript: the line as sent (the keep-alive:
+/// empty), with the password of `LOGIN` shown as `*****` (taken from the decoded value, so
+/// whatever the spacing of the wire line, the secret never shows).
+///
+/// ```
+/// use csa_protocol::decode::decode;
+/// use csa_protocol::message::ClientMessage;
+///
+/// let m = decode::<ClientMessage>(b"LOGIN alice SECRET4 x1").unwrap();
+/// assert_eq!(m.to_string(), "LOGIN alice ***** x1");
+/// ```
+impl core::fmt::Display for ClientMessage<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ClientMessage::KeepAlive => Ok(()), // the empty line
+            ClientMessage::Login { name, x1, .. } => {
+                write!(f, "LOGIN {name} *****{}", if *x1 { " x1" } else { "" })
+            }
+            ClientMessage::Unrecognised(b) => crate::types::write_escaped(f, b),
+            other => crate::types::write_escaped(f, &other.to_line()),
         }
     }
 }

@@ -5,9 +5,10 @@
 use crate::sink::Sink as _;
 use alloc::borrow::Cow;
 use alloc::vec::Vec;
+use core::fmt;
 
 use crate::cursor::{Cursor, parse_u64, text};
-use crate::error::{DecodeError, Problem};
+use crate::error::{DecodeError, Expected, Field, MessageKind, Problem};
 use crate::moves::{CsaMove, decode_move_token};
 use crate::types::{
     GameId, MoveTime, Side, Tag, Text, UserName, Word, is_game_id_byte, is_name_byte, is_tag_byte,
@@ -69,7 +70,7 @@ impl EndReason {
 
 /// The outcome for the receiving player: the second result line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
+pub enum GameResult {
     /// `#WIN`.
     Win,
     /// `#LOSE`.
@@ -80,22 +81,22 @@ pub enum Outcome {
     Censored,
 }
 
-impl Outcome {
+impl GameResult {
     /// Every outcome.
-    pub const ALL: [Outcome; 4] = [
-        Outcome::Win,
-        Outcome::Lose,
-        Outcome::Draw,
-        Outcome::Censored,
+    pub const ALL: [GameResult; 4] = [
+        GameResult::Win,
+        GameResult::Lose,
+        GameResult::Draw,
+        GameResult::Censored,
     ];
 
     /// The wire text, e.g. `#WIN`.
     pub fn as_str(self) -> &'static str {
         match self {
-            Outcome::Win => "#WIN",
-            Outcome::Lose => "#LOSE",
-            Outcome::Draw => "#DRAW",
-            Outcome::Censored => "#CENSORED",
+            GameResult::Win => "#WIN",
+            GameResult::Lose => "#LOSE",
+            GameResult::Draw => "#DRAW",
+            GameResult::Censored => "#CENSORED",
         }
     }
 }
@@ -122,13 +123,18 @@ impl ServerSpecial {
 
 /// Text of a `Game_Summary` line as the decoder found it: only the decoder
 /// makes these (so every value re-encodes to the line it came from).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Raw<'a>(&'a str);
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Raw<'a>(pub(crate) Cow<'a, str>);
 
-impl<'a> Raw<'a> {
+impl Raw<'_> {
     /// The text.
-    pub fn as_str(&self) -> &'a str {
-        self.0
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The same value with owned text.
+    pub fn into_owned(self) -> Raw<'static> {
+        Raw(Cow::Owned(self.0.into_owned()))
     }
 }
 
@@ -281,7 +287,7 @@ pub enum ServerMessage<'a> {
     /// `#RESIGN`, `#TIME_UP`, ...
     Reason(EndReason),
     /// `#WIN`, `#LOSE`, `#DRAW`, `#CENSORED`.
-    Outcome(Outcome),
+    GameResult(GameResult),
     /// An x1 reply.
     X1(X1Reply<'a>),
     /// Any other line (kept verbatim).
@@ -297,7 +303,9 @@ const LOGIN_USAGE: &[u8] = b"type 'LOGIN name password' or 'LOGIN name password 
 /// (the block reader knows it is a move already played). Never allocates.
 ///
 /// ```
-/// use csa_protocol::{decode_server_line, ServerMessage, MoveTime};
+/// use csa_protocol::message::ServerMessage;
+/// use csa_protocol::types::MoveTime;
+/// # fn decode_server_line(l: &[u8]) -> Result<ServerMessage<'_>, csa_protocol::error::DecodeError> { csa_protocol::decode::decode(l) }
 ///
 /// let ServerMessage::Move { mv, time } = decode_server_line(b"+7776FU,T12").unwrap() else { panic!() };
 /// assert_eq!((mv.to_string(), time), ("+7776FU".to_string(), Some(MoveTime::from_secs(12))));
@@ -325,8 +333,11 @@ pub fn decode_server_line(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError>
             {
                 return Ok(ServerMessage::Reason(*r));
             }
-            if let Some(o) = Outcome::ALL.iter().find(|o| o.as_str().as_bytes() == line) {
-                return Ok(ServerMessage::Outcome(*o));
+            if let Some(o) = GameResult::ALL
+                .iter()
+                .find(|o| o.as_str().as_bytes() == line)
+            {
+                return Ok(ServerMessage::GameResult(*o));
             }
             return Ok(ServerMessage::Unrecognised(Cow::Borrowed(line)));
         }
@@ -337,33 +348,39 @@ pub fn decode_server_line(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError>
         if rest == b"incorrect" {
             return Ok(ServerMessage::LoginIncorrect);
         }
-        let c = Cursor::new(line, 6, "LOGIN:");
+        let c = Cursor::new(line, 6, MessageKind::LoginReply);
         let Some(name) = rest.strip_suffix(b" OK") else {
             return Err(c.err(
-                "result",
+                Field::Result,
                 line.len(),
-                Problem::Expected("` OK` or `incorrect`"),
+                Problem::Expected(Expected::OkOrIncorrect),
             ));
         };
-        let name = c.check("name", name, 6, UserName::MAX_LEN, is_name_byte)?;
+        let name = c.check(Field::Name, name, 6, UserName::MAX_LEN, is_name_byte)?;
         return Ok(ServerMessage::LoginOk(UserName::from_checked(name)));
     }
     if line == b"LOGOUT:completed" {
         return Ok(ServerMessage::LogoutCompleted);
     }
     if let Some(rest) = line.strip_prefix(b"START:") {
-        let c = Cursor::new(line, 6, "START:");
-        let id = c.check("game_id", rest, 6, GameId::MAX_LEN, is_game_id_byte)?;
+        let c = Cursor::new(line, 6, MessageKind::Start);
+        let id = c.check(Field::GameId, rest, 6, GameId::MAX_LEN, is_game_id_byte)?;
         return Ok(ServerMessage::Start(GameId::from_checked(id)));
     }
     if let Some(rest) = line.strip_prefix(b"REJECT:") {
-        let c = Cursor::new(line, 7, "REJECT:");
+        let c = Cursor::new(line, 7, MessageKind::RejectReply);
         let Some(sp) = rest.windows(4).position(|w| w == b" by ") else {
-            return Err(c.err("by", line.len(), Problem::Missing));
+            return Err(c.err(Field::By, line.len(), Problem::Missing));
         };
-        let id = c.check("game_id", &rest[..sp], 7, GameId::MAX_LEN, is_game_id_byte)?;
+        let id = c.check(
+            Field::GameId,
+            &rest[..sp],
+            7,
+            GameId::MAX_LEN,
+            is_game_id_byte,
+        )?;
         let by_off = 7 + sp + 4;
-        let by = text(&c, "by", &line[by_off..], by_off)?;
+        let by = text(&c, Field::By, &line[by_off..], by_off)?;
         return Ok(ServerMessage::Reject {
             game_id: GameId::from_checked(id),
             by: Text::from_checked(by),
@@ -376,34 +393,36 @@ pub fn decode_server_line(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError>
         .strip_prefix(b"username ")
         .and_then(|rest| rest.strip_suffix(b" is already connected"))
     {
-        let c = Cursor::new(line, 9, "username");
-        let name = c.check("name", name, 9, UserName::MAX_LEN, is_name_byte)?;
+        let c = Cursor::new(line, 9, MessageKind::AlreadyConnected);
+        let name = c.check(Field::Name, name, 9, UserName::MAX_LEN, is_name_byte)?;
         return Ok(ServerMessage::AlreadyConnected(UserName::from_checked(
             name,
         )));
     }
     if let Some(rest) = line.strip_prefix(b"BEGIN ") {
-        return summary_block(line, rest, 6, "BEGIN")
-            .map(|b| SummaryLine::Begin(Raw(b)))
+        return summary_block(line, rest, 6, MessageKind::Begin)
+            .map(|b| SummaryLine::Begin(Raw(Cow::Borrowed(b))))
             .map(ServerMessage::Summary);
     }
     if let Some(rest) = line.strip_prefix(b"END ") {
-        return summary_block(line, rest, 4, "END")
-            .map(|b| SummaryLine::End(Raw(b)))
+        return summary_block(line, rest, 4, MessageKind::End)
+            .map(|b| SummaryLine::End(Raw(Cow::Borrowed(b))))
             .map(ServerMessage::Summary);
     }
     if first == b'P' && line.len() >= 2 && matches!(line[1], b'1'..=b'9' | b'I' | b'+' | b'-') {
         let s = crate::position::check_line(line)?;
-        return Ok(ServerMessage::Summary(SummaryLine::Position(Raw(s))));
+        return Ok(ServerMessage::Summary(SummaryLine::Position(Raw(
+            Cow::Borrowed(s),
+        ))));
     }
     if let Some(colon) = line.iter().position(|&b| b == b':') {
         let key = &line[..colon];
         if is_summary_key(key) {
-            let c = Cursor::new(line, 0, "Game_Summary field");
-            let key = c.check("key", key, 0, 64, |b| b.is_ascii_graphic())?;
-            let value = text(&c, "value", &line[colon + 1..], colon + 1)?;
+            let c = Cursor::new(line, 0, MessageKind::SummaryField);
+            let key = c.check(Field::Key, key, 0, 64, |b| b.is_ascii_graphic())?;
+            let value = text(&c, Field::Value, &line[colon + 1..], colon + 1)?;
             return Ok(ServerMessage::Summary(SummaryLine::Field {
-                key: Raw(key),
+                key: Raw(Cow::Borrowed(key)),
                 value: Text::from_checked(value),
             }));
         }
@@ -431,10 +450,10 @@ fn summary_block<'a>(
     line: &'a [u8],
     rest: &'a [u8],
     off: usize,
-    kind: &'static str,
+    kind: MessageKind,
 ) -> Result<&'a str, DecodeError> {
     let c = Cursor::new(line, off, kind);
-    c.check("block", rest, off, 64, |b| {
+    c.check(Field::Block, rest, off, 64, |b| {
         b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'-')
     })
 }
@@ -448,16 +467,16 @@ fn decode_time_suffix(
         return Ok(None);
     }
     if !line[at..].starts_with(b",T") {
-        return Err(c.err("time", at, Problem::Expected("`,T<seconds>`")));
+        return Err(c.err(Field::Time, at, Problem::Expected(Expected::TimeSuffix)));
     }
     let start = at + 2;
     MoveTime::parse(&line[start..])
         .map(Some)
-        .map_err(|(i, p)| c.err("time", start + i, p))
+        .map_err(|(i, p)| c.err(Field::Time, start + i, p))
 }
 
 fn decode_server_move(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError> {
-    let c = Cursor::new(line, 0, "move");
+    let c = Cursor::new(line, 0, MessageKind::Move);
     let (mv, after) = decode_move_token(&c, line)?;
     let time = decode_time_suffix(&c, line, after)?;
     Ok(ServerMessage::Move { mv, time })
@@ -465,9 +484,9 @@ fn decode_server_move(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError> {
 
 fn decode_special(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError> {
     let (special, n, kind) = if line.starts_with(b"%TORYO") {
-        (ServerSpecial::Toryo, 6, "%TORYO")
+        (ServerSpecial::Toryo, 6, MessageKind::Toryo)
     } else if line.starts_with(b"%KACHI") {
-        (ServerSpecial::Kachi, 6, "%KACHI")
+        (ServerSpecial::Kachi, 6, MessageKind::Kachi)
     } else {
         return Ok(ServerMessage::Unrecognised(Cow::Borrowed(line)));
     };
@@ -479,24 +498,28 @@ fn decode_special(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError> {
 fn decode_x1_reply<'a>(line: &'a [u8]) -> Result<X1Reply<'a>, DecodeError> {
     // `##[TAG]` then optionally `[sub]`, then ` ` and the payload.
     let Some(close) = line[3..].iter().position(|&b| b == b']').map(|i| 3 + i) else {
-        let c = Cursor::new(line, 3, "##[");
-        return Err(c.err("tag", line.len(), Problem::Expected("`]`")));
+        let c = Cursor::new(line, 3, MessageKind::X1Reply);
+        return Err(c.err(
+            Field::Tag,
+            line.len(),
+            Problem::Expected(Expected::CloseBracket),
+        ));
     };
     let tag_bytes = &line[3..close];
-    let c0 = Cursor::new(line, 3, "##[");
-    let tag = c0.check("tag", tag_bytes, 3, Tag::MAX_LEN, is_tag_byte)?;
-    let kind: &'static str = match tag {
-        "LOGIN" => "##[LOGIN]",
-        "WHO" => "##[WHO]",
-        "CHAT" => "##[CHAT]",
-        "LIST" => "##[LIST]",
-        "SHOW" => "##[SHOW]",
-        "MONITOR" => "##[MONITOR]",
-        "MONITOR2" => "##[MONITOR2]",
-        "RATING" => "##[RATING]",
-        "GETBUOYCOUNT" => "##[GETBUOYCOUNT]",
-        "ERROR" => "##[ERROR]",
-        _ => "##[...]",
+    let c0 = Cursor::new(line, 3, MessageKind::X1Reply);
+    let tag = c0.check(Field::Tag, tag_bytes, 3, Tag::MAX_LEN, is_tag_byte)?;
+    let kind: MessageKind = match tag {
+        "LOGIN" => MessageKind::X1Login,
+        "WHO" => MessageKind::X1Who,
+        "CHAT" => MessageKind::X1Chat,
+        "LIST" => MessageKind::X1List,
+        "SHOW" => MessageKind::X1Show,
+        "MONITOR" => MessageKind::X1Monitor,
+        "MONITOR2" => MessageKind::X1Monitor2,
+        "RATING" => MessageKind::X1Rating,
+        "GETBUOYCOUNT" => MessageKind::X1GetBuoyCount,
+        "ERROR" => MessageKind::X1Error,
+        _ => MessageKind::X1Other,
     };
     let mut pos = close + 1;
     // Sub-bracket for CHAT / MONITOR / MONITOR2.
@@ -505,9 +528,13 @@ fn decode_x1_reply<'a>(line: &'a [u8]) -> Result<X1Reply<'a>, DecodeError> {
         let c = Cursor::new(line, pos, kind);
         if line.get(pos) != Some(&b'[') {
             return Err(c.err(
-                if tag == "CHAT" { "sender" } else { "game_id" },
+                if tag == "CHAT" {
+                    Field::Sender
+                } else {
+                    Field::GameId
+                },
                 pos,
-                Problem::Expected("`[`"),
+                Problem::Expected(Expected::OpenBracket),
             ));
         }
         let Some(end) = line[pos + 1..]
@@ -515,18 +542,22 @@ fn decode_x1_reply<'a>(line: &'a [u8]) -> Result<X1Reply<'a>, DecodeError> {
             .position(|&b| b == b']')
             .map(|i| pos + 1 + i)
         else {
-            return Err(c.err("game_id", line.len(), Problem::Expected("`]`")));
+            return Err(c.err(
+                Field::GameId,
+                line.len(),
+                Problem::Expected(Expected::CloseBracket),
+            ));
         };
         sub = Some((&line[pos + 1..end], pos + 1));
         pos = end + 1;
     }
     let c = Cursor::new(line, pos, kind);
     if line.get(pos) != Some(&b' ') {
-        return Err(c.err("payload", pos, Problem::Expected("a space")));
+        return Err(c.err(Field::Payload, pos, Problem::Expected(Expected::Space)));
     }
     let p_off = pos + 1;
     let payload = &line[p_off..];
-    let payload_text = || text(&c, "payload", payload, p_off).map(Text::from_checked);
+    let payload_text = || text(&c, Field::Payload, payload, p_off).map(Text::from_checked);
     let word = |b: &[u8]| -> bool {
         !b.is_empty() && b.len() <= Word::MAX_LEN && b.iter().all(|&x| x.is_ascii_graphic())
     };
@@ -537,7 +568,7 @@ fn decode_x1_reply<'a>(line: &'a [u8]) -> Result<X1Reply<'a>, DecodeError> {
         "LOGIN" if payload == b"+OK x1" => X1Reply::LoginOk,
         "CHAT" => {
             let (s, off) = sub.unwrap_or((b"", pos));
-            let sender = c.check("sender", s, off, UserName::MAX_LEN, is_name_byte)?;
+            let sender = c.check(Field::Sender, s, off, UserName::MAX_LEN, is_name_byte)?;
             X1Reply::Chat {
                 sender: UserName::from_checked(sender),
                 text: payload_text()?,
@@ -546,7 +577,7 @@ fn decode_x1_reply<'a>(line: &'a [u8]) -> Result<X1Reply<'a>, DecodeError> {
         "MONITOR" | "MONITOR2" => {
             let (s, off) = sub.unwrap_or((b"", pos));
             let id = GameId::from_checked(c.check(
-                "game_id",
+                Field::GameId,
                 s,
                 off,
                 GameId::MAX_LEN,
@@ -560,7 +591,7 @@ fn decode_x1_reply<'a>(line: &'a [u8]) -> Result<X1Reply<'a>, DecodeError> {
             }
         }
         "WHO" => {
-            let s = text(&c, "entry", payload, p_off)?;
+            let s = text(&c, Field::Entry, payload, p_off)?;
             let mut it = s.split(' ');
             let parts = [
                 it.next(),
@@ -588,16 +619,12 @@ fn decode_x1_reply<'a>(line: &'a [u8]) -> Result<X1Reply<'a>, DecodeError> {
                     })
                 }
                 _ => {
-                    return Err(c.err(
-                        "entry",
-                        p_off,
-                        Problem::Expected("`<name> <protocol> <status> [<game> <side>]`"),
-                    ));
+                    return Err(c.err(Field::Entry, p_off, Problem::Expected(Expected::WhoEntry)));
                 }
             }
         }
         "LIST" => X1Reply::List(GameId::from_checked(c.check(
-            "game_id",
+            Field::GameId,
             payload,
             p_off,
             GameId::MAX_LEN,
@@ -610,7 +637,7 @@ fn decode_x1_reply<'a>(line: &'a [u8]) -> Result<X1Reply<'a>, DecodeError> {
                 Some(d) => (true, d, p_off + 1),
                 None => (false, payload, p_off),
             };
-            let n = parse_u64(&c, "count", digits, off, 18)? as i64;
+            let n = parse_u64(&c, Field::Count, digits, off, 18)? as i64;
             X1Reply::BuoyCount(if neg { -n } else { n })
         }
         "VERSION" => X1Reply::Version(payload_text()?),
@@ -663,7 +690,7 @@ impl ServerMessage<'_> {
                 None => out.write_all(special.as_str().as_bytes()),
             },
             ServerMessage::Reason(r) => out.write_all(r.as_str().as_bytes()),
-            ServerMessage::Outcome(o) => out.write_all(o.as_str().as_bytes()),
+            ServerMessage::GameResult(o) => out.write_all(o.as_str().as_bytes()),
             ServerMessage::X1(r) => encode_x1_reply(r, out),
             ServerMessage::Unrecognised(b) => out.write_all(b),
         };
@@ -692,5 +719,191 @@ fn encode_x1_reply(r: &X1Reply<'_>, out: &mut Vec<u8>) -> core::fmt::Result {
         X1Reply::Help(t) => write!(out, "##[HELP] {t}"),
         X1Reply::Error(t) => write!(out, "##[ERROR] {t}"),
         X1Reply::Other { tag, text } => write!(out, "##[{tag}] {text}"),
+    }
+}
+
+impl SummaryLine<'_> {
+    /// The same value with owned text.
+    pub fn into_owned(self) -> SummaryLine<'static> {
+        match self {
+            SummaryLine::Begin(b) => SummaryLine::Begin(b.into_owned()),
+            SummaryLine::End(b) => SummaryLine::End(b.into_owned()),
+            SummaryLine::Field { key, value } => SummaryLine::Field {
+                key: key.into_owned(),
+                value: value.into_owned(),
+            },
+            SummaryLine::Position(p) => SummaryLine::Position(p.into_owned()),
+            SummaryLine::SideToMove(s) => SummaryLine::SideToMove(s),
+        }
+    }
+}
+
+impl ServerMessage<'_> {
+    /// The line with its LF, as a new vector.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut v = Vec::new();
+        self.encode(&mut v);
+        v
+    }
+
+    /// The same value with owned text.
+    pub fn into_owned(self) -> ServerMessage<'static> {
+        match self {
+            ServerMessage::KeepAlive => ServerMessage::KeepAlive,
+            ServerMessage::LoginOk(n) => ServerMessage::LoginOk(n.into_owned()),
+            ServerMessage::LoginIncorrect => ServerMessage::LoginIncorrect,
+            ServerMessage::LoginUsage => ServerMessage::LoginUsage,
+            ServerMessage::AlreadyConnected(n) => ServerMessage::AlreadyConnected(n.into_owned()),
+            ServerMessage::LogoutCompleted => ServerMessage::LogoutCompleted,
+            ServerMessage::Summary(s) => ServerMessage::Summary(s.into_owned()),
+            ServerMessage::Start(id) => ServerMessage::Start(id.into_owned()),
+            ServerMessage::Reject { game_id, by } => ServerMessage::Reject {
+                game_id: game_id.into_owned(),
+                by: by.into_owned(),
+            },
+            ServerMessage::Move { mv, time } => ServerMessage::Move { mv, time },
+            ServerMessage::Special { special, time } => ServerMessage::Special { special, time },
+            ServerMessage::Reason(r) => ServerMessage::Reason(r),
+            ServerMessage::GameResult(r) => ServerMessage::GameResult(r),
+            ServerMessage::X1(r) => ServerMessage::X1(r.into_owned()),
+            ServerMessage::Unrecognised(b) => {
+                ServerMessage::Unrecognised(Cow::Owned(b.into_owned()))
+            }
+        }
+    }
+}
+
+/// What a person reads in a transcript: the line as sent (the keep-alive:
+/// empty; a server line holds no secret); bytes that are not printable ASCII or UTF-8 text are
+/// shown as `\xNN` in an unrecognised line.
+impl fmt::Display for ServerMessage<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ServerMessage::KeepAlive => Ok(()), // the empty line
+            ServerMessage::Unrecognised(b) => crate::types::write_escaped(f, b),
+            other => crate::types::write_escaped(f, &other.to_line()),
+        }
+    }
+}
+impl X1Reply<'_> {
+    /// The same value with owned text.
+    pub fn into_owned(self) -> X1Reply<'static> {
+        let r = self;
+        match r {
+            X1Reply::LoginOk => X1Reply::LoginOk,
+            X1Reply::Ok(t) => X1Reply::Ok(t.into_owned()),
+            X1Reply::Who(w) => X1Reply::Who(w.into_owned()),
+            X1Reply::Chat { sender, text } => X1Reply::Chat {
+                sender: sender.into_owned(),
+                text: text.into_owned(),
+            },
+            X1Reply::List(g) => X1Reply::List(g.into_owned()),
+            X1Reply::Show(t) => X1Reply::Show(t.into_owned()),
+            X1Reply::Monitor { game_id, line } => X1Reply::Monitor {
+                game_id: game_id.into_owned(),
+                line: line.into_owned(),
+            },
+            X1Reply::Monitor2 { game_id, line } => X1Reply::Monitor2 {
+                game_id: game_id.into_owned(),
+                line: line.into_owned(),
+            },
+            X1Reply::Rating(t) => X1Reply::Rating(t.into_owned()),
+            X1Reply::BuoyCount(n) => X1Reply::BuoyCount(n),
+            X1Reply::Version(t) => X1Reply::Version(t.into_owned()),
+            X1Reply::Help(t) => X1Reply::Help(t.into_owned()),
+            X1Reply::Error(t) => X1Reply::Error(t.into_owned()),
+            X1Reply::Other { tag, text } => X1Reply::Other {
+                tag: tag.into_owned(),
+                text: text.into_owned(),
+            },
+        }
+    }
+}
+
+impl X1Reply<'_> {
+    /// The reply's tag, e.g. `WHO` for `##[WHO] ...`.
+    pub fn tag(&self) -> &str {
+        match self {
+            X1Reply::LoginOk => "LOGIN",
+            X1Reply::Ok(t) => t.as_str(),
+            X1Reply::Who(_) => "WHO",
+            X1Reply::Chat { .. } => "CHAT",
+            X1Reply::List(_) => "LIST",
+            X1Reply::Show(_) => "SHOW",
+            X1Reply::Monitor { .. } => "MONITOR",
+            X1Reply::Monitor2 { .. } => "MONITOR2",
+            X1Reply::Rating(_) => "RATING",
+            X1Reply::BuoyCount(_) => "GETBUOYCOUNT",
+            X1Reply::Version(_) => "VERSION",
+            X1Reply::Help(_) => "HELP",
+            X1Reply::Error(_) => "ERROR",
+            X1Reply::Other { tag, .. } => tag.as_str(),
+        }
+    }
+
+    /// The game id of `##[MONITOR][<id>]` and `##[MONITOR2][<id>]`.
+    pub fn game_id(&self) -> Option<&GameId<'_>> {
+        match self {
+            X1Reply::Monitor { game_id, .. } | X1Reply::Monitor2 { game_id, .. } => Some(game_id),
+            _ => None,
+        }
+    }
+
+    /// `true` for a line of a reply that may have several lines
+    /// (`%%WHO`, `%%LIST`, `%%SHOW`, the monitors, `%%RATING`,
+    /// `%%GETBUOYCOUNT`, `%%VERSION`, `%%FORK`: ended by `##[<TAG>] +OK`,
+    /// `docs/specs/csa.md`, *Extended mode (x1)*).
+    pub fn is_multi_line(&self) -> bool {
+        matches!(
+            self,
+            X1Reply::Who(_)
+                | X1Reply::List(_)
+                | X1Reply::Show(_)
+                | X1Reply::Monitor { .. }
+                | X1Reply::Monitor2 { .. }
+                | X1Reply::Rating(_)
+                | X1Reply::BuoyCount(_)
+                | X1Reply::Version(_)
+                | X1Reply::Other { .. }
+        )
+    }
+
+    /// `true` for the `+OK` line that ends a multi-line reply
+    /// (`##[WHO] +OK`, `##[MONITOR2][<id>] +OK`).
+    pub fn is_end(&self) -> bool {
+        match self {
+            X1Reply::Ok(_) => true,
+            X1Reply::Monitor { line, .. } | X1Reply::Monitor2 { line, .. } => {
+                line.as_str() == "+OK"
+            }
+            _ => false,
+        }
+    }
+
+    /// The text after the tag (and the `[<id>]` of the monitors): what a
+    /// transcript shows of each line of a multi-line reply.
+    pub fn body(&self) -> alloc::string::String {
+        use alloc::string::ToString;
+        match self {
+            X1Reply::LoginOk => "+OK x1".into(),
+            X1Reply::Ok(_) => "+OK".into(),
+            X1Reply::Who(w) => {
+                let mut s = alloc::format!("{} {} {}", w.name, w.protocol, w.status);
+                if let Some((g, sd)) = &w.game {
+                    s.push_str(&alloc::format!(" {g} {sd}"));
+                }
+                s
+            }
+            X1Reply::Chat { text, .. } => text.to_string(),
+            X1Reply::List(id) => id.to_string(),
+            X1Reply::Show(t)
+            | X1Reply::Rating(t)
+            | X1Reply::Version(t)
+            | X1Reply::Help(t)
+            | X1Reply::Error(t) => t.to_string(),
+            X1Reply::Monitor { line, .. } | X1Reply::Monitor2 { line, .. } => line.to_string(),
+            X1Reply::BuoyCount(n) => n.to_string(),
+            X1Reply::Other { text, .. } => text.to_string(),
+        }
     }
 }
