@@ -128,6 +128,8 @@ named_enum! {
         X1Error => "##[ERROR]",
         /// Any other `##[TAG]` reply.
         X1Other => "##[...]",
+        /// A line whose kind is not known yet (only inside [`crate::parse`]).
+        Line => "line",
     }
 }
 

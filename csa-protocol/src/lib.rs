@@ -28,7 +28,6 @@ mod clock;
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod codec;
 pub mod convert;
-mod cursor;
 pub mod decode;
 pub mod error;
 pub mod framer;

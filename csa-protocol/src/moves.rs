@@ -18,8 +18,7 @@ pub(crate) fn move_error_offset(e: &ParseCsaMoveError) -> usize {
     }
 }
 
-use crate::cursor::Cursor;
-use crate::error::{DecodeError, Field, Problem};
+use crate::error::Problem;
 use crate::types::Side;
 
 /// Length in bytes of a CSA move token such as `+7776FU`.
@@ -28,28 +27,6 @@ pub const MOVE_LEN: usize = 7;
 /// The side (sign) of a CSA move.
 pub fn move_side(mv: &CsaMove) -> Side {
     Side::from(mv.color())
-}
-
-/// Parses the move token at the start of `line`; returns it and the offset
-/// just after it.
-pub(crate) fn decode_move_token(
-    c: &Cursor<'_>,
-    line: &[u8],
-) -> Result<(CsaMove, usize), DecodeError> {
-    let end = line.len().min(MOVE_LEN);
-    let token = &line[..end];
-    let mv = parse_move(c, token, 0)?;
-    Ok((mv, end))
-}
-
-fn parse_move(c: &Cursor<'_>, token: &[u8], off: usize) -> Result<CsaMove, DecodeError> {
-    CsaMove::parse(token).map_err(|e| {
-        c.err(
-            Field::Move,
-            off + move_error_offset(&e),
-            Problem::CsaMove(e),
-        )
-    })
 }
 
 /// The set-up moves of `%%SETBUOY`: CSA moves written one after another
@@ -62,23 +39,9 @@ impl<'a> BuoyMoves<'a> {
     /// Maximum number of moves.
     pub const MAX_MOVES: usize = 1024;
 
-    pub(crate) fn decode(c: &Cursor<'_>, f: &'a [u8], off: usize) -> Result<Self, DecodeError> {
-        if f.len() > Self::MAX_MOVES * MOVE_LEN {
-            return Err(c.err(
-                Field::Moves,
-                off,
-                Problem::TooLong {
-                    max: Self::MAX_MOVES * MOVE_LEN,
-                },
-            ));
-        }
-        for (i, chunk) in f.chunks(MOVE_LEN).enumerate() {
-            let coff = off + i * MOVE_LEN;
-            c_move(c, chunk, coff)?;
-        }
-        // Every chunk parsed as ASCII notation.
-        let s = core::str::from_utf8(f).map_err(|_| c.err(Field::Moves, off, Problem::NotUtf8))?;
-        Ok(Self(Cow::Borrowed(s)))
+    /// Wraps already-checked text (the parser's use only).
+    pub(crate) fn from_checked(s: &'a str) -> Self {
+        Self(Cow::Borrowed(s))
     }
 
     /// Builds the field from moves.
@@ -136,16 +99,6 @@ impl<'a> BuoyMoves<'a> {
     pub fn into_owned(self) -> BuoyMoves<'static> {
         BuoyMoves(Cow::Owned(self.0.into_owned()))
     }
-}
-
-fn c_move(c: &Cursor<'_>, chunk: &[u8], off: usize) -> Result<CsaMove, DecodeError> {
-    CsaMove::parse(chunk).map_err(|e| {
-        c.err(
-            Field::Moves,
-            off + move_error_offset(&e),
-            Problem::CsaMove(e),
-        )
-    })
 }
 
 impl fmt::Display for BuoyMoves<'_> {

@@ -337,14 +337,6 @@ impl Side {
             Side::White => Side::Black,
         }
     }
-
-    pub(crate) fn from_sign(b: u8) -> Option<Side> {
-        match b {
-            b'+' => Some(Side::Black),
-            b'-' => Some(Side::White),
-            _ => None,
-        }
-    }
 }
 
 impl From<Side> for board_core::shogi::Color {
