@@ -88,7 +88,7 @@ pub(crate) enum CsaCommand {
     ///
     /// Output: `<line> [<party>] <client|server> <reading>`, e.g.
     /// `3  lena  client  LOGIN: name lena, password hidden, x1 mode`;
-    /// unrecognised lines and errors (with their column) are printed too,
+    /// unrecognised lines and errors (with their 0-based byte offset) are printed too,
     /// and the exit code is 2 when any line was malformed. Inputs: one wire
     /// line per line (LF or CRLF); the recorded-capture format
     /// (`[0.002] alice >> LOGIN ...`, `[49.0] lena >> b'LOGIN ...\r\n'`,

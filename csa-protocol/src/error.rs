@@ -20,7 +20,7 @@ macro_rules! named_enum {
         pub enum $name { $( $(#[$vmeta])* $variant, )* }
 
         impl $name {
-            /// The name as the spec note writes it.
+            /// The name as `docs/specs/csa.md` writes it.
             pub const fn as_str(self) -> &'static str {
                 match self { $( $name::$variant => $text, )* }
             }
@@ -35,8 +35,8 @@ macro_rules! named_enum {
 }
 
 named_enum! {
-    /// The kind of line that failed: its keyword as the spec note
-    /// (`docs/specs/csa.md`) writes it.
+    /// The kind of line that failed: its keyword as `docs/specs/csa.md`
+    /// writes it.
     pub enum MessageKind {
         /// Client `LOGIN <name> <password> [x1]`.
         Login => "LOGIN",

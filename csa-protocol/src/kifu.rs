@@ -1,5 +1,5 @@
 //! CSA kifu (game record) files: `V2` as Floodgate writes it, `V2.1`, `V2.2`
-//! and `V3.0` (spec note, "Notation users expect"; CSA "standard file
+//! and `V3.0` (`docs/specs/csa.md`, *Notation users expect*; CSA "standard file
 //! format" pages).
 //!
 //! A file is bytes: V2 files are often Shift_JIS or EUC-JP, V3.0 declares its
@@ -357,13 +357,13 @@ impl<'a> Record<'a> {
 
 /// A kifu line that is no CSA statement, or a malformed statement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("kifu line {line}, column {column}: {what}")]
+#[error("kifu line {line}, byte {offset}: {what}")]
 #[non_exhaustive]
 pub struct KifuError {
     /// 1-based line number.
     pub line: usize,
-    /// 1-based byte column.
-    pub column: usize,
+    /// 0-based byte offset in the line.
+    pub offset: usize,
     /// What is wrong.
     pub what: &'static str,
 }
@@ -374,7 +374,7 @@ pub struct KifuError {
 /// separated by `,` (V2.2); a comment runs to the end of its line.
 ///
 /// # Errors
-/// [`KifuError`] with the line number and column of the first statement that
+/// [`KifuError`] with the line number and byte offset of the first statement that
 /// is not valid CSA.
 pub fn parse_kifu(input: &[u8]) -> Result<Vec<Record<'_>>, KifuError> {
     let mut records = Vec::new();
@@ -410,7 +410,7 @@ fn parse_line<'a>(
 ) -> Result<(), KifuError> {
     let err = |col: usize, what| KifuError {
         line: line_no,
-        column: col + 1,
+        offset: col,
         what,
     };
     // Comments, names, info and position lines take the whole line.
@@ -497,7 +497,7 @@ fn parse_statement<'a>(
 ) -> Result<(), KifuError> {
     let err = |col: usize, what| KifuError {
         line: line_no,
-        column: off + col + 1,
+        offset: off + col,
         what,
     };
     match stmt.first() {

@@ -1,6 +1,6 @@
 //! CSA moves on the wire. The move notation itself (`+7776FU`: sign, from or
 //! `00` for a drop, to, piece after the move) belongs to `board-core`
-//! (STYLE.md convention 1): this module only cuts the 7-byte token out of a
+//! (board-core owns the games' notations): this module only cuts the 7-byte token out of a
 //! line and maps the notation error to a [`DecodeError`].
 
 use alloc::borrow::Cow;

@@ -30,8 +30,8 @@ pub(crate) fn check_token(
     Ok(())
 }
 
-/// Bytes allowed in a login name: `[0-9A-Za-z_@.-]` (spec note, "Plain CSA
-/// mode": the 1.1 spec allows `[0-9A-Za-z_-]`; shogi-server also `@` and `.`).
+/// Bytes allowed in a login name: `[0-9A-Za-z_@.-]` (`docs/specs/csa.md`, *Plain CSA
+/// mode*: the 1.1 spec allows `[0-9A-Za-z_-]`; shogi-server also `@` and `.`).
 pub(crate) fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'@' | b'.')
 }
@@ -109,8 +109,8 @@ macro_rules! token_type {
 }
 
 token_type!(
-    /// A login name: 1..=32 bytes of `[0-9A-Za-z_@.-]` (spec note, "Plain CSA
-    /// mode"; the 1.1 spec allows `[0-9A-Za-z_-]`, shogi-server adds `@.`).
+    /// A login name: 1..=32 bytes of `[0-9A-Za-z_@.-]` (`docs/specs/csa.md`, *Plain CSA
+    /// mode*; the 1.1 spec allows `[0-9A-Za-z_-]`, shogi-server adds `@.`).
     UserName, ValueKind::UserName, 32, is_name_byte
 );
 
@@ -127,7 +127,7 @@ token_type!(
     /// 1..=128 bytes of `[0-9A-Za-z_@.-]`, conventionally
     /// `<name>-<total_sec>-<byoyomi_sec>` with an optional `F` suffix
     /// (Fischer increment), e.g. `floodgate-300-10F`
-    /// (spec note, "Extended mode (x1)"). See [`GameName::time_control`].
+    /// (`docs/specs/csa.md`, *Extended mode (x1)*). See [`GameName::time_control`].
     GameName, ValueKind::GameName, 128, is_name_byte
 );
 
@@ -148,7 +148,7 @@ pub(crate) fn is_tag_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// The time control a game name encodes (spec note, "Extended mode (x1)").
+/// The time control a game name encodes (`docs/specs/csa.md`, *Extended mode (x1)*).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GameNameTime {
     /// Total time in seconds (0 = unlimited).
@@ -200,7 +200,7 @@ impl GameName<'_> {
     }
 }
 
-/// A password, never shown by `Debug` (STYLE.md convention 5).
+/// A password, never shown by `Debug`.
 ///
 /// 1..=256 printable ASCII bytes without space. The 1.1 spec says at most 32,
 /// but Floodgate passwords `<gamename>,<secret>` are often longer; we accept
@@ -358,7 +358,7 @@ impl From<board_core::shogi::Color> for Side {
 }
 
 /// The side a player asks for in `%%GAME`/`%%CHALLENGE`: `+`, `-` or `*`
-/// (either; spec note, "Extended mode (x1)").
+/// (either; `docs/specs/csa.md`, *Extended mode (x1)*).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SidePreference {
     /// `+`.

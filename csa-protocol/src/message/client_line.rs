@@ -1,4 +1,4 @@
-//! Lines a client sends to the server (spec note: "Plain CSA mode",
+//! Lines a client sends to the server (`docs/specs/csa.md`: *Plain CSA mode*,
 //! "Agreement -> game", "Moves", "Extended mode (x1)").
 
 use crate::sink::Sink as _;
@@ -17,7 +17,7 @@ pub enum SpecialMove {
     /// `%KACHI`: declare a win by the 27-point jishogi rule.
     Kachi,
     /// `%CHUDAN`: abort the game (clients send it; shogi-server treats it as
-    /// a loss for the sender — spec note, "Moves").
+    /// a loss for the sender — `docs/specs/csa.md`, *Moves*).
     Chudan,
 }
 
@@ -51,8 +51,8 @@ impl GameRequest<'_> {
     }
 }
 
-/// A shogi-server extended-mode (x1) command, `%%...` (spec note, table in
-/// "Extended mode (x1)").
+/// A shogi-server extended-mode (x1) command, `%%...`
+/// (`docs/specs/csa.md`, the table in *Extended mode (x1)*).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum X1Command<'a> {
@@ -150,7 +150,7 @@ pub enum ClientMessage<'a> {
 /// Never allocates. A line that is no client command is
 /// [`ClientMessage::Unrecognised`]; a line that starts like a command (its
 /// keyword, a sign `+`/`-`, `%%` of a known command) but is malformed is a
-/// [`DecodeError`] naming the command, the field and the column.
+/// [`DecodeError`] naming the command, the field and the byte offset.
 ///
 /// ```
 /// use csa_protocol::message::{ClientMessage, X1Command};

@@ -1,6 +1,7 @@
 //! The client session: a sans-IO CSA client (plain CSA mode and x1 mode).
 //!
-//! States (spec note; shogi-server's origin document):
+//! States (`docs/specs/csa.md`, *Extended mode (x1)*; shogi-server's origin
+//! document):
 //! - CSA mode: `login` → `game_waiting` → `agree_waiting` → `game` →
 //!   `disconnected` (the server closes the connection after the game);
 //! - x1 mode: `login` → `connected` → `game_waiting` → `agree_waiting` →

@@ -143,7 +143,7 @@ impl<I: Timestamp> Server<I> {
                 self.finish_owned(gk, &[echo, "%KACHI".into()], reason, Some(winner), None);
             }
             Ok(ClientMessage::Special(SpecialMove::Chudan)) => {
-                // shogi-server treats %CHUDAN as an illegal move (spec note).
+                // shogi-server treats %CHUDAN as an illegal move (`docs/specs/csa.md`, *Moves*).
                 self.finish(gk, &[], EndReason::IllegalMove, Some(side.opponent()));
             }
             Ok(ClientMessage::Move { mv, .. }) if move_side(&mv) == side => {

@@ -50,7 +50,7 @@ impl<I: Timestamp> Server<I> {
         if x1 {
             self.send_line(conn, "##[LOGIN] +OK x1");
         } else {
-            // CSA mode: the password names the game (spec note, "Plain CSA mode").
+            // CSA mode: the password names the game (`docs/specs/csa.md`, *Plain CSA mode*).
             let (gamename, pref) = gamename_from_password(password);
             self.wait_for_game(conn, gamename, pref, false, now);
         }

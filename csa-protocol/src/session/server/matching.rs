@@ -20,7 +20,7 @@ impl<I: Timestamp> Server<I> {
         now: I,
     ) {
         // Floodgate games: the server decides the sides, so the side must be
-        // `*` (spec note, "Extended mode (x1)"). shogi-server answers this
+        // `*` (`docs/specs/csa.md`, *Extended mode (x1)*). shogi-server answers this
         // error and leaves the player's status as it was; in CSA mode, where
         // `floodgate-...-B` becomes `%%GAME floodgate-... +`, the same.
         if is_floodgate_name(&gamename) && pref != SidePreference::Any {

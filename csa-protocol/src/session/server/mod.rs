@@ -34,7 +34,7 @@
 //!   default); shogi-server implements neither;
 //! - `%%RATING` lists [`ServerConfig::ratings`] (shogi-server reads a
 //!   ratings file), with single spaces where shogi-server writes
-//!   `name \t rate`: TAB is not allowed on the wire (spec note).
+//!   `name \t rate`: TAB is not allowed on the wire (`docs/specs/csa.md`, *Transport and lexical rules*).
 
 use alloc::collections::{BTreeMap, VecDeque};
 use alloc::format;
@@ -123,8 +123,8 @@ impl Default for ServerConfig {
 /// A player's rating, listed by `%%RATING` while the player is logged in.
 ///
 /// The reply has one line per logged-in rated player, highest rating first
-/// (ties by name), `##[RATING] <name> <rate> @YYYY-MM-DD` (spec note,
-/// "Extended mode (x1)"), then `##[RATING] +OK`.
+/// (ties by name), `##[RATING] <name> <rate> @YYYY-MM-DD`
+/// (`docs/specs/csa.md`, *Extended mode (x1)*), then `##[RATING] +OK`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rating {
     /// The login name.
@@ -477,7 +477,7 @@ impl<I: Timestamp> Server<I> {
     // ---- line handling ----------------------------------------------------
 
     fn handle_line(&mut self, conn: ConnId, line: &[u8], now: I) {
-        // A single space is answered with nothing (spec note, keep-alive).
+        // A single space is answered with nothing (`docs/specs/csa.md`, *Transport and lexical rules*).
         if line == b" " {
             return;
         }
