@@ -178,7 +178,7 @@ pub(crate) struct LineBuffer {
     framer: Framer,
 }
 
-/// A frame of [`LineBuffer::next_frame`].
+/// A frame given by [`LineBuffer::push`].
 pub(crate) enum Frame<'a> {
     Line(&'a [u8]),
     Overlong(usize),

@@ -226,6 +226,8 @@ pub async fn serve(
                     w.login_deadline = None;
                 }
                 if limits.max_bad_lines > 0 && server.bad_line_streak(id) >= limits.max_bad_lines {
+                    // The answers first, then the close.
+                    flush(&mut server, &mut writers, &limits, &total, &mut on_event);
                     drop_conn(&mut server, &mut writers, id, now);
                 }
             }

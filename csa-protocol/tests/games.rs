@@ -867,3 +867,102 @@ fn floodgate_games_need_side_star() {
     assert_eq!(net.client(b).state(), ClientState::Game);
     assert_ne!(net.client(a).side(), net.client(b).side());
 }
+
+/// A client that received a Game_Summary (`Max_Moves` as given, we play
+/// `your_turn`) and `START:g1`.
+fn started_client(max_moves: u32, your_turn: char) -> Client<Duration> {
+    let mut c: Client<Duration> = Client::new(cfg("alice", "g-60-0", false, None), Duration::ZERO);
+    let t = Duration::ZERO;
+    c.handle_input(b"LOGIN:alice OK\n", t);
+    let summary = format!(
+        "BEGIN Game_Summary\nProtocol_Version:1.2\nGame_ID:g1\nName+:alice\nName-:bob\n\
+Your_Turn:{your_turn}\nTo_Move:+\nMax_Moves:{max_moves}\nBEGIN Time\nTotal_Time:60\nEND Time\n\
+BEGIN Position\nPI\n+\nEND Position\nEND Game_Summary\n"
+    );
+    c.handle_input(summary.as_bytes(), t);
+    c.agree(t).unwrap();
+    c.handle_input(b"START:g1\n", t);
+    assert_eq!(c.state(), ClientState::Game);
+    c
+}
+
+#[test]
+fn one_move_per_turn_and_none_after_the_move_limit() {
+    // docs/SHAPE.md, Sessions: a second move in one turn is `NotYourTurn`,
+    // and `is_our_turn()` is false once our move is sent.
+    let t = Duration::ZERO;
+    let mut c = started_client(2, '+');
+    assert!(c.is_our_turn());
+    c.play("+7776FU".parse().unwrap(), None, t).unwrap();
+    assert!(!c.is_our_turn());
+    assert_eq!(
+        c.play("+2726FU".parse().unwrap(), None, t),
+        Err(csa_protocol::session::CommandError::NotYourTurn)
+    );
+    assert_eq!(
+        c.special(SpecialMove::Toryo, t),
+        Err(csa_protocol::session::CommandError::NotYourTurn)
+    );
+    let sent: Vec<Vec<u8>> = std::iter::from_fn(|| c.poll_transmit())
+        .map(|t| t.into_bytes())
+        .collect();
+    assert_eq!(sent.last().unwrap(), b"+7776FU\n", "only one move went out");
+    // The server confirms ours and the opponent's: with Max_Moves:2 the
+    // limit is reached (docs/specs/csa.md, *Game_Summary*: `Max_Moves`),
+    // so it is not our turn again and no move is accepted.
+    c.handle_input(b"+7776FU,T1\n-3334FU,T1\n", t);
+    assert!(!c.is_our_turn());
+    assert_eq!(
+        c.play("+2726FU".parse().unwrap(), None, t),
+        Err(csa_protocol::session::CommandError::MoveLimit)
+    );
+    let turns = std::iter::from_fn(|| c.poll_event())
+        .filter(|e| matches!(e, Event::OurTurn { .. }))
+        .count();
+    assert_eq!(turns, 1, "OurTurn at move 1 only, not after the limit");
+}
+
+#[test]
+fn game_ended_carries_the_game_before_it_is_cleared() {
+    // docs/specs/csa.md, *Results*: `#MAX_MOVES` then `#CENSORED`.
+    let t = Duration::ZERO;
+    let mut c = started_client(2, '-');
+    c.handle_input(b"+7776FU,T1\n", t);
+    c.play("-3334FU".parse().unwrap(), None, t).unwrap();
+    c.handle_input(b"-3334FU,T0\n#MAX_MOVES\n#CENSORED\n", t);
+    let ended = std::iter::from_fn(|| c.poll_event())
+        .find_map(|e| match e {
+            Event::GameEnded(end) => Some(end),
+            _ => None,
+        })
+        .expect("GameEnded");
+    assert_eq!(ended.outcome, Outcome::Unknown);
+    assert_eq!(ended.reason, Some(EndReason::MaxMoves));
+    assert_eq!(*ended.start, board_core::shogi::Position::startpos());
+    let moves: Vec<String> = ended.moves.iter().map(|m| m.to_string()).collect();
+    assert_eq!(moves, ["+7776FU", "-3334FU"]);
+    assert_eq!(ended.side, Some(Side::White));
+    assert_eq!(ended.game_id.unwrap().as_str(), "g1");
+    // CSA mode: the server closes after the game.
+    assert_eq!(c.state(), ClientState::Disconnected);
+}
+
+#[test]
+fn a_login_reply_that_never_comes_is_peer_silent() {
+    // docs/SHAPE.md, Sessions: the silence rule, `Event::PeerSilent`.
+    let mut config = cfg("alice", "g-60-0", false, None);
+    config.keep_alive = None;
+    let mut c: Client<Duration> = Client::new(config, Duration::ZERO);
+    let deadline = c.poll_timeout().unwrap();
+    assert_eq!(deadline, Duration::from_secs(30));
+    c.handle_timeout(deadline - Duration::from_millis(1));
+    assert!(c.poll_event().is_none());
+    c.handle_timeout(deadline);
+    assert_eq!(
+        c.poll_event(),
+        Some(Event::PeerSilent {
+            waiting_for: csa_protocol::session::Awaited::LoginReply
+        })
+    );
+    assert_eq!(c.poll_timeout(), None, "reported once");
+}

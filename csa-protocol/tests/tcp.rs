@@ -315,3 +315,35 @@ async fn load_200_clients_100_simultaneous_games() {
         total_moves as f64 / elapsed.as_secs_f64()
     );
 }
+
+/// Reads until the server closes the connection (bounded in time).
+async fn read_to_close(stream: &mut TcpStream) -> Vec<u8> {
+    let mut got = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut got))
+        .await
+        .expect("the server closes the connection")
+        .unwrap();
+    got
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn limits_close_silent_and_misbehaving_peers() {
+    let mut limits = Limits::default();
+    limits.login_timeout = Duration::from_millis(300);
+    limits.max_bad_lines = 3;
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(serve(listener, ServerConfig::default(), limits, |_| {}));
+    // No LOGIN within the login timeout: closed, unanswered.
+    let mut silent = TcpStream::connect(addr).await.unwrap();
+    let started = Instant::now();
+    assert_eq!(read_to_close(&mut silent).await, b"");
+    let waited = started.elapsed();
+    assert!(waited >= Duration::from_millis(250), "{waited:?}");
+    // Three malformed or unrecognised lines in a row: closed after the
+    // answers (docs/specs/csa.md: a bad LOGIN is answered `LOGIN:incorrect`).
+    let mut bad = TcpStream::connect(addr).await.unwrap();
+    bad.write_all(b"HELLO\nLOGIN\nhello again\n").await.unwrap();
+    let got = read_to_close(&mut bad).await;
+    assert_eq!(got, b"LOGIN:incorrect\nLOGIN:incorrect\nLOGIN:incorrect\n");
+}
