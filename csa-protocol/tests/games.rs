@@ -492,9 +492,11 @@ fn valid_declaration_wins_by_jishogi() {
     let now = net.now;
     net.client(0).special(SpecialMove::Kachi, now).unwrap();
     net.pump();
+    // docs/specs/csa.md, *Results* (observed 2026-12-01): `%KACHI,T0`,
+    // `%KACHI`, `#JISHOGI`, then the outcome.
     assert_eq!(
-        &net.received[1][net.received[1].len() - 3..],
-        ["%KACHI", "#JISHOGI", "#LOSE"]
+        &net.received[1][net.received[1].len() - 4..],
+        ["%KACHI,T0", "%KACHI", "#JISHOGI", "#LOSE"]
     );
     assert_eq!(net.game_over(0), Some((EndReason::Jishogi, Outcome::Won)));
 }
@@ -965,4 +967,22 @@ fn a_login_reply_that_never_comes_is_peer_silent() {
         })
     );
     assert_eq!(c.poll_timeout(), None, "reported once");
+}
+
+#[test]
+fn keep_alive_before_login_is_a_bad_login() {
+    // docs/specs/csa.md, *Transport and lexical rules*: before login an
+    // empty line is answered `LOGIN:incorrect`; after login, with an empty
+    // line; a single space with nothing.
+    let mut net = Net::new(ServerConfig::default());
+    let raw = net.add_raw();
+    net.raw_send(raw, "");
+    assert_eq!(net.raw[raw].1, ["LOGIN:incorrect"]);
+    net.raw_send(raw, "LOGIN kai pw x1");
+    net.raw_send(raw, "");
+    net.raw_send(raw, " ");
+    assert_eq!(
+        net.raw[raw].1,
+        ["LOGIN:incorrect", "LOGIN:kai OK", "##[LOGIN] +OK x1", ""]
+    );
 }
