@@ -106,7 +106,7 @@ pub enum X1Command<'a> {
     },
 }
 
-/// One line from a client, decoded (see [`decode_client_line`]).
+/// One line from a client, decoded (see [`crate::decode::decode`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ClientMessage<'a> {

@@ -136,7 +136,7 @@ impl Raw<'_> {
 }
 
 /// One line of a `Game_Summary` block, decoded without context (the block
-/// reader [`crate::GameSummaryReader`] assembles them).
+/// reader [`crate::message::GameSummaryReader`] assembles them).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SummaryLine<'a> {
     /// `BEGIN <block>`: `Game_Summary`, `Time`, `Time+`, `Time-`, `Position`.
@@ -239,7 +239,7 @@ pub enum X1Reply<'a> {
     },
 }
 
-/// One line from the server, decoded (see [`decode_server_line`]).
+/// One line from the server, decoded (see [`crate::decode::decode`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ServerMessage<'a> {
