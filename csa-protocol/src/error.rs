@@ -311,6 +311,92 @@ impl DecodeError {
 }
 
 named_enum! {
+    /// A section of a `Game_Summary` block ([`crate::message::SummaryError`]).
+    pub enum SummarySection {
+        /// Before `BEGIN Game_Summary`.
+        Before => "(before Game_Summary)",
+        /// After `END Game_Summary`.
+        After => "(after Game_Summary)",
+        /// The block's own fields.
+        GameSummary => "Game_Summary",
+        /// `BEGIN Time`.
+        Time => "Time",
+        /// `BEGIN Time+`.
+        TimeBlack => "Time+",
+        /// `BEGIN Time-`.
+        TimeWhite => "Time-",
+        /// `BEGIN Position`.
+        Position => "Position",
+    }
+}
+
+named_enum! {
+    /// A known `Game_Summary` field (`docs/specs/csa.md`, *Game_Summary*).
+    pub enum SummaryKey {
+        /// `Protocol_Version`.
+        ProtocolVersion => "Protocol_Version",
+        /// `Protocol_Mode`.
+        ProtocolMode => "Protocol_Mode",
+        /// `Format`.
+        Format => "Format",
+        /// `Declaration`.
+        Declaration => "Declaration",
+        /// `Game_ID`.
+        GameId => "Game_ID",
+        /// `Name+`.
+        NameBlack => "Name+",
+        /// `Name-`.
+        NameWhite => "Name-",
+        /// `Your_Turn`.
+        YourTurn => "Your_Turn",
+        /// `To_Move`.
+        ToMove => "To_Move",
+        /// `Rematch_On_Draw`.
+        RematchOnDraw => "Rematch_On_Draw",
+        /// `Max_Moves`.
+        MaxMoves => "Max_Moves",
+        /// `Time_Unit`.
+        TimeUnit => "Time_Unit",
+        /// `Total_Time`.
+        TotalTime => "Total_Time",
+        /// `Byoyomi`.
+        Byoyomi => "Byoyomi",
+        /// `Increment`.
+        Increment => "Increment",
+        /// `Delay`.
+        Delay => "Delay",
+        /// `Least_Time_Per_Move`.
+        LeastTimePerMove => "Least_Time_Per_Move",
+        /// `Time_Roundup`.
+        TimeRoundup => "Time_Roundup",
+        /// `Remaining_Time+`.
+        RemainingTimeBlack => "Remaining_Time+",
+        /// `Remaining_Time-`.
+        RemainingTimeWhite => "Remaining_Time-",
+        /// `Last_Move`.
+        LastMove => "Last_Move",
+        /// `Current_Turn`.
+        CurrentTurn => "Current_Turn",
+    }
+}
+
+named_enum! {
+    /// The form a `Game_Summary` value must have.
+    pub enum ValueForm {
+        /// A game id.
+        GameId => "a game id (printable ASCII, no space)",
+        /// `+` or `-`.
+        Sign => "`+` or `-`",
+        /// `YES` or `NO`.
+        YesNo => "`YES` or `NO`",
+        /// A decimal number.
+        Number => "a number",
+        /// `<n>sec`, `<n>min` or `<n>msec`.
+        TimeUnit => "<n>sec, <n>min or <n>msec",
+    }
+}
+
+named_enum! {
     /// The kind of value a [`ValueError`] is about.
     pub enum ValueKind {
         /// [`crate::types::UserName`].

@@ -5,7 +5,7 @@
 
 use board_core::shogi::ParseCsaMoveError;
 use csa_protocol::decode::decode;
-use csa_protocol::error::{Expected, Problem};
+use csa_protocol::error::{Expected, Problem, SummaryKey, SummarySection, ValueForm};
 use csa_protocol::message::*;
 use csa_protocol::types::*;
 use proptest::prelude::*;
@@ -778,23 +778,23 @@ fn summary_errors_have_line_numbers() {
         bad("BEGIN Game_Summary\nMax_Moves:many\nEND Game_Summary\n"),
         SummaryError::BadValue {
             line_no: 2,
-            key: "Max_Moves",
-            expected: "a number"
+            key: SummaryKey::MaxMoves,
+            expected: ValueForm::Number
         }
     );
     assert_eq!(
         bad("BEGIN Game_Summary\nBEGIN Time\nTime_Unit:1hour\nEND Time\nEND Game_Summary\n"),
         SummaryError::BadValue {
             line_no: 3,
-            key: "Time_Unit",
-            expected: "<n>sec, <n>min or <n>msec"
+            key: SummaryKey::TimeUnit,
+            expected: ValueForm::TimeUnit
         }
     );
     assert_eq!(
         bad("BEGIN Game_Summary\nName+:a\nName+:b\nEND Game_Summary\n"),
         SummaryError::Duplicate {
             line_no: 3,
-            key: "Name+"
+            key: SummaryKey::NameBlack
         }
     );
     assert_eq!(
@@ -805,7 +805,7 @@ fn summary_errors_have_line_numbers() {
         bad("BEGIN Game_Summary\nBEGIN Position\n+7776FU\nEND Position\nEND Game_Summary\n"),
         SummaryError::Unexpected {
             line_no: 3,
-            section: "Position"
+            section: SummarySection::Position
         }
     );
     assert!(matches!(
@@ -816,7 +816,7 @@ fn summary_errors_have_line_numbers() {
         bad("BEGIN Game_Summary\nBEGIN Time\nEND Time\nBEGIN Time\n"),
         SummaryError::DuplicateSection {
             line_no: 4,
-            section: "Time"
+            section: SummarySection::Time
         }
     );
 }
