@@ -49,42 +49,49 @@ fn ok<T, E>(r: core::result::Result<T, E>) -> Result<T> {
     r.map_err(|_| arbitrary::Error::IncorrectFormat)
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for UserName<'static> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         ok(UserName::new(word_of(u, NAME, 1, 32)?))
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for GameName<'static> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         ok(GameName::new(word_of(u, NAME, 1, 40)?))
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for GameId<'static> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         ok(GameId::new(graphic(u, 1, 60, b"[]")?))
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for Word<'static> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         ok(Word::new(graphic(u, 1, 20, b"")?))
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for Tag<'static> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         ok(Tag::new(word_of(u, TAG, 1, 12)?))
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for Password<'static> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         ok(Password::new(graphic(u, 1, 40, b"")?))
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for Text<'static> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         let s: String = String::arbitrary(u)?;
@@ -93,6 +100,7 @@ impl<'a> Arbitrary<'a> for Text<'static> {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for Side {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(if bool::arbitrary(u)? {
@@ -103,6 +111,7 @@ impl<'a> Arbitrary<'a> for Side {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for SidePreference {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(*u.choose(&[
@@ -113,6 +122,7 @@ impl<'a> Arbitrary<'a> for SidePreference {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for MoveTime {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(MoveTime::from_millis(
@@ -143,6 +153,7 @@ fn csa_move(u: &mut Unstructured<'_>) -> Result<CsaMove> {
     CsaMove::parse(text.as_bytes()).or_else(|_| ok(CsaMove::parse(b"+7776FU")))
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for BuoyMoves<'static> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         let n = u.int_in_range(1..=8)?;
@@ -153,6 +164,7 @@ impl<'a> Arbitrary<'a> for BuoyMoves<'static> {
 
 macro_rules! choose_enum {
     ($t:ty, [$($v:expr),* $(,)?]) => {
+        #[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
         impl<'a> Arbitrary<'a> for $t {
             fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
                 Ok(*u.choose(&[$($v),*])?)
@@ -167,18 +179,21 @@ choose_enum!(
 );
 choose_enum!(ServerSpecial, [ServerSpecial::Toryo, ServerSpecial::Kachi]);
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for EndReason {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(*u.choose(&EndReason::ALL)?)
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for GameResult {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(*u.choose(&GameResult::ALL)?)
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for GameRequest<'static> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(GameRequest {
@@ -197,6 +212,7 @@ fn small(u: &mut Unstructured<'_>) -> Result<Option<u32>> {
     })
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for X1Command<'static> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(match u.int_in_range(0..=17)? {
@@ -241,6 +257,7 @@ fn unrecognised(u: &mut Unstructured<'_>) -> Result<Vec<u8>> {
     Ok(s.into_bytes())
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for ClientMessage<'static> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(match u.int_in_range(0..=8)? {
@@ -264,6 +281,7 @@ impl<'a> Arbitrary<'a> for ClientMessage<'static> {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for WhoEntry<'static> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(WhoEntry {
@@ -302,6 +320,7 @@ const KNOWN_TAGS: [&str; 14] = [
     "FORK",
 ];
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for X1Reply<'static> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(match u.int_in_range(0..=13)? {
@@ -352,6 +371,7 @@ impl<'a> Arbitrary<'a> for X1Reply<'static> {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for SummaryLine<'static> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         const BLOCK: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_+-";
@@ -386,6 +406,7 @@ impl<'a> Arbitrary<'a> for SummaryLine<'static> {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for ServerMessage<'static> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(match u.int_in_range(0..=14)? {

@@ -148,3 +148,47 @@ codec!(
     /// [`Transmit::close_after`] says so).
     ServerCodec, decodes ClientMessage, encodes ServerMessage
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::{Field, MessageKind, Problem};
+    use crate::types::UserName;
+
+    #[test]
+    fn bad_lines_are_items_and_the_stream_goes_on() {
+        let mut codec = ServerCodec::new(16);
+        let mut buf = BytesMut::from(&b"LOGIN\nxxxxxxxxxxxxxxxxxxxxxxxx\r\nLOGOUT\n\n"[..]);
+        let mut items = Vec::new();
+        while let Some(item) = codec.decode(&mut buf).unwrap() {
+            items.push(item);
+        }
+        assert_eq!(
+            items,
+            [
+                Err(FrameError::Malformed(crate::error::DecodeError::new(
+                    MessageKind::Login,
+                    Field::Name,
+                    5,
+                    Problem::Missing
+                ))),
+                Err(FrameError::Overlong { len: 24, max: 16 }),
+                Ok(ClientMessage::Logout),
+                Ok(ClientMessage::KeepAlive),
+            ]
+        );
+        assert!(buf.is_empty());
+    }
+
+    #[test]
+    fn encoders_write_the_line_and_the_transmit() {
+        let mut codec = ServerCodec::default();
+        let mut out = BytesMut::new();
+        let ok = ServerMessage::LoginOk(UserName::new("alice").unwrap());
+        codec.encode(&ok, &mut out).unwrap();
+        codec
+            .encode(Transmit::new(b"#WIN\n".to_vec()), &mut out)
+            .unwrap();
+        assert_eq!(&out[..], b"LOGIN:alice OK\n#WIN\n");
+    }
+}
