@@ -10,8 +10,9 @@ use alloc::vec::Vec;
 use arbitrary::{Arbitrary, Result, Unstructured};
 
 use crate::message::{
-    ClientMessage, EndReason, GameRequest, GameResult, Raw, ServerMessage, ServerSpecial,
-    SpecialMove, SummaryLine, WhoEntry, X1Command, X1Reply,
+    ClientMessage, EndReason, FieldKey, GameRequest, GameResult, GameSummary, PositionSection, Raw,
+    ServerMessage, ServerSpecial, SpecialMove, SummaryLine, TimeBase, TimeSection, TimeUnit,
+    WhoEntry, X1Command, X1Reply,
 };
 use crate::types::{
     BuoyMoves, CsaMove, GameId, GameName, MoveTime, Password, Side, SidePreference, Tag, Text,
@@ -438,6 +439,102 @@ impl<'a> Arbitrary<'a> for ServerMessage<'static> {
     }
 }
 
+/// A number a `Game_Summary` reads (at most 18 digits).
+fn summary_number(u: &mut Unstructured<'_>) -> Result<Option<u64>> {
+    Ok(if bool::arbitrary(u)? {
+        Some(u.int_in_range(0..=999_999_999_999_999_999)?)
+    } else {
+        None
+    })
+}
+
+/// Unknown `Key:Value` lines: keys start with `K`, so no key is a known one.
+fn extra(u: &mut Unstructured<'_>) -> Result<Vec<(FieldKey, Text<'static>)>> {
+    let n = u.int_in_range(0..=2)?;
+    (0..n)
+        .map(|_| {
+            let mut key = word_of(u, TAG, 0, 12)?;
+            key.insert(0, 'K');
+            Ok((ok(FieldKey::new(&key))?, Text::arbitrary(u)?))
+        })
+        .collect()
+}
+
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
+impl<'a> Arbitrary<'a> for TimeUnit {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        Ok(TimeUnit {
+            count: u.int_in_range(1..=1000)?,
+            base: *u.choose(&[TimeBase::Sec, TimeBase::Min, TimeBase::Msec])?,
+        })
+    }
+}
+
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
+impl<'a> Arbitrary<'a> for TimeSection {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        Ok(TimeSection {
+            time_unit: Option::<TimeUnit>::arbitrary(u)?,
+            total_time: summary_number(u)?,
+            byoyomi: summary_number(u)?,
+            increment: summary_number(u)?,
+            delay: summary_number(u)?,
+            least_time_per_move: summary_number(u)?,
+            time_roundup: Option::<bool>::arbitrary(u)?,
+            remaining_time_black: summary_number(u)?,
+            remaining_time_white: summary_number(u)?,
+            last_move: Option::<Text<'static>>::arbitrary(u)?,
+            current_turn: summary_number(u)?,
+            extra: extra(u)?,
+        })
+    }
+}
+
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
+impl<'a> Arbitrary<'a> for PositionSection {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        let mut p = PositionSection::default();
+        for _ in 0..u.int_in_range(0..=3)? {
+            if let SummaryLine::Position(raw) = SummaryLine::arbitrary(u)? {
+                ok(p.push_line(raw.as_str()))?;
+            }
+        }
+        p.side_to_move = Option::<Side>::arbitrary(u)?;
+        if p.side_to_move.is_some() {
+            for _ in 0..u.int_in_range(0..=3)? {
+                p.moves
+                    .push((csa_move(u)?, Option::<MoveTime>::arbitrary(u)?));
+            }
+        }
+        Ok(p)
+    }
+}
+
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
+impl<'a> Arbitrary<'a> for GameSummary {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        let text = |u: &mut Unstructured<'a>| Option::<Text<'static>>::arbitrary(u);
+        Ok(GameSummary {
+            protocol_version: text(u)?,
+            protocol_mode: text(u)?,
+            format: text(u)?,
+            declaration: text(u)?,
+            game_id: Option::<GameId<'static>>::arbitrary(u)?,
+            name_black: text(u)?,
+            name_white: text(u)?,
+            your_turn: Option::<Side>::arbitrary(u)?,
+            rematch_on_draw: Option::<bool>::arbitrary(u)?,
+            to_move: Option::<Side>::arbitrary(u)?,
+            max_moves: summary_number(u)?,
+            extra: extra(u)?,
+            time: Option::<TimeSection>::arbitrary(u)?,
+            time_black: Option::<TimeSection>::arbitrary(u)?,
+            time_white: Option::<TimeSection>::arbitrary(u)?,
+            position: Option::<PositionSection>::arbitrary(u)?,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -472,5 +569,27 @@ mod tests {
             }
         }
         assert!(clients > 2000 && servers > 2000, "{clients} {servers}");
+    }
+
+    #[test]
+    fn generated_summaries_round_trip() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut n = 0;
+        for _ in 0..500 {
+            let bytes: Vec<u8> = (0..2048)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    seed as u8
+                })
+                .collect();
+            let mut u = Unstructured::new(&bytes);
+            if let Ok(s) = GameSummary::arbitrary(&mut u) {
+                assert_eq!(GameSummary::parse(&s.to_bytes()).as_ref(), Ok(&s), "{s:?}");
+                n += 1;
+            }
+        }
+        assert!(n > 300, "{n}");
     }
 }

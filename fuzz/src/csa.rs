@@ -84,6 +84,12 @@ pub fn server_line(data: &[u8]) {
     }
 }
 
+/// Any `Game_Summary` value (feature `arbitrary`): encodes to a block that
+/// parses back to it.
+pub fn summary_value(s: &GameSummary) {
+    assert_eq!(GameSummary::parse(&s.to_bytes()).as_ref(), Ok(s));
+}
+
 /// Any bytes as a Game_Summary block: parse -> encode -> parse is equal.
 pub fn game_summary(data: &[u8]) {
     if let Ok(s) = GameSummary::parse(data) {
@@ -260,6 +266,8 @@ mod tests {
         client_value(&Vec::<ClientMessage<'static>>::arbitrary(&mut u).unwrap());
         let mut u = Unstructured::new(&bytes);
         server_value(&Vec::<ServerMessage<'static>>::arbitrary(&mut u).unwrap());
+        let mut u = Unstructured::new(&bytes);
+        summary_value(&GameSummary::arbitrary(&mut u).unwrap());
         server_session(b"\x04LOGIN fz_a wrong x1\n\xff\x04LOGIN c p x1\n%%CHAT hi\n%%LIST\n+7776FU\n\xff\x00\xff\x02\x80\xff\x05%%GAME fz-300-0 +\n");
     }
 }
