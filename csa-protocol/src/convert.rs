@@ -19,6 +19,43 @@ use board_core::shogi::{
 use crate::moves::CsaMove;
 use crate::types::Side;
 
+/// The board move a CSA move stands for in `pos`, checked against every
+/// rule (board-core's [`Position::move_from_csa`]).
+///
+/// ```
+/// use board_core::shogi::Position;
+/// use csa_protocol::convert::{to_board_move, to_csa_move};
+///
+/// let pos = Position::startpos();
+/// let mv = to_board_move(&pos, &"+7776FU".parse().unwrap()).unwrap();
+/// assert_eq!(mv.to_string(), "7g7f"); // USI
+/// assert_eq!(to_csa_move(&pos, mv).unwrap().to_string(), "+7776FU");
+/// ```
+///
+/// # Errors
+/// [`IllegalMove`] with board-core's reason.
+pub fn to_board_move(pos: &Position, mv: &CsaMove) -> Result<Move, IllegalMove> {
+    pos.move_from_csa(mv).map_err(IllegalMove)
+}
+
+/// The CSA move (`+7776FU`: sign, from, to, piece after the move) of a
+/// board move in `pos`.
+///
+/// # Errors
+/// [`IllegalMove`] when `mv` is not legal in `pos`.
+pub fn to_csa_move(pos: &Position, mv: Move) -> Result<CsaMove, IllegalMove> {
+    pos.move_to_csa(mv).map_err(IllegalMove)
+}
+
+/// The start position of a `Game_Summary` Position block (`PI`, `P1`..`P9`,
+/// hands, the side to move), read by board-core.
+///
+/// # Errors
+/// board-core's [`CsaPositionError`] (line, byte, reason).
+pub fn start_position(p: &crate::message::PositionSection) -> Result<Position, CsaPositionError> {
+    Position::from_csa(p.position_text().as_bytes())
+}
+
 /// Positions a game may reach (initial position included). With the usual
 /// `Max_Moves` of 256 this is never reached; a longer game ends with
 /// [`PlayOutcome::HistoryFull`].

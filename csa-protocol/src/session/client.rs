@@ -738,8 +738,8 @@ impl<I: Timestamp> Client<I> {
         let mut board = s
             .position
             .as_ref()
-            .and_then(|p| GameBoard::from_csa(&p.position_text()).ok())
-            .unwrap_or_else(GameBoard::startpos);
+            .and_then(|p| crate::convert::start_position(p).ok())
+            .map_or_else(GameBoard::startpos, GameBoard::new);
         self.start = Some(*board.position());
         self.moves.clear();
         if let Some(p) = &s.position {
