@@ -7,13 +7,16 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use csa_protocol::decode::decode;
 use csa_protocol::kifu::parse_kifu;
-use csa_protocol::{GameSummary, decode_client_line, decode_server_line};
+use csa_protocol::message::{ClientMessage, GameSummary, ServerMessage};
 
-const TRANSCRIPT: &str =
-    include_str!("../../csa-protocol/tests/data/csa-shogi-server-x1-and-csa-mode.txt");
-const KIFU: &str =
-    include_str!("../../csa-protocol/tests/data/floodgate-900-0-gps_normal-gps_l-20100507.csa");
+const TRANSCRIPT: &str = boardwire_vectors::data::CSA_SHOGI_SERVER;
+const KIFU_BYTES: &[u8] = boardwire_vectors::data::KIFU_FLOODGATE_GPS;
+
+fn kifu_text() -> &'static str {
+    std::str::from_utf8(KIFU_BYTES).expect("the Floodgate record is ASCII")
+}
 
 /// `(client lines, server lines)` of the transcript (shortened long lines as
 /// they are in the file).
@@ -52,7 +55,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("decode_client_transcript", |b| {
         b.iter(|| {
             for l in &client {
-                let _ = black_box(decode_client_line(black_box(l)));
+                let _ = black_box(decode::<ClientMessage>(black_box(l)));
             }
         })
     });
@@ -60,13 +63,13 @@ fn bench(c: &mut Criterion) {
     g.bench_function("decode_server_transcript", |b| {
         b.iter(|| {
             for l in &server {
-                let _ = black_box(decode_server_line(black_box(l)));
+                let _ = black_box(decode::<ServerMessage>(black_box(l)));
             }
         })
     });
     g.throughput(Throughput::Elements(1));
     g.bench_function("decode_move_confirmation", |b| {
-        b.iter(|| black_box(decode_server_line(black_box(b"+7776FU,T12"))))
+        b.iter(|| black_box(decode::<ServerMessage>(black_box(b"+7776FU,T12"))))
     });
     g.finish();
 
@@ -86,27 +89,28 @@ fn bench(c: &mut Criterion) {
     });
     g.finish();
 
+    let kifu = kifu_text();
     // Both parsers must accept the record (checked once, outside timing).
-    let theirs = csa::parse_csa(KIFU).expect("the csa crate parses the Floodgate record");
-    let ours = parse_kifu(KIFU.as_bytes()).unwrap();
+    let theirs = csa::parse_csa(kifu).expect("the csa crate parses the Floodgate record");
+    let ours = parse_kifu(kifu.as_bytes()).unwrap();
     assert_eq!(
         theirs.moves.len(),
         ours[0].moves().len() + 1,
         "158 moves + %TORYO"
     );
     let mut g = c.benchmark_group("kifu_parse_floodgate_158_moves");
-    g.throughput(Throughput::Bytes(KIFU.len() as u64));
+    g.throughput(Throughput::Bytes(kifu.len() as u64));
     g.bench_function("csa-protocol (items)", |b| {
-        b.iter(|| black_box(parse_kifu(black_box(KIFU.as_bytes())).unwrap()))
+        b.iter(|| black_box(parse_kifu(black_box(kifu.as_bytes())).unwrap()))
     });
     g.bench_function("csa-protocol (items + typed moves)", |b| {
         b.iter(|| {
-            let r = parse_kifu(black_box(KIFU.as_bytes())).unwrap();
+            let r = parse_kifu(black_box(kifu.as_bytes())).unwrap();
             black_box(r[0].moves().len())
         })
     });
     g.bench_function("csa crate 1.0.2", |b| {
-        b.iter(|| black_box(csa::parse_csa(black_box(KIFU)).unwrap()))
+        b.iter(|| black_box(csa::parse_csa(black_box(kifu)).unwrap()))
     });
     g.finish();
 }

@@ -3,8 +3,9 @@
 //! - `csa serve [--listen 127.0.0.1:4081]`: a CSA server (shogi-server x1
 //!   mode included) for many concurrent clients;
 //! - `csa connect HOST:PORT --user NAME [--password PW] [--x1] [--game NAME-300-10F]`:
-//!   a client playing with a built-in player (legal moves, captures first),
-//!   printing the wire transcript (format: `transcript.rs`);
+//!   a client playing with the built-in player (`board_core::player`),
+//!   printing the wire transcript (format: `transcript.rs`) rendered from
+//!   the messages `csa_protocol::net::connect` decoded;
 //! - `csa decode [FILE | --message LINE]`: CSA lines, a recorded capture
 //!   (`[t] who >> line`, `b'...'` literals) or a CSA kifu file, one message
 //!   per line in words, `--json` for one JSON object per line
@@ -13,15 +14,18 @@
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-use crate::Failure;
-use crate::csa_decode::{self, CsaFormat, redact_login};
-use crate::transcript::{Sink, Splitter, Transcript, show};
-use csa_protocol::session::client::{Client, ClientConfig, ClientEvent};
-use csa_protocol::session::server::ServerConfig;
-use csa_protocol::{
-    GameBoard, GameId, GameName, Password, Side, SidePreference, SpecialMove, UserName, X1Command,
+use board_core::player::Player;
+use csa_protocol::message::{
+    ClientMessage, EndReason, GameSummary, ServerMessage, SpecialMove, SummaryLine, X1Command,
     X1Reply,
 };
+use csa_protocol::net::{self, Activity, ConnectError, Limits};
+use csa_protocol::session::{Client, ClientConfig, Event, Outcome, ServerConfig};
+use csa_protocol::types::{GameName, Password, Side, SidePreference, UserName};
+
+use crate::Failure;
+use crate::csa_decode::{self, CsaFormat};
+use crate::transcript::{Sink, Transcript, show};
 
 /// The `csa` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -84,7 +88,7 @@ pub(crate) enum CsaCommand {
     ///
     /// Output: `<line> [<party>] <client|server> <reading>`, e.g.
     /// `3  lena  client  LOGIN: name lena, password hidden, x1 mode`;
-    /// unrecognised lines and errors (with their column) are printed too,
+    /// unrecognised lines and errors (with their 0-based byte offset) are printed too,
     /// and the exit code is 2 when any line was malformed. Inputs: one wire
     /// line per line (LF or CRLF); the recorded-capture format
     /// (`[0.002] alice >> LOGIN ...`, `[49.0] lena >> b'LOGIN ...\r\n'`,
@@ -165,7 +169,7 @@ fn serve(
             .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         eprintln!("listening on {addr}");
-        csa_protocol::net::serve(listener, config)
+        net::serve(listener, config, Limits::default(), |_| {})
             .await
             .map_err(|e| format!("server stopped: {e}"))
     })
@@ -185,9 +189,10 @@ fn connect(
     let input = |s: String| Failure::Input(s);
     let name = UserName::new(user.to_string()).map_err(|e| input(format!("--user: {e}")))?;
     // Both modes need the game: x1 asks for it by %%GAME, plain mode by the
-    // password (spec note: shogi-server reads the password as `<gamename>`,
-    // `<gamename>-B|-W` or `<gamename>,<secret>`; anything else means
-    // `default-1500-0`: we ask for that one only when told so).
+    // password (docs/specs/csa.md, *Plain CSA mode*: shogi-server reads the
+    // password as `<gamename>`, `<gamename>-B|-W` or `<gamename>,<secret>`;
+    // anything else means `default-1500-0`: we ask for that one only when
+    // told so).
     let Some(game) = game else {
         let mode = if x1 { "x1" } else { "plain CSA" };
         return Err(input(format!(
@@ -244,10 +249,11 @@ fn connect(
         let report = play_client(stream, config, &plan, &mut t)
             .await
             .map_err(|e| match e {
-                ClientError::Silent(secs) => Failure::Failed(format!(
-                    "error: {addr}: no line from the server for {secs} s (--timeout)"
+                ConnectError::Silent(d) => Failure::Failed(format!(
+                    "error: {addr}: no line from the server for {} s (--timeout)",
+                    d.as_secs()
                 )),
-                ClientError::Io(e) => Failure::Failed(format!("error: {addr}: {e}")),
+                e => Failure::Failed(format!("error: {addr}: {e}")),
             })?;
         // A refused login or a broken game is a run gone wrong (exit 1), not
         // bad input.
@@ -260,169 +266,172 @@ fn connect(
 
 // ------------------------------------------------------------- transcript
 
-/// x1 replies of several lines, ended by `<prefix>+OK` (spec note,
-/// "Extended mode"): shown as one transcript line.
-const MULTI_LINE_TAGS: [&str; 7] = [
-    "##[WHO]",
-    "##[LIST]",
-    "##[SHOW]",
-    "##[MONITOR]",
-    "##[MONITOR2]",
-    "##[RATING]",
-    "##[GETBUOYCOUNT]",
-];
-
-/// A multi-line message being collected.
+/// A multi-line message being collected: a `Game_Summary` block or a
+/// multi-line x1 reply (docs/specs/csa.md, *Extended mode (x1)*), shown as
+/// one transcript line.
 enum Block {
-    Summary(Vec<String>),
+    /// `Game_Summary` lines so far.
+    Summary { lines: usize },
+    /// The x1 reply's prefix (`##[TAG]`, `[<id>]`, a space) and the bodies.
     X1 { prefix: String, lines: Vec<String> },
 }
 
-/// Shows CSA lines in the transcript: one line per message; a
-/// `Game_Summary` block and a multi-line x1 reply become one line.
+/// Renders a client's wire traffic from the decoded messages: one line per
+/// message; a `Game_Summary` block and a multi-line x1 reply become one.
 pub(crate) struct CsaWire {
-    incoming: Splitter,
     block: Option<(Block, usize)>,
 }
 
 impl CsaWire {
     pub(crate) fn new() -> CsaWire {
-        CsaWire {
-            incoming: Splitter::new(b'\n', 64 * 1024),
-            block: None,
+        CsaWire { block: None }
+    }
+
+    /// A line we sent (its `Display`: a `LOGIN` password as `*****`).
+    pub(crate) fn sent(&mut self, t: &mut Transcript, msg: &ClientMessage<'_>, len: usize) {
+        t.sent(len, &msg.to_string());
+    }
+
+    /// A line we received, decoded.
+    pub(crate) fn received(&mut self, t: &mut Transcript, msg: &ServerMessage<'_>, len: usize) {
+        match (&mut self.block, msg) {
+            (
+                Some((Block::Summary { lines }, n)),
+                ServerMessage::Summary(_) | ServerMessage::Move { .. },
+            ) => {
+                *lines += 1;
+                *n += len;
+                return;
+            }
+            (Some((Block::X1 { prefix, lines }, n)), ServerMessage::X1(r))
+                if *prefix == x1_prefix(r) =>
+            {
+                lines.push(r.body());
+                *n += len;
+                if r.is_end() {
+                    self.flush(t, "");
+                }
+                return;
+            }
+            (Some(_), _) => self.flush(t, " (unfinished)"),
+            (None, _) => {}
+        }
+        match msg {
+            ServerMessage::Summary(SummaryLine::Begin(b)) if b.as_str() == "Game_Summary" => {
+                self.block = Some((Block::Summary { lines: 1 }, len));
+            }
+            ServerMessage::X1(r) if r.is_multi_line() && !r.is_end() => {
+                self.block = Some((
+                    Block::X1 {
+                        prefix: x1_prefix(r),
+                        lines: vec![r.body()],
+                    },
+                    len,
+                ));
+            }
+            m => t.received(len, &m.to_string()),
         }
     }
 
-    /// Logs bytes this party sent (whole lines). The password of a
-    /// `LOGIN` line is shown as `*****` (as `csa decode` does: passwords
-    /// never reach a log); the byte count stays the real one.
-    pub(crate) fn sent(&self, t: &mut Transcript, bytes: &[u8]) {
-        for line in bytes.split_inclusive(|&b| b == b'\n') {
-            t.sent(line.len(), &show(&redact_login(trim_eol(line))));
+    /// The `Game_Summary` the session read: ends its block.
+    pub(crate) fn summary(&mut self, t: &mut Transcript, s: &GameSummary) {
+        let (lines, len) = match self.block.take() {
+            Some((Block::Summary { lines }, len)) => (lines, len),
+            other => {
+                self.block = other;
+                return;
+            }
+        };
+        let mut fields = Vec::new();
+        if let Some(id) = &s.game_id {
+            fields.push(format!("Game_ID:{id}"));
         }
+        if let Some(n) = &s.name_black {
+            fields.push(format!("Name+:{n}"));
+        }
+        if let Some(n) = &s.name_white {
+            fields.push(format!("Name-:{n}"));
+        }
+        if let Some(side) = s.your_turn {
+            fields.push(format!("Your_Turn:{}", side.sign()));
+        }
+        if let Some(side) = s.to_move {
+            fields.push(format!("To_Move:{}", side.sign()));
+        }
+        if let Some(time) = s.time.as_ref().or(s.time_black.as_ref()) {
+            for (k, v) in [
+                ("Total_Time", time.total_time),
+                ("Byoyomi", time.byoyomi),
+                ("Increment", time.increment),
+            ] {
+                if let Some(v) = v {
+                    fields.push(format!("{k}:{v}"));
+                }
+            }
+        }
+        t.received(
+            len,
+            &format!(
+                "BEGIN Game_Summary ... END Game_Summary  ({lines} lines; {})",
+                fields.join(", ")
+            ),
+        );
     }
 
-    /// Logs bytes this party received.
-    pub(crate) fn received(&mut self, t: &mut Transcript, bytes: &[u8]) {
-        let mut lines = Vec::new();
-        self.incoming.feed(bytes, |l| lines.push(l.to_vec()));
-        for line in lines {
-            self.line(t, &line);
+    /// A received line that does not decode.
+    pub(crate) fn malformed(&mut self, t: &mut Transcript, bytes: &[u8], err: &str) {
+        if self.block.is_some() {
+            self.flush(t, " (unfinished)");
         }
+        t.received(
+            bytes.len() + 1,
+            &format!("{}  (malformed: {err})", show(bytes)),
+        );
     }
 
     /// At the end of the connection: what is left unfinished.
-    pub(crate) fn closed(&mut self, t: &mut Transcript) {
-        let rest = self.incoming.take_rest();
+    pub(crate) fn closed(&mut self, t: &mut Transcript, rest: &[u8]) {
+        self.flush(t, " (unfinished)");
         if !rest.is_empty() {
-            self.line(t, &rest);
-        }
-        self.flush_block(t, " (unfinished)");
-    }
-
-    fn flush_block(&mut self, t: &mut Transcript, suffix: &str) {
-        if let Some((block, len)) = self.block.take() {
-            t.received(len, &format!("{}{suffix}", block_text(&block)));
+            t.received(rest.len(), &format!("{}  (unfinished line)", show(rest)));
         }
     }
 
-    fn line(&mut self, t: &mut Transcript, raw: &[u8]) {
-        // A server's transcript would show the LOGIN lines it receives.
-        let text = show(&redact_login(trim_eol(raw)));
-        match &mut self.block {
-            Some((Block::Summary(lines), len)) => {
-                *len += raw.len();
-                let end = text == "END Game_Summary";
-                lines.push(text);
-                if end {
-                    self.flush_block(t, "");
-                }
-                return;
+    fn flush(&mut self, t: &mut Transcript, suffix: &str) {
+        match self.block.take() {
+            Some((Block::Summary { lines }, len)) => {
+                t.received(
+                    len,
+                    &format!("BEGIN Game_Summary ...  ({lines} lines){suffix}"),
+                );
             }
-            Some((Block::X1 { prefix, lines }, len)) if text.starts_with(prefix.as_str()) => {
-                *len += raw.len();
-                let rest = text[prefix.len()..].to_string();
-                let end = rest == "+OK";
-                lines.push(rest);
-                if end {
-                    self.flush_block(t, "");
-                }
-                return;
+            Some((Block::X1 { prefix, lines }, len)) => {
+                let shown: Vec<&str> = if lines.len() <= 6 {
+                    lines.iter().map(String::as_str).collect()
+                } else {
+                    let mut v: Vec<&str> = lines[..3].iter().map(String::as_str).collect();
+                    v.push("...");
+                    v.extend(lines[lines.len() - 2..].iter().map(String::as_str));
+                    v
+                };
+                let n = lines.len();
+                let plural = if n == 1 { "" } else { "s" };
+                t.received(
+                    len,
+                    &format!("{prefix}{}  ({n} line{plural}){suffix}", shown.join(" | ")),
+                );
             }
-            Some(_) => self.flush_block(t, " (unfinished)"),
             None => {}
         }
-        if text == "BEGIN Game_Summary" {
-            self.block = Some((Block::Summary(vec![text]), raw.len()));
-            return;
-        }
-        if let Some(tag) = MULTI_LINE_TAGS.iter().find(|tag| text.starts_with(**tag)) {
-            // The prefix: the tag, an optional `[<game id>]`, one space.
-            let after = &text[tag.len()..];
-            let id_len = match after.strip_prefix('[') {
-                Some(rest) => rest.find(']').map_or(0, |i| i + 2),
-                None => 0,
-            };
-            let prefix_len = tag.len() + id_len + 1;
-            if text.len() > prefix_len && &text[prefix_len..] != "+OK" {
-                self.block = Some((
-                    Block::X1 {
-                        prefix: text[..prefix_len].to_string(),
-                        lines: vec![text[prefix_len..].to_string()],
-                    },
-                    raw.len(),
-                ));
-                return;
-            }
-        }
-        t.received(raw.len(), &text);
     }
 }
 
-fn trim_eol(line: &[u8]) -> &[u8] {
-    let line = line.strip_suffix(b"\n").unwrap_or(line);
-    line.strip_suffix(b"\r").unwrap_or(line)
-}
-
-/// A collected block as one line.
-fn block_text(block: &Block) -> String {
-    match block {
-        Block::Summary(lines) => {
-            const KEYS: [&str; 8] = [
-                "Game_ID:",
-                "Name+:",
-                "Name-:",
-                "Your_Turn:",
-                "To_Move:",
-                "Total_Time:",
-                "Byoyomi:",
-                "Increment:",
-            ];
-            let fields: Vec<&str> = lines
-                .iter()
-                .filter(|l| KEYS.iter().any(|k| l.starts_with(k)))
-                .map(String::as_str)
-                .collect();
-            let last = lines.last().map_or("", String::as_str);
-            format!(
-                "BEGIN Game_Summary ... {last}  ({} lines; {})",
-                lines.len(),
-                fields.join(", ")
-            )
-        }
-        Block::X1 { prefix, lines } => {
-            let shown: Vec<&str> = if lines.len() <= 6 {
-                lines.iter().map(String::as_str).collect()
-            } else {
-                let mut v: Vec<&str> = lines[..3].iter().map(String::as_str).collect();
-                v.push("...");
-                v.extend(lines[lines.len() - 2..].iter().map(String::as_str));
-                v
-            };
-            let n = lines.len();
-            let plural = if n == 1 { "" } else { "s" };
-            format!("{prefix}{}  ({n} line{plural})", shown.join(" | "))
-        }
+/// `##[TAG] ` or `##[TAG][<game id>] `: what the lines of one multi-line
+/// x1 reply share.
+fn x1_prefix(r: &X1Reply<'_>) -> String {
+    match r.game_id() {
+        Some(id) => format!("##[{}][{id}] ", r.tag()),
+        None => format!("##[{}] ", r.tag()),
     }
 }
 
@@ -430,7 +439,7 @@ fn block_text(block: &Block) -> String {
 
 /// How a client plays.
 pub(crate) struct ClientPlan {
-    /// Seed of the built-in player ([`GameBoard::pick_move`]).
+    /// Seed of the built-in player (`board_core::player::Player`).
     pub seed: u64,
     /// Resign (`%TORYO`) on our turn once the game has this many plies.
     pub resign_at: Option<usize>,
@@ -454,184 +463,204 @@ pub(crate) struct ClientReport {
     pub started: bool,
     /// Moves confirmed by the server.
     pub moves: usize,
-    /// The result: reason line and outcome line (`#RESIGN`, `#WIN`).
-    pub result: Option<(String, String)>,
+    /// The result: the reason and our outcome.
+    pub result: Option<(Option<EndReason>, Outcome)>,
     /// `##[MONITOR2]` replies received.
     pub monitor_replies: usize,
     /// Problems: login refused, malformed lines, board mismatches.
     pub problems: Vec<String>,
 }
 
-/// Why [`play_client`] stopped early.
-#[derive(Debug)]
-pub(crate) enum ClientError {
-    /// The server sent nothing for this many seconds ([`ClientPlan::timeout`]).
-    Silent(u64),
-    /// Reading or writing the socket failed.
-    Io(std::io::Error),
+/// The result in words: `#RESIGN, we lost`.
+pub(crate) fn result_words(reason: Option<EndReason>, outcome: Outcome) -> String {
+    let reason = reason.map_or("no reason line", EndReason::as_str);
+    let outcome = match outcome {
+        Outcome::Won => "we won",
+        Outcome::Lost => "we lost",
+        Outcome::Drawn => "a draw",
+        Outcome::Unknown => "no result",
+    };
+    format!("{reason}, {outcome}")
 }
 
-impl std::fmt::Display for ClientError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ClientError::Silent(secs) => write!(f, "no line from the server for {secs} s"),
-            ClientError::Io(e) => e.fmt(f),
-        }
-    }
-}
-
-/// Plays one game as a client on `stream` (the CSA or x1 session of
-/// `csa-protocol`), logging to `t`: agrees to the offered game, plays
-/// [`GameBoard::pick_move`] moves, resigns as planned, logs out after the
-/// game in x1 mode; returns when the server closes the connection.
+/// Plays one game as a client on `stream` with `csa_protocol::net::connect`,
+/// logging to `t`: agrees to the offered game, plays the built-in player's
+/// moves, resigns as planned, logs out after the game in x1 mode; returns
+/// when the server closes the connection.
 pub(crate) async fn play_client(
     stream: tokio::net::TcpStream,
     config: ClientConfig,
     plan: &ClientPlan,
     t: &mut Transcript,
-) -> Result<ClientReport, ClientError> {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let _ = stream.set_nodelay(true);
+) -> Result<ClientReport, ConnectError> {
     let x1 = config.x1;
-    let (mut read, mut write) = stream.into_split();
-    let mut client = Client::new(config, Instant::now());
     let mut wire = CsaWire::new();
     let mut report = ClientReport::default();
     let mut inject = plan.inject_illegal;
-    let mut buf = vec![0u8; 8192];
-    loop {
-        while let Some(e) = client.poll_event() {
-            let now = Instant::now();
-            match &e {
-                ClientEvent::LoggedIn => report.logged_in = true,
-                ClientEvent::LoginFailed => report.problems.push("login refused".into()),
-                ClientEvent::Summary(s) => {
-                    report.side = s.your_turn;
-                    let _ = client.agree(now);
-                }
-                ClientEvent::Started { game_id } => {
-                    report.started = true;
-                    if plan.monitor2 {
-                        match GameId::new(game_id.clone()) {
-                            Ok(id) => client.x1_command(X1Command::Monitor2On(id), now),
-                            Err(e) => report.problems.push(format!("game id {game_id}: {e}")),
+    let mut player = Player::new(plan.seed);
+    net::connect(
+        stream,
+        config,
+        Limits::default(),
+        Some(plan.timeout),
+        |client, activity| match activity {
+            Activity::Sent(m, len) => wire.sent(t, m, len),
+            Activity::Received(m, len) => wire.received(t, m, len),
+            Activity::Malformed(e, bytes) => wire.malformed(t, bytes, &e.to_string()),
+            Activity::Overlong(len) => {
+                t.received(len, &format!("(a line of more than {len} bytes, skipped)"))
+            }
+            Activity::Closed(rest) => wire.closed(t, rest),
+            Activity::Event(e) => on_event(
+                client,
+                e,
+                plan,
+                x1,
+                &mut inject,
+                &mut player,
+                &mut wire,
+                t,
+                &mut report,
+            ),
+            _ => {}
+        },
+    )
+    .await?;
+    Ok(report)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn on_event(
+    client: &mut Client<Instant>,
+    e: &Event,
+    plan: &ClientPlan,
+    x1: bool,
+    inject: &mut bool,
+    player: &mut Player,
+    wire: &mut CsaWire,
+    t: &mut Transcript,
+    report: &mut ClientReport,
+) {
+    let now = Instant::now();
+    match e {
+        Event::LoggedIn => report.logged_in = true,
+        Event::LoginFailed => report.problems.push("login refused".into()),
+        Event::GameSummary(s) => {
+            wire.summary(t, s);
+            report.side = s.your_turn;
+            let _ = client.agree(now);
+        }
+        Event::GameStarted { game_id } => {
+            report.started = true;
+            if plan.monitor2
+                && let Err(e) = client.x1_command(X1Command::Monitor2On(game_id.clone()), now)
+            {
+                report.problems.push(format!("%%MONITOR2ON: {e}"));
+            }
+        }
+        // Only if still so: a result read in the same chunk as the last
+        // move has already ended the game.
+        Event::OurTurn { .. } if client.is_our_turn() => {
+            let plies = client.board().map_or(0, |b| b.ply());
+            if *inject {
+                *inject = false;
+                // Square 11 holds gote's lance at the start: never a legal
+                // move for sente, nor a move of gote's own.
+                let bad = match report.side {
+                    Some(Side::White) => "-1918FU",
+                    _ => "+1112FU",
+                };
+                t.note(&format!("test hook: we play the illegal move {bad}"));
+                client.send_raw_line(bad.as_bytes(), now);
+            } else if plan.resign_at.is_some_and(|n| plies >= n) {
+                t.note(&format!("{plies} plies played: we resign"));
+                let _ = client.special(SpecialMove::Toryo, now);
+            } else {
+                let chosen = client.board().and_then(|b| {
+                    let pos = b.position();
+                    player
+                        .choose_shogi(pos)
+                        .and_then(|m| pos.move_to_csa(m).ok())
+                });
+                match chosen {
+                    Some(mv) => {
+                        if let Err(e) = client.play(mv, None, now) {
+                            report.problems.push(format!("our move {mv}: {e}"));
                         }
                     }
-                }
-                // Only if still so: a result read in the same chunk as the
-                // last move has already ended the game.
-                ClientEvent::OurTurn { .. } if client.is_our_turn() => {
-                    let plies = client.board().map_or(0, GameBoard::ply);
-                    if inject {
-                        inject = false;
-                        // Square 11 holds gote's lance at the start: never a
-                        // legal move for sente, nor a move of gote's own.
-                        let bad = match report.side {
-                            Some(Side::White) => "-1918FU",
-                            _ => "+1112FU",
-                        };
-                        t.note(&format!("test hook: we play the illegal move {bad}"));
-                        client.send_raw_line(bad.as_bytes(), now);
-                    } else if plan.resign_at.is_some_and(|n| plies >= n) {
-                        t.note(&format!("{plies} plies played: we resign"));
+                    None => {
+                        t.note("no legal move: we resign");
                         let _ = client.special(SpecialMove::Toryo, now);
-                    } else {
-                        match client.board().and_then(|b| b.pick_move(plan.seed)) {
-                            Some(mv) => {
-                                if let Err(e) = client.play(mv, None, now) {
-                                    report.problems.push(format!("our move {mv}: {e}"));
-                                }
-                            }
-                            None => {
-                                t.note("no legal move: we resign");
-                                let _ = client.special(SpecialMove::Toryo, now);
-                            }
-                        }
                     }
                 }
-                ClientEvent::Move { .. } => report.moves += 1,
-                ClientEvent::GameOver { reason, outcome } => {
-                    report.result =
-                        Some((reason.as_str().to_string(), outcome.as_str().to_string()));
-                    t.note(&format!(
-                        "game over after {} moves: {} {}",
-                        report.moves,
-                        reason.as_str(),
-                        outcome.as_str()
-                    ));
-                    if x1 {
-                        client.logout(now);
-                    }
-                }
-                ClientEvent::X1(reply) => {
-                    if matches!(reply, X1Reply::Monitor2 { .. }) {
-                        report.monitor_replies += 1;
-                    }
-                }
-                ClientEvent::Malformed(err) => {
-                    report.problems.push(format!("malformed line: {err}"))
-                }
-                ClientEvent::BadSummary(err) => {
-                    report.problems.push(format!("bad Game_Summary: {err}"))
-                }
-                ClientEvent::BoardMismatch { mv } => {
-                    report
-                        .problems
-                        .push(format!("server move {mv} is illegal on our board"));
-                }
-                ClientEvent::Rejected { game_id, by } => {
-                    report
-                        .problems
-                        .push(format!("game {game_id} rejected by {by}"));
-                }
-                _ => {}
             }
         }
-        while let Some(bytes) = client.poll_transmit() {
-            wire.sent(t, &bytes);
-            write.write_all(&bytes).await.map_err(ClientError::Io)?;
-        }
-        let silence = tokio::time::sleep(plan.timeout);
-        let n = match client.poll_timeout() {
-            Some(d) => {
-                tokio::select! {
-                    r = read.read(&mut buf) => r.map_err(ClientError::Io)?,
-                    () = tokio::time::sleep_until(tokio::time::Instant::from_std(d)) => {
-                        client.handle_timeout(Instant::now());
-                        continue;
-                    }
-                    () = silence => return Err(ClientError::Silent(plan.timeout.as_secs())),
-                }
+        Event::Move { .. } => report.moves += 1,
+        Event::GameEnded(end) => {
+            report.result = Some((end.reason, end.outcome));
+            t.note(&format!(
+                "game over after {} moves: {}",
+                end.moves.len(),
+                result_words(end.reason, end.outcome)
+            ));
+            if x1 {
+                let _ = client.logout(now);
             }
-            None => tokio::select! {
-                r = read.read(&mut buf) => r.map_err(ClientError::Io)?,
-                () = silence => return Err(ClientError::Silent(plan.timeout.as_secs())),
-            },
-        };
-        if n == 0 {
-            wire.closed(t);
-            client.handle_close();
-            return Ok(report);
         }
-        wire.received(t, &buf[..n]);
-        client.handle_data(&buf[..n], Instant::now());
+        Event::X1(X1Reply::Monitor2 { .. }) => report.monitor_replies += 1,
+        Event::Malformed(err) => report.problems.push(format!("malformed line: {err}")),
+        Event::Overlong { len } => report
+            .problems
+            .push(format!("a line of more than {len} bytes from the server")),
+        Event::BadSummary(err) => report.problems.push(format!("bad Game_Summary: {err}")),
+        Event::BoardMismatch { mv } => {
+            report
+                .problems
+                .push(format!("server move {mv} is illegal on our board"));
+        }
+        Event::Rejected { game_id, by } => {
+            report
+                .problems
+                .push(format!("game {game_id} rejected by {by}"));
+        }
+        Event::PeerSilent { waiting_for } => {
+            report.problems.push(format!(
+                "the server did not answer in time ({waiting_for:?})"
+            ));
+        }
+        _ => {}
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use csa_protocol::decode::decode;
     use std::sync::{Arc, Mutex};
 
     fn run(input: &[u8]) -> (Vec<String>, u64, u64) {
         let buf = Arc::new(Mutex::new(Vec::new()));
         let mut t = Transcript::new("csa", "bob", Sink::Buffer(buf.clone()));
         let mut wire = CsaWire::new();
-        // Fed in two pieces: blocks and lines span reads.
-        let (a, b) = input.split_at(input.len() / 2);
-        wire.received(&mut t, a);
-        wire.received(&mut t, b);
-        wire.closed(&mut t);
+        let mut reader = csa_protocol::message::GameSummaryReader::new();
+        let lines = input.split_inclusive(|&b| b == b'\n');
+        let mut rest: &[u8] = b"";
+        for line in lines {
+            if !line.ends_with(b"\n") {
+                rest = line;
+                break;
+            }
+            let body = line.strip_suffix(b"\n").unwrap();
+            let body = body.strip_suffix(b"\r").unwrap_or(body);
+            let m = decode::<ServerMessage>(body).unwrap();
+            wire.received(&mut t, &m, line.len());
+            let in_summary = reader.in_block()
+                || matches!(&m, ServerMessage::Summary(SummaryLine::Begin(b)) if b.as_str() == "Game_Summary");
+            if in_summary && let Ok(Some(s)) = reader.push_message(&m) {
+                wire.summary(&mut t, &s);
+            }
+        }
+        wire.closed(&mut t, rest);
         let text = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
         let lines = text
             .lines()
@@ -642,8 +671,8 @@ mod tests {
 
     #[test]
     fn multi_line_messages_are_one_line() {
-        // Spec note, x1 table and examples; the recorded shogi-server
-        // transcript for the MONITOR2 lines.
+        // docs/specs/csa.md, *Extended mode (x1)* table and examples; the
+        // recorded shogi-server transcript for the MONITOR2 lines.
         let input = b"LOGIN:bob OK\n##[LOGIN] +OK x1\n\
 ##[MONITOR2][g1] -3334FU\n##[MONITOR2][g1] T9\n##[MONITOR2][g1] +OK\n\
 ##[GETBUOYCOUNT] 10\n##[GETBUOYCOUNT] +OK\n\
@@ -670,12 +699,18 @@ BEGIN Game_Summary\nProtocol_Version:1.2\nGame_ID:e+g-300-0+a+b+1\nYour_Turn:-\n
 
     #[test]
     fn login_passwords_are_not_shown() {
-        // Spec note: `LOGIN <name> <password>` and `LOGIN <name> <password> x1`.
+        // docs/specs/csa.md, *Plain CSA mode*: `LOGIN <name> <password>`
+        // and `LOGIN <name> <password> x1`.
         let buf = Arc::new(Mutex::new(Vec::new()));
         let mut t = Transcript::new("csa", "carol", Sink::Buffer(buf.clone()));
-        let wire = CsaWire::new();
-        let sent = b"LOGIN carol g-60-5,s3cret\r\nLOGIN carol pw x1\n";
-        wire.sent(&mut t, sent);
+        let mut wire = CsaWire::new();
+        let sent: [&[u8]; 2] = [b"LOGIN carol g-60-5,s3cret\r\n", b"LOGIN carol pw x1\n"];
+        for line in sent {
+            let body = line.strip_suffix(b"\n").unwrap();
+            let body = body.strip_suffix(b"\r").unwrap_or(body);
+            let m = decode::<ClientMessage>(body).unwrap();
+            wire.sent(&mut t, &m, line.len());
+        }
         let text = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
         assert!(!text.contains("s3cret") && !text.contains(" pw"), "{text}");
         let lines: Vec<&str> = text
@@ -684,19 +719,19 @@ BEGIN Game_Summary\nProtocol_Version:1.2\nGame_ID:e+g-300-0+a+b+1\nYour_Turn:-\n
             .collect();
         assert_eq!(lines, ["LOGIN carol *****", "LOGIN carol ***** x1"]);
         // The real bytes are counted.
-        assert_eq!(t.bytes_sent, sent.len() as u64);
+        assert_eq!(t.bytes_sent, (sent[0].len() + sent[1].len()) as u64);
     }
 
     #[test]
     fn an_interrupted_block_is_shown_as_unfinished() {
-        let input = b"##[WHO] alice x1 connected\n#LOSE\r\nBEGIN Game_Summary\nName+:a";
+        let input = b"##[WHO] alice x1 connected\n#LOSE\r\nBEGIN Game_Summary\nName+:a\n";
         let (lines, bytes, _) = run(input);
         assert_eq!(
             lines,
             [
                 "##[WHO] alice x1 connected  (1 line) (unfinished)",
                 "#LOSE",
-                "BEGIN Game_Summary ... Name+:a  (2 lines; Name+:a) (unfinished)",
+                "BEGIN Game_Summary ...  (2 lines) (unfinished)",
             ]
         );
         assert_eq!(bytes, input.len() as u64);

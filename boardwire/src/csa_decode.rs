@@ -13,11 +13,14 @@
 
 use std::io::{Read, Write};
 
+use csa_protocol::decode::decode as decode_line;
+use csa_protocol::error::MessageKind;
 use csa_protocol::kifu::{Item, parse_kifu};
-use csa_protocol::{
-    ClientMessage, EndReason, Outcome, ServerMessage, ServerSpecial, Side, SidePreference,
-    SpecialMove, SummaryLine, X1Command, X1Reply, decode_client_line, decode_server_line,
+use csa_protocol::message::{
+    ClientMessage, EndReason, GameResult, ServerMessage, ServerSpecial, SpecialMove, SummaryLine,
+    X1Command, X1Reply,
 };
+use csa_protocol::types::{Side, SidePreference};
 
 use crate::Failure;
 use crate::batch::json_string;
@@ -45,7 +48,7 @@ struct Entry<'a> {
     direction: &'a str,
     kind: &'a str,
     reading: &'a str,
-    wire: Option<&'a [u8]>,
+    wire: Option<&'a str>,
 }
 
 impl<'a> Entry<'a> {
@@ -81,7 +84,7 @@ fn emit(out: &mut dyn Write, json: bool, e: &Entry<'_>) -> Result<(), Failure> {
             json_string(e.reading)
         ));
         if let Some(w) = e.wire {
-            s.push_str(&format!(",\"wire\":{}", json_string(&show(w))));
+            s.push_str(&format!(",\"wire\":{}", json_string(w)));
         }
         s.push('}');
         writeln!(out, "{s}")?;
@@ -170,23 +173,33 @@ fn lines(data: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
 }
 
 /// A decoded line: `Ok(Some(reading))`, `Ok(None)` unrecognised, or the
-/// error.
+/// error; with the wire text to show.
 type Reading = Result<Option<String>, String>;
 
-fn client(line: &[u8]) -> Reading {
-    match decode_client_line(line) {
-        Ok(ClientMessage::Unrecognised(_)) => Ok(None),
-        Ok(m) => Ok(Some(client_text(&m))),
-        Err(e) => Err(e.to_string()),
+/// A client line read, and its wire text as shown: the message's `Display`
+/// (a `LOGIN` password as `*****`, from the decoded value); the line as is
+/// when it is no client line; for a malformed `LOGIN`, nothing of its
+/// fields (the password cannot be told apart from the name).
+fn client(line: &[u8]) -> (Reading, String) {
+    match decode_line::<ClientMessage>(line) {
+        Ok(ClientMessage::Unrecognised(_)) => (Ok(None), show(line)),
+        Ok(m) => (Ok(Some(client_text(&m))), m.to_string()),
+        Err(e) if e.message == MessageKind::Login => (
+            Err(e.to_string()),
+            "LOGIN *****  (malformed: fields not shown)".into(),
+        ),
+        Err(e) => (Err(e.to_string()), show(line)),
     }
 }
 
-fn server(line: &[u8]) -> Reading {
-    match decode_server_line(line) {
+/// A server line read, and its wire text (server lines hold no secret).
+fn server(line: &[u8]) -> (Reading, String) {
+    let reading = match decode_line::<ServerMessage>(line) {
         Ok(ServerMessage::Unrecognised(_)) => Ok(None),
         Ok(m) => Ok(Some(server_text(&m))),
         Err(e) => Err(e.to_string()),
-    }
+    };
+    (reading, show(line))
 }
 
 /// Prints one decoded line; returns 1 if it was malformed.
@@ -196,40 +209,19 @@ fn emit_reading(
     line: usize,
     party: &str,
     direction: &str,
-    wire: &[u8],
-    reading: Reading,
+    (reading, shown): (Reading, String),
 ) -> Result<usize, Failure> {
     let (kind, text, bad) = match reading {
         Ok(Some(r)) => ("message", r, 0),
-        Ok(None) => ("unrecognised", format!("unrecognised: {}", show(wire)), 0),
+        Ok(None) => ("unrecognised", format!("unrecognised: {shown}"), 0),
         Err(e) => ("error", format!("error: {e}"), 1),
     };
-    let shown = redact_login(wire);
     let entry = Entry {
         wire: Some(&shown),
         ..Entry::new(line, party, direction, kind, &text)
     };
     emit(out, json, &entry)?;
     Ok(bad)
-}
-
-/// The wire text with the password of a `LOGIN <name> <password> ...`
-/// line replaced by `*****` (decoder output gets pasted into reports).
-pub(crate) fn redact_login(wire: &[u8]) -> std::borrow::Cow<'_, [u8]> {
-    let mut fields = wire.split(|&b| b == b' ');
-    match (fields.next(), fields.next(), fields.next()) {
-        (Some(b"LOGIN"), Some(name), Some(_)) => {
-            let mut v = b"LOGIN ".to_vec();
-            v.extend_from_slice(name);
-            v.extend_from_slice(b" *****");
-            for rest in fields {
-                v.push(b' ');
-                v.extend_from_slice(rest);
-            }
-            v.into()
-        }
-        _ => wire.into(),
-    }
 }
 
 fn decode_lines<'a>(
@@ -240,13 +232,14 @@ fn decode_lines<'a>(
     let mut malformed = 0;
     for (n, line) in lines {
         // Whichever side's decoder knows the line.
-        let (direction, reading) = match (client(line), server(line)) {
-            (Ok(Some(m)), _) => ("client", Ok(Some(m))),
-            (_, Ok(Some(m))) => ("server", Ok(Some(m))),
-            (Err(e), _) => ("client", Err(e)),
-            (Ok(None), r) => ("server", r),
+        let (c, s) = (client(line), server(line));
+        let (direction, reading) = match (&c.0, &s.0) {
+            (Ok(Some(_)), _) => ("client", c),
+            (_, Ok(Some(_))) => ("server", s),
+            (Err(_), _) => ("client", c),
+            (Ok(None), _) => ("server", s),
         };
-        malformed += emit_reading(out, json, n, "", direction, line, reading)?;
+        malformed += emit_reading(out, json, n, "", direction, reading)?;
     }
     Ok(malformed)
 }
@@ -301,7 +294,7 @@ fn decode_capture(data: &[u8], json: bool, out: &mut dyn Write) -> Result<usize,
                     } else {
                         server(line)
                     };
-                    malformed += emit_reading(out, json, n, record.who, direction, line, reading)?;
+                    malformed += emit_reading(out, json, n, record.who, direction, reading)?;
                 }
             }
         }
@@ -458,7 +451,7 @@ fn x1_command_text(c: &X1Command<'_>) -> String {
     }
 }
 
-fn time_words(time: Option<csa_protocol::MoveTime>) -> String {
+fn time_words(time: Option<csa_protocol::types::MoveTime>) -> String {
     time.map_or(String::new(), |t| format!(", {t} s"))
 }
 
@@ -512,14 +505,14 @@ fn server_text(m: &ServerMessage<'_>) -> String {
                 _ => "another reason",
             }
         ),
-        ServerMessage::Outcome(o) => format!(
+        ServerMessage::GameResult(o) => format!(
             "{}: {}",
             o.as_str(),
             match o {
-                Outcome::Win => "the receiver won",
-                Outcome::Lose => "the receiver lost",
-                Outcome::Draw => "draw",
-                Outcome::Censored => "no result (move limit)",
+                GameResult::Win => "the receiver won",
+                GameResult::Lose => "the receiver lost",
+                GameResult::Draw => "draw",
+                GameResult::Censored => "no result (move limit)",
             }
         ),
         ServerMessage::X1(r) => x1_reply_text(r),

@@ -32,9 +32,10 @@ use std::time::{Duration, Instant};
 use board_core::chess::{Move as ChessMove, Position as ChessPosition};
 use board_core::draughts::Color;
 use clap::{Args, ValueEnum};
-use csa_protocol::session::client::ClientConfig;
-use csa_protocol::session::server::ServerConfig;
-use csa_protocol::{GameName, Password, Side as CsaSide, SidePreference, UserName};
+use csa_protocol::message::EndReason;
+use csa_protocol::net::Limits;
+use csa_protocol::session::{ClientConfig, Outcome as CsaOutcome, ServerConfig};
+use csa_protocol::types::{GameName, Password, Side as CsaSide, SidePreference, UserName};
 use damexchange::Name;
 use damexchange::session::{FollowerConfig, GameRequest, InitiatorConfig};
 use novag_citrine::serial::{self as citrine_serial, Input as CitrineInput, Limits};
@@ -299,7 +300,12 @@ async fn csa_part(sink: Sink, inject: bool) -> Result<Report, String> {
         event: "demo".into(),
         ..ServerConfig::default()
     };
-    let server = tokio::spawn(csa_protocol::net::serve(listener, config));
+    let server = tokio::spawn(csa_protocol::net::serve(
+        listener,
+        config,
+        Limits::default(),
+        |_| {},
+    ));
     let result = csa_game(addr, sink, inject).await;
     server.abort();
     result
@@ -355,20 +361,22 @@ async fn csa_game(addr: std::net::SocketAddr, sink: Sink, inject: bool) -> Resul
     if ra.side != Some(CsaSide::Black) || rb.side != Some(CsaSide::White) {
         return Err("sides not as asked: alice + (sente), bob - (gote)".into());
     }
-    let (Some((reason_a, outcome_a)), Some((reason_b, outcome_b))) = (&ra.result, &rb.result)
-    else {
+    let (Some((reason_a, outcome_a)), Some((reason_b, outcome_b))) = (ra.result, rb.result) else {
         return Err("no result line for both players".into());
     };
     // Resigning at ply CSA_RESIGN_AT (even): sente, alice, is to move.
-    if (
-        reason_a.as_str(),
-        outcome_a.as_str(),
-        reason_b.as_str(),
-        outcome_b.as_str(),
-    ) != ("#RESIGN", "#LOSE", "#RESIGN", "#WIN")
+    if (reason_a, outcome_a, reason_b, outcome_b)
+        != (
+            Some(EndReason::Resign),
+            CsaOutcome::Lost,
+            Some(EndReason::Resign),
+            CsaOutcome::Won,
+        )
     {
         return Err(format!(
-            "result alice {reason_a} {outcome_a}, bob {reason_b} {outcome_b}; expected #RESIGN with alice losing"
+            "result alice {}, bob {}; expected #RESIGN with alice losing",
+            csa::result_words(reason_a, outcome_a),
+            csa::result_words(reason_b, outcome_b)
         ));
     }
     if ra.moves != CSA_RESIGN_AT || rb.moves != CSA_RESIGN_AT {

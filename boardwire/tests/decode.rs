@@ -137,11 +137,12 @@ fn csa_decode_json_and_messages_on_the_command_line() {
         "{\"line\":1,\"direction\":\"client\",\"kind\":\"message\",\"value\":\"move -0055KA: gote drops KA on 5e\",\"wire\":\"-0055KA\"}\n\
 {\"line\":2,\"direction\":\"server\",\"kind\":\"message\",\"value\":\"#LOSE: the receiver lost\",\"wire\":\"#LOSE\"}\n"
     );
-    // `+7776ZZ`: no such piece (column 6 of the move).
+    // `+7776ZZ`: no such piece (byte 5 of the move, 0-based: docs/SHAPE.md
+    // made every position a 0-based byte offset; this said "column 6").
     let o = boardwire(&["csa", "decode", "--message", "+7776ZZ"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stdout(&o).contains("error: "), "{}", stdout(&o));
-    assert!(stdout(&o).contains("column 6"), "{}", stdout(&o));
+    assert!(stdout(&o).contains("at byte 5"), "{}", stdout(&o));
 }
 
 #[test]
@@ -240,6 +241,26 @@ fn csa_decode_hides_login_passwords_and_reads_keep_alives() {
             "{\"line\":2,\"direction\":\"client\",\"kind\":\"message\",\"value\":\"keep-alive (empty line)\",\"wire\":\"\"}",
         ]
     );
+}
+
+#[test]
+fn a_malformed_login_shows_no_field() {
+    // docs/specs/csa.md, *Plain CSA mode*: fields are separated by single
+    // spaces, so `LOGIN  alice SECRET4` (two spaces) is malformed: its name
+    // is empty. The password must not show in the output either way (it
+    // did, as `LOGIN  ***** SECRET4`, when the wire text was redacted by
+    // splitting at spaces).
+    for json in [false, true] {
+        let mut args = vec!["csa", "decode", "-m", "LOGIN  alice SECRET4"];
+        if json {
+            args.insert(2, "--json");
+        }
+        let o = boardwire(&args);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(!out.contains("SECRET4"), "{out}");
+        assert!(out.contains("LOGIN name at byte 6: empty"), "{out}");
+    }
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! CSA kifu (game record) files: `V2` as Floodgate writes it, `V2.1`, `V2.2`
-//! and `V3.0` (spec note, "Notation users expect"; CSA "standard file
+//! and `V3.0` (`docs/specs/csa.md`, *Notation users expect*; CSA "standard file
 //! format" pages).
 //!
 //! A file is bytes: V2 files are often Shift_JIS or EUC-JP, V3.0 declares its
@@ -357,15 +357,54 @@ impl<'a> Record<'a> {
 
 /// A kifu line that is no CSA statement, or a malformed statement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("kifu line {line}, column {column}: {what}")]
+#[error("kifu line {line}, byte {offset}: {what}")]
 #[non_exhaustive]
 pub struct KifuError {
     /// 1-based line number.
     pub line: usize,
-    /// 1-based byte column.
-    pub column: usize,
+    /// 0-based byte offset in the line.
+    pub offset: usize,
     /// What is wrong.
-    pub what: &'static str,
+    pub what: KifuProblem,
+}
+
+/// What is wrong with a kifu line ([`KifuError`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum KifuProblem {
+    /// `V...` that is not `V2`, `V2.1`, `V2.2` or `V3.0`.
+    #[error("version must be V2, V2.1, V2.2 or V3.0")]
+    Version,
+    /// `N` not followed by `+` or `-`.
+    #[error("name line must start with N+ or N-")]
+    NameSide,
+    /// A `$` line without `:`.
+    #[error("`$` line needs `:`")]
+    InfoColon,
+    /// A `$` key outside `[A-Z0-9_]+`.
+    #[error("`$` key must be [A-Z0-9_]+")]
+    InfoKey,
+    /// A malformed position line.
+    #[error("malformed position line")]
+    Position,
+    /// An empty statement (`,,`).
+    #[error("empty statement")]
+    EmptyStatement,
+    /// A malformed CSA move.
+    #[error("malformed CSA move")]
+    Move,
+    /// A move that is not 7 bytes long.
+    #[error("a move is 7 bytes like +7776FU")]
+    MoveLength,
+    /// A malformed `T` time.
+    #[error("malformed time")]
+    Time,
+    /// A `%` statement that is no special move.
+    #[error("unknown special move")]
+    Special,
+    /// A line that is no CSA kifu statement.
+    #[error("not a CSA kifu statement")]
+    NotAStatement,
 }
 
 /// Parses a kifu file (bytes, any text encoding) into its records.
@@ -374,7 +413,7 @@ pub struct KifuError {
 /// separated by `,` (V2.2); a comment runs to the end of its line.
 ///
 /// # Errors
-/// [`KifuError`] with the line number and column of the first statement that
+/// [`KifuError`] with the line number and byte offset of the first statement that
 /// is not valid CSA.
 pub fn parse_kifu(input: &[u8]) -> Result<Vec<Record<'_>>, KifuError> {
     let mut records = Vec::new();
@@ -410,7 +449,7 @@ fn parse_line<'a>(
 ) -> Result<(), KifuError> {
     let err = |col: usize, what| KifuError {
         line: line_no,
-        column: col + 1,
+        offset: col,
         what,
     };
     // Comments, names, info and position lines take the whole line.
@@ -427,14 +466,14 @@ fn parse_line<'a>(
                     items.push(Item::Version(core::str::from_utf8(v).unwrap_or("2")));
                     Ok(())
                 }
-                _ => Err(err(1, "version must be V2, V2.1, V2.2 or V3.0")),
+                _ => Err(err(1, KifuProblem::Version)),
             };
         }
         b'N' => {
             let side = match line.get(1) {
                 Some(b'+') => Side::Black,
                 Some(b'-') => Side::White,
-                _ => return Err(err(1, "name line must start with N+ or N-")),
+                _ => return Err(err(1, KifuProblem::NameSide)),
             };
             items.push(Item::Name {
                 side,
@@ -444,7 +483,7 @@ fn parse_line<'a>(
         }
         b'$' => {
             let Some(colon) = line.iter().position(|&b| b == b':') else {
-                return Err(err(line.len(), "`$` line needs `:`"));
+                return Err(err(line.len(), KifuProblem::InfoColon));
             };
             let key = &line[1..colon];
             if key.is_empty()
@@ -452,7 +491,7 @@ fn parse_line<'a>(
                     .iter()
                     .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
             {
-                return Err(err(1, "`$` key must be [A-Z0-9_]+"));
+                return Err(err(1, KifuProblem::InfoKey));
             }
             items.push(Item::Info {
                 key: core::str::from_utf8(key).unwrap_or(""),
@@ -462,7 +501,7 @@ fn parse_line<'a>(
         }
         b'P' => {
             let s = crate::position::check_line(line)
-                .map_err(|e| err(e.column - 1, "malformed position line"))?;
+                .map_err(|e| err(e.offset, KifuProblem::Position))?;
             items.push(Item::Position(s));
             return Ok(());
         }
@@ -497,11 +536,11 @@ fn parse_statement<'a>(
 ) -> Result<(), KifuError> {
     let err = |col: usize, what| KifuError {
         line: line_no,
-        column: off + col + 1,
+        offset: off + col,
         what,
     };
     match stmt.first() {
-        None => Err(err(0, "empty statement")),
+        None => Err(err(0, KifuProblem::EmptyStatement)),
         Some(b'+' | b'-') if stmt.len() == 1 => {
             items.push(Item::SideToMove(if stmt[0] == b'+' {
                 Side::Black
@@ -512,18 +551,15 @@ fn parse_statement<'a>(
         }
         Some(b'+' | b'-') => {
             if stmt.len() != MOVE_LEN {
-                return Err(err(
-                    stmt.len().min(MOVE_LEN),
-                    "a move is 7 bytes like +7776FU",
-                ));
+                return Err(err(stmt.len().min(MOVE_LEN), KifuProblem::MoveLength));
             }
             let mv = CsaMove::parse(stmt)
-                .map_err(|e| err(crate::moves::move_error_offset(&e), "malformed CSA move"))?;
+                .map_err(|e| err(crate::moves::move_error_offset(&e), KifuProblem::Move))?;
             items.push(Item::Move(mv));
             Ok(())
         }
         Some(b'T') => {
-            let t = MoveTime::parse(&stmt[1..]).map_err(|(i, _)| err(1 + i, "malformed time"))?;
+            let t = MoveTime::parse(&stmt[1..]).map_err(|(i, _)| err(1 + i, KifuProblem::Time))?;
             items.push(Item::Time(t));
             Ok(())
         }
@@ -535,9 +571,9 @@ fn parse_statement<'a>(
                 items.push(Item::Special(*s));
                 Ok(())
             }
-            None => Err(err(0, "unknown special move")),
+            None => Err(err(0, KifuProblem::Special)),
         },
-        Some(_) => Err(err(0, "not a CSA kifu statement")),
+        Some(_) => Err(err(0, KifuProblem::NotAStatement)),
     }
 }
 

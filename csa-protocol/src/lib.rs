@@ -1,64 +1,49 @@
 #![doc = include_str!("../README.md")]
 //!
-//! ## API map
+//! ## Modules
 //!
-//! | layer | items |
+//! | module | holds |
 //! |---|---|
-//! | framing | [`frame::LineFramer`] (borrowing), [`frame::LineBuffer`] (owning): LF or CRLF, keep-alive empty lines, a length cap |
-//! | client lines | [`decode_client_line`] → [`ClientMessage`] / [`X1Command`]; [`ClientMessage::encode`] |
-//! | server lines | [`decode_server_line`] → [`ServerMessage`] / [`X1Reply`]; [`ServerMessage::encode`] |
-//! | `Game_Summary` | [`GameSummary`] (typed, [`GameSummary::parse`] / [`GameSummary::encode`]), [`GameSummaryReader`] (line by line) |
-//! | kifu files | [`kifu::parse_kifu`] / [`kifu::write_kifu`]: V2, V2.1, V2.2, V3.0, raw-byte comments |
-//! | sessions | [`session::server::Server`], [`session::client::Client`]: sans-IO, time passed in as a [`session::Timestamp`] |
-//! | TCP | `net::serve`, `net::play` (feature `tokio`) |
-//! | board | [`GameBoard`]: a `board-core` shogi position with the game's history (repetition, perpetual check) |
-//!
-//! Decoding borrows from the line and never allocates; every decoded value
-//! has an owned form (`into_owned`). A line that is no protocol line at all
-//! decodes to an `Unrecognised` value; a malformed protocol line is a
-//! [`DecodeError`] naming the line kind, the field and the column.
+//! | [`types`] | validated wire vocabulary: [`types::UserName`], [`types::Password`], [`types::GameId`], [`types::GameName`], [`types::Side`], [`types::MoveTime`], CSA moves |
+//! | [`message`] | [`message::ClientMessage`] (client → server lines, x1 commands), [`message::ServerMessage`] (server → client lines, x1 replies), `Game_Summary` lines and blocks ([`message::GameSummary`]) |
+//! | [`parse`] | the parsers of each grammar rule, public so that they can be embedded |
+//! | [`decode`] | [`decode::decode`], [`decode::decode_with`], [`decode::Decode`], [`decode::Leniency`] |
+//! | [`error`] | [`error::DecodeError`], [`error::ValueError`], [`error::FrameError`] |
+//! | [`framer`] | [`framer::Framer`]: LF or CR LF, keep-alive empty lines, a length cap |
+//! | [`convert`] | wire ⇄ `board-core` shogi: [`convert::GameBoard`] (a position with its repetition history) |
+//! | [`kifu`] | CSA kifu files: V2, V2.1, V2.2, V3.0, raw-byte comments |
+//! | [`session`] | sans-IO [`session::Client`] and [`session::Server`] |
+//! | `codec` | feature `tokio`: `ClientCodec`, `ServerCodec` (tokio-util) |
+//! | `net` | feature `tokio`: `net::serve`, `net::connect` |
 #![no_std]
 #![deny(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 extern crate alloc;
 #[cfg(any(test, feature = "std"))]
 extern crate std;
 
-mod board;
-mod client;
+#[cfg(feature = "arbitrary")]
+mod arbitrary;
 mod clock;
-mod cursor;
-mod error;
-pub mod frame;
+#[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
+pub mod codec;
+pub mod convert;
+pub mod decode;
+pub mod error;
+pub mod framer;
 pub mod kifu;
+pub mod message;
 mod moves;
 #[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod net;
+pub mod parse;
 mod position;
-mod server;
 pub mod session;
 mod sink;
-mod summary;
-mod types;
-
-pub use board::{GameBoard, IllegalMove, MAX_HISTORY, PlayOutcome};
-pub use client::{ClientMessage, GameRequest, SpecialMove, X1Command, decode_client_line};
-pub use clock::{Clock, TimeControl};
-pub use error::{DecodeError, Problem, ValueError};
-pub use moves::{BuoyMoves, CsaMove, MOVE_LEN, move_side};
-pub use position::MAX_POSITION_LINE;
-pub use server::{
-    EndReason, Outcome, Raw, ServerMessage, ServerSpecial, SummaryLine, WhoEntry, X1Reply,
-    decode_server_line,
-};
-pub use summary::{
-    FieldKey, GameSummary, GameSummaryReader, PositionSection, SummaryError, TimeBase, TimeSection,
-    TimeUnit,
-};
-pub use types::{
-    GameId, GameName, GameNameTime, MoveTime, Password, Side, SidePreference, Tag, Text, UserName,
-    Word,
-};
+pub mod types;
 
 #[cfg(test)]
 mod tests {
@@ -67,11 +52,12 @@ mod tests {
     #[test]
     fn errors_implement_core_error() {
         fn is_error<E: core::error::Error + Send + Sync + 'static>() {}
-        is_error::<crate::DecodeError>();
-        is_error::<crate::ValueError>();
-        is_error::<crate::SummaryError>();
-        is_error::<crate::IllegalMove>();
+        is_error::<crate::error::DecodeError>();
+        is_error::<crate::error::ValueError>();
+        is_error::<crate::error::FrameError>();
+        is_error::<crate::message::SummaryError>();
+        is_error::<crate::convert::IllegalMove>();
         is_error::<crate::kifu::KifuError>();
-        is_error::<crate::session::client::ClientError>();
+        is_error::<crate::session::CommandError>();
     }
 }

@@ -1,6 +1,6 @@
 //! CSA moves on the wire. The move notation itself (`+7776FU`: sign, from or
 //! `00` for a drop, to, piece after the move) belongs to `board-core`
-//! (STYLE.md convention 1): this module only cuts the 7-byte token out of a
+//! (board-core owns the games' notations): this module only cuts the 7-byte token out of a
 //! line and maps the notation error to a [`DecodeError`].
 
 use alloc::borrow::Cow;
@@ -18,8 +18,7 @@ pub(crate) fn move_error_offset(e: &ParseCsaMoveError) -> usize {
     }
 }
 
-use crate::cursor::Cursor;
-use crate::error::{DecodeError, Problem};
+use crate::error::Problem;
 use crate::types::Side;
 
 /// Length in bytes of a CSA move token such as `+7776FU`.
@@ -28,23 +27,6 @@ pub const MOVE_LEN: usize = 7;
 /// The side (sign) of a CSA move.
 pub fn move_side(mv: &CsaMove) -> Side {
     Side::from(mv.color())
-}
-
-/// Parses the move token at the start of `line`; returns it and the offset
-/// just after it.
-pub(crate) fn decode_move_token(
-    c: &Cursor<'_>,
-    line: &[u8],
-) -> Result<(CsaMove, usize), DecodeError> {
-    let end = line.len().min(MOVE_LEN);
-    let token = &line[..end];
-    let mv = parse_move(c, token, 0)?;
-    Ok((mv, end))
-}
-
-fn parse_move(c: &Cursor<'_>, token: &[u8], off: usize) -> Result<CsaMove, DecodeError> {
-    CsaMove::parse(token)
-        .map_err(|e| c.err("move", off + move_error_offset(&e), Problem::CsaMove(e)))
 }
 
 /// The set-up moves of `%%SETBUOY`: CSA moves written one after another
@@ -57,43 +39,29 @@ impl<'a> BuoyMoves<'a> {
     /// Maximum number of moves.
     pub const MAX_MOVES: usize = 1024;
 
-    pub(crate) fn decode(c: &Cursor<'_>, f: &'a [u8], off: usize) -> Result<Self, DecodeError> {
-        if f.len() > Self::MAX_MOVES * MOVE_LEN {
-            return Err(c.err(
-                "moves",
-                off,
-                Problem::TooLong {
-                    max: Self::MAX_MOVES * MOVE_LEN,
-                },
-            ));
-        }
-        for (i, chunk) in f.chunks(MOVE_LEN).enumerate() {
-            let coff = off + i * MOVE_LEN;
-            c_move(c, chunk, coff)?;
-        }
-        // Every chunk parsed as ASCII notation.
-        let s = core::str::from_utf8(f).map_err(|_| c.err("moves", off, Problem::NotUtf8))?;
-        Ok(Self(Cow::Borrowed(s)))
+    /// Wraps already-checked text (the parser's use only).
+    pub(crate) fn from_checked(s: &'a str) -> Self {
+        Self(Cow::Borrowed(s))
     }
 
     /// Builds the field from moves.
     ///
     /// # Errors
-    /// [`crate::ValueError`] when `moves` is empty or longer than
+    /// [`crate::error::ValueError`] when `moves` is empty or longer than
     /// [`Self::MAX_MOVES`].
-    pub fn new(moves: &[CsaMove]) -> Result<BuoyMoves<'static>, crate::ValueError> {
+    pub fn new(moves: &[CsaMove]) -> Result<BuoyMoves<'static>, crate::error::ValueError> {
         if moves.is_empty() || moves.len() > Self::MAX_MOVES {
-            return Err(crate::ValueError {
-                what: "buoy moves",
-                offset: 0,
-                problem: if moves.is_empty() {
+            return Err(crate::error::ValueError::new(
+                crate::error::ValueKind::BuoyMoves,
+                0,
+                if moves.is_empty() {
                     Problem::Empty
                 } else {
                     Problem::TooLong {
                         max: Self::MAX_MOVES,
                     }
                 },
-            });
+            ));
         }
         let mut s = alloc::string::String::with_capacity(moves.len() * MOVE_LEN);
         for m in moves {
@@ -131,11 +99,6 @@ impl<'a> BuoyMoves<'a> {
     pub fn into_owned(self) -> BuoyMoves<'static> {
         BuoyMoves(Cow::Owned(self.0.into_owned()))
     }
-}
-
-fn c_move(c: &Cursor<'_>, chunk: &[u8], off: usize) -> Result<CsaMove, DecodeError> {
-    CsaMove::parse(chunk)
-        .map_err(|e| c.err("moves", off + move_error_offset(&e), Problem::CsaMove(e)))
 }
 
 impl fmt::Display for BuoyMoves<'_> {

@@ -1,22 +1,11 @@
 //! Position lines of a `Game_Summary` block or a kifu file: only the line
-//! shape is checked here (`P1`..`P9`, `PI`, `P+`, `P-`, then printable ASCII
-//! or spaces). The position itself is read by `board_core::shogi`, which owns
-//! the CSA position notation (STYLE.md convention 1).
+//! shape is checked here ([`crate::parse::position_line`]). The position
+//! itself is read by `board_core::shogi`, which owns the CSA position
+//! notation.
 
-use crate::cursor::Cursor;
-use crate::error::{DecodeError, Problem};
-
-/// Maximum length of a position line in bytes (a hand line listing all 38
-/// pieces one by one is 2 + 38 * 4 = 154 bytes).
-pub const MAX_POSITION_LINE: usize = 256;
+use crate::error::DecodeError;
 
 /// Checks the shape of a position line; returns it as `&str`.
 pub(crate) fn check_line(line: &[u8]) -> Result<&str, DecodeError> {
-    let c = Cursor::new(line, 0, "Position");
-    if line.len() < 2 || line[0] != b'P' || !matches!(line[1], b'1'..=b'9' | b'I' | b'+' | b'-') {
-        return Err(c.err("row", 0, Problem::Expected("P1..P9, PI, P+ or P-")));
-    }
-    c.check("row", line, 0, MAX_POSITION_LINE, |b| {
-        b == b' ' || b.is_ascii_graphic()
-    })
+    crate::parse::check_position_line(line)
 }

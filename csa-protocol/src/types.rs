@@ -8,7 +8,8 @@
 use alloc::borrow::Cow;
 use core::fmt;
 
-use crate::error::{Problem, ValueError};
+use crate::error::{Expected, Problem, ValueError, ValueKind};
+pub use crate::moves::{BuoyMoves, CsaMove, MOVE_LEN, move_side};
 
 /// Checks `s` against a byte class and a length range; returns the problem and
 /// its byte offset.
@@ -29,8 +30,8 @@ pub(crate) fn check_token(
     Ok(())
 }
 
-/// Bytes allowed in a login name: `[0-9A-Za-z_@.-]` (spec note, "Plain CSA
-/// mode": the 1.1 spec allows `[0-9A-Za-z_-]`; shogi-server also `@` and `.`).
+/// Bytes allowed in a login name: `[0-9A-Za-z_@.-]` (`docs/specs/csa.md`, *Plain CSA
+/// mode*: the 1.1 spec allows `[0-9A-Za-z_-]`; shogi-server also `@` and `.`).
 pub(crate) fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'@' | b'.')
 }
@@ -54,7 +55,7 @@ pub(crate) fn is_text_byte(b: u8) -> bool {
 macro_rules! token_type {
     (
         $(#[$meta:meta])*
-        $name:ident, $what:literal, $max:expr, $class:expr
+        $name:ident, $what:expr, $max:expr, $class:expr
     ) => {
         $(#[$meta])*
         #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -72,7 +73,7 @@ macro_rules! token_type {
             pub fn new(s: impl Into<Cow<'a, str>>) -> Result<Self, ValueError> {
                 let s = s.into();
                 check_token(s.as_bytes(), $max, $class).map_err(|(offset, problem)| {
-                    ValueError { what: $what, offset, problem }
+                    ValueError::new($what, offset, problem)
                 })?;
                 Ok(Self(s))
             }
@@ -108,9 +109,9 @@ macro_rules! token_type {
 }
 
 token_type!(
-    /// A login name: 1..=32 bytes of `[0-9A-Za-z_@.-]` (spec note, "Plain CSA
-    /// mode"; the 1.1 spec allows `[0-9A-Za-z_-]`, shogi-server adds `@.`).
-    UserName, "user name", 32, is_name_byte
+    /// A login name: 1..=32 bytes of `[0-9A-Za-z_@.-]` (`docs/specs/csa.md`, *Plain CSA
+    /// mode*; the 1.1 spec allows `[0-9A-Za-z_-]`, shogi-server adds `@.`).
+    UserName, ValueKind::UserName, 32, is_name_byte
 );
 
 token_type!(
@@ -118,7 +119,7 @@ token_type!(
     /// printable ASCII bytes without space, e.g.
     /// `testevent+testgame-300-0+alice+bob+20261129145635`; `[` and `]` are
     /// excluded (they delimit the id in `##[MONITOR][<id>]`).
-    GameId, "game id", 256, is_game_id_byte
+    GameId, ValueKind::GameId, 256, is_game_id_byte
 );
 
 token_type!(
@@ -126,20 +127,20 @@ token_type!(
     /// 1..=128 bytes of `[0-9A-Za-z_@.-]`, conventionally
     /// `<name>-<total_sec>-<byoyomi_sec>` with an optional `F` suffix
     /// (Fischer increment), e.g. `floodgate-300-10F`
-    /// (spec note, "Extended mode (x1)"). See [`GameName::time_control`].
-    GameName, "game name", 128, is_name_byte
+    /// (`docs/specs/csa.md`, *Extended mode (x1)*). See [`GameName::time_control`].
+    GameName, ValueKind::GameName, 128, is_name_byte
 );
 
 token_type!(
     /// A word of a reply: 1..=256 printable ASCII bytes without space (e.g.
     /// the fields of a `##[WHO]` entry).
-    Word, "word", 256, is_graphic
+    Word, ValueKind::Word, 256, is_graphic
 );
 
 token_type!(
     /// An x1 reply tag, the `WHO` of `##[WHO]`: 1..=32 bytes of
     /// `[0-9A-Za-z_]`.
-    Tag, "tag", 32, is_tag_byte
+    Tag, ValueKind::Tag, 32, is_tag_byte
 );
 
 /// Bytes allowed in an x1 reply tag.
@@ -147,7 +148,7 @@ pub(crate) fn is_tag_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// The time control a game name encodes (spec note, "Extended mode (x1)").
+/// The time control a game name encodes (`docs/specs/csa.md`, *Extended mode (x1)*).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GameNameTime {
     /// Total time in seconds (0 = unlimited).
@@ -163,7 +164,7 @@ impl GameName<'_> {
     /// suffix (shogi-server then refuses the game).
     ///
     /// ```
-    /// use csa_protocol::{GameName, GameNameTime};
+    /// use csa_protocol::types::{GameName, GameNameTime};
     /// let g = GameName::new("floodgate-300-10F").unwrap();
     /// assert_eq!(
     ///     g.time_control(),
@@ -199,14 +200,14 @@ impl GameName<'_> {
     }
 }
 
-/// A password, never shown by `Debug` (STYLE.md convention 5).
+/// A password, never shown by `Debug`.
 ///
 /// 1..=256 printable ASCII bytes without space. The 1.1 spec says at most 32,
 /// but Floodgate passwords `<gamename>,<secret>` are often longer; we accept
 /// up to 256 (deliberately lenient, documented).
 ///
 /// ```
-/// use csa_protocol::Password;
+/// use csa_protocol::types::Password;
 /// let p = Password::new("s3cret").unwrap();
 /// assert_eq!(format!("{p:?}"), "Password(<redacted>)");
 /// assert_eq!(p.expose(), "s3cret");
@@ -225,13 +226,8 @@ impl<'a> Password<'a> {
     /// longer than [`Self::MAX_LEN`].
     pub fn new(s: impl Into<Cow<'a, str>>) -> Result<Self, ValueError> {
         let s = s.into();
-        check_token(s.as_bytes(), Self::MAX_LEN, is_graphic).map_err(|(offset, problem)| {
-            ValueError {
-                what: "password",
-                offset,
-                problem,
-            }
-        })?;
+        check_token(s.as_bytes(), Self::MAX_LEN, is_graphic)
+            .map_err(|(offset, problem)| ValueError::new(ValueKind::Password, offset, problem))?;
         Ok(Self(s))
     }
 
@@ -273,18 +269,18 @@ impl<'a> Text<'a> {
     pub fn new(s: impl Into<Cow<'a, str>>) -> Result<Self, ValueError> {
         let s = s.into();
         if let Some(i) = s.bytes().position(|b| !is_text_byte(b)) {
-            return Err(ValueError {
-                what: "text",
-                offset: i,
-                problem: Problem::InvalidByte(s.as_bytes()[i]),
-            });
+            return Err(ValueError::new(
+                ValueKind::Text,
+                i,
+                Problem::InvalidByte(s.as_bytes()[i]),
+            ));
         }
         if s.len() > Self::MAX_LEN {
-            return Err(ValueError {
-                what: "text",
-                offset: Self::MAX_LEN,
-                problem: Problem::TooLong { max: Self::MAX_LEN },
-            });
+            return Err(ValueError::new(
+                ValueKind::Text,
+                Self::MAX_LEN,
+                Problem::TooLong { max: Self::MAX_LEN },
+            ));
         }
         Ok(Self(s))
     }
@@ -341,14 +337,6 @@ impl Side {
             Side::White => Side::Black,
         }
     }
-
-    pub(crate) fn from_sign(b: u8) -> Option<Side> {
-        match b {
-            b'+' => Some(Side::Black),
-            b'-' => Some(Side::White),
-            _ => None,
-        }
-    }
 }
 
 impl From<Side> for board_core::shogi::Color {
@@ -370,7 +358,7 @@ impl From<board_core::shogi::Color> for Side {
 }
 
 /// The side a player asks for in `%%GAME`/`%%CHALLENGE`: `+`, `-` or `*`
-/// (either; spec note, "Extended mode (x1)").
+/// (either; `docs/specs/csa.md`, *Extended mode (x1)*).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SidePreference {
     /// `+`.
@@ -406,7 +394,7 @@ impl SidePreference {
 /// style). Stored in milliseconds; encodes without decimals when whole.
 ///
 /// ```
-/// use csa_protocol::MoveTime;
+/// use csa_protocol::types::MoveTime;
 /// assert_eq!(MoveTime::from_secs(12).to_string(), "12");
 /// assert_eq!(MoveTime::from_millis(1500).to_string(), "1.5");
 /// ```
@@ -452,7 +440,7 @@ impl MoveTime {
     /// Parses `12`, `1.5`, `0.125` (digits, optional `.` and 1..=3 digits).
     /// On error returns the byte offset and problem.
     pub(crate) fn parse(s: &[u8]) -> Result<Self, (usize, Problem)> {
-        const EXPECT: Problem = Problem::Expected("seconds: digits with up to 3 decimals");
+        const EXPECT: Problem = Problem::Expected(Expected::Seconds);
         let (int, frac) = match s.iter().position(|&b| b == b'.') {
             Some(i) => (&s[..i], Some((i + 1, &s[i + 1..]))),
             None => (s, None),
@@ -505,6 +493,25 @@ impl fmt::Display for MoveTime {
             write!(f, "{secs}.{ms:03}")
         }
     }
+}
+
+/// Writes bytes as text: valid UTF-8 as is (control characters escaped),
+/// other bytes as `\xNN`.
+pub(crate) fn write_escaped(f: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result {
+    use fmt::Write as _;
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c.is_control() {
+                write!(f, "\\x{:02x}", c as u32)?;
+            } else {
+                f.write_char(c)?;
+            }
+        }
+        for b in chunk.invalid() {
+            write!(f, "\\x{b:02x}")?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

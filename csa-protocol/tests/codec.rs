@@ -4,31 +4,62 @@
 //! and proptest round trips.
 
 use board_core::shogi::ParseCsaMoveError;
-use csa_protocol::*;
+use csa_protocol::decode::decode;
+use csa_protocol::error::{Expected, Problem, SummaryKey, SummarySection, ValueForm};
+use csa_protocol::message::*;
+use csa_protocol::types::*;
 use proptest::prelude::*;
 
 fn mv(s: &str) -> CsaMove {
     CsaMove::parse(s.as_bytes()).unwrap()
 }
 
-fn client_rt(line: &str, expected: ClientMessage<'_>) {
-    let got = decode_client_line(line.as_bytes()).unwrap_or_else(|e| panic!("{line}: {e}"));
-    assert_eq!(got, expected, "{line}");
-    assert_eq!(got.to_line(), line.as_bytes(), "{line}: re-encoding");
-    let mut with_lf = Vec::new();
-    got.encode(&mut with_lf);
+/// A line type of this crate: decoded with `decode`, encoded with
+/// `to_line` (no terminator) and `encode` (with the LF).
+trait Line<'a>: csa_protocol::decode::Decode<'a> + PartialEq + std::fmt::Debug + Clone {
+    fn line(&self) -> Vec<u8>;
+    fn encoded(&self) -> Vec<u8>;
+}
+
+impl<'a> Line<'a> for ClientMessage<'a> {
+    fn line(&self) -> Vec<u8> {
+        self.to_line()
+    }
+    fn encoded(&self) -> Vec<u8> {
+        self.to_bytes()
+    }
+}
+
+impl<'a> Line<'a> for ServerMessage<'a> {
+    fn line(&self) -> Vec<u8> {
+        self.to_line()
+    }
+    fn encoded(&self) -> Vec<u8> {
+        self.to_bytes()
+    }
+}
+
+/// The known-answer check (the same helper name in every crate of the
+/// family): `bytes` decodes to `value`, and `value` encodes to `bytes`
+/// (plus its LF), which decodes to `value` again.
+fn known_answer<'a, M: Line<'a>>(bytes: &'a [u8], value: M) {
+    let text = String::from_utf8_lossy(bytes);
+    let got: M = decode(bytes).unwrap_or_else(|e| panic!("{text}: {e}"));
+    assert_eq!(got, value, "{text}");
+    assert_eq!(value.line(), bytes, "{text}: re-encoding");
+    let with_lf = value.encoded();
     assert_eq!(with_lf.last(), Some(&b'\n'));
-    assert_eq!(
-        decode_client_line(&with_lf[..with_lf.len() - 1]).unwrap(),
-        got
-    );
-    assert_eq!(got.clone().into_owned(), got);
+    assert_eq!(&with_lf[..with_lf.len() - 1], bytes);
+}
+
+fn client_rt(line: &str, expected: ClientMessage<'_>) {
+    known_answer(line.as_bytes(), expected.clone());
+    assert_eq!(expected.clone().into_owned(), expected);
 }
 
 fn server_rt(line: &str, expected: ServerMessage<'_>) {
-    let got = decode_server_line(line.as_bytes()).unwrap_or_else(|e| panic!("{line}: {e}"));
-    assert_eq!(got, expected, "{line}");
-    assert_eq!(got.to_line(), line.as_bytes(), "{line}: re-encoding");
+    known_answer(line.as_bytes(), expected.clone());
+    assert_eq!(expected.clone().into_owned(), expected);
 }
 
 fn name(s: &str) -> UserName<'_> {
@@ -146,7 +177,7 @@ fn client_lines_from_the_spec_note() {
     );
     client_rt("%%RATING", C::X1(X::Rating));
     // The origin document's buoy examples.
-    let sb = decode_client_line(b"%%SETBUOY buoy_foo-1500-0 +7776FU-3334FU").unwrap();
+    let sb = decode::<ClientMessage>(b"%%SETBUOY buoy_foo-1500-0 +7776FU-3334FU").unwrap();
     let C::X1(X::SetBuoy {
         name: n,
         moves,
@@ -212,87 +243,87 @@ fn client_lines_from_the_spec_note() {
 }
 
 #[test]
-fn client_errors_name_kind_field_and_column() {
+fn client_errors_name_kind_field_and_offset() {
     let cases: &[(&str, &str, &str, usize, Problem)] = &[
-        ("LOGIN", "LOGIN", "name", 6, Problem::Missing),
-        ("LOGIN  a b", "LOGIN", "name", 7, Problem::Empty),
-        ("LOGIN a", "LOGIN", "password", 8, Problem::Missing),
+        ("LOGIN", "LOGIN", "name", 5, Problem::Missing),
+        ("LOGIN  a b", "LOGIN", "name", 6, Problem::Empty),
+        ("LOGIN a", "LOGIN", "password", 7, Problem::Missing),
         (
             "LOGIN a b x1 ",
             "LOGIN",
             "end of line",
-            13,
+            12,
             Problem::Trailing,
         ),
-        ("LOGOUT now", "LOGOUT", "end of line", 7, Problem::Trailing),
-        ("AGREE a b", "AGREE", "end of line", 8, Problem::Trailing),
+        ("LOGOUT now", "LOGOUT", "end of line", 6, Problem::Trailing),
+        ("AGREE a b", "AGREE", "end of line", 7, Problem::Trailing),
         (
             "%%GAME g-1-0 x",
             "%%GAME",
             "side",
-            14,
-            Problem::Expected("`+`, `-` or `*`"),
+            13,
+            Problem::Expected(Expected::SidePreference),
         ),
-        ("%%GAME g-1-0", "%%GAME", "side", 13, Problem::Missing),
+        ("%%GAME g-1-0", "%%GAME", "side", 12, Problem::Missing),
         (
             "%%CHALLENGE",
             "%%CHALLENGE",
             "game_name",
-            12,
+            11,
             Problem::Missing,
         ),
-        ("%%SHOW", "%%SHOW", "game_id", 7, Problem::Missing),
+        ("%%SHOW", "%%SHOW", "game_id", 6, Problem::Missing),
         (
             "%%SETBUOY b-1-0 +7776FU x",
             "%%SETBUOY",
             "count",
-            25,
+            24,
             Problem::InvalidByte(b'x'),
         ),
         (
             "%%SETBUOY b-1-0 +7776F",
             "%%SETBUOY",
             "moves",
-            23,
+            22,
             Problem::CsaMove(ParseCsaMoveError::Length { len: 6 }),
         ),
         (
             "%%GETBUOYCOUNT",
             "%%GETBUOYCOUNT",
             "buoy_name",
-            15,
+            14,
             Problem::Missing,
         ),
         (
             "%%CHAT a\u{7f}",
             "%%CHAT",
             "text",
-            9,
+            8,
             Problem::InvalidByte(0x7f),
         ),
-        ("%%WHO x", "%%WHO", "end of line", 6, Problem::Trailing),
+        ("%%WHO x", "%%WHO", "end of line", 5, Problem::Trailing),
         (
             "+7776FU,T3",
             "move",
             "comment",
-            8,
-            Problem::Expected("`,'` and a comment"),
+            7,
+            Problem::Expected(Expected::Comment),
         ),
-        ("%TORYO now", "%TORYO", "end of line", 7, Problem::Trailing),
+        ("%TORYO now", "%TORYO", "end of line", 6, Problem::Trailing),
     ];
-    for (line, kind, field, column, problem) in cases {
-        let e = decode_client_line(line.as_bytes()).unwrap_err();
+    for (line, kind, field, offset, problem) in cases {
+        let e = decode::<ClientMessage>(line.as_bytes()).unwrap_err();
         assert_eq!(
-            (e.line, e.field, e.column, e.problem),
-            (*kind, *field, *column, *problem),
+            (e.message.as_str(), e.field.as_str(), e.offset, e.problem),
+            (*kind, *field, *offset, *problem),
             "{line}: {e}"
         );
     }
     // Invalid UTF-8 in chat text.
-    let e = decode_client_line(b"%%CHAT a\xff").unwrap_err();
+    let e = decode::<ClientMessage>(b"%%CHAT a\xff").unwrap_err();
     assert_eq!(
-        (e.field, e.column, e.problem),
-        ("text", 9, Problem::NotUtf8)
+        (e.field.as_str(), e.offset, e.problem),
+        ("text", 8, Problem::NotUtf8)
     );
 }
 
@@ -373,8 +404,8 @@ fn server_lines_from_the_spec_note() {
     for r in EndReason::ALL {
         server_rt(r.as_str(), S::Reason(r));
     }
-    for o in Outcome::ALL {
-        server_rt(o.as_str(), S::Outcome(o));
+    for o in GameResult::ALL {
+        server_rt(o.as_str(), S::GameResult(o));
     }
     assert_eq!(
         EndReason::ALL.map(EndReason::as_str),
@@ -391,7 +422,7 @@ fn server_lines_from_the_spec_note() {
         ]
     );
     server_rt("##[LOGIN] +OK x1", S::X1(R::LoginOk));
-    let who = decode_server_line(
+    let who = decode::<ServerMessage>(
         b"##[WHO] alice+1a1dc91c907325c69271ddf0c944bc72 x1 game testgame-300-0 +",
     )
     .unwrap();
@@ -512,27 +543,27 @@ fn server_lines_from_the_spec_note() {
 }
 
 #[test]
-fn server_errors_name_kind_field_and_column() {
+fn server_errors_name_kind_field_and_offset() {
     let cases: &[(&str, &str, &str, usize)] = &[
-        ("LOGIN:a/b OK", "LOGIN:", "name", 8),
-        ("LOGIN:alice", "LOGIN:", "result", 12),
-        ("START:", "START:", "game_id", 7),
-        ("REJECT:abc", "REJECT:", "by", 11),
-        ("+7776FU,X1", "move", "time", 8),
-        ("+7776FU,T1.", "move", "time", 12),
-        ("%TORYO,T", "%TORYO", "time", 9),
-        ("##[GETBUOYCOUNT] ten", "##[GETBUOYCOUNT]", "count", 18),
-        ("##[WHO] a b", "##[WHO]", "entry", 9),
-        ("##[CHAT]x y", "##[CHAT]", "sender", 9),
-        ("##[LIST]x", "##[LIST]", "payload", 9),
-        ("##[LIST", "##[", "tag", 8),
-        ("P1-KY\tx", "Position", "row", 6),
+        ("LOGIN:a/b OK", "LOGIN:", "name", 7),
+        ("LOGIN:alice", "LOGIN:", "result", 11),
+        ("START:", "START:", "game_id", 6),
+        ("REJECT:abc", "REJECT:", "by", 10),
+        ("+7776FU,X1", "move", "time", 7),
+        ("+7776FU,T1.", "move", "time", 11),
+        ("%TORYO,T", "%TORYO", "time", 8),
+        ("##[GETBUOYCOUNT] ten", "##[GETBUOYCOUNT]", "count", 17),
+        ("##[WHO] a b", "##[WHO]", "entry", 8),
+        ("##[CHAT]x y", "##[CHAT]", "sender", 8),
+        ("##[LIST]x", "##[LIST]", "payload", 8),
+        ("##[LIST", "##[", "tag", 7),
+        ("P1-KY\tx", "Position", "row", 5),
     ];
-    for (line, kind, field, column) in cases {
-        let e = decode_server_line(line.as_bytes()).unwrap_err();
+    for (line, kind, field, offset) in cases {
+        let e = decode::<ServerMessage>(line.as_bytes()).unwrap_err();
         assert_eq!(
-            (e.line, e.field, e.column),
-            (*kind, *field, *column),
+            (e.message.as_str(), e.field.as_str(), e.offset),
+            (*kind, *field, *offset),
             "{line}: {e}"
         );
     }
@@ -747,23 +778,23 @@ fn summary_errors_have_line_numbers() {
         bad("BEGIN Game_Summary\nMax_Moves:many\nEND Game_Summary\n"),
         SummaryError::BadValue {
             line_no: 2,
-            key: "Max_Moves",
-            expected: "a number"
+            key: SummaryKey::MaxMoves,
+            expected: ValueForm::Number
         }
     );
     assert_eq!(
         bad("BEGIN Game_Summary\nBEGIN Time\nTime_Unit:1hour\nEND Time\nEND Game_Summary\n"),
         SummaryError::BadValue {
             line_no: 3,
-            key: "Time_Unit",
-            expected: "<n>sec, <n>min or <n>msec"
+            key: SummaryKey::TimeUnit,
+            expected: ValueForm::TimeUnit
         }
     );
     assert_eq!(
         bad("BEGIN Game_Summary\nName+:a\nName+:b\nEND Game_Summary\n"),
         SummaryError::Duplicate {
             line_no: 3,
-            key: "Name+"
+            key: SummaryKey::NameBlack
         }
     );
     assert_eq!(
@@ -774,7 +805,7 @@ fn summary_errors_have_line_numbers() {
         bad("BEGIN Game_Summary\nBEGIN Position\n+7776FU\nEND Position\nEND Game_Summary\n"),
         SummaryError::Unexpected {
             line_no: 3,
-            section: "Position"
+            section: SummarySection::Position
         }
     );
     assert!(matches!(
@@ -785,7 +816,7 @@ fn summary_errors_have_line_numbers() {
         bad("BEGIN Game_Summary\nBEGIN Time\nEND Time\nBEGIN Time\n"),
         SummaryError::DuplicateSection {
             line_no: 4,
-            section: "Time"
+            section: SummarySection::Time
         }
     );
 }
@@ -919,7 +950,7 @@ fn arb_server() -> impl Strategy<Value = ServerMessage<'static>> {
         )
             .prop_map(|(special, time)| S::Special { special, time }),
         prop::sample::select(EndReason::ALL.to_vec()).prop_map(S::Reason),
-        prop::sample::select(Outcome::ALL.to_vec()).prop_map(S::Outcome),
+        prop::sample::select(GameResult::ALL.to_vec()).prop_map(S::GameResult),
         prop_oneof![
             Just(R::LoginOk),
             "[A-Z0-9_]{1,20}".prop_map(|t| R::Ok(Tag::new(t).unwrap())),
@@ -942,24 +973,24 @@ proptest! {
     #[test]
     fn client_messages_round_trip(m in arb_client()) {
         let line = m.to_line();
-        let back = decode_client_line(&line).map_err(|e| TestCaseError::fail(format!("{e}: {:?}", String::from_utf8_lossy(&line))))?;
+        let back = decode::<ClientMessage>(&line).map_err(|e| TestCaseError::fail(format!("{e}: {:?}", String::from_utf8_lossy(&line))))?;
         prop_assert_eq!(back, m);
     }
 
     #[test]
     fn server_messages_round_trip(m in arb_server()) {
         let line = m.to_line();
-        let back = decode_server_line(&line).map_err(|e| TestCaseError::fail(format!("{e}: {:?}", String::from_utf8_lossy(&line))))?;
+        let back = decode::<ServerMessage>(&line).map_err(|e| TestCaseError::fail(format!("{e}: {:?}", String::from_utf8_lossy(&line))))?;
         prop_assert_eq!(back, m);
     }
 
     #[test]
     fn decoders_never_panic_and_errors_point_inside_the_line(line in prop::collection::vec(any::<u8>(), 0..80)) {
-        if let Err(e) = decode_client_line(&line) {
-            prop_assert!(e.column >= 1 && e.column <= line.len() + 1);
+        if let Err(e) = decode::<ClientMessage>(&line) {
+            prop_assert!(e.offset <= line.len());
         }
-        if let Err(e) = decode_server_line(&line) {
-            prop_assert!(e.column >= 1 && e.column <= line.len() + 1);
+        if let Err(e) = decode::<ServerMessage>(&line) {
+            prop_assert!(e.offset <= line.len());
         }
     }
 

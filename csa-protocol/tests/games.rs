@@ -9,14 +9,16 @@ use std::time::Duration;
 
 use board_core::shogi::Position;
 use csa_protocol::kifu::parse_kifu;
-use csa_protocol::session::client::{Client, ClientConfig, ClientEvent, ClientState};
-use csa_protocol::session::server::{ConnId, Output, Server, ServerConfig, ServerEvent};
-use csa_protocol::*;
+use csa_protocol::message::{EndReason, SpecialMove, X1Command, X1Reply};
+use csa_protocol::session::{
+    Client, ClientConfig, ClientState, ConnId, Event, Outcome, Server, ServerConfig, ServerEvent,
+};
+use csa_protocol::types::*;
 
 struct Net {
     server: Server<Duration>,
     clients: Vec<(ConnId, Client<Duration>)>,
-    events: Vec<Vec<ClientEvent>>,
+    events: Vec<Vec<Event>>,
     /// Lines received by each client, as text.
     received: Vec<Vec<String>>,
     /// Extra raw connections (observers) and what they received.
@@ -49,8 +51,14 @@ impl Net {
         }
     }
 
+    fn conn(&mut self) -> ConnId {
+        let id = ConnId((self.clients.len() + self.raw.len()) as u64 + 1);
+        self.server.handle_connect(id, self.now);
+        id
+    }
+
     fn add(&mut self, c: ClientConfig) -> usize {
-        let id = self.server.handle_connect(self.now);
+        let id = self.conn();
         self.clients.push((id, Client::new(c, self.now)));
         self.events.push(Vec::new());
         self.received.push(Vec::new());
@@ -59,7 +67,7 @@ impl Net {
     }
 
     fn add_raw(&mut self) -> usize {
-        let id = self.server.handle_connect(self.now);
+        let id = self.conn();
         self.raw.push((id, Vec::new()));
         self.raw.len() - 1
     }
@@ -67,7 +75,7 @@ impl Net {
     fn raw_send(&mut self, i: usize, line: &str) {
         let id = self.raw[i].0;
         self.server
-            .handle_data(id, format!("{line}\n").as_bytes(), self.now);
+            .handle_input(id, format!("{line}\n").as_bytes(), self.now);
         self.pump();
     }
 
@@ -85,32 +93,32 @@ impl Net {
             for (id, c) in &mut self.clients {
                 while let Some(bytes) = c.poll_transmit() {
                     progress = true;
-                    self.server.handle_data(*id, &bytes, self.now);
+                    self.server.handle_input(*id, bytes.as_bytes(), self.now);
                 }
             }
-            while let Some(o) = self.server.poll_output() {
+            while let Some((conn, t)) = self.server.poll_transmit() {
                 progress = true;
-                match o {
-                    Output::Send { conn, data } => {
-                        if let Some(i) = self.clients.iter().position(|(id, _)| *id == conn) {
-                            let text = String::from_utf8(data.clone()).unwrap();
-                            self.received[i].extend(text.lines().map(String::from));
-                            self.clients[i].1.handle_data(&data, self.now);
-                        } else if let Some(r) = self.raw.iter_mut().find(|(id, _)| *id == conn) {
-                            r.1.extend(String::from_utf8(data).unwrap().lines().map(String::from));
-                        }
+                let data = t.as_bytes();
+                if let Some(i) = self.clients.iter().position(|(id, _)| *id == conn) {
+                    let text = String::from_utf8(data.to_vec()).unwrap();
+                    self.received[i].extend(text.lines().map(String::from));
+                    self.clients[i].1.handle_input(data, self.now);
+                    if t.close_after() {
+                        self.clients[i].1.handle_close(self.now);
                     }
-                    Output::Close { conn } => {
-                        if let Some(i) = self.clients.iter().position(|(id, _)| *id == conn) {
-                            self.clients[i].1.handle_close();
-                        }
-                    }
+                } else if let Some(r) = self.raw.iter_mut().find(|(id, _)| *id == conn) {
+                    r.1.extend(
+                        String::from_utf8(data.to_vec())
+                            .unwrap()
+                            .lines()
+                            .map(String::from),
+                    );
                 }
             }
             for (i, (_, c)) in self.clients.iter_mut().enumerate() {
                 while let Some(e) = c.poll_event() {
                     progress = true;
-                    if matches!(e, ClientEvent::Summary(_)) {
+                    if matches!(e, Event::GameSummary(_)) {
                         c.agree(self.now).unwrap();
                     }
                     self.events[i].push(e);
@@ -138,7 +146,7 @@ impl Net {
 
     fn game_over(&self, i: usize) -> Option<(EndReason, Outcome)> {
         self.events[i].iter().rev().find_map(|e| match e {
-            ClientEvent::GameOver { reason, outcome } => Some((*reason, *outcome)),
+            Event::GameEnded(end) => Some((end.reason?, end.outcome)),
             _ => None,
         })
     }
@@ -166,7 +174,9 @@ fn resign_in_csa_mode_and_the_server_closes_both() {
     net.add(cfg("erin", "g-300-0,secret", false, None));
     // The later arrival is Black when nobody asked for a side.
     assert_eq!(net.client(1).side(), Some(Side::Black));
-    assert!(net.events[1].iter().any(|e| matches!(e, ClientEvent::OurTurn { remaining: Some(r), .. } if *r == Duration::from_secs(300))));
+    assert!(net.events[1].iter().any(
+        |e| matches!(e, Event::OurTurn { remaining: Some(r), .. } if *r == Duration::from_secs(300))
+    ));
     net.advance(Duration::from_millis(2500));
     net.play_usi(1, "7g7f");
     assert_eq!(net.received[0].last().unwrap(), "+7776FU,T2");
@@ -188,8 +198,8 @@ fn resign_in_csa_mode_and_the_server_closes_both() {
         &net.received[1][net.received[1].len() - 3..],
         ["%TORYO", "#RESIGN", "#WIN"]
     );
-    assert_eq!(net.game_over(0), Some((EndReason::Resign, Outcome::Lose)));
-    assert_eq!(net.game_over(1), Some((EndReason::Resign, Outcome::Win)));
+    assert_eq!(net.game_over(0), Some((EndReason::Resign, Outcome::Lost)));
+    assert_eq!(net.game_over(1), Some((EndReason::Resign, Outcome::Won)));
     assert_eq!(net.client(0).state(), ClientState::Disconnected);
     assert_eq!(net.client(1).state(), ClientState::Disconnected);
     let ended = std::iter::from_fn(|| net.server.poll_event())
@@ -205,7 +215,7 @@ fn resign_in_csa_mode_and_the_server_closes_both() {
                 .as_ref()
                 .unwrap()
                 .to_string(),
-            reason: "#RESIGN",
+            reason: EndReason::Resign,
             winner: Some(Side::Black),
             moves: 3
         })
@@ -219,8 +229,8 @@ fn time_up_with_byoyomi_and_increment() {
     net.advance(Duration::from_millis(14_900));
     assert_eq!(net.game_over(0), None);
     net.advance(Duration::from_millis(200));
-    assert_eq!(net.game_over(0), Some((EndReason::TimeUp, Outcome::Lose)));
-    assert_eq!(net.game_over(1), Some((EndReason::TimeUp, Outcome::Win)));
+    assert_eq!(net.game_over(0), Some((EndReason::TimeUp, Outcome::Lost)));
+    assert_eq!(net.game_over(1), Some((EndReason::TimeUp, Outcome::Won)));
     // x1 players return to `connected`.
     assert_eq!(net.client(0).state(), ClientState::Connected);
 
@@ -243,7 +253,7 @@ fn time_up_with_byoyomi_and_increment() {
         Some(Duration::from_secs(13))
     );
     net.advance(Duration::from_millis(13_100));
-    assert_eq!(net.game_over(1), Some((EndReason::TimeUp, Outcome::Lose)));
+    assert_eq!(net.game_over(1), Some((EndReason::TimeUp, Outcome::Lost)));
 }
 
 #[test]
@@ -285,7 +295,7 @@ fn delay_and_time_roundup_are_announced_and_applied() {
     net.advance(Duration::from_millis(10_900));
     assert_eq!(net.game_over(1), None);
     net.advance(Duration::from_millis(200));
-    assert_eq!(net.game_over(1), Some((EndReason::TimeUp, Outcome::Lose)));
+    assert_eq!(net.game_over(1), Some((EndReason::TimeUp, Outcome::Lost)));
 }
 
 #[test]
@@ -304,12 +314,12 @@ fn illegal_moves_lose() {
         net.pump();
         assert_eq!(
             net.game_over(0),
-            Some((EndReason::IllegalMove, Outcome::Lose)),
+            Some((EndReason::IllegalMove, Outcome::Lost)),
             "{line}"
         );
         assert_eq!(
             net.game_over(1),
-            Some((EndReason::IllegalMove, Outcome::Win)),
+            Some((EndReason::IllegalMove, Outcome::Won)),
             "{line}"
         );
     }
@@ -319,21 +329,23 @@ fn illegal_moves_lose() {
 fn real_uchifuzume_is_rejected_by_the_server() {
     // The 103 moves of the Floodgate record as a buoy, then the drop the
     // real server rejected: -0064FU (pawn-drop mate).
-    let data = include_bytes!("data/uchifuzume-floodgate-2008.csa");
+    let data = boardwire_vectors::data::KIFU_UCHIFUZUME;
     let records = parse_kifu(data).unwrap();
     let moves: Vec<CsaMove> = records[0].moves().iter().map(|m| m.mv).collect();
     assert_eq!(moves.len(), 103);
     let mut net = Net::new(ServerConfig::default());
     let setter = net.add(cfg("setter", "pw", true, None));
     let now = net.now;
-    net.client(setter).x1_command(
-        X1Command::SetBuoy {
-            name: GameName::new("buoy_uchi-600-0").unwrap(),
-            moves: BuoyMoves::new(&moves).unwrap(),
-            count: None,
-        },
-        now,
-    );
+    net.client(setter)
+        .x1_command(
+            X1Command::SetBuoy {
+                name: GameName::new("buoy_uchi-600-0").unwrap(),
+                moves: BuoyMoves::new(&moves).unwrap(),
+                count: None,
+            },
+            now,
+        )
+        .unwrap();
     net.pump();
     assert!(net.received[setter].contains(&"##[SETBUOY] +OK".to_string()));
     let b = net.add(cfg(
@@ -360,10 +372,12 @@ fn real_uchifuzume_is_rejected_by_the_server() {
     assert!(net.client(w).is_our_turn());
     // The buoy was used up (count 1).
     let now = net.now;
-    net.client(setter).x1_command(
-        X1Command::GetBuoyCount(GameName::new("buoy_uchi-600-0").unwrap()),
-        now,
-    );
+    net.client(setter)
+        .x1_command(
+            X1Command::GetBuoyCount(GameName::new("buoy_uchi-600-0").unwrap()),
+            now,
+        )
+        .unwrap();
     net.pump();
     assert!(net.received[setter].contains(&"##[GETBUOYCOUNT] -1".to_string()));
     // Our own client refuses the move...
@@ -374,11 +388,11 @@ fn real_uchifuzume_is_rejected_by_the_server() {
     net.pump();
     assert_eq!(
         net.game_over(w),
-        Some((EndReason::IllegalMove, Outcome::Lose))
+        Some((EndReason::IllegalMove, Outcome::Lost))
     );
     assert_eq!(
         net.game_over(b),
-        Some((EndReason::IllegalMove, Outcome::Win))
+        Some((EndReason::IllegalMove, Outcome::Won))
     );
 }
 
@@ -392,11 +406,11 @@ fn sennichite_is_a_draw() {
     }
     assert_eq!(
         net.game_over(0),
-        Some((EndReason::Sennichite, Outcome::Draw))
+        Some((EndReason::Sennichite, Outcome::Drawn))
     );
     assert_eq!(
         net.game_over(1),
-        Some((EndReason::Sennichite, Outcome::Draw))
+        Some((EndReason::Sennichite, Outcome::Drawn))
     );
     assert_eq!(
         &net.received[0][net.received[0].len() - 3..],
@@ -445,11 +459,11 @@ fn perpetual_check_loses() {
     }
     assert_eq!(
         net.game_over(0),
-        Some((EndReason::OuteSennichite, Outcome::Lose))
+        Some((EndReason::OuteSennichite, Outcome::Lost))
     );
     assert_eq!(
         net.game_over(1),
-        Some((EndReason::OuteSennichite, Outcome::Win))
+        Some((EndReason::OuteSennichite, Outcome::Won))
     );
 }
 
@@ -478,11 +492,13 @@ fn valid_declaration_wins_by_jishogi() {
     let now = net.now;
     net.client(0).special(SpecialMove::Kachi, now).unwrap();
     net.pump();
+    // docs/specs/csa.md, *Results* (observed 2026-12-01): `%KACHI,T0`,
+    // `%KACHI`, `#JISHOGI`, then the outcome.
     assert_eq!(
-        &net.received[1][net.received[1].len() - 3..],
-        ["%KACHI", "#JISHOGI", "#LOSE"]
+        &net.received[1][net.received[1].len() - 4..],
+        ["%KACHI,T0", "%KACHI", "#JISHOGI", "#LOSE"]
     );
-    assert_eq!(net.game_over(0), Some((EndReason::Jishogi, Outcome::Win)));
+    assert_eq!(net.game_over(0), Some((EndReason::Jishogi, Outcome::Won)));
 }
 
 #[test]
@@ -502,7 +518,7 @@ fn max_moves_is_censored() {
     );
     assert_eq!(
         net.game_over(1),
-        Some((EndReason::MaxMoves, Outcome::Censored))
+        Some((EndReason::MaxMoves, Outcome::Unknown))
     );
 }
 
@@ -513,7 +529,7 @@ fn disconnect_and_logout_lose_at_once() {
     net.play_usi(0, "7g7f");
     let black = net.clients[0].0;
     let now = net.now;
-    net.server.handle_disconnect(black, now);
+    net.server.handle_close(black, now);
     net.pump();
     assert_eq!(
         &net.received[1][net.received[1].len() - 3..],
@@ -522,13 +538,13 @@ fn disconnect_and_logout_lose_at_once() {
     // LOGOUT during a game counts as resigning.
     let mut net = x1_pair(ServerConfig::default(), "l-300-0");
     let now = net.now;
-    net.client(1).logout(now);
+    net.client(1).logout(now).unwrap();
     net.pump();
     assert_eq!(
         &net.received[1][net.received[1].len() - 4..],
         ["LOGOUT:completed", "%TORYO", "#RESIGN", "#LOSE"]
     );
-    assert_eq!(net.game_over(0), Some((EndReason::Resign, Outcome::Win)));
+    assert_eq!(net.game_over(0), Some((EndReason::Resign, Outcome::Won)));
 }
 
 #[test]
@@ -723,8 +739,8 @@ fn confirmation_times_count_in_the_time_unit() {
     // client reads it the same way).
     let mut c: Client<Duration> = Client::new(cfg("alice", "g-60-0", false, None), Duration::ZERO);
     let t = Duration::ZERO;
-    c.handle_data(b"LOGIN:alice OK\n", t);
-    c.handle_data(
+    c.handle_input(b"LOGIN:alice OK\n", t);
+    c.handle_input(
         b"BEGIN Game_Summary\nProtocol_Version:1.2\nFormat:Shogi 1.0\nGame_ID:g1\n\
 Name+:alice\nName-:bob\nYour_Turn:+\nTo_Move:+\nBEGIN Time\nTime_Unit:1min\n\
 Total_Time:60\nByoyomi:1\nEND Time\nBEGIN Position\nPI\n+\nEND Position\nEND Game_Summary\n",
@@ -732,9 +748,9 @@ Total_Time:60\nByoyomi:1\nEND Time\nBEGIN Position\nPI\n+\nEND Position\nEND Gam
     );
     assert_eq!(c.state(), ClientState::AgreeWaiting);
     c.agree(t).unwrap();
-    c.handle_data(b"START:g1\n", t);
+    c.handle_input(b"START:g1\n", t);
     assert_eq!(c.allowance(Side::Black), Some(Duration::from_secs(61 * 60)));
-    c.handle_data(b"+7776FU,T3\n-3334FU,T1.5\n", t);
+    c.handle_input(b"+7776FU,T3\n-3334FU,T1.5\n", t);
     assert_eq!(c.remaining(Side::Black), Some(Duration::from_secs(57 * 60)));
     assert_eq!(
         c.remaining(Side::White),
@@ -760,7 +776,7 @@ fn rating_lists_logged_in_rated_players_best_first() {
     };
     let mut net = x1_pair(config, "rated-300-0");
     let now = net.now;
-    net.client(0).x1_command(X1Command::Rating, now);
+    net.client(0).x1_command(X1Command::Rating, now).unwrap();
     net.pump();
     let n = net.received[0].len();
     assert_eq!(
@@ -774,7 +790,7 @@ fn rating_lists_logged_in_rated_players_best_first() {
     // Without ratings: `+OK` alone, as the recorded shogi-server answered.
     let mut net = x1_pair(ServerConfig::default(), "plain-300-0");
     let now = net.now;
-    net.client(1).x1_command(X1Command::Rating, now);
+    net.client(1).x1_command(X1Command::Rating, now).unwrap();
     net.pump();
     let lines = &net.received[1];
     assert_eq!(lines.last().unwrap(), "##[RATING] +OK");
@@ -821,7 +837,7 @@ fn floodgate_games_need_side_star() {
     assert!(
         net.events[x]
             .iter()
-            .any(|e| matches!(e, ClientEvent::X1(X1Reply::Error(_))))
+            .any(|e| matches!(e, Event::X1(X1Reply::Error(_))))
     );
     let now = net.now;
     let game = GameName::new("floodgate-600-0").unwrap();
@@ -852,4 +868,121 @@ fn floodgate_games_need_side_star() {
     assert_eq!(net.client(a).state(), ClientState::Game);
     assert_eq!(net.client(b).state(), ClientState::Game);
     assert_ne!(net.client(a).side(), net.client(b).side());
+}
+
+/// A client that received a Game_Summary (`Max_Moves` as given, we play
+/// `your_turn`) and `START:g1`.
+fn started_client(max_moves: u32, your_turn: char) -> Client<Duration> {
+    let mut c: Client<Duration> = Client::new(cfg("alice", "g-60-0", false, None), Duration::ZERO);
+    let t = Duration::ZERO;
+    c.handle_input(b"LOGIN:alice OK\n", t);
+    let summary = format!(
+        "BEGIN Game_Summary\nProtocol_Version:1.2\nGame_ID:g1\nName+:alice\nName-:bob\n\
+Your_Turn:{your_turn}\nTo_Move:+\nMax_Moves:{max_moves}\nBEGIN Time\nTotal_Time:60\nEND Time\n\
+BEGIN Position\nPI\n+\nEND Position\nEND Game_Summary\n"
+    );
+    c.handle_input(summary.as_bytes(), t);
+    c.agree(t).unwrap();
+    c.handle_input(b"START:g1\n", t);
+    assert_eq!(c.state(), ClientState::Game);
+    c
+}
+
+#[test]
+fn one_move_per_turn_and_none_after_the_move_limit() {
+    // docs/SHAPE.md, Sessions: a second move in one turn is `NotYourTurn`,
+    // and `is_our_turn()` is false once our move is sent.
+    let t = Duration::ZERO;
+    let mut c = started_client(2, '+');
+    assert!(c.is_our_turn());
+    c.play("+7776FU".parse().unwrap(), None, t).unwrap();
+    assert!(!c.is_our_turn());
+    assert_eq!(
+        c.play("+2726FU".parse().unwrap(), None, t),
+        Err(csa_protocol::session::CommandError::NotYourTurn)
+    );
+    assert_eq!(
+        c.special(SpecialMove::Toryo, t),
+        Err(csa_protocol::session::CommandError::NotYourTurn)
+    );
+    let sent: Vec<Vec<u8>> = std::iter::from_fn(|| c.poll_transmit())
+        .map(|t| t.into_bytes())
+        .collect();
+    assert_eq!(sent.last().unwrap(), b"+7776FU\n", "only one move went out");
+    // The server confirms ours and the opponent's: with Max_Moves:2 the
+    // limit is reached (docs/specs/csa.md, *Game_Summary*: `Max_Moves`),
+    // so it is not our turn again and no move is accepted.
+    c.handle_input(b"+7776FU,T1\n-3334FU,T1\n", t);
+    assert!(!c.is_our_turn());
+    assert_eq!(
+        c.play("+2726FU".parse().unwrap(), None, t),
+        Err(csa_protocol::session::CommandError::MoveLimit)
+    );
+    let turns = std::iter::from_fn(|| c.poll_event())
+        .filter(|e| matches!(e, Event::OurTurn { .. }))
+        .count();
+    assert_eq!(turns, 1, "OurTurn at move 1 only, not after the limit");
+}
+
+#[test]
+fn game_ended_carries_the_game_before_it_is_cleared() {
+    // docs/specs/csa.md, *Results*: `#MAX_MOVES` then `#CENSORED`.
+    let t = Duration::ZERO;
+    let mut c = started_client(2, '-');
+    c.handle_input(b"+7776FU,T1\n", t);
+    c.play("-3334FU".parse().unwrap(), None, t).unwrap();
+    c.handle_input(b"-3334FU,T0\n#MAX_MOVES\n#CENSORED\n", t);
+    let ended = std::iter::from_fn(|| c.poll_event())
+        .find_map(|e| match e {
+            Event::GameEnded(end) => Some(end),
+            _ => None,
+        })
+        .expect("GameEnded");
+    assert_eq!(ended.outcome, Outcome::Unknown);
+    assert_eq!(ended.reason, Some(EndReason::MaxMoves));
+    assert_eq!(*ended.start, board_core::shogi::Position::startpos());
+    let moves: Vec<String> = ended.moves.iter().map(|m| m.to_string()).collect();
+    assert_eq!(moves, ["+7776FU", "-3334FU"]);
+    assert_eq!(ended.side, Some(Side::White));
+    assert_eq!(ended.game_id.unwrap().as_str(), "g1");
+    // CSA mode: the server closes after the game.
+    assert_eq!(c.state(), ClientState::Disconnected);
+}
+
+#[test]
+fn a_login_reply_that_never_comes_is_peer_silent() {
+    // docs/SHAPE.md, Sessions: the silence rule, `Event::PeerSilent`.
+    let mut config = cfg("alice", "g-60-0", false, None);
+    config.keep_alive = None;
+    let mut c: Client<Duration> = Client::new(config, Duration::ZERO);
+    let deadline = c.poll_timeout().unwrap();
+    assert_eq!(deadline, Duration::from_secs(30));
+    c.handle_timeout(deadline - Duration::from_millis(1));
+    assert!(c.poll_event().is_none());
+    c.handle_timeout(deadline);
+    assert_eq!(
+        c.poll_event(),
+        Some(Event::PeerSilent {
+            waiting_for: csa_protocol::session::Awaited::LoginReply
+        })
+    );
+    assert_eq!(c.poll_timeout(), None, "reported once");
+}
+
+#[test]
+fn keep_alive_before_login_is_a_bad_login() {
+    // docs/specs/csa.md, *Transport and lexical rules*: before login an
+    // empty line is answered `LOGIN:incorrect`; after login, with an empty
+    // line; a single space with nothing.
+    let mut net = Net::new(ServerConfig::default());
+    let raw = net.add_raw();
+    net.raw_send(raw, "");
+    assert_eq!(net.raw[raw].1, ["LOGIN:incorrect"]);
+    net.raw_send(raw, "LOGIN kai pw x1");
+    net.raw_send(raw, "");
+    net.raw_send(raw, " ");
+    assert_eq!(
+        net.raw[raw].1,
+        ["LOGIN:incorrect", "LOGIN:kai OK", "##[LOGIN] +OK x1", ""]
+    );
 }

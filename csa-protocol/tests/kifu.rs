@@ -1,12 +1,12 @@
 //! CSA kifu reader/writer on the two real Floodgate records
-//! (`tests/data/*.csa`, copied from `shared/vectors/csa-kifu/`) and on
+//! (`boardwire_vectors::data`) and on
 //! V2.2 / V3.0 texts written from the CSA standard file format pages.
 
 use csa_protocol::kifu::{Item, KifuError, KifuSpecial, parse_kifu, write_kifu};
-use csa_protocol::{CsaMove, MoveTime, Side};
+use csa_protocol::types::{CsaMove, MoveTime, Side};
 
-const GPS: &[u8] = include_bytes!("data/floodgate-900-0-gps_normal-gps_l-20100507.csa");
-const UCHIFUZUME: &[u8] = include_bytes!("data/uchifuzume-floodgate-2008.csa");
+const GPS: &[u8] = boardwire_vectors::data::KIFU_FLOODGATE_GPS;
+const UCHIFUZUME: &[u8] = boardwire_vectors::data::KIFU_UCHIFUZUME;
 
 #[test]
 fn floodgate_v2_record_reads_completely_and_writes_back_byte_for_byte() {
@@ -172,19 +172,20 @@ fn raw_text_ending_in_cr_survives_a_round_trip() {
 #[test]
 fn unparsed_input_is_an_error_with_its_line_number() {
     let cases: &[(&str, usize, usize)] = &[
-        ("V2.2\nPI\n+\n+7776F\n", 4, 7),
-        ("V2.2\nPI\n+\n+7776FU\nT1x\n", 5, 3),
-        ("V2.2\nhello\n", 2, 1),
-        ("V9\n", 1, 2),
-        ("V2.2\n%RESIGN\n", 2, 1),
-        ("V2.2\n$EVENT\n", 2, 7),
-        ("V2.2\nNx\n", 2, 2),
-        ("V2.2\n+7776FU,,T1\n", 2, 9),
-        ("V2.2\nP\n", 2, 1),
+        ("V2.2\nPI\n+\n+7776F\n", 4, 6),
+        ("V2.2\nPI\n+\n+7776FU\nT1x\n", 5, 2),
+        ("V2.2\nhello\n", 2, 0),
+        ("V9\n", 1, 1),
+        ("V2.2\n%RESIGN\n", 2, 0),
+        ("V2.2\n$EVENT\n", 2, 6),
+        ("V2.2\nNx\n", 2, 1),
+        ("V2.2\n+7776FU,,T1\n", 2, 8),
+        ("V2.2\nP\n", 2, 0),
     ];
-    for (text, line, column) in cases {
+    // (text, 1-based line number, 0-based byte offset in the line)
+    for (text, line, offset) in cases {
         let e: KifuError = parse_kifu(text.as_bytes()).unwrap_err();
-        assert_eq!((e.line, e.column), (*line, *column), "{text:?}: {e}");
+        assert_eq!((e.line, e.offset), (*line, *offset), "{text:?}: {e}");
     }
 }
 

@@ -14,9 +14,9 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use csa_protocol::session::server::{ConnId, Output, Server, ServerConfig};
+use csa_protocol::session::{ConnId, Server, ServerConfig};
 
-const TRANSCRIPT: &str = include_str!("data/csa-shogi-server-x1-and-csa-mode.txt");
+mod common;
 
 #[derive(Debug)]
 enum Step {
@@ -27,63 +27,49 @@ enum Step {
     Expect(String, String),
 }
 
-/// Rebuilds a line shortened as `first80...<N chars total>` by repeating its
-/// last character (the shortened lines are runs of one character).
-fn unshorten(line: &str) -> String {
-    if let Some(i) = line.find("...<")
-        && let Some(n) = line[i + 4..].strip_suffix(" chars total>")
-    {
-        let n: usize = n.parse().unwrap();
-        let head = &line[..i];
-        let c = head.chars().last().unwrap();
-        let mut s = head.to_string();
-        while s.len() < n {
-            s.push(c);
-        }
-        return s;
-    }
-    line.to_string()
-}
-
 fn steps() -> Vec<Step> {
+    use boardwire_vectors::capture::{self, Escapes, Payload};
     let mut out = Vec::new();
-    for raw in TRANSCRIPT.lines() {
+    for raw in common::TRANSCRIPT.lines() {
         if raw.starts_with("# 9.") {
             out.push(Step::Restart);
             continue;
         }
-        if let Some(rest) = raw.strip_prefix("# ") {
-            if let Some((who, _)) = rest.split_once(": connected to") {
-                out.push(Step::Connect(who.to_string()));
+        if capture::is_new_connection(raw) {
+            let who = raw[2..].split_once(": connected to").map_or("", |(w, _)| w);
+            out.push(Step::Connect(who.to_string()));
+            continue;
+        }
+        let Some(r) = capture::parse_record(raw, Escapes::Raw) else {
+            continue;
+        };
+        let r = r.unwrap();
+        let who = r.who.to_string();
+        match (r.arrow, r.payload) {
+            ("--", Payload::Note(n)) if n.starts_with("(client closed socket)") => {
+                out.push(Step::Close(who, r.secs));
             }
-            continue;
-        }
-        if !raw.starts_with('[') {
-            continue;
-        }
-        let close = raw.find("] ").unwrap();
-        let t: f64 = raw[1..close].trim().parse().unwrap();
-        let rest = &raw[close + 2..];
-        let (who, rest) = rest.split_at(rest.find(' ').unwrap());
-        let rest = rest.trim_start();
-        let who = who.to_string();
-        if rest.starts_with("-- (client closed socket)") {
-            out.push(Step::Close(who, t));
-        } else if let Some(l) = rest.strip_prefix(">>") {
-            let l = l.strip_prefix(' ').unwrap_or(l);
-            let bytes = match l.strip_prefix("b'").and_then(|x| x.strip_suffix('\'')) {
-                Some(r) => r.replace("\\r", "\r").replace("\\n", "\n").into_bytes(),
-                None => format!("{}\n", unshorten(l)).into_bytes(),
-            };
-            out.push(Step::Send(who, t, bytes));
-        } else if let Some(l) = rest.strip_prefix("<<") {
-            let l = l.strip_prefix(' ').unwrap_or(l);
-            let l = if l.starts_with("<EOF") {
-                "<EOF>".to_string()
-            } else {
-                unshorten(l)
-            };
-            out.push(Step::Expect(who, l));
+            (">>", Payload::Bytes(mut b)) => {
+                // A `b'...\r\n'` literal holds its line ending; text does not.
+                if b.last() != Some(&b'\n') {
+                    b.push(b'\n');
+                }
+                out.push(Step::Send(who, r.secs, b));
+            }
+            (">>", Payload::Shortened { head, total }) => {
+                let mut b = common::unshorten(&head, total);
+                b.push(b'\n');
+                out.push(Step::Send(who, r.secs, b));
+            }
+            ("<<", Payload::Bytes(b)) => {
+                out.push(Step::Expect(who, String::from_utf8(b).unwrap()));
+            }
+            ("<<", Payload::Shortened { head, total }) => {
+                let b = common::unshorten(&head, total);
+                out.push(Step::Expect(who, String::from_utf8(b).unwrap()));
+            }
+            ("<<", Payload::Eof(_)) => out.push(Step::Expect(who, "<EOF>".into())),
+            _ => {}
         }
     }
     out
@@ -163,29 +149,25 @@ fn our_server_answers_the_transcript_like_shogi_server() {
                  names: &BTreeMap<ConnId, String>,
                  actual: &mut BTreeMap<String, Vec<String>>,
                  ids: &mut BTreeMap<String, String>| {
-        while let Some(o) = server.poll_output() {
-            match o {
-                Output::Send { conn, data } => {
-                    let who = names[&conn].clone();
-                    let text = String::from_utf8(data).unwrap();
-                    assert!(text.ends_with('\n'));
-                    for l in text[..text.len() - 1].split('\n') {
-                        if let Some(id) = l.strip_prefix("Game_ID:") {
-                            ids.insert(id[..id.len() - 14].to_string(), id.to_string());
-                        }
-                        actual.entry(who.clone()).or_default().push(l.to_string());
+        while let Some((conn, t)) = server.poll_transmit() {
+            let who = names[&conn].clone();
+            let text = String::from_utf8(t.as_bytes().to_vec()).unwrap();
+            if !text.is_empty() {
+                assert!(text.ends_with('\n'));
+                for l in text[..text.len() - 1].split('\n') {
+                    if let Some(id) = l.strip_prefix("Game_ID:") {
+                        ids.insert(id[..id.len() - 14].to_string(), id.to_string());
                     }
+                    actual.entry(who.clone()).or_default().push(l.to_string());
                 }
-                Output::Close { conn } => {
-                    actual
-                        .entry(names[&conn].clone())
-                        .or_default()
-                        .push("<EOF>".into());
-                }
+            }
+            if t.close_after() {
+                actual.entry(who).or_default().push("<EOF>".into());
             }
         }
     };
     let mut now = base;
+    let mut next_id = 0;
     for step in steps() {
         match step {
             Step::Restart => {
@@ -195,7 +177,9 @@ fn our_server_answers_the_transcript_like_shogi_server() {
                 conns.clear();
             }
             Step::Connect(who) => {
-                let id = server.handle_connect(now);
+                next_id += 1;
+                let id = ConnId(next_id);
+                server.handle_connect(id, now);
                 let key = if run == 0 {
                     who.clone()
                 } else {
@@ -216,11 +200,11 @@ fn our_server_answers_the_transcript_like_shogi_server() {
                         text.replace_range(i..end, ours);
                     }
                 }
-                server.handle_data(conns[&who], text.as_bytes(), now);
+                server.handle_input(conns[&who], text.as_bytes(), now);
             }
             Step::Close(who, t) => {
                 now = at(t);
-                server.handle_disconnect(conns[&who], now);
+                server.handle_close(conns[&who], now);
             }
             Step::Expect(who, line) => {
                 let key = if run == 0 { who } else { format!("{who}#9") };
@@ -299,8 +283,9 @@ fn our_server_answers_the_transcript_like_shogi_server() {
 /// board-mismatch event), and the game results must be the recorded ones.
 #[test]
 fn our_client_session_follows_the_transcript() {
-    use csa_protocol::session::client::{Client, ClientConfig, ClientEvent};
-    use csa_protocol::{EndReason, Outcome, Password, UserName};
+    use csa_protocol::message::EndReason;
+    use csa_protocol::session::{Client, ClientConfig, Event, Outcome};
+    use csa_protocol::types::{Password, UserName};
 
     // (player, x1, expected results in order)
     type Player<'a> = (&'a str, bool, &'a [(EndReason, Outcome)]);
@@ -309,23 +294,23 @@ fn our_client_session_follows_the_transcript() {
             "alice",
             true,
             &[
-                (EndReason::Resign, Outcome::Lose),
-                (EndReason::IllegalMove, Outcome::Lose),
+                (EndReason::Resign, Outcome::Lost),
+                (EndReason::IllegalMove, Outcome::Lost),
             ],
         ),
         (
             "bob",
             true,
             &[
-                (EndReason::Resign, Outcome::Win),
-                (EndReason::IllegalMove, Outcome::Win),
+                (EndReason::Resign, Outcome::Won),
+                (EndReason::IllegalMove, Outcome::Won),
             ],
         ),
-        ("dave", false, &[(EndReason::Resign, Outcome::Lose)]),
-        ("erin", false, &[(EndReason::Resign, Outcome::Win)]),
-        ("frank", false, &[(EndReason::IllegalMove, Outcome::Win)]),
-        ("gina", false, &[(EndReason::IllegalMove, Outcome::Lose)]),
-        ("kate", true, &[(EndReason::Resign, Outcome::Win)]),
+        ("dave", false, &[(EndReason::Resign, Outcome::Lost)]),
+        ("erin", false, &[(EndReason::Resign, Outcome::Won)]),
+        ("frank", false, &[(EndReason::IllegalMove, Outcome::Won)]),
+        ("gina", false, &[(EndReason::IllegalMove, Outcome::Lost)]),
+        ("kate", true, &[(EndReason::Resign, Outcome::Won)]),
         ("carol", true, &[]),
     ];
     let all = steps();
@@ -348,9 +333,9 @@ fn our_client_session_follows_the_transcript() {
                     if line.len() > 160 {
                         continue;
                     }
-                    client.handle_data(format!("{line}\n").as_bytes(), now);
+                    client.handle_input(format!("{line}\n").as_bytes(), now);
                     while let Some(e) = client.poll_event() {
-                        if matches!(e, ClientEvent::Summary(_)) {
+                        if matches!(e, Event::GameSummary(_)) {
                             client.agree(now).unwrap();
                         }
                         events.push(e);
@@ -363,10 +348,10 @@ fn our_client_session_follows_the_transcript() {
             assert!(
                 !matches!(
                     e,
-                    ClientEvent::Malformed(_)
-                        | ClientEvent::BadSummary(_)
-                        | ClientEvent::BoardMismatch { .. }
-                        | ClientEvent::Unrecognised(_)
+                    Event::Malformed(_)
+                        | Event::BadSummary(_)
+                        | Event::BoardMismatch { .. }
+                        | Event::Unrecognised(_)
                 ),
                 "{who}: {e:?}"
             );
@@ -374,14 +359,11 @@ fn our_client_session_follows_the_transcript() {
         let got: Vec<(EndReason, Outcome)> = events
             .iter()
             .filter_map(|e| match e {
-                ClientEvent::GameOver { reason, outcome } => Some((*reason, *outcome)),
+                Event::GameEnded(end) => Some((end.reason?, end.outcome)),
                 _ => None,
             })
             .collect();
         assert_eq!(got, results.to_vec(), "{who}");
-        assert!(
-            events.iter().any(|e| matches!(e, ClientEvent::LoggedIn)),
-            "{who}"
-        );
+        assert!(events.iter().any(|e| matches!(e, Event::LoggedIn)), "{who}");
     }
 }

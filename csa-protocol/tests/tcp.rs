@@ -1,5 +1,5 @@
 //! The tokio adapters on real loopback TCP (feature `tokio`): a game between
-//! two `net::play` clients, and the load test — 200 connected clients
+//! two `net::connect` clients, and the load test — 200 connected clients
 //! playing 100 simultaneous games, with no move lost or delivered to the
 //! wrong game. Bounded in count and time; 127.0.0.1 only.
 #![cfg(feature = "tokio")]
@@ -7,10 +7,11 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use csa_protocol::net::{play, serve};
-use csa_protocol::session::client::{Client, ClientConfig, ClientEvent, ClientState};
-use csa_protocol::session::server::ServerConfig;
-use csa_protocol::*;
+use board_core::player::Player as BuiltIn;
+use csa_protocol::message::{SpecialMove, X1Command, X1Reply};
+use csa_protocol::net::{Activity, Limits, connect, serve};
+use csa_protocol::session::{Client, ClientConfig, ClientState, Event, ServerConfig};
+use csa_protocol::types::*;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Barrier;
@@ -25,10 +26,18 @@ fn cfg(name: &str, x1: bool, game: Option<(&str, SidePreference)>) -> ClientConf
     c
 }
 
+/// The built-in player's move on the client's board, as a CSA move.
+fn choose(player: &mut BuiltIn, client: &Client<Instant>) -> Option<CsaMove> {
+    let pos = client.board()?.position();
+    player
+        .choose_shogi(pos)
+        .and_then(|m| pos.move_to_csa(m).ok())
+}
+
 async fn start_server(config: ServerConfig) -> std::net::SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(serve(listener, config));
+    tokio::spawn(serve(listener, config, Limits::default(), |_| {}));
     addr
 }
 
@@ -52,11 +61,27 @@ async fn two_clients_play_a_game_over_tcp() {
         handles.push(tokio::spawn(async move {
             let stream = TcpStream::connect(addr).await.unwrap();
             let mut events = Vec::new();
-            let client = play(
+            let mut player = BuiltIn::new(i as u64);
+            let client = connect(
                 stream,
                 c,
-                |c| c.board()?.pick_move(i as u64),
-                |_, e| events.push(e.clone()),
+                Limits::default(),
+                Some(Duration::from_secs(30)),
+                |client, activity| {
+                    let Activity::Event(e) = activity else { return };
+                    let now = Instant::now();
+                    match e {
+                        Event::GameSummary(_) => client.agree(now).unwrap(),
+                        Event::OurTurn { .. } if client.is_our_turn() => {
+                            match choose(&mut player, client) {
+                                Some(mv) => client.play(mv, None, now).unwrap(),
+                                None => client.special(SpecialMove::Toryo, now).unwrap(),
+                            }
+                        }
+                        _ => {}
+                    }
+                    events.push(e.clone());
+                },
             )
             .await
             .unwrap();
@@ -79,18 +104,18 @@ async fn two_clients_play_a_game_over_tcp() {
             "CSA mode: the server closes after the game"
         );
         let over = events.iter().find_map(|e| match e {
-            ClientEvent::GameOver { reason, outcome } => Some((*reason, *outcome)),
+            Event::GameEnded(end) => Some((end.reason, end.outcome)),
             _ => None,
         });
         let moves = events
             .iter()
-            .filter(|e| matches!(e, ClientEvent::Move { .. }))
+            .filter(|e| matches!(e, Event::Move { .. }))
             .count();
         assert!(over.is_some(), "player {i}: {events:?}");
         assert!(
             !events
                 .iter()
-                .any(|e| matches!(e, ClientEvent::BoardMismatch { .. }))
+                .any(|e| matches!(e, Event::BoardMismatch { .. }))
         );
         assert!(moves > 0 && moves <= 30);
     }
@@ -100,10 +125,10 @@ async fn two_clients_play_a_game_over_tcp() {
 /// that all players can meet at barriers.
 struct Player {
     client: Client<Instant>,
+    player: BuiltIn,
     read: tokio::net::tcp::OwnedReadHalf,
     write: tokio::net::tcp::OwnedWriteHalf,
-    events: Vec<ClientEvent>,
-    seed: u64,
+    events: Vec<Event>,
 }
 
 impl Player {
@@ -116,29 +141,29 @@ impl Player {
             read,
             write,
             events: Vec::new(),
-            seed,
+            player: BuiltIn::new(seed),
         }
     }
 
     async fn flush(&mut self) {
         while let Some(b) = self.client.poll_transmit() {
-            self.write.write_all(&b).await.unwrap();
+            self.write.write_all(b.as_bytes()).await.unwrap();
         }
     }
 
     /// Reads and handles until `done` holds for an event.
-    async fn until(&mut self, moves_allowed: bool, done: impl Fn(&ClientEvent) -> bool) {
+    async fn until(&mut self, moves_allowed: bool, done: impl Fn(&Event) -> bool) {
         let mut buf = [0u8; 4096];
         loop {
             let mut hit = false;
             while let Some(e) = self.client.poll_event() {
                 let now = Instant::now();
                 match &e {
-                    ClientEvent::Summary(_) => self.client.agree(now).unwrap(),
+                    Event::GameSummary(_) => self.client.agree(now).unwrap(),
                     // The game may already be over when a queued OurTurn is
                     // seen (result lines in the same read): then nothing to do.
-                    ClientEvent::OurTurn { .. } if moves_allowed && self.client.is_our_turn() => {
-                        match self.client.board().unwrap().pick_move(self.seed) {
+                    Event::OurTurn { .. } if moves_allowed && self.client.is_our_turn() => {
+                        match choose(&mut self.player, &self.client) {
                             Some(mv) => self.client.play(mv, None, now).unwrap(),
                             None => self.client.special(SpecialMove::Toryo, now).unwrap(),
                         }
@@ -154,7 +179,7 @@ impl Player {
             }
             let n = self.read.read(&mut buf).await.unwrap();
             assert!(n > 0, "server closed unexpectedly");
-            self.client.handle_data(&buf[..n], Instant::now());
+            self.client.handle_input(&buf[..n], Instant::now());
         }
     }
 
@@ -162,9 +187,7 @@ impl Player {
         self.events
             .iter()
             .filter_map(|e| match e {
-                ClientEvent::Move { mv, time, .. } => {
-                    Some(format!("{mv},T{}", time.unwrap().as_secs()))
-                }
+                Event::Move { mv, time, .. } => Some(format!("{mv},T{}", time.unwrap().as_secs())),
                 _ => None,
             })
             .collect()
@@ -199,26 +222,25 @@ async fn load_200_clients_100_simultaneous_games() {
                 );
                 let mut p = Player::connect(addr, &name, g as u64).await;
                 p.flush().await;
-                p.until(false, |e| matches!(e, ClientEvent::LoggedIn)).await;
+                p.until(false, |e| matches!(e, Event::LoggedIn)).await;
                 logged_in.wait().await;
                 let now = Instant::now();
                 p.client
                     .request_game(GameName::new(format!("load{g}-600-0")).unwrap(), side, now)
                     .unwrap();
                 p.flush().await;
-                p.until(false, |e| matches!(e, ClientEvent::Started { .. }))
+                p.until(false, |e| matches!(e, Event::GameStarted { .. }))
                     .await;
                 all_started.wait().await;
                 listed.wait().await;
                 // Black makes its first move now (its OurTurn event was seen
                 // before the barrier, while moves were not allowed).
                 if p.client.is_our_turn() {
-                    let mv = p.client.board().unwrap().pick_move(p.seed).unwrap();
+                    let mv = choose(&mut p.player, &p.client).unwrap();
                     p.client.play(mv, None, Instant::now()).unwrap();
                     p.flush().await;
                 }
-                p.until(true, |e| matches!(e, ClientEvent::GameOver { .. }))
-                    .await;
+                p.until(true, |e| matches!(e, Event::GameEnded(_))).await;
                 let game_id = p
                     .client
                     .summary()
@@ -235,22 +257,23 @@ async fn load_200_clients_100_simultaneous_games() {
     // every game has started, %%LIST shows 100 games at the same time.
     let mut obs = Player::connect(addr, "observer", 0).await;
     obs.flush().await;
-    obs.until(false, |e| matches!(e, ClientEvent::LoggedIn))
-        .await;
+    obs.until(false, |e| matches!(e, Event::LoggedIn)).await;
     logged_in.wait().await;
     all_started.wait().await;
-    obs.client.x1_command(X1Command::List, Instant::now());
+    obs.client
+        .x1_command(X1Command::List, Instant::now())
+        .unwrap();
     obs.flush().await;
     obs.until(
         false,
-        |e| matches!(e, ClientEvent::X1(X1Reply::Ok(t)) if t.as_str() == "LIST"),
+        |e| matches!(e, Event::X1(X1Reply::Ok(t)) if t.as_str() == "LIST"),
     )
     .await;
     let listed_barrier = listed;
     let listed = obs
         .events
         .iter()
-        .filter(|e| matches!(e, ClientEvent::X1(X1Reply::List(_))))
+        .filter(|e| matches!(e, Event::X1(X1Reply::List(_))))
         .count();
     assert_eq!(listed, GAMES, "simultaneous games");
     listed_barrier.wait().await;
@@ -279,8 +302,7 @@ async fn load_200_clients_100_simultaneous_games() {
         assert!(!a.3.is_empty());
         for r in [a, b] {
             assert!(
-                !r.4.iter()
-                    .any(|e| matches!(e, ClientEvent::BoardMismatch { .. })),
+                !r.4.iter().any(|e| matches!(e, Event::BoardMismatch { .. })),
                 "game {g}: every move legal on the player's own board"
             );
         }
@@ -292,4 +314,36 @@ async fn load_200_clients_100_simultaneous_games() {
         elapsed,
         total_moves as f64 / elapsed.as_secs_f64()
     );
+}
+
+/// Reads until the server closes the connection (bounded in time).
+async fn read_to_close(stream: &mut TcpStream) -> Vec<u8> {
+    let mut got = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut got))
+        .await
+        .expect("the server closes the connection")
+        .unwrap();
+    got
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn limits_close_silent_and_misbehaving_peers() {
+    let mut limits = Limits::default();
+    limits.login_timeout = Duration::from_millis(300);
+    limits.max_bad_lines = 3;
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(serve(listener, ServerConfig::default(), limits, |_| {}));
+    // No LOGIN within the login timeout: closed, unanswered.
+    let mut silent = TcpStream::connect(addr).await.unwrap();
+    let started = Instant::now();
+    assert_eq!(read_to_close(&mut silent).await, b"");
+    let waited = started.elapsed();
+    assert!(waited >= Duration::from_millis(250), "{waited:?}");
+    // Three malformed or unrecognised lines in a row: closed after the
+    // answers (docs/specs/csa.md: a bad LOGIN is answered `LOGIN:incorrect`).
+    let mut bad = TcpStream::connect(addr).await.unwrap();
+    bad.write_all(b"HELLO\nLOGIN\nhello again\n").await.unwrap();
+    let got = read_to_close(&mut bad).await;
+    assert_eq!(got, b"LOGIN:incorrect\nLOGIN:incorrect\nLOGIN:incorrect\n");
 }

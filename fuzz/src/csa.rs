@@ -5,12 +5,50 @@
 
 use std::time::{Duration, Instant};
 
-use csa_protocol::frame::{Frame, FrameStatus, LineFramer};
+use csa_protocol::decode::decode;
+use csa_protocol::framer::{Framer, Status};
 use csa_protocol::kifu::{parse_kifu, write_kifu};
-use csa_protocol::session::server::{ConnId, Output, Server, ServerConfig};
-use csa_protocol::{
-    ClientMessage, GameSummary, ServerMessage, decode_client_line, decode_server_line,
-};
+use csa_protocol::message::{ClientMessage, GameSummary, ServerMessage};
+use csa_protocol::session::{ConnId, Server, ServerConfig};
+
+fn decode_client_line(line: &[u8]) -> Result<ClientMessage<'_>, csa_protocol::error::DecodeError> {
+    decode(line)
+}
+
+fn decode_server_line(line: &[u8]) -> Result<ServerMessage<'_>, csa_protocol::error::DecodeError> {
+    decode(line)
+}
+
+/// Any client message value (feature `arbitrary`): encodes to a line that
+/// decodes to the same value.
+pub fn client_value(msgs: &[ClientMessage<'static>]) {
+    for m in msgs {
+        let line = m.to_line();
+        assert_eq!(
+            decode_client_line(&line).as_ref(),
+            Ok(m),
+            "{:?}",
+            String::from_utf8_lossy(&line)
+        );
+        let mut with_lf = Vec::new();
+        m.encode(&mut with_lf);
+        assert_eq!(with_lf.pop(), Some(b'\n'));
+        assert_eq!(with_lf, line);
+    }
+}
+
+/// Any server message value (feature `arbitrary`): the same property.
+pub fn server_value(msgs: &[ServerMessage<'static>]) {
+    for m in msgs {
+        let line = m.to_line();
+        assert_eq!(
+            decode_server_line(&line).as_ref(),
+            Ok(m),
+            "{:?}",
+            String::from_utf8_lossy(&line)
+        );
+    }
+}
 
 /// Any bytes as one client line: a decoded value re-encodes to a line that
 /// decodes to the same value and re-encodes to itself; known lines
@@ -46,6 +84,12 @@ pub fn server_line(data: &[u8]) {
     }
 }
 
+/// Any `Game_Summary` value (feature `arbitrary`): encodes to a block that
+/// parses back to it.
+pub fn summary_value(s: &GameSummary) {
+    assert_eq!(GameSummary::parse(&s.to_bytes()).as_ref(), Ok(s));
+}
+
 /// Any bytes as a Game_Summary block: parse -> encode -> parse is equal.
 pub fn game_summary(data: &[u8]) {
     if let Ok(s) = GameSummary::parse(data) {
@@ -70,25 +114,31 @@ pub fn framer(data: &[u8]) {
         return;
     };
     let max = 16;
+    // Over-long lines are compared as markers: `len` is the bytes seen
+    // when the cap was passed, which depends on how the input was split.
     let frames = |chunks: &[&[u8]]| {
-        let mut framer = LineFramer::new(max);
+        let mut framer = Framer::new(max);
         let mut buf: Vec<u8> = Vec::new();
-        let mut out = Vec::new();
+        let mut out: Vec<Result<Vec<u8>, ()>> = Vec::new();
         for c in chunks {
             buf.extend_from_slice(c);
             loop {
                 match framer.decode(&buf) {
-                    FrameStatus::Complete { frame, consumed } => {
-                        out.push(match frame {
-                            Frame::Line(l) => Ok(l.to_vec()),
-                            Frame::Overlong { len } => Err(len),
-                        });
+                    Status::Complete { frame, consumed } => {
+                        out.push(Ok(frame.to_vec()));
                         buf.drain(..consumed);
                     }
-                    FrameStatus::Partial { consumed } => {
+                    Status::Overlong { len, consumed } => {
+                        assert!(len > max, "reported only past the cap");
+                        out.push(Err(()));
+                        buf.drain(..consumed);
+                    }
+                    Status::Partial { consumed } => {
                         buf.drain(..consumed);
                         assert!(buf.len() <= max + 1, "buffer bounded while discarding");
-                        break;
+                        if consumed == 0 {
+                            break;
+                        }
                     }
                 }
             }
@@ -102,14 +152,19 @@ pub fn framer(data: &[u8]) {
     // Expected from a plain split on LF.
     let mut expected = Vec::new();
     let mut parts: Vec<&[u8]> = body.split(|&b| b == b'\n').collect();
-    parts.pop(); // the unterminated tail is not a frame yet
+    let tail = parts.pop().unwrap_or(b""); // the unterminated tail is not a frame yet
     for p in parts {
         let p = p.strip_suffix(b"\r").unwrap_or(p);
         expected.push(if p.len() > max {
-            Err(p.len())
+            Err(())
         } else {
             Ok(p.to_vec())
         });
+    }
+    // An unterminated tail past the cap is reported already.
+    let tail_body = tail.strip_suffix(b"\r").unwrap_or(tail);
+    if tail_body.len() > max {
+        expected.push(Err(()));
     }
     assert_eq!(whole, expected);
 }
@@ -122,27 +177,26 @@ pub fn server_session(data: &[u8]) {
     let t0 = Instant::now();
     let mut now = t0;
     let mut server = Server::new(ServerConfig::default(), now, 1_800_000_000);
-    let a = server.handle_connect(now);
-    let b = server.handle_connect(now);
+    let (a, b) = (ConnId(1), ConnId(2));
+    server.handle_connect(a, now);
+    server.handle_connect(b, now);
     let secret = "x7Qp-secret-Zr4";
-    server.handle_data(
+    server.handle_input(
         a,
         format!("LOGIN fz_a {secret} x1\n%%GAME fz-300-0 +\n").as_bytes(),
         now,
     );
-    server.handle_data(
+    server.handle_input(
         b,
         format!("LOGIN fz_b {secret} x1\n%%GAME fz-300-0 -\n").as_bytes(),
         now,
     );
-    server.handle_data(a, b"AGREE\n", now);
-    server.handle_data(b, b"AGREE\n", now);
+    server.handle_input(a, b"AGREE\n", now);
+    server.handle_input(b, b"AGREE\n", now);
     let drain = |server: &mut Server<Instant>| {
         let mut got: Vec<(ConnId, Vec<u8>)> = Vec::new();
-        while let Some(o) = server.poll_output() {
-            if let Output::Send { conn, data } = o {
-                got.push((conn, data));
-            }
+        while let Some((conn, t)) = server.poll_transmit() {
+            got.push((conn, t.into_bytes()));
         }
         got
     };
@@ -152,7 +206,13 @@ pub fn server_session(data: &[u8]) {
             .iter()
             .any(|(c, d)| *c == a && d.starts_with(b"START:"))
     );
-    let mut strangers = [server.handle_connect(now), server.handle_connect(now)];
+    let mut next = 3;
+    let mut connect = |server: &mut Server<Instant>, now| {
+        next += 1;
+        server.handle_connect(ConnId(next), now);
+        ConnId(next)
+    };
+    let mut strangers = [connect(&mut server, now), connect(&mut server, now)];
     let mut elapsed = Duration::ZERO;
     for chunk in data.split(|&b| b == 0xff) {
         let Some((&op, rest)) = chunk.split_first() else {
@@ -161,8 +221,8 @@ pub fn server_session(data: &[u8]) {
         let who = usize::from(op & 1);
         match op >> 1 {
             0 => {
-                server.handle_disconnect(strangers[who], now);
-                strangers[who] = server.handle_connect(now);
+                server.handle_close(strangers[who], now);
+                strangers[who] = connect(&mut server, now);
             }
             1 if elapsed < Duration::from_secs(100) => {
                 let step = Duration::from_millis(u64::from(rest.first().copied().unwrap_or(0)) * 4);
@@ -170,11 +230,11 @@ pub fn server_session(data: &[u8]) {
                 elapsed += step;
                 server.handle_timeout(now);
             }
-            _ => server.handle_data(strangers[who], rest, now),
+            _ => server.handle_input(strangers[who], rest, now),
         }
         let _ = drain(&mut server);
     }
-    server.handle_data(a, b"+7776FU\n", now);
+    server.handle_input(a, b"+7776FU\n", now);
     let got = drain(&mut server);
     for p in [a, b] {
         assert!(
@@ -198,6 +258,16 @@ mod tests {
         game_summary(b"BEGIN Game_Summary\nName+:a\nBEGIN Time\nTime_Unit:1min\nEND Time\nEND Game_Summary\n");
         kifu(b"V2.2\nPI\n+\n+7776FU,T1\n%TORYO\n/\nV3.0\n");
         framer(b"\x05ab\r\ncdefghijklmnopqrstuvwxyz\nx\n\ny");
+        use arbitrary::{Arbitrary, Unstructured};
+        let bytes: Vec<u8> = (0..4096u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        let mut u = Unstructured::new(&bytes);
+        client_value(&Vec::<ClientMessage<'static>>::arbitrary(&mut u).unwrap());
+        let mut u = Unstructured::new(&bytes);
+        server_value(&Vec::<ServerMessage<'static>>::arbitrary(&mut u).unwrap());
+        let mut u = Unstructured::new(&bytes);
+        summary_value(&GameSummary::arbitrary(&mut u).unwrap());
         server_session(b"\x04LOGIN fz_a wrong x1\n\xff\x04LOGIN c p x1\n%%CHAT hi\n%%LIST\n+7776FU\n\xff\x00\xff\x02\x80\xff\x05%%GAME fz-300-0 +\n");
     }
 }

@@ -1,6 +1,7 @@
 //! The client session: a sans-IO CSA client (plain CSA mode and x1 mode).
 //!
-//! States (spec note; shogi-server's origin document):
+//! States (`docs/specs/csa.md`, *Extended mode (x1)*; shogi-server's origin
+//! document):
 //! - CSA mode: `login` → `game_waiting` → `agree_waiting` → `game` →
 //!   `disconnected` (the server closes the connection after the game);
 //! - x1 mode: `login` → `connected` → `game_waiting` → `agree_waiting` →
@@ -10,26 +11,36 @@
 //! are computed from the `Game_Summary` Time block (Fischer increment added
 //! before each turn, byoyomi, least time per move, `Time_Unit`) and the `T`
 //! of each confirmation. Call order: [`Client::new`] (queues `LOGIN`), then
-//! feed received bytes with [`Client::handle_data`], drain
+//! received bytes with [`Client::handle_input`] (or decoded lines with
+//! [`Client::handle_message`]), commands, then drain
 //! [`Client::poll_transmit`] and [`Client::poll_event`] after every call,
 //! and call [`Client::handle_timeout`] at [`Client::poll_timeout`]
-//! (keep-alive empty lines).
+//! (keep-alive empty lines, [`Event::PeerSilent`]).
+//!
+//! One move per turn: after [`Client::play`] (or a special move)
+//! [`Client::is_our_turn`] is `false` until the server confirms the move,
+//! and a second move is [`CommandError::NotYourTurn`]; no move is accepted
+//! once the game's `Max_Moves` is reached ([`CommandError::MoveLimit`]).
 
+use alloc::boxed::Box;
 use alloc::collections::VecDeque;
-use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::time::Duration;
 
-use super::Timestamp;
-use crate::board::GameBoard;
-use crate::client::{ClientMessage, GameRequest, SpecialMove, X1Command};
+use super::{Timestamp, Transmit};
 use crate::clock::{Clock, TimeControl};
+use crate::convert::{GameBoard, IllegalMove};
+use crate::decode::decode;
 use crate::error::DecodeError;
-use crate::frame::{Frame, LineBuffer};
-use crate::moves::{CsaMove, move_side};
-use crate::server::{EndReason, Outcome, ServerMessage, SummaryLine, X1Reply, decode_server_line};
-use crate::summary::{GameSummary, GameSummaryReader, SummaryError, TimeSection};
-use crate::types::{GameId, GameName, MoveTime, Password, Side, SidePreference, UserName};
+use crate::framer::{Frame, LineBuffer};
+use crate::message::{
+    ClientMessage, EndReason, GameRequest, GameResult, GameSummary, GameSummaryReader,
+    ServerMessage, SpecialMove, SummaryError, SummaryLine, TimeSection, X1Command, X1Reply,
+};
+use crate::types::{
+    CsaMove, GameId, GameName, MoveTime, Password, Side, SidePreference, Text, UserName, move_side,
+};
+use board_core::shogi::Position;
 
 /// Client settings.
 #[derive(Debug, Clone)]
@@ -44,6 +55,14 @@ pub struct ClientConfig {
     pub game: Option<(GameName<'static>, SidePreference)>,
     /// Send an empty line when nothing was sent for this long (`None`: never).
     pub keep_alive: Option<Duration>,
+    /// How long the server may take to answer a line it must answer (the
+    /// `LOGIN` reply, the confirmation of our move, the `LOGOUT` reply)
+    /// before [`Event::PeerSilent`]; default 30 s.
+    pub reply_timeout: Duration,
+    /// How long `START` may take after our `AGREE` before
+    /// [`Event::PeerSilent`] (the opponent's agree phase included; the
+    /// server's own agree timeout is 120 s); default 150 s.
+    pub start_timeout: Duration,
     /// Line length cap in bytes.
     pub max_line_len: usize,
 }
@@ -57,7 +76,9 @@ impl ClientConfig {
             x1: false,
             game: None,
             keep_alive: Some(Duration::from_secs(30)),
-            max_line_len: crate::frame::DEFAULT_MAX_LINE_LEN,
+            reply_timeout: Duration::from_secs(30),
+            start_timeout: Duration::from_secs(150),
+            max_line_len: crate::framer::DEFAULT_MAX_LINE_LEN,
         }
     }
 }
@@ -81,27 +102,89 @@ pub enum ClientState {
     Disconnected,
 }
 
+/// What the client waits for when the server stays silent
+/// ([`Event::PeerSilent`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Awaited {
+    /// `LOGIN:<name> OK` or `LOGIN:incorrect`.
+    LoginReply,
+    /// `START:<game id>` after our `AGREE`.
+    Start,
+    /// The confirmation of our move (`+7776FU,T3`) or the result after our
+    /// special move.
+    MoveConfirmation,
+    /// `LOGOUT:completed`.
+    LogoutReply,
+}
+
+/// The outcome of a game, from our side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// `#WIN`.
+    Won,
+    /// `#LOSE`.
+    Lost,
+    /// `#DRAW`.
+    Drawn,
+    /// `#CENSORED` (the move limit: the server gives no result), or the
+    /// connection ended before a result.
+    Unknown,
+}
+
+impl From<GameResult> for Outcome {
+    fn from(r: GameResult) -> Self {
+        match r {
+            GameResult::Win => Outcome::Won,
+            GameResult::Lose => Outcome::Lost,
+            GameResult::Draw => Outcome::Drawn,
+            GameResult::Censored => Outcome::Unknown,
+        }
+    }
+}
+
+/// A finished game, delivered in [`Event::GameEnded`] before the session
+/// clears it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameEnded {
+    /// From our side.
+    pub outcome: Outcome,
+    /// The reason line (`#RESIGN`, `#TIME_UP`, ...); `None` when the
+    /// connection ended without one.
+    pub reason: Option<EndReason>,
+    /// The start position (the `Game_Summary` Position block; boxed: a
+    /// position is some 400 bytes).
+    pub start: Box<Position>,
+    /// Every move from `start`: the moves of the Position block, then the
+    /// moves confirmed during the game.
+    pub moves: Vec<CsaMove>,
+    /// The game's id.
+    pub game_id: Option<GameId<'static>>,
+    /// Our side.
+    pub side: Option<Side>,
+}
+
 /// Something the application should know.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
-pub enum ClientEvent {
+pub enum Event {
     /// `LOGIN:<name> OK` (in x1 mode after `##[LOGIN] +OK x1`).
     LoggedIn,
     /// `LOGIN:incorrect`.
     LoginFailed,
     /// A `Game_Summary` arrived; the session is in `AgreeWaiting`.
-    Summary(alloc::boxed::Box<GameSummary>),
+    GameSummary(Box<GameSummary>),
     /// `START:<id>`: the game began.
-    Started {
+    GameStarted {
         /// Game_ID.
-        game_id: String,
+        game_id: GameId<'static>,
     },
     /// `REJECT:<id> by <name>`.
     Rejected {
         /// Game_ID.
-        game_id: String,
+        game_id: GameId<'static>,
         /// Who rejected.
-        by: String,
+        by: Text<'static>,
     },
     /// It is our turn.
     OurTurn {
@@ -119,45 +202,58 @@ pub enum ClientEvent {
         /// Time charged.
         time: Option<MoveTime>,
     },
-    /// The game ended: reason and outcome.
-    GameOver {
-        /// `#RESIGN`, `#TIME_UP`, ...
-        reason: EndReason,
-        /// `#WIN`, `#LOSE`, `#DRAW`, `#CENSORED`.
-        outcome: Outcome,
-    },
+    /// The game ended (reason and outcome lines arrived, or the connection
+    /// closed during the game).
+    GameEnded(GameEnded),
     /// `LOGOUT:completed`.
     LoggedOut,
     /// An x1 reply (`##[...]`) not consumed by the session.
     X1(X1Reply<'static>),
-    /// A line the session could not decode.
+    /// A line the session could not decode (it is skipped).
     Malformed(DecodeError),
+    /// A line longer than [`ClientConfig::max_line_len`] (skipped): `len`
+    /// bytes of it were seen.
+    Overlong {
+        /// Bytes seen.
+        len: usize,
+    },
     /// A `Game_Summary` block that could not be read.
     BadSummary(SummaryError),
     /// A move from the server that is illegal on our board (the board is
-    /// out of sync; the game goes on as the server says only if the
-    /// application chooses to).
+    /// out of sync).
     BoardMismatch {
         /// The move.
         mv: CsaMove,
     },
     /// A line that is no CSA server line.
     Unrecognised(Vec<u8>),
+    /// The server did not answer in time ([`ClientConfig::reply_timeout`],
+    /// [`ClientConfig::start_timeout`]). Reported once per request.
+    PeerSilent {
+        /// What we waited for.
+        waiting_for: Awaited,
+    },
 }
 
-/// A call that is not allowed now.
+/// A command that is not allowed now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum ClientError {
+pub enum CommandError {
+    /// Not our turn, or our move for this turn was already sent.
+    #[error("not our turn")]
+    NotYourTurn,
+    /// No game is being played (or offered, for agree/reject).
+    #[error("no game")]
+    NoGame,
+    /// The game's `Max_Moves` is reached: no more moves.
+    #[error("the move limit of the game is reached")]
+    MoveLimit,
     /// The call needs another state.
     #[error("not allowed in state {0:?}")]
     WrongState(ClientState),
-    /// It is not our turn.
-    #[error("not our turn")]
-    NotOurTurn,
     /// The move is illegal on the board.
     #[error(transparent)]
-    Illegal(#[from] crate::board::IllegalMove),
+    Illegal(#[from] IllegalMove),
 }
 
 /// The sans-IO CSA client. See the module documentation.
@@ -169,16 +265,20 @@ pub struct Client<I> {
     reader: GameSummaryReader,
     summary: Option<GameSummary>,
     board: Option<GameBoard>,
+    start: Option<Position>,
+    moves: Vec<CsaMove>,
     me: Option<Side>,
+    move_sent: bool,
     clocks: [Clock; 2],
     /// `Time_Unit` of each side's Time block in milliseconds: the unit of the
     /// `T` of its confirmations.
     time_units_ms: [u64; 2],
-    game_id: Option<String>,
+    game_id: Option<GameId<'static>>,
     pending_reason: Option<EndReason>,
-    tx: VecDeque<Vec<u8>>,
-    events: VecDeque<ClientEvent>,
+    tx: VecDeque<Transmit>,
+    events: VecDeque<Event>,
     last_send: I,
+    awaiting: Option<(Awaited, I)>,
 }
 
 fn idx(s: Side) -> usize {
@@ -212,7 +312,10 @@ impl<I: Timestamp> Client<I> {
             reader: GameSummaryReader::new(),
             summary: None,
             board: None,
+            start: None,
+            moves: Vec::new(),
             me: None,
+            move_sent: false,
             clocks: [Clock::new(TimeControl::default()); 2],
             time_units_ms: [1000; 2],
             game_id: None,
@@ -220,6 +323,7 @@ impl<I: Timestamp> Client<I> {
             tx: VecDeque::new(),
             events: VecDeque::new(),
             last_send: now,
+            awaiting: None,
         };
         let login = ClientMessage::Login {
             name: c.config.name.clone(),
@@ -227,6 +331,10 @@ impl<I: Timestamp> Client<I> {
             x1: c.config.x1,
         };
         c.send(&login, now);
+        c.awaiting = Some((
+            Awaited::LoginReply,
+            now.saturating_add(c.config.reply_timeout),
+        ));
         c
     }
 
@@ -238,6 +346,12 @@ impl<I: Timestamp> Client<I> {
     /// The board of the current (or last) game.
     pub fn board(&self) -> Option<&GameBoard> {
         self.board.as_ref()
+    }
+
+    /// The moves of the current game from its start position (the
+    /// `Game_Summary`'s moves included).
+    pub fn moves(&self) -> &[CsaMove] {
+        &self.moves
     }
 
     /// Our side in the current game.
@@ -263,42 +377,76 @@ impl<I: Timestamp> Client<I> {
         self.clocks[idx(side)].allowance()
     }
 
-    /// `true` when it is our move.
+    /// `true` when it is our move and we have not sent it yet (and the
+    /// move limit is not reached).
     pub fn is_our_turn(&self) -> bool {
         self.state == ClientState::Game
+            && !self.move_sent
+            && !self.at_move_limit()
             && self.board.as_ref().map(GameBoard::side_to_move) == self.me
+    }
+
+    fn at_move_limit(&self) -> bool {
+        let max = self.summary.as_ref().and_then(|s| s.max_moves).unwrap_or(0);
+        max > 0 && self.moves.len() as u64 >= max
     }
 
     fn send(&mut self, m: &ClientMessage<'_>, now: I) {
         let mut v = Vec::new();
         m.encode(&mut v);
-        self.tx.push_back(v);
+        self.tx.push_back(Transmit::new(v));
         self.last_send = now;
     }
 
+    fn wait_for(&mut self, what: Awaited, timeout: Duration, now: I) {
+        self.awaiting = Some((what, now.saturating_add(timeout)));
+    }
+
     /// The next bytes to send.
-    pub fn poll_transmit(&mut self) -> Option<Vec<u8>> {
+    pub fn poll_transmit(&mut self) -> Option<Transmit> {
         self.tx.pop_front()
     }
 
     /// The next event.
-    pub fn poll_event(&mut self) -> Option<ClientEvent> {
+    pub fn poll_event(&mut self) -> Option<Event> {
         self.events.pop_front()
     }
 
-    /// When [`Client::handle_timeout`] must be called (keep-alive).
+    /// When [`Client::handle_timeout`] must be called (keep-alive, a reply
+    /// that is due).
     pub fn poll_timeout(&self) -> Option<I> {
         if self.state == ClientState::Disconnected {
             return None;
         }
-        self.config
+        let keep = self
+            .config
             .keep_alive
-            .map(|k| self.last_send.saturating_add(k))
+            .map(|k| self.last_send.saturating_add(k));
+        let reply = self.awaiting.map(|(_, t)| t);
+        match (keep, reply) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
-    /// Time passed: sends a keep-alive empty line when due.
+    /// Time passed: sends a keep-alive empty line when due; reports
+    /// [`Event::PeerSilent`] when a reply is overdue.
     pub fn handle_timeout(&mut self, now: I) {
-        if self.poll_timeout().is_some_and(|t| now >= t) {
+        if self.state == ClientState::Disconnected {
+            return;
+        }
+        if let Some((what, deadline)) = self.awaiting
+            && now >= deadline
+        {
+            self.awaiting = None;
+            self.events
+                .push_back(Event::PeerSilent { waiting_for: what });
+        }
+        if self
+            .config
+            .keep_alive
+            .is_some_and(|k| now >= self.last_send.saturating_add(k))
+        {
             self.send(&ClientMessage::KeepAlive, now);
         }
     }
@@ -306,74 +454,102 @@ impl<I: Timestamp> Client<I> {
     /// Accepts the offered game (`AGREE <id>`).
     ///
     /// # Errors
-    /// [`ClientError::WrongState`] outside `AgreeWaiting`.
-    pub fn agree(&mut self, now: I) -> Result<(), ClientError> {
-        self.expect(ClientState::AgreeWaiting)?;
-        let id = self.game_id.clone().and_then(|i| GameId::new(i).ok());
-        self.send(&ClientMessage::Agree(id), now);
+    /// [`CommandError::NoGame`] when no game is offered.
+    pub fn agree(&mut self, now: I) -> Result<(), CommandError> {
+        if self.state != ClientState::AgreeWaiting {
+            return Err(CommandError::NoGame);
+        }
+        self.send(&ClientMessage::Agree(self.game_id.clone()), now);
         self.state = ClientState::StartWaiting;
+        self.wait_for(Awaited::Start, self.config.start_timeout, now);
         Ok(())
     }
 
     /// Refuses the offered game (`REJECT <id>`).
     ///
     /// # Errors
-    /// [`ClientError::WrongState`] outside `AgreeWaiting`.
-    pub fn reject(&mut self, now: I) -> Result<(), ClientError> {
-        self.expect(ClientState::AgreeWaiting)?;
-        let id = self.game_id.clone().and_then(|i| GameId::new(i).ok());
-        self.send(&ClientMessage::Reject(id), now);
+    /// [`CommandError::NoGame`] when no game is offered.
+    pub fn reject(&mut self, now: I) -> Result<(), CommandError> {
+        if self.state != ClientState::AgreeWaiting {
+            return Err(CommandError::NoGame);
+        }
+        self.send(&ClientMessage::Reject(self.game_id.clone()), now);
+        Ok(())
+    }
+
+    fn check_turn(&self) -> Result<(), CommandError> {
+        if self.state != ClientState::Game {
+            return Err(CommandError::NoGame);
+        }
+        if self.at_move_limit() {
+            return Err(CommandError::MoveLimit);
+        }
+        if !self.is_our_turn() {
+            return Err(CommandError::NotYourTurn);
+        }
         Ok(())
     }
 
     /// Sends our move after checking it on the board (it is applied when the
-    /// server confirms it).
+    /// server confirms it). Until then [`Client::is_our_turn`] is `false`.
     ///
     /// # Errors
-    /// [`ClientError::NotOurTurn`], [`ClientError::Illegal`] or
-    /// [`ClientError::WrongState`].
+    /// [`CommandError::NoGame`], [`CommandError::MoveLimit`],
+    /// [`CommandError::NotYourTurn`] (also for a second move in one turn),
+    /// [`CommandError::Illegal`].
     pub fn play(
         &mut self,
         mv: CsaMove,
-        comment: Option<crate::Text<'_>>,
+        comment: Option<Text<'_>>,
         now: I,
-    ) -> Result<(), ClientError> {
-        self.expect(ClientState::Game)?;
-        if !self.is_our_turn() {
-            return Err(ClientError::NotOurTurn);
-        }
+    ) -> Result<(), CommandError> {
+        self.check_turn()?;
         if let Some(b) = &self.board {
             b.check(&mv)?;
         }
         self.send(&ClientMessage::Move { mv, comment }, now);
+        self.move_sent = true;
+        self.wait_for(Awaited::MoveConfirmation, self.config.reply_timeout, now);
         Ok(())
     }
 
-    /// Sends `%TORYO`, `%KACHI` or `%CHUDAN`.
+    /// Sends `%TORYO`, `%KACHI` or `%CHUDAN` instead of a move.
     ///
     /// # Errors
-    /// [`ClientError::WrongState`] outside a game.
-    pub fn special(&mut self, s: SpecialMove, now: I) -> Result<(), ClientError> {
-        self.expect(ClientState::Game)?;
+    /// [`CommandError::NoGame`] outside a game; [`CommandError::NotYourTurn`]
+    /// when our move for this turn was already sent or it is not our turn.
+    pub fn special(&mut self, s: SpecialMove, now: I) -> Result<(), CommandError> {
+        if self.state != ClientState::Game {
+            return Err(CommandError::NoGame);
+        }
+        if self.move_sent || self.board.as_ref().map(GameBoard::side_to_move) != self.me {
+            return Err(CommandError::NotYourTurn);
+        }
         self.send(&ClientMessage::Special(s), now);
+        self.move_sent = true;
+        self.wait_for(Awaited::MoveConfirmation, self.config.reply_timeout, now);
         Ok(())
     }
 
     /// x1: asks for a game (`%%GAME <name> <side>`), or for another game
     /// while waiting (shogi-server accepts `%%GAME` in both states; a
     /// request the server refused with `##[ERROR]`, which arrives as
-    /// [`ClientEvent::X1`], can so be replaced).
+    /// [`Event::X1`], can so be replaced).
     ///
     /// # Errors
-    /// [`ClientError::WrongState`] unless connected in x1 mode or waiting.
+    /// [`CommandError::WrongState`] unless connected in x1 mode or waiting.
     pub fn request_game(
         &mut self,
         name: GameName<'static>,
         side: SidePreference,
         now: I,
-    ) -> Result<(), ClientError> {
-        if self.state != ClientState::GameWaiting {
-            self.expect(ClientState::Connected)?;
+    ) -> Result<(), CommandError> {
+        if !matches!(
+            self.state,
+            ClientState::GameWaiting | ClientState::Connected
+        ) || !self.config.x1
+        {
+            return Err(CommandError::WrongState(self.state));
         }
         self.send(
             &ClientMessage::X1(X1Command::Game(Some(GameRequest { name, side }))),
@@ -383,150 +559,175 @@ impl<I: Timestamp> Client<I> {
         Ok(())
     }
 
-    /// Sends any x1 command (replies arrive as [`ClientEvent::X1`]).
-    pub fn x1_command(&mut self, cmd: X1Command<'_>, now: I) {
+    /// Sends any x1 command (replies arrive as [`Event::X1`]).
+    ///
+    /// # Errors
+    /// [`CommandError::WrongState`] before login or after the connection
+    /// ended.
+    pub fn x1_command(&mut self, cmd: X1Command<'_>, now: I) -> Result<(), CommandError> {
+        if matches!(self.state, ClientState::Login | ClientState::Disconnected) {
+            return Err(CommandError::WrongState(self.state));
+        }
         self.send(&ClientMessage::X1(cmd), now);
+        Ok(())
     }
 
     /// Sends a raw line (tests, tools). No check at all.
     pub fn send_raw_line(&mut self, line: &[u8], now: I) {
         let mut v = line.to_vec();
         v.push(b'\n');
-        self.tx.push_back(v);
+        self.tx.push_back(Transmit::new(v));
         self.last_send = now;
     }
 
     /// Sends `LOGOUT`.
-    pub fn logout(&mut self, now: I) {
+    ///
+    /// # Errors
+    /// [`CommandError::WrongState`] after the connection ended.
+    pub fn logout(&mut self, now: I) -> Result<(), CommandError> {
+        if self.state == ClientState::Disconnected {
+            return Err(CommandError::WrongState(self.state));
+        }
         self.send(&ClientMessage::Logout, now);
+        self.wait_for(Awaited::LogoutReply, self.config.reply_timeout, now);
+        Ok(())
     }
 
-    /// The server closed the connection.
-    pub fn handle_close(&mut self) {
+    /// The server closed the connection. A game in progress ends with
+    /// [`Outcome::Unknown`] and no reason.
+    pub fn handle_close(&mut self, _now: I) {
+        if self.state == ClientState::Game {
+            self.end_game(Outcome::Unknown, None);
+        }
         self.state = ClientState::Disconnected;
+        self.awaiting = None;
     }
 
-    fn expect(&self, s: ClientState) -> Result<(), ClientError> {
-        if self.state == s {
-            Ok(())
-        } else {
-            Err(ClientError::WrongState(self.state))
-        }
+    /// Bytes received from the server: every complete line is decoded and
+    /// handled as [`Client::handle_message`] does; malformed and over-long
+    /// lines are reported ([`Event::Malformed`], [`Event::Overlong`]) and
+    /// skipped.
+    pub fn handle_input(&mut self, bytes: &[u8], now: I) {
+        let mut lines = core::mem::take(&mut self.lines);
+        lines.push(bytes, |frame| match frame {
+            Frame::Line(line) => match decode::<ServerMessage>(line) {
+                Ok(msg) => self.handle_message(&msg, now),
+                Err(e) => {
+                    if self.reader.in_block() {
+                        // The block cannot be completed: drop it.
+                        self.reader = GameSummaryReader::new();
+                    }
+                    self.events.push_back(Event::Malformed(e));
+                }
+            },
+            Frame::Overlong(len) => self.events.push_back(Event::Overlong { len }),
+        });
+        self.lines = lines;
     }
 
-    /// Bytes received from the server.
-    pub fn handle_data(&mut self, data: &[u8], now: I) {
-        self.lines.push(data);
-        loop {
-            let frame = self.lines.with_next_frame(|f| match f {
-                Frame::Line(l) => Some(l.to_vec()),
-                Frame::Overlong { .. } => None,
-            });
-            match frame {
-                None => return,
-                Some(None) => self.events.push_back(ClientEvent::Malformed(
-                    // An overlong server line: report it as malformed.
-                    crate::error::DecodeError::new(
-                        "line",
-                        "length",
-                        self.config.max_line_len,
-                        crate::Problem::TooLong {
-                            max: self.config.max_line_len,
-                        },
-                    ),
-                )),
-                Some(Some(line)) => self.handle_line(&line, now),
-            }
-        }
-    }
-
-    fn handle_line(&mut self, line: &[u8], now: I) {
-        if self.reader.in_block() || line == b"BEGIN Game_Summary" {
-            match self.reader.push_line(line) {
+    /// A line from the server, already decoded (codec users). A
+    /// `Game_Summary` block is read from its lines as they come.
+    pub fn handle_message(&mut self, msg: &ServerMessage<'_>, now: I) {
+        let summary_begin = matches!(
+            msg,
+            ServerMessage::Summary(SummaryLine::Begin(b)) if b.as_str() == "Game_Summary"
+        );
+        if self.reader.in_block() || summary_begin {
+            match self.reader.push_message(msg) {
                 Ok(None) => {}
                 Ok(Some(s)) => self.on_summary(s),
-                Err(e) => self.events.push_back(ClientEvent::BadSummary(e)),
+                Err(e) => self.events.push_back(Event::BadSummary(e)),
             }
             return;
         }
-        let msg = match decode_server_line(line) {
-            Ok(m) => m,
-            Err(e) => return self.events.push_back(ClientEvent::Malformed(e)),
-        };
         match msg {
             ServerMessage::KeepAlive => {}
             ServerMessage::LoginOk(_) => {
                 if !self.config.x1 {
+                    self.awaiting = None;
                     self.state = ClientState::GameWaiting;
-                    self.events.push_back(ClientEvent::LoggedIn);
+                    self.events.push_back(Event::LoggedIn);
                 }
             }
             ServerMessage::X1(X1Reply::LoginOk) => {
+                self.awaiting = None;
                 self.state = ClientState::Connected;
-                self.events.push_back(ClientEvent::LoggedIn);
+                self.events.push_back(Event::LoggedIn);
                 if let Some((name, side)) = self.config.game.clone() {
                     let _ = self.request_game(name, side, now);
                 }
             }
             ServerMessage::LoginIncorrect => {
+                self.awaiting = None;
                 if self.state == ClientState::Login {
                     self.state = ClientState::Disconnected;
                 }
-                self.events.push_back(ClientEvent::LoginFailed);
+                self.events.push_back(Event::LoginFailed);
             }
             ServerMessage::LogoutCompleted => {
+                self.awaiting = None;
                 self.state = ClientState::Disconnected;
-                self.events.push_back(ClientEvent::LoggedOut);
+                self.events.push_back(Event::LoggedOut);
             }
             ServerMessage::Start(id) => {
+                self.awaiting = None;
                 self.state = ClientState::Game;
-                self.game_id = Some(id.as_str().to_string());
-                self.events.push_back(ClientEvent::Started {
-                    game_id: id.as_str().to_string(),
+                self.game_id = Some(id.clone().into_owned());
+                self.events.push_back(Event::GameStarted {
+                    game_id: id.clone().into_owned(),
                 });
                 self.begin_turn();
             }
             ServerMessage::Reject { game_id, by } => {
+                self.awaiting = None;
                 self.state = if self.config.x1 {
                     ClientState::Connected
                 } else {
                     ClientState::Disconnected
                 };
-                self.events.push_back(ClientEvent::Rejected {
-                    game_id: game_id.as_str().to_string(),
-                    by: by.as_str().to_string(),
+                self.events.push_back(Event::Rejected {
+                    game_id: game_id.clone().into_owned(),
+                    by: by.clone().into_owned(),
                 });
             }
-            ServerMessage::Move { mv, time } => self.on_move(mv, time),
+            ServerMessage::Move { mv, time } => self.on_move(*mv, *time),
             ServerMessage::Special { .. } => {}
-            ServerMessage::Reason(r) => self.pending_reason = Some(r),
-            ServerMessage::Outcome(o) => {
-                let reason = self.pending_reason.take().unwrap_or(EndReason::Chudan);
-                self.state = if self.config.x1 {
-                    ClientState::Connected
-                } else {
-                    ClientState::Disconnected
-                };
-                self.events
-                    .push_back(ClientEvent::GameOver { reason, outcome: o });
+            ServerMessage::Reason(r) => self.pending_reason = Some(*r),
+            ServerMessage::GameResult(o) => {
+                let reason = self.pending_reason.take();
+                self.end_game(Outcome::from(*o), reason);
             }
-            ServerMessage::X1(r) => self.events.push_back(ClientEvent::X1(x1_owned(r))),
-            ServerMessage::Summary(SummaryLine::Begin(_)) | ServerMessage::Summary(_) => {
-                self.events
-                    .push_back(ClientEvent::Unrecognised(line.to_vec()));
-            }
+            ServerMessage::X1(r) => self.events.push_back(Event::X1(r.clone().into_owned())),
             ServerMessage::Unrecognised(b) => self
                 .events
-                .push_back(ClientEvent::Unrecognised(b.into_owned())),
-            _ => self
-                .events
-                .push_back(ClientEvent::Unrecognised(line.to_vec())),
+                .push_back(Event::Unrecognised(b.clone().into_owned())),
+            other => self.events.push_back(Event::Unrecognised(other.to_line())),
         }
     }
 
+    fn end_game(&mut self, outcome: Outcome, reason: Option<EndReason>) {
+        self.awaiting = None;
+        self.move_sent = false;
+        let start = Box::new(self.start.take().unwrap_or_else(Position::startpos));
+        self.events.push_back(Event::GameEnded(GameEnded {
+            outcome,
+            reason,
+            start,
+            moves: core::mem::take(&mut self.moves),
+            game_id: self.game_id.take(),
+            side: self.me,
+        }));
+        self.state = if self.config.x1 {
+            ClientState::Connected
+        } else {
+            ClientState::Disconnected
+        };
+    }
+
     fn on_summary(&mut self, s: GameSummary) {
-        self.game_id = s.game_id.as_ref().map(|g| g.as_str().to_string());
+        self.game_id = s.game_id.clone();
         self.me = s.your_turn;
+        self.move_sent = false;
         let common = s.time.as_ref();
         let (black, white) = (
             s.time_black.as_ref().or(common),
@@ -537,21 +738,23 @@ impl<I: Timestamp> Client<I> {
         let mut board = s
             .position
             .as_ref()
-            .and_then(|p| GameBoard::from_csa(&p.position_text()).ok())
-            .unwrap_or_else(GameBoard::startpos);
+            .and_then(|p| crate::convert::start_position(p).ok())
+            .map_or_else(GameBoard::startpos, GameBoard::new);
+        self.start = Some(*board.position());
+        self.moves.clear();
         if let Some(p) = &s.position {
             for (mv, _) in &p.moves {
                 if board.play(mv).is_err() {
-                    self.events
-                        .push_back(ClientEvent::BoardMismatch { mv: *mv });
+                    self.events.push_back(Event::BoardMismatch { mv: *mv });
                     break;
                 }
+                self.moves.push(*mv);
             }
         }
         self.board = Some(board);
         self.state = ClientState::AgreeWaiting;
         self.events
-            .push_back(ClientEvent::Summary(alloc::boxed::Box::new(s.clone())));
+            .push_back(Event::GameSummary(Box::new(s.clone())));
         self.summary = Some(s);
     }
 
@@ -559,9 +762,9 @@ impl<I: Timestamp> Client<I> {
         let Some(b) = &self.board else { return };
         let side = b.side_to_move();
         self.clocks[idx(side)].start_turn();
-        if Some(side) == self.me {
+        if Some(side) == self.me && !self.at_move_limit() {
             let c = &self.clocks[idx(side)];
-            self.events.push_back(ClientEvent::OurTurn {
+            self.events.push_back(Event::OurTurn {
                 remaining: (!c.control.is_unlimited())
                     .then(|| Duration::from_millis(c.remaining_ms)),
                 byoyomi: Duration::from_millis(c.control.byoyomi_ms),
@@ -578,52 +781,19 @@ impl<I: Timestamp> Client<I> {
             let c = &mut self.clocks[idx(side)];
             c.remaining_ms = c.remaining_ms.saturating_sub(charged);
         }
+        if Some(side) == self.me {
+            self.move_sent = false;
+            self.awaiting = None;
+        }
         let ok = self.board.as_mut().is_some_and(|b| b.play(&mv).is_ok());
-        self.events.push_back(ClientEvent::Move { mv, side, time });
+        self.events.push_back(Event::Move { mv, side, time });
         if !ok {
-            self.events.push_back(ClientEvent::BoardMismatch { mv });
+            self.events.push_back(Event::BoardMismatch { mv });
             return;
         }
+        self.moves.push(mv);
         if self.state == ClientState::Game {
             self.begin_turn();
         }
-    }
-}
-
-fn x1_owned(r: X1Reply<'_>) -> X1Reply<'static> {
-    match r {
-        X1Reply::LoginOk => X1Reply::LoginOk,
-        X1Reply::Ok(t) => X1Reply::Ok(t.into_owned()),
-        X1Reply::Who(w) => X1Reply::Who(w.into_owned()),
-        X1Reply::Chat { sender, text } => X1Reply::Chat {
-            sender: sender.into_owned(),
-            text: text.into_owned(),
-        },
-        X1Reply::List(g) => X1Reply::List(g.into_owned()),
-        X1Reply::Show(t) => X1Reply::Show(t.into_owned()),
-        X1Reply::Monitor { game_id, line } => X1Reply::Monitor {
-            game_id: game_id.into_owned(),
-            line: line.into_owned(),
-        },
-        X1Reply::Monitor2 { game_id, line } => X1Reply::Monitor2 {
-            game_id: game_id.into_owned(),
-            line: line.into_owned(),
-        },
-        X1Reply::Rating(t) => X1Reply::Rating(t.into_owned()),
-        X1Reply::BuoyCount(n) => X1Reply::BuoyCount(n),
-        X1Reply::Version(t) => X1Reply::Version(t.into_owned()),
-        X1Reply::Help(t) => X1Reply::Help(t.into_owned()),
-        X1Reply::Error(t) => X1Reply::Error(t.into_owned()),
-        X1Reply::Other { tag, text } => X1Reply::Other {
-            tag: tag.into_owned(),
-            text: text.into_owned(),
-        },
-    }
-}
-
-impl X1Reply<'_> {
-    /// The same value with owned text.
-    pub fn into_owned(self) -> X1Reply<'static> {
-        x1_owned(self)
     }
 }

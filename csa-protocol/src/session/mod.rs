@@ -1,44 +1,102 @@
-//! Sans-IO sessions (STYLE.md convention 7): state machines that never touch
-//! a socket or the clock. Inputs are `handle_*` calls (bytes received, and
-//! the current time, which the caller reads and passes in as a
-//! [`Timestamp`]); outputs are pulled with `poll_*`. The two are tested
-//! against each other in memory (`tests/games.rs`).
+//! Sans-IO sessions: state machines that never touch a socket or the
+//! clock. [`Client`] plays on a CSA server; [`Server`] serves many
+//! connections.
+//!
+//! # Call order (the same for every session of the crate family)
+//!
+//! ```text
+//! session.handle_input(bytes, now);        // raw bytes from the wire
+//! session.handle_message(&msg, now);       // or a message a codec decoded
+//! session.handle_timeout(now);             // when poll_timeout() has passed
+//! session.play(mv, None, now)?;            // commands return Result<_, CommandError>
+//! while let Some(t) = session.poll_transmit() { write(t) }  // 1. bytes to write
+//! while let Some(e) = session.poll_event() { react(e) }     // 2. what happened
+//! let next = session.poll_timeout();                        // 3. when to wake
+//! ```
+//!
+//! The [`Server`] takes a connection id ([`ConnId`]) as the first argument
+//! of every input (`handle_connect(conn, now)`, `handle_input(conn, bytes,
+//! now)`, `handle_message(conn, &msg, now)`, `handle_close(conn, now)`) and
+//! its `poll_transmit()` yields `(conn, transmit)`; a transmit with
+//! [`Transmit::close_after`] asks the I/O layer to close that connection
+//! once the bytes are written.
 //!
 //! # Time
 //!
 //! The sessions only compare time stamps, add durations to them and measure
-//! the time between two of them, so any monotonic clock will do:
-//! - with the `std` feature, [`std::time::Instant`](https://doc.rust-lang.org/std/time/struct.Instant.html);
-//! - everywhere, [`core::time::Duration`] read as "time since an epoch the
-//!   caller chose" (a tick counter, a monotonic timer, or simulated time in
-//!   tests), so `no_std` programs need nothing beyond `core`;
-//! - any other clock type, by implementing [`Timestamp`].
-//!
-//! The type is inferred from the first time passed in; where it must be
-//! named, name it (`Server<Instant>`, `Client<Duration>`). There is no
-//! default type parameter, so turning the `std` feature on (features are
-//! additive across a build) never changes what a type means.
+//! the time between two of them, so any monotonic clock will do: with `std`,
+//! `std::time::Instant`; everywhere, [`core::time::Duration`] read as "time
+//! since an epoch the caller chose" (a tick counter, or simulated time in
+//! tests); any other clock type, by implementing [`Timestamp`].
 //!
 //! ```
 //! use core::time::Duration;
-//! use csa_protocol::session::client::{Client, ClientConfig};
-//! use csa_protocol::{Password, UserName};
+//! use csa_protocol::session::{Client, ClientConfig};
+//! use csa_protocol::types::{Password, UserName};
 //!
 //! let config = ClientConfig::new(
 //!     UserName::new("alice").unwrap(),
 //!     Password::new("floodgate-300-10F,secret").unwrap(),
 //! );
-//! // Time in milliseconds since our own epoch, as a Duration.
 //! let mut client: Client<Duration> = Client::new(config, Duration::ZERO);
 //! assert_eq!(
-//!     client.poll_transmit().unwrap(),
+//!     client.poll_transmit().unwrap().as_bytes(),
 //!     b"LOGIN alice floodgate-300-10F,secret\n"
 //! );
 //! ```
 
+use alloc::vec::Vec;
+
 pub mod client;
 pub mod server;
+
+pub use crate::clock::{Clock, TimeControl};
+pub use client::{
+    Awaited, Client, ClientConfig, ClientState, CommandError, Event, GameEnded, Outcome,
+};
+pub use server::{ConnId, Rating, Server, ServerConfig, ServerEvent};
 
 /// A point in time on the caller's monotonic clock (shared by the whole
 /// crate family; see [`board_core::time`]).
 pub use board_core::time::Timestamp;
+
+/// Bytes a session wants written: one or more whole lines, each with its
+/// LF. From the [`Server`], it may also ask for the connection to be closed
+/// after the bytes ([`Transmit::close_after`]; the bytes may then be empty).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Transmit {
+    bytes: Vec<u8>,
+    close: bool,
+}
+
+impl Transmit {
+    pub(crate) fn new(bytes: Vec<u8>) -> Self {
+        Self {
+            bytes,
+            close: false,
+        }
+    }
+
+    /// The bytes to write.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The bytes to write, owned.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.bytes
+    }
+
+    /// `true`: close the connection once these bytes are written (the
+    /// server ends a CSA-mode connection after the game, a duplicate login,
+    /// a `LOGOUT`). Never set by a [`Client`].
+    pub fn close_after(&self) -> bool {
+        self.close
+    }
+}
+
+impl AsRef<[u8]> for Transmit {
+    fn as_ref(&self) -> &[u8] {
+        &self.bytes
+    }
+}

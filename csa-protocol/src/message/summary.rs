@@ -1,4 +1,4 @@
-//! The `Game_Summary` block (spec note, "Game_Summary"): a typed value, an
+//! The `Game_Summary` block (`docs/specs/csa.md`, *Game_Summary*): a typed value, an
 //! incremental line-by-line reader, and an encoder.
 //!
 //! ```text
@@ -25,9 +25,9 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::error::DecodeError;
+use crate::error::{DecodeError, SummaryKey, SummarySection, ValueForm};
+use crate::message::server_line::{ServerMessage, SummaryLine, decode_server_line};
 use crate::moves::CsaMove;
-use crate::server::{ServerMessage, SummaryLine, decode_server_line};
 use crate::types::{GameId, MoveTime, Side, Text};
 
 /// The unit of the Time block's numbers: `Time_Unit:<n>(sec|min|msec)`
@@ -112,8 +112,8 @@ impl FieldKey {
     /// Validates a key.
     ///
     /// # Errors
-    /// [`crate::ValueError`] when the key does not have the form above.
-    pub fn new(key: &str) -> Result<Self, crate::ValueError> {
+    /// [`crate::error::ValueError`] when the key does not have the form above.
+    pub fn new(key: &str) -> Result<Self, crate::error::ValueError> {
         let b = key.as_bytes();
         let ok = !b.is_empty()
             && b.len() <= 64
@@ -125,13 +125,11 @@ impl FieldKey {
         if ok {
             Ok(Self(key.into()))
         } else {
-            Err(crate::ValueError {
-                what: "field key",
-                offset: 0,
-                problem: crate::Problem::Expected(
-                    "a letter, then [A-Za-z0-9_], optionally ending in + or -",
-                ),
-            })
+            Err(crate::error::ValueError::new(
+                crate::error::ValueKind::FieldKey,
+                0,
+                crate::error::Problem::Expected(crate::error::Expected::FieldKey),
+            ))
         }
     }
 
@@ -229,7 +227,7 @@ impl PositionSection {
     }
 }
 
-/// A `Game_Summary` block as a typed value (spec note, "Game_Summary").
+/// A `Game_Summary` block as a typed value (`docs/specs/csa.md`, *Game_Summary*).
 ///
 /// Build one, [`GameSummary::encode`] it, and [`GameSummary::parse`] gives it
 /// back equal. Fields absent from the block are `None`.
@@ -286,8 +284,8 @@ pub enum SummaryError {
     Unexpected {
         /// 1-based line number within the block.
         line_no: usize,
-        /// The section being read (`Game_Summary`, `Time`, `Position`...).
-        section: &'static str,
+        /// The section being read.
+        section: SummarySection,
     },
     /// A known field has a malformed value.
     #[error("Game_Summary line {line_no}: field `{key}`: expected {expected}")]
@@ -295,9 +293,9 @@ pub enum SummaryError {
         /// 1-based line number within the block.
         line_no: usize,
         /// The key.
-        key: &'static str,
+        key: SummaryKey,
         /// What the value should look like.
-        expected: &'static str,
+        expected: ValueForm,
     },
     /// A field appears twice in one section.
     #[error("Game_Summary line {line_no}: duplicate field `{key}`")]
@@ -305,7 +303,7 @@ pub enum SummaryError {
         /// 1-based line number within the block.
         line_no: usize,
         /// The key.
-        key: &'static str,
+        key: SummaryKey,
     },
     /// A section appears twice.
     #[error("Game_Summary line {line_no}: duplicate section `{section}`")]
@@ -313,7 +311,7 @@ pub enum SummaryError {
         /// 1-based line number within the block.
         line_no: usize,
         /// The section.
-        section: &'static str,
+        section: SummarySection,
     },
     /// The text ended inside the block.
     #[error("Game_Summary: input ended inside the block")]
@@ -333,7 +331,8 @@ enum Section {
 /// it the lines between `BEGIN Game_Summary` and `END Game_Summary`).
 ///
 /// ```
-/// use csa_protocol::{GameSummaryReader, Side};
+/// use csa_protocol::message::GameSummaryReader;
+/// use csa_protocol::types::Side;
 ///
 /// let mut r = GameSummaryReader::new();
 /// let text = "BEGIN Game_Summary\nName+:alice\nName-:bob\nYour_Turn:-\nTo_Move:+\nEND Game_Summary";
@@ -405,18 +404,34 @@ impl GameSummaryReader {
     /// [`SummaryError`] naming the line number (within the block) and the
     /// field. After an error, the reader is reset.
     pub fn push_line(&mut self, line: &[u8]) -> Result<Option<GameSummary>, SummaryError> {
-        let r = self.push_inner(line);
+        match decode_server_line(line) {
+            Ok(msg) => self.push_message(&msg),
+            Err(source) => {
+                let line_no = self.line_no + 1;
+                *self = Self::new();
+                Err(SummaryError::Line { line_no, source })
+            }
+        }
+    }
+
+    /// Feeds one decoded line (as [`GameSummaryReader::push_line`]).
+    ///
+    /// # Errors
+    /// As [`GameSummaryReader::push_line`].
+    pub fn push_message(
+        &mut self,
+        msg: &ServerMessage<'_>,
+    ) -> Result<Option<GameSummary>, SummaryError> {
+        self.line_no += 1;
+        let r = self.push_inner(msg);
         if r.is_err() {
             *self = Self::new();
         }
         r
     }
 
-    fn push_inner(&mut self, line: &[u8]) -> Result<Option<GameSummary>, SummaryError> {
-        self.line_no += 1;
+    fn push_inner(&mut self, msg: &ServerMessage<'_>) -> Result<Option<GameSummary>, SummaryError> {
         let line_no = self.line_no;
-        let msg =
-            decode_server_line(line).map_err(|source| SummaryError::Line { line_no, source })?;
         let unexpected = |section| SummaryError::Unexpected { line_no, section };
         let bad = |key, expected| SummaryError::BadValue {
             line_no,
@@ -429,9 +444,9 @@ impl GameSummaryReader {
                     self.section = Section::Body;
                     Ok(None)
                 }
-                _ => Err(unexpected("(before Game_Summary)")),
+                _ => Err(unexpected(SummarySection::Before)),
             },
-            Section::Done => Err(unexpected("(after Game_Summary)")),
+            Section::Done => Err(unexpected(SummarySection::After)),
             Section::Body => match msg {
                 ServerMessage::Summary(SummaryLine::Begin(b)) => {
                     let (sec, slot_full) = match b.as_str() {
@@ -439,7 +454,7 @@ impl GameSummaryReader {
                         "Time+" => (Section::Time(1), self.summary.time_black.is_some()),
                         "Time-" => (Section::Time(2), self.summary.time_white.is_some()),
                         "Position" => (Section::Position, self.summary.position.is_some()),
-                        _ => return Err(unexpected("Game_Summary")),
+                        _ => return Err(unexpected(SummarySection::GameSummary)),
                     };
                     if slot_full {
                         return Err(SummaryError::DuplicateSection {
@@ -464,7 +479,7 @@ impl GameSummaryReader {
                     let s = &mut self.summary;
                     let v = value.as_str();
                     macro_rules! set {
-                        ($slot:expr, $k:literal, $val:expr) => {{
+                        ($slot:expr, $k:expr, $val:expr) => {{
                             if $slot.is_some() {
                                 return Err(SummaryError::Duplicate { line_no, key: $k });
                             }
@@ -473,53 +488,77 @@ impl GameSummaryReader {
                     }
                     match key.as_str() {
                         "Protocol_Version" => {
-                            set!(s.protocol_version, "Protocol_Version", value.into_owned())
+                            set!(
+                                s.protocol_version,
+                                SummaryKey::ProtocolVersion,
+                                value.clone().into_owned()
+                            )
                         }
                         "Protocol_Mode" => {
-                            set!(s.protocol_mode, "Protocol_Mode", value.into_owned())
+                            set!(
+                                s.protocol_mode,
+                                SummaryKey::ProtocolMode,
+                                value.clone().into_owned()
+                            )
                         }
-                        "Format" => set!(s.format, "Format", value.into_owned()),
-                        "Declaration" => set!(s.declaration, "Declaration", value.into_owned()),
+                        "Format" => set!(s.format, SummaryKey::Format, value.clone().into_owned()),
+                        "Declaration" => {
+                            set!(
+                                s.declaration,
+                                SummaryKey::Declaration,
+                                value.clone().into_owned()
+                            )
+                        }
                         "Game_ID" => {
-                            let id = GameId::new(v).map_err(|_| {
-                                bad("Game_ID", "a game id (printable ASCII, no space)")
-                            })?;
-                            set!(s.game_id, "Game_ID", id.into_owned())
+                            let id = GameId::new(v)
+                                .map_err(|_| bad(SummaryKey::GameId, ValueForm::GameId))?;
+                            set!(s.game_id, SummaryKey::GameId, id.into_owned())
                         }
-                        "Name+" => set!(s.name_black, "Name+", value.into_owned()),
-                        "Name-" => set!(s.name_white, "Name-", value.into_owned()),
+                        "Name+" => set!(
+                            s.name_black,
+                            SummaryKey::NameBlack,
+                            value.clone().into_owned()
+                        ),
+                        "Name-" => set!(
+                            s.name_white,
+                            SummaryKey::NameWhite,
+                            value.clone().into_owned()
+                        ),
                         "Your_Turn" => set!(
                             s.your_turn,
-                            "Your_Turn",
-                            side(v).ok_or_else(|| bad("Your_Turn", "`+` or `-`"))?
+                            SummaryKey::YourTurn,
+                            side(v).ok_or_else(|| bad(SummaryKey::YourTurn, ValueForm::Sign))?
                         ),
                         "To_Move" => set!(
                             s.to_move,
-                            "To_Move",
-                            side(v).ok_or_else(|| bad("To_Move", "`+` or `-`"))?
+                            SummaryKey::ToMove,
+                            side(v).ok_or_else(|| bad(SummaryKey::ToMove, ValueForm::Sign))?
                         ),
                         "Rematch_On_Draw" => set!(
                             s.rematch_on_draw,
-                            "Rematch_On_Draw",
-                            yes_no(v).ok_or_else(|| bad("Rematch_On_Draw", "`YES` or `NO`"))?
+                            SummaryKey::RematchOnDraw,
+                            yes_no(v)
+                                .ok_or_else(|| bad(SummaryKey::RematchOnDraw, ValueForm::YesNo))?
                         ),
                         "Max_Moves" => set!(
                             s.max_moves,
-                            "Max_Moves",
-                            number(v).ok_or_else(|| bad("Max_Moves", "a number"))?
+                            SummaryKey::MaxMoves,
+                            number(v)
+                                .ok_or_else(|| bad(SummaryKey::MaxMoves, ValueForm::Number))?
                         ),
                         k => s.extra.push((
-                            FieldKey::new(k).map_err(|_| unexpected("Game_Summary"))?,
-                            value.into_owned(),
+                            FieldKey::new(k)
+                                .map_err(|_| unexpected(SummarySection::GameSummary))?,
+                            value.clone().into_owned(),
                         )),
                     }
                     Ok(None)
                 }
-                _ => Err(unexpected("Game_Summary")),
+                _ => Err(unexpected(SummarySection::GameSummary)),
             },
             Section::Time(which) => match msg {
                 ServerMessage::Summary(SummaryLine::End(b))
-                    if b.as_str() == section_name(self.section) =>
+                    if b.as_str() == section_name(self.section).as_str() =>
                 {
                     let t = core::mem::take(&mut self.cur_time);
                     match which {
@@ -534,7 +573,7 @@ impl GameSummaryReader {
                     let t = &mut self.cur_time;
                     let v = value.as_str();
                     macro_rules! set {
-                        ($slot:expr, $k:literal, $val:expr) => {{
+                        ($slot:expr, $k:expr, $val:expr) => {{
                             if $slot.is_some() {
                                 return Err(SummaryError::Duplicate { line_no, key: $k });
                             }
@@ -542,48 +581,67 @@ impl GameSummaryReader {
                         }};
                     }
                     macro_rules! num {
-                        ($k:literal) => {
-                            number(v).ok_or_else(|| bad($k, "a number"))?
+                        ($k:expr) => {
+                            number(v).ok_or_else(|| bad($k, ValueForm::Number))?
                         };
                     }
                     match key.as_str() {
                         "Time_Unit" => set!(
                             t.time_unit,
-                            "Time_Unit",
+                            SummaryKey::TimeUnit,
                             TimeUnit::parse(v)
-                                .ok_or_else(|| bad("Time_Unit", "<n>sec, <n>min or <n>msec"))?
+                                .ok_or_else(|| bad(SummaryKey::TimeUnit, ValueForm::TimeUnit))?
                         ),
-                        "Total_Time" => set!(t.total_time, "Total_Time", num!("Total_Time")),
-                        "Byoyomi" => set!(t.byoyomi, "Byoyomi", num!("Byoyomi")),
-                        "Increment" => set!(t.increment, "Increment", num!("Increment")),
-                        "Delay" => set!(t.delay, "Delay", num!("Delay")),
+                        "Total_Time" => set!(
+                            t.total_time,
+                            SummaryKey::TotalTime,
+                            num!(SummaryKey::TotalTime)
+                        ),
+                        "Byoyomi" => {
+                            set!(t.byoyomi, SummaryKey::Byoyomi, num!(SummaryKey::Byoyomi))
+                        }
+                        "Increment" => set!(
+                            t.increment,
+                            SummaryKey::Increment,
+                            num!(SummaryKey::Increment)
+                        ),
+                        "Delay" => set!(t.delay, SummaryKey::Delay, num!(SummaryKey::Delay)),
                         "Least_Time_Per_Move" => set!(
                             t.least_time_per_move,
-                            "Least_Time_Per_Move",
-                            num!("Least_Time_Per_Move")
+                            SummaryKey::LeastTimePerMove,
+                            num!(SummaryKey::LeastTimePerMove)
                         ),
                         "Time_Roundup" => set!(
                             t.time_roundup,
-                            "Time_Roundup",
-                            yes_no(v).ok_or_else(|| bad("Time_Roundup", "`YES` or `NO`"))?
+                            SummaryKey::TimeRoundup,
+                            yes_no(v)
+                                .ok_or_else(|| bad(SummaryKey::TimeRoundup, ValueForm::YesNo))?
                         ),
                         "Remaining_Time+" => set!(
                             t.remaining_time_black,
-                            "Remaining_Time+",
-                            num!("Remaining_Time+")
+                            SummaryKey::RemainingTimeBlack,
+                            num!(SummaryKey::RemainingTimeBlack)
                         ),
                         "Remaining_Time-" => set!(
                             t.remaining_time_white,
-                            "Remaining_Time-",
-                            num!("Remaining_Time-")
+                            SummaryKey::RemainingTimeWhite,
+                            num!(SummaryKey::RemainingTimeWhite)
                         ),
-                        "Last_Move" => set!(t.last_move, "Last_Move", value.into_owned()),
+                        "Last_Move" => set!(
+                            t.last_move,
+                            SummaryKey::LastMove,
+                            value.clone().into_owned()
+                        ),
                         "Current_Turn" => {
-                            set!(t.current_turn, "Current_Turn", num!("Current_Turn"))
+                            set!(
+                                t.current_turn,
+                                SummaryKey::CurrentTurn,
+                                num!(SummaryKey::CurrentTurn)
+                            )
                         }
                         k => t.extra.push((
-                            FieldKey::new(k).map_err(|_| unexpected("Time"))?,
-                            value.into_owned(),
+                            FieldKey::new(k).map_err(|_| unexpected(SummarySection::Time))?,
+                            value.clone().into_owned(),
                         )),
                     }
                     Ok(None)
@@ -610,28 +668,27 @@ impl GameSummaryReader {
                     ServerMessage::Summary(SummaryLine::SideToMove(s))
                         if p.side_to_move.is_none() =>
                     {
-                        p.side_to_move = Some(s);
+                        p.side_to_move = Some(*s);
                         Ok(None)
                     }
                     ServerMessage::Move { mv, time } if p.side_to_move.is_some() => {
-                        p.moves.push((mv, time));
+                        p.moves.push((*mv, *time));
                         Ok(None)
                     }
-                    _ => Err(unexpected("Position")),
+                    _ => Err(unexpected(SummarySection::Position)),
                 }
             }
         }
     }
 }
 
-fn section_name(s: Section) -> &'static str {
+fn section_name(s: Section) -> SummarySection {
     match s {
-        Section::Before | Section::Done => "Game_Summary",
-        Section::Body => "Game_Summary",
-        Section::Time(0) => "Time",
-        Section::Time(1) => "Time+",
-        Section::Time(_) => "Time-",
-        Section::Position => "Position",
+        Section::Before | Section::Done | Section::Body => SummarySection::GameSummary,
+        Section::Time(0) => SummarySection::Time,
+        Section::Time(1) => SummarySection::TimeBlack,
+        Section::Time(_) => SummarySection::TimeWhite,
+        Section::Position => SummarySection::Position,
     }
 }
 

@@ -1,6 +1,9 @@
-//! The game board a session keeps: a `board_core::shogi` position plus the
-//! history a CSA server needs for repetition (sennichite) and perpetual
-//! check (oute-sennichite) — spec note, "Server-side legality".
+//! Wire ⇄ `board-core` shogi: CSA moves are `board_core::shogi::CsaMove`
+//! (board-core owns the CSA move and position notation), [`Side`] converts
+//! to and from `board_core::shogi::Color`, and [`GameBoard`] is the board a
+//! session keeps: a `board_core::shogi` position plus the history a CSA
+//! server needs for repetition (sennichite) and perpetual check
+//! (oute-sennichite) — `docs/specs/csa.md`, *Server-side legality*.
 //!
 //! All rules (move legality incl. nifu, uchifuzume, dead pieces, leaving the
 //! king in check; the 27-point declaration) are board-core's; this module
@@ -15,6 +18,43 @@ use board_core::shogi::{
 
 use crate::moves::CsaMove;
 use crate::types::Side;
+
+/// The board move a CSA move stands for in `pos`, checked against every
+/// rule (board-core's [`Position::move_from_csa`]).
+///
+/// ```
+/// use board_core::shogi::Position;
+/// use csa_protocol::convert::{to_board_move, to_csa_move};
+///
+/// let pos = Position::startpos();
+/// let mv = to_board_move(&pos, &"+7776FU".parse().unwrap()).unwrap();
+/// assert_eq!(mv.to_string(), "7g7f"); // USI
+/// assert_eq!(to_csa_move(&pos, mv).unwrap().to_string(), "+7776FU");
+/// ```
+///
+/// # Errors
+/// [`IllegalMove`] with board-core's reason.
+pub fn to_board_move(pos: &Position, mv: &CsaMove) -> Result<Move, IllegalMove> {
+    pos.move_from_csa(mv).map_err(IllegalMove)
+}
+
+/// The CSA move (`+7776FU`: sign, from, to, piece after the move) of a
+/// board move in `pos`.
+///
+/// # Errors
+/// [`IllegalMove`] when `mv` is not legal in `pos`.
+pub fn to_csa_move(pos: &Position, mv: Move) -> Result<CsaMove, IllegalMove> {
+    pos.move_to_csa(mv).map_err(IllegalMove)
+}
+
+/// The start position of a `Game_Summary` Position block (`PI`, `P1`..`P9`,
+/// hands, the side to move), read by board-core.
+///
+/// # Errors
+/// board-core's [`CsaPositionError`] (line, byte, reason).
+pub fn start_position(p: &crate::message::PositionSection) -> Result<Position, CsaPositionError> {
+    Position::from_csa(p.position_text().as_bytes())
+}
 
 /// Positions a game may reach (initial position included). With the usual
 /// `Max_Moves` of 256 this is never reached; a longer game ends with
@@ -150,33 +190,6 @@ impl GameBoard {
     /// 27-point rule, judged by board-core).
     pub fn can_declare_win(&self) -> bool {
         self.pos.impasse_declaration().is_ok()
-    }
-
-    /// A simple built-in player: a legal move, captures first; among equals
-    /// the choice is spread by `seed`. `None` when there is no legal move
-    /// (checkmate or stalemate: resign).
-    pub fn pick_move(&self, seed: u64) -> Option<CsaMove> {
-        let moves = self.pos.legal_moves();
-        if moves.is_empty() {
-            return None;
-        }
-        let captures: alloc::vec::Vec<Move> = moves
-            .iter()
-            .copied()
-            .filter(|m| m.from().is_some() && self.pos.piece_at(m.to()).is_some())
-            .collect();
-        let pool: &[Move] = if captures.is_empty() {
-            &moves
-        } else {
-            &captures
-        };
-        // xorshift-multiply mix of the seed and the ply.
-        let mut x = seed ^ (self.ply() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        x ^= x >> 33;
-        let mv = pool[(x % pool.len() as u64) as usize];
-        self.pos.move_to_csa(mv).ok()
     }
 
     /// The position as CSA text (`P1`..`P9`, hands, side line), LF-ended.

@@ -1,17 +1,13 @@
-//! Lines a client sends to the server (spec note: "Plain CSA mode",
+//! Lines a client sends to the server (`docs/specs/csa.md`: *Plain CSA mode*,
 //! "Agreement -> game", "Moves", "Extended mode (x1)").
 
 use crate::sink::Sink as _;
 use alloc::borrow::Cow;
 use alloc::vec::Vec;
 
-use crate::cursor::{Cursor, parse_u64};
-use crate::error::{DecodeError, Problem};
-use crate::moves::{BuoyMoves, CsaMove, decode_move_token};
-use crate::types::{
-    GameId, GameName, Password, SidePreference, Text, UserName, is_game_id_byte, is_graphic,
-    is_name_byte,
-};
+use crate::error::DecodeError;
+use crate::moves::{BuoyMoves, CsaMove};
+use crate::types::{GameId, GameName, Password, SidePreference, Text, UserName};
 
 /// A special move a client sends instead of a board move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -21,7 +17,7 @@ pub enum SpecialMove {
     /// `%KACHI`: declare a win by the 27-point jishogi rule.
     Kachi,
     /// `%CHUDAN`: abort the game (clients send it; shogi-server treats it as
-    /// a loss for the sender — spec note, "Moves").
+    /// a loss for the sender — `docs/specs/csa.md`, *Moves*).
     Chudan,
 }
 
@@ -55,8 +51,8 @@ impl GameRequest<'_> {
     }
 }
 
-/// A shogi-server extended-mode (x1) command, `%%...` (spec note, table in
-/// "Extended mode (x1)").
+/// A shogi-server extended-mode (x1) command, `%%...`
+/// (`docs/specs/csa.md`, the table in *Extended mode (x1)*).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum X1Command<'a> {
@@ -110,7 +106,7 @@ pub enum X1Command<'a> {
     },
 }
 
-/// One line from a client, decoded (see [`decode_client_line`]).
+/// One line from a client, decoded (see [`crate::decode::decode`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ClientMessage<'a> {
@@ -149,263 +145,31 @@ pub enum ClientMessage<'a> {
     Unrecognised(Cow<'a, [u8]>),
 }
 
-const LOGIN: &str = "LOGIN";
-
 /// Decodes one client line (terminator already removed by the framer).
 ///
 /// Never allocates. A line that is no client command is
 /// [`ClientMessage::Unrecognised`]; a line that starts like a command (its
 /// keyword, a sign `+`/`-`, `%%` of a known command) but is malformed is a
-/// [`DecodeError`] naming the command, the field and the column.
+/// [`DecodeError`] naming the command, the field and the byte offset.
 ///
 /// ```
-/// use csa_protocol::{decode_client_line, ClientMessage, X1Command, SidePreference};
+/// use csa_protocol::message::{ClientMessage, X1Command};
+/// use csa_protocol::types::SidePreference;
+/// # use csa_protocol::message::ClientMessage as M;
+/// # fn decode_client_line(l: &[u8]) -> Result<M<'_>, csa_protocol::error::DecodeError> { csa_protocol::decode::decode(l) }
 ///
 /// let m = decode_client_line(b"%%GAME testgame-300-0 +").unwrap();
 /// let ClientMessage::X1(X1Command::Game(Some(req))) = m else { panic!() };
 /// assert_eq!((req.name.as_str(), req.side), ("testgame-300-0", SidePreference::Black));
 ///
 /// let err = decode_client_line(b"LOGIN mal1 pass x2").unwrap_err();
-/// assert_eq!((err.line, err.field, err.column), ("LOGIN", "mode", 17));
+/// assert_eq!((err.message.as_str(), err.field.as_str(), err.offset), ("LOGIN", "mode", 16));
 /// ```
 ///
 /// # Errors
 /// [`DecodeError`] as described above.
 pub fn decode_client_line(line: &[u8]) -> Result<ClientMessage<'_>, DecodeError> {
-    let Some(&first) = line.first() else {
-        return Ok(ClientMessage::KeepAlive);
-    };
-    let kw_end = line.iter().position(|&b| b == b' ').unwrap_or(line.len());
-    let kw = &line[..kw_end];
-    match first {
-        b'+' | b'-' => return decode_move(line),
-        b'%' if line.starts_with(b"%%") => return decode_x1(line, kw, kw_end),
-        _ => {}
-    }
-    let simple = |msg: ClientMessage<'static>, kind: &'static str| {
-        Cursor::new(line, kw_end, kind).end()?;
-        Ok(msg)
-    };
-    match kw {
-        b"LOGIN" => decode_login(line, kw_end),
-        b"LOGOUT" => simple(ClientMessage::Logout, "LOGOUT"),
-        b"AGREE" => {
-            let mut c = Cursor::new(line, kw_end, "AGREE");
-            let id = opt_game_id(&mut c)?;
-            c.end()?;
-            Ok(ClientMessage::Agree(id))
-        }
-        b"REJECT" => {
-            let mut c = Cursor::new(line, kw_end, "REJECT");
-            let id = opt_game_id(&mut c)?;
-            c.end()?;
-            Ok(ClientMessage::Reject(id))
-        }
-        b"%TORYO" => simple(ClientMessage::Special(SpecialMove::Toryo), "%TORYO"),
-        b"%KACHI" => simple(ClientMessage::Special(SpecialMove::Kachi), "%KACHI"),
-        b"%CHUDAN" => simple(ClientMessage::Special(SpecialMove::Chudan), "%CHUDAN"),
-        _ => Ok(ClientMessage::Unrecognised(Cow::Borrowed(line))),
-    }
-}
-
-fn opt_game_id<'a>(c: &mut Cursor<'a>) -> Result<Option<GameId<'a>>, DecodeError> {
-    match c.opt_field("game_id")? {
-        None => Ok(None),
-        Some((f, off)) => Ok(Some(GameId::from_checked(c.check(
-            "game_id",
-            f,
-            off,
-            GameId::MAX_LEN,
-            is_game_id_byte,
-        )?))),
-    }
-}
-
-fn game_id<'a>(c: &mut Cursor<'a>) -> Result<GameId<'a>, DecodeError> {
-    Ok(GameId::from_checked(c.token(
-        "game_id",
-        GameId::MAX_LEN,
-        is_graphic,
-    )?))
-}
-
-fn game_name<'a>(c: &mut Cursor<'a>, field: &'static str) -> Result<GameName<'a>, DecodeError> {
-    Ok(GameName::from_checked(c.token(
-        field,
-        GameName::MAX_LEN,
-        is_name_byte,
-    )?))
-}
-
-fn decode_login(line: &[u8], kw_end: usize) -> Result<ClientMessage<'_>, DecodeError> {
-    let mut c = Cursor::new(line, kw_end, LOGIN);
-    let name = c.token("name", UserName::MAX_LEN, is_name_byte)?;
-    let password = c.token("password", Password::MAX_LEN, is_graphic)?;
-    let x1 = match c.opt_field("mode")? {
-        None => false,
-        Some((b"x1", _)) => true,
-        Some((_, off)) => return Err(c.err("mode", off, Problem::Expected("`x1`"))),
-    };
-    c.end()?;
-    Ok(ClientMessage::Login {
-        name: UserName::from_checked(name),
-        password: Password::from_checked(password),
-        x1,
-    })
-}
-
-fn decode_move(line: &[u8]) -> Result<ClientMessage<'_>, DecodeError> {
-    let c = Cursor::new(line, 0, "move");
-    let (mv, after) = decode_move_token(&c, line)?;
-    let comment = if after == line.len() {
-        None
-    } else if line[after..].starts_with(b",'") {
-        let start = after + 2;
-        Some(Text::from_checked(crate::cursor::text(
-            &c,
-            "comment",
-            &line[start..],
-            start,
-        )?))
-    } else {
-        return Err(c.err("comment", after, Problem::Expected("`,'` and a comment")));
-    };
-    Ok(ClientMessage::Move { mv, comment })
-}
-
-fn side_pref(c: &mut Cursor<'_>) -> Result<SidePreference, DecodeError> {
-    let (f, off) = c.field("side")?;
-    match f {
-        b"+" => Ok(SidePreference::Black),
-        b"-" => Ok(SidePreference::White),
-        b"*" => Ok(SidePreference::Any),
-        _ => Err(c.err("side", off, Problem::Expected("`+`, `-` or `*`"))),
-    }
-}
-
-fn decode_x1<'a>(
-    line: &'a [u8],
-    kw: &[u8],
-    kw_end: usize,
-) -> Result<ClientMessage<'a>, DecodeError> {
-    macro_rules! kind {
-        ($k:literal) => {
-            Cursor::new(line, kw_end, $k)
-        };
-    }
-    let cmd = match kw {
-        b"%%WHO" => {
-            kind!("%%WHO").end()?;
-            X1Command::Who
-        }
-        b"%%LIST" => {
-            kind!("%%LIST").end()?;
-            X1Command::List
-        }
-        b"%%RATING" => {
-            kind!("%%RATING").end()?;
-            X1Command::Rating
-        }
-        b"%%VERSION" => {
-            kind!("%%VERSION").end()?;
-            X1Command::Version
-        }
-        b"%%HELP" => {
-            kind!("%%HELP").end()?;
-            X1Command::Help
-        }
-        b"%%CHAT" => {
-            let mut c = kind!("%%CHAT");
-            X1Command::Chat(Text::from_checked(c.rest_text("text")?))
-        }
-        b"%%GAME" => {
-            let mut c = kind!("%%GAME");
-            if c.at_end() {
-                X1Command::Game(None)
-            } else {
-                let name = game_name(&mut c, "game_name")?;
-                let side = side_pref(&mut c)?;
-                c.end()?;
-                X1Command::Game(Some(GameRequest { name, side }))
-            }
-        }
-        b"%%CHALLENGE" => {
-            let mut c = kind!("%%CHALLENGE");
-            let name = game_name(&mut c, "game_name")?;
-            let side = side_pref(&mut c)?;
-            c.end()?;
-            X1Command::Challenge(GameRequest { name, side })
-        }
-        b"%%SHOW" | b"%%MONITORON" | b"%%MONITOROFF" | b"%%MONITOR2ON" | b"%%MONITOR2OFF" => {
-            let k: &'static str = match kw {
-                b"%%SHOW" => "%%SHOW",
-                b"%%MONITORON" => "%%MONITORON",
-                b"%%MONITOROFF" => "%%MONITOROFF",
-                b"%%MONITOR2ON" => "%%MONITOR2ON",
-                _ => "%%MONITOR2OFF",
-            };
-            let mut c = Cursor::new(line, kw_end, k);
-            let id = game_id(&mut c)?;
-            c.end()?;
-            match kw {
-                b"%%SHOW" => X1Command::Show(id),
-                b"%%MONITORON" => X1Command::MonitorOn(id),
-                b"%%MONITOROFF" => X1Command::MonitorOff(id),
-                b"%%MONITOR2ON" => X1Command::Monitor2On(id),
-                _ => X1Command::Monitor2Off(id),
-            }
-        }
-        b"%%SETBUOY" => {
-            let mut c = kind!("%%SETBUOY");
-            let name = game_name(&mut c, "buoy_name")?;
-            let (f, off) = c.field("moves")?;
-            let moves = BuoyMoves::decode(&c, f, off)?;
-            let count = match c.opt_field("count")? {
-                None => None,
-                Some((f, off)) => Some(parse_u64(&c, "count", f, off, 9)? as u32),
-            };
-            c.end()?;
-            X1Command::SetBuoy { name, moves, count }
-        }
-        b"%%DELETEBUOY" => {
-            let mut c = kind!("%%DELETEBUOY");
-            let name = game_name(&mut c, "buoy_name")?;
-            c.end()?;
-            X1Command::DeleteBuoy(name)
-        }
-        b"%%GETBUOYCOUNT" => {
-            let mut c = kind!("%%GETBUOYCOUNT");
-            let name = game_name(&mut c, "buoy_name")?;
-            c.end()?;
-            X1Command::GetBuoyCount(name)
-        }
-        b"%%FORK" => {
-            let mut c = kind!("%%FORK");
-            let game_id = game_id(&mut c)?;
-            let mut buoy = None;
-            let mut nth = None;
-            if let Some((f, off)) = c.opt_field("buoy_name")? {
-                if f.iter().all(u8::is_ascii_digit) {
-                    nth = Some(parse_u64(&c, "nth", f, off, 9)? as u32);
-                } else {
-                    buoy = Some(GameName::from_checked(c.check(
-                        "buoy_name",
-                        f,
-                        off,
-                        GameName::MAX_LEN,
-                        is_name_byte,
-                    )?));
-                    if let Some((f, off)) = c.opt_field("nth")? {
-                        nth = Some(parse_u64(&c, "nth", f, off, 9)? as u32);
-                    }
-                }
-            }
-            c.end()?;
-            X1Command::Fork { game_id, buoy, nth }
-        }
-        _ => return Ok(ClientMessage::Unrecognised(Cow::Borrowed(line))),
-    };
-    Ok(ClientMessage::X1(cmd))
+    crate::parse::decode_client_line(line)
 }
 
 impl ClientMessage<'_> {
@@ -538,6 +302,39 @@ impl X1Command<'_> {
                 buoy: buoy.map(GameName::into_owned),
                 nth,
             },
+        }
+    }
+}
+
+impl ClientMessage<'_> {
+    /// The line with its LF, as a new vector.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut v = Vec::new();
+        self.encode(&mut v);
+        v
+    }
+}
+
+/// What a person reads in a transcript: the line as sent (the keep-alive:
+/// empty), with the password of `LOGIN` shown as `*****` (taken from the decoded value, so
+/// whatever the spacing of the wire line, the secret never shows).
+///
+/// ```
+/// use csa_protocol::decode::decode;
+/// use csa_protocol::message::ClientMessage;
+///
+/// let m = decode::<ClientMessage>(b"LOGIN alice SECRET4 x1").unwrap();
+/// assert_eq!(m.to_string(), "LOGIN alice ***** x1");
+/// ```
+impl core::fmt::Display for ClientMessage<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ClientMessage::KeepAlive => Ok(()), // the empty line
+            ClientMessage::Login { name, x1, .. } => {
+                write!(f, "LOGIN {name} *****{}", if *x1 { " x1" } else { "" })
+            }
+            ClientMessage::Unrecognised(b) => crate::types::write_escaped(f, b),
+            other => crate::types::write_escaped(f, &other.to_line()),
         }
     }
 }

@@ -1,0 +1,360 @@
+//! The line framer: finds line boundaries in a byte stream, with a size cap
+//! (`docs/specs/csa.md`, *Transport and lexical rules*).
+//!
+//! CSA is a line protocol: every message is one line ended by LF; real peers
+//! also send CR LF, so a CR just before the LF is removed too. An empty line
+//! is a frame of its own (the keep-alive), never an error.
+//!
+//! The framer never owns the bytes: the caller keeps a buffer, appends what
+//! it reads, calls [`Framer::decode`] and drops the `consumed` bytes the
+//! answer names from the front of its buffer. The framer remembers how far
+//! it has already looked for an LF, so a line that arrives in many small
+//! reads is scanned once in total.
+//!
+//! A line longer than the cap is reported once, as [`Status::Overlong`], as
+//! soon as more than the cap has arrived without an LF; the framer then
+//! discards up to and including the next LF (reported as
+//! [`Status::Partial`] with the discarded bytes as `consumed`), so the
+//! caller's buffer never holds more than the cap plus one read, and the next
+//! line decodes normally.
+
+/// Default maximum line length, in bytes, without the line terminator.
+///
+/// The longest line a CSA server sends in normal play is a `Game_Summary`
+/// field or a `%%CHAT` relay; 8 KiB leaves ample room for chat text while
+/// bounding memory per connection. shogi-server has no limit at all (the
+/// recorded transcript shows it echoing a 70 000-byte line); capping is a
+/// deliberate difference (`docs/specs/csa.md`, *Transport and lexical
+/// rules*).
+pub const DEFAULT_MAX_LINE_LEN: usize = 8192;
+
+/// The answer of [`Framer::decode`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status<'b> {
+    /// A complete line. Drop `consumed` bytes from the front of the buffer
+    /// after using the frame (which borrows it).
+    Complete {
+        /// The line without its LF or CR LF terminator; empty for a
+        /// keep-alive line.
+        frame: &'b [u8],
+        /// Bytes to drop from the front of the buffer, terminator included.
+        consumed: usize,
+    },
+    /// No complete line yet: drop `consumed` bytes (non-zero only while an
+    /// over-long line is being discarded), append more input and call
+    /// again.
+    Partial {
+        /// Bytes to drop from the front of the buffer.
+        consumed: usize,
+    },
+    /// A line longer than the cap: reported once, its bytes so far
+    /// discarded; the rest of it up to its LF is discarded by the following
+    /// calls.
+    Overlong {
+        /// Bytes of the line seen so far (terminator excluded).
+        len: usize,
+        /// Bytes to drop from the front of the buffer.
+        consumed: usize,
+    },
+}
+
+/// Incremental LF / CR LF line framer with a maximum line length.
+///
+/// ```
+/// use csa_protocol::framer::{Framer, Status};
+///
+/// let mut framer = Framer::new(16);
+/// let mut buf = b"LOGIN a b\r\n\n+77".to_vec();
+/// let Status::Complete { frame, consumed } = framer.decode(&buf) else { panic!() };
+/// assert_eq!(frame, b"LOGIN a b");
+/// buf.drain(..consumed);
+/// let Status::Complete { frame, consumed } = framer.decode(&buf) else { panic!() };
+/// assert_eq!(frame, b""); // keep-alive
+/// buf.drain(..consumed);
+/// assert_eq!(framer.decode(&buf), Status::Partial { consumed: 0 });
+/// ```
+#[derive(Debug, Clone)]
+pub struct Framer {
+    max_len: usize,
+    /// Bytes at the front of the caller's buffer already known to hold no LF.
+    scanned: usize,
+    /// Discarding the rest of an over-long line.
+    discarding: bool,
+}
+
+impl Default for Framer {
+    /// A framer with the cap [`DEFAULT_MAX_LINE_LEN`].
+    fn default() -> Self {
+        Self::new(DEFAULT_MAX_LINE_LEN)
+    }
+}
+
+impl Framer {
+    /// A framer accepting lines of at most `max_frame_len` bytes
+    /// (terminator excluded; a CR before the LF counts as terminator).
+    pub fn new(max_frame_len: usize) -> Self {
+        Self {
+            max_len: max_frame_len,
+            scanned: 0,
+            discarding: false,
+        }
+    }
+
+    /// The maximum line length in bytes, terminator excluded.
+    pub fn max_frame_len(&self) -> usize {
+        self.max_len
+    }
+
+    /// Finds the next frame at the front of `buf`.
+    ///
+    /// `buf` must start where the previous call's `consumed` left off (the
+    /// caller drops exactly the consumed bytes and may append more). Never
+    /// fails.
+    pub fn decode<'b>(&mut self, buf: &'b [u8]) -> Status<'b> {
+        let start = self.scanned.min(buf.len());
+        match memchr_lf(&buf[start..]) {
+            Some(i) => {
+                let lf = start + i;
+                self.scanned = 0;
+                if self.discarding {
+                    self.discarding = false;
+                    return Status::Partial { consumed: lf + 1 };
+                }
+                let mut end = lf;
+                if end > 0 && buf[end - 1] == b'\r' {
+                    end -= 1;
+                }
+                if end > self.max_len {
+                    // Complete but over the cap: report it (the whole line).
+                    return Status::Overlong {
+                        len: end,
+                        consumed: lf + 1,
+                    };
+                }
+                Status::Complete {
+                    frame: &buf[..end],
+                    consumed: lf + 1,
+                }
+            }
+            None => {
+                // Keep one trailing CR: it may be the CR of a CR LF whose LF
+                // has not arrived yet (it must not count as line body).
+                let keep = usize::from(buf.last() == Some(&b'\r'));
+                if self.discarding {
+                    let drop = buf.len() - keep;
+                    self.scanned = keep;
+                    Status::Partial { consumed: drop }
+                } else if buf.len() - keep > self.max_len {
+                    let drop = buf.len() - keep;
+                    self.discarding = true;
+                    self.scanned = keep;
+                    Status::Overlong {
+                        len: drop,
+                        consumed: drop,
+                    }
+                } else {
+                    self.scanned = buf.len();
+                    Status::Partial { consumed: 0 }
+                }
+            }
+        }
+    }
+
+    /// Forgets any partial state (call when the caller clears its buffer).
+    pub fn reset(&mut self) {
+        self.scanned = 0;
+        self.discarding = false;
+    }
+}
+
+fn memchr_lf(b: &[u8]) -> Option<usize> {
+    b.iter().position(|&c| c == b'\n')
+}
+
+/// An owned buffer plus a [`Framer`], as the sessions keep one per peer.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct LineBuffer {
+    buf: alloc::vec::Vec<u8>,
+    framer: Framer,
+}
+
+/// A frame given by [`LineBuffer::push`].
+pub(crate) enum Frame<'a> {
+    Line(&'a [u8]),
+    Overlong(usize),
+}
+
+impl LineBuffer {
+    pub(crate) fn new(max_len: usize) -> Self {
+        Self {
+            buf: alloc::vec::Vec::new(),
+            framer: Framer::new(max_len),
+        }
+    }
+
+    /// Appends bytes and calls `f` on every complete frame (borrowed).
+    pub(crate) fn push(&mut self, bytes: &[u8], mut f: impl FnMut(Frame<'_>)) {
+        let mut input = bytes;
+        // Frames wholly inside `bytes` are used without copying when the
+        // buffer is empty; the rest is buffered.
+        if self.buf.is_empty() {
+            loop {
+                match self.framer.decode(input) {
+                    Status::Complete { frame, consumed } => {
+                        f(Frame::Line(frame));
+                        input = &input[consumed..];
+                    }
+                    Status::Overlong { len, consumed } => {
+                        f(Frame::Overlong(len));
+                        input = &input[consumed..];
+                    }
+                    Status::Partial { consumed } => {
+                        input = &input[consumed..];
+                        if consumed == 0 {
+                            break;
+                        }
+                    }
+                }
+            }
+            // The framer remembers it scanned `input`; keep the bytes.
+            self.buf.extend_from_slice(input);
+            return;
+        }
+        self.buf.extend_from_slice(input);
+        let mut head = 0;
+        loop {
+            match self.framer.decode(&self.buf[head..]) {
+                Status::Complete { frame, consumed } => {
+                    f(Frame::Line(frame));
+                    head += consumed;
+                }
+                Status::Overlong { len, consumed } => {
+                    f(Frame::Overlong(len));
+                    head += consumed;
+                }
+                Status::Partial { consumed } => {
+                    head += consumed;
+                    if consumed == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        self.buf.drain(..head);
+    }
+
+    /// The bytes of an unfinished line.
+    #[allow(dead_code)]
+    pub(crate) fn pending(&self) -> &[u8] {
+        &self.buf
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+    use alloc::vec::Vec;
+
+    #[derive(Debug, PartialEq)]
+    enum F {
+        Line(Vec<u8>),
+        Overlong(usize),
+    }
+
+    fn all_frames(max: usize, chunks: &[&[u8]]) -> Vec<F> {
+        let mut lb = LineBuffer::new(max);
+        let mut out = Vec::new();
+        for c in chunks {
+            lb.push(c, |f| {
+                out.push(match f {
+                    Frame::Line(l) => F::Line(l.to_vec()),
+                    Frame::Overlong(n) => F::Overlong(n),
+                })
+            });
+        }
+        out
+    }
+
+    #[test]
+    fn lf_crlf_and_empty_lines() {
+        assert_eq!(
+            all_frames(100, &[b"a\nb\r\n\n\r\nc"]),
+            vec![
+                F::Line(b"a".to_vec()),
+                F::Line(b"b".to_vec()),
+                F::Line(b"".to_vec()),
+                F::Line(b"".to_vec()),
+            ]
+        );
+    }
+
+    #[test]
+    fn byte_by_byte_equals_whole() {
+        let input: &[u8] = b"LOGIN a b x1\r\n%%WHO\n\n+7776FU\n";
+        let whole = all_frames(100, &[input]);
+        let chunks: Vec<&[u8]> = input.chunks(1).collect();
+        assert_eq!(all_frames(100, &chunks), whole);
+        assert_eq!(whole.len(), 4);
+    }
+
+    #[test]
+    fn overlong_is_reported_once_and_stream_stays_in_sync() {
+        let mut long = vec![b'y'; 70_000];
+        long.extend_from_slice(b"\r\nAGREE\n");
+        for chunk in [1usize, 7, 1000, 100_000] {
+            let chunks: Vec<&[u8]> = long.chunks(chunk).collect();
+            let frames = all_frames(10, &chunks);
+            assert_eq!(frames.len(), 2, "chunk size {chunk}: {frames:?}");
+            assert!(matches!(frames[0], F::Overlong(n) if n > 10), "{chunk}");
+            assert_eq!(frames[1], F::Line(b"AGREE".to_vec()), "chunk size {chunk}");
+        }
+        // Reported as soon as the cap is passed, with the bytes seen.
+        let mut f = Framer::new(4);
+        assert_eq!(
+            f.decode(b"abcdef"),
+            Status::Overlong {
+                len: 6,
+                consumed: 6
+            }
+        );
+        assert_eq!(f.decode(b"gh\nX\n"), Status::Partial { consumed: 3 });
+        assert_eq!(
+            f.decode(b"X\n"),
+            Status::Complete {
+                frame: b"X",
+                consumed: 2
+            }
+        );
+    }
+
+    #[test]
+    fn cap_is_inclusive_and_cr_not_counted() {
+        assert_eq!(
+            all_frames(3, &[b"abc\r\n", b"abcd\n"]),
+            vec![F::Line(b"abc".to_vec()), F::Overlong(4)]
+        );
+        assert_eq!(
+            all_frames(3, &[b"abc", b"\r", b"\n"]),
+            vec![F::Line(b"abc".to_vec())]
+        );
+    }
+
+    #[test]
+    fn buffer_stays_bounded_while_discarding() {
+        let mut lb = LineBuffer::new(16);
+        let mut n = 0;
+        for _ in 0..1000 {
+            lb.push(&[b'z'; 100], |_| n += 1);
+            assert!(lb.pending().len() <= 17, "pending {}", lb.pending().len());
+        }
+        assert_eq!(n, 1, "reported once");
+        let mut got = Vec::new();
+        lb.push(b"\nX\n", |f| {
+            if let Frame::Line(l) = f {
+                got.push(l.to_vec())
+            }
+        });
+        assert_eq!(got, vec![b"X".to_vec()]);
+    }
+}

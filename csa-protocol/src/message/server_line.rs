@@ -1,0 +1,574 @@
+//! Lines a server sends to a client (`docs/specs/csa.md`: *Plain CSA mode*,
+//! "Game_Summary", "Agreement -> game", "Moves", "Results", "Extended mode
+//! (x1)").
+
+use crate::sink::Sink as _;
+use alloc::borrow::Cow;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::error::DecodeError;
+use crate::moves::CsaMove;
+use crate::types::{GameId, MoveTime, Side, Tag, Text, UserName, Word};
+
+/// Why a game ended: the first result line (`docs/specs/csa.md`, *Results*).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum EndReason {
+    /// `#RESIGN`.
+    Resign,
+    /// `#TIME_UP`.
+    TimeUp,
+    /// `#ILLEGAL_MOVE`.
+    IllegalMove,
+    /// `#SENNICHITE` (fourfold repetition, draw).
+    Sennichite,
+    /// `#OUTE_SENNICHITE` (perpetual check; the checking side loses).
+    OuteSennichite,
+    /// `#JISHOGI` (a valid `%KACHI` declaration).
+    Jishogi,
+    /// `#MAX_MOVES` (move limit reached).
+    MaxMoves,
+    /// `#CHUDAN` (game interrupted).
+    Chudan,
+    /// `#ILLEGAL_ACTION` (seen in clients).
+    IllegalAction,
+}
+
+impl EndReason {
+    /// Every reason, in the order of `docs/specs/csa.md`, *Results*.
+    pub const ALL: [EndReason; 9] = [
+        EndReason::Resign,
+        EndReason::TimeUp,
+        EndReason::IllegalMove,
+        EndReason::Sennichite,
+        EndReason::OuteSennichite,
+        EndReason::Jishogi,
+        EndReason::MaxMoves,
+        EndReason::Chudan,
+        EndReason::IllegalAction,
+    ];
+
+    /// The wire text, e.g. `#RESIGN`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndReason::Resign => "#RESIGN",
+            EndReason::TimeUp => "#TIME_UP",
+            EndReason::IllegalMove => "#ILLEGAL_MOVE",
+            EndReason::Sennichite => "#SENNICHITE",
+            EndReason::OuteSennichite => "#OUTE_SENNICHITE",
+            EndReason::Jishogi => "#JISHOGI",
+            EndReason::MaxMoves => "#MAX_MOVES",
+            EndReason::Chudan => "#CHUDAN",
+            EndReason::IllegalAction => "#ILLEGAL_ACTION",
+        }
+    }
+}
+
+/// The outcome for the receiving player: the second result line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum GameResult {
+    /// `#WIN`.
+    Win,
+    /// `#LOSE`.
+    Lose,
+    /// `#DRAW`.
+    Draw,
+    /// `#CENSORED` (move limit: no result).
+    Censored,
+}
+
+impl GameResult {
+    /// Every outcome.
+    pub const ALL: [GameResult; 4] = [
+        GameResult::Win,
+        GameResult::Lose,
+        GameResult::Draw,
+        GameResult::Censored,
+    ];
+
+    /// The wire text, e.g. `#WIN`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::Win => "#WIN",
+            GameResult::Lose => "#LOSE",
+            GameResult::Draw => "#DRAW",
+            GameResult::Censored => "#CENSORED",
+        }
+    }
+}
+
+/// A special move echoed by the server (`%TORYO`, `%KACHI`), optionally with
+/// the time charged (`%KACHI,T0`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ServerSpecial {
+    /// `%TORYO`.
+    Toryo,
+    /// `%KACHI`.
+    Kachi,
+}
+
+impl ServerSpecial {
+    /// The wire text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ServerSpecial::Toryo => "%TORYO",
+            ServerSpecial::Kachi => "%KACHI",
+        }
+    }
+}
+
+/// Text of a `Game_Summary` line as the decoder found it: only the decoder
+/// makes these (so every value re-encodes to the line it came from).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Raw<'a>(pub(crate) Cow<'a, str>);
+
+impl Raw<'_> {
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The same value with owned text.
+    pub fn into_owned(self) -> Raw<'static> {
+        Raw(Cow::Owned(self.0.into_owned()))
+    }
+}
+
+/// One line of a `Game_Summary` block, decoded without context (the block
+/// reader [`crate::message::GameSummaryReader`] assembles them).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SummaryLine<'a> {
+    /// `BEGIN <block>`: `Game_Summary`, `Time`, `Time+`, `Time-`, `Position`.
+    Begin(Raw<'a>),
+    /// `END <block>`.
+    End(Raw<'a>),
+    /// `<Key>:<Value>`, e.g. `Protocol_Version:1.2`, `Name+:alice`.
+    Field {
+        /// The key (a letter, then letters, digits, `_`, optionally ending in
+        /// `+`/`-`).
+        key: Raw<'a>,
+        /// The value, everything after the first `:`.
+        value: Text<'a>,
+    },
+    /// A position line: `P1`..`P9` row, `PI...`, `P+`/`P-` hand (checked
+    /// against the board by the block reader).
+    Position(Raw<'a>),
+    /// `+` or `-` alone: the side to move in the Position block.
+    SideToMove(Side),
+}
+
+/// One entry of a `%%WHO` reply: `##[WHO] <name> <protocol> <status> [<game> <side>]`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WhoEntry<'a> {
+    /// Player as shown by the server (shogi-server shows `name+<md5 hash>`;
+    /// ours shows the login name only).
+    pub name: Word<'a>,
+    /// Protocol word: `x1` or `CSA`.
+    pub protocol: Word<'a>,
+    /// State, e.g. `connected`, `game_waiting`, `game`.
+    pub status: Word<'a>,
+    /// Game name and side word when the player waits or plays.
+    pub game: Option<(Word<'a>, Word<'a>)>,
+}
+
+impl WhoEntry<'_> {
+    /// The same value with owned text.
+    pub fn into_owned(self) -> WhoEntry<'static> {
+        WhoEntry {
+            name: self.name.into_owned(),
+            protocol: self.protocol.into_owned(),
+            status: self.status.into_owned(),
+            game: self.game.map(|(g, s)| (g.into_owned(), s.into_owned())),
+        }
+    }
+}
+
+/// An x1 reply, `##[TAG] ...` (`docs/specs/csa.md`, *Extended mode (x1)*).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum X1Reply<'a> {
+    /// `##[LOGIN] +OK x1`.
+    LoginOk,
+    /// `##[<TAG>] +OK`: the terminator of a multi-line reply (or the whole
+    /// reply of `%%SETBUOY`/`%%DELETEBUOY`).
+    Ok(Tag<'a>),
+    /// `##[WHO] <entry>`.
+    Who(WhoEntry<'a>),
+    /// `##[CHAT][<sender>] <text>`.
+    Chat {
+        /// Sender login name.
+        sender: UserName<'a>,
+        /// UTF-8 text.
+        text: Text<'a>,
+    },
+    /// `##[LIST] <game_id>`.
+    List(GameId<'a>),
+    /// `##[SHOW] <line>`: one line of the game's Game_Summary-like text.
+    Show(Text<'a>),
+    /// `##[MONITOR][<game_id>] <line>` (`+OK` ends one update).
+    Monitor {
+        /// The game.
+        game_id: GameId<'a>,
+        /// The line.
+        line: Text<'a>,
+    },
+    /// `##[MONITOR2][<game_id>] <line>` (`+OK` ends one update).
+    Monitor2 {
+        /// The game.
+        game_id: GameId<'a>,
+        /// The line.
+        line: Text<'a>,
+    },
+    /// `##[RATING] <player> <rate> <last modified>`.
+    Rating(Text<'a>),
+    /// `##[GETBUOYCOUNT] <n>` (`-1` when the buoy does not exist).
+    BuoyCount(i64),
+    /// `##[VERSION] <text>`.
+    Version(Text<'a>),
+    /// `##[HELP] <text>`.
+    Help(Text<'a>),
+    /// `##[ERROR] <text>`.
+    Error(Text<'a>),
+    /// Any other tag, kept verbatim.
+    Other {
+        /// The tag (letters, digits, `_`).
+        tag: Tag<'a>,
+        /// The text after `] `.
+        text: Text<'a>,
+    },
+}
+
+/// One line from the server, decoded (see [`crate::decode::decode`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ServerMessage<'a> {
+    /// The empty line (keep-alive answer).
+    KeepAlive,
+    /// `LOGIN:<name> OK`.
+    LoginOk(UserName<'a>),
+    /// `LOGIN:incorrect`.
+    LoginIncorrect,
+    /// `type 'LOGIN name password' or 'LOGIN name password x1'`: shogi-server's
+    /// free-text hint after some malformed `LOGIN` lines (transcript §4).
+    LoginUsage,
+    /// `username <name> is already connected` (transcript §4b).
+    AlreadyConnected(UserName<'a>),
+    /// `LOGOUT:completed`.
+    LogoutCompleted,
+    /// A `Game_Summary` block line.
+    Summary(SummaryLine<'a>),
+    /// `START:<game_id>`.
+    Start(GameId<'a>),
+    /// `REJECT:<game_id> by <name>` (`name` may be `the Server (timed out)`).
+    Reject {
+        /// The game.
+        game_id: GameId<'a>,
+        /// Who rejected (free text).
+        by: Text<'a>,
+    },
+    /// A move confirmation `+7776FU,T12` (time optional on input).
+    Move {
+        /// The move.
+        mv: CsaMove,
+        /// Time charged (`,T<n>`), if present.
+        time: Option<MoveTime>,
+    },
+    /// `%TORYO` / `%KACHI`, optionally `,T<n>`.
+    Special {
+        /// Which.
+        special: ServerSpecial,
+        /// Time charged, if present.
+        time: Option<MoveTime>,
+    },
+    /// `#RESIGN`, `#TIME_UP`, ...
+    Reason(EndReason),
+    /// `#WIN`, `#LOSE`, `#DRAW`, `#CENSORED`.
+    GameResult(GameResult),
+    /// An x1 reply.
+    X1(X1Reply<'a>),
+    /// Any other line (kept verbatim).
+    Unrecognised(Cow<'a, [u8]>),
+}
+
+use crate::parse::LOGIN_USAGE;
+
+/// Decodes one server line (terminator already removed).
+///
+/// Context-free: `Game_Summary` lines decode to [`ServerMessage::Summary`];
+/// a move line inside the Position block decodes as [`ServerMessage::Move`]
+/// (the block reader knows it is a move already played). Never allocates.
+///
+/// ```
+/// use csa_protocol::message::ServerMessage;
+/// use csa_protocol::types::MoveTime;
+/// # fn decode_server_line(l: &[u8]) -> Result<ServerMessage<'_>, csa_protocol::error::DecodeError> { csa_protocol::decode::decode(l) }
+///
+/// let ServerMessage::Move { mv, time } = decode_server_line(b"+7776FU,T12").unwrap() else { panic!() };
+/// assert_eq!((mv.to_string(), time), ("+7776FU".to_string(), Some(MoveTime::from_secs(12))));
+/// ```
+///
+/// # Errors
+/// [`DecodeError`] for a line that starts like a known reply but is
+/// malformed (e.g. `LOGIN:` with a bad name, `##[GETBUOYCOUNT] x`).
+pub fn decode_server_line(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError> {
+    crate::parse::decode_server_line(line)
+}
+
+impl ServerMessage<'_> {
+    /// Appends the line and its LF terminator to `out`. Never fails.
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        self.encode_body(out);
+        out.push(b'\n');
+    }
+
+    /// The line without terminator, as a new vector.
+    pub fn to_line(&self) -> Vec<u8> {
+        let mut v = Vec::new();
+        self.encode_body(&mut v);
+        v
+    }
+
+    fn encode_body(&self, out: &mut Vec<u8>) {
+        let _ = match self {
+            ServerMessage::KeepAlive => Ok(()),
+            ServerMessage::LoginOk(n) => write!(out, "LOGIN:{n} OK"),
+            ServerMessage::LoginIncorrect => out.write_all(b"LOGIN:incorrect"),
+            ServerMessage::LoginUsage => out.write_all(LOGIN_USAGE),
+            ServerMessage::AlreadyConnected(n) => write!(out, "username {n} is already connected"),
+            ServerMessage::LogoutCompleted => out.write_all(b"LOGOUT:completed"),
+            ServerMessage::Summary(s) => match s {
+                SummaryLine::Begin(b) => write!(out, "BEGIN {}", b.as_str()),
+                SummaryLine::End(b) => write!(out, "END {}", b.as_str()),
+                SummaryLine::Field { key, value } => write!(out, "{}:{value}", key.as_str()),
+                SummaryLine::Position(p) => out.write_all(p.as_str().as_bytes()),
+                SummaryLine::SideToMove(s) => write!(out, "{}", s.sign()),
+            },
+            ServerMessage::Start(id) => write!(out, "START:{id}"),
+            ServerMessage::Reject { game_id, by } => write!(out, "REJECT:{game_id} by {by}"),
+            ServerMessage::Move { mv, time } => match time {
+                Some(t) => write!(out, "{mv},T{t}"),
+                None => write!(out, "{mv}"),
+            },
+            ServerMessage::Special { special, time } => match time {
+                Some(t) => write!(out, "{},T{t}", special.as_str()),
+                None => out.write_all(special.as_str().as_bytes()),
+            },
+            ServerMessage::Reason(r) => out.write_all(r.as_str().as_bytes()),
+            ServerMessage::GameResult(o) => out.write_all(o.as_str().as_bytes()),
+            ServerMessage::X1(r) => encode_x1_reply(r, out),
+            ServerMessage::Unrecognised(b) => out.write_all(b),
+        };
+    }
+}
+
+fn encode_x1_reply(r: &X1Reply<'_>, out: &mut Vec<u8>) -> core::fmt::Result {
+    match r {
+        X1Reply::LoginOk => out.write_all(b"##[LOGIN] +OK x1"),
+        X1Reply::Ok(tag) => write!(out, "##[{tag}] +OK"),
+        X1Reply::Who(w) => {
+            write!(out, "##[WHO] {} {} {}", w.name, w.protocol, w.status)?;
+            match &w.game {
+                Some((g, s)) => write!(out, " {g} {s}"),
+                None => Ok(()),
+            }
+        }
+        X1Reply::Chat { sender, text } => write!(out, "##[CHAT][{sender}] {text}"),
+        X1Reply::List(id) => write!(out, "##[LIST] {id}"),
+        X1Reply::Show(l) => write!(out, "##[SHOW] {l}"),
+        X1Reply::Monitor { game_id, line } => write!(out, "##[MONITOR][{game_id}] {line}"),
+        X1Reply::Monitor2 { game_id, line } => write!(out, "##[MONITOR2][{game_id}] {line}"),
+        X1Reply::Rating(t) => write!(out, "##[RATING] {t}"),
+        X1Reply::BuoyCount(n) => write!(out, "##[GETBUOYCOUNT] {n}"),
+        X1Reply::Version(t) => write!(out, "##[VERSION] {t}"),
+        X1Reply::Help(t) => write!(out, "##[HELP] {t}"),
+        X1Reply::Error(t) => write!(out, "##[ERROR] {t}"),
+        X1Reply::Other { tag, text } => write!(out, "##[{tag}] {text}"),
+    }
+}
+
+impl SummaryLine<'_> {
+    /// The same value with owned text.
+    pub fn into_owned(self) -> SummaryLine<'static> {
+        match self {
+            SummaryLine::Begin(b) => SummaryLine::Begin(b.into_owned()),
+            SummaryLine::End(b) => SummaryLine::End(b.into_owned()),
+            SummaryLine::Field { key, value } => SummaryLine::Field {
+                key: key.into_owned(),
+                value: value.into_owned(),
+            },
+            SummaryLine::Position(p) => SummaryLine::Position(p.into_owned()),
+            SummaryLine::SideToMove(s) => SummaryLine::SideToMove(s),
+        }
+    }
+}
+
+impl ServerMessage<'_> {
+    /// The line with its LF, as a new vector.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut v = Vec::new();
+        self.encode(&mut v);
+        v
+    }
+
+    /// The same value with owned text.
+    pub fn into_owned(self) -> ServerMessage<'static> {
+        match self {
+            ServerMessage::KeepAlive => ServerMessage::KeepAlive,
+            ServerMessage::LoginOk(n) => ServerMessage::LoginOk(n.into_owned()),
+            ServerMessage::LoginIncorrect => ServerMessage::LoginIncorrect,
+            ServerMessage::LoginUsage => ServerMessage::LoginUsage,
+            ServerMessage::AlreadyConnected(n) => ServerMessage::AlreadyConnected(n.into_owned()),
+            ServerMessage::LogoutCompleted => ServerMessage::LogoutCompleted,
+            ServerMessage::Summary(s) => ServerMessage::Summary(s.into_owned()),
+            ServerMessage::Start(id) => ServerMessage::Start(id.into_owned()),
+            ServerMessage::Reject { game_id, by } => ServerMessage::Reject {
+                game_id: game_id.into_owned(),
+                by: by.into_owned(),
+            },
+            ServerMessage::Move { mv, time } => ServerMessage::Move { mv, time },
+            ServerMessage::Special { special, time } => ServerMessage::Special { special, time },
+            ServerMessage::Reason(r) => ServerMessage::Reason(r),
+            ServerMessage::GameResult(r) => ServerMessage::GameResult(r),
+            ServerMessage::X1(r) => ServerMessage::X1(r.into_owned()),
+            ServerMessage::Unrecognised(b) => {
+                ServerMessage::Unrecognised(Cow::Owned(b.into_owned()))
+            }
+        }
+    }
+}
+
+/// What a person reads in a transcript: the line as sent (the keep-alive:
+/// empty; a server line holds no secret); bytes that are not printable ASCII or UTF-8 text are
+/// shown as `\xNN` in an unrecognised line.
+impl fmt::Display for ServerMessage<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ServerMessage::KeepAlive => Ok(()), // the empty line
+            ServerMessage::Unrecognised(b) => crate::types::write_escaped(f, b),
+            other => crate::types::write_escaped(f, &other.to_line()),
+        }
+    }
+}
+impl X1Reply<'_> {
+    /// The same value with owned text.
+    pub fn into_owned(self) -> X1Reply<'static> {
+        let r = self;
+        match r {
+            X1Reply::LoginOk => X1Reply::LoginOk,
+            X1Reply::Ok(t) => X1Reply::Ok(t.into_owned()),
+            X1Reply::Who(w) => X1Reply::Who(w.into_owned()),
+            X1Reply::Chat { sender, text } => X1Reply::Chat {
+                sender: sender.into_owned(),
+                text: text.into_owned(),
+            },
+            X1Reply::List(g) => X1Reply::List(g.into_owned()),
+            X1Reply::Show(t) => X1Reply::Show(t.into_owned()),
+            X1Reply::Monitor { game_id, line } => X1Reply::Monitor {
+                game_id: game_id.into_owned(),
+                line: line.into_owned(),
+            },
+            X1Reply::Monitor2 { game_id, line } => X1Reply::Monitor2 {
+                game_id: game_id.into_owned(),
+                line: line.into_owned(),
+            },
+            X1Reply::Rating(t) => X1Reply::Rating(t.into_owned()),
+            X1Reply::BuoyCount(n) => X1Reply::BuoyCount(n),
+            X1Reply::Version(t) => X1Reply::Version(t.into_owned()),
+            X1Reply::Help(t) => X1Reply::Help(t.into_owned()),
+            X1Reply::Error(t) => X1Reply::Error(t.into_owned()),
+            X1Reply::Other { tag, text } => X1Reply::Other {
+                tag: tag.into_owned(),
+                text: text.into_owned(),
+            },
+        }
+    }
+}
+
+impl X1Reply<'_> {
+    /// The reply's tag, e.g. `WHO` for `##[WHO] ...`.
+    pub fn tag(&self) -> &str {
+        match self {
+            X1Reply::LoginOk => "LOGIN",
+            X1Reply::Ok(t) => t.as_str(),
+            X1Reply::Who(_) => "WHO",
+            X1Reply::Chat { .. } => "CHAT",
+            X1Reply::List(_) => "LIST",
+            X1Reply::Show(_) => "SHOW",
+            X1Reply::Monitor { .. } => "MONITOR",
+            X1Reply::Monitor2 { .. } => "MONITOR2",
+            X1Reply::Rating(_) => "RATING",
+            X1Reply::BuoyCount(_) => "GETBUOYCOUNT",
+            X1Reply::Version(_) => "VERSION",
+            X1Reply::Help(_) => "HELP",
+            X1Reply::Error(_) => "ERROR",
+            X1Reply::Other { tag, .. } => tag.as_str(),
+        }
+    }
+
+    /// The game id of `##[MONITOR][<id>]` and `##[MONITOR2][<id>]`.
+    pub fn game_id(&self) -> Option<&GameId<'_>> {
+        match self {
+            X1Reply::Monitor { game_id, .. } | X1Reply::Monitor2 { game_id, .. } => Some(game_id),
+            _ => None,
+        }
+    }
+
+    /// `true` for a line of a reply that may have several lines
+    /// (`%%WHO`, `%%LIST`, `%%SHOW`, the monitors, `%%RATING`,
+    /// `%%GETBUOYCOUNT`, `%%VERSION`, `%%FORK`: ended by `##[<TAG>] +OK`,
+    /// `docs/specs/csa.md`, *Extended mode (x1)*).
+    pub fn is_multi_line(&self) -> bool {
+        matches!(
+            self,
+            X1Reply::Who(_)
+                | X1Reply::List(_)
+                | X1Reply::Show(_)
+                | X1Reply::Monitor { .. }
+                | X1Reply::Monitor2 { .. }
+                | X1Reply::Rating(_)
+                | X1Reply::BuoyCount(_)
+                | X1Reply::Version(_)
+                | X1Reply::Other { .. }
+        )
+    }
+
+    /// `true` for the `+OK` line that ends a multi-line reply
+    /// (`##[WHO] +OK`, `##[MONITOR2][<id>] +OK`).
+    pub fn is_end(&self) -> bool {
+        match self {
+            X1Reply::Ok(_) => true,
+            X1Reply::Monitor { line, .. } | X1Reply::Monitor2 { line, .. } => {
+                line.as_str() == "+OK"
+            }
+            _ => false,
+        }
+    }
+
+    /// The text after the tag (and the `[<id>]` of the monitors): what a
+    /// transcript shows of each line of a multi-line reply.
+    pub fn body(&self) -> alloc::string::String {
+        use alloc::string::ToString;
+        match self {
+            X1Reply::LoginOk => "+OK x1".into(),
+            X1Reply::Ok(_) => "+OK".into(),
+            X1Reply::Who(w) => {
+                let mut s = alloc::format!("{} {} {}", w.name, w.protocol, w.status);
+                if let Some((g, sd)) = &w.game {
+                    s.push_str(&alloc::format!(" {g} {sd}"));
+                }
+                s
+            }
+            X1Reply::Chat { text, .. } => text.to_string(),
+            X1Reply::List(id) => id.to_string(),
+            X1Reply::Show(t)
+            | X1Reply::Rating(t)
+            | X1Reply::Version(t)
+            | X1Reply::Help(t)
+            | X1Reply::Error(t) => t.to_string(),
+            X1Reply::Monitor { line, .. } | X1Reply::Monitor2 { line, .. } => line.to_string(),
+            X1Reply::BuoyCount(n) => n.to_string(),
+            X1Reply::Other { text, .. } => text.to_string(),
+        }
+    }
+}

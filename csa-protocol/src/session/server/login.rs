@@ -1,0 +1,115 @@
+//! Logins and logouts (`docs/specs/csa.md`, *Plain CSA mode*, *Extended mode (x1)*).
+
+use alloc::format;
+use alloc::string::{String, ToString};
+
+use super::*;
+
+impl<I: Timestamp> Server<I> {
+    // ---- login / logout --------------------------------------------------
+
+    pub(super) fn login(&mut self, conn: ConnId, name: &str, password: &str, x1: bool, now: I) {
+        let existing = self
+            .conns
+            .iter()
+            .find(|(id, c)| {
+                **id != conn && !c.closed && c.login.as_ref().is_some_and(|l| l.name == name)
+            })
+            .map(|(id, c)| {
+                (
+                    *id,
+                    c.login.as_ref().is_some_and(|l| l.password == password),
+                )
+            });
+        match existing {
+            Some((_, false)) => {
+                self.send_line(conn, "LOGIN:incorrect");
+                self.send_line(conn, &format!("username {name} is already connected"));
+                self.close(conn);
+                return;
+            }
+            Some((old, true)) => {
+                // The same player again: the new connection replaces the old.
+                if let Status::InGame(g) = self.status(old) {
+                    self.leave_game(old, g, now, false);
+                }
+                self.close(old);
+                self.conns.remove(&old);
+            }
+            None => {}
+        }
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.login = Some(Login {
+                name: name.to_string(),
+                password: password.to_string(),
+                x1,
+                status: Status::Connected,
+            });
+        }
+        self.send_line(conn, &format!("LOGIN:{name} OK"));
+        if x1 {
+            self.send_line(conn, "##[LOGIN] +OK x1");
+        } else {
+            // CSA mode: the password names the game (`docs/specs/csa.md`, *Plain CSA mode*).
+            let (gamename, pref) = gamename_from_password(password);
+            self.wait_for_game(conn, gamename, pref, false, now);
+        }
+    }
+
+    pub(super) fn logout(&mut self, conn: ConnId, now: I) {
+        self.send_line(conn, "LOGOUT:completed");
+        if let Status::InGame(g) = self.status(conn) {
+            self.leave_game(conn, g, now, true);
+        }
+        self.close(conn);
+    }
+
+    /// `conn` leaves game `g` (LOGOUT, disconnect, replaced login): in play it
+    /// loses by resignation; in the agree phase the game is rejected.
+    pub(super) fn leave_game(&mut self, conn: ConnId, gk: u64, _now: I, tell_leaver: bool) {
+        let Some(g) = self.games.get(&gk) else { return };
+        let Some(i) = g.players.iter().position(|p| *p == conn) else {
+            return;
+        };
+        match g.phase {
+            Phase::Agree { .. } => {
+                let msg = format!("REJECT:{} by {}", g.id, g.names[i]);
+                let other = g.players[1 - i];
+                self.send_line(other, &msg);
+                if tell_leaver {
+                    self.send_line(conn, &msg);
+                }
+                self.abandon_game(gk);
+            }
+            Phase::Play { .. } => {
+                let loser = side_of(i);
+                let silent = if tell_leaver { None } else { Some(conn) };
+                self.finish_owned(
+                    gk,
+                    &["%TORYO".into()],
+                    EndReason::Resign,
+                    Some(loser.opponent()),
+                    silent,
+                );
+            }
+        }
+    }
+}
+
+/// CSA-mode password: `<gamename>`, `<gamename>-B|-W` (case-insensitive),
+/// `<gamename>,<secret>`; anything else means `default-1500-0`.
+pub(super) fn gamename_from_password(password: &str) -> (String, SidePreference) {
+    let game = password.split(',').next().unwrap_or("");
+    let (base, pref) = if let Some(b) = game.strip_suffix("-B").or_else(|| game.strip_suffix("-b"))
+    {
+        (b, SidePreference::Black)
+    } else if let Some(w) = game.strip_suffix("-W").or_else(|| game.strip_suffix("-w")) {
+        (w, SidePreference::White)
+    } else {
+        (game, SidePreference::Any)
+    };
+    match GameName::new(base) {
+        Ok(g) if g.time_control().is_some() => (base.to_string(), pref),
+        _ => ("default-1500-0".to_string(), pref),
+    }
+}

@@ -1,0 +1,228 @@
+//! Matching waiting players and starting games: the `Game_Summary` each
+//! player receives (`docs/specs/csa.md`, *Game_Summary*, *Extended mode (x1)*).
+
+use alloc::collections::VecDeque;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::*;
+
+impl<I: Timestamp> Server<I> {
+    // ---- matching ----------------------------------------------------------
+
+    pub(super) fn wait_for_game(
+        &mut self,
+        conn: ConnId,
+        gamename: String,
+        pref: SidePreference,
+        challenge: bool,
+        now: I,
+    ) {
+        // Floodgate games: the server decides the sides, so the side must be
+        // `*` (`docs/specs/csa.md`, *Extended mode (x1)*). shogi-server answers this
+        // error and leaves the player's status as it was; in CSA mode, where
+        // `floodgate-...-B` becomes `%%GAME floodgate-... +`, the same.
+        if is_floodgate_name(&gamename) && pref != SidePreference::Any {
+            let side = pref.as_char();
+            return self.error(
+                conn,
+                &format!("You are not allowed to specify TEBAN {side} for the game {gamename}"),
+            );
+        }
+        // A rival waiting for the same game with a compatible side?
+        let rival = self
+            .conns
+            .iter()
+            .filter(|(id, c)| **id != conn && !c.closed)
+            .find_map(|(id, c)| match c.login.as_ref().map(|l| &l.status) {
+                Some(Status::GameWaiting {
+                    gamename: g,
+                    pref: p,
+                }) if *g == gamename && compatible(*p, pref) => Some((*id, *p)),
+                _ => None,
+            });
+        match rival {
+            Some((other, other_pref)) => {
+                // The newcomer is Black unless a preference says otherwise.
+                let me_black = match (pref, other_pref) {
+                    (SidePreference::Black, _) | (_, SidePreference::White) => true,
+                    (SidePreference::White, _) | (_, SidePreference::Black) => false,
+                    _ => true,
+                };
+                let (b, w) = if me_black {
+                    (conn, other)
+                } else {
+                    (other, conn)
+                };
+                self.start_game(b, w, &gamename, now);
+            }
+            None if challenge => {
+                self.error(conn, &format!("can't find rival for {gamename}"));
+            }
+            None => self.set_status(conn, Status::GameWaiting { gamename, pref }),
+        }
+    }
+
+    pub(super) fn start_game(&mut self, black: ConnId, white: ConnId, gamename: &str, now: I) {
+        let gk = self.next_game;
+        self.next_game += 1;
+        let names = [self.name_of(black), self.name_of(white)];
+        let unix = self.unix_at(now);
+        let (y, mo, d, h, mi, s) = civil(unix);
+        let id = format!(
+            "{}+{gamename}+{}+{}+{y:04}{mo:02}{d:02}{h:02}{mi:02}{s:02}",
+            self.config.event, names[0], names[1]
+        );
+        let tc = GameName::new(gamename)
+            .ok()
+            .and_then(|g| g.time_control().map(|(_, t)| t))
+            .unwrap_or(crate::types::GameNameTime {
+                total_sec: 1500,
+                byoyomi_sec: 0,
+                fischer: false,
+            });
+        let time = TimeControl {
+            total_ms: u64::from(tc.total_sec) * 1000,
+            byoyomi_ms: if tc.fischer {
+                0
+            } else {
+                u64::from(tc.byoyomi_sec) * 1000
+            },
+            increment_ms: if tc.fischer {
+                u64::from(tc.byoyomi_sec) * 1000
+            } else {
+                0
+            },
+            least_time_per_move_ms: self.config.least_time_per_move.saturating_mul(1000),
+            delay_ms: self.config.delay.saturating_mul(1000),
+            round_up: self.config.time_roundup,
+        };
+        let mut board = self
+            .config
+            .initial_position
+            .map_or_else(GameBoard::startpos, GameBoard::new);
+        let initial_csa = board.csa_text();
+        let mut moves = Vec::new();
+        if let Some(buoy) = self.buoys.get_mut(gamename) {
+            for m in &buoy.moves {
+                if board.play(m).is_ok() {
+                    moves.push((*m, 1));
+                }
+            }
+            buoy.count = buoy.count.saturating_sub(1);
+            if buoy.count == 0 {
+                self.buoys.remove(gamename);
+            }
+        }
+        let game = Game {
+            id: id.clone(),
+            gamename: gamename.to_string(),
+            players: [black, white],
+            names,
+            phase: Phase::Agree {
+                agreed: [false, false],
+                deadline: now.saturating_add(self.config.agree_timeout),
+            },
+            board,
+            initial_csa,
+            moves,
+            clocks: [Clock::new(time), Clock::new(time)],
+            time,
+            deferred: [VecDeque::new(), VecDeque::new()],
+            monitors: Vec::new(),
+            monitors2: Vec::new(),
+            start_unix: unix,
+        };
+        for (i, p) in [black, white].into_iter().enumerate() {
+            let summary = self.summary_for(&game, Some(side_of(i)));
+            let mut data = Vec::new();
+            summary.encode(&mut data);
+            self.send_bytes(p, data);
+            self.set_status(p, Status::InGame(gk));
+        }
+        self.games.insert(gk, game);
+    }
+
+    pub(super) fn summary_for(&self, g: &Game<I>, your_turn: Option<Side>) -> GameSummary {
+        let t = |s: &str| Text::new(s.to_string()).ok();
+        let mut position = PositionSection::default();
+        for l in g.initial_csa.lines() {
+            if l == "+" || l == "-" {
+                position.side_to_move = Some(if l == "+" { Side::Black } else { Side::White });
+            } else {
+                let _ = position.push_line(l);
+            }
+        }
+        position.moves = g
+            .moves
+            .iter()
+            .map(|(m, t)| (*m, Some(MoveTime::from_secs(*t))))
+            .collect();
+        GameSummary {
+            protocol_version: t("1.2"),
+            protocol_mode: t("Server"),
+            format: t("Shogi 1.0"),
+            declaration: t("Jishogi 1.1"),
+            game_id: GameId::new(g.id.clone()).ok(),
+            name_black: t(&g.names[0]),
+            name_white: t(&g.names[1]),
+            your_turn,
+            rematch_on_draw: Some(false),
+            to_move: position.side_to_move,
+            max_moves: Some(u64::from(self.config.max_moves)),
+            time: Some(self.time_section(g, false)),
+            position: Some(position),
+            ..Default::default()
+        }
+    }
+
+    pub(super) fn time_section(&self, g: &Game<I>, show: bool) -> TimeSection {
+        let mut ts = TimeSection {
+            time_unit: Some(TimeUnit::SECOND),
+            total_time: Some(g.time.total_ms / 1000),
+            byoyomi: Some(g.time.byoyomi_ms / 1000),
+            increment: Some(g.time.increment_ms / 1000),
+            least_time_per_move: Some(self.config.least_time_per_move),
+            // Sent only when set: shogi-server never sends them, and absent
+            // means 0 / NO.
+            delay: (self.config.delay > 0).then_some(self.config.delay),
+            time_roundup: self.config.time_roundup.then_some(true),
+            ..Default::default()
+        };
+        if show {
+            ts.remaining_time_black = Some(g.clocks[0].remaining_ms / 1000);
+            ts.remaining_time_white = Some(g.clocks[1].remaining_ms / 1000);
+            if let Some((m, t)) = g.moves.last() {
+                ts.last_move = Text::new(format!("{m},T{t}")).ok();
+            }
+            ts.current_turn = Some(g.moves.len() as u64);
+        }
+        ts
+    }
+}
+
+/// `+`/`-`/`*` preferences that can meet.
+pub(super) fn compatible(a: SidePreference, b: SidePreference) -> bool {
+    !matches!(
+        (a, b),
+        (SidePreference::Black, SidePreference::Black)
+            | (SidePreference::White, SidePreference::White)
+    )
+}
+
+/// A Floodgate game name: `floodgate-<total>-<byoyomi>` with an optional
+/// `F` (Fischer) suffix, the whole name (shogi-server's rule; a longer name
+/// such as `floodgate-600-10-x` is an ordinary game).
+pub(super) fn is_floodgate_name(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("floodgate-") else {
+        return false;
+    };
+    let rest = rest.strip_suffix('F').unwrap_or(rest);
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let mut parts = rest.split('-');
+    matches!(
+        (parts.next(), parts.next(), parts.next()),
+        (Some(total), Some(byoyomi), None) if digits(total) && digits(byoyomi)
+    )
+}
