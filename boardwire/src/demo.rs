@@ -33,7 +33,7 @@ use board_core::chess::{Move as ChessMove, Position as ChessPosition};
 use board_core::draughts::Color;
 use clap::{Args, ValueEnum};
 use csa_protocol::message::EndReason;
-use csa_protocol::net::Limits;
+use csa_protocol::net::Limits as CsaLimits;
 use csa_protocol::session::{ClientConfig, Outcome as CsaOutcome, ServerConfig};
 use csa_protocol::types::{GameName, Password, Side as CsaSide, SidePreference, UserName};
 use damexchange::Name;
@@ -303,7 +303,7 @@ async fn csa_part(sink: Sink, inject: bool) -> Result<Report, String> {
     let server = tokio::spawn(csa_protocol::net::serve(
         listener,
         config,
-        Limits::default(),
+        CsaLimits::default(),
         |_| {},
     ));
     let result = csa_game(addr, sink, inject).await;
