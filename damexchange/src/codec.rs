@@ -202,6 +202,24 @@ mod tests {
     }
 
     #[test]
+    fn encodes_a_sessions_transmit() {
+        use crate::session::{Follower, FollowerConfig};
+        use crate::types::Name;
+        let mut f: Follower<std::time::Instant> =
+            Follower::new(FollowerConfig::new(Name::new("Ours").unwrap()));
+        let mut codec = DxpCodec::default();
+        let mut buf = BytesMut::from(&b"R01PyTester                        Z005000A\0"[..]);
+        let Some(Ok(msg)) = codec.decode(&mut buf).unwrap() else {
+            panic!("GAMEREQ")
+        };
+        f.handle_message(&msg, std::time::Instant::now());
+        let mut dst = BytesMut::new();
+        codec.encode(f.poll_transmit().unwrap(), &mut dst).unwrap();
+        // Spec, GAMEACC: name padded to 32, code 0, then the NUL.
+        assert_eq!(&dst[..], b"AOurs                            0\0");
+    }
+
+    #[test]
     fn encoder_appends_nul() {
         let mut codec = DxpCodec::default();
         let mut dst = BytesMut::new();
