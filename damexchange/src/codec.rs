@@ -215,7 +215,7 @@ mod tests {
         f.handle_message(&msg, std::time::Instant::now());
         let mut dst = BytesMut::new();
         codec.encode(f.poll_transmit().unwrap(), &mut dst).unwrap();
-        // Spec, GAMEACC: name padded to 32, code 0, then the NUL.
+        // docs/specs/damexchange.md, *GAMEACC*: name padded to 32, code 0, then the NUL.
         assert_eq!(&dst[..], b"AOurs                            0\0");
     }
 

@@ -547,7 +547,7 @@ fn range(field: Field, value: u16, min: u16, max: u16) -> Result<(), ValueError>
     }
 }
 
-/// GAMEACC acceptance code (spec, GAMEACC).
+/// GAMEACC acceptance code (docs/specs/damexchange.md, *GAMEACC*).
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AcceptanceCode {
@@ -623,7 +623,7 @@ impl GameAcc<'_> {
 }
 
 /// The captured squares of a MOVE, in the order they were sent (0..=20
-/// distinct squares). The order carries no meaning (spec: "in any order") but
+/// distinct squares). The order carries no meaning (docs/specs/damexchange.md, *MOVE*: "in any order") but
 /// is kept so that a decoded message re-encodes byte-identical; compare as a
 /// set with [`Captures::mask`].
 #[derive(Clone, Copy)]
@@ -633,7 +633,7 @@ pub struct Captures {
 }
 
 impl Captures {
-    /// Most pieces one move can capture (spec: `00`..=`20`; a side has 20).
+    /// Most pieces one move can capture (docs/specs/damexchange.md, *MOVE*: `00`..=`20`; a side has 20).
     pub const MAX: usize = 20;
 
     /// No captures.

@@ -72,7 +72,8 @@ struct Role {
 /// The initiator side of a DXP connection (sans-IO; see the
 /// [module docs](super) for the call order).
 ///
-/// GAMEACC codes are acted on as the spec says: `0` the game starts; `2`
+/// GAMEACC codes are acted on as docs/specs/damexchange.md, *GAMEACC*,
+/// says: `0` the game starts; `2`
 /// the application may send another GAMEREQ; `1` and `3` stop: further
 /// [`Initiator::request_game`] calls fail with [`CommandError::Stopped`].
 ///
