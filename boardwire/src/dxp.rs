@@ -511,7 +511,11 @@ pub(crate) async fn initiate(
     let mut report = InitiatorReport::default();
     let mut take_back_pending = plan.take_back_at;
     let mut game_no = 1;
-    let limits = Limits::default();
+    let mut limits = Limits::default();
+    // The GAMEACC wait is the reply timeout's; the handshake bound no shorter.
+    limits.handshake_timeout = limits
+        .handshake_timeout
+        .max(plan.timeout + Duration::from_secs(1));
     let closed = damexchange::net::connect(address, config, &limits, |i, e| {
         log(t, i.position(), &e);
         let now = StdInstant::now();

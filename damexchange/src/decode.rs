@@ -142,7 +142,7 @@ fn decode_message<'a>(frame: &'a [u8], leniency: &Leniency) -> Result<Message<'a
 }
 
 /// Everything but the canonical MOVE: the nom parsers of [`crate::parse`].
-#[inline(never)]
+#[inline]
 fn decode_parsed<'a>(frame: &'a [u8], leniency: &Leniency) -> Result<Message<'a>, DecodeError> {
     let Some(&head) = frame.first() else {
         return Err(DecodeError::new(
@@ -164,44 +164,50 @@ fn decode_parsed<'a>(frame: &'a [u8], leniency: &Leniency) -> Result<Message<'a>
             return Ok(Message::Move(mv));
         }
     }
-    finish(
+    // Straight to the message's parser (the header is known); the message
+    // is built once, in the result.
+    let len = msg.len();
+    macro_rules! done {
+        ($parsed:expr, $variant:path) => {
+            match $parsed {
+                Ok((rest, m)) if rest.is_empty() || leniency.extra_bytes => Ok($variant(m)),
+                Ok((rest, _)) => Err(trailing(kind, len, rest.len())),
+                Err(e) => Err(parse_failure(e, kind, len)),
+            }
+        };
+    }
+    match kind {
+        MessageKind::Move => done!(parse::move_message_with(leniency).parse(msg), Message::Move),
+        MessageKind::GameReq => done!(parse::game_req_with(leniency).parse(msg), Message::GameReq),
+        MessageKind::GameAcc => done!(parse::game_acc_with(leniency).parse(msg), Message::GameAcc),
+        MessageKind::GameEnd => done!(parse::game_end(msg), Message::GameEnd),
+        MessageKind::Chat => done!(parse::chat(msg), Message::Chat),
+        MessageKind::BackReq => done!(parse::back_req_with(leniency).parse(msg), Message::BackReq),
+        MessageKind::BackAcc => done!(parse::back_acc(msg), Message::BackAcc),
+        MessageKind::Unrecognised => done!(parse::unrecognised(msg), Message::Unrecognised),
+    }
+}
+
+/// Bytes after the last field.
+#[cold]
+fn trailing(kind: MessageKind, len: usize, count: usize) -> DecodeError {
+    DecodeError::new(
         kind,
-        msg,
-        parse::message_with(leniency).parse(msg),
-        leniency,
+        Field::End,
+        len - count,
+        Problem::TrailingBytes { count },
     )
 }
 
-/// Checks what the parser left over and converts its error.
-#[inline]
-fn finish<'a>(
-    kind: MessageKind,
-    msg: &'a [u8],
-    parsed: nom::IResult<&'a [u8], Message<'a>, ParseError>,
-    leniency: &Leniency,
-) -> Result<Message<'a>, DecodeError> {
-    let len = msg.len();
-    match parsed {
-        Ok((rest, message)) => {
-            if rest.is_empty() || leniency.extra_bytes {
-                Ok(message)
-            } else {
-                Err(DecodeError::new(
-                    kind,
-                    Field::End,
-                    len - rest.len(),
-                    Problem::TrailingBytes { count: rest.len() },
-                ))
-            }
-        }
-        Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(e.into_decode_error(kind, len)),
+/// A parser's failure as the frame's error.
+#[cold]
+fn parse_failure(e: nom::Err<ParseError>, kind: MessageKind, len: usize) -> DecodeError {
+    match e {
+        nom::Err::Error(e) | nom::Err::Failure(e) => e.into_decode_error(kind, len),
         // Complete parsers never report Incomplete; keep the decoder total anyway.
-        Err(nom::Err::Incomplete(_)) => Err(DecodeError::new(
-            kind,
-            Field::End,
-            len,
-            Problem::Truncated { len },
-        )),
+        nom::Err::Incomplete(_) => {
+            DecodeError::new(kind, Field::End, len, Problem::Truncated { len })
+        }
     }
 }
 
@@ -271,8 +277,8 @@ const fn all_digits(x: u64) -> bool {
 /// The nom parser alone, for the agreement test of [`move_fast`].
 #[cfg(test)]
 fn decode_without_fast_path(frame: &[u8]) -> Result<Message<'_>, DecodeError> {
-    let parsed = parse::message_with(&Leniency::STRICT).parse(frame);
-    finish(MessageKind::Move, frame, parsed, &Leniency::STRICT)
+    // Strict: `decode_parsed` runs the nom parsers only.
+    decode_parsed(frame, &Leniency::STRICT)
 }
 
 #[cfg(test)]

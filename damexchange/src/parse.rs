@@ -230,6 +230,7 @@ pub fn color<'a>(
 /// A name field of `len` bytes (32 on the wire, fewer with the
 /// `short_names` leniency): printable ASCII, not starting with a space;
 /// the padding is removed.
+#[inline]
 pub fn name_field<'a>(
     f: Field,
     len: usize,
@@ -260,6 +261,7 @@ pub fn name_field<'a>(
 
 /// The header byte: the kind of message, [`MessageKind::Unrecognised`] for
 /// any other byte.
+#[inline]
 pub fn header(i: &[u8]) -> PResult<'_, MessageKind> {
     let (rest, b) = field(Field::Header, 1).parse(i)?;
     let kind = MessageKind::from_header(b[0]).unwrap_or(MessageKind::Unrecognised);
@@ -267,6 +269,7 @@ pub fn header(i: &[u8]) -> PResult<'_, MessageKind> {
 }
 
 /// The header byte `kind` itself.
+#[inline]
 fn tag_kind<'a>(kind: MessageKind) -> impl Parser<&'a [u8], Output = (), Error = ParseError> {
     move |i: &'a [u8]| match i.split_first() {
         Some((&b, rest)) if Some(b) == kind.header() => Ok((rest, ())),
@@ -285,32 +288,38 @@ fn tag_kind<'a>(kind: MessageKind) -> impl Parser<&'a [u8], Output = (), Error =
 // ------------------------------------------------------------- GAMEREQ
 
 /// GAMEREQ protocol version (offset 1, 2 digits).
+#[inline]
 pub fn version(i: &[u8]) -> PResult<'_, u8> {
     digits::<2>(Field::Version).map(|v| v as u8).parse(i)
 }
 
 /// GAMEREQ initiator name (offset 3, 32 bytes, padding removed).
+#[inline]
 pub fn initiator_name(i: &[u8]) -> PResult<'_, Name<'_>> {
     name_field(Field::InitiatorName, Name::WIRE_LEN).parse(i)
 }
 
 /// GAMEREQ follower's colour (offset 35, `W`/`Z`).
+#[inline]
 pub fn follower_color(i: &[u8]) -> PResult<'_, Color> {
     color(Field::FollowerColor, &Leniency::STRICT).parse(i)
 }
 
 /// GAMEREQ thinking time, minutes (offset 36, 3 digits).
+#[inline]
 pub fn thinking_time(i: &[u8]) -> PResult<'_, u16> {
     digits::<3>(Field::ThinkingTime).parse(i)
 }
 
 /// GAMEREQ number of moves (offset 39, 3 digits, `000` = no limit).
+#[inline]
 pub fn moves_limit(i: &[u8]) -> PResult<'_, u16> {
     digits::<3>(Field::MovesLimit).parse(i)
 }
 
 /// GAMEREQ board of a set-up position (offsets 44..=93): 50 letters
 /// `e w z W Z`, square 1 first.
+#[inline]
 pub fn board(i: &[u8]) -> PResult<'_, [Option<Piece>; 50]> {
     let (rest, letters) = field(Field::Board, 50).parse(i)?;
     let mut board = [None; 50];
@@ -334,6 +343,7 @@ pub fn board(i: &[u8]) -> PResult<'_, [Option<Piece>; 50]> {
 
 /// GAMEREQ starting position (offset 42): `A`, or `B` + side to move +
 /// board.
+#[inline]
 pub fn start_position<'a>(
     leniency: &Leniency,
 ) -> impl Parser<&'a [u8], Output = StartPosition, Error = ParseError> {
@@ -363,6 +373,7 @@ pub fn start_position<'a>(
 }
 
 /// GAMEREQ `R` (docs/specs/damexchange.md, *GAMEREQ*), strict.
+#[inline]
 pub fn game_req(i: &[u8]) -> PResult<'_, GameReq<'_>> {
     game_req_with(&Leniency::STRICT).parse(i)
 }
@@ -370,6 +381,7 @@ pub fn game_req(i: &[u8]) -> PResult<'_, GameReq<'_>> {
 /// GAMEREQ with `leniency` (`short_names`: a name shorter than 32 bytes
 /// without padding, the layout then read from the end of the frame; colour
 /// letters).
+#[inline]
 pub fn game_req_with<'a>(
     leniency: &Leniency,
 ) -> impl Parser<&'a [u8], Output = GameReq<'a>, Error = ParseError> {
@@ -398,36 +410,38 @@ pub fn game_req_with<'a>(
                 _ => Name::WIRE_LEN,
             }
         };
-        (
-            version,
-            name_field(Field::InitiatorName, name_len),
-            color(Field::FollowerColor, &l),
-            thinking_time,
-            moves_limit,
-            start_position(&l),
-        )
-            .map(
-                |(version, initiator, follower_color, minutes, moves, position)| GameReq {
-                    version,
-                    initiator,
-                    follower_color,
-                    minutes,
-                    moves,
-                    position,
-                },
-            )
-            .parse(body)
+        // Field by field (a tuple of the same parsers works too; this
+        // keeps the large outputs in place).
+        let (i, version) = version(body)?;
+        let (i, initiator) = name_field(Field::InitiatorName, name_len).parse(i)?;
+        let (i, follower_color) = color(Field::FollowerColor, &l).parse(i)?;
+        let (i, minutes) = thinking_time(i)?;
+        let (i, moves) = moves_limit(i)?;
+        let (i, position) = start_position(&l).parse(i)?;
+        Ok((
+            i,
+            GameReq {
+                version,
+                initiator,
+                follower_color,
+                minutes,
+                moves,
+                position,
+            },
+        ))
     }
 }
 
 // ------------------------------------------------------------- GAMEACC
 
 /// GAMEACC follower name (offset 1, 32 bytes, padding removed).
+#[inline]
 pub fn follower_name(i: &[u8]) -> PResult<'_, Name<'_>> {
     name_field(Field::FollowerName, Name::WIRE_LEN).parse(i)
 }
 
 /// GAMEACC acceptance code (offset 33, `0`..=`3`).
+#[inline]
 pub fn acceptance_code(i: &[u8]) -> PResult<'_, AcceptanceCode> {
     code(Field::AcceptanceCode, 3)
         .map(|c| AcceptanceCode::from_code(c).unwrap_or(AcceptanceCode::NoGames))
@@ -435,11 +449,13 @@ pub fn acceptance_code(i: &[u8]) -> PResult<'_, AcceptanceCode> {
 }
 
 /// GAMEACC `A` (docs/specs/damexchange.md, *GAMEACC*), strict.
+#[inline]
 pub fn game_acc(i: &[u8]) -> PResult<'_, GameAcc<'_>> {
     game_acc_with(&Leniency::STRICT).parse(i)
 }
 
 /// GAMEACC with `leniency` (`short_names`: a name without its padding).
+#[inline]
 pub fn game_acc_with<'a>(
     leniency: &Leniency,
 ) -> impl Parser<&'a [u8], Output = GameAcc<'a>, Error = ParseError> {
@@ -460,21 +476,25 @@ pub fn game_acc_with<'a>(
 // ---------------------------------------------------------------- MOVE
 
 /// MOVE time, seconds (offset 1, 4 digits).
+#[inline]
 pub fn move_time(i: &[u8]) -> PResult<'_, u16> {
     digits::<4>(Field::Time).parse(i)
 }
 
 /// MOVE from square (offset 5).
+#[inline]
 pub fn from_square(i: &[u8]) -> PResult<'_, Square> {
     square(Field::From).parse(i)
 }
 
 /// MOVE to square (offset 7).
+#[inline]
 pub fn to_square(i: &[u8]) -> PResult<'_, Square> {
     square(Field::To).parse(i)
 }
 
 /// MOVE number captured (offset 9, `00`..=`20`).
+#[inline]
 pub fn capture_count(i: &[u8]) -> PResult<'_, u8> {
     number::<2>(Field::CaptureCount, 0, Captures::MAX as u16)
         .map(|n| n as u8)
@@ -482,6 +502,7 @@ pub fn capture_count(i: &[u8]) -> PResult<'_, u8> {
 }
 
 /// One MOVE captured square (offset 11 + 2k).
+#[inline]
 pub fn captured_square(i: &[u8]) -> PResult<'_, Square> {
     square(Field::Captured).parse(i)
 }
@@ -489,6 +510,7 @@ pub fn captured_square(i: &[u8]) -> PResult<'_, Square> {
 /// The `count` (0..=20) captured squares of a MOVE, distinct, in wire
 /// order; with `extra_bytes` more bytes may follow, otherwise the input
 /// must hold exactly `2 * count` bytes.
+#[inline]
 pub fn captures<'a>(
     count: u8,
     leniency: &Leniency,
@@ -530,11 +552,13 @@ pub fn captures<'a>(
 }
 
 /// MOVE `M` (docs/specs/damexchange.md, *MOVE*), strict.
+#[inline]
 pub fn move_message(i: &[u8]) -> PResult<'_, Move> {
     move_message_with(&Leniency::STRICT).parse(i)
 }
 
 /// MOVE with `leniency` (`extra_bytes`: bytes after the captured squares).
+#[inline]
 pub fn move_message_with<'a>(
     leniency: &Leniency,
 ) -> impl Parser<&'a [u8], Output = Move, Error = ParseError> {
@@ -564,6 +588,7 @@ pub fn move_message_with<'a>(
 // -------------------------------------------------------------- GAMEEND
 
 /// GAMEEND reason (offset 1, `0`..=`3`).
+#[inline]
 pub fn reason(i: &[u8]) -> PResult<'_, GameEndReason> {
     code(Field::Reason, 3)
         .map(|c| GameEndReason::from_code(c).unwrap_or(GameEndReason::Unknown))
@@ -571,6 +596,7 @@ pub fn reason(i: &[u8]) -> PResult<'_, GameEndReason> {
 }
 
 /// GAMEEND stop code (offset 2, `0`/`1`).
+#[inline]
 pub fn stop_code(i: &[u8]) -> PResult<'_, StopCode> {
     code(Field::StopCode, 1)
         .map(|c| StopCode::from_code(c).unwrap_or(StopCode::NoMoreGames))
@@ -578,16 +604,19 @@ pub fn stop_code(i: &[u8]) -> PResult<'_, StopCode> {
 }
 
 /// GAMEEND `E` (docs/specs/damexchange.md, *GAMEEND*).
+#[inline]
 pub fn game_end(i: &[u8]) -> PResult<'_, GameEnd> {
-    (tag_kind(MessageKind::GameEnd), reason, stop_code)
-        .map(|((), reason, stop)| GameEnd { reason, stop })
-        .parse(i)
+    let (i, ()) = tag_kind(MessageKind::GameEnd).parse(i)?;
+    let (i, reason) = reason(i)?;
+    let (i, stop) = stop_code(i)?;
+    Ok((i, GameEnd { reason, stop }))
 }
 
 // ----------------------------------------------------------------- CHAT
 
 /// CHAT text (offset 1): 1..=126 bytes of 7-bit text without NUL, the rest
 /// of the input (up to 126 bytes).
+#[inline]
 pub fn chat_text(i: &[u8]) -> PResult<'_, ChatText<'_>> {
     if i.is_empty() {
         return fail(i, Field::Text, Problem::Truncated { len: 0 });
@@ -608,6 +637,7 @@ pub fn chat_text(i: &[u8]) -> PResult<'_, ChatText<'_>> {
 }
 
 /// CHAT `C` (docs/specs/damexchange.md, *CHAT*).
+#[inline]
 pub fn chat(i: &[u8]) -> PResult<'_, Chat<'_>> {
     (tag_kind(MessageKind::Chat), chat_text)
         .map(|((), text)| Chat { text })
@@ -617,34 +647,35 @@ pub fn chat(i: &[u8]) -> PResult<'_, Chat<'_>> {
 // -------------------------------------------------------------- BACKREQ
 
 /// BACKREQ move number (offset 1, `001`..=`999`).
+#[inline]
 pub fn move_number(i: &[u8]) -> PResult<'_, u16> {
     number::<3>(Field::MoveNumber, 1, 999).parse(i)
 }
 
 /// BACKREQ `B` (docs/specs/damexchange.md, *BACKREQ*), strict.
+#[inline]
 pub fn back_req(i: &[u8]) -> PResult<'_, BackReq> {
     back_req_with(&Leniency::STRICT).parse(i)
 }
 
 /// BACKREQ with `leniency` (colour letters).
+#[inline]
 pub fn back_req_with<'a>(
     leniency: &Leniency,
 ) -> impl Parser<&'a [u8], Output = BackReq, Error = ParseError> {
     let l = *leniency;
     move |i: &'a [u8]| {
-        (
-            tag_kind(MessageKind::BackReq),
-            move_number,
-            color(Field::Color, &l),
-        )
-            .map(|((), move_number, color)| BackReq { move_number, color })
-            .parse(i)
+        let (i, ()) = tag_kind(MessageKind::BackReq).parse(i)?;
+        let (i, move_number) = move_number(i)?;
+        let (i, color) = color(Field::Color, &l).parse(i)?;
+        Ok((i, BackReq { move_number, color }))
     }
 }
 
 // -------------------------------------------------------------- BACKACC
 
 /// BACKACC code (offset 1, `0`..=`2`).
+#[inline]
 pub fn back_acc_code(i: &[u8]) -> PResult<'_, BackAccCode> {
     code(Field::BackAccCode, 2)
         .map(|c| BackAccCode::from_code(c).unwrap_or(BackAccCode::NotSupported))
@@ -652,16 +683,18 @@ pub fn back_acc_code(i: &[u8]) -> PResult<'_, BackAccCode> {
 }
 
 /// BACKACC `K` (docs/specs/damexchange.md, *BACKACC*).
+#[inline]
 pub fn back_acc(i: &[u8]) -> PResult<'_, BackAcc> {
-    (tag_kind(MessageKind::BackAcc), back_acc_code)
-        .map(|((), code)| BackAcc { code })
-        .parse(i)
+    let (i, ()) = tag_kind(MessageKind::BackAcc).parse(i)?;
+    let (i, code) = back_acc_code(i)?;
+    Ok((i, BackAcc { code }))
 }
 
 // -------------------------------------------------------------- message
 
 /// A frame of an unrecognised kind: 1..=127 bytes without NUL, all of the
 /// input.
+#[inline]
 pub fn unrecognised(i: &[u8]) -> PResult<'_, Unrecognised<'_>> {
     if i.is_empty() {
         return fail(i, Field::Header, Problem::Empty);
@@ -683,11 +716,13 @@ pub fn unrecognised(i: &[u8]) -> PResult<'_, Unrecognised<'_>> {
 }
 
 /// Any message, strict: dispatches on the header byte.
+#[inline]
 pub fn message(i: &[u8]) -> PResult<'_, Message<'_>> {
     message_with(&Leniency::STRICT).parse(i)
 }
 
 /// Any message with `leniency`.
+#[inline]
 pub fn message_with<'a>(
     leniency: &Leniency,
 ) -> impl Parser<&'a [u8], Output = Message<'a>, Error = ParseError> {
