@@ -10,7 +10,7 @@
 //! [`ParseError::into_decode_error`] turns that into a [`DecodeError`] with
 //! the 0-based byte offset in the frame. The message parsers take the whole
 //! frame, header byte included, and return what follows the last field
-//! (trailing bytes are for the caller to judge, as [`decode`](crate::decode)
+//! (trailing bytes are for the caller to judge, as [`decode()`](crate::decode())
 //! does).
 //!
 //! ```

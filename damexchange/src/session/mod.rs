@@ -17,7 +17,7 @@
 //!
 //! `now` is any [`Timestamp`] the application reads from its own clock:
 //! `std::time::Instant` (feature `std`), or, without `std`, a
-//! [`Duration`](core::time::Duration) since an origin of the application's
+//! [`Duration`] since an origin of the application's
 //! choice (boot, start of the connection). One session uses one kind
 //! throughout; the type parameter of [`Follower`] and [`Initiator`] is
 //! inferred from the first call.
