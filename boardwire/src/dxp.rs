@@ -343,7 +343,8 @@ fn describe(e: &Event, before: Option<&Position>) -> String {
 /// Writes the transcript lines of one driver event (both roles).
 fn log(t: &mut Transcript, position: Option<&Position>, e: &NetEvent<'_>) {
     match e {
-        NetEvent::Connected { peer } => t.note(&format!("connection to {peer}")),
+        // Noted by each role (connection from / connected to).
+        NetEvent::Connected { .. } => {}
         NetEvent::Sent(m) => {
             let (len, line) = message_line(m);
             t.sent(len, &line);
@@ -520,7 +521,8 @@ pub(crate) async fn initiate(
         log(t, i.position(), &e);
         let now = StdInstant::now();
         match e {
-            NetEvent::Connected { .. } => {
+            NetEvent::Connected { peer } => {
+                t.note(&format!("connected to {peer}"));
                 if let Err(e) = i.request_game(request, now) {
                     report.problems.push(format!("GAMEREQ: {e}"));
                     return Flow::Close;
