@@ -12,8 +12,9 @@ use std::time::Duration;
 use board_core::draughts::Position;
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use damexchange::session::move_to_wire;
-use damexchange::{Framer, Message, decode};
+use damexchange::convert::move_to_wire;
+use damexchange::framer::{Framer, Status};
+use damexchange::{Message, decode};
 
 /// MOVE frames from random games (xorshift, fixed seed).
 fn move_mix(count: usize) -> Vec<Vec<u8>> {
@@ -36,7 +37,7 @@ fn move_mix(count: usize) -> Vec<Vec<u8>> {
             let time = (next() % 120) as u16;
             out.push(
                 Message::Move(move_to_wire(mv, time))
-                    .encode()
+                    .encoded()
                     .as_bytes()
                     .to_vec(),
             );
@@ -48,7 +49,7 @@ fn move_mix(count: usize) -> Vec<Vec<u8>> {
 
 /// Every message of the recorded conversations, each with its NUL.
 fn recorded_stream() -> Vec<u8> {
-    let text = include_str!("../data/dxp-scan-follower.txt");
+    let text = boardwire_vectors::data::DXP_SCAN_FOLLOWER;
     let mut stream = Vec::new();
     for line in text.lines().filter(|l| l.starts_with('[')) {
         let Some((_, rest)) = line.split_once("] ") else {
@@ -84,15 +85,17 @@ fn per_type(c: &mut Criterion<ThreadCpuTime>) {
     let mut g = c.benchmark_group("dxp_decode");
     for (name, bytes) in samples {
         g.throughput(Throughput::Bytes(bytes.len() as u64));
-        g.bench_function(name, |b| b.iter(|| decode(black_box(bytes)).is_ok()));
+        g.bench_function(name, |b| {
+            b.iter(|| decode::<Message>(black_box(bytes)).is_ok())
+        });
     }
     g.finish();
     let mut g = c.benchmark_group("dxp_encode");
     for (name, bytes) in samples {
-        let msg = decode(bytes).unwrap();
+        let msg: Message = decode(bytes).unwrap();
         g.throughput(Throughput::Bytes(bytes.len() as u64));
         g.bench_function(name, |b| {
-            b.iter(|| black_box(&msg).encode().as_bytes().len())
+            b.iter(|| black_box(&msg).encoded().as_bytes().len())
         });
     }
     g.finish();
@@ -114,7 +117,7 @@ fn move_mix_bench(c: &mut Criterion<ThreadCpuTime>) {
         b.iter(|| {
             let mut ok = 0usize;
             for f in &frames {
-                ok += usize::from(decode(black_box(f)).is_ok());
+                ok += usize::from(decode::<Message>(black_box(f)).is_ok());
             }
             ok
         })
@@ -124,7 +127,7 @@ fn move_mix_bench(c: &mut Criterion<ThreadCpuTime>) {
         b.iter(|| {
             let mut ok = 0usize;
             for f in &frames {
-                ok += usize::from(decode(black_box(f)).is_ok());
+                ok += usize::from(decode::<Message>(black_box(f)).is_ok());
             }
             ok
         })
@@ -135,7 +138,7 @@ fn move_mix_bench(c: &mut Criterion<ThreadCpuTime>) {
         b.iter(|| {
             let mut n = 0usize;
             for m in &msgs {
-                n += black_box(m).encode().as_bytes().len();
+                n += black_box(m).encoded().as_bytes().len();
             }
             n
         })
@@ -154,14 +157,29 @@ fn move_mix_bench(c: &mut Criterion<ThreadCpuTime>) {
     g.finish();
 }
 
+/// The stream in `read`-byte reads through a caller-owned buffer, as a
+/// socket reader would hold it: frame, decode, drop what was consumed.
 fn framer_pass(stream: &[u8], read: usize) -> usize {
-    let mut framer = Framer::new();
+    let mut framer = Framer::default();
+    let mut buf: Vec<u8> = Vec::with_capacity(read + 128);
     let mut ok = 0usize;
     for chunk in stream.chunks(read) {
-        let mut input = chunk;
-        while let Some(item) = framer.next_message(&mut input) {
-            ok += usize::from(item.is_ok());
+        buf.extend_from_slice(chunk);
+        let mut start = 0;
+        loop {
+            let consumed = match framer.decode(&buf[start..]) {
+                Status::Complete { frame, consumed } => {
+                    ok += usize::from(decode::<Message>(frame).is_ok());
+                    consumed
+                }
+                Status::Partial { consumed } | Status::Overlong { consumed, .. } => consumed,
+            };
+            start += consumed;
+            if consumed == 0 {
+                break;
+            }
         }
+        buf.drain(..start);
     }
     ok
 }
@@ -294,7 +312,7 @@ fn move_mix_wall(c: &mut Criterion) {
         b.iter(|| {
             frames
                 .iter()
-                .filter(|f| decode(black_box(f)).is_ok())
+                .filter(|f| decode::<Message>(black_box(f)).is_ok())
                 .count()
         })
     });

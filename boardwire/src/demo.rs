@@ -2,8 +2,9 @@
 //! protocols end to end on loopback, with no hardware and no network
 //! beyond 127.0.0.1.
 //!
-//! 1. **dxp** — the follower of `dxp serve` ([`dxp::follow`]) and the
-//!    initiator of `dxp connect` ([`dxp::initiate`]) over TCP on an
+//! 1. **dxp** — the follower of `dxp serve` ([`damexchange::net::serve`]
+//!    with [`dxp::follower_callback`]) and the initiator of `dxp connect`
+//!    ([`dxp::initiate`], over [`damexchange::net::connect`]) over TCP on an
 //!    ephemeral port: GAMEREQ/GAMEACC, a game of the built-in players with
 //!    one take-back (BACKREQ/BACKACC), played until one side has no move (or
 //!    a ply limit), closed by the GAMEEND exchange.
@@ -27,17 +28,19 @@
 
 use std::io::Write;
 use std::ops::ControlFlow;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use board_core::chess::{Move as ChessMove, Position as ChessPosition};
 use board_core::draughts::Color;
+use board_core::player::Player;
 use clap::{Args, ValueEnum};
 use csa_protocol::message::EndReason;
 use csa_protocol::net::Limits as CsaLimits;
 use csa_protocol::session::{ClientConfig, Outcome as CsaOutcome, ServerConfig};
 use csa_protocol::types::{GameName, Password, Side as CsaSide, SidePreference, UserName};
 use damexchange::Name;
-use damexchange::session::{FollowerConfig, GameRequest, InitiatorConfig};
+use damexchange::session::{FollowerConfig, GameRequest, InitiatorConfig, Outcome};
 use novag_citrine::serial::{self as citrine_serial, Input as CitrineInput, Limits};
 use novag_citrine::session::{
     DeviceConfig, Driver, DriverConfig, Event as CitrineEvent, Misbehaviour,
@@ -212,23 +215,32 @@ async fn dxp_part(sink: Sink, inject: bool) -> Result<Report, String> {
         .await
         .map_err(|e| format!("cannot listen on 127.0.0.1: {e}"))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let name = Name::new("boardwire-follower").expect("a valid name");
+    let mut config = FollowerConfig::new(name);
+    // The initiator is ours: it reads GAMEACC and MOVE apart.
+    config.first_move_delay = Duration::ZERO;
+    // Test hook: a follower that refuses every game (GAMEACC 3).
+    config.accept_games = !inject;
     // The follower's own view of the same messages stays out of the
     // transcript (every message would show twice); its problems are in
-    // its report.
-    let follower = tokio::spawn(async move {
-        let (stream, _) = listener.accept().await?;
-        let name = Name::new("boardwire-follower").expect("a valid name");
-        let mut config = FollowerConfig::new(name);
-        // The initiator is ours: it reads GAMEACC and MOVE apart.
-        config.first_move_delay = Duration::ZERO;
-        let mut t = Transcript::new("dxp", "follower", Sink::Discard);
-        dxp::follow(stream, config, dxp::Player::new(DXP_FOLLOWER_SEED), &mut t).await
-    });
+    // its stats.
+    let stats = Arc::new(Mutex::new(dxp::FollowStats::default()));
+    let follower_stats = stats.clone();
+    let follower = tokio::spawn(damexchange::net::serve(
+        listener,
+        config,
+        damexchange::net::Limits::default(),
+        move |_, _| {
+            dxp::follower_callback(
+                Transcript::new("dxp", "follower", Sink::Discard),
+                Player::new(DXP_FOLLOWER_SEED),
+                Some(follower_stats.clone()),
+            )
+        },
+        |_, _| {},
+    ));
     let mut t = Transcript::new("dxp", "initiator", sink);
     t.note(&format!("follower listening on {addr}"));
-    let stream = TcpStream::connect(addr)
-        .await
-        .map_err(|e| format!("cannot connect to the follower at {addr}: {e}"))?;
     let name = Name::new("boardwire-initiator").expect("a valid name");
     let request = GameRequest {
         our_color: Color::White,
@@ -242,20 +254,27 @@ async fn dxp_part(sink: Sink, inject: bool) -> Result<Report, String> {
         max_plies: DXP_MAX_PLIES,
         timeout: Duration::from_secs(5),
         take_back_at: Some(DXP_TAKE_BACK_AT),
-        inject_illegal: inject,
     };
-    let report =
-        match dxp::initiate(stream, InitiatorConfig::new(name), request, &plan, &mut t).await {
-            Ok(r) => r,
-            Err(e) => {
-                follower.abort();
-                return Err(e);
-            }
-        };
-    let stats = follower
-        .await
-        .map_err(|e| format!("follower task: {e}"))?
-        .map_err(|e| format!("follower: {e}"))?;
+    let result = dxp::initiate(
+        &addr.to_string(),
+        InitiatorConfig::new(name),
+        request,
+        &plan,
+        &mut t,
+    )
+    .await;
+    // The follower handles its last events after its answer went out: give
+    // it a moment (it reports through `stats`).
+    let ended = result.as_ref().map_or(0, |r| r.games_done);
+    for _ in 0..100 {
+        if stats.lock().map_or(true, |s| s.ended >= ended) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    follower.abort();
+    let report = result?;
+    let stats = stats.lock().map_err(|e| e.to_string())?.clone();
     if let Some(p) = report.problems.first() {
         return Err(format!("initiator: {p}"));
     }
@@ -274,15 +293,16 @@ async fn dxp_part(sink: Sink, inject: bool) -> Result<Report, String> {
             report.take_backs
         ));
     }
-    let result = match report.last_outcome {
-        Some(dxp::Outcome::Win(c)) => format!("{} wins", dxp::color_name(c)),
-        Some(dxp::Outcome::Draw) => format!("draw at the {DXP_MAX_PLIES}-ply limit"),
-        Some(dxp::Outcome::NoResult) | None => {
-            return Err("the game ended without a result (GAMEEND reason 0)".into());
-        }
+    let Some(last) = &report.last else {
+        return Err("no game ended".into());
+    };
+    let result = match last.outcome {
+        Outcome::Won | Outcome::Lost => dxp::result_text(last),
+        Outcome::Drawn => format!("draw at the {DXP_MAX_PLIES}-ply limit"),
+        _ => return Err("the game ended without a result (GAMEEND reason 0)".into()),
     };
     Ok(Report {
-        moves: format!("{} plies, 1 take-back", report.plies),
+        moves: format!("{} plies, 1 take-back", last.moves.len()),
         result,
         sent: ("initiator->follower", t.bytes_sent),
         received: ("follower->initiator", t.bytes_received),

@@ -136,43 +136,6 @@ pub fn show(bytes: &[u8]) -> String {
     s
 }
 
-/// Splits a byte stream into frames ending with `end` (NUL for DXP, LF for
-/// CSA and Citrine), for display. Frames longer than `cap` bytes are cut
-/// there (shown in pieces rather than buffered without bound).
-#[derive(Debug)]
-pub struct Splitter {
-    end: u8,
-    cap: usize,
-    buf: Vec<u8>,
-}
-
-impl Splitter {
-    /// A splitter on `end` with frames of at most `cap` bytes.
-    pub fn new(end: u8, cap: usize) -> Splitter {
-        Splitter {
-            end,
-            cap,
-            buf: Vec::new(),
-        }
-    }
-
-    /// Feeds `bytes`; calls `frame(bytes_with_end)` for each complete frame.
-    pub fn feed(&mut self, bytes: &[u8], mut frame: impl FnMut(&[u8])) {
-        for &b in bytes {
-            self.buf.push(b);
-            if b == self.end || self.buf.len() >= self.cap {
-                frame(&self.buf);
-                self.buf.clear();
-            }
-        }
-    }
-
-    /// Bytes of an unfinished frame (shown at the end of a connection).
-    pub fn take_rest(&mut self) -> Vec<u8> {
-        std::mem::take(&mut self.buf)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,18 +162,5 @@ mod tests {
         assert!(lines[2].ends_with("initiator :: game over"), "{text}");
         assert_eq!((t.bytes_sent, t.bytes_received), (12, 4));
         assert_eq!((t.messages_sent, t.messages_received), (1, 1));
-    }
-
-    #[test]
-    fn splitter_frames_and_caps() {
-        let mut s = Splitter::new(0, 8);
-        let mut frames = Vec::new();
-        s.feed(b"E00\0M00", |f| frames.push(f.to_vec()));
-        s.feed(b"0\0AAAAAAAAAA", |f| frames.push(f.to_vec()));
-        assert_eq!(
-            frames,
-            vec![b"E00\0".to_vec(), b"M000\0".to_vec(), b"AAAAAAAA".to_vec()]
-        );
-        assert_eq!(s.take_rest(), b"AA");
     }
 }

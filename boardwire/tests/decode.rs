@@ -1,6 +1,6 @@
 //! `boardwire dxp decode` and `boardwire csa decode`: readable output, the
 //! recorded-capture format, `--message`. Inputs are excerpts of the
-//! recorded transcripts (damexchange/tests/data/dxp-scan-follower.txt,
+//! recorded transcripts (`boardwire_vectors::data::DXP_SCAN_FOLLOWER`,
 //! csa-protocol/tests/data/csa-shogi-server-x1-and-csa-mode.txt) and spec
 //! note examples; expected readings state what those records say.
 
@@ -199,8 +199,12 @@ fn every_line_of_the_real_servers_decodes() {
             assert!(line.contains(" client  "), "{line}");
         }
     }
-    let path = recorded("dxp-scan-follower.txt");
-    let text = std::fs::read_to_string(&path).unwrap();
+    // The one copy of the recording (`boardwire-vectors`), as a file for
+    // the command line.
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("dxp-scan-follower.txt");
+    std::fs::write(&path, boardwire_vectors::data::DXP_SCAN_FOLLOWER).unwrap();
+    let path = path.to_str().unwrap().to_string();
+    let text = boardwire_vectors::data::DXP_SCAN_FOLLOWER;
     let records = text.lines().filter(|l| l.starts_with('['));
     // One line per frame (NUL) and per end of stream.
     let expected: usize = records

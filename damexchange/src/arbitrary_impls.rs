@@ -6,7 +6,7 @@ use alloc::string::String;
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 
-use crate::message::{BackReq, Captures, GameReq, Move};
+use crate::message::{BackReq, Captures, GameReq, MAX_MESSAGE_LEN, Move, Unrecognised};
 use crate::types::{ChatText, Color, Name, Square};
 
 impl<'u> Arbitrary<'u> for Square {
@@ -85,5 +85,22 @@ impl<'u> Arbitrary<'u> for BackReq {
             move_number: u.int_in_range(1..=999)?,
             color: Color::arbitrary(u)?,
         })
+    }
+}
+
+impl<'u> Arbitrary<'u> for Unrecognised<'_> {
+    fn arbitrary(u: &mut Unstructured<'u>) -> Result<Self> {
+        let len = u.int_in_range(1..=MAX_MESSAGE_LEN)?;
+        let mut bytes = alloc::vec::Vec::with_capacity(len);
+        // A header byte that is none of the seven, then 7-bit bytes without NUL.
+        let mut head = u.int_in_range(1..=0x7fu8)?;
+        while crate::error::MessageKind::from_header(head).is_some() {
+            head = head % 0x7f + 1;
+        }
+        bytes.push(head);
+        for _ in 1..len {
+            bytes.push(u.int_in_range(1..=0x7fu8)?);
+        }
+        Ok(Unrecognised(Cow::Owned(bytes)))
     }
 }

@@ -1,4 +1,5 @@
-//! `tokio-util` codec for `Framed` DXP streams (feature `tokio`).
+//! `tokio-util` codec for `Framed` DXP streams (feature `tokio`): a thin
+//! adapter over [`Framer`] and [`decode_with`].
 //!
 //! Since an error returned by a `Decoder` ends a `FramedRead` stream, a
 //! malformed or over-long frame is an *item*: the stream yields
@@ -9,55 +10,57 @@ use bytes::{Buf, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
 use crate::decode::{Leniency, decode_with};
-use crate::framer::FrameError;
+use crate::error::FrameError;
+use crate::framer::{Framer, Status};
 use crate::message::{MAX_MESSAGE_LEN, Message};
+use crate::session::Transmit;
 
-/// Decoder/encoder of NUL-terminated DXP messages for `tokio_util::codec::Framed`.
+/// Decoder/encoder of NUL-terminated DXP messages for
+/// `tokio_util::codec::Framed` (docs/specs/damexchange.md, *Transport
+/// (layer 1)*).
 ///
-/// Decoding scans each received byte once (it remembers how far it looked
-/// for the NUL) and never buffers more than 127 bytes of one frame: a longer
-/// frame is reported once and skipped up to its NUL.
+/// Decoding uses the [`Framer`]: each received byte is scanned once, and
+/// at most `max_frame_len + 1` bytes of one frame are buffered; a longer
+/// frame is reported once ([`FrameError::Overlong`]) and skipped up to its
+/// NUL. Encoding takes a [`Message`] or a session's [`Transmit`].
 ///
 /// ```
 /// use bytes::BytesMut;
-/// use damexchange::{DxpCodec, Message};
+/// use damexchange::codec::DxpCodec;
+/// use damexchange::Message;
 /// use tokio_util::codec::Decoder;
-/// let mut codec = DxpCodec::new();
-/// let mut buf = BytesMut::from(&b"Xhello\0K1\0"[..]);
+/// let mut codec = DxpCodec::default();
+/// let mut buf = BytesMut::from(&b"M00\0K1\0"[..]);
 /// assert!(codec.decode(&mut buf).unwrap().unwrap().is_err()); // reported, skipped
 /// assert!(matches!(codec.decode(&mut buf).unwrap().unwrap(), Ok(Message::BackAcc(_))));
 /// ```
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct DxpCodec {
-    scanned: usize,
-    discarding: bool,
-    position: u64,
+    framer: Framer,
     leniency: Leniency,
 }
 
-impl DxpCodec {
-    /// A codec decoding strictly.
-    pub fn new() -> DxpCodec {
-        DxpCodec::default()
+impl Default for DxpCodec {
+    /// The spec's cap, 127 bytes per frame; strict decoding.
+    fn default() -> DxpCodec {
+        DxpCodec::new(MAX_MESSAGE_LEN)
     }
+}
 
-    /// A codec decoding with `leniency`.
-    pub fn with_leniency(leniency: Leniency) -> DxpCodec {
+impl DxpCodec {
+    /// A codec with frames of at most `max_frame_len` bytes (the NUL not
+    /// counted), decoding strictly.
+    pub fn new(max_frame_len: usize) -> DxpCodec {
         DxpCodec {
-            leniency,
-            ..DxpCodec::default()
+            framer: Framer::new(max_frame_len),
+            leniency: Leniency::STRICT,
         }
     }
 
-    /// Stream offset of the next byte to be decoded.
-    pub fn position(&self) -> u64 {
-        self.position
-    }
-
-    fn skip(&mut self, buf: &mut BytesMut, n: usize) {
-        buf.advance(n);
-        self.position += n as u64;
-        self.scanned = 0;
+    /// The same codec decoding with `leniency`.
+    pub fn with_leniency(mut self, leniency: Leniency) -> DxpCodec {
+        self.leniency = leniency;
+        self
     }
 }
 
@@ -67,56 +70,22 @@ impl Decoder for DxpCodec {
 
     fn decode(&mut self, buf: &mut BytesMut) -> std::io::Result<Option<Self::Item>> {
         loop {
-            let from = self.scanned.min(buf.len());
-            let nul = buf[from..].iter().position(|&b| b == 0).map(|i| i + from);
-            if self.discarding {
-                match nul {
-                    Some(i) => {
-                        self.skip(buf, i + 1);
-                        self.discarding = false;
-                        continue;
-                    }
-                    None => {
-                        let n = buf.len();
-                        self.skip(buf, n);
-                        return Ok(None);
-                    }
+            match self.framer.decode(buf) {
+                Status::Complete { frame, consumed } => {
+                    let item = decode_with::<Message>(frame, &self.leniency)
+                        .map(Message::into_owned)
+                        .map_err(FrameError::Malformed);
+                    buf.advance(consumed);
+                    return Ok(Some(item));
+                }
+                Status::Partial { consumed: 0 } => return Ok(None),
+                Status::Partial { consumed } => buf.advance(consumed),
+                Status::Overlong { len, consumed } => {
+                    buf.advance(consumed);
+                    let max = self.framer.max_frame_len();
+                    return Ok(Some(Err(FrameError::Overlong { len, max })));
                 }
             }
-            let start = self.position;
-            return Ok(match nul {
-                Some(i) => {
-                    let frame = buf.split_to(i + 1);
-                    self.position += (i + 1) as u64;
-                    self.scanned = 0;
-                    if i > MAX_MESSAGE_LEN {
-                        Some(Err(FrameError::TooLong {
-                            stream_offset: start,
-                        }))
-                    } else {
-                        Some(
-                            decode_with(&frame[..i], &self.leniency)
-                                .map(Message::into_owned)
-                                .map_err(|error| FrameError::Decode {
-                                    stream_offset: start,
-                                    error,
-                                }),
-                        )
-                    }
-                }
-                None if buf.len() > MAX_MESSAGE_LEN => {
-                    let n = buf.len();
-                    self.skip(buf, n);
-                    self.discarding = true;
-                    Some(Err(FrameError::TooLong {
-                        stream_offset: start,
-                    }))
-                }
-                None => {
-                    self.scanned = buf.len();
-                    None
-                }
-            });
         }
     }
 
@@ -127,12 +96,10 @@ impl Decoder for DxpCodec {
         if buf.is_empty() {
             return Ok(None);
         }
-        let (start, len) = (self.position, buf.len());
-        self.skip(buf, len);
-        Ok(Some(Err(FrameError::Unterminated {
-            stream_offset: start,
-            len,
-        })))
+        let len = buf.len();
+        buf.advance(len);
+        self.framer = Framer::new(self.framer.max_frame_len());
+        Ok(Some(Err(FrameError::Unterminated { len })))
     }
 }
 
@@ -141,7 +108,7 @@ impl Encoder<&Message<'_>> for DxpCodec {
 
     /// Appends the message and its NUL. Never fails.
     fn encode(&mut self, item: &Message<'_>, dst: &mut BytesMut) -> std::io::Result<()> {
-        dst.extend_from_slice(item.encode().as_frame());
+        dst.extend_from_slice(item.encoded().as_frame());
         Ok(())
     }
 }
@@ -151,7 +118,16 @@ impl Encoder<Message<'_>> for DxpCodec {
 
     /// Appends the message and its NUL. Never fails.
     fn encode(&mut self, item: Message<'_>, dst: &mut BytesMut) -> std::io::Result<()> {
-        dst.extend_from_slice(item.encode().as_frame());
+        self.encode(&item, dst)
+    }
+}
+
+impl Encoder<Transmit> for DxpCodec {
+    type Error = std::io::Error;
+
+    /// Appends a session's frame (NUL included). Never fails.
+    fn encode(&mut self, item: Transmit, dst: &mut BytesMut) -> std::io::Result<()> {
+        dst.extend_from_slice(item.as_bytes());
         Ok(())
     }
 }
@@ -163,25 +139,25 @@ mod tests {
 
     use super::*;
     use crate::decode::decode;
+    use crate::error::{DecodeError, Field, MessageKind, Problem};
 
     /// Runs a stream through the codec in chunks of `chunk` bytes, as a
     /// `FramedRead` would: decode until `None`, then read more; at the end
     /// `decode_eof`.
     fn run(stream: &[u8], chunk: usize) -> Vec<Result<String, FrameError>> {
-        let mut codec = DxpCodec::new();
+        let mut codec = DxpCodec::default();
         let mut buf = BytesMut::new();
         let mut items = Vec::new();
         for part in stream.chunks(chunk) {
             buf.extend_from_slice(part);
             while let Some(item) = codec.decode(&mut buf).unwrap() {
-                items.push(item.map(|m| m.to_string()));
+                items.push(item.map(|m| m.encoded().as_str().to_string()));
             }
-            assert!(buf.len() <= MAX_MESSAGE_LEN, "buffer capped");
+            assert!(buf.len() <= MAX_MESSAGE_LEN + 1, "buffer capped");
         }
         while let Some(item) = codec.decode_eof(&mut buf).unwrap() {
-            items.push(item.map(|m| m.to_string()));
+            items.push(item.map(|m| m.encoded().as_str().to_string()));
         }
-        assert_eq!(codec.position(), stream.len() as u64);
         items
     }
 
@@ -203,28 +179,51 @@ mod tests {
             );
             assert_eq!(
                 items[1],
-                Err(FrameError::Decode {
-                    stream_offset: 44,
-                    error: decode(b"M00003228").unwrap_err()
-                })
+                Err(FrameError::Malformed(DecodeError::new(
+                    MessageKind::Move,
+                    Field::CaptureCount,
+                    9,
+                    Problem::Truncated { len: 9 }
+                )))
             );
-            assert_eq!(items[2], Err(FrameError::TooLong { stream_offset: 54 }));
+            assert!(
+                matches!(
+                    items[2],
+                    Err(FrameError::Overlong {
+                        len: 128..=300,
+                        max: 127
+                    })
+                ),
+                "chunk {chunk}: {items:?}"
+            );
             assert_eq!(items[3].as_deref(), Ok("M0012061100"));
-            assert_eq!(
-                items[4],
-                Err(FrameError::Unterminated {
-                    stream_offset: 367,
-                    len: 2
-                })
-            );
+            assert_eq!(items[4], Err(FrameError::Unterminated { len: 2 }));
         }
     }
 
     #[test]
-    fn encoder_appends_nul() {
-        let mut codec = DxpCodec::new();
+    fn encodes_a_sessions_transmit() {
+        use crate::session::{Follower, FollowerConfig};
+        use crate::types::Name;
+        let mut f: Follower<std::time::Instant> =
+            Follower::new(FollowerConfig::new(Name::new("Ours").unwrap()));
+        let mut codec = DxpCodec::default();
+        let mut buf = BytesMut::from(&b"R01PyTester                        Z005000A\0"[..]);
+        let Some(Ok(msg)) = codec.decode(&mut buf).unwrap() else {
+            panic!("GAMEREQ")
+        };
+        f.handle_message(&msg, std::time::Instant::now());
         let mut dst = BytesMut::new();
-        let msg = decode(b"B005Z").unwrap();
+        codec.encode(f.poll_transmit().unwrap(), &mut dst).unwrap();
+        // docs/specs/damexchange.md, *GAMEACC*: name padded to 32, code 0, then the NUL.
+        assert_eq!(&dst[..], b"AOurs                            0\0");
+    }
+
+    #[test]
+    fn encoder_appends_nul() {
+        let mut codec = DxpCodec::default();
+        let mut dst = BytesMut::new();
+        let msg: Message = decode(b"B005Z").unwrap();
         codec.encode(&msg, &mut dst).unwrap();
         codec.encode(msg, &mut dst).unwrap();
         assert_eq!(&dst[..], b"B005Z\0B005Z\0");

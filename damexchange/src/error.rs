@@ -1,14 +1,19 @@
-//! Error types of the codec: [`DecodeError`] (bytes that are not a valid
-//! message), [`ValueError`] (a value that cannot be constructed).
+//! Error types: [`DecodeError`] (bytes that are not a valid message),
+//! [`ValueError`] (a value that cannot be constructed), [`FrameError`] (a
+//! frame the tokio codec could not turn into a message).
 //!
-//! Both are small `Copy` enums that name the message, the field and (for
-//! decoding) the byte offset inside the message, counting the header byte as
-//! offset 0 like the spec's tables.
+//! All are small `Copy` values that name the message, the field and (for
+//! decoding) the 0-based byte offset inside the frame, counting the header
+//! byte as offset 0 like the tables of docs/specs/damexchange.md, *Messages*.
 
 use core::fmt;
 
-/// The seven DXP message types, named as in the spec.
+/// The seven DXP message types, named as in docs/specs/damexchange.md,
+/// *Messages*, and [`MessageKind::Unrecognised`] for a frame whose header
+/// byte is none of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
+#[non_exhaustive]
 pub enum MessageKind {
     /// `R`: the initiator proposes a game.
     GameReq,
@@ -24,12 +29,15 @@ pub enum MessageKind {
     BackReq,
     /// `K`: answer to BACKREQ.
     BackAcc,
+    /// A frame that is none of the seven (empty, or another header byte).
+    Unrecognised,
 }
 
 impl MessageKind {
-    /// The header byte that starts the message (`R`, `A`, `M`, `E`, `C`, `B`, `K`).
-    pub const fn header(self) -> u8 {
-        match self {
+    /// The header byte that starts the message (`R`, `A`, `M`, `E`, `C`,
+    /// `B`, `K`); `None` for [`MessageKind::Unrecognised`].
+    pub const fn header(self) -> Option<u8> {
+        Some(match self {
             MessageKind::GameReq => b'R',
             MessageKind::GameAcc => b'A',
             MessageKind::Move => b'M',
@@ -37,7 +45,8 @@ impl MessageKind {
             MessageKind::Chat => b'C',
             MessageKind::BackReq => b'B',
             MessageKind::BackAcc => b'K',
-        }
+            MessageKind::Unrecognised => return None,
+        })
     }
 
     /// The message type for a header byte, if there is one.
@@ -55,7 +64,7 @@ impl MessageKind {
     }
 
     /// The spec's name: `GAMEREQ`, `GAMEACC`, `MOVE`, `GAMEEND`, `CHAT`,
-    /// `BACKREQ`, `BACKACC`.
+    /// `BACKREQ`, `BACKACC` (`unrecognised message` for the others).
     pub const fn name(self) -> &'static str {
         match self {
             MessageKind::GameReq => "GAMEREQ",
@@ -65,6 +74,7 @@ impl MessageKind {
             MessageKind::Chat => "CHAT",
             MessageKind::BackReq => "BACKREQ",
             MessageKind::BackAcc => "BACKACC",
+            MessageKind::Unrecognised => "unrecognised message",
         }
     }
 }
@@ -75,8 +85,10 @@ impl fmt::Display for MessageKind {
     }
 }
 
-/// A field of a message, named as in the spec's tables.
+/// A field of a message, named as in the tables of
+/// docs/specs/damexchange.md, *Messages*.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[non_exhaustive]
 pub enum Field {
     /// The header byte (offset 0 of every message).
@@ -170,8 +182,9 @@ impl fmt::Display for Field {
     }
 }
 
-/// What a field should have held, for [`DecodeError::Invalid`].
+/// What a field should have held, for [`Problem::Invalid`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[non_exhaustive]
 pub enum Expected {
     /// A decimal digit `0`..=`9`.
@@ -191,6 +204,8 @@ pub enum Expected {
     Printable,
     /// 7-bit text without NUL (`1..=127`).
     SevenBit,
+    /// The header byte of this message.
+    Header(MessageKind),
 }
 
 impl fmt::Display for Expected {
@@ -203,6 +218,10 @@ impl fmt::Display for Expected {
             Expected::Code { max } => write!(f, "a code 0-{max}"),
             Expected::Printable => f.write_str("printable ASCII"),
             Expected::SevenBit => f.write_str("7-bit text without NUL"),
+            Expected::Header(kind) => match kind.header() {
+                Some(h) => write!(f, "the {kind} header {}", ShowByte(h)),
+                None => f.write_str("a header byte"),
+            },
         }
     }
 }
@@ -221,79 +240,32 @@ impl fmt::Display for ShowByte {
     }
 }
 
-/// Why a frame is not a valid DXP message.
-///
-/// Every variant says where: the message type (once the header is known),
-/// the [`Field`], and `offset`, the 0-based byte offset inside the message
-/// (header = 0), matching the spec's tables.
-///
-/// ```
-/// let err = damexchange::decode(b"M001205250322").unwrap_err();
-/// assert_eq!(
-///     err.to_string(),
-///     "MOVE: number captured 03 but 1 square follows at offset 11"
-/// );
-/// assert_eq!(err.offset(), 11);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+/// What is wrong with a field, for [`DecodeError::problem`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum DecodeError {
+pub enum Problem {
     /// The frame is empty (a message has 1..=127 bytes).
-    #[error("empty message at offset 0")]
     Empty,
-    /// The first byte is not one of `R A M E C B K`.
-    #[error("unknown message header {} at offset 0", ShowByte(*byte))]
-    UnknownHeader {
-        /// The byte found.
-        byte: u8,
-    },
-    /// The message ends inside (or before) a field.
-    #[error(
-        "{message}: truncated: {field} at offset {offset} is cut off (message has {len} bytes)"
-    )]
+    /// The message ends inside (or before) the field; `len` is the
+    /// message's length in bytes.
     Truncated {
-        /// Message type.
-        message: MessageKind,
-        /// The first field that does not fit.
-        field: Field,
-        /// Where that field starts.
-        offset: usize,
         /// Length of the message.
         len: usize,
     },
-    /// Bytes follow the last field.
-    #[error("{message}: {count} unexpected byte(s) after the message at offset {offset}")]
+    /// `count` bytes follow the last field.
     TrailingBytes {
-        /// Message type.
-        message: MessageKind,
-        /// Where the extra bytes start.
-        offset: usize,
         /// How many there are.
         count: usize,
     },
     /// A byte that the field cannot hold.
-    #[error("{message}: {field}: expected {expected}, found {} at offset {offset}", ShowByte(*byte))]
     Invalid {
-        /// Message type.
-        message: MessageKind,
-        /// The field.
-        field: Field,
-        /// Offset of the bad byte.
-        offset: usize,
         /// The bad byte.
         byte: u8,
         /// What was expected there.
         expected: Expected,
     },
     /// A number outside the field's range (e.g. square `51`, move number `000`).
-    #[error("{message}: {field} {value} out of range {min}..={max} at offset {offset}")]
     OutOfRange {
-        /// Message type.
-        message: MessageKind,
-        /// The field.
-        field: Field,
-        /// Where the field starts.
-        offset: usize,
         /// The decoded number.
         value: u16,
         /// Lowest valid value.
@@ -302,37 +274,101 @@ pub enum DecodeError {
         max: u16,
     },
     /// A name field that starts with a space (GAMEREQ, GAMEACC), or is blank.
-    #[error("{message}: {field} starts with a space at offset {offset}")]
-    LeadingSpace {
-        /// Message type.
-        message: MessageKind,
-        /// The name field.
-        field: Field,
-        /// Where the field starts.
-        offset: usize,
-    },
+    LeadingSpace,
     /// MOVE: the number captured does not match the squares that follow.
-    #[error(
-        "MOVE: number captured {count:02} but {} follow{} at offset {offset}",
-        Following(*following_bytes),
-        if *following_bytes == 2 { "s" } else { "" }
-    )]
     CaptureCount {
         /// The number captured as sent.
         count: u8,
         /// Bytes after the count field (2 per square).
         following_bytes: usize,
-        /// Offset of the first captured square (11).
-        offset: usize,
     },
     /// MOVE: a square appears twice in the captured list.
-    #[error("MOVE: captured square {square:02} listed twice at offset {offset}")]
     DuplicateCapture {
         /// The repeated square number.
         square: u8,
-        /// Offset of the second occurrence.
-        offset: usize,
     },
+    /// A frame of an unrecognised kind longer than 127 bytes (a message
+    /// has at most 127).
+    TooLong {
+        /// Length of the frame.
+        len: usize,
+    },
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Problem::Empty => f.write_str("empty frame"),
+            Problem::Truncated { len } => {
+                write!(f, "cut off (the message has {len} bytes)")
+            }
+            Problem::TrailingBytes { count } => {
+                write!(f, "{count} unexpected byte(s) after the message")
+            }
+            Problem::Invalid { byte, expected } => {
+                write!(f, "expected {expected}, found {}", ShowByte(byte))
+            }
+            Problem::OutOfRange { value, min, max } => {
+                write!(f, "{value} out of range {min}..={max}")
+            }
+            Problem::LeadingSpace => f.write_str("starts with a space"),
+            Problem::CaptureCount {
+                count,
+                following_bytes,
+            } => write!(
+                f,
+                "{count:02} captured but {} follow{}",
+                Following(following_bytes),
+                if following_bytes == 2 { "s" } else { "" }
+            ),
+            Problem::DuplicateCapture { square } => write!(f, "square {square:02} listed twice"),
+            Problem::TooLong { len } => write!(f, "{len} bytes, a message has at most 127"),
+        }
+    }
+}
+
+/// Why a frame is not a valid DXP message: which message, which field,
+/// where (`offset`, the 0-based byte offset in the frame, header = 0,
+/// terminating NUL excluded, matching the tables of
+/// docs/specs/damexchange.md, *Messages*), and what is wrong.
+///
+/// `Display` names all four: `"<message> <field> at byte <offset>: <problem>"`.
+///
+/// ```
+/// use damexchange::error::{Field, MessageKind, Problem};
+/// let err = damexchange::decode::<damexchange::Message>(b"M001205250322").unwrap_err();
+/// assert_eq!(
+///     err.to_string(),
+///     "MOVE captured square at byte 11: 03 captured but 1 square follows"
+/// );
+/// assert_eq!((err.message, err.field, err.offset), (MessageKind::Move, Field::Captured, 11));
+/// assert_eq!(err.problem, Problem::CaptureCount { count: 3, following_bytes: 2 });
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("{message} {field} at byte {offset}: {problem}")]
+#[non_exhaustive]
+pub struct DecodeError {
+    /// The message type ([`MessageKind::Unrecognised`] for an empty frame).
+    pub message: MessageKind,
+    /// The field at fault.
+    pub field: Field,
+    /// 0-based byte offset in the frame where the fault is (header = 0).
+    pub offset: usize,
+    /// What is wrong.
+    pub problem: Problem,
+}
+
+impl DecodeError {
+    /// An error naming `message`, `field`, `offset` and `problem` (for
+    /// parsers built on [`crate::parse`] and for tests).
+    pub const fn new(message: MessageKind, field: Field, offset: usize, problem: Problem) -> Self {
+        DecodeError {
+            message,
+            field,
+            offset,
+            problem,
+        }
+    }
 }
 
 struct Following(usize);
@@ -347,55 +383,44 @@ impl fmt::Display for Following {
     }
 }
 
-impl DecodeError {
-    /// Byte offset inside the message where the fault is (header = 0).
-    pub const fn offset(&self) -> usize {
-        match *self {
-            DecodeError::Empty | DecodeError::UnknownHeader { .. } => 0,
-            DecodeError::Truncated { offset, .. }
-            | DecodeError::TrailingBytes { offset, .. }
-            | DecodeError::Invalid { offset, .. }
-            | DecodeError::OutOfRange { offset, .. }
-            | DecodeError::LeadingSpace { offset, .. }
-            | DecodeError::CaptureCount { offset, .. }
-            | DecodeError::DuplicateCapture { offset, .. } => offset,
-        }
-    }
+/// A frame the tokio codec ([`DxpCodec`](crate::codec::DxpCodec)) could not
+/// turn into a message. It is an *item* of the stream (the stream goes on
+/// with the next frame), never the decoder's error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FrameError {
+    /// More than `max` bytes without a NUL (docs/specs/damexchange.md,
+    /// *Transport (layer 1)*: 1..=127 bytes). `len` is the bytes of it seen
+    /// when it was reported; the rest up to the next NUL is skipped.
+    #[error(
+        "frame longer than {max} bytes ({len} bytes without a NUL): skipped up to the next NUL"
+    )]
+    Overlong {
+        /// Bytes of the frame seen when it was reported (more than `max`).
+        len: usize,
+        /// The cap, bytes without the NUL.
+        max: usize,
+    },
+    /// A complete frame that is not a valid message.
+    #[error("malformed frame: {0}")]
+    Malformed(DecodeError),
+    /// The stream ended inside a frame (`len` bytes without their NUL).
+    #[error("stream ended after {len} bytes of a frame without the terminating NUL")]
+    Unterminated {
+        /// Bytes received of it.
+        len: usize,
+    },
+}
 
-    /// The field at fault.
-    pub const fn field(&self) -> Field {
-        match *self {
-            DecodeError::Empty | DecodeError::UnknownHeader { .. } => Field::Header,
-            DecodeError::Truncated { field, .. }
-            | DecodeError::Invalid { field, .. }
-            | DecodeError::OutOfRange { field, .. }
-            | DecodeError::LeadingSpace { field, .. } => field,
-            DecodeError::TrailingBytes { .. } => Field::End,
-            DecodeError::CaptureCount { .. } | DecodeError::DuplicateCapture { .. } => {
-                Field::Captured
-            }
-        }
-    }
-
-    /// The message type, once the header byte was recognised.
-    pub const fn message(&self) -> Option<MessageKind> {
-        match *self {
-            DecodeError::Empty | DecodeError::UnknownHeader { .. } => None,
-            DecodeError::Truncated { message, .. }
-            | DecodeError::TrailingBytes { message, .. }
-            | DecodeError::Invalid { message, .. }
-            | DecodeError::OutOfRange { message, .. }
-            | DecodeError::LeadingSpace { message, .. } => Some(message),
-            DecodeError::CaptureCount { .. } | DecodeError::DuplicateCapture { .. } => {
-                Some(MessageKind::Move)
-            }
-        }
+impl From<DecodeError> for FrameError {
+    fn from(e: DecodeError) -> FrameError {
+        FrameError::Malformed(e)
     }
 }
 
 /// Why a message value cannot be constructed (validation happens at
 /// construction, so encoders cannot fail).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 #[non_exhaustive]
 pub enum ValueError {
     /// A number outside its field's range.

@@ -1,254 +1,237 @@
-//! Framing of the NUL-terminated DXP byte stream (spec, "Transport").
+//! Framing of the NUL-terminated DXP byte stream (docs/specs/damexchange.md,
+//! *Transport (layer 1)*): [`Framer`] and [`Status`].
 //!
 //! Every message is followed by one `\0`. A read may hold several messages,
-//! or part of one. The [`Framer`] scans each received byte once: frames that
-//! lie wholly inside one read are handed out borrowed from it (zero-copy);
-//! only the unterminated tail of a read is copied into a fixed 127-byte
-//! buffer to be completed by the next read. A frame longer than 127 bytes is
-//! reported once as [`FrameError::TooLong`] and its bytes are skipped up to the
-//! next NUL, so the frames after it still decode.
+//! or part of one. The framer works over a buffer the caller owns (the
+//! httparse shape): it hands out each complete frame borrowed from that
+//! buffer (zero-copy), remembers how far it has scanned so that no byte is
+//! looked at twice, and enforces a cap: a frame longer than the cap is
+//! reported once, as soon as more than the cap has arrived without a NUL,
+//! and skipped up to and including its NUL, so the frames after it still
+//! decode.
 
-use crate::decode::{Leniency, decode_with};
-use crate::error::DecodeError;
-use crate::message::{MAX_MESSAGE_LEN, Message};
+use crate::message::MAX_MESSAGE_LEN;
 
-/// A frame that could not be turned into a message.
+/// What [`Framer::decode`] found at the front of the buffer.
 ///
-/// `stream_offset` is the position in the whole byte stream (0 = first byte
-/// received) of the frame's first byte.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum FrameError {
-    /// More than 127 bytes without a NUL. Reported as soon as the 128th byte
-    /// arrives; the frame's bytes are skipped up to and including the next NUL.
-    #[error("frame at stream offset {stream_offset}: longer than {max} bytes, skipped up to the next NUL", max = MAX_MESSAGE_LEN)]
-    TooLong {
-        /// Offset of the frame's first byte in the stream.
-        stream_offset: u64,
+/// After every call the caller drops `consumed` bytes from the front of its
+/// buffer. Call again while `consumed` is non-zero; `Partial { consumed: 0 }`
+/// means "read more bytes, append them, call again".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status<'b> {
+    /// One frame, its NUL stripped; `consumed` counts the NUL too.
+    Complete {
+        /// The message bytes (0..=cap bytes; an empty frame is a decode
+        /// error, not a framing one).
+        frame: &'b [u8],
+        /// Bytes to drop from the front of the buffer.
+        consumed: usize,
     },
-    /// A complete frame that is not a valid message.
-    #[error("frame at stream offset {stream_offset}: {error}")]
-    Decode {
-        /// Offset of the frame's first byte in the stream.
-        stream_offset: u64,
-        /// What is wrong with it.
-        error: DecodeError,
+    /// No complete frame yet. `consumed` is non-zero only while the rest of
+    /// an over-long frame is being discarded.
+    Partial {
+        /// Bytes to drop from the front of the buffer.
+        consumed: usize,
     },
-    /// The stream ended inside a frame (bytes without their NUL).
-    #[error(
-        "frame at stream offset {stream_offset}: stream ended after {len} bytes without the terminating NUL"
-    )]
-    Unterminated {
-        /// Offset of the frame's first byte in the stream.
-        stream_offset: u64,
-        /// Bytes received of it.
+    /// More than the cap without a NUL: reported once; `len` is the bytes
+    /// of it seen so far, all of them consumed. The framer then discards up
+    /// to and including the next NUL (as `Partial { consumed }`).
+    Overlong {
+        /// Bytes of the frame seen so far (more than the cap).
         len: usize,
+        /// Bytes to drop from the front of the buffer.
+        consumed: usize,
     },
 }
 
-impl FrameError {
-    /// Offset of the faulty frame's first byte in the stream.
-    pub fn stream_offset(&self) -> u64 {
-        match *self {
-            FrameError::TooLong { stream_offset }
-            | FrameError::Decode { stream_offset, .. }
-            | FrameError::Unterminated { stream_offset, .. } => stream_offset,
-        }
-    }
-}
-
-/// Splits a DXP byte stream into frames (messages without their NUL).
+/// Splits a DXP byte stream into frames (messages without their NUL), over
+/// a buffer the caller owns.
 ///
-/// Feed each read with [`Framer::next_frame`] (or [`Framer::next_message`])
-/// in a loop until it returns `None`; the slice given is advanced past what
-/// was used. Memory is bounded: at most 127 bytes are buffered.
+/// `Framer::new(max_frame_len)`: the cap in bytes, the NUL not counted;
+/// [`Framer::default`] is the spec's 127 (128 with the NUL).
 ///
 /// ```
-/// use damexchange::{Framer, Message};
-/// let mut framer = Framer::new();
-/// let mut seen = Vec::new();
-/// // Two messages in one read, then one split over two reads.
-/// for read in [&b"AScan 3.1                        0\0M0000342900\0E0"[..], b"0\0"] {
-///     let mut input = read;
-///     while let Some(msg) = framer.next_message(&mut input) {
-///         seen.push(msg.unwrap().kind());
-///     }
-/// }
-/// assert_eq!(seen.len(), 3);
+/// use damexchange::framer::{Framer, Status};
+/// let mut framer = Framer::default();
+/// let mut buf = b"E00\0M00".to_vec();
+/// assert_eq!(framer.decode(&buf), Status::Complete { frame: b"E00", consumed: 4 });
+/// buf.drain(..4);
+/// assert_eq!(framer.decode(&buf), Status::Partial { consumed: 0 });
+/// buf.extend_from_slice(b"12061100\0");
+/// assert_eq!(framer.decode(&buf), Status::Complete { frame: b"M0012061100", consumed: 12 });
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Framer {
-    buf: [u8; MAX_MESSAGE_LEN],
-    len: usize,
+    max: usize,
+    /// Bytes at the front of the buffer already known to hold no NUL.
+    scanned: usize,
     /// Skipping the rest of an over-long frame.
     discarding: bool,
-    /// Stream offset of the next byte to be received.
-    position: u64,
-    leniency: Leniency,
 }
 
 impl Default for Framer {
+    /// A framer with the spec's cap, 127 bytes (128 with the NUL).
     fn default() -> Framer {
-        Framer::new()
+        Framer::new(MAX_MESSAGE_LEN)
     }
 }
 
 impl Framer {
-    /// A framer whose [`Framer::next_message`] decodes strictly.
-    pub const fn new() -> Framer {
-        Framer::with_leniency(Leniency::STRICT)
-    }
-
-    /// A framer whose [`Framer::next_message`] decodes with `leniency`.
-    pub const fn with_leniency(leniency: Leniency) -> Framer {
+    /// A framer whose frames have at most `max_frame_len` bytes (the NUL
+    /// not counted).
+    pub const fn new(max_frame_len: usize) -> Framer {
         Framer {
-            buf: [0; MAX_MESSAGE_LEN],
-            len: 0,
+            max: max_frame_len,
+            scanned: 0,
             discarding: false,
-            position: 0,
-            leniency,
         }
     }
 
-    /// The leniency used by [`Framer::next_message`].
-    pub fn leniency(&self) -> &Leniency {
-        &self.leniency
-    }
-
-    /// Stream offset of the next byte to be received (bytes consumed so far).
-    pub fn position(&self) -> u64 {
-        self.position
-    }
-
-    /// Bytes of an incomplete frame held back (0..=127).
-    pub fn buffered(&self) -> usize {
-        self.len
+    /// The cap, bytes without the NUL.
+    pub const fn max_frame_len(&self) -> usize {
+        self.max
     }
 
     /// `true` while the rest of an over-long frame is being skipped.
-    pub fn is_discarding(&self) -> bool {
+    pub const fn is_discarding(&self) -> bool {
         self.discarding
     }
 
-    /// The next complete frame (message bytes, without the NUL), taken from
-    /// the held-back partial frame and `input`; `input` is advanced past the
-    /// bytes used. `None` when `input` is used up without completing a frame
-    /// (its tail is kept for the next call).
-    ///
-    /// # Errors
-    /// An item `Err(FrameError::TooLong)` for a frame over 127 bytes; it is
-    /// reported once and skipped.
-    pub fn next_frame<'s, 'd: 's>(
-        &'s mut self,
-        input: &mut &'d [u8],
-    ) -> Option<Result<&'s [u8], FrameError>> {
-        self.next_frame_at(input).map(|r| r.map(|(_, frame)| frame))
-    }
-
-    /// [`Framer::next_frame`] with the stream offset of the frame's first byte.
-    fn next_frame_at<'s, 'd: 's>(
-        &'s mut self,
-        input: &mut &'d [u8],
-    ) -> Option<Result<(u64, &'s [u8]), FrameError>> {
-        loop {
-            if input.is_empty() {
-                return None;
-            }
-            let data: &'d [u8] = input;
-            let nul = data.iter().position(|&b| b == 0);
-            if self.discarding {
-                match nul {
-                    Some(i) => {
-                        self.consume(input, i + 1);
-                        self.discarding = false;
-                        continue;
-                    }
-                    None => {
-                        self.consume(input, data.len());
-                        return None;
-                    }
-                }
-            }
-            let frame_start = self.position - self.len as u64;
-            match nul {
-                Some(i) if self.len == 0 => {
-                    self.consume(input, i + 1);
-                    if i > MAX_MESSAGE_LEN {
-                        return Some(Err(FrameError::TooLong {
-                            stream_offset: frame_start,
-                        }));
-                    }
-                    return Some(Ok((frame_start, &data[..i])));
-                }
+    /// Looks for the next frame at the front of `buf` (the bytes not yet
+    /// consumed, with new bytes appended). See [`Status`] for the result.
+    pub fn decode<'b>(&mut self, buf: &'b [u8]) -> Status<'b> {
+        // The caller may hand in fewer bytes than before (a new buffer):
+        // never trust more than it holds.
+        let from = self.scanned.min(buf.len());
+        if self.discarding {
+            return match memchr_nul(&buf[from..]) {
                 Some(i) => {
-                    self.consume(input, i + 1);
-                    let len = self.len;
-                    self.len = 0;
-                    if len + i > MAX_MESSAGE_LEN {
-                        return Some(Err(FrameError::TooLong {
-                            stream_offset: frame_start,
-                        }));
+                    self.discarding = false;
+                    self.scanned = 0;
+                    Status::Partial {
+                        consumed: from + i + 1,
                     }
-                    self.buf[len..len + i].copy_from_slice(&data[..i]);
-                    return Some(Ok((frame_start, &self.buf[..len + i])));
                 }
                 None => {
-                    let n = data.len();
-                    if self.len + n > MAX_MESSAGE_LEN {
-                        self.consume(input, n);
-                        self.len = 0;
-                        self.discarding = true;
-                        return Some(Err(FrameError::TooLong {
-                            stream_offset: frame_start,
-                        }));
+                    self.scanned = 0;
+                    Status::Partial {
+                        consumed: buf.len(),
                     }
-                    self.buf[self.len..self.len + n].copy_from_slice(data);
-                    self.len += n;
-                    self.consume(input, n);
-                    return None;
                 }
+            };
+        }
+        // Look no further than one byte past the cap.
+        let limit = buf.len().min(self.max.saturating_add(1));
+        match memchr_nul(&buf[from.min(limit)..limit]) {
+            Some(i) => {
+                let at = from.min(limit) + i;
+                self.scanned = 0;
+                Status::Complete {
+                    frame: &buf[..at],
+                    consumed: at + 1,
+                }
+            }
+            None if buf.len() > self.max => {
+                // Over the cap: the frame is reported now; its NUL may
+                // already be in the buffer.
+                self.scanned = 0;
+                match memchr_nul(&buf[limit..]) {
+                    Some(i) => Status::Overlong {
+                        len: limit + i,
+                        consumed: limit + i + 1,
+                    },
+                    None => {
+                        self.discarding = true;
+                        Status::Overlong {
+                            len: buf.len(),
+                            consumed: buf.len(),
+                        }
+                    }
+                }
+            }
+            None => {
+                self.scanned = buf.len();
+                Status::Partial { consumed: 0 }
             }
         }
     }
+}
 
-    /// Like [`Framer::next_frame`], and decodes the frame with the framer's
-    /// leniency. The message borrows from the frame.
-    ///
-    /// # Errors
-    /// An item `Err(FrameError)` for an over-long frame or one that does not
-    /// decode; the frames after it are unaffected.
-    pub fn next_message<'s, 'd: 's>(
-        &'s mut self,
-        input: &mut &'d [u8],
-    ) -> Option<Result<Message<'s>, FrameError>> {
-        let leniency = self.leniency;
-        let (start, frame) = match self.next_frame_at(input)? {
-            Ok(found) => found,
-            Err(e) => return Some(Err(e)),
-        };
-        Some(
-            decode_with(frame, &leniency).map_err(|error| FrameError::Decode {
-                stream_offset: start,
-                error,
-            }),
-        )
+#[inline]
+fn memchr_nul(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|&b| b == 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    use super::*;
+
+    /// Runs a stream through the framer in chunks, as a reader would.
+    fn frames(stream: &[u8], chunk: usize, max: usize) -> Vec<Result<Vec<u8>, usize>> {
+        let mut framer = Framer::new(max);
+        let mut buf = Vec::new();
+        let mut out = Vec::new();
+        for part in stream.chunks(chunk) {
+            buf.extend_from_slice(part);
+            loop {
+                let (consumed, item) = match framer.decode(&buf) {
+                    Status::Complete { frame, consumed } => (consumed, Some(Ok(frame.to_vec()))),
+                    Status::Partial { consumed } => (consumed, None),
+                    Status::Overlong { len, consumed } => (consumed, Some(Err(len))),
+                };
+                out.extend(item);
+                buf.drain(..consumed);
+                if consumed == 0 {
+                    break;
+                }
+            }
+            assert!(buf.len() <= max + 1, "buffer capped");
+        }
+        out
     }
 
-    /// Call at end of stream: reports bytes of an unterminated last frame
-    /// (and forgets them). `None` when the stream ended cleanly.
-    pub fn finish(&mut self) -> Option<FrameError> {
-        let err = (self.len > 0).then(|| FrameError::Unterminated {
-            stream_offset: self.position - self.len as u64,
-            len: self.len,
-        });
-        self.len = 0;
-        self.discarding = false;
-        err
+    #[test]
+    fn every_chunking_gives_the_same_frames() {
+        let stream = [&b"E00\0\0K1\0"[..], &[b'x'; 20], b"\0M0012061100\0"].concat();
+        for chunk in 1..=stream.len() {
+            let got = frames(&stream, chunk, 12);
+            assert_eq!(got.len(), 5, "chunk {chunk}: {got:?}");
+            assert_eq!(got[0], Ok(b"E00".to_vec()));
+            assert_eq!(got[1], Ok(Vec::new()));
+            assert_eq!(got[2], Ok(b"K1".to_vec()));
+            // Reported once, with the bytes seen so far (13 ..= 20).
+            assert!(matches!(got[3], Err(13..=20)), "chunk {chunk}: {got:?}");
+            assert_eq!(got[4], Ok(b"M0012061100".to_vec()));
+        }
     }
 
-    #[inline]
-    fn consume(&mut self, input: &mut &[u8], n: usize) {
-        *input = &input[n..];
-        self.position += n as u64;
+    #[test]
+    fn exactly_the_cap_is_a_frame() {
+        let mut framer = Framer::default();
+        let mut frame = [b'C'; 128];
+        frame[127] = 0;
+        assert!(matches!(
+            framer.decode(&frame),
+            Status::Complete { consumed: 128, .. }
+        ));
+        let long = [b'C'; 128];
+        assert_eq!(
+            framer.decode(&long),
+            Status::Overlong {
+                len: 128,
+                consumed: 128
+            }
+        );
+        assert!(framer.is_discarding());
+        assert_eq!(framer.decode(b"CC\0K1\0"), Status::Partial { consumed: 3 });
+        assert_eq!(
+            framer.decode(b"K1\0"),
+            Status::Complete {
+                frame: b"K1",
+                consumed: 3
+            }
+        );
     }
 }

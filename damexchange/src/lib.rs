@@ -1,48 +1,27 @@
-//! DamExchange (DXP): the protocol two international-draughts (10x10)
-//! programs use to play each other over TCP (default port 27531).
+#![doc = include_str!("../README.md")]
 //!
-//! * [`decode`] / [`decode_with`]: one message from one frame, zero-copy
-//!   (names and chat text borrow the input), strict by default with
-//!   runtime [`Leniency`] options for real peers' quirks. Errors
-//!   ([`DecodeError`]) name the message, field and byte offset.
-//! * [`Message`] and its seven message types with validated constructors;
-//!   [`Message::encode`] cannot fail and every value decodes back to itself.
-//! * [`Framer`]: the NUL-terminated stream, 127-byte frame cap, over-long
-//!   frames reported and skipped, never rescanning.
-//! * `DxpCodec` (feature `tokio`): a `tokio-util` `Decoder`/`Encoder`.
-//! * [`session`]: sans-IO [`Initiator`](session::Initiator) and
-//!   [`Follower`](session::Follower) state machines that keep the game with
-//!   `board-core` (legal moves, take-backs, move numbers) and never touch a
-//!   socket or the clock (the time is passed in as a
-//!   [`Timestamp`](session::Timestamp)).
+//! # Modules
 //!
-//! Spec: the DamExchange pages by Frank Mesander, protocol version `01`,
-//! layers 1 (transport) and 2 (dialogue and messages), as summarised in the
-//! boardwire project's DXP notes; the item docs cite their sections and say
-//! where real implementations differ from the text (see the README's
-//! "Where peers disagree").
+//! | module | holds |
+//! |---|---|
+//! | [`types`] | the wire vocabulary: [`Color`], [`Square`], [`Piece`], [`Name`], [`ChatText`] |
+//! | [`message`] | [`Message`] and one struct per kind; encoders that cannot fail |
+//! | [`parse`] | the `nom` parsers, one per field and message |
+//! | [`decode`](mod@decode) | [`decode()`], [`decode_with()`], [`Decode`], [`Leniency`] |
+//! | [`error`] | [`DecodeError`], [`ValueError`], [`FrameError`] |
+//! | [`framer`] | [`Framer`] over a caller-owned buffer, [`framer::Status`] |
+//! | [`convert`] | wire ⇄ `board-core` draughts moves, colours, positions |
+//! | [`session`] | the sans-IO [`Initiator`](session::Initiator) and [`Follower`](session::Follower) |
+//! | `codec` | feature `tokio`: `DxpCodec` for `tokio_util::codec::Framed` |
+//! | `net` | feature `tokio`: `net::serve` (follower) and `net::connect` (initiator) over TCP |
 //!
-//! # Features and `no_std`
-//!
-//! | feature | default | what it adds |
-//! |---|---|---|
-//! | `std` | yes | links `std`; [`Timestamp`](session::Timestamp) for `std::time::Instant` |
-//! | `tokio` | no | `DxpCodec` for `tokio_util::codec::Framed` (implies `std`) |
-//! | `arbitrary` | no | `arbitrary::Arbitrary` for the message types (links `std`) |
-//!
-//! The crate is `#![no_std]` and needs `alloc` (owned names, the sessions'
-//! queues); decoding itself never allocates.
-//!
-//! ```
-//! use damexchange::{decode, Message, Framer};
-//! let msg = decode(b"R01Tornado voor Windows 4.0        W060065A").unwrap();
-//! let Message::GameReq(req) = &msg else { unreachable!() };
-//! assert_eq!(req.initiator().as_str(), "Tornado voor Windows 4.0");
-//! assert_eq!((req.minutes(), req.moves()), (60, 65));
-//! assert_eq!(msg.encode().as_bytes(), b"R01Tornado voor Windows 4.0        W060065A");
-//! ```
+//! Spec: docs/specs/damexchange.md in the repository (the DamExchange pages
+//! by Frank Mesander, protocol version `01`, layers 1 and 2, as checked
+//! against Scan 3.1, Moby Dam, pydraughts and dctl); the item docs cite its
+//! sections.
 #![no_std]
 #![deny(unsafe_code)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 extern crate alloc;
 // `arbitrary` (and its derive) needs `std`; so do the unit tests.
@@ -50,31 +29,31 @@ extern crate alloc;
 extern crate std;
 
 #[cfg(feature = "tokio")]
-mod codec;
-mod decode;
-mod error;
-mod framer;
-mod message;
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
+pub mod codec;
+pub mod convert;
+pub mod decode;
+pub mod error;
+pub mod framer;
+pub mod message;
+#[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
+pub mod net;
+pub mod parse;
 pub mod session;
-mod types;
+pub mod types;
 
 #[cfg(feature = "arbitrary")]
 mod arbitrary_impls;
 
-#[cfg(feature = "tokio")]
-pub use codec::DxpCodec;
-pub use decode::{Leniency, decode, decode_with};
-pub use error::{DecodeError, Expected, Field, MessageKind, ValueError};
-pub use framer::{FrameError, Framer};
+pub use decode::{Decode, Leniency, decode, decode_with};
+pub use error::{DecodeError, Expected, Field, FrameError, MessageKind, Problem, ValueError};
+pub use framer::Framer;
 pub use message::{
     AcceptanceCode, BackAcc, BackAccCode, BackReq, Captures, Chat, DEFAULT_PORT, Encoded, GameAcc,
     GameEnd, GameEndReason, GameReq, MAX_MESSAGE_LEN, Message, Move, Setup, StartPosition,
-    StopCode,
+    StopCode, Unrecognised,
 };
 pub use types::{
     ChatText, Color, Name, Piece, PieceKind, Square, board_letter, parse_board_letter,
 };
-
-#[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-struct ReadmeDoctests;

@@ -1,30 +1,38 @@
 //! The seven DXP messages as validated values, and their encoding.
 //!
-//! Spec: "Messages" (layer 2). Every constructor validates, so every value
-//! that exists encodes to a valid message of at most 127 bytes, and decoding
-//! those bytes gives the same value back.
+//! docs/specs/damexchange.md, *Messages* (layer 2). Every constructor
+//! validates, so every value that exists encodes to a valid message of at
+//! most 127 bytes, and decoding those bytes gives the same value back.
 
+use alloc::borrow::Cow;
+use alloc::vec::Vec;
 use core::fmt;
 
 use crate::error::{Field, MessageKind, ValueError};
 use crate::types::{ChatText, Color, Name, Piece, Square, board_letter};
 
-/// Longest message in bytes, without the terminating NUL (spec: 1..=127).
+/// Longest message in bytes, without the terminating NUL
+/// (docs/specs/damexchange.md, *Transport (layer 1)*: 1..=127).
 pub const MAX_MESSAGE_LEN: usize = 127;
 
-/// Default TCP port of DXP (spec, "Transport").
+/// Default TCP port of DXP (docs/specs/damexchange.md, *Transport (layer 1)*).
 pub const DEFAULT_PORT: u16 = 27531;
 
 /// A DXP message, borrowing its text (names, chat) from the decoded bytes.
 ///
-/// Use [`Message::into_owned`] for a `Message<'static>`.
+/// Use [`Message::into_owned`] for a `Message<'static>`. `Display` is what a
+/// person reads in a transcript: the kind and its fields in the spec's terms
+/// (`MOVE 5x25 taking 22,12,23,20, 12 s`); [`Message::encoded`] gives the
+/// wire text.
 ///
 /// ```
 /// use damexchange::{decode, Message};
-/// let msg = decode(b"M001205250422122320").unwrap();
+/// let msg: Message = decode(b"M001205250422122320").unwrap();
 /// let Message::Move(mv) = &msg else { panic!() };
 /// assert_eq!((mv.from().number(), mv.to().number()), (5, 25));
-/// assert_eq!(msg.encode().as_bytes(), b"M001205250422122320");
+/// assert_eq!(msg.encoded().as_bytes(), b"M001205250422122320");
+/// assert_eq!(msg.to_bytes(), b"M001205250422122320\0");
+/// assert_eq!(msg.to_string(), "MOVE 5x25 taking 22,12,23,20, 12 s");
 /// ```
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -43,6 +51,8 @@ pub enum Message<'a> {
     BackReq(BackReq),
     /// `K` BACKACC.
     BackAcc(BackAcc),
+    /// A frame whose header byte is none of the seven (kept as received).
+    Unrecognised(Unrecognised<'a>),
 }
 
 impl<'a> Message<'a> {
@@ -56,6 +66,7 @@ impl<'a> Message<'a> {
             Message::Chat(_) => MessageKind::Chat,
             Message::BackReq(_) => MessageKind::BackReq,
             Message::BackAcc(_) => MessageKind::BackAcc,
+            Message::Unrecognised(_) => MessageKind::Unrecognised,
         }
     }
 
@@ -69,12 +80,24 @@ impl<'a> Message<'a> {
             Message::Chat(m) => Message::Chat(m.into_owned()),
             Message::BackReq(m) => Message::BackReq(m),
             Message::BackAcc(m) => Message::BackAcc(m),
+            Message::Unrecognised(m) => Message::Unrecognised(m.into_owned()),
         }
     }
 
-    /// Encodes the message into a stack buffer (no heap allocation).
+    /// Appends the frame (message and its terminating NUL) to `out`.
     /// Never fails: the value was validated when it was built.
-    pub fn encode(&self) -> Encoded {
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.encoded().as_frame());
+    }
+
+    /// The frame (message and its NUL) as a new vector.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.encoded().as_frame().to_vec()
+    }
+
+    /// Encodes the message into a stack buffer (no heap allocation), the
+    /// allocation-free form of [`Message::encode`].
+    pub fn encoded(&self) -> Encoded {
         let mut out = Encoded::new();
         match self {
             Message::GameReq(m) => m.encode_into(&mut out),
@@ -84,6 +107,7 @@ impl<'a> Message<'a> {
             Message::Chat(m) => m.encode_into(&mut out),
             Message::BackReq(m) => m.encode_into(&mut out),
             Message::BackAcc(m) => m.encode_into(&mut out),
+            Message::Unrecognised(m) => out.extend(m.as_bytes()),
         }
         out
     }
@@ -101,14 +125,117 @@ impl<'a> Message<'a> {
             Message::Chat(m) => 1 + m.text.as_str().len(),
             Message::BackReq(_) => BackReq::LEN,
             Message::BackAcc(_) => BackAcc::LEN,
+            Message::Unrecognised(m) => m.as_bytes().len(),
         }
     }
 }
 
-/// Writes the wire text (no NUL), e.g. `M0012061100`.
+/// The message in words, as a transcript shows it: the kind (the spec's
+/// name) and its fields in the spec's terms, e.g. `MOVE 32-28, 0 s`,
+/// `GAMEACC: follower "Scan", accepted`, `GAMEEND: sender loses, will play
+/// another game`.
 impl fmt::Display for Message<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.encode().as_str())
+        match self {
+            Message::GameReq(r) => {
+                write!(
+                    f,
+                    "GAMEREQ: version {:02}, initiator \"{}\", follower plays {}, {} min for ",
+                    r.version, r.initiator, r.follower_color, r.minutes
+                )?;
+                match r.moves {
+                    0 => f.write_str("the whole game")?,
+                    n => write!(f, "{n} moves")?,
+                }
+                match &r.position {
+                    StartPosition::Initial => f.write_str(", standard start"),
+                    StartPosition::Setup(s) => match crate::convert::setup_to_position(s) {
+                        Ok(p) => write!(f, ", set-up position {p}"),
+                        Err(e) => write!(f, ", set-up position (invalid: {e})"),
+                    },
+                }
+            }
+            Message::GameAcc(a) => write!(f, "GAMEACC: follower \"{}\", {}", a.follower, a.code),
+            Message::Move(mv) => {
+                let sep = if mv.captured.is_empty() { '-' } else { 'x' };
+                write!(f, "MOVE {}{sep}{}", mv.from, mv.to)?;
+                for (k, sq) in mv.captured.as_slice().iter().enumerate() {
+                    f.write_str(if k == 0 { " taking " } else { "," })?;
+                    write!(f, "{sq}")?;
+                }
+                write!(f, ", {} s", mv.time)
+            }
+            Message::GameEnd(e) => write!(f, "GAMEEND: {}, {}", e.reason, e.stop),
+            Message::Chat(c) => write!(f, "CHAT: {}", c.text),
+            Message::BackReq(b) => write!(
+                f,
+                "BACKREQ: back to move {}, {} to move",
+                b.move_number, b.color
+            ),
+            Message::BackAcc(k) => write!(f, "BACKACC: {}", k.code),
+            Message::Unrecognised(u) => {
+                write!(f, "unrecognised message: header ")?;
+                match u.as_bytes().first() {
+                    Some(&h) => write!(f, "{}", crate::error::ShowByte(h))?,
+                    None => f.write_str("none")?,
+                }
+                write!(f, ", {} bytes", u.as_bytes().len())
+            }
+        }
+    }
+}
+
+/// A frame whose header byte is none of the seven messages, as received:
+/// 1..=127 bytes without NUL, the first not one of `R A M E C B K`
+/// (docs/specs/damexchange.md, *Messages*). Encodes back to the same bytes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Unrecognised<'a>(pub(crate) Cow<'a, [u8]>);
+
+impl<'a> Unrecognised<'a> {
+    /// Validates an unrecognised frame.
+    ///
+    /// # Errors
+    /// [`ValueError::Length`] outside 1..=127 bytes, [`ValueError::InvalidByte`]
+    /// for a NUL or for a first byte that is a known header.
+    pub fn new(bytes: impl Into<Cow<'a, [u8]>>) -> Result<Unrecognised<'a>, ValueError> {
+        let bytes = bytes.into();
+        if bytes.is_empty() || bytes.len() > MAX_MESSAGE_LEN {
+            return Err(ValueError::Length {
+                field: Field::End,
+                len: bytes.len(),
+                min: 1,
+                max: MAX_MESSAGE_LEN,
+            });
+        }
+        if MessageKind::from_header(bytes[0]).is_some() {
+            return Err(ValueError::InvalidByte {
+                field: Field::Header,
+                index: 0,
+                byte: bytes[0],
+            });
+        }
+        if let Some(index) = bytes.iter().position(|&b| b == 0) {
+            return Err(ValueError::InvalidByte {
+                field: Field::End,
+                index,
+                byte: 0,
+            });
+        }
+        Ok(Unrecognised(bytes))
+    }
+
+    pub(crate) fn from_checked(bytes: &'a [u8]) -> Unrecognised<'a> {
+        Unrecognised(Cow::Borrowed(bytes))
+    }
+
+    /// The frame's bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// The same frame owning its bytes.
+    pub fn into_owned(self) -> Unrecognised<'static> {
+        Unrecognised(Cow::Owned(self.0.into_owned()))
     }
 }
 
@@ -128,7 +255,8 @@ from_variant!(
     GameEnd,
     Chat<'a>,
     BackReq,
-    BackAcc
+    BackAcc,
+    Unrecognised<'a>
 );
 
 /// An encoded message in a fixed buffer: up to 127 message bytes plus the
@@ -150,7 +278,7 @@ impl Encoded {
     #[inline]
     fn push(&mut self, byte: u8) {
         // Lengths are bounded by construction (the longest message, a set-up
-        // GAMEREQ, has 94 bytes; CHAT at most 127).
+        // GAMEREQ, has 94 bytes; CHAT and Unrecognised at most 127).
         self.buf[usize::from(self.len)] = byte;
         self.len += 1;
     }
@@ -195,6 +323,13 @@ impl Encoded {
         core::str::from_utf8(self.as_bytes()).unwrap_or("")
     }
 }
+
+impl PartialEq for Encoded {
+    fn eq(&self, other: &Encoded) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+impl Eq for Encoded {}
 
 impl AsRef<[u8]> for Encoded {
     fn as_ref(&self) -> &[u8] {
@@ -274,7 +409,7 @@ impl Setup {
 /// )
 /// .unwrap();
 /// assert_eq!(
-///     damexchange::Message::from(req).to_string(),
+///     damexchange::Message::from(req).encoded().as_str(),
 ///     "R01Tornado voor Windows 4.0        W060065A"
 /// );
 /// ```
@@ -412,7 +547,7 @@ fn range(field: Field, value: u16, min: u16, max: u16) -> Result<(), ValueError>
     }
 }
 
-/// GAMEACC acceptance code (spec, GAMEACC).
+/// GAMEACC acceptance code (docs/specs/damexchange.md, *GAMEACC*).
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AcceptanceCode {
@@ -441,6 +576,19 @@ impl AcceptanceCode {
             2 => AcceptanceCode::NotThisGame,
             3 => AcceptanceCode::NoGames,
             _ => return None,
+        })
+    }
+}
+
+/// The code's meaning (docs/specs/damexchange.md, *GAMEACC*), e.g.
+/// `accepted`, `refused: no games at all`.
+impl fmt::Display for AcceptanceCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            AcceptanceCode::Accepted => "accepted",
+            AcceptanceCode::VersionMismatch => "refused: protocol version not as expected",
+            AcceptanceCode::NotThisGame => "refused: not this game, another one may be asked",
+            AcceptanceCode::NoGames => "refused: no games at all",
         })
     }
 }
@@ -475,7 +623,7 @@ impl GameAcc<'_> {
 }
 
 /// The captured squares of a MOVE, in the order they were sent (0..=20
-/// distinct squares). The order carries no meaning (spec: "in any order") but
+/// distinct squares). The order carries no meaning (docs/specs/damexchange.md, *MOVE*: "in any order") but
 /// is kept so that a decoded message re-encodes byte-identical; compare as a
 /// set with [`Captures::mask`].
 #[derive(Clone, Copy)]
@@ -485,7 +633,7 @@ pub struct Captures {
 }
 
 impl Captures {
-    /// Most pieces one move can capture (spec: `00`..=`20`; a side has 20).
+    /// Most pieces one move can capture (docs/specs/damexchange.md, *MOVE*: `00`..=`20`; a side has 20).
     pub const MAX: usize = 20;
 
     /// No captures.
@@ -585,7 +733,7 @@ impl fmt::Debug for Captures {
 /// let sq = |n| Square::new(n).unwrap();
 /// // The spec's example: 5x25 taking four pieces, 12 seconds.
 /// let mv = Move::new(12, sq(5), sq(25), &[sq(22), sq(12), sq(23), sq(20)]).unwrap();
-/// assert_eq!(damexchange::Message::from(mv).to_string(), "M001205250422122320");
+/// assert_eq!(damexchange::Message::from(mv).encoded().as_str(), "M001205250422122320");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Move {
@@ -698,6 +846,19 @@ impl GameEndReason {
     }
 }
 
+/// The reason's meaning from its sender's side (docs/specs/damexchange.md,
+/// *GAMEEND*): `no reason`, `sender loses`, `draw`, `sender wins`.
+impl fmt::Display for GameEndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            GameEndReason::Unknown => "no reason",
+            GameEndReason::SenderLoses => "sender loses",
+            GameEndReason::Draw => "draw",
+            GameEndReason::SenderWins => "sender wins",
+        })
+    }
+}
+
 /// GAMEEND stop code.
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -720,6 +881,16 @@ impl StopCode {
             1 => Some(StopCode::NoMoreGames),
             _ => None,
         }
+    }
+}
+
+/// `will play another game` / `wants no more games`.
+impl fmt::Display for StopCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            StopCode::PlayOn => "will play another game",
+            StopCode::NoMoreGames => "wants no more games",
+        })
     }
 }
 
@@ -827,6 +998,17 @@ impl BackAccCode {
             1 => BackAccCode::NotSupported,
             2 => BackAccCode::Continue,
             _ => return None,
+        })
+    }
+}
+
+/// `board taken back` / `refused` / `continue the game as it was`.
+impl fmt::Display for BackAccCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            BackAccCode::Accepted => "board taken back",
+            BackAccCode::NotSupported => "refused",
+            BackAccCode::Continue => "continue the game as it was",
         })
     }
 }

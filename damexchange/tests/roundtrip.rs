@@ -3,6 +3,9 @@
 //! chunking); strict decoding of any bytes never panics, and whatever it
 //! accepts re-encodes byte-identical.
 
+mod common;
+
+use common::Stream;
 use damexchange::*;
 use proptest::prelude::*;
 
@@ -90,6 +93,17 @@ fn message() -> impl Strategy<Value = Message<'static>> {
             code: BackAccCode::from_code(c).unwrap()
         }
         .into()),
+        // A frame of an unknown kind: any header byte but the seven.
+        (
+            (1u8..=0x7f).prop_filter("not a known header", |&h| MessageKind::from_header(h)
+                .is_none()),
+            proptest::collection::vec(1u8..=0x7f, 0..=126)
+        )
+            .prop_map(|(h, rest)| {
+                let mut bytes = vec![h];
+                bytes.extend(rest);
+                Unrecognised::new(bytes).unwrap().into()
+            }),
     ]
 }
 
@@ -98,15 +112,15 @@ proptest! {
 
     #[test]
     fn value_bytes_value(msg in message()) {
-        let enc = msg.encode();
+        let enc = msg.encoded();
         prop_assert!(!enc.as_bytes().is_empty() && enc.as_bytes().len() <= MAX_MESSAGE_LEN);
         prop_assert!(!enc.as_bytes().contains(&0));
         prop_assert_eq!(enc.as_bytes().len(), msg.encoded_len());
-        let back = decode(enc.as_bytes()).unwrap();
+        let back: Message = decode(enc.as_bytes()).unwrap();
         prop_assert_eq!(&back, &msg);
         prop_assert_eq!(back.into_owned(), msg.clone());
         // The lenient decoder agrees on valid input.
-        prop_assert_eq!(decode_with(enc.as_bytes(), &Leniency::ALL).unwrap(), msg);
+        prop_assert_eq!(decode_with::<Message>(enc.as_bytes(), &Leniency::ALL).unwrap(), msg);
     }
 
     #[test]
@@ -114,48 +128,50 @@ proptest! {
         msgs in proptest::collection::vec(message(), 1..20),
         cuts in proptest::collection::vec(1usize..64, 1..50),
     ) {
-        let stream: Vec<u8> = msgs.iter().flat_map(|m| m.encode().as_frame().to_vec()).collect();
-        let mut framer = Framer::new();
+        let mut stream = Vec::new();
+        for m in &msgs {
+            m.encode(&mut stream);
+        }
+        let mut framer = Stream::new();
         let mut got = Vec::new();
         let (mut pos, mut k) = (0, 0);
         while pos < stream.len() {
             let n = cuts[k % cuts.len()].min(stream.len() - pos);
             k += 1;
-            let mut input = &stream[pos..pos + n];
-            pos += n;
-            while let Some(item) = framer.next_message(&mut input) {
-                got.push(item.unwrap().into_owned());
+            for frame in framer.feed(&stream[pos..pos + n]) {
+                got.push(decode::<Message>(&frame.unwrap()).unwrap().into_owned());
             }
+            pos += n;
         }
         prop_assert_eq!(got, msgs);
-        prop_assert_eq!(framer.finish(), None);
+        prop_assert_eq!(framer.rest(), b"");
     }
 
     #[test]
     fn strict_accepts_only_canonical_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..130)) {
-        if let Ok(msg) = decode(&bytes) {
-            let enc = msg.encode();
+        if let Ok(msg) = decode::<Message>(&bytes) {
+            let enc = msg.encoded();
             prop_assert_eq!(enc.as_bytes(), &bytes[..]);
         }
-        let _ = decode_with(&bytes, &Leniency::ALL);
+        let _ = decode_with::<Message>(&bytes, &Leniency::ALL);
     }
 
     #[test]
     fn mutated_messages(msg in message(), at in any::<prop::sample::Index>(), byte in any::<u8>()) {
-        let mut bytes = msg.encode().as_bytes().to_vec();
+        let mut bytes = msg.encoded().as_bytes().to_vec();
         let i = at.index(bytes.len());
         bytes[i] = byte;
-        match decode(&bytes) {
+        match decode::<Message>(&bytes) {
             Ok(m) => {
-                let enc = m.encode();
+                let enc = m.encoded();
                 prop_assert_eq!(enc.as_bytes(), &bytes[..]);
             }
-            Err(e) => prop_assert!(e.offset() <= bytes.len()),
+            Err(e) => prop_assert!(e.offset <= bytes.len()),
         }
-        if let Ok(m) = decode_with(&bytes, &Leniency::ALL) {
+        if let Ok(m) = decode_with::<Message>(&bytes, &Leniency::ALL) {
             // Whatever the lenient decoder accepts is a valid value.
-            let enc = m.encode();
-            prop_assert_eq!(decode(enc.as_bytes()).unwrap(), m);
+            let enc = m.encoded();
+            prop_assert_eq!(decode::<Message>(enc.as_bytes()).unwrap(), m);
         }
     }
 }

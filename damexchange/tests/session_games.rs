@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use board_core::draughts::{self as board, Position};
 use damexchange::session::{
-    CommandError, Event, Follower, FollowerConfig, GameRequest, Initiator, InitiatorConfig,
-    MoveRejection, Side,
+    CommandError, Event, Follower, FollowerConfig, GameEnded, GameRequest, GameStarted, Initiator,
+    InitiatorConfig, MoveRejection, Outcome, Side,
 };
 use damexchange::{AcceptanceCode, BackAccCode, GameEndReason, Name, decode};
 
@@ -49,10 +49,10 @@ impl Pair {
             let mut to_f = Vec::new();
             let mut to_i = Vec::new();
             while let Some(e) = self.i.poll_transmit() {
-                to_f.extend_from_slice(e.as_frame());
+                to_f.extend_from_slice(e.as_bytes());
             }
             while let Some(e) = self.f.poll_transmit() {
-                to_i.extend_from_slice(e.as_frame());
+                to_i.extend_from_slice(e.as_bytes());
             }
             if to_f.is_empty() && to_i.is_empty() {
                 let deadline = self
@@ -157,30 +157,33 @@ fn play_games(seed: u64, games: usize) -> Stats {
         pair.i.set_take_backs(i_takes);
         pair.f.set_take_backs(f_takes);
         pair.i
-            .request_game(GameRequest {
-                our_color,
-                minutes: 5,
-                moves: 75,
-                start,
-            })
+            .request_game(
+                GameRequest {
+                    our_color,
+                    minutes: 5,
+                    moves: 75,
+                    start,
+                },
+                pair.now,
+            )
             .unwrap();
         pair.pump();
         let started = |events: &mut Vec<Event>| {
             let pos = events
                 .iter()
-                .position(|e| matches!(e, Event::GameStarted { .. }))
+                .position(|e| matches!(e, Event::GameStarted(_)))
                 .expect("game started");
             events.drain(..=pos).next_back().unwrap()
         };
-        let Event::GameStarted {
+        let Event::GameStarted(GameStarted {
             our_color: i_color, ..
-        } = started(&mut pair.i_events)
+        }) = started(&mut pair.i_events)
         else {
             unreachable!()
         };
-        let Event::GameStarted {
+        let Event::GameStarted(GameStarted {
             our_color: f_color, ..
-        } = started(&mut pair.f_events)
+        }) = started(&mut pair.f_events)
         else {
             unreachable!()
         };
@@ -207,14 +210,14 @@ fn play_games(seed: u64, games: usize) -> Stats {
                     GameEndReason::Draw
                 };
                 if i_to_move {
-                    pair.i.end_game(reason).unwrap();
+                    pair.i.end_game(reason, pair.now).unwrap();
                 } else {
-                    pair.f.end_game(reason).unwrap();
+                    pair.f.end_game(reason, pair.now).unwrap();
                 }
                 pair.pump();
                 let ended = |events: &[Event], by: Side| {
                     events.iter().any(|e| {
-                        matches!(e, Event::GameEnded { by: b, reason: r, .. } if *b == by && *r == reason)
+                        matches!(e, Event::GameEnded(GameEnded { by: b, reason: r, .. }) if *b == by && *r == reason)
                     })
                 };
                 let (i_by, f_by) = if i_to_move {
@@ -236,9 +239,9 @@ fn play_games(seed: u64, games: usize) -> Stats {
                 let by_initiator = pair.rng.chance(50);
                 let granted = if by_initiator { f_takes } else { i_takes };
                 if by_initiator {
-                    pair.i.request_take_back(n, c).unwrap();
+                    pair.i.request_take_back(n, c, pair.now).unwrap();
                 } else {
-                    pair.f.request_take_back(n, c).unwrap();
+                    pair.f.request_take_back(n, c, pair.now).unwrap();
                 }
                 // Sometimes the other side moves before the BACKREQ arrives.
                 let other_to_move = if by_initiator {
@@ -299,7 +302,7 @@ fn play_games(seed: u64, games: usize) -> Stats {
             let mv = moves[pair.rng.below(moves.len())];
             let now = pair.now;
             if i_to_move {
-                assert_eq!(pair.f.send_move(mv, 1, now), Err(CommandError::NotOurTurn));
+                assert_eq!(pair.f.send_move(mv, 1, now), Err(CommandError::NotYourTurn));
                 pair.i.send_move(mv, 1, now).unwrap();
             } else {
                 pair.f.send_move(mv, 2, now).unwrap();
@@ -335,7 +338,7 @@ fn play_games(seed: u64, games: usize) -> Stats {
     }
     // Everything on the wire was strictly valid.
     for frame in pair.wire_log.split(|&b| b == 0).filter(|f| !f.is_empty()) {
-        decode(frame).unwrap();
+        decode::<damexchange::Message>(frame).unwrap();
     }
     stats
 }
@@ -488,8 +491,8 @@ fn gameacc_codes_acted_on() {
     };
     for (code, stops) in [(b'2', false), (b'1', true), (b'3', true)] {
         let mut i = Initiator::new(InitiatorConfig::new(Name::new("I").unwrap()));
-        i.request_game(req()).unwrap();
-        assert_eq!(i.request_game(req()), Err(CommandError::GameInProgress));
+        i.request_game(req(), t).unwrap();
+        assert_eq!(i.request_game(req(), t), Err(CommandError::GameInProgress));
         let mut acc = b"AF                               ".to_vec();
         acc.extend([code, 0]);
         i.handle_input(&acc, t);
@@ -497,9 +500,9 @@ fn gameacc_codes_acted_on() {
             matches!(i.poll_event(), Some(Event::GameRefused { code: c }) if c.code() == code - b'0')
         );
         assert_eq!(i.is_stopped(), stops);
-        assert_eq!(i.request_game(req()).is_ok(), !stops);
+        assert_eq!(i.request_game(req(), t).is_ok(), !stops);
         if stops {
-            assert_eq!(i.request_game(req()), Err(CommandError::Stopped));
+            assert_eq!(i.request_game(req(), t), Err(CommandError::Stopped));
         }
     }
     let _ = AcceptanceCode::Accepted;
@@ -564,15 +567,21 @@ fn rejected_moves_and_gameend_at_any_time() {
     // our stop code.
     f.handle_input(b"E21\0", t);
     assert_eq!(f.poll_transmit().unwrap().as_str(), "E00");
-    assert!(matches!(
-        f.poll_event(),
-        Some(Event::GameEnded {
-            by: Side::Opponent,
-            reason: GameEndReason::Draw,
-            ..
-        })
-    ));
-    assert!(f.position().is_none());
+    // Delivered before the game is cleared: the handler still sees it.
+    let Some(Event::GameEnded(ended)) = f.poll_event() else {
+        panic!("GameEnded")
+    };
+    assert_eq!(
+        (ended.by, ended.reason),
+        (Side::Opponent, GameEndReason::Draw)
+    );
+    // White (the sender) claims a draw: drawn for us too.
+    assert_eq!(ended.outcome, Outcome::Drawn);
+    assert_eq!(ended.start, Position::startpos());
+    assert_eq!(ended.moves, f.history());
+    assert!(f.position().is_some());
+    assert!(f.poll_event().is_none());
+    assert!(f.position().is_none() && f.history().is_empty());
     // No game: MOVE rejected, GAMEEND not answered.
     f.handle_input(b"M0000322800\0E00\0", t);
     assert!(f.poll_transmit().is_none());

@@ -18,9 +18,10 @@ use std::time::{Duration, Instant};
 
 use board_core::draughts as board;
 use common::{Chunk, Conversation, Dir, conversations, messages};
+use damexchange::convert::{color_to_board, find_move, setup_to_position};
 use damexchange::session::{
-    Event, Follower, FollowerConfig, GameRequest, Initiator, InitiatorConfig, color_to_board,
-    find_move, setup_to_position,
+    Event, Follower, FollowerConfig, GameEnded, GameRequest, GameStarted, Initiator,
+    InitiatorConfig, Transmit,
 };
 use damexchange::*;
 
@@ -28,14 +29,14 @@ use damexchange::*;
 trait Driven {
     fn input(&mut self, bytes: &[u8], now: Instant);
     fn timeout(&mut self, now: Instant);
-    fn transmit(&mut self) -> Option<Encoded>;
+    fn transmit(&mut self) -> Option<Transmit>;
     fn event(&mut self) -> Option<Event>;
     fn position(&self) -> Option<board::Position>;
     fn send_move(&mut self, mv: board::Move, time: u16, now: Instant);
-    fn end_game(&mut self, reason: GameEndReason);
+    fn end_game(&mut self, reason: GameEndReason, now: Instant);
     fn chat(&mut self, text: &str);
-    fn take_back(&mut self, n: u16, c: board::Color);
-    fn game_request(&mut self, req: &GameReq<'_>);
+    fn take_back(&mut self, n: u16, c: board::Color, now: Instant);
+    fn game_request(&mut self, req: &GameReq<'_>, now: Instant);
 }
 
 macro_rules! driven {
@@ -47,7 +48,7 @@ macro_rules! driven {
             fn timeout(&mut self, now: Instant) {
                 self.handle_timeout(now)
             }
-            fn transmit(&mut self) -> Option<Encoded> {
+            fn transmit(&mut self) -> Option<Transmit> {
                 self.poll_transmit()
             }
             fn event(&mut self) -> Option<Event> {
@@ -59,17 +60,17 @@ macro_rules! driven {
             fn send_move(&mut self, mv: board::Move, time: u16, now: Instant) {
                 <$t>::send_move(self, mv, time, now).unwrap()
             }
-            fn end_game(&mut self, reason: GameEndReason) {
-                <$t>::end_game(self, reason).unwrap()
+            fn end_game(&mut self, reason: GameEndReason, now: Instant) {
+                <$t>::end_game(self, reason, now).unwrap()
             }
             fn chat(&mut self, text: &str) {
                 self.send_chat(text).unwrap()
             }
-            fn take_back(&mut self, n: u16, c: board::Color) {
-                self.request_take_back(n, c).unwrap()
+            fn take_back(&mut self, n: u16, c: board::Color, now: Instant) {
+                self.request_take_back(n, c, now).unwrap()
             }
-            fn game_request(&mut self, req: &GameReq<'_>) {
-                game_request(self, req)
+            fn game_request(&mut self, req: &GameReq<'_>, now: Instant) {
+                game_request(self, req, now)
             }
         }
     };
@@ -77,21 +78,24 @@ macro_rules! driven {
 driven!(Follower<Instant>);
 driven!(Initiator<Instant>);
 
-fn game_request<T: 'static>(session: &mut T, req: &GameReq<'_>) {
+fn game_request<T: 'static>(session: &mut T, req: &GameReq<'_>, now: Instant) {
     let any: &mut dyn std::any::Any = session;
     let initiator = any
         .downcast_mut::<Initiator<Instant>>()
         .expect("only the initiator sends GAMEREQ");
     initiator
-        .request_game(GameRequest {
-            our_color: color_to_board(req.follower_color()).opposite(),
-            minutes: req.minutes(),
-            moves: req.moves(),
-            start: match req.position() {
-                StartPosition::Initial => None,
-                StartPosition::Setup(s) => Some(setup_to_position(s).unwrap()),
+        .request_game(
+            GameRequest {
+                our_color: color_to_board(req.follower_color()).opposite(),
+                minutes: req.minutes(),
+                moves: req.moves(),
+                start: match req.position() {
+                    StartPosition::Initial => None,
+                    StartPosition::Setup(s) => Some(setup_to_position(s).unwrap()),
+                },
             },
-        })
+            now,
+        )
         .unwrap();
 }
 
@@ -106,7 +110,7 @@ fn first_sent(conv: &Conversation, dir: Dir, header: u8) -> Option<&[u8]> {
 
 /// Our stop code: the one the recorded side used in its GAMEENDs.
 fn stop_code(conv: &Conversation, dir: Dir) -> StopCode {
-    match first_sent(conv, dir, b'E').map(decode) {
+    match first_sent(conv, dir, b'E').map(decode::<Message>) {
         Some(Ok(Message::GameEnd(e))) => e.stop,
         _ => StopCode::PlayOn,
     }
@@ -129,7 +133,7 @@ fn replay(
         if chunk.dir == side {
             for wire in messages(chunk) {
                 match decode(wire).expect("our side sends valid messages") {
-                    Message::GameReq(req) => session.game_request(&req),
+                    Message::GameReq(req) => session.game_request(&req, now),
                     Message::Move(w) => {
                         let pos = session.position().expect("a game");
                         let mv = find_move(&pos, &w).expect("the recorded move is legal");
@@ -137,16 +141,17 @@ fn replay(
                     }
                     Message::Chat(c) => session.chat(c.text.as_str()),
                     Message::BackReq(b) => {
-                        session.take_back(b.move_number(), color_to_board(b.color()))
+                        session.take_back(b.move_number(), color_to_board(b.color()), now)
                     }
                     // An answer to theirs is already queued; otherwise ours.
                     Message::GameEnd(e) => {
                         if !out.windows(4).any(|w: &[u8]| w[0] == b'E' && w[3] == 0) {
-                            session.end_game(e.reason)
+                            session.end_game(e.reason, now)
                         }
                     }
                     // Automatic answers.
                     Message::GameAcc(_) | Message::BackAcc(_) => {}
+                    Message::Unrecognised(u) => panic!("our side sent {u:?}"),
                 }
             }
         } else {
@@ -154,7 +159,7 @@ fn replay(
         }
         session.timeout(now);
         while let Some(frame) = session.transmit() {
-            out.extend_from_slice(frame.as_frame());
+            out.extend_from_slice(frame.as_bytes());
         }
         while let Some(e) = session.event() {
             events.push(e);
@@ -175,7 +180,7 @@ fn replay(
 }
 
 fn name_of(conv: &Conversation, dir: Dir, header: u8) -> Name<'static> {
-    match first_sent(conv, dir, header).map(decode) {
+    match first_sent(conv, dir, header).map(decode::<Message>) {
         Some(Ok(Message::GameAcc(a))) => a.follower.into_owned(),
         Some(Ok(Message::GameReq(r))) => r.initiator().clone().into_owned(),
         // The follower never answered: any name.
@@ -187,11 +192,11 @@ fn tags(events: &[Event]) -> Vec<String> {
     events
         .iter()
         .map(|e| match e {
-            Event::GameStarted { our_color, .. } => format!("started {our_color:?}"),
+            Event::GameStarted(GameStarted { our_color, .. }) => format!("started {our_color:?}"),
             Event::GameRefused { code } => format!("refused {code:?}"),
             Event::MoveReceived { .. } => "move".into(),
             Event::MoveRejected { reason, .. } => format!("rejected {reason:?}"),
-            Event::GameEnded { by, .. } => format!("ended by {by:?}"),
+            Event::GameEnded(GameEnded { by, .. }) => format!("ended by {by:?}"),
             Event::Chat(t) => format!("chat {t}"),
             Event::TakenBack {
                 by,
@@ -200,7 +205,10 @@ fn tags(events: &[Event]) -> Vec<String> {
             } => format!("taken back by {by:?} to {move_number} {color:?}"),
             Event::TakeBackDeclined { by, code } => format!("take-back {code:?} by {by:?}"),
             Event::Unexpected { message, .. } => format!("unexpected {message}"),
-            Event::Malformed(e) => format!("malformed {e}"),
+            Event::Malformed(e) => e.to_string(),
+            Event::Unrecognised(u) => {
+                format!("unrecognised {}", String::from_utf8_lossy(u.as_bytes()))
+            }
             other => format!("{other:?}"),
         })
         .filter(|t| t != "move")
@@ -240,13 +248,10 @@ fn our_follower_in_the_recorded_followers_place() {
         let expect: &[&str] = match title {
             "scan malformed 1" => &["started Black", "rejected Illegal"],
             "scan malformed 2" => &["refused VersionMismatch"],
-            "scan malformed 3" => &[
-                "started Black",
-                "malformed frame at stream offset 44: unknown message header 'X' at offset 0",
-            ],
+            "scan malformed 3" => &["started Black", "unrecognised Xhello"],
             "scan malformed 4" => &[
                 "started Black",
-                "malformed frame at stream offset 44: MOVE: truncated: number captured at offset 9 is cut off (message has 9 bytes)",
+                "malformed frame: MOVE number captured at byte 9: cut off (the message has 9 bytes)",
             ],
             "scan malformed 5" => &["rejected NoGame"],
             "scan extra 6" => &[
@@ -257,7 +262,7 @@ fn our_follower_in_the_recorded_followers_place() {
             "scan malformed 7" => &["started Black", "unexpected GAMEREQ", "refused NotThisGame"],
             "scan extra 8" => &["started White"],
             "scan extra 10" => &[
-                "malformed frame at stream offset 0: GAMEREQ: follower's colour: expected W or Z, found 'B' at offset 35",
+                "malformed frame: GAMEREQ follower's colour at byte 35: expected W or Z, found 'B'",
             ],
             // The follower ended this one: Scan's last MOVE crossed our
             // GAMEEND and is not played.
@@ -358,7 +363,7 @@ fn follower_first_move_pause_is_a_timed_output() {
         t0,
     );
     assert_eq!(
-        f.poll_transmit().unwrap().as_bytes(),
+        f.poll_transmit().unwrap().message_bytes(),
         b"AOurs                            0"
     );
     assert!(f.is_our_turn());
@@ -366,24 +371,24 @@ fn follower_first_move_pause_is_a_timed_output() {
     f.send_move(mv, 0, t0 + Duration::from_millis(10)).unwrap();
     f.send_chat("good luck").unwrap();
     // Held back, in order, until the deadline.
-    assert_eq!(f.poll_transmit().map(|e| e.as_frame().to_vec()), None);
+    assert_eq!(f.poll_transmit().map(|e| e.message_bytes().to_vec()), None);
     assert_eq!(f.poll_timeout(), Some(t0 + Duration::from_millis(300)));
     f.handle_timeout(t0 + Duration::from_millis(299));
     assert!(f.poll_transmit().is_none());
     f.handle_timeout(t0 + Duration::from_millis(300));
-    assert_eq!(f.poll_transmit().unwrap().as_bytes(), b"M0000343000");
-    assert_eq!(f.poll_transmit().unwrap().as_bytes(), b"Cgood luck");
+    assert_eq!(f.poll_transmit().unwrap().message_bytes(), b"M0000343000");
+    assert_eq!(f.poll_transmit().unwrap().message_bytes(), b"Cgood luck");
     assert_eq!(f.poll_timeout(), None);
     // Later moves are not delayed.
     f.handle_input(b"M0000172200\0", t0 + Duration::from_secs(1));
     let mv = f.position().unwrap().parse_move("30-25").unwrap();
     f.send_move(mv, 1, t0 + Duration::from_secs(1)).unwrap();
-    assert_eq!(f.poll_transmit().unwrap().as_bytes(), b"M0001302500");
+    assert_eq!(f.poll_transmit().unwrap().message_bytes(), b"M0001302500");
     // A move that comes late needs no pause.
     let mut f = Follower::new(FollowerConfig::new(Name::new("Ours").unwrap()));
     f.handle_input(b"R01X                               W001000A\0", t0);
     let _ = f.poll_transmit();
     let mv = f.position().unwrap().parse_move("32-28").unwrap();
     f.send_move(mv, 0, t0 + Duration::from_secs(2)).unwrap();
-    assert_eq!(f.poll_transmit().unwrap().as_bytes(), b"M0000322800");
+    assert_eq!(f.poll_transmit().unwrap().message_bytes(), b"M0000322800");
 }

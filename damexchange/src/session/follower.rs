@@ -1,4 +1,5 @@
-//! The follower: accepts a GAMEREQ, then plays.
+//! The follower: accepts a GAMEREQ, then plays (docs/specs/damexchange.md,
+//! *Roles and dialogue (layer 2)*, *GAMEACC*).
 
 use alloc::string::ToString;
 use core::time::Duration;
@@ -6,17 +7,18 @@ use core::time::Duration;
 use board_core::draughts::Position;
 
 use super::{
-    CommandError, Core, Event, Game, Timestamp, color_to_board, session_accessors,
-    setup_to_position,
+    CommandError, Core, Event, Game, GameStarted, MAX_MOVE_NUMBER, Timestamp, Transmit, Unexpected,
+    session_accessors,
 };
-use crate::MessageKind;
+use crate::convert::{color_to_board, setup_to_position};
 use crate::decode::Leniency;
-use crate::framer::Framer;
+use crate::error::MessageKind;
 use crate::message::{AcceptanceCode, GameAcc, GameReq, Message, StartPosition, StopCode};
 use crate::types::Name;
 
 /// Follower settings.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct FollowerConfig {
     /// Our name in GAMEACC.
     pub name: Name<'static>,
@@ -33,13 +35,16 @@ pub struct FollowerConfig {
     pub take_backs: bool,
     /// Stop code in our GAMEENDs: a follower normally serves further games.
     pub stop: StopCode,
-    /// Decoding leniency for what the initiator sends.
+    /// Decoding leniency for what the initiator sends (`handle_input`).
     pub leniency: Leniency,
+    /// How long the initiator may take to answer our BACKREQ or GAMEEND
+    /// before [`Event::PeerSilent`]; `None`: no bound.
+    pub reply_timeout: Option<Duration>,
 }
 
 impl FollowerConfig {
     /// Defaults: accept every game, 500 ms first-move pause, take-backs on,
-    /// stop code `0`, strict decoding.
+    /// stop code `0`, strict decoding, 60 s reply timeout.
     pub fn new(name: Name<'static>) -> FollowerConfig {
         FollowerConfig {
             name,
@@ -49,8 +54,17 @@ impl FollowerConfig {
             take_backs: true,
             stop: StopCode::PlayOn,
             leniency: Leniency::STRICT,
+            reply_timeout: Some(Duration::from_secs(60)),
         }
     }
+}
+
+/// The follower's own state.
+#[derive(Debug)]
+struct Role<T> {
+    config: FollowerConfig,
+    /// When GAMEACC `0` went out and our first move has not been sent yet.
+    accepted_at: Option<T>,
 }
 
 /// The follower side of a DXP connection (sans-IO; see the
@@ -74,56 +88,48 @@ impl FollowerConfig {
 /// let mut f = Follower::new(FollowerConfig::new(Name::new("Ours").unwrap()));
 /// let now = Duration::ZERO;
 /// f.handle_input(b"R01PyTester                        Z005000A\0", now);
-/// assert_eq!(f.poll_transmit().unwrap().as_frame(), b"AOurs                            0\0");
-/// assert!(matches!(f.poll_event(), Some(Event::GameStarted { .. })));
+/// assert_eq!(f.poll_transmit().unwrap().as_bytes(), b"AOurs                            0\0");
+/// assert!(matches!(f.poll_event(), Some(Event::GameStarted(_))));
 /// f.handle_input(b"M0000322800\0", now);
 /// assert!(matches!(f.poll_event(), Some(Event::MoveReceived { .. })));
 /// assert!(f.is_our_turn());
 /// ```
 #[derive(Debug)]
 pub struct Follower<T> {
-    config: FollowerConfig,
-    framer: Framer,
+    role: Role<T>,
     core: Core<T>,
-    /// When GAMEACC `0` went out and our first move has not been sent yet.
-    accepted_at: Option<T>,
 }
 
 impl<T: Timestamp> Follower<T> {
     /// A follower waiting for a GAMEREQ.
     pub fn new(config: FollowerConfig) -> Follower<T> {
         Follower {
-            framer: Framer::with_leniency(config.leniency),
-            core: Core::new(config.take_backs, config.stop),
-            config,
-            accepted_at: None,
+            core: Core::new(
+                config.take_backs,
+                config.stop,
+                config.leniency,
+                config.reply_timeout,
+            ),
+            role: Role {
+                config,
+                accepted_at: None,
+            },
         }
     }
 
     /// The settings.
     pub fn config(&self) -> &FollowerConfig {
-        &self.config
+        &self.role.config
     }
 
-    /// Feeds bytes received from the initiator (any amount: part of a
-    /// message, several messages).
-    pub fn handle_input(&mut self, mut bytes: &[u8], now: T) {
-        let Follower {
-            config,
-            framer,
-            core,
-            accepted_at,
-        } = self;
-        while let Some(item) = framer.next_message(&mut bytes) {
-            match item {
-                Ok(Message::GameReq(req)) => on_gamereq(config, core, accepted_at, &req, now),
-                Ok(Message::GameAcc(_)) => core.event(Event::Unexpected {
-                    message: MessageKind::GameAcc,
-                    reason: "GAMEACC sent to the follower",
-                }),
-                Ok(msg) => core.on_common(msg),
-                Err(e) => core.event(Event::Malformed(e)),
-            }
+    fn on_message(role: &mut Role<T>, core: &mut Core<T>, msg: &Message<'_>, now: T) {
+        match msg {
+            Message::GameReq(req) => on_gamereq(role, core, req, now),
+            Message::GameAcc(_) => core.event(Event::Unexpected {
+                message: MessageKind::GameAcc,
+                reason: Unexpected::GameAccToFollower,
+            }),
+            msg => core.on_common(msg),
         }
     }
 
@@ -131,8 +137,8 @@ impl<T: Timestamp> Follower<T> {
         // Only the first move of a game, and only if it comes right after
         // our GAMEACC. A pause ending past the clock's range is no pause
         // (held output would never be released).
-        let accepted = self.accepted_at.take()?;
-        let delay = self.config.first_move_delay;
+        let accepted = self.role.accepted_at.take()?;
+        let delay = self.role.config.first_move_delay;
         let at = accepted.saturating_add(delay);
         if at.saturating_duration_since(accepted) < delay {
             return None;
@@ -143,13 +149,8 @@ impl<T: Timestamp> Follower<T> {
     session_accessors!();
 }
 
-fn on_gamereq<T: Timestamp>(
-    config: &FollowerConfig,
-    core: &mut Core<T>,
-    accepted_at: &mut Option<T>,
-    req: &GameReq<'_>,
-    now: T,
-) {
+fn on_gamereq<T: Timestamp>(role: &mut Role<T>, core: &mut Core<T>, req: &GameReq<'_>, now: T) {
+    let config = &role.config;
     // A game whose side to move has no legal move is over even without the
     // GAMEEND exchange.
     if core
@@ -159,7 +160,7 @@ fn on_gamereq<T: Timestamp>(
     {
         core.event(Event::Unexpected {
             message: MessageKind::GameReq,
-            reason: "GAMEREQ during a game (answered 2, game goes on)",
+            reason: Unexpected::GameReqDuringGame,
         });
         return decline(config, core, AcceptanceCode::NotThisGame);
     }
@@ -180,19 +181,19 @@ fn on_gamereq<T: Timestamp>(
         },
     };
     let our_color = color_to_board(req.follower_color());
-    core.game = Some(Game::new(our_color, start, req.minutes(), req.moves()));
+    core.start_game(Game::new(our_color, start, req.minutes(), req.moves()));
     core.send(&Message::GameAcc(GameAcc {
         follower: config.name.clone(),
         code: AcceptanceCode::Accepted,
     }));
-    *accepted_at = Some(now);
-    core.event(Event::GameStarted {
+    role.accepted_at = Some(now);
+    core.event(Event::GameStarted(GameStarted {
         our_color,
         opponent: req.initiator().as_str().to_string(),
         start,
         minutes: req.minutes(),
         moves: req.moves(),
-    });
+    }));
 }
 
 fn decline<T: Timestamp>(config: &FollowerConfig, core: &mut Core<T>, code: AcceptanceCode) {

@@ -1,20 +1,24 @@
-//! The initiator: proposes games with GAMEREQ, then plays.
+//! The initiator: proposes games with GAMEREQ, then plays
+//! (docs/specs/damexchange.md, *Roles and dialogue (layer 2)*, *GAMEREQ*).
 
 use alloc::string::ToString;
+use core::time::Duration;
 
 use board_core::draughts::{self as board, Position};
 
 use super::{
-    CommandError, Core, Event, Game, Timestamp, color_to_wire, position_to_setup, session_accessors,
+    CommandError, Core, Event, Game, GameStarted, MAX_MOVE_NUMBER, Timestamp, Transmit, Unexpected,
+    session_accessors,
 };
-use crate::MessageKind;
+use crate::convert::{color_to_wire, position_to_setup};
 use crate::decode::Leniency;
-use crate::framer::Framer;
+use crate::error::MessageKind;
 use crate::message::{AcceptanceCode, GameAcc, GameReq, Message, StartPosition, StopCode};
 use crate::types::Name;
 
 /// Initiator settings.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct InitiatorConfig {
     /// Our name in GAMEREQ.
     pub name: Name<'static>,
@@ -22,18 +26,23 @@ pub struct InitiatorConfig {
     pub take_backs: bool,
     /// Stop code in our GAMEENDs (`1`: no further games after this one).
     pub stop: StopCode,
-    /// Decoding leniency for what the follower sends.
+    /// Decoding leniency for what the follower sends (`handle_input`).
     pub leniency: Leniency,
+    /// How long the follower may take to answer our GAMEREQ, BACKREQ or
+    /// GAMEEND before [`Event::PeerSilent`]; `None`: no bound.
+    pub reply_timeout: Option<Duration>,
 }
 
 impl InitiatorConfig {
-    /// Defaults: take-backs on, stop code `0`, strict decoding.
+    /// Defaults: take-backs on, stop code `0`, strict decoding, 60 s reply
+    /// timeout.
     pub fn new(name: Name<'static>) -> InitiatorConfig {
         InitiatorConfig {
             name,
             take_backs: true,
             stop: StopCode::PlayOn,
             leniency: Leniency::STRICT,
+            reply_timeout: Some(Duration::from_secs(60)),
         }
     }
 }
@@ -51,52 +60,66 @@ pub struct GameRequest {
     pub start: Option<Position>,
 }
 
+/// The initiator's own state.
+#[derive(Debug)]
+struct Role {
+    config: InitiatorConfig,
+    /// The GAMEREQ awaiting its GAMEACC.
+    requested: Option<(GameRequest, Position)>,
+    stopped: bool,
+}
+
 /// The initiator side of a DXP connection (sans-IO; see the
 /// [module docs](super) for the call order).
 ///
-/// GAMEACC codes are acted on as the spec says: `0` the game starts; `2`
+/// GAMEACC codes are acted on as docs/specs/damexchange.md, *GAMEACC*,
+/// says: `0` the game starts; `2`
 /// the application may send another GAMEREQ; `1` and `3` stop: further
 /// [`Initiator::request_game`] calls fail with [`CommandError::Stopped`].
 ///
 /// `T` is the application's clock type ([`Timestamp`]).
 #[derive(Debug)]
 pub struct Initiator<T> {
-    config: InitiatorConfig,
-    framer: Framer,
+    role: Role,
     core: Core<T>,
-    /// The GAMEREQ awaiting its GAMEACC.
-    requested: Option<(GameRequest, Position)>,
-    stopped: bool,
 }
 
 impl<T: Timestamp> Initiator<T> {
     /// An initiator with no game yet.
     pub fn new(config: InitiatorConfig) -> Initiator<T> {
         Initiator {
-            framer: Framer::with_leniency(config.leniency),
-            core: Core::new(config.take_backs, config.stop),
-            config,
-            requested: None,
-            stopped: false,
+            core: Core::new(
+                config.take_backs,
+                config.stop,
+                config.leniency,
+                config.reply_timeout,
+            ),
+            role: Role {
+                config,
+                requested: None,
+                stopped: false,
+            },
         }
     }
 
     /// The settings.
     pub fn config(&self) -> &InitiatorConfig {
-        &self.config
+        &self.role.config
     }
 
-    /// Sends GAMEREQ for `request`.
+    /// Sends GAMEREQ for `request`; no GAMEACC within the reply timeout is
+    /// [`Event::PeerSilent`].
     ///
     /// # Errors
     /// [`CommandError::GameInProgress`] while a game is in progress or a
     /// GAMEREQ awaits its answer; [`CommandError::Stopped`] after GAMEACC
     /// `1` or `3`; [`CommandError::Value`] for minutes or moves above 999.
-    pub fn request_game(&mut self, request: GameRequest) -> Result<(), CommandError> {
-        if self.stopped {
+    pub fn request_game(&mut self, request: GameRequest, now: T) -> Result<(), CommandError> {
+        self.core.settle();
+        if self.role.stopped {
             return Err(CommandError::Stopped);
         }
-        if self.core.game.is_some() || self.requested.is_some() {
+        if self.core.game.is_some() || self.role.requested.is_some() {
             return Err(CommandError::GameInProgress);
         }
         let (position, start) = match request.start {
@@ -104,41 +127,31 @@ impl<T: Timestamp> Initiator<T> {
             Some(pos) => (StartPosition::Setup(position_to_setup(&pos)), pos),
         };
         let req = GameReq::new(
-            self.config.name.clone(),
+            self.role.config.name.clone(),
             color_to_wire(request.our_color.opposite()),
             request.minutes,
             request.moves,
             position,
         )?;
-        self.core.send(&Message::GameReq(req));
-        self.requested = Some((request, start));
+        self.core
+            .send_request(&Message::GameReq(req), MessageKind::GameAcc, now);
+        self.role.requested = Some((request, start));
         Ok(())
     }
 
     /// `true` after GAMEACC `1` or `3`: no more games on this connection.
     pub fn is_stopped(&self) -> bool {
-        self.stopped
+        self.role.stopped
     }
 
-    /// Feeds bytes received from the follower.
-    pub fn handle_input(&mut self, mut bytes: &[u8], _now: T) {
-        let Initiator {
-            framer,
-            core,
-            requested,
-            stopped,
-            ..
-        } = self;
-        while let Some(item) = framer.next_message(&mut bytes) {
-            match item {
-                Ok(Message::GameAcc(acc)) => on_gameacc(core, requested, stopped, &acc),
-                Ok(Message::GameReq(_)) => core.event(Event::Unexpected {
-                    message: MessageKind::GameReq,
-                    reason: "GAMEREQ sent to the initiator",
-                }),
-                Ok(msg) => core.on_common(msg),
-                Err(e) => core.event(Event::Malformed(e)),
-            }
+    fn on_message(role: &mut Role, core: &mut Core<T>, msg: &Message<'_>, _now: T) {
+        match msg {
+            Message::GameAcc(acc) => on_gameacc(role, core, acc),
+            Message::GameReq(_) => core.event(Event::Unexpected {
+                message: MessageKind::GameReq,
+                reason: Unexpected::GameReqToInitiator,
+            }),
+            msg => core.on_common(msg),
         }
     }
 
@@ -149,40 +162,36 @@ impl<T: Timestamp> Initiator<T> {
     session_accessors!();
 }
 
-fn on_gameacc<T: Timestamp>(
-    core: &mut Core<T>,
-    requested: &mut Option<(GameRequest, Position)>,
-    stopped: &mut bool,
-    acc: &GameAcc<'_>,
-) {
-    let Some((request, start)) = requested.take() else {
+fn on_gameacc<T: Timestamp>(role: &mut Role, core: &mut Core<T>, acc: &GameAcc<'_>) {
+    let Some((request, start)) = role.requested.take() else {
         return core.event(Event::Unexpected {
             message: MessageKind::GameAcc,
-            reason: "GAMEACC without a GAMEREQ of ours",
+            reason: Unexpected::GameAccUnasked,
         });
     };
+    core.answered(MessageKind::GameAcc);
     match acc.code {
         AcceptanceCode::Accepted => {
-            core.game = Some(Game::new(
+            core.start_game(Game::new(
                 request.our_color,
                 start,
                 request.minutes,
                 request.moves,
             ));
-            core.event(Event::GameStarted {
+            core.event(Event::GameStarted(GameStarted {
                 our_color: request.our_color,
                 opponent: acc.follower.as_str().to_string(),
                 start,
                 minutes: request.minutes,
                 moves: request.moves,
-            });
+            }));
         }
         code => {
             if matches!(
                 code,
                 AcceptanceCode::VersionMismatch | AcceptanceCode::NoGames
             ) {
-                *stopped = true;
+                role.stopped = true;
             }
             core.event(Event::GameRefused { code });
         }

@@ -1,28 +1,43 @@
 //! Sans-IO DXP sessions: the [`Initiator`] (connects, proposes games) and the
-//! [`Follower`] (accepts). Spec: "Roles and dialogue (layer 2)".
+//! [`Follower`] (accepts). docs/specs/damexchange.md, *Roles and dialogue
+//! (layer 2)*.
 //!
 //! A session never touches a socket or the clock. The application
 //!
-//! 1. feeds received bytes with `handle_input(bytes, now)` and its own
-//!    decisions with commands (`send_move`, `end_game`, `send_chat`,
-//!    `request_take_back`, and the initiator's `request_game`);
-//! 2. then drains, in this order, [`poll_transmit`](Follower::poll_transmit)
-//!    (frames to write, NUL included) and `poll_event` (what happened);
-//! 3. sleeps until more bytes arrive or until `poll_timeout()`, and then
-//!    calls `handle_timeout(now)` (step 2 again).
+//! 1. feeds what it received, either as raw bytes with
+//!    `handle_input(bytes, now)` or, when a codec (e.g.
+//!    [`DxpCodec`](crate::codec::DxpCodec)) already decoded it, as a message
+//!    with `handle_message(&msg, now)`; gives its own decisions with
+//!    commands (`send_move`, `end_game`, `send_chat`, `request_take_back`,
+//!    and the initiator's `request_game`), each `-> Result<(), CommandError>`;
+//!    and calls `handle_timeout(now)` once `poll_timeout()` has passed;
+//! 2. then drains, in this order, `poll_transmit()` (a [`Transmit`]: the
+//!    bytes of a frame to write, NUL included), `poll_event()` (what
+//!    happened) and reads `poll_timeout()` (when to wake up).
 //!
 //! `now` is any [`Timestamp`] the application reads from its own clock:
 //! `std::time::Instant` (feature `std`), or, without `std`, a
-//! [`Duration`](core::time::Duration) since an origin of the application's
+//! [`Duration`] since an origin of the application's
 //! choice (boot, start of the connection). One session uses one kind
-//! throughout; the type parameter
-//! of [`Follower`] and [`Initiator`] is inferred from the first call.
+//! throughout; the type parameter of [`Follower`] and [`Initiator`] is
+//! inferred from the first call.
 //!
 //! The sessions keep the game: the board (via `board-core`), whose move it
 //! is, the move history (for take-backs) and the time/move settings of the
 //! GAMEREQ. A received MOVE is matched against the legal moves by (from, to,
 //! captured set); an illegal or out-of-turn MOVE is reported as
-//! [`Event::MoveRejected`] and never changes the game.
+//! [`Event::MoveRejected`] and never changes the game. When a game ends,
+//! [`Event::GameEnded`] carries the outcome from our side, the reason, the
+//! start position and the moves; `position()` and `history()` still show the
+//! finished game while that event is handled (the game is cleared on the
+//! next `poll_event`, command or input after it was delivered).
+//!
+//! A peer that does not answer a request it must answer (GAMEREQ →
+//! GAMEACC, BACKREQ → BACKACC, GAMEEND → GAMEEND) within
+//! `reply_timeout` of the config is reported once as [`Event::PeerSilent`].
+//! Waiting for the opponent's move is not silence (DXP's clock is
+//! informational, docs/specs/damexchange.md, *MOVE*), so there is no bound
+//! there.
 
 mod follower;
 mod initiator;
@@ -30,16 +45,19 @@ mod initiator;
 use alloc::collections::VecDeque;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+use core::time::Duration;
 
 use board_core::draughts::{self as board, Position};
 
-use crate::framer::FrameError;
+use crate::convert::{color_to_board, color_to_wire, find_move, move_to_wire};
+use crate::decode::{Leniency, decode_with};
+use crate::error::{FrameError, MessageKind, ValueError};
+use crate::framer::{Framer, Status};
 use crate::message::{
-    AcceptanceCode, BackAcc, BackAccCode, BackReq, Captures, Chat, Encoded, GameEnd, GameEndReason,
-    Message, Move as WireMove, Setup, StopCode,
+    AcceptanceCode, BackAcc, BackAccCode, BackReq, Chat, Encoded, GameEnd, GameEndReason, Message,
+    Move as WireMove, StopCode, Unrecognised,
 };
-use crate::types::{ChatText, Color as WireColor, Piece as WirePiece, PieceKind as WireKind};
-use crate::{MessageKind, Square as WireSquare, ValueError};
+use crate::types::ChatText;
 
 pub use follower::{Follower, FollowerConfig};
 pub use initiator::{GameRequest, Initiator, InitiatorConfig};
@@ -49,24 +67,139 @@ pub use initiator::{GameRequest, Initiator, InitiatorConfig};
 /// whole crate family; see [`board_core::time`]).
 pub use board_core::time::Timestamp;
 
+/// The bytes of one frame to write to the peer (message and its NUL), from
+/// `poll_transmit()`. Held in a stack buffer: queuing it does not allocate
+/// beyond the queue itself.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Transmit(Encoded);
+
+impl Transmit {
+    /// The bytes to write, NUL included.
+    pub fn as_bytes(&self) -> &[u8] {
+        self.0.as_frame()
+    }
+
+    /// The bytes to write as a vector.
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.0.as_frame().to_vec()
+    }
+
+    /// The message bytes without the NUL (as a transcript shows them).
+    pub fn message_bytes(&self) -> &[u8] {
+        self.0.as_bytes()
+    }
+
+    /// The message as text, without the NUL (every byte is 7-bit ASCII).
+    pub fn as_str(&self) -> &str {
+        self.0.as_str()
+    }
+}
+
+impl AsRef<[u8]> for Transmit {
+    fn as_ref(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
+impl core::fmt::Debug for Transmit {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        core::fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+/// A game has started (docs/specs/damexchange.md, *GAMEREQ*, *GAMEACC*).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameStarted {
+    /// The colour we play.
+    pub our_color: board::Color,
+    /// The other program's name.
+    pub opponent: String,
+    /// The starting position.
+    pub start: Position,
+    /// Thinking time per player, minutes (GAMEREQ).
+    pub minutes: u16,
+    /// Moves to play in that time, 0 = the whole game (GAMEREQ).
+    pub moves: u16,
+}
+
+/// How a game ended, from our side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// We won.
+    Won,
+    /// We lost.
+    Lost,
+    /// A draw.
+    Drawn,
+    /// No result: the first GAMEEND gave reason `0`.
+    Unknown,
+}
+
+impl Outcome {
+    /// The outcome for us of a GAMEEND exchange that `by` started with
+    /// `reason` (docs/specs/damexchange.md, *GAMEEND*: the reason is from
+    /// its sender's side).
+    pub const fn of(by: Side, reason: GameEndReason) -> Outcome {
+        match (by, reason) {
+            (_, GameEndReason::Unknown) => Outcome::Unknown,
+            (_, GameEndReason::Draw) => Outcome::Drawn,
+            (Side::Us, GameEndReason::SenderWins)
+            | (Side::Opponent, GameEndReason::SenderLoses) => Outcome::Won,
+            (Side::Us, GameEndReason::SenderLoses)
+            | (Side::Opponent, GameEndReason::SenderWins) => Outcome::Lost,
+        }
+    }
+}
+
+impl core::fmt::Display for Outcome {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Outcome::Won => "won",
+            Outcome::Lost => "lost",
+            Outcome::Drawn => "drawn",
+            Outcome::Unknown => "no result",
+        })
+    }
+}
+
+/// The game is over (a GAMEEND was answered with a GAMEEND,
+/// docs/specs/damexchange.md, *Roles and dialogue (layer 2)*).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnded {
+    /// The result for us.
+    pub outcome: Outcome,
+    /// The reason of the first GAMEEND, from its sender's side.
+    pub reason: GameEndReason,
+    /// Who sent the first GAMEEND.
+    pub by: Side,
+    /// The opponent's stop code (whether it plays further games).
+    pub opponent_stop: StopCode,
+    /// The colour we played.
+    pub our_color: board::Color,
+    /// The game's start position.
+    pub start: Position,
+    /// The moves played, from `start` (after take-backs).
+    pub moves: Vec<board::Move>,
+}
+
+impl GameEnded {
+    /// The winner's colour, if the game was won by one side.
+    pub fn winner(&self) -> Option<board::Color> {
+        match self.outcome {
+            Outcome::Won => Some(self.our_color),
+            Outcome::Lost => Some(self.our_color.opposite()),
+            Outcome::Drawn | Outcome::Unknown => None,
+        }
+    }
+}
+
 /// Something the session wants the application to know, from
 /// `poll_event()`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Event {
     /// A game started: GAMEACC `0` sent (follower) or received (initiator).
-    GameStarted {
-        /// The colour we play.
-        our_color: board::Color,
-        /// The other program's name.
-        opponent: String,
-        /// The starting position.
-        start: Position,
-        /// Thinking time per player, minutes (GAMEREQ).
-        minutes: u16,
-        /// Moves to play in that time, 0 = the whole game (GAMEREQ).
-        moves: u16,
-    },
+    GameStarted(GameStarted),
     /// No game: GAMEACC with a code other than `0` was sent (follower) or
     /// received (initiator). For [`AcceptanceCode::NotThisGame`] the
     /// initiator may send another GAMEREQ; after the others it stops.
@@ -88,15 +221,8 @@ pub enum Event {
         /// Why.
         reason: MoveRejection,
     },
-    /// The game is over (a GAMEEND was answered with a GAMEEND).
-    GameEnded {
-        /// Who sent the first GAMEEND.
-        by: Side,
-        /// The reason of the first GAMEEND, from its sender's point of view.
-        reason: GameEndReason,
-        /// The opponent's stop code (whether it plays further games).
-        opponent_stop: StopCode,
-    },
+    /// The game is over; delivered before the game is cleared.
+    GameEnded(GameEnded),
     /// CHAT from the opponent.
     Chat(String),
     /// The board was taken back (by our K0 to their BACKREQ, or their K0 to
@@ -125,11 +251,50 @@ pub enum Event {
         /// The message type.
         message: MessageKind,
         /// What was wrong.
-        reason: &'static str,
+        reason: Unexpected,
     },
     /// A frame that is over-long or does not decode; the next frames are
     /// unaffected.
     Malformed(FrameError),
+    /// A frame of an unknown kind (not acted upon).
+    Unrecognised(Unrecognised<'static>),
+    /// The peer did not answer our request within the configured
+    /// `reply_timeout` (reported once per request).
+    PeerSilent {
+        /// The answer we wait for: GAMEACC, BACKACC or GAMEEND.
+        awaiting: MessageKind,
+    },
+}
+
+/// Why a valid message was not acted upon, for [`Event::Unexpected`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Unexpected {
+    /// GAMEREQ sent to the initiator.
+    GameReqToInitiator,
+    /// GAMEACC sent to the follower.
+    GameAccToFollower,
+    /// GAMEACC without a GAMEREQ of ours.
+    GameAccUnasked,
+    /// GAMEREQ during a game: answered `2`, the game goes on.
+    GameReqDuringGame,
+    /// GAMEEND with no game in progress (not answered).
+    GameEndWithoutGame,
+    /// BACKACC without a BACKREQ of ours.
+    BackAccUnasked,
+}
+
+impl core::fmt::Display for Unexpected {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Unexpected::GameReqToInitiator => "GAMEREQ sent to the initiator",
+            Unexpected::GameAccToFollower => "GAMEACC sent to the follower",
+            Unexpected::GameAccUnasked => "GAMEACC without a GAMEREQ of ours",
+            Unexpected::GameReqDuringGame => "GAMEREQ during a game (answered 2, game goes on)",
+            Unexpected::GameEndWithoutGame => "GAMEEND with no game in progress (not answered)",
+            Unexpected::BackAccUnasked => "BACKACC without a BACKREQ of ours",
+        })
+    }
 }
 
 /// Which side did something.
@@ -139,6 +304,15 @@ pub enum Side {
     Us,
     /// The peer.
     Opponent,
+}
+
+impl core::fmt::Display for Side {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Side::Us => "us",
+            Side::Opponent => "the opponent",
+        })
+    }
 }
 
 /// Why a received MOVE was not played.
@@ -155,6 +329,17 @@ pub enum MoveRejection {
     GameEnding,
 }
 
+impl core::fmt::Display for MoveRejection {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            MoveRejection::NoGame => "no game in progress",
+            MoveRejection::NotYourTurn => "not the sender's turn",
+            MoveRejection::Illegal => "no legal move has that from, to and captured set",
+            MoveRejection::GameEnding => "it crossed our GAMEEND",
+        })
+    }
+}
+
 /// Why a command was refused; nothing was sent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -162,9 +347,13 @@ pub enum CommandError {
     /// There is no game in progress.
     #[error("no game in progress")]
     NoGame,
-    /// It is not our turn.
+    /// It is not our turn (also: our move of this turn was already sent).
     #[error("not our turn")]
-    NotOurTurn,
+    NotYourTurn,
+    /// The game's move limit is reached: move numbers go up to 999
+    /// (docs/specs/damexchange.md, *BACKREQ*: 3 digits).
+    #[error("the game's move limit (move 999) is reached")]
+    MoveLimit,
     /// The move is not legal in the current position.
     #[error("illegal move")]
     IllegalMove,
@@ -250,118 +439,148 @@ impl Game {
     pub(crate) fn our_turn(&self) -> bool {
         self.position.side_to_move() == self.our_color
     }
-}
 
-/// Converts a GAMEREQ set-up into a board position.
-pub fn setup_to_position(setup: &Setup) -> Result<Position, board::SetupError> {
-    let board = setup.board.map(|c| c.map(piece_to_board));
-    Position::from_pieces(board, color_to_board(setup.side_to_move))
-}
-
-/// Converts a board position into a GAMEREQ set-up.
-pub fn position_to_setup(position: &Position) -> Setup {
-    Setup {
-        side_to_move: color_to_wire(position.side_to_move()),
-        board: position.to_pieces().map(|c| {
-            c.map(|p| WirePiece {
-                color: color_to_wire(p.color),
-                kind: match p.kind {
-                    board::PieceKind::Man => WireKind::Man,
-                    board::PieceKind::King => WireKind::King,
-                },
-            })
-        }),
+    /// The move number (1-based, not clamped) of the next move.
+    pub(crate) fn next_move_number(&self) -> u16 {
+        let first_black = usize::from(self.start.side_to_move() == board::Color::Black);
+        ((self.history.len() + first_black) / 2 + 1).min(usize::from(u16::MAX)) as u16
     }
 }
 
-fn piece_to_board(p: WirePiece) -> board::Piece {
-    board::Piece::new(
-        color_to_board(p.color),
-        match p.kind {
-            WireKind::Man => board::PieceKind::Man,
-            WireKind::King => board::PieceKind::King,
-        },
-    )
-}
+/// Highest move number a game can reach: BACKREQ's 3 digits
+/// (docs/specs/damexchange.md, *BACKREQ*).
+pub const MAX_MOVE_NUMBER: u16 = 999;
 
-/// Wire colour to board colour.
-pub const fn color_to_board(c: WireColor) -> board::Color {
-    match c {
-        WireColor::White => board::Color::White,
-        WireColor::Black => board::Color::Black,
-    }
-}
-
-/// Board colour to wire colour.
-pub const fn color_to_wire(c: board::Color) -> WireColor {
-    match c {
-        board::Color::White => WireColor::White,
-        board::Color::Black => WireColor::Black,
-    }
-}
-
-/// The MOVE message for a board move: captured squares in increasing order
-/// (the spec allows any order). `time` is clamped to 9999 seconds.
-pub fn move_to_wire(mv: board::Move, time: u16) -> WireMove {
-    let sq = |s: board::Square| WireSquare::new(s.number()).unwrap_or(WireSquare::MIN_SQUARE);
-    let mut captured = Captures::EMPTY;
-    for s in mv.captures().iter().take(Captures::MAX) {
-        captured.push_unchecked(sq(s));
-    }
-    WireMove {
-        time: time.min(WireMove::MAX_TIME),
-        from: sq(mv.from()),
-        to: sq(mv.to()),
-        captured,
-    }
-}
-
-/// The legal move of `position` that a MOVE names by (from, to, captured
-/// set), if any.
-pub fn find_move(position: &Position, mv: &WireMove) -> Option<board::Move> {
-    let sq = |s: WireSquare| board::Square::new(s.number());
-    let captures: board::SquareSet = mv
-        .captured()
-        .as_slice()
-        .iter()
-        .filter_map(|&s| sq(s))
-        .collect();
-    position.find_move(sq(mv.from())?, sq(mv.to())?, captures)
-}
-
-/// What both roles share: framing, output queues, the game, and the
-/// handling of MOVE, GAMEEND, CHAT, BACKREQ and BACKACC.
+/// What both roles share: framing of raw input, output queues, the game,
+/// the reply timer, and the handling of MOVE, GAMEEND, CHAT, BACKREQ and
+/// BACKACC.
 #[derive(Debug)]
 pub(crate) struct Core<T> {
     pub(crate) game: Option<Game>,
+    /// The game that ended, kept until its GameEnded event was delivered.
+    finished: Option<Game>,
+    /// The GameEnded event was delivered: clear `finished` at the next call.
+    clear_finished: bool,
     pub(crate) take_backs: bool,
     pub(crate) stop: StopCode,
+    leniency: Leniency,
+    framer: Framer,
+    /// Raw input not yet framed (at most the framer's cap + 1 bytes).
+    input: Vec<u8>,
     transmit: VecDeque<Encoded>,
     /// Frames held back until `release_at` (the follower's first-move pause).
     held: VecDeque<(MessageKind, Encoded)>,
     release_at: Option<T>,
     events: VecDeque<Event>,
+    reply_timeout: Option<Duration>,
+    /// The answer we wait for and when the wait ends.
+    awaiting: Option<(MessageKind, T)>,
 }
 
 impl<T: Timestamp> Core<T> {
-    pub(crate) fn new(take_backs: bool, stop: StopCode) -> Core<T> {
+    pub(crate) fn new(
+        take_backs: bool,
+        stop: StopCode,
+        leniency: Leniency,
+        reply_timeout: Option<Duration>,
+    ) -> Core<T> {
         Core {
             game: None,
+            finished: None,
+            clear_finished: false,
             take_backs,
             stop,
+            leniency,
+            framer: Framer::default(),
+            input: Vec::new(),
             transmit: VecDeque::new(),
             held: VecDeque::new(),
             release_at: None,
             events: VecDeque::new(),
+            reply_timeout,
+            awaiting: None,
+        }
+    }
+
+    /// Clears a finished game once its GameEnded event was delivered.
+    pub(crate) fn settle(&mut self) {
+        if self.clear_finished {
+            self.clear_finished = false;
+            self.finished = None;
+        }
+    }
+
+    /// The game in progress, or the one that just ended (until its event
+    /// was handled).
+    pub(crate) fn shown_game(&self) -> Option<&Game> {
+        self.game.as_ref().or(self.finished.as_ref())
+    }
+
+    pub(crate) fn start_game(&mut self, game: Game) {
+        self.finished = None;
+        self.clear_finished = false;
+        self.game = Some(game);
+    }
+
+    /// Frames raw input and hands each frame to `on_message` (decoded) or
+    /// reports it as malformed.
+    pub(crate) fn frames(
+        &mut self,
+        mut bytes: &[u8],
+        mut on_message: impl FnMut(&mut Self, &Message<'_>),
+    ) {
+        let cap = self.framer.max_frame_len() + 1;
+        while !bytes.is_empty() {
+            let room = cap.saturating_sub(self.input.len()).max(1);
+            let (now, later) = bytes.split_at(room.min(bytes.len()));
+            self.input.extend_from_slice(now);
+            bytes = later;
+            loop {
+                let input = core::mem::take(&mut self.input);
+                let consumed = match self.framer.decode(&input) {
+                    Status::Complete { frame, consumed } => {
+                        match decode_with::<Message>(frame, &self.leniency) {
+                            Ok(msg) => on_message(self, &msg),
+                            Err(e) => self.event(Event::Malformed(FrameError::Malformed(e))),
+                        }
+                        consumed
+                    }
+                    Status::Partial { consumed } => consumed,
+                    Status::Overlong { len, consumed } => {
+                        let max = self.framer.max_frame_len();
+                        self.event(Event::Malformed(FrameError::Overlong { len, max }));
+                        consumed
+                    }
+                };
+                self.input = input;
+                self.input.drain(..consumed);
+                if consumed == 0 {
+                    break;
+                }
+            }
         }
     }
 
     pub(crate) fn send(&mut self, msg: &Message<'_>) {
-        let enc = msg.encode();
+        let enc = msg.encoded();
         if self.release_at.is_some() {
             self.held.push_back((msg.kind(), enc));
         } else {
             self.transmit.push_back(enc);
+        }
+    }
+
+    /// Sends a request that the peer must answer with `answer` within the
+    /// reply timeout.
+    pub(crate) fn send_request(&mut self, msg: &Message<'_>, answer: MessageKind, now: T) {
+        self.send(msg);
+        self.awaiting = self.reply_timeout.map(|d| (answer, now.saturating_add(d)));
+    }
+
+    /// The awaited answer `kind` arrived.
+    pub(crate) fn answered(&mut self, kind: MessageKind) {
+        if self.awaiting.is_some_and(|(k, _)| k == kind) {
+            self.awaiting = None;
         }
     }
 
@@ -377,33 +596,62 @@ impl<T: Timestamp> Core<T> {
         self.events.push_back(e);
     }
 
-    pub(crate) fn poll_transmit(&mut self) -> Option<Encoded> {
-        self.transmit.pop_front()
+    pub(crate) fn poll_transmit(&mut self) -> Option<Transmit> {
+        self.transmit.pop_front().map(Transmit)
     }
 
     pub(crate) fn poll_event(&mut self) -> Option<Event> {
-        self.events.pop_front()
+        self.settle();
+        let e = self.events.pop_front();
+        if matches!(e, Some(Event::GameEnded(_))) {
+            self.clear_finished = true;
+        }
+        e
     }
 
     pub(crate) fn poll_timeout(&self) -> Option<T> {
-        self.release_at
+        match (self.release_at, self.awaiting.map(|(_, at)| at)) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     pub(crate) fn handle_timeout(&mut self, now: T) {
+        self.settle();
         if self.release_at.is_some_and(|at| now >= at) {
             self.release_at = None;
             self.transmit.extend(self.held.drain(..).map(|(_, e)| e));
         }
+        if let Some((awaiting, at)) = self.awaiting
+            && now >= at
+        {
+            self.awaiting = None;
+            self.event(Event::PeerSilent { awaiting });
+        }
     }
 
-    /// Ends the game locally; held MOVEs are dropped (the game they belong to
-    /// is over).
-    fn finish_game(&mut self) {
-        self.game = None;
+    /// Ends the game: GameEnded is queued, the game stays visible until it
+    /// was delivered; held MOVEs are dropped (the game they belong to is
+    /// over).
+    fn finish_game(&mut self, by: Side, reason: GameEndReason, opponent_stop: StopCode) {
+        let Some(game) = self.game.take() else {
+            return;
+        };
         self.held.retain(|(k, _)| *k != MessageKind::Move);
         if self.held.is_empty() {
             self.release_at = None;
         }
+        self.event(Event::GameEnded(GameEnded {
+            outcome: Outcome::of(by, reason),
+            reason,
+            by,
+            opponent_stop,
+            our_color: game.our_color,
+            start: game.start,
+            moves: game.history.clone(),
+        }));
+        self.finished = Some(game);
+        self.clear_finished = false;
     }
 
     pub(crate) fn send_move(
@@ -413,6 +661,7 @@ impl<T: Timestamp> Core<T> {
         not_before: Option<T>,
         now: T,
     ) -> Result<(), CommandError> {
+        self.settle();
         let game = self.game.as_mut().ok_or(CommandError::NoGame)?;
         if game.ending.is_some() {
             return Err(CommandError::NoGame);
@@ -421,7 +670,10 @@ impl<T: Timestamp> Core<T> {
             return Err(CommandError::TakeBackPending);
         }
         if !game.our_turn() {
-            return Err(CommandError::NotOurTurn);
+            return Err(CommandError::NotYourTurn);
+        }
+        if game.next_move_number() > MAX_MOVE_NUMBER {
+            return Err(CommandError::MoveLimit);
         }
         let next = game
             .position
@@ -441,17 +693,24 @@ impl<T: Timestamp> Core<T> {
         &mut self,
         reason: GameEndReason,
         stop: StopCode,
+        now: T,
     ) -> Result<(), CommandError> {
+        self.settle();
         let game = self.game.as_mut().ok_or(CommandError::NoGame)?;
         if game.ending.is_some() {
             return Err(CommandError::NoGame);
         }
         game.ending = Some((reason, stop));
-        self.send(&Message::GameEnd(GameEnd { reason, stop }));
+        self.send_request(
+            &Message::GameEnd(GameEnd { reason, stop }),
+            MessageKind::GameEnd,
+            now,
+        );
         Ok(())
     }
 
     pub(crate) fn send_chat(&mut self, text: &str) -> Result<(), CommandError> {
+        self.settle();
         let text = ChatText::new(text)?;
         self.send(&Message::Chat(Chat { text }));
         Ok(())
@@ -461,7 +720,9 @@ impl<T: Timestamp> Core<T> {
         &mut self,
         move_number: u16,
         color: board::Color,
+        now: T,
     ) -> Result<(), CommandError> {
+        self.settle();
         let req = BackReq::new(move_number, color_to_wire(color))?;
         let game = self.game.as_mut().ok_or(CommandError::NoGame)?;
         if game.ending.is_some() {
@@ -474,21 +735,22 @@ impl<T: Timestamp> Core<T> {
             .ply_of(move_number, color)
             .ok_or(CommandError::NotInHistory)?;
         game.take_back_pending = Some((ply, req));
-        self.send(&Message::BackReq(req));
+        self.send_request(&Message::BackReq(req), MessageKind::BackAcc, now);
         Ok(())
     }
 
-    /// MOVE, GAMEEND, CHAT, BACKREQ, BACKACC: the same for both roles.
-    pub(crate) fn on_common(&mut self, msg: Message<'_>) {
+    /// MOVE, GAMEEND, CHAT, BACKREQ, BACKACC, unrecognised frames: the same
+    /// for both roles.
+    pub(crate) fn on_common(&mut self, msg: &Message<'_>) {
         match msg {
-            Message::Move(mv) => self.on_move(mv),
-            Message::GameEnd(end) => self.on_gameend(end),
+            Message::Move(mv) => self.on_move(*mv),
+            Message::GameEnd(end) => self.on_gameend(*end),
             Message::Chat(chat) => self.event(Event::Chat(chat.text.as_str().to_string())),
-            Message::BackReq(req) => self.on_backreq(req),
-            Message::BackAcc(acc) => self.on_backacc(acc),
-            Message::GameReq(_) | Message::GameAcc(_) => {
-                unreachable!("role-specific messages are handled by the role")
-            }
+            Message::BackReq(req) => self.on_backreq(*req),
+            Message::BackAcc(acc) => self.on_backacc(*acc),
+            Message::Unrecognised(u) => self.event(Event::Unrecognised(u.clone().into_owned())),
+            // Role-specific: handled by the role before it calls this.
+            Message::GameReq(_) | Message::GameAcc(_) => {}
         }
     }
 
@@ -528,18 +790,14 @@ impl<T: Timestamp> Core<T> {
         let Some(game) = self.game.as_mut() else {
             return self.event(Event::Unexpected {
                 message: MessageKind::GameEnd,
-                reason: "GAMEEND with no game in progress (not answered)",
+                reason: Unexpected::GameEndWithoutGame,
             });
         };
         match game.ending {
             // The answer to ours: the game is over.
             Some((reason, _)) => {
-                self.finish_game();
-                self.event(Event::GameEnded {
-                    by: Side::Us,
-                    reason,
-                    opponent_stop: end.stop,
-                });
+                self.answered(MessageKind::GameEnd);
+                self.finish_game(Side::Us, reason, end.stop);
             }
             // Theirs: answer with reason 0 and our stop code. The spec lets
             // only the side to move send it; real peers (Scan, pydraughts)
@@ -550,12 +808,7 @@ impl<T: Timestamp> Core<T> {
                     reason: GameEndReason::Unknown,
                     stop,
                 }));
-                self.finish_game();
-                self.event(Event::GameEnded {
-                    by: Side::Opponent,
-                    reason: end.reason,
-                    opponent_stop: end.stop,
-                });
+                self.finish_game(Side::Opponent, end.reason, end.stop);
             }
         }
     }
@@ -570,7 +823,9 @@ impl<T: Timestamp> Core<T> {
                 Some(ply) => {
                     game.take_back_to(ply);
                     // A BACKREQ of ours that crossed theirs is void.
-                    game.take_back_pending = None;
+                    if game.take_back_pending.take().is_some() {
+                        self.answered(MessageKind::BackAcc);
+                    }
                     BackAccCode::Accepted
                 }
                 None => BackAccCode::Continue,
@@ -594,9 +849,10 @@ impl<T: Timestamp> Core<T> {
         let Some((ply, req)) = self.game.as_mut().and_then(|g| g.take_back_pending.take()) else {
             return self.event(Event::Unexpected {
                 message: MessageKind::BackAcc,
-                reason: "BACKACC without a BACKREQ of ours",
+                reason: Unexpected::BackAccUnasked,
             });
         };
+        self.answered(MessageKind::BackAcc);
         if acc.code == BackAccCode::Accepted {
             if let Some(game) = self.game.as_mut() {
                 game.take_back_to(ply.min(game.history.len()));
@@ -615,98 +871,129 @@ impl<T: Timestamp> Core<T> {
     }
 }
 
-/// Shared read-only accessors, implemented by both roles.
+/// Shared methods, implemented by both roles.
 macro_rules! session_accessors {
     () => {
-        /// Next frame to write to the peer (message + NUL: write
-        /// [`Encoded::as_frame`](crate::Encoded::as_frame)).
-        pub fn poll_transmit(&mut self) -> Option<crate::Encoded> {
-            self.core.poll_transmit()
+        /// Feeds bytes received from the peer (any amount: part of a
+        /// message, several messages). Frames are cut with the
+        /// [`Framer`](crate::framer::Framer) (cap 127 bytes) and decoded
+        /// with the config's leniency; a bad frame is reported as
+        /// [`Event::Malformed`] and the next one still decodes.
+        pub fn handle_input(&mut self, bytes: &[u8], now: T) {
+            self.core.settle();
+            let Self { role, core } = self;
+            core.frames(bytes, |core, msg| Self::on_message(role, core, msg, now));
         }
 
-        /// Next event for the application.
-        pub fn poll_event(&mut self) -> Option<Event> {
-            self.core.poll_event()
+        /// Feeds one message already decoded (e.g. by
+        /// [`DxpCodec`](crate::codec::DxpCodec)).
+        pub fn handle_message(&mut self, msg: &Message<'_>, now: T) {
+            self.core.settle();
+            Self::on_message(&mut self.role, &mut self.core, msg, now)
         }
 
-        /// When to call `handle_timeout` next, if output is being held back.
-        pub fn poll_timeout(&self) -> Option<T> {
-            self.core.poll_timeout()
-        }
-
-        /// Tells the session the time: releases held-back output that is due.
+        /// Tells the session the time: releases held-back output that is
+        /// due and reports a silent peer ([`Event::PeerSilent`]).
         pub fn handle_timeout(&mut self, now: T) {
             self.core.handle_timeout(now);
         }
 
-        /// The current position, if a game is in progress.
+        /// Next frame to write to the peer (call 1 of 3 after an input).
+        pub fn poll_transmit(&mut self) -> Option<Transmit> {
+            self.core.poll_transmit()
+        }
+
+        /// Next event for the application (call 2 of 3).
+        pub fn poll_event(&mut self) -> Option<Event> {
+            self.core.poll_event()
+        }
+
+        /// When to call `handle_timeout` next (call 3 of 3): held-back
+        /// output, or the end of the wait for an answer.
+        pub fn poll_timeout(&self) -> Option<T> {
+            self.core.poll_timeout()
+        }
+
+        /// The current position: of the game in progress, or of the game
+        /// that just ended while its [`Event::GameEnded`] is handled.
         pub fn position(&self) -> Option<&board_core::draughts::Position> {
-            self.core.game.as_ref().map(|g| &g.position)
+            self.core.shown_game().map(|g| &g.position)
         }
 
-        /// The start position of the game in progress.
+        /// The start position of the game (as [`Self::position`]).
         pub fn start_position(&self) -> Option<&board_core::draughts::Position> {
-            self.core.game.as_ref().map(|g| &g.start)
+            self.core.shown_game().map(|g| &g.start)
         }
 
-        /// The moves played so far in this game, from its start position.
+        /// The moves played so far in the game, from its start position
+        /// (as [`Self::position`]).
         pub fn history(&self) -> &[board_core::draughts::Move] {
-            self.core.game.as_ref().map_or(&[], |g| &g.history)
+            self.core.shown_game().map_or(&[], |g| &g.history)
         }
 
-        /// The colour we play, if a game is in progress.
+        /// The colour we play (as [`Self::position`]).
         pub fn our_color(&self) -> Option<board_core::draughts::Color> {
-            self.core.game.as_ref().map(|g| g.our_color)
+            self.core.shown_game().map(|g| g.our_color)
         }
 
-        /// `true` when a game is in progress, it is our move, and nothing
-        /// (a GAMEEND or take-back of ours) is pending.
+        /// `true` when a game is in progress, it is our move, our move of
+        /// this turn has not been sent, and nothing (a GAMEEND or take-back
+        /// of ours) is pending.
         pub fn is_our_turn(&self) -> bool {
             self.core.game.as_ref().is_some_and(|g| {
-                g.our_turn() && g.ending.is_none() && g.take_back_pending.is_none()
+                g.our_turn()
+                    && g.ending.is_none()
+                    && g.take_back_pending.is_none()
+                    && g.next_move_number() <= MAX_MOVE_NUMBER
             })
         }
 
         /// Move number (1..) and colour to move of the current position.
         pub fn move_number(&self) -> Option<(u16, board_core::draughts::Color)> {
             self.core
-                .game
-                .as_ref()
+                .shown_game()
                 .map(|g| g.move_number_at(g.history.len()))
         }
 
         /// The GAMEREQ settings of the game: (minutes per player, moves in
         /// that time; 0 = all).
         pub fn time_control(&self) -> Option<(u16, u16)> {
-            self.core.game.as_ref().map(|g| (g.minutes, g.moves))
+            self.core.shown_game().map(|g| (g.minutes, g.moves))
         }
 
         /// Plays our move `mv` (checked against the legal moves) and queues
         /// its MOVE; `time` is the seconds we used (0..=9999, clamped).
         ///
         /// # Errors
-        /// [`CommandError::NoGame`], [`CommandError::NotOurTurn`],
-        /// [`CommandError::IllegalMove`], [`CommandError::TakeBackPending`];
-        /// nothing is sent then.
+        /// [`CommandError::NoGame`], [`CommandError::NotYourTurn`] (also for
+        /// a second move in one turn), [`CommandError::IllegalMove`],
+        /// [`CommandError::TakeBackPending`], [`CommandError::MoveLimit`]
+        /// after move 999; nothing is sent then.
         pub fn send_move(
             &mut self,
             mv: board_core::draughts::Move,
             time: u16,
             now: T,
         ) -> Result<(), CommandError> {
+            self.core.settle();
             let not_before = self.first_move_not_before();
             self.core.send_move(mv, time, not_before, now)
         }
 
-        /// Ends the game: sends GAMEEND with `reason` (from our point of
-        /// view) and our stop code; the game is over when the answer arrives
-        /// ([`Event::GameEnded`]).
+        /// Ends the game: sends GAMEEND with `reason` (from our side) and
+        /// our stop code; the game is over when the answer arrives
+        /// ([`Event::GameEnded`]); no answer within the reply timeout is
+        /// [`Event::PeerSilent`].
         ///
         /// # Errors
         /// [`CommandError::NoGame`] with no game (or one already ending).
-        pub fn end_game(&mut self, reason: crate::GameEndReason) -> Result<(), CommandError> {
+        pub fn end_game(
+            &mut self,
+            reason: crate::message::GameEndReason,
+            now: T,
+        ) -> Result<(), CommandError> {
             let stop = self.core.stop;
-            self.core.end_game(reason, stop)
+            self.core.end_game(reason, stop, now)
         }
 
         /// Sends CHAT (1..=126 bytes of 7-bit text), allowed at any time.
@@ -728,8 +1015,9 @@ macro_rules! session_accessors {
             &mut self,
             move_number: u16,
             color: board_core::draughts::Color,
+            now: T,
         ) -> Result<(), CommandError> {
-            self.core.request_take_back(move_number, color)
+            self.core.request_take_back(move_number, color, now)
         }
 
         /// Allows or refuses (answer `K1`) the opponent's take-backs.

@@ -1,5 +1,9 @@
-//! Reading the recorded DXP transcripts in `tests/data/`.
+//! The recorded DXP transcripts (`boardwire_vectors::data::DXP_SCAN_FOLLOWER`)
+//! as conversations, read with the one capture parser
+//! (`boardwire_vectors::capture`).
 #![allow(dead_code)]
+
+use boardwire_vectors::capture::{self, Escapes, Payload};
 
 /// Who sent a recorded chunk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,7 +35,7 @@ pub struct Conversation {
     pub moves: Vec<String>,
 }
 
-pub const SCAN_TRANSCRIPT: &str = include_str!("../data/dxp-scan-follower.txt");
+pub const SCAN_TRANSCRIPT: &str = boardwire_vectors::data::DXP_SCAN_FOLLOWER;
 
 /// Splits the transcript into conversations. A conversation starts at a
 /// comment that opens a connection ("connected to", "listening on", "proxy
@@ -59,30 +63,29 @@ pub fn conversations(text: &str) -> Vec<Conversation> {
             }
             continue;
         }
-        let Some(rest) = line.strip_prefix('[') else {
-            continue;
+        let record = match capture::parse_record(line, Escapes::Backslash) {
+            None => continue,
+            Some(r) => r.unwrap_or_else(|e| panic!("capture line {line:?}: {e}")),
         };
-        let (time, rest) = rest.split_once(']').expect("timestamp");
-        let time: f64 = time.trim().parse().expect("time");
-        let rest = rest.trim_start();
-        let (dir, payload) = rest.split_once(' ').expect("direction");
-        let dir = match dir {
+        let dir = match record.who {
             "C->S" | "I->F" | "client->scan" => Dir::Initiator,
             "S->C" | "F->I" | "scan->client" => Dir::Follower,
             other => panic!("unknown direction {other}"),
         };
         let conv = out.last_mut().expect("a line before any conversation");
-        if payload.starts_with("<EOF") {
-            if dir == Dir::Follower {
-                conv.follower_closed = true;
+        match record.payload {
+            Payload::Eof(_) => {
+                if dir == Dir::Follower {
+                    conv.follower_closed = true;
+                }
             }
-            continue;
+            Payload::Bytes(bytes) => conv.chunks.push(Chunk {
+                dir,
+                time: record.secs,
+                bytes,
+            }),
+            other => panic!("unexpected payload {other:?}"),
         }
-        conv.chunks.push(Chunk {
-            dir,
-            time,
-            bytes: payload.replace("\\0", "\0").into_bytes(),
-        });
     }
     out
 }
@@ -96,4 +99,48 @@ pub fn messages(chunk: &Chunk) -> Vec<&[u8]> {
         "chunk not NUL-terminated: {chunk:?}"
     );
     v
+}
+
+/// A receiving side: a [`Framer`] over its own buffer, fed recorded chunks.
+pub struct Stream {
+    framer: damexchange::Framer,
+    buf: Vec<u8>,
+}
+
+impl Stream {
+    pub fn new() -> Stream {
+        Stream {
+            framer: damexchange::Framer::default(),
+            buf: Vec::new(),
+        }
+    }
+
+    /// The frames completed by `bytes`; `Err(len)` for an over-long one.
+    pub fn feed(&mut self, bytes: &[u8]) -> Vec<Result<Vec<u8>, usize>> {
+        use damexchange::framer::Status;
+        self.buf.extend_from_slice(bytes);
+        let mut out = Vec::new();
+        loop {
+            let consumed = match self.framer.decode(&self.buf) {
+                Status::Complete { frame, consumed } => {
+                    out.push(Ok(frame.to_vec()));
+                    consumed
+                }
+                Status::Partial { consumed } => consumed,
+                Status::Overlong { len, consumed } => {
+                    out.push(Err(len));
+                    consumed
+                }
+            };
+            self.buf.drain(..consumed);
+            if consumed == 0 {
+                return out;
+            }
+        }
+    }
+
+    /// Bytes of an unfinished frame.
+    pub fn rest(&self) -> &[u8] {
+        &self.buf
+    }
 }

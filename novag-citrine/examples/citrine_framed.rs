@@ -9,7 +9,7 @@
 //! events, and exits.
 //!
 //! ```text
-//! cargo run -p novag-citrine --example framed --features tokio
+//! cargo run -p novag-citrine --example citrine_framed --features tokio
 //! ```
 //!
 //! The loop has the family's shape (the DXP and CSA examples are the same):

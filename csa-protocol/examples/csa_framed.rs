@@ -5,7 +5,7 @@
 //! and two clients that play a short game with the built-in player
 //! (`board_core::player::Player`): Black resigns after ten moves.
 //!
-//! Run with `cargo run -p csa-protocol --example framed --features tokio`.
+//! Run with `cargo run -p csa-protocol --example csa_framed --features tokio`.
 
 use std::time::{Duration, Instant};
 

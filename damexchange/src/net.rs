@@ -1,0 +1,377 @@
+//! TCP drivers (feature `tokio`): [`serve`] runs a [`Follower`] for every
+//! accepted connection, [`connect`] runs an [`Initiator`] on one
+//! connection (docs/specs/damexchange.md, *Transport (layer 1)*, *Roles and
+//! dialogue (layer 2)*).
+//!
+//! These are the only places in the crate that own a socket. Each
+//! connection is a `tokio_util::codec::Framed<TcpStream, DxpCodec>` driven
+//! in the session's documented order: a received item goes to
+//! `handle_message`, then every `poll_transmit()` is sent, every
+//! `poll_event()` is handed to the application's callback, and the driver
+//! sleeps until the next item or `poll_timeout()`. The callback sees every
+//! message sent and received (decoded, for transcripts), every malformed
+//! frame and every session event, and gets the session to give commands
+//! (`send_move`, `end_game`, ...); [`NetEvent::Idle`] comes when all is
+//! drained, the moment to move when `is_our_turn()`. Resource bounds are
+//! [`Limits`].
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
+use tokio_util::codec::Framed;
+
+use crate::codec::DxpCodec;
+use crate::decode::{Leniency, decode};
+use crate::error::FrameError;
+use crate::message::{MAX_MESSAGE_LEN, Message};
+use crate::session::{Event, Follower, FollowerConfig, Initiator, InitiatorConfig, Transmit};
+
+/// Resource bounds of the drivers, each with its default.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Limits {
+    /// Longest frame, bytes without the NUL (default 127, the spec's cap).
+    pub max_frame_len: usize,
+    /// Frames one connection may queue in one turn of its loop before it is
+    /// closed (default 64).
+    pub output_queue: usize,
+    /// Bytes all connections together may have in flight to their peers
+    /// (default 1 MiB); a connection that would exceed it is closed.
+    pub output_budget: usize,
+    /// Connections served at once by [`serve`] (default 64); more are
+    /// accepted and closed at once.
+    pub max_connections: usize,
+    /// Time from connecting to the first GAMEREQ ([`serve`]) or GAMEACC
+    /// ([`connect`]) (default 30 s).
+    pub handshake_timeout: Duration,
+    /// Pause after a failed `accept` (default 100 ms).
+    pub accept_backoff: Duration,
+    /// Consecutive malformed or unrecognised frames after which the
+    /// connection is closed (default 8).
+    pub max_bad_frames: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_frame_len: MAX_MESSAGE_LEN,
+            output_queue: 64,
+            output_budget: 1 << 20,
+            max_connections: 64,
+            handshake_timeout: Duration::from_secs(30),
+            accept_backoff: Duration::from_millis(100),
+            max_bad_frames: 8,
+        }
+    }
+}
+
+/// What the driver tells the application's callback.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum NetEvent<'a> {
+    /// The connection is open (the initiator now sends its GAMEREQ).
+    Connected {
+        /// The peer's address.
+        peer: SocketAddr,
+    },
+    /// A message we sent.
+    Sent(&'a Message<'a>),
+    /// A message we received (before the session handles it).
+    Received(&'a Message<'a>),
+    /// A frame that is over-long or does not decode (the next one still
+    /// does).
+    Malformed(&'a FrameError),
+    /// An event of the session.
+    Session(&'a Event),
+    /// Everything is sent and handled; the session waits for the peer.
+    Idle,
+}
+
+/// What the callback wants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Go on.
+    Continue,
+    /// Close the connection.
+    Close,
+}
+
+/// Why a connection ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Closed {
+    /// The peer closed it.
+    ByPeer,
+    /// The callback asked to close it.
+    ByUs,
+    /// No GAMEREQ / GAMEACC within [`Limits::handshake_timeout`].
+    HandshakeTimeout,
+    /// More than [`Limits::max_bad_frames`] bad frames in a row.
+    TooManyBadFrames,
+    /// More than [`Limits::output_queue`] frames queued at once, or the
+    /// global [`Limits::output_budget`] exhausted.
+    OutputFull,
+    /// [`Limits::max_connections`] reached when it was accepted.
+    TooManyConnections,
+}
+
+impl core::fmt::Display for Closed {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Closed::ByPeer => "closed by the peer",
+            Closed::ByUs => "closed by us",
+            Closed::HandshakeTimeout => "no GAMEREQ/GAMEACC in time",
+            Closed::TooManyBadFrames => "too many malformed or unrecognised frames in a row",
+            Closed::OutputFull => "output queue full",
+            Closed::TooManyConnections => "too many connections",
+        })
+    }
+}
+
+/// The driver's view of either session.
+trait Driven {
+    fn message(&mut self, msg: &Message<'_>, now: Instant);
+    fn timeout(&mut self, now: Instant);
+    fn transmit(&mut self) -> Option<Transmit>;
+    fn event(&mut self) -> Option<Event>;
+    fn deadline(&self) -> Option<Instant>;
+}
+
+macro_rules! driven {
+    ($t:ty) => {
+        impl Driven for $t {
+            fn message(&mut self, msg: &Message<'_>, now: Instant) {
+                self.handle_message(msg, now)
+            }
+            fn timeout(&mut self, now: Instant) {
+                self.handle_timeout(now)
+            }
+            fn transmit(&mut self) -> Option<Transmit> {
+                self.poll_transmit()
+            }
+            fn event(&mut self) -> Option<Event> {
+                self.poll_event()
+            }
+            fn deadline(&self) -> Option<Instant> {
+                self.poll_timeout()
+            }
+        }
+    };
+}
+driven!(Follower<Instant>);
+driven!(Initiator<Instant>);
+
+/// Bytes in flight over all connections.
+#[derive(Debug, Default)]
+struct Budget(AtomicUsize);
+
+async fn run<S: Driven>(
+    stream: TcpStream,
+    session: &mut S,
+    leniency: Leniency,
+    limits: &Limits,
+    budget: &Budget,
+    callback: &mut impl FnMut(&mut S, NetEvent<'_>) -> Flow,
+) -> io::Result<Closed> {
+    stream.set_nodelay(true)?;
+    let peer = stream.peer_addr()?;
+    let codec = DxpCodec::new(limits.max_frame_len).with_leniency(leniency);
+    let mut framed = Framed::new(stream, codec);
+    let handshake_by = Instant::now() + limits.handshake_timeout;
+    let mut handshaken = false;
+    let mut bad = 0u32;
+    macro_rules! tell {
+        ($e:expr) => {
+            if callback(session, $e) == Flow::Close {
+                return Ok(Closed::ByUs);
+            }
+        };
+    }
+    tell!(NetEvent::Connected { peer });
+    loop {
+        // 1. bytes to write, 2. events; until both are drained (the
+        // callback may give commands), then Idle.
+        let mut idle_told = false;
+        loop {
+            let mut queued = 0usize;
+            let mut bytes = 0usize;
+            while let Some(t) = session.transmit() {
+                queued += 1;
+                bytes += t.as_bytes().len();
+                if queued > limits.output_queue
+                    || budget.0.load(Ordering::Relaxed) + bytes > limits.output_budget
+                {
+                    return Ok(Closed::OutputFull);
+                }
+                if let Ok(msg) = decode::<Message>(t.message_bytes()) {
+                    tell!(NetEvent::Sent(&msg));
+                }
+                framed.feed(t).await?;
+            }
+            if queued > 0 {
+                budget.0.fetch_add(bytes, Ordering::Relaxed);
+                let flushed = SinkExt::<Transmit>::flush(&mut framed).await;
+                budget.0.fetch_sub(bytes, Ordering::Relaxed);
+                flushed?;
+            }
+            let mut any = queued > 0;
+            while let Some(e) = session.event() {
+                any = true;
+                if matches!(e, Event::GameStarted(_) | Event::GameRefused { .. }) {
+                    handshaken = true;
+                }
+                tell!(NetEvent::Session(&e));
+            }
+            if !any {
+                if idle_told {
+                    break;
+                }
+                idle_told = true;
+                tell!(NetEvent::Idle);
+            }
+        }
+        // 3. wait for the peer or the next deadline.
+        let deadline = match (session.deadline(), handshaken) {
+            (Some(at), false) => Some(at.min(handshake_by)),
+            (None, false) => Some(handshake_by),
+            (at, true) => at,
+        };
+        let sleep = async {
+            match deadline {
+                Some(at) => tokio::time::sleep_until(at.into()).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            item = framed.next() => match item {
+                None => return Ok(Closed::ByPeer),
+                Some(Err(e)) => return Err(e),
+                Some(Ok(Ok(msg))) => {
+                    tell!(NetEvent::Received(&msg));
+                    if matches!(msg, Message::Unrecognised(_)) {
+                        bad += 1;
+                    } else {
+                        bad = 0;
+                    }
+                    session.message(&msg, Instant::now());
+                }
+                Some(Ok(Err(e))) => {
+                    tell!(NetEvent::Malformed(&e));
+                    bad += 1;
+                }
+            },
+            () = sleep => {
+                let now = Instant::now();
+                if !handshaken && now >= handshake_by {
+                    return Ok(Closed::HandshakeTimeout);
+                }
+                session.timeout(now);
+            }
+        }
+        if bad > limits.max_bad_frames {
+            return Ok(Closed::TooManyBadFrames);
+        }
+    }
+}
+
+/// Connects to a follower at `addr` and runs an [`Initiator`] with `config`
+/// until the callback closes the connection or the follower does.
+///
+/// `callback` sees every [`NetEvent`]; it sends the first GAMEREQ
+/// (`request_game`) on [`NetEvent::Connected`] and moves on
+/// [`NetEvent::Idle`] when `is_our_turn()`.
+///
+/// # Errors
+/// I/O errors connecting, reading and writing.
+pub async fn connect<A: ToSocketAddrs>(
+    addr: A,
+    config: InitiatorConfig,
+    limits: &Limits,
+    mut callback: impl FnMut(&mut Initiator<Instant>, NetEvent<'_>) -> Flow,
+) -> io::Result<Closed> {
+    let stream = TcpStream::connect(addr).await?;
+    let leniency = config.leniency;
+    let mut session = Initiator::new(config);
+    run(
+        stream,
+        &mut session,
+        leniency,
+        limits,
+        &Budget::default(),
+        &mut callback,
+    )
+    .await
+}
+
+/// Serves DXP on `listener`: every accepted connection gets its own task
+/// and its own [`Follower`] with `config`, and a callback made by
+/// `make_callback(connection number, peer)` (numbers from 1). Runs until
+/// the task is dropped; `accept` errors are retried after
+/// [`Limits::accept_backoff`]. `on_closed(connection number, result)` is
+/// called when a connection ends.
+///
+/// # Errors
+/// None in practice (the loop runs until dropped); the type leaves room
+/// for fatal listener errors.
+pub async fn serve<C, M, D>(
+    listener: TcpListener,
+    config: FollowerConfig,
+    limits: Limits,
+    make_callback: M,
+    on_closed: D,
+) -> io::Result<()>
+where
+    C: FnMut(&mut Follower<Instant>, NetEvent<'_>) -> Flow + Send + 'static,
+    M: Fn(u64, SocketAddr) -> C + Send + Sync + 'static,
+    D: Fn(u64, io::Result<Closed>) + Send + Sync + 'static,
+{
+    let limits = Arc::new(limits);
+    let budget = Arc::new(Budget::default());
+    let active = Arc::new(AtomicUsize::new(0));
+    let on_closed = Arc::new(on_closed);
+    let mut number = 0u64;
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(x) => x,
+            Err(_) => {
+                tokio::time::sleep(limits.accept_backoff).await;
+                continue;
+            }
+        };
+        number += 1;
+        if active.load(Ordering::Relaxed) >= limits.max_connections {
+            drop(stream);
+            on_closed(number, Ok(Closed::TooManyConnections));
+            continue;
+        }
+        active.fetch_add(1, Ordering::Relaxed);
+        let mut callback = make_callback(number, peer);
+        let (limits, budget, active, on_closed) = (
+            limits.clone(),
+            budget.clone(),
+            active.clone(),
+            on_closed.clone(),
+        );
+        let config = config.clone();
+        tokio::spawn(async move {
+            let leniency = config.leniency;
+            let mut session = Follower::new(config);
+            let result = run(
+                stream,
+                &mut session,
+                leniency,
+                &limits,
+                &budget,
+                &mut callback,
+            )
+            .await;
+            active.fetch_sub(1, Ordering::Relaxed);
+            on_closed(number, result);
+        });
+    }
+}

@@ -1,0 +1,743 @@
+//! `nom` parsers of the DXP grammar, one per field and one per message, as
+//! the tables of docs/specs/damexchange.md, *Messages*, lay them out.
+//!
+//! Every parser is a `nom` parser over `&[u8]`
+//! (`fn(&[u8]) -> IResult<&[u8], T, ParseError>`, or a function returning
+//! one where the parser takes an argument), so users can embed them in their
+//! own grammars. They are zero-copy (names and chat text borrow the input)
+//! and never allocate. A failure is a [`ParseError`]: the field, the
+//! [`Problem`] and the length of the input that remained at the fault;
+//! [`ParseError::into_decode_error`] turns that into a [`DecodeError`] with
+//! the 0-based byte offset in the frame. The message parsers take the whole
+//! frame, header byte included, and return what follows the last field
+//! (trailing bytes are for the caller to judge, as [`decode()`](crate::decode())
+//! does).
+//!
+//! ```
+//! use damexchange::parse::{from_square, move_time, to_square};
+//! use nom::Parser;
+//! // MOVE fields after the header: time, from, to.
+//! let (rest, (time, from, to)) = (move_time, from_square, to_square).parse(&b"0012061100"[..]).unwrap();
+//! assert_eq!((time, from.number(), to.number(), rest), (12, 6, 11, &b"00"[..]));
+//! ```
+
+use nom::bytes::complete::take;
+use nom::error::ErrorKind;
+use nom::multi::fill;
+use nom::{IResult, Parser};
+
+use crate::decode::Leniency;
+use crate::error::{DecodeError, Expected, Field, MessageKind, Problem};
+use crate::message::{
+    AcceptanceCode, BackAcc, BackAccCode, BackReq, Captures, Chat, GameAcc, GameEnd, GameEndReason,
+    GameReq, MAX_MESSAGE_LEN, Message, Move, Setup, StartPosition, StopCode, Unrecognised,
+};
+use crate::types::{ChatText, Color, Name, Piece, Square, parse_board_letter};
+
+/// A parse failure: the field, what is wrong, and `remaining`, the length
+/// of the input left at the fault (the offset in a frame of `n` bytes is
+/// `n - remaining`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// The field at fault.
+    pub field: Field,
+    /// What is wrong. For [`Problem::Truncated`] the `len` is filled in by
+    /// [`ParseError::into_decode_error`].
+    pub problem: Problem,
+    /// Bytes of input remaining where the fault is.
+    pub remaining: usize,
+}
+
+impl ParseError {
+    /// The error of a parser that ran on a frame of `frame_len` bytes (the
+    /// whole message, header included) of kind `message`.
+    pub fn into_decode_error(self, message: MessageKind, frame_len: usize) -> DecodeError {
+        let problem = match self.problem {
+            Problem::Truncated { .. } => Problem::Truncated { len: frame_len },
+            p => p,
+        };
+        DecodeError::new(
+            message,
+            self.field,
+            frame_len.saturating_sub(self.remaining),
+            problem,
+        )
+    }
+}
+
+impl<'a> nom::error::ParseError<&'a [u8]> for ParseError {
+    fn from_error_kind(input: &'a [u8], _kind: ErrorKind) -> ParseError {
+        ParseError {
+            field: Field::End,
+            problem: Problem::Truncated { len: 0 },
+            remaining: input.len(),
+        }
+    }
+    fn append(_input: &'a [u8], _kind: ErrorKind, other: ParseError) -> ParseError {
+        other
+    }
+}
+
+/// The result of the parsers in this module.
+pub type PResult<'a, T> = IResult<&'a [u8], T, ParseError>;
+
+#[inline]
+fn fail<T>(at: &[u8], field: Field, problem: Problem) -> PResult<'_, T> {
+    Err(nom::Err::Error(ParseError {
+        field,
+        problem,
+        remaining: at.len(),
+    }))
+}
+
+/// Exactly `n` bytes of `field`, or "truncated" at the field's start.
+#[inline]
+pub fn field<'a>(
+    f: Field,
+    n: usize,
+) -> impl Parser<&'a [u8], Output = &'a [u8], Error = ParseError> {
+    move |i: &'a [u8]| {
+        take::<_, _, ParseError>(n)
+            .parse(i)
+            .or_else(|_| fail(i, f, Problem::Truncated { len: 0 }))
+    }
+}
+
+/// `N` decimal digits of `f` as a number. The digits are checked together
+/// (one branch); the offending byte is looked for only on failure.
+#[inline(always)]
+pub fn digits<'a, const N: usize>(
+    f: Field,
+) -> impl Parser<&'a [u8], Output = u16, Error = ParseError> {
+    move |i: &'a [u8]| {
+        let (rest, ds) = field(f, N).parse(i)?;
+        let mut value = 0u16;
+        let mut bad = false;
+        for &d in ds {
+            let v = d.wrapping_sub(b'0');
+            bad |= v > 9;
+            value = value.wrapping_mul(10).wrapping_add(u16::from(v));
+        }
+        if bad {
+            return not_digit(f, i, ds);
+        }
+        Ok((rest, value))
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn not_digit<'a, T>(f: Field, i: &'a [u8], ds: &[u8]) -> PResult<'a, T> {
+    let k = ds.iter().position(|d| !d.is_ascii_digit()).unwrap_or(0);
+    fail(
+        &i[k..],
+        f,
+        Problem::Invalid {
+            byte: ds[k],
+            expected: Expected::Digit,
+        },
+    )
+}
+
+/// An `N`-digit number of `f` in `min..=max`.
+#[inline(always)]
+pub fn number<'a, const N: usize>(
+    f: Field,
+    min: u16,
+    max: u16,
+) -> impl Parser<&'a [u8], Output = u16, Error = ParseError> {
+    move |i: &'a [u8]| {
+        let (rest, value) = digits::<N>(f).parse(i)?;
+        if value < min || value > max {
+            return fail(i, f, Problem::OutOfRange { value, min, max });
+        }
+        Ok((rest, value))
+    }
+}
+
+/// A square of `f`: two digits `01`..=`50`.
+#[inline(always)]
+pub fn square<'a>(f: Field) -> impl Parser<&'a [u8], Output = Square, Error = ParseError> {
+    move |i: &'a [u8]| {
+        let (rest, value) = digits::<2>(f).parse(i)?;
+        match Square::new(value as u8) {
+            Some(sq) if value <= 50 => Ok((rest, sq)),
+            _ => fail(
+                i,
+                f,
+                Problem::OutOfRange {
+                    value,
+                    min: 1,
+                    max: 50,
+                },
+            ),
+        }
+    }
+}
+
+/// A one-digit code `0..=max` of `f`.
+#[inline]
+pub fn code<'a>(f: Field, max: u8) -> impl Parser<&'a [u8], Output = u8, Error = ParseError> {
+    move |i: &'a [u8]| {
+        let (rest, b) = field(f, 1).parse(i)?;
+        let v = b[0].wrapping_sub(b'0');
+        if v > max {
+            return fail(
+                i,
+                f,
+                Problem::Invalid {
+                    byte: b[0],
+                    expected: Expected::Code { max },
+                },
+            );
+        }
+        Ok((rest, v))
+    }
+}
+
+/// A colour letter of `f`: `W` or `Z`, and with `leniency` `w`/`z`
+/// (`lowercase_colors`) and `B` (`b_for_black`).
+#[inline]
+pub fn color<'a>(
+    f: Field,
+    leniency: &Leniency,
+) -> impl Parser<&'a [u8], Output = Color, Error = ParseError> {
+    let l = *leniency;
+    move |i: &'a [u8]| {
+        let (rest, b) = field(f, 1).parse(i)?;
+        let color = match b[0] {
+            b'W' => Color::White,
+            b'Z' => Color::Black,
+            b'w' if l.lowercase_colors => Color::White,
+            b'z' if l.lowercase_colors => Color::Black,
+            b'B' if l.b_for_black => Color::Black,
+            b'b' if l.b_for_black && l.lowercase_colors => Color::Black,
+            byte => {
+                return fail(
+                    i,
+                    f,
+                    Problem::Invalid {
+                        byte,
+                        expected: Expected::ColorLetter,
+                    },
+                );
+            }
+        };
+        Ok((rest, color))
+    }
+}
+
+/// A name field of `len` bytes (32 on the wire, fewer with the
+/// `short_names` leniency): printable ASCII, not starting with a space;
+/// the padding is removed.
+#[inline]
+pub fn name_field<'a>(
+    f: Field,
+    len: usize,
+) -> impl Parser<&'a [u8], Output = Name<'a>, Error = ParseError> {
+    move |i: &'a [u8]| {
+        let (rest, raw) = field(f, len).parse(i)?;
+        if let Some(k) = raw.iter().position(|b| !(0x20..=0x7e).contains(b)) {
+            return fail(
+                &i[k..],
+                f,
+                Problem::Invalid {
+                    byte: raw[k],
+                    expected: Expected::Printable,
+                },
+            );
+        }
+        // Also catches an all-blank (empty) name.
+        if raw.first().is_none_or(|&b| b == b' ') {
+            return fail(i, f, Problem::LeadingSpace);
+        }
+        let mut end = raw.len();
+        while end > 0 && raw[end - 1] == b' ' {
+            end -= 1;
+        }
+        Ok((rest, Name::from_checked(&raw[..end])))
+    }
+}
+
+/// The header byte: the kind of message, [`MessageKind::Unrecognised`] for
+/// any other byte.
+#[inline]
+pub fn header(i: &[u8]) -> PResult<'_, MessageKind> {
+    let (rest, b) = field(Field::Header, 1).parse(i)?;
+    let kind = MessageKind::from_header(b[0]).unwrap_or(MessageKind::Unrecognised);
+    Ok((rest, kind))
+}
+
+/// The header byte `kind` itself.
+#[inline]
+fn tag_kind<'a>(kind: MessageKind) -> impl Parser<&'a [u8], Output = (), Error = ParseError> {
+    move |i: &'a [u8]| match i.split_first() {
+        Some((&b, rest)) if Some(b) == kind.header() => Ok((rest, ())),
+        Some((&byte, _)) => fail(
+            i,
+            Field::Header,
+            Problem::Invalid {
+                byte,
+                expected: Expected::Header(kind),
+            },
+        ),
+        None => fail(i, Field::Header, Problem::Empty),
+    }
+}
+
+// ------------------------------------------------------------- GAMEREQ
+
+/// GAMEREQ protocol version (offset 1, 2 digits).
+#[inline]
+pub fn version(i: &[u8]) -> PResult<'_, u8> {
+    digits::<2>(Field::Version).map(|v| v as u8).parse(i)
+}
+
+/// GAMEREQ initiator name (offset 3, 32 bytes, padding removed).
+#[inline]
+pub fn initiator_name(i: &[u8]) -> PResult<'_, Name<'_>> {
+    name_field(Field::InitiatorName, Name::WIRE_LEN).parse(i)
+}
+
+/// GAMEREQ follower's colour (offset 35, `W`/`Z`).
+#[inline]
+pub fn follower_color(i: &[u8]) -> PResult<'_, Color> {
+    color(Field::FollowerColor, &Leniency::STRICT).parse(i)
+}
+
+/// GAMEREQ thinking time, minutes (offset 36, 3 digits).
+#[inline]
+pub fn thinking_time(i: &[u8]) -> PResult<'_, u16> {
+    digits::<3>(Field::ThinkingTime).parse(i)
+}
+
+/// GAMEREQ number of moves (offset 39, 3 digits, `000` = no limit).
+#[inline]
+pub fn moves_limit(i: &[u8]) -> PResult<'_, u16> {
+    digits::<3>(Field::MovesLimit).parse(i)
+}
+
+/// GAMEREQ board of a set-up position (offsets 44..=93): 50 letters
+/// `e w z W Z`, square 1 first.
+#[inline]
+pub fn board(i: &[u8]) -> PResult<'_, [Option<Piece>; 50]> {
+    let (rest, letters) = field(Field::Board, 50).parse(i)?;
+    let mut board = [None; 50];
+    for (k, (&l, slot)) in letters.iter().zip(board.iter_mut()).enumerate() {
+        match parse_board_letter(l) {
+            Ok(content) => *slot = content,
+            Err(()) => {
+                return fail(
+                    &i[k..],
+                    Field::Board,
+                    Problem::Invalid {
+                        byte: l,
+                        expected: Expected::BoardLetter,
+                    },
+                );
+            }
+        }
+    }
+    Ok((rest, board))
+}
+
+/// GAMEREQ starting position (offset 42): `A`, or `B` + side to move +
+/// board.
+#[inline]
+pub fn start_position<'a>(
+    leniency: &Leniency,
+) -> impl Parser<&'a [u8], Output = StartPosition, Error = ParseError> {
+    let l = *leniency;
+    move |i: &'a [u8]| {
+        let (after, letter) = field(Field::StartingPosition, 1).parse(i)?;
+        match letter[0] {
+            b'A' => Ok((after, StartPosition::Initial)),
+            b'B' => (color(Field::SideToMove, &l), board)
+                .map(|(side_to_move, board)| {
+                    StartPosition::Setup(Setup {
+                        side_to_move,
+                        board,
+                    })
+                })
+                .parse(after),
+            byte => fail(
+                i,
+                Field::StartingPosition,
+                Problem::Invalid {
+                    byte,
+                    expected: Expected::PositionLetter,
+                },
+            ),
+        }
+    }
+}
+
+/// GAMEREQ `R` (docs/specs/damexchange.md, *GAMEREQ*), strict.
+#[inline]
+pub fn game_req(i: &[u8]) -> PResult<'_, GameReq<'_>> {
+    game_req_with(&Leniency::STRICT).parse(i)
+}
+
+/// GAMEREQ with `leniency` (`short_names`: a name shorter than 32 bytes
+/// without padding, the layout then read from the end of the frame; colour
+/// letters).
+#[inline]
+pub fn game_req_with<'a>(
+    leniency: &Leniency,
+) -> impl Parser<&'a [u8], Output = GameReq<'a>, Error = ParseError> {
+    let l = *leniency;
+    move |i: &'a [u8]| {
+        let (body, ()) = tag_kind(MessageKind::GameReq).parse(i)?;
+        let msg_len = i.len();
+        // Strict layout: a 32-byte name, the position letter at offset 42.
+        let strict_layout = !l.short_names
+            || match i.get(42) {
+                Some(b'A') => true,
+                Some(b'B') => msg_len >= GameReq::LEN_SETUP,
+                _ => false,
+            };
+        let name_len = if strict_layout {
+            Name::WIRE_LEN
+        } else {
+            // Short name: read the layout from the end. Everything from the
+            // follower's colour on is 8 bytes (`A`) or 59 bytes (`B`); a
+            // set-up position ends in a board letter, never `A`.
+            let tail = if i.last() == Some(&b'A') { 8 } else { 59 };
+            // A name longer than 32 bytes does not fit either: fall back to
+            // the strict layout (and its error).
+            match msg_len.saturating_sub(3).saturating_sub(tail) {
+                n @ 1..=32 => n,
+                _ => Name::WIRE_LEN,
+            }
+        };
+        // Field by field (a tuple of the same parsers works too; this
+        // keeps the large outputs in place).
+        let (i, version) = version(body)?;
+        let (i, initiator) = name_field(Field::InitiatorName, name_len).parse(i)?;
+        let (i, follower_color) = color(Field::FollowerColor, &l).parse(i)?;
+        let (i, minutes) = thinking_time(i)?;
+        let (i, moves) = moves_limit(i)?;
+        let (i, position) = start_position(&l).parse(i)?;
+        Ok((
+            i,
+            GameReq {
+                version,
+                initiator,
+                follower_color,
+                minutes,
+                moves,
+                position,
+            },
+        ))
+    }
+}
+
+// ------------------------------------------------------------- GAMEACC
+
+/// GAMEACC follower name (offset 1, 32 bytes, padding removed).
+#[inline]
+pub fn follower_name(i: &[u8]) -> PResult<'_, Name<'_>> {
+    name_field(Field::FollowerName, Name::WIRE_LEN).parse(i)
+}
+
+/// GAMEACC acceptance code (offset 33, `0`..=`3`).
+#[inline]
+pub fn acceptance_code(i: &[u8]) -> PResult<'_, AcceptanceCode> {
+    code(Field::AcceptanceCode, 3)
+        .map(|c| AcceptanceCode::from_code(c).unwrap_or(AcceptanceCode::NoGames))
+        .parse(i)
+}
+
+/// GAMEACC `A` (docs/specs/damexchange.md, *GAMEACC*), strict.
+#[inline]
+pub fn game_acc(i: &[u8]) -> PResult<'_, GameAcc<'_>> {
+    game_acc_with(&Leniency::STRICT).parse(i)
+}
+
+/// GAMEACC with `leniency` (`short_names`: a name without its padding).
+#[inline]
+pub fn game_acc_with<'a>(
+    leniency: &Leniency,
+) -> impl Parser<&'a [u8], Output = GameAcc<'a>, Error = ParseError> {
+    let l = *leniency;
+    move |i: &'a [u8]| {
+        let (body, ()) = tag_kind(MessageKind::GameAcc).parse(i)?;
+        let name_len = if body.len() < GameAcc::LEN - 1 && l.short_names && body.len() >= 2 {
+            body.len() - 1
+        } else {
+            Name::WIRE_LEN
+        };
+        (name_field(Field::FollowerName, name_len), acceptance_code)
+            .map(|(follower, code)| GameAcc { follower, code })
+            .parse(body)
+    }
+}
+
+// ---------------------------------------------------------------- MOVE
+
+/// MOVE time, seconds (offset 1, 4 digits).
+#[inline]
+pub fn move_time(i: &[u8]) -> PResult<'_, u16> {
+    digits::<4>(Field::Time).parse(i)
+}
+
+/// MOVE from square (offset 5).
+#[inline]
+pub fn from_square(i: &[u8]) -> PResult<'_, Square> {
+    square(Field::From).parse(i)
+}
+
+/// MOVE to square (offset 7).
+#[inline]
+pub fn to_square(i: &[u8]) -> PResult<'_, Square> {
+    square(Field::To).parse(i)
+}
+
+/// MOVE number captured (offset 9, `00`..=`20`).
+#[inline]
+pub fn capture_count(i: &[u8]) -> PResult<'_, u8> {
+    number::<2>(Field::CaptureCount, 0, Captures::MAX as u16)
+        .map(|n| n as u8)
+        .parse(i)
+}
+
+/// One MOVE captured square (offset 11 + 2k).
+#[inline]
+pub fn captured_square(i: &[u8]) -> PResult<'_, Square> {
+    square(Field::Captured).parse(i)
+}
+
+/// The `count` (0..=20) captured squares of a MOVE, distinct, in wire
+/// order; with `extra_bytes` more bytes may follow, otherwise the input
+/// must hold exactly `2 * count` bytes.
+#[inline]
+pub fn captures<'a>(
+    count: u8,
+    leniency: &Leniency,
+) -> impl Parser<&'a [u8], Output = Captures, Error = ParseError> {
+    let extra = leniency.extra_bytes;
+    move |i: &'a [u8]| {
+        let n = usize::from(count).min(Captures::MAX);
+        let need = 2 * n;
+        if i.len() < need || (i.len() > need && !extra) {
+            return fail(
+                i,
+                Field::Captured,
+                Problem::CaptureCount {
+                    count,
+                    following_bytes: i.len(),
+                },
+            );
+        }
+        let mut squares = [Square::MIN_SQUARE; Captures::MAX];
+        let (rest, ()) = fill(captured_square, &mut squares[..n]).parse(i)?;
+        let mut mask = 0u64;
+        let mut captured = Captures::EMPTY;
+        for (k, &sq) in squares[..n].iter().enumerate() {
+            let bit = 1u64 << sq.number();
+            if mask & bit != 0 {
+                return fail(
+                    &i[2 * k..],
+                    Field::Captured,
+                    Problem::DuplicateCapture {
+                        square: sq.number(),
+                    },
+                );
+            }
+            mask |= bit;
+            captured.push_unchecked(sq);
+        }
+        Ok((rest, captured))
+    }
+}
+
+/// MOVE `M` (docs/specs/damexchange.md, *MOVE*), strict.
+#[inline]
+pub fn move_message(i: &[u8]) -> PResult<'_, Move> {
+    move_message_with(&Leniency::STRICT).parse(i)
+}
+
+/// MOVE with `leniency` (`extra_bytes`: bytes after the captured squares).
+#[inline]
+pub fn move_message_with<'a>(
+    leniency: &Leniency,
+) -> impl Parser<&'a [u8], Output = Move, Error = ParseError> {
+    let l = *leniency;
+    move |i: &'a [u8]| {
+        let (i, ((), time, from, to, count)) = (
+            tag_kind(MessageKind::Move),
+            move_time,
+            from_square,
+            to_square,
+            capture_count,
+        )
+            .parse(i)?;
+        let (i, captured) = captures(count, &l).parse(i)?;
+        Ok((
+            i,
+            Move {
+                time,
+                from,
+                to,
+                captured,
+            },
+        ))
+    }
+}
+
+// -------------------------------------------------------------- GAMEEND
+
+/// GAMEEND reason (offset 1, `0`..=`3`).
+#[inline]
+pub fn reason(i: &[u8]) -> PResult<'_, GameEndReason> {
+    code(Field::Reason, 3)
+        .map(|c| GameEndReason::from_code(c).unwrap_or(GameEndReason::Unknown))
+        .parse(i)
+}
+
+/// GAMEEND stop code (offset 2, `0`/`1`).
+#[inline]
+pub fn stop_code(i: &[u8]) -> PResult<'_, StopCode> {
+    code(Field::StopCode, 1)
+        .map(|c| StopCode::from_code(c).unwrap_or(StopCode::NoMoreGames))
+        .parse(i)
+}
+
+/// GAMEEND `E` (docs/specs/damexchange.md, *GAMEEND*).
+#[inline]
+pub fn game_end(i: &[u8]) -> PResult<'_, GameEnd> {
+    let (i, ()) = tag_kind(MessageKind::GameEnd).parse(i)?;
+    let (i, reason) = reason(i)?;
+    let (i, stop) = stop_code(i)?;
+    Ok((i, GameEnd { reason, stop }))
+}
+
+// ----------------------------------------------------------------- CHAT
+
+/// CHAT text (offset 1): 1..=126 bytes of 7-bit text without NUL, the rest
+/// of the input (up to 126 bytes).
+#[inline]
+pub fn chat_text(i: &[u8]) -> PResult<'_, ChatText<'_>> {
+    if i.is_empty() {
+        return fail(i, Field::Text, Problem::Truncated { len: 0 });
+    }
+    let n = i.len().min(MAX_MESSAGE_LEN - 1);
+    let (rest, text) = field(Field::Text, n).parse(i)?;
+    if let Some(k) = text.iter().position(|&b| b == 0 || b > 0x7f) {
+        return fail(
+            &i[k..],
+            Field::Text,
+            Problem::Invalid {
+                byte: text[k],
+                expected: Expected::SevenBit,
+            },
+        );
+    }
+    Ok((rest, ChatText::from_checked(text)))
+}
+
+/// CHAT `C` (docs/specs/damexchange.md, *CHAT*).
+#[inline]
+pub fn chat(i: &[u8]) -> PResult<'_, Chat<'_>> {
+    (tag_kind(MessageKind::Chat), chat_text)
+        .map(|((), text)| Chat { text })
+        .parse(i)
+}
+
+// -------------------------------------------------------------- BACKREQ
+
+/// BACKREQ move number (offset 1, `001`..=`999`).
+#[inline]
+pub fn move_number(i: &[u8]) -> PResult<'_, u16> {
+    number::<3>(Field::MoveNumber, 1, 999).parse(i)
+}
+
+/// BACKREQ `B` (docs/specs/damexchange.md, *BACKREQ*), strict.
+#[inline]
+pub fn back_req(i: &[u8]) -> PResult<'_, BackReq> {
+    back_req_with(&Leniency::STRICT).parse(i)
+}
+
+/// BACKREQ with `leniency` (colour letters).
+#[inline]
+pub fn back_req_with<'a>(
+    leniency: &Leniency,
+) -> impl Parser<&'a [u8], Output = BackReq, Error = ParseError> {
+    let l = *leniency;
+    move |i: &'a [u8]| {
+        let (i, ()) = tag_kind(MessageKind::BackReq).parse(i)?;
+        let (i, move_number) = move_number(i)?;
+        let (i, color) = color(Field::Color, &l).parse(i)?;
+        Ok((i, BackReq { move_number, color }))
+    }
+}
+
+// -------------------------------------------------------------- BACKACC
+
+/// BACKACC code (offset 1, `0`..=`2`).
+#[inline]
+pub fn back_acc_code(i: &[u8]) -> PResult<'_, BackAccCode> {
+    code(Field::BackAccCode, 2)
+        .map(|c| BackAccCode::from_code(c).unwrap_or(BackAccCode::NotSupported))
+        .parse(i)
+}
+
+/// BACKACC `K` (docs/specs/damexchange.md, *BACKACC*).
+#[inline]
+pub fn back_acc(i: &[u8]) -> PResult<'_, BackAcc> {
+    let (i, ()) = tag_kind(MessageKind::BackAcc).parse(i)?;
+    let (i, code) = back_acc_code(i)?;
+    Ok((i, BackAcc { code }))
+}
+
+// -------------------------------------------------------------- message
+
+/// A frame of an unrecognised kind: 1..=127 bytes without NUL, all of the
+/// input.
+#[inline]
+pub fn unrecognised(i: &[u8]) -> PResult<'_, Unrecognised<'_>> {
+    if i.is_empty() {
+        return fail(i, Field::Header, Problem::Empty);
+    }
+    if i.len() > MAX_MESSAGE_LEN {
+        return fail(i, Field::End, Problem::TooLong { len: i.len() });
+    }
+    if let Some(k) = i.iter().position(|&b| b == 0) {
+        return fail(
+            &i[k..],
+            Field::End,
+            Problem::Invalid {
+                byte: 0,
+                expected: Expected::SevenBit,
+            },
+        );
+    }
+    Ok((&i[i.len()..], Unrecognised::from_checked(i)))
+}
+
+/// Any message, strict: dispatches on the header byte.
+#[inline]
+pub fn message(i: &[u8]) -> PResult<'_, Message<'_>> {
+    message_with(&Leniency::STRICT).parse(i)
+}
+
+/// Any message with `leniency`.
+#[inline]
+pub fn message_with<'a>(
+    leniency: &Leniency,
+) -> impl Parser<&'a [u8], Output = Message<'a>, Error = ParseError> {
+    let l = *leniency;
+    move |i: &'a [u8]| {
+        let (_, kind) = header(i).or_else(|_| fail(i, Field::Header, Problem::Empty))?;
+        match kind {
+            MessageKind::Move => move_message_with(&l).map(Message::Move).parse(i),
+            MessageKind::GameReq => game_req_with(&l).map(Message::GameReq).parse(i),
+            MessageKind::GameAcc => game_acc_with(&l).map(Message::GameAcc).parse(i),
+            MessageKind::GameEnd => game_end.map(Message::GameEnd).parse(i),
+            MessageKind::Chat => chat.map(Message::Chat).parse(i),
+            MessageKind::BackReq => back_req_with(&l).map(Message::BackReq).parse(i),
+            MessageKind::BackAcc => back_acc.map(Message::BackAcc).parse(i),
+            MessageKind::Unrecognised => unrecognised.map(Message::Unrecognised).parse(i),
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! The TCP drivers on 127.0.0.1: a whole game between `net::serve` and
+//! `net::connect`, and the limits (handshake timeout, bad frames in a row).
+#![cfg(feature = "tokio")]
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use board_core::draughts::Color;
+use board_core::player::Player;
+use damexchange::net::{self, Closed, Flow, Limits, NetEvent};
+use damexchange::session::{
+    Event, Follower, FollowerConfig, GameRequest, InitiatorConfig, Outcome,
+};
+use damexchange::{GameEndReason, Name};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+type Log = Arc<Mutex<Vec<String>>>;
+
+/// A follower served on an ephemeral port, playing the built-in player;
+/// `closed` collects how each connection ended.
+async fn serve(limits: Limits, closed: Log) -> std::net::SocketAddr {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let mut config = FollowerConfig::new(Name::new("net follower").unwrap());
+    config.first_move_delay = Duration::ZERO;
+    tokio::spawn(net::serve(
+        listener,
+        config,
+        limits,
+        |n, _| {
+            let mut player = Player::new(n);
+            move |f: &mut Follower<Instant>, e: NetEvent<'_>| {
+                if matches!(e, NetEvent::Idle) && f.is_our_turn() {
+                    let now = Instant::now();
+                    let pos = *f.position().unwrap();
+                    let _ = match player.choose_draughts(&pos) {
+                        Some(mv) => f.send_move(mv, 0, now),
+                        None => f.end_game(GameEndReason::SenderLoses, now),
+                    };
+                }
+                Flow::Continue
+            }
+        },
+        move |n, r| closed.lock().unwrap().push(format!("{n}: {r:?}")),
+    ));
+    addr
+}
+
+#[tokio::test]
+async fn a_whole_game_between_serve_and_connect() {
+    let closed = Log::default();
+    let addr = serve(Limits::default(), closed.clone()).await;
+    let mut player = Player::new(3);
+    let mut sent = Vec::new();
+    let mut received = Vec::new();
+    let mut ended = None;
+    let config = InitiatorConfig::new(Name::new("net initiator").unwrap());
+    let result = net::connect(addr, config, &Limits::default(), |i, e| {
+        let now = Instant::now();
+        match e {
+            NetEvent::Connected { .. } => {
+                let request = GameRequest {
+                    our_color: Color::White,
+                    minutes: 5,
+                    moves: 0,
+                    start: None,
+                };
+                i.request_game(request, now).unwrap();
+            }
+            NetEvent::Sent(m) => sent.push(m.kind()),
+            NetEvent::Received(m) => received.push(m.kind()),
+            NetEvent::Session(Event::GameEnded(g)) => {
+                // Delivered before the game is cleared.
+                assert_eq!(i.history(), &g.moves[..]);
+                ended = Some(g.clone());
+                return Flow::Close;
+            }
+            NetEvent::Idle if i.is_our_turn() => {
+                let pos = *i.position().unwrap();
+                let _ = match player.choose_draughts(&pos) {
+                    _ if i.history().len() >= 300 => i.end_game(GameEndReason::Draw, now),
+                    Some(mv) => i.send_move(mv, 0, now),
+                    None => i.end_game(GameEndReason::SenderLoses, now),
+                };
+            }
+            _ => {}
+        }
+        Flow::Continue
+    })
+    .await
+    .unwrap();
+    assert_eq!(result, Closed::ByUs);
+    let ended = ended.expect("the game ended");
+    assert_ne!(ended.outcome, Outcome::Unknown);
+    use damexchange::MessageKind as K;
+    assert_eq!(sent[0], K::GameReq);
+    assert_eq!(received[0], K::GameAcc);
+    // The GAMEEND exchange closes it, one each way.
+    assert_eq!(sent.iter().filter(|k| **k == K::GameEnd).count(), 1);
+    assert_eq!(received.iter().filter(|k| **k == K::GameEnd).count(), 1);
+}
+
+#[tokio::test]
+async fn limits_close_misbehaving_connections() {
+    let closed = Log::default();
+    let mut limits = Limits::default();
+    limits.handshake_timeout = Duration::from_millis(200);
+    limits.max_bad_frames = 3;
+    let addr = serve(limits, closed.clone()).await;
+    // Silent after connecting: closed after the handshake timeout.
+    let mut silent = TcpStream::connect(addr).await.unwrap();
+    let mut buf = [0u8; 16];
+    let n = tokio::time::timeout(Duration::from_secs(5), silent.read(&mut buf))
+        .await
+        .expect("closed by the follower")
+        .unwrap();
+    assert_eq!(n, 0);
+    // Garbage: four unrecognised frames in a row (more than 3) close it.
+    let mut noisy = TcpStream::connect(addr).await.unwrap();
+    noisy.write_all(b"X\0Y\0Q\0W\0").await.unwrap();
+    let n = tokio::time::timeout(Duration::from_secs(5), noisy.read(&mut buf))
+        .await
+        .expect("closed by the follower")
+        .unwrap();
+    assert_eq!(n, 0);
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let closed = closed.lock().unwrap().clone();
+    assert!(
+        closed.contains(&"1: Ok(HandshakeTimeout)".to_string()),
+        "{closed:?}"
+    );
+    assert!(
+        closed.contains(&"2: Ok(TooManyBadFrames)".to_string()),
+        "{closed:?}"
+    );
+}

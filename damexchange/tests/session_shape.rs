@@ -1,0 +1,270 @@
+//! The session shape (docs/specs/damexchange.md, *Roles and dialogue
+//! (layer 2)*): one move per turn, the move limit, `GameEnded` with our
+//! outcome before the game is cleared, `PeerSilent` for an answer that does
+//! not come, and `handle_message` for codec users.
+
+use std::time::Duration;
+
+use board_core::draughts::{self as board, Position};
+use damexchange::session::{
+    CommandError, Event, Follower, FollowerConfig, GameRequest, Initiator, InitiatorConfig,
+    MAX_MOVE_NUMBER, Outcome, Side,
+};
+use damexchange::{GameEndReason, Message, MessageKind, Name, decode};
+
+fn follower() -> Follower<Duration> {
+    Follower::new(FollowerConfig::new(Name::new("F").unwrap()))
+}
+
+fn initiator(reply_timeout: Option<Duration>) -> Initiator<Duration> {
+    let mut config = InitiatorConfig::new(Name::new("I").unwrap());
+    config.reply_timeout = reply_timeout;
+    Initiator::new(config)
+}
+
+fn request(our_color: board::Color, start: Option<Position>) -> GameRequest {
+    GameRequest {
+        our_color,
+        minutes: 5,
+        moves: 0,
+        start,
+    }
+}
+
+/// Delivers everything each side transmits to the other, by messages
+/// (`handle_message`, as a codec user would), until both are quiet.
+fn exchange(i: &mut Initiator<Duration>, f: &mut Follower<Duration>, now: Duration) {
+    loop {
+        let mut quiet = true;
+        while let Some(t) = i.poll_transmit() {
+            quiet = false;
+            let msg: Message = decode(t.message_bytes()).unwrap();
+            f.handle_message(&msg, now);
+        }
+        while let Some(t) = f.poll_transmit() {
+            quiet = false;
+            let msg: Message = decode(t.message_bytes()).unwrap();
+            i.handle_message(&msg, now);
+        }
+        if quiet {
+            return;
+        }
+    }
+}
+
+#[test]
+fn a_second_move_in_one_turn_is_not_your_turn() {
+    let mut f = follower();
+    let t = Duration::ZERO;
+    // Spec, GAMEREQ: follower's colour `W`: the follower plays White and
+    // moves first from the standard start.
+    f.handle_input(b"R01I                               W005000A\0", t);
+    assert_eq!(
+        f.poll_transmit().unwrap().as_str(),
+        "AF                               0"
+    );
+    assert!(f.is_our_turn());
+    let moves = Position::startpos().legal_moves();
+    f.send_move(moves[0], 0, t + Duration::from_secs(1))
+        .unwrap();
+    assert!(!f.is_our_turn(), "false as soon as our move is sent");
+    assert_eq!(
+        f.send_move(moves[1], 0, t + Duration::from_secs(1)),
+        Err(CommandError::NotYourTurn)
+    );
+    // Exactly one MOVE on the wire.
+    let sent: Vec<String> = std::iter::from_fn(|| f.poll_transmit())
+        .map(|t| t.as_str().to_string())
+        .collect();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert!(sent[0].starts_with('M'));
+}
+
+#[test]
+fn game_ended_carries_our_outcome_before_the_game_is_cleared() {
+    let (mut i, mut f) = (initiator(None), follower());
+    let t = Duration::ZERO;
+    i.request_game(request(board::Color::White, None), t)
+        .unwrap();
+    exchange(&mut i, &mut f, t);
+    let mv = Position::startpos().legal_moves()[0];
+    i.send_move(mv, 0, t).unwrap();
+    exchange(&mut i, &mut f, t);
+    // The follower (Black) resigns: GAMEEND reason 1, "sender loses".
+    f.end_game(GameEndReason::SenderLoses, t).unwrap();
+    exchange(&mut i, &mut f, t);
+    // Poll one event at a time, as a handler would: when GameEnded comes,
+    // the game is still there.
+    fn ended_event<S>(
+        session: &mut S,
+        poll: fn(&mut S) -> Option<Event>,
+        history: fn(&S) -> Vec<board::Move>,
+    ) -> (damexchange::session::GameEnded, Vec<board::Move>) {
+        while let Some(e) = poll(session) {
+            if let Event::GameEnded(g) = e {
+                return (g, history(session));
+            }
+        }
+        panic!("no GameEnded")
+    }
+    let (i_end, i_history) = ended_event(&mut i, |s| s.poll_event(), |s| s.history().to_vec());
+    let (f_end, f_history) = ended_event(&mut f, |s| s.poll_event(), |s| s.history().to_vec());
+    for (ended, history, by, outcome) in [
+        (i_end, i_history, Side::Opponent, Outcome::Won),
+        (f_end, f_history, Side::Us, Outcome::Lost),
+    ] {
+        assert_eq!((ended.by, ended.outcome), (by, outcome));
+        assert_eq!(ended.reason, GameEndReason::SenderLoses);
+        assert_eq!(ended.start, Position::startpos());
+        assert_eq!(ended.moves, [mv]);
+        assert_eq!(history, [mv]);
+    }
+    assert!(i.poll_event().is_none() && f.poll_event().is_none());
+    // ... and cleared once the events were delivered.
+    assert!(i.position().is_none() && i.history().is_empty());
+    assert!(f.position().is_none() && f.history().is_empty());
+    // Outcome from our side, for every reason (spec, GAMEEND: the reason is
+    // the sender's).
+    assert_eq!(
+        Outcome::of(Side::Us, GameEndReason::SenderWins),
+        Outcome::Won
+    );
+    assert_eq!(
+        Outcome::of(Side::Opponent, GameEndReason::SenderWins),
+        Outcome::Lost
+    );
+    assert_eq!(
+        Outcome::of(Side::Opponent, GameEndReason::Draw),
+        Outcome::Drawn
+    );
+    assert_eq!(
+        Outcome::of(Side::Us, GameEndReason::Unknown),
+        Outcome::Unknown
+    );
+}
+
+#[test]
+fn a_silent_follower_is_reported_once() {
+    let t0 = Duration::from_secs(100);
+    let wait = Duration::from_secs(5);
+    let mut i = initiator(Some(wait));
+    i.request_game(request(board::Color::White, None), t0)
+        .unwrap();
+    assert_eq!(i.poll_transmit().unwrap().as_str().as_bytes()[0], b'R');
+    assert_eq!(i.poll_timeout(), Some(t0 + wait));
+    i.handle_timeout(t0 + wait - Duration::from_millis(1));
+    assert!(i.poll_event().is_none());
+    i.handle_timeout(t0 + wait);
+    assert_eq!(
+        i.poll_event(),
+        Some(Event::PeerSilent {
+            awaiting: MessageKind::GameAcc
+        })
+    );
+    assert_eq!(i.poll_timeout(), None);
+    i.handle_timeout(t0 + 2 * wait);
+    assert!(i.poll_event().is_none(), "reported once");
+
+    // An answer in time stops the timer; a BACKREQ and a GAMEEND start it.
+    let (mut i, mut f) = (initiator(Some(wait)), follower());
+    i.request_game(request(board::Color::White, None), t0)
+        .unwrap();
+    exchange(&mut i, &mut f, t0);
+    assert_eq!(i.poll_timeout(), None);
+    let mv = Position::startpos().legal_moves()[0];
+    i.send_move(mv, 0, t0).unwrap();
+    exchange(&mut i, &mut f, t0);
+    let reply = f.position().unwrap().legal_moves()[0];
+    f.send_move(reply, 0, t0).unwrap();
+    exchange(&mut i, &mut f, t0);
+    // Waiting for the opponent's move is not silence: no timer.
+    assert_eq!(f.poll_timeout(), None);
+    i.request_take_back(1, board::Color::White, t0).unwrap();
+    assert_eq!(i.poll_timeout(), Some(t0 + wait));
+    let _ = i.poll_transmit(); // the BACKREQ is lost
+    i.handle_timeout(t0 + wait);
+    let events: Vec<_> = std::iter::from_fn(|| i.poll_event()).collect();
+    assert!(
+        events.contains(&Event::PeerSilent {
+            awaiting: MessageKind::BackAcc
+        }),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn no_move_after_the_move_limit() {
+    // Two kings off each other's diagonals; both shuffle without ever allowing a capture,
+    // until move 999 (BACKREQ's 3 digits) has been played by both.
+    let start: Position = "W:WK45:BK6".parse().unwrap();
+    let (mut i, mut f) = (initiator(None), follower());
+    let t = Duration::ZERO;
+    i.request_game(request(board::Color::White, Some(start)), t)
+        .unwrap();
+    exchange(&mut i, &mut f, t);
+    // A quiet move after which the opponent cannot capture and still has
+    // such a move itself (two plies deep: kings never meet).
+    fn quiet(pos: &Position) -> impl Iterator<Item = board::Move> + '_ {
+        pos.legal_moves()
+            .iter()
+            .copied()
+            .filter(move |&m| {
+                let mut next = *pos;
+                next.play_unchecked(m);
+                m.capture_count() == 0
+                    && next
+                        .legal_moves()
+                        .first()
+                        .is_none_or(|r| r.capture_count() == 0)
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+    }
+    // Each king goes back and forth: the reverse of its last move when
+    // that is quiet, else the first quiet move.
+    let mut last: [Option<board::Move>; 2] = [None, None];
+    let mut safe = |pos: &Position, side: usize| {
+        let moves: Vec<board::Move> = quiet(pos)
+            .filter(|&m| {
+                let mut next = *pos;
+                next.play_unchecked(m);
+                quiet(&next).next().is_some()
+            })
+            .collect();
+        let back = last[side].and_then(|l| {
+            moves
+                .iter()
+                .copied()
+                .find(|m| m.from() == l.to() && m.to() == l.from())
+        });
+        let m = back.or(moves.first().copied()).unwrap_or_else(|| {
+            panic!(
+                "no quiet king move in {pos} ({} legal)",
+                pos.legal_moves().len()
+            )
+        });
+        last[side] = Some(m);
+        m
+    };
+    let plies = 2 * usize::from(MAX_MOVE_NUMBER);
+    for ply in 0..plies {
+        let white = ply % 2 == 0;
+        let pos = *i.position().unwrap();
+        if white {
+            i.send_move(safe(&pos, 0), 0, t).unwrap();
+        } else {
+            f.send_move(safe(&pos, 1), 0, t).unwrap();
+        }
+        exchange(&mut i, &mut f, t);
+    }
+    assert_eq!(i.history().len(), plies);
+    // White to move at move 1000: refused, and not our turn any more.
+    let pos = *i.position().unwrap();
+    assert_eq!(pos.side_to_move(), board::Color::White);
+    assert!(!i.is_our_turn());
+    let mv = pos.legal_moves()[0];
+    assert_eq!(i.send_move(mv, 0, t), Err(CommandError::MoveLimit));
+    assert!(i.poll_transmit().is_none());
+    // The game can still be ended.
+    i.end_game(GameEndReason::Draw, t).unwrap();
+}
