@@ -1,5 +1,5 @@
 //! The `boardwire` command line: output formats, exit codes, errors.
-//! Expected counts come from the perft vectors (board-core/tests/data).
+//! Expected counts come from the perft vectors (board-core/tests/data/perft-*.txt).
 
 mod common;
 use common::{boardwire, stderr, stdout, with_stdin};

@@ -1,7 +1,7 @@
 //! `boardwire dxp decode` and `boardwire csa decode`: readable output, the
 //! recorded-capture format, `--message`. Inputs are excerpts of the
 //! recorded transcripts (`boardwire_vectors::data::DXP_SCAN_FOLLOWER`,
-//! csa-protocol/tests/data/csa-shogi-server-x1-and-csa-mode.txt) and spec
+//! `boardwire_vectors::data::CSA_SHOGI_SERVER`) and spec
 //! note examples; expected readings state what those records say.
 
 mod common;
@@ -148,7 +148,7 @@ fn csa_decode_json_and_messages_on_the_command_line() {
 #[test]
 fn csa_decode_reads_a_kifu() {
     // The first statements of the Floodgate record in
-    // csa-protocol/tests/data (floodgate-900-0-gps_normal-gps_l-20100507.csa).
+    // `boardwire_vectors::data::KIFU_FLOODGATE_GPS`.
     let kifu = "V2\nN+gps_normal\nN-gps_l\n$EVENT:wdoor+floodgate-900-0+gps_normal+gps_l+20100507120007\n\
 PI\n+\n+7776FU\nT1\n'** 0\n-3334FU\nT1\n%TORYO\n";
     assert_eq!(
@@ -170,11 +170,12 @@ PI\n+\n+7776FU\nT1\n'** 0\n-3334FU\nT1\n%TORYO\n";
     );
 }
 
-/// A recorded transcript (copied from the protocol crates' test data into
-/// `tests/data/`, so the packaged crate is self-contained).
-fn recorded(name: &str) -> String {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    dir.join(name).to_str().unwrap().to_string()
+/// A recorded transcript (the one copy, in `boardwire-vectors`) written to
+/// a file for the command line; its path.
+fn recorded(name: &str, text: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
 }
 
 #[test]
@@ -182,7 +183,10 @@ fn every_line_of_the_real_servers_decodes() {
     // shogi-server and Scan were recorded answering; every line they sent
     // must decode. The malformed lines are the ones the test clients sent
     // on purpose (the transcripts' "malformed" scenarios).
-    let path = recorded("csa-shogi-server-x1-and-csa-mode.txt");
+    let path = recorded(
+        "csa-shogi-server-x1-and-csa-mode.txt",
+        boardwire_vectors::data::CSA_SHOGI_SERVER,
+    );
     let records: Vec<String> = std::fs::read_to_string(&path)
         .unwrap()
         .lines()
@@ -201,9 +205,10 @@ fn every_line_of_the_real_servers_decodes() {
     }
     // The one copy of the recording (`boardwire-vectors`), as a file for
     // the command line.
-    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("dxp-scan-follower.txt");
-    std::fs::write(&path, boardwire_vectors::data::DXP_SCAN_FOLLOWER).unwrap();
-    let path = path.to_str().unwrap().to_string();
+    let path = recorded(
+        "dxp-scan-follower.txt",
+        boardwire_vectors::data::DXP_SCAN_FOLLOWER,
+    );
     let text = boardwire_vectors::data::DXP_SCAN_FOLLOWER;
     let records = text.lines().filter(|l| l.starts_with('['));
     // One line per frame (NUL) and per end of stream.
