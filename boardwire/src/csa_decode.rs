@@ -3,7 +3,7 @@
 //!
 //! Inputs (`--format`, detected by default):
 //! - `kifu`: a CSA record file (first line `V2`, `V3` or `'CSA encoding`);
-//! - `capture`: the recorded-transcript format of [`crate::capture`]
+//! - `capture`: the recorded-transcript format of [`boardwire_vectors::capture`]
 //!   (`[t] alice >> LOGIN ...`, `b'...\r\n'` literals): each line is decoded
 //!   as the party's client line (`>>`) or a server line (`<<`);
 //! - `lines`: one wire line per input line, LF or CRLF; a line is read as

@@ -4,7 +4,7 @@
 //! * `dxp serve` — a follower: accepts connections (one task each), answers
 //!   GAMEREQ, plays with the built-in player, prints the wire transcript of
 //!   every connection to stdout (party `follower#N`), and keeps serving
-//!   further games and connections. [`follow`] is one connection; `demo`
+//!   further games and connections. [`follower_callback`] serves one connection; `demo`
 //!   runs it too.
 //! * `dxp connect` — an initiator: plays `--games N` games against a DXP
 //!   engine, prints the transcript (party `initiator`) and a `result:` line
