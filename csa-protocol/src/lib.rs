@@ -45,6 +45,13 @@ pub mod session;
 mod sink;
 pub mod types;
 
+// The family's common names at the crate root, as in `damexchange` and
+// `novag-citrine` (docs/SHAPE.md, "The names, as decided").
+pub use decode::{Decode, Leniency, decode, decode_with};
+pub use error::{DecodeError, Field, FrameError, MessageKind, Problem, ValueError};
+pub use framer::{Framer, Status};
+pub use message::{ClientMessage, GameSummary, ServerMessage, X1Command, X1Reply};
+
 #[cfg(test)]
 mod tests {
     /// Every error type is a `core::error::Error` (thiserror 2 without

@@ -300,7 +300,8 @@ impl fmt::Display for Problem {
         match *self {
             Problem::Empty => f.write_str("empty frame"),
             Problem::Truncated { len } => {
-                write!(f, "cut off (the message has {len} bytes)")
+                let s = if len == 1 { "" } else { "s" };
+                write!(f, "cut off (the message has {len} byte{s})")
             }
             Problem::TrailingBytes { count } => {
                 write!(f, "{count} unexpected byte(s) after the message")
@@ -376,6 +377,7 @@ struct Following(usize);
 impl fmt::Display for Following {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
+            1 => f.write_str("1 byte (an odd number)"),
             n if n % 2 == 1 => write!(f, "{n} bytes (an odd number)"),
             2 => f.write_str("1 square"),
             n => write!(f, "{} squares", n / 2),

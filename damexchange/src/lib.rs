@@ -48,7 +48,7 @@ mod arbitrary_impls;
 
 pub use decode::{Decode, Leniency, decode, decode_with};
 pub use error::{DecodeError, Expected, Field, FrameError, MessageKind, Problem, ValueError};
-pub use framer::Framer;
+pub use framer::{Framer, Status};
 pub use message::{
     AcceptanceCode, BackAcc, BackAccCode, BackReq, Captures, Chat, DEFAULT_PORT, Encoded, GameAcc,
     GameEnd, GameEndReason, GameReq, MAX_MESSAGE_LEN, Message, Move, Setup, StartPosition,

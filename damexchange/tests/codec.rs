@@ -282,7 +282,7 @@ fn typed_errors() {
         (
             b"M0012061100x",
             DecodeError::new(K::Move, Field::Captured, 11, P::CaptureCount { count: 0, following_bytes: 1 }),
-            "MOVE captured square at byte 11: 00 captured but 1 bytes (an odd number) follow",
+            "MOVE captured square at byte 11: 00 captured but 1 byte (an odd number) follow",
         ),
         (
             b"M0012511100",
@@ -377,7 +377,7 @@ fn typed_errors() {
         (
             b"C",
             DecodeError::new(K::Chat, Field::Text, 1, P::Truncated { len: 1 }),
-            "CHAT text at byte 1: cut off (the message has 1 bytes)",
+            "CHAT text at byte 1: cut off (the message has 1 byte)",
         ),
         (
             b"Cna\xefve",
@@ -402,7 +402,7 @@ fn typed_errors() {
         (
             b"K",
             DecodeError::new(K::BackAcc, Field::BackAccCode, 1, P::Truncated { len: 1 }),
-            "BACKACC acceptance code at byte 1: cut off (the message has 1 bytes)",
+            "BACKACC acceptance code at byte 1: cut off (the message has 1 byte)",
         ),
     ];
     for (wire, expected, text) in cases {
