@@ -155,6 +155,9 @@ struct Ui<'o, W: Write> {
     prompted: bool,
     /// Why the game ended, from the driver's `GameEnded`.
     ended: Option<String>,
+    /// The plies of the game that ended (the driver may already hold the
+    /// next game when the run stops).
+    ended_plies: Option<usize>,
 }
 
 impl<W: Write> Ui<'_, W> {
@@ -185,7 +188,10 @@ impl<W: Write> Ui<'_, W> {
                     Event::GameStarted(_) if self.host == Color::Black => {
                         driver.send(Command::Flip);
                     }
-                    Event::GameEnded(end) => self.ended = Some(end.reason.to_string()),
+                    Event::GameEnded(end) => {
+                        self.ended = Some(end.reason.to_string());
+                        self.ended_plies = Some(end.moves.len());
+                    }
                     Event::OutOfSync { .. } => self.out_of_sync = true,
                     _ => {}
                 }
@@ -346,6 +352,7 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
         out_of_sync: false,
         prompted: false,
         ended: None,
+        ended_plies: None,
     };
     let result = match serial::run(&mut port, &mut driver, &limits, |input, driver| {
         ui.on(input, driver)
@@ -353,12 +360,9 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
         Ok(result) => result?,
         Err(e) => exit_failure(ui.out, e),
     };
+    let plies = ui.ended_plies.unwrap_or_else(|| driver.moves().count());
     let (disagreed, out_of_sync, out) = (ui.disagreed, ui.out_of_sync, ui.out);
-    writeln!(
-        out,
-        "result {result} after {} plies",
-        driver.moves().count()
-    )?;
+    writeln!(out, "result {result} after {plies} plies")?;
     let mut final_differs = false;
     if let Some(sim) = sim {
         let device = sim.stop().unwrap_or_else(|e| exit_failure(out, e));
