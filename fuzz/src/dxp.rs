@@ -48,7 +48,9 @@ fn model(stream: &[u8]) -> Vec<Result<Message<'static>, ()>> {
             out.push(if frame.len() > MAX_MESSAGE_LEN {
                 Err(())
             } else {
-                decode::<Message>(frame).map(Message::into_owned).map_err(|_| ())
+                decode::<Message>(frame)
+                    .map(Message::into_owned)
+                    .map_err(|_| ())
             });
             start = i + 1;
         }
@@ -90,7 +92,11 @@ pub fn framer_chunks(data: &[u8]) {
         loop {
             let consumed = match framer.decode(&own) {
                 Status::Complete { frame, consumed } => {
-                    got.push(decode::<Message>(frame).map(Message::into_owned).map_err(|_| ()));
+                    got.push(
+                        decode::<Message>(frame)
+                            .map(Message::into_owned)
+                            .map_err(|_| ()),
+                    );
                     consumed
                 }
                 Status::Partial { consumed } => consumed,
