@@ -444,7 +444,7 @@ impl ValueError {
     }
 }
 
-/// The item error of the tokio codecs ([`crate::codec`]): the line was
+/// The item error of the tokio codecs (the `codec` module, feature `tokio`): the line was
 /// skipped and the stream goes on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]

@@ -7,7 +7,7 @@
 //! | [`types`] | validated wire vocabulary: [`types::UserName`], [`types::Password`], [`types::GameId`], [`types::GameName`], [`types::Side`], [`types::MoveTime`], CSA moves |
 //! | [`message`] | [`message::ClientMessage`] (client → server lines, x1 commands), [`message::ServerMessage`] (server → client lines, x1 replies), `Game_Summary` lines and blocks ([`message::GameSummary`]) |
 //! | [`parse`] | the parsers of each grammar rule, public so that they can be embedded |
-//! | [`decode`] | [`decode::decode`], [`decode::decode_with`], [`decode::Decode`], [`decode::Leniency`] |
+//! | [`decode`](mod@decode) | [`decode::decode`], [`decode::decode_with`], [`decode::Decode`], [`decode::Leniency`] |
 //! | [`error`] | [`error::DecodeError`], [`error::ValueError`], [`error::FrameError`] |
 //! | [`framer`] | [`framer::Framer`]: LF or CR LF, keep-alive empty lines, a length cap |
 //! | [`convert`] | wire ⇄ `board-core` shogi: [`convert::GameBoard`] (a position with its repetition history) |

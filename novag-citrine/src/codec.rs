@@ -6,7 +6,7 @@
 //! [`Command`] and the [`Driver`](crate::session::Driver)'s [`Transmit`]);
 //! [`DeviceCodec`] the device's end (decodes [`Command`], encodes
 //! [`Reply`] and the [`Device`](crate::session::Device)'s [`Transmit`]).
-//! Both are thin adapters over [`Framer`] and [`decode`](crate::decode):
+//! Both are thin adapters over [`Framer`] and [`decode`](crate::decode()):
 //! a malformed or over-long line is an item `Err(FrameError)` (the bytes
 //! are consumed and the next line decodes); only I/O errors end the
 //! stream. Lines are CR, LF or CR LF (docs/specs/citrine.md, *Link*).

@@ -7,8 +7,8 @@
 //! | [`types`] | validated wire vocabulary: [`MoveNumber`](types::MoveNumber), [`ClockTime`](types::ClockTime), [`Level`](types::Level), [`MoveText`](types::MoveText), [`Token`](types::Token), ...; [`vocab`]: board-core's chess types re-exported |
 //! | [`message`] | [`Command`](message::Command) (host → device), [`Reply`](message::Reply) (device → host); encoders that cannot fail, `Display` for transcripts |
 //! | [`parse`] | the nom parsers, one public function per grammar rule |
-//! | [`decode`] | [`decode::<Reply>(line)`](decode::decode), [`decode::<Command>(line)`](decode::decode), [`decode_with`](decode::decode_with), [`Leniency`](decode::Leniency) |
-//! | [`error`] | [`DecodeError`](error::DecodeError), [`ValueError`](error::ValueError), [`FrameError`](error::FrameError) |
+//! | [`decode`](mod@decode) | [`decode::<Reply>(line)`](decode::decode), [`decode::<Command>(line)`](decode::decode), [`decode_with`], [`Leniency`] |
+//! | [`error`] | [`DecodeError`], [`ValueError`], [`FrameError`] |
 //! | [`framer`] | [`Framer`](framer::Framer): CR / LF / CR LF lines over a caller-owned buffer, with a cap |
 //! | [`convert`] | printed moves ⇄ board-core chess moves against a position |
 //! | [`session`] | sans-IO [`Driver`](session::Driver) (host) and [`Device`](session::Device) (simulated Citrine) |
