@@ -266,6 +266,9 @@ fn connect(
 
 // ------------------------------------------------------------- transcript
 
+/// The most lines of one x1 reply shown as one transcript line.
+const MAX_X1_BLOCK_LINES: usize = 256;
+
 /// A multi-line message being collected: a `Game_Summary` block or a
 /// multi-line x1 reply (docs/specs/csa.md, *Extended mode (x1)*), shown as
 /// one transcript line.
@@ -310,6 +313,10 @@ impl CsaWire {
                 *n += len;
                 if r.is_end() {
                     self.flush(t, "");
+                } else if lines.len() >= MAX_X1_BLOCK_LINES {
+                    // A server that never ends the reply cannot grow the
+                    // block: show what came so far and start afresh.
+                    self.flush(t, " (continued)");
                 }
                 return;
             }
@@ -468,7 +475,7 @@ pub(crate) struct ClientReport {
     /// `##[MONITOR2]` replies received.
     pub monitor_replies: usize,
     /// Problems: login refused, malformed lines, board mismatches.
-    pub problems: Vec<String>,
+    pub problems: crate::transcript::Problems,
 }
 
 /// The result in words: `#RESIGN, we lost`.

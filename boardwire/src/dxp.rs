@@ -405,7 +405,7 @@ pub(crate) struct FollowStats {
     /// Games ended by a GAMEEND exchange.
     pub ended: u32,
     /// Rejected moves, malformed frames and unexpected messages, as noted.
-    pub problems: Vec<String>,
+    pub problems: crate::transcript::Problems,
 }
 
 /// The follower's callback for [`damexchange::net::serve`]: logs to `t`,
@@ -493,7 +493,7 @@ pub(crate) struct InitiatorReport {
     /// Take-backs done (ours or the follower's).
     pub take_backs: u32,
     /// Rejected moves, malformed frames, unexpected messages, refused games.
-    pub problems: Vec<String>,
+    pub problems: crate::transcript::Problems,
     /// The follower did not answer in time.
     pub silent: bool,
 }
