@@ -100,63 +100,69 @@ impl Player {
     /// (checkmate or stalemate).
     pub fn choose_chess(&mut self, position: &chess::Position) -> Option<chess::Move> {
         let moves = position.legal_moves();
-        if moves.is_empty() {
-            return None;
-        }
-        let mut best: Option<(u32, chess::Move)> = None;
-        for &mv in moves.iter() {
-            let mut after = *position;
-            after.play_unchecked(mv);
-            if after.is_checkmate() {
-                return Some(mv);
-            }
-            let gain = if mv.is_en_passant() {
-                chess_value(chess::Role::Pawn)
-            } else {
-                position
-                    .piece_at(mv.to())
-                    .map_or(0, |p| chess_value(p.role))
-            };
-            if gain > 0 {
+        self.mate_or_capture(
+            &moves,
+            |mv| {
+                let mut after = *position;
+                after.play_unchecked(mv);
+                after.is_checkmate()
+            },
+            |mv| {
+                let gain = if mv.is_en_passant() {
+                    chess_value(chess::Role::Pawn)
+                } else {
+                    position
+                        .piece_at(mv.to())
+                        .map_or(0, |p| chess_value(p.role))
+                };
+                // Most valuable victim, least valuable attacker.
                 let attacker = position
                     .piece_at(mv.from())
                     .map_or(0, |p| chess_value(p.role));
-                let score = gain * 128 - attacker;
-                if best.is_none_or(|(s, _)| score > s) {
-                    best = Some((score, mv));
-                }
-            }
-        }
-        let r = self.next_u64();
-        if let Some((_, mv)) = best
-            && !r.is_multiple_of(4)
-        {
-            return Some(mv);
-        }
-        Some(moves[self.index(moves.len())])
+                if gain > 0 { gain * 128 - attacker } else { 0 }
+            },
+        )
     }
 
     /// A legal shogi move for the side to move, `None` when it has none
     /// (checkmate: resign).
     pub fn choose_shogi(&mut self, position: &shogi::Position) -> Option<shogi::Move> {
         let moves = position.legal_moves();
+        self.mate_or_capture(
+            &moves,
+            |mv| {
+                let mut after = *position;
+                after.play_unchecked(mv);
+                after.is_checkmate()
+            },
+            |mv| match (mv.from(), position.piece_at(mv.to())) {
+                (Some(_), Some(victim)) => shogi_value(victim.kind),
+                _ => 0,
+            },
+        )
+    }
+
+    /// The chess and shogi policy: the first move that `mates`; otherwise,
+    /// three times in four, the move with the highest `capture` score (0 =
+    /// no capture; the first of equals); otherwise a random move. `None`
+    /// for an empty list.
+    fn mate_or_capture<M: Copy>(
+        &mut self,
+        moves: &[M],
+        mates: impl Fn(M) -> bool,
+        capture: impl Fn(M) -> u32,
+    ) -> Option<M> {
         if moves.is_empty() {
             return None;
         }
-        let mut best: Option<(u32, shogi::Move)> = None;
-        for &mv in moves.iter() {
-            let mut after = *position;
-            after.play_unchecked(mv);
-            if after.is_checkmate() {
+        let mut best: Option<(u32, M)> = None;
+        for &mv in moves {
+            if mates(mv) {
                 return Some(mv);
             }
-            if mv.from().is_some()
-                && let Some(victim) = position.piece_at(mv.to())
-            {
-                let score = shogi_value(victim.kind);
-                if best.is_none_or(|(s, _)| score > s) {
-                    best = Some((score, mv));
-                }
+            let score = capture(mv);
+            if score > 0 && best.is_none_or(|(s, _)| score > s) {
+                best = Some((score, mv));
             }
         }
         let r = self.next_u64();
