@@ -1,4 +1,4 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|cmd: novag_citrine::message::Command<'_>| {
-    boardwire_fuzz::citrine::command_value(&cmd)
-});
+boardwire_fuzz::value_target!(novag_citrine, Command, |commands: &[_]| commands
+    .iter()
+    .for_each(boardwire_fuzz::citrine::command_value));

@@ -1,2 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| boardwire_fuzz::citrine::reply_decode(data));
+boardwire_fuzz::decode_target!(novag_citrine, Reply, boardwire_fuzz::citrine::reply_decode);

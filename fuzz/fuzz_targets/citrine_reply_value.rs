@@ -1,4 +1,4 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|reply: novag_citrine::message::Reply<'_>| {
-    boardwire_fuzz::citrine::reply_value(&reply)
-});
+boardwire_fuzz::value_target!(novag_citrine, Reply, |replies: &[_]| replies
+    .iter()
+    .for_each(boardwire_fuzz::citrine::reply_value));

@@ -1,2 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| boardwire_fuzz::csa::client_line(data));
+boardwire_fuzz::decode_target!(csa_protocol, ClientMessage, boardwire_fuzz::csa::client_line);

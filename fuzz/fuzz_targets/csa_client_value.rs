@@ -1,4 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|msgs: Vec<csa_protocol::message::ClientMessage<'static>>| {
-    boardwire_fuzz::csa::client_value(&msgs)
-});
+boardwire_fuzz::value_target!(csa_protocol, ClientMessage, boardwire_fuzz::csa::client_value);

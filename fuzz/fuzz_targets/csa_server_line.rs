@@ -1,2 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| boardwire_fuzz::csa::server_line(data));
+boardwire_fuzz::decode_target!(csa_protocol, ServerMessage, boardwire_fuzz::csa::server_line);

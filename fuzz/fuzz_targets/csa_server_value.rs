@@ -1,4 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|msgs: Vec<csa_protocol::message::ServerMessage<'static>>| {
-    boardwire_fuzz::csa::server_value(&msgs)
-});
+boardwire_fuzz::value_target!(csa_protocol, ServerMessage, boardwire_fuzz::csa::server_value);

@@ -1,2 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|data: &[u8]| boardwire_fuzz::dxp::decode_any(data));
+boardwire_fuzz::decode_target!(damexchange, Message, boardwire_fuzz::dxp::decode_any);

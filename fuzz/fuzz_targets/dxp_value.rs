@@ -1,4 +1,2 @@
 #![no_main]
-libfuzzer_sys::fuzz_target!(|msgs: Vec<damexchange::Message<'_>>| {
-    boardwire_fuzz::dxp::value_roundtrip(&msgs)
-});
+boardwire_fuzz::value_target!(damexchange, Message, boardwire_fuzz::dxp::value_roundtrip);

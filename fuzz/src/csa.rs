@@ -21,7 +21,7 @@ fn decode_server_line(line: &[u8]) -> Result<ServerMessage<'_>, csa_protocol::er
 
 /// Any client message value (feature `arbitrary`): encodes to a line that
 /// decodes to the same value.
-pub fn client_value(msgs: &[ClientMessage<'static>]) {
+pub fn client_value(msgs: &[ClientMessage<'_>]) {
     for m in msgs {
         let line = m.to_line();
         assert_eq!(
@@ -38,7 +38,7 @@ pub fn client_value(msgs: &[ClientMessage<'static>]) {
 }
 
 /// Any server message value (feature `arbitrary`): the same property.
-pub fn server_value(msgs: &[ServerMessage<'static>]) {
+pub fn server_value(msgs: &[ServerMessage<'_>]) {
     for m in msgs {
         let line = m.to_line();
         assert_eq!(

@@ -1,5 +1,7 @@
 //! Property checks run by the fuzz targets (`fuzz_targets/*.rs` are two-line
-//! wrappers around these functions).
+//! wrappers around these functions). The protocol crates' decode and value
+//! targets are made by one macro each ([`decode_target!`], [`value_target!`]),
+//! the same property for every message type of the three crates.
 
 pub mod chess;
 pub mod citrine;
@@ -7,3 +9,112 @@ pub mod csa;
 pub mod draughts;
 pub mod dxp;
 pub mod shogi;
+
+/// Every frame a crate's default [`Framer`](damexchange::framer::Framer)
+/// cuts from `bytes` (given whole), as owned byte vectors; over-long frames
+/// are left out. Used by the target macros for all three protocol crates,
+/// whose framers share one shape.
+#[macro_export]
+macro_rules! frames_of {
+    ($krate:ident, $bytes:expr) => {{
+        use $krate::framer::{Framer, Status};
+        let mut framer = Framer::default();
+        let mut rest: &[u8] = $bytes;
+        let mut out: Vec<Vec<u8>> = Vec::new();
+        loop {
+            match framer.decode(rest) {
+                Status::Complete { frame, consumed } => {
+                    out.push(frame.to_vec());
+                    rest = &rest[consumed..];
+                }
+                Status::Overlong { consumed, .. } => rest = &rest[consumed..],
+                Status::Partial { consumed } => {
+                    rest = &rest[consumed..];
+                    if rest.is_empty() || consumed == 0 {
+                        break;
+                    }
+                }
+            }
+        }
+        out
+    }};
+}
+
+/// A decode target for one message type of one protocol crate:
+/// `decode_target!(damexchange, Message)`, optionally followed by a
+/// crate-specific property `fn(&[u8])` run on the same input.
+///
+/// The property, the same in every crate: decoding any bytes never panics;
+/// an error points inside the frame (`offset <= len`) and displays; a
+/// decoded value displays, and — when the input holds no terminator, as
+/// every frame the framer delivers — encodes to exactly one frame that
+/// decodes to the same value.
+#[macro_export]
+macro_rules! decode_target {
+    ($krate:ident, $ty:ident $(, $extra:expr)? $(,)?) => {
+        libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+            use $krate::decode::decode;
+            use $krate::message::$ty;
+            match decode::<$ty>(data) {
+                Ok(msg) => {
+                    let _ = msg.to_string();
+                    // `data` is a frame the framer could deliver when
+                    // appending some one-byte terminator makes it exactly one.
+                    let deliverable = [b'\0', b'\n', b'\r'].iter().any(|&t| {
+                        let mut terminated = data.to_vec();
+                        terminated.push(t);
+                        $crate::frames_of!($krate, &terminated) == [data.to_vec()]
+                    });
+                    if deliverable {
+                        let bytes = msg.to_bytes();
+                        let frames = $crate::frames_of!($krate, &bytes);
+                        assert_eq!(frames.len(), 1, "{bytes:?} is not one frame");
+                        assert_eq!(
+                            decode::<$ty>(&frames[0]).as_ref(),
+                            Ok(&msg),
+                            "{data:?} re-encoded as {bytes:?}"
+                        );
+                    }
+                }
+                Err(e) => {
+                    assert!(e.offset <= data.len(), "{e:?} for {data:?}");
+                    let _ = e.to_string();
+                }
+            }
+            $( ($extra)(data); )?
+        });
+    };
+}
+
+/// A value target for one message type of one protocol crate (feature
+/// `arbitrary`): `value_target!(damexchange, Message)`, optionally followed
+/// by a crate-specific property `fn(&[T])` run on the same values.
+///
+/// The property, the same in every crate: every valid value displays and
+/// encodes to exactly one frame that decodes (strictly) to the same value,
+/// and all of them written one after another come out of one framer in
+/// order.
+#[macro_export]
+macro_rules! value_target {
+    ($krate:ident, $ty:ident $(, $extra:expr)? $(,)?) => {
+        libfuzzer_sys::fuzz_target!(|msgs: Vec<$krate::message::$ty<'_>>| {
+            use $krate::decode::decode;
+            use $krate::message::$ty;
+            let mut stream = Vec::new();
+            for msg in &msgs {
+                let _ = msg.to_string();
+                let bytes = msg.to_bytes();
+                let frames = $crate::frames_of!($krate, &bytes);
+                assert_eq!(frames.len(), 1, "{msg:?} encodes as {bytes:?}");
+                assert_eq!(decode::<$ty>(&frames[0]).as_ref(), Ok(msg), "{bytes:?}");
+                stream.extend_from_slice(&bytes);
+            }
+            let frames = $crate::frames_of!($krate, &stream);
+            assert_eq!(frames.len(), msgs.len(), "{stream:?}");
+            for (frame, msg) in frames.iter().zip(&msgs) {
+                assert_eq!(decode::<$ty>(frame).as_ref(), Ok(msg), "{frame:?}");
+            }
+            $( ($extra)(&msgs[..]); )?
+        });
+    };
+}

@@ -1,0 +1,2 @@
+#![no_main]
+boardwire_fuzz::decode_target!(novag_citrine, Command);
