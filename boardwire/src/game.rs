@@ -173,14 +173,52 @@ pub(crate) fn show<G: GameCli>(text: &str, out: &mut impl Write) -> Result<(), F
 /// with `board` its diagram. The first move that does not parse or is not
 /// legal fails the command (exit 2) naming its number, text and why;
 /// nothing is printed then.
+///
+/// With `-` as the position (and no moves), batch mode: each stdin line is
+/// `<position> moves <move>...` (the UCI `position` convention; ` moves`
+/// and the moves may be left out) and is answered by one line, the
+/// position reached or `error: ...`; exit code 2 at the end when a line
+/// failed (`crate::batch::batch`).
 pub(crate) fn play<G: GameCli>(
     text: &str,
     moves: &[String],
     board: bool,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
+    if text == "-" {
+        if board || !moves.is_empty() {
+            return Err(Failure::Input(
+                "play -: the moves are on the stdin lines, and --board is not for batch mode"
+                    .into(),
+            ));
+        }
+        let parse = |line: &str| {
+            let (position, moves) = match line.split_once(" moves") {
+                Some((p, m)) if m.is_empty() || m.starts_with(char::is_whitespace) => (p, m),
+                _ => (line, ""),
+            };
+            play_moves::<G>(position, moves.split_whitespace())
+        };
+        return batch::batch(G::BATCH_KEY, false, out, parse, |pos, _, out| {
+            write!(out, "{pos}")
+        });
+    }
+    let pos = play_moves::<G>(text, moves.iter().map(String::as_str))?;
+    writeln!(out, "{pos}")?;
+    if board {
+        writeln!(out, "{pos:#}")?;
+    }
+    Ok(())
+}
+
+/// The position `text` after `moves`, or the first failing move as a
+/// [`Failure::Input`] naming its 1-based number, text and why.
+fn play_moves<'a, G: GameCli>(
+    text: &str,
+    moves: impl Iterator<Item = &'a str>,
+) -> Result<G::Position, Failure> {
     let mut pos = G::position(text)?;
-    for (i, m) in moves.iter().enumerate() {
+    for (i, m) in moves.enumerate() {
         let mv = G::parse_move(&pos, m).map_err(|why| {
             Failure::Input(format!(
                 "move {} {}: {why} (position {pos})",
@@ -190,11 +228,7 @@ pub(crate) fn play<G: GameCli>(
         })?;
         G::play(&mut pos, mv);
     }
-    writeln!(out, "{pos}")?;
-    if board {
-        writeln!(out, "{pos:#}")?;
-    }
-    Ok(())
+    Ok(pos)
 }
 
 /// Batch mode: one position per stdin line, one answer line each

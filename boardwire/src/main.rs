@@ -137,10 +137,13 @@ enum Command {
     /// (`32-28`, `28x19`). Stdout: the position (FEN, SFEN, PDN FEN) alone
     /// on the first line, then with --board its diagram (as `show`). The
     /// first illegal or malformed move: exit code 2, naming the move and why.
+    /// With `-` as the position, batch mode: each stdin line is
+    /// `<POSITION> moves <MOVE>...` and is answered by one line, the
+    /// position reached or `error: ...` (exit code 2 at the end if any).
     Play {
         /// The game.
         game: Game,
-        /// The starting position (quote it), or `startpos`.
+        /// The starting position (quote it), `startpos`, or `-` for stdin.
         position: String,
         /// Also draw the position reached.
         #[arg(long)]

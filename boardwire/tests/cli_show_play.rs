@@ -233,3 +233,39 @@ fn help_lists_show_and_play() {
     let out = stdout(&boardwire(&["moves", "--help"]));
     assert!(out.contains("--notation"), "{out}");
 }
+
+#[test]
+fn play_batch_mode_answers_every_line() {
+    let o = with_stdin(
+        &["play", "chess", "-"],
+        b"startpos moves e4 c5 Nf3\nstartpos moves e4 e4\n\nstartpos\nnot a fen moves e4\n",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert_eq!(lines[0], AFTER_NF3);
+    assert!(lines[1].starts_with("error: move 2 \"e4\""), "{}", lines[1]);
+    assert_eq!(
+        lines[2],
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    );
+    assert!(
+        lines[3].starts_with("error: invalid chess position"),
+        "{}",
+        lines[3]
+    );
+    assert!(
+        stderr(&o).contains("2 stdin line(s) failed"),
+        "{}",
+        stderr(&o)
+    );
+    let o = with_stdin(&["play", "shogi", "-"], b"startpos moves 7g7f -3334FU\n");
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), format!("{SHOGI_AFTER_2}\n"));
+    // Moves on the command line do not mix with batch mode.
+    assert_eq!(
+        boardwire(&["play", "chess", "-", "e4"]).status.code(),
+        Some(2)
+    );
+}
