@@ -250,3 +250,22 @@ fn every_legal_move_round_trips_on_random_playouts() {
     }
     assert!(checked > 10_000, "{checked}");
 }
+
+proptest::proptest! {
+    /// Any text: no panic; an accepted move is legal; a syntax error's
+    /// offset lies within the text (or at its end).
+    #[test]
+    fn any_text_is_a_legal_move_or_a_typed_error(text in "[KQRBNPOo0a-hx1-9=+#!?-]{0,9}|\\PC{0,9}") {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "5r1k/3PP3/8/8/8/8/8/K7 w - - 0 1",
+        ];
+        for fen in fens {
+            let p = pos(fen);
+            match p.parse_san(&text) {
+                Ok(mv) => proptest::prop_assert!(p.is_legal(mv)),
+                Err(e) => proptest::prop_assert!(e.offset <= text.len()),
+            }
+        }
+    }
+}
