@@ -48,6 +48,30 @@ fn movegen_play_and_perft_do_not_allocate() {
 }
 
 #[test]
+fn san_writing_and_reading_do_not_allocate() {
+    let positions: Vec<Position> = [
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
+    ]
+    .iter()
+    .map(|f| f.parse().unwrap())
+    .collect();
+    let before = allocations();
+    let mut total = 0usize;
+    for pos in &positions {
+        for &mv in pos.legal_moves().iter() {
+            let san = pos.san(mv);
+            total += san.as_str().len();
+            assert_eq!(pos.parse_san(san.as_str()), Ok(mv));
+            total += usize::from(pos.parse_san("Qxx9").is_err());
+        }
+    }
+    let after = allocations();
+    assert!(total > 0);
+    assert_eq!(after - before, 0, "heap allocations during SAN");
+}
+
+#[test]
 fn the_counter_counts() {
     // The allocator hook works: a Vec allocation is seen.
     let before = allocations();

@@ -1,5 +1,6 @@
 //! What the game modules share: JSON string quoting and the stdin batch
-//! mode of `moves` (`boardwire moves <game> - [--json]`).
+//! mode of `moves` and `play` (`boardwire moves <game> - [--json]`,
+//! `boardwire play <game> -`).
 
 use std::io::{BufRead, Write};
 
@@ -73,9 +74,7 @@ pub(crate) fn batch<P>(
         }
     }
     if failed > 0 {
-        return Err(Failure::Input(format!(
-            "{failed} invalid position(s) on stdin"
-        )));
+        return Err(Failure::Input(format!("{failed} stdin line(s) failed")));
     }
     Ok(())
 }

@@ -1,25 +1,58 @@
-//! `perft chess` and `moves chess`: the same commands and output shapes as
-//! for draughts, with moves in UCI (`e2e4`, `e7e8q`, castling `e1g1`).
+//! `perft chess`, `moves chess`, `show chess`, `play chess`: the same
+//! commands and output shapes as for draughts, with moves in UCI (`e2e4`,
+//! `e7e8q`, castling `e1g1`) or SAN (`e4`, `Nf3`, `O-O`, `e8=Q+`).
 
 use std::io::Write;
 
-use board_core::chess::{Move, Position, perft_divide};
+use board_core::chess::{Move, Position, UciError, perft_divide};
 
 use crate::Failure;
 use crate::batch::json_string;
-use crate::game::GameCli;
+use crate::game::{GameCli, Notation};
 
 /// Kiwipete (Peter McKenzie's perft position 2, Chess Programming Wiki).
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
-/// Chess for `perft` and `moves` (`crate::game`): FEN, `startpos` or
-/// `kiwipete`; `--json` gives `{"uci":"e2e4"}`.
+/// Chess for the game commands (`crate::game`): FEN, `startpos` or
+/// `kiwipete`; `--json` gives `{"uci":"e2e4","san":"e4"}`.
 pub(crate) struct Chess;
 
 impl GameCli for Chess {
     type Position = Position;
     type Move = Move;
     const BATCH_KEY: &'static str = "fen";
+    const NAME: &'static str = "chess";
+    const NOTATIONS: &'static [Notation] = &[Notation::Uci, Notation::San];
+
+    fn notation_text(pos: &Position, mv: Move, notation: Notation) -> String {
+        match notation {
+            Notation::San => pos.san(mv).to_string(),
+            _ => mv.to_string(),
+        }
+    }
+
+    /// UCI first, then SAN; when both fail, the UCI reason for text that
+    /// is UCI syntax (`e2e5`: illegal), else the SAN reason.
+    fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
+        let uci = match pos.parse_uci(text) {
+            Ok(mv) => return Ok(mv),
+            Err(e) => e,
+        };
+        match pos.parse_san(text) {
+            Ok(mv) => Ok(mv),
+            Err(san) => Err(match uci {
+                UciError::Illegal(_) => uci.to_string(),
+                UciError::Syntax(_) if san.problem.is_syntax() => {
+                    format!("neither UCI nor SAN ({san})")
+                }
+                UciError::Syntax(_) => format!("illegal: {}", san.problem),
+            }),
+        }
+    }
+
+    fn play(pos: &mut Position, mv: Move) {
+        pos.play_unchecked(mv);
+    }
 
     fn position(text: &str) -> Result<Position, Failure> {
         match text.trim() {
@@ -43,8 +76,8 @@ impl GameCli for Chess {
         mv.to_string()
     }
 
-    fn write_json_move(_: &Position, mv: Move, out: &mut dyn Write) -> Result<(), Failure> {
-        write!(out, "{{\"uci\":\"{mv}\"}}")?;
+    fn write_json_move(pos: &Position, mv: Move, out: &mut dyn Write) -> Result<(), Failure> {
+        write!(out, "{{\"uci\":\"{mv}\",\"san\":\"{}\"}}", pos.san(mv))?;
         Ok(())
     }
 

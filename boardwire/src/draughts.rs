@@ -1,4 +1,5 @@
-//! `perft draughts` and `moves draughts`: positions in PDN FEN (or
+//! `perft draughts`, `moves draughts`, `show draughts`, `play draughts`:
+//! positions in PDN FEN (or
 //! `startpos`), moves in PDN (`32-28`, `28x19`, every landing square
 //! `11x18x25` when the short form is ambiguous); `--json` gives
 //! `{"from":32,"to":28,"captures":[],"notation":"32-28"}`.
@@ -9,15 +10,30 @@ use board_core::draughts::{Move, Position, perft_divide};
 
 use crate::Failure;
 use crate::batch::json_string;
-use crate::game::GameCli;
+use crate::game::{GameCli, Notation};
 
-/// International draughts for `perft` and `moves` (`crate::game`).
+/// International draughts for the game commands (`crate::game`).
 pub(crate) struct Draughts;
 
 impl GameCli for Draughts {
     type Position = Position;
     type Move = Move;
     const BATCH_KEY: &'static str = "fen";
+    const NAME: &'static str = "draughts";
+    const NOTATIONS: &'static [Notation] = &[Notation::Pdn];
+
+    fn notation_text(pos: &Position, mv: Move, _: Notation) -> String {
+        pos.move_text(mv).to_string()
+    }
+
+    fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
+        pos.parse_move(text)
+            .map_err(|e| format!("not a legal PDN move here ({e})"))
+    }
+
+    fn play(pos: &mut Position, mv: Move) {
+        pos.play_unchecked(mv);
+    }
 
     fn position(text: &str) -> Result<Position, Failure> {
         if text.trim() == "startpos" {

@@ -51,7 +51,7 @@ struct Cli {
     demo: demo::DemoArgs,
 }
 
-/// The games `perft` and `moves` know.
+/// The games `perft`, `moves`, `show` and `play` know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Game {
     /// International draughts (10x10); positions in PDN FEN.
@@ -89,9 +89,11 @@ enum Command {
     ///
     /// Draughts moves are written in PDN: `32-28`, `28x19`, or with every
     /// landing square (`11x18x25`) when the short form would be ambiguous.
-    /// Chess moves are UCI (`e2e4`, `e7e8q`, castling `e1g1`); with --json
-    /// one `{"uci":"e2e4"}` object per move. Shogi moves are USI (`7g7f`,
-    /// `8h2b+`, `P*5e`); with --json one `{"usi":"7g7f","csa":"+7776FU"}`
+    /// Chess moves are UCI (`e2e4`, `e7e8q`, castling `e1g1`) or, with
+    /// `--notation san`, SAN (`e4`, `Nf3`, `O-O`, `e8=Q+`); with --json one
+    /// `{"uci":"e2e4","san":"e4"}` object per move. Shogi moves are USI
+    /// (`7g7f`, `8h2b+`, `P*5e`) or, with `--notation csa`, CSA
+    /// (`+7776FU`); with --json one `{"usi":"7g7f","csa":"+7776FU"}`
     /// object per move, and batch lines say `"sfen"` instead of `"fen"`.
     /// With `-` as the position, positions are read from stdin, one per line
     /// (batch mode, for differential tests): each is answered with one line,
@@ -103,10 +105,51 @@ enum Command {
         game: Game,
         /// The position (quote it), `startpos`, or `-` for stdin.
         position: String,
-        /// One JSON object per move:
+        /// The move notation: chess `uci` (default) or `san`, shogi `usi`
+        /// (default) or `csa`, draughts `pdn`. With --json every notation
+        /// of the game is in each object anyway.
+        #[arg(long, value_enum)]
+        notation: Option<game::Notation>,
+        /// One JSON object per move, with every notation of the game:
         /// `{"from":32,"to":28,"captures":[...],"notation":"32-28"}`.
         #[arg(long)]
         json: bool,
+    },
+    /// Draw a position as a plain-ASCII board diagram.
+    ///
+    /// Chess: 8x8, FEN piece letters (upper case White), ranks 8..1 and
+    /// files a..h. Draughts: 10x10 as White sees it, `w`/`b` men, `W`/`B`
+    /// kings, with the square numbers 1..50 beside it. Shogi: 9x9, SFEN
+    /// letters (upper case sente, `+` promoted), files 9..1 and ranks a..i
+    /// as USI writes them, both sides' pieces in hand. The side to move on
+    /// the last line.
+    Show {
+        /// The game.
+        game: Game,
+        /// The position (quote it), or `startpos`.
+        position: String,
+    },
+    /// Play moves from a position and print the position reached.
+    ///
+    /// Moves in any notation of the game: chess UCI or SAN (`e2e4`, `e4`,
+    /// `Nf3`, `O-O`), shogi USI or CSA (`7g7f`, `+7776FU`; CSA moves of
+    /// gote start with `-`, so put the moves after `--`), draughts PDN
+    /// (`32-28`, `28x19`). Stdout: the position (FEN, SFEN, PDN FEN) alone
+    /// on the first line, then with --board its diagram (as `show`). The
+    /// first illegal or malformed move: exit code 2, naming the move and why.
+    /// With `-` as the position, batch mode: each stdin line is
+    /// `<POSITION> moves <MOVE>...` and is answered by one line, the
+    /// position reached or `error: ...` (exit code 2 at the end if any).
+    Play {
+        /// The game.
+        game: Game,
+        /// The starting position (quote it), `startpos`, or `-` for stdin.
+        position: String,
+        /// Also draw the position reached.
+        #[arg(long)]
+        board: bool,
+        /// The moves, in order.
+        moves: Vec<String>,
     },
     /// CSA shogi server protocol (shogi-server x1 mode too): serve, connect, decode.
     Csa {
@@ -192,11 +235,27 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
         Command::Moves {
             game,
             position,
+            notation,
             json,
         } => match game {
-            Game::Draughts => game::moves::<draughts::Draughts>(&position, json, out),
-            Game::Chess => game::moves::<chess::Chess>(&position, json, out),
-            Game::Shogi => game::moves::<shogi::Shogi>(&position, json, out),
+            Game::Draughts => game::moves::<draughts::Draughts>(&position, notation, json, out),
+            Game::Chess => game::moves::<chess::Chess>(&position, notation, json, out),
+            Game::Shogi => game::moves::<shogi::Shogi>(&position, notation, json, out),
+        },
+        Command::Show { game, position } => match game {
+            Game::Draughts => game::show::<draughts::Draughts>(&position, out),
+            Game::Chess => game::show::<chess::Chess>(&position, out),
+            Game::Shogi => game::show::<shogi::Shogi>(&position, out),
+        },
+        Command::Play {
+            game,
+            position,
+            board,
+            moves,
+        } => match game {
+            Game::Draughts => game::play::<draughts::Draughts>(&position, &moves, board, out),
+            Game::Chess => game::play::<chess::Chess>(&position, &moves, board, out),
+            Game::Shogi => game::play::<shogi::Shogi>(&position, &moves, board, out),
         },
         Command::Csa { command } => csa::run(command, out),
         Command::Citrine(args) => citrine::run(args, out),

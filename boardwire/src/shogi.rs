@@ -1,7 +1,7 @@
-//! `perft shogi` and `moves shogi`: the same commands and output shapes as
-//! for draughts, with positions in SFEN and moves in USI (`7g7f`, `8h2b+`,
-//! `P*5e`); `--json` adds the CSA form (`{"usi":"7g7f","csa":"+7776FU"}`),
-//! batch lines say `"sfen"`.
+//! `perft shogi`, `moves shogi`, `show shogi`, `play shogi`: the same
+//! commands and output shapes as for draughts, with positions in SFEN and
+//! moves in USI (`7g7f`, `8h2b+`, `P*5e`) or CSA (`+7776FU`); `--json`
+//! gives both (`{"usi":"7g7f","csa":"+7776FU"}`), batch lines say `"sfen"`.
 
 use std::io::Write;
 
@@ -9,15 +9,43 @@ use board_core::shogi::{Move, Position, perft_divide};
 
 use crate::Failure;
 use crate::batch::json_string;
-use crate::game::GameCli;
+use crate::game::{GameCli, Notation};
 
-/// Shogi for `perft` and `moves` (`crate::game`).
+/// Shogi for the game commands (`crate::game`).
 pub(crate) struct Shogi;
 
 impl GameCli for Shogi {
     type Position = Position;
     type Move = Move;
     const BATCH_KEY: &'static str = "sfen";
+    const NAME: &'static str = "shogi";
+    const NOTATIONS: &'static [Notation] = &[Notation::Usi, Notation::Csa];
+
+    fn notation_text(pos: &Position, mv: Move, notation: Notation) -> String {
+        match notation {
+            // Every listed move is legal, so the CSA form exists; the USI
+            // text stands in should it not.
+            Notation::Csa => pos
+                .move_to_csa(mv)
+                .map_or_else(|_| mv.to_string(), |c| c.to_string()),
+            _ => mv.to_string(),
+        }
+    }
+
+    /// CSA when the text starts with its sign (`+`/`-`), else USI.
+    fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
+        if text.starts_with(['+', '-']) {
+            pos.parse_csa_move(text.as_bytes())
+                .map_err(|e| format!("not a legal CSA move here ({e})"))
+        } else {
+            pos.parse_usi(text)
+                .map_err(|e| format!("not a legal USI move here ({e})"))
+        }
+    }
+
+    fn play(pos: &mut Position, mv: Move) {
+        pos.play_unchecked(mv);
+    }
 
     fn position(text: &str) -> Result<Position, Failure> {
         let text = text.trim();

@@ -60,7 +60,11 @@ fn moves_plain_and_json() {
         "--json",
     ]);
     let out = stdout(&o);
-    assert!(out.lines().any(|l| l == r#"{"uci":"e7d8q"}"#), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l == r#"{"uci":"e7d8q","san":"exd8=Q+"}"#),
+        "{out}"
+    );
     assert!(
         out.lines()
             .all(|l| l.starts_with(r#"{"uci":""#) && l.ends_with("\"}"))
@@ -81,7 +85,7 @@ fn moves_batch_from_stdin() {
     assert!(lines[1].starts_with(r#"{"fen":"not a fen","error":"#));
     assert_eq!(
         lines[2],
-        r#"{"fen":"8/8/8/8/8/8/8/K6k w - - 0 1","moves":[{"uci":"a1b1"},{"uci":"a1a2"},{"uci":"a1b2"}]}"#
+        r#"{"fen":"8/8/8/8/8/8/8/K6k w - - 0 1","moves":[{"uci":"a1b1","san":"Kb1"},{"uci":"a1a2","san":"Ka2"},{"uci":"a1b2","san":"Kb2"}]}"#
     );
 }
 

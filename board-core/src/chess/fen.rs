@@ -440,11 +440,47 @@ fn validate(
     Ok(())
 }
 
+impl Position {
+    /// The `{:#}` diagram (see the `Display` impl).
+    fn write_diagram(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("  +-----------------+\n")?;
+        for rank in Rank::ALL.iter().rev() {
+            write!(f, "{} |", rank.char())?;
+            for file in File::ALL {
+                let c = self
+                    .piece_at(Square::from_coords(file, *rank))
+                    .map_or('.', |p| p.char());
+                write!(f, " {c}")?;
+            }
+            f.write_str(" |\n")?;
+        }
+        f.write_str("  +-----------------+\n")?;
+        f.write_str("    a b c d e f g h\n")?;
+        write!(f, "{} to move", self.turn)
+    }
+}
+
 impl fmt::Display for Position {
     /// Canonical FEN: all six fields, castling in `KQkq` order, the en
     /// passant square only when an en passant capture is legal.
+    ///
+    /// The alternate form `{:#}` draws the board in plain ASCII instead:
+    /// 12 lines separated by `\n` (no final newline): a frame, ranks 8 down
+    /// to 1 each starting with its digit, the pieces as FEN letters (upper
+    /// case White, lower case Black, `.` an empty square) separated by
+    /// spaces, the files `a`..`h` under them, and `white to move` or
+    /// `black to move`.
+    ///
+    /// ```
+    /// let diagram = format!("{:#}", board_core::chess::Position::startpos());
+    /// assert_eq!(diagram.lines().nth(1), Some("8 | r n b q k b n r |"));
+    /// assert_eq!(diagram.lines().last(), Some("white to move"));
+    /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use fmt::Write;
+        if f.alternate() {
+            return self.write_diagram(f);
+        }
         for rank in Rank::ALL.iter().rev() {
             let mut empty = 0u8;
             for file in File::ALL {

@@ -10,6 +10,7 @@
 //! | [`Position::play`] | checked: the new position, or [`PlayError`] holding the unchanged position |
 //! | [`Position::play_unchecked`] | fast path for moves taken from `legal_moves()` |
 //! | [`Position::parse_uci`], [`Move::to_uci`] | UCI text against a position; syntax ([`ParseUciError`]) and legality ([`IllegalMoveError`]) errors are separate |
+//! | [`Position::parse_san`], [`Position::san`] | SAN (`Nf3`, `exd5`, `O-O`, `e8=Q+`) against a position: [`SanError`] names the byte offset and the [`SanProblem`]; writing is canonical ([`San`], at most 7 bytes) |
 //! | [`perft`], [`perft_divide`] | leaf-node counts (bulk counting at the last ply) |
 //!
 //! Squares are 0..=63, `a1` = 0, `h1` = 7, `h8` = 63.
@@ -32,12 +33,14 @@ mod bitboard;
 mod fen;
 mod movegen;
 mod position;
+pub mod san;
 mod types;
 mod uci;
 
 pub use bitboard::Bitboard;
 pub use fen::{FenErrorKind, FenField, ParseFenError};
 pub use position::{CastlingRights, Outcome, PlayError, Position};
+pub use san::{San, SanError, SanProblem};
 pub use types::{
     CastlingSide, Color, File, Move, MoveKind, ParseSquareError, Piece, Rank, Role, Square,
 };

@@ -320,9 +320,69 @@ impl FromStr for Position {
     }
 }
 
+/// The `{:#}` diagram of a draughts position (see its `Display` impl).
+fn write_diagram(pos: &Position, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    const BORDER: &str = "+---------------------+   +-------------------------------+";
+    f.write_str(BORDER)?;
+    for row in 0..10u8 {
+        f.write_str("\n|")?;
+        for col in 0..10u8 {
+            if (row + col) % 2 == 0 {
+                f.write_str("  ")?;
+                continue;
+            }
+            let c = match Square::new(row * 5 + col / 2 + 1).and_then(|sq| pos.piece_at(sq)) {
+                None => '.',
+                Some(p) => match (p.color, p.kind) {
+                    (Color::White, PieceKind::Man) => 'w',
+                    (Color::White, PieceKind::King) => 'W',
+                    (Color::Black, PieceKind::Man) => 'b',
+                    (Color::Black, PieceKind::King) => 'B',
+                },
+            };
+            write!(f, " {c}")?;
+        }
+        f.write_str(" |   |")?;
+        for col in 0..10u8 {
+            if (row + col) % 2 == 0 {
+                f.write_str("   ")?;
+            } else {
+                write!(f, "{:>3}", row * 5 + col / 2 + 1)?;
+            }
+        }
+        f.write_str(" |")?;
+    }
+    write!(f, "\n{BORDER}\n")?;
+    f.write_str(match pos.side {
+        Color::White => "white to move",
+        Color::Black => "black to move",
+    })
+}
+
 impl fmt::Display for Position {
     /// Canonical PDN FEN: `W:W31,...,50:B1,...,20`, kings as `K17`.
+    ///
+    /// The alternate form `{:#}` draws the board in plain ASCII instead:
+    /// 13 lines separated by `\n` (no final newline). Each of the 10 rows
+    /// shows, left, the board as White sees it (square 1 top left on the
+    /// second column, 46 bottom left) with `w`/`b` for White's/Black's men,
+    /// `W`/`B` for kings, `.` for an empty playable square and blanks for
+    /// the unplayable light squares, and, right, the same row with the
+    /// numbers 1..=50 of the playable squares (the legend). The last line
+    /// is `white to move` or `black to move`.
+    ///
+    /// ```
+    /// let diagram = format!("{:#}", board_core::draughts::Position::startpos());
+    /// assert_eq!(
+    ///     diagram.lines().nth(1),
+    ///     Some("|   b   b   b   b   b |   |     1     2     3     4     5 |")
+    /// );
+    /// assert_eq!(diagram.lines().last(), Some("white to move"));
+    /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if f.alternate() {
+            return write_diagram(self, f);
+        }
         f.write_str(match self.side {
             Color::White => "W",
             Color::Black => "B",

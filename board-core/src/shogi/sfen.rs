@@ -455,9 +455,91 @@ impl Position {
     }
 }
 
+/// The hand kinds in SFEN order.
+const HAND_ORDER: [PieceKind; 7] = [
+    PieceKind::Rook,
+    PieceKind::Bishop,
+    PieceKind::Gold,
+    PieceKind::Silver,
+    PieceKind::Knight,
+    PieceKind::Lance,
+    PieceKind::Pawn,
+];
+
+impl Position {
+    /// One `<side> in hand: ...` line of the `{:#}` diagram.
+    fn write_hand_line(&self, f: &mut fmt::Formatter<'_>, color: Color) -> fmt::Result {
+        f.write_str(match color {
+            Color::Black => "sente (b) in hand:",
+            Color::White => "gote (w) in hand:",
+        })?;
+        let mut any = false;
+        for kind in HAND_ORDER {
+            let n = self.hands[color.index()].count(kind);
+            if n == 0 {
+                continue;
+            }
+            any = true;
+            f.write_str(" ")?;
+            if n > 1 {
+                write!(f, "{n}")?;
+            }
+            write!(f, "{}", Piece::new(color, kind))?;
+        }
+        if !any {
+            f.write_str(" -")?;
+        }
+        Ok(())
+    }
+
+    /// The `{:#}` diagram (see the `Display` impl).
+    fn write_diagram(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const BORDER: &str = "  +----------------------------+";
+        self.write_hand_line(f, Color::White)?;
+        f.write_str("\n     9  8  7  6  5  4  3  2  1\n")?;
+        f.write_str(BORDER)?;
+        for rank in 1..=9u8 {
+            f.write_str("\n  |")?;
+            for file in (1..=9u8).rev() {
+                match Square::new(file, rank).and_then(|sq| self.piece_at(sq)) {
+                    None => f.write_str("  .")?,
+                    Some(p) if p.kind.is_promoted() => write!(f, " {p}")?,
+                    Some(p) => write!(f, "  {p}")?,
+                }
+            }
+            write!(f, " | {}", (b'a' + rank - 1) as char)?;
+        }
+        write!(f, "\n{BORDER}\n")?;
+        self.write_hand_line(f, Color::Black)?;
+        f.write_str(match self.side {
+            Color::Black => "\nsente (b) to move",
+            Color::White => "\ngote (w) to move",
+        })
+    }
+}
+
 impl fmt::Display for Position {
     /// Canonical SFEN.
+    ///
+    /// The alternate form `{:#}` draws the board in plain ASCII instead:
+    /// 15 lines separated by `\n` (no final newline): gote's pieces in hand,
+    /// the files 9 to 1 as USI numbers them, a frame, ranks 1..=9 from top
+    /// to bottom each ending with its USI letter `a`..`i`, the pieces in
+    /// SFEN letters (upper case sente, lower case gote, `+` before a
+    /// promoted piece, `.` an empty square) in three-character cells,
+    /// sente's pieces in hand (SFEN letters in SFEN order, a count before
+    /// any held more than once: `R 2P`; `-` for none), and
+    /// `sente (b) to move` or `gote (w) to move`.
+    ///
+    /// ```
+    /// let diagram = format!("{:#}", board_core::shogi::Position::startpos());
+    /// assert_eq!(diagram.lines().nth(3), Some("  |  l  n  s  g  k  g  s  n  l | a"));
+    /// assert_eq!(diagram.lines().last(), Some("sente (b) to move"));
+    /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if f.alternate() {
+            return self.write_diagram(f);
+        }
         self.write_sfen(f)
     }
 }
