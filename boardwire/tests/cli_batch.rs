@@ -3,6 +3,7 @@
 //! Expected moves: the 20 legal first moves of chess (any perft table,
 //! depth 1) and the 9 of international draughts.
 
+#[allow(dead_code)]
 mod common;
 use common::{stderr, stdout, with_stdin};
 
