@@ -10,7 +10,7 @@ use nom::Parser;
 
 use crate::error::{DecodeError, Field, MessageKind, Problem};
 use crate::message::{Captures, Message, Move};
-use crate::parse::{self, ParseError};
+use crate::parse::{self, GameReqParts, ParseError};
 use crate::types::Square;
 
 /// Runtime leniency for what real peers send (docs/specs/damexchange.md,
@@ -168,9 +168,9 @@ fn decode_parsed<'a>(frame: &'a [u8], leniency: &Leniency) -> Result<Message<'a>
     // is built once, in the result.
     let len = msg.len();
     macro_rules! done {
-        ($parsed:expr, $variant:path) => {
+        ($parsed:expr, $build:expr) => {
             match $parsed {
-                Ok((rest, m)) if rest.is_empty() || leniency.extra_bytes => Ok($variant(m)),
+                Ok((rest, m)) if rest.is_empty() || leniency.extra_bytes => Ok(($build)(m)),
                 Ok((rest, _)) => Err(trailing(kind, len, rest.len())),
                 Err(e) => Err(parse_failure(e, kind, len)),
             }
@@ -178,7 +178,12 @@ fn decode_parsed<'a>(frame: &'a [u8], leniency: &Leniency) -> Result<Message<'a>
     }
     match kind {
         MessageKind::Move => done!(parse::move_message_with(leniency).parse(msg), Message::Move),
-        MessageKind::GameReq => done!(parse::game_req_with(leniency).parse(msg), Message::GameReq),
+        // The parts are small; the message (with its 100-byte board) is
+        // built once, here, in the result.
+        MessageKind::GameReq => done!(
+            parse::game_req_parts(leniency).parse(msg),
+            |m: GameReqParts<'a>| Message::GameReq(m.into_game_req())
+        ),
         MessageKind::GameAcc => done!(parse::game_acc_with(leniency).parse(msg), Message::GameAcc),
         MessageKind::GameEnd => done!(parse::game_end(msg), Message::GameEnd),
         MessageKind::Chat => done!(parse::chat(msg), Message::Chat),

@@ -235,6 +235,15 @@ pub fn name_field<'a>(
     f: Field,
     len: usize,
 ) -> impl Parser<&'a [u8], Output = Name<'a>, Error = ParseError> {
+    name_bytes(f, len).map(Name::from_checked)
+}
+
+/// [`name_field`] as checked bytes, padding removed.
+#[inline]
+fn name_bytes<'a>(
+    f: Field,
+    len: usize,
+) -> impl Parser<&'a [u8], Output = &'a [u8], Error = ParseError> {
     move |i: &'a [u8]| {
         let (rest, raw) = field(f, len).parse(i)?;
         if let Some(k) = raw.iter().position(|b| !(0x20..=0x7e).contains(b)) {
@@ -255,7 +264,7 @@ pub fn name_field<'a>(
         while end > 0 && raw[end - 1] == b' ' {
             end -= 1;
         }
-        Ok((rest, Name::from_checked(&raw[..end])))
+        Ok((rest, &raw[..end]))
     }
 }
 
@@ -321,24 +330,34 @@ pub fn moves_limit(i: &[u8]) -> PResult<'_, u16> {
 /// `e w z W Z`, square 1 first.
 #[inline]
 pub fn board(i: &[u8]) -> PResult<'_, [Option<Piece>; 50]> {
-    let (rest, letters) = field(Field::Board, 50).parse(i)?;
-    let mut board = [None; 50];
-    for (k, (&l, slot)) in letters.iter().zip(board.iter_mut()).enumerate() {
-        match parse_board_letter(l) {
-            Ok(content) => *slot = content,
-            Err(()) => {
-                return fail(
-                    &i[k..],
-                    Field::Board,
-                    Problem::Invalid {
-                        byte: l,
-                        expected: Expected::BoardLetter,
-                    },
-                );
-            }
-        }
+    board_letters.map(board_from_letters).parse(i)
+}
+
+/// The 50 board letters, checked but not converted: decoding builds the
+/// board once, in its final place (a 100-byte value moved through the
+/// parser layers costs more than parsing it).
+#[inline]
+fn board_letters(i: &[u8]) -> PResult<'_, &[u8; 50]> {
+    let Some((letters, rest)) = i.split_first_chunk::<50>() else {
+        return fail(i, Field::Board, Problem::Truncated { len: 0 });
+    };
+    if let Some(k) = letters.iter().position(|&l| parse_board_letter(l).is_err()) {
+        return fail(
+            &i[k..],
+            Field::Board,
+            Problem::Invalid {
+                byte: letters[k],
+                expected: Expected::BoardLetter,
+            },
+        );
     }
-    Ok((rest, board))
+    Ok((rest, letters))
+}
+
+/// The board of letters that [`board_letters`] accepted.
+#[inline(always)]
+fn board_from_letters(letters: &[u8; 50]) -> [Option<Piece>; 50] {
+    letters.map(|l| parse_board_letter(l).unwrap_or(None))
 }
 
 /// GAMEREQ starting position (offset 42): `A`, or `B` + side to move +
@@ -347,18 +366,22 @@ pub fn board(i: &[u8]) -> PResult<'_, [Option<Piece>; 50]> {
 pub fn start_position<'a>(
     leniency: &Leniency,
 ) -> impl Parser<&'a [u8], Output = StartPosition, Error = ParseError> {
+    start_letters(leniency).map(position_from_letters)
+}
+
+/// The starting position unconverted: `None` for `A`, the side to move and
+/// the checked board letters for `B`.
+#[inline]
+fn start_letters<'a>(
+    leniency: &Leniency,
+) -> impl Parser<&'a [u8], Output = Option<(Color, &'a [u8; 50])>, Error = ParseError> {
     let l = *leniency;
     move |i: &'a [u8]| {
         let (after, letter) = field(Field::StartingPosition, 1).parse(i)?;
         match letter[0] {
-            b'A' => Ok((after, StartPosition::Initial)),
-            b'B' => (color(Field::SideToMove, &l), board)
-                .map(|(side_to_move, board)| {
-                    StartPosition::Setup(Setup {
-                        side_to_move,
-                        board,
-                    })
-                })
+            b'A' => Ok((after, None)),
+            b'B' => (color(Field::SideToMove, &l), board_letters)
+                .map(Some)
                 .parse(after),
             byte => fail(
                 i,
@@ -368,6 +391,45 @@ pub fn start_position<'a>(
                     expected: Expected::PositionLetter,
                 },
             ),
+        }
+    }
+}
+
+#[inline(always)]
+fn position_from_letters(setup: Option<(Color, &[u8; 50])>) -> StartPosition {
+    match setup {
+        None => StartPosition::Initial,
+        Some((side_to_move, letters)) => StartPosition::Setup(Setup {
+            side_to_move,
+            board: board_from_letters(letters),
+        }),
+    }
+}
+
+/// The fields of a GAMEREQ, checked, with the name and the board still
+/// borrowed as bytes: small enough to pass through the parser layers, and
+/// turned into the [`GameReq`] in the caller's place
+/// ([`GameReqParts::into_game_req`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GameReqParts<'a> {
+    version: u8,
+    initiator: &'a [u8],
+    follower_color: Color,
+    minutes: u16,
+    moves: u16,
+    setup: Option<(Color, &'a [u8; 50])>,
+}
+
+impl<'a> GameReqParts<'a> {
+    #[inline(always)]
+    pub(crate) fn into_game_req(self) -> GameReq<'a> {
+        GameReq {
+            version: self.version,
+            initiator: Name::from_checked(self.initiator),
+            follower_color: self.follower_color,
+            minutes: self.minutes,
+            moves: self.moves,
+            position: position_from_letters(self.setup),
         }
     }
 }
@@ -385,6 +447,15 @@ pub fn game_req(i: &[u8]) -> PResult<'_, GameReq<'_>> {
 pub fn game_req_with<'a>(
     leniency: &Leniency,
 ) -> impl Parser<&'a [u8], Output = GameReq<'a>, Error = ParseError> {
+    game_req_parts(leniency).map(GameReqParts::into_game_req)
+}
+
+/// GAMEREQ as [`GameReqParts`] (what [`game_req_with`] and the decoder
+/// build the message from).
+#[inline]
+pub(crate) fn game_req_parts<'a>(
+    leniency: &Leniency,
+) -> impl Parser<&'a [u8], Output = GameReqParts<'a>, Error = ParseError> {
     let l = *leniency;
     move |i: &'a [u8]| {
         let (body, ()) = tag_kind(MessageKind::GameReq).parse(i)?;
@@ -410,23 +481,21 @@ pub fn game_req_with<'a>(
                 _ => Name::WIRE_LEN,
             }
         };
-        // Field by field (a tuple of the same parsers works too; this
-        // keeps the large outputs in place).
         let (i, version) = version(body)?;
-        let (i, initiator) = name_field(Field::InitiatorName, name_len).parse(i)?;
+        let (i, initiator) = name_bytes(Field::InitiatorName, name_len).parse(i)?;
         let (i, follower_color) = color(Field::FollowerColor, &l).parse(i)?;
         let (i, minutes) = thinking_time(i)?;
         let (i, moves) = moves_limit(i)?;
-        let (i, position) = start_position(&l).parse(i)?;
+        let (i, setup) = start_letters(&l).parse(i)?;
         Ok((
             i,
-            GameReq {
+            GameReqParts {
                 version,
                 initiator,
                 follower_color,
                 minutes,
                 moves,
-                position,
+                setup,
             },
         ))
     }
