@@ -23,7 +23,6 @@
 
 use nom::bytes::complete::take;
 use nom::error::ErrorKind;
-use nom::multi::fill;
 use nom::{IResult, Parser};
 
 use crate::decode::Leniency;
@@ -36,13 +35,13 @@ use crate::types::{ChatText, Color, Name, Piece, Square, parse_board_letter};
 
 /// A parse failure: the field, what is wrong, and `remaining`, the length
 /// of the input left at the fault (the offset in a frame of `n` bytes is
-/// `n - remaining`).
+/// `n - remaining`: the first bad byte, or for a field that is missing or
+/// cut off, [`Problem::Missing`], the end of the input, `remaining == 0`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParseError {
     /// The field at fault.
     pub field: Field,
-    /// What is wrong. For [`Problem::Truncated`] the `len` is filled in by
-    /// [`ParseError::into_decode_error`].
+    /// What is wrong.
     pub problem: Problem,
     /// Bytes of input remaining where the fault is.
     pub remaining: usize,
@@ -52,15 +51,11 @@ impl ParseError {
     /// The error of a parser that ran on a frame of `frame_len` bytes (the
     /// whole message, header included) of kind `message`.
     pub fn into_decode_error(self, message: MessageKind, frame_len: usize) -> DecodeError {
-        let problem = match self.problem {
-            Problem::Truncated { .. } => Problem::Truncated { len: frame_len },
-            p => p,
-        };
         DecodeError::new(
             message,
             self.field,
             frame_len.saturating_sub(self.remaining),
-            problem,
+            self.problem,
         )
     }
 }
@@ -68,8 +63,8 @@ impl ParseError {
 impl<'a> nom::error::ParseError<&'a [u8]> for ParseError {
     fn from_error_kind(input: &'a [u8], _kind: ErrorKind) -> ParseError {
         ParseError {
-            field: Field::End,
-            problem: Problem::Truncated { len: 0 },
+            field: Field::Trailing,
+            problem: Problem::Missing,
             remaining: input.len(),
         }
     }
@@ -90,7 +85,16 @@ fn fail<T>(at: &[u8], field: Field, problem: Problem) -> PResult<'_, T> {
     }))
 }
 
-/// Exactly `n` bytes of `field`, or "truncated" at the field's start.
+/// A field that is missing or cut off: [`Problem::Missing`] at the end of
+/// the input.
+#[cold]
+#[inline(never)]
+fn missing<'a, T>(i: &'a [u8], f: Field) -> PResult<'a, T> {
+    fail(&i[i.len()..], f, Problem::Missing)
+}
+
+/// Exactly `n` bytes of `field`, or [`Problem::Missing`] at the end of the
+/// input.
 #[inline]
 pub fn field<'a>(
     f: Field,
@@ -99,7 +103,7 @@ pub fn field<'a>(
     move |i: &'a [u8]| {
         take::<_, _, ParseError>(n)
             .parse(i)
-            .or_else(|_| fail(i, f, Problem::Truncated { len: 0 }))
+            .or_else(|_| missing(i, f))
     }
 }
 
@@ -110,7 +114,10 @@ pub fn digits<'a, const N: usize>(
     f: Field,
 ) -> impl Parser<&'a [u8], Output = u16, Error = ParseError> {
     move |i: &'a [u8]| {
-        let (rest, ds) = field(f, N).parse(i)?;
+        let Some((ds, rest)) = i.split_first_chunk::<N>() else {
+            // Cut off: a bad byte among those present first, else missing.
+            return not_digit(f, i, i);
+        };
         let mut value = 0u16;
         let mut bad = false;
         for &d in ds {
@@ -128,7 +135,9 @@ pub fn digits<'a, const N: usize>(
 #[cold]
 #[inline(never)]
 fn not_digit<'a, T>(f: Field, i: &'a [u8], ds: &[u8]) -> PResult<'a, T> {
-    let k = ds.iter().position(|d| !d.is_ascii_digit()).unwrap_or(0);
+    let Some(k) = ds.iter().position(|d| !d.is_ascii_digit()) else {
+        return missing(i, f);
+    };
     fail(
         &i[k..],
         f,
@@ -149,7 +158,15 @@ pub fn number<'a, const N: usize>(
     move |i: &'a [u8]| {
         let (rest, value) = digits::<N>(f).parse(i)?;
         if value < min || value > max {
-            return fail(i, f, Problem::OutOfRange { value, min, max });
+            return fail(
+                i,
+                f,
+                Problem::OutOfRange {
+                    value: value.into(),
+                    min: min.into(),
+                    max: max.into(),
+                },
+            );
         }
         Ok((rest, value))
     }
@@ -166,7 +183,7 @@ pub fn square<'a>(f: Field) -> impl Parser<&'a [u8], Output = Square, Error = Pa
                 i,
                 f,
                 Problem::OutOfRange {
-                    value,
+                    value: value.into(),
                     min: 1,
                     max: 50,
                 },
@@ -245,7 +262,8 @@ fn name_bytes<'a>(
     len: usize,
 ) -> impl Parser<&'a [u8], Output = &'a [u8], Error = ParseError> {
     move |i: &'a [u8]| {
-        let (rest, raw) = field(f, len).parse(i)?;
+        // The bytes present are checked even when the field is cut off.
+        let (raw, rest) = i.split_at(len.min(i.len()));
         if let Some(k) = raw.iter().position(|b| !(0x20..=0x7e).contains(b)) {
             return fail(
                 &i[k..],
@@ -257,7 +275,13 @@ fn name_bytes<'a>(
             );
         }
         // Also catches an all-blank (empty) name.
-        if raw.first().is_none_or(|&b| b == b' ') {
+        if raw.first() == Some(&b' ') {
+            return fail(i, f, Problem::LeadingSpace);
+        }
+        if raw.len() < len {
+            return missing(i, f);
+        }
+        if raw.iter().all(|&b| b == b' ') {
             return fail(i, f, Problem::LeadingSpace);
         }
         let mut end = raw.len();
@@ -338,20 +362,21 @@ pub fn board(i: &[u8]) -> PResult<'_, [Option<Piece>; 50]> {
 /// parser layers costs more than parsing it).
 #[inline]
 fn board_letters(i: &[u8]) -> PResult<'_, &[u8; 50]> {
-    let Some((letters, rest)) = i.split_first_chunk::<50>() else {
-        return fail(i, Field::Board, Problem::Truncated { len: 0 });
-    };
-    if let Some(k) = letters.iter().position(|&l| parse_board_letter(l).is_err()) {
+    let present = &i[..i.len().min(50)];
+    if let Some(k) = present.iter().position(|&l| parse_board_letter(l).is_err()) {
         return fail(
             &i[k..],
             Field::Board,
             Problem::Invalid {
-                byte: letters[k],
+                byte: present[k],
                 expected: Expected::BoardLetter,
             },
         );
     }
-    Ok((rest, letters))
+    match i.split_first_chunk::<50>() {
+        Some((letters, rest)) => Ok((rest, letters)),
+        None => missing(i, Field::Board),
+    }
 }
 
 /// The board of letters that [`board_letters`] accepted.
@@ -579,6 +604,14 @@ pub fn captured_square(i: &[u8]) -> PResult<'_, Square> {
 /// The `count` (0..=20) captured squares of a MOVE, distinct, in wire
 /// order; with `extra_bytes` more bytes may follow, otherwise the input
 /// must hold exactly `2 * count` bytes.
+///
+/// Errors, first bad byte first: a byte that is no digit
+/// ([`Problem::Invalid`], also among bytes beyond the announced squares), a
+/// square out of 1..=50, a square listed twice
+/// ([`Problem::DuplicateCapture`] at its second appearance), then
+/// [`Problem::CaptureCount`] for digits that do not make `count` squares
+/// (at the end of the input when fewer follow, at the first extra byte
+/// when more do).
 #[inline]
 pub fn captures<'a>(
     count: u8,
@@ -588,25 +621,15 @@ pub fn captures<'a>(
     move |i: &'a [u8]| {
         let n = usize::from(count).min(Captures::MAX);
         let need = 2 * n;
-        if i.len() < need || (i.len() > need && !extra) {
-            return fail(
-                i,
-                Field::Captured,
-                Problem::CaptureCount {
-                    count,
-                    following_bytes: i.len(),
-                },
-            );
-        }
-        let mut squares = [Square::MIN_SQUARE; Captures::MAX];
-        let (rest, ()) = fill(captured_square, &mut squares[..n]).parse(i)?;
         let mut mask = 0u64;
         let mut captured = Captures::EMPTY;
-        for (k, &sq) in squares[..n].iter().enumerate() {
+        let mut at = i;
+        while captured.len() < n && at.len() >= 2 {
+            let (rest, sq) = captured_square(at)?;
             let bit = 1u64 << sq.number();
             if mask & bit != 0 {
                 return fail(
-                    &i[2 * k..],
+                    at,
                     Field::Captured,
                     Problem::DuplicateCapture {
                         square: sq.number(),
@@ -615,8 +638,37 @@ pub fn captures<'a>(
             }
             mask |= bit;
             captured.push_unchecked(sq);
+            at = rest;
         }
-        Ok((rest, captured))
+        let wrong_count = |at: &'a [u8], from: &'a [u8]| {
+            // Bytes that are no square at all are named as such.
+            match from.iter().position(|b| !b.is_ascii_digit()) {
+                Some(k) => fail(
+                    &from[k..],
+                    Field::Captured,
+                    Problem::Invalid {
+                        byte: from[k],
+                        expected: Expected::Digit,
+                    },
+                ),
+                None => fail(
+                    at,
+                    Field::Captured,
+                    Problem::CaptureCount {
+                        count,
+                        following_bytes: i.len(),
+                    },
+                ),
+            }
+        };
+        if captured.len() < n {
+            // Fewer squares than announced (perhaps half of one).
+            return wrong_count(&at[at.len()..], at);
+        }
+        if i.len() > need && !extra {
+            return wrong_count(at, at);
+        }
+        Ok((at, captured))
     }
 }
 
@@ -688,7 +740,7 @@ pub fn game_end(i: &[u8]) -> PResult<'_, GameEnd> {
 #[inline]
 pub fn chat_text(i: &[u8]) -> PResult<'_, ChatText<'_>> {
     if i.is_empty() {
-        return fail(i, Field::Text, Problem::Truncated { len: 0 });
+        return missing(i, Field::Text);
     }
     let n = i.len().min(MAX_MESSAGE_LEN - 1);
     let (rest, text) = field(Field::Text, n).parse(i)?;
@@ -769,12 +821,19 @@ pub fn unrecognised(i: &[u8]) -> PResult<'_, Unrecognised<'_>> {
         return fail(i, Field::Header, Problem::Empty);
     }
     if i.len() > MAX_MESSAGE_LEN {
-        return fail(i, Field::End, Problem::TooLong { len: i.len() });
+        return fail(
+            i,
+            Field::Trailing,
+            Problem::TooLong {
+                len: i.len(),
+                max: MAX_MESSAGE_LEN,
+            },
+        );
     }
     if let Some(k) = i.iter().position(|&b| b == 0) {
         return fail(
             &i[k..],
-            Field::End,
+            Field::Trailing,
             Problem::Invalid {
                 byte: 0,
                 expected: Expected::SevenBit,
