@@ -9,9 +9,9 @@
 use nom::Parser;
 
 use crate::error::{DecodeError, Expected, Field, MessageKind, Problem};
-use crate::message::{Captures, GameAcc, GameReq, MAX_MESSAGE_LEN, Message, Move};
+use crate::message::{Captures, Chat, GameAcc, GameReq, MAX_MESSAGE_LEN, Message, Move};
 use crate::parse::{self, GameReqParts, ParseError};
-use crate::types::Square;
+use crate::types::{ChatText, Name, Square};
 
 /// Runtime leniency for what real peers send (docs/specs/damexchange.md,
 /// *How real implementations differ (interoperability)*). The default,
@@ -183,9 +183,19 @@ fn decode_parsed<'a>(frame: &'a [u8], leniency: &Leniency) -> Result<Message<'a>
             parse::game_req_parts(leniency).parse(msg),
             |m: GameReqParts<'a>| Message::GameReq(m.into_game_req())
         ),
-        MessageKind::GameAcc => done!(parse::game_acc_with(leniency).parse(msg), Message::GameAcc),
+        MessageKind::GameAcc => done!(parse::game_acc_parts(leniency).parse(msg), |(
+            follower,
+            code,
+        )| {
+            Message::GameAcc(GameAcc {
+                follower: Name::from_checked(follower),
+                code,
+            })
+        }),
         MessageKind::GameEnd => done!(parse::game_end(msg), Message::GameEnd),
-        MessageKind::Chat => done!(parse::chat(msg), Message::Chat),
+        MessageKind::Chat => done!(parse::chat_parts(msg), |text| Message::Chat(Chat {
+            text: ChatText::from_checked(text)
+        })),
         MessageKind::BackReq => done!(parse::back_req_with(leniency).parse(msg), Message::BackReq),
         MessageKind::BackAcc => done!(parse::back_acc(msg), Message::BackAcc),
         MessageKind::Unrecognised => done!(parse::unrecognised(msg), Message::Unrecognised),

@@ -84,7 +84,7 @@ pub enum NetEvent<'a> {
     /// A message we received (before the session handles it). A frame
     /// that is over-long or does not decode goes to the session
     /// (`handle_frame_error`) and comes back as
-    /// [`Event::Malformed`](crate::session::Event::Malformed).
+    /// [`Event::Malformed`].
     Received(&'a Message<'a>),
     /// An event of the session.
     Session(&'a Event),

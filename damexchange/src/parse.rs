@@ -264,7 +264,14 @@ fn name_bytes<'a>(
     move |i: &'a [u8]| {
         // The bytes present are checked even when the field is cut off.
         let (raw, rest) = i.split_at(len.min(i.len()));
-        if let Some(k) = raw.iter().position(|b| !(0x20..=0x7e).contains(b)) {
+        let bad = raw
+            .iter()
+            .fold(false, |bad, b| bad | !(0x20..=0x7e).contains(b));
+        if bad {
+            let k = raw
+                .iter()
+                .position(|b| !(0x20..=0x7e).contains(b))
+                .unwrap_or(0);
             return fail(
                 &i[k..],
                 f,
@@ -553,6 +560,17 @@ pub fn game_acc(i: &[u8]) -> PResult<'_, GameAcc<'_>> {
 pub fn game_acc_with<'a>(
     leniency: &Leniency,
 ) -> impl Parser<&'a [u8], Output = GameAcc<'a>, Error = ParseError> {
+    game_acc_parts(leniency).map(|(follower, code)| GameAcc {
+        follower: Name::from_checked(follower),
+        code,
+    })
+}
+
+/// GAMEACC with the name as checked bytes (see [`chat_parts`]).
+#[inline]
+pub(crate) fn game_acc_parts<'a>(
+    leniency: &Leniency,
+) -> impl Parser<&'a [u8], Output = (&'a [u8], AcceptanceCode), Error = ParseError> {
     let l = *leniency;
     move |i: &'a [u8]| {
         let (body, ()) = tag_kind(MessageKind::GameAcc).parse(i)?;
@@ -561,9 +579,7 @@ pub fn game_acc_with<'a>(
         } else {
             Name::WIRE_LEN
         };
-        (name_field(Field::FollowerName, name_len), acceptance_code)
-            .map(|(follower, code)| GameAcc { follower, code })
-            .parse(body)
+        (name_bytes(Field::FollowerName, name_len), acceptance_code).parse(body)
     }
 }
 
@@ -739,12 +755,24 @@ pub fn game_end(i: &[u8]) -> PResult<'_, GameEnd> {
 /// of the input (up to 126 bytes).
 #[inline]
 pub fn chat_text(i: &[u8]) -> PResult<'_, ChatText<'_>> {
+    chat_text_bytes.map(ChatText::from_checked).parse(i)
+}
+
+/// [`chat_text`] as checked bytes.
+#[inline]
+fn chat_text_bytes(i: &[u8]) -> PResult<'_, &[u8]> {
     if i.is_empty() {
         return missing(i, Field::Text);
     }
     let n = i.len().min(MAX_MESSAGE_LEN - 1);
     let (rest, text) = field(Field::Text, n).parse(i)?;
-    if let Some(k) = text.iter().position(|&b| b == 0 || b > 0x7f) {
+    // All bytes at once (no early exit: vectorised); the bad one is looked
+    // for only when there is one.
+    let bad = text
+        .iter()
+        .fold(false, |bad, &b| bad | (b == 0) | (b > 0x7f));
+    if bad {
+        let k = text.iter().position(|&b| b == 0 || b > 0x7f).unwrap_or(0);
         return fail(
             &i[k..],
             Field::Text,
@@ -754,15 +782,26 @@ pub fn chat_text(i: &[u8]) -> PResult<'_, ChatText<'_>> {
             },
         );
     }
-    Ok((rest, ChatText::from_checked(text)))
+    Ok((rest, text))
 }
 
 /// CHAT `C` (docs/specs/damexchange.md, *CHAT*).
 #[inline]
 pub fn chat(i: &[u8]) -> PResult<'_, Chat<'_>> {
-    (tag_kind(MessageKind::Chat), chat_text)
-        .map(|((), text)| Chat { text })
+    chat_parts
+        .map(|text| Chat {
+            text: ChatText::from_checked(text),
+        })
         .parse(i)
+}
+
+/// CHAT with its text as checked bytes: the decoder builds the message
+/// once, in its final place (a text value moved through the parser layers
+/// costs more than parsing it).
+#[inline]
+pub(crate) fn chat_parts(i: &[u8]) -> PResult<'_, &[u8]> {
+    let (body, ()) = tag_kind(MessageKind::Chat).parse(i)?;
+    chat_text_bytes(body)
 }
 
 // -------------------------------------------------------------- BACKREQ
