@@ -22,7 +22,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant as StdInstant};
 
-use board_core::draughts::{self as board, Color, Position};
+use board_core::draughts::{Color, Position};
 use board_core::player::Player;
 use clap::{Subcommand, ValueEnum};
 use damexchange::framer::{Framer, Status};
@@ -270,73 +270,14 @@ pub(crate) fn result_text(e: &GameEnded) -> String {
     }
 }
 
-/// The moves of a finished game in PDN.
-fn pdn(start: &Position, moves: &[board::Move]) -> String {
-    let mut pos = *start;
-    let mut out = Vec::with_capacity(moves.len());
-    for &m in moves {
-        out.push(pos.move_text(m).to_string());
-        pos.play_unchecked(m);
-    }
-    out.join(" ")
-}
-
-/// An event as a transcript note; `before` is the position before a
-/// received move.
+/// An event as a transcript note (the library's `Display`); `before` is
+/// the position before a received move, to write it in PDN.
 fn describe(e: &Event, before: Option<&Position>) -> String {
-    match e {
-        Event::GameStarted(g) => {
-            let moves = match g.moves {
-                0 => "the whole game".to_string(),
-                n => format!("{n} moves"),
-            };
-            let start = if g.start == Position::startpos() {
-                "the standard start".to_string()
-            } else {
-                format!("set-up position {}", g.start)
-            };
-            format!(
-                "game started against \"{}\": we play {}, {} min for {moves}, from {start}",
-                g.opponent,
-                color_name(g.our_color),
-                g.minutes
-            )
+    match (e, before) {
+        (Event::MoveReceived { mv, time }, Some(p)) => {
+            format!("opponent played {} ({time} s)", p.move_text(*mv))
         }
-        Event::GameRefused { code } => format!("no game: {code}"),
-        Event::MoveReceived { mv, time } => match before {
-            Some(p) => format!("opponent played {} ({time} s)", p.move_text(*mv)),
-            None => format!("opponent played {}-{} ({time} s)", mv.from(), mv.to()),
-        },
-        Event::MoveRejected { mv, reason } => format!(
-            "rejected the opponent's MOVE {}-{}: {reason}",
-            mv.from(),
-            mv.to()
-        ),
-        Event::GameEnded(g) => format!(
-            "game over: {} (GAMEEND from {}: {}; the opponent {}); moves: {}",
-            result_text(g),
-            g.by,
-            g.reason,
-            g.opponent_stop,
-            pdn(&g.start, &g.moves)
-        ),
-        Event::Chat(text) => format!("chat from the opponent: {text}"),
-        Event::TakenBack {
-            by,
-            move_number,
-            color,
-        } => format!(
-            "take-back asked by {by} done: back to move {move_number}, {} to move",
-            color_name(*color)
-        ),
-        Event::TakeBackDeclined { by, code } => {
-            format!("take-back asked by {by} not done: {code}")
-        }
-        Event::Unexpected { message, reason } => format!("unexpected {message}: {reason}"),
-        Event::Malformed(e) => format!("malformed frame: {e}"),
-        Event::Unrecognised(u) => format!("{}", Message::Unrecognised(u.clone())),
-        Event::PeerSilent { awaiting } => format!("no {awaiting} from the peer in time"),
-        _ => "another event".into(),
+        _ => e.to_string(),
     }
 }
 
@@ -353,7 +294,7 @@ fn log(t: &mut Transcript, position: Option<&Position>, e: &NetEvent<'_>) {
             let (len, line) = message_line(m);
             t.received(len, &line);
         }
-        NetEvent::Malformed(e) => t.received(0, &format!("(malformed: {e})")),
+        NetEvent::Session(Event::Malformed(e)) => t.received(0, &format!("(malformed: {e})")),
         // The MOVE and CHAT lines show these; GameStarted and GameEnded are
         // noted by the caller with the game number.
         NetEvent::Session(
@@ -423,29 +364,34 @@ pub(crate) fn follower_callback(
                 local.games += 1;
                 t.note(&format!("game {}: {}", local.games, describe(ev, None)));
             }
-            NetEvent::Session(ev @ Event::GameEnded(_)) => {
-                local.ended += 1;
+            NetEvent::Session(ev @ Event::GameEnded(g)) => {
+                if !g.closed {
+                    local.ended += 1;
+                }
                 t.note(&format!("game {}: {}", local.games, describe(ev, None)));
             }
             NetEvent::Session(ev @ Event::MoveRejected { mv, reason }) => {
                 local.problems.push(describe(ev, None));
                 // Tell the peer, end the game rather than hang.
-                let _ = f.send_chat(&format!(
-                    "error: MOVE {} rejected: {reason}",
-                    Message::Move(*mv).encoded().as_str()
-                ));
-                let _ = f.end_game(GameEndReason::Unknown, StdInstant::now());
+                let now = StdInstant::now();
+                let _ = f.send_chat(
+                    &format!(
+                        "error: MOVE {} rejected: {reason}",
+                        Message::Move(*mv).encoded().as_str()
+                    ),
+                    now,
+                );
+                let _ = f.end_game(GameEndReason::Unknown, now);
             }
             NetEvent::Session(
                 ev @ (Event::Malformed(_) | Event::Unexpected { .. } | Event::Unrecognised(_)),
             ) => local.problems.push(describe(ev, None)),
-            NetEvent::Malformed(err) => local.problems.push(format!("malformed frame: {err}")),
             NetEvent::Idle if f.is_our_turn() => {
                 let now = StdInstant::now();
                 let position = *f.position().expect("our turn implies a game");
                 match player.choose_draughts(&position) {
                     Some(mv) => {
-                        let _ = f.send_move(mv, 0, now);
+                        let _ = f.send_move(mv, now);
                     }
                     None => {
                         let _ = f.end_game(GameEndReason::SenderLoses, now);
@@ -538,6 +484,12 @@ pub(crate) async fn initiate(
                 return Flow::Close;
             }
             NetEvent::Session(Event::TakenBack { .. }) => report.take_backs += 1,
+            NetEvent::Session(ev @ Event::GameEnded(g)) if g.closed => {
+                // The follower closed the stream during the game: not a
+                // completed game.
+                t.note(&format!("game {game_no}: {}", describe(ev, None)));
+                report.last = Some(g.clone());
+            }
             NetEvent::Session(ev @ Event::GameEnded(g)) => {
                 match g.outcome {
                     Outcome::Won => report.score.0 += 1,
@@ -570,13 +522,9 @@ pub(crate) async fn initiate(
                 report.problems.push(describe(ev, None));
                 let _ = i.end_game(GameEndReason::Unknown, now);
             }
-            NetEvent::Malformed(err) => {
-                report.problems.push(format!("malformed frame: {err}"));
-                let _ = i.end_game(GameEndReason::Unknown, now);
-            }
             NetEvent::Idle if i.is_our_turn() => {
                 let position = *i.position().expect("a game");
-                let plies = i.history().len();
+                let plies = i.moves().len();
                 if take_back_pending == Some(plies) && plies >= 2 {
                     take_back_pending = None;
                     let (number, color) = i.move_number().expect("a game");
@@ -594,7 +542,7 @@ pub(crate) async fn initiate(
                     t.note(&format!("{plies} plies played: we end the game as a draw"));
                     let _ = i.end_game(GameEndReason::Draw, now);
                 } else if let Some(mv) = player.choose_draughts(&position) {
-                    if let Err(e) = i.send_move(mv, 0, now) {
+                    if let Err(e) = i.send_move(mv, now) {
                         report.problems.push(format!("MOVE: {e}"));
                         return Flow::Close;
                     }

@@ -91,6 +91,32 @@ fn dxp_decode_messages_on_the_command_line() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// Issue 16, item 7: the error names the bad byte where it is. MOVE
+/// layout (spec note, MOVE): number captured at 9..11, captured squares
+/// from 11; every byte of a message is in 1..=127 (spec note, Transport).
+#[test]
+fn dxp_decode_names_the_bad_byte() {
+    let o = boardwire(&["dxp", "decode", "-m", "M0000322800xx"]);
+    assert_eq!(o.status.code(), Some(2));
+    let out = stdout(&o);
+    assert!(
+        out.contains("MOVE captured square at byte 11: expected a digit 0-9, found 'x'"),
+        "{out}"
+    );
+    assert!(!out.contains("captured but"), "{out}");
+    // The raw frame M 0x01 0x02 0xFF: 0xFF at offset 3 (in the time field).
+    let lines = decoded(
+        &["dxp", "decode"],
+        "[  0.000] C->S M\\x01\\x02\\xff\\0\n",
+        2,
+    );
+    assert_eq!(lines.len(), 1, "{lines:#?}");
+    assert!(
+        lines[0].ends_with("MOVE time at byte 3: expected a 7-bit byte 1..=127, found 0xFF"),
+        "{lines:#?}"
+    );
+}
+
 /// Section 8 of the recorded shogi-server transcript (CRLF logins shown as
 /// Python bytes literals) and the end of section 7.
 const CSA_CAPTURE: &str = r"# lena: connected to 127.0.0.1:4081

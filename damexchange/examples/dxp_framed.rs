@@ -2,12 +2,14 @@
 //! the codec decodes, the session decides (`handle_message`), and every
 //! `Transmit` goes back out with `framed.send`.
 //!
-//! Self-contained: it first starts a follower on 127.0.0.1 (with
-//! `damexchange::net::serve`), plays one game against it with the built-in
-//! player, and exits.
+//! Self-contained: the peer, a follower served by `damexchange::net::serve`
+//! on 127.0.0.1, runs in the same process. One game is played with the
+//! built-in player; the example prints every event and ends with the game.
 //!
 //! `cargo run -p damexchange --example dxp_framed --features tokio`
 
+use std::error::Error;
+use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use board_core::draughts::Color;
@@ -22,15 +24,17 @@ use futures_util::{SinkExt, StreamExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_util::codec::Framed;
 
-/// A game still running after this many plies is ended as a draw.
+/// A game still running after this many plies is stopped without result.
 const MAX_PLIES: usize = 200;
 
 #[tokio::main(flavor = "current_thread")]
-async fn main() -> std::io::Result<()> {
+async fn main() -> Result<(), Box<dyn Error>> {
     let addr = start_peer().await?;
-
     let mut framed = Framed::new(TcpStream::connect(addr).await?, DxpCodec::default());
-    let mut session = Initiator::new(InitiatorConfig::new(Name::new("framed example").unwrap()));
+    let mut session = Initiator::new(
+        InitiatorConfig::new(Name::new("framed example")?),
+        Instant::now(),
+    );
     let mut player = Player::new(7);
     let request = GameRequest {
         our_color: Color::White,
@@ -38,53 +42,41 @@ async fn main() -> std::io::Result<()> {
         moves: 0,
         start: None,
     };
-    session
-        .request_game(request, Instant::now())
-        .expect("no game yet");
+    session.request_game(request, Instant::now())?;
 
     loop {
+        // Our move, when it is our turn.
+        if session.is_our_turn() {
+            let now = Instant::now();
+            let position = *session.position().ok_or("our turn without a game")?;
+            match player.choose_draughts(&position) {
+                _ if session.moves().len() >= MAX_PLIES => {
+                    session.end_game(GameEndReason::Unknown, now)?
+                }
+                Some(mv) => session.send_move(mv, now)?,
+                None => session.end_game(GameEndReason::SenderLoses, now)?,
+            }
+        }
         // 1. Bytes to write.
         while let Some(transmit) = session.poll_transmit() {
-            println!("-> {}", transmit.as_str());
             framed.send(transmit).await?;
         }
         // 2. What happened.
         while let Some(event) = session.poll_event() {
-            if let Event::GameEnded(end) = event {
-                println!("game over: {} after {} plies", end.outcome, end.moves.len());
+            println!("{event}");
+            if let Event::GameEnded(_) = event {
                 return Ok(());
             }
         }
-        // Our move, when it is our turn.
-        if session.is_our_turn() {
-            let now = Instant::now();
-            let position = *session.position().expect("a game");
-            let result = match player.choose_draughts(&position) {
-                _ if session.history().len() >= MAX_PLIES => {
-                    session.end_game(GameEndReason::Draw, now)
-                }
-                Some(mv) => session.send_move(mv, 0, now),
-                None => session.end_game(GameEndReason::SenderLoses, now),
-            };
-            result.expect("allowed on our turn");
-            continue;
-        }
-        // 3. Sleep until the next message or `poll_timeout`.
-        let deadline = session.poll_timeout();
+        // 3. Wait for the peer or for `poll_timeout`.
         tokio::select! {
             item = framed.next() => match item {
-                Some(Ok(Ok(msg))) => {
-                    println!("<- {}  ({msg})", msg.encoded().as_str());
-                    session.handle_message(&msg, Instant::now());
-                }
-                Some(Ok(Err(bad_frame))) => eprintln!("<- {bad_frame}"),
-                Some(Err(io)) => return Err(io),
-                None => {
-                    eprintln!("the follower closed the connection");
-                    return Ok(());
-                }
+                Some(Ok(Ok(msg))) => session.handle_message(&msg, Instant::now()),
+                Some(Ok(Err(e))) => session.handle_frame_error(&e, Instant::now()),
+                Some(Err(io)) => return Err(io.into()),
+                None => session.handle_close(Instant::now()),
             },
-            () = sleep_until(deadline) => session.handle_timeout(Instant::now()),
+            () = sleep_until(session.poll_timeout()) => session.handle_timeout(Instant::now()),
         }
     }
 }
@@ -96,23 +88,25 @@ async fn sleep_until(deadline: Option<Instant>) {
     }
 }
 
-/// A follower on an ephemeral port of 127.0.0.1, playing the built-in
-/// player: the peer of this example.
-async fn start_peer() -> std::io::Result<std::net::SocketAddr> {
+/// The peer: a follower on an ephemeral port of 127.0.0.1, playing the
+/// built-in player.
+async fn start_peer() -> Result<SocketAddr, Box<dyn Error>> {
     let listener = TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
-    let mut config = FollowerConfig::new(Name::new("example follower").unwrap());
+    let mut config = FollowerConfig::new(Name::new("example follower")?);
     config.first_move_delay = Duration::ZERO;
     let make_callback = |n: u64, _| {
         let mut player = Player::new(n);
         move |f: &mut Follower<Instant>, e: NetEvent<'_>| {
             if matches!(e, NetEvent::Idle) && f.is_our_turn() {
                 let now = Instant::now();
-                let position = *f.position().expect("a game");
-                let _ = match player.choose_draughts(&position) {
-                    Some(mv) => f.send_move(mv, 0, now),
+                let moved = match f.position().and_then(|p| player.choose_draughts(p)) {
+                    Some(mv) => f.send_move(mv, now),
                     None => f.end_game(GameEndReason::SenderLoses, now),
                 };
+                if moved.is_err() {
+                    return Flow::Close;
+                }
             }
             Flow::Continue
         }

@@ -183,7 +183,7 @@ mod tests {
                     MessageKind::Move,
                     Field::CaptureCount,
                     9,
-                    Problem::Truncated { len: 9 }
+                    Problem::Missing
                 )))
             );
             assert!(
@@ -205,8 +205,10 @@ mod tests {
     fn encodes_a_sessions_transmit() {
         use crate::session::{Follower, FollowerConfig};
         use crate::types::Name;
-        let mut f: Follower<std::time::Instant> =
-            Follower::new(FollowerConfig::new(Name::new("Ours").unwrap()));
+        let mut f: Follower<std::time::Instant> = Follower::new(
+            FollowerConfig::new(Name::new("Ours").unwrap()),
+            std::time::Instant::now(),
+        );
         let mut codec = DxpCodec::default();
         let mut buf = BytesMut::from(&b"R01PyTester                        Z005000A\0"[..]);
         let Some(Ok(msg)) = codec.decode(&mut buf).unwrap() else {

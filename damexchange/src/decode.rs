@@ -8,10 +8,10 @@
 
 use nom::Parser;
 
-use crate::error::{DecodeError, Field, MessageKind, Problem};
-use crate::message::{Captures, Message, Move};
-use crate::parse::{self, ParseError};
-use crate::types::Square;
+use crate::error::{DecodeError, Expected, Field, MessageKind, Problem};
+use crate::message::{Captures, Chat, GameAcc, GameReq, MAX_MESSAGE_LEN, Message, Move};
+use crate::parse::{self, GameReqParts, ParseError};
+use crate::types::{ChatText, Name, Square};
 
 /// Runtime leniency for what real peers send (docs/specs/damexchange.md,
 /// *How real implementations differ (interoperability)*). The default,
@@ -166,49 +166,125 @@ fn decode_parsed<'a>(frame: &'a [u8], leniency: &Leniency) -> Result<Message<'a>
     }
     // Straight to the message's parser (the header is known); the message
     // is built once, in the result.
-    let len = msg.len();
     macro_rules! done {
-        ($parsed:expr, $variant:path) => {
+        ($parsed:expr, $build:expr) => {
             match $parsed {
-                Ok((rest, m)) if rest.is_empty() || leniency.extra_bytes => Ok($variant(m)),
-                Ok((rest, _)) => Err(trailing(kind, len, rest.len())),
-                Err(e) => Err(parse_failure(e, kind, len)),
+                Ok((rest, m)) if rest.is_empty() || leniency.extra_bytes => Ok(($build)(m)),
+                Ok((rest, _)) => Err(trailing(msg, kind, rest.len())),
+                Err(e) => Err(parse_failure(msg, e, kind)),
             }
         };
     }
     match kind {
         MessageKind::Move => done!(parse::move_message_with(leniency).parse(msg), Message::Move),
-        MessageKind::GameReq => done!(parse::game_req_with(leniency).parse(msg), Message::GameReq),
-        MessageKind::GameAcc => done!(parse::game_acc_with(leniency).parse(msg), Message::GameAcc),
+        // The parts are small; the message (with its 100-byte board) is
+        // built once, here, in the result.
+        MessageKind::GameReq => done!(
+            parse::game_req_parts(leniency).parse(msg),
+            |m: GameReqParts<'a>| Message::GameReq(m.into_game_req())
+        ),
+        MessageKind::GameAcc => done!(parse::game_acc_parts(leniency).parse(msg), |(
+            follower,
+            code,
+        )| {
+            Message::GameAcc(GameAcc {
+                follower: Name::from_checked(follower),
+                code,
+            })
+        }),
         MessageKind::GameEnd => done!(parse::game_end(msg), Message::GameEnd),
-        MessageKind::Chat => done!(parse::chat(msg), Message::Chat),
+        MessageKind::Chat => done!(parse::chat_parts(msg), |text| Message::Chat(Chat {
+            text: ChatText::from_checked(text)
+        })),
         MessageKind::BackReq => done!(parse::back_req_with(leniency).parse(msg), Message::BackReq),
         MessageKind::BackAcc => done!(parse::back_acc(msg), Message::BackAcc),
         MessageKind::Unrecognised => done!(parse::unrecognised(msg), Message::Unrecognised),
     }
 }
 
-/// Bytes after the last field.
+/// Bytes after the last field (a byte outside 1..=127 named first).
 #[cold]
-fn trailing(kind: MessageKind, len: usize, count: usize) -> DecodeError {
-    DecodeError::new(
+fn trailing(msg: &[u8], kind: MessageKind, count: usize) -> DecodeError {
+    let len = msg.len();
+    not_seven_bit(msg, kind).unwrap_or(DecodeError::new(
         kind,
-        Field::End,
+        Field::Trailing,
         len - count,
-        Problem::TrailingBytes { count },
-    )
+        Problem::Trailing { count },
+    ))
 }
 
-/// A parser's failure as the frame's error.
+/// A parser's failure as the frame's error (a byte outside 1..=127 named
+/// first).
 #[cold]
-fn parse_failure(e: nom::Err<ParseError>, kind: MessageKind, len: usize) -> DecodeError {
+fn parse_failure(msg: &[u8], e: nom::Err<ParseError>, kind: MessageKind) -> DecodeError {
+    let len = msg.len();
+    if let Some(e) = not_seven_bit(msg, kind) {
+        return e;
+    }
     match e {
         nom::Err::Error(e) | nom::Err::Failure(e) => e.into_decode_error(kind, len),
         // Complete parsers never report Incomplete; keep the decoder total anyway.
-        nom::Err::Incomplete(_) => {
-            DecodeError::new(kind, Field::End, len, Problem::Truncated { len })
-        }
+        nom::Err::Incomplete(_) => DecodeError::new(kind, Field::Trailing, len, Problem::Missing),
     }
+}
+
+/// The first byte outside 1..=127 of a frame of a known kind: no DXP
+/// message holds one (docs/specs/damexchange.md, *Transport (layer 1)*), so
+/// it is the fault to name, whatever the field parsers found after it.
+/// Only called on failure: a message that parsed holds none.
+fn not_seven_bit(msg: &[u8], kind: MessageKind) -> Option<DecodeError> {
+    if kind == MessageKind::Unrecognised {
+        return None;
+    }
+    let k = msg.iter().position(|&b| b == 0 || b > 0x7f)?;
+    Some(DecodeError::new(
+        kind,
+        field_at(kind, k),
+        k,
+        Problem::Invalid {
+            byte: msg[k],
+            expected: Expected::SevenBit,
+        },
+    ))
+}
+
+/// The field at `offset` in the strict layout of `kind`
+/// (docs/specs/damexchange.md, *Messages*).
+fn field_at(kind: MessageKind, offset: usize) -> Field {
+    use Field as F;
+    if offset == 0 {
+        return F::Header;
+    }
+    let layout: &[(usize, Field)] = match kind {
+        MessageKind::GameReq => &[
+            (3, F::Version),
+            (35, F::InitiatorName),
+            (36, F::FollowerColor),
+            (39, F::ThinkingTime),
+            (42, F::MovesLimit),
+            (43, F::StartingPosition),
+            (44, F::SideToMove),
+            (GameReq::LEN_SETUP, F::Board),
+        ],
+        MessageKind::GameAcc => &[(33, F::FollowerName), (GameAcc::LEN, F::AcceptanceCode)],
+        MessageKind::Move => &[
+            (5, F::Time),
+            (7, F::From),
+            (9, F::To),
+            (11, F::CaptureCount),
+            (Move::MIN_LEN + 2 * Captures::MAX, F::Captured),
+        ],
+        MessageKind::GameEnd => &[(2, F::Reason), (3, F::StopCode)],
+        MessageKind::Chat => &[(MAX_MESSAGE_LEN, F::Text)],
+        MessageKind::BackReq => &[(4, F::MoveNumber), (5, F::Color)],
+        MessageKind::BackAcc => &[(2, F::BackAccCode)],
+        MessageKind::Unrecognised => &[],
+    };
+    layout
+        .iter()
+        .find(|&&(end, _)| offset < end)
+        .map_or(F::Trailing, |&(_, f)| f)
 }
 
 /// A MOVE in canonical form (`M`, 4 + 2 + 2 + 2 digits, 2 digits per

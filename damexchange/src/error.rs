@@ -135,8 +135,8 @@ pub enum Field {
     Color,
     /// BACKACC acceptance code (offset 1).
     BackAccCode,
-    /// The end of the message (bytes after the last field).
-    End,
+    /// Bytes after the last field.
+    Trailing,
     /// A program name given to a constructor (not a wire field).
     Name,
     /// A square number given to a constructor (not a wire field).
@@ -169,7 +169,7 @@ impl Field {
             Field::MoveNumber => "move number",
             Field::Color => "colour",
             Field::BackAccCode => "acceptance code",
-            Field::End => "end of message",
+            Field::Trailing => "end of message",
             Field::Name => "name",
             Field::Square => "square",
         }
@@ -217,7 +217,7 @@ impl fmt::Display for Expected {
             Expected::BoardLetter => f.write_str("one of e w z W Z"),
             Expected::Code { max } => write!(f, "a code 0-{max}"),
             Expected::Printable => f.write_str("printable ASCII"),
-            Expected::SevenBit => f.write_str("7-bit text without NUL"),
+            Expected::SevenBit => f.write_str("a 7-bit byte 1..=127"),
             Expected::Header(kind) => match kind.header() {
                 Some(h) => write!(f, "the {kind} header {}", ShowByte(h)),
                 None => f.write_str("a header byte"),
@@ -241,57 +241,66 @@ impl fmt::Display for ShowByte {
 }
 
 /// What is wrong with a field, for [`DecodeError::problem`].
+///
+/// The core variants are the same in every protocol crate of the family
+/// (`Empty`, `Missing`, `Invalid`, `OutOfRange`, `Trailing`, `TooLong`);
+/// `LeadingSpace`, `CaptureCount` and `DuplicateCapture` are DXP's own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Problem {
     /// The frame is empty (a message has 1..=127 bytes).
     Empty,
-    /// The message ends inside (or before) the field; `len` is the
-    /// message's length in bytes.
-    Truncated {
-        /// Length of the message.
-        len: usize,
-    },
-    /// `count` bytes follow the last field.
-    TrailingBytes {
-        /// How many there are.
-        count: usize,
-    },
-    /// A byte that the field cannot hold.
+    /// The field is absent or cut off: the message ends before it is
+    /// complete ([`DecodeError::offset`] is then the frame's length).
+    Missing,
+    /// A byte that the field cannot hold, at [`DecodeError::offset`]. A
+    /// byte outside 1..=127 (docs/specs/damexchange.md, *Transport (layer
+    /// 1)*) is reported as such ([`Expected::SevenBit`]) before any other
+    /// fault of the frame.
     Invalid {
         /// The bad byte.
         byte: u8,
         /// What was expected there.
         expected: Expected,
     },
-    /// A number outside the field's range (e.g. square `51`, move number `000`).
+    /// A number outside the field's range (e.g. square `51`, move number
+    /// `000`); the offset is the field's first byte.
     OutOfRange {
-        /// The decoded number.
-        value: u16,
+        /// The decoded number (saturated at `u32::MAX`).
+        value: u32,
         /// Lowest valid value.
-        min: u16,
+        min: u32,
         /// Highest valid value.
-        max: u16,
+        max: u32,
+    },
+    /// `count` bytes follow the last field (the offset is the first of them).
+    Trailing {
+        /// How many there are.
+        count: usize,
+    },
+    /// A frame longer than a message can be.
+    TooLong {
+        /// Length of the frame, bytes.
+        len: usize,
+        /// The longest a message can be, bytes (127).
+        max: usize,
     },
     /// A name field that starts with a space (GAMEREQ, GAMEACC), or is blank.
     LeadingSpace,
-    /// MOVE: the number captured does not match the squares that follow.
+    /// MOVE: the number captured does not match the squares that follow
+    /// (all digits). The offset is the first byte after the announced
+    /// squares when more follow, the frame's length when fewer do.
     CaptureCount {
         /// The number captured as sent.
         count: u8,
         /// Bytes after the count field (2 per square).
         following_bytes: usize,
     },
-    /// MOVE: a square appears twice in the captured list.
+    /// MOVE: a square appears twice in the captured list (the offset is
+    /// its second appearance).
     DuplicateCapture {
         /// The repeated square number.
         square: u8,
-    },
-    /// A frame of an unrecognised kind longer than 127 bytes (a message
-    /// has at most 127).
-    TooLong {
-        /// Length of the frame.
-        len: usize,
     },
 }
 
@@ -299,12 +308,10 @@ impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Problem::Empty => f.write_str("empty frame"),
-            Problem::Truncated { len } => {
-                let s = if len == 1 { "" } else { "s" };
-                write!(f, "cut off (the message has {len} byte{s})")
-            }
-            Problem::TrailingBytes { count } => {
-                write!(f, "{count} unexpected byte(s) after the message")
+            Problem::Missing => f.write_str("missing (the message ends here)"),
+            Problem::Trailing { count } => {
+                let s = if count == 1 { "" } else { "s" };
+                write!(f, "{count} unexpected byte{s} after the message")
             }
             Problem::Invalid { byte, expected } => {
                 write!(f, "expected {expected}, found {}", ShowByte(byte))
@@ -323,7 +330,7 @@ impl fmt::Display for Problem {
                 if following_bytes == 2 { "s" } else { "" }
             ),
             Problem::DuplicateCapture { square } => write!(f, "square {square:02} listed twice"),
-            Problem::TooLong { len } => write!(f, "{len} bytes, a message has at most 127"),
+            Problem::TooLong { len, max } => write!(f, "{len} bytes, a message has at most {max}"),
         }
     }
 }
@@ -337,12 +344,14 @@ impl fmt::Display for Problem {
 ///
 /// ```
 /// use damexchange::error::{Field, MessageKind, Problem};
+/// // Three captured squares announced, one sent: the second would start
+/// // at byte 13, where the frame ends.
 /// let err = damexchange::decode::<damexchange::Message>(b"M001205250322").unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),
-///     "MOVE captured square at byte 11: 03 captured but 1 square follows"
+///     "MOVE captured square at byte 13: 03 captured but 1 square follows"
 /// );
-/// assert_eq!((err.message, err.field, err.offset), (MessageKind::Move, Field::Captured, 11));
+/// assert_eq!((err.message, err.field, err.offset), (MessageKind::Move, Field::Captured, 13));
 /// assert_eq!(err.problem, Problem::CaptureCount { count: 3, following_bytes: 2 });
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
@@ -353,7 +362,10 @@ pub struct DecodeError {
     pub message: MessageKind,
     /// The field at fault.
     pub field: Field,
-    /// 0-based byte offset in the frame where the fault is (header = 0).
+    /// 0-based byte offset in the frame (header = 0) of the first bad
+    /// byte; for a field that is missing or cut off
+    /// ([`Problem::Missing`], [`Problem::CaptureCount`] with too few
+    /// squares), the frame's length.
     pub offset: usize,
     /// What is wrong.
     pub problem: Problem,

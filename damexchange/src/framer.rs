@@ -69,10 +69,16 @@ pub struct Framer {
     discarding: bool,
 }
 
+/// The default cap of [`Framer::default`], bytes, the NUL not counted: the
+/// spec's longest message, [`MAX_MESSAGE_LEN`] (127;
+/// docs/specs/damexchange.md, *Transport (layer 1)*).
+pub const DEFAULT_MAX_LEN: usize = MAX_MESSAGE_LEN;
+
 impl Default for Framer {
-    /// A framer with the spec's cap, 127 bytes (128 with the NUL).
+    /// A framer with the spec's cap, [`DEFAULT_MAX_LEN`] (127 bytes, 128
+    /// with the NUL).
     fn default() -> Framer {
-        Framer::new(MAX_MESSAGE_LEN)
+        Framer::new(DEFAULT_MAX_LEN)
     }
 }
 

@@ -201,7 +201,7 @@ impl<'a> Unrecognised<'a> {
         let bytes = bytes.into();
         if bytes.is_empty() || bytes.len() > MAX_MESSAGE_LEN {
             return Err(ValueError::Length {
-                field: Field::End,
+                field: Field::Trailing,
                 len: bytes.len(),
                 min: 1,
                 max: MAX_MESSAGE_LEN,
@@ -216,7 +216,7 @@ impl<'a> Unrecognised<'a> {
         }
         if let Some(index) = bytes.iter().position(|&b| b == 0) {
             return Err(ValueError::InvalidByte {
-                field: Field::End,
+                field: Field::Trailing,
                 index,
                 byte: 0,
             });

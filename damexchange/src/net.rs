@@ -81,11 +81,11 @@ pub enum NetEvent<'a> {
     },
     /// A message we sent.
     Sent(&'a Message<'a>),
-    /// A message we received (before the session handles it).
+    /// A message we received (before the session handles it). A frame
+    /// that is over-long or does not decode goes to the session
+    /// (`handle_frame_error`) and comes back as
+    /// [`Event::Malformed`].
     Received(&'a Message<'a>),
-    /// A frame that is over-long or does not decode (the next one still
-    /// does).
-    Malformed(&'a FrameError),
     /// An event of the session.
     Session(&'a Event),
     /// Everything is sent and handled; the session waits for the peer.
@@ -136,6 +136,8 @@ impl core::fmt::Display for Closed {
 /// The driver's view of either session.
 trait Driven {
     fn message(&mut self, msg: &Message<'_>, now: Instant);
+    fn frame_error(&mut self, e: &FrameError, now: Instant);
+    fn close(&mut self, now: Instant);
     fn timeout(&mut self, now: Instant);
     fn transmit(&mut self) -> Option<Transmit>;
     fn event(&mut self) -> Option<Event>;
@@ -147,6 +149,12 @@ macro_rules! driven {
         impl Driven for $t {
             fn message(&mut self, msg: &Message<'_>, now: Instant) {
                 self.handle_message(msg, now)
+            }
+            fn frame_error(&mut self, e: &FrameError, now: Instant) {
+                self.handle_frame_error(e, now)
+            }
+            fn close(&mut self, now: Instant) {
+                self.handle_close(now)
             }
             fn timeout(&mut self, now: Instant) {
                 self.handle_timeout(now)
@@ -249,7 +257,14 @@ async fn run<S: Driven>(
         };
         tokio::select! {
             item = framed.next() => match item {
-                None => return Ok(Closed::ByPeer),
+                None => {
+                    // A game in progress ends (GameEnded, no result).
+                    session.close(Instant::now());
+                    while let Some(e) = session.event() {
+                        tell!(NetEvent::Session(&e));
+                    }
+                    return Ok(Closed::ByPeer);
+                }
                 Some(Err(e)) => return Err(e),
                 Some(Ok(Ok(msg))) => {
                     tell!(NetEvent::Received(&msg));
@@ -261,7 +276,7 @@ async fn run<S: Driven>(
                     session.message(&msg, Instant::now());
                 }
                 Some(Ok(Err(e))) => {
-                    tell!(NetEvent::Malformed(&e));
+                    session.frame_error(&e, Instant::now());
                     bad += 1;
                 }
             },
@@ -296,7 +311,7 @@ pub async fn connect<A: ToSocketAddrs>(
 ) -> io::Result<Closed> {
     let stream = TcpStream::connect(addr).await?;
     let leniency = config.leniency;
-    let mut session = Initiator::new(config);
+    let mut session = Initiator::new(config, Instant::now());
     run(
         stream,
         &mut session,
@@ -360,7 +375,7 @@ where
         let config = config.clone();
         tokio::spawn(async move {
             let leniency = config.leniency;
-            let mut session = Follower::new(config);
+            let mut session = Follower::new(config, Instant::now());
             let result = run(
                 stream,
                 &mut session,

@@ -23,7 +23,6 @@
 
 use nom::bytes::complete::take;
 use nom::error::ErrorKind;
-use nom::multi::fill;
 use nom::{IResult, Parser};
 
 use crate::decode::Leniency;
@@ -36,13 +35,13 @@ use crate::types::{ChatText, Color, Name, Piece, Square, parse_board_letter};
 
 /// A parse failure: the field, what is wrong, and `remaining`, the length
 /// of the input left at the fault (the offset in a frame of `n` bytes is
-/// `n - remaining`).
+/// `n - remaining`: the first bad byte, or for a field that is missing or
+/// cut off, [`Problem::Missing`], the end of the input, `remaining == 0`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParseError {
     /// The field at fault.
     pub field: Field,
-    /// What is wrong. For [`Problem::Truncated`] the `len` is filled in by
-    /// [`ParseError::into_decode_error`].
+    /// What is wrong.
     pub problem: Problem,
     /// Bytes of input remaining where the fault is.
     pub remaining: usize,
@@ -52,15 +51,11 @@ impl ParseError {
     /// The error of a parser that ran on a frame of `frame_len` bytes (the
     /// whole message, header included) of kind `message`.
     pub fn into_decode_error(self, message: MessageKind, frame_len: usize) -> DecodeError {
-        let problem = match self.problem {
-            Problem::Truncated { .. } => Problem::Truncated { len: frame_len },
-            p => p,
-        };
         DecodeError::new(
             message,
             self.field,
             frame_len.saturating_sub(self.remaining),
-            problem,
+            self.problem,
         )
     }
 }
@@ -68,8 +63,8 @@ impl ParseError {
 impl<'a> nom::error::ParseError<&'a [u8]> for ParseError {
     fn from_error_kind(input: &'a [u8], _kind: ErrorKind) -> ParseError {
         ParseError {
-            field: Field::End,
-            problem: Problem::Truncated { len: 0 },
+            field: Field::Trailing,
+            problem: Problem::Missing,
             remaining: input.len(),
         }
     }
@@ -90,7 +85,16 @@ fn fail<T>(at: &[u8], field: Field, problem: Problem) -> PResult<'_, T> {
     }))
 }
 
-/// Exactly `n` bytes of `field`, or "truncated" at the field's start.
+/// A field that is missing or cut off: [`Problem::Missing`] at the end of
+/// the input.
+#[cold]
+#[inline(never)]
+fn missing<'a, T>(i: &'a [u8], f: Field) -> PResult<'a, T> {
+    fail(&i[i.len()..], f, Problem::Missing)
+}
+
+/// Exactly `n` bytes of `field`, or [`Problem::Missing`] at the end of the
+/// input.
 #[inline]
 pub fn field<'a>(
     f: Field,
@@ -99,7 +103,7 @@ pub fn field<'a>(
     move |i: &'a [u8]| {
         take::<_, _, ParseError>(n)
             .parse(i)
-            .or_else(|_| fail(i, f, Problem::Truncated { len: 0 }))
+            .or_else(|_| missing(i, f))
     }
 }
 
@@ -110,7 +114,10 @@ pub fn digits<'a, const N: usize>(
     f: Field,
 ) -> impl Parser<&'a [u8], Output = u16, Error = ParseError> {
     move |i: &'a [u8]| {
-        let (rest, ds) = field(f, N).parse(i)?;
+        let Some((ds, rest)) = i.split_first_chunk::<N>() else {
+            // Cut off: a bad byte among those present first, else missing.
+            return not_digit(f, i, i);
+        };
         let mut value = 0u16;
         let mut bad = false;
         for &d in ds {
@@ -128,7 +135,9 @@ pub fn digits<'a, const N: usize>(
 #[cold]
 #[inline(never)]
 fn not_digit<'a, T>(f: Field, i: &'a [u8], ds: &[u8]) -> PResult<'a, T> {
-    let k = ds.iter().position(|d| !d.is_ascii_digit()).unwrap_or(0);
+    let Some(k) = ds.iter().position(|d| !d.is_ascii_digit()) else {
+        return missing(i, f);
+    };
     fail(
         &i[k..],
         f,
@@ -149,7 +158,15 @@ pub fn number<'a, const N: usize>(
     move |i: &'a [u8]| {
         let (rest, value) = digits::<N>(f).parse(i)?;
         if value < min || value > max {
-            return fail(i, f, Problem::OutOfRange { value, min, max });
+            return fail(
+                i,
+                f,
+                Problem::OutOfRange {
+                    value: value.into(),
+                    min: min.into(),
+                    max: max.into(),
+                },
+            );
         }
         Ok((rest, value))
     }
@@ -166,7 +183,7 @@ pub fn square<'a>(f: Field) -> impl Parser<&'a [u8], Output = Square, Error = Pa
                 i,
                 f,
                 Problem::OutOfRange {
-                    value,
+                    value: value.into(),
                     min: 1,
                     max: 50,
                 },
@@ -235,9 +252,26 @@ pub fn name_field<'a>(
     f: Field,
     len: usize,
 ) -> impl Parser<&'a [u8], Output = Name<'a>, Error = ParseError> {
+    name_bytes(f, len).map(Name::from_checked)
+}
+
+/// [`name_field`] as checked bytes, padding removed.
+#[inline]
+fn name_bytes<'a>(
+    f: Field,
+    len: usize,
+) -> impl Parser<&'a [u8], Output = &'a [u8], Error = ParseError> {
     move |i: &'a [u8]| {
-        let (rest, raw) = field(f, len).parse(i)?;
-        if let Some(k) = raw.iter().position(|b| !(0x20..=0x7e).contains(b)) {
+        // The bytes present are checked even when the field is cut off.
+        let (raw, rest) = i.split_at(len.min(i.len()));
+        let bad = raw
+            .iter()
+            .fold(false, |bad, b| bad | !(0x20..=0x7e).contains(b));
+        if bad {
+            let k = raw
+                .iter()
+                .position(|b| !(0x20..=0x7e).contains(b))
+                .unwrap_or(0);
             return fail(
                 &i[k..],
                 f,
@@ -248,14 +282,20 @@ pub fn name_field<'a>(
             );
         }
         // Also catches an all-blank (empty) name.
-        if raw.first().is_none_or(|&b| b == b' ') {
+        if raw.first() == Some(&b' ') {
+            return fail(i, f, Problem::LeadingSpace);
+        }
+        if raw.len() < len {
+            return missing(i, f);
+        }
+        if raw.iter().all(|&b| b == b' ') {
             return fail(i, f, Problem::LeadingSpace);
         }
         let mut end = raw.len();
         while end > 0 && raw[end - 1] == b' ' {
             end -= 1;
         }
-        Ok((rest, Name::from_checked(&raw[..end])))
+        Ok((rest, &raw[..end]))
     }
 }
 
@@ -321,24 +361,35 @@ pub fn moves_limit(i: &[u8]) -> PResult<'_, u16> {
 /// `e w z W Z`, square 1 first.
 #[inline]
 pub fn board(i: &[u8]) -> PResult<'_, [Option<Piece>; 50]> {
-    let (rest, letters) = field(Field::Board, 50).parse(i)?;
-    let mut board = [None; 50];
-    for (k, (&l, slot)) in letters.iter().zip(board.iter_mut()).enumerate() {
-        match parse_board_letter(l) {
-            Ok(content) => *slot = content,
-            Err(()) => {
-                return fail(
-                    &i[k..],
-                    Field::Board,
-                    Problem::Invalid {
-                        byte: l,
-                        expected: Expected::BoardLetter,
-                    },
-                );
-            }
-        }
+    board_letters.map(board_from_letters).parse(i)
+}
+
+/// The 50 board letters, checked but not converted: decoding builds the
+/// board once, in its final place (a 100-byte value moved through the
+/// parser layers costs more than parsing it).
+#[inline]
+fn board_letters(i: &[u8]) -> PResult<'_, &[u8; 50]> {
+    let present = &i[..i.len().min(50)];
+    if let Some(k) = present.iter().position(|&l| parse_board_letter(l).is_err()) {
+        return fail(
+            &i[k..],
+            Field::Board,
+            Problem::Invalid {
+                byte: present[k],
+                expected: Expected::BoardLetter,
+            },
+        );
     }
-    Ok((rest, board))
+    match i.split_first_chunk::<50>() {
+        Some((letters, rest)) => Ok((rest, letters)),
+        None => missing(i, Field::Board),
+    }
+}
+
+/// The board of letters that [`board_letters`] accepted.
+#[inline(always)]
+fn board_from_letters(letters: &[u8; 50]) -> [Option<Piece>; 50] {
+    letters.map(|l| parse_board_letter(l).unwrap_or(None))
 }
 
 /// GAMEREQ starting position (offset 42): `A`, or `B` + side to move +
@@ -347,18 +398,22 @@ pub fn board(i: &[u8]) -> PResult<'_, [Option<Piece>; 50]> {
 pub fn start_position<'a>(
     leniency: &Leniency,
 ) -> impl Parser<&'a [u8], Output = StartPosition, Error = ParseError> {
+    start_letters(leniency).map(position_from_letters)
+}
+
+/// The starting position unconverted: `None` for `A`, the side to move and
+/// the checked board letters for `B`.
+#[inline]
+fn start_letters<'a>(
+    leniency: &Leniency,
+) -> impl Parser<&'a [u8], Output = Option<(Color, &'a [u8; 50])>, Error = ParseError> {
     let l = *leniency;
     move |i: &'a [u8]| {
         let (after, letter) = field(Field::StartingPosition, 1).parse(i)?;
         match letter[0] {
-            b'A' => Ok((after, StartPosition::Initial)),
-            b'B' => (color(Field::SideToMove, &l), board)
-                .map(|(side_to_move, board)| {
-                    StartPosition::Setup(Setup {
-                        side_to_move,
-                        board,
-                    })
-                })
+            b'A' => Ok((after, None)),
+            b'B' => (color(Field::SideToMove, &l), board_letters)
+                .map(Some)
                 .parse(after),
             byte => fail(
                 i,
@@ -368,6 +423,45 @@ pub fn start_position<'a>(
                     expected: Expected::PositionLetter,
                 },
             ),
+        }
+    }
+}
+
+#[inline(always)]
+fn position_from_letters(setup: Option<(Color, &[u8; 50])>) -> StartPosition {
+    match setup {
+        None => StartPosition::Initial,
+        Some((side_to_move, letters)) => StartPosition::Setup(Setup {
+            side_to_move,
+            board: board_from_letters(letters),
+        }),
+    }
+}
+
+/// The fields of a GAMEREQ, checked, with the name and the board still
+/// borrowed as bytes: small enough to pass through the parser layers, and
+/// turned into the [`GameReq`] in the caller's place
+/// ([`GameReqParts::into_game_req`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct GameReqParts<'a> {
+    version: u8,
+    initiator: &'a [u8],
+    follower_color: Color,
+    minutes: u16,
+    moves: u16,
+    setup: Option<(Color, &'a [u8; 50])>,
+}
+
+impl<'a> GameReqParts<'a> {
+    #[inline(always)]
+    pub(crate) fn into_game_req(self) -> GameReq<'a> {
+        GameReq {
+            version: self.version,
+            initiator: Name::from_checked(self.initiator),
+            follower_color: self.follower_color,
+            minutes: self.minutes,
+            moves: self.moves,
+            position: position_from_letters(self.setup),
         }
     }
 }
@@ -385,6 +479,15 @@ pub fn game_req(i: &[u8]) -> PResult<'_, GameReq<'_>> {
 pub fn game_req_with<'a>(
     leniency: &Leniency,
 ) -> impl Parser<&'a [u8], Output = GameReq<'a>, Error = ParseError> {
+    game_req_parts(leniency).map(GameReqParts::into_game_req)
+}
+
+/// GAMEREQ as [`GameReqParts`] (what [`game_req_with`] and the decoder
+/// build the message from).
+#[inline]
+pub(crate) fn game_req_parts<'a>(
+    leniency: &Leniency,
+) -> impl Parser<&'a [u8], Output = GameReqParts<'a>, Error = ParseError> {
     let l = *leniency;
     move |i: &'a [u8]| {
         let (body, ()) = tag_kind(MessageKind::GameReq).parse(i)?;
@@ -410,23 +513,21 @@ pub fn game_req_with<'a>(
                 _ => Name::WIRE_LEN,
             }
         };
-        // Field by field (a tuple of the same parsers works too; this
-        // keeps the large outputs in place).
         let (i, version) = version(body)?;
-        let (i, initiator) = name_field(Field::InitiatorName, name_len).parse(i)?;
+        let (i, initiator) = name_bytes(Field::InitiatorName, name_len).parse(i)?;
         let (i, follower_color) = color(Field::FollowerColor, &l).parse(i)?;
         let (i, minutes) = thinking_time(i)?;
         let (i, moves) = moves_limit(i)?;
-        let (i, position) = start_position(&l).parse(i)?;
+        let (i, setup) = start_letters(&l).parse(i)?;
         Ok((
             i,
-            GameReq {
+            GameReqParts {
                 version,
                 initiator,
                 follower_color,
                 minutes,
                 moves,
-                position,
+                setup,
             },
         ))
     }
@@ -459,6 +560,17 @@ pub fn game_acc(i: &[u8]) -> PResult<'_, GameAcc<'_>> {
 pub fn game_acc_with<'a>(
     leniency: &Leniency,
 ) -> impl Parser<&'a [u8], Output = GameAcc<'a>, Error = ParseError> {
+    game_acc_parts(leniency).map(|(follower, code)| GameAcc {
+        follower: Name::from_checked(follower),
+        code,
+    })
+}
+
+/// GAMEACC with the name as checked bytes (see [`chat_parts`]).
+#[inline]
+pub(crate) fn game_acc_parts<'a>(
+    leniency: &Leniency,
+) -> impl Parser<&'a [u8], Output = (&'a [u8], AcceptanceCode), Error = ParseError> {
     let l = *leniency;
     move |i: &'a [u8]| {
         let (body, ()) = tag_kind(MessageKind::GameAcc).parse(i)?;
@@ -467,9 +579,7 @@ pub fn game_acc_with<'a>(
         } else {
             Name::WIRE_LEN
         };
-        (name_field(Field::FollowerName, name_len), acceptance_code)
-            .map(|(follower, code)| GameAcc { follower, code })
-            .parse(body)
+        (name_bytes(Field::FollowerName, name_len), acceptance_code).parse(body)
     }
 }
 
@@ -510,6 +620,14 @@ pub fn captured_square(i: &[u8]) -> PResult<'_, Square> {
 /// The `count` (0..=20) captured squares of a MOVE, distinct, in wire
 /// order; with `extra_bytes` more bytes may follow, otherwise the input
 /// must hold exactly `2 * count` bytes.
+///
+/// Errors, first bad byte first: a byte that is no digit
+/// ([`Problem::Invalid`], also among bytes beyond the announced squares), a
+/// square out of 1..=50, a square listed twice
+/// ([`Problem::DuplicateCapture`] at its second appearance), then
+/// [`Problem::CaptureCount`] for digits that do not make `count` squares
+/// (at the end of the input when fewer follow, at the first extra byte
+/// when more do).
 #[inline]
 pub fn captures<'a>(
     count: u8,
@@ -519,25 +637,15 @@ pub fn captures<'a>(
     move |i: &'a [u8]| {
         let n = usize::from(count).min(Captures::MAX);
         let need = 2 * n;
-        if i.len() < need || (i.len() > need && !extra) {
-            return fail(
-                i,
-                Field::Captured,
-                Problem::CaptureCount {
-                    count,
-                    following_bytes: i.len(),
-                },
-            );
-        }
-        let mut squares = [Square::MIN_SQUARE; Captures::MAX];
-        let (rest, ()) = fill(captured_square, &mut squares[..n]).parse(i)?;
         let mut mask = 0u64;
         let mut captured = Captures::EMPTY;
-        for (k, &sq) in squares[..n].iter().enumerate() {
+        let mut at = i;
+        while captured.len() < n && at.len() >= 2 {
+            let (rest, sq) = captured_square(at)?;
             let bit = 1u64 << sq.number();
             if mask & bit != 0 {
                 return fail(
-                    &i[2 * k..],
+                    at,
                     Field::Captured,
                     Problem::DuplicateCapture {
                         square: sq.number(),
@@ -546,8 +654,37 @@ pub fn captures<'a>(
             }
             mask |= bit;
             captured.push_unchecked(sq);
+            at = rest;
         }
-        Ok((rest, captured))
+        let wrong_count = |at: &'a [u8], from: &'a [u8]| {
+            // Bytes that are no square at all are named as such.
+            match from.iter().position(|b| !b.is_ascii_digit()) {
+                Some(k) => fail(
+                    &from[k..],
+                    Field::Captured,
+                    Problem::Invalid {
+                        byte: from[k],
+                        expected: Expected::Digit,
+                    },
+                ),
+                None => fail(
+                    at,
+                    Field::Captured,
+                    Problem::CaptureCount {
+                        count,
+                        following_bytes: i.len(),
+                    },
+                ),
+            }
+        };
+        if captured.len() < n {
+            // Fewer squares than announced (perhaps half of one).
+            return wrong_count(&at[at.len()..], at);
+        }
+        if i.len() > need && !extra {
+            return wrong_count(at, at);
+        }
+        Ok((at, captured))
     }
 }
 
@@ -618,12 +755,24 @@ pub fn game_end(i: &[u8]) -> PResult<'_, GameEnd> {
 /// of the input (up to 126 bytes).
 #[inline]
 pub fn chat_text(i: &[u8]) -> PResult<'_, ChatText<'_>> {
+    chat_text_bytes.map(ChatText::from_checked).parse(i)
+}
+
+/// [`chat_text`] as checked bytes.
+#[inline]
+fn chat_text_bytes(i: &[u8]) -> PResult<'_, &[u8]> {
     if i.is_empty() {
-        return fail(i, Field::Text, Problem::Truncated { len: 0 });
+        return missing(i, Field::Text);
     }
     let n = i.len().min(MAX_MESSAGE_LEN - 1);
     let (rest, text) = field(Field::Text, n).parse(i)?;
-    if let Some(k) = text.iter().position(|&b| b == 0 || b > 0x7f) {
+    // All bytes at once (no early exit: vectorised); the bad one is looked
+    // for only when there is one.
+    let bad = text
+        .iter()
+        .fold(false, |bad, &b| bad | (b == 0) | (b > 0x7f));
+    if bad {
+        let k = text.iter().position(|&b| b == 0 || b > 0x7f).unwrap_or(0);
         return fail(
             &i[k..],
             Field::Text,
@@ -633,15 +782,26 @@ pub fn chat_text(i: &[u8]) -> PResult<'_, ChatText<'_>> {
             },
         );
     }
-    Ok((rest, ChatText::from_checked(text)))
+    Ok((rest, text))
 }
 
 /// CHAT `C` (docs/specs/damexchange.md, *CHAT*).
 #[inline]
 pub fn chat(i: &[u8]) -> PResult<'_, Chat<'_>> {
-    (tag_kind(MessageKind::Chat), chat_text)
-        .map(|((), text)| Chat { text })
+    chat_parts
+        .map(|text| Chat {
+            text: ChatText::from_checked(text),
+        })
         .parse(i)
+}
+
+/// CHAT with its text as checked bytes: the decoder builds the message
+/// once, in its final place (a text value moved through the parser layers
+/// costs more than parsing it).
+#[inline]
+pub(crate) fn chat_parts(i: &[u8]) -> PResult<'_, &[u8]> {
+    let (body, ()) = tag_kind(MessageKind::Chat).parse(i)?;
+    chat_text_bytes(body)
 }
 
 // -------------------------------------------------------------- BACKREQ
@@ -700,12 +860,19 @@ pub fn unrecognised(i: &[u8]) -> PResult<'_, Unrecognised<'_>> {
         return fail(i, Field::Header, Problem::Empty);
     }
     if i.len() > MAX_MESSAGE_LEN {
-        return fail(i, Field::End, Problem::TooLong { len: i.len() });
+        return fail(
+            i,
+            Field::Trailing,
+            Problem::TooLong {
+                len: i.len(),
+                max: MAX_MESSAGE_LEN,
+            },
+        );
     }
     if let Some(k) = i.iter().position(|&b| b == 0) {
         return fail(
             &i[k..],
-            Field::End,
+            Field::Trailing,
             Problem::Invalid {
                 byte: 0,
                 expected: Expected::SevenBit,

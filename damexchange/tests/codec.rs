@@ -253,7 +253,10 @@ fn constructors_validate() {
     );
 }
 
-/// Each malformed message yields the error naming its fault.
+/// Each malformed message yields the error naming its fault. The offsets
+/// come from the field layout of docs/specs/damexchange.md, *Messages*: the
+/// first bad byte, or, for a field the message ends before, the frame's
+/// length.
 #[test]
 fn typed_errors() {
     use MessageKind as K;
@@ -266,23 +269,70 @@ fn typed_errors() {
         ),
         (
             b"M00003228",
-            DecodeError::new(K::Move, Field::CaptureCount, 9, P::Truncated { len: 9 }),
-            "MOVE number captured at byte 9: cut off (the message has 9 bytes)",
+            // Number captured is offset 9..11; the frame ends at 9.
+            DecodeError::new(K::Move, Field::CaptureCount, 9, P::Missing),
+            "MOVE number captured at byte 9: missing (the message ends here)",
+        ),
+        (
+            b"M000032281",
+            // Number captured cut off after one digit: ends at 10.
+            DecodeError::new(K::Move, Field::CaptureCount, 10, P::Missing),
+            "MOVE number captured at byte 10: missing (the message ends here)",
+        ),
+        (
+            b"M0000",
+            // From square is offset 5..7; the frame ends at 5.
+            DecodeError::new(K::Move, Field::From, 5, P::Missing),
+            "MOVE from square at byte 5: missing (the message ends here)",
         ),
         (
             b"M001205250322",
-            DecodeError::new(K::Move, Field::Captured, 11, P::CaptureCount { count: 3, following_bytes: 2 }),
-            "MOVE captured square at byte 11: 03 captured but 1 square follows",
+            // 3 squares from offset 11; the second would start at 13, the end.
+            DecodeError::new(K::Move, Field::Captured, 13, P::CaptureCount { count: 3, following_bytes: 2 }),
+            "MOVE captured square at byte 13: 03 captured but 1 square follows",
         ),
         (
             b"M00120525032212",
-            DecodeError::new(K::Move, Field::Captured, 11, P::CaptureCount { count: 3, following_bytes: 4 }),
-            "MOVE captured square at byte 11: 03 captured but 2 squares follow",
+            // The third square would start at 11 + 2 * 2 = 15, the end.
+            DecodeError::new(K::Move, Field::Captured, 15, P::CaptureCount { count: 3, following_bytes: 4 }),
+            "MOVE captured square at byte 15: 03 captured but 2 squares follow",
+        ),
+        (
+            b"M00120525012212",
+            // One square announced (11..13); the extra square starts at 13.
+            DecodeError::new(K::Move, Field::Captured, 13, P::CaptureCount { count: 1, following_bytes: 4 }),
+            "MOVE captured square at byte 13: 01 captured but 2 squares follow",
+        ),
+        (
+            b"M00120611001",
+            // No square announced; a digit at 11 is one byte too many.
+            DecodeError::new(K::Move, Field::Captured, 11, P::CaptureCount { count: 0, following_bytes: 1 }),
+            "MOVE captured square at byte 11: 00 captured but 1 byte (an odd number) follow",
         ),
         (
             b"M0012061100x",
-            DecodeError::new(K::Move, Field::Captured, 11, P::CaptureCount { count: 0, following_bytes: 1 }),
-            "MOVE captured square at byte 11: 00 captured but 1 byte (an odd number) follow",
+            // 'x' (offset 11) is no square digit at all.
+            DecodeError::new(K::Move, Field::Captured, 11, P::Invalid { byte: b'x', expected: Expected::Digit }),
+            "MOVE captured square at byte 11: expected a digit 0-9, found 'x'",
+        ),
+        (
+            // Issue 16, item 7: not "00 captured but 1 square follows".
+            b"M0000322800xx",
+            DecodeError::new(K::Move, Field::Captured, 11, P::Invalid { byte: b'x', expected: Expected::Digit }),
+            "MOVE captured square at byte 11: expected a digit 0-9, found 'x'",
+        ),
+        (
+            // Issue 16, item 7: 0xFF (offset 3, in the time field 1..5) is
+            // outside 1..=127, named before the cut-off time field.
+            b"M\x01\x02\xff",
+            DecodeError::new(K::Move, Field::Time, 3, P::Invalid { byte: 0xff, expected: Expected::SevenBit }),
+            "MOVE time at byte 3: expected a 7-bit byte 1..=127, found 0xFF",
+        ),
+        (
+            // A NUL byte is outside 1..=127 too (board, offset 44 + 3).
+            b"R01PyTester                        Z005000BWzzz\0zzzzzzzzzzzzzzzzeeeeeeeeeewwwwwwwwwwwwwwwwwwww",
+            DecodeError::new(K::GameReq, Field::Board, 47, P::Invalid { byte: 0, expected: Expected::SevenBit }),
+            "GAMEREQ board at byte 47: expected a 7-bit byte 1..=127, found 0x00",
         ),
         (
             b"M0012511100",
@@ -331,8 +381,9 @@ fn typed_errors() {
         ),
         (
             b"R01PyTester                        Z005000AW",
-            DecodeError::new(K::GameReq, Field::End, 43, P::TrailingBytes { count: 1 }),
-            "GAMEREQ end of message at byte 43: 1 unexpected byte(s) after the message",
+            // The message ends after the position letter (offset 42).
+            DecodeError::new(K::GameReq, Field::Trailing, 43, P::Trailing { count: 1 }),
+            "GAMEREQ end of message at byte 43: 1 unexpected byte after the message",
         ),
         (
             b"R01PyTester                        Z005000BWzzzzzzzzzxzzzzzzzzzzeeeeeeeeeewwwwwwwwwwwwwwwwwwww",
@@ -341,8 +392,15 @@ fn typed_errors() {
         ),
         (
             b"R01PyTester                        Z005000BWzzzz",
-            DecodeError::new(K::GameReq, Field::Board, 44, P::Truncated { len: 48 }),
-            "GAMEREQ board at byte 44: cut off (the message has 48 bytes)",
+            // Board is offset 44..94; the frame ends at 48.
+            DecodeError::new(K::GameReq, Field::Board, 48, P::Missing),
+            "GAMEREQ board at byte 48: missing (the message ends here)",
+        ),
+        (
+            b"R01PyTester                        Z005000B",
+            // Side to move is offset 43; the frame ends there.
+            DecodeError::new(K::GameReq, Field::SideToMove, 43, P::Missing),
+            "GAMEREQ side to move at byte 43: missing (the message ends here)",
         ),
         (
             b"R01PyTe\x01ter                        Z005000A",
@@ -356,8 +414,9 @@ fn typed_errors() {
         ),
         (
             b"AScan 3.10",
-            DecodeError::new(K::GameAcc, Field::FollowerName, 1, P::Truncated { len: 10 }),
-            "GAMEACC follower name at byte 1: cut off (the message has 10 bytes)",
+            // Follower name is offset 1..33; the frame ends at 10.
+            DecodeError::new(K::GameAcc, Field::FollowerName, 10, P::Missing),
+            "GAMEACC follower name at byte 10: missing (the message ends here)",
         ),
         (
             b"E40",
@@ -371,18 +430,24 @@ fn typed_errors() {
         ),
         (
             b"E00 ",
-            DecodeError::new(K::GameEnd, Field::End, 3, P::TrailingBytes { count: 1 }),
-            "GAMEEND end of message at byte 3: 1 unexpected byte(s) after the message",
+            DecodeError::new(K::GameEnd, Field::Trailing, 3, P::Trailing { count: 1 }),
+            "GAMEEND end of message at byte 3: 1 unexpected byte after the message",
+        ),
+        (
+            b"E0",
+            // Stop code is offset 2; the frame ends there.
+            DecodeError::new(K::GameEnd, Field::StopCode, 2, P::Missing),
+            "GAMEEND stop code at byte 2: missing (the message ends here)",
         ),
         (
             b"C",
-            DecodeError::new(K::Chat, Field::Text, 1, P::Truncated { len: 1 }),
-            "CHAT text at byte 1: cut off (the message has 1 byte)",
+            DecodeError::new(K::Chat, Field::Text, 1, P::Missing),
+            "CHAT text at byte 1: missing (the message ends here)",
         ),
         (
             b"Cna\xefve",
             DecodeError::new(K::Chat, Field::Text, 3, P::Invalid { byte: 0xef, expected: Expected::SevenBit }),
-            "CHAT text at byte 3: expected 7-bit text without NUL, found 0xEF",
+            "CHAT text at byte 3: expected a 7-bit byte 1..=127, found 0xEF",
         ),
         (
             b"B000W",
@@ -401,8 +466,14 @@ fn typed_errors() {
         ),
         (
             b"K",
-            DecodeError::new(K::BackAcc, Field::BackAccCode, 1, P::Truncated { len: 1 }),
-            "BACKACC acceptance code at byte 1: cut off (the message has 1 byte)",
+            DecodeError::new(K::BackAcc, Field::BackAccCode, 1, P::Missing),
+            "BACKACC acceptance code at byte 1: missing (the message ends here)",
+        ),
+        (
+            b"B01",
+            // Move number is offset 1..4; the frame ends at 3.
+            DecodeError::new(K::BackReq, Field::MoveNumber, 3, P::Missing),
+            "BACKREQ move number at byte 3: missing (the message ends here)",
         ),
     ];
     for (wire, expected, text) in cases {
@@ -417,9 +488,9 @@ fn typed_errors() {
         decode::<Message>(&long),
         Err(DecodeError::new(
             MessageKind::Chat,
-            Field::End,
+            Field::Trailing,
             127,
-            Problem::TrailingBytes { count: 1 }
+            Problem::Trailing { count: 1 }
         ))
     );
 }

@@ -35,7 +35,7 @@ async fn serve(limits: Limits, closed: Log) -> std::net::SocketAddr {
                     let now = Instant::now();
                     let pos = *f.position().unwrap();
                     let _ = match player.choose_draughts(&pos) {
-                        Some(mv) => f.send_move(mv, 0, now),
+                        Some(mv) => f.send_move_with(mv, 0, now),
                         None => f.end_game(GameEndReason::SenderLoses, now),
                     };
                 }
@@ -72,15 +72,15 @@ async fn a_whole_game_between_serve_and_connect() {
             NetEvent::Received(m) => received.push(m.kind()),
             NetEvent::Session(Event::GameEnded(g)) => {
                 // Delivered before the game is cleared.
-                assert_eq!(i.history(), &g.moves[..]);
+                assert_eq!(i.moves(), &g.moves[..]);
                 ended = Some(g.clone());
                 return Flow::Close;
             }
             NetEvent::Idle if i.is_our_turn() => {
                 let pos = *i.position().unwrap();
                 let _ = match player.choose_draughts(&pos) {
-                    _ if i.history().len() >= 300 => i.end_game(GameEndReason::Draw, now),
-                    Some(mv) => i.send_move(mv, 0, now),
+                    _ if i.moves().len() >= 300 => i.end_game(GameEndReason::Draw, now),
+                    Some(mv) => i.send_move_with(mv, 0, now),
                     None => i.end_game(GameEndReason::SenderLoses, now),
                 };
             }

@@ -95,7 +95,7 @@ impl Pair {
 
     fn assert_in_sync(&self) {
         assert_eq!(self.i.position(), self.f.position());
-        assert_eq!(self.i.history(), self.f.history());
+        assert_eq!(self.i.moves(), self.f.moves());
         assert_eq!(self.i.move_number(), self.f.move_number());
     }
 }
@@ -129,8 +129,11 @@ fn play_games(seed: u64, games: usize) -> Stats {
     let mut follower_cfg = FollowerConfig::new(Name::new("Follower").unwrap());
     follower_cfg.first_move_delay = Duration::from_millis(250);
     let mut pair = Pair {
-        i: Initiator::new(InitiatorConfig::new(Name::new("Initiator").unwrap())),
-        f: Follower::new(follower_cfg),
+        i: Initiator::new(
+            InitiatorConfig::new(Name::new("Initiator").unwrap()),
+            Duration::ZERO,
+        ),
+        f: Follower::new(follower_cfg, Duration::ZERO),
         now: Duration::ZERO,
         rng: Rng(seed),
         i_events: Vec::new(),
@@ -232,7 +235,7 @@ fn play_games(seed: u64, games: usize) -> Stats {
             }
 
             // Take-back now and then, by either side.
-            let history = pair.i.history().len();
+            let history = pair.i.moves().len();
             if history > 0 && pair.rng.chance(6) {
                 let ply = pair.rng.below(history + 1);
                 let (n, c) = move_number_at(&pair.i, ply);
@@ -253,9 +256,9 @@ fn play_games(seed: u64, games: usize) -> Stats {
                     let mv = pos.legal_moves()[0];
                     let now = pair.now;
                     if by_initiator {
-                        pair.f.send_move(mv, 0, now).unwrap();
+                        pair.f.send_move_with(mv, 0, now).unwrap();
                     } else {
-                        pair.i.send_move(mv, 0, now).unwrap();
+                        pair.i.send_move_with(mv, 0, now).unwrap();
                     }
                     stats.crossed += 1;
                 }
@@ -268,7 +271,7 @@ fn play_games(seed: u64, games: usize) -> Stats {
                 };
                 if granted {
                     stats.take_backs += 1;
-                    assert_eq!(pair.i.history().len(), ply);
+                    assert_eq!(pair.i.moves().len(), ply);
                     assert_eq!(pair.i.move_number(), Some((n, c)));
                     assert!(
                         matches!(asker.last(), Some(Event::TakenBack { by: Side::Us, move_number, color })
@@ -296,16 +299,19 @@ fn play_games(seed: u64, games: usize) -> Stats {
             }
 
             if pair.rng.chance(3) {
-                pair.i.send_chat("still thinking?").unwrap();
+                pair.i.send_chat("still thinking?", pair.now).unwrap();
             }
             let moves = pos.legal_moves();
             let mv = moves[pair.rng.below(moves.len())];
             let now = pair.now;
             if i_to_move {
-                assert_eq!(pair.f.send_move(mv, 1, now), Err(CommandError::NotYourTurn));
-                pair.i.send_move(mv, 1, now).unwrap();
+                assert_eq!(
+                    pair.f.send_move_with(mv, 1, now),
+                    Err(CommandError::NotYourTurn)
+                );
+                pair.i.send_move_with(mv, 1, now).unwrap();
             } else {
-                pair.f.send_move(mv, 2, now).unwrap();
+                pair.f.send_move_with(mv, 2, now).unwrap();
             }
             pair.pump();
             let receiver = if i_to_move {
@@ -347,7 +353,7 @@ fn play_games(seed: u64, games: usize) -> Stats {
 fn move_number_at(i: &Initiator<Duration>, ply: usize) -> (u16, board::Color) {
     let (n, c) = i.move_number().unwrap();
     // Walk back from the current point.
-    let current = i.history().len();
+    let current = i.moves().len();
     let mut plies_back = current - ply;
     let (mut n, mut c) = (n, c);
     while plies_back > 0 {
@@ -383,11 +389,11 @@ fn many_random_games() {
 #[test]
 fn back_acc_codes() {
     let t = Duration::ZERO;
-    let mut f = Follower::new(FollowerConfig::new(Name::new("F").unwrap()));
+    let mut f = Follower::new(FollowerConfig::new(Name::new("F").unwrap()), Duration::ZERO);
     f.handle_input(b"R01I                               Z005000A\0", t);
     f.handle_input(b"M0000322800\0", t);
     let mv = f.position().unwrap().parse_move("17-21").unwrap();
-    f.send_move(mv, 0, t).unwrap();
+    f.send_move_with(mv, 0, t).unwrap();
     f.handle_input(b"M0000373200\0", t);
     let drain = |f: &mut Follower<Duration>| {
         std::iter::from_fn(|| f.poll_transmit())
@@ -400,7 +406,7 @@ fn back_acc_codes() {
     // Move 9 is not: K2, unchanged.
     f.handle_input(b"B009W\0", t);
     assert_eq!(drain(&mut f), ["K2"]);
-    assert_eq!(f.history().len(), 3);
+    assert_eq!(f.moves().len(), 3);
     // Switched off: K1.
     f.set_take_backs(false);
     f.handle_input(b"B001Z\0", t);
@@ -409,7 +415,7 @@ fn back_acc_codes() {
     // Move 1, Black to move: back to after 32-28; Black (we) to move next.
     f.handle_input(b"B001Z\0", t);
     assert_eq!(drain(&mut f), ["K0"]);
-    assert_eq!(f.history().len(), 1);
+    assert_eq!(f.moves().len(), 1);
     assert!(f.is_our_turn());
     assert_eq!(
         f.position().unwrap().to_string(),
@@ -431,7 +437,7 @@ fn back_acc_codes() {
     // Move 1 White to move, the current position's own point, is fine too.
     f.handle_input(b"B001W\0", t);
     assert_eq!(drain(&mut f), ["K0"]);
-    assert_eq!(f.history().len(), 0);
+    assert_eq!(f.moves().len(), 0);
     assert!(!f.is_our_turn());
 }
 
@@ -440,7 +446,7 @@ fn back_acc_codes() {
 #[test]
 fn move_numbers_when_black_starts() {
     let t = Duration::ZERO;
-    let mut f = Follower::new(FollowerConfig::new(Name::new("F").unwrap()));
+    let mut f = Follower::new(FollowerConfig::new(Name::new("F").unwrap()), Duration::ZERO);
     // Black to move in the start position, follower White.
     f.handle_input(
         b"R01I                               W005000BZzzzzzzzzzzzzzzzzzzzzeeeeeeeeeewwwwwwwwwwwwwwwwwwww\0",
@@ -454,7 +460,7 @@ fn move_numbers_when_black_starts() {
     assert_eq!(f.poll_transmit().unwrap().as_str(), "K2");
     f.handle_input(b"B001Z\0", t);
     assert_eq!(f.poll_transmit().unwrap().as_str(), "K0");
-    assert_eq!(f.history().len(), 0);
+    assert_eq!(f.moves().len(), 0);
 }
 
 /// GAMEACC codes: the follower's answers, and the initiator acting on them.
@@ -462,7 +468,7 @@ fn move_numbers_when_black_starts() {
 fn gameacc_codes_acted_on() {
     let t = Duration::ZERO;
     let answer = |config: FollowerConfig, req: &[u8]| {
-        let mut f = Follower::new(config);
+        let mut f = Follower::new(config, Duration::ZERO);
         f.handle_input(req, t);
         f.poll_transmit().unwrap().as_str().to_string()
     };
@@ -490,7 +496,10 @@ fn gameacc_codes_acted_on() {
         start: None,
     };
     for (code, stops) in [(b'2', false), (b'1', true), (b'3', true)] {
-        let mut i = Initiator::new(InitiatorConfig::new(Name::new("I").unwrap()));
+        let mut i = Initiator::new(
+            InitiatorConfig::new(Name::new("I").unwrap()),
+            Duration::ZERO,
+        );
         i.request_game(req(), t).unwrap();
         assert_eq!(i.request_game(req(), t), Err(CommandError::GameInProgress));
         let mut acc = b"AF                               ".to_vec();
@@ -513,7 +522,7 @@ fn gameacc_codes_acted_on() {
 #[test]
 fn rejected_moves_and_gameend_at_any_time() {
     let t = Duration::ZERO;
-    let mut f = Follower::new(FollowerConfig::new(Name::new("F").unwrap()));
+    let mut f = Follower::new(FollowerConfig::new(Name::new("F").unwrap()), Duration::ZERO);
     f.handle_input(b"R01I                               Z005000A\0", t);
     f.handle_input(b"M0000322800\0", t);
     let before = *f.position().unwrap();
@@ -535,7 +544,7 @@ fn rejected_moves_and_gameend_at_any_time() {
     assert_eq!(*f.position().unwrap(), before);
     // Our move 19-23, then White plays 28x19 naming a wrong captured square.
     let mv = before.parse_move("19-23").unwrap();
-    f.send_move(mv, 0, t).unwrap();
+    f.send_move_with(mv, 0, t).unwrap();
     let after = *f.position().unwrap();
     f.handle_input(b"M000028190124\0", t);
     assert!(matches!(
@@ -561,7 +570,10 @@ fn rejected_moves_and_gameend_at_any_time() {
     // Our illegal move is refused locally, nothing sent.
     let _ = std::iter::from_fn(|| f.poll_transmit()).count();
     let wrong = Position::startpos().legal_moves()[0];
-    assert_eq!(f.send_move(wrong, 0, t), Err(CommandError::IllegalMove));
+    assert_eq!(
+        f.send_move_with(wrong, 0, t),
+        Err(CommandError::IllegalMove)
+    );
     assert!(f.poll_transmit().is_none());
     // GAMEEND from White while Black is to move: answered with reason 0 and
     // our stop code.
@@ -578,10 +590,10 @@ fn rejected_moves_and_gameend_at_any_time() {
     // White (the sender) claims a draw: drawn for us too.
     assert_eq!(ended.outcome, Outcome::Drawn);
     assert_eq!(ended.start, Position::startpos());
-    assert_eq!(ended.moves, f.history());
+    assert_eq!(ended.moves, f.moves());
     assert!(f.position().is_some());
     assert!(f.poll_event().is_none());
-    assert!(f.position().is_none() && f.history().is_empty());
+    assert!(f.position().is_none() && f.moves().is_empty());
     // No game: MOVE rejected, GAMEEND not answered.
     f.handle_input(b"M0000322800\0E00\0", t);
     assert!(f.poll_transmit().is_none());
@@ -608,14 +620,14 @@ fn first_move_pause_on_a_duration_clock() {
     let mut config = FollowerConfig::new(Name::new("F").unwrap());
     config.first_move_delay = Duration::from_millis(300);
     let run = |t: Duration| {
-        let mut f = Follower::new(config.clone());
+        let mut f = Follower::new(config.clone(), Duration::ZERO);
         f.handle_input(white_follower, t);
         assert_eq!(
             f.poll_transmit().unwrap().as_str(),
             "AF                               0"
         );
         let mv = f.position().unwrap().parse_move("32-28").unwrap();
-        f.send_move(mv, 0, t).unwrap();
+        f.send_move_with(mv, 0, t).unwrap();
         f
     };
 

@@ -58,13 +58,13 @@ macro_rules! driven {
                 <$t>::position(self).copied()
             }
             fn send_move(&mut self, mv: board::Move, time: u16, now: Instant) {
-                <$t>::send_move(self, mv, time, now).unwrap()
+                <$t>::send_move_with(self, mv, time, now).unwrap()
             }
             fn end_game(&mut self, reason: GameEndReason, now: Instant) {
                 <$t>::end_game(self, reason, now).unwrap()
             }
             fn chat(&mut self, text: &str) {
-                self.send_chat(text).unwrap()
+                self.send_chat(text, Instant::now()).unwrap()
             }
             fn take_back(&mut self, n: u16, c: board::Color, now: Instant) {
                 self.request_take_back(n, c, now).unwrap()
@@ -232,7 +232,7 @@ fn our_follower_in_the_recorded_followers_place() {
         // the pause is off here (it is tested below).
         config.first_move_delay = Duration::ZERO;
         config.stop = stop_code(conv, Dir::Follower);
-        let mut follower = Follower::new(config);
+        let mut follower = Follower::new(config, Instant::now());
         let deliberate = |chunk: &Chunk| {
             // Scan 3.1 answers a GAMEREQ during a game with a CHAT and then
             // aborts; we answer GAMEACC 2 (as Moby Dam does) and go on.
@@ -251,7 +251,7 @@ fn our_follower_in_the_recorded_followers_place() {
             "scan malformed 3" => &["started Black", "unrecognised Xhello"],
             "scan malformed 4" => &[
                 "started Black",
-                "malformed frame: MOVE number captured at byte 9: cut off (the message has 9 bytes)",
+                "malformed frame: MOVE number captured at byte 9: missing (the message ends here)",
             ],
             "scan malformed 5" => &["rejected NoGame"],
             "scan extra 6" => &[
@@ -312,7 +312,7 @@ fn our_initiator_in_the_recorded_initiators_place() {
         }
         let mut config = InitiatorConfig::new(name_of(conv, Dir::Initiator, b'R'));
         config.stop = stop_code(conv, Dir::Initiator);
-        let mut initiator = Initiator::new(config);
+        let mut initiator = Initiator::new(config, Instant::now());
         let crossed = title.starts_with("scan-initiator");
         let mut conv = conv.clone();
         if crossed {
@@ -343,7 +343,7 @@ fn our_initiator_in_the_recorded_initiators_place() {
         assert_eq!(tags, expect, "{}", conv.title);
         if title.starts_with("pydraughts DXPEngine asked to play WHITE") {
             assert_eq!(count_moves(&events), 1);
-            assert_eq!(initiator.history().len(), 1);
+            assert_eq!(initiator.moves().len(), 1);
         }
         replayed += 1;
     }
@@ -356,7 +356,7 @@ fn our_initiator_in_the_recorded_initiators_place() {
 fn follower_first_move_pause_is_a_timed_output() {
     let mut config = FollowerConfig::new(Name::new("Ours").unwrap());
     config.first_move_delay = Duration::from_millis(300);
-    let mut f = Follower::new(config);
+    let mut f = Follower::new(config, Instant::now());
     let t0 = Instant::now();
     f.handle_input(
         b"R01DXP Client                      W001000BWzzzzzzzzzzzzzzzzzzzzeeeeeeeeeewwwwwwwwwwwwwwwwwwww\0",
@@ -368,8 +368,9 @@ fn follower_first_move_pause_is_a_timed_output() {
     );
     assert!(f.is_our_turn());
     let mv = f.position().unwrap().parse_move("34-30").unwrap();
-    f.send_move(mv, 0, t0 + Duration::from_millis(10)).unwrap();
-    f.send_chat("good luck").unwrap();
+    f.send_move_with(mv, 0, t0 + Duration::from_millis(10))
+        .unwrap();
+    f.send_chat("good luck", t0).unwrap();
     // Held back, in order, until the deadline.
     assert_eq!(f.poll_transmit().map(|e| e.message_bytes().to_vec()), None);
     assert_eq!(f.poll_timeout(), Some(t0 + Duration::from_millis(300)));
@@ -382,13 +383,18 @@ fn follower_first_move_pause_is_a_timed_output() {
     // Later moves are not delayed.
     f.handle_input(b"M0000172200\0", t0 + Duration::from_secs(1));
     let mv = f.position().unwrap().parse_move("30-25").unwrap();
-    f.send_move(mv, 1, t0 + Duration::from_secs(1)).unwrap();
+    f.send_move_with(mv, 1, t0 + Duration::from_secs(1))
+        .unwrap();
     assert_eq!(f.poll_transmit().unwrap().message_bytes(), b"M0001302500");
     // A move that comes late needs no pause.
-    let mut f = Follower::new(FollowerConfig::new(Name::new("Ours").unwrap()));
+    let mut f = Follower::new(
+        FollowerConfig::new(Name::new("Ours").unwrap()),
+        Instant::now(),
+    );
     f.handle_input(b"R01X                               W001000A\0", t0);
     let _ = f.poll_transmit();
     let mv = f.position().unwrap().parse_move("32-28").unwrap();
-    f.send_move(mv, 0, t0 + Duration::from_secs(2)).unwrap();
+    f.send_move_with(mv, 0, t0 + Duration::from_secs(2))
+        .unwrap();
     assert_eq!(f.poll_transmit().unwrap().message_bytes(), b"M0000322800");
 }

@@ -13,13 +13,13 @@ use damexchange::session::{
 use damexchange::{GameEndReason, Message, MessageKind, Name, decode};
 
 fn follower() -> Follower<Duration> {
-    Follower::new(FollowerConfig::new(Name::new("F").unwrap()))
+    Follower::new(FollowerConfig::new(Name::new("F").unwrap()), Duration::ZERO)
 }
 
 fn initiator(reply_timeout: Option<Duration>) -> Initiator<Duration> {
     let mut config = InitiatorConfig::new(Name::new("I").unwrap());
     config.reply_timeout = reply_timeout;
-    Initiator::new(config)
+    Initiator::new(config, Duration::ZERO)
 }
 
 fn request(our_color: board::Color, start: Option<Position>) -> GameRequest {
@@ -65,11 +65,11 @@ fn a_second_move_in_one_turn_is_not_your_turn() {
     );
     assert!(f.is_our_turn());
     let moves = Position::startpos().legal_moves();
-    f.send_move(moves[0], 0, t + Duration::from_secs(1))
+    f.send_move_with(moves[0], 0, t + Duration::from_secs(1))
         .unwrap();
     assert!(!f.is_our_turn(), "false as soon as our move is sent");
     assert_eq!(
-        f.send_move(moves[1], 0, t + Duration::from_secs(1)),
+        f.send_move_with(moves[1], 0, t + Duration::from_secs(1)),
         Err(CommandError::NotYourTurn)
     );
     // Exactly one MOVE on the wire.
@@ -88,7 +88,7 @@ fn game_ended_carries_our_outcome_before_the_game_is_cleared() {
         .unwrap();
     exchange(&mut i, &mut f, t);
     let mv = Position::startpos().legal_moves()[0];
-    i.send_move(mv, 0, t).unwrap();
+    i.send_move_with(mv, 0, t).unwrap();
     exchange(&mut i, &mut f, t);
     // The follower (Black) resigns: GAMEEND reason 1, "sender loses".
     f.end_game(GameEndReason::SenderLoses, t).unwrap();
@@ -107,8 +107,8 @@ fn game_ended_carries_our_outcome_before_the_game_is_cleared() {
         }
         panic!("no GameEnded")
     }
-    let (i_end, i_history) = ended_event(&mut i, |s| s.poll_event(), |s| s.history().to_vec());
-    let (f_end, f_history) = ended_event(&mut f, |s| s.poll_event(), |s| s.history().to_vec());
+    let (i_end, i_history) = ended_event(&mut i, |s| s.poll_event(), |s| s.moves().to_vec());
+    let (f_end, f_history) = ended_event(&mut f, |s| s.poll_event(), |s| s.moves().to_vec());
     for (ended, history, by, outcome) in [
         (i_end, i_history, Side::Opponent, Outcome::Won),
         (f_end, f_history, Side::Us, Outcome::Lost),
@@ -121,8 +121,8 @@ fn game_ended_carries_our_outcome_before_the_game_is_cleared() {
     }
     assert!(i.poll_event().is_none() && f.poll_event().is_none());
     // ... and cleared once the events were delivered.
-    assert!(i.position().is_none() && i.history().is_empty());
-    assert!(f.position().is_none() && f.history().is_empty());
+    assert!(i.position().is_none() && i.moves().is_empty());
+    assert!(f.position().is_none() && f.moves().is_empty());
     // Outcome from our side, for every reason (spec, GAMEEND: the reason is
     // the sender's).
     assert_eq!(
@@ -172,10 +172,10 @@ fn a_silent_follower_is_reported_once() {
     exchange(&mut i, &mut f, t0);
     assert_eq!(i.poll_timeout(), None);
     let mv = Position::startpos().legal_moves()[0];
-    i.send_move(mv, 0, t0).unwrap();
+    i.send_move_with(mv, 0, t0).unwrap();
     exchange(&mut i, &mut f, t0);
     let reply = f.position().unwrap().legal_moves()[0];
-    f.send_move(reply, 0, t0).unwrap();
+    f.send_move_with(reply, 0, t0).unwrap();
     exchange(&mut i, &mut f, t0);
     // Waiting for the opponent's move is not silence: no timer.
     assert_eq!(f.poll_timeout(), None);
@@ -251,20 +251,156 @@ fn no_move_after_the_move_limit() {
         let white = ply % 2 == 0;
         let pos = *i.position().unwrap();
         if white {
-            i.send_move(safe(&pos, 0), 0, t).unwrap();
+            i.send_move_with(safe(&pos, 0), 0, t).unwrap();
         } else {
-            f.send_move(safe(&pos, 1), 0, t).unwrap();
+            f.send_move_with(safe(&pos, 1), 0, t).unwrap();
         }
         exchange(&mut i, &mut f, t);
     }
-    assert_eq!(i.history().len(), plies);
+    assert_eq!(i.moves().len(), plies);
     // White to move at move 1000: refused, and not our turn any more.
     let pos = *i.position().unwrap();
     assert_eq!(pos.side_to_move(), board::Color::White);
     assert!(!i.is_our_turn());
     let mv = pos.legal_moves()[0];
-    assert_eq!(i.send_move(mv, 0, t), Err(CommandError::MoveLimit));
+    assert_eq!(i.send_move_with(mv, 0, t), Err(CommandError::MoveLimit));
     assert!(i.poll_transmit().is_none());
     // The game can still be ended.
     i.end_game(GameEndReason::Draw, t).unwrap();
+}
+
+#[test]
+fn a_close_during_a_game_ends_it_without_result_before_clearing() {
+    let mut f = follower();
+    let t = Duration::ZERO;
+    // Spec, GAMEREQ: follower's colour `Z`: the initiator plays White.
+    f.handle_input(b"R01I                               Z005000A\0", t);
+    // Spec, MOVE example `M0012061100` is 6-11 for Black; White opens 32-28.
+    f.handle_input(b"M0003322800\0", t);
+    while f.poll_transmit().is_some() {}
+    while f.poll_event().is_some() {}
+    assert_eq!(f.moves().len(), 1);
+    f.handle_close(t + Duration::from_secs(5));
+    assert!(
+        f.poll_transmit().is_none(),
+        "nothing to answer on a closed stream"
+    );
+    let Some(Event::GameEnded(ended)) = f.poll_event() else {
+        panic!("GameEnded expected")
+    };
+    assert!(ended.closed);
+    assert_eq!(ended.outcome, Outcome::Unknown);
+    assert_eq!(ended.moves.len(), 1);
+    // Still visible while the event is handled, cleared afterwards.
+    assert_eq!(f.moves().len(), 1);
+    assert!(f.start_position() == Some(&Position::startpos()));
+    assert!(f.poll_event().is_none());
+    assert!(f.position().is_none() && f.moves().is_empty());
+    assert_eq!(
+        ended.to_string_line(),
+        "game over: no result (the connection closed during the game); moves: 32-28"
+    );
+    // Without a game, a close ends nothing.
+    let mut idle = follower();
+    idle.handle_close(t);
+    assert!(idle.poll_event().is_none());
+}
+
+/// `Display` of the event, through the `Event` wrapper.
+trait Line {
+    fn to_string_line(&self) -> String;
+}
+
+impl Line for damexchange::session::GameEnded {
+    fn to_string_line(&self) -> String {
+        Event::GameEnded(self.clone()).to_string()
+    }
+}
+
+#[test]
+fn a_frame_error_is_reported_and_the_game_goes_on() {
+    use damexchange::FrameError;
+    let mut f = follower();
+    let t = Duration::ZERO;
+    f.handle_input(b"R01I                               Z005000A\0", t);
+    while f.poll_transmit().is_some() {}
+    while f.poll_event().is_some() {}
+    // Spec, transport: at most 127 bytes per message.
+    let err = FrameError::Overlong { len: 200, max: 127 };
+    f.handle_frame_error(&err, t);
+    assert_eq!(f.poll_event(), Some(Event::Malformed(err)));
+    assert!(f.poll_transmit().is_none());
+    assert!(f.position().is_some(), "the game is unchanged");
+    assert_eq!(
+        Event::Malformed(err).to_string(),
+        format!("malformed frame: {err}")
+    );
+}
+
+#[test]
+fn send_move_sends_the_whole_seconds_since_our_turn_began() {
+    let mut f = follower();
+    let t0 = Duration::from_secs(100);
+    // We play White (follower's colour `W`): our turn begins with the GAMEREQ.
+    f.handle_input(b"R01I                               W005000A\0", t0);
+    let _acc = f.poll_transmit();
+    let mv = Position::startpos().legal_moves()[0];
+    // 2.9 s later: 2 whole seconds (MOVE time, offset 1, 4 digits).
+    f.send_move(mv, t0 + Duration::from_millis(2900)).unwrap();
+    let sent: Vec<String> = std::iter::from_fn(|| f.poll_transmit())
+        .map(|t| t.as_str().to_string())
+        .collect();
+    f.handle_timeout(t0 + Duration::from_secs(3));
+    let sent: Vec<String> = sent
+        .into_iter()
+        .chain(std::iter::from_fn(|| f.poll_transmit()).map(|t| t.as_str().to_string()))
+        .collect();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(&sent[0][1..5], "0002");
+    // The opponent answers at t0 + 10 s; we move 3 h later: clamped to 9999.
+    let reply = after(&Position::startpos(), mv).legal_moves()[0];
+    let wire = damexchange::Message::Move(damexchange::convert::move_to_wire(reply, 0));
+    f.handle_message(&wire, t0 + Duration::from_secs(10));
+    let pos = *f.position().unwrap();
+    let next = pos.legal_moves()[0];
+    f.send_move(next, t0 + Duration::from_secs(10 + 3 * 3600))
+        .unwrap();
+    let t = f.poll_transmit().unwrap();
+    assert_eq!(&t.as_str()[1..5], "9999");
+    // With the seconds given: as given (clamped to 9999 as well).
+    let mut g = follower();
+    g.handle_input(b"R01I                               W005000A\0", t0);
+    g.send_move_with(mv, 12, t0).unwrap();
+    g.handle_timeout(t0 + Duration::from_secs(1));
+    let sent: Vec<String> = std::iter::from_fn(|| g.poll_transmit())
+        .map(|t| t.as_str().to_string())
+        .collect();
+    assert_eq!(&sent.last().unwrap()[1..5], "0012");
+}
+
+fn after(pos: &Position, mv: board::Move) -> Position {
+    let mut p = *pos;
+    p.play_unchecked(mv);
+    p
+}
+
+#[test]
+fn events_read_as_one_line() {
+    let e = Event::GameRefused {
+        code: damexchange::AcceptanceCode::NotThisGame,
+    };
+    let line = e.to_string();
+    assert!(line.starts_with("no game: "), "{line}");
+    assert!(!line.contains('\n'));
+    let e = Event::PeerSilent {
+        awaiting: MessageKind::GameAcc,
+    };
+    assert_eq!(e.to_string(), "no GAMEACC from the peer in time");
+}
+
+#[test]
+fn the_default_framer_cap_is_the_spec_limit() {
+    // Spec, transport: 1..=127 bytes per message.
+    assert_eq!(damexchange::framer::DEFAULT_MAX_LEN, 127);
+    assert_eq!(damexchange::Framer::default().max_frame_len(), 127);
 }

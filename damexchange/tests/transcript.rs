@@ -16,7 +16,7 @@ fn expected_fault(wire: &[u8]) -> Option<DecodeError> {
             MessageKind::Move,
             Field::CaptureCount,
             9,
-            Problem::Truncated { len: 9 },
+            Problem::Missing,
         )),
         // "scan extra 10: follower colour B (non-standard)".
         b"R01PyTester                        B005000A" => Some(DecodeError::new(

@@ -85,7 +85,7 @@ struct Role<T> {
 /// use core::time::Duration;
 /// use damexchange::session::{Event, Follower, FollowerConfig};
 /// use damexchange::Name;
-/// let mut f = Follower::new(FollowerConfig::new(Name::new("Ours").unwrap()));
+/// let mut f = Follower::new(FollowerConfig::new(Name::new("Ours").unwrap()), Duration::ZERO);
 /// let now = Duration::ZERO;
 /// f.handle_input(b"R01PyTester                        Z005000A\0", now);
 /// assert_eq!(f.poll_transmit().unwrap().as_bytes(), b"AOurs                            0\0");
@@ -102,7 +102,10 @@ pub struct Follower<T> {
 
 impl<T: Timestamp> Follower<T> {
     /// A follower waiting for a GAMEREQ.
-    pub fn new(config: FollowerConfig) -> Follower<T> {
+    ///
+    /// `now` is the time on the application's clock when the connection
+    /// began (the same clock as every later call).
+    pub fn new(config: FollowerConfig, _now: T) -> Follower<T> {
         Follower {
             core: Core::new(
                 config.take_backs,
@@ -131,6 +134,10 @@ impl<T: Timestamp> Follower<T> {
             }),
             msg => core.on_common(msg),
         }
+    }
+
+    fn on_close(&mut self) {
+        self.role.accepted_at = None;
     }
 
     fn first_move_not_before(&mut self) -> Option<T> {

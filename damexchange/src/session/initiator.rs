@@ -86,7 +86,10 @@ pub struct Initiator<T> {
 
 impl<T: Timestamp> Initiator<T> {
     /// An initiator with no game yet.
-    pub fn new(config: InitiatorConfig) -> Initiator<T> {
+    ///
+    /// `now` is the time on the application's clock when the connection
+    /// began (the same clock as every later call).
+    pub fn new(config: InitiatorConfig, _now: T) -> Initiator<T> {
         Initiator {
             core: Core::new(
                 config.take_backs,
@@ -153,6 +156,10 @@ impl<T: Timestamp> Initiator<T> {
             }),
             msg => core.on_common(msg),
         }
+    }
+
+    fn on_close(&mut self) {
+        self.role.requested = None;
     }
 
     fn first_move_not_before(&mut self) -> Option<T> {

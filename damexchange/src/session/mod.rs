@@ -7,10 +7,13 @@
 //! 1. feeds what it received, either as raw bytes with
 //!    `handle_input(bytes, now)` or, when a codec (e.g.
 //!    [`DxpCodec`](crate::codec::DxpCodec)) already decoded it, as a message
-//!    with `handle_message(&msg, now)`; gives its own decisions with
-//!    commands (`send_move`, `end_game`, `send_chat`, `request_take_back`,
-//!    and the initiator's `request_game`), each `-> Result<(), CommandError>`;
-//!    and calls `handle_timeout(now)` once `poll_timeout()` has passed;
+//!    with `handle_message(&msg, now)` (and what the codec could not decode
+//!    with `handle_frame_error(&err, now)`); tells it that the peer closed
+//!    the stream with `handle_close(now)`; gives its own decisions with
+//!    commands (`send_move`, `send_move_with`, `end_game`, `send_chat`,
+//!    `request_take_back`, and the initiator's `request_game`), each taking
+//!    `now` last and returning `Result<(), CommandError>`; and calls
+//!    `handle_timeout(now)` once `poll_timeout()` has passed;
 //! 2. then drains, in this order, `poll_transmit()` (a [`Transmit`]: the
 //!    bytes of a frame to write, NUL included), `poll_event()` (what
 //!    happened) and reads `poll_timeout()` (when to wake up).
@@ -28,9 +31,14 @@
 //! captured set); an illegal or out-of-turn MOVE is reported as
 //! [`Event::MoveRejected`] and never changes the game. When a game ends,
 //! [`Event::GameEnded`] carries the outcome from our side, the reason, the
-//! start position and the moves; `position()` and `history()` still show the
-//! finished game while that event is handled (the game is cleared on the
-//! next `poll_event`, command or input after it was delivered).
+//! start position and the moves; `position()`, `start_position()` and
+//! `moves()` still show the finished game while that event is handled (the
+//! game is cleared on the next `poll_event`, command or input after it was
+//! delivered). A stream closed during a game (`handle_close`) ends it the
+//! same way, with [`Outcome::Unknown`].
+//!
+//! Every [`Event`] has a `Display`: one line for a person (a transcript
+//! note), e.g. `opponent played 32-28 (3 s)`.
 //!
 //! A peer that does not answer a request it must answer (GAMEREQ →
 //! GAMEACC, BACKREQ → BACKACC, GAMEEND → GAMEEND) within
@@ -180,6 +188,10 @@ pub struct GameEnded {
     pub start: Position,
     /// The moves played, from `start` (after take-backs).
     pub moves: Vec<board::Move>,
+    /// The stream closed during the game (`handle_close`): there was no
+    /// GAMEEND exchange; `outcome` is [`Outcome::Unknown`], `reason`
+    /// [`GameEndReason::Unknown`], `by` [`Side::Opponent`].
+    pub closed: bool,
 }
 
 impl GameEnded {
@@ -264,6 +276,102 @@ pub enum Event {
         /// The answer we wait for: GAMEACC, BACKACC or GAMEEND.
         awaiting: MessageKind,
     },
+}
+
+fn color_name(c: board::Color) -> &'static str {
+    match c {
+        board::Color::White => "White",
+        board::Color::Black => "Black",
+    }
+}
+
+/// One line for a person, as a transcript note shows it (e.g. `game
+/// started against "Scan": we play White, 5 min for the whole game, from
+/// the standard start`, `opponent played 32x23 (0 s)`, `game over: White
+/// wins (GAMEEND from the opponent: sender loses; ...); moves: 32-28 ...`).
+impl core::fmt::Display for Event {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Event::GameStarted(g) => {
+                write!(
+                    f,
+                    "game started against \"{}\": we play {}, {} min for ",
+                    g.opponent,
+                    color_name(g.our_color),
+                    g.minutes
+                )?;
+                match g.moves {
+                    0 => f.write_str("the whole game")?,
+                    n => write!(f, "{n} moves")?,
+                }
+                if g.start == Position::startpos() {
+                    f.write_str(", from the standard start")
+                } else {
+                    write!(f, ", from set-up position {}", g.start)
+                }
+            }
+            Event::GameRefused { code } => write!(f, "no game: {code}"),
+            Event::MoveReceived { mv, time } => {
+                let sep = if mv.is_capture() { 'x' } else { '-' };
+                write!(
+                    f,
+                    "opponent played {}{sep}{} ({time} s)",
+                    mv.from(),
+                    mv.to()
+                )
+            }
+            Event::MoveRejected { mv, reason } => write!(
+                f,
+                "rejected the opponent's MOVE {}-{}: {reason}",
+                mv.from(),
+                mv.to()
+            ),
+            Event::GameEnded(g) => {
+                f.write_str("game over: ")?;
+                match (g.outcome, g.winner()) {
+                    (_, Some(c)) => write!(f, "{} wins", color_name(c))?,
+                    (Outcome::Drawn, None) => f.write_str("draw")?,
+                    _ => f.write_str("no result")?,
+                }
+                if g.closed {
+                    f.write_str(" (the connection closed during the game)")?;
+                } else {
+                    write!(
+                        f,
+                        " (GAMEEND from {}: {}; the opponent {})",
+                        g.by, g.reason, g.opponent_stop
+                    )?;
+                }
+                f.write_str("; moves:")?;
+                if g.moves.is_empty() {
+                    f.write_str(" none")?;
+                }
+                let mut pos = g.start;
+                for &m in &g.moves {
+                    write!(f, " {}", pos.move_text(m))?;
+                    pos.play_unchecked(m);
+                }
+                Ok(())
+            }
+            Event::Chat(text) => write!(f, "chat from the opponent: {text}"),
+            Event::TakenBack {
+                by,
+                move_number,
+                color,
+            } => write!(
+                f,
+                "take-back asked by {by} done: back to move {move_number}, {} to move",
+                color_name(*color)
+            ),
+            Event::TakeBackDeclined { by, code } => {
+                write!(f, "take-back asked by {by} not done: {code}")
+            }
+            Event::Unexpected { message, reason } => write!(f, "unexpected {message}: {reason}"),
+            Event::Malformed(e) => write!(f, "malformed frame: {e}"),
+            Event::Unrecognised(u) => write!(f, "{}", Message::Unrecognised(u.clone())),
+            Event::PeerSilent { awaiting } => write!(f, "no {awaiting} from the peer in time"),
+        }
+    }
 }
 
 /// Why a valid message was not acted upon, for [`Event::Unexpected`].
@@ -451,6 +559,9 @@ impl Game {
 /// (docs/specs/damexchange.md, *BACKREQ*).
 pub const MAX_MOVE_NUMBER: u16 = 999;
 
+/// Highest MOVE time, seconds: 4 digits (docs/specs/damexchange.md, *MOVE*).
+pub const MAX_MOVE_TIME: u16 = 9999;
+
 /// What both roles share: framing of raw input, output queues, the game,
 /// the reply timer, and the handling of MOVE, GAMEEND, CHAT, BACKREQ and
 /// BACKACC.
@@ -475,6 +586,8 @@ pub(crate) struct Core<T> {
     reply_timeout: Option<Duration>,
     /// The answer we wait for and when the wait ends.
     awaiting: Option<(MessageKind, T)>,
+    /// When our turn began (for the seconds of `send_move`).
+    turn_began: Option<T>,
 }
 
 impl<T: Timestamp> Core<T> {
@@ -499,6 +612,41 @@ impl<T: Timestamp> Core<T> {
             events: VecDeque::new(),
             reply_timeout,
             awaiting: None,
+            turn_began: None,
+        }
+    }
+
+    /// Notes when our turn began: called after every input.
+    pub(crate) fn mark_turn(&mut self, now: T) {
+        let ours = self
+            .game
+            .as_ref()
+            .is_some_and(|g| g.our_turn() && g.ending.is_none());
+        if !ours {
+            self.turn_began = None;
+        } else if self.turn_began.is_none() {
+            self.turn_began = Some(now);
+        }
+    }
+
+    /// Whole seconds since our turn began, clamped to 0..=9999 (MOVE time).
+    pub(crate) fn seconds_used(&self, now: T) -> u16 {
+        self.turn_began.map_or(0, |at| {
+            now.saturating_duration_since(at)
+                .as_secs()
+                .min(u64::from(MAX_MOVE_TIME)) as u16
+        })
+    }
+
+    /// The peer closed the stream: a game in progress ends without result;
+    /// nothing is awaited or held any more.
+    pub(crate) fn handle_close(&mut self) {
+        self.awaiting = None;
+        self.release_at = None;
+        self.held.clear();
+        self.turn_began = None;
+        if self.game.is_some() {
+            self.end_closed();
         }
     }
 
@@ -519,6 +667,7 @@ impl<T: Timestamp> Core<T> {
     pub(crate) fn start_game(&mut self, game: Game) {
         self.finished = None;
         self.clear_finished = false;
+        self.turn_began = None;
         self.game = Some(game);
     }
 
@@ -634,6 +783,20 @@ impl<T: Timestamp> Core<T> {
     /// was delivered; held MOVEs are dropped (the game they belong to is
     /// over).
     fn finish_game(&mut self, by: Side, reason: GameEndReason, opponent_stop: StopCode) {
+        self.finish(by, reason, opponent_stop, false);
+    }
+
+    /// The game in progress ends because the stream closed.
+    fn end_closed(&mut self) {
+        self.finish(
+            Side::Opponent,
+            GameEndReason::Unknown,
+            StopCode::NoMoreGames,
+            true,
+        );
+    }
+
+    fn finish(&mut self, by: Side, reason: GameEndReason, opponent_stop: StopCode, closed: bool) {
         let Some(game) = self.game.take() else {
             return;
         };
@@ -641,7 +804,9 @@ impl<T: Timestamp> Core<T> {
         if self.held.is_empty() {
             self.release_at = None;
         }
+        self.turn_began = None;
         self.event(Event::GameEnded(GameEnded {
+            closed,
             outcome: Outcome::of(by, reason),
             reason,
             by,
@@ -681,7 +846,8 @@ impl<T: Timestamp> Core<T> {
             .map_err(|_| CommandError::IllegalMove)?;
         game.position = next;
         game.history.push(mv);
-        let msg = Message::Move(move_to_wire(mv, time));
+        self.turn_began = None;
+        let msg = Message::Move(move_to_wire(mv, time.min(MAX_MOVE_TIME)));
         match not_before {
             Some(at) => self.send_not_before(&msg, at, now),
             None => self.send(&msg),
@@ -883,13 +1049,35 @@ macro_rules! session_accessors {
             self.core.settle();
             let Self { role, core } = self;
             core.frames(bytes, |core, msg| Self::on_message(role, core, msg, now));
+            self.core.mark_turn(now);
         }
 
         /// Feeds one message already decoded (e.g. by
         /// [`DxpCodec`](crate::codec::DxpCodec)).
         pub fn handle_message(&mut self, msg: &Message<'_>, now: T) {
             self.core.settle();
-            Self::on_message(&mut self.role, &mut self.core, msg, now)
+            Self::on_message(&mut self.role, &mut self.core, msg, now);
+            self.core.mark_turn(now);
+        }
+
+        /// Feeds what the codec reported instead of a message (an
+        /// over-long or malformed frame): reported as [`Event::Malformed`],
+        /// which the drivers count towards their misbehaviour limit. DXP
+        /// has no answer to a bad frame; the game is unchanged.
+        pub fn handle_frame_error(&mut self, error: &crate::error::FrameError, now: T) {
+            self.core.settle();
+            self.core.event(Event::Malformed(*error));
+            self.core.mark_turn(now);
+        }
+
+        /// The peer closed the stream. A game in progress ends:
+        /// [`Event::GameEnded`] with [`Outcome::Unknown`](super::Outcome::Unknown)
+        /// and `closed` set, delivered before the game is cleared; nothing
+        /// is awaited any more (no [`Event::PeerSilent`]).
+        pub fn handle_close(&mut self, _now: T) {
+            self.core.settle();
+            self.on_close();
+            self.core.handle_close();
         }
 
         /// Tells the session the time: releases held-back output that is
@@ -925,9 +1113,9 @@ macro_rules! session_accessors {
             self.core.shown_game().map(|g| &g.start)
         }
 
-        /// The moves played so far in the game, from its start position
-        /// (as [`Self::position`]).
-        pub fn history(&self) -> &[board_core::draughts::Move] {
+        /// The moves played so far in the game (board-core moves, in
+        /// order, from its start position; as [`Self::position`]).
+        pub fn moves(&self) -> &[board_core::draughts::Move] {
             self.core.shown_game().map_or(&[], |g| &g.history)
         }
 
@@ -962,7 +1150,9 @@ macro_rules! session_accessors {
         }
 
         /// Plays our move `mv` (checked against the legal moves) and queues
-        /// its MOVE; `time` is the seconds we used (0..=9999, clamped).
+        /// its MOVE; the MOVE's time is the whole seconds since our turn
+        /// began (the input after which it was our move), clamped to
+        /// 0..=9999 (docs/specs/damexchange.md, *MOVE*).
         ///
         /// # Errors
         /// [`CommandError::NoGame`], [`CommandError::NotYourTurn`] (also for
@@ -972,12 +1162,27 @@ macro_rules! session_accessors {
         pub fn send_move(
             &mut self,
             mv: board_core::draughts::Move,
-            time: u16,
+            now: T,
+        ) -> Result<(), CommandError> {
+            self.core.settle();
+            let seconds = self.core.seconds_used(now);
+            self.send_move_with(mv, seconds, now)
+        }
+
+        /// [`Self::send_move`] with the seconds we say we used (0..=9999,
+        /// clamped) instead of the time since our turn began.
+        ///
+        /// # Errors
+        /// As [`Self::send_move`].
+        pub fn send_move_with(
+            &mut self,
+            mv: board_core::draughts::Move,
+            seconds: u16,
             now: T,
         ) -> Result<(), CommandError> {
             self.core.settle();
             let not_before = self.first_move_not_before();
-            self.core.send_move(mv, time, not_before, now)
+            self.core.send_move(mv, seconds, not_before, now)
         }
 
         /// Ends the game: sends GAMEEND with `reason` (from our side) and
@@ -1000,7 +1205,7 @@ macro_rules! session_accessors {
         ///
         /// # Errors
         /// [`CommandError::Value`] for text the message cannot carry.
-        pub fn send_chat(&mut self, text: &str) -> Result<(), CommandError> {
+        pub fn send_chat(&mut self, text: &str, _now: T) -> Result<(), CommandError> {
             self.core.send_chat(text)
         }
 
