@@ -106,11 +106,13 @@ fn failure<T>(at: usize, field: Field, problem: Problem) -> PResult<'static, T> 
 }
 
 /// Puts the line's kind into a failure.
+#[inline(always)]
 fn kind<T>(r: PResult<'_, T>, message: MessageKind) -> PResult<'_, T> {
     r.map_err(|e| e.map(|e| e.in_message(message)))
 }
 
 /// Runs a line parser over a whole line: a [`DecodeError`] on failure.
+#[inline(always)]
 fn whole<'a, T>(line: &'a [u8], r: PResult<'a, T>) -> Result<T, DecodeError> {
     match r {
         Ok((_, v)) => Ok(v),
@@ -557,6 +559,7 @@ pub fn fork(i: &[u8]) -> PResult<'_, X1Command<'_>> {
 ///
 /// # Errors
 /// A failure naming the kind of line, the field and where.
+#[inline]
 pub fn client_line(line: &[u8]) -> PResult<'_, ClientMessage<'_>> {
     let Some(&first) = line.first() else {
         return Ok((line, ClientMessage::KeepAlive));
@@ -871,6 +874,7 @@ fn x1_reply_body<'a>(tag_s: &'a str, mut i: &'a [u8]) -> PResult<'a, X1Reply<'a>
 ///
 /// # Errors
 /// A failure naming the kind of line, the field and where.
+#[inline]
 pub fn server_line(line: &[u8]) -> PResult<'_, ServerMessage<'_>> {
     let end = &line[line.len()..];
     let unrecognised = || Ok((end, ServerMessage::Unrecognised(Cow::Borrowed(line))));
@@ -1050,8 +1054,45 @@ pub fn server_line(line: &[u8]) -> PResult<'_, ServerMessage<'_>> {
 pub(crate) const LOGIN_USAGE: &[u8] = b"type 'LOGIN name password' or 'LOGIN name password x1'";
 
 /// Decodes one server line with [`server_line`].
+///
+/// Move confirmations, most of a game's lines, take a direct path: their
+/// parts (a 5-byte move, an optional time) come back by value and the
+/// message is built once, in the result. Moving a finished
+/// [`ServerMessage`] out through the parser layers cost 70% more time per
+/// move line at the same instruction count (the copies' loads stall on
+/// the stores just made).
 pub(crate) fn decode_server_line(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError> {
+    if let [b'+' | b'-', _, ..] = line {
+        return match server_move(line) {
+            Ok((mv, time)) => Ok(ServerMessage::Move { mv, time }),
+            Err(e) => Err(e.in_message(MessageKind::Move).into_decode_error(line)),
+        };
+    }
     whole(line, server_line(line))
+}
+
+/// A move confirmation's move and time (`line` starts with a sign and is
+/// longer than one byte).
+#[inline]
+fn server_move(line: &[u8]) -> Result<(CsaMove, Option<MoveTime>), ParseError> {
+    let (rest, mv) = csa_move(Field::Move, line).map_err(nom_error)?;
+    let (_, time) = time_suffix(rest).map_err(nom_error)?;
+    Ok((mv, time))
+}
+
+/// The error of a complete parser's failure.
+#[inline]
+fn nom_error(e: nom::Err<ParseError>) -> ParseError {
+    match e {
+        nom::Err::Error(e) | nom::Err::Failure(e) => e,
+        // Complete parsers never ask for more input.
+        nom::Err::Incomplete(_) => ParseError {
+            message: MessageKind::Line,
+            field: Field::Line,
+            problem: Problem::Missing,
+            remaining: 0,
+        },
+    }
 }
 
 /// Checks a position line as a whole (the `Game_Summary` and kifu readers).
