@@ -557,7 +557,8 @@ fn on_event(
             report.side = s.your_turn;
             let _ = client.agree(now);
         }
-        Event::GameStarted { game_id } => {
+        Event::GameStarted(started) => {
+            let game_id = &started.game_id;
             report.started = true;
             if plan.monitor2
                 && let Err(e) = client.x1_command(X1Command::Monitor2On(game_id.clone()), now)
@@ -568,7 +569,7 @@ fn on_event(
         // Only if still so: a result read in the same chunk as the last
         // move has already ended the game.
         Event::OurTurn { .. } if client.is_our_turn() => {
-            let plies = client.board().map_or(0, |b| b.ply());
+            let plies = client.moves().len();
             if *inject {
                 *inject = false;
                 // Square 11 holds gote's lance at the start: never a legal
@@ -578,20 +579,17 @@ fn on_event(
                     _ => "+1112FU",
                 };
                 t.note(&format!("test hook: we play the illegal move {bad}"));
-                client.send_raw_line(bad.as_bytes(), now);
+                if let Err(e) = client.send_raw_line(bad.as_bytes(), now) {
+                    report.problems.push(format!("our move {bad}: {e}"));
+                }
             } else if plan.resign_at.is_some_and(|n| plies >= n) {
                 t.note(&format!("{plies} plies played: we resign"));
                 let _ = client.special(SpecialMove::Toryo, now);
             } else {
-                let chosen = client.board().and_then(|b| {
-                    let pos = b.position();
-                    player
-                        .choose_shogi(pos)
-                        .and_then(|m| pos.move_to_csa(m).ok())
-                });
+                let chosen = client.position().and_then(|pos| player.choose_shogi(pos));
                 match chosen {
                     Some(mv) => {
-                        if let Err(e) = client.play(mv, None, now) {
+                        if let Err(e) = client.send_move(mv, now) {
                             report.problems.push(format!("our move {mv}: {e}"));
                         }
                     }
@@ -630,10 +628,8 @@ fn on_event(
                 .problems
                 .push(format!("game {game_id} rejected by {by}"));
         }
-        Event::PeerSilent { waiting_for } => {
-            report.problems.push(format!(
-                "the server did not answer in time ({waiting_for:?})"
-            ));
+        Event::PeerSilent { .. } | Event::BadStartPosition(_) => {
+            report.problems.push(e.to_string());
         }
         _ => {}
     }
