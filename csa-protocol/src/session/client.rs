@@ -80,7 +80,7 @@ impl ClientConfig {
             keep_alive: Some(Duration::from_secs(30)),
             reply_timeout: Duration::from_secs(30),
             start_timeout: Duration::from_secs(150),
-            max_line_len: crate::framer::DEFAULT_MAX_LINE_LEN,
+            max_line_len: crate::framer::DEFAULT_MAX_LEN,
         }
     }
 }

@@ -107,7 +107,7 @@ impl Default for ServerConfig {
     fn default() -> Self {
         Self {
             event: "boardwire".into(),
-            max_line_len: crate::framer::DEFAULT_MAX_LINE_LEN,
+            max_line_len: crate::framer::DEFAULT_MAX_LEN,
             max_moves: 256,
             least_time_per_move: 0,
             delay: 0,
