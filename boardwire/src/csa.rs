@@ -24,7 +24,7 @@ use csa_protocol::session::{Client, ClientConfig, Event, Outcome, ServerConfig};
 use csa_protocol::types::{GameName, Password, Side, SidePreference, UserName};
 
 use crate::Failure;
-use crate::csa_decode::{self, CsaFormat};
+use crate::csa_decode::{self, CsaFormat, CsaFrom};
 use crate::transcript::{Sink, Transcript, show};
 
 /// The `csa` subcommands.
@@ -105,6 +105,11 @@ pub(crate) enum CsaCommand {
         /// The input format.
         #[arg(long, value_enum, default_value_t = CsaFormat::Auto)]
         format: CsaFormat,
+        /// Which side sent the lines (`lines` format and `-m`): `guess`
+        /// reads each line as a client line when it is one (`+7776FU` is
+        /// then a client move), else as a server line.
+        #[arg(long, value_enum, default_value_t = CsaFrom::Guess)]
+        from: CsaFrom,
         /// One JSON object per line:
         /// `{"line":3,"party":"lena","direction":"client","kind":"message","value":"LOGIN: ...","wire":"LOGIN lena pass x1"}`.
         #[arg(long)]
@@ -138,8 +143,9 @@ pub(crate) fn run(cmd: CsaCommand, out: &mut dyn Write) -> Result<(), Failure> {
             file,
             message,
             format,
+            from,
             json,
-        } => return csa_decode::decode(file.as_deref(), &message, format, json, out),
+        } => return csa_decode::decode(file.as_deref(), &message, format, from, json, out),
     };
     result.map_err(Failure::Input)
 }
