@@ -609,10 +609,13 @@ mod tests {
         ));
         std::fs::write(&path, input).unwrap();
         let mut out = Vec::new();
-        let r = decode(Some(&path), &[], format, false, &mut out).map_err(|e| match e {
-            Failure::Input(s) | Failure::Failed(s) => s,
-            Failure::Output(e) => e.to_string(),
-        });
+        let r =
+            decode(Some(&path), &[], format, CsaFrom::Guess, false, &mut out).map_err(
+                |e| match e {
+                    Failure::Input(s) | Failure::Failed(s) => s,
+                    Failure::Output(e) => e.to_string(),
+                },
+            );
         let _ = std::fs::remove_file(&path);
         (String::from_utf8(out).unwrap(), r)
     }
