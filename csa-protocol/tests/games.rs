@@ -1020,3 +1020,62 @@ Your_Turn:+\nTo_Move:+\nBEGIN Position\nPI\nP+11FU\n+\nEND Position\nEND Game_Su
     assert_eq!(c.position(), None);
     assert_eq!(c.start_position(), None);
 }
+
+#[test]
+fn frame_errors_from_a_codec_are_reported_and_drop_an_open_summary_block() {
+    // docs/SHAPE.md, Sessions and errors (second pass): what the codec
+    // reported goes to handle_frame_error.
+    use csa_protocol::error::FrameError;
+    use csa_protocol::session::{ConnId, Server, ServerConfig};
+    let t = Duration::ZERO;
+    let mut c: Client<Duration> = Client::new(cfg("alice", "g-60-0", false, None), t);
+    c.handle_input(
+        b"LOGIN:alice OK\nBEGIN Game_Summary\nProtocol_Version:1.2\n",
+        t,
+    );
+    let bad = csa_protocol::decode::<csa_protocol::ServerMessage>(b"START:").unwrap_err();
+    c.handle_frame_error(&FrameError::Malformed(bad), t);
+    c.handle_frame_error(
+        &FrameError::Overlong {
+            len: 9000,
+            max: 8192,
+        },
+        t,
+    );
+    // The block was dropped: its END alone completes nothing.
+    c.handle_input(b"END Game_Summary\n", t);
+    let events: Vec<Event> = std::iter::from_fn(|| c.poll_event()).collect();
+    assert!(events.contains(&Event::Malformed(bad)), "{events:?}");
+    assert!(
+        events.contains(&Event::Overlong { len: 9000 }),
+        "{events:?}"
+    );
+    // Outside a block `END Game_Summary` is a stray line, not the end of a
+    // (bad) summary.
+    assert!(
+        events.contains(&Event::Unrecognised(b"END Game_Summary".to_vec())),
+        "{events:?}"
+    );
+    assert!(!events.iter().any(|e| matches!(e, Event::BadSummary(_))));
+    assert_eq!(c.state(), ClientState::GameWaiting);
+
+    // The server answers an over-long line as handle_input does.
+    let mut s: Server<Duration> = Server::new(ServerConfig::default(), t, 0);
+    s.handle_connect(ConnId(1), t);
+    s.handle_frame_error(
+        ConnId(1),
+        &FrameError::Overlong {
+            len: 9000,
+            max: 8192,
+        },
+        t,
+    );
+    let (conn, out) = s.poll_transmit().expect("an answer");
+    assert_eq!(conn, ConnId(1));
+    assert!(
+        out.as_bytes()
+            .starts_with(b"##[ERROR] line too long: 9000 bytes"),
+        "{:?}",
+        String::from_utf8_lossy(out.as_bytes())
+    );
+}
