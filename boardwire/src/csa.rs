@@ -24,7 +24,7 @@ use csa_protocol::session::{Client, ClientConfig, Event, Outcome, ServerConfig};
 use csa_protocol::types::{GameName, Password, Side, SidePreference, UserName};
 
 use crate::Failure;
-use crate::csa_decode::{self, CsaFormat};
+use crate::csa_decode::{self, CsaFormat, CsaFrom};
 use crate::transcript::{Sink, Transcript, show};
 
 /// The `csa` subcommands.
@@ -105,6 +105,11 @@ pub(crate) enum CsaCommand {
         /// The input format.
         #[arg(long, value_enum, default_value_t = CsaFormat::Auto)]
         format: CsaFormat,
+        /// Which side sent the lines (`lines` format and `-m`): `guess`
+        /// reads each line as a client line when it is one (`+7776FU` is
+        /// then a client move), else as a server line.
+        #[arg(long, value_enum, default_value_t = CsaFrom::Guess)]
+        from: CsaFrom,
         /// One JSON object per line:
         /// `{"line":3,"party":"lena","direction":"client","kind":"message","value":"LOGIN: ...","wire":"LOGIN lena pass x1"}`.
         #[arg(long)]
@@ -138,8 +143,9 @@ pub(crate) fn run(cmd: CsaCommand, out: &mut dyn Write) -> Result<(), Failure> {
             file,
             message,
             format,
+            from,
             json,
-        } => return csa_decode::decode(file.as_deref(), &message, format, json, out),
+        } => return csa_decode::decode(file.as_deref(), &message, format, from, json, out),
     };
     result.map_err(Failure::Input)
 }
@@ -557,7 +563,8 @@ fn on_event(
             report.side = s.your_turn;
             let _ = client.agree(now);
         }
-        Event::GameStarted { game_id } => {
+        Event::GameStarted(started) => {
+            let game_id = &started.game_id;
             report.started = true;
             if plan.monitor2
                 && let Err(e) = client.x1_command(X1Command::Monitor2On(game_id.clone()), now)
@@ -568,7 +575,7 @@ fn on_event(
         // Only if still so: a result read in the same chunk as the last
         // move has already ended the game.
         Event::OurTurn { .. } if client.is_our_turn() => {
-            let plies = client.board().map_or(0, |b| b.ply());
+            let plies = client.moves().len();
             if *inject {
                 *inject = false;
                 // Square 11 holds gote's lance at the start: never a legal
@@ -578,20 +585,17 @@ fn on_event(
                     _ => "+1112FU",
                 };
                 t.note(&format!("test hook: we play the illegal move {bad}"));
-                client.send_raw_line(bad.as_bytes(), now);
+                if let Err(e) = client.send_raw_line(bad.as_bytes(), now) {
+                    report.problems.push(format!("our move {bad}: {e}"));
+                }
             } else if plan.resign_at.is_some_and(|n| plies >= n) {
                 t.note(&format!("{plies} plies played: we resign"));
                 let _ = client.special(SpecialMove::Toryo, now);
             } else {
-                let chosen = client.board().and_then(|b| {
-                    let pos = b.position();
-                    player
-                        .choose_shogi(pos)
-                        .and_then(|m| pos.move_to_csa(m).ok())
-                });
+                let chosen = client.position().and_then(|pos| player.choose_shogi(pos));
                 match chosen {
                     Some(mv) => {
-                        if let Err(e) = client.play(mv, None, now) {
+                        if let Err(e) = client.send_move(mv, now) {
                             report.problems.push(format!("our move {mv}: {e}"));
                         }
                     }
@@ -630,10 +634,8 @@ fn on_event(
                 .problems
                 .push(format!("game {game_id} rejected by {by}"));
         }
-        Event::PeerSilent { waiting_for } => {
-            report.problems.push(format!(
-                "the server did not answer in time ({waiting_for:?})"
-            ));
+        Event::PeerSilent { .. } | Event::BadStartPosition(_) => {
+            report.problems.push(e.to_string());
         }
         _ => {}
     }

@@ -41,6 +41,21 @@ pub(crate) enum CsaFormat {
     Kifu,
 }
 
+/// Which side sent the lines of `csa decode` in the `lines` format (and
+/// `-m`): a line such as `+7776FU` or `LOGOUT` is valid from both sides and
+/// decodes differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum CsaFrom {
+    /// Per line: the client reading when the client decoder knows the
+    /// line, else the server reading (a move line reads as a client move;
+    /// `LOGIN:alice OK` as a server reply).
+    Guess,
+    /// Client → server lines.
+    Client,
+    /// Server → client lines.
+    Server,
+}
+
 /// One output line.
 struct Entry<'a> {
     line: usize,
@@ -106,13 +121,14 @@ pub(crate) fn decode(
     file: Option<&std::path::Path>,
     messages: &[String],
     format: CsaFormat,
+    from: CsaFrom,
     json: bool,
     out: &mut dyn Write,
 ) -> Result<(), Failure> {
     if !messages.is_empty() {
         // Each message is one line, even an empty one (a keep-alive).
         let lines = messages.iter().map(String::as_bytes).enumerate();
-        let malformed = decode_lines(lines.map(|(i, l)| (i + 1, l)), json, out)?;
+        let malformed = decode_lines(lines.map(|(i, l)| (i + 1, l)), from, json, out)?;
         return finish(malformed);
     }
     let mut data = Vec::new();
@@ -133,7 +149,7 @@ pub(crate) fn decode(
     let malformed = match format {
         CsaFormat::Kifu => decode_kifu(&data, json, out)?,
         CsaFormat::Capture => decode_capture(&data, json, out)?,
-        _ => decode_lines(lines(&data), json, out)?,
+        _ => decode_lines(lines(&data), from, json, out)?,
     };
     finish(malformed)
 }
@@ -226,18 +242,25 @@ fn emit_reading(
 
 fn decode_lines<'a>(
     lines: impl Iterator<Item = (usize, &'a [u8])>,
+    from: CsaFrom,
     json: bool,
     out: &mut dyn Write,
 ) -> Result<usize, Failure> {
     let mut malformed = 0;
     for (n, line) in lines {
-        // Whichever side's decoder knows the line.
-        let (c, s) = (client(line), server(line));
-        let (direction, reading) = match (&c.0, &s.0) {
-            (Ok(Some(_)), _) => ("client", c),
-            (_, Ok(Some(_))) => ("server", s),
-            (Err(_), _) => ("client", c),
-            (Ok(None), _) => ("server", s),
+        let (direction, reading) = match from {
+            CsaFrom::Client => ("client", client(line)),
+            CsaFrom::Server => ("server", server(line)),
+            CsaFrom::Guess => {
+                // Whichever side's decoder knows the line (see CsaFrom::Guess).
+                let (c, s) = (client(line), server(line));
+                match (&c.0, &s.0) {
+                    (Ok(Some(_)), _) => ("client", c),
+                    (_, Ok(Some(_))) => ("server", s),
+                    (Err(_), _) => ("client", c),
+                    (Ok(None), _) => ("server", s),
+                }
+            }
         };
         malformed += emit_reading(out, json, n, "", direction, reading)?;
     }
@@ -586,10 +609,13 @@ mod tests {
         ));
         std::fs::write(&path, input).unwrap();
         let mut out = Vec::new();
-        let r = decode(Some(&path), &[], format, false, &mut out).map_err(|e| match e {
-            Failure::Input(s) | Failure::Failed(s) => s,
-            Failure::Output(e) => e.to_string(),
-        });
+        let r =
+            decode(Some(&path), &[], format, CsaFrom::Guess, false, &mut out).map_err(
+                |e| match e {
+                    Failure::Input(s) | Failure::Failed(s) => s,
+                    Failure::Output(e) => e.to_string(),
+                },
+            );
         let _ = std::fs::remove_file(&path);
         (String::from_utf8(out).unwrap(), r)
     }

@@ -349,3 +349,27 @@ fn a_kifu_with_a_bad_line_is_printed_up_to_it() {
     assert!(lines[6].trim_start().starts_with("7 "), "{lines:?}");
     assert!(lines[6].contains("error: kifu line 7"), "{lines:?}");
 }
+
+#[test]
+fn csa_decode_from_names_the_direction_of_the_lines() {
+    // `+7776FU,T3` is a server confirmation (docs/specs/csa.md, *Moves*:
+    // the server echoes the move with `,T<seconds>`); a client never sends
+    // `,T`, so read as a client line it is malformed.
+    let o = boardwire(&["csa", "decode", "--from", "server", "-m", "+7776FU,T3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("  server  move +7776FU"),
+        "{}",
+        stdout(&o)
+    );
+    let o = boardwire(&["csa", "decode", "--from", "client", "-m", "+7776FU,T3"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
+    assert!(stdout(&o).contains("  client  "), "{}", stdout(&o));
+    // Without --from a move line is guessed to be a client line.
+    let o = boardwire(&["csa", "decode", "-m", "+7776FU"]);
+    assert!(
+        stdout(&o).contains("  client  move +7776FU"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -1,12 +1,14 @@
 //! `Framed<TcpStream, ClientCodec>` driving a sans-IO [`Client`] session:
 //! the same structure as the DXP and Citrine examples of the crate family.
 //!
-//! The example starts a CSA server ([`net::serve`]) on 127.0.0.1, port 0,
-//! and two clients that play a short game with the built-in player
-//! (`board_core::player::Player`): Black resigns after ten moves.
+//! The peer runs in the same process: a CSA server ([`net::serve`]) on
+//! 127.0.0.1, port 0, and a second client. Both clients play with the
+//! built-in player (`board_core::player::Player`); Black resigns after ten
+//! moves.
 //!
 //! Run with `cargo run -p csa-protocol --example csa_framed --features tokio`.
 
+use std::error::Error;
 use std::time::{Duration, Instant};
 
 use board_core::player::Player;
@@ -24,61 +26,43 @@ async fn play(
     addr: std::net::SocketAddr,
     name: &'static str,
     seed: u64,
-) -> std::io::Result<Outcome> {
+) -> Result<Outcome, Box<dyn Error>> {
     let stream = TcpStream::connect(addr).await?;
     let mut framed = Framed::new(stream, ClientCodec::default());
     // Plain CSA mode: the password names the game.
-    let config = ClientConfig::new(
-        UserName::new(name).expect("a valid name"),
-        Password::new("example-600-10").expect("a valid password"),
-    );
+    let config = ClientConfig::new(UserName::new(name)?, Password::new("example-600-10")?);
     let mut session = Client::new(config, Instant::now());
     let mut player = Player::new(seed);
     loop {
-        // 1. Bytes to write.
         while let Some(transmit) = session.poll_transmit() {
             framed.send(transmit).await?;
         }
-        // 2. What happened (commands queue more bytes for the next turn).
         while let Some(event) = session.poll_event() {
+            println!("{name}: {event}");
             let now = Instant::now();
             match event {
-                Event::GameSummary(_) => session.agree(now).expect("a game is offered"),
+                Event::GameSummary(_) => session.agree(now)?,
                 Event::OurTurn { .. } => {
-                    let board = session.board().expect("a game is being played");
-                    let chosen = player
-                        .choose_shogi(board.position())
-                        .and_then(|m| board.position().move_to_csa(m).ok());
+                    let chosen = session.position().and_then(|p| player.choose_shogi(p));
                     match chosen {
-                        Some(mv) if board.ply() < 10 => session.play(mv, None, now),
-                        _ => session.special(SpecialMove::Toryo, now),
+                        Some(mv) if session.moves().len() < 10 => session.send_move(mv, now)?,
+                        _ => session.special(SpecialMove::Toryo, now)?,
                     }
-                    .expect("our turn");
                 }
-                Event::GameEnded(end) => {
-                    println!(
-                        "{name}: {:?} ({:?}) after {} moves",
-                        end.outcome,
-                        end.reason,
-                        end.moves.len()
-                    );
-                    return Ok(end.outcome);
-                }
-                other => println!("{name}: {other:?}"),
+                Event::GameEnded(end) => return Ok(end.outcome),
+                _ => {}
             }
         }
         while let Some(transmit) = session.poll_transmit() {
             framed.send(transmit).await?;
         }
-        // 3. When to wake: the next line or the session's timer.
         let wake = session
             .poll_timeout()
             .unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
         tokio::select! {
-            item = framed.next() => match item {
-                Some(Ok(Ok(msg))) => session.handle_message(&msg, Instant::now()),
-                Some(Ok(Err(bad))) => eprintln!("{name}: skipped a line: {bad}"),
-                Some(Err(e)) => return Err(e),
+            item = framed.next() => match item.transpose()? {
+                Some(Ok(msg)) => session.handle_message(&msg, Instant::now()),
+                Some(Err(e)) => session.handle_frame_error(&e, Instant::now()),
                 None => session.handle_close(Instant::now()),
             },
             () = tokio::time::sleep_until(wake.into()) => session.handle_timeout(Instant::now()),
@@ -87,24 +71,23 @@ async fn play(
 }
 
 #[tokio::main(flavor = "current_thread")]
-async fn main() -> std::io::Result<()> {
+async fn main() -> Result<(), Box<dyn Error>> {
     let listener = TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     let server = tokio::spawn(net::serve(
         listener,
         ServerConfig::default(),
         Limits::default(),
-        |event| println!("server: {event:?}"),
+        |event| println!("server: {event}"),
     ));
     let (a, b) = tokio::join!(play(addr, "alice", 1), play(addr, "bob", 2));
     server.abort();
     let (a, b) = (a?, b?);
-    assert!(
-        matches!(
-            (a, b),
-            (Outcome::Won, Outcome::Lost) | (Outcome::Lost, Outcome::Won)
-        ),
-        "{a:?} {b:?}"
-    );
+    if !matches!(
+        (a, b),
+        (Outcome::Won, Outcome::Lost) | (Outcome::Lost, Outcome::Won)
+    ) {
+        return Err(format!("outcomes {a} and {b}: one side should have won").into());
+    }
     Ok(())
 }

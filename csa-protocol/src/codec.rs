@@ -30,7 +30,7 @@ use tokio_util::codec::{Decoder, Encoder};
 
 use crate::decode::{Leniency, decode_with};
 use crate::error::FrameError;
-use crate::framer::{DEFAULT_MAX_LINE_LEN, Framer, Status};
+use crate::framer::{DEFAULT_MAX_LEN, Framer, Status};
 use crate::message::{ClientMessage, ServerMessage};
 use crate::session::Transmit;
 
@@ -93,9 +93,9 @@ macro_rules! codec {
         }
 
         impl Default for $name {
-            /// Lines of at most [`DEFAULT_MAX_LINE_LEN`] bytes.
+            /// Lines of at most [`DEFAULT_MAX_LEN`] bytes.
             fn default() -> Self {
-                Self::new(DEFAULT_MAX_LINE_LEN)
+                Self::new(DEFAULT_MAX_LEN)
             }
         }
 

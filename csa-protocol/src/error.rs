@@ -47,7 +47,7 @@ named_enum! {
         /// Client `REJECT [<game id>]`.
         Reject => "REJECT",
         /// A move line (`+7776FU`, client or server).
-        Move => "move",
+        Move => "move line",
         /// `%TORYO`.
         Toryo => "%TORYO",
         /// `%KACHI`.
@@ -88,6 +88,10 @@ named_enum! {
         Help => "%%HELP",
         /// `%%FORK`.
         Fork => "%%FORK",
+        /// A reason line (`#RESIGN`, `#TIME_UP`, ...).
+        Reason => "reason line",
+        /// A result line (`#WIN`, `#LOSE`, `#DRAW`, `#CENSORED`).
+        GameResult => "result line",
         /// Server `LOGIN:<name> OK` / `LOGIN:incorrect`.
         LoginReply => "LOGIN:",
         /// Server `START:<game id>`.
@@ -161,7 +165,7 @@ named_enum! {
         /// The comment after a move (`,'...`).
         Comment => "comment",
         /// A move token.
-        Move => "move",
+        Move => "notation",
         /// The time of a move (`,T<seconds>`).
         Time => "time",
         /// The result word of `LOGIN:` (` OK` or `incorrect`).
@@ -184,16 +188,33 @@ named_enum! {
         Payload => "payload",
         /// A `##[WHO]` entry.
         Entry => "entry",
-        /// The end of the line (something follows where it should end).
-        EndOfLine => "end of line",
+        /// Bytes after the last field (something follows where the line
+        /// should end).
+        Trailing => "trailing bytes",
         /// The line as a whole (its length).
         Line => "line",
     }
 }
 
 named_enum! {
-    /// What a field should have looked like (see [`Problem::Expected`]).
+    /// What a field takes (see [`Problem::Invalid`]).
     pub enum Expected {
+        /// A login or game name byte, `[0-9A-Za-z_@.-]`.
+        NameByte => "[0-9A-Za-z_@.-]",
+        /// Printable ASCII without space.
+        Graphic => "printable ASCII without space",
+        /// A game id byte: printable ASCII without space, `[` or `]`.
+        GameIdByte => "printable ASCII without space, `[` or `]`",
+        /// An x1 tag byte, `[0-9A-Za-z_]`.
+        TagByte => "[0-9A-Za-z_]",
+        /// A position line byte: printable ASCII or space.
+        PositionByte => "printable ASCII or space",
+        /// A block name byte, `[0-9A-Za-z_+-]`.
+        BlockByte => "[0-9A-Za-z_+-]",
+        /// Text: no control byte.
+        Text => "text without control bytes",
+        /// A decimal digit.
+        Digit => "a digit",
         /// One space.
         Space => "a space",
         /// The word `x1`.
@@ -221,29 +242,46 @@ named_enum! {
     }
 }
 
-/// What is wrong with a field. See [`DecodeError`].
+/// What is wrong with a field. See [`DecodeError`]. The core variants
+/// (`Empty` to `TooLong`) are the same in every protocol crate of the
+/// family; `NotUtf8` and `CsaMove` are CSA's own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Problem {
-    /// The field is absent.
-    Missing,
-    /// The field is present but empty.
+    /// The field (or value) is present but empty.
     Empty,
-    /// The field is longer than `max` bytes.
+    /// The field is absent or cut off (the offset is the line's length).
+    Missing,
+    /// A byte the field does not take at this place.
+    Invalid {
+        /// The byte found.
+        byte: u8,
+        /// What the field takes there.
+        expected: Expected,
+    },
+    /// A number outside `min..=max` (`value` saturated at `u32::MAX`).
+    OutOfRange {
+        /// The number read.
+        value: u32,
+        /// Smallest allowed.
+        min: u32,
+        /// Largest allowed.
+        max: u32,
+    },
+    /// `count` bytes follow the last field.
+    Trailing {
+        /// Bytes after the last field.
+        count: usize,
+    },
+    /// The field is `len` bytes long, more than `max`.
     TooLong {
+        /// Its length in bytes.
+        len: usize,
         /// Maximum length in bytes.
         max: usize,
     },
-    /// A byte not allowed in this field.
-    InvalidByte(u8),
-    /// Bytes follow where the line should have ended.
-    Trailing,
-    /// The field does not have the required form.
-    Expected(Expected),
     /// The field is not valid UTF-8 where text is required.
     NotUtf8,
-    /// A number does not fit or is outside the allowed range.
-    OutOfRange,
     /// Malformed CSA move notation (board-core's reason).
     CsaMove(board_core::shogi::ParseCsaMoveError),
 }
@@ -253,15 +291,22 @@ impl fmt::Display for Problem {
         match self {
             Problem::Missing => f.write_str("missing"),
             Problem::Empty => f.write_str("empty"),
-            Problem::TooLong { max } => write!(f, "longer than {max} bytes"),
-            Problem::InvalidByte(b) if b.is_ascii_graphic() || *b == b' ' => {
-                write!(f, "invalid byte '{}' (0x{b:02x})", *b as char)
+            Problem::TooLong { len, max } => write!(f, "{len} bytes, longer than {max}"),
+            Problem::Invalid { byte, expected } if byte.is_ascii_graphic() || *byte == b' ' => {
+                write!(
+                    f,
+                    "invalid byte '{}' (0x{byte:02x}), expected {expected}",
+                    *byte as char
+                )
             }
-            Problem::InvalidByte(b) => write!(f, "invalid byte 0x{b:02x}"),
-            Problem::Trailing => f.write_str("unexpected trailing bytes"),
-            Problem::Expected(what) => write!(f, "expected {what}"),
+            Problem::Invalid { byte, expected } => {
+                write!(f, "invalid byte 0x{byte:02x}, expected {expected}")
+            }
+            Problem::Trailing { count } => write!(f, "{count} unexpected trailing bytes"),
             Problem::NotUtf8 => f.write_str("not valid UTF-8"),
-            Problem::OutOfRange => f.write_str("number out of range"),
+            Problem::OutOfRange { value, min, max } => {
+                write!(f, "{value} is out of range {min}..={max}")
+            }
             Problem::CsaMove(e) => write!(f, "{e}"),
         }
     }
@@ -275,13 +320,16 @@ impl fmt::Display for Problem {
 ///
 /// ```
 /// use csa_protocol::decode::decode;
-/// use csa_protocol::error::{Field, MessageKind, Problem};
+/// use csa_protocol::error::{Expected, Field, MessageKind, Problem};
 /// use csa_protocol::message::ClientMessage;
 ///
 /// let err = decode::<ClientMessage>(b"LOGIN bad/name pass").unwrap_err();
 /// assert_eq!((err.message, err.field, err.offset), (MessageKind::Login, Field::Name, 9));
-/// assert_eq!(err.problem, Problem::InvalidByte(b'/'));
-/// assert_eq!(err.to_string(), "LOGIN name at byte 9: invalid byte '/' (0x2f)");
+/// assert_eq!(err.problem, Problem::Invalid { byte: b'/', expected: Expected::NameByte });
+/// assert_eq!(
+///     err.to_string(),
+///     "LOGIN name at byte 9: invalid byte '/' (0x2f), expected [0-9A-Za-z_@.-]"
+/// );
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("{message} {field} at byte {offset}: {problem}")]

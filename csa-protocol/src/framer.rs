@@ -26,7 +26,7 @@
 /// recorded transcript shows it echoing a 70 000-byte line); capping is a
 /// deliberate difference (`docs/specs/csa.md`, *Transport and lexical
 /// rules*).
-pub const DEFAULT_MAX_LINE_LEN: usize = 8192;
+pub const DEFAULT_MAX_LEN: usize = 8192;
 
 /// The answer of [`Framer::decode`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,9 +83,9 @@ pub struct Framer {
 }
 
 impl Default for Framer {
-    /// A framer with the cap [`DEFAULT_MAX_LINE_LEN`].
+    /// A framer with the cap [`DEFAULT_MAX_LEN`].
     fn default() -> Self {
-        Self::new(DEFAULT_MAX_LINE_LEN)
+        Self::new(DEFAULT_MAX_LEN)
     }
 }
 

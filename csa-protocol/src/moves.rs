@@ -58,6 +58,7 @@ impl<'a> BuoyMoves<'a> {
                     Problem::Empty
                 } else {
                     Problem::TooLong {
+                        len: moves.len(),
                         max: Self::MAX_MOVES,
                     }
                 },

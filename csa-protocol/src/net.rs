@@ -37,7 +37,7 @@ use crate::session::{
 #[non_exhaustive]
 pub struct Limits {
     /// Longest line in bytes, terminator excluded (default 8192,
-    /// [`crate::framer::DEFAULT_MAX_LINE_LEN`]). Overrides the sessions'
+    /// [`crate::framer::DEFAULT_MAX_LEN`]). Overrides the sessions'
     /// `max_line_len`.
     pub max_line_len: usize,
     /// Bytes that may wait to be written to one connection (default
@@ -65,7 +65,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Self {
-            max_line_len: crate::framer::DEFAULT_MAX_LINE_LEN,
+            max_line_len: crate::framer::DEFAULT_MAX_LEN,
             output_queue_cap: 1 << 20,
             global_output_budget: 64 << 20,
             max_connections: 1024,

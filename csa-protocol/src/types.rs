@@ -11,21 +11,68 @@ use core::fmt;
 use crate::error::{Expected, Problem, ValueError, ValueKind};
 pub use crate::moves::{BuoyMoves, CsaMove, MOVE_LEN, move_side};
 
+/// A byte class of the wire vocabulary: what a token takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Class {
+    /// [`is_name_byte`].
+    Name,
+    /// [`is_graphic`].
+    Graphic,
+    /// [`is_game_id_byte`].
+    GameId,
+    /// [`is_tag_byte`].
+    Tag,
+    /// Printable ASCII or space (position lines).
+    PositionLine,
+    /// `[0-9A-Za-z_+-]` (`BEGIN`/`END` block names).
+    Block,
+}
+
+impl Class {
+    /// Whether the class takes `b`.
+    #[inline]
+    pub(crate) fn accepts(self, b: u8) -> bool {
+        match self {
+            Class::Name => is_name_byte(b),
+            Class::Graphic => is_graphic(b),
+            Class::GameId => is_game_id_byte(b),
+            Class::Tag => is_tag_byte(b),
+            Class::PositionLine => b == b' ' || b.is_ascii_graphic(),
+            Class::Block => b.is_ascii_alphanumeric() || matches!(b, b'_' | b'+' | b'-'),
+        }
+    }
+
+    /// What the class takes, for [`Problem::Invalid`].
+    pub(crate) fn expected(self) -> Expected {
+        match self {
+            Class::Name => Expected::NameByte,
+            Class::Graphic => Expected::Graphic,
+            Class::GameId => Expected::GameIdByte,
+            Class::Tag => Expected::TagByte,
+            Class::PositionLine => Expected::PositionByte,
+            Class::Block => Expected::BlockByte,
+        }
+    }
+}
+
 /// Checks `s` against a byte class and a length range; returns the problem and
 /// its byte offset.
-pub(crate) fn check_token(
-    s: &[u8],
-    max: usize,
-    ok: impl Fn(u8) -> bool,
-) -> Result<(), (usize, Problem)> {
+#[inline]
+pub(crate) fn check_token(s: &[u8], max: usize, class: Class) -> Result<(), (usize, Problem)> {
     if s.is_empty() {
         return Err((0, Problem::Empty));
     }
-    if let Some(i) = s.iter().position(|&b| !ok(b)) {
-        return Err((i, Problem::InvalidByte(s[i])));
+    if let Some(i) = s.iter().position(|&b| !class.accepts(b)) {
+        return Err((
+            i,
+            Problem::Invalid {
+                byte: s[i],
+                expected: class.expected(),
+            },
+        ));
     }
     if s.len() > max {
-        return Err((max, Problem::TooLong { max }));
+        return Err((max, Problem::TooLong { len: s.len(), max }));
     }
     Ok(())
 }
@@ -111,7 +158,7 @@ macro_rules! token_type {
 token_type!(
     /// A login name: 1..=32 bytes of `[0-9A-Za-z_@.-]` (`docs/specs/csa.md`, *Plain CSA
     /// mode*; the 1.1 spec allows `[0-9A-Za-z_-]`, shogi-server adds `@.`).
-    UserName, ValueKind::UserName, 32, is_name_byte
+    UserName, ValueKind::UserName, 32, Class::Name
 );
 
 token_type!(
@@ -119,7 +166,7 @@ token_type!(
     /// printable ASCII bytes without space, e.g.
     /// `testevent+testgame-300-0+alice+bob+20261129145635`; `[` and `]` are
     /// excluded (they delimit the id in `##[MONITOR][<id>]`).
-    GameId, ValueKind::GameId, 256, is_game_id_byte
+    GameId, ValueKind::GameId, 256, Class::GameId
 );
 
 token_type!(
@@ -128,19 +175,19 @@ token_type!(
     /// `<name>-<total_sec>-<byoyomi_sec>` with an optional `F` suffix
     /// (Fischer increment), e.g. `floodgate-300-10F`
     /// (`docs/specs/csa.md`, *Extended mode (x1)*). See [`GameName::time_control`].
-    GameName, ValueKind::GameName, 128, is_name_byte
+    GameName, ValueKind::GameName, 128, Class::Name
 );
 
 token_type!(
     /// A word of a reply: 1..=256 printable ASCII bytes without space (e.g.
     /// the fields of a `##[WHO]` entry).
-    Word, ValueKind::Word, 256, is_graphic
+    Word, ValueKind::Word, 256, Class::Graphic
 );
 
 token_type!(
     /// An x1 reply tag, the `WHO` of `##[WHO]`: 1..=32 bytes of
     /// `[0-9A-Za-z_]`.
-    Tag, ValueKind::Tag, 32, is_tag_byte
+    Tag, ValueKind::Tag, 32, Class::Tag
 );
 
 /// Bytes allowed in an x1 reply tag.
@@ -226,7 +273,7 @@ impl<'a> Password<'a> {
     /// longer than [`Self::MAX_LEN`].
     pub fn new(s: impl Into<Cow<'a, str>>) -> Result<Self, ValueError> {
         let s = s.into();
-        check_token(s.as_bytes(), Self::MAX_LEN, is_graphic)
+        check_token(s.as_bytes(), Self::MAX_LEN, Class::Graphic)
             .map_err(|(offset, problem)| ValueError::new(ValueKind::Password, offset, problem))?;
         Ok(Self(s))
     }
@@ -272,14 +319,20 @@ impl<'a> Text<'a> {
             return Err(ValueError::new(
                 ValueKind::Text,
                 i,
-                Problem::InvalidByte(s.as_bytes()[i]),
+                Problem::Invalid {
+                    byte: s.as_bytes()[i],
+                    expected: Expected::Text,
+                },
             ));
         }
         if s.len() > Self::MAX_LEN {
             return Err(ValueError::new(
                 ValueKind::Text,
                 Self::MAX_LEN,
-                Problem::TooLong { max: Self::MAX_LEN },
+                Problem::TooLong {
+                    len: s.len(),
+                    max: Self::MAX_LEN,
+                },
             ));
         }
         Ok(Self(s))
@@ -440,32 +493,49 @@ impl MoveTime {
     /// Parses `12`, `1.5`, `0.125` (digits, optional `.` and 1..=3 digits).
     /// On error returns the byte offset and problem.
     pub(crate) fn parse(s: &[u8]) -> Result<Self, (usize, Problem)> {
-        const EXPECT: Problem = Problem::Expected(Expected::Seconds);
+        let digit = |i: usize, b: u8| {
+            (
+                i,
+                Problem::Invalid {
+                    byte: b,
+                    expected: Expected::Digit,
+                },
+            )
+        };
         let (int, frac) = match s.iter().position(|&b| b == b'.') {
             Some(i) => (&s[..i], Some((i + 1, &s[i + 1..]))),
             None => (s, None),
         };
-        if int.is_empty() {
-            return Err((0, EXPECT));
-        }
-        if int.len() > 10 {
-            return Err((0, Problem::OutOfRange));
+        match int.first() {
+            None if s.is_empty() => return Err((0, Problem::Missing)),
+            None => return Err(digit(0, s[0])),
+            Some(_) => {}
         }
         let mut secs: u64 = 0;
         for (i, &b) in int.iter().enumerate() {
             if !b.is_ascii_digit() {
-                return Err((i, Problem::InvalidByte(b)));
+                return Err(digit(i, b));
             }
             secs = secs * 10 + u64::from(b - b'0');
+            if i >= 10 {
+                return Err((
+                    0,
+                    Problem::OutOfRange {
+                        value: u32::try_from(secs).unwrap_or(u32::MAX),
+                        min: 0,
+                        max: u32::MAX,
+                    },
+                ));
+            }
         }
         let mut millis = 0u64;
         if let Some((off, frac)) = frac {
-            if frac.is_empty() || frac.len() > 3 {
-                return Err((off, EXPECT));
+            if frac.is_empty() {
+                return Err((off, Problem::Missing));
             }
             for (i, &b) in frac.iter().enumerate() {
-                if !b.is_ascii_digit() {
-                    return Err((off + i, Problem::InvalidByte(b)));
+                if !b.is_ascii_digit() || i >= 3 {
+                    return Err(digit(off + i, b));
                 }
                 millis = millis * 10 + u64::from(b - b'0');
             }
@@ -529,7 +599,16 @@ mod tests {
         assert!(MoveTime::parse(b"").is_err());
         assert!(MoveTime::parse(b"1.").is_err());
         assert!(MoveTime::parse(b"1.2345").is_err());
-        assert_eq!(MoveTime::parse(b"1x"), Err((1, Problem::InvalidByte(b'x'))));
+        assert_eq!(
+            MoveTime::parse(b"1x"),
+            Err((
+                1,
+                Problem::Invalid {
+                    byte: b'x',
+                    expected: Expected::Digit
+                }
+            ))
+        );
         assert!(MoveTime::parse(b"12345678901").is_err());
     }
 
@@ -538,10 +617,19 @@ mod tests {
         assert!(UserName::new("gps_normal").is_ok());
         assert!(UserName::new("a@b.c-d").is_ok());
         let e = UserName::new("bad/name").unwrap_err();
-        assert_eq!((e.offset, e.problem), (3, Problem::InvalidByte(b'/')));
+        assert_eq!(
+            (e.offset, e.problem),
+            (
+                3,
+                Problem::Invalid {
+                    byte: b'/',
+                    expected: Expected::NameByte
+                }
+            )
+        );
         assert_eq!(
             UserName::new("n".repeat(33)).unwrap_err().problem,
-            Problem::TooLong { max: 32 }
+            Problem::TooLong { len: 33, max: 32 }
         );
         assert!(UserName::new("n".repeat(32)).is_ok());
     }

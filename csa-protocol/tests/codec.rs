@@ -251,18 +251,33 @@ fn client_errors_name_kind_field_and_offset() {
         (
             "LOGIN a b x1 ",
             "LOGIN",
-            "end of line",
+            "trailing bytes",
             12,
-            Problem::Trailing,
+            Problem::Trailing { count: 1 },
         ),
-        ("LOGOUT now", "LOGOUT", "end of line", 6, Problem::Trailing),
-        ("AGREE a b", "AGREE", "end of line", 7, Problem::Trailing),
+        (
+            "LOGOUT now",
+            "LOGOUT",
+            "trailing bytes",
+            6,
+            Problem::Trailing { count: 4 },
+        ),
+        (
+            "AGREE a b",
+            "AGREE",
+            "trailing bytes",
+            7,
+            Problem::Trailing { count: 2 },
+        ),
         (
             "%%GAME g-1-0 x",
             "%%GAME",
             "side",
             13,
-            Problem::Expected(Expected::SidePreference),
+            Problem::Invalid {
+                byte: b'x',
+                expected: Expected::SidePreference,
+            },
         ),
         ("%%GAME g-1-0", "%%GAME", "side", 12, Problem::Missing),
         (
@@ -274,11 +289,25 @@ fn client_errors_name_kind_field_and_offset() {
         ),
         ("%%SHOW", "%%SHOW", "game_id", 6, Problem::Missing),
         (
+            // `[` and `]` are no game id bytes (as `GameId::new` says).
+            "%%SHOW a[b]",
+            "%%SHOW",
+            "game_id",
+            8,
+            Problem::Invalid {
+                byte: b'[',
+                expected: Expected::GameIdByte,
+            },
+        ),
+        (
             "%%SETBUOY b-1-0 +7776FU x",
             "%%SETBUOY",
             "count",
             24,
-            Problem::InvalidByte(b'x'),
+            Problem::Invalid {
+                byte: b'x',
+                expected: Expected::Digit,
+            },
         ),
         (
             "%%SETBUOY b-1-0 +7776F",
@@ -299,17 +328,36 @@ fn client_errors_name_kind_field_and_offset() {
             "%%CHAT",
             "text",
             8,
-            Problem::InvalidByte(0x7f),
+            Problem::Invalid {
+                byte: 0x7f,
+                expected: Expected::Text,
+            },
         ),
-        ("%%WHO x", "%%WHO", "end of line", 5, Problem::Trailing),
         (
-            "+7776FU,T3",
-            "move",
-            "comment",
-            7,
-            Problem::Expected(Expected::Comment),
+            "%%WHO x",
+            "%%WHO",
+            "trailing bytes",
+            5,
+            Problem::Trailing { count: 2 },
         ),
-        ("%TORYO now", "%TORYO", "end of line", 6, Problem::Trailing),
+        (
+            // The first byte that differs from `,'`.
+            "+7776FU,T3",
+            "move line",
+            "comment",
+            8,
+            Problem::Invalid {
+                byte: b'T',
+                expected: Expected::Comment,
+            },
+        ),
+        (
+            "%TORYO now",
+            "%TORYO",
+            "trailing bytes",
+            6,
+            Problem::Trailing { count: 4 },
+        ),
     ];
     for (line, kind, field, offset, problem) in cases {
         let e = decode::<ClientMessage>(line.as_bytes()).unwrap_err();
@@ -549,8 +597,14 @@ fn server_errors_name_kind_field_and_offset() {
         ("LOGIN:alice", "LOGIN:", "result", 11),
         ("START:", "START:", "game_id", 6),
         ("REJECT:abc", "REJECT:", "by", 10),
-        ("+7776FU,X1", "move", "time", 7),
-        ("+7776FU,T1.", "move", "time", 11),
+        // The first byte that differs from `,T`.
+        ("+7776FU,X1", "move line", "time", 8),
+        ("+7776FU,T1.", "move line", "time", 11),
+        // A known kind with bytes after it is an error, not Unrecognised.
+        ("+7776FU extra", "move line", "trailing bytes", 7),
+        ("%TORYO extra", "%TORYO", "trailing bytes", 6),
+        ("#WIN x", "result line", "trailing bytes", 4),
+        ("#RESIGN x", "reason line", "trailing bytes", 7),
         ("%TORYO,T", "%TORYO", "time", 8),
         ("##[GETBUOYCOUNT] ten", "##[GETBUOYCOUNT]", "count", 17),
         ("##[WHO] a b", "##[WHO]", "entry", 8),
@@ -567,6 +621,16 @@ fn server_errors_name_kind_field_and_offset() {
             "{line}: {e}"
         );
     }
+    assert_eq!(
+        decode::<ServerMessage>(b"#WIN x").unwrap_err().problem,
+        Problem::Trailing { count: 2 }
+    );
+    // The kind and the field are named once each.
+    let e = decode::<ServerMessage>(b"+7776FX,T1").unwrap_err();
+    assert!(
+        e.to_string().starts_with("move line notation at byte 5: "),
+        "{e}"
+    );
 }
 
 /// The Game_Summary alice received in the transcript (§1), verbatim.

@@ -138,9 +138,10 @@ impl Net {
     fn play_usi(&mut self, i: usize, usi: &str) {
         let now = self.now;
         let c = self.client(i);
-        let pos = *c.board().unwrap().position();
+        let pos = *c.position().unwrap();
         let mv = pos.usi_to_csa(usi).unwrap();
-        c.play(mv, None, now).unwrap();
+        let mv = csa_protocol::convert::to_board_move(&pos, &mv).unwrap();
+        c.send_move(mv, now).unwrap();
         self.pump();
     }
 
@@ -310,7 +311,7 @@ fn illegal_moves_lose() {
     ] {
         let mut net = x1_pair(ServerConfig::default(), "t-300-0");
         let now = net.now;
-        net.client(who).send_raw_line(line.as_bytes(), now);
+        net.client(who).send_raw_line(line.as_bytes(), now).unwrap();
         net.pump();
         assert_eq!(
             net.game_over(0),
@@ -382,9 +383,10 @@ fn real_uchifuzume_is_rejected_by_the_server() {
     assert!(net.received[setter].contains(&"##[GETBUOYCOUNT] -1".to_string()));
     // Our own client refuses the move...
     let drop = CsaMove::parse(b"-0064FU").unwrap();
-    assert!(net.client(w).play(drop, None, now).is_err());
+    let pos = *net.client(w).position().unwrap();
+    assert!(csa_protocol::convert::to_board_move(&pos, &drop).is_err());
     // ...and the server rejects it when sent anyway.
-    net.client(w).send_raw_line(b"-0064FU", now);
+    net.client(w).send_raw_line(b"-0064FU", now).unwrap();
     net.pump();
     assert_eq!(
         net.game_over(w),
@@ -551,7 +553,7 @@ fn disconnect_and_logout_lose_at_once() {
 fn out_of_turn_moves_are_deferred_and_retransmissions_ignored() {
     let mut net = x1_pair(ServerConfig::default(), "df-300-0");
     let now = net.now;
-    net.client(1).send_raw_line(b"-3334FU", now);
+    net.client(1).send_raw_line(b"-3334FU", now).unwrap();
     net.pump();
     let id = net.client(0).summary().unwrap().game_id.clone().unwrap();
     assert_eq!(
@@ -569,7 +571,7 @@ fn out_of_turn_moves_are_deferred_and_retransmissions_ignored() {
     // retransmission, ignored (not held for Black's next turn).
     net.play_usi(0, "2g2f");
     let now = net.now;
-    net.client(0).send_raw_line(b"+2726FU", now); // retransmission, ignored
+    net.client(0).send_raw_line(b"+2726FU", now).unwrap(); // retransmission, ignored
     net.pump();
     net.play_usi(1, "8c8d");
     assert_eq!(net.received[1].last().unwrap(), "-8384FU,T0");
@@ -888,6 +890,12 @@ BEGIN Position\nPI\n+\nEND Position\nEND Game_Summary\n"
     c
 }
 
+/// The board-core move a CSA move stands for on the client's position.
+fn board_move(c: &Client<Duration>, csa: &str) -> board_core::shogi::Move {
+    let pos = c.position().expect("a game");
+    csa_protocol::convert::to_board_move(pos, &csa.parse().unwrap()).unwrap()
+}
+
 #[test]
 fn one_move_per_turn_and_none_after_the_move_limit() {
     // docs/SHAPE.md, Sessions: a second move in one turn is `NotYourTurn`,
@@ -895,10 +903,10 @@ fn one_move_per_turn_and_none_after_the_move_limit() {
     let t = Duration::ZERO;
     let mut c = started_client(2, '+');
     assert!(c.is_our_turn());
-    c.play("+7776FU".parse().unwrap(), None, t).unwrap();
+    c.send_move(board_move(&c, "+7776FU"), t).unwrap();
     assert!(!c.is_our_turn());
     assert_eq!(
-        c.play("+2726FU".parse().unwrap(), None, t),
+        c.send_move(board_move(&c, "+2726FU"), t),
         Err(csa_protocol::session::CommandError::NotYourTurn)
     );
     assert_eq!(
@@ -915,7 +923,7 @@ fn one_move_per_turn_and_none_after_the_move_limit() {
     c.handle_input(b"+7776FU,T1\n-3334FU,T1\n", t);
     assert!(!c.is_our_turn());
     assert_eq!(
-        c.play("+2726FU".parse().unwrap(), None, t),
+        c.send_move(board_move(&c, "+2726FU"), t),
         Err(csa_protocol::session::CommandError::MoveLimit)
     );
     let turns = std::iter::from_fn(|| c.poll_event())
@@ -930,7 +938,7 @@ fn game_ended_carries_the_game_before_it_is_cleared() {
     let t = Duration::ZERO;
     let mut c = started_client(2, '-');
     c.handle_input(b"+7776FU,T1\n", t);
-    c.play("-3334FU".parse().unwrap(), None, t).unwrap();
+    c.send_move(board_move(&c, "-3334FU"), t).unwrap();
     c.handle_input(b"-3334FU,T0\n#MAX_MOVES\n#CENSORED\n", t);
     let ended = std::iter::from_fn(|| c.poll_event())
         .find_map(|e| match e {
@@ -942,7 +950,8 @@ fn game_ended_carries_the_game_before_it_is_cleared() {
     assert_eq!(ended.reason, Some(EndReason::MaxMoves));
     assert_eq!(*ended.start, board_core::shogi::Position::startpos());
     let moves: Vec<String> = ended.moves.iter().map(|m| m.to_string()).collect();
-    assert_eq!(moves, ["+7776FU", "-3334FU"]);
+    // Board-core moves (USI notation): +7776FU is 7g7f, -3334FU is 3c3d.
+    assert_eq!(moves, ["7g7f", "3c3d"]);
     assert_eq!(ended.side, Some(Side::White));
     assert_eq!(ended.game_id.unwrap().as_str(), "g1");
     // CSA mode: the server closes after the game.
@@ -984,5 +993,89 @@ fn keep_alive_before_login_is_a_bad_login() {
     assert_eq!(
         net.raw[raw].1,
         ["LOGIN:incorrect", "LOGIN:kai OK", "##[LOGIN] +OK x1", ""]
+    );
+}
+
+#[test]
+fn an_unreadable_summary_position_is_reported_not_replaced_by_the_start_position() {
+    // A Position block board-core refuses (a sente pawn put on square 11,
+    // the last rank, where gote's lance stands;
+    // docs/specs/csa.md, *Game_Summary*: the Position block is a CSA
+    // position): the client reports it and has no board.
+    let t = Duration::ZERO;
+    let mut c: Client<Duration> = Client::new(cfg("alice", "g-60-0", false, None), t);
+    c.handle_input(b"LOGIN:alice OK\n", t);
+    c.handle_input(
+        b"BEGIN Game_Summary\nProtocol_Version:1.2\nGame_ID:g1\nName+:alice\nName-:bob\n\
+Your_Turn:+\nTo_Move:+\nBEGIN Position\nPI\nP+11FU\n+\nEND Position\nEND Game_Summary\n",
+        t,
+    );
+    let events: Vec<Event> = std::iter::from_fn(|| c.poll_event()).collect();
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::BadStartPosition(_))),
+        "{events:?}"
+    );
+    assert_eq!(c.position(), None);
+    assert_eq!(c.start_position(), None);
+}
+
+#[test]
+fn frame_errors_from_a_codec_are_reported_and_drop_an_open_summary_block() {
+    // docs/SHAPE.md, Sessions and errors (second pass): what the codec
+    // reported goes to handle_frame_error.
+    use csa_protocol::error::FrameError;
+    use csa_protocol::session::{ConnId, Server, ServerConfig};
+    let t = Duration::ZERO;
+    let mut c: Client<Duration> = Client::new(cfg("alice", "g-60-0", false, None), t);
+    c.handle_input(
+        b"LOGIN:alice OK\nBEGIN Game_Summary\nProtocol_Version:1.2\n",
+        t,
+    );
+    let bad = csa_protocol::decode::<csa_protocol::ServerMessage>(b"START:").unwrap_err();
+    c.handle_frame_error(&FrameError::Malformed(bad), t);
+    c.handle_frame_error(
+        &FrameError::Overlong {
+            len: 9000,
+            max: 8192,
+        },
+        t,
+    );
+    // The block was dropped: its END alone completes nothing.
+    c.handle_input(b"END Game_Summary\n", t);
+    let events: Vec<Event> = std::iter::from_fn(|| c.poll_event()).collect();
+    assert!(events.contains(&Event::Malformed(bad)), "{events:?}");
+    assert!(
+        events.contains(&Event::Overlong { len: 9000 }),
+        "{events:?}"
+    );
+    // Outside a block `END Game_Summary` is a stray line, not the end of a
+    // (bad) summary.
+    assert!(
+        events.contains(&Event::Unrecognised(b"END Game_Summary".to_vec())),
+        "{events:?}"
+    );
+    assert!(!events.iter().any(|e| matches!(e, Event::BadSummary(_))));
+    assert_eq!(c.state(), ClientState::GameWaiting);
+
+    // The server answers an over-long line as handle_input does.
+    let mut s: Server<Duration> = Server::new(ServerConfig::default(), t, 0);
+    s.handle_connect(ConnId(1), t);
+    s.handle_frame_error(
+        ConnId(1),
+        &FrameError::Overlong {
+            len: 9000,
+            max: 8192,
+        },
+        t,
+    );
+    let (conn, out) = s.poll_transmit().expect("an answer");
+    assert_eq!(conn, ConnId(1));
+    assert!(
+        out.as_bytes()
+            .starts_with(b"##[ERROR] line too long: 9000 bytes"),
+        "{:?}",
+        String::from_utf8_lossy(out.as_bytes())
     );
 }

@@ -180,7 +180,8 @@ fn unparsed_input_is_an_error_with_its_line_number() {
         ("V2.2\n$EVENT\n", 2, 6),
         ("V2.2\nNx\n", 2, 1),
         ("V2.2\n+7776FU,,T1\n", 2, 8),
-        ("V2.2\nP\n", 2, 0),
+        // Cut off after `P`: the offset is the line's length.
+        ("V2.2\nP\n", 2, 1),
     ];
     // (text, 1-based line number, 0-based byte offset in the line)
     for (text, line, offset) in cases {

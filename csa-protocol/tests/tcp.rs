@@ -8,6 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use board_core::player::Player as BuiltIn;
+use board_core::shogi::Move;
 use csa_protocol::message::{SpecialMove, X1Command, X1Reply};
 use csa_protocol::net::{Activity, Limits, connect, serve};
 use csa_protocol::session::{Client, ClientConfig, ClientState, Event, ServerConfig};
@@ -26,12 +27,9 @@ fn cfg(name: &str, x1: bool, game: Option<(&str, SidePreference)>) -> ClientConf
     c
 }
 
-/// The built-in player's move on the client's board, as a CSA move.
-fn choose(player: &mut BuiltIn, client: &Client<Instant>) -> Option<CsaMove> {
-    let pos = client.board()?.position();
-    player
-        .choose_shogi(pos)
-        .and_then(|m| pos.move_to_csa(m).ok())
+/// The built-in player's move on the client's board.
+fn choose(player: &mut BuiltIn, client: &Client<Instant>) -> Option<Move> {
+    player.choose_shogi(client.position()?)
 }
 
 async fn start_server(config: ServerConfig) -> std::net::SocketAddr {
@@ -74,7 +72,7 @@ async fn two_clients_play_a_game_over_tcp() {
                         Event::GameSummary(_) => client.agree(now).unwrap(),
                         Event::OurTurn { .. } if client.is_our_turn() => {
                             match choose(&mut player, client) {
-                                Some(mv) => client.play(mv, None, now).unwrap(),
+                                Some(mv) => client.send_move(mv, now).unwrap(),
                                 None => client.special(SpecialMove::Toryo, now).unwrap(),
                             }
                         }
@@ -164,7 +162,7 @@ impl Player {
                     // seen (result lines in the same read): then nothing to do.
                     Event::OurTurn { .. } if moves_allowed && self.client.is_our_turn() => {
                         match choose(&mut self.player, &self.client) {
-                            Some(mv) => self.client.play(mv, None, now).unwrap(),
+                            Some(mv) => self.client.send_move(mv, now).unwrap(),
                             None => self.client.special(SpecialMove::Toryo, now).unwrap(),
                         }
                     }
@@ -237,7 +235,7 @@ async fn load_200_clients_100_simultaneous_games() {
                 // before the barrier, while moves were not allowed).
                 if p.client.is_our_turn() {
                     let mv = choose(&mut p.player, &p.client).unwrap();
-                    p.client.play(mv, None, Instant::now()).unwrap();
+                    p.client.send_move(mv, Instant::now()).unwrap();
                     p.flush().await;
                 }
                 p.until(true, |e| matches!(e, Event::GameEnded(_))).await;

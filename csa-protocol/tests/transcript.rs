@@ -67,18 +67,18 @@ fn every_transcript_line_decodes_and_round_trips() {
         ("yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy...<70000 chars total>".into(), None),
         ("LOGIN".into(), Some(err(MessageKind::Login, Field::Name, 5, Problem::Missing))),
         ("LOGIN mal1".into(), Some(err(MessageKind::Login, Field::Password, 10, Problem::Missing))),
-        ("LOGIN mal1 pass x1 extra".into(), Some(err(MessageKind::Login, Field::EndOfLine, 18, Problem::Trailing))),
-        ("LOGIN mal1 pass x2".into(), Some(err(MessageKind::Login, Field::Mode, 16, Problem::Expected(Expected::X1)))),
+        ("LOGIN mal1 pass x1 extra".into(), Some(err(MessageKind::Login, Field::Trailing, 18, Problem::Trailing { count: 6 }))),
+        ("LOGIN mal1 pass x2".into(), Some(err(MessageKind::Login, Field::Mode, 17, Problem::Invalid { byte: b'2', expected: Expected::X1 }))),
         ("login mal1 pass".into(), None),
-        ("LOGIN bad/name pass".into(), Some(err(MessageKind::Login, Field::Name, 9, Problem::InvalidByte(b'/')))),
+        ("LOGIN bad/name pass".into(), Some(err(MessageKind::Login, Field::Name, 9, Problem::Invalid { byte: b'/', expected: Expected::NameByte }))),
         (
             "LOGIN nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn pass x1".into(),
-            Some(err(MessageKind::Login, Field::Name, 38, Problem::TooLong { max: 32 })),
+            Some(err(MessageKind::Login, Field::Name, 38, Problem::TooLong { len: 40, max: 32 })),
         ),
         (
             // (shortened in the transcript file: the `<` of the marker is the first bad byte)
             "LOGIN zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz...<100011 chars total>".into(),
-            Some(err(MessageKind::Login, Field::Name, 83, Problem::InvalidByte(b'<'))),
+            Some(err(MessageKind::Login, Field::Name, 83, Problem::Invalid { byte: b'<', expected: Expected::NameByte })),
         ),
     ];
     assert_eq!(client_bad, expected);

@@ -163,7 +163,7 @@ pub enum ClientMessage<'a> {
 /// assert_eq!((req.name.as_str(), req.side), ("testgame-300-0", SidePreference::Black));
 ///
 /// let err = decode_client_line(b"LOGIN mal1 pass x2").unwrap_err();
-/// assert_eq!((err.message.as_str(), err.field.as_str(), err.offset), ("LOGIN", "mode", 16));
+/// assert_eq!((err.message.as_str(), err.field.as_str(), err.offset), ("LOGIN", "mode", 17)); // the `2`
 /// ```
 ///
 /// # Errors

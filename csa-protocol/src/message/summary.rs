@@ -114,23 +114,34 @@ impl FieldKey {
     /// # Errors
     /// [`crate::error::ValueError`] when the key does not have the form above.
     pub fn new(key: &str) -> Result<Self, crate::error::ValueError> {
+        use crate::error::{Expected, Problem, ValueError, ValueKind};
         let b = key.as_bytes();
-        let ok = !b.is_empty()
-            && b.len() <= 64
-            && b[0].is_ascii_alphabetic()
-            && b[..b.len() - 1]
-                .iter()
-                .all(|&c| c.is_ascii_alphanumeric() || c == b'_')
-            && matches!(b[b.len() - 1], b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' | b'+' | b'-');
-        if ok {
-            Ok(Self(key.into()))
-        } else {
-            Err(crate::error::ValueError::new(
-                crate::error::ValueKind::FieldKey,
-                0,
-                crate::error::Problem::Expected(crate::error::Expected::FieldKey),
-            ))
-        }
+        let last = b.len().saturating_sub(1);
+        let bad = b.iter().enumerate().position(|(i, &c)| match i {
+            0 => !c.is_ascii_alphabetic(),
+            _ if i == last => !(c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'-')),
+            _ => !(c.is_ascii_alphanumeric() || c == b'_'),
+        });
+        let problem = match bad {
+            _ if b.is_empty() => Problem::Empty,
+            Some(i) => {
+                return Err(ValueError::new(
+                    ValueKind::FieldKey,
+                    i,
+                    Problem::Invalid {
+                        byte: b[i],
+                        expected: Expected::FieldKey,
+                    },
+                ));
+            }
+            None if b.len() > 64 => Problem::TooLong {
+                len: b.len(),
+                max: 64,
+            },
+            None => return Ok(Self(key.into())),
+        };
+        let offset = if b.is_empty() { 0 } else { 64 };
+        Err(ValueError::new(ValueKind::FieldKey, offset, problem))
     }
 
     /// The key.

@@ -7,7 +7,8 @@
 //! - x1 mode: `login` → `connected` → `game_waiting` → `agree_waiting` →
 //!   `game` → `connected`.
 //!
-//! The game is tracked on a board-core position ([`Client::board`]); clocks
+//! The game is tracked on a board-core position ([`Client::position`],
+//! [`Client::start_position`], [`Client::moves`]); clocks
 //! are computed from the `Game_Summary` Time block (Fischer increment added
 //! before each turn, byoyomi, least time per move, `Time_Unit`) and the `T`
 //! of each confirmation. Call order: [`Client::new`] (queues `LOGIN`), then
@@ -17,7 +18,7 @@
 //! and call [`Client::handle_timeout`] at [`Client::poll_timeout`]
 //! (keep-alive empty lines, [`Event::PeerSilent`]).
 //!
-//! One move per turn: after [`Client::play`] (or a special move)
+//! One move per turn: after [`Client::send_move`] (or a special move)
 //! [`Client::is_our_turn`] is `false` until the server confirms the move,
 //! and a second move is [`CommandError::NotYourTurn`]; no move is accepted
 //! once the game's `Max_Moves` is reached ([`CommandError::MoveLimit`]).
@@ -25,13 +26,14 @@
 use alloc::boxed::Box;
 use alloc::collections::VecDeque;
 use alloc::vec::Vec;
+use core::fmt;
 use core::time::Duration;
 
 use super::{Timestamp, Transmit};
 use crate::clock::{Clock, TimeControl};
 use crate::convert::{GameBoard, IllegalMove};
 use crate::decode::decode;
-use crate::error::DecodeError;
+use crate::error::{DecodeError, FrameError};
 use crate::framer::{Frame, LineBuffer};
 use crate::message::{
     ClientMessage, EndReason, GameRequest, GameResult, GameSummary, GameSummaryReader,
@@ -40,7 +42,7 @@ use crate::message::{
 use crate::types::{
     CsaMove, GameId, GameName, MoveTime, Password, Side, SidePreference, Text, UserName, move_side,
 };
-use board_core::shogi::Position;
+use board_core::shogi::{CsaPositionError, Move, Position};
 
 /// Client settings.
 #[derive(Debug, Clone)]
@@ -78,7 +80,7 @@ impl ClientConfig {
             keep_alive: Some(Duration::from_secs(30)),
             reply_timeout: Duration::from_secs(30),
             start_timeout: Duration::from_secs(150),
-            max_line_len: crate::framer::DEFAULT_MAX_LINE_LEN,
+            max_line_len: crate::framer::DEFAULT_MAX_LEN,
         }
     }
 }
@@ -155,12 +157,22 @@ pub struct GameEnded {
     /// The start position (the `Game_Summary` Position block; boxed: a
     /// position is some 400 bytes).
     pub start: Box<Position>,
-    /// Every move from `start`: the moves of the Position block, then the
-    /// moves confirmed during the game.
-    pub moves: Vec<CsaMove>,
+    /// Every move from `start` (board-core moves; [`crate::convert`] gives
+    /// the wire form): the moves of the Position block, then the moves
+    /// confirmed during the game.
+    pub moves: Vec<Move>,
     /// The game's id.
     pub game_id: Option<GameId<'static>>,
     /// Our side.
+    pub side: Option<Side>,
+}
+
+/// `START:<id>`: the game began ([`Event::GameStarted`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameStarted {
+    /// Game_ID.
+    pub game_id: GameId<'static>,
+    /// Our side (`Your_Turn` of the `Game_Summary`).
     pub side: Option<Side>,
 }
 
@@ -175,10 +187,7 @@ pub enum Event {
     /// A `Game_Summary` arrived; the session is in `AgreeWaiting`.
     GameSummary(Box<GameSummary>),
     /// `START:<id>`: the game began.
-    GameStarted {
-        /// Game_ID.
-        game_id: GameId<'static>,
-    },
+    GameStarted(GameStarted),
     /// `REJECT:<id> by <name>`.
     Rejected {
         /// Game_ID.
@@ -219,6 +228,10 @@ pub enum Event {
     },
     /// A `Game_Summary` block that could not be read.
     BadSummary(SummaryError),
+    /// The Position block of a `Game_Summary` is no position board-core
+    /// accepts: the game cannot be tracked (no board; [`Client::position`]
+    /// is `None`, no move can be sent). Reject the game.
+    BadStartPosition(CsaPositionError),
     /// A move from the server that is illegal on our board (the board is
     /// out of sync).
     BoardMismatch {
@@ -233,6 +246,82 @@ pub enum Event {
         /// What we waited for.
         waiting_for: Awaited,
     },
+}
+
+impl fmt::Display for Awaited {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Awaited::LoginReply => "the LOGIN reply",
+            Awaited::Start => "START after our AGREE",
+            Awaited::MoveConfirmation => "the confirmation of our move",
+            Awaited::LogoutReply => "the LOGOUT reply",
+        })
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Outcome::Won => "won",
+            Outcome::Lost => "lost",
+            Outcome::Drawn => "drawn",
+            Outcome::Unknown => "no result",
+        })
+    }
+}
+
+/// One line for a person (wire lines in CSA notation, times in seconds).
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::LoggedIn => f.write_str("logged in"),
+            Event::LoginFailed => f.write_str("login refused (LOGIN:incorrect)"),
+            Event::GameSummary(s) => match &s.game_id {
+                Some(id) => write!(f, "game offered: {id}"),
+                None => f.write_str("game offered"),
+            },
+            Event::GameStarted(g) => match g.side {
+                Some(side) => write!(f, "game {} started, we play {}", g.game_id, side.sign()),
+                None => write!(f, "game {} started", g.game_id),
+            },
+            Event::Rejected { game_id, by } => write!(f, "game {game_id} rejected by {by}"),
+            Event::OurTurn { remaining, byoyomi } => {
+                f.write_str("our turn")?;
+                if let Some(r) = remaining {
+                    write!(f, ", {:.1} s left", r.as_secs_f64())?;
+                }
+                if !byoyomi.is_zero() {
+                    write!(f, ", byoyomi {:.1} s", byoyomi.as_secs_f64())?;
+                }
+                Ok(())
+            }
+            Event::Move { mv, time, .. } => match time {
+                Some(t) => write!(f, "move {mv},T{t}"),
+                None => write!(f, "move {mv}"),
+            },
+            Event::GameEnded(g) => {
+                write!(f, "game over after {} moves: {}", g.moves.len(), g.outcome)?;
+                match g.reason {
+                    Some(r) => write!(f, " ({})", r.as_str()),
+                    None => f.write_str(" (the connection ended)"),
+                }
+            }
+            Event::LoggedOut => f.write_str("logged out"),
+            Event::X1(r) => write!(f, "{}", ServerMessage::X1(r.clone())),
+            Event::Malformed(e) => write!(f, "malformed line skipped: {e}"),
+            Event::Overlong { len } => write!(f, "over-long line skipped ({len} bytes seen)"),
+            Event::BadSummary(e) => write!(f, "bad Game_Summary: {e}"),
+            Event::BadStartPosition(e) => write!(f, "unreadable Game_Summary position: {e}"),
+            Event::BoardMismatch { mv } => write!(f, "server move {mv} is illegal on our board"),
+            Event::Unrecognised(b) => {
+                f.write_str("unrecognised line: ")?;
+                crate::types::write_escaped(f, b)
+            }
+            Event::PeerSilent { waiting_for } => {
+                write!(f, "the server did not send {waiting_for} in time")
+            }
+        }
+    }
 }
 
 /// A command that is not allowed now.
@@ -251,9 +340,9 @@ pub enum CommandError {
     /// The call needs another state.
     #[error("not allowed in state {0:?}")]
     WrongState(ClientState),
-    /// The move is illegal on the board.
+    /// The move is illegal on the board (board-core's reason).
     #[error(transparent)]
-    Illegal(#[from] IllegalMove),
+    IllegalMove(#[from] IllegalMove),
 }
 
 /// The sans-IO CSA client. See the module documentation.
@@ -266,7 +355,7 @@ pub struct Client<I> {
     summary: Option<GameSummary>,
     board: Option<GameBoard>,
     start: Option<Position>,
-    moves: Vec<CsaMove>,
+    moves: Vec<Move>,
     me: Option<Side>,
     move_sent: bool,
     clocks: [Clock; 2],
@@ -343,14 +432,20 @@ impl<I: Timestamp> Client<I> {
         self.state
     }
 
-    /// The board of the current (or last) game.
-    pub fn board(&self) -> Option<&GameBoard> {
-        self.board.as_ref()
+    /// The current board-core position of the game (`None` with no game
+    /// offered or played, or when its start position could not be read).
+    pub fn position(&self) -> Option<&Position> {
+        self.board.as_ref().map(GameBoard::position)
     }
 
-    /// The moves of the current game from its start position (the
-    /// `Game_Summary`'s moves included).
-    pub fn moves(&self) -> &[CsaMove] {
+    /// The start position of the game (its `Game_Summary` Position block).
+    pub fn start_position(&self) -> Option<&Position> {
+        self.start.as_ref()
+    }
+
+    /// The board-core moves of the current game from its start position
+    /// (the `Game_Summary`'s moves included), in order.
+    pub fn moves(&self) -> &[Move] {
         &self.moves
     }
 
@@ -490,23 +585,34 @@ impl<I: Timestamp> Client<I> {
         Ok(())
     }
 
-    /// Sends our move after checking it on the board (it is applied when the
-    /// server confirms it). Until then [`Client::is_our_turn`] is `false`.
+    /// Sends our move (a board-core move, checked on the board and written
+    /// in CSA notation by [`crate::convert`]); it is applied when the
+    /// server confirms it. Until then [`Client::is_our_turn`] is `false`.
     ///
     /// # Errors
     /// [`CommandError::NoGame`], [`CommandError::MoveLimit`],
     /// [`CommandError::NotYourTurn`] (also for a second move in one turn),
-    /// [`CommandError::Illegal`].
-    pub fn play(
+    /// [`CommandError::IllegalMove`].
+    pub fn send_move(&mut self, mv: Move, now: I) -> Result<(), CommandError> {
+        self.send_move_with(mv, None, now)
+    }
+
+    /// [`Client::send_move`] with a Floodgate comment (`+7776FU,'* 30 -3334FU`,
+    /// `docs/specs/csa.md`, *Moves*).
+    ///
+    /// # Errors
+    /// As [`Client::send_move`].
+    pub fn send_move_with(
         &mut self,
-        mv: CsaMove,
+        mv: Move,
         comment: Option<Text<'_>>,
         now: I,
     ) -> Result<(), CommandError> {
         self.check_turn()?;
-        if let Some(b) = &self.board {
-            b.check(&mv)?;
-        }
+        let Some(b) = &self.board else {
+            return Err(CommandError::NoGame);
+        };
+        let mv = crate::convert::to_csa_move(b.position(), mv)?;
         self.send(&ClientMessage::Move { mv, comment }, now);
         self.move_sent = true;
         self.wait_for(Awaited::MoveConfirmation, self.config.reply_timeout, now);
@@ -572,12 +678,20 @@ impl<I: Timestamp> Client<I> {
         Ok(())
     }
 
-    /// Sends a raw line (tests, tools). No check at all.
-    pub fn send_raw_line(&mut self, line: &[u8], now: I) {
+    /// Sends a raw line (tests, tools): no check of its content; the LF is
+    /// added.
+    ///
+    /// # Errors
+    /// [`CommandError::WrongState`] after the connection ended.
+    pub fn send_raw_line(&mut self, line: &[u8], now: I) -> Result<(), CommandError> {
+        if self.state == ClientState::Disconnected {
+            return Err(CommandError::WrongState(self.state));
+        }
         let mut v = line.to_vec();
         v.push(b'\n');
         self.tx.push_back(Transmit::new(v));
         self.last_send = now;
+        Ok(())
     }
 
     /// Sends `LOGOUT`.
@@ -601,6 +715,20 @@ impl<I: Timestamp> Client<I> {
         }
         self.state = ClientState::Disconnected;
         self.awaiting = None;
+    }
+
+    /// What the tokio codec reported instead of a line (codec users; the
+    /// line was skipped): [`Event::Overlong`] or [`Event::Malformed`], and
+    /// a `Game_Summary` block being read is dropped (it cannot be
+    /// completed).
+    pub fn handle_frame_error(&mut self, e: &FrameError, _now: I) {
+        if self.reader.in_block() {
+            self.reader = GameSummaryReader::new();
+        }
+        self.events.push_back(match *e {
+            FrameError::Overlong { len, .. } => Event::Overlong { len },
+            FrameError::Malformed(d) => Event::Malformed(d),
+        });
     }
 
     /// Bytes received from the server: every complete line is decoded and
@@ -673,9 +801,10 @@ impl<I: Timestamp> Client<I> {
                 self.awaiting = None;
                 self.state = ClientState::Game;
                 self.game_id = Some(id.clone().into_owned());
-                self.events.push_back(Event::GameStarted {
+                self.events.push_back(Event::GameStarted(GameStarted {
                     game_id: id.clone().into_owned(),
-                });
+                    side: self.me,
+                }));
                 self.begin_turn();
             }
             ServerMessage::Reject { game_id, by } => {
@@ -735,23 +864,32 @@ impl<I: Timestamp> Client<I> {
         );
         self.clocks = [Clock::new(control(black)), Clock::new(control(white))];
         self.time_units_ms = [black, white].map(|t| t.map_or(1000, |t| t.unit().millis()));
-        let mut board = s
-            .position
-            .as_ref()
-            .and_then(|p| crate::convert::start_position(p).ok())
-            .map_or_else(GameBoard::startpos, GameBoard::new);
-        self.start = Some(*board.position());
         self.moves.clear();
-        if let Some(p) = &s.position {
-            for (mv, _) in &p.moves {
-                if board.play(mv).is_err() {
-                    self.events.push_back(Event::BoardMismatch { mv: *mv });
-                    break;
+        self.board = None;
+        self.start = None;
+        let start = match s.position.as_ref().map(crate::convert::start_position) {
+            None => Ok(Position::startpos()),
+            Some(r) => r,
+        };
+        match start {
+            Ok(pos) => {
+                let mut board = GameBoard::new(pos);
+                self.start = Some(pos);
+                if let Some(p) = &s.position {
+                    for (mv, _) in &p.moves {
+                        match board.check(mv).and_then(|m| board.play_move(m).map(|_| m)) {
+                            Ok(m) => self.moves.push(m),
+                            Err(_) => {
+                                self.events.push_back(Event::BoardMismatch { mv: *mv });
+                                break;
+                            }
+                        }
+                    }
                 }
-                self.moves.push(*mv);
+                self.board = Some(board);
             }
+            Err(e) => self.events.push_back(Event::BadStartPosition(e)),
         }
-        self.board = Some(board);
         self.state = ClientState::AgreeWaiting;
         self.events
             .push_back(Event::GameSummary(Box::new(s.clone())));
@@ -785,13 +923,16 @@ impl<I: Timestamp> Client<I> {
             self.move_sent = false;
             self.awaiting = None;
         }
-        let ok = self.board.as_mut().is_some_and(|b| b.play(&mv).is_ok());
+        let played = self
+            .board
+            .as_mut()
+            .and_then(|b| b.check(&mv).and_then(|m| b.play_move(m).map(|_| m)).ok());
         self.events.push_back(Event::Move { mv, side, time });
-        if !ok {
+        let Some(m) = played else {
             self.events.push_back(Event::BoardMismatch { mv });
             return;
-        }
-        self.moves.push(mv);
+        };
+        self.moves.push(m);
         if self.state == ClientState::Game {
             self.begin_turn();
         }

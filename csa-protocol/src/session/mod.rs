@@ -7,8 +7,10 @@
 //! ```text
 //! session.handle_input(bytes, now);        // raw bytes from the wire
 //! session.handle_message(&msg, now);       // or a message a codec decoded
+//! session.handle_frame_error(&err, now);   // or what the codec reported instead
 //! session.handle_timeout(now);             // when poll_timeout() has passed
-//! session.play(mv, None, now)?;            // commands return Result<_, CommandError>
+//! session.handle_close(now);               // the peer closed the stream
+//! session.send_move(mv, now)?;             // commands return Result<_, CommandError>
 //! while let Some(t) = session.poll_transmit() { write(t) }  // 1. bytes to write
 //! while let Some(e) = session.poll_event() { react(e) }     // 2. what happened
 //! let next = session.poll_timeout();                        // 3. when to wake
@@ -16,7 +18,8 @@
 //!
 //! The [`Server`] takes a connection id ([`ConnId`]) as the first argument
 //! of every input (`handle_connect(conn, now)`, `handle_input(conn, bytes,
-//! now)`, `handle_message(conn, &msg, now)`, `handle_close(conn, now)`) and
+//! now)`, `handle_message(conn, &msg, now)`, `handle_frame_error(conn,
+//! &err, now)`, `handle_close(conn, now)`) and
 //! its `poll_transmit()` yields `(conn, transmit)`; a transmit with
 //! [`Transmit::close_after`] asks the I/O layer to close that connection
 //! once the bytes are written.
@@ -52,7 +55,8 @@ pub mod server;
 
 pub use crate::clock::{Clock, TimeControl};
 pub use client::{
-    Awaited, Client, ClientConfig, ClientState, CommandError, Event, GameEnded, Outcome,
+    Awaited, Client, ClientConfig, ClientState, CommandError, Event, GameEnded, GameStarted,
+    Outcome,
 };
 pub use server::{ConnId, Rating, Server, ServerConfig, ServerEvent};
 

@@ -46,7 +46,7 @@ pub(crate) use super::{Timestamp, Transmit};
 pub(crate) use crate::clock::{Clock, TimeControl, civil};
 pub(crate) use crate::convert::{GameBoard, PlayOutcome};
 use crate::decode::decode;
-use crate::error::{DecodeError, Field, MessageKind, Problem};
+use crate::error::{DecodeError, Field, FrameError, MessageKind, Problem};
 use crate::framer::{Frame, LineBuffer};
 pub(crate) use crate::message::{
     ClientMessage, EndReason, GameSummary, PositionSection, SpecialMove, TimeSection, TimeUnit,
@@ -107,7 +107,7 @@ impl Default for ServerConfig {
     fn default() -> Self {
         Self {
             event: "boardwire".into(),
-            max_line_len: crate::framer::DEFAULT_MAX_LINE_LEN,
+            max_line_len: crate::framer::DEFAULT_MAX_LEN,
             max_moves: 256,
             least_time_per_move: 0,
             delay: 0,
@@ -156,6 +156,31 @@ pub enum ServerEvent {
         /// Moves played (buoy set-up moves included).
         moves: usize,
     },
+}
+
+/// One line for a person.
+impl core::fmt::Display for ServerEvent {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ServerEvent::GameStarted { game_id } => write!(f, "game {game_id} started"),
+            ServerEvent::GameEnded {
+                game_id,
+                reason,
+                winner,
+                moves,
+            } => {
+                write!(
+                    f,
+                    "game {game_id} over after {moves} moves ({}",
+                    reason.as_str()
+                )?;
+                match winner {
+                    Some(w) => write!(f, ", {} wins)", w.sign()),
+                    None => f.write_str(", no winner)"),
+                }
+            }
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -324,6 +349,31 @@ impl<I: Timestamp> Server<I> {
         }
         let line = msg.to_line();
         self.dispatch(conn, &line, Ok(msg.clone()), now);
+    }
+
+    /// What the tokio codec reported on `conn` instead of a line (codec
+    /// users): counts towards the misbehaviour limit like a bad line. An
+    /// over-long line is answered as [`Server::handle_input`] answers it; a
+    /// malformed line as the decoded error says (the answers that quote
+    /// the line quote nothing: the codec does not keep it).
+    pub fn handle_frame_error(&mut self, conn: ConnId, e: &FrameError, now: I) {
+        let Some(c) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        if c.closed {
+            return;
+        }
+        c.bad_lines += 1;
+        match *e {
+            FrameError::Overlong { len, .. } => {
+                let max = self.config.max_line_len;
+                self.send_line(
+                    conn,
+                    &format!("##[ERROR] line too long: {len} bytes (limit {max})"),
+                );
+            }
+            FrameError::Malformed(d) => self.dispatch(conn, b"", Err(d), now),
+        }
     }
 
     /// The connection was closed by the peer (or failed). A player in a
