@@ -243,20 +243,21 @@ fn play_batch_mode_answers_every_line() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 4, "{out}");
+    assert_eq!(lines.len(), 5, "{out}");
     assert_eq!(lines[0], AFTER_NF3);
     assert!(lines[1].starts_with("error: move 2 \"e4\""), "{}", lines[1]);
+    assert_eq!(lines[2], "error: line 3 is blank");
     assert_eq!(
-        lines[2],
+        lines[3],
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     );
     assert!(
-        lines[3].starts_with("error: invalid chess position"),
+        lines[4].starts_with("error: invalid chess position"),
         "{}",
-        lines[3]
+        lines[4]
     );
     assert!(
-        stderr(&o).contains("2 stdin line(s) failed"),
+        stderr(&o).contains("3 stdin line(s) failed"),
         "{}",
         stderr(&o)
     );
