@@ -51,6 +51,6 @@ pub mod vocab;
 // The family's common names at the crate root, as in `damexchange` and
 // `csa-protocol` (docs/SHAPE.md, "The names, as decided").
 pub use decode::{Decode, Leniency, decode, decode_with};
-pub use error::{DecodeError, Field, FrameError, MessageKind, Problem, ValueError};
+pub use error::{DecodeError, Expected, Field, FrameError, MessageKind, Problem, ValueError};
 pub use framer::{Framer, Status};
 pub use message::{Command, Reply};
