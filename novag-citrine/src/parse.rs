@@ -165,6 +165,12 @@ fn in_message<T>(m: MessageKind, r: ParseResult<'_, T>) -> ParseResult<'_, T> {
     })
 }
 
+/// One byte for which `f` holds, if the input starts with one (never
+/// fails: an optional single-byte field).
+fn optional_byte(f: impl Fn(u8) -> bool, i: In<'_>) -> ParseResult<'_, Option<u8>> {
+    map(take_while_m_n(0, 1, f), |b: In<'_>| b.first().copied()).parse(i)
+}
+
 fn is_blank(b: u8) -> bool {
     b == b' ' || b == b'\t'
 }
@@ -178,7 +184,10 @@ pub fn blanks(i: &[u8]) -> ParseResult<'_, &[u8]> {
 fn word_end(i: In<'_>) -> ParseResult<'_, ()> {
     want(
         Expected::Blank,
-        peek(alt((value((), one_of(" \t")), value((), eof)))),
+        peek(alt((
+            value((), satisfy(|c| c == ' ' || c == '\t')),
+            value((), eof),
+        ))),
     )
     .parse(i)
 }
@@ -255,8 +264,11 @@ fn rank_index(c: char) -> u8 {
 pub fn square(i: &[u8]) -> ParseResult<'_, Square> {
     let r = map_opt(
         (
-            want(Expected::File, one_of("abcdefgh")),
-            want(Expected::Rank, one_of("12345678")),
+            want(
+                Expected::File,
+                satisfy(|c| c.is_ascii_lowercase() && c <= 'h'),
+            ),
+            want(Expected::Rank, satisfy(|c| ('1'..='8').contains(&c))),
         ),
         |(f, r)| square_at(file_index(f), rank_index(r)),
     )
@@ -268,8 +280,11 @@ pub fn square(i: &[u8]) -> ParseResult<'_, Square> {
 pub fn command_square(i: &[u8]) -> ParseResult<'_, Square> {
     let r = map_opt(
         (
-            want(Expected::File, one_of("abcdefghABCDEFGH")),
-            want(Expected::Rank, one_of("12345678")),
+            want(
+                Expected::File,
+                satisfy(|c| c.is_ascii_alphabetic() && c.to_ascii_lowercase() <= 'h'),
+            ),
+            want(Expected::Rank, satisfy(|c| ('1'..='8').contains(&c))),
         ),
         |(f, r)| square_at(file_index(f), rank_index(r)),
     )
@@ -307,7 +322,10 @@ pub fn promotion(i: &[u8]) -> ParseResult<'_, Promotion> {
 fn move_end(i: In<'_>) -> ParseResult<'_, ()> {
     let r = want(
         Expected::MoveEnd,
-        peek(alt((value((), one_of(" \t|")), value((), eof)))),
+        peek(alt((
+            value((), satisfy(|c| c == ' ' || c == '\t' || c == '|')),
+            value((), eof),
+        ))),
     )
     .parse(i);
     in_field(Field::Move, r)
@@ -317,19 +335,17 @@ fn move_end(i: In<'_>) -> ParseResult<'_, ()> {
 /// `[NBRQKP]from(-|x)to[ep][/QRBN]`; it must end at a blank, a `|` or the
 /// end of the line.
 pub fn move_text(i: &[u8]) -> ParseResult<'_, MoveText> {
-    if eof::<_, ParseError<'_>>(i).is_ok() {
+    if i.is_empty() {
         return in_field(Field::Move, error(ParseError::at(i, Expected::File)));
     }
-    if let Ok((rest, side)) = castling(i) {
+    if i.starts_with(b"O-O") {
+        let (rest, side) = castling(i)?;
         let (rest, ()) = move_end(rest)?;
         return Ok((rest, MoveText::Castle(side)));
     }
-    // Piece letter: upper case, followed by a file letter.
-    let (i, piece) = opt(map_opt(
-        terminated(one_of("NBRQKP"), peek(one_of("abcdefgh"))),
-        |c| role_from_letter(c as u8),
-    ))
-    .parse(i)?;
+    // An optional piece letter (upper case, so never a file letter).
+    let (i, piece) = optional_byte(|b| matches!(b, b'N' | b'B' | b'R' | b'Q' | b'K' | b'P'), i)?;
+    let piece = piece.and_then(role_from_letter);
     let (i, from) = square(i)?;
     let (i, capture) = in_field(
         Field::Move,
@@ -341,7 +357,7 @@ pub fn move_text(i: &[u8]) -> ParseResult<'_, MoveText> {
     )?;
     let (i, to) = square(i)?;
     let (i, en_passant) = opt(tag("ep")).parse(i)?;
-    let (i, slash) = opt(peek(char('/'))).parse(i)?;
+    let (_, slash) = peek(|i| optional_byte(|b| b == b'/', i)).parse(i)?;
     let (i, promotion) = cond(slash.is_some(), promotion).parse(i)?;
     let (i, ()) = move_end(i)?;
     Ok((
@@ -465,11 +481,11 @@ fn move_line_body(i: In<'_>) -> ParseResult<'_, MoveLine> {
     let (i, _) = space0(i)?;
     let (i, number) = move_number(i)?;
     let (i, _) = space0(i)?;
-    let (i, comma) = opt(char(',')).parse(i)?;
+    let (i, comma) = optional_byte(|b| b == b',', i)?;
     let (i, _) = space0(i)?;
     let (i, text) = in_field(Field::Move, move_text(i))?;
     let (i, _) = space0(i)?;
-    let (i, bar) = opt(char('|')).parse(i)?;
+    let (i, bar) = optional_byte(|b| b == b'|', i)?;
     let (i, ()) = end_of_line(i)?;
     Ok((
         i,
@@ -779,33 +795,37 @@ enum Kind {
     Xmit,
 }
 
-/// The keyword at the start of `l` (not consumed), if it names a reply.
+/// The keyword at the start of `l` (not consumed), if it names a reply:
+/// the first byte picks the candidate, a parser confirms it.
 fn reply_kind(l: In<'_>) -> Option<Kind> {
+    fn is<'a, O>(
+        l: In<'a>,
+        kind: Kind,
+        mut p: impl Parser<In<'a>, Output = O, Error = ParseError<'a>>,
+    ) -> Option<Kind> {
+        p.parse(l).ok().map(|_| kind)
+    }
     let number_follows = || {
         peek(satisfy(|c: char| {
             c == ' ' || c == '\t' || c.is_ascii_digit()
         }))
     };
-    let r: ParseResult<'_, Kind> = alt((
-        value(Kind::Move, terminated(char('M'), number_follows())),
-        value(Kind::TakeBack, terminated(char('T'), number_follows())),
-        value(
-            Kind::DocumentTakeBack,
-            terminated(char('t'), number_follows()),
-        ),
-        value(Kind::Clock, keyword("Clock")),
-        value(Kind::Flip, keyword("Flip")),
-        value(Kind::Game, keyword("Game")),
-        value(Kind::Referee, keyword(".Referee")),
-        value(Kind::GameRow, char('.')),
-        value(Kind::Identity, tag("ID.")),
-        value(Kind::Level, keyword("Level")),
-        value(Kind::NewGame, phrase("New", "Game")),
-        value(Kind::PositionBoard, phrase("Position", "Board")),
-        value(Kind::Xmit, keyword("Xmit")),
-    ))
-    .parse(l);
-    r.ok().map(|(_, k)| k)
+    let (rest, first) = nom::number::complete::u8::<_, ParseError<'_>>(l).ok()?;
+    match first {
+        b'M' => is(rest, Kind::Move, number_follows()),
+        b'T' => is(rest, Kind::TakeBack, number_follows()),
+        b't' => is(rest, Kind::DocumentTakeBack, number_follows()),
+        b'C' => is(l, Kind::Clock, keyword("Clock")),
+        b'F' => is(l, Kind::Flip, keyword("Flip")),
+        b'G' => is(l, Kind::Game, keyword("Game")),
+        b'.' => is(l, Kind::Referee, keyword(".Referee")).or(Some(Kind::GameRow)),
+        b'I' => is(l, Kind::Identity, tag("ID.")),
+        b'L' => is(l, Kind::Level, keyword("Level")),
+        b'N' => is(l, Kind::NewGame, phrase("New", "Game")),
+        b'P' => is(l, Kind::PositionBoard, phrase("Position", "Board")),
+        b'X' => is(l, Kind::Xmit, keyword("Xmit")),
+        _ => None,
+    }
 }
 
 /// The line's content and its raw form: `raw` without trailing CRs, `l`
