@@ -55,18 +55,91 @@ pub struct ParseError<'a> {
     pub message: Option<MessageKind>,
     /// The field, when the failing parser knows it.
     pub field: Option<Field>,
-    /// What was wrong.
-    pub problem: Problem,
+    /// What was wrong, compactly ([`problem`](Self::problem) expands it):
+    /// every parser returns this type, so it is kept small.
+    fault: Fault,
+}
+
+/// A [`Problem`] in 8 bytes: the counts and ranges follow from the input
+/// and the number's kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fault {
+    Empty,
+    Missing,
+    Invalid {
+        byte: u8,
+        expected: Expected,
+    },
+    OutOfRange {
+        value: u32,
+        range: Range,
+    },
+    /// `count` = the input's length (the rest of the line, blanks trimmed).
+    Trailing,
+    /// `len` = the cap plus the printable bytes from the input on.
+    TooLong,
+}
+
+/// The range of a number, for [`Problem::OutOfRange`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Range {
+    /// `1..=9999`.
+    MoveNumber,
+    /// `0..=65535`.
+    GameCount,
+    /// `1..=99`.
+    Level,
+    /// `0..=99`.
+    Hours,
+    /// `0..=59`.
+    Sixty,
+}
+
+impl Range {
+    const fn bounds(self) -> (u32, u32) {
+        match self {
+            Range::MoveNumber => (1, MoveNumber::MAX as u32),
+            Range::GameCount => (0, u16::MAX as u32),
+            Range::Level => (1, 99),
+            Range::Hours => (0, 99),
+            Range::Sixty => (0, 59),
+        }
+    }
 }
 
 impl ParseError<'_> {
+    /// What was wrong.
+    pub fn problem(&self) -> Problem {
+        match self.fault {
+            Fault::Empty => Problem::Empty,
+            Fault::Missing => Problem::Missing,
+            Fault::Invalid { byte, expected } => Problem::Invalid { byte, expected },
+            Fault::OutOfRange { value, range } => {
+                let (min, max) = range.bounds();
+                Problem::OutOfRange { value, min, max }
+            }
+            Fault::Trailing => Problem::Trailing {
+                count: self.input.len(),
+            },
+            Fault::TooLong => Problem::TooLong {
+                len: Token::MAX_LEN
+                    + self
+                        .input
+                        .iter()
+                        .take_while(|b| b.is_ascii_graphic())
+                        .count(),
+                max: Token::MAX_LEN,
+            },
+        }
+    }
+
     /// The error as a [`DecodeError`] of `line`, the whole line this parse
     /// started on: the offset is where [`input`](Self::input) starts in
     /// it, or `line.len()` for [`Problem::Missing`] (a field missing or cut
     /// off). Unknown kinds default to [`MessageKind::Reply`], unknown
     /// fields to [`Field::Keyword`].
     pub fn into_decode_error(self, line: &[u8]) -> DecodeError {
-        let offset = if self.problem == Problem::Missing {
+        let offset = if self.fault == Fault::Missing {
             line.len()
         } else {
             // `input` is a sub-slice of `line`: its start address minus the
@@ -79,26 +152,28 @@ impl ParseError<'_> {
             self.message.unwrap_or(MessageKind::Reply),
             self.field.unwrap_or(Field::Keyword),
             offset,
-            self.problem,
+            self.problem(),
         )
     }
 
     /// `Missing` at the end of the line, else `Invalid` at the first byte
     /// of `input`.
+    #[inline]
     fn at(input: In<'_>, expected: Expected) -> ParseError<'_> {
         ParseError {
             input,
             message: None,
             field: None,
-            problem: match input.first() {
-                None => Problem::Missing,
-                Some(&byte) => Problem::Invalid { byte, expected },
+            fault: match input.first() {
+                None => Fault::Missing,
+                Some(&byte) => Fault::Invalid { byte, expected },
             },
         }
     }
 }
 
 impl<'a> nom::error::ParseError<In<'a>> for ParseError<'a> {
+    #[inline]
     fn from_error_kind(input: In<'a>, _kind: nom::error::ErrorKind) -> Self {
         ParseError::at(input, Expected::Keyword)
     }
@@ -110,6 +185,7 @@ impl<'a> nom::error::ParseError<In<'a>> for ParseError<'a> {
 /// The result of every parser here.
 pub type ParseResult<'a, T> = IResult<&'a [u8], T, ParseError<'a>>;
 
+#[cold]
 fn error<T>(e: ParseError<'_>) -> ParseResult<'_, T> {
     Err(nom::Err::Error(e))
 }
@@ -202,7 +278,7 @@ pub fn end_of_line(i: &[u8]) -> ParseResult<'_, ()> {
             input: i,
             message: None,
             field: Some(Field::Trailing),
-            problem: Problem::Trailing { count: i.len() },
+            fault: Fault::Trailing,
         }),
     }
 }
@@ -226,9 +302,10 @@ fn word_no_case<'a>(
     terminated(tag_no_case(w), word_end)
 }
 
-/// An unsigned decimal number in `min..=max` (saturated at `u32::MAX`
-/// when reporting), failing in field `f`.
-fn number(f: Field, min: u32, max: u32, i: In<'_>) -> ParseResult<'_, u32> {
+/// An unsigned decimal number in `range` (saturated at `u32::MAX` when
+/// reporting), failing in field `f`.
+fn number(f: Field, range: Range, i: In<'_>) -> ParseResult<'_, u32> {
+    let (min, max) = range.bounds();
     let (rest, digits) = in_field(f, want(Expected::Digit, digit1).parse(i))?;
     let n = digits.iter().fold(0u32, |n, d| {
         n.saturating_mul(10).saturating_add(u32::from(d - b'0'))
@@ -240,14 +317,14 @@ fn number(f: Field, min: u32, max: u32, i: In<'_>) -> ParseResult<'_, u32> {
             input: i,
             message: None,
             field: Some(f),
-            problem: Problem::OutOfRange { value: n, min, max },
+            fault: Fault::OutOfRange { value: n, range },
         })
     }
 }
 
 /// A move number `1..=9999`.
 pub fn move_number(i: &[u8]) -> ParseResult<'_, MoveNumber> {
-    let (rest, n) = number(Field::MoveNumber, 1, u32::from(MoveNumber::MAX), i)?;
+    let (rest, n) = number(Field::MoveNumber, Range::MoveNumber, i)?;
     let n = MoveNumber::new(n as u16).expect("range checked");
     Ok((rest, n))
 }
@@ -384,7 +461,8 @@ pub fn switch(i: &[u8]) -> ParseResult<'_, bool> {
 }
 
 /// One or two digits in `0..=max` (a part of a clock reading).
-fn clock_part(max: u32, i: In<'_>) -> ParseResult<'_, u8> {
+fn clock_part(range: Range, i: In<'_>) -> ParseResult<'_, u8> {
+    let (_, max) = range.bounds();
     let (rest, digits) = in_field(
         Field::Clock,
         want(
@@ -401,11 +479,7 @@ fn clock_part(max: u32, i: In<'_>) -> ParseResult<'_, u8> {
             input: i,
             message: None,
             field: Some(Field::Clock),
-            problem: Problem::OutOfRange {
-                value: n,
-                min: 0,
-                max,
-            },
+            fault: Fault::OutOfRange { value: n, range },
         });
     }
     Ok((rest, n as u8))
@@ -418,11 +492,11 @@ fn colon(i: In<'_>) -> ParseResult<'_, char> {
 /// A clock reading `hh:mm:ss` (hours `0..=99`, minutes and seconds
 /// `0..=59`, one or two digits each).
 pub fn clock_time(i: &[u8]) -> ParseResult<'_, ClockTime> {
-    let (i, h) = clock_part(99, i)?;
+    let (i, h) = clock_part(Range::Hours, i)?;
     let (i, _) = colon(i)?;
-    let (i, m) = clock_part(59, i)?;
+    let (i, m) = clock_part(Range::Sixty, i)?;
     let (i, _) = colon(i)?;
-    let (i, s) = clock_part(59, i)?;
+    let (i, s) = clock_part(Range::Sixty, i)?;
     Ok((i, ClockTime::new(h, m, s).expect("ranges checked")))
 }
 
@@ -443,7 +517,7 @@ pub fn level(i: &[u8]) -> ParseResult<'_, Level> {
         .parse(i),
     )?;
     let (i, _) = space0(i)?;
-    let (i, n) = number(Field::Level, 1, 99, i)?;
+    let (i, n) = number(Field::Level, Range::Level, i)?;
     Ok((i, Level::new(kind, n as u8).expect("range checked")))
 }
 
@@ -466,10 +540,7 @@ fn token_of<'a>(f: Field, what: &'static str, i: In<'a>) -> ParseResult<'a, Toke
             input: &text[Token::MAX_LEN..],
             message: None,
             field: Some(f),
-            problem: Problem::TooLong {
-                len: text.len(),
-                max: Token::MAX_LEN,
-            },
+            fault: Fault::TooLong,
         });
     }
     let text = core::str::from_utf8(text).expect("ASCII");
@@ -572,7 +643,7 @@ pub fn game(i: &[u8]) -> ParseResult<'_, Reply<'_>> {
     let r = (|| {
         let (i, _) = word("Game").parse(i)?;
         let (i, _) = space0(i)?;
-        let (i, n) = number(Field::GameCount, 0, u32::from(u16::MAX), i)?;
+        let (i, n) = number(Field::GameCount, Range::GameCount, i)?;
         let (i, ()) = end_of_line(i)?;
         Ok((i, Reply::Game { moves: n as u16 }))
     })();
@@ -843,7 +914,7 @@ fn content(line: &[u8], message: MessageKind) -> Result<(In<'_>, In<'_>), ParseE
             input: line,
             message: Some(message),
             field: Some(Field::Keyword),
-            problem: Problem::Empty,
+            fault: Fault::Empty,
         });
     }
     Ok((raw, l))
@@ -942,7 +1013,7 @@ pub fn level_setting(i: &[u8]) -> ParseResult<'_, (LevelTarget, Level)> {
         .parse(i),
     )?;
     let (i, _) = space0(i)?;
-    let (i, n) = number(Field::Level, 1, 99, i)?;
+    let (i, n) = number(Field::Level, Range::Level, i)?;
     let level = Level::new(kind, n as u8).expect("range checked");
     Ok((i, (target.unwrap_or(LevelTarget::Both), level)))
 }
