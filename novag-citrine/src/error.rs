@@ -188,7 +188,6 @@ impl fmt::Display for Expected {
 /// What was wrong with the field. The core variants are the same in every
 /// protocol crate of the workspace.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[non_exhaustive]
 pub enum Problem {
     /// The line is empty (or only blanks).
