@@ -930,6 +930,7 @@ pub fn reply(line: &[u8]) -> ParseResult<'_, Reply<'_>> {
 /// known reply is [`Reply::DiagramRow`] when it reads as one, else
 /// [`Reply::Unrecognised`] (never an error). An empty line (or one of
 /// blanks) is [`Problem::Empty`]. Consumes the whole line.
+#[inline]
 pub fn reply_with<'a>(line: &'a [u8], leniency: &Leniency) -> ParseResult<'a, Reply<'a>> {
     let (raw, l) = content(line, MessageKind::Reply).map_err(nom::Err::Error)?;
     let end = &line[line.len()..];
