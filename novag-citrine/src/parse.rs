@@ -258,14 +258,12 @@ pub fn blanks(i: &[u8]) -> ParseResult<'_, &[u8]> {
 
 /// A blank or the end of the line, not consumed (what ends a keyword).
 fn word_end(i: In<'_>) -> ParseResult<'_, ()> {
-    want(
-        Expected::Blank,
-        peek(alt((
-            value((), satisfy(|c| c == ' ' || c == '\t')),
-            value((), eof),
-        ))),
-    )
-    .parse(i)
+    let (_, blank) = optional_byte(is_blank, i)?;
+    if blank.is_some() || i.is_empty() {
+        Ok((i, ()))
+    } else {
+        error(ParseError::at(i, Expected::Blank))
+    }
 }
 
 /// Optional trailing spaces or tabs, then the end of the line; anything
@@ -397,15 +395,12 @@ pub fn promotion(i: &[u8]) -> ParseResult<'_, Promotion> {
 /// What ends a printed move: a blank, `|` or the end of the line (not
 /// consumed).
 fn move_end(i: In<'_>) -> ParseResult<'_, ()> {
-    let r = want(
-        Expected::MoveEnd,
-        peek(alt((
-            value((), satisfy(|c| c == ' ' || c == '\t' || c == '|')),
-            value((), eof),
-        ))),
-    )
-    .parse(i);
-    in_field(Field::Move, r)
+    let (_, end) = optional_byte(|b| is_blank(b) || b == b'|', i)?;
+    if end.is_some() || i.is_empty() {
+        Ok((i, ()))
+    } else {
+        in_field(Field::Move, error(ParseError::at(i, Expected::MoveEnd)))
+    }
 }
 
 /// A move as the Citrine prints it: `O-O`, `O-O-O`, or
@@ -428,7 +423,7 @@ pub fn move_text(i: &[u8]) -> ParseResult<'_, MoveText> {
         Field::Move,
         want(
             Expected::MoveSeparator,
-            alt((value(false, char('-')), value(true, char('x')))),
+            map(satisfy(|c| c == '-' || c == 'x'), |c| c == 'x'),
         )
         .parse(i),
     )?;
