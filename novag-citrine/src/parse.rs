@@ -761,18 +761,26 @@ pub fn diagram_cell(i: &[u8]) -> ParseResult<'_, Option<Piece>> {
     want(
         Expected::DiagramCell,
         alt((
+            map_opt(
+                (
+                    satisfy(|c| matches!(c, 'W' | 'w' | 'B' | 'b')),
+                    satisfy(|c| {
+                        matches!(c.to_ascii_uppercase(), 'P' | 'N' | 'B' | 'R' | 'Q' | 'K')
+                    }),
+                ),
+                |(c, p)| {
+                    let color = if c == 'W' || c == 'w' {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    Some(Some(Piece {
+                        color,
+                        role: role_from_letter(p as u8)?,
+                    }))
+                },
+            ),
             value(None, tag("::")),
-            map_opt((one_of("WwBb"), one_of("PNBRQKpnbrqk")), |(c, p)| {
-                let color = if c == 'W' || c == 'w' {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                Some(Some(Piece {
-                    color,
-                    role: role_from_letter(p as u8)?,
-                }))
-            }),
         )),
     )
     .parse(i)
@@ -794,8 +802,17 @@ fn trim_end(line: &[u8], drop: impl Fn(u8) -> bool) -> &[u8] {
 pub fn diagram_row(line: &[u8]) -> ParseResult<'_, DiagramRow> {
     let end = &line[line.len()..];
     let (after, rank) = opt(terminated(
-        preceded(space0, one_of("12345678")),
-        alt((value((), one_of(" \t|")), value((), eof))),
+        preceded(space0, satisfy(|c| ('1'..='8').contains(&c))),
+        |i| {
+            // The separator after the label is consumed (columns count
+            // from the byte after it).
+            let (rest, sep) = optional_byte(|b| is_blank(b) || b == b'|', i)?;
+            if sep.is_some() || rest.is_empty() {
+                Ok((rest, ()))
+            } else {
+                error(ParseError::at(i, Expected::Blank))
+            }
+        },
     ))
     .parse(line)?;
     let rank = rank.map(|r| r as u8 - b'0');
