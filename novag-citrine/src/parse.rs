@@ -25,7 +25,7 @@
 //! ```
 
 use nom::branch::alt;
-use nom::bytes::complete::{tag, tag_no_case, take_till1, take_while_m_n, take_while1};
+use nom::bytes::complete::{tag, tag_no_case, take_while_m_n, take_while1};
 use nom::character::complete::{char, digit1, one_of, satisfy, space0, space1};
 use nom::combinator::{cond, eof, map, map_opt, opt, peek, value};
 use nom::sequence::{preceded, terminated};
@@ -831,11 +831,11 @@ pub fn diagram_row(line: &[u8]) -> ParseResult<'_, DiagramRow> {
             break;
         }
         let column = body.len() - r.len();
-        let (r, tok) = take_till1(is_blank).parse(r)?;
-        let (left, cell) = diagram_cell(tok)?;
-        if !left.is_empty() || count == 8 {
-            return error(ParseError::at(tok, Expected::DiagramCell));
+        if count == 8 {
+            return error(ParseError::at(r, Expected::DiagramCell));
         }
+        let (r, cell) = diagram_cell(r)?;
+        let (r, ()) = word_end(r)?;
         cells[count] = (column, cell);
         count += 1;
         rest = r;
