@@ -186,7 +186,9 @@ impl<W: Write> Ui<'_, W> {
                 match ev {
                     // The Citrine plays Black after every new game: flip it.
                     Event::GameStarted(_) if self.host == Color::Black => {
-                        driver.send(Command::Flip);
+                        if let Err(e) = driver.send(Command::Flip, Instant::now()) {
+                            writeln!(self.out, "cannot send F: {e}")?;
+                        }
                     }
                     Event::GameEnded(end) => {
                         self.ended = Some(end.reason.to_string());
@@ -227,8 +229,10 @@ impl<W: Write> Ui<'_, W> {
         if driver.is_out_of_sync() && self.auto {
             return Ok(Some("out of sync with the device".into()));
         }
-        let position = *driver.position();
-        let plies = driver.moves().count();
+        let Some(position) = driver.position().copied() else {
+            return Ok(Some("the device closed the stream".into()));
+        };
+        let plies = driver.moves().len();
         if let Some(end) = game_end(self.ended.as_deref(), &position, plies, self.max_plies)
             && driver.is_idle()
         {
@@ -252,26 +256,35 @@ impl<W: Write> Ui<'_, W> {
         }
         if let Some(line) = self.typed.pop_front() {
             self.prompted = false;
-            match line.trim() {
-                "" => {}
-                "auto" => self.play(driver, &position)?,
-                "takeback" => {
-                    for _ in 0..2 {
-                        if let Err(e) = driver.take_back() {
-                            writeln!(self.out, "cannot take back: {e}")?;
-                        }
-                    }
+            let now = Instant::now();
+            let refused = match line.trim() {
+                "" => None,
+                "auto" => {
+                    self.play(driver, &position)?;
+                    None
                 }
-                "position" => driver.request_position(),
-                "new" => driver.new_game(),
+                "takeback" => (0..2)
+                    .map(|_| driver.take_back(now))
+                    .find_map(Result::err)
+                    .map(|e| format!("cannot take back: {e}")),
+                "position" => driver
+                    .request_position(now)
+                    .err()
+                    .map(|e| format!("cannot send P: {e}")),
+                "new" => driver
+                    .new_game(now)
+                    .err()
+                    .map(|e| format!("cannot send N: {e}")),
                 text => match position.parse_uci(text) {
-                    Ok(mv) => {
-                        if let Err(e) = driver.play(mv) {
-                            writeln!(self.out, "cannot play {mv}: {e}")?;
-                        }
-                    }
-                    Err(e) => writeln!(self.out, "not a legal move here: {e}")?,
+                    Ok(mv) => driver
+                        .send_move(mv, now)
+                        .err()
+                        .map(|e| format!("cannot play {mv}: {e}")),
+                    Err(e) => Some(format!("not a legal move here: {e}")),
                 },
+            };
+            if let Some(refused) = refused {
+                writeln!(self.out, "{refused}")?;
             }
         }
         Ok(None)
@@ -280,7 +293,7 @@ impl<W: Write> Ui<'_, W> {
     /// The built-in player's move.
     fn play(&mut self, driver: &mut Driver<Instant>, position: &Position) -> io::Result<()> {
         if let Some(mv) = self.player.choose_chess(position)
-            && let Err(e) = driver.play(mv)
+            && let Err(e) = driver.send_move(mv, Instant::now())
         {
             writeln!(self.out, "cannot play {mv}: {e}")?;
         }
@@ -334,11 +347,16 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
         },
         Instant::now(),
     );
+    // A fresh driver is open: these cannot be refused.
     if !args.simulate {
-        driver.send(Command::Identity);
+        driver
+            .send(Command::Identity, Instant::now())
+            .map_err(|e| Failure::Failed(e.to_string()))?;
     }
     if host == Color::Black {
-        driver.send(Command::Flip);
+        driver
+            .send(Command::Flip, Instant::now())
+            .map_err(|e| Failure::Failed(e.to_string()))?;
     }
     let mut ui = Ui {
         out,
@@ -360,18 +378,19 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
         Ok(result) => result?,
         Err(e) => exit_failure(ui.out, e),
     };
-    let plies = ui.ended_plies.unwrap_or_else(|| driver.moves().count());
+    let plies = ui.ended_plies.unwrap_or_else(|| driver.moves().len());
     let (disagreed, out_of_sync, out) = (ui.disagreed, ui.out_of_sync, ui.out);
     writeln!(out, "result {result} after {plies} plies")?;
     let mut final_differs = false;
     if let Some(sim) = sim {
         let device = sim.stop().unwrap_or_else(|e| exit_failure(out, e));
         if device.position() != driver.position() {
+            let show = |p: Option<&Position>| p.map_or_else(|| "none".into(), Position::to_string);
             writeln!(
                 out,
                 "device position {} differs from ours {}",
-                device.position(),
-                driver.position()
+                show(device.position()),
+                show(driver.position())
             )?;
             final_differs = true;
         }

@@ -511,7 +511,7 @@ fn citrine_part(sink: Sink, inject: bool, deadline: Instant) -> Result<Report, S
                     return ControlFlow::Break(Err(format!(
                         "timed out after {} s at ply {} (plan step {step})",
                         CITRINE_TIMEOUT.as_secs(),
-                        driver.moves().count()
+                        driver.moves().len()
                     )));
                 }
                 if let Some(at) = done_at {
@@ -528,21 +528,21 @@ fn citrine_part(sink: Sink, inject: bool, deadline: Instant) -> Result<Report, S
                 }
                 match CITRINE_PLAN.get(step) {
                     Some(Step::Play(uci)) => {
-                        let Some(mv) = host_move(driver.position(), uci) else {
-                            return ControlFlow::Break(Err(format!(
-                                "no legal move at {}",
-                                driver.position()
-                            )));
+                        let Some(position) = driver.position() else {
+                            return ControlFlow::Break(Err("the device closed the stream".into()));
+                        };
+                        let Some(mv) = host_move(position, uci) else {
+                            return ControlFlow::Break(Err(format!("no legal move at {position}")));
                         };
                         t.note(&format!("we play {mv}"));
-                        if let Err(e) = driver.play(mv) {
+                        if let Err(e) = driver.send_move(mv, now) {
                             return ControlFlow::Break(Err(e.to_string()));
                         }
                     }
                     Some(Step::TakeBack) => {
                         t.note("we take back two plies");
                         for _ in 0..2 {
-                            if let Err(e) = driver.take_back() {
+                            if let Err(e) = driver.take_back(now) {
                                 return ControlFlow::Break(Err(e.to_string()));
                             }
                         }
@@ -561,11 +561,12 @@ fn citrine_part(sink: Sink, inject: bool, deadline: Instant) -> Result<Report, S
         Err(e) => return Err(e.to_string()),
     }
     let device = sim.stop().map_err(|e| e.to_string())?;
-    if device.position() != driver.position() {
+    let (Some(device_position), Some(position)) = (device.position(), driver.position()) else {
+        return Err("the stream was closed".into());
+    };
+    if device_position != position {
         return Err(format!(
-            "device position {} differs from the driver's {}",
-            device.position(),
-            driver.position()
+            "device position {device_position} differs from the driver's {position}"
         ));
     }
     if duplicates == 0 {
@@ -574,10 +575,9 @@ fn citrine_part(sink: Sink, inject: bool, deadline: Instant) -> Result<Report, S
     if taken_back != 2 {
         return Err(format!("expected 2 plies taken back, saw {taken_back}"));
     }
-    let moves: Vec<String> = driver.moves().map(|m| m.to_string()).collect();
+    let moves: Vec<String> = driver.moves().iter().map(|m| m.to_string()).collect();
     t.note(&format!(
-        "device and driver agree: {} after {}",
-        driver.position(),
+        "device and driver agree: {position} after {}",
         moves.join(" ")
     ));
     Ok(Report {

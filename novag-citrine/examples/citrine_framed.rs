@@ -1,184 +1,120 @@
 //! `tokio_util::codec::Framed<_, HostCodec>` paired with the sans-IO host
 //! `Driver` through `handle_message` and `framed.send(transmit)`.
 //!
-//! The stream is a pseudo-terminal made asynchronous with tokio's
-//! `AsyncFd` (Unix), as a TCP serial bridge (ser2net) or an async serial
-//! port would be: any `AsyncRead + AsyncWrite` works. On the other end runs the library's simulated
-//! Citrine (`serial::Simulator`). The host plays a few moves with
-//! board-core's built-in player, prints the wire lines and the driver's
-//! events, and exits.
+//! The stream is an in-memory `tokio::io::duplex` pipe; any `AsyncRead +
+//! AsyncWrite` works the same way (an async serial port at 57600 8N1, a
+//! pseudo-terminal, a TCP serial bridge such as ser2net). On its other end
+//! the library's simulated Citrine (`session::Device`) runs in the same
+//! process behind a `DeviceCodec`. The host plays White with board-core's
+//! built-in player for a few moves, then asks for a new game; the driver
+//! ends the unfinished game (`GameEnded`, outcome unknown) and the example
+//! exits.
 //!
 //! ```text
 //! cargo run -p novag-citrine --example citrine_framed --features tokio
 //! ```
 //!
 //! The loop has the family's shape (the DXP and CSA examples are the same):
-//! `tokio::select!` over the next item and the sleep until `poll_timeout`;
-//! on an item, `handle_message`; then drain `poll_transmit` into
-//! `framed.send` and drain `poll_event`.
+//! `tokio::select!` over the next item (an I/O error ends the example;
+//! `Some(Ok)` → `handle_message`,
+//! `Some(Err)` → `handle_frame_error`, `None` → `handle_close`) and the
+//! sleep until `poll_timeout` (→ `handle_timeout`); then every
+//! `poll_transmit()` goes to `framed.send`, every `poll_event()` is
+//! printed; it ends on `Event::GameEnded`.
 
 use std::error::Error;
-use std::io::{self, Read, Write};
-use std::pin::Pin;
-use std::task::{Context, Poll, ready};
 use std::time::{Duration, Instant};
 
 use board_core::player::Player;
 use futures_util::{SinkExt, StreamExt};
-use novag_citrine::codec::HostCodec;
-use novag_citrine::decode::decode;
-use novag_citrine::message::Command;
-use novag_citrine::serial::{self, Limits, NativePort, Simulator};
-use novag_citrine::session::{DeviceConfig, Driver, DriverConfig, Event};
-use novag_citrine::vocab::Position;
-use tokio::io::unix::AsyncFd;
-use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use novag_citrine::codec::{DeviceCodec, HostCodec};
+use novag_citrine::session::{Device, DeviceConfig, Driver, DriverConfig, Event};
+use tokio::io::DuplexStream;
+use tokio::time::sleep_until;
 use tokio_util::codec::Framed;
 
-/// A serial port (here the pty's slave end, 57600 8N1) as an `AsyncRead +
-/// AsyncWrite`: the port never waits (read timeout zero), readiness comes
-/// from the reactor.
-struct AsyncPort(AsyncFd<NativePort>);
-
-/// The port's "nothing there" is `TimedOut`; the reactor's is `WouldBlock`.
-fn would_block(r: io::Result<usize>) -> io::Result<usize> {
-    match r {
-        Err(e) if e.kind() == io::ErrorKind::TimedOut => Err(io::ErrorKind::WouldBlock.into()),
-        r => r,
-    }
-}
-
-impl AsyncRead for AsyncPort {
-    fn poll_read(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        let fd = &mut self.get_mut().0;
-        loop {
-            let mut guard = ready!(fd.poll_read_ready_mut(cx))?;
-            let unfilled = buf.initialize_unfilled();
-            match guard.try_io(|port| would_block(port.get_mut().read(unfilled))) {
-                Ok(Ok(n)) => {
-                    buf.advance(n);
-                    return Poll::Ready(Ok(()));
-                }
-                Ok(Err(e)) => return Poll::Ready(Err(e)),
-                Err(_would_block) => continue,
-            }
-        }
-    }
-}
-
-impl AsyncWrite for AsyncPort {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        data: &[u8],
-    ) -> Poll<io::Result<usize>> {
-        let fd = &mut self.get_mut().0;
-        loop {
-            let mut guard = ready!(fd.poll_write_ready_mut(cx))?;
-            match guard.try_io(|port| would_block(port.get_mut().write(data))) {
-                Ok(r) => return Poll::Ready(r),
-                Err(_would_block) => continue,
-            }
-        }
-    }
-
-    fn poll_flush(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Poll::Ready(Ok(()))
-    }
-
-    fn poll_shutdown(self: Pin<&mut Self>, _cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Poll::Ready(Ok(()))
-    }
-}
-
-/// Plies to play before stopping.
+/// Plies the host plays before it asks for a new game.
 const PLIES: usize = 6;
 
-/// Plays [`PLIES`] plies over the pty at `path`; the driver's final
-/// position and moves.
-async fn play(path: &str) -> Result<(Position, Vec<String>), Box<dyn Error>> {
-    let limits = Limits {
-        poll_interval: Duration::ZERO,
-        ..Limits::default()
-    };
-    let port = serial::open(path, &limits)?;
-    // SAFETY: the `TTYPort` owns its file descriptor until it is dropped,
-    // and `as_raw_fd` always returns that same descriptor; the `AsyncFd`
-    // owns the port for its whole life.
-    let fd = unsafe { AsyncFd::register(port) }.map_err(|e| e.into_parts().1)?;
-    let port = AsyncPort(fd);
-    let mut framed = Framed::new(port, HostCodec::default());
+/// How long to sleep when a session has no timer running.
+const IDLE: Duration = Duration::from_secs(3600);
+
+/// When a session's `poll_timeout` falls due, as a tokio instant.
+fn wake_at(timeout: Option<Instant>) -> tokio::time::Instant {
+    tokio::time::Instant::from_std(timeout.unwrap_or_else(|| Instant::now() + IDLE))
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn Error>> {
+    let (host_end, device_end) = tokio::io::duplex(4096);
+    let device = tokio::spawn(simulated_citrine(device_end));
+
+    let mut framed = Framed::new(host_end, HostCodec::default());
     let mut driver = Driver::new(DriverConfig::default(), Instant::now());
     let mut player = Player::new(7);
-    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut asked_new_game = false;
     loop {
-        // 1. Bytes to write.
-        while let Some(t) = driver.poll_transmit() {
-            if let Ok(cmd) = decode::<Command>(t.as_bytes().trim_ascii_end()) {
-                println!("-> {cmd}");
-            }
-            framed.send(t).await?;
-        }
-        // 2. What happened.
-        while let Some(ev) = driver.poll_event() {
-            println!(":: {ev}");
-            if let Event::PeerSilent { .. } = ev {
-                return Err(ev.to_string().into());
-            }
-        }
-        if driver.moves().count() >= PLIES && driver.is_idle() {
-            let moves = driver.moves().map(|m| m.to_string()).collect();
-            return Ok((*driver.position(), moves));
-        }
-        if driver.is_our_turn()
-            && driver.is_idle()
-            && let Some(mv) = player.choose_chess(driver.position())
-        {
-            driver.play(mv)?;
-            continue;
-        }
-        if Instant::now() > deadline {
-            return Err("no progress within 20 s".into());
-        }
-        // 3. When to wake: the next line from the device, or the driver's
-        // next deadline (paced write, resend, acknowledgement timeout).
-        let wake = driver
-            .poll_timeout()
-            .unwrap_or_else(|| Instant::now() + Duration::from_secs(1));
         tokio::select! {
-            item = framed.next() => match item {
-                Some(Ok(Ok(reply))) => {
-                    println!("<- {reply}");
-                    driver.handle_message(&reply, Instant::now());
-                }
-                Some(Ok(Err(error))) => {
-                    println!("<- (bad line: {error})");
-                    driver.handle_frame_error(&error, Instant::now());
-                }
-                Some(Err(e)) => return Err(e.into()),
-                None => return Err("the device closed the line".into()),
+            item = framed.next() => match item.transpose()? {
+                Some(Ok(reply)) => driver.handle_message(&reply, Instant::now()),
+                Some(Err(e)) => driver.handle_frame_error(&e, Instant::now()),
+                None => driver.handle_close(Instant::now()),
             },
-            () = tokio::time::sleep_until(wake.into()) => driver.handle_timeout(Instant::now()),
+            () = sleep_until(wake_at(driver.poll_timeout())) => driver.handle_timeout(Instant::now()),
+        }
+        if driver.is_our_turn() && driver.moves().len() < PLIES {
+            let position = driver.position().ok_or("no game")?;
+            if let Some(mv) = player.choose_chess(position) {
+                driver.send_move(mv, Instant::now())?;
+            }
+        } else if driver.moves().len() >= PLIES && driver.is_idle() && !asked_new_game {
+            driver.new_game(Instant::now())?;
+            asked_new_game = true;
+        }
+        while let Some(transmit) = driver.poll_transmit() {
+            framed.send(transmit).await?;
+        }
+        while let Some(event) = driver.poll_event() {
+            println!("{event}");
+            if let Event::GameEnded(_) = event {
+                drop(framed);
+                device.await??;
+                return Ok(());
+            }
+        }
+        if driver.position().is_none() {
+            return Err("the device closed the stream".into());
         }
     }
 }
 
-fn main() -> Result<(), Box<dyn Error>> {
-    let sim = Simulator::spawn(DeviceConfig::default())?;
-    println!("simulated Citrine on {}", sim.path());
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    let (position, moves) = runtime.block_on(play(sim.path()))?;
-    let device = sim.stop()?;
-    println!("played {}", moves.join(" "));
-    if device.position() != &position {
-        return Err(format!("device at {}, host at {position}", device.position()).into());
+/// The peer: the simulated Citrine behind a `DeviceCodec`, with the same
+/// loop, until the host closes the stream.
+async fn simulated_citrine(stream: DuplexStream) -> Result<(), std::io::Error> {
+    let mut framed = Framed::new(stream, DeviceCodec::default());
+    let config = DeviceConfig {
+        think_time: Duration::from_millis(20),
+        ..DeviceConfig::default()
+    };
+    let mut device = Device::new(config, Instant::now());
+    loop {
+        let closed = tokio::select! {
+            item = framed.next() => match item.transpose()? {
+                Some(Ok(command)) => { device.handle_message(&command, Instant::now()); false }
+                Some(Err(e)) => { device.handle_frame_error(&e, Instant::now()); false }
+                None => { device.handle_close(Instant::now()); true }
+            },
+            () = sleep_until(wake_at(device.poll_timeout())) => {
+                device.handle_timeout(Instant::now());
+                false
+            }
+        };
+        while let Some(transmit) = device.poll_transmit() {
+            framed.send(transmit).await?;
+        }
+        while device.poll_event().is_some() {}
+        if closed {
+            return Ok(());
+        }
     }
-    println!("device and host agree: {position}");
-    Ok(())
 }

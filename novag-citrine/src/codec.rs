@@ -70,9 +70,9 @@ macro_rules! codec {
         }
 
         impl Default for $name {
-            /// [`Framer::DEFAULT_MAX_LEN`] (256 bytes).
+            /// [`framer::DEFAULT_MAX_LEN`](crate::framer::DEFAULT_MAX_LEN) (256 bytes).
             fn default() -> Self {
-                $name::new(Framer::DEFAULT_MAX_LEN)
+                $name::new(crate::framer::DEFAULT_MAX_LEN)
             }
         }
 

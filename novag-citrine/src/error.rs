@@ -119,41 +119,154 @@ impl fmt::Display for Field {
     }
 }
 
-/// What was wrong with the field.
+/// What a field takes, for [`Problem::Invalid`] (docs/specs/citrine.md,
+/// *Commands (host -> device) and replies (device -> host)* and *Move text
+/// the Citrine prints*).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[non_exhaustive]
+pub enum Expected {
+    /// A decimal digit `0`..=`9`.
+    Digit,
+    /// A file letter `a`..=`h` (`A`..=`H` too in commands).
+    File,
+    /// A rank digit `1`..=`8`.
+    Rank,
+    /// The separator of a printed move: `-` (a move) or `x` (a capture).
+    MoveSeparator,
+    /// A promotion piece `Q`, `R`, `B` or `N`.
+    PromotionPiece,
+    /// What may follow a printed move: a blank, `|` or the end of the line.
+    MoveEnd,
+    /// The `:` between the parts of a clock reading `hh:mm:ss`.
+    Colon,
+    /// A blank (a space or a tab) between two fields.
+    Blank,
+    /// `on` or `off`.
+    Switch,
+    /// `White` or `Black` after `Flip -->`.
+    Side,
+    /// The arrow `-->` after `Flip`.
+    Arrow,
+    /// A level as replies print it: `tr`, `sd`, `at` or `be`.
+    LevelKind,
+    /// A level as commands name it: `CITRINE`, `TR`, `AT` or `BE`.
+    LevelName,
+    /// Printable ASCII (`0x21..=0x7E`).
+    Printable,
+    /// The keyword of the line (`Clock`, `Flip`, `Game`, `black` in
+    /// `. white black`, ...).
+    Keyword,
+    /// A diagram cell: a colour `W`/`B` (either case) and a piece letter,
+    /// or `::`.
+    DiagramCell,
+}
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Expected::Digit => "a digit 0-9",
+            Expected::File => "a file a-h",
+            Expected::Rank => "a rank 1-8",
+            Expected::MoveSeparator => "- or x",
+            Expected::PromotionPiece => "Q, R, B or N",
+            Expected::MoveEnd => "a blank, | or the end of the line",
+            Expected::Colon => ":",
+            Expected::Blank => "a blank",
+            Expected::Switch => "on or off",
+            Expected::Side => "White or Black",
+            Expected::Arrow => "-->",
+            Expected::LevelKind => "tr, sd, at or be",
+            Expected::LevelName => "CITRINE, TR, AT or BE",
+            Expected::Printable => "printable ASCII",
+            Expected::Keyword => "the keyword of the line",
+            Expected::DiagramCell => "a piece code (WP, bk, ...) or ::",
+        })
+    }
+}
+
+/// What was wrong with the field. The core variants are the same in every
+/// protocol crate of the workspace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Problem {
-    /// The line ended where the field was expected.
+    /// The line is empty (or only blanks).
+    Empty,
+    /// The field is absent or cut off by the end of the line (the offset is
+    /// then the line's length).
     Missing,
-    /// An unexpected byte.
-    Invalid,
-    /// A number (or a text) outside its range.
-    OutOfRange,
+    /// An unexpected byte (the offset is where it is).
+    Invalid {
+        /// The byte found.
+        byte: u8,
+        /// What the field takes there.
+        expected: Expected,
+    },
+    /// A number outside its range (`value` saturated at `u32::MAX`; the
+    /// offset is the number's first digit).
+    OutOfRange {
+        /// The number read.
+        value: u32,
+        /// Smallest allowed.
+        min: u32,
+        /// Largest allowed.
+        max: u32,
+    },
+    /// Bytes after the last field (trailing blanks are allowed and not
+    /// counted; the offset is the first of them).
+    Trailing {
+        /// How many.
+        count: usize,
+    },
+    /// A text field longer than its cap (the offset is the first byte past
+    /// the cap).
+    TooLong {
+        /// The field's length in bytes.
+        len: usize,
+        /// The cap in bytes.
+        max: usize,
+    },
 }
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Problem::Missing => "missing",
-            Problem::Invalid => "invalid",
-            Problem::OutOfRange => "out of range",
-        })
+        match *self {
+            Problem::Empty => f.write_str("empty line"),
+            Problem::Missing => f.write_str("missing"),
+            Problem::Invalid { byte, expected } => {
+                if byte.is_ascii_graphic() || byte == b' ' {
+                    write!(f, "unexpected '{}', expected {expected}", byte as char)
+                } else {
+                    write!(f, "unexpected byte 0x{byte:02X}, expected {expected}")
+                }
+            }
+            Problem::OutOfRange { value, min, max } => {
+                write!(f, "{value} outside {min}..={max}")
+            }
+            Problem::Trailing { count } => write!(f, "{count} unexpected byte(s) after the line"),
+            Problem::TooLong { len, max } => write!(f, "{len} bytes, at most {max}"),
+        }
     }
 }
 
 /// A line that starts like a known reply or command but does not decode.
 ///
 /// `offset` is the 0-based byte offset in the line (terminator excluded)
-/// where the failing field starts or the unexpected byte is; at most the
-/// line's length (a missing field at the end of the line).
+/// of the first bad byte; for a field that is missing or cut off
+/// ([`Problem::Missing`]), the line's length.
 ///
 /// ```
 /// use novag_citrine::decode::decode;
+/// use novag_citrine::error::{Expected, Problem};
 /// use novag_citrine::message::Reply;
 /// let e = decode::<Reply>(b"M 1 e9-e4").unwrap_err();
-/// assert_eq!(e.offset, 4);
-/// assert_eq!(e.to_string(), "move line square at byte 4: invalid");
+/// assert_eq!(e.offset, 5); // the rank `9`
+/// assert_eq!(e.problem, Problem::Invalid { byte: b'9', expected: Expected::Rank });
+/// assert_eq!(
+///     e.to_string(),
+///     "move line square at byte 5: unexpected '9', expected a rank 1-8"
+/// );
+/// assert_eq!(decode::<Reply>(b"M 1").unwrap_err().offset, 3); // the move is missing
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
 #[error("{message} {field} at byte {offset}: {problem}")]
@@ -163,7 +276,8 @@ pub struct DecodeError {
     pub message: MessageKind,
     /// The field that failed.
     pub field: Field,
-    /// 0-based byte offset in the line.
+    /// 0-based byte offset in the line: the first bad byte, or the line's
+    /// length for a missing field.
     pub offset: usize,
     /// What was wrong.
     pub problem: Problem,

@@ -66,11 +66,12 @@ fn is_term(b: &u8) -> bool {
     matches!(b, b'\r' | b'\n')
 }
 
-impl Framer {
-    /// Default cap: 256 bytes. docs/specs/citrine.md gives no maximum; the longest
-    /// line it shows (a game-list row) is under 40 bytes.
-    pub const DEFAULT_MAX_LEN: usize = 256;
+/// The default line cap of [`Framer::default`]: 256 bytes, the terminator
+/// not counted. docs/specs/citrine.md gives no maximum (*Link*); the
+/// longest line it shows (a game-list row) is under 40 bytes.
+pub const DEFAULT_MAX_LEN: usize = 256;
 
+impl Framer {
     /// A framer reporting lines longer than `max_frame_len` bytes (the
     /// terminator not counted; at least 1) as overlong.
     pub fn new(max_frame_len: usize) -> Self {
@@ -163,8 +164,8 @@ impl Framer {
 }
 
 impl Default for Framer {
-    /// A framer with [`Framer::DEFAULT_MAX_LEN`].
+    /// A framer with [`DEFAULT_MAX_LEN`].
     fn default() -> Self {
-        Framer::new(Self::DEFAULT_MAX_LEN)
+        Framer::new(DEFAULT_MAX_LEN)
     }
 }

@@ -8,8 +8,8 @@
 //! | [`message`] | [`Command`](message::Command) (host → device), [`Reply`](message::Reply) (device → host); encoders that cannot fail, `Display` for transcripts |
 //! | [`parse`] | the nom parsers, one public function per grammar rule |
 //! | [`decode`](mod@decode) | [`decode::<Reply>(line)`](decode::decode), [`decode::<Command>(line)`](decode::decode), [`decode_with`], [`Leniency`] |
-//! | [`error`] | [`DecodeError`], [`ValueError`], [`FrameError`] |
-//! | [`framer`] | [`Framer`](framer::Framer): CR / LF / CR LF lines over a caller-owned buffer, with a cap |
+//! | [`error`] | [`DecodeError`] (with [`MessageKind`], [`Field`], [`Problem`], [`Expected`]), [`ValueError`], [`FrameError`] |
+//! | [`framer`] | [`Framer`](framer::Framer): CR / LF / CR LF lines over a caller-owned buffer, with a cap ([`framer::DEFAULT_MAX_LEN`], 256 bytes, by default) |
 //! | [`convert`] | printed moves ⇄ board-core chess moves against a position |
 //! | [`session`] | sans-IO [`Driver`](session::Driver) (host) and [`Device`](session::Device) (simulated Citrine) |
 //! | `codec` | feature `tokio`: `HostCodec`, `DeviceCodec` for `tokio_util::codec::Framed` |
@@ -51,6 +51,6 @@ pub mod vocab;
 // The family's common names at the crate root, as in `damexchange` and
 // `csa-protocol` (docs/SHAPE.md, "The names, as decided").
 pub use decode::{Decode, Leniency, decode, decode_with};
-pub use error::{DecodeError, Field, FrameError, MessageKind, Problem, ValueError};
+pub use error::{DecodeError, Expected, Field, FrameError, MessageKind, Problem, ValueError};
 pub use framer::{Framer, Status};
 pub use message::{Command, Reply};

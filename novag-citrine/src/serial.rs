@@ -19,8 +19,8 @@
 //! let limits = Limits::default();
 //! let mut port = serial::open("/dev/ttyUSB0", &limits)?;
 //! let mut driver = Driver::new(DriverConfig::default(), Instant::now());
-//! let e2e4 = driver.position().parse_uci("e2e4")?;
-//! driver.play(e2e4)?;
+//! let e2e4 = driver.position().ok_or("no game")?.parse_uci("e2e4")?;
+//! driver.send_move(e2e4, Instant::now())?;
 //! serial::run(&mut port, &mut driver, &limits, |input, _driver| match input {
 //!     Input::Event(Event::Acknowledged(m)) => ControlFlow::Break(println!("ack {m}")),
 //!     _ => ControlFlow::Continue(()),
@@ -56,7 +56,7 @@ pub type NativePort = serialport::COMPort;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
     /// Longest line accepted from the device, in bytes without the
-    /// terminator (default 256, [`Framer::DEFAULT_MAX_LEN`]); longer lines
+    /// terminator (default 256, [`framer::DEFAULT_MAX_LEN`](crate::framer::DEFAULT_MAX_LEN)); longer lines
     /// are skipped and count as malformed.
     pub max_line_len: usize,
     /// Most command lines queued in the driver and not yet written (default
@@ -79,7 +79,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_line_len: Framer::DEFAULT_MAX_LEN,
+            max_line_len: crate::framer::DEFAULT_MAX_LEN,
             max_queued: 64,
             ack_timeout: Duration::from_secs(5),
             max_bad_lines: 16,
@@ -243,7 +243,9 @@ fn line_of(bytes: &[u8]) -> &[u8] {
 /// [`Input::Tick`]. The callback gets the driver to issue commands.
 ///
 /// # Errors
-/// [`SerialError::DeviceLost`] on hang-up, end of file or an I/O error;
+/// [`SerialError::DeviceLost`] on hang-up, end of file or an I/O error
+/// (the driver is closed first, [`Driver::handle_close`], and its events,
+/// a [`Event::GameEnded`] for a game in progress, go to the callback);
 /// [`SerialError::PeerSilent`] after the driver's [`Event::PeerSilent`]
 /// (shown to the callback first); [`SerialError::Misbehaving`];
 /// [`SerialError::QueueFull`].
@@ -265,15 +267,31 @@ pub fn run<P: Read + Write, R>(
             }
         };
     }
+    // The port is gone: the driver closes the game (its `GameEnded` is
+    // shown to the callback) before the error is returned.
+    macro_rules! lost {
+        ($result:expr) => {
+            match $result {
+                Ok(v) => v,
+                Err(e) => {
+                    driver.handle_close(Instant::now());
+                    while let Some(ev) = driver.poll_event() {
+                        call!(Input::Event(&ev));
+                    }
+                    return Err(e);
+                }
+            }
+        };
+    }
     loop {
         driver.handle_timeout(Instant::now());
         while let Some(t) = driver.poll_transmit() {
-            write_line(port, t.as_bytes())?;
+            lost!(write_line(port, t.as_bytes()));
             if let Ok(cmd) = decode::<Command<'_>>(line_of(t.as_bytes())) {
                 call!(Input::Sent(&cmd));
             }
         }
-        let n = read_some(port, &mut chunk)?;
+        let n = lost!(read_some(port, &mut chunk));
         inbuf.extend_from_slice(&chunk[..n]);
         let now = Instant::now();
         let mut start = 0;

@@ -40,7 +40,7 @@ fn host_codec_decodes_replies_and_skips_bad_lines() {
         Err(FrameError::Malformed(e)) => {
             assert_eq!(
                 (e.message, e.field, e.offset),
-                (MessageKind::MoveLine, Field::Square, 4)
+                (MessageKind::MoveLine, Field::Square, 5)
             )
         }
         other => panic!("{other:?}"),

@@ -3,7 +3,7 @@
 //! and encoded back to the spellings shown there.
 
 use novag_citrine::decode::{Decode, Leniency, decode, decode_with};
-use novag_citrine::error::{DecodeError, Field, MessageKind, Problem};
+use novag_citrine::error::{DecodeError, Expected, Field, MessageKind, Problem};
 use novag_citrine::message::{Command, HostMove, LevelTarget, MoveLine, Reply};
 use novag_citrine::types::{
     ClockTime, Level, LevelKind, MoveNumber, MoveText, NormalMove, Promotion, Token,
@@ -189,7 +189,10 @@ fn identity_both_spellings() {
             MessageKind::Identity,
             Field::Identity,
             3,
-            Problem::Invalid
+            Problem::Invalid {
+                byte: b'U',
+                expected: Expected::Blank
+            }
         ))
     );
     let doc = dec_doc("ID.UCBII VI.09");
@@ -366,7 +369,10 @@ fn whitespace_runs_tabs_and_case() {
             MessageKind::Level,
             Field::Level,
             6,
-            Problem::Invalid
+            Problem::Invalid {
+                byte: b'S',
+                expected: Expected::LevelKind
+            }
         ))
     );
     assert_eq!(
@@ -438,8 +444,6 @@ fn unrecognised_lines_are_values() {
         "Hello",
         "Mate",
         "Gameover",
-        "",
-        "   ",
         "S1",
         "\u{1}\u{2}",
         "  a  b  c  d  e  f  g  h",
@@ -448,6 +452,11 @@ fn unrecognised_lines_are_values() {
             Ok(Reply::Unrecognised(raw)) => assert_eq!(raw.as_bytes(), line.as_bytes()),
             other => panic!("{line:?}: {other:?}"),
         }
+    }
+    // An empty frame is not a kind of line: `Problem::Empty` (docs/SHAPE.md).
+    for line in ["", "   ", "\r"] {
+        let e = decode::<Reply>(line.as_bytes()).unwrap_err();
+        assert_eq!((e.offset, e.problem), (0, Problem::Empty), "{line:?}");
     }
     let raw = decode::<Reply>(b"Flag\xff").unwrap();
     assert_eq!(raw.to_bytes(), b"Flag\xff\r\n");
@@ -470,71 +479,174 @@ fn unrecognised_line_excludes_the_tolerated_trailing_cr() {
 
 #[test]
 fn malformed_known_lines_name_field_and_column() {
+    // Offsets are the first bad byte, counted on the grammar of
+    // docs/specs/citrine.md (*Move text the Citrine prints*, *Commands (host
+    // -> device) and replies (device -> host)*); for a missing or cut-off
+    // field, the line's length.
     let err = |l: &str| decode::<Reply>(l.as_bytes()).unwrap_err();
-    assert_eq!(
-        err("M 1 e9-e4"),
-        DecodeError::new(MessageKind::MoveLine, Field::Square, 4, Problem::Invalid)
+    let invalid = |byte, expected| Problem::Invalid { byte, expected };
+    let case = |line: &str, message, field, offset, problem| {
+        assert_eq!(
+            err(line),
+            DecodeError::new(message, field, offset, problem),
+            "{line}"
+        );
+    };
+    use MessageKind as K;
+    // `M 1 ` is 4 bytes, the file `e` at 4, the rank `9` at 5.
+    case(
+        "M 1 e9-e4",
+        K::MoveLine,
+        Field::Square,
+        5,
+        invalid(b'9', Expected::Rank),
     );
-    assert_eq!(
-        err("M 0 e2-e4"),
-        DecodeError::new(
-            MessageKind::MoveLine,
-            Field::MoveNumber,
-            2,
-            Problem::OutOfRange
-        )
+    let range = |value, min, max| Problem::OutOfRange { value, min, max };
+    case(
+        "M 0 e2-e4",
+        K::MoveLine,
+        Field::MoveNumber,
+        2,
+        range(0, 1, 9999),
     );
-    assert_eq!(
-        err("M 1"),
-        DecodeError::new(MessageKind::MoveLine, Field::Move, 3, Problem::Missing)
+    case(
+        "M 10000 e2-e4",
+        K::MoveLine,
+        Field::MoveNumber,
+        2,
+        range(10000, 1, 9999),
     );
-    assert_eq!(
-        err("M 1 e2-e4 | x"),
-        DecodeError::new(MessageKind::MoveLine, Field::Trailing, 12, Problem::Invalid)
+    case("M 1", K::MoveLine, Field::Move, 3, Problem::Missing);
+    // Cut off inside the destination square: missing, at the line's length.
+    case("M 1 e2-e", K::MoveLine, Field::Square, 8, Problem::Missing);
+    case(
+        "M 1 e2e4",
+        K::MoveLine,
+        Field::Move,
+        6,
+        invalid(b'e', Expected::MoveSeparator),
     );
-    assert_eq!(
-        err("M 5 d7-d8/K"),
-        DecodeError::new(
-            MessageKind::MoveLine,
-            Field::Promotion,
-            10,
-            Problem::Invalid
-        )
+    case(
+        "M 1 e2-e4x",
+        K::MoveLine,
+        Field::Move,
+        9,
+        invalid(b'x', Expected::MoveEnd),
     );
-    assert_eq!(
-        err("Clock 00:61:00 00:00:01"),
-        DecodeError::new(MessageKind::Clock, Field::Clock, 6, Problem::OutOfRange)
+    // ` |` ends at 11; `x` at 12 is one byte after the last field.
+    case(
+        "M 1 e2-e4 | x",
+        K::MoveLine,
+        Field::Trailing,
+        12,
+        Problem::Trailing { count: 1 },
     );
-    assert_eq!(
-        err("Clock 00:06:27"),
-        DecodeError::new(MessageKind::Clock, Field::Clock, 14, Problem::Missing)
+    case(
+        "M 1 e2-e4 | x y ",
+        K::MoveLine,
+        Field::Trailing,
+        12,
+        Problem::Trailing { count: 3 },
     );
-    assert_eq!(
-        err("Level xx 1"),
-        DecodeError::new(MessageKind::Level, Field::Level, 6, Problem::Invalid)
+    case(
+        "M 5 d7-d8/K",
+        K::MoveLine,
+        Field::Promotion,
+        10,
+        invalid(b'K', Expected::PromotionPiece),
     );
-    assert_eq!(
-        err("Xmit maybe"),
-        DecodeError::new(MessageKind::Xmit, Field::Switch, 5, Problem::Invalid)
+    // `Clock ` is 6 bytes; hours at 6, minutes at 9.
+    case(
+        "Clock 00:61:00 00:00:01",
+        K::Clock,
+        Field::Clock,
+        9,
+        range(61, 0, 59),
     );
-    assert_eq!(
-        err("Flip --> Red"),
-        DecodeError::new(MessageKind::Flip, Field::Flip, 9, Problem::Invalid)
+    case(
+        "Clock 00:06:27",
+        K::Clock,
+        Field::Clock,
+        14,
+        Problem::Missing,
     );
-    assert_eq!(
-        err(". 1 e2e4"),
-        DecodeError::new(MessageKind::GameRow, Field::Move, 6, Problem::Invalid)
+    case(
+        "Clock 00-06:27 00:00:01",
+        K::Clock,
+        Field::Clock,
+        8,
+        invalid(b'-', Expected::Colon),
     );
-    assert_eq!(
-        err("Game 99999"),
-        DecodeError::new(MessageKind::Game, Field::GameCount, 5, Problem::OutOfRange)
+    case(
+        "Clock 00:06:27 00:00:01 x",
+        K::Clock,
+        Field::Trailing,
+        24,
+        Problem::Trailing { count: 1 },
     );
-    assert_eq!(
-        err("ID."),
-        DecodeError::new(MessageKind::Identity, Field::Identity, 3, Problem::Missing)
+    case(
+        "Level xx 1",
+        K::Level,
+        Field::Level,
+        6,
+        invalid(b'x', Expected::LevelKind),
     );
+    case("Level tr 0", K::Level, Field::Level, 9, range(0, 1, 99));
+    case(
+        "Xmit maybe",
+        K::Xmit,
+        Field::Switch,
+        5,
+        invalid(b'm', Expected::Switch),
+    );
+    case(
+        "Flip --> Red",
+        K::Flip,
+        Field::Flip,
+        9,
+        invalid(b'R', Expected::Side),
+    );
+    // The arrow `-->` starts at 5; its second byte (6) is wrong.
+    case(
+        "Flip -> Black",
+        K::Flip,
+        Field::Flip,
+        6,
+        invalid(b'>', Expected::Arrow),
+    );
+    // `. 1 ` is 4 bytes, `e2` at 4..6, the separator expected at 6.
+    case(
+        ". 1 e2e4",
+        K::GameRow,
+        Field::Move,
+        6,
+        invalid(b'e', Expected::MoveSeparator),
+    );
+    case(
+        "Game 99999",
+        K::Game,
+        Field::GameCount,
+        5,
+        range(99999, 0, 65535),
+    );
+    case("ID.", K::Identity, Field::Identity, 3, Problem::Missing);
+    // A token has at most 64 bytes: the 65th (at 4 + 64) is the first bad one.
+    let long = format!("ID. {} V1.09", "A".repeat(65));
+    case(
+        &long,
+        K::Identity,
+        Field::Identity,
+        68,
+        Problem::TooLong { len: 65, max: 64 },
+    );
+    // An empty line (or one of blanks) is no kind of reply.
+    case("", K::Reply, Field::Keyword, 0, Problem::Empty);
+    case(" \t ", K::Reply, Field::Keyword, 0, Problem::Empty);
     let e = err("M 1 e9-e4");
-    assert_eq!(e.to_string(), "move line square at byte 4: invalid");
+    assert_eq!(
+        e.to_string(),
+        "move line square at byte 5: unexpected '9', expected a rank 1-8"
+    );
 }
 
 #[test]
@@ -654,12 +766,61 @@ fn commands_decode_other_spellings() {
         ))
     );
     assert_eq!(
+        decode::<Command>(b"M e2/e4"),
+        Err(DecodeError::new(
+            MessageKind::Command,
+            Field::Square,
+            4,
+            Problem::Invalid {
+                byte: b'/',
+                expected: Expected::File
+            }
+        ))
+    );
+    assert_eq!(
+        decode::<Command>(b"M e7e8/K"),
+        Err(DecodeError::new(
+            MessageKind::Command,
+            Field::Promotion,
+            7,
+            Problem::Invalid {
+                byte: b'K',
+                expected: Expected::PromotionPiece
+            }
+        ))
+    );
+    assert_eq!(
+        decode::<Command>(b"X MAYBE"),
+        Err(DecodeError::new(
+            MessageKind::Command,
+            Field::Switch,
+            2,
+            Problem::Invalid {
+                byte: b'M',
+                expected: Expected::Switch
+            }
+        ))
+    );
+    assert_eq!(
+        decode::<Command>(b"   "),
+        Err(DecodeError::new(
+            MessageKind::Command,
+            Field::Keyword,
+            0,
+            Problem::Empty
+        ))
+    );
+    assert_eq!(
         decode::<Command>(b"L CITRINE 0"),
         Err(DecodeError::new(
             MessageKind::Command,
             Field::Level,
             10,
-            Problem::OutOfRange
+            Problem::OutOfRange {
+                value: 0,
+                min: 1,
+                max: 99
+            }
         ))
     );
 }

@@ -65,7 +65,7 @@ fn play(
                 assert!(
                     now < deadline,
                     "game not finished in {limit:?}: {counts:?}, {} plies",
-                    driver.moves().count()
+                    driver.moves().len()
                 );
                 assert_eq!(counts.out_of_sync, 0);
                 // Let the device finish writing, then compare its state.
@@ -76,17 +76,17 @@ fn play(
                         ControlFlow::Continue(())
                     };
                 }
-                let plies = driver.moves().count();
+                let plies = driver.moves().len();
                 if (driver.is_game_over() || plies >= max_plies) && driver.is_idle() {
                     settle = Some(now + Duration::from_millis(200));
                 } else if driver.is_our_turn() && driver.is_idle() && plies < max_plies {
                     if take_backs_at.contains(&plies) && !done_take_backs.contains(&plies) {
                         done_take_backs.push(plies);
-                        driver.take_back().unwrap();
-                        driver.take_back().unwrap();
+                        driver.take_back(now).unwrap();
+                        driver.take_back(now).unwrap();
                     } else {
-                        let mv = host.choose_chess(driver.position()).unwrap();
-                        driver.play(mv).unwrap();
+                        let mv = host.choose_chess(driver.position().unwrap()).unwrap();
+                        driver.send_move(mv, now).unwrap();
                     }
                 }
             }

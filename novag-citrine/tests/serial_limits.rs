@@ -84,7 +84,7 @@ fn a_queue_past_the_limit_stops_the_driver() {
     let err = serial::run(&mut port, &mut driver, &limits, |input, driver| {
         if let Input::Tick = input {
             for _ in 0..10 {
-                driver.send(Command::Clock);
+                driver.send(Command::Clock, Instant::now()).unwrap();
             }
         }
         ControlFlow::<()>::Continue(())

@@ -90,9 +90,9 @@ fn play(
                 _ => {}
             }
         }
-        let plies = driver.moves().count();
+        let plies = driver.moves().len();
         stats.plies = stats.plies.max(plies);
-        if driver.position().outcome().is_some() || plies >= max_plies {
+        if driver.position().unwrap().outcome().is_some() || plies >= max_plies {
             if driver.is_idle() && device.poll_timeout().is_none() {
                 stats.finished = true;
                 break;
@@ -100,11 +100,11 @@ fn play(
         } else if driver.is_our_turn() && driver.is_idle() {
             if take_backs_at.contains(&plies) && !took_back.contains(&plies) && plies >= 2 {
                 took_back.push(plies);
-                driver.take_back().unwrap();
-                driver.take_back().unwrap();
+                driver.take_back(now).unwrap();
+                driver.take_back(now).unwrap();
             } else {
-                let mv = host.choose_chess(driver.position()).unwrap();
-                driver.play(mv).unwrap();
+                let mv = host.choose_chess(driver.position().unwrap()).unwrap();
+                driver.send_move(mv, now).unwrap();
             }
             progressed = true;
         }
@@ -133,8 +133,14 @@ fn play(
 }
 
 fn assert_same_game(driver: &Driver<Duration>, device: &Device<Duration>) {
-    assert_eq!(board_of(driver.position()), board_of(device.position()));
-    assert_eq!(driver.position().turn(), device.position().turn());
+    assert_eq!(
+        board_of(driver.position().unwrap()),
+        board_of(device.position().unwrap())
+    );
+    assert_eq!(
+        driver.position().unwrap().turn(),
+        device.position().unwrap().turn()
+    );
     assert_eq!(driver.position(), device.position());
 }
 
@@ -143,7 +149,7 @@ fn full_game_plain() {
     let (s, mut driver, device) = play(DriverConfig::default(), DeviceConfig::default(), &[], 1000);
     assert!(s.finished, "{s:?}");
     assert!(
-        driver.position().outcome().is_some(),
+        driver.position().unwrap().outcome().is_some(),
         "ends in a result: {s:?}"
     );
     assert_same_game(&driver, &device);
@@ -158,12 +164,12 @@ fn full_game_plain() {
     // The end is delivered once, with the whole game, from White's side
     // (the host's): checked against the rules, not against our output.
     let [end] = &s.ended[..] else { panic!("{s:?}") };
-    let mut replay = *driver.start();
+    let mut replay = *driver.start_position().unwrap();
     for &m in &end.moves {
         replay = replay.play(m).unwrap();
     }
-    assert_eq!(&replay, driver.position());
-    let want = match driver.position().outcome().unwrap() {
+    assert_eq!(Some(&replay), driver.position());
+    let want = match driver.position().unwrap().outcome().unwrap() {
         board_core::chess::Outcome::Checkmate {
             winner: Color::White,
         } => Outcome::Won,
@@ -182,7 +188,10 @@ fn full_game_plain() {
         other => other,
     };
     assert_eq!(dev.outcome, mirrored);
-    assert_eq!(driver.play(end.moves[0]), Err(CommandError::NoGame));
+    assert_eq!(
+        driver.send_move(end.moves[0], Duration::ZERO),
+        Err(CommandError::NoGame)
+    );
     assert!(
         s.min_gap.unwrap() >= Duration::from_millis(100),
         "pacing: {s:?}"
@@ -332,8 +341,8 @@ fn clock_near_the_end_of_its_range() {
     let mut now = Duration::MAX - Duration::from_millis(20);
     let mut driver = Driver::new(DriverConfig::default(), now);
     let mut device = Device::new(DeviceConfig::default(), now);
-    let e2e4 = driver.position().parse_uci("e2e4").unwrap();
-    driver.play(e2e4).unwrap();
+    let e2e4 = driver.position().unwrap().parse_uci("e2e4").unwrap();
+    driver.send_move(e2e4, now).unwrap();
     let mut events = Vec::new();
     for _ in 0..50 {
         driver.handle_timeout(now);
@@ -352,7 +361,7 @@ fn clock_near_the_end_of_its_range() {
         events.iter().any(|e| matches!(e, Event::DeviceMove(_))),
         "{events:?}"
     );
-    assert_eq!(driver.moves().count(), 2);
+    assert_eq!(driver.moves().len(), 2);
 }
 
 /// Runs the two sessions against each other for `for_` of simulated time,
@@ -384,11 +393,11 @@ fn exchange(
 fn a_second_move_in_one_turn_is_refused() {
     let now = Duration::ZERO;
     let mut driver = Driver::new(DriverConfig::default(), now);
-    let p = *driver.position();
-    driver.play(p.parse_uci("e2e4").unwrap()).unwrap();
+    let p = *driver.position().unwrap();
+    driver.send_move(p.parse_uci("e2e4").unwrap(), now).unwrap();
     assert!(!driver.is_our_turn(), "false as soon as our move is sent");
     assert_eq!(
-        driver.play(p.parse_uci("d2d4").unwrap()),
+        driver.send_move(p.parse_uci("d2d4").unwrap(), now),
         Err(CommandError::NotYourTurn)
     );
     // Black's move is not ours either (the host plays White).
@@ -416,8 +425,8 @@ fn a_device_that_never_answers_is_reported_silent() {
         },
         now,
     );
-    let e2e4 = driver.position().parse_uci("e2e4").unwrap();
-    driver.play(e2e4).unwrap();
+    let e2e4 = driver.position().unwrap().parse_uci("e2e4").unwrap();
+    driver.send_move(e2e4, now).unwrap();
     let events = exchange(&mut driver, &mut device, now, Duration::from_secs(4));
     assert!(
         !events.iter().any(|e| matches!(e, Event::PeerSilent { .. })),
@@ -444,7 +453,7 @@ fn a_device_that_never_answers_is_reported_silent() {
     );
     // The device received and played (e2e4 and its engine's reply); only
     // its answers were lost.
-    assert_eq!(device.position().fullmove_number(), 2);
+    assert_eq!(device.position().unwrap().fullmove_number(), 2);
 }
 
 #[test]
@@ -497,13 +506,102 @@ fn no_move_past_the_last_move_number_the_citrine_prints() {
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 10000"
             .parse()
             .unwrap();
-    driver.adopt(late);
+    driver.adopt(late, now).unwrap();
     let e2e4 = late.parse_uci("e2e4").unwrap();
-    assert_eq!(driver.play(e2e4), Err(CommandError::MoveLimit));
+    assert_eq!(driver.send_move(e2e4, now), Err(CommandError::MoveLimit));
     let at_9999: board_core::chess::Position =
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 9999"
             .parse()
             .unwrap();
-    driver.adopt(at_9999);
-    assert_eq!(driver.play(e2e4), Ok(()));
+    driver.adopt(at_9999, now).unwrap();
+    assert_eq!(driver.send_move(e2e4, now), Ok(()));
+}
+
+#[test]
+fn a_close_mid_game_ends_it_with_an_unknown_outcome_then_clears_it() {
+    // docs/SHAPE.md, second pass: a game in progress ends with
+    // `Outcome::Unknown` when the peer closes the stream.
+    let now = Duration::ZERO;
+    let mut driver = Driver::new(DriverConfig::default(), now);
+    let mut device = Device::new(DeviceConfig::default(), now);
+    let e2e4 = driver.position().unwrap().parse_uci("e2e4").unwrap();
+    driver.send_move(e2e4, now).unwrap();
+    exchange(&mut driver, &mut device, now, Duration::from_millis(150));
+    let moves = driver.moves().to_vec();
+    assert_eq!(moves.len(), 2, "e2e4 and the engine's reply");
+    let later = Duration::from_secs(1);
+    driver.handle_close(later);
+    let events: Vec<Event> = std::iter::from_fn(|| driver.poll_event()).collect();
+    let [Event::GameEnded(end)] = &events[..] else {
+        panic!("{events:?}")
+    };
+    assert_eq!(
+        (end.outcome, end.reason, &end.moves),
+        (Outcome::Unknown, EndReason::Closed, &moves)
+    );
+    assert_eq!(end.start, board_core::chess::Position::startpos());
+    assert_eq!((driver.position(), driver.start_position()), (None, None));
+    assert!(driver.moves().is_empty() && !driver.is_our_turn());
+    assert_eq!(driver.send_move(e2e4, later), Err(CommandError::NoGame));
+    assert_eq!(driver.new_game(later), Err(CommandError::Closed));
+    assert_eq!(driver.poll_transmit(), None);
+    assert_eq!(driver.poll_timeout(), None);
+
+    // The device too: its game (two plies) ends from the engine's side.
+    device.handle_close(later);
+    let ended: Vec<_> = std::iter::from_fn(|| device.poll_event())
+        .filter_map(|e| match e {
+            DeviceEvent::GameEnded(e) => Some(e),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ended.len(), 1);
+    assert_eq!(
+        (ended[0].outcome, &ended[0].moves),
+        (Outcome::Unknown, &moves)
+    );
+    assert_eq!(device.position(), None);
+}
+
+#[test]
+fn a_close_before_any_move_ends_no_game() {
+    let now = Duration::ZERO;
+    let mut driver = Driver::new(DriverConfig::default(), now);
+    driver.handle_close(now);
+    assert!(!std::iter::from_fn(|| driver.poll_event()).any(|e| matches!(e, Event::GameEnded(_))));
+    assert_eq!(driver.position(), None);
+}
+
+#[test]
+fn the_device_plays_a_move_given_for_its_engine() {
+    // The device's side is the engine's (Black by default): `send_move`
+    // replaces the built-in player's choice, and is refused on White's turn.
+    let now = Duration::ZERO;
+    let mut device = Device::new(DeviceConfig::default(), now);
+    let start = board_core::chess::Position::startpos();
+    let e7e5 = start
+        .play(start.parse_uci("e2e4").unwrap())
+        .unwrap()
+        .parse_uci("e7e5")
+        .unwrap();
+    assert!(!device.is_our_turn());
+    assert_eq!(device.send_move(e7e5, now), Err(CommandError::NotYourTurn));
+    device.handle_input(b"M e2e4\r\n", now);
+    assert!(device.is_our_turn());
+    let illegal = start.parse_uci("d2d4").unwrap();
+    assert_eq!(
+        device.send_move(illegal, now),
+        Err(CommandError::IllegalMove(illegal))
+    );
+    device.send_move(e7e5, now).unwrap();
+    assert!(!device.is_our_turn());
+    let lines: Vec<Vec<u8>> = std::iter::from_fn(|| device.poll_transmit())
+        .map(|t| t.into_bytes())
+        .collect();
+    // The acknowledgement, then the engine's move as the spec note prints
+    // black moves (docs/specs/citrine.md, *Move text the Citrine prints*).
+    assert_eq!(lines, [&b"M   1   e2-e4 |\r\n"[..], b"M   1,  e7-e5 |\r\n"]);
+    // The built-in player's reply was cancelled: nothing more is due.
+    assert_eq!(device.poll_timeout(), None);
+    assert_eq!(device.moves().len(), 2);
 }

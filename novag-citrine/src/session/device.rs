@@ -12,8 +12,19 @@
 //! [`Device::poll_timeout`] has passed (the engine's reply is due); then
 //! write what [`Device::poll_transmit`] returns, drain
 //! [`Device::poll_event`], and wait for input or until
-//! [`Device::poll_timeout`]. Inputs from the physical board are
+//! [`Device::poll_timeout`]. Frame errors a codec reports go to
+//! [`Device::handle_frame_error`], the end of the stream to
+//! [`Device::handle_close`]. Inputs from the physical board are
 //! [`Device::handle_board_move`] and [`Device::handle_start_position_set_up`].
+//!
+//! # Our side
+//! The device's side is the engine's colour ([`DeviceConfig::engine_color`]
+//! at every new game; `F` and `J` change it): [`GameEnded`]'s outcome is
+//! the engine's, [`Device::is_our_turn`] is true when the engine is to
+//! move, and [`Device::send_move`] plays the engine's move instead of the
+//! built-in [`Player`]'s choice. Moves the person at the board makes come
+//! in through [`Device::handle_board_move`] (an input from the physical
+//! board).
 //!
 //! # Silence
 //! The simulated device has no silence rule: no command of the protocol
@@ -79,6 +90,30 @@ pub enum Event {
     /// The output queue was full ([`DeviceConfig::max_queued_lines`]): the
     /// answer to this command was not queued.
     Overloaded(Command<'static>),
+}
+
+impl core::fmt::Display for Event {
+    /// The event in words, for logs and transcripts (moves in UCI).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Event::GameStarted(_) => f.write_str("new game"),
+            Event::GameEnded(e) => write!(
+                f,
+                "game over after {} plies: {} ({})",
+                e.moves.len(),
+                e.reason,
+                match e.outcome {
+                    Outcome::Won => "the engine won",
+                    Outcome::Lost => "the engine lost",
+                    Outcome::Drawn => "drawn",
+                    Outcome::Unknown => "no result",
+                }
+            ),
+            Event::Malformed(e) => write!(f, "bad command line: {e}"),
+            Event::Unrecognised(raw) => write!(f, "unrecognised command {raw}"),
+            Event::Overloaded(cmd) => write!(f, "output queue full, not answered: {cmd}"),
+        }
+    }
 }
 
 /// Ways the simulated device can misbehave (all off by default).
@@ -147,6 +182,10 @@ pub struct Device<T> {
     events: VecDeque<Event>,
     position: Position,
     history: Vec<(Position, Move)>,
+    /// The moves of `history`, for [`Device::moves`] (a slice).
+    moves: Vec<Move>,
+    /// The host closed the stream ([`Device::handle_close`]).
+    closed: bool,
     engine_color: Color,
     xmit: bool,
     referee: bool,
@@ -181,6 +220,8 @@ impl<T: Timestamp> Device<T> {
             events: VecDeque::new(),
             position: Position::startpos(),
             history: Vec::new(),
+            moves: Vec::new(),
+            closed: false,
             xmit: false,
             referee: false,
             levels: [Level::DEFAULT; 2],
@@ -199,9 +240,40 @@ impl<T: Timestamp> Device<T> {
         }
     }
 
-    /// The device's position.
-    pub fn position(&self) -> &Position {
-        &self.position
+    /// The device's position; `None` once the stream is closed
+    /// ([`handle_close`](Self::handle_close)). A finished game's final
+    /// position stays until the next new game.
+    pub fn position(&self) -> Option<&Position> {
+        (!self.closed).then_some(&self.position)
+    }
+
+    /// The position the current game started from; `None` once closed.
+    pub fn start_position(&self) -> Option<&Position> {
+        (!self.closed).then_some(&self.start)
+    }
+
+    /// The moves played from [`start_position`](Self::start_position), in
+    /// order (empty once closed).
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// `true` when the engine's side (the device's "our side", see the
+    /// [module docs](self#our-side)) is to move in a game in progress and
+    /// referee mode is off: the built-in player's reply is due, or the
+    /// caller may give one with [`send_move`](Self::send_move). False again
+    /// as soon as the engine's move is played.
+    pub fn is_our_turn(&self) -> bool {
+        !self.closed
+            && !self.referee
+            && self.position.outcome().is_none()
+            && self.position.turn() == self.engine_color
+    }
+
+    /// The engine's colour now (`DeviceConfig::engine_color` at every new
+    /// game; `F` and `J` change it).
+    pub fn engine_color(&self) -> Color {
+        self.engine_color
     }
 
     /// Xmit setting.
@@ -223,24 +295,51 @@ impl<T: Timestamp> Device<T> {
     /// the device starts a new game and sends `New Game` unprompted.
     pub fn handle_start_position_set_up(&mut self, now: T) {
         self.handle_timeout(now);
+        if self.closed {
+            return;
+        }
         self.reset(self.now);
         self.push_line(self.now, &Reply::NewGame);
     }
 
-    /// A move made by hand on the board at `now`: played, and sent to the
-    /// host when Xmit is on.
+    /// The engine's move at `now`, chosen by the caller instead of the
+    /// built-in [`Player`]: played, and sent to the host as the engine's
+    /// `M` line (`M   1,  e7-e5 |`); a reply the built-in player had
+    /// scheduled is cancelled.
     ///
     /// # Errors
-    /// [`CommandError::NoGame`] when the game is over,
-    /// [`CommandError::Illegal`] for an illegal move.
+    /// [`CommandError::NoGame`] when the game is over or the stream closed,
+    /// [`CommandError::NotYourTurn`] unless
+    /// [`is_our_turn`](Self::is_our_turn), [`CommandError::MoveLimit`] past
+    /// move 9999 (the largest number the Citrine prints),
+    /// [`CommandError::IllegalMove`] for a move not legal in the position.
+    pub fn send_move(&mut self, mv: Move, now: T) -> Result<(), CommandError> {
+        self.handle_timeout(now);
+        if !self.closed && self.position.outcome().is_none() && !self.is_our_turn() {
+            return Err(CommandError::NotYourTurn);
+        }
+        self.check_move(mv)?;
+        let now = self.now;
+        self.engine_due = None;
+        let line = self.play(mv, now);
+        self.push_move_line(now, Reply::Move(line));
+        self.schedule_engine(now);
+        Ok(())
+    }
+
+    /// A move made by hand on the board at `now` (by the person at the
+    /// board, for either side): played, and sent to the host when Xmit is
+    /// on. An input from the physical board, not
+    /// [`send_move`](Self::send_move): the device's own moves are the
+    /// engine's.
+    ///
+    /// # Errors
+    /// [`CommandError::NoGame`] when the game is over or the stream closed,
+    /// [`CommandError::MoveLimit`] past move 9999,
+    /// [`CommandError::IllegalMove`] for a move not legal in the position.
     pub fn handle_board_move(&mut self, mv: Move, now: T) -> Result<(), CommandError> {
         self.handle_timeout(now);
-        if self.position.outcome().is_some() {
-            return Err(CommandError::NoGame);
-        }
-        if !self.position.is_legal(mv) {
-            return Err(CommandError::Illegal(mv));
-        }
+        self.check_move(mv)?;
         let now = self.now;
         let line = self.play(mv, now);
         if self.xmit {
@@ -250,10 +349,56 @@ impl<T: Timestamp> Device<T> {
         Ok(())
     }
 
+    fn check_move(&self, mv: Move) -> Result<(), CommandError> {
+        if self.closed || self.position.outcome().is_some() {
+            return Err(CommandError::NoGame);
+        }
+        if self.position.fullmove_number() > u32::from(MoveNumber::MAX) {
+            return Err(CommandError::MoveLimit);
+        }
+        if !self.position.is_legal(mv) {
+            return Err(CommandError::IllegalMove(mv));
+        }
+        Ok(())
+    }
+
+    /// The host closed the stream at `now`: a game in progress (a move
+    /// played, no result) ends with [`Outcome::Unknown`] and
+    /// [`EndReason::Closed`] ([`Event::GameEnded`] is queued before the
+    /// game is cleared). From then on there is no game
+    /// ([`position`](Self::position) is `None`), inputs are ignored and
+    /// nothing is transmitted or scheduled.
+    pub fn handle_close(&mut self, now: T) {
+        self.handle_timeout(now);
+        if self.closed {
+            return;
+        }
+        if !self.ended && !self.history.is_empty() {
+            self.events.push_back(Event::GameEnded(GameEnded {
+                outcome: Outcome::Unknown,
+                reason: EndReason::Closed,
+                start: self.start,
+                moves: core::mem::take(&mut self.moves),
+            }));
+        }
+        self.closed = true;
+        self.history.clear();
+        self.moves.clear();
+        self.out.clear();
+        self.engine_due = None;
+        self.oot_due = None;
+        self.pending_dup = None;
+        self.inbuf.clear();
+        self.framer.reset();
+    }
+
     /// Feeds bytes the host wrote at `now`: frames them into lines (CR, LF
     /// or CR LF) and handles each command.
     pub fn handle_input(&mut self, bytes: &[u8], now: T) {
         self.handle_timeout(now);
+        if self.closed {
+            return;
+        }
         self.inbuf.extend_from_slice(bytes);
         let buf = core::mem::take(&mut self.inbuf);
         let mut start = 0;
@@ -292,6 +437,9 @@ impl<T: Timestamp> Device<T> {
     /// Handles one command already decoded (by a codec) at `now`.
     pub fn handle_message(&mut self, cmd: &Command<'_>, now: T) {
         self.handle_timeout(now);
+        if self.closed {
+            return;
+        }
         self.commands += 1;
         self.on_command(cmd.clone());
     }
@@ -300,6 +448,9 @@ impl<T: Timestamp> Device<T> {
     /// error) at `now`: ignored, reported as [`Event::Malformed`].
     pub fn handle_frame_error(&mut self, error: &FrameError, now: T) {
         self.handle_timeout(now);
+        if self.closed {
+            return;
+        }
         self.commands += 1;
         self.events.push_back(Event::Malformed(*error));
     }
@@ -310,7 +461,9 @@ impl<T: Timestamp> Device<T> {
         if now > self.now {
             self.now = now;
         }
-        self.run_timers(self.now);
+        if !self.closed {
+            self.run_timers(self.now);
+        }
     }
 
     /// The next line to write (with CR LF), if one is due at the time of
@@ -389,7 +542,7 @@ impl<T: Timestamp> Device<T> {
                 outcome: Outcome::Unknown,
                 reason: EndReason::NewGame,
                 start: self.start,
-                moves: self.history.iter().map(|(_, m)| *m).collect(),
+                moves: self.moves.clone(),
             }));
         }
         self.ended = false;
@@ -398,6 +551,7 @@ impl<T: Timestamp> Device<T> {
             .push_back(Event::GameStarted(GameStarted { start: self.start }));
         self.position = Position::startpos();
         self.history.clear();
+        self.moves.clear();
         self.engine_color = self.config.engine_color;
         self.xmit = false;
         self.referee = false;
@@ -427,6 +581,7 @@ impl<T: Timestamp> Device<T> {
         let text = to_text(&before, mv, false);
         self.position = before.play(mv).expect("checked legal");
         self.history.push((before, mv));
+        self.moves.push(mv);
         if !self.ended && self.position.outcome().is_some() {
             self.ended = true;
             let (outcome, reason) = Outcome::of(&self.position, Some(self.engine_color));
@@ -434,7 +589,7 @@ impl<T: Timestamp> Device<T> {
                 outcome,
                 reason,
                 start: self.start,
-                moves: self.history.iter().map(|(_, m)| *m).collect(),
+                moves: self.moves.clone(),
             }));
         }
         MoveLine {
@@ -588,6 +743,7 @@ impl<T: Timestamp> Device<T> {
             }
             Command::TakeBack => {
                 if let Some((before, mv)) = self.history.pop() {
+                    self.moves.pop();
                     self.tick_clock(now);
                     self.position = before;
                     self.ended = self.position.outcome().is_some();

@@ -7,10 +7,12 @@
 //! configured settings (`X ON`, `U ...`); feed every byte read from the
 //! device to [`Driver::handle_input`] (or decoded lines to
 //! [`Driver::handle_message`], frame errors to
-//! [`Driver::handle_frame_error`]); call [`Driver::handle_timeout`] when
+//! [`Driver::handle_frame_error`], the end of the stream to
+//! [`Driver::handle_close`]); call [`Driver::handle_timeout`] when
 //! [`Driver::poll_timeout`] has passed; call the host actions
-//! ([`Driver::play`], [`Driver::take_back`], [`Driver::new_game`],
-//! [`Driver::request_position`], [`Driver::send`]) when the user or engine
+//! ([`Driver::send_move`], [`Driver::take_back`], [`Driver::new_game`],
+//! [`Driver::request_position`], [`Driver::adopt`], [`Driver::send`], each
+//! with `now` last, each `-> Result<(), CommandError>`) when the user or engine
 //! decides; then write everything [`Driver::poll_transmit`] returns (one
 //! command line each), drain [`Driver::poll_event`], and wait for input or
 //! until [`Driver::poll_timeout`].
@@ -71,7 +73,7 @@ use crate::vocab::{Color, Move, Position};
 /// Driver settings.
 #[derive(Debug, Clone)]
 pub struct DriverConfig {
-    /// The side the host plays (its moves go out with [`Driver::play`]);
+    /// The side the host plays (its moves go out with [`Driver::send_move`]);
     /// `None` lets the host play either side. A device move for the host's
     /// side is out of turn.
     pub host_color: Option<Color>,
@@ -94,7 +96,7 @@ pub struct DriverConfig {
     /// true).
     pub take_back_out_of_turn: bool,
     /// Line length cap of [`Driver::handle_input`]'s framer, in bytes
-    /// (default [`Framer::DEFAULT_MAX_LEN`]).
+    /// (default [`framer::DEFAULT_MAX_LEN`](crate::framer::DEFAULT_MAX_LEN)).
     pub max_line_len: usize,
     /// How long the device may take to answer a command with a known reply
     /// before [`Event::PeerSilent`] (default 5 s: above the 3 s resend delay
@@ -116,7 +118,7 @@ impl Default for DriverConfig {
             resend_after_capture: Duration::from_secs(3),
             auto_resync: true,
             take_back_out_of_turn: true,
-            max_line_len: Framer::DEFAULT_MAX_LEN,
+            max_line_len: crate::framer::DEFAULT_MAX_LEN,
             ack_timeout: Duration::from_secs(5),
             leniency: Leniency::DOCUMENT,
         }
@@ -389,6 +391,8 @@ pub struct Driver<T> {
     start: Position,
     position: Position,
     history: Vec<Ply>,
+    /// The moves of `history`, for [`Driver::moves`] (a slice).
+    moves: Vec<Move>,
     pending: Option<Move>,
     queue: VecDeque<Queued>,
     resend: Option<Resend<T>>,
@@ -405,6 +409,8 @@ pub struct Driver<T> {
     disagreements: u64,
     /// `T` commands sent or queued whose `T` line has not arrived.
     take_backs: usize,
+    /// The peer closed the stream ([`Driver::handle_close`]): no game.
+    closed: bool,
 }
 
 impl<T: Timestamp> Driver<T> {
@@ -419,6 +425,7 @@ impl<T: Timestamp> Driver<T> {
             start: Position::startpos(),
             position: Position::startpos(),
             history: Vec::new(),
+            moves: Vec::new(),
             pending: None,
             queue: VecDeque::new(),
             resend: None,
@@ -432,6 +439,7 @@ impl<T: Timestamp> Driver<T> {
             generation: 0,
             disagreements: 0,
             take_backs: 0,
+            closed: false,
         };
         d.queue_settings();
         d
@@ -447,19 +455,25 @@ impl<T: Timestamp> Driver<T> {
         self.config.ack_timeout = timeout;
     }
 
-    /// The tracked position.
-    pub fn position(&self) -> &Position {
-        &self.position
+    /// The tracked position; `None` once the stream is closed
+    /// ([`handle_close`](Self::handle_close)). A finished game's final
+    /// position stays until the next `New Game` (the Citrine still shows
+    /// it, and `T` takes moves back from it).
+    pub fn position(&self) -> Option<&Position> {
+        (!self.closed).then_some(&self.position)
     }
 
-    /// The position the current game started from.
-    pub fn start(&self) -> &Position {
-        &self.start
+    /// The position the current game started from (the start position, or
+    /// the one given to [`adopt`](Self::adopt)); `None` once the stream is
+    /// closed.
+    pub fn start_position(&self) -> Option<&Position> {
+        (!self.closed).then_some(&self.start)
     }
 
-    /// The moves played since the start position (or the adopted one).
-    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
-        self.history.iter().map(|p| p.mv)
+    /// The moves played from [`start_position`](Self::start_position), in
+    /// order (empty once the stream is closed).
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
     }
 
     /// The host move awaiting acknowledgement, if any.
@@ -505,7 +519,8 @@ impl<T: Timestamp> Driver<T> {
     /// `true` when the host may move now: its side to move, no move of ours
     /// sent in this turn, in sync, and the game not over.
     pub fn is_our_turn(&self) -> bool {
-        self.pending.is_none()
+        !self.closed
+            && self.pending.is_none()
             && !self.out_of_sync
             && !self.resync_requested
             && !self.ended
@@ -517,23 +532,27 @@ impl<T: Timestamp> Driver<T> {
             && self.take_backs == 0
     }
 
-    /// Plays the host's move: checks it, queues `M from to`, and waits for
-    /// the device's acknowledgement ([`Event::Acknowledged`]).
+    /// Sends the host's move at `now`: checks it, queues `M from to` (the
+    /// wire form made by [`convert::to_host_move`](crate::convert::to_host_move)),
+    /// and waits for the device's acknowledgement ([`Event::Acknowledged`]).
     /// [`is_our_turn`](Self::is_our_turn) is false from now on until the
     /// device has answered.
     ///
     /// # Errors
+    /// [`CommandError::NoGame`] once the game is over or the stream closed,
     /// [`CommandError::OutOfSync`] while out of sync or resynchronising,
-    /// [`CommandError::NoGame`] once the game is over,
     /// [`CommandError::NotYourTurn`] when it is not the host's side or our
     /// move of this turn is already sent, [`CommandError::MoveLimit`] past
-    /// move 9999, [`CommandError::Illegal`] for an illegal move.
-    pub fn play(&mut self, mv: Move) -> Result<(), CommandError> {
+    /// move 9999 (the largest move number the Citrine prints),
+    /// [`CommandError::IllegalMove`] for a move not legal in
+    /// [`position`](Self::position).
+    pub fn send_move(&mut self, mv: Move, now: T) -> Result<(), CommandError> {
+        self.advance(now);
+        if self.closed || self.ended || self.position.outcome().is_some() {
+            return Err(CommandError::NoGame);
+        }
         if self.out_of_sync || self.resync_requested {
             return Err(CommandError::OutOfSync);
-        }
-        if self.ended || self.position.outcome().is_some() {
-            return Err(CommandError::NoGame);
         }
         if self.pending.is_some()
             || self
@@ -551,7 +570,7 @@ impl<T: Timestamp> Driver<T> {
             return Err(CommandError::MoveLimit);
         }
         if !self.position.is_legal(mv) {
-            return Err(CommandError::Illegal(mv));
+            return Err(CommandError::IllegalMove(mv));
         }
         self.pending = Some(mv);
         let capture = mv.is_en_passant() || self.position.piece_at(mv.to()).is_some();
@@ -566,53 +585,103 @@ impl<T: Timestamp> Driver<T> {
         Ok(())
     }
 
-    /// Queues `T` (take back one move); the position changes when the
-    /// device's `T` line arrives ([`Event::TakenBack`]).
+    /// Queues `T` (take back one move) at `now`; the position changes when
+    /// the device's `T` line arrives ([`Event::TakenBack`]). Allowed after
+    /// the game ended (the Citrine takes moves back from a final position).
     ///
     /// # Errors
-    /// [`CommandError::NothingToTakeBack`] at the start position,
-    /// [`CommandError::NotYourTurn`] while a move awaits acknowledgement.
-    pub fn take_back(&mut self) -> Result<(), CommandError> {
+    /// [`CommandError::NoGame`] once the stream is closed,
+    /// [`CommandError::NotYourTurn`] while a move awaits acknowledgement,
+    /// [`CommandError::NothingToTakeBack`] when every move played is
+    /// already being taken back (or none was played).
+    pub fn take_back(&mut self, now: T) -> Result<(), CommandError> {
+        self.advance(now);
+        if self.closed {
+            return Err(CommandError::NoGame);
+        }
         if self.pending.is_some() {
             return Err(CommandError::NotYourTurn);
         }
         if self.history.len() <= self.take_backs {
             return Err(CommandError::NothingToTakeBack);
         }
-        self.send(Command::TakeBack);
+        self.queue_command(Command::TakeBack);
         Ok(())
     }
 
-    /// Queues `N` (new game); the position resets when `New Game` arrives.
-    pub fn new_game(&mut self) {
-        self.send(Command::NewGame);
+    /// Queues `N` (new game) at `now`; the position resets when `New Game`
+    /// arrives ([`Event::GameStarted`], after [`Event::GameEnded`] for an
+    /// unfinished game).
+    ///
+    /// # Errors
+    /// [`CommandError::Closed`] once the stream is closed.
+    pub fn new_game(&mut self, now: T) -> Result<(), CommandError> {
+        self.send(Command::NewGame, now)
     }
 
-    /// Queues `P` and compares the device's diagram with the tracked
-    /// position when it arrives ([`Event::Resynced`] or
-    /// [`Event::OutOfSync`]).
-    pub fn request_position(&mut self) {
+    /// Queues `P` at `now` and compares the device's diagram with the
+    /// tracked position when it arrives ([`Event::Resynced`] or
+    /// [`Event::OutOfSync`]); a second request while one is pending is not
+    /// sent again.
+    ///
+    /// # Errors
+    /// [`CommandError::Closed`] once the stream is closed.
+    pub fn request_position(&mut self, now: T) -> Result<(), CommandError> {
+        self.advance(now);
+        if self.closed {
+            return Err(CommandError::Closed);
+        }
+        self.resync();
+        Ok(())
+    }
+
+    fn resync(&mut self) {
         if !self.resync_requested {
             self.resync_requested = true;
-            self.send(Command::ShowPosition);
+            self.queue_command(Command::ShowPosition);
         }
     }
 
-    /// Replaces the tracked position (e.g. after the user fixed the board)
-    /// and clears the out-of-sync state; a new game starts from it.
-    pub fn adopt(&mut self, position: Position) {
+    /// Replaces the tracked position at `now` (e.g. after the user fixed
+    /// the board) and clears the out-of-sync state; the game goes on from
+    /// it with no moves ([`start_position`](Self::start_position) is
+    /// `position`).
+    ///
+    /// # Errors
+    /// [`CommandError::Closed`] once the stream is closed.
+    pub fn adopt(&mut self, position: Position, now: T) -> Result<(), CommandError> {
+        self.advance(now);
+        if self.closed {
+            return Err(CommandError::Closed);
+        }
         self.start = position;
         self.position = position;
         self.history.clear();
+        self.moves.clear();
         self.pending = None;
         self.out_of_sync = false;
         self.ended = false;
         self.generation += 1;
+        Ok(())
     }
 
-    /// Queues any command line (paced like the others).
-    /// A `T` sent this way is awaited like one from [`take_back`](Self::take_back).
-    pub fn send(&mut self, cmd: Command<'_>) {
+    /// Queues any command line at `now` (paced like the others). A `T`
+    /// sent this way is awaited like one from
+    /// [`take_back`](Self::take_back); an `M` is sent as it is, not
+    /// tracked as our move (use [`send_move`](Self::send_move)).
+    ///
+    /// # Errors
+    /// [`CommandError::Closed`] once the stream is closed.
+    pub fn send(&mut self, cmd: Command<'_>, now: T) -> Result<(), CommandError> {
+        self.advance(now);
+        if self.closed {
+            return Err(CommandError::Closed);
+        }
+        self.queue_command(cmd);
+        Ok(())
+    }
+
+    fn queue_command(&mut self, cmd: Command<'_>) {
         let take_back = cmd == Command::TakeBack;
         if take_back {
             self.take_backs += 1;
@@ -629,6 +698,9 @@ impl<T: Timestamp> Driver<T> {
     /// The next command line to write (with CR LF), if one is due at the
     /// time of the latest `handle_*` call.
     pub fn poll_transmit(&mut self) -> Option<Transmit> {
+        if self.closed {
+            return None;
+        }
         let now = self.now;
         if let Some(last) = self.last_write
             && now < last.saturating_add(self.config.min_gap)
@@ -678,6 +750,9 @@ impl<T: Timestamp> Driver<T> {
     /// an awaited acknowledgement; `None` when nothing is queued or awaited.
     /// A time not after the latest `handle_*` time means "now".
     pub fn poll_timeout(&self) -> Option<T> {
+        if self.closed {
+            return None;
+        }
         let paced = self.last_write.map_or(self.now, |t| {
             t.saturating_add(self.config.min_gap).max(self.now)
         });
@@ -716,6 +791,9 @@ impl<T: Timestamp> Driver<T> {
     /// with [`DriverConfig::leniency`] and handles it.
     pub fn handle_input(&mut self, bytes: &[u8], now: T) {
         self.advance(now);
+        if self.closed {
+            return;
+        }
         self.inbuf.extend_from_slice(bytes);
         let buf = core::mem::take(&mut self.inbuf);
         let mut start = 0;
@@ -750,6 +828,9 @@ impl<T: Timestamp> Driver<T> {
     /// Handles one line already decoded (by a codec) at `now`.
     pub fn handle_message(&mut self, reply: &Reply<'_>, now: T) {
         self.advance(now);
+        if self.closed {
+            return;
+        }
         self.on_reply(reply);
         self.check_silence();
     }
@@ -758,8 +839,44 @@ impl<T: Timestamp> Driver<T> {
     /// error) at `now`: a disagreement (bytes may have been lost).
     pub fn handle_frame_error(&mut self, error: &FrameError, now: T) {
         self.advance(now);
+        if self.closed {
+            return;
+        }
         self.on_frame_error(*error);
         self.check_silence();
+    }
+
+    /// The device closed the stream at `now` (end of input on the port or
+    /// the codec's stream): a game in progress (a move played, no result)
+    /// ends with [`Outcome::Unknown`] and [`EndReason::Closed`]
+    /// ([`Event::GameEnded`] is queued before the game is cleared). From
+    /// then on there is no game ([`position`](Self::position) is `None`),
+    /// inputs are ignored, nothing is transmitted or awaited, and commands
+    /// return [`CommandError::NoGame`] or [`CommandError::Closed`].
+    pub fn handle_close(&mut self, now: T) {
+        self.advance(now);
+        if self.closed {
+            return;
+        }
+        if !self.ended && !self.history.is_empty() {
+            self.events.push_back(Event::GameEnded(GameEnded {
+                outcome: Outcome::Unknown,
+                reason: EndReason::Closed,
+                start: self.start,
+                moves: core::mem::take(&mut self.moves),
+            }));
+        }
+        self.closed = true;
+        self.history.clear();
+        self.moves.clear();
+        self.pending = None;
+        self.queue.clear();
+        self.resend = None;
+        self.awaiting.clear();
+        self.diagram = None;
+        self.resync_requested = false;
+        self.inbuf.clear();
+        self.framer.reset();
     }
 
     fn advance(&mut self, now: T) {
@@ -799,7 +916,7 @@ impl<T: Timestamp> Driver<T> {
         self.disagreements += 1;
         self.events.push_back(Event::Disagreement(d));
         if self.config.auto_resync {
-            self.request_position();
+            self.resync();
         }
     }
 
@@ -807,6 +924,7 @@ impl<T: Timestamp> Driver<T> {
         let before = self.position;
         self.position = before.play(mv).expect("checked legal");
         self.history.push(Ply { before, mv });
+        self.moves.push(mv);
         if !self.ended && self.position.outcome().is_some() {
             self.ended = true;
             let (outcome, reason) = Outcome::of(&self.position, self.config.host_color);
@@ -814,13 +932,14 @@ impl<T: Timestamp> Driver<T> {
                 outcome,
                 reason,
                 start: self.start,
-                moves: self.moves().collect(),
+                moves: self.moves.clone(),
             }));
         }
     }
 
     fn undo(&mut self, last: Ply) {
         self.history.pop();
+        self.moves.pop();
         self.position = last.before;
         self.ended = self.position.outcome().is_some();
     }
@@ -883,12 +1002,13 @@ impl<T: Timestamp> Driver<T> {
                 outcome: Outcome::Unknown,
                 reason: EndReason::NewGame,
                 start: self.start,
-                moves: self.moves().collect(),
+                moves: self.moves.clone(),
             }));
         }
         self.start = Position::startpos();
         self.position = Position::startpos();
         self.history.clear();
+        self.moves.clear();
         self.pending = None;
         self.resend = None;
         self.out_of_sync = false;
@@ -933,7 +1053,7 @@ impl<T: Timestamp> Driver<T> {
                     self.events.push_back(Event::OutOfTurn(mv));
                     self.apply(mv);
                     if self.config.take_back_out_of_turn {
-                        self.send(Command::TakeBack);
+                        self.queue_command(Command::TakeBack);
                     }
                 }
                 Some(sent) => {

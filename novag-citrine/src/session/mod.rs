@@ -11,16 +11,23 @@
 //! session.handle_input(bytes, now);      // raw bytes from the wire
 //! session.handle_message(&msg, now);     // or an already-decoded line (codec users)
 //! session.handle_timeout(now);           // when poll_timeout() has passed
-//! session.some_command(...)?;            // play, take_back, ... -> Result<_, CommandError>
+//! session.some_command(..., now)?;       // send_move, take_back, ... -> Result<_, CommandError>
 //! while let Some(t) = session.poll_transmit() { write(t) }   // 1. bytes to write
 //! while let Some(e) = session.poll_event() { react(e) }      // 2. what happened
 //! let next = session.poll_timeout();                         // 3. when to wake
 //! ```
 //!
-//! Commands use the time of the latest `handle_*` call (or of `new`);
-//! `poll_transmit` releases what is due at that time, so a command issued
-//! between two `handle_*` calls goes out on the next `poll_transmit` when
-//! the pacing allows, else after the next `handle_timeout`.
+//! Every command takes `now` last (like the inputs, it advances the
+//! session's clock); `poll_transmit` releases what is due at the latest
+//! time given, so a command goes out on the next `poll_transmit` when the
+//! pacing allows, else after the next `handle_timeout`. The end of the
+//! stream is `handle_close(now)`: a game in progress ends with
+//! [`Outcome::Unknown`] ([`EndReason::Closed`]) and is cleared after its
+//! [`GameEnded`] event.
+//!
+//! Accessors, the same in both: `position()` and `start_position()`
+//! (`Option<&Position>`, `None` once closed), `moves()` (a slice of
+//! board-core moves, in order) and `is_our_turn()`.
 
 use alloc::vec::Vec;
 
@@ -112,6 +119,8 @@ pub enum EndReason {
     /// A new game started before the game reached a result (`New Game`
     /// from the device, prompted by `N` or unprompted).
     NewGame,
+    /// The peer closed the stream (`handle_close`) during the game.
+    Closed,
 }
 
 impl core::fmt::Display for EndReason {
@@ -121,6 +130,7 @@ impl core::fmt::Display for EndReason {
             EndReason::Stalemate => f.write_str("stalemate"),
             EndReason::InsufficientMaterial => f.write_str("draw by insufficient material"),
             EndReason::NewGame => f.write_str("abandoned: a new game started"),
+            EndReason::Closed => f.write_str("abandoned: the stream was closed"),
         }
     }
 }
@@ -159,7 +169,7 @@ pub enum CommandError {
     NoGame,
     /// The move is not legal in the tracked position.
     #[error("illegal move {0}")]
-    Illegal(Move),
+    IllegalMove(Move),
     /// The driver is out of sync with the device (or resynchronising).
     #[error("out of sync with the device")]
     OutOfSync,
@@ -169,6 +179,9 @@ pub enum CommandError {
     /// Past move 9999, the largest move number the Citrine prints.
     #[error("past move 9999, the largest move number the Citrine prints")]
     MoveLimit,
+    /// The stream is closed (after `handle_close`): nothing can be sent.
+    #[error("the stream is closed")]
+    Closed,
 }
 
 /// A board as 64 squares (`a1` = 0 … `h8` = 63), e.g. from a `Position
