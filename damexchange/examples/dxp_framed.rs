@@ -44,6 +44,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
     };
     session.request_game(request, Instant::now())?;
 
+    let mut closed = false;
     loop {
         // Our move, when it is our turn.
         if session.is_our_turn() {
@@ -68,13 +69,18 @@ async fn main() -> Result<(), Box<dyn Error>> {
                 return Ok(());
             }
         }
+        if closed {
+            return Err("the peer closed the stream before the game ended".into());
+        }
         // 3. Wait for the peer or for `poll_timeout`.
         tokio::select! {
-            item = framed.next() => match item {
-                Some(Ok(Ok(msg))) => session.handle_message(&msg, Instant::now()),
-                Some(Ok(Err(e))) => session.handle_frame_error(&e, Instant::now()),
-                Some(Err(io)) => return Err(io.into()),
-                None => session.handle_close(Instant::now()),
+            item = framed.next() => match item.transpose()? {
+                Some(Ok(msg)) => session.handle_message(&msg, Instant::now()),
+                Some(Err(e)) => session.handle_frame_error(&e, Instant::now()),
+                None => {
+                    session.handle_close(Instant::now());
+                    closed = true;
+                }
             },
             () = sleep_until(session.poll_timeout()) => session.handle_timeout(Instant::now()),
         }

@@ -1,26 +1,17 @@
-//! `tokio_util::codec::Framed<_, HostCodec>` paired with the sans-IO host
-//! `Driver` through `handle_message` and `framed.send(transmit)`.
+//! A Citrine host over `tokio_util::codec::Framed<_, HostCodec>`: the codec
+//! decodes, the session (the host `Driver`) decides (`handle_message`), and
+//! every `Transmit` goes back out with `framed.send`.
 //!
-//! The stream is an in-memory `tokio::io::duplex` pipe; any `AsyncRead +
+//! Self-contained: the peer, the library's simulated Citrine
+//! (`session::Device` behind a `DeviceCodec`), runs in the same process on
+//! the other end of an in-memory `tokio::io::duplex` pipe; any `AsyncRead +
 //! AsyncWrite` works the same way (an async serial port at 57600 8N1, a
-//! pseudo-terminal, a TCP serial bridge such as ser2net). On its other end
-//! the library's simulated Citrine (`session::Device`) runs in the same
-//! process behind a `DeviceCodec`. The host plays White with board-core's
-//! built-in player for a few moves, then asks for a new game; the driver
-//! ends the unfinished game (`GameEnded`, outcome unknown) and the example
-//! exits.
+//! pseudo-terminal, a TCP serial bridge such as ser2net). The host plays
+//! White with the built-in player for a few plies, then asks for a new game;
+//! the driver ends the unfinished game (`GameEnded`, outcome unknown). The
+//! example prints every event and ends with the game.
 //!
-//! ```text
-//! cargo run -p novag-citrine --example citrine_framed --features tokio
-//! ```
-//!
-//! The loop has the family's shape (the DXP and CSA examples are the same):
-//! `tokio::select!` over the next item (an I/O error ends the example;
-//! `Some(Ok)` → `handle_message`,
-//! `Some(Err)` → `handle_frame_error`, `None` → `handle_close`) and the
-//! sleep until `poll_timeout` (→ `handle_timeout`); then every
-//! `poll_transmit()` goes to `framed.send`, every `poll_event()` is
-//! printed; it ends on `Event::GameEnded`.
+//! `cargo run -p novag-citrine --example citrine_framed --features tokio`
 
 use std::error::Error;
 use std::time::{Duration, Instant};
@@ -30,51 +21,37 @@ use futures_util::{SinkExt, StreamExt};
 use novag_citrine::codec::{DeviceCodec, HostCodec};
 use novag_citrine::session::{Device, DeviceConfig, Driver, DriverConfig, Event};
 use tokio::io::DuplexStream;
-use tokio::time::sleep_until;
 use tokio_util::codec::Framed;
 
 /// Plies the host plays before it asks for a new game.
 const PLIES: usize = 6;
 
-/// How long to sleep when a session has no timer running.
-const IDLE: Duration = Duration::from_secs(3600);
-
-/// When a session's `poll_timeout` falls due, as a tokio instant.
-fn wake_at(timeout: Option<Instant>) -> tokio::time::Instant {
-    tokio::time::Instant::from_std(timeout.unwrap_or_else(|| Instant::now() + IDLE))
-}
-
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn Error>> {
-    let (host_end, device_end) = tokio::io::duplex(4096);
-    let device = tokio::spawn(simulated_citrine(device_end));
-
-    let mut framed = Framed::new(host_end, HostCodec::default());
-    let mut driver = Driver::new(DriverConfig::default(), Instant::now());
+    let (stream, device) = start_peer();
+    let mut framed = Framed::new(stream, HostCodec::default());
+    let mut session = Driver::new(DriverConfig::default(), Instant::now());
     let mut player = Player::new(7);
     let mut asked_new_game = false;
+
+    let mut closed = false;
     loop {
-        tokio::select! {
-            item = framed.next() => match item.transpose()? {
-                Some(Ok(reply)) => driver.handle_message(&reply, Instant::now()),
-                Some(Err(e)) => driver.handle_frame_error(&e, Instant::now()),
-                None => driver.handle_close(Instant::now()),
-            },
-            () = sleep_until(wake_at(driver.poll_timeout())) => driver.handle_timeout(Instant::now()),
-        }
-        if driver.is_our_turn() && driver.moves().len() < PLIES {
-            let position = driver.position().ok_or("no game")?;
+        // Our move, when it is our turn (a new game after PLIES plies).
+        if session.is_our_turn() && session.moves().len() < PLIES {
+            let position = session.position().ok_or("our turn without a game")?;
             if let Some(mv) = player.choose_chess(position) {
-                driver.send_move(mv, Instant::now())?;
+                session.send_move(mv, Instant::now())?;
             }
-        } else if driver.moves().len() >= PLIES && driver.is_idle() && !asked_new_game {
-            driver.new_game(Instant::now())?;
+        } else if session.moves().len() >= PLIES && session.is_idle() && !asked_new_game {
+            session.new_game(Instant::now())?;
             asked_new_game = true;
         }
-        while let Some(transmit) = driver.poll_transmit() {
+        // 1. Bytes to write.
+        while let Some(transmit) = session.poll_transmit() {
             framed.send(transmit).await?;
         }
-        while let Some(event) = driver.poll_event() {
+        // 2. What happened.
+        while let Some(event) = session.poll_event() {
             println!("{event}");
             if let Event::GameEnded(_) = event {
                 drop(framed);
@@ -82,14 +59,42 @@ async fn main() -> Result<(), Box<dyn Error>> {
                 return Ok(());
             }
         }
-        if driver.position().is_none() {
-            return Err("the device closed the stream".into());
+        if closed {
+            return Err("the peer closed the stream before the game ended".into());
+        }
+        // 3. Wait for the peer or for `poll_timeout`.
+        tokio::select! {
+            item = framed.next() => match item.transpose()? {
+                Some(Ok(msg)) => session.handle_message(&msg, Instant::now()),
+                Some(Err(e)) => session.handle_frame_error(&e, Instant::now()),
+                None => {
+                    session.handle_close(Instant::now());
+                    closed = true;
+                }
+            },
+            () = sleep_until(session.poll_timeout()) => session.handle_timeout(Instant::now()),
         }
     }
 }
 
-/// The peer: the simulated Citrine behind a `DeviceCodec`, with the same
-/// loop, until the host closes the stream.
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(at) => tokio::time::sleep_until(at.into()).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// The peer: the simulated Citrine behind a `DeviceCodec` on the other end
+/// of an in-memory pipe, with the same loop, until the host closes it.
+fn start_peer() -> (
+    DuplexStream,
+    tokio::task::JoinHandle<Result<(), std::io::Error>>,
+) {
+    let (host_end, device_end) = tokio::io::duplex(4096);
+    (host_end, tokio::spawn(simulated_citrine(device_end)))
+}
+
+/// The simulated Citrine's loop.
 async fn simulated_citrine(stream: DuplexStream) -> Result<(), std::io::Error> {
     let mut framed = Framed::new(stream, DeviceCodec::default());
     let config = DeviceConfig {
@@ -104,7 +109,7 @@ async fn simulated_citrine(stream: DuplexStream) -> Result<(), std::io::Error> {
                 Some(Err(e)) => { device.handle_frame_error(&e, Instant::now()); false }
                 None => { device.handle_close(Instant::now()); true }
             },
-            () = sleep_until(wake_at(device.poll_timeout())) => {
+            () = sleep_until(device.poll_timeout()) => {
                 device.handle_timeout(Instant::now());
                 false
             }
