@@ -441,9 +441,36 @@ impl fmt::Debug for Move {
     }
 }
 
+impl fmt::Display for Move {
+    /// PDN's short form, `32-28` or `28x19`, as the chess and shogi moves
+    /// print their UCI/USI text. Two legal captures can share origin and
+    /// destination; [`Position::move_text`](super::Position::move_text)
+    /// writes the landing squares then (`11x18x25`), which needs the
+    /// position.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sep = if self.is_capture() { 'x' } else { '-' };
+        write!(f, "{}{sep}{}", self.from(), self.to())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    #[cfg(feature = "std")]
+    fn move_displays_pdn_short_form() {
+        // PDN 3.0: `-` for a move, `x` for a capture, squares 1..=50.
+        assert_eq!(
+            std::format!("{}", Move::from_bits(bit_of(32), bit_of(28), 0)),
+            "32-28"
+        );
+        let captured = 1u64 << bit_of(23);
+        assert_eq!(
+            std::format!("{}", Move::from_bits(bit_of(28), bit_of(19), captured)),
+            "28x19"
+        );
+    }
 
     #[test]
     fn move_packs_into_eight_bytes_and_round_trips() {
