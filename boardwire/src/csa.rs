@@ -19,7 +19,7 @@ use csa_protocol::message::{
     ClientMessage, EndReason, GameSummary, ServerMessage, SpecialMove, SummaryLine, X1Command,
     X1Reply,
 };
-use csa_protocol::net::{self, Activity, ConnectError, Limits};
+use csa_protocol::net::{self, Activity, ConnectError, Limits, ServeEvent};
 use csa_protocol::session::{Client, ClientConfig, Event, Outcome, ServerConfig};
 use csa_protocol::types::{GameName, Password, Side, SidePreference, UserName};
 
@@ -47,6 +47,8 @@ pub(crate) enum CsaCommand {
         /// Least_Time_Per_Move in seconds.
         #[arg(long, default_value_t = 0)]
         least_time_per_move: u64,
+        #[command(flatten)]
+        limits: ServeLimits,
     },
     /// Connect to a CSA server and play one game with the built-in player.
     ///
@@ -77,9 +79,12 @@ pub(crate) enum CsaCommand {
         /// Seed of the built-in player's choices.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Give up when the server is silent this long, seconds (as `dxp
-        /// connect --timeout`; waiting for an opponent and the opponent's
-        /// thinking time count as silence). Exit code 1 when it runs out.
+        /// Give up when the server owes an answer (the LOGIN reply, the
+        /// confirmation of our move, the LOGOUT reply) and sends no
+        /// complete line with it for this long, seconds. Bytes without a
+        /// line end do not count. Waiting to be paired is not bounded; the
+        /// opponent's thinking is bounded by its clock plus 30 s. Exit code
+        /// 1 when it runs out.
         #[arg(long, default_value_t = 600)]
         timeout: u64,
     },
@@ -125,7 +130,8 @@ pub(crate) fn run(cmd: CsaCommand, out: &mut dyn Write) -> Result<(), Failure> {
             event,
             max_moves,
             least_time_per_move,
-        } => serve(&listen, event, max_moves, least_time_per_move),
+            limits,
+        } => serve(&listen, event, max_moves, least_time_per_move, &limits),
         CsaCommand::Connect {
             addr,
             user,
@@ -157,25 +163,74 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
         .map_err(|e| format!("cannot start the async runtime: {e}"))
 }
 
+/// `csa serve`'s resource limits (`csa_protocol::net::Limits`,
+/// `ServerConfig`); the defaults are the library's.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ServeLimits {
+    /// Open connections at most; further ones are refused.
+    #[arg(long, default_value_t = 10_000)]
+    max_connections: usize,
+    /// Bytes of output that may wait for one connection; a connection
+    /// past it (a peer that does not read) is closed at once.
+    #[arg(long, default_value_t = 128 * 1024)]
+    output_queue_cap: usize,
+    /// Bytes of output that may wait for all connections together; past
+    /// it the largest queues are closed first.
+    #[arg(long, default_value_t = 48 * 1024 * 1024)]
+    global_output_budget: usize,
+    /// Seconds a write may make no progress before the connection is
+    /// closed.
+    #[arg(long, default_value_t = 20)]
+    send_timeout: u64,
+    /// Seconds from connecting to a successful LOGIN.
+    #[arg(long, default_value_t = 300)]
+    login_timeout: u64,
+    /// Malformed or unrecognised lines in a row before a peer is
+    /// disconnected (0: no limit).
+    #[arg(long, default_value_t = 16)]
+    max_bad_lines: u32,
+    /// Buoy games one user may set at a time.
+    #[arg(long, default_value_t = 16)]
+    max_buoys_per_user: usize,
+    /// Buoy games on the server at a time.
+    #[arg(long, default_value_t = 1024)]
+    max_buoys: usize,
+}
+
 fn serve(
     listen: &str,
     event: String,
     max_moves: u32,
     least_time_per_move: u64,
+    opts: &ServeLimits,
 ) -> Result<(), String> {
     let config = ServerConfig {
         event,
         max_moves,
         least_time_per_move,
+        max_buoys_per_user: opts.max_buoys_per_user,
+        max_buoys: opts.max_buoys,
         ..Default::default()
     };
+    let mut limits = Limits::default();
+    limits.max_connections = opts.max_connections;
+    limits.output_queue_cap = opts.output_queue_cap;
+    limits.global_output_budget = opts.global_output_budget;
+    limits.send_timeout = Duration::from_secs(opts.send_timeout);
+    limits.login_timeout = Duration::from_secs(opts.login_timeout);
+    limits.max_bad_lines = opts.max_bad_lines;
     runtime()?.block_on(async {
         let listener = tokio::net::TcpListener::bind(listen)
             .await
             .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         eprintln!("listening on {addr}");
-        net::serve(listener, config, Limits::default(), |_| {})
+        // Accept failures (once per burst) and the connections the
+        // driver closes go to stderr; games are not logged.
+        net::serve(listener, config, limits, |e| match e {
+            ServeEvent::AcceptFailed(_) | ServeEvent::Dropped { .. } => eprintln!("{e}"),
+            _ => {}
+        })
             .await
             .map_err(|e| format!("server stopped: {e}"))
     })
@@ -255,9 +310,9 @@ fn connect(
         let report = play_client(stream, config, &plan, &mut t)
             .await
             .map_err(|e| match e {
-                ConnectError::Silent(d) => Failure::Failed(format!(
-                    "error: {addr}: no line from the server for {} s (--timeout)",
-                    d.as_secs()
+                ConnectError::Silent(what) => Failure::Failed(format!(
+                    "error: {addr}: the server did not send {what} in time (--timeout {} s)",
+                    plan.timeout.as_secs()
                 )),
                 e => Failure::Failed(format!("error: {addr}: {e}")),
             })?;
