@@ -83,10 +83,14 @@ pub(crate) enum CsaCommand {
         /// confirmation of our move, the LOGOUT reply) and sends no
         /// complete line with it for this long, seconds. Bytes without a
         /// line end do not count. Waiting to be paired is not bounded; the
-        /// opponent's thinking is bounded by its clock plus 30 s. Exit code
-        /// 1 when it runs out.
+        /// opponent's thinking is bounded by its clock plus --clock-margin.
+        /// Exit code 1 when it runs out.
         #[arg(long, default_value_t = 600)]
         timeout: u64,
+        /// Seconds added to the opponent's clock (remaining time +
+        /// byoyomi/increment) before its silence ends the game for us.
+        #[arg(long, default_value_t = 30)]
+        clock_margin: u64,
     },
     /// Decode CSA lines, a recorded capture or a CSA kifu file: one line
     /// per message, in words.
@@ -141,9 +145,11 @@ pub(crate) fn run(cmd: CsaCommand, out: &mut dyn Write) -> Result<(), Failure> {
             side,
             seed,
             timeout,
+            clock_margin,
         } => {
             let timeout = Duration::from_secs(timeout);
-            return connect(&addr, &user, password, x1, game, &side, seed, timeout);
+            let margin = Duration::from_secs(clock_margin);
+            return connect(&addr, &user, password, x1, game, &side, seed, timeout, margin);
         }
         CsaCommand::Decode {
             file,
@@ -246,6 +252,7 @@ fn connect(
     side: &str,
     seed: u64,
     timeout: Duration,
+    clock_margin: Duration,
 ) -> Result<(), Failure> {
     let input = |s: String| Failure::Input(s);
     let name = UserName::new(user.to_string()).map_err(|e| input(format!("--user: {e}")))?;
@@ -285,6 +292,7 @@ fn connect(
     let password = Password::new(pw).map_err(|e| input(format!("--password: {e}")))?;
     let mut config = ClientConfig::new(name, password);
     config.x1 = x1;
+    config.clock_margin = clock_margin;
     if x1 {
         config.game = Some((
             GameName::new(game).map_err(|e| input(format!("--game: {e}")))?,
@@ -397,7 +405,7 @@ impl CsaWire {
                     len,
                 ));
             }
-            m => t.received(len, &m.to_string()),
+            m => t.received(len, &clean(&m.to_string())),
         }
     }
 
@@ -439,10 +447,10 @@ impl CsaWire {
         }
         t.received(
             len,
-            &format!(
+            &clean(&format!(
                 "BEGIN Game_Summary ... END Game_Summary  ({lines} lines; {})",
                 fields.join(", ")
-            ),
+            )),
         );
     }
 
@@ -486,12 +494,33 @@ impl CsaWire {
                 let plural = if n == 1 { "" } else { "s" };
                 t.received(
                     len,
-                    &format!("{prefix}{}  ({n} line{plural}){suffix}", shown.join(" | ")),
+                    &clean(&format!(
+                        "{prefix}{}  ({n} line{plural}){suffix}",
+                        shown.join(" | ")
+                    )),
                 );
             }
             None => {}
         }
     }
+}
+
+/// Text from the peer as shown on stdout: control characters (C0, DEL,
+/// C1) as `\xNN` / `\u{NN}`, so a peer cannot send escape sequences to
+/// the terminal; everything else as is.
+fn clean(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c as u32 {
+            n @ 0..0x80 if c.is_control() => out.push_str(&format!("\\x{n:02X}")),
+            n if c.is_control() => out.push_str(&format!("\\u{{{n:02X}}}")),
+            _ => out.push(c),
+        }
+    }
+    out.into()
 }
 
 /// `##[TAG] ` or `##[TAG][<game id>] `: what the lines of one multi-line
@@ -799,5 +828,12 @@ BEGIN Game_Summary\nProtocol_Version:1.2\nGame_ID:e+g-300-0+a+b+1\nYour_Turn:-\n
             ]
         );
         assert_eq!(bytes, input.len() as u64);
+    }
+
+    #[test]
+    fn peer_text_on_stdout_has_its_control_characters_escaped() {
+        // ESC [ 2 J clears a terminal; U+009B is the one-character CSI.
+        assert_eq!(clean("chat \u{1b}[2J\u{7}x\u{9b}y"), "chat \\x1B[2J\\x07x\\u{9B}y");
+        assert_eq!(clean("こんにちは [x]"), "こんにちは [x]");
     }
 }

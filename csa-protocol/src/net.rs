@@ -245,7 +245,7 @@ pub async fn serve(
                     i = rx.recv() => i,
                     () = tokio::time::sleep_until(tokio::time::Instant::from_std(d)) => {
                         server.handle_timeout(Instant::now());
-                        flush(&mut server, &mut writers, &limits, &total, &mut on_event);
+                        flush(&mut server, &mut writers, &limits, &total, None, &mut on_event);
                         continue;
                     }
                 }
@@ -308,13 +308,9 @@ pub async fn serve(
             }
             Input::Data(id, bytes) => {
                 server.handle_input(id, &bytes, now);
-                if let Some(w) = writers.get(&id) {
-                    w.inflight.fetch_sub(1, Ordering::Relaxed);
-                    w.drained.notify_waiters();
-                }
                 if limits.max_bad_lines > 0 && server.bad_line_streak(id) >= limits.max_bad_lines {
                     // The answers first, then the close.
-                    flush(&mut server, &mut writers, &limits, &total, &mut on_event);
+                    flush(&mut server, &mut writers, &limits, &total, None, &mut on_event);
                     if let Some(w) = writers.remove(&id) {
                         w.close();
                         server.handle_close(id, now);
@@ -324,6 +320,28 @@ pub async fn serve(
                         });
                     }
                 }
+                let congested =
+                    flush(&mut server, &mut writers, &limits, &total, Some(id), &mut on_event);
+                if let Some(w) = writers.get(&id) {
+                    // The sender may send again: at once, or after a pause
+                    // when its lines filled other peers' queues past half
+                    // their cap (chat, monitors), so that a broadcast does
+                    // not outrun the peers that read.
+                    let (inflight, drained) = (w.inflight.clone(), w.drained.clone());
+                    let release = move || {
+                        inflight.fetch_sub(1, Ordering::Relaxed);
+                        drained.notify_waiters();
+                    };
+                    if congested {
+                        tokio::spawn(async move {
+                            tokio::time::sleep(CONGESTION_PAUSE).await;
+                            release();
+                        });
+                    } else {
+                        release();
+                    }
+                }
+                continue;
             }
             Input::Closed(id) => {
                 server.handle_close(id, now);
@@ -332,11 +350,15 @@ pub async fn serve(
                 }
             }
         }
-        flush(&mut server, &mut writers, &limits, &total, &mut on_event);
+        flush(&mut server, &mut writers, &limits, &total, None, &mut on_event);
     }
     acceptor.abort();
     Ok(())
 }
+
+/// How long a peer is not read after its input filled other peers' queues
+/// past half their cap.
+const CONGESTION_PAUSE: Duration = Duration::from_millis(50);
 
 /// Chunks of one connection read and not yet handled at most.
 const INFLIGHT_CHUNKS: usize = 2;
@@ -440,13 +462,19 @@ async fn write_task(
     }
 }
 
+/// Writes the session's output to the connections' queues, closes those
+/// over their cap or the budget, passes on the events. `true` when a
+/// connection other than `source` was left with more than half its cap
+/// queued.
 fn flush(
     server: &mut Server<Instant>,
     writers: &mut HashMap<ConnId, Writer>,
     limits: &Limits,
     total: &AtomicUsize,
+    source: Option<ConnId>,
     on_event: &mut impl FnMut(ServeEvent),
-) {
+) -> bool {
+    let mut congested = false;
     loop {
         let mut over: Vec<ConnId> = Vec::new();
         while let Some((conn, t)) = server.poll_transmit() {
@@ -458,6 +486,9 @@ fn flush(
                     total.fetch_add(n, Ordering::Relaxed);
                     if q > limits.output_queue_cap {
                         over.push(conn);
+                    } else if q > limits.output_queue_cap / 2 && source.is_some_and(|s| s != conn)
+                    {
+                        congested = true;
                     }
                     let _ = w.tx.send(Some(t.into_bytes()));
                 }
@@ -505,7 +536,7 @@ fn flush(
         }
         // Closing may have produced more output (results for the opponent).
         if !server.has_transmit() {
-            return;
+            return congested;
         }
     }
 }
