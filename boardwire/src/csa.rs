@@ -149,7 +149,9 @@ pub(crate) fn run(cmd: CsaCommand, out: &mut dyn Write) -> Result<(), Failure> {
         } => {
             let timeout = Duration::from_secs(timeout);
             let margin = Duration::from_secs(clock_margin);
-            return connect(&addr, &user, password, x1, game, &side, seed, timeout, margin);
+            return connect(
+                &addr, &user, password, x1, game, &side, seed, timeout, margin,
+            );
         }
         CsaCommand::Decode {
             file,
@@ -237,8 +239,8 @@ fn serve(
             ServeEvent::AcceptFailed(_) | ServeEvent::Dropped { .. } => eprintln!("{e}"),
             _ => {}
         })
-            .await
-            .map_err(|e| format!("server stopped: {e}"))
+        .await
+        .map_err(|e| format!("server stopped: {e}"))
     })
 }
 
@@ -833,7 +835,10 @@ BEGIN Game_Summary\nProtocol_Version:1.2\nGame_ID:e+g-300-0+a+b+1\nYour_Turn:-\n
     #[test]
     fn peer_text_on_stdout_has_its_control_characters_escaped() {
         // ESC [ 2 J clears a terminal; U+009B is the one-character CSI.
-        assert_eq!(clean("chat \u{1b}[2J\u{7}x\u{9b}y"), "chat \\x1B[2J\\x07x\\u{9B}y");
+        assert_eq!(
+            clean("chat \u{1b}[2J\u{7}x\u{9b}y"),
+            "chat \\x1B[2J\\x07x\\u{9B}y"
+        );
         assert_eq!(clean("こんにちは [x]"), "こんにちは [x]");
     }
 }

@@ -310,7 +310,14 @@ pub async fn serve(
                 server.handle_input(id, &bytes, now);
                 if limits.max_bad_lines > 0 && server.bad_line_streak(id) >= limits.max_bad_lines {
                     // The answers first, then the close.
-                    flush(&mut server, &mut writers, &limits, &total, None, &mut on_event);
+                    flush(
+                        &mut server,
+                        &mut writers,
+                        &limits,
+                        &total,
+                        None,
+                        &mut on_event,
+                    );
                     if let Some(w) = writers.remove(&id) {
                         w.close();
                         server.handle_close(id, now);
@@ -320,8 +327,14 @@ pub async fn serve(
                         });
                     }
                 }
-                let congested =
-                    flush(&mut server, &mut writers, &limits, &total, Some(id), &mut on_event);
+                let congested = flush(
+                    &mut server,
+                    &mut writers,
+                    &limits,
+                    &total,
+                    Some(id),
+                    &mut on_event,
+                );
                 if let Some(w) = writers.get(&id) {
                     // The sender may send again: at once, or after a pause
                     // when its lines filled other peers' queues past half
@@ -350,7 +363,14 @@ pub async fn serve(
                 }
             }
         }
-        flush(&mut server, &mut writers, &limits, &total, None, &mut on_event);
+        flush(
+            &mut server,
+            &mut writers,
+            &limits,
+            &total,
+            None,
+            &mut on_event,
+        );
     }
     acceptor.abort();
     Ok(())
@@ -486,8 +506,7 @@ fn flush(
                     total.fetch_add(n, Ordering::Relaxed);
                     if q > limits.output_queue_cap {
                         over.push(conn);
-                    } else if q > limits.output_queue_cap / 2 && source.is_some_and(|s| s != conn)
-                    {
+                    } else if q > limits.output_queue_cap / 2 && source.is_some_and(|s| s != conn) {
                         congested = true;
                     }
                     let _ = w.tx.send(Some(t.into_bytes()));

@@ -6,9 +6,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use csa_protocol::session::{
-    Awaited, Client, ClientConfig, ConnId, Event, Server, ServerConfig,
-};
+use csa_protocol::session::{Awaited, Client, ClientConfig, ConnId, Event, Server, ServerConfig};
 use csa_protocol::types::{Password, UserName};
 
 /// A server and raw connections: the lines each received, and whether the
@@ -263,7 +261,10 @@ fn a_buoy_whose_moves_already_end_the_game_is_refused() {
     r.line(1, "%%GETBUOYCOUNT buoy_rep-900-0");
     assert_eq!(r.take(1), ["##[GETBUOYCOUNT] -1", "##[GETBUOYCOUNT] +OK"]);
     // Five of them are fine.
-    r.line(1, "%%SETBUOY buoy_five-900-0 +5958OU-5152OU+5859OU-5251OU+5958OU");
+    r.line(
+        1,
+        "%%SETBUOY buoy_five-900-0 +5958OU-5152OU+5859OU-5251OU+5958OU",
+    );
     assert_eq!(r.take(1), ["##[SETBUOY] +OK"]);
 }
 
@@ -278,7 +279,10 @@ fn control_bytes_are_escaped_in_error_replies_and_chat_is_relayed_as_is() {
     r.take(2);
     r.send(1, b"HELLO\x00\x1b[2J\x07\xff\n");
     let got = r.take(1);
-    assert_eq!(got, ["##[ERROR] unknown command: HELLO\\x00\\x1B[2J\\x07\\xFF"]);
+    assert_eq!(
+        got,
+        ["##[ERROR] unknown command: HELLO\\x00\\x1B[2J\\x07\\xFF"]
+    );
     // Chat is relayed byte for byte (UTF-8 included).
     r.line(1, "%%CHAT こんにちは [x]");
     assert_eq!(r.take(2), ["##[CHAT][a] こんにちは [x]"]);
@@ -360,6 +364,7 @@ fn in_a_game_the_opponent_is_bounded_by_its_clock_and_keep_alive_lines_count() {
     assert_eq!(c.poll_timeout(), None);
 }
 
+#[cfg(feature = "tokio")]
 mod tcp {
     use super::*;
     use csa_protocol::net::{self, Activity, ConnectError, DropReason, Limits, ServeEvent};
@@ -367,9 +372,7 @@ mod tcp {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     use tokio::net::{TcpListener, TcpSocket, TcpStream};
 
-    async fn start(
-        limits: Limits,
-    ) -> (std::net::SocketAddr, Arc<Mutex<Vec<DropReason>>>) {
+    async fn start(limits: Limits) -> (std::net::SocketAddr, Arc<Mutex<Vec<DropReason>>>) {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let drops = Arc::new(Mutex::new(Vec::new()));
@@ -440,7 +443,10 @@ mod tcp {
             }
             n
         };
-        let tasks: Vec<_> = streams.into_iter().map(|r| tokio::spawn(read_all(r))).collect();
+        let tasks: Vec<_> = streams
+            .into_iter()
+            .map(|r| tokio::spawn(read_all(r)))
+            .collect();
         let (mut tr, mut tw) = talker.split();
         let send = async {
             for _ in 0..lines {
@@ -528,9 +534,15 @@ mod tcp {
             },
         )
         .await;
-        assert!(matches!(r, Err(ConnectError::Silent(Awaited::LoginReply))), "{r:?}");
+        assert!(
+            matches!(r, Err(ConnectError::Silent(Awaited::LoginReply))),
+            "{r:?}"
+        );
         let took = started.elapsed();
-        assert!(took >= Duration::from_secs(1) && took < Duration::from_secs(5), "{took:?}");
+        assert!(
+            took >= Duration::from_secs(1) && took < Duration::from_secs(5),
+            "{took:?}"
+        );
         assert_eq!(overlong, 1);
     }
 }

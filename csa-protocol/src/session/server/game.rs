@@ -120,7 +120,10 @@ impl<I: Timestamp> Server<I> {
             g.deferred[i].push_back(line.to_vec());
         } else {
             let l = escape(line);
-            self.error(conn, &format!("a move is already waiting for its turn: {l}"));
+            self.error(
+                conn,
+                &format!("a move is already waiting for its turn: {l}"),
+            );
         }
     }
 
