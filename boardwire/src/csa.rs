@@ -20,7 +20,7 @@ use csa_protocol::message::{
     X1Reply,
 };
 use csa_protocol::net::{self, Activity, ConnectError, Limits, ServeEvent};
-use csa_protocol::session::{Client, ClientConfig, Event, Outcome, ServerConfig};
+use csa_protocol::session::{Awaited, Client, ClientConfig, Event, Outcome, ServerConfig};
 use csa_protocol::types::{GameName, Password, Side, SidePreference, UserName};
 
 use crate::Failure;
@@ -320,8 +320,12 @@ fn connect(
         let report = play_client(stream, config, &plan, &mut t)
             .await
             .map_err(|e| match e {
+                ConnectError::Silent(Awaited::OpponentMove) => Failure::Failed(format!(
+                    "error: {addr}: no move from the opponent within its clock + {} s (--clock-margin)",
+                    clock_margin.as_secs()
+                )),
                 ConnectError::Silent(what) => Failure::Failed(format!(
-                    "error: {addr}: the server did not send {what} in time (--timeout {} s)",
+                    "error: {addr}: the server did not send {what} for {} s (--timeout)",
                     plan.timeout.as_secs()
                 )),
                 e => Failure::Failed(format!("error: {addr}: {e}")),
