@@ -20,6 +20,9 @@ broken:
                 at most one move waits, at most 16 buoys, each wrong login
                 answered `LOGIN:incorrect` and closed about 3 s later, and the
                 game goes on throughout.
+  csa-load      `csa serve`: 1,000 x1 clients, 400 simultaneous games of 10
+                plies (800 players) and 200 clients that read chat: no move
+                lost or misdelivered, nobody closed by the output limits.
   clients       `csa connect` and `dxp connect` with `--timeout 5` against a
                 peer that streams bytes without terminators: exit 1 within
                 10 s, under 1 MB on stdout.
@@ -345,6 +348,130 @@ def csa_queues(bw):
         srv.stop()
 
 
+def csa_load(bw):
+    print("csa-load: 1,000 clients, 400 simultaneous games, 200 chat readers", flush=True)
+    srv = Server([bw, "csa", "serve", "--listen", "127.0.0.1:0"])
+    # Kings stepping back and forth: 10 plies stay short of a 4-fold
+    # repetition (the 4th occurrence would be at ply 12).
+    plies = ["+5958OU", "-5152OU", "+5859OU", "-5251OU"] * 3
+    plies = plies[:10]
+    try:
+        conns = {}
+        bufs = {}
+        t0 = time.time()
+
+        def open_login(name):
+            s = socket.create_connection(srv.addr, timeout=10)
+            s.sendall(f"LOGIN {name} pw x1\n".encode())
+            conns[name] = s
+            bufs[name] = b""
+
+        for g in range(400):
+            open_login(f"b{g}")
+            open_login(f"w{g}")
+        for i in range(200):
+            open_login(f"c{i}")
+        for name, s in conns.items():
+            s.setblocking(False)
+
+        def pump(timeout=0.05):
+            """Reads what is there; returns the names with new complete lines."""
+            r, _, _ = select.select(list(conns.values()), [], [], timeout)
+            by_sock = {s: n for n, s in conns.items()}
+            got = []
+            for s in r:
+                try:
+                    chunk = s.recv(1 << 16)
+                except (BlockingIOError, socket.timeout):
+                    continue
+                except OSError:
+                    chunk = b""
+                n = by_sock[s]
+                if not chunk:
+                    bufs[n] += b"<EOF>\n"
+                bufs[n] += chunk
+                got.append(n)
+            return got
+
+        def lines(name):
+            *done, rest = bufs[name].split(b"\n")
+            bufs[name] = rest
+            return [l.decode(errors="replace") for l in done]
+
+        def wait_for(names, needle, secs=30):
+            pending = set(names)
+            seen = {n: [] for n in names}
+            end = time.time() + secs
+            while pending and time.time() < end:
+                for n in pump():
+                    if n in seen:
+                        ls = lines(n)
+                        seen[n] += ls
+                        if any(needle in l for l in ls):
+                            pending.discard(n)
+                    else:
+                        lines(n)
+            return pending, seen
+
+        def send(name, data):
+            s = conns[name]
+            s.setblocking(True)
+            s.sendall(data)
+            s.setblocking(False)
+
+        pending, _ = wait_for(list(conns), "##[LOGIN] +OK x1")
+        check(not pending, f"1,000 logins answered ({len(pending)} missing)")
+        for g in range(400):
+            send(f"b{g}", f"%%GAME load{g}-600-10 +\n".encode())
+            send(f"w{g}", f"%%GAME load{g}-600-10 -\n".encode())
+        players = [f"{c}{g}" for g in range(400) for c in "bw"]
+        pending, _ = wait_for(players, "END Game_Summary")
+        check(not pending, f"400 games offered ({len(pending)} missing)")
+        for p in players:
+            send(p, b"AGREE\n")
+        pending, _ = wait_for(players, "START:")
+        check(not pending, f"400 games started ({len(pending)} missing)")
+        lost = 0
+        misdelivered = 0
+        moves = 0
+        t1 = time.time()
+        for k, mv in enumerate(plies):
+            movers = [f"{'b' if k % 2 == 0 else 'w'}{g}" for g in range(400)]
+            for m in movers:
+                send(m, (mv + "\n").encode())
+            # Chat now and then, for the readers.
+            if k % 3 == 0:
+                send("c0", b"%%CHAT " + b"y" * 200 + b"\n")
+            pending, seen = wait_for(players, mv + ",T")
+            lost += len(pending)
+            for p, ls in seen.items():
+                for l in ls:
+                    if l.startswith(("+", "-")) and ",T" in l and not l.startswith(mv):
+                        misdelivered += 1
+            moves += 400
+        elapsed = time.time() - t1
+        for g in range(400):
+            send(f"b{g}", b"%TORYO\n")
+        pending, _ = wait_for(players, "#WIN")
+        pending_w = {p for p in pending if p.startswith("w")}
+        time.sleep(0.5)
+        for _ in range(3):
+            pump()
+        readers = [f"c{i}" for i in range(200)]
+        closed = [n for n in conns if b"<EOF>" in bufs[n]]
+        print(f"  {moves} moves in {elapsed:.1f} s ({moves / max(elapsed, 1e-9):.0f} moves/s); "
+              f"{lost} lost, {misdelivered} misdelivered; {len(closed)} closed; "
+              f"RSS {srv.sample():.1f} MB; {time.time() - t0:.1f} s in all", flush=True)
+        check(lost == 0 and misdelivered == 0, "no move lost or misdelivered")
+        check(not pending_w, f"every game ended #WIN for White ({len(pending_w)} missing)")
+        check(not closed, f"no client closed by the server ({len(closed)})")
+        check(srv.max_rss < 64, f"csa serve RSS {srv.max_rss:.1f} MB < 64 MB")
+        for s in conns.values():
+            s.close()
+    finally:
+        srv.stop()
+
+
 def csa_fds(bw):
     print("csa-fds: ulimit -n 64, 100 connections opened and closed, then a login", flush=True)
     srv = Server([bw, "csa", "serve", "--listen", "127.0.0.1:0"], shell_prefix="ulimit -n 64;")
@@ -496,7 +623,7 @@ def clients(bw):
         ls.close()
 
 
-ATTACKS = {"csa-flood": csa_flood, "csa-queues": csa_queues, "csa-fds": csa_fds, "dxp-malformed": dxp_malformed, "clients": clients}
+ATTACKS = {"csa-flood": csa_flood, "csa-queues": csa_queues, "csa-load": csa_load, "csa-fds": csa_fds, "dxp-malformed": dxp_malformed, "clients": clients}
 
 
 def main():

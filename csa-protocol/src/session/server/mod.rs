@@ -3,7 +3,8 @@
 //! Inputs take the connection id and the time: [`Server::handle_connect`],
 //! [`Server::handle_input`] (raw bytes) or [`Server::handle_message`] (a
 //! decoded line), [`Server::handle_close`], [`Server::handle_timeout`] (at
-//! [`Server::poll_timeout`]: clocks, agree timeouts). Outputs, in this
+//! [`Server::poll_timeout`]: clocks, agree timeouts, the login timeout,
+//! closing refused logins). Outputs, in this
 //! order: [`Server::poll_transmit`] (`(conn, bytes)` in the order they must
 //! be written; [`Transmit::close_after`] asks for the connection to be
 //! closed after its bytes), [`Server::poll_event`], [`Server::poll_timeout`].
@@ -236,6 +237,8 @@ struct Conn<I> {
     bad_lines: u32,
     /// A refused login: input is ignored and the connection closed then.
     refused_until: Option<I>,
+    /// Closed then unless logged in.
+    login_deadline: I,
 }
 
 #[derive(Debug)]
@@ -357,8 +360,8 @@ impl<I: Timestamp> Server<I> {
         if self.conns.contains_key(&conn) {
             return;
         }
-        self.login_deadlines
-            .push_back((now.saturating_add(self.config.login_timeout), conn));
+        let login_deadline = now.saturating_add(self.config.login_timeout);
+        self.login_deadlines.push_back((login_deadline, conn));
         let id = conn;
         self.conns.insert(
             id,
@@ -368,6 +371,7 @@ impl<I: Timestamp> Server<I> {
                 closed: false,
                 bad_lines: 0,
                 refused_until: None,
+                login_deadline,
             },
         );
     }
@@ -508,7 +512,9 @@ impl<I: Timestamp> Server<I> {
             if self
                 .conns
                 .get(&conn)
-                .is_some_and(|c| c.login.is_none() && c.refused_until.is_none())
+                .is_some_and(|c| {
+                    c.login.is_none() && c.refused_until.is_none() && c.login_deadline <= now
+                })
             {
                 self.close(conn);
             }
@@ -518,7 +524,14 @@ impl<I: Timestamp> Server<I> {
                 break;
             }
             self.refused.pop_front();
-            self.close(conn);
+            if self
+                .conns
+                .get(&conn)
+                .and_then(|c| c.refused_until)
+                .is_some_and(|u| u <= now)
+            {
+                self.close(conn);
+            }
         }
         let ids: Vec<u64> = self.games.keys().copied().collect();
         for gk in ids {
