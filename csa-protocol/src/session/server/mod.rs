@@ -509,13 +509,9 @@ impl<I: Timestamp> Server<I> {
                 break;
             }
             self.login_deadlines.pop_front();
-            if self
-                .conns
-                .get(&conn)
-                .is_some_and(|c| {
-                    c.login.is_none() && c.refused_until.is_none() && c.login_deadline <= now
-                })
-            {
+            if self.conns.get(&conn).is_some_and(|c| {
+                c.login.is_none() && c.refused_until.is_none() && c.login_deadline <= now
+            }) {
                 self.close(conn);
             }
         }
