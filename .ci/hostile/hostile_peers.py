@@ -14,6 +14,15 @@ broken:
   dxp-malformed `dxp serve`: 1 M malformed frames (`X\\0`) over 100
                 connections: server RSS < 32 MB, stdout bounded; a probe
                 GAMEREQ is answered (GAMEACC) within 250 ms throughout.
+  csa-queues    `csa serve`: 20 MB of out-of-turn 8 kB move lines while the
+                opponent thinks, 20,000 `%%SETBUOY` from one user, 20 logins
+                with the wrong password for a player in a game: RSS < 64 MB,
+                at most one move waits, at most 16 buoys, each wrong login
+                answered `LOGIN:incorrect` and closed about 3 s later, and the
+                game goes on throughout.
+  csa-load      `csa serve`: 1,000 x1 clients, 400 simultaneous games of 10
+                plies (800 players) and 200 clients that read chat: no move
+                lost or misdelivered, nobody closed by the output limits.
   clients       `csa connect` and `dxp connect` with `--timeout 5` against a
                 peer that streams bytes without terminators: exit 1 within
                 10 s, under 1 MB on stdout.
@@ -219,6 +228,250 @@ def csa_flood(bw):
         srv.stop()
 
 
+class Reader(threading.Thread):
+    """Reads a socket into a bounded tail and counts needles."""
+
+    def __init__(self, sock, needles):
+        super().__init__(daemon=True)
+        self.sock = sock
+        self.counts = {n: 0 for n in needles}
+        self.tail = b""
+        self.bytes = 0
+        self.stop_flag = False
+
+    def run(self):
+        self.sock.settimeout(0.2)
+        while not self.stop_flag:
+            try:
+                chunk = self.sock.recv(1 << 16)
+            except socket.timeout:
+                continue
+            except OSError:
+                return
+            if not chunk:
+                return
+            self.bytes += len(chunk)
+            data = self.tail + chunk
+            for n in self.counts:
+                # Needles end with a newline: none is counted twice.
+                self.counts[n] += data.count(n) - self.tail.count(n)
+            self.tail = data[-9000:]
+
+
+def csa_queues(bw):
+    print("csa-queues: out-of-turn move flood, %%SETBUOY flood, wrong logins on a player in a game", flush=True)
+    srv = Server([bw, "csa", "serve", "--listen", "127.0.0.1:0"])
+    try:
+        a = x1_login(srv.addr, "qa")
+        b = x1_login(srv.addr, "qb")
+        recv_until(a, b"##[LOGIN] +OK x1", 5)
+        recv_until(b, b"##[LOGIN] +OK x1", 5)
+        a.sendall(b"%%GAME q-300-10 +\n")
+        b.sendall(b"%%GAME q-300-10 -\n")
+        recv_until(a, b"END Game_Summary", 5)
+        recv_until(b, b"END Game_Summary", 5)
+        a.sendall(b"AGREE\n")
+        b.sendall(b"AGREE\n")
+        ok_a, _ = recv_until(a, b"START:", 5)
+        ok_b, _ = recv_until(b, b"START:", 5)
+        check(ok_a and ok_b, "the game starts")
+        rb = Reader(b, [b"already waiting for its turn", b"+7776FU,T", b"+2726FU,T"])
+        rb.start()
+        line = b"-3334FU,'" + b"x" * 8000 + b"\n"  # a move with a Floodgate comment
+        sent = 0
+        t0 = time.time()
+        while sent < 20 * 1000 * 1000 and time.time() - t0 < 30:
+            try:
+                b.sendall(line)
+            except OSError:
+                break
+            sent += len(line)
+            if sent % (100 * len(line)) == 0:
+                srv.sample()
+        time.sleep(0.5)
+        srv.sample()
+        errors = rb.counts[b"already waiting for its turn"]
+        print(f"  out of turn: sent {sent / 1e6:.1f} MB in {time.time() - t0:.1f} s; "
+              f"{errors} error replies; RSS max {srv.max_rss:.1f} MB", flush=True)
+        check(sent >= 20 * 1000 * 1000, "the out-of-turn flood is read to the end")
+        # Black moves: the game goes on (the one held line is played and is
+        # illegal, or it is not: either way Black's move reaches White).
+        a.sendall(b"+7776FU\n")
+        time.sleep(0.5)
+        check(rb.counts[b"+7776FU,T"] == 1, "the game goes on after the flood (White sees Black's move)")
+        # Buoys from one user.
+        c = x1_login(srv.addr, "qc")
+        recv_until(c, b"##[LOGIN] +OK x1", 5)
+        rc = Reader(c, [b"##[SETBUOY] +OK\n", b"too many buoy games"])
+        rc.start()
+        for i in range(0, 20000, 500):
+            c.sendall(b"".join(b"%%%%SETBUOY buoy_q%d-900-0 +7776FU\n" % j for j in range(i, i + 500)))
+        time.sleep(1.0)
+        srv.sample()
+        oks = rc.counts[b"##[SETBUOY] +OK\n"]
+        print(f"  buoys: {oks} accepted, {rc.counts[b'too many buoy games']} refused; "
+              f"RSS max {srv.max_rss:.1f} MB", flush=True)
+        check(oks <= 16, f"{oks} buoys accepted from one user <= 16")
+        # Wrong passwords (and the right one) for a player in a game.
+        closes = []
+        for i in range(20):
+            s = socket.create_connection(srv.addr, timeout=6)
+            pw = "pw" if i == 0 else "wrong"
+            s.sendall(f"LOGIN qa {pw} x1\n".encode())
+            closes.append((s, time.time()))
+        answered = 0
+        delays = []
+        for s, t in closes:
+            buf = b""
+            try:
+                while True:
+                    chunk = s.recv(4096)
+                    if not chunk:
+                        break
+                    buf += chunk
+            except OSError:
+                pass
+            delays.append(time.time() - t)
+            answered += buf.startswith(b"LOGIN:incorrect")
+            s.close()
+        print(f"  wrong logins: {answered}/20 answered LOGIN:incorrect; closed after "
+              f"{min(delays):.1f}-{max(delays):.1f} s", flush=True)
+        check(answered == 20, "every login on a player in a game is refused")
+        check(min(delays) >= 2.5, "a refused login is closed about 3 s later, not at once")
+        a.sendall(b"+2726FU\n")
+        time.sleep(0.5)
+        check(rb.counts[b"+2726FU,T"] == 1, "the victim's game goes on (its next move reaches White)")
+        check(srv.alive(), "csa serve survives")
+        check(srv.max_rss < 64, f"csa serve RSS {srv.max_rss:.1f} MB < 64 MB")
+        rb.stop_flag = rc.stop_flag = True
+    finally:
+        srv.stop()
+
+
+def csa_load(bw):
+    print("csa-load: 1,000 clients, 400 simultaneous games, 200 chat readers", flush=True)
+    srv = Server([bw, "csa", "serve", "--listen", "127.0.0.1:0"])
+    # Kings stepping back and forth: 10 plies stay short of a 4-fold
+    # repetition (the 4th occurrence would be at ply 12).
+    plies = ["+5958OU", "-5152OU", "+5859OU", "-5251OU"] * 3
+    plies = plies[:10]
+    try:
+        conns = {}
+        bufs = {}
+        t0 = time.time()
+
+        def open_login(name):
+            s = socket.create_connection(srv.addr, timeout=10)
+            s.sendall(f"LOGIN {name} pw x1\n".encode())
+            conns[name] = s
+            bufs[name] = b""
+
+        for g in range(400):
+            open_login(f"b{g}")
+            open_login(f"w{g}")
+        for i in range(200):
+            open_login(f"c{i}")
+        for name, s in conns.items():
+            s.setblocking(False)
+
+        def pump(timeout=0.05):
+            """Reads what is there; returns the names with new complete lines."""
+            r, _, _ = select.select(list(conns.values()), [], [], timeout)
+            by_sock = {s: n for n, s in conns.items()}
+            got = []
+            for s in r:
+                try:
+                    chunk = s.recv(1 << 16)
+                except (BlockingIOError, socket.timeout):
+                    continue
+                except OSError:
+                    chunk = b""
+                n = by_sock[s]
+                if not chunk:
+                    bufs[n] += b"<EOF>\n"
+                bufs[n] += chunk
+                got.append(n)
+            return got
+
+        def lines(name):
+            *done, rest = bufs[name].split(b"\n")
+            bufs[name] = rest
+            return [l.decode(errors="replace") for l in done]
+
+        def wait_for(names, needle, secs=30):
+            pending = set(names)
+            seen = {n: [] for n in names}
+            end = time.time() + secs
+            while pending and time.time() < end:
+                for n in pump():
+                    if n in seen:
+                        ls = lines(n)
+                        seen[n] += ls
+                        if any(needle in l for l in ls):
+                            pending.discard(n)
+                    else:
+                        lines(n)
+            return pending, seen
+
+        def send(name, data):
+            s = conns[name]
+            s.setblocking(True)
+            s.sendall(data)
+            s.setblocking(False)
+
+        pending, _ = wait_for(list(conns), "##[LOGIN] +OK x1")
+        check(not pending, f"1,000 logins answered ({len(pending)} missing)")
+        for g in range(400):
+            send(f"b{g}", f"%%GAME load{g}-600-10 +\n".encode())
+            send(f"w{g}", f"%%GAME load{g}-600-10 -\n".encode())
+        players = [f"{c}{g}" for g in range(400) for c in "bw"]
+        pending, _ = wait_for(players, "END Game_Summary")
+        check(not pending, f"400 games offered ({len(pending)} missing)")
+        for p in players:
+            send(p, b"AGREE\n")
+        pending, _ = wait_for(players, "START:")
+        check(not pending, f"400 games started ({len(pending)} missing)")
+        lost = 0
+        misdelivered = 0
+        moves = 0
+        t1 = time.time()
+        for k, mv in enumerate(plies):
+            movers = [f"{'b' if k % 2 == 0 else 'w'}{g}" for g in range(400)]
+            for m in movers:
+                send(m, (mv + "\n").encode())
+            # Chat now and then, for the readers.
+            if k % 3 == 0:
+                send("c0", b"%%CHAT " + b"y" * 200 + b"\n")
+            pending, seen = wait_for(players, mv + ",T")
+            lost += len(pending)
+            for p, ls in seen.items():
+                for l in ls:
+                    if l.startswith(("+", "-")) and ",T" in l and not l.startswith(mv):
+                        misdelivered += 1
+            moves += 400
+        elapsed = time.time() - t1
+        for g in range(400):
+            send(f"b{g}", b"%TORYO\n")
+        pending, _ = wait_for(players, "#WIN")
+        pending_w = {p for p in pending if p.startswith("w")}
+        time.sleep(0.5)
+        for _ in range(3):
+            pump()
+        readers = [f"c{i}" for i in range(200)]
+        closed = [n for n in conns if b"<EOF>" in bufs[n]]
+        print(f"  {moves} moves in {elapsed:.1f} s ({moves / max(elapsed, 1e-9):.0f} moves/s); "
+              f"{lost} lost, {misdelivered} misdelivered; {len(closed)} closed; "
+              f"RSS {srv.sample():.1f} MB; {time.time() - t0:.1f} s in all", flush=True)
+        check(lost == 0 and misdelivered == 0, "no move lost or misdelivered")
+        check(not pending_w, f"every game ended #WIN for White ({len(pending_w)} missing)")
+        check(not closed, f"no client closed by the server ({len(closed)})")
+        check(srv.max_rss < 64, f"csa serve RSS {srv.max_rss:.1f} MB < 64 MB")
+        for s in conns.values():
+            s.close()
+    finally:
+        srv.stop()
+
+
 def csa_fds(bw):
     print("csa-fds: ulimit -n 64, 100 connections opened and closed, then a login", flush=True)
     srv = Server([bw, "csa", "serve", "--listen", "127.0.0.1:0"], shell_prefix="ulimit -n 64;")
@@ -370,7 +623,7 @@ def clients(bw):
         ls.close()
 
 
-ATTACKS = {"csa-flood": csa_flood, "csa-fds": csa_fds, "dxp-malformed": dxp_malformed, "clients": clients}
+ATTACKS = {"csa-flood": csa_flood, "csa-queues": csa_queues, "csa-load": csa_load, "csa-fds": csa_fds, "dxp-malformed": dxp_malformed, "clients": clients}
 
 
 def main():

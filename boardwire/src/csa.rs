@@ -19,8 +19,8 @@ use csa_protocol::message::{
     ClientMessage, EndReason, GameSummary, ServerMessage, SpecialMove, SummaryLine, X1Command,
     X1Reply,
 };
-use csa_protocol::net::{self, Activity, ConnectError, Limits};
-use csa_protocol::session::{Client, ClientConfig, Event, Outcome, ServerConfig};
+use csa_protocol::net::{self, Activity, ConnectError, Limits, ServeEvent};
+use csa_protocol::session::{Awaited, Client, ClientConfig, Event, Outcome, ServerConfig};
 use csa_protocol::types::{GameName, Password, Side, SidePreference, UserName};
 
 use crate::Failure;
@@ -47,6 +47,8 @@ pub(crate) enum CsaCommand {
         /// Least_Time_Per_Move in seconds.
         #[arg(long, default_value_t = 0)]
         least_time_per_move: u64,
+        #[command(flatten)]
+        limits: ServeLimits,
     },
     /// Connect to a CSA server and play one game with the built-in player.
     ///
@@ -77,11 +79,18 @@ pub(crate) enum CsaCommand {
         /// Seed of the built-in player's choices.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Give up when the server is silent this long, seconds (as `dxp
-        /// connect --timeout`; waiting for an opponent and the opponent's
-        /// thinking time count as silence). Exit code 1 when it runs out.
+        /// Give up when the server owes an answer (the LOGIN reply, the
+        /// confirmation of our move, the LOGOUT reply) and sends no
+        /// complete line with it for this long, seconds. Bytes without a
+        /// line end do not count. Waiting to be paired is not bounded; the
+        /// opponent's thinking is bounded by its clock plus --clock-margin.
+        /// Exit code 1 when it runs out.
         #[arg(long, default_value_t = 600)]
         timeout: u64,
+        /// Seconds added to the opponent's clock (remaining time +
+        /// byoyomi/increment) before its silence ends the game for us.
+        #[arg(long, default_value_t = 30)]
+        clock_margin: u64,
     },
     /// Decode CSA lines, a recorded capture or a CSA kifu file: one line
     /// per message, in words.
@@ -125,7 +134,8 @@ pub(crate) fn run(cmd: CsaCommand, out: &mut dyn Write) -> Result<(), Failure> {
             event,
             max_moves,
             least_time_per_move,
-        } => serve(&listen, event, max_moves, least_time_per_move),
+            limits,
+        } => serve(&listen, event, max_moves, least_time_per_move, &limits),
         CsaCommand::Connect {
             addr,
             user,
@@ -135,9 +145,13 @@ pub(crate) fn run(cmd: CsaCommand, out: &mut dyn Write) -> Result<(), Failure> {
             side,
             seed,
             timeout,
+            clock_margin,
         } => {
             let timeout = Duration::from_secs(timeout);
-            return connect(&addr, &user, password, x1, game, &side, seed, timeout);
+            let margin = Duration::from_secs(clock_margin);
+            return connect(
+                &addr, &user, password, x1, game, &side, seed, timeout, margin,
+            );
         }
         CsaCommand::Decode {
             file,
@@ -157,27 +171,76 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
         .map_err(|e| format!("cannot start the async runtime: {e}"))
 }
 
+/// `csa serve`'s resource limits (`csa_protocol::net::Limits`,
+/// `ServerConfig`); the defaults are the library's.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ServeLimits {
+    /// Open connections at most; further ones are refused.
+    #[arg(long, default_value_t = 10_000)]
+    max_connections: usize,
+    /// Bytes of output that may wait for one connection; a connection
+    /// past it (a peer that does not read) is closed at once.
+    #[arg(long, default_value_t = 128 * 1024)]
+    output_queue_cap: usize,
+    /// Bytes of output that may wait for all connections together; past
+    /// it the largest queues are closed first.
+    #[arg(long, default_value_t = 48 * 1024 * 1024)]
+    global_output_budget: usize,
+    /// Seconds a write may make no progress before the connection is
+    /// closed.
+    #[arg(long, default_value_t = 20)]
+    send_timeout: u64,
+    /// Seconds from connecting to a successful LOGIN.
+    #[arg(long, default_value_t = 300)]
+    login_timeout: u64,
+    /// Malformed or unrecognised lines in a row before a peer is
+    /// disconnected (0: no limit).
+    #[arg(long, default_value_t = 16)]
+    max_bad_lines: u32,
+    /// Buoy games one user may set at a time.
+    #[arg(long, default_value_t = 16)]
+    max_buoys_per_user: usize,
+    /// Buoy games on the server at a time.
+    #[arg(long, default_value_t = 1024)]
+    max_buoys: usize,
+}
+
 fn serve(
     listen: &str,
     event: String,
     max_moves: u32,
     least_time_per_move: u64,
+    opts: &ServeLimits,
 ) -> Result<(), String> {
     let config = ServerConfig {
         event,
         max_moves,
         least_time_per_move,
+        max_buoys_per_user: opts.max_buoys_per_user,
+        max_buoys: opts.max_buoys,
         ..Default::default()
     };
+    let mut limits = Limits::default();
+    limits.max_connections = opts.max_connections;
+    limits.output_queue_cap = opts.output_queue_cap;
+    limits.global_output_budget = opts.global_output_budget;
+    limits.send_timeout = Duration::from_secs(opts.send_timeout);
+    limits.login_timeout = Duration::from_secs(opts.login_timeout);
+    limits.max_bad_lines = opts.max_bad_lines;
     runtime()?.block_on(async {
         let listener = tokio::net::TcpListener::bind(listen)
             .await
             .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         eprintln!("listening on {addr}");
-        net::serve(listener, config, Limits::default(), |_| {})
-            .await
-            .map_err(|e| format!("server stopped: {e}"))
+        // Accept failures (once per burst) and the connections the
+        // driver closes go to stderr; games are not logged.
+        net::serve(listener, config, limits, |e| match e {
+            ServeEvent::AcceptFailed(_) | ServeEvent::Dropped { .. } => eprintln!("{e}"),
+            _ => {}
+        })
+        .await
+        .map_err(|e| format!("server stopped: {e}"))
     })
 }
 
@@ -191,6 +254,7 @@ fn connect(
     side: &str,
     seed: u64,
     timeout: Duration,
+    clock_margin: Duration,
 ) -> Result<(), Failure> {
     let input = |s: String| Failure::Input(s);
     let name = UserName::new(user.to_string()).map_err(|e| input(format!("--user: {e}")))?;
@@ -230,6 +294,7 @@ fn connect(
     let password = Password::new(pw).map_err(|e| input(format!("--password: {e}")))?;
     let mut config = ClientConfig::new(name, password);
     config.x1 = x1;
+    config.clock_margin = clock_margin;
     if x1 {
         config.game = Some((
             GameName::new(game).map_err(|e| input(format!("--game: {e}")))?,
@@ -255,9 +320,13 @@ fn connect(
         let report = play_client(stream, config, &plan, &mut t)
             .await
             .map_err(|e| match e {
-                ConnectError::Silent(d) => Failure::Failed(format!(
-                    "error: {addr}: no line from the server for {} s (--timeout)",
-                    d.as_secs()
+                ConnectError::Silent(Awaited::OpponentMove) => Failure::Failed(format!(
+                    "error: {addr}: no move from the opponent within its clock + {} s (--clock-margin)",
+                    clock_margin.as_secs()
+                )),
+                ConnectError::Silent(what) => Failure::Failed(format!(
+                    "error: {addr}: the server did not send {what} for {} s (--timeout)",
+                    plan.timeout.as_secs()
                 )),
                 e => Failure::Failed(format!("error: {addr}: {e}")),
             })?;
@@ -342,7 +411,7 @@ impl CsaWire {
                     len,
                 ));
             }
-            m => t.received(len, &m.to_string()),
+            m => t.received(len, &clean(&m.to_string())),
         }
     }
 
@@ -384,10 +453,10 @@ impl CsaWire {
         }
         t.received(
             len,
-            &format!(
+            &clean(&format!(
                 "BEGIN Game_Summary ... END Game_Summary  ({lines} lines; {})",
                 fields.join(", ")
-            ),
+            )),
         );
     }
 
@@ -431,12 +500,33 @@ impl CsaWire {
                 let plural = if n == 1 { "" } else { "s" };
                 t.received(
                     len,
-                    &format!("{prefix}{}  ({n} line{plural}){suffix}", shown.join(" | ")),
+                    &clean(&format!(
+                        "{prefix}{}  ({n} line{plural}){suffix}",
+                        shown.join(" | ")
+                    )),
                 );
             }
             None => {}
         }
     }
+}
+
+/// Text from the peer as shown on stdout: control characters (C0, DEL,
+/// C1) as `\xNN` / `\u{NN}`, so a peer cannot send escape sequences to
+/// the terminal; everything else as is.
+fn clean(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return text.into();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c as u32 {
+            n @ 0..0x80 if c.is_control() => out.push_str(&format!("\\x{n:02X}")),
+            n if c.is_control() => out.push_str(&format!("\\u{{{n:02X}}}")),
+            _ => out.push(c),
+        }
+    }
+    out.into()
 }
 
 /// `##[TAG] ` or `##[TAG][<game id>] `: what the lines of one multi-line
@@ -744,5 +834,15 @@ BEGIN Game_Summary\nProtocol_Version:1.2\nGame_ID:e+g-300-0+a+b+1\nYour_Turn:-\n
             ]
         );
         assert_eq!(bytes, input.len() as u64);
+    }
+
+    #[test]
+    fn peer_text_on_stdout_has_its_control_characters_escaped() {
+        // ESC [ 2 J clears a terminal; U+009B is the one-character CSI.
+        assert_eq!(
+            clean("chat \u{1b}[2J\u{7}x\u{9b}y"),
+            "chat \\x1B[2J\\x07x\\u{9B}y"
+        );
+        assert_eq!(clean("こんにちは [x]"), "こんにちは [x]");
     }
 }

@@ -21,14 +21,15 @@ use std::vec;
 use std::vec::Vec;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::mpsc;
+use tokio::sync::{Notify, mpsc};
 
 use crate::decode::decode;
 use crate::framer::{Framer, Status};
 use crate::message::{ClientMessage, ServerMessage};
 use crate::session::{
-    Client, ClientConfig, ClientState, ConnId, Event, Server, ServerConfig, ServerEvent,
+    Awaited, Client, ClientConfig, ConnId, Event, Server, ServerConfig, ServerEvent,
 };
 
 /// Resource bounds of the drivers. Every field has a documented default
@@ -41,22 +42,31 @@ pub struct Limits {
     /// `max_line_len`.
     pub max_line_len: usize,
     /// Bytes that may wait to be written to one connection (default
-    /// 1 MiB); a peer that reads slower than that is disconnected.
+    /// 128 KiB: 200 peers that never read hold at most 25 MiB); a
+    /// connection past it is closed at once (a player in a game loses by
+    /// disconnect). Monitor output and chat count like everything else.
     pub output_queue_cap: usize,
     /// Bytes that may wait to be written to all connections together
-    /// (default 64 MiB); past it, the connection being written to is
-    /// disconnected.
+    /// (default 48 MiB); past it, the connections with the largest queues
+    /// are closed first until the total is under it again.
     pub global_output_budget: usize,
-    /// Open connections at most (default 1024); a connection beyond is
-    /// closed at once, unanswered.
+    /// A write to a connection that makes no progress for this long closes
+    /// it (default 20 s, shogi-server's writer timeout).
+    pub send_timeout: Duration,
+    /// Open connections at most (default 10,000); a connection beyond is
+    /// answered `##[ERROR] too many connections` (when its socket takes
+    /// the line at once) and closed.
     pub max_connections: usize,
-    /// Time from accept to a successful `LOGIN` (default 60 s); then the
-    /// connection is closed. For [`connect`]: the time the server may take
-    /// to answer `LOGIN`.
+    /// [`serve`]: time from accept to a successful `LOGIN` (default 300 s,
+    /// shogi-server's); overrides [`ServerConfig::login_timeout`]. Not
+    /// used by [`connect`] (its `silence` bounds the `LOGIN` reply).
     pub login_timeout: Duration,
-    /// Pause after a failed `accept` (default 100 ms: out of file
-    /// descriptors, for instance), so that the loop does not spin.
+    /// First pause after a failed `accept` (default 10 ms: out of file
+    /// descriptors, for instance); it doubles with every failure in a row
+    /// up to [`Limits::accept_backoff_max`]. The listener is kept.
     pub accept_backoff: Duration,
+    /// Longest pause after failed accepts (default 250 ms).
+    pub accept_backoff_max: Duration,
     /// Consecutive malformed, unrecognised or over-long lines from a peer
     /// after which it is disconnected (default 16; 0 = no limit).
     pub max_bad_lines: u32,
@@ -66,18 +76,75 @@ impl Default for Limits {
     fn default() -> Self {
         Self {
             max_line_len: crate::framer::DEFAULT_MAX_LEN,
-            output_queue_cap: 1 << 20,
-            global_output_budget: 64 << 20,
-            max_connections: 1024,
-            login_timeout: Duration::from_secs(60),
-            accept_backoff: Duration::from_millis(100),
+            output_queue_cap: 128 << 10,
+            global_output_budget: 48 << 20,
+            send_timeout: Duration::from_secs(20),
+            max_connections: 10_000,
+            login_timeout: Duration::from_secs(300),
+            accept_backoff: Duration::from_millis(10),
+            accept_backoff_max: Duration::from_millis(250),
             max_bad_lines: 16,
+        }
+    }
+}
+
+/// What [`serve`] reports beside the session's [`ServerEvent`]s.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ServeEvent {
+    /// From the session.
+    Server(ServerEvent),
+    /// `accept` failed (once per burst of failures: the next report comes
+    /// only after an accept succeeded); the listener is kept and accepting
+    /// resumes after the back-off.
+    AcceptFailed(io::Error),
+    /// A connection was closed by the driver.
+    Dropped {
+        /// The connection.
+        conn: ConnId,
+        /// Why.
+        reason: DropReason,
+    },
+}
+
+/// Why [`serve`] closed a connection itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DropReason {
+    /// More than [`Limits::max_connections`] were open.
+    TooManyConnections,
+    /// Its queued output passed [`Limits::output_queue_cap`].
+    OutputQueueFull,
+    /// The total queued output passed [`Limits::global_output_budget`] and
+    /// its queue was among the largest.
+    OutputBudget,
+    /// More than [`Limits::max_bad_lines`] bad lines in a row.
+    BadLines,
+}
+
+impl core::fmt::Display for ServeEvent {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ServeEvent::Server(e) => e.fmt(f),
+            ServeEvent::AcceptFailed(e) => {
+                write!(f, "accept failed: {e} (retrying with back-off)")
+            }
+            ServeEvent::Dropped { conn, reason } => {
+                let why = match reason {
+                    DropReason::TooManyConnections => "too many connections",
+                    DropReason::OutputQueueFull => "its output queue is full (not reading)",
+                    DropReason::OutputBudget => "the global output budget is exceeded",
+                    DropReason::BadLines => "too many bad lines",
+                };
+                write!(f, "connection {} closed: {why}", conn.0)
+            }
         }
     }
 }
 
 enum Input {
     Accepted(TcpStream),
+    AcceptFailed(io::Error),
     Data(ConnId, Vec<u8>),
     Closed(ConnId),
 }
@@ -91,34 +158,79 @@ fn unix_now() -> u64 {
 struct Writer {
     tx: mpsc::UnboundedSender<Option<Vec<u8>>>,
     queued: Arc<AtomicUsize>,
-    login_deadline: Option<Instant>,
+    kill: Arc<Notify>,
+    reader: tokio::task::JoinHandle<()>,
+    /// Chunks read and not yet handled.
+    inflight: Arc<AtomicUsize>,
+    /// Wakes the reader (output written, input handled).
+    drained: Arc<Notify>,
 }
 
-/// Runs a CSA server on `listener` until the listener is closed; every
-/// [`ServerEvent`] goes to `on_event`.
+impl Writer {
+    /// Stops both tasks now: queued output is discarded.
+    fn kill(self) {
+        self.kill.notify_one();
+        let _ = self.tx.send(None);
+        self.reader.abort();
+    }
+
+    /// Writes what is queued (within the send timeout), then closes.
+    fn close(self) {
+        let _ = self.tx.send(None);
+        self.reader.abort();
+    }
+}
+
+/// Messages from the connection tasks that may wait at once; a peer that
+/// sends faster than the server handles it is slowed down by TCP.
+const INPUT_QUEUE: usize = 256;
+
+/// Runs a CSA server on `listener` until the task is dropped; every
+/// [`ServeEvent`] goes to `on_event`.
+///
+/// Enforces [`Limits`]: accept errors never end it (back-off, listener
+/// kept); a connection past [`Limits::max_connections`] is refused; the
+/// output of every connection is capped and the total budgeted; a write
+/// without progress for [`Limits::send_timeout`] closes the connection;
+/// the login timeout; the bad-line limit.
 ///
 /// # Errors
-/// None today: accept errors are retried after [`Limits::accept_backoff`].
+/// None today (the signature leaves room for setup errors).
 pub async fn serve(
     listener: TcpListener,
     mut config: ServerConfig,
     limits: Limits,
-    mut on_event: impl FnMut(ServerEvent) + Send,
+    mut on_event: impl FnMut(ServeEvent) + Send,
 ) -> io::Result<()> {
     config.max_line_len = limits.max_line_len;
-    let (tx, mut rx) = mpsc::unbounded_channel::<Input>();
+    config.login_timeout = limits.login_timeout;
+    let (tx, mut rx) = mpsc::channel::<Input>(INPUT_QUEUE);
     let accept_tx = tx.clone();
-    let backoff = limits.accept_backoff;
     let acceptor = tokio::spawn(async move {
+        let mut backoff: Option<Duration> = None;
         loop {
             match listener.accept().await {
                 Ok((stream, _)) => {
+                    backoff = None;
                     let _ = stream.set_nodelay(true);
-                    if accept_tx.send(Input::Accepted(stream)).is_err() {
+                    if accept_tx.send(Input::Accepted(stream)).await.is_err() {
                         return;
                     }
                 }
-                Err(_) => tokio::time::sleep(backoff).await,
+                Err(e) => {
+                    let pause = match backoff {
+                        None => {
+                            // The first failure of a burst is reported.
+                            if accept_tx.send(Input::AcceptFailed(e)).await.is_err() {
+                                return;
+                            }
+                            limits.accept_backoff
+                        }
+                        Some(d) => (d * 2).min(limits.accept_backoff_max),
+                    };
+                    backoff = Some(pause);
+                    tokio::time::sleep(pause).await;
+                }
             }
         }
     });
@@ -127,27 +239,13 @@ pub async fn serve(
     let total = Arc::new(AtomicUsize::new(0));
     let mut next_id = 1u64;
     loop {
-        let login_deadline = writers.values().filter_map(|w| w.login_deadline).min();
-        let deadline = match (server.poll_timeout(), login_deadline) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        let input = match deadline {
+        let input = match server.poll_timeout() {
             Some(d) => {
                 tokio::select! {
                     i = rx.recv() => i,
                     () = tokio::time::sleep_until(tokio::time::Instant::from_std(d)) => {
-                        let now = Instant::now();
-                        server.handle_timeout(now);
-                        let late: Vec<ConnId> = writers
-                            .iter()
-                            .filter(|(_, w)| w.login_deadline.is_some_and(|t| t <= now))
-                            .map(|(id, _)| *id)
-                            .collect();
-                        for id in late {
-                            drop_conn(&mut server, &mut writers, id, now);
-                        }
-                        flush(&mut server, &mut writers, &limits, &total, &mut on_event);
+                        server.handle_timeout(Instant::now());
+                        flush(&mut server, &mut writers, &limits, &total, None, &mut on_event);
                         continue;
                     }
                 }
@@ -157,140 +255,308 @@ pub async fn serve(
         let Some(input) = input else { break };
         let now = Instant::now();
         match input {
+            Input::AcceptFailed(e) => on_event(ServeEvent::AcceptFailed(e)),
             Input::Accepted(stream) => {
-                if writers.len() >= limits.max_connections {
-                    drop(stream);
-                    continue;
-                }
                 let id = ConnId(next_id);
                 next_id += 1;
+                if writers.len() >= limits.max_connections {
+                    let _ = stream.try_write(b"##[ERROR] too many connections\n");
+                    drop(stream);
+                    on_event(ServeEvent::Dropped {
+                        conn: id,
+                        reason: DropReason::TooManyConnections,
+                    });
+                    continue;
+                }
                 server.handle_connect(id, now);
-                let (mut read, mut write) = stream.into_split();
-                let (wtx, mut wrx) = mpsc::unbounded_channel::<Option<Vec<u8>>>();
+                let (read, write) = stream.into_split();
+                let (wtx, wrx) = mpsc::unbounded_channel::<Option<Vec<u8>>>();
                 let queued = Arc::new(AtomicUsize::new(0));
+                let kill = Arc::new(Notify::new());
+                let drained = Arc::new(Notify::new());
+                let inflight = Arc::new(AtomicUsize::new(0));
+                let reader = tokio::spawn(read_task(
+                    read,
+                    id,
+                    tx.clone(),
+                    [queued.clone(), inflight.clone()],
+                    drained.clone(),
+                    limits.output_queue_cap / 2,
+                ));
+                tokio::spawn(write_task(
+                    write,
+                    wrx,
+                    queued.clone(),
+                    total.clone(),
+                    kill.clone(),
+                    drained.clone(),
+                    limits.send_timeout,
+                    tx.clone(),
+                    id,
+                ));
                 writers.insert(
                     id,
                     Writer {
                         tx: wtx,
-                        queued: queued.clone(),
-                        login_deadline: Some(now + limits.login_timeout),
+                        queued,
+                        kill,
+                        reader,
+                        inflight,
+                        drained,
                     },
                 );
-                let rtx = tx.clone();
-                tokio::spawn(async move {
-                    let mut buf = vec![0u8; 4096];
-                    loop {
-                        match read.read(&mut buf).await {
-                            Ok(0) | Err(_) => {
-                                let _ = rtx.send(Input::Closed(id));
-                                return;
-                            }
-                            Ok(n) => {
-                                if rtx.send(Input::Data(id, buf[..n].to_vec())).is_err() {
-                                    return;
-                                }
-                            }
-                        }
-                    }
-                });
-                let total = total.clone();
-                tokio::spawn(async move {
-                    while let Some(msg) = wrx.recv().await {
-                        match msg {
-                            Some(bytes) => {
-                                let ok = write.write_all(&bytes).await.is_ok();
-                                queued.fetch_sub(bytes.len(), Ordering::Relaxed);
-                                total.fetch_sub(bytes.len(), Ordering::Relaxed);
-                                if !ok {
-                                    break;
-                                }
-                            }
-                            None => {
-                                let _ = write.shutdown().await;
-                                break;
-                            }
-                        }
-                    }
-                    // Whatever is left was never written.
-                    while let Ok(Some(bytes)) = wrx.try_recv() {
-                        queued.fetch_sub(bytes.len(), Ordering::Relaxed);
-                        total.fetch_sub(bytes.len(), Ordering::Relaxed);
-                    }
-                });
             }
             Input::Data(id, bytes) => {
                 server.handle_input(id, &bytes, now);
-                if let Some(w) = writers.get_mut(&id)
-                    && server.is_logged_in(id)
-                {
-                    w.login_deadline = None;
-                }
                 if limits.max_bad_lines > 0 && server.bad_line_streak(id) >= limits.max_bad_lines {
                     // The answers first, then the close.
-                    flush(&mut server, &mut writers, &limits, &total, &mut on_event);
-                    drop_conn(&mut server, &mut writers, id, now);
+                    flush(
+                        &mut server,
+                        &mut writers,
+                        &limits,
+                        &total,
+                        None,
+                        &mut on_event,
+                    );
+                    if let Some(w) = writers.remove(&id) {
+                        w.close();
+                        server.handle_close(id, now);
+                        on_event(ServeEvent::Dropped {
+                            conn: id,
+                            reason: DropReason::BadLines,
+                        });
+                    }
                 }
+                let congested = flush(
+                    &mut server,
+                    &mut writers,
+                    &limits,
+                    &total,
+                    Some(id),
+                    &mut on_event,
+                );
+                if let Some(w) = writers.get(&id) {
+                    // The sender may send again: at once, or after a pause
+                    // when its lines filled other peers' queues past half
+                    // their cap (chat, monitors), so that a broadcast does
+                    // not outrun the peers that read.
+                    let (inflight, drained) = (w.inflight.clone(), w.drained.clone());
+                    let release = move || {
+                        inflight.fetch_sub(1, Ordering::Relaxed);
+                        drained.notify_waiters();
+                    };
+                    if congested {
+                        tokio::spawn(async move {
+                            tokio::time::sleep(CONGESTION_PAUSE).await;
+                            release();
+                        });
+                    } else {
+                        release();
+                    }
+                }
+                continue;
             }
             Input::Closed(id) => {
                 server.handle_close(id, now);
-                writers.remove(&id);
+                if let Some(w) = writers.remove(&id) {
+                    w.kill();
+                }
             }
         }
-        flush(&mut server, &mut writers, &limits, &total, &mut on_event);
+        flush(
+            &mut server,
+            &mut writers,
+            &limits,
+            &total,
+            None,
+            &mut on_event,
+        );
     }
     acceptor.abort();
     Ok(())
 }
 
-/// Closes a connection the driver gives up on (the session learns it as a
-/// close).
-fn drop_conn(
-    server: &mut Server<Instant>,
-    writers: &mut HashMap<ConnId, Writer>,
+/// How long a peer is not read after its input filled other peers' queues
+/// past half their cap.
+const CONGESTION_PAUSE: Duration = Duration::from_millis(50);
+
+/// Chunks of one connection read and not yet handled at most.
+const INFLIGHT_CHUNKS: usize = 2;
+
+/// Reads one connection. While more than `pause_above` bytes wait to be
+/// written to it, or [`INFLIGHT_CHUNKS`] chunks wait to be handled, it is
+/// not read (its own requests would only queue more): a peer that sends
+/// faster than it reads is slowed down by TCP instead of hitting its
+/// output cap with the answers to its own lines.
+async fn read_task(
+    mut read: OwnedReadHalf,
     id: ConnId,
-    now: Instant,
+    tx: mpsc::Sender<Input>,
+    [queued, inflight]: [Arc<AtomicUsize>; 2],
+    drained: Arc<Notify>,
+    pause_above: usize,
 ) {
-    if let Some(w) = writers.remove(&id) {
-        let _ = w.tx.send(None);
+    let mut buf = vec![0u8; 4096];
+    loop {
+        loop {
+            let wake = drained.notified();
+            if queued.load(Ordering::Relaxed) <= pause_above
+                && inflight.load(Ordering::Relaxed) < INFLIGHT_CHUNKS
+            {
+                break;
+            }
+            wake.await;
+        }
+        inflight.fetch_add(1, Ordering::Relaxed);
+        match read.read(&mut buf).await {
+            Ok(0) | Err(_) => {
+                let _ = tx.send(Input::Closed(id)).await;
+                return;
+            }
+            Ok(n) => {
+                if tx.send(Input::Data(id, buf[..n].to_vec())).await.is_err() {
+                    return;
+                }
+            }
+        }
     }
-    server.handle_close(id, now);
 }
 
+/// Writes what the server queues for one connection; a write without
+/// progress for `send_timeout`, a write error or a kill ends it (the
+/// connection is then reported closed).
+#[allow(clippy::too_many_arguments)]
+async fn write_task(
+    mut write: OwnedWriteHalf,
+    mut wrx: mpsc::UnboundedReceiver<Option<Vec<u8>>>,
+    queued: Arc<AtomicUsize>,
+    total: Arc<AtomicUsize>,
+    kill: Arc<Notify>,
+    drained: Arc<Notify>,
+    send_timeout: Duration,
+    tx: mpsc::Sender<Input>,
+    id: ConnId,
+) {
+    let mut failed = false;
+    'outer: loop {
+        let msg = tokio::select! {
+            biased;
+            () = kill.notified() => break,
+            m = wrx.recv() => m,
+        };
+        let Some(Some(bytes)) = msg else {
+            let _ = tokio::time::timeout(send_timeout, write.shutdown()).await;
+            break;
+        };
+        let mut off = 0;
+        while off < bytes.len() {
+            let step = tokio::select! {
+                biased;
+                () = kill.notified() => None,
+                r = tokio::time::timeout(send_timeout, write.write(&bytes[off..])) => Some(r),
+            };
+            match step {
+                Some(Ok(Ok(n))) if n > 0 => off += n,
+                // Killed, no progress in time, closed or failed.
+                _ => {
+                    queued.fetch_sub(bytes.len(), Ordering::Relaxed);
+                    total.fetch_sub(bytes.len(), Ordering::Relaxed);
+                    failed = true;
+                    break 'outer;
+                }
+            }
+        }
+        queued.fetch_sub(bytes.len(), Ordering::Relaxed);
+        total.fetch_sub(bytes.len(), Ordering::Relaxed);
+        drained.notify_waiters();
+    }
+    // Whatever is left was never written.
+    wrx.close();
+    while let Ok(Some(bytes)) = wrx.try_recv() {
+        queued.fetch_sub(bytes.len(), Ordering::Relaxed);
+        total.fetch_sub(bytes.len(), Ordering::Relaxed);
+    }
+    if failed {
+        // The session learns it as a close (ignored if already closed).
+        let _ = tx.send(Input::Closed(id)).await;
+    }
+}
+
+/// Writes the session's output to the connections' queues, closes those
+/// over their cap or the budget, passes on the events. `true` when a
+/// connection other than `source` was left with more than half its cap
+/// queued.
 fn flush(
     server: &mut Server<Instant>,
     writers: &mut HashMap<ConnId, Writer>,
     limits: &Limits,
     total: &AtomicUsize,
-    on_event: &mut impl FnMut(ServerEvent),
-) {
-    let mut over: Vec<ConnId> = Vec::new();
-    while let Some((conn, t)) = server.poll_transmit() {
-        let close = t.close_after();
-        if let Some(w) = writers.get(&conn) {
-            let n = t.as_bytes().len();
-            if n > 0 {
-                let q = w.queued.fetch_add(n, Ordering::Relaxed) + n;
-                let all = total.fetch_add(n, Ordering::Relaxed) + n;
-                if q > limits.output_queue_cap || all > limits.global_output_budget {
-                    over.push(conn);
+    source: Option<ConnId>,
+    on_event: &mut impl FnMut(ServeEvent),
+) -> bool {
+    let mut congested = false;
+    loop {
+        let mut over: Vec<ConnId> = Vec::new();
+        while let Some((conn, t)) = server.poll_transmit() {
+            let close = t.close_after();
+            if let Some(w) = writers.get(&conn) {
+                let n = t.as_bytes().len();
+                if n > 0 {
+                    let q = w.queued.fetch_add(n, Ordering::Relaxed) + n;
+                    total.fetch_add(n, Ordering::Relaxed);
+                    if q > limits.output_queue_cap {
+                        over.push(conn);
+                    } else if q > limits.output_queue_cap / 2 && source.is_some_and(|s| s != conn) {
+                        congested = true;
+                    }
+                    let _ = w.tx.send(Some(t.into_bytes()));
                 }
-                let _ = w.tx.send(Some(t.into_bytes()));
-            }
-            if close && let Some(w) = writers.remove(&conn) {
-                let _ = w.tx.send(None);
+                if close && let Some(w) = writers.remove(&conn) {
+                    w.close();
+                }
             }
         }
-    }
-    let now = Instant::now();
-    for id in over {
-        drop_conn(server, writers, id, now);
-    }
-    while let Some(e) = server.poll_event() {
-        on_event(e);
-    }
-    // Closing may have produced more output (results for the opponent).
-    if server.has_transmit() {
-        flush(server, writers, limits, total, on_event);
+        let now = Instant::now();
+        for id in over {
+            if let Some(w) = writers.remove(&id) {
+                w.kill();
+                server.handle_close(id, now);
+                on_event(ServeEvent::Dropped {
+                    conn: id,
+                    reason: DropReason::OutputQueueFull,
+                });
+            }
+        }
+        // The global budget: the largest queues go first.
+        let mut all = total.load(Ordering::Relaxed);
+        if all > limits.global_output_budget {
+            let mut sizes: Vec<(usize, ConnId)> = writers
+                .iter()
+                .map(|(id, w)| (w.queued.load(Ordering::Relaxed), *id))
+                .collect();
+            sizes.sort_unstable_by(|a, b| b.cmp(a));
+            for (size, id) in sizes {
+                if all <= limits.global_output_budget {
+                    break;
+                }
+                all = all.saturating_sub(size);
+                if let Some(w) = writers.remove(&id) {
+                    w.kill();
+                    server.handle_close(id, now);
+                    on_event(ServeEvent::Dropped {
+                        conn: id,
+                        reason: DropReason::OutputBudget,
+                    });
+                }
+            }
+        }
+        while let Some(e) = server.poll_event() {
+            on_event(ServeEvent::Server(e));
+        }
+        // Closing may have produced more output (results for the opponent).
+        if !server.has_transmit() {
+            return congested;
+        }
     }
 }
 
@@ -317,11 +583,12 @@ pub enum Activity<'a> {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ConnectError {
-    /// The server sent nothing for the `silence` time given to
-    /// [`connect`], or did not answer `LOGIN` within
-    /// [`Limits::login_timeout`].
-    #[error("no line from the server for {} s", .0.as_secs())]
-    Silent(Duration),
+    /// The server owed an answer and sent no complete line with it in
+    /// time ([`Event::PeerSilent`]): the `silence` given to [`connect`] (or
+    /// [`Limits::login_timeout`] for the `LOGIN` reply), or, in a game, the
+    /// opponent's clock plus [`ClientConfig::clock_margin`].
+    #[error("the server did not send {0} in time")]
+    Silent(Awaited),
     /// More consecutive bad lines than [`Limits::max_bad_lines`].
     #[error("{0} malformed or unrecognised lines in a row from the server")]
     BadLines(u32),
@@ -337,12 +604,19 @@ pub enum ConnectError {
 /// `on_activity` sees every line sent and received (decoded) and every
 /// event, in order, with the session so that it can act: play a move on
 /// [`Event::OurTurn`], agree on [`Event::GameSummary`], log out after
-/// [`Event::GameEnded`]. `silence`: the longest the server may stay
-/// silent (waiting for an opponent and the opponent's thinking time count),
-/// `None` for no limit. Returns the session at the end.
+/// [`Event::GameEnded`]. `silence`: how long the server may take to send a
+/// complete line that answers one of ours (the `LOGIN` reply, the
+/// confirmation of our move, the `LOGOUT` reply; it replaces
+/// [`ClientConfig::reply_timeout`]); `None` keeps the config's. Bytes
+/// without a line end do not count: they are cut at
+/// [`Limits::max_line_len`], reported once ([`Activity::Overlong`]) and
+/// skipped. Waiting for an opponent to be paired is not bounded; waiting
+/// for the opponent's move is bounded by its clock
+/// ([`ClientConfig::clock_margin`]). Returns the session at the end.
 ///
 /// # Errors
-/// [`ConnectError`]: silence, too many bad lines, I/O.
+/// [`ConnectError`]: silence (any [`Event::PeerSilent`], after the callback
+/// saw it), too many bad lines, I/O.
 pub async fn connect(
     stream: TcpStream,
     mut config: ClientConfig,
@@ -352,14 +626,15 @@ pub async fn connect(
 ) -> Result<Client<Instant>, ConnectError> {
     let _ = stream.set_nodelay(true);
     config.max_line_len = limits.max_line_len;
-    config.reply_timeout = config.reply_timeout.min(limits.login_timeout);
+    if let Some(s) = silence {
+        config.reply_timeout = s;
+    }
     let (mut read, mut write) = stream.into_split();
     let mut client = Client::new(config, Instant::now());
     let mut framer = Framer::new(limits.max_line_len);
     let mut buf: Vec<u8> = Vec::new();
     let mut chunk = vec![0u8; 8192];
     let mut bad = 0u32;
-    let mut last_heard = Instant::now();
     loop {
         // 1. transmit, 2. events (which may queue more to transmit).
         loop {
@@ -376,34 +651,21 @@ pub async fn connect(
             }
             while let Some(e) = client.poll_event() {
                 busy = true;
-                if let Event::PeerSilent { .. } = e
-                    && client.state() == ClientState::Login
-                {
-                    on_activity(&mut client, Activity::Event(&e));
-                    return Err(ConnectError::Silent(limits.login_timeout));
-                }
                 on_activity(&mut client, Activity::Event(&e));
+                if let Event::PeerSilent { waiting_for } = e {
+                    return Err(ConnectError::Silent(waiting_for));
+                }
             }
             if !busy {
                 break;
             }
         }
-        let timer = client.poll_timeout();
-        let quiet = silence.map(|s| last_heard + s);
-        let wake = match (timer, quiet) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
-        let n = match wake {
+        let n = match client.poll_timeout() {
             Some(d) => {
                 tokio::select! {
                     r = read.read(&mut chunk) => r?,
                     () = tokio::time::sleep_until(tokio::time::Instant::from_std(d)) => {
-                        let now = Instant::now();
-                        if quiet.is_some_and(|q| now >= q) {
-                            return Err(ConnectError::Silent(silence.unwrap_or_default()));
-                        }
-                        client.handle_timeout(now);
+                        client.handle_timeout(Instant::now());
                         continue;
                     }
                 }
@@ -419,7 +681,6 @@ pub async fn connect(
             }
             return Ok(client);
         }
-        last_heard = now;
         buf.extend_from_slice(&chunk[..n]);
         let mut head = 0;
         loop {

@@ -65,6 +65,13 @@ pub struct ClientConfig {
     /// [`Event::PeerSilent`] (the opponent's agree phase included; the
     /// server's own agree timeout is 120 s); default 150 s.
     pub start_timeout: Duration,
+    /// In a game, while the opponent is on move: added to the opponent's
+    /// allowance (remaining time + byoyomi/increment + `Delay`, see
+    /// [`Client::allowance`]) to bound the wait for its move, counted from
+    /// the last complete line received (keep-alive lines count); then
+    /// [`Event::PeerSilent`] with [`Awaited::OpponentMove`]. No bound when
+    /// the game has no clock. Default 30 s.
+    pub clock_margin: Duration,
     /// Line length cap in bytes.
     pub max_line_len: usize,
 }
@@ -80,6 +87,7 @@ impl ClientConfig {
             keep_alive: Some(Duration::from_secs(30)),
             reply_timeout: Duration::from_secs(30),
             start_timeout: Duration::from_secs(150),
+            clock_margin: Duration::from_secs(30),
             max_line_len: crate::framer::DEFAULT_MAX_LEN,
         }
     }
@@ -118,6 +126,9 @@ pub enum Awaited {
     MoveConfirmation,
     /// `LOGOUT:completed`.
     LogoutReply,
+    /// The opponent's move (or the result): nothing arrived for longer
+    /// than the opponent's clock allows plus [`ClientConfig::clock_margin`].
+    OpponentMove,
 }
 
 /// The outcome of a game, from our side.
@@ -255,6 +266,7 @@ impl fmt::Display for Awaited {
             Awaited::Start => "START after our AGREE",
             Awaited::MoveConfirmation => "the confirmation of our move",
             Awaited::LogoutReply => "the LOGOUT reply",
+            Awaited::OpponentMove => "the opponent's move within its clock",
         })
     }
 }
@@ -368,6 +380,10 @@ pub struct Client<I> {
     events: VecDeque<Event>,
     last_send: I,
     awaiting: Option<(Awaited, I)>,
+    /// When the last complete line arrived.
+    heard: I,
+    /// [`Awaited::OpponentMove`] was reported for the current turn.
+    opponent_silence_reported: bool,
 }
 
 fn idx(s: Side) -> usize {
@@ -413,6 +429,8 @@ impl<I: Timestamp> Client<I> {
             events: VecDeque::new(),
             last_send: now,
             awaiting: None,
+            heard: now,
+            opponent_silence_reported: false,
         };
         let login = ClientMessage::Login {
             name: c.config.name.clone(),
@@ -518,10 +536,28 @@ impl<I: Timestamp> Client<I> {
             .keep_alive
             .map(|k| self.last_send.saturating_add(k));
         let reply = self.awaiting.map(|(_, t)| t);
-        match (keep, reply) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
+        [keep, reply, self.opponent_deadline()]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// While the opponent is on move in a game with a clock: the last line
+    /// heard + the opponent's allowance + [`ClientConfig::clock_margin`].
+    fn opponent_deadline(&self) -> Option<I> {
+        if self.state != ClientState::Game || self.opponent_silence_reported {
+            return None;
         }
+        let me = self.me?;
+        let to_move = self.board.as_ref()?.side_to_move();
+        if to_move == me {
+            return None;
+        }
+        let allowance = self.clocks[idx(to_move)].allowance()?;
+        Some(
+            self.heard
+                .saturating_add(allowance.saturating_add(self.config.clock_margin)),
+        )
     }
 
     /// Time passed: sends a keep-alive empty line when due; reports
@@ -536,6 +572,12 @@ impl<I: Timestamp> Client<I> {
             self.awaiting = None;
             self.events
                 .push_back(Event::PeerSilent { waiting_for: what });
+        }
+        if self.opponent_deadline().is_some_and(|d| now >= d) {
+            self.opponent_silence_reported = true;
+            self.events.push_back(Event::PeerSilent {
+                waiting_for: Awaited::OpponentMove,
+            });
         }
         if self
             .config
@@ -741,6 +783,8 @@ impl<I: Timestamp> Client<I> {
             Frame::Line(line) => match decode::<ServerMessage>(line) {
                 Ok(msg) => self.handle_message(&msg, now),
                 Err(e) => {
+                    // A complete line: the server is alive.
+                    self.heard = now;
                     if self.reader.in_block() {
                         // The block cannot be completed: drop it.
                         self.reader = GameSummaryReader::new();
@@ -756,6 +800,8 @@ impl<I: Timestamp> Client<I> {
     /// A line from the server, already decoded (codec users). A
     /// `Game_Summary` block is read from its lines as they come.
     pub fn handle_message(&mut self, msg: &ServerMessage<'_>, now: I) {
+        self.heard = now;
+        self.opponent_silence_reported = false;
         let summary_begin = matches!(
             msg,
             ServerMessage::Summary(SummaryLine::Begin(b)) if b.as_str() == "Game_Summary"

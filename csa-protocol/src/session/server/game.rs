@@ -78,9 +78,8 @@ impl<I: Timestamp> Server<I> {
             return;
         };
         let Phase::Play { .. } = g.phase else {
-            // Moves before START: shogi-server holds them too.
-            g.deferred[i].push_back(line.to_vec());
-            return;
+            // Moves before START: shogi-server holds them too (one here).
+            return self.defer(conn, gk, i, line);
         };
         if g.board.side_to_move() != side_of(i) {
             // Out of turn: held and played when the turn comes, unless it
@@ -92,7 +91,7 @@ impl<I: Timestamp> Server<I> {
                 .find(|(m, _)| move_side(m) == side_of(i))
                 .is_some_and(|(m, _)| m.to_string().as_bytes() == line);
             if !repeat {
-                g.deferred[i].push_back(line.to_vec());
+                self.defer(conn, gk, i, line);
             }
             return;
         }
@@ -108,6 +107,23 @@ impl<I: Timestamp> Server<I> {
                 return;
             };
             self.play_line(gk, j, &next, now);
+        }
+    }
+
+    /// Holds `line` of player `i` until its turn: one line at most; a
+    /// second is answered with an error and dropped (the game goes on).
+    fn defer(&mut self, conn: ConnId, gk: u64, i: usize, line: &[u8]) {
+        let Some(g) = self.games.get_mut(&gk) else {
+            return;
+        };
+        if g.deferred[i].is_empty() {
+            g.deferred[i].push_back(line.to_vec());
+        } else {
+            let l = escape(line);
+            self.error(
+                conn,
+                &format!("a move is already waiting for its turn: {l}"),
+            );
         }
     }
 

@@ -9,6 +9,11 @@ impl<I: Timestamp> Server<I> {
     // ---- login / logout --------------------------------------------------
 
     pub(super) fn login(&mut self, conn: ConnId, name: &str, password: &str, x1: bool, now: I) {
+        // shogi-server (`login_loop`): a name already logged in may log in
+        // again with the same password unless it is in a game; then the
+        // new connection replaces the old. Otherwise the new one is
+        // refused (`LOGIN:incorrect`, in x1 also `username <name> is
+        // already connected`) and closed 3 s later.
         let existing = self
             .conns
             .iter()
@@ -16,27 +21,33 @@ impl<I: Timestamp> Server<I> {
                 **id != conn && !c.closed && c.login.as_ref().is_some_and(|l| l.name == name)
             })
             .map(|(id, c)| {
+                let l = c.login.as_ref();
                 (
                     *id,
-                    c.login.as_ref().is_some_and(|l| l.password == password),
+                    l.is_some_and(|l| l.password == password),
+                    l.is_some_and(|l| matches!(l.status, Status::InGame(_))),
                 )
             });
         match existing {
-            Some((_, false)) => {
+            Some((_, true, false)) | None => {}
+            Some(_) => {
                 self.send_line(conn, "LOGIN:incorrect");
-                self.send_line(conn, &format!("username {name} is already connected"));
-                self.close(conn);
+                if x1 {
+                    self.send_line(conn, &format!("username {name} is already connected"));
+                }
+                let until = now.saturating_add(self.config.refused_login_close_after);
+                if let Some(c) = self.conns.get_mut(&conn) {
+                    c.refused_until = Some(until);
+                }
+                self.refused.push_back((until, conn));
                 return;
             }
-            Some((old, true)) => {
-                // The same player again: the new connection replaces the old.
-                if let Status::InGame(g) = self.status(old) {
-                    self.leave_game(old, g, now, false);
-                }
-                self.close(old);
-                self.conns.remove(&old);
-            }
-            None => {}
+        }
+        if let Some((old, true, false)) = existing {
+            // The same player again, not in a game: the new connection
+            // replaces the old (a waiting player stops waiting).
+            self.close(old);
+            self.conns.remove(&old);
         }
         if let Some(c) = self.conns.get_mut(&conn) {
             c.login = Some(Login {

@@ -3,7 +3,8 @@
 //! Inputs take the connection id and the time: [`Server::handle_connect`],
 //! [`Server::handle_input`] (raw bytes) or [`Server::handle_message`] (a
 //! decoded line), [`Server::handle_close`], [`Server::handle_timeout`] (at
-//! [`Server::poll_timeout`]: clocks, agree timeouts). Outputs, in this
+//! [`Server::poll_timeout`]: clocks, agree timeouts, the login timeout,
+//! closing refused logins). Outputs, in this
 //! order: [`Server::poll_transmit`] (`(conn, bytes)` in the order they must
 //! be written; [`Transmit::close_after`] asks for the connection to be
 //! closed after its bytes), [`Server::poll_event`], [`Server::poll_timeout`].
@@ -21,8 +22,16 @@
 //! - lines longer than the cap get `##[ERROR] line too long: <n> bytes (limit <m>)`
 //!   and are skipped (shogi-server has no cap);
 //! - `%%WHO` and monitor output show login names only, never a password hash;
-//! - a duplicate login with another password is closed at once (shogi-server
-//!   waits 3 s);
+//! - at most one move per player waits for its turn (sent out of turn or
+//!   before `START`); a second is answered `##[ERROR] a move is already
+//!   waiting for its turn: <line>` and dropped, the game goes on
+//!   (shogi-server queues every line);
+//! - buoys are capped ([`ServerConfig::max_buoys_per_user`],
+//!   [`ServerConfig::max_buoys`]), and a buoy whose set-up moves already
+//!   end the game (repetition, no legal move, the move limit) is refused
+//!   (shogi-server accepts both);
+//! - peer bytes quoted in `##[ERROR]` replies have their control bytes
+//!   escaped ([`escape`]; shogi-server echoes them raw);
 //! - the Game_ID time stamp is UTC;
 //! - sides: when neither player asked for one, the later arrival is Black (the
 //!   transcript's CSA-mode game came out that way; shogi-server picks at
@@ -91,6 +100,21 @@ pub struct ServerConfig {
     pub time_roundup: bool,
     /// Agree phase time limit (shogi-server: 120 s).
     pub agree_timeout: Duration,
+    /// Time from [`Server::handle_connect`] to a successful `LOGIN`; then
+    /// the connection is closed without a word. Default 300 s
+    /// (shogi-server's `Login_Time`).
+    pub login_timeout: Duration,
+    /// How long a refused login is kept open before it is closed (its
+    /// further lines are ignored): `LOGIN:incorrect` for a name that is
+    /// already connected with another password, or in a game. Default 3 s
+    /// (shogi-server sleeps 3 s before closing).
+    pub refused_login_close_after: Duration,
+    /// Buoy games (`%%SETBUOY`, `%%FORK`) one user may own at a time
+    /// (default 16; shogi-server has no limit).
+    pub max_buoys_per_user: usize,
+    /// Buoy games on the server at a time (default 1024; shogi-server has
+    /// no limit).
+    pub max_buoys: usize,
     /// Text of the `%%VERSION` reply.
     pub version: String,
     /// Players' ratings, for `%%RATING` (see [`Rating`]). Empty by default:
@@ -113,6 +137,10 @@ impl Default for ServerConfig {
             delay: 0,
             time_roundup: false,
             agree_timeout: Duration::from_secs(120),
+            login_timeout: Duration::from_secs(300),
+            refused_login_close_after: Duration::from_secs(3),
+            max_buoys_per_user: 16,
+            max_buoys: 1024,
             version: concat!("boardwire csa-protocol ", env!("CARGO_PKG_VERSION")).into(),
             initial_position: None,
             ratings: Vec::new(),
@@ -202,11 +230,15 @@ struct Login {
 }
 
 #[derive(Debug)]
-struct Conn {
+struct Conn<I> {
     lines: LineBuffer,
     login: Option<Login>,
     closed: bool,
     bad_lines: u32,
+    /// A refused login: input is ignored and the connection closed then.
+    refused_until: Option<I>,
+    /// Closed then unless logged in.
+    login_deadline: I,
 }
 
 #[derive(Debug)]
@@ -244,7 +276,12 @@ struct Buoy {
 #[derive(Debug)]
 pub struct Server<I> {
     config: ServerConfig,
-    conns: BTreeMap<ConnId, Conn>,
+    conns: BTreeMap<ConnId, Conn<I>>,
+    /// Connections not logged in, by login deadline (deadlines grow with
+    /// the connect order; stale entries are skipped).
+    login_deadlines: VecDeque<(I, ConnId)>,
+    /// Refused logins, by close time.
+    refused: VecDeque<(I, ConnId)>,
     games: BTreeMap<u64, Game<I>>,
     next_game: u64,
     buoys: BTreeMap<String, Buoy>,
@@ -252,6 +289,33 @@ pub struct Server<I> {
     events: VecDeque<ServerEvent>,
     base_instant: I,
     base_unix: u64,
+}
+
+/// A peer's bytes quoted in our own replies: UTF-8 as is, control bytes
+/// (U+0000-U+001F, U+007F-U+009F) as `\xNN` (`\u{NN}` for U+0080-U+009F)
+/// and bytes that are not UTF-8 as `\xNN`; so an error reply never
+/// carries a peer's NUL, ESC or BEL.
+/// (Relayed content, chat and move comments, is passed on byte for byte.)
+pub(crate) fn escape(bytes: &[u8]) -> String {
+    use core::fmt::Write;
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c as u32 {
+                0..0x80 if c.is_control() => {
+                    let _ = write!(out, "\\x{:02X}", c as u32);
+                }
+                _ if c.is_control() => {
+                    let _ = write!(out, "\\u{{{:02X}}}", c as u32);
+                }
+                _ => out.push(c),
+            }
+        }
+        for b in chunk.invalid() {
+            let _ = write!(out, "\\x{b:02X}");
+        }
+    }
+    out
 }
 
 fn idx(side: Side) -> usize {
@@ -272,6 +336,8 @@ impl<I: Timestamp> Server<I> {
         Self {
             config,
             conns: BTreeMap::new(),
+            login_deadlines: VecDeque::new(),
+            refused: VecDeque::new(),
             games: BTreeMap::new(),
             next_game: 1,
             buoys: BTreeMap::new(),
@@ -289,10 +355,13 @@ impl<I: Timestamp> Server<I> {
 
     /// A new connection `conn` was accepted (an id not in use; a call with
     /// an id already open does nothing). The server sends no greeting.
-    pub fn handle_connect(&mut self, conn: ConnId, _now: I) {
+    /// It must log in within [`ServerConfig::login_timeout`].
+    pub fn handle_connect(&mut self, conn: ConnId, now: I) {
         if self.conns.contains_key(&conn) {
             return;
         }
+        let login_deadline = now.saturating_add(self.config.login_timeout);
+        self.login_deadlines.push_back((login_deadline, conn));
         let id = conn;
         self.conns.insert(
             id,
@@ -301,6 +370,8 @@ impl<I: Timestamp> Server<I> {
                 login: None,
                 closed: false,
                 bad_lines: 0,
+                refused_until: None,
+                login_deadline,
             },
         );
     }
@@ -312,7 +383,7 @@ impl<I: Timestamp> Server<I> {
         let Some(c) = self.conns.get_mut(&conn) else {
             return;
         };
-        if c.closed {
+        if c.closed || c.refused_until.is_some() {
             return;
         }
         let mut lines = core::mem::take(&mut c.lines);
@@ -344,7 +415,11 @@ impl<I: Timestamp> Server<I> {
     /// lines can only come in through [`Server::handle_input`] (the answers
     /// to them quote the line).
     pub fn handle_message(&mut self, conn: ConnId, msg: &ClientMessage<'_>, now: I) {
-        if self.conns.get(&conn).is_none_or(|c| c.closed) {
+        if self
+            .conns
+            .get(&conn)
+            .is_none_or(|c| c.closed || c.refused_until.is_some())
+        {
             return;
         }
         let line = msg.to_line();
@@ -360,7 +435,7 @@ impl<I: Timestamp> Server<I> {
         let Some(c) = self.conns.get_mut(&conn) else {
             return;
         };
-        if c.closed {
+        if c.closed || c.refused_until.is_some() {
             return;
         }
         c.bad_lines += 1;
@@ -400,7 +475,13 @@ impl<I: Timestamp> Server<I> {
 
     /// The earliest time at which [`Server::handle_timeout`] must be called.
     pub fn poll_timeout(&self) -> Option<I> {
-        self.games
+        let conns = [self.login_deadlines.front(), self.refused.front()]
+            .into_iter()
+            .flatten()
+            .map(|(t, _)| *t)
+            .min();
+        let games = self
+            .games
             .values()
             .filter_map(|g| match g.phase {
                 Phase::Agree { deadline, .. } => Some(deadline),
@@ -411,12 +492,43 @@ impl<I: Timestamp> Server<I> {
                         .map(|a| turn_started.saturating_add(a + Duration::from_millis(1)))
                 }
             })
-            .min()
+            .min();
+        match (conns, games) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Time passed: ends games whose player on move ran out of time and
-    /// agree phases that timed out.
+    /// agree phases that timed out; closes connections that did not log in
+    /// within [`ServerConfig::login_timeout`] and refused logins after
+    /// [`ServerConfig::refused_login_close_after`].
     pub fn handle_timeout(&mut self, now: I) {
+        while let Some(&(t, conn)) = self.login_deadlines.front() {
+            if t > now {
+                break;
+            }
+            self.login_deadlines.pop_front();
+            if self.conns.get(&conn).is_some_and(|c| {
+                c.login.is_none() && c.refused_until.is_none() && c.login_deadline <= now
+            }) {
+                self.close(conn);
+            }
+        }
+        while let Some(&(t, conn)) = self.refused.front() {
+            if t > now {
+                break;
+            }
+            self.refused.pop_front();
+            if self
+                .conns
+                .get(&conn)
+                .and_then(|c| c.refused_until)
+                .is_some_and(|u| u <= now)
+            {
+                self.close(conn);
+            }
+        }
         let ids: Vec<u64> = self.games.keys().copied().collect();
         for gk in ids {
             let Some(g) = self.games.get(&gk) else {
@@ -613,12 +725,12 @@ impl<I: Timestamp> Server<I> {
                     && e.field == Field::Side
                     && e.problem == Problem::Missing =>
             {
-                let l = String::from_utf8_lossy(line);
+                let l = escape(line);
                 self.error(conn, &format!("A turn identifier is required: {l}"));
             }
             Err(e) if e.message == MessageKind::SetBuoy && e.field == Field::Moves => {
                 let moves = line.split(|&b| b == b' ').nth(2).unwrap_or(b"");
-                let m = String::from_utf8_lossy(moves);
+                let m = escape(moves);
                 self.error(conn, &format!("wrong moves: {m}"));
             }
             Err(e) if e.message.as_str().starts_with("%%") => self.error(conn, &e.to_string()),
@@ -627,7 +739,7 @@ impl<I: Timestamp> Server<I> {
     }
 
     fn unknown(&mut self, conn: ConnId, line: &[u8]) {
-        let l = String::from_utf8_lossy(line);
+        let l = escape(line);
         self.error(conn, &format!("unknown command: {l}"));
     }
 

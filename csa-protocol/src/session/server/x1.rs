@@ -162,10 +162,21 @@ impl<I: Timestamp> Server<I> {
                 }
                 let list: Vec<CsaMove> = moves.iter().collect();
                 let mut b = GameBoard::startpos();
-                if list.iter().any(|m| b.play(m).is_err()) {
-                    return self.error(conn, &format!("wrong moves: {moves}"));
+                let mut ends = false;
+                for m in &list {
+                    match b.play(m) {
+                        Err(_) => return self.error(conn, &format!("wrong moves: {moves}")),
+                        Ok(PlayOutcome::Continue) => {}
+                        Ok(_) => ends = true,
+                    }
+                }
+                if ends || self.ends_game(&b) {
+                    return self.error(conn, &format!("the moves already end the game: {moves}"));
                 }
                 let owner = self.name_of(conn);
+                if let Some(e) = self.buoy_cap(&owner) {
+                    return self.error(conn, &e);
+                }
                 self.buoys.insert(
                     n.to_string(),
                     Buoy {
@@ -210,11 +221,40 @@ impl<I: Timestamp> Server<I> {
                 if self.buoys.contains_key(&name) {
                     return self.error(conn, &format!("duplicated buoy game name: {name}"));
                 }
+                let mut b = GameBoard::startpos();
+                let ends = moves
+                    .iter()
+                    .any(|m| !matches!(b.play(m), Ok(PlayOutcome::Continue)));
+                if ends || self.ends_game(&b) {
+                    return self.error(conn, &format!("the moves already end the game: {game_id}"));
+                }
                 let owner = self.name_of(conn);
+                if let Some(e) = self.buoy_cap(&owner) {
+                    return self.error(conn, &e);
+                }
                 self.buoys.insert(name.clone(), Buoy { moves, count: 1, owner });
                 self.send_line(conn, &format!("##[FORK] {name}\n##[FORK] +OK"));
             }
         }
+    }
+
+    /// `true` when a game from `b` is over before it starts: the side to
+    /// move has no legal move, or the move limit is reached.
+    fn ends_game(&self, b: &GameBoard) -> bool {
+        let max = self.config.max_moves as usize;
+        b.position().has_no_legal_move() || (max > 0 && b.ply() >= max)
+    }
+
+    /// The error text when `owner` may not set another buoy
+    /// ([`ServerConfig::max_buoys_per_user`], [`ServerConfig::max_buoys`]).
+    fn buoy_cap(&self, owner: &str) -> Option<String> {
+        let max = self.config.max_buoys;
+        if self.buoys.len() >= max {
+            return Some(format!("too many buoy games on the server (limit {max})"));
+        }
+        let mine = self.buoys.values().filter(|b| b.owner == owner).count();
+        let per = self.config.max_buoys_per_user;
+        (mine >= per).then(|| format!("too many buoy games of {owner} (limit {per})"))
     }
 
     pub(super) fn game_key(&self, id: &str) -> Option<u64> {
