@@ -12,7 +12,7 @@ use super::{
 };
 use crate::convert::{color_to_wire, position_to_setup};
 use crate::decode::Leniency;
-use crate::error::MessageKind;
+use crate::error::{FrameError, MessageKind};
 use crate::message::{AcceptanceCode, GameAcc, GameReq, Message, StartPosition, StopCode};
 use crate::types::Name;
 
@@ -31,11 +31,17 @@ pub struct InitiatorConfig {
     /// How long the follower may take to answer our GAMEREQ, BACKREQ or
     /// GAMEEND before [`Event::PeerSilent`]; `None`: no bound.
     pub reply_timeout: Option<Duration>,
+    /// The wait for the follower's move is bounded by its clock: the
+    /// GAMEREQ's thinking time minus what it used (as we measure it, per
+    /// period of `moves` moves), plus this margin; then
+    /// [`Event::PeerSilent`] with `awaiting` MOVE. No bound for thinking
+    /// time `000` or `None`.
+    pub clock_margin: Option<Duration>,
 }
 
 impl InitiatorConfig {
     /// Defaults: take-backs on, stop code `0`, strict decoding, 60 s reply
-    /// timeout.
+    /// timeout, 60 s clock margin.
     pub fn new(name: Name<'static>) -> InitiatorConfig {
         InitiatorConfig {
             name,
@@ -43,6 +49,7 @@ impl InitiatorConfig {
             stop: StopCode::PlayOn,
             leniency: Leniency::STRICT,
             reply_timeout: Some(Duration::from_secs(60)),
+            clock_margin: Some(Duration::from_secs(60)),
         }
     }
 }
@@ -96,6 +103,7 @@ impl<T: Timestamp> Initiator<T> {
                 config.stop,
                 config.leniency,
                 config.reply_timeout,
+                config.clock_margin,
             ),
             role: Role {
                 config,
@@ -147,15 +155,20 @@ impl<T: Timestamp> Initiator<T> {
         self.role.stopped
     }
 
-    fn on_message(role: &mut Role, core: &mut Core<T>, msg: &Message<'_>, _now: T) {
+    fn on_message(role: &mut Role, core: &mut Core<T>, msg: &Message<'_>, now: T) {
         match msg {
             Message::GameAcc(acc) => on_gameacc(role, core, acc),
             Message::GameReq(_) => core.event(Event::Unexpected {
                 message: MessageKind::GameReq,
                 reason: Unexpected::GameReqToInitiator,
             }),
-            msg => core.on_common(msg),
+            msg => core.on_common(msg, now),
         }
+    }
+
+    fn on_frame_error(_role: &mut Role, core: &mut Core<T>, e: &FrameError, _now: T) {
+        // A GAMEREQ sent to the initiator is not answered, decodable or not.
+        let _ = core.on_frame_error(e);
     }
 
     fn on_close(&mut self) {
