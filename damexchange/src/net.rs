@@ -101,6 +101,10 @@ pub enum NetEvent<'a> {
     Session(&'a Event),
     /// Everything is sent and handled; the session waits for the peer.
     Idle,
+    /// The connection ends now, for this reason (the last event; what the
+    /// callback returns is ignored). Not sent for an I/O error, which the
+    /// caller of [`connect`] / the `on_closed` of [`serve`] gets.
+    Closed(Closed),
 }
 
 /// What the callback wants.
@@ -198,6 +202,21 @@ driven!(Initiator<Instant>);
 struct Budget(AtomicUsize);
 
 async fn run<S: Driven>(
+    stream: TcpStream,
+    session: &mut S,
+    leniency: Leniency,
+    limits: &Limits,
+    budget: &Budget,
+    callback: &mut impl FnMut(&mut S, NetEvent<'_>) -> Flow,
+) -> io::Result<Closed> {
+    let result = run_connection(stream, session, leniency, limits, budget, callback).await;
+    if let Ok(why) = result {
+        let _ = callback(session, NetEvent::Closed(why));
+    }
+    result
+}
+
+async fn run_connection<S: Driven>(
     stream: TcpStream,
     session: &mut S,
     leniency: Leniency,

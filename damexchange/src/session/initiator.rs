@@ -13,7 +13,9 @@ use super::{
 use crate::convert::{color_to_wire, position_to_setup};
 use crate::decode::Leniency;
 use crate::error::{FrameError, MessageKind};
-use crate::message::{AcceptanceCode, GameAcc, GameReq, Message, StartPosition, StopCode};
+use crate::message::{
+    AcceptanceCode, GameAcc, GameEnd, GameEndReason, GameReq, Message, StartPosition, StopCode,
+};
 use crate::types::Name;
 
 /// Initiator settings.
@@ -74,6 +76,9 @@ struct Role {
     /// The GAMEREQ awaiting its GAMEACC.
     requested: Option<(GameRequest, Position)>,
     stopped: bool,
+    /// We sent a GAMEEND with no game ([`Initiator::end_stale_game`]); its
+    /// answer, if any, comes before the next GAMEACC.
+    stale_end: bool,
 }
 
 /// The initiator side of a DXP connection (sans-IO; see the
@@ -109,6 +114,7 @@ impl<T: Timestamp> Initiator<T> {
                 config,
                 requested: None,
                 stopped: false,
+                stale_end: false,
             },
         }
     }
@@ -150,6 +156,29 @@ impl<T: Timestamp> Initiator<T> {
         Ok(())
     }
 
+    /// Sends GAMEEND (reason `0`, our stop code) with no game of ours, for a
+    /// follower that kept a game open from an earlier connection (Moby Dam
+    /// refuses new games with GAMEACC `2` until it gets one). Its answer,
+    /// a GAMEEND before the next GAMEACC, is taken as that answer and not
+    /// reported as unexpected; a follower with no open game may not answer
+    /// at all, so nothing is awaited.
+    ///
+    /// # Errors
+    /// [`CommandError::GameInProgress`] while a game is in progress or a
+    /// GAMEREQ awaits its answer.
+    pub fn end_stale_game(&mut self, _now: T) -> Result<(), CommandError> {
+        self.core.settle();
+        if self.core.game.is_some() || self.role.requested.is_some() {
+            return Err(CommandError::GameInProgress);
+        }
+        self.core.send(&Message::GameEnd(GameEnd {
+            reason: GameEndReason::Unknown,
+            stop: self.core.stop,
+        }));
+        self.role.stale_end = true;
+        Ok(())
+    }
+
     /// `true` after GAMEACC `1` or `3`: no more games on this connection.
     pub fn is_stopped(&self) -> bool {
         self.role.stopped
@@ -157,7 +186,14 @@ impl<T: Timestamp> Initiator<T> {
 
     fn on_message(role: &mut Role, core: &mut Core<T>, msg: &Message<'_>, now: T) {
         match msg {
-            Message::GameAcc(acc) => on_gameacc(role, core, acc),
+            Message::GameAcc(acc) => {
+                role.stale_end = false;
+                on_gameacc(role, core, acc)
+            }
+            // The answer to our GAMEEND of `end_stale_game`.
+            Message::GameEnd(_) if role.stale_end && core.game.is_none() => {
+                role.stale_end = false;
+            }
             Message::GameReq(_) => core.event(Event::Unexpected {
                 message: MessageKind::GameReq,
                 reason: Unexpected::GameReqToInitiator,
