@@ -2,6 +2,8 @@
 //! initiator that does not go to plan gets (issues 13 and 16). Frames and
 //! codes are the spec's (docs/specs/damexchange.md, *Messages*).
 
+// Shared helpers it does not use are allowed.
+#[allow(dead_code)]
 mod common;
 
 use std::io::{BufRead, BufReader, Read, Write};

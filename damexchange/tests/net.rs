@@ -140,3 +140,62 @@ async fn limits_close_misbehaving_connections() {
         "{closed:?}"
     );
 }
+
+/// Polls `closed` until it holds `entry` (or 10 s pass).
+async fn wait_for(closed: &Log, entry: &str) -> Vec<String> {
+    for _ in 0..1000 {
+        let now = closed.lock().unwrap().clone();
+        if now.iter().any(|e| e == entry) {
+            return now;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    closed.lock().unwrap().clone()
+}
+
+#[tokio::test]
+async fn connections_beyond_max_connections_are_closed_at_once() {
+    let closed = Log::default();
+    let mut limits = Limits::default();
+    limits.max_connections = 1;
+    let addr = serve(limits, closed.clone()).await;
+    let _first = TcpStream::connect(addr).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let mut second = TcpStream::connect(addr).await.unwrap();
+    let mut buf = [0u8; 8];
+    let n = tokio::time::timeout(Duration::from_secs(5), second.read(&mut buf))
+        .await
+        .expect("closed at once")
+        .unwrap_or(0);
+    assert_eq!(n, 0);
+    let log = wait_for(&closed, "2: Ok(TooManyConnections)").await;
+    assert!(
+        log.contains(&"2: Ok(TooManyConnections)".to_string()),
+        "{log:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_peer_that_does_not_read_is_closed_after_the_send_timeout() {
+    let closed = Log::default();
+    let mut limits = Limits::default();
+    limits.send_timeout = Duration::from_millis(300);
+    let addr = serve(limits, closed.clone()).await;
+    // A peer with a small receive buffer sends BACKREQs (each answered
+    // `K1`, no game) and never reads: the follower's writes stall.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let stream = socket.connect(addr).await.unwrap();
+    let (_read, mut write) = stream.into_split();
+    let writer = tokio::spawn(async move {
+        let chunk = b"B001W\0".repeat(10_000);
+        for _ in 0..2_000 {
+            if write.write_all(&chunk).await.is_err() {
+                return;
+            }
+        }
+    });
+    let log = wait_for(&closed, "1: Ok(SendTimeout)").await;
+    writer.abort();
+    assert!(log.contains(&"1: Ok(SendTimeout)".to_string()), "{log:?}");
+}
