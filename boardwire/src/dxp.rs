@@ -16,6 +16,10 @@
 //!
 //! Transcript format: see `transcript.rs` (one line per frame, the wire text
 //! without its NUL, then its reading in parentheses; `::` lines are notes).
+//! What a peer sent is shown with control bytes as `\xNN`, and of the
+//! malformed or unrecognised frames of a connection only the first 3 are
+//! shown, the rest counted in a note (`:: N more malformed or unrecognised
+//! frame(s), not shown`), so stdout stays bounded whatever a peer sends.
 
 use std::io::{self, Read, Write};
 use std::net::SocketAddr;
@@ -101,7 +105,10 @@ pub enum DxpCommand {
         /// Start position in PDN FEN (default: the standard start).
         #[arg(long)]
         fen: Option<String>,
-        /// Number of games; colours alternate after the first.
+        /// Number of games to complete; colours alternate after each
+        /// GAMEREQ. A game the engine refuses with GAMEACC 2 does not count
+        /// (the next GAMEREQ follows); 3 refusals in a row, or GAMEACC 1 or
+        /// 3, stop the run (exit 1).
         #[arg(long, default_value_t = 1)]
         games: u32,
         /// Seed of the built-in player's random choices.
