@@ -122,7 +122,8 @@ pub enum Flow {
 pub enum Closed {
     /// The peer closed it.
     ByPeer,
-    /// The callback asked to close it.
+    /// The callback asked to close it (what the session still had queued,
+    /// e.g. a CHAT saying why, was written first).
     ByUs,
     /// No GAMEREQ / GAMEACC within [`Limits::handshake_timeout`].
     HandshakeTimeout,
@@ -234,6 +235,9 @@ async fn run_connection<S: Driven>(
     macro_rules! tell {
         ($e:expr) => {
             if callback(session, $e) == Flow::Close {
+                // What the callback queued before closing (a CHAT saying
+                // why) still goes out.
+                drain_out(session, &mut framed, limits, callback).await;
                 return Ok(Closed::ByUs);
             }
         };
@@ -334,22 +338,40 @@ async fn run_connection<S: Driven>(
             }
         }
         if bad >= limits.max_bad_frames {
-            // Say why before closing; what the callback sees is sent.
+            // Say why before closing.
             session.chat(&std::format!(
                 "error: {bad} malformed or unrecognised frames in a row; closing"
             ));
-            while let Some(t) = session.transmit() {
-                if let Ok(msg) = decode::<Message>(t.message_bytes()) {
-                    tell!(NetEvent::Sent(&msg));
-                }
-                framed.feed(t).await?;
-            }
-            let _ =
-                tokio::time::timeout(limits.send_timeout, SinkExt::<Transmit>::flush(&mut framed))
-                    .await;
+            drain_out(session, &mut framed, limits, callback).await;
             return Ok(Closed::TooManyBadFrames);
         }
     }
+}
+
+/// Writes what the session still has queued before the connection is
+/// closed by us (at most [`Limits::output_queue`] frames, within
+/// [`Limits::send_timeout`]); the callback sees each as [`NetEvent::Sent`]
+/// (what it returns is ignored).
+async fn drain_out<S: Driven>(
+    session: &mut S,
+    framed: &mut Framed<TcpStream, DxpCodec>,
+    limits: &Limits,
+    callback: &mut impl FnMut(&mut S, NetEvent<'_>) -> Flow,
+) {
+    let mut queued = 0usize;
+    while let Some(t) = session.transmit() {
+        queued += 1;
+        if queued > limits.output_queue {
+            break;
+        }
+        if let Ok(msg) = decode::<Message>(t.message_bytes()) {
+            let _ = callback(session, NetEvent::Sent(&msg));
+        }
+        if framed.feed(t).await.is_err() {
+            return;
+        }
+    }
+    let _ = tokio::time::timeout(limits.send_timeout, SinkExt::<Transmit>::flush(framed)).await;
 }
 
 /// Connects to a follower at `addr` and runs an [`Initiator`] with `config`

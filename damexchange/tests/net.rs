@@ -199,3 +199,28 @@ async fn a_peer_that_does_not_read_is_closed_after_the_send_timeout() {
     writer.abort();
     assert!(log.contains(&"1: Ok(SendTimeout)".to_string()), "{log:?}");
 }
+
+#[tokio::test]
+async fn what_is_queued_when_the_callback_closes_is_still_sent() {
+    // The callback sends a CHAT and closes at once: the CHAT goes out.
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let peer = tokio::spawn(async move {
+        let (mut s, _) = listener.accept().await.unwrap();
+        let mut got = Vec::new();
+        s.read_to_end(&mut got).await.unwrap();
+        got
+    });
+    let config = InitiatorConfig::new(Name::new("I").unwrap());
+    let closed = net::connect(addr, config, &Limits::default(), |i, e| {
+        if matches!(e, NetEvent::Connected { .. }) {
+            i.send_chat("bye", Instant::now()).unwrap();
+            return Flow::Close;
+        }
+        Flow::Continue
+    })
+    .await
+    .unwrap();
+    assert_eq!(closed, Closed::ByUs);
+    assert_eq!(peer.await.unwrap(), b"Cbye\0");
+}
