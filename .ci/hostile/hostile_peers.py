@@ -23,6 +23,10 @@ broken:
   csa-load      `csa serve`: 1,000 x1 clients, 400 simultaneous games of 10
                 plies (800 players) and 200 clients that read chat: no move
                 lost or misdelivered, nobody closed by the output limits.
+  dxp-fds       `dxp serve` under `ulimit -n 64`: 100 connections opened and
+                closed, then a GAMEREQ is answered within 1 s; stderr stays
+                small (accept errors logged once per burst); the server's CPU
+                is not pegged while descriptors are out.
   clients       `csa connect` and `dxp connect` with `--timeout 5` against a
                 peer that streams bytes without terminators: exit 1 within
                 10 s, under 1 MB on stdout.
@@ -552,6 +556,49 @@ def dxp_malformed(bw):
         srv.stop()
 
 
+def cpu_seconds(pid):
+    """User + system CPU time of `pid`, seconds."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def dxp_fds(bw):
+    print("dxp-fds: ulimit -n 64, 100 connections opened and closed, then a GAMEREQ", flush=True)
+    srv = Server([bw, "dxp", "serve", "--listen", "127.0.0.1:0"], shell_prefix="ulimit -n 64;")
+    try:
+        socks = []
+        for _ in range(100):
+            s = socket.socket()
+            s.settimeout(1)
+            try:
+                s.connect(srv.addr)
+                socks.append(s)
+            except OSError:
+                s.close()
+        # Descriptors are out now: the server must wait, not spin.
+        cpu0, t0 = cpu_seconds(srv.proc.pid), time.time()
+        time.sleep(2.0)
+        cpu = (cpu_seconds(srv.proc.pid) - cpu0) / (time.time() - t0)
+        for s in socks:
+            s.close()
+        time.sleep(0.5)
+        secs = dxp_probe(srv.addr)
+        ok = secs < 1.0
+        print(f"  {len(socks)} connections; CPU {cpu * 100:.0f}% while out of descriptors; "
+              f"GAMEREQ {'answered after %.2f s' % secs if ok else 'not answered'}; "
+              f"stderr {srv.stderr_bytes} bytes", flush=True)
+        check(srv.alive(), "dxp serve survives running out of descriptors")
+        check(ok, "a GAMEREQ is answered within 1 s after descriptors ran out")
+        check(cpu < 0.5, f"CPU {cpu * 100:.0f}% < 50% while out of descriptors (back-off, no busy loop)")
+        check(srv.stderr_bytes < 100_000, f"stderr {srv.stderr_bytes} bytes < 100 kB (accept errors logged once per burst)")
+    finally:
+        srv.stop()
+
+
 def streaming_peer():
     """A listener that streams `A` bytes forever to whoever connects."""
     ls = socket.socket()
@@ -623,7 +670,15 @@ def clients(bw):
         ls.close()
 
 
-ATTACKS = {"csa-flood": csa_flood, "csa-queues": csa_queues, "csa-load": csa_load, "csa-fds": csa_fds, "dxp-malformed": dxp_malformed, "clients": clients}
+ATTACKS = {
+    "csa-flood": csa_flood,
+    "csa-queues": csa_queues,
+    "csa-load": csa_load,
+    "csa-fds": csa_fds,
+    "dxp-malformed": dxp_malformed,
+    "dxp-fds": dxp_fds,
+    "clients": clients,
+}
 
 
 def main():

@@ -96,7 +96,8 @@ const CITRINE_TIMEOUT: Duration = Duration::from_secs(30);
 /// decisive one of moderate length).
 const DXP_INITIATOR_SEED: u64 = 4;
 const DXP_FOLLOWER_SEED: u64 = 4;
-/// A DXP game still running at this many plies is ended as a draw.
+/// A DXP game still running at this many plies is stopped without result
+/// (GAMEEND reason 0) at the initiator's next turn.
 const DXP_MAX_PLIES: usize = 300;
 /// The initiator asks for a take-back when this many plies are played.
 const DXP_TAKE_BACK_AT: usize = 6;
@@ -234,6 +235,7 @@ async fn dxp_part(sink: Sink, inject: bool) -> Result<Report, String> {
             dxp::follower_callback(
                 Transcript::new("dxp", "follower", Sink::Discard),
                 Player::new(DXP_FOLLOWER_SEED),
+                None,
                 Some(follower_stats.clone()),
             )
         },
@@ -254,6 +256,8 @@ async fn dxp_part(sink: Sink, inject: bool) -> Result<Report, String> {
         max_plies: DXP_MAX_PLIES,
         timeout: Duration::from_secs(5),
         take_back_at: Some(DXP_TAKE_BACK_AT),
+        end_first: false,
+        chat: None,
     };
     let result = dxp::initiate(
         &addr.to_string(),
@@ -297,9 +301,13 @@ async fn dxp_part(sink: Sink, inject: bool) -> Result<Report, String> {
         return Err("no game ended".into());
     };
     let result = match last.outcome {
-        Outcome::Won | Outcome::Lost => dxp::result_text(last),
-        Outcome::Drawn => format!("draw at the {DXP_MAX_PLIES}-ply limit"),
-        _ => return Err("the game ended without a result (GAMEEND reason 0)".into()),
+        Outcome::Won | Outcome::Lost | Outcome::Drawn => dxp::result_text(last),
+        Outcome::Unknown if last.moves.len() >= DXP_MAX_PLIES => {
+            format!("stopped at the {DXP_MAX_PLIES}-ply limit, no result")
+        }
+        Outcome::Unknown => {
+            return Err("the game ended without a result (GAMEEND reason 0)".into());
+        }
     };
     Ok(Report {
         moves: format!("{} plies, 1 take-back", last.moves.len()),

@@ -16,6 +16,10 @@
 //!
 //! Transcript format: see `transcript.rs` (one line per frame, the wire text
 //! without its NUL, then its reading in parentheses; `::` lines are notes).
+//! What a peer sent is shown with control bytes as `\xNN`, and of the
+//! malformed or unrecognised frames of a connection only the first 3 are
+//! shown, the rest counted in a note (`:: N more malformed or unrecognised
+//! frame(s), not shown`), so stdout stays bounded whatever a peer sends.
 
 use std::io::{self, Read, Write};
 use std::net::SocketAddr;
@@ -30,7 +34,9 @@ use damexchange::net::{Closed, Flow, Limits, NetEvent};
 use damexchange::session::{
     Event, Follower, FollowerConfig, GameEnded, GameRequest, InitiatorConfig, Outcome,
 };
-use damexchange::{GameEndReason, Leniency, Message, Name, StartPosition, decode_with};
+use damexchange::{
+    AcceptanceCode, GameEndReason, Leniency, Message, Name, StartPosition, decode_with,
+};
 use tokio::net::TcpListener;
 
 use crate::Failure;
@@ -65,9 +71,23 @@ pub enum DxpCommand {
         #[arg(long)]
         no_take_backs: bool,
         /// Accept lower-case colours, `B` for black, trailing blanks, short
-        /// names and extra bytes.
+        /// names, extra bytes and a decimal thinking time (`0.5`, rounded
+        /// up to whole minutes).
         #[arg(long)]
         lenient: bool,
+        /// Connections served at once; more are accepted and closed at once
+        /// (keep it below the file-descriptor limit, `ulimit -n`).
+        #[arg(long, default_value_t = 10_000)]
+        max_connections: usize,
+        /// Malformed or unrecognised frames in a row after which a
+        /// connection is closed (after a CHAT saying why).
+        #[arg(long, default_value_t = 16)]
+        max_bad_frames: u32,
+        /// Stop a game (GAMEEND reason 0, no result) at our first turn after
+        /// this many plies (only the side to move may send GAMEEND, so the
+        /// game has N or N+1 plies). Default: no limit.
+        #[arg(long)]
+        max_plies: Option<usize>,
     },
     /// Initiator: connect to a DXP engine and play games.
     Connect {
@@ -85,7 +105,10 @@ pub enum DxpCommand {
         /// Start position in PDN FEN (default: the standard start).
         #[arg(long)]
         fen: Option<String>,
-        /// Number of games; colours alternate after the first.
+        /// Number of games to complete; colours alternate after each
+        /// GAMEREQ. A game the engine refuses with GAMEACC 2 does not count
+        /// (the next GAMEREQ follows); 3 refusals in a row, or GAMEACC 1 or
+        /// 3, stop the run (exit 1).
         #[arg(long, default_value_t = 1)]
         games: u32,
         /// Seed of the built-in player's random choices.
@@ -94,13 +117,27 @@ pub enum DxpCommand {
         /// Our name in GAMEREQ.
         #[arg(long, default_value = "boardwire")]
         name: String,
-        /// End a game as a draw after this many plies.
+        /// Stop a game (GAMEEND reason 0, no result) at our first turn after
+        /// this many plies (only the side to move may send GAMEEND, so the
+        /// game has N or N+1 plies).
         #[arg(long, default_value_t = 400)]
         max_plies: usize,
-        /// Give up when the engine does not answer a GAMEREQ, BACKREQ or
-        /// GAMEEND this long, seconds.
+        /// Give up (exit 1) when the engine owes an answer (GAMEACC,
+        /// BACKACC, the GAMEEND reply) and sends no complete frame for this
+        /// long, seconds. The wait for the engine's move is bounded by its
+        /// clock instead (its remaining thinking time plus 60 s; none for
+        /// --minutes 0).
         #[arg(long, default_value_t = 120)]
         timeout: u64,
+        /// Send GAMEEND `E00` before the first GAMEREQ, for an engine that
+        /// kept a game open from an earlier connection (Moby Dam refuses new
+        /// games with GAMEACC 2 until it gets one).
+        #[arg(long)]
+        end_first: bool,
+        /// Send this CHAT right after connecting (1..=126 bytes of 7-bit
+        /// text).
+        #[arg(long, value_name = "TEXT")]
+        chat: Option<String>,
         /// Once, in the first game, when this many plies have been played
         /// and it is our turn, ask to take back our last move (BACKREQ).
         #[arg(long)]
@@ -179,6 +216,9 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
             first_move_delay_ms,
             no_take_backs,
             lenient,
+            max_connections,
+            max_bad_frames,
+            max_plies,
         } => {
             let mut config = FollowerConfig::new(parse_name(&name)?);
             config.first_move_delay = Duration::from_millis(first_move_delay_ms);
@@ -186,7 +226,15 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
             if lenient {
                 config.leniency = Leniency::ALL;
             }
-            runtime()?.block_on(serve(listen, config, seed))
+            let mut limits = Limits::default();
+            limits.max_connections = max_connections;
+            limits.max_bad_frames = max_bad_frames.max(1);
+            let plan = ServePlan {
+                seed,
+                max_plies,
+                limits,
+            };
+            runtime()?.block_on(serve(listen, config, plan))
         }
         DxpCommand::Connect {
             address,
@@ -200,6 +248,8 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
             max_plies,
             timeout,
             take_back_at,
+            end_first,
+            chat,
         } => {
             let start = match fen {
                 None => None,
@@ -225,6 +275,8 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
                 max_plies,
                 timeout: Duration::from_secs(timeout),
                 take_back_at,
+                end_first,
+                chat,
             };
             runtime()?.block_on(connect(&address, config, request, plan, out))
         }
@@ -245,13 +297,28 @@ fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
 // ------------------------------------------------------------- transcript
 
 /// One decoded message as a transcript line: its wire text (no NUL), then
-/// its reading (the library's `Display`).
+/// its reading (the library's `Display`, control bytes as `\xNN`).
 fn message_line(m: &Message<'_>) -> (usize, String) {
     let wire = m.encoded();
     (
         wire.as_bytes().len() + 1,
-        format!("{}  ({m})", show(wire.as_bytes())),
+        format!("{}  ({})", show(wire.as_bytes()), printable(&m.to_string())),
     )
+}
+
+/// `text` with control bytes (and DEL) as `\xNN`: what a peer sent (CHAT
+/// text, names in notes) never reaches stdout raw. The session and the
+/// peer still get the text byte for byte; only the transcript escapes it.
+pub(crate) fn printable(text: &str) -> String {
+    let mut s = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() {
+            s.push_str(&format!("\\x{:02x}", u32::from(c)));
+        } else {
+            s.push(c);
+        }
+    }
+    s
 }
 
 pub(crate) fn color_name(c: Color) -> &'static str {
@@ -270,19 +337,57 @@ pub(crate) fn result_text(e: &GameEnded) -> String {
     }
 }
 
-/// An event as a transcript note (the library's `Display`); `before` is
-/// the position before a received move, to write it in PDN.
+/// An event as a transcript note (the library's `Display`, control bytes
+/// escaped); `before` is the position before a received move, to write it
+/// in PDN.
 fn describe(e: &Event, before: Option<&Position>) -> String {
     match (e, before) {
         (Event::MoveReceived { mv, time }, Some(p)) => {
             format!("opponent played {} ({time} s)", p.move_text(*mv))
         }
-        _ => e.to_string(),
+        _ => printable(&e.to_string()),
+    }
+}
+
+/// Malformed and unrecognised frames of one connection in the transcript:
+/// the first [`BadLines::SHOWN`] are shown, the rest counted (the count is
+/// noted when a valid frame comes or the connection ends), so a peer
+/// sending garbage cannot grow stdout beyond a few lines per connection.
+#[derive(Debug, Default)]
+pub(crate) struct BadLines {
+    seen: u64,
+    hidden: u64,
+}
+
+impl BadLines {
+    /// Bad frames shown per connection.
+    pub(crate) const SHOWN: u64 = 3;
+
+    fn frame(&mut self, t: &mut Transcript, line: &str) {
+        self.seen += 1;
+        if self.seen <= Self::SHOWN {
+            t.received(0, line);
+            if self.seen == Self::SHOWN {
+                t.note("further malformed or unrecognised frames are counted, not shown");
+            }
+        } else {
+            self.hidden += 1;
+        }
+    }
+
+    fn flush(&mut self, t: &Transcript) {
+        if self.hidden > 0 {
+            t.note(&format!(
+                "{} more malformed or unrecognised frame(s), not shown",
+                self.hidden
+            ));
+            self.hidden = 0;
+        }
     }
 }
 
 /// Writes the transcript lines of one driver event (both roles).
-fn log(t: &mut Transcript, position: Option<&Position>, e: &NetEvent<'_>) {
+fn log(t: &mut Transcript, bad: &mut BadLines, position: Option<&Position>, e: &NetEvent<'_>) {
     match e {
         // Noted by each role (connection from / connected to).
         NetEvent::Connected { .. } => {}
@@ -290,47 +395,77 @@ fn log(t: &mut Transcript, position: Option<&Position>, e: &NetEvent<'_>) {
             let (len, line) = message_line(m);
             t.sent(len, &line);
         }
+        NetEvent::Received(m @ Message::Unrecognised(_)) => bad.frame(t, &message_line(m).1),
         NetEvent::Received(m) => {
+            bad.flush(t);
             let (len, line) = message_line(m);
             t.received(len, &line);
         }
-        NetEvent::Session(Event::Malformed(e)) => t.received(0, &format!("(malformed: {e})")),
-        // The MOVE and CHAT lines show these; GameStarted and GameEnded are
-        // noted by the caller with the game number.
+        NetEvent::Session(Event::Malformed(e)) => {
+            bad.frame(t, &printable(&format!("(malformed: {e})")))
+        }
+        // The MOVE, CHAT and unrecognised lines show these; GameStarted and
+        // GameEnded are noted by the caller with the game number.
         NetEvent::Session(
             Event::MoveReceived { .. }
             | Event::Chat(_)
+            | Event::Unrecognised(_)
             | Event::GameStarted(_)
             | Event::GameEnded(_),
         ) => {}
         NetEvent::Session(ev) => t.note(&describe(ev, position)),
+        NetEvent::Closed(_) => bad.flush(t),
         _ => {}
     }
 }
 
+/// The CHAT telling the peer that its MOVE was not played.
+fn rejection_chat(mv: &damexchange::Move, reason: &dyn std::fmt::Display) -> String {
+    format!(
+        "error: MOVE {} rejected: {reason}",
+        Message::Move(*mv).encoded().as_str()
+    )
+}
+
 // ---------------------------------------------------------------- serve
 
-async fn serve(listen: SocketAddr, config: FollowerConfig, seed: u64) -> Result<(), Failure> {
+/// How `dxp serve` runs.
+pub(crate) struct ServePlan {
+    /// Seed of the built-in player.
+    pub seed: u64,
+    /// Stop a game (GAMEEND reason 0) at our first turn after this many
+    /// plies.
+    pub max_plies: Option<usize>,
+    /// The drivers' limits.
+    pub limits: Limits,
+}
+
+async fn serve(listen: SocketAddr, config: FollowerConfig, plan: ServePlan) -> Result<(), Failure> {
     let listener = TcpListener::bind(listen)
         .await
         .map_err(|e| Failure::Input(format!("cannot listen on {listen}: {e}")))?;
     let local = listener.local_addr().map_err(Failure::Output)?;
     eprintln!("listening on {local}");
+    let (seed, max_plies) = (plan.seed, plan.max_plies);
     damexchange::net::serve(
         listener,
         config,
-        Limits::default(),
+        plan.limits,
         move |n, peer| {
             let t = Transcript::new("dxp", format!("follower#{n}"), Sink::Stdout);
             t.note(&format!("connection from {peer}"));
             let player = Player::new(seed ^ n.wrapping_mul(0x1000_0000_01B3));
-            follower_callback(t, player, None)
+            follower_callback(t, player, max_plies, None)
         },
-        |n, result| {
-            let t = Transcript::new("dxp", format!("follower#{n}"), Sink::Stdout);
-            match result {
-                Ok(closed) => t.note(&format!("connection {closed}")),
-                Err(e) => t.note(&format!("connection error: {e}")),
+        |n, result| match (n, result) {
+            // Accept errors: once per burst (the driver backs off and retries).
+            (0, Err(e)) => eprintln!("accept failed: {e} (retrying with back-off)"),
+            (n, result) => {
+                let t = Transcript::new("dxp", format!("follower#{n}"), Sink::Stdout);
+                match result {
+                    Ok(closed) => t.note(&format!("connection {closed}")),
+                    Err(e) => t.note(&format!("connection error: {e}")),
+                }
             }
         },
     )
@@ -345,43 +480,58 @@ pub(crate) struct FollowStats {
     pub games: u32,
     /// Games ended by a GAMEEND exchange.
     pub ended: u32,
+    /// Games cut by the connection closing (unfinished).
+    pub unfinished: u32,
     /// Rejected moves, malformed frames and unexpected messages, as noted.
     pub problems: crate::transcript::Problems,
 }
 
 /// The follower's callback for [`damexchange::net::serve`]: logs to `t`,
-/// plays with `player`, counts into `stats`.
+/// plays with `player`, stops a game at our first turn after `max_plies`
+/// plies, counts into `stats`.
 pub(crate) fn follower_callback(
     mut t: Transcript,
     mut player: Player,
+    max_plies: Option<usize>,
     stats: Option<Arc<Mutex<FollowStats>>>,
 ) -> impl FnMut(&mut Follower<StdInstant>, NetEvent<'_>) -> Flow + Send + 'static {
     let mut local = FollowStats::default();
+    let mut bad = BadLines::default();
     move |f, e| {
-        log(&mut t, f.position(), &e);
+        log(&mut t, &mut bad, f.position(), &e);
+        let mut flow = Flow::Continue;
         match e {
             NetEvent::Session(ev @ Event::GameStarted(_)) => {
                 local.games += 1;
                 t.note(&format!("game {}: {}", local.games, describe(ev, None)));
             }
             NetEvent::Session(ev @ Event::GameEnded(g)) => {
-                if !g.closed {
+                if g.closed {
+                    local.unfinished += 1;
+                    t.note(&format!(
+                        "game {} unfinished: {}",
+                        local.games,
+                        describe(ev, None)
+                    ));
+                } else {
                     local.ended += 1;
+                    t.note(&format!("game {}: {}", local.games, describe(ev, None)));
                 }
-                t.note(&format!("game {}: {}", local.games, describe(ev, None)));
             }
             NetEvent::Session(ev @ Event::MoveRejected { mv, reason }) => {
                 local.problems.push(describe(ev, None));
                 // Tell the peer, end the game rather than hang.
                 let now = StdInstant::now();
-                let _ = f.send_chat(
-                    &format!(
-                        "error: MOVE {} rejected: {reason}",
-                        Message::Move(*mv).encoded().as_str()
-                    ),
-                    now,
-                );
+                let _ = f.send_chat(&rejection_chat(mv, reason), now);
                 let _ = f.end_game(GameEndReason::Unknown, now);
+            }
+            NetEvent::Session(ev @ Event::PeerSilent { awaiting }) => {
+                local.problems.push(describe(ev, None));
+                let _ = f.send_chat(
+                    &format!("error: no {awaiting} in time; closing"),
+                    StdInstant::now(),
+                );
+                flow = Flow::Close;
             }
             NetEvent::Session(
                 ev @ (Event::Malformed(_) | Event::Unexpected { .. } | Event::Unrecognised(_)),
@@ -389,12 +539,20 @@ pub(crate) fn follower_callback(
             NetEvent::Idle if f.is_our_turn() => {
                 let now = StdInstant::now();
                 let position = *f.position().expect("our turn implies a game");
-                match player.choose_draughts(&position) {
-                    Some(mv) => {
-                        let _ = f.send_move(mv, now);
-                    }
-                    None => {
-                        let _ = f.end_game(GameEndReason::SenderLoses, now);
+                let plies = f.moves().len();
+                if max_plies.is_some_and(|max| plies >= max) {
+                    t.note(&format!(
+                        "{plies} plies played: we stop the game (GAMEEND reason 0, no result)"
+                    ));
+                    let _ = f.end_game(GameEndReason::Unknown, now);
+                } else {
+                    match player.choose_draughts(&position) {
+                        Some(mv) => {
+                            let _ = f.send_move(mv, now);
+                        }
+                        None => {
+                            let _ = f.end_game(GameEndReason::SenderLoses, now);
+                        }
                     }
                 }
             }
@@ -405,11 +563,14 @@ pub(crate) fn follower_callback(
         {
             *s = local.clone();
         }
-        Flow::Continue
+        flow
     }
 }
 
 // ---------------------------------------------------------------- connect
+
+/// Refusals (GAMEACC `2`) in a row after which `dxp connect` stops.
+pub(crate) const MAX_REFUSALS: u32 = 3;
 
 /// How the initiator plays.
 pub(crate) struct InitiatorPlan {
@@ -417,13 +578,20 @@ pub(crate) struct InitiatorPlan {
     pub games: u32,
     /// Seed of the built-in player.
     pub seed: u64,
-    /// A game is ended as a draw (GAMEEND reason 2) after this many plies.
+    /// A game is stopped (GAMEEND reason 0, no result) at our first turn
+    /// after this many plies: only the side to move may send GAMEEND, so
+    /// the game has N or N+1 plies.
     pub max_plies: usize,
     /// Give up when the follower does not answer a request this long.
     pub timeout: Duration,
     /// Once, in the first game, when this many plies have been played and
     /// it is our turn, ask to take back our last move (BACKREQ).
     pub take_back_at: Option<usize>,
+    /// Send GAMEEND `E00` before the first GAMEREQ (for a follower that kept
+    /// a game open from an earlier connection).
+    pub end_first: bool,
+    /// CHAT sent right after connecting.
+    pub chat: Option<String>,
 }
 
 /// What the initiator saw.
@@ -440,8 +608,13 @@ pub(crate) struct InitiatorReport {
     pub take_backs: u32,
     /// Rejected moves, malformed frames, unexpected messages, refused games.
     pub problems: crate::transcript::Problems,
+    /// The follower misbehaved (an illegal or malformed frame, an
+    /// unexpected message): the run fails.
+    pub misbehaved: bool,
     /// The follower did not answer in time.
     pub silent: bool,
+    /// Why the run stopped before all games were played.
+    pub stopped: Option<String>,
 }
 
 /// Plays `plan.games` games as the initiator against `address` with
@@ -458,36 +631,74 @@ pub(crate) async fn initiate(
     let mut report = InitiatorReport::default();
     let mut take_back_pending = plan.take_back_at;
     let mut game_no = 1;
+    let mut refusals = 0u32;
+    let mut bad = BadLines::default();
     let mut limits = Limits::default();
     // The GAMEACC wait is the reply timeout's; the handshake bound no shorter.
     limits.handshake_timeout = limits
         .handshake_timeout
         .max(plan.timeout + Duration::from_secs(1));
     let closed = damexchange::net::connect(address, config, &limits, |i, e| {
-        log(t, i.position(), &e);
+        log(t, &mut bad, i.position(), &e);
         let now = StdInstant::now();
         match e {
             NetEvent::Connected { peer } => {
                 t.note(&format!("connected to {peer}"));
+                if let Some(text) = &plan.chat
+                    && let Err(e) = i.send_chat(text, now)
+                {
+                    report.problems.push(format!("CHAT: {e}"));
+                    report.stopped = Some(format!("--chat: {e}"));
+                    return Flow::Close;
+                }
+                if plan.end_first {
+                    t.note("we end any game left open (GAMEEND before the first GAMEREQ)");
+                    let _ = i.end_stale_game(now);
+                }
                 if let Err(e) = i.request_game(request, now) {
                     report.problems.push(format!("GAMEREQ: {e}"));
+                    report.stopped = Some(format!("GAMEREQ: {e}"));
                     return Flow::Close;
                 }
             }
             NetEvent::Session(ev @ Event::GameStarted(_)) => {
+                refusals = 0;
                 t.note(&format!("game {game_no}: {}", describe(ev, None)));
             }
-            NetEvent::Session(ev @ Event::GameRefused { .. }) => {
+            NetEvent::Session(ev @ Event::GameRefused { code }) => {
                 let note = describe(ev, None);
                 t.note(&format!("game {game_no}: {note}"));
-                report.problems.push(note);
-                return Flow::Close;
+                report.problems.push(note.clone());
+                if *code != AcceptanceCode::NotThisGame {
+                    report.stopped = Some(format!("the follower refused: {note}"));
+                    return Flow::Close;
+                }
+                // GAMEACC 2: propose the next game (docs/specs/damexchange.md,
+                // *GAMEACC*); a refusal does not count towards --games.
+                refusals += 1;
+                if refusals >= MAX_REFUSALS {
+                    report.stopped = Some(format!(
+                        "the follower refused {refusals} games in a row (GAMEACC 2)"
+                    ));
+                    return Flow::Close;
+                }
+                request.our_color = request.our_color.opposite();
+                if let Err(e) = i.request_game(request, now) {
+                    report.stopped = Some(format!("GAMEREQ: {e}"));
+                    return Flow::Close;
+                }
             }
             NetEvent::Session(Event::TakenBack { .. }) => report.take_backs += 1,
             NetEvent::Session(ev @ Event::GameEnded(g)) if g.closed => {
                 // The follower closed the stream during the game: not a
                 // completed game.
-                t.note(&format!("game {game_no}: {}", describe(ev, None)));
+                t.note(&format!(
+                    "game {game_no} unfinished: {}",
+                    describe(ev, None)
+                ));
+                report.stopped = Some(format!(
+                    "the follower closed the connection during game {game_no}"
+                ));
                 report.last = Some(g.clone());
             }
             NetEvent::Session(ev @ Event::GameEnded(g)) => {
@@ -500,26 +711,34 @@ pub(crate) async fn initiate(
                 t.note(&format!("game {game_no}: {}", describe(ev, None)));
                 report.last = Some(g.clone());
                 report.games_done += 1;
-                if report.games_done >= plan.games {
+                if report.games_done >= plan.games || report.misbehaved {
                     return Flow::Close;
                 }
                 game_no += 1;
                 request.our_color = request.our_color.opposite();
-                if i.request_game(request, now).is_err() {
+                if let Err(e) = i.request_game(request, now) {
+                    report.stopped = Some(format!("GAMEREQ: {e}"));
                     return Flow::Close;
                 }
             }
-            NetEvent::Session(Event::PeerSilent { .. }) => {
+            NetEvent::Session(ev @ Event::PeerSilent { .. }) => {
+                report.problems.push(describe(ev, None));
                 report.silent = true;
                 return Flow::Close;
             }
+            NetEvent::Session(ev @ Event::MoveRejected { mv, reason }) => {
+                // The follower played an illegal move: tell it, end the game
+                // without result, and fail the run.
+                report.problems.push(describe(ev, None));
+                report.misbehaved = true;
+                let _ = i.send_chat(&rejection_chat(mv, reason), now);
+                let _ = i.end_game(GameEndReason::Unknown, now);
+            }
             NetEvent::Session(
-                ev @ (Event::MoveRejected { .. }
-                | Event::Malformed(_)
-                | Event::Unexpected { .. }
-                | Event::Unrecognised(_)),
+                ev @ (Event::Malformed(_) | Event::Unexpected { .. } | Event::Unrecognised(_)),
             ) => {
                 report.problems.push(describe(ev, None));
+                report.misbehaved = true;
                 let _ = i.end_game(GameEndReason::Unknown, now);
             }
             NetEvent::Idle if i.is_our_turn() => {
@@ -536,14 +755,18 @@ pub(crate) async fn initiate(
                     ));
                     if let Err(e) = i.request_take_back(number - 1, color, now) {
                         report.problems.push(format!("BACKREQ: {e}"));
+                        report.stopped = Some(format!("BACKREQ: {e}"));
                         return Flow::Close;
                     }
                 } else if plies >= plan.max_plies {
-                    t.note(&format!("{plies} plies played: we end the game as a draw"));
-                    let _ = i.end_game(GameEndReason::Draw, now);
+                    t.note(&format!(
+                        "{plies} plies played: we stop the game (GAMEEND reason 0, no result)"
+                    ));
+                    let _ = i.end_game(GameEndReason::Unknown, now);
                 } else if let Some(mv) = player.choose_draughts(&position) {
                     if let Err(e) = i.send_move(mv, now) {
                         report.problems.push(format!("MOVE: {e}"));
+                        report.stopped = Some(format!("MOVE: {e}"));
                         return Flow::Close;
                     }
                 } else {
@@ -563,8 +786,17 @@ pub(crate) async fn initiate(
             plan.timeout.as_secs()
         ));
     }
+    if report.misbehaved {
+        return Err(format!(
+            "the follower misbehaved: {}",
+            report.problems.first().unwrap_or("?")
+        ));
+    }
     if closed == Closed::ByPeer {
         t.note("connection closed by the follower");
+        if report.stopped.is_none() && report.games_done < plan.games {
+            report.stopped = Some("the follower closed the connection".into());
+        }
     } else if closed != Closed::ByUs {
         return Err(format!("connection {closed}"));
     }
@@ -592,8 +824,9 @@ async fn connect(
     )
     .map_err(Failure::Output)?;
     if report.games_done < plan.games {
+        let why = report.stopped.as_deref().unwrap_or("the run stopped");
         return Err(Failure::Failed(format!(
-            "error: only {} of {} games completed",
+            "error: only {} of {} games completed: {why}",
             report.games_done, plan.games
         )));
     }

@@ -246,9 +246,10 @@ fn servers_say_where_they_listen() {
 }
 
 #[test]
-fn dxp_connect_counts_a_draw_as_drawn() {
-    // Spec note: GAMEEND reason 2 is a draw; `--max-plies 0` makes us end
-    // the game as a draw on our first turn (we play White, who begins).
+fn dxp_connect_max_plies_stops_the_game_without_result() {
+    // Spec note, GAMEEND: reason `0` is "no reason/unknown" (issue 16: an
+    // administrative stop is no draw); `--max-plies 0` makes us stop the
+    // game on our first turn (we play White, who begins).
     let (mut server, line) = serve_on_port_0("dxp");
     let addr = line.trim_end().rsplit(' ').next().unwrap().to_string();
     let o = boardwire(&[
@@ -264,9 +265,10 @@ fn dxp_connect_counts_a_draw_as_drawn() {
     server.wait().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
+    assert!(out.contains("initiator -> E00  (GAMEEND"), "{out}");
     assert_eq!(
         out.lines().last(),
-        Some("result: 1 games, 0 won, 0 lost, 1 drawn, 0 without result"),
+        Some("result: 1 games, 0 won, 0 lost, 0 drawn, 1 without result"),
         "{out}"
     );
 }

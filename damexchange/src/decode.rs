@@ -48,6 +48,13 @@ pub struct Leniency {
     /// squares beyond the number captured, and CHAT text beyond 126 bytes),
     /// as Moby Dam does.
     pub extra_bytes: bool,
+    /// Accept a decimal fraction in the GAMEREQ thinking time (`0.5`,
+    /// `1.5`, `.25`: three bytes, digits and one `.`), as Scan 3.1 reads
+    /// the field with a floating-point parse and hand-written initiators
+    /// send it. The minutes are rounded up to a whole minute (`0.5` → 1,
+    /// `1.5` → 2, `0.0` → 0), so a positive time never reads as `000`
+    /// (no clock).
+    pub decimal_time: bool,
 }
 
 impl Leniency {
@@ -58,6 +65,7 @@ impl Leniency {
         trailing_blanks: false,
         short_names: false,
         extra_bytes: false,
+        decimal_time: false,
     };
 
     /// Every leniency option on: accept what any recorded real peer sends.
@@ -67,6 +75,7 @@ impl Leniency {
         trailing_blanks: true,
         short_names: true,
         extra_bytes: true,
+        decimal_time: true,
     };
 }
 

@@ -38,21 +38,30 @@ pub struct Limits {
     /// Longest frame, bytes without the NUL (default 127, the spec's cap).
     pub max_frame_len: usize,
     /// Frames one connection may queue in one turn of its loop before it is
-    /// closed (default 64).
+    /// closed (default 64); what is queued is written before the next frame
+    /// is read, so a connection never holds more than this.
     pub output_queue: usize,
     /// Bytes all connections together may have in flight to their peers
     /// (default 1 MiB); a connection that would exceed it is closed.
     pub output_budget: usize,
-    /// Connections served at once by [`serve`] (default 64); more are
-    /// accepted and closed at once.
+    /// A write that makes no progress for this long closes the connection
+    /// ([`Closed::SendTimeout`]; default 20 s, as shogi-server's writer).
+    pub send_timeout: Duration,
+    /// Connections served at once by [`serve`] (default 10,000); more are
+    /// accepted and closed at once ([`Closed::TooManyConnections`]). Keep it
+    /// below the process's file-descriptor limit.
     pub max_connections: usize,
     /// Time from connecting to the first GAMEREQ ([`serve`]) or GAMEACC
     /// ([`connect`]) (default 30 s).
     pub handshake_timeout: Duration,
-    /// Pause after a failed `accept` (default 100 ms).
+    /// Pause after a failed `accept` (default 10 ms), doubled after every
+    /// further failure up to [`Limits::accept_backoff_max`]; reset by a
+    /// successful accept. The listener is kept.
     pub accept_backoff: Duration,
+    /// Longest pause after failed `accept`s (default 250 ms).
+    pub accept_backoff_max: Duration,
     /// Consecutive malformed or unrecognised frames after which the
-    /// connection is closed (default 8).
+    /// connection is closed, after a CHAT saying why (default 16).
     pub max_bad_frames: u32,
 }
 
@@ -62,10 +71,12 @@ impl Default for Limits {
             max_frame_len: MAX_MESSAGE_LEN,
             output_queue: 64,
             output_budget: 1 << 20,
-            max_connections: 64,
+            send_timeout: Duration::from_secs(20),
+            max_connections: 10_000,
             handshake_timeout: Duration::from_secs(30),
-            accept_backoff: Duration::from_millis(100),
-            max_bad_frames: 8,
+            accept_backoff: Duration::from_millis(10),
+            accept_backoff_max: Duration::from_millis(250),
+            max_bad_frames: 16,
         }
     }
 }
@@ -90,6 +101,10 @@ pub enum NetEvent<'a> {
     Session(&'a Event),
     /// Everything is sent and handled; the session waits for the peer.
     Idle,
+    /// The connection ends now, for this reason (the last event; what the
+    /// callback returns is ignored). Not sent for an I/O error, which the
+    /// caller of [`connect`] / the `on_closed` of [`serve`] gets.
+    Closed(Closed),
 }
 
 /// What the callback wants.
@@ -107,12 +122,16 @@ pub enum Flow {
 pub enum Closed {
     /// The peer closed it.
     ByPeer,
-    /// The callback asked to close it.
+    /// The callback asked to close it (what the session still had queued,
+    /// e.g. a CHAT saying why, was written first).
     ByUs,
     /// No GAMEREQ / GAMEACC within [`Limits::handshake_timeout`].
     HandshakeTimeout,
-    /// More than [`Limits::max_bad_frames`] bad frames in a row.
+    /// [`Limits::max_bad_frames`] bad frames in a row (a CHAT saying so
+    /// was sent first).
     TooManyBadFrames,
+    /// A write made no progress for [`Limits::send_timeout`].
+    SendTimeout,
     /// More than [`Limits::output_queue`] frames queued at once, or the
     /// global [`Limits::output_budget`] exhausted.
     OutputFull,
@@ -127,6 +146,7 @@ impl core::fmt::Display for Closed {
             Closed::ByUs => "closed by us",
             Closed::HandshakeTimeout => "no GAMEREQ/GAMEACC in time",
             Closed::TooManyBadFrames => "too many malformed or unrecognised frames in a row",
+            Closed::SendTimeout => "the peer did not read what we sent in time",
             Closed::OutputFull => "output queue full",
             Closed::TooManyConnections => "too many connections",
         })
@@ -142,6 +162,7 @@ trait Driven {
     fn transmit(&mut self) -> Option<Transmit>;
     fn event(&mut self) -> Option<Event>;
     fn deadline(&self) -> Option<Instant>;
+    fn chat(&mut self, text: &str);
 }
 
 macro_rules! driven {
@@ -168,6 +189,9 @@ macro_rules! driven {
             fn deadline(&self) -> Option<Instant> {
                 self.poll_timeout()
             }
+            fn chat(&mut self, text: &str) {
+                let _ = self.send_chat(text, Instant::now());
+            }
         }
     };
 }
@@ -186,6 +210,21 @@ async fn run<S: Driven>(
     budget: &Budget,
     callback: &mut impl FnMut(&mut S, NetEvent<'_>) -> Flow,
 ) -> io::Result<Closed> {
+    let result = run_connection(stream, session, leniency, limits, budget, callback).await;
+    if let Ok(why) = result {
+        let _ = callback(session, NetEvent::Closed(why));
+    }
+    result
+}
+
+async fn run_connection<S: Driven>(
+    stream: TcpStream,
+    session: &mut S,
+    leniency: Leniency,
+    limits: &Limits,
+    budget: &Budget,
+    callback: &mut impl FnMut(&mut S, NetEvent<'_>) -> Flow,
+) -> io::Result<Closed> {
     stream.set_nodelay(true)?;
     let peer = stream.peer_addr()?;
     let codec = DxpCodec::new(limits.max_frame_len).with_leniency(leniency);
@@ -196,6 +235,9 @@ async fn run<S: Driven>(
     macro_rules! tell {
         ($e:expr) => {
             if callback(session, $e) == Flow::Close {
+                // What the callback queued before closing (a CHAT saying
+                // why) still goes out.
+                drain_out(session, &mut framed, limits, callback).await;
                 return Ok(Closed::ByUs);
             }
         };
@@ -223,9 +265,16 @@ async fn run<S: Driven>(
             }
             if queued > 0 {
                 budget.0.fetch_add(bytes, Ordering::Relaxed);
-                let flushed = SinkExt::<Transmit>::flush(&mut framed).await;
+                let flushed = tokio::time::timeout(
+                    limits.send_timeout,
+                    SinkExt::<Transmit>::flush(&mut framed),
+                )
+                .await;
                 budget.0.fetch_sub(bytes, Ordering::Relaxed);
-                flushed?;
+                match flushed {
+                    Ok(r) => r?,
+                    Err(_) => return Ok(Closed::SendTimeout),
+                }
             }
             let mut any = queued > 0;
             while let Some(e) = session.event() {
@@ -288,10 +337,41 @@ async fn run<S: Driven>(
                 session.timeout(now);
             }
         }
-        if bad > limits.max_bad_frames {
+        if bad >= limits.max_bad_frames {
+            // Say why before closing.
+            session.chat(&std::format!(
+                "error: {bad} malformed or unrecognised frames in a row; closing"
+            ));
+            drain_out(session, &mut framed, limits, callback).await;
             return Ok(Closed::TooManyBadFrames);
         }
     }
+}
+
+/// Writes what the session still has queued before the connection is
+/// closed by us (at most [`Limits::output_queue`] frames, within
+/// [`Limits::send_timeout`]); the callback sees each as [`NetEvent::Sent`]
+/// (what it returns is ignored).
+async fn drain_out<S: Driven>(
+    session: &mut S,
+    framed: &mut Framed<TcpStream, DxpCodec>,
+    limits: &Limits,
+    callback: &mut impl FnMut(&mut S, NetEvent<'_>) -> Flow,
+) {
+    let mut queued = 0usize;
+    while let Some(t) = session.transmit() {
+        queued += 1;
+        if queued > limits.output_queue {
+            break;
+        }
+        if let Ok(msg) = decode::<Message>(t.message_bytes()) {
+            let _ = callback(session, NetEvent::Sent(&msg));
+        }
+        if framed.feed(t).await.is_err() {
+            return;
+        }
+    }
+    let _ = tokio::time::timeout(limits.send_timeout, SinkExt::<Transmit>::flush(framed)).await;
 }
 
 /// Connects to a follower at `addr` and runs an [`Initiator`] with `config`
@@ -326,9 +406,16 @@ pub async fn connect<A: ToSocketAddrs>(
 /// Serves DXP on `listener`: every accepted connection gets its own task
 /// and its own [`Follower`] with `config`, and a callback made by
 /// `make_callback(connection number, peer)` (numbers from 1). Runs until
-/// the task is dropped; `accept` errors are retried after
-/// [`Limits::accept_backoff`]. `on_closed(connection number, result)` is
-/// called when a connection ends.
+/// the task is dropped. `on_closed(connection number, result)` is called
+/// when a connection ends.
+///
+/// A failed `accept` (e.g. out of file descriptors) never ends the server
+/// and never spins: it is reported once per burst of failures as
+/// `on_closed(0, Err(error))` (connection number 0), then accepting is
+/// retried on the same listener after [`Limits::accept_backoff`], doubled
+/// after each further failure up to [`Limits::accept_backoff_max`]. Beyond
+/// [`Limits::max_connections`] connections are accepted and closed at
+/// once.
 ///
 /// # Errors
 /// None in practice (the loop runs until dropped); the type leaves room
@@ -350,11 +437,23 @@ where
     let active = Arc::new(AtomicUsize::new(0));
     let on_closed = Arc::new(on_closed);
     let mut number = 0u64;
+    let mut backoff: Option<Duration> = None;
     loop {
         let (stream, peer) = match listener.accept().await {
-            Ok(x) => x,
-            Err(_) => {
-                tokio::time::sleep(limits.accept_backoff).await;
+            Ok(x) => {
+                backoff = None;
+                x
+            }
+            Err(e) => {
+                let pause = match backoff {
+                    None => {
+                        on_closed(0, Err(e));
+                        limits.accept_backoff
+                    }
+                    Some(d) => (d * 2).min(limits.accept_backoff_max),
+                };
+                backoff = Some(pause);
+                tokio::time::sleep(pause).await;
                 continue;
             }
         };

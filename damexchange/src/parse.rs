@@ -351,6 +351,30 @@ pub fn thinking_time(i: &[u8]) -> PResult<'_, u16> {
     digits::<3>(Field::ThinkingTime).parse(i)
 }
 
+/// GAMEREQ thinking time with `leniency` (`decimal_time`: three bytes of
+/// digits with one `.`, e.g. `0.5`, rounded up to whole minutes).
+#[inline]
+pub fn thinking_time_with<'a>(
+    leniency: &Leniency,
+) -> impl Parser<&'a [u8], Output = u16, Error = ParseError> {
+    let decimal = leniency.decimal_time;
+    move |i: &'a [u8]| {
+        if decimal
+            && let Some((ds, rest)) = i.split_first_chunk::<3>()
+            && let Some(dot) = ds.iter().position(|&b| b == b'.')
+        {
+            let (int, frac) = (&ds[..dot], &ds[dot + 1..]);
+            let digits = |s: &[u8]| s.iter().all(u8::is_ascii_digit);
+            if digits(int) && digits(frac) && int.len() + frac.len() > 0 {
+                let whole = int.iter().fold(0u16, |v, &d| v * 10 + u16::from(d - b'0'));
+                let up = u16::from(frac.iter().any(|&d| d != b'0'));
+                return Ok((rest, whole + up));
+            }
+        }
+        thinking_time(i)
+    }
+}
+
 /// GAMEREQ number of moves (offset 39, 3 digits, `000` = no limit).
 #[inline]
 pub fn moves_limit(i: &[u8]) -> PResult<'_, u16> {
@@ -516,7 +540,7 @@ pub(crate) fn game_req_parts<'a>(
         let (i, version) = version(body)?;
         let (i, initiator) = name_bytes(Field::InitiatorName, name_len).parse(i)?;
         let (i, follower_color) = color(Field::FollowerColor, &l).parse(i)?;
-        let (i, minutes) = thinking_time(i)?;
+        let (i, minutes) = thinking_time_with(&l).parse(i)?;
         let (i, moves) = moves_limit(i)?;
         let (i, setup) = start_letters(&l).parse(i)?;
         Ok((

@@ -116,14 +116,19 @@ async fn limits_close_misbehaving_connections() {
         .expect("closed by the follower")
         .unwrap();
     assert_eq!(n, 0);
-    // Garbage: four unrecognised frames in a row (more than 3) close it.
+    // Garbage: three unrecognised frames in a row (the limit) close it,
+    // after a CHAT saying why; the fourth frame is not read.
     let mut noisy = TcpStream::connect(addr).await.unwrap();
     noisy.write_all(b"X\0Y\0Q\0W\0").await.unwrap();
-    let n = tokio::time::timeout(Duration::from_secs(5), noisy.read(&mut buf))
+    let mut got = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), noisy.read_to_end(&mut got))
         .await
         .expect("closed by the follower")
         .unwrap();
-    assert_eq!(n, 0);
+    assert_eq!(
+        got,
+        b"Cerror: 3 malformed or unrecognised frames in a row; closing\0"
+    );
     tokio::time::sleep(Duration::from_millis(50)).await;
     let closed = closed.lock().unwrap().clone();
     assert!(
@@ -134,4 +139,88 @@ async fn limits_close_misbehaving_connections() {
         closed.contains(&"2: Ok(TooManyBadFrames)".to_string()),
         "{closed:?}"
     );
+}
+
+/// Polls `closed` until it holds `entry` (or 10 s pass).
+async fn wait_for(closed: &Log, entry: &str) -> Vec<String> {
+    for _ in 0..1000 {
+        let now = closed.lock().unwrap().clone();
+        if now.iter().any(|e| e == entry) {
+            return now;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    closed.lock().unwrap().clone()
+}
+
+#[tokio::test]
+async fn connections_beyond_max_connections_are_closed_at_once() {
+    let closed = Log::default();
+    let mut limits = Limits::default();
+    limits.max_connections = 1;
+    let addr = serve(limits, closed.clone()).await;
+    let _first = TcpStream::connect(addr).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let mut second = TcpStream::connect(addr).await.unwrap();
+    let mut buf = [0u8; 8];
+    let n = tokio::time::timeout(Duration::from_secs(5), second.read(&mut buf))
+        .await
+        .expect("closed at once")
+        .unwrap_or(0);
+    assert_eq!(n, 0);
+    let log = wait_for(&closed, "2: Ok(TooManyConnections)").await;
+    assert!(
+        log.contains(&"2: Ok(TooManyConnections)".to_string()),
+        "{log:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_peer_that_does_not_read_is_closed_after_the_send_timeout() {
+    let closed = Log::default();
+    let mut limits = Limits::default();
+    limits.send_timeout = Duration::from_millis(300);
+    let addr = serve(limits, closed.clone()).await;
+    // A peer with a small receive buffer sends BACKREQs (each answered
+    // `K1`, no game) and never reads: the follower's writes stall.
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let stream = socket.connect(addr).await.unwrap();
+    let (_read, mut write) = stream.into_split();
+    let writer = tokio::spawn(async move {
+        let chunk = b"B001W\0".repeat(10_000);
+        for _ in 0..2_000 {
+            if write.write_all(&chunk).await.is_err() {
+                return;
+            }
+        }
+    });
+    let log = wait_for(&closed, "1: Ok(SendTimeout)").await;
+    writer.abort();
+    assert!(log.contains(&"1: Ok(SendTimeout)".to_string()), "{log:?}");
+}
+
+#[tokio::test]
+async fn what_is_queued_when_the_callback_closes_is_still_sent() {
+    // The callback sends a CHAT and closes at once: the CHAT goes out.
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let peer = tokio::spawn(async move {
+        let (mut s, _) = listener.accept().await.unwrap();
+        let mut got = Vec::new();
+        s.read_to_end(&mut got).await.unwrap();
+        got
+    });
+    let config = InitiatorConfig::new(Name::new("I").unwrap());
+    let closed = net::connect(addr, config, &Limits::default(), |i, e| {
+        if matches!(e, NetEvent::Connected { .. }) {
+            i.send_chat("bye", Instant::now()).unwrap();
+            return Flow::Close;
+        }
+        Flow::Continue
+    })
+    .await
+    .unwrap();
+    assert_eq!(closed, Closed::ByUs);
+    assert_eq!(peer.await.unwrap(), b"Cbye\0");
 }

@@ -126,13 +126,16 @@ struct Stats {
 }
 
 fn play_games(seed: u64, games: usize) -> Stats {
+    // `pump` jumps the clock to the next deadline when both sides are
+    // quiet (each waiting for its application's move): no clock bound on
+    // the opponent's move here (that bound is tested in session_hostile).
     let mut follower_cfg = FollowerConfig::new(Name::new("Follower").unwrap());
     follower_cfg.first_move_delay = Duration::from_millis(250);
+    follower_cfg.clock_margin = None;
+    let mut initiator_cfg = InitiatorConfig::new(Name::new("Initiator").unwrap());
+    initiator_cfg.clock_margin = None;
     let mut pair = Pair {
-        i: Initiator::new(
-            InitiatorConfig::new(Name::new("Initiator").unwrap()),
-            Duration::ZERO,
-        ),
+        i: Initiator::new(initiator_cfg, Duration::ZERO),
         f: Follower::new(follower_cfg, Duration::ZERO),
         now: Duration::ZERO,
         rng: Rng(seed),
@@ -639,9 +642,12 @@ fn first_move_pause_on_a_duration_clock() {
     assert!(f.poll_transmit().is_none());
     f.handle_timeout(t + Duration::from_millis(300));
     assert_eq!(f.poll_transmit().unwrap().as_str(), "M0000322800");
-    assert_eq!(f.poll_timeout(), None);
+    // Then the wait for the initiator's move: its 5 minutes plus the 60 s
+    // clock margin, from our move.
+    assert_eq!(f.poll_timeout(), Some(t + Duration::from_secs(360)));
 
     let mut f = run(Duration::MAX - Duration::from_millis(1));
-    assert_eq!(f.poll_timeout(), None);
+    // No pause; the clock bound saturates at the end of time.
+    assert_eq!(f.poll_timeout(), Some(Duration::MAX));
     assert_eq!(f.poll_transmit().unwrap().as_str(), "M0000322800");
 }

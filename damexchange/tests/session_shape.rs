@@ -177,8 +177,9 @@ fn a_silent_follower_is_reported_once() {
     let reply = f.position().unwrap().legal_moves()[0];
     f.send_move_with(reply, 0, t0).unwrap();
     exchange(&mut i, &mut f, t0);
-    // Waiting for the opponent's move is not silence: no timer.
-    assert_eq!(f.poll_timeout(), None);
+    // Waiting for the opponent's move is not silence: no reply timer, only
+    // the bound of its clock (5 minutes, none used) plus the 60 s margin.
+    assert_eq!(f.poll_timeout(), Some(t0 + Duration::from_secs(360)));
     i.request_take_back(1, board::Color::White, t0).unwrap();
     assert_eq!(i.poll_timeout(), Some(t0 + wait));
     let _ = i.poll_transmit(); // the BACKREQ is lost

@@ -12,7 +12,7 @@ use super::{
 };
 use crate::convert::{color_to_board, setup_to_position};
 use crate::decode::Leniency;
-use crate::error::MessageKind;
+use crate::error::{Field, FrameError, MessageKind};
 use crate::message::{AcceptanceCode, GameAcc, GameReq, Message, StartPosition, StopCode};
 use crate::types::Name;
 
@@ -40,11 +40,18 @@ pub struct FollowerConfig {
     /// How long the initiator may take to answer our BACKREQ or GAMEEND
     /// before [`Event::PeerSilent`]; `None`: no bound.
     pub reply_timeout: Option<Duration>,
+    /// The wait for the initiator's move is bounded by its clock: the
+    /// GAMEREQ's thinking time minus what it used (as we measure it, per
+    /// period of `moves` moves), plus this margin; then
+    /// [`Event::PeerSilent`] with `awaiting` MOVE. No bound for thinking
+    /// time `000` or `None`.
+    pub clock_margin: Option<Duration>,
 }
 
 impl FollowerConfig {
     /// Defaults: accept every game, 500 ms first-move pause, take-backs on,
-    /// stop code `0`, strict decoding, 60 s reply timeout.
+    /// stop code `0`, strict decoding, 60 s reply timeout, 60 s clock
+    /// margin.
     pub fn new(name: Name<'static>) -> FollowerConfig {
         FollowerConfig {
             name,
@@ -55,6 +62,7 @@ impl FollowerConfig {
             stop: StopCode::PlayOn,
             leniency: Leniency::STRICT,
             reply_timeout: Some(Duration::from_secs(60)),
+            clock_margin: Some(Duration::from_secs(60)),
         }
     }
 }
@@ -112,6 +120,7 @@ impl<T: Timestamp> Follower<T> {
                 config.stop,
                 config.leniency,
                 config.reply_timeout,
+                config.clock_margin,
             ),
             role: Role {
                 config,
@@ -132,7 +141,21 @@ impl<T: Timestamp> Follower<T> {
                 message: MessageKind::GameAcc,
                 reason: Unexpected::GameAccToFollower,
             }),
-            msg => core.on_common(msg),
+            msg => core.on_common(msg, now),
+        }
+    }
+
+    fn on_frame_error(role: &mut Role<T>, core: &mut Core<T>, e: &FrameError, _now: T) {
+        if let Some(e) = core.on_frame_error(e) {
+            // A GAMEREQ we cannot read: never silence (the initiator
+            // waits for GAMEACC).
+            core.chat_error(&e);
+            let code = if e.field == Field::Version {
+                AcceptanceCode::VersionMismatch
+            } else {
+                AcceptanceCode::NotThisGame
+            };
+            decline(&role.config, core, code);
         }
     }
 

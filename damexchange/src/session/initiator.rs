@@ -12,8 +12,10 @@ use super::{
 };
 use crate::convert::{color_to_wire, position_to_setup};
 use crate::decode::Leniency;
-use crate::error::MessageKind;
-use crate::message::{AcceptanceCode, GameAcc, GameReq, Message, StartPosition, StopCode};
+use crate::error::{FrameError, MessageKind};
+use crate::message::{
+    AcceptanceCode, GameAcc, GameEnd, GameEndReason, GameReq, Message, StartPosition, StopCode,
+};
 use crate::types::Name;
 
 /// Initiator settings.
@@ -31,11 +33,17 @@ pub struct InitiatorConfig {
     /// How long the follower may take to answer our GAMEREQ, BACKREQ or
     /// GAMEEND before [`Event::PeerSilent`]; `None`: no bound.
     pub reply_timeout: Option<Duration>,
+    /// The wait for the follower's move is bounded by its clock: the
+    /// GAMEREQ's thinking time minus what it used (as we measure it, per
+    /// period of `moves` moves), plus this margin; then
+    /// [`Event::PeerSilent`] with `awaiting` MOVE. No bound for thinking
+    /// time `000` or `None`.
+    pub clock_margin: Option<Duration>,
 }
 
 impl InitiatorConfig {
     /// Defaults: take-backs on, stop code `0`, strict decoding, 60 s reply
-    /// timeout.
+    /// timeout, 60 s clock margin.
     pub fn new(name: Name<'static>) -> InitiatorConfig {
         InitiatorConfig {
             name,
@@ -43,6 +51,7 @@ impl InitiatorConfig {
             stop: StopCode::PlayOn,
             leniency: Leniency::STRICT,
             reply_timeout: Some(Duration::from_secs(60)),
+            clock_margin: Some(Duration::from_secs(60)),
         }
     }
 }
@@ -67,6 +76,9 @@ struct Role {
     /// The GAMEREQ awaiting its GAMEACC.
     requested: Option<(GameRequest, Position)>,
     stopped: bool,
+    /// We sent a GAMEEND with no game ([`Initiator::end_stale_game`]); its
+    /// answer, if any, comes before the next GAMEACC.
+    stale_end: bool,
 }
 
 /// The initiator side of a DXP connection (sans-IO; see the
@@ -96,11 +108,13 @@ impl<T: Timestamp> Initiator<T> {
                 config.stop,
                 config.leniency,
                 config.reply_timeout,
+                config.clock_margin,
             ),
             role: Role {
                 config,
                 requested: None,
                 stopped: false,
+                stale_end: false,
             },
         }
     }
@@ -142,20 +156,55 @@ impl<T: Timestamp> Initiator<T> {
         Ok(())
     }
 
+    /// Sends GAMEEND (reason `0`, our stop code) with no game of ours, for a
+    /// follower that kept a game open from an earlier connection (Moby Dam
+    /// refuses new games with GAMEACC `2` until it gets one). Its answer,
+    /// a GAMEEND before the next GAMEACC, is taken as that answer and not
+    /// reported as unexpected; a follower with no open game may not answer
+    /// at all, so nothing is awaited.
+    ///
+    /// # Errors
+    /// [`CommandError::GameInProgress`] while a game is in progress or a
+    /// GAMEREQ awaits its answer.
+    pub fn end_stale_game(&mut self, _now: T) -> Result<(), CommandError> {
+        self.core.settle();
+        if self.core.game.is_some() || self.role.requested.is_some() {
+            return Err(CommandError::GameInProgress);
+        }
+        self.core.send(&Message::GameEnd(GameEnd {
+            reason: GameEndReason::Unknown,
+            stop: self.core.stop,
+        }));
+        self.role.stale_end = true;
+        Ok(())
+    }
+
     /// `true` after GAMEACC `1` or `3`: no more games on this connection.
     pub fn is_stopped(&self) -> bool {
         self.role.stopped
     }
 
-    fn on_message(role: &mut Role, core: &mut Core<T>, msg: &Message<'_>, _now: T) {
+    fn on_message(role: &mut Role, core: &mut Core<T>, msg: &Message<'_>, now: T) {
         match msg {
-            Message::GameAcc(acc) => on_gameacc(role, core, acc),
+            Message::GameAcc(acc) => {
+                role.stale_end = false;
+                on_gameacc(role, core, acc)
+            }
+            // The answer to our GAMEEND of `end_stale_game`.
+            Message::GameEnd(_) if role.stale_end && core.game.is_none() => {
+                role.stale_end = false;
+            }
             Message::GameReq(_) => core.event(Event::Unexpected {
                 message: MessageKind::GameReq,
                 reason: Unexpected::GameReqToInitiator,
             }),
-            msg => core.on_common(msg),
+            msg => core.on_common(msg, now),
         }
+    }
+
+    fn on_frame_error(_role: &mut Role, core: &mut Core<T>, e: &FrameError, _now: T) {
+        // A GAMEREQ sent to the initiator is not answered, decodable or not.
+        let _ = core.on_frame_error(e);
     }
 
     fn on_close(&mut self) {

@@ -43,9 +43,18 @@
 //! A peer that does not answer a request it must answer (GAMEREQ →
 //! GAMEACC, BACKREQ → BACKACC, GAMEEND → GAMEEND) within
 //! `reply_timeout` of the config is reported once as [`Event::PeerSilent`].
-//! Waiting for the opponent's move is not silence (DXP's clock is
-//! informational, docs/specs/damexchange.md, *MOVE*), so there is no bound
-//! there.
+//! Waiting for the opponent's move is not silence: there the bound is the
+//! game clock of the GAMEREQ (docs/specs/damexchange.md, *GAMEREQ*,
+//! *MOVE*): the opponent's thinking time minus what it used so far (as we
+//! measure it, from the input after which it was its turn to the one with
+//! its move; per period of `moves` moves, or the whole game), plus the
+//! config's `clock_margin`; then [`Event::PeerSilent`] with `awaiting`
+//! [`MessageKind::Move`], once per turn. A game with thinking time `000`
+//! has no clock and no bound.
+//!
+//! A frame that does not decode but is a request the peer waits on
+//! (GAMEREQ, BACKREQ, GAMEEND) is still answered, with a CHAT naming the
+//! field; see `handle_frame_error`.
 
 mod follower;
 mod initiator;
@@ -59,7 +68,7 @@ use board_core::draughts::{self as board, Position};
 
 use crate::convert::{color_to_board, color_to_wire, find_move, move_to_wire};
 use crate::decode::{Leniency, decode_with};
-use crate::error::{FrameError, MessageKind, ValueError};
+use crate::error::{DecodeError, FrameError, MessageKind, ValueError};
 use crate::framer::{Framer, Status};
 use crate::message::{
     AcceptanceCode, BackAcc, BackAccCode, BackReq, Chat, Encoded, GameEnd, GameEndReason, Message,
@@ -273,7 +282,8 @@ pub enum Event {
     /// The peer did not answer our request within the configured
     /// `reply_timeout` (reported once per request).
     PeerSilent {
-        /// The answer we wait for: GAMEACC, BACKACC or GAMEEND.
+        /// The answer we wait for: GAMEACC, BACKACC or GAMEEND; MOVE when
+        /// the opponent's clock (plus the margin) ran out.
         awaiting: MessageKind,
     },
 }
@@ -485,7 +495,7 @@ pub enum CommandError {
 
 /// A game in progress, as both roles see it.
 #[derive(Clone, Debug)]
-pub(crate) struct Game {
+pub(crate) struct Game<T> {
     pub(crate) our_color: board::Color,
     pub(crate) start: Position,
     pub(crate) position: Position,
@@ -496,11 +506,68 @@ pub(crate) struct Game {
     pub(crate) ending: Option<(GameEndReason, StopCode)>,
     /// Our BACKREQ awaiting BACKACC: the ply to go back to.
     pub(crate) take_back_pending: Option<(usize, BackReq)>,
+    /// The opponent's clock, as we measure it.
+    pub(crate) clock: Clock<T>,
 }
 
-impl Game {
-    pub(crate) fn new(our_color: board::Color, start: Position, minutes: u16, moves: u16) -> Game {
+/// The opponent's clock as we measure it: the time from the input after
+/// which it was its turn to the input that brought its move.
+#[derive(Clone, Debug)]
+pub(crate) struct Clock<T> {
+    /// When the opponent's current turn began.
+    began: Option<T>,
+    /// Time it used in the current period (of `moves` moves, or the game).
+    used: Duration,
+    /// Its moves in the current period.
+    moves: u16,
+    /// The end of this turn's wait was reported (`PeerSilent`).
+    reported: bool,
+}
+
+impl<T: Timestamp> Clock<T> {
+    fn new() -> Clock<T> {
+        Clock {
+            began: None,
+            used: Duration::ZERO,
+            moves: 0,
+            reported: false,
+        }
+    }
+
+    /// Called after every input and our move: starts or stops the turn.
+    fn mark(&mut self, their_turn: bool, now: T) {
+        if !their_turn {
+            self.began = None;
+            self.reported = false;
+        } else if self.began.is_none() {
+            self.began = Some(now);
+        }
+    }
+
+    /// The opponent's move arrived at `now`; `per_period` moves per period
+    /// (0: the whole game).
+    fn moved(&mut self, now: T, per_period: u16) {
+        if let Some(at) = self.began.take() {
+            self.used = self.used.saturating_add(now.saturating_duration_since(at));
+        }
+        self.reported = false;
+        self.moves = self.moves.saturating_add(1);
+        if per_period > 0 && self.moves >= per_period {
+            self.moves = 0;
+            self.used = Duration::ZERO;
+        }
+    }
+}
+
+impl<T: Timestamp> Game<T> {
+    pub(crate) fn new(
+        our_color: board::Color,
+        start: Position,
+        minutes: u16,
+        moves: u16,
+    ) -> Game<T> {
         Game {
+            clock: Clock::new(),
             our_color,
             start,
             position: start,
@@ -567,9 +634,9 @@ pub const MAX_MOVE_TIME: u16 = 9999;
 /// BACKACC.
 #[derive(Debug)]
 pub(crate) struct Core<T> {
-    pub(crate) game: Option<Game>,
+    pub(crate) game: Option<Game<T>>,
     /// The game that ended, kept until its GameEnded event was delivered.
-    finished: Option<Game>,
+    finished: Option<Game<T>>,
     /// The GameEnded event was delivered: clear `finished` at the next call.
     clear_finished: bool,
     pub(crate) take_backs: bool,
@@ -588,6 +655,9 @@ pub(crate) struct Core<T> {
     awaiting: Option<(MessageKind, T)>,
     /// When our turn began (for the seconds of `send_move`).
     turn_began: Option<T>,
+    /// Added to the opponent's remaining clock time to bound the wait for
+    /// its move; `None`: no bound.
+    clock_margin: Option<Duration>,
 }
 
 impl<T: Timestamp> Core<T> {
@@ -596,6 +666,7 @@ impl<T: Timestamp> Core<T> {
         stop: StopCode,
         leniency: Leniency,
         reply_timeout: Option<Duration>,
+        clock_margin: Option<Duration>,
     ) -> Core<T> {
         Core {
             game: None,
@@ -613,6 +684,7 @@ impl<T: Timestamp> Core<T> {
             reply_timeout,
             awaiting: None,
             turn_began: None,
+            clock_margin,
         }
     }
 
@@ -627,6 +699,27 @@ impl<T: Timestamp> Core<T> {
         } else if self.turn_began.is_none() {
             self.turn_began = Some(now);
         }
+        if let Some(g) = self.game.as_mut() {
+            g.clock.mark(!g.our_turn() && g.ending.is_none(), now);
+        }
+    }
+
+    /// When the wait for the opponent's move ends: its turn began, plus
+    /// its remaining clock time, plus the margin; `None` without a clock
+    /// (thinking time `000`), without a margin, or when already reported.
+    fn clock_deadline(&self) -> Option<T> {
+        let margin = self.clock_margin?;
+        let g = self.game.as_ref()?;
+        if g.ending.is_some() || g.our_turn() || g.clock.reported || g.minutes == 0 {
+            return None;
+        }
+        let began = g.clock.began?;
+        let period = Duration::from_secs(u64::from(g.minutes) * 60);
+        Some(
+            began
+                .saturating_add(period.saturating_sub(g.clock.used))
+                .saturating_add(margin),
+        )
     }
 
     /// Whole seconds since our turn began, clamped to 0..=9999 (MOVE time).
@@ -660,23 +753,23 @@ impl<T: Timestamp> Core<T> {
 
     /// The game in progress, or the one that just ended (until its event
     /// was handled).
-    pub(crate) fn shown_game(&self) -> Option<&Game> {
+    pub(crate) fn shown_game(&self) -> Option<&Game<T>> {
         self.game.as_ref().or(self.finished.as_ref())
     }
 
-    pub(crate) fn start_game(&mut self, game: Game) {
+    pub(crate) fn start_game(&mut self, game: Game<T>) {
         self.finished = None;
         self.clear_finished = false;
         self.turn_began = None;
         self.game = Some(game);
     }
 
-    /// Frames raw input and hands each frame to `on_message` (decoded) or
-    /// reports it as malformed.
+    /// Frames raw input and hands each frame to `on_item`: decoded, or
+    /// the frame error (malformed or over-long).
     pub(crate) fn frames(
         &mut self,
         mut bytes: &[u8],
-        mut on_message: impl FnMut(&mut Self, &Message<'_>),
+        mut on_item: impl FnMut(&mut Self, Result<&Message<'_>, FrameError>),
     ) {
         let cap = self.framer.max_frame_len() + 1;
         while !bytes.is_empty() {
@@ -689,15 +782,15 @@ impl<T: Timestamp> Core<T> {
                 let consumed = match self.framer.decode(&input) {
                     Status::Complete { frame, consumed } => {
                         match decode_with::<Message>(frame, &self.leniency) {
-                            Ok(msg) => on_message(self, &msg),
-                            Err(e) => self.event(Event::Malformed(FrameError::Malformed(e))),
+                            Ok(msg) => on_item(self, Ok(&msg)),
+                            Err(e) => on_item(self, Err(FrameError::Malformed(e))),
                         }
                         consumed
                     }
                     Status::Partial { consumed } => consumed,
                     Status::Overlong { len, consumed } => {
                         let max = self.framer.max_frame_len();
-                        self.event(Event::Malformed(FrameError::Overlong { len, max }));
+                        on_item(self, Err(FrameError::Overlong { len, max }));
                         consumed
                     }
                 };
@@ -759,10 +852,14 @@ impl<T: Timestamp> Core<T> {
     }
 
     pub(crate) fn poll_timeout(&self) -> Option<T> {
-        match (self.release_at, self.awaiting.map(|(_, at)| at)) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [
+            self.release_at,
+            self.awaiting.map(|(_, at)| at),
+            self.clock_deadline(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     pub(crate) fn handle_timeout(&mut self, now: T) {
@@ -776,6 +873,14 @@ impl<T: Timestamp> Core<T> {
         {
             self.awaiting = None;
             self.event(Event::PeerSilent { awaiting });
+        }
+        if self.clock_deadline().is_some_and(|at| now >= at)
+            && let Some(g) = self.game.as_mut()
+        {
+            g.clock.reported = true;
+            self.event(Event::PeerSilent {
+                awaiting: MessageKind::Move,
+            });
         }
     }
 
@@ -846,6 +951,7 @@ impl<T: Timestamp> Core<T> {
             .map_err(|_| CommandError::IllegalMove)?;
         game.position = next;
         game.history.push(mv);
+        game.clock.mark(true, now);
         self.turn_began = None;
         let msg = Message::Move(move_to_wire(mv, time.min(MAX_MOVE_TIME)));
         match not_before {
@@ -907,9 +1013,9 @@ impl<T: Timestamp> Core<T> {
 
     /// MOVE, GAMEEND, CHAT, BACKREQ, BACKACC, unrecognised frames: the same
     /// for both roles.
-    pub(crate) fn on_common(&mut self, msg: &Message<'_>) {
+    pub(crate) fn on_common(&mut self, msg: &Message<'_>, now: T) {
         match msg {
-            Message::Move(mv) => self.on_move(*mv),
+            Message::Move(mv) => self.on_move(*mv, now),
             Message::GameEnd(end) => self.on_gameend(*end),
             Message::Chat(chat) => self.event(Event::Chat(chat.text.as_str().to_string())),
             Message::BackReq(req) => self.on_backreq(*req),
@@ -920,7 +1026,55 @@ impl<T: Timestamp> Core<T> {
         }
     }
 
-    fn on_move(&mut self, wire: WireMove) {
+    /// What the framer or decoder could not turn into a message: reported
+    /// as [`Event::Malformed`]; a request the peer waits on is answered
+    /// (docs/specs/damexchange.md, *BACKREQ*, *GAMEEND*), with a CHAT
+    /// naming the field: a BACKREQ that does not decode gets `K1` (refused;
+    /// the game goes on), a GAMEEND that does not decode during a game is
+    /// taken as reason `0` with stop code `1` (no result, the sender plays
+    /// no further game) and answered as any GAMEEND. Other frames have no
+    /// answer. Returns the decode error of a GAMEREQ for the follower.
+    pub(crate) fn on_frame_error(&mut self, error: &FrameError) -> Option<DecodeError> {
+        self.event(Event::Malformed(*error));
+        let FrameError::Malformed(e) = error else {
+            return None;
+        };
+        match e.message {
+            MessageKind::BackReq => {
+                self.chat_error(e);
+                self.send(&Message::BackAcc(BackAcc {
+                    code: BackAccCode::NotSupported,
+                }));
+                self.event(Event::TakeBackDeclined {
+                    by: Side::Opponent,
+                    code: BackAccCode::NotSupported,
+                });
+                None
+            }
+            MessageKind::GameEnd if self.game.is_some() => {
+                self.chat_error(e);
+                self.on_gameend(GameEnd {
+                    reason: GameEndReason::Unknown,
+                    stop: StopCode::NoMoreGames,
+                });
+                None
+            }
+            MessageKind::GameReq => Some(*e),
+            _ => None,
+        }
+    }
+
+    /// Sends `error: <what and where>` as a CHAT (cut to the 126 bytes a
+    /// CHAT carries; a decode error's text is 7-bit ASCII).
+    pub(crate) fn chat_error(&mut self, e: &DecodeError) {
+        let mut text = alloc::format!("error: {e}");
+        text.truncate(ChatText::MAX_LEN);
+        if let Ok(text) = ChatText::new(text) {
+            self.send(&Message::Chat(Chat { text }));
+        }
+    }
+
+    fn on_move(&mut self, wire: WireMove, now: T) {
         let reject = |core: &mut Core<T>, reason| {
             core.event(Event::MoveRejected { mv: wire, reason });
         };
@@ -943,6 +1097,7 @@ impl<T: Timestamp> Core<T> {
             Ok(next) => {
                 game.position = next;
                 game.history.push(mv);
+                game.clock.moved(now, game.moves);
                 self.event(Event::MoveReceived {
                     mv,
                     time: wire.time(),
@@ -1048,7 +1203,10 @@ macro_rules! session_accessors {
         pub fn handle_input(&mut self, bytes: &[u8], now: T) {
             self.core.settle();
             let Self { role, core } = self;
-            core.frames(bytes, |core, msg| Self::on_message(role, core, msg, now));
+            core.frames(bytes, |core, item| match item {
+                Ok(msg) => Self::on_message(role, core, msg, now),
+                Err(e) => Self::on_frame_error(role, core, &e, now),
+            });
             self.core.mark_turn(now);
         }
 
@@ -1062,11 +1220,16 @@ macro_rules! session_accessors {
 
         /// Feeds what the codec reported instead of a message (an
         /// over-long or malformed frame): reported as [`Event::Malformed`],
-        /// which the drivers count towards their misbehaviour limit. DXP
-        /// has no answer to a bad frame; the game is unchanged.
+        /// which the drivers count towards their misbehaviour limit. A
+        /// request the peer waits on is answered all the same, with a CHAT
+        /// naming the field: a GAMEREQ (follower) with GAMEACC `1` when
+        /// its version field is bad, else `2`; a BACKREQ with `K1`; a
+        /// GAMEEND during a game as reason `0`, stop code `1` (answered
+        /// with our GAMEEND, the game ends without result). Other bad
+        /// frames have no answer; the game is unchanged.
         pub fn handle_frame_error(&mut self, error: &crate::error::FrameError, now: T) {
             self.core.settle();
-            self.core.event(Event::Malformed(*error));
+            Self::on_frame_error(&mut self.role, &mut self.core, error, now);
             self.core.mark_turn(now);
         }
 
