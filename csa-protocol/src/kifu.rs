@@ -526,7 +526,7 @@ pub mod parse {
     ///
     /// # Errors
     /// `Error` when the input does not start with `'`.
-    #[inline]
+    #[inline(always)]
     pub fn comment(i: &[u8]) -> KResult<'_, Comment<'_>> {
         let (i, _) = tag(&b"'"[..]).parse(i)?;
         rest.map(Comment).parse(i)
@@ -603,7 +603,7 @@ pub mod parse {
     }
 
     /// The statement: the bytes up to `,` or the end of the line.
-    #[inline]
+    #[inline(always)]
     fn statement_bytes(i: &[u8]) -> KResult<'_, &[u8]> {
         take_till(|b| b == b',').parse(i)
     }
@@ -612,6 +612,7 @@ pub mod parse {
     ///
     /// # Errors
     /// `Error` for anything else.
+    #[inline(always)]
     pub fn side_to_move(i: &[u8]) -> KResult<'_, Side> {
         match statement_bytes(i)? {
             (r, b"+") => Ok((r, Side::Black)),
@@ -625,7 +626,7 @@ pub mod parse {
     /// # Errors
     /// [`KifuProblem::MoveLength`] for a statement that is not 7 bytes,
     /// [`KifuProblem::Move`] at the bad byte.
-    #[inline]
+    #[inline(always)]
     pub fn kifu_move(i: &[u8]) -> KResult<'_, CsaMove> {
         let (r, stmt) = statement_bytes(i)?;
         if stmt.len() != MOVE_LEN {
@@ -641,7 +642,7 @@ pub mod parse {
     ///
     /// # Errors
     /// [`KifuProblem::Time`] at the bad byte.
-    #[inline]
+    #[inline(always)]
     pub fn time(i: &[u8]) -> KResult<'_, MoveTime> {
         let (r, stmt) = statement_bytes(i)?;
         let Some(t) = stmt.strip_prefix(b"T") else {
@@ -677,7 +678,7 @@ pub mod parse {
     /// # Errors
     /// [`KifuProblem::EmptyStatement`], [`KifuProblem::NotAStatement`],
     /// or the statement's own problem.
-    #[inline]
+    #[inline(always)]
     pub fn statement(i: &[u8]) -> KResult<'_, Item<'_>> {
         match i.first() {
             None | Some(b',') => failure(i.len(), KifuProblem::EmptyStatement),
@@ -696,7 +697,7 @@ pub mod parse {
     ///
     /// # Errors
     /// `Error` when the input does not start with `,`; as [`statement`].
-    #[inline]
+    #[inline(always)]
     pub fn next_statement(i: &[u8]) -> KResult<'_, Item<'_>> {
         let (r, _) = tag(&b","[..]).parse(i)?;
         if r.first() == Some(&b'\'') {
@@ -712,7 +713,7 @@ pub mod parse {
     ///
     /// # Errors
     /// The problem of the line's kind.
-    #[inline]
+    #[inline(always)]
     pub fn line(i: &[u8]) -> KResult<'_, Item<'_>> {
         match i.first() {
             Some(b'\'') => comment.map(Item::Comment).parse(i),
@@ -793,7 +794,7 @@ impl<'a> Statements<'a> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn item(&mut self, r: parse::KResult<'a, Item<'a>>) -> Result<Statement<'a>, KifuError> {
         match r {
             Ok((rest, item)) => {
@@ -811,7 +812,7 @@ impl<'a> Statements<'a> {
 impl<'a> Iterator for Statements<'a> {
     type Item = Result<Statement<'a>, KifuError>;
 
-    #[inline]
+    #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
         if !self.cont.is_empty() {
             let r = parse::next_statement(self.cont);
