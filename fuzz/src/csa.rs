@@ -118,7 +118,10 @@ pub fn kifu(data: &[u8]) {
     match parse_kifu(data) {
         Ok(records) => {
             assert_eq!(first_error, None);
-            let all: Vec<_> = records.iter().flat_map(|r| r.items.iter().copied()).collect();
+            let all: Vec<_> = records
+                .iter()
+                .flat_map(|r| r.items.iter().copied())
+                .collect();
             assert_eq!(all, items);
             let written = write_kifu(&records);
             let again = parse_kifu(&written).expect("written kifu parses");
