@@ -507,14 +507,28 @@ fn login_parts(i: &[u8]) -> Result<(&str, &str, bool), nom::Err<ParseError>> {
         (r, Some(b"x1")) => (r, true),
         (r, Some(f)) => {
             let k = f.iter().zip(b"x1").position(|(a, b)| a != b).unwrap_or(2);
-            return Err(fail(
-                r.len() + f.len() - k,
-                Field::Mode,
-                Problem::Invalid {
-                    byte: f[k],
-                    expected: Expected::X1,
+            return Err(match f.get(k) {
+                Some(&byte) => fail(
+                    r.len() + f.len() - k,
+                    Field::Mode,
+                    Problem::Invalid {
+                        byte,
+                        expected: Expected::X1,
+                    },
+                ),
+                // `x`, cut off: at the end of the line, or at what follows.
+                None => match r.first() {
+                    None => fail(0, Field::Mode, Problem::Missing),
+                    Some(&byte) => fail(
+                        r.len(),
+                        Field::Mode,
+                        Problem::Invalid {
+                            byte,
+                            expected: Expected::X1,
+                        },
+                    ),
                 },
-            ));
+            });
         }
     };
     end_of_line(i)?;
