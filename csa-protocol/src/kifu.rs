@@ -12,8 +12,13 @@
 //! statement it holds ([`Item`]), so [`write_kifu`] gives back the input
 //! (byte for byte for files written one statement per line with LF endings),
 //! and a line that is no CSA statement is a [`KifuError`] with its line
-//! number. Typed views ([`Record::moves`], [`Record::names`], ...) read the
-//! items. Several records in one file are separated by a `/` line.
+//! number, column and 0-based byte offset in the file. Typed views
+//! ([`Record::moves`], [`Record::iter_moves`], [`Record::names`], ...) read
+//! the items. Several records in one file are separated by a `/` line.
+//!
+//! The grammar is [`parse`]: one [`nom`] parser per line kind. [`Records`]
+//! reads a file one record at a time and [`Statements`] one statement at a
+//! time (no allocation); [`parse_kifu`] collects the records.
 //!
 //! ```
 //! use csa_protocol::kifu::{parse_kifu, write_kifu};
@@ -30,7 +35,7 @@
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::moves::{CsaMove, MOVE_LEN};
+use crate::moves::CsaMove;
 use crate::types::{MoveTime, Side};
 
 /// A special move (`%` statement) of a kifu file (CSA standard file format
@@ -215,6 +220,42 @@ impl<'r, 'a> KifuMove<'r, 'a> {
     }
 }
 
+/// The moves of a record one by one ([`Record::iter_moves`]).
+#[derive(Debug, Clone)]
+pub struct Moves<'r, 'a> {
+    /// The items not read yet.
+    items: &'r [Item<'a>],
+}
+
+impl<'r, 'a> Iterator for Moves<'r, 'a> {
+    type Item = KifuMove<'r, 'a>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let at = self.items.iter().position(|i| matches!(i, Item::Move(_)))?;
+        let Item::Move(mv) = self.items[at] else {
+            return None;
+        };
+        let after = &self.items[at + 1..];
+        let len = after
+            .iter()
+            .position(|i| matches!(i, Item::Move(_) | Item::Special(_)))
+            .unwrap_or(after.len());
+        let (following, rest) = after.split_at(len);
+        self.items = rest;
+        let time = following.iter().find_map(|x| match x {
+            Item::Time(t) => Some(*t),
+            _ => None,
+        });
+        Some(KifuMove {
+            mv,
+            time,
+            following,
+        })
+    }
+}
+
+impl core::iter::FusedIterator for Moves<'_, '_> {}
+
 /// `$TIME:<total>+<byoyomi>+<increment>` (V3.0), in milliseconds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KifuTime {
@@ -306,34 +347,18 @@ impl<'a> Record<'a> {
         s
     }
 
-    /// The moves with their times and comments (one allocation: the list).
+    /// The moves with their times and comments (one allocation: the list;
+    /// [`Record::iter_moves`] without it).
     pub fn moves(&self) -> Vec<KifuMove<'_, 'a>> {
-        let items = &self.items[..];
-        let mut out: Vec<KifuMove<'_, 'a>> = Vec::with_capacity(items.len() / 2);
-        let mut i = 0;
-        while i < items.len() {
-            if let Item::Move(mv) = items[i] {
-                let start = i + 1;
-                let mut end = start;
-                while end < items.len() && !matches!(items[end], Item::Move(_) | Item::Special(_)) {
-                    end += 1;
-                }
-                let following = &items[start..end];
-                let time = following.iter().find_map(|x| match x {
-                    Item::Time(t) => Some(*t),
-                    _ => None,
-                });
-                out.push(KifuMove {
-                    mv,
-                    time,
-                    following,
-                });
-                i = end;
-            } else {
-                i += 1;
-            }
-        }
+        let mut out = Vec::with_capacity(self.items.len() / 2);
+        out.extend(self.iter_moves());
         out
+    }
+
+    /// The moves with their times and comments, one by one, without
+    /// allocating.
+    pub fn iter_moves(&self) -> Moves<'_, 'a> {
+        Moves { items: &self.items }
     }
 
     /// The final special move and its time, if the record has one.
@@ -356,13 +381,24 @@ impl<'a> Record<'a> {
 }
 
 /// A kifu line that is no CSA statement, or a malformed statement.
+///
+/// ```
+/// use csa_protocol::kifu::{KifuProblem, parse_kifu};
+///
+/// let e = parse_kifu(b"V2.2\nPI\n+\n+7776F\n").unwrap_err();
+/// assert_eq!((e.line, e.column, e.offset), (4, 6, 16)); // the line is cut off after `F`
+/// assert_eq!(e.what, KifuProblem::MoveLength);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("kifu line {line}, byte {offset}: {what}")]
+#[error("kifu line {line}, column {column} (byte {offset}): {what}")]
 #[non_exhaustive]
 pub struct KifuError {
     /// 1-based line number.
     pub line: usize,
-    /// 0-based byte offset in the line.
+    /// 0-based byte offset in the line (the line's length for a statement
+    /// cut off at the end of the line).
+    pub column: usize,
+    /// 0-based byte offset in the file (`column` plus the line's start).
     pub offset: usize,
     /// What is wrong.
     pub what: KifuProblem,
@@ -407,174 +443,515 @@ pub enum KifuProblem {
     NotAStatement,
 }
 
-/// Parses a kifu file (bytes, any text encoding) into its records.
+pub mod parse {
+    //! The [`nom`] parsers of the kifu statements, one per line kind
+    //! (`docs/specs/csa.md`, *Notation users expect*; CSA standard file
+    //! format V2.2 / V3.0), public so that users can embed them.
+    //!
+    //! Every parser has the shape `fn(&[u8]) -> IResult<&[u8], T,
+    //! KifuParseError>` ([`KResult`]) over one line without its terminator
+    //! (or the rest of one): the whole-line kinds (comment, version, name,
+    //! `$` info, position) take the line to its end; a statement (move,
+    //! time, special, side to move) ends at `,` or the end of the line,
+    //! and the rest (from the `,` on) is returned. They borrow from the
+    //! input and never allocate.
+    //!
+    //! A malformed statement is a [`nom::Err::Failure`]; "not this kind"
+    //! is a [`nom::Err::Error`]. [`KifuParseError::remaining`] is the
+    //! length of the input from the failing byte on.
+    //!
+    //! ```
+    //! use csa_protocol::kifu::Item;
+    //! use csa_protocol::kifu::parse::{line, next_statement};
+    //! use csa_protocol::types::CsaMove;
+    //!
+    //! let (rest, first) = line(b"+7776FU,T12,'** 30").unwrap();
+    //! assert_eq!(first, Item::Move(CsaMove::parse(b"+7776FU").unwrap()));
+    //! let (rest, time) = next_statement(rest).unwrap();
+    //! assert_eq!(time, Item::Time(csa_protocol::types::MoveTime::from_secs(12)));
+    //! let (rest, comment) = next_statement(rest).unwrap();
+    //! assert!(matches!(comment, Item::Comment(c) if c.as_bytes() == b"** 30"));
+    //! assert!(rest.is_empty());
+    //! ```
+
+    use nom::IResult;
+    use nom::Parser as _;
+    use nom::bytes::complete::{tag, take_till};
+    use nom::combinator::rest;
+    use nom::error::ErrorKind;
+
+    use super::{Comment, Item, KifuProblem, KifuSpecial};
+    use crate::moves::{CsaMove, MOVE_LEN, move_error_offset};
+    use crate::types::{MoveTime, Side};
+
+    /// A kifu parser's failure: what is wrong and where (the length of the
+    /// input from the failing byte on; the column in the line is
+    /// `line.len() - remaining`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct KifuParseError {
+        /// What is wrong.
+        pub problem: KifuProblem,
+        /// Bytes of the input from the failing byte to its end.
+        pub remaining: usize,
+    }
+
+    impl<'a> nom::error::ParseError<&'a [u8]> for KifuParseError {
+        fn from_error_kind(input: &'a [u8], _kind: ErrorKind) -> Self {
+            KifuParseError {
+                problem: KifuProblem::NotAStatement,
+                remaining: input.len(),
+            }
+        }
+
+        fn append(_input: &'a [u8], _kind: ErrorKind, other: Self) -> Self {
+            other
+        }
+    }
+
+    /// The result of every parser of this module.
+    pub type KResult<'a, T> = IResult<&'a [u8], T, KifuParseError>;
+
+    fn failure<T>(remaining: usize, problem: KifuProblem) -> KResult<'static, T> {
+        Err(nom::Err::Failure(KifuParseError { problem, remaining }))
+    }
+
+    fn not_this(i: &[u8]) -> nom::Err<KifuParseError> {
+        nom::Err::Error(KifuParseError {
+            problem: KifuProblem::NotAStatement,
+            remaining: i.len(),
+        })
+    }
+
+    /// `'<text>`: a comment, to the end of the line (raw bytes).
+    ///
+    /// # Errors
+    /// `Error` when the input does not start with `'`.
+    #[inline(always)]
+    pub fn comment(i: &[u8]) -> KResult<'_, Comment<'_>> {
+        let (i, _) = tag(&b"'"[..]).parse(i)?;
+        rest.map(Comment).parse(i)
+    }
+
+    /// `V2`, `V2.1`, `V2.2`, `V3.0`: the text after `V`.
+    ///
+    /// # Errors
+    /// [`KifuProblem::Version`] at the byte after `V`.
+    pub fn version(i: &[u8]) -> KResult<'_, &str> {
+        let (v, _) = tag(&b"V"[..]).parse(i)?;
+        match v {
+            b"2" | b"2.1" | b"2.2" | b"3.0" => {
+                // ASCII by the match above.
+                let s = core::str::from_utf8(v).unwrap_or("2");
+                Ok((&v[v.len()..], s))
+            }
+            _ => failure(v.len(), KifuProblem::Version),
+        }
+    }
+
+    /// `N+<name>` / `N-<name>`: the side and the name's raw bytes.
+    ///
+    /// # Errors
+    /// [`KifuProblem::NameSide`] at the byte after `N`.
+    pub fn name(i: &[u8]) -> KResult<'_, (Side, &[u8])> {
+        let (r, _) = tag(&b"N"[..]).parse(i)?;
+        let side = match r.first() {
+            Some(b'+') => Side::Black,
+            Some(b'-') => Side::White,
+            _ => return failure(r.len(), KifuProblem::NameSide),
+        };
+        let n = &r[1..];
+        Ok((&n[n.len()..], (side, n)))
+    }
+
+    /// `$<KEY>:<value>`: the key (`[A-Z0-9_]+`) and the value's raw bytes.
+    ///
+    /// # Errors
+    /// [`KifuProblem::InfoColon`] at the end of the line,
+    /// [`KifuProblem::InfoKey`] at the key.
+    pub fn info(i: &[u8]) -> KResult<'_, (&str, &[u8])> {
+        let (r, _) = tag(&b"$"[..]).parse(i)?;
+        let (after, key) = take_till(|b| b == b':').parse(r)?;
+        if after.is_empty() {
+            return failure(0, KifuProblem::InfoColon);
+        }
+        if key.is_empty()
+            || !key
+                .iter()
+                .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
+        {
+            return failure(r.len(), KifuProblem::InfoKey);
+        }
+        let value = &after[1..];
+        // ASCII by the check above.
+        let key = core::str::from_utf8(key).unwrap_or("");
+        Ok((&value[value.len()..], (key, value)))
+    }
+
+    /// A position line, `P1`..`P9`, `PI...`, `P+...`, `P-...` (the
+    /// position itself is read by `board_core::shogi`).
+    ///
+    /// # Errors
+    /// [`KifuProblem::Position`] at the first bad byte.
+    pub fn position(i: &[u8]) -> KResult<'_, &str> {
+        if i.first() != Some(&b'P') {
+            return Err(not_this(i));
+        }
+        match crate::position::check_line(i) {
+            Ok(s) => Ok((&i[i.len()..], s)),
+            Err(e) => failure(i.len() - e.offset.min(i.len()), KifuProblem::Position),
+        }
+    }
+
+    /// The statement: the bytes up to `,` or the end of the line.
+    #[inline(always)]
+    fn statement_bytes(i: &[u8]) -> KResult<'_, &[u8]> {
+        take_till(|b| b == b',').parse(i)
+    }
+
+    /// `+` or `-` alone: the side to move ending a position.
+    ///
+    /// # Errors
+    /// `Error` for anything else.
+    #[inline(always)]
+    pub fn side_to_move(i: &[u8]) -> KResult<'_, Side> {
+        match statement_bytes(i)? {
+            (r, b"+") => Ok((r, Side::Black)),
+            (r, b"-") => Ok((r, Side::White)),
+            _ => Err(not_this(i)),
+        }
+    }
+
+    /// A move, `+7776FU` (the notation is board-core's).
+    ///
+    /// # Errors
+    /// [`KifuProblem::MoveLength`] for a statement that is not 7 bytes,
+    /// [`KifuProblem::Move`] at the bad byte.
+    #[inline(always)]
+    pub fn kifu_move(i: &[u8]) -> KResult<'_, CsaMove> {
+        let (r, stmt) = statement_bytes(i)?;
+        if stmt.len() != MOVE_LEN {
+            return failure(i.len() - stmt.len().min(MOVE_LEN), KifuProblem::MoveLength);
+        }
+        match CsaMove::parse(stmt) {
+            Ok(mv) => Ok((r, mv)),
+            Err(e) => failure(i.len() - move_error_offset(&e), KifuProblem::Move),
+        }
+    }
+
+    /// `T<seconds>`: the time of the preceding move (decimals allowed).
+    ///
+    /// # Errors
+    /// [`KifuProblem::Time`] at the bad byte.
+    #[inline(always)]
+    pub fn time(i: &[u8]) -> KResult<'_, MoveTime> {
+        let (r, stmt) = statement_bytes(i)?;
+        let Some(t) = stmt.strip_prefix(b"T") else {
+            return Err(not_this(i));
+        };
+        match MoveTime::parse(t) {
+            Ok(v) => Ok((r, v)),
+            Err((idx, _)) => failure(i.len() - 1 - idx, KifuProblem::Time),
+        }
+    }
+
+    /// A `%` special move, e.g. `%TORYO`.
+    ///
+    /// # Errors
+    /// [`KifuProblem::Special`] for a `%` statement that is none.
+    pub fn special(i: &[u8]) -> KResult<'_, KifuSpecial> {
+        let (r, stmt) = statement_bytes(i)?;
+        if stmt.first() != Some(&b'%') {
+            return Err(not_this(i));
+        }
+        match KifuSpecial::ALL
+            .iter()
+            .find(|s| s.as_str().as_bytes() == stmt)
+        {
+            Some(s) => Ok((r, *s)),
+            None => failure(i.len(), KifuProblem::Special),
+        }
+    }
+
+    /// One statement of a statement line: a move, a time, a special or
+    /// the side to move, up to `,` or the end of the line.
+    ///
+    /// # Errors
+    /// [`KifuProblem::EmptyStatement`], [`KifuProblem::NotAStatement`],
+    /// or the statement's own problem.
+    #[inline(always)]
+    pub fn statement(i: &[u8]) -> KResult<'_, Item<'_>> {
+        match i.first() {
+            None | Some(b',') => failure(i.len(), KifuProblem::EmptyStatement),
+            Some(b'+' | b'-') if matches!(i.get(1), None | Some(b',')) => {
+                side_to_move.map(Item::SideToMove).parse(i)
+            }
+            Some(b'+' | b'-') => kifu_move.map(Item::Move).parse(i),
+            Some(b'T') => time.map(Item::Time).parse(i),
+            Some(b'%') => special.map(Item::Special).parse(i),
+            Some(_) => failure(i.len(), KifuProblem::NotAStatement),
+        }
+    }
+
+    /// What follows a statement on its line: `,` and the next statement,
+    /// or `,'` and a comment to the end of the line.
+    ///
+    /// # Errors
+    /// `Error` when the input does not start with `,`; as [`statement`].
+    #[inline(always)]
+    pub fn next_statement(i: &[u8]) -> KResult<'_, Item<'_>> {
+        let (r, _) = tag(&b","[..]).parse(i)?;
+        if r.first() == Some(&b'\'') {
+            return comment.map(Item::Comment).parse(r);
+        }
+        statement(r)
+    }
+
+    /// The first item of a non-empty line that is not `/`: a comment,
+    /// version, name, `$` info or position line (the whole line), or the
+    /// line's first statement (the rest from `,` on is returned; read it
+    /// with [`next_statement`]).
+    ///
+    /// # Errors
+    /// The problem of the line's kind.
+    #[inline(always)]
+    pub fn line(i: &[u8]) -> KResult<'_, Item<'_>> {
+        match i.first() {
+            Some(b'\'') => comment.map(Item::Comment).parse(i),
+            Some(b'V') => version.map(Item::Version).parse(i),
+            Some(b'N') => name.map(|(side, name)| Item::Name { side, name }).parse(i),
+            Some(b'$') => info.map(|(key, value)| Item::Info { key, value }).parse(i),
+            Some(b'P') => position.map(Item::Position).parse(i),
+            _ => statement(i),
+        }
+    }
+}
+
+/// One step of [`Statements`]: an item of the current record, or the end
+/// of a record (a `/` line).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Statement<'a> {
+    /// An item of the current record.
+    Item(Item<'a>),
+    /// A `/` line: the next items belong to a new record.
+    RecordEnd,
+}
+
+/// The statements of a kifu file one by one, without allocating
+/// ([`Statements::new`]).
+///
+/// Lines end with LF or CRLF. Statements may be written several to a line
+/// separated by `,` (V2.2); a comment runs to the end of its line; an
+/// empty line is [`Item::Blank`]. A malformed statement is an `Err` (its
+/// line number, column and byte offset in the file); the rest of its line
+/// is skipped and the iteration goes on with the next line.
+#[derive(Debug, Clone)]
+pub struct Statements<'a> {
+    input: &'a [u8],
+    /// The input without its final LF.
+    body_len: usize,
+    /// Start of the next line, `None` after the last one.
+    next_line: Option<usize>,
+    /// 1-based number of the current line.
+    line_no: usize,
+    /// The current line (terminator removed) and its start in the file.
+    line: &'a [u8],
+    line_start: usize,
+    /// The rest of the current line after a statement (from its `,`).
+    cont: &'a [u8],
+}
+
+impl<'a> Statements<'a> {
+    /// The statements of `input` (bytes, any text encoding).
+    pub fn new(input: &'a [u8]) -> Self {
+        Statements {
+            input,
+            body_len: input.len() - usize::from(input.last() == Some(&b'\n')),
+            next_line: (!input.is_empty()).then_some(0),
+            line_no: 0,
+            line: &[],
+            line_start: 0,
+            cont: &[],
+        }
+    }
+
+    /// Bytes of the input not read yet.
+    fn remaining(&self) -> usize {
+        self.next_line.map_or(0, |n| self.input.len() - n)
+    }
+
+    fn error(&self, e: nom::Err<parse::KifuParseError>) -> KifuError {
+        let (what, remaining) = match e {
+            nom::Err::Error(e) | nom::Err::Failure(e) => (e.problem, e.remaining),
+            // Complete parsers never ask for more input.
+            nom::Err::Incomplete(_) => (KifuProblem::NotAStatement, 0),
+        };
+        let column = self.line.len().saturating_sub(remaining);
+        KifuError {
+            line: self.line_no,
+            column,
+            offset: self.line_start + column,
+            what,
+        }
+    }
+
+    #[inline(always)]
+    fn item(&mut self, r: parse::KResult<'a, Item<'a>>) -> Result<Statement<'a>, KifuError> {
+        match r {
+            Ok((rest, item)) => {
+                self.cont = rest;
+                Ok(Statement::Item(item))
+            }
+            Err(e) => {
+                self.cont = &[];
+                Err(self.error(e))
+            }
+        }
+    }
+}
+
+impl<'a> Iterator for Statements<'a> {
+    type Item = Result<Statement<'a>, KifuError>;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Self::Item> {
+        if !self.cont.is_empty() {
+            let r = parse::next_statement(self.cont);
+            return Some(self.item(r));
+        }
+        let start = self.next_line?;
+        let body = &self.input[..self.body_len];
+        let end = match find_lf(&body[start..]) {
+            Some(k) => {
+                self.next_line = Some(start + k + 1);
+                start + k
+            }
+            None => {
+                self.next_line = None;
+                body.len()
+            }
+        };
+        let line = &body[start..end];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        self.line_no += 1;
+        self.line = line;
+        self.line_start = start;
+        if line == b"/" {
+            return Some(Ok(Statement::RecordEnd));
+        }
+        if line.is_empty() {
+            return Some(Ok(Statement::Item(Item::Blank)));
+        }
+        Some(self.item(parse::line(line)))
+    }
+}
+
+/// The index of the first LF in `bytes`, eight bytes at a time (lines of
+/// a kifu are short: a byte loop's exit branch was most of the reading
+/// time).
+#[inline(always)]
+fn find_lf(bytes: &[u8]) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    const LF: u64 = 0x0a0a_0a0a_0a0a_0a0a;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        let v = u64::from_le_bytes(w) ^ LF;
+        // The lowest set high bit marks the first zero byte (exact for the
+        // lowest one; borrows only run upwards).
+        let zero = v.wrapping_sub(LO) & !v & HI;
+        if zero != 0 {
+            return Some(at + (zero.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    chunks
+        .remainder()
+        .iter()
+        .position(|&b| b == b'\n')
+        .map(|k| at + k)
+}
+
+/// The records of a kifu file one by one ([`Records::new`]): each record
+/// is read when it is asked for, so a large file is not held twice.
+///
+/// A malformed statement ends the iteration with its `Err` (the record it
+/// is in is not returned).
+///
+/// ```
+/// use csa_protocol::kifu::Records;
+///
+/// let text = b"V2.2\nPI\n+\n+2726FU\nT12\n%TORYO\n/\nV2.2\nPI\n-\n-3334FU\n";
+/// let mut records = Records::new(text);
+/// let first = records.next().unwrap().unwrap();
+/// let second = records.next().unwrap().unwrap();
+/// assert!(records.next().is_none());
+/// assert_eq!(first.iter_moves().map(|m| m.mv.to_string()).collect::<Vec<_>>(), ["+2726FU"]);
+/// assert_eq!(second.iter_moves().count(), 1);
+/// ```
+#[derive(Debug, Clone)]
+pub struct Records<'a> {
+    statements: Statements<'a>,
+    done: bool,
+}
+
+impl<'a> Records<'a> {
+    /// The records of `input` (bytes, any text encoding).
+    pub fn new(input: &'a [u8]) -> Self {
+        Records {
+            statements: Statements::new(input),
+            done: input.is_empty(),
+        }
+    }
+}
+
+impl<'a> Iterator for Records<'a> {
+    type Item = Result<Record<'a>, KifuError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        // About one statement per 24 bytes in Floodgate records.
+        let mut items = Vec::with_capacity(self.statements.remaining() / 24 + 8);
+        loop {
+            match self.statements.next() {
+                Some(Ok(Statement::Item(item))) => items.push(item),
+                Some(Ok(Statement::RecordEnd)) => break,
+                None => {
+                    self.done = true;
+                    break;
+                }
+                Some(Err(e)) => {
+                    self.done = true;
+                    return Some(Err(e));
+                }
+            }
+        }
+        // The guess is for the whole rest of the file: give back what a
+        // short record did not use.
+        if items.capacity() > 2 * items.len() + 16 {
+            items.shrink_to_fit();
+        }
+        Some(Ok(Record { items }))
+    }
+}
+
+impl core::iter::FusedIterator for Records<'_> {}
+
+/// Parses a kifu file (bytes, any text encoding) into its records: the
+/// [`Records`] collected.
 ///
 /// Lines end with LF or CRLF. Statements may be written several to a line
 /// separated by `,` (V2.2); a comment runs to the end of its line.
 ///
 /// # Errors
-/// [`KifuError`] with the line number and byte offset of the first statement that
-/// is not valid CSA.
+/// [`KifuError`] with the line number, column and file offset of the first
+/// statement that is not valid CSA.
 pub fn parse_kifu(input: &[u8]) -> Result<Vec<Record<'_>>, KifuError> {
-    let mut records = Vec::new();
-    // About one statement per 24 bytes in Floodgate records.
-    let mut cur = Record {
-        items: Vec::with_capacity(input.len() / 24 + 8),
-    };
-    let body = input.strip_suffix(b"\n").unwrap_or(input);
-    if input.is_empty() {
-        return Ok(Vec::new());
-    }
-    for (n, line) in body.split(|&b| b == b'\n').enumerate() {
-        let line_no = n + 1;
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line == b"/" {
-            records.push(core::mem::take(&mut cur));
-            continue;
-        }
-        if line.is_empty() {
-            cur.items.push(Item::Blank);
-            continue;
-        }
-        parse_line(line, line_no, &mut cur.items)?;
-    }
-    records.push(cur);
-    Ok(records)
-}
-
-fn parse_line<'a>(
-    line: &'a [u8],
-    line_no: usize,
-    items: &mut Vec<Item<'a>>,
-) -> Result<(), KifuError> {
-    let err = |col: usize, what| KifuError {
-        line: line_no,
-        offset: col,
-        what,
-    };
-    // Comments, names, info and position lines take the whole line.
-    match line[0] {
-        b'\'' => {
-            items.push(Item::Comment(Comment(&line[1..])));
-            return Ok(());
-        }
-        b'V' => {
-            let v = &line[1..];
-            return match v {
-                b"2" | b"2.1" | b"2.2" | b"3.0" => {
-                    // ASCII by the match above.
-                    items.push(Item::Version(core::str::from_utf8(v).unwrap_or("2")));
-                    Ok(())
-                }
-                _ => Err(err(1, KifuProblem::Version)),
-            };
-        }
-        b'N' => {
-            let side = match line.get(1) {
-                Some(b'+') => Side::Black,
-                Some(b'-') => Side::White,
-                _ => return Err(err(1, KifuProblem::NameSide)),
-            };
-            items.push(Item::Name {
-                side,
-                name: &line[2..],
-            });
-            return Ok(());
-        }
-        b'$' => {
-            let Some(colon) = line.iter().position(|&b| b == b':') else {
-                return Err(err(line.len(), KifuProblem::InfoColon));
-            };
-            let key = &line[1..colon];
-            if key.is_empty()
-                || !key
-                    .iter()
-                    .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_')
-            {
-                return Err(err(1, KifuProblem::InfoKey));
-            }
-            items.push(Item::Info {
-                key: core::str::from_utf8(key).unwrap_or(""),
-                value: &line[colon + 1..],
-            });
-            return Ok(());
-        }
-        b'P' => {
-            let s = crate::position::check_line(line)
-                .map_err(|e| err(e.offset, KifuProblem::Position))?;
-            items.push(Item::Position(s));
-            return Ok(());
-        }
-        _ => {}
-    }
-    // Moves, times, specials, side to move: comma-separated statements.
-    let mut start = 0;
-    loop {
-        let rest = &line[start..];
-        let end = rest
-            .iter()
-            .position(|&b| b == b',')
-            .map_or(line.len(), |i| start + i);
-        let stmt = &line[start..end];
-        parse_statement(stmt, start, line_no, items)?;
-        if end == line.len() {
-            return Ok(());
-        }
-        start = end + 1;
-        if line.get(start) == Some(&b'\'') {
-            items.push(Item::Comment(Comment(&line[start + 1..])));
-            return Ok(());
-        }
-    }
-}
-
-fn parse_statement<'a>(
-    stmt: &'a [u8],
-    off: usize,
-    line_no: usize,
-    items: &mut Vec<Item<'a>>,
-) -> Result<(), KifuError> {
-    let err = |col: usize, what| KifuError {
-        line: line_no,
-        offset: off + col,
-        what,
-    };
-    match stmt.first() {
-        None => Err(err(0, KifuProblem::EmptyStatement)),
-        Some(b'+' | b'-') if stmt.len() == 1 => {
-            items.push(Item::SideToMove(if stmt[0] == b'+' {
-                Side::Black
-            } else {
-                Side::White
-            }));
-            Ok(())
-        }
-        Some(b'+' | b'-') => {
-            if stmt.len() != MOVE_LEN {
-                return Err(err(stmt.len().min(MOVE_LEN), KifuProblem::MoveLength));
-            }
-            let mv = CsaMove::parse(stmt)
-                .map_err(|e| err(crate::moves::move_error_offset(&e), KifuProblem::Move))?;
-            items.push(Item::Move(mv));
-            Ok(())
-        }
-        Some(b'T') => {
-            let t = MoveTime::parse(&stmt[1..]).map_err(|(i, _)| err(1 + i, KifuProblem::Time))?;
-            items.push(Item::Time(t));
-            Ok(())
-        }
-        Some(b'%') => match KifuSpecial::ALL
-            .iter()
-            .find(|s| s.as_str().as_bytes() == stmt)
-        {
-            Some(s) => {
-                items.push(Item::Special(*s));
-                Ok(())
-            }
-            None => Err(err(0, KifuProblem::Special)),
-        },
-        Some(_) => Err(err(0, KifuProblem::NotAStatement)),
-    }
+    Records::new(input).collect()
 }
 
 /// Writes records as a kifu file, one statement per line (LF), records

@@ -120,13 +120,18 @@ fn failure<T>(at: usize, field: Field, problem: Problem) -> PResult<'static, T> 
 /// form `what`"): [`Problem::Invalid`] at the first byte that differs, or
 /// [`Problem::Missing`] when `i` ends first.
 fn expected<T>(i: &[u8], want: &[u8], field: Field, what: Expected) -> PResult<'static, T> {
+    Err(expected_e(i, want, field, what))
+}
+
+/// [`expected`], as the error alone.
+fn expected_e(i: &[u8], want: &[u8], field: Field, what: Expected) -> nom::Err<ParseError> {
     let k = i
         .iter()
         .zip(want)
         .position(|(a, b)| a != b)
         .unwrap_or(want.len());
     match i.get(k) {
-        Some(&byte) => failure(
+        Some(&byte) => fail(
             i.len() - k,
             field,
             Problem::Invalid {
@@ -134,7 +139,7 @@ fn expected<T>(i: &[u8], want: &[u8], field: Field, what: Expected) -> PResult<'
                 expected: what,
             },
         ),
-        None => failure(0, field, Problem::Missing),
+        None => fail(0, field, Problem::Missing),
     }
 }
 
@@ -340,30 +345,32 @@ fn digits(
 /// # Errors
 /// [`Problem::Invalid`], [`Problem::TooLong`], [`Problem::NotUtf8`].
 pub fn text(name: Field, i: &[u8]) -> PResult<'_, Text<'_>> {
+    text_str(name, i).map(|s| (&i[i.len()..], Text::from_checked(s)))
+}
+
+/// [`text`]'s check, the text as a `&str`.
+fn text_str(name: Field, i: &[u8]) -> Result<&str, nom::Err<ParseError>> {
     if let Some(idx) = i.iter().position(|&b| !is_text_byte(b)) {
-        return failure(
+        return Err(fail(
             i.len() - idx,
             name,
             Problem::Invalid {
                 byte: i[idx],
                 expected: Expected::Text,
             },
-        );
+        ));
     }
     if i.len() > Text::MAX_LEN {
-        return failure(
+        return Err(fail(
             i.len() - Text::MAX_LEN,
             name,
             Problem::TooLong {
                 len: i.len(),
                 max: Text::MAX_LEN,
             },
-        );
+        ));
     }
-    match core::str::from_utf8(i) {
-        Ok(s) => Ok((&i[i.len()..], Text::from_checked(s))),
-        Err(e) => failure(i.len() - e.valid_up_to(), name, Problem::NotUtf8),
-    }
+    core::str::from_utf8(i).map_err(|e| fail(i.len() - e.valid_up_to(), name, Problem::NotUtf8))
 }
 
 /// ` <text>` to the end of the line; the space may be missing at the end
@@ -372,12 +379,17 @@ pub fn text(name: Field, i: &[u8]) -> PResult<'_, Text<'_>> {
 /// # Errors
 /// [`Problem::Invalid`] a space; as [`text`].
 pub fn rest_text(name: Field, i: &[u8]) -> PResult<'_, Text<'_>> {
+    rest_text_str(name, i).map(|s| (&i[i.len()..], Text::from_checked(s)))
+}
+
+/// [`rest_text`]'s check, the text as a `&str`.
+fn rest_text_str(name: Field, i: &[u8]) -> Result<&str, nom::Err<ParseError>> {
     let t = match i.first() {
         None => i,
         Some(b' ') => &i[1..],
-        Some(_) => return expected(i, b" ", name, Expected::Space),
+        Some(_) => return Err(expected_e(i, b" ", name, Expected::Space)),
     };
-    text(name, t)
+    text_str(name, t)
 }
 
 /// The end of the line.
@@ -418,6 +430,11 @@ pub fn csa_move(name: Field, i: &[u8]) -> PResult<'_, CsaMove> {
 /// # Errors
 /// As [`field`]; [`Problem::TooLong`]; [`Problem::CsaMove`] at the move.
 pub fn buoy_moves(i: &[u8]) -> PResult<'_, BuoyMoves<'_>> {
+    buoy_moves_str(i).map(|(r, s)| (r, BuoyMoves::from_checked(s)))
+}
+
+/// [`buoy_moves`]'s check, the moves as a `&str`.
+fn buoy_moves_str(i: &[u8]) -> PResult<'_, &str> {
     let (rest, f) = field(Field::Moves, i)?;
     let at = |idx: usize| rest.len() + f.len() - idx;
     let max = BuoyMoves::MAX_MOVES * MOVE_LEN;
@@ -434,9 +451,88 @@ pub fn buoy_moves(i: &[u8]) -> PResult<'_, BuoyMoves<'_>> {
             return failure(at(idx), Field::Moves, Problem::CsaMove(e));
         }
     }
-    let s = core::str::from_utf8(f)
-        .map_err(|_| failure::<()>(at(0), Field::Moves, Problem::NotUtf8).unwrap_err())?;
-    Ok((rest, BuoyMoves::from_checked(s)))
+    let s = core::str::from_utf8(f).map_err(|_| fail(at(0), Field::Moves, Problem::NotUtf8))?;
+    Ok((rest, s))
+}
+
+// ------------------------------------------------------------ client lines
+//
+// Every line kind has a parts function: it checks the line's fields and
+// returns them as small values (`&str`s, numbers), never a finished
+// message. The decoders build the message once, in their own result, from
+// those parts; the public nom parsers below are built on the same parts.
+// (Moving a finished message out through parser layers by value cost up to
+// 70% more time per line at the same instruction count: the copies' wide
+// loads stall on the narrow stores just made.)
+
+/// The error of a failed part of `line`, with the line's kind.
+#[cold]
+#[inline(never)]
+fn part_error(e: nom::Err<ParseError>, message: MessageKind, line: &[u8]) -> DecodeError {
+    nom_error(e).in_message(message).into_decode_error(line)
+}
+
+/// A decoder's result as a nom result over the whole `line` (the public
+/// parsers built on the decoders).
+fn as_nom<'a, T>(line: &'a [u8], r: Result<T, DecodeError>) -> PResult<'a, T> {
+    match r {
+        Ok(v) => Ok((&line[line.len()..], v)),
+        Err(e) => Err(nom::Err::Failure(ParseError {
+            message: e.message,
+            field: e.field,
+            problem: e.problem,
+            remaining: line.len().saturating_sub(e.offset),
+        })),
+    }
+}
+
+/// Takes the value of a part, or returns its error as a [`DecodeError`]
+/// in `$line` with kind `$kind`.
+macro_rules! part {
+    ($line:expr, $kind:expr, $r:expr) => {
+        match $r {
+            Ok(v) => v,
+            Err(e) => return Err(part_error(e, $kind, $line)),
+        }
+    };
+}
+
+/// `<name> <password> [x1]` of `LOGIN`: name, password, x1.
+#[inline]
+fn login_parts(i: &[u8]) -> Result<(&str, &str, bool), nom::Err<ParseError>> {
+    let (i, name) = token(Field::Name, UserName::MAX_LEN, Class::Name, i)?;
+    let (i, password) = token(Field::Password, Password::MAX_LEN, Class::Graphic, i)?;
+    let (i, x1) = match opt_field(Field::Mode, i)? {
+        (r, None) => (r, false),
+        (r, Some(b"x1")) => (r, true),
+        (r, Some(f)) => {
+            let k = f.iter().zip(b"x1").position(|(a, b)| a != b).unwrap_or(2);
+            return Err(match f.get(k) {
+                Some(&byte) => fail(
+                    r.len() + f.len() - k,
+                    Field::Mode,
+                    Problem::Invalid {
+                        byte,
+                        expected: Expected::X1,
+                    },
+                ),
+                // `x`, cut off: at the end of the line, or at what follows.
+                None => match r.first() {
+                    None => fail(0, Field::Mode, Problem::Missing),
+                    Some(&byte) => fail(
+                        r.len(),
+                        Field::Mode,
+                        Problem::Invalid {
+                            byte,
+                            expected: Expected::X1,
+                        },
+                    ),
+                },
+            });
+        }
+    };
+    end_of_line(i)?;
+    Ok((name, password, x1))
 }
 
 /// `LOGIN <name> <password> [x1]` after the keyword.
@@ -444,25 +540,28 @@ pub fn buoy_moves(i: &[u8]) -> PResult<'_, BuoyMoves<'_>> {
 /// # Errors
 /// As the fields; [`Problem::Invalid`] `x1` for another mode word.
 pub fn login(i: &[u8]) -> PResult<'_, ClientMessage<'_>> {
-    let (i, name) = user_name(Field::Name, i)?;
-    let (i, password) = password(i)?;
-    let (i, x1) = match opt_field(Field::Mode, i)? {
-        (r, None) => (r, false),
-        (r, Some(b"x1")) => (r, true),
-        (r, Some(f)) => {
-            let k = f.iter().zip(b"x1").position(|(a, b)| a != b).unwrap_or(2);
-            return failure(
-                r.len() + f.len() - k,
-                Field::Mode,
-                Problem::Invalid {
-                    byte: f[k],
-                    expected: Expected::X1,
-                },
-            );
-        }
+    let (name, password, x1) = login_parts(i)?;
+    Ok((
+        &i[i.len()..],
+        ClientMessage::Login {
+            name: UserName::from_checked(name),
+            password: Password::from_checked(password),
+            x1,
+        },
+    ))
+}
+
+/// A client move line's move and comment.
+#[inline]
+fn client_move_parts(i: &[u8]) -> Result<(CsaMove, Option<&str>), nom::Err<ParseError>> {
+    let (rest, mv) = csa_move(Field::Move, i)?;
+    if rest.is_empty() {
+        return Ok((mv, None));
+    }
+    let Some(c) = rest.strip_prefix(b",'") else {
+        return Err(expected_e(rest, b",'", Field::Comment, Expected::Comment));
     };
-    let (i, ()) = end_of_line(i)?;
-    Ok((i, ClientMessage::Login { name, password, x1 }))
+    Ok((mv, Some(text_str(Field::Comment, c)?)))
 }
 
 /// A client move line: `+7776FU` or `+7776FU,'<comment>`
@@ -471,21 +570,186 @@ pub fn login(i: &[u8]) -> PResult<'_, ClientMessage<'_>> {
 /// # Errors
 /// [`Problem::CsaMove`]; [`Problem::Invalid`] `,'` and a comment.
 pub fn client_move(i: &[u8]) -> PResult<'_, ClientMessage<'_>> {
-    let (rest, mv) = csa_move(Field::Move, i)?;
-    if rest.is_empty() {
-        return Ok((rest, ClientMessage::Move { mv, comment: None }));
-    }
-    let Ok((c, _)) = tag::<_, _, ParseError>(&b",'"[..]).parse(rest) else {
-        return expected(rest, b",'", Field::Comment, Expected::Comment);
-    };
-    let (rest, comment) = text(Field::Comment, c)?;
+    let (mv, comment) = client_move_parts(i)?;
     Ok((
-        rest,
+        &i[i.len()..],
         ClientMessage::Move {
             mv,
-            comment: Some(comment),
+            comment: comment.map(Text::from_checked),
         },
     ))
+}
+
+/// `[ <game id>]` and the end of the line (`AGREE`, `REJECT`).
+#[inline]
+fn opt_game_id_parts(i: &[u8]) -> Result<Option<&str>, nom::Err<ParseError>> {
+    let id = match opt_field(Field::GameId, i)? {
+        (_, None) => None,
+        (rest, Some(f)) => {
+            let s = checked(Field::GameId, f, rest, GameId::MAX_LEN, Class::GameId)?;
+            end_of_line(rest)?;
+            Some(s)
+        }
+    };
+    Ok(id)
+}
+
+/// ` <game name> <side>` and the end of the line.
+#[inline]
+fn game_request_parts(i: &[u8]) -> Result<(&str, SidePreference), nom::Err<ParseError>> {
+    let (i, name) = token(Field::GameName, GameName::MAX_LEN, Class::Name, i)?;
+    let (i, side) = side_preference(i)?;
+    end_of_line(i)?;
+    Ok((name, side))
+}
+
+/// ` <token>` and the end of the line.
+#[inline]
+fn single_token(
+    name: Field,
+    max: usize,
+    class: Class,
+    i: &[u8],
+) -> Result<&str, nom::Err<ParseError>> {
+    let (i, s) = token(name, max, class, i)?;
+    end_of_line(i)?;
+    Ok(s)
+}
+
+fn game_id_part(i: &[u8]) -> Result<&str, nom::Err<ParseError>> {
+    single_token(Field::GameId, GameId::MAX_LEN, Class::GameId, i)
+}
+
+fn buoy_name_part(i: &[u8]) -> Result<&str, nom::Err<ParseError>> {
+    single_token(Field::BuoyName, GameName::MAX_LEN, Class::Name, i)
+}
+
+/// ` <buoy name> <moves> [<count>]` of `%%SETBUOY`.
+fn set_buoy_parts(i: &[u8]) -> Result<(&str, &str, Option<u32>), nom::Err<ParseError>> {
+    let (i, name) = token(Field::BuoyName, GameName::MAX_LEN, Class::Name, i)?;
+    let (i, moves) = buoy_moves_str(i)?;
+    let (i, count) = match opt_field(Field::Count, i)? {
+        (r, None) => (r, None),
+        (r, Some(f)) => (r, Some(digits(Field::Count, 9, f, r)? as u32)),
+    };
+    end_of_line(i)?;
+    Ok((name, moves, count))
+}
+
+/// ` <game id> [<buoy name>] [<nth>]` of `%%FORK`.
+#[allow(clippy::type_complexity)]
+fn fork_parts(i: &[u8]) -> Result<(&str, Option<&str>, Option<u32>), nom::Err<ParseError>> {
+    let (mut i, game_id) = token(Field::GameId, GameId::MAX_LEN, Class::GameId, i)?;
+    let mut buoy = None;
+    let mut nth = None;
+    if let (r, Some(f)) = opt_field(Field::BuoyName, i)? {
+        i = r;
+        if f.iter().all(u8::is_ascii_digit) {
+            nth = Some(digits(Field::Nth, 9, f, r)? as u32);
+        } else {
+            buoy = Some(checked(
+                Field::BuoyName,
+                f,
+                r,
+                GameName::MAX_LEN,
+                Class::Name,
+            )?);
+            if let (r, Some(f)) = opt_field(Field::Nth, i)? {
+                i = r;
+                nth = Some(digits(Field::Nth, 9, f, r)? as u32);
+            }
+        }
+    }
+    end_of_line(i)?;
+    Ok((game_id, buoy, nth))
+}
+
+/// An x1 command line (`line` starts with `%%`; `kw` is its keyword, `i`
+/// what follows it), built in the result; a keyword that is no x1 command
+/// is [`ClientMessage::Unrecognised`].
+#[inline]
+fn x1_command_message<'a>(
+    line: &'a [u8],
+    kw: &[u8],
+    i: &'a [u8],
+) -> Result<ClientMessage<'a>, DecodeError> {
+    use ClientMessage::X1;
+    use MessageKind as K;
+    let eol = |k: MessageKind, cmd: X1Command<'static>| match end_of_line(i) {
+        Ok(_) => Ok(X1(cmd)),
+        Err(e) => Err(part_error(e, k, line)),
+    };
+    match kw {
+        b"%%GAME" if i.is_empty() => Ok(X1(X1Command::Game(None))),
+        b"%%GAME" => {
+            let (name, side) = part!(line, K::Game, game_request_parts(i));
+            Ok(X1(X1Command::Game(Some(GameRequest {
+                name: GameName::from_checked(name),
+                side,
+            }))))
+        }
+        b"%%CHALLENGE" => {
+            let (name, side) = part!(line, K::Challenge, game_request_parts(i));
+            Ok(X1(X1Command::Challenge(GameRequest {
+                name: GameName::from_checked(name),
+                side,
+            })))
+        }
+        b"%%WHO" => eol(K::Who, X1Command::Who),
+        b"%%LIST" => eol(K::List, X1Command::List),
+        b"%%RATING" => eol(K::Rating, X1Command::Rating),
+        b"%%VERSION" => eol(K::Version, X1Command::Version),
+        b"%%HELP" => eol(K::Help, X1Command::Help),
+        b"%%CHAT" => {
+            let t = part!(line, K::Chat, rest_text_str(Field::Text, i));
+            Ok(X1(X1Command::Chat(Text::from_checked(t))))
+        }
+        b"%%SHOW" => {
+            let id = part!(line, K::Show, game_id_part(i));
+            Ok(X1(X1Command::Show(GameId::from_checked(id))))
+        }
+        b"%%MONITORON" => {
+            let id = part!(line, K::MonitorOn, game_id_part(i));
+            Ok(X1(X1Command::MonitorOn(GameId::from_checked(id))))
+        }
+        b"%%MONITOROFF" => {
+            let id = part!(line, K::MonitorOff, game_id_part(i));
+            Ok(X1(X1Command::MonitorOff(GameId::from_checked(id))))
+        }
+        b"%%MONITOR2ON" => {
+            let id = part!(line, K::Monitor2On, game_id_part(i));
+            Ok(X1(X1Command::Monitor2On(GameId::from_checked(id))))
+        }
+        b"%%MONITOR2OFF" => {
+            let id = part!(line, K::Monitor2Off, game_id_part(i));
+            Ok(X1(X1Command::Monitor2Off(GameId::from_checked(id))))
+        }
+        b"%%SETBUOY" => {
+            let (name, moves, count) = part!(line, K::SetBuoy, set_buoy_parts(i));
+            Ok(X1(X1Command::SetBuoy {
+                name: GameName::from_checked(name),
+                moves: BuoyMoves::from_checked(moves),
+                count,
+            }))
+        }
+        b"%%DELETEBUOY" => {
+            let name = part!(line, K::DeleteBuoy, buoy_name_part(i));
+            Ok(X1(X1Command::DeleteBuoy(GameName::from_checked(name))))
+        }
+        b"%%GETBUOYCOUNT" => {
+            let name = part!(line, K::GetBuoyCount, buoy_name_part(i));
+            Ok(X1(X1Command::GetBuoyCount(GameName::from_checked(name))))
+        }
+        b"%%FORK" => {
+            let (game_id, buoy, nth) = part!(line, K::Fork, fork_parts(i));
+            Ok(X1(X1Command::Fork {
+                game_id: GameId::from_checked(game_id),
+                buoy: buoy.map(GameName::from_checked),
+                nth,
+            }))
+        }
+        _ => Ok(ClientMessage::Unrecognised(Cow::Borrowed(line))),
+    }
 }
 
 /// An x1 command (`%%...`, `docs/specs/csa.md`, *Extended mode (x1)*):
@@ -495,54 +759,8 @@ pub fn client_move(i: &[u8]) -> PResult<'_, ClientMessage<'_>> {
 /// # Errors
 /// As the fields of the command.
 pub fn x1_command<'a>(kw: &[u8], i: &'a [u8]) -> PResult<'a, X1Command<'a>> {
-    let simple =
-        |cmd: X1Command<'static>, k: MessageKind| kind(end_of_line(i).map(|(r, ())| (r, cmd)), k);
-    match kw {
-        b"%%WHO" => simple(X1Command::Who, MessageKind::Who),
-        b"%%LIST" => simple(X1Command::List, MessageKind::List),
-        b"%%RATING" => simple(X1Command::Rating, MessageKind::Rating),
-        b"%%VERSION" => simple(X1Command::Version, MessageKind::Version),
-        b"%%HELP" => simple(X1Command::Help, MessageKind::Help),
-        b"%%CHAT" => kind(
-            rest_text(Field::Text, i).map(|(r, t)| (r, X1Command::Chat(t))),
-            MessageKind::Chat,
-        ),
-        b"%%GAME" if i.is_empty() => Ok((i, X1Command::Game(None))),
-        b"%%GAME" => kind(
-            game_request(i).map(|(r, g)| (r, X1Command::Game(Some(g)))),
-            MessageKind::Game,
-        ),
-        b"%%CHALLENGE" => kind(
-            game_request(i).map(|(r, g)| (r, X1Command::Challenge(g))),
-            MessageKind::Challenge,
-        ),
-        b"%%SHOW" => kind(game_id_command(i, X1Command::Show), MessageKind::Show),
-        b"%%MONITORON" => kind(
-            game_id_command(i, X1Command::MonitorOn),
-            MessageKind::MonitorOn,
-        ),
-        b"%%MONITOROFF" => kind(
-            game_id_command(i, X1Command::MonitorOff),
-            MessageKind::MonitorOff,
-        ),
-        b"%%MONITOR2ON" => kind(
-            game_id_command(i, X1Command::Monitor2On),
-            MessageKind::Monitor2On,
-        ),
-        b"%%MONITOR2OFF" => kind(
-            game_id_command(i, X1Command::Monitor2Off),
-            MessageKind::Monitor2Off,
-        ),
-        b"%%SETBUOY" => kind(set_buoy(i), MessageKind::SetBuoy),
-        b"%%DELETEBUOY" => kind(
-            buoy_command(i, X1Command::DeleteBuoy),
-            MessageKind::DeleteBuoy,
-        ),
-        b"%%GETBUOYCOUNT" => kind(
-            buoy_command(i, X1Command::GetBuoyCount),
-            MessageKind::GetBuoyCount,
-        ),
-        b"%%FORK" => kind(fork(i), MessageKind::Fork),
+    match as_nom(i, x1_command_message(i, kw, i))? {
+        (r, ClientMessage::X1(cmd)) => Ok((r, cmd)),
         _ => Err(nom::Err::Error(ParseError {
             message: MessageKind::Line,
             field: Field::Line,
@@ -557,28 +775,14 @@ pub fn x1_command<'a>(kw: &[u8], i: &'a [u8]) -> PResult<'a, X1Command<'a>> {
 /// # Errors
 /// As the fields.
 pub fn game_request(i: &[u8]) -> PResult<'_, GameRequest<'_>> {
-    let (i, name) = game_name(Field::GameName, i)?;
-    let (i, side) = side_preference(i)?;
-    let (i, ()) = end_of_line(i)?;
-    Ok((i, GameRequest { name, side }))
-}
-
-fn game_id_command<'a>(
-    i: &'a [u8],
-    f: fn(GameId<'a>) -> X1Command<'a>,
-) -> PResult<'a, X1Command<'a>> {
-    let (i, id) = game_id(i)?;
-    let (i, ()) = end_of_line(i)?;
-    Ok((i, f(id)))
-}
-
-fn buoy_command<'a>(
-    i: &'a [u8],
-    f: fn(GameName<'a>) -> X1Command<'a>,
-) -> PResult<'a, X1Command<'a>> {
-    let (i, name) = game_name(Field::BuoyName, i)?;
-    let (i, ()) = end_of_line(i)?;
-    Ok((i, f(name)))
+    let (name, side) = game_request_parts(i)?;
+    Ok((
+        &i[i.len()..],
+        GameRequest {
+            name: GameName::from_checked(name),
+            side,
+        },
+    ))
 }
 
 /// ` <buoy name> <moves> [<count>]` of `%%SETBUOY`.
@@ -586,14 +790,15 @@ fn buoy_command<'a>(
 /// # Errors
 /// As the fields.
 pub fn set_buoy(i: &[u8]) -> PResult<'_, X1Command<'_>> {
-    let (i, name) = game_name(Field::BuoyName, i)?;
-    let (i, moves) = buoy_moves(i)?;
-    let (i, count) = match opt_field(Field::Count, i)? {
-        (r, None) => (r, None),
-        (r, Some(f)) => (r, Some(digits(Field::Count, 9, f, r)? as u32)),
-    };
-    let (i, ()) = end_of_line(i)?;
-    Ok((i, X1Command::SetBuoy { name, moves, count }))
+    let (name, moves, count) = set_buoy_parts(i)?;
+    Ok((
+        &i[i.len()..],
+        X1Command::SetBuoy {
+            name: GameName::from_checked(name),
+            moves: BuoyMoves::from_checked(moves),
+            count,
+        },
+    ))
 }
 
 /// ` <game id> [<buoy name>] [<nth>]` of `%%FORK`.
@@ -601,24 +806,15 @@ pub fn set_buoy(i: &[u8]) -> PResult<'_, X1Command<'_>> {
 /// # Errors
 /// As the fields.
 pub fn fork(i: &[u8]) -> PResult<'_, X1Command<'_>> {
-    let (mut i, game_id) = game_id(i)?;
-    let mut buoy = None;
-    let mut nth = None;
-    if let (r, Some(f)) = opt_field(Field::BuoyName, i)? {
-        i = r;
-        if f.iter().all(u8::is_ascii_digit) {
-            nth = Some(digits(Field::Nth, 9, f, r)? as u32);
-        } else {
-            let s = checked(Field::BuoyName, f, r, GameName::MAX_LEN, Class::Name)?;
-            buoy = Some(GameName::from_checked(s));
-            if let (r, Some(f)) = opt_field(Field::Nth, i)? {
-                i = r;
-                nth = Some(digits(Field::Nth, 9, f, r)? as u32);
-            }
-        }
-    }
-    let (i, ()) = end_of_line(i)?;
-    Ok((i, X1Command::Fork { game_id, buoy, nth }))
+    let (game_id, buoy, nth) = fork_parts(i)?;
+    Ok((
+        &i[i.len()..],
+        X1Command::Fork {
+            game_id: GameId::from_checked(game_id),
+            buoy: buoy.map(GameName::from_checked),
+            nth,
+        },
+    ))
 }
 
 /// One client line (terminator removed): the whole grammar of client
@@ -627,61 +823,54 @@ pub fn fork(i: &[u8]) -> PResult<'_, X1Command<'_>> {
 ///
 /// # Errors
 /// A failure naming the kind of line, the field and where.
-#[inline]
 pub fn client_line(line: &[u8]) -> PResult<'_, ClientMessage<'_>> {
-    let Some(&first) = line.first() else {
-        return Ok((line, ClientMessage::KeepAlive));
-    };
-    if first == b'+' || first == b'-' {
-        return kind(client_move(line), MessageKind::Move);
-    }
-    let (rest, kw) = take_till(|b| b == b' ').parse(line)?;
-    let simple = |msg: ClientMessage<'static>, k: MessageKind| {
-        kind(end_of_line(rest).map(|(r, ())| (r, msg)), k)
-    };
-    match kw {
-        b"LOGIN" => kind(login(rest), MessageKind::Login),
-        b"LOGOUT" => simple(ClientMessage::Logout, MessageKind::Logout),
-        b"AGREE" => kind(
-            opt_game_id(rest)
-                .and_then(|(r, id)| end_of_line(r).map(|(r, ())| (r, ClientMessage::Agree(id)))),
-            MessageKind::Agree,
-        ),
-        b"REJECT" => kind(
-            opt_game_id(rest)
-                .and_then(|(r, id)| end_of_line(r).map(|(r, ())| (r, ClientMessage::Reject(id)))),
-            MessageKind::Reject,
-        ),
-        b"%TORYO" => simple(
-            ClientMessage::Special(SpecialMove::Toryo),
-            MessageKind::Toryo,
-        ),
-        b"%KACHI" => simple(
-            ClientMessage::Special(SpecialMove::Kachi),
-            MessageKind::Kachi,
-        ),
-        b"%CHUDAN" => simple(
-            ClientMessage::Special(SpecialMove::Chudan),
-            MessageKind::Chudan,
-        ),
-        _ if kw.starts_with(b"%%") => match x1_command(kw, rest) {
-            Ok((r, cmd)) => Ok((r, ClientMessage::X1(cmd))),
-            Err(nom::Err::Error(_)) => Ok((
-                &line[line.len()..],
-                ClientMessage::Unrecognised(Cow::Borrowed(line)),
-            )),
-            Err(e) => Err(e),
-        },
-        _ => Ok((
-            &line[line.len()..],
-            ClientMessage::Unrecognised(Cow::Borrowed(line)),
-        )),
-    }
+    as_nom(line, decode_client_line(line))
 }
 
-/// Decodes one client line with [`client_line`].
+/// Decodes one client line: the line's parts, then the message built once,
+/// here, in the result.
 pub(crate) fn decode_client_line(line: &[u8]) -> Result<ClientMessage<'_>, DecodeError> {
-    whole(line, client_line(line))
+    use MessageKind as K;
+    let Some(&first) = line.first() else {
+        return Ok(ClientMessage::KeepAlive);
+    };
+    if first == b'+' || first == b'-' {
+        let (mv, comment) = part!(line, K::Move, client_move_parts(line));
+        return Ok(ClientMessage::Move {
+            mv,
+            comment: comment.map(Text::from_checked),
+        });
+    }
+    let sp = line.iter().position(|&b| b == b' ').unwrap_or(line.len());
+    let (kw, rest) = line.split_at(sp);
+    let simple = |k: MessageKind, msg: ClientMessage<'static>| match end_of_line(rest) {
+        Ok(_) => Ok(msg),
+        Err(e) => Err(part_error(e, k, line)),
+    };
+    match kw {
+        b"LOGIN" => {
+            let (name, password, x1) = part!(line, K::Login, login_parts(rest));
+            Ok(ClientMessage::Login {
+                name: UserName::from_checked(name),
+                password: Password::from_checked(password),
+                x1,
+            })
+        }
+        b"AGREE" => {
+            let id = part!(line, K::Agree, opt_game_id_parts(rest));
+            Ok(ClientMessage::Agree(id.map(GameId::from_checked)))
+        }
+        b"REJECT" => {
+            let id = part!(line, K::Reject, opt_game_id_parts(rest));
+            Ok(ClientMessage::Reject(id.map(GameId::from_checked)))
+        }
+        b"LOGOUT" => simple(K::Logout, ClientMessage::Logout),
+        b"%TORYO" => simple(K::Toryo, ClientMessage::Special(SpecialMove::Toryo)),
+        b"%KACHI" => simple(K::Kachi, ClientMessage::Special(SpecialMove::Kachi)),
+        b"%CHUDAN" => simple(K::Chudan, ClientMessage::Special(SpecialMove::Chudan)),
+        _ if kw.starts_with(b"%%") => x1_command_message(line, kw, rest),
+        _ => Ok(ClientMessage::Unrecognised(Cow::Borrowed(line))),
+    }
 }
 
 // ---------------------------------------------------------------- server lines
@@ -764,31 +953,23 @@ fn summary_block(i: &[u8]) -> PResult<'_, &str> {
     all_checked(Field::Block, i, 64, Class::Block)
 }
 
-/// An x1 reply line, `##[TAG]...` (`docs/specs/csa.md`, *Extended mode
-/// (x1)*).
-///
-/// # Errors
-/// A failure naming the reply's tag and field.
-pub fn x1_reply(line: &[u8]) -> PResult<'_, X1Reply<'_>> {
-    let Ok((after, _)) = tag::<_, _, ParseError>(&b"##["[..]).parse(line) else {
-        return kind(
-            expected(line, b"##[", Field::Tag, Expected::OpenBracket),
-            MessageKind::X1Reply,
-        );
+/// `##[<tag>]`: the tag and what follows `]`.
+#[inline]
+fn x1_tag(line: &[u8]) -> Result<(&str, &[u8]), nom::Err<ParseError>> {
+    let Some(after) = line.strip_prefix(b"##[") else {
+        return Err(expected_e(line, b"##[", Field::Tag, Expected::OpenBracket));
     };
-    let (rest, tag_bytes) = take_till(|b| b == b']').parse(after)?;
-    if rest.is_empty() {
-        return kind(
-            failure(0, Field::Tag, Problem::Missing),
-            MessageKind::X1Reply,
-        );
-    }
-    let tag_s = kind(
-        checked(Field::Tag, tag_bytes, rest, Tag::MAX_LEN, Class::Tag).map(|s| (rest, s)),
-        MessageKind::X1Reply,
-    )?
-    .1;
-    let k: MessageKind = match tag_s {
+    let Some(close) = after.iter().position(|&b| b == b']') else {
+        return Err(fail(0, Field::Tag, Problem::Missing));
+    };
+    let (tag_bytes, rest) = after.split_at(close);
+    let tag_s = checked(Field::Tag, tag_bytes, rest, Tag::MAX_LEN, Class::Tag)?;
+    Ok((tag_s, &rest[1..]))
+}
+
+/// The kind of an x1 reply by its tag.
+fn x1_kind(tag_s: &str) -> MessageKind {
+    match tag_s {
         "LOGIN" => MessageKind::X1Login,
         "WHO" => MessageKind::X1Who,
         "CHAT" => MessageKind::X1Chat,
@@ -800,131 +981,255 @@ pub fn x1_reply(line: &[u8]) -> PResult<'_, X1Reply<'_>> {
         "GETBUOYCOUNT" => MessageKind::X1GetBuoyCount,
         "ERROR" => MessageKind::X1Error,
         _ => MessageKind::X1Other,
-    };
-    kind(x1_reply_body(tag_s, &rest[1..]), k)
+    }
 }
 
-fn x1_reply_body<'a>(tag_s: &'a str, mut i: &'a [u8]) -> PResult<'a, X1Reply<'a>> {
-    // Sub-bracket for CHAT / MONITOR / MONITOR2.
-    let mut sub: Option<(&[u8], &[u8])> = None;
-    if matches!(tag_s, "CHAT" | "MONITOR" | "MONITOR2") {
-        let f = if tag_s == "CHAT" {
-            Field::Sender
-        } else {
-            Field::GameId
-        };
-        let Ok((inner, _)) = tag::<_, _, ParseError>(&b"["[..]).parse(i) else {
-            return expected(i, b"[", f, Expected::OpenBracket);
-        };
-        let (rest, s) = take_till(|b| b == b']').parse(inner)?;
-        if rest.is_empty() {
-            return failure(0, Field::GameId, Problem::Missing);
-        }
-        sub = Some((s, &rest[1..]));
-        i = &rest[1..];
-    }
-    let Ok((payload, _)) = tag::<_, _, ParseError>(&b" "[..]).parse(i) else {
-        return expected(i, b" ", Field::Payload, Expected::Space);
+/// `[<sub>]` after the tag of `CHAT` and the monitors (`name` is the field
+/// of the bracket): the bracket's bytes and what follows `]`.
+#[inline]
+fn x1_sub(name: Field, i: &[u8]) -> Result<(&[u8], &[u8]), nom::Err<ParseError>> {
+    let Some(inner) = i.strip_prefix(b"[") else {
+        return Err(expected_e(i, b"[", name, Expected::OpenBracket));
     };
-    let end = &payload[payload.len()..];
-    let payload_text = || text(Field::Payload, payload).map(|(_, t)| t);
-    let word = |b: &[u8]| -> bool {
-        !b.is_empty() && b.len() <= Word::MAX_LEN && b.iter().all(|&x| x.is_ascii_graphic())
+    let Some(close) = inner.iter().position(|&b| b == b']') else {
+        return Err(fail(0, Field::GameId, Problem::Missing));
+    };
+    Ok((&inner[..close], &inner[close + 1..]))
+}
+
+/// The bracket's text checked as a whole token ending at `]`; `after` is
+/// what follows `]`.
+#[inline]
+fn x1_sub_token<'a>(
+    name: Field,
+    max: usize,
+    class: Class,
+    s: &'a [u8],
+    after: &[u8],
+) -> Result<&'a str, nom::Err<ParseError>> {
+    checked(name, s, &[], max, class).map_err(|e| {
+        e.map(|mut e| {
+            e.remaining += after.len() + 1;
+            e
+        })
+    })
+}
+
+/// A `##[WHO]` entry: name, protocol, status and the optional game and
+/// side.
+#[allow(clippy::type_complexity)]
+fn who_parts(
+    payload: &[u8],
+) -> Result<(&str, &str, &str, Option<(&str, &str)>), nom::Err<ParseError>> {
+    let s = text_str(Field::Entry, payload)?;
+    let word = |b: &str| -> bool {
+        !b.is_empty() && b.len() <= Word::MAX_LEN && b.bytes().all(|x| x.is_ascii_graphic())
+    };
+    let mut it = s.split(' ');
+    let parts = [
+        it.next(),
+        it.next(),
+        it.next(),
+        it.next(),
+        it.next(),
+        it.next(),
+    ];
+    match parts {
+        [Some(n), Some(p), Some(st), g, sd, None]
+            if word(n)
+                && word(p)
+                && word(st)
+                && g.is_some() == sd.is_some()
+                && g.is_none_or(word)
+                && sd.is_none_or(word) =>
+        {
+            Ok((n, p, st, g.zip(sd)))
+        }
+        _ => Err(expected_e(payload, b"", Field::Entry, Expected::WhoEntry)),
+    }
+}
+
+/// `##[GETBUOYCOUNT] <n>`: the count.
+fn buoy_count_part(payload: &[u8]) -> Result<i64, nom::Err<ParseError>> {
+    let (neg, d) = match payload.strip_prefix(b"-") {
+        Some(d) => (true, d),
+        None => (false, payload),
+    };
+    if d.is_empty() {
+        return Err(fail(0, Field::Count, Problem::Empty));
+    }
+    let n = digits(Field::Count, 18, d, &[])? as i64;
+    Ok(if neg { -n } else { n })
+}
+
+/// An x1 reply line, built in the result as [`ServerMessage::X1`].
+#[inline]
+fn x1_reply_message(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError> {
+    use ServerMessage::X1;
+    let (tag_s, mut i) = part!(line, MessageKind::X1Reply, x1_tag(line));
+    let k = x1_kind(tag_s);
+    // Sub-bracket for CHAT / MONITOR / MONITOR2.
+    let mut sub: Option<&[u8]> = None;
+    let sub_field = match tag_s {
+        "CHAT" => Some(Field::Sender),
+        "MONITOR" | "MONITOR2" => Some(Field::GameId),
+        _ => None,
+    };
+    if let Some(f) = sub_field {
+        let (s, after) = part!(line, k, x1_sub(f, i));
+        sub = Some(s);
+        i = after;
+    }
+    let Some(payload) = i.strip_prefix(b" ") else {
+        return Err(part_error(
+            expected_e(i, b" ", Field::Payload, Expected::Space),
+            k,
+            line,
+        ));
     };
     if payload == b"+OK" && sub.is_none() {
-        return Ok((end, X1Reply::Ok(Tag::from_checked(tag_s))));
+        return Ok(X1(X1Reply::Ok(Tag::from_checked(tag_s))));
     }
-    // The sub-bracket's text, checked as a whole token ending at `]`.
-    let sub_token = |name: Field, max: usize, class: Class| {
-        let (s, after) = sub.unwrap_or((b"", i));
-        // After the token: `]` and what follows it.
-        checked(name, s, &[], max, class).map_err(|e| {
-            e.map(|mut e| {
-                e.remaining += after.len() + 1;
-                e
-            })
-        })
-    };
-    let reply = match tag_s {
-        "LOGIN" if payload == b"+OK x1" => X1Reply::LoginOk,
-        "CHAT" => {
-            let sender = sub_token(Field::Sender, UserName::MAX_LEN, Class::Name)?;
-            X1Reply::Chat {
-                sender: UserName::from_checked(sender),
-                text: payload_text()?,
-            }
+    macro_rules! payload_text {
+        () => {
+            Text::from_checked(part!(line, k, text_str(Field::Payload, payload)))
+        };
+    }
+    let sub = sub.unwrap_or(b"");
+    match tag_s {
+        "SHOW" => Ok(X1(X1Reply::Show(payload_text!()))),
+        "MONITOR2" => {
+            let id = part!(
+                line,
+                k,
+                x1_sub_token(Field::GameId, GameId::MAX_LEN, Class::GameId, sub, i)
+            );
+            Ok(X1(X1Reply::Monitor2 {
+                game_id: GameId::from_checked(id),
+                line: payload_text!(),
+            }))
         }
-        "MONITOR" | "MONITOR2" => {
-            let id =
-                GameId::from_checked(sub_token(Field::GameId, GameId::MAX_LEN, Class::GameId)?);
-            let line = payload_text()?;
-            if tag_s == "MONITOR" {
-                X1Reply::Monitor { game_id: id, line }
-            } else {
-                X1Reply::Monitor2 { game_id: id, line }
-            }
+        "MONITOR" => {
+            let id = part!(
+                line,
+                k,
+                x1_sub_token(Field::GameId, GameId::MAX_LEN, Class::GameId, sub, i)
+            );
+            Ok(X1(X1Reply::Monitor {
+                game_id: GameId::from_checked(id),
+                line: payload_text!(),
+            }))
+        }
+        "LOGIN" if payload == b"+OK x1" => Ok(X1(X1Reply::LoginOk)),
+        "CHAT" => {
+            let sender = part!(
+                line,
+                k,
+                x1_sub_token(Field::Sender, UserName::MAX_LEN, Class::Name, sub, i)
+            );
+            Ok(X1(X1Reply::Chat {
+                sender: UserName::from_checked(sender),
+                text: payload_text!(),
+            }))
         }
         "WHO" => {
-            text(Field::Entry, payload)?;
-            let Ok(s) = core::str::from_utf8(payload) else {
-                return failure(payload.len(), Field::Entry, Problem::NotUtf8);
-            };
-            let mut it = s.split(' ');
-            let parts = [
-                it.next(),
-                it.next(),
-                it.next(),
-                it.next(),
-                it.next(),
-                it.next(),
-            ];
-            let w = |x: &'a str| Word::from_checked(x);
-            match parts {
-                [Some(n), Some(p), Some(st), g, sd, None]
-                    if word(n.as_bytes())
-                        && word(p.as_bytes())
-                        && word(st.as_bytes())
-                        && g.is_some() == sd.is_some()
-                        && g.is_none_or(|g| word(g.as_bytes()))
-                        && sd.is_none_or(|g| word(g.as_bytes())) =>
-                {
-                    X1Reply::Who(WhoEntry {
-                        name: w(n),
-                        protocol: w(p),
-                        status: w(st),
-                        game: g.zip(sd).map(|(g, sd)| (w(g), w(sd))),
-                    })
-                }
-                _ => {
-                    return expected(payload, b"", Field::Entry, Expected::WhoEntry);
-                }
-            }
+            let (n, p, st, game) = part!(line, k, who_parts(payload));
+            Ok(X1(X1Reply::Who(WhoEntry {
+                name: Word::from_checked(n),
+                protocol: Word::from_checked(p),
+                status: Word::from_checked(st),
+                game: game.map(|(g, sd)| (Word::from_checked(g), Word::from_checked(sd))),
+            })))
         }
-        "LIST" => X1Reply::List(GameId::from_checked(
-            all_checked(Field::GameId, payload, GameId::MAX_LEN, Class::GameId)?.1,
-        )),
-        "SHOW" => X1Reply::Show(payload_text()?),
-        "RATING" => X1Reply::Rating(payload_text()?),
-        "GETBUOYCOUNT" => {
-            let (neg, d) = match payload.strip_prefix(b"-") {
-                Some(d) => (true, d),
-                None => (false, payload),
-            };
-            if d.is_empty() {
-                return failure(d.len(), Field::Count, Problem::Empty);
-            }
-            let n = digits(Field::Count, 18, d, end)? as i64;
-            X1Reply::BuoyCount(if neg { -n } else { n })
+        "LIST" => {
+            let (_, id) = part!(
+                line,
+                k,
+                all_checked(Field::GameId, payload, GameId::MAX_LEN, Class::GameId)
+            );
+            Ok(X1(X1Reply::List(GameId::from_checked(id))))
         }
-        "VERSION" => X1Reply::Version(payload_text()?),
-        "HELP" => X1Reply::Help(payload_text()?),
-        "ERROR" => X1Reply::Error(payload_text()?),
-        _ => X1Reply::Other {
+        "RATING" => Ok(X1(X1Reply::Rating(payload_text!()))),
+        "GETBUOYCOUNT" => Ok(X1(X1Reply::BuoyCount(part!(
+            line,
+            k,
+            buoy_count_part(payload)
+        )))),
+        "VERSION" => Ok(X1(X1Reply::Version(payload_text!()))),
+        "HELP" => Ok(X1(X1Reply::Help(payload_text!()))),
+        "ERROR" => Ok(X1(X1Reply::Error(payload_text!()))),
+        _ => Ok(X1(X1Reply::Other {
             tag: Tag::from_checked(tag_s),
-            text: payload_text()?,
-        },
+            text: payload_text!(),
+        })),
+    }
+}
+
+/// An x1 reply line, `##[TAG]...` (`docs/specs/csa.md`, *Extended mode
+/// (x1)*).
+///
+/// # Errors
+/// A failure naming the reply's tag and field.
+pub fn x1_reply(line: &[u8]) -> PResult<'_, X1Reply<'_>> {
+    match as_nom(line, x1_reply_message(line))? {
+        (r, ServerMessage::X1(x)) => Ok((r, x)),
+        // x1_reply_message builds nothing else.
+        (r, _) => failure(r.len(), Field::Tag, Problem::Missing),
+    }
+}
+
+/// `LOGIN:<name> OK` / `LOGIN:incorrect` after `LOGIN:`: the name, or
+/// `None` for `incorrect`.
+#[inline]
+fn login_reply_parts(rest: &[u8]) -> Result<Option<&str>, nom::Err<ParseError>> {
+    if rest == b"incorrect" {
+        return Ok(None);
+    }
+    let Some(name) = rest.strip_suffix(b" OK") else {
+        // `LOGIN:<name> <word>`: the word is wrong; no space: cut off.
+        return Err(match rest.iter().rposition(|&b| b == b' ') {
+            Some(sp) => expected_e(&rest[sp + 1..], b"", Field::Result, Expected::OkOrIncorrect),
+            None => fail(0, Field::Result, Problem::Missing),
+        });
     };
-    Ok((end, reply))
+    checked(
+        Field::Name,
+        name,
+        &rest[name.len()..],
+        UserName::MAX_LEN,
+        Class::Name,
+    )
+    .map(Some)
+}
+
+/// `REJECT:<game id> by <name>` after `REJECT:`.
+fn reject_reply_parts(rest: &[u8]) -> Result<(&str, &str), nom::Err<ParseError>> {
+    let Some(sp) = rest.windows(4).position(|w| w == b" by ") else {
+        return Err(fail(0, Field::By, Problem::Missing));
+    };
+    let id = checked(
+        Field::GameId,
+        &rest[..sp],
+        &rest[sp..],
+        GameId::MAX_LEN,
+        Class::GameId,
+    )?;
+    Ok((id, text_str(Field::By, &rest[sp + 4..])?))
+}
+
+/// A `Key:Value` line of a `Game_Summary` block: `None` when the line is
+/// none.
+#[inline]
+fn summary_field_parts(line: &[u8]) -> Option<Result<(&str, &str), nom::Err<ParseError>>> {
+    let colon = line.iter().position(|&b| b == b':')?;
+    let key = &line[..colon];
+    if !is_summary_key(key) {
+        return None;
+    }
+    Some(
+        checked(Field::Key, key, &line[colon..], 64, Class::Graphic)
+            .and_then(|key| Ok((key, text_str(Field::Value, &line[colon + 1..])?))),
+    )
 }
 
 /// One server line (terminator removed): the whole grammar of server
@@ -934,12 +1239,20 @@ fn x1_reply_body<'a>(tag_s: &'a str, mut i: &'a [u8]) -> PResult<'a, X1Reply<'a>
 ///
 /// # Errors
 /// A failure naming the kind of line, the field and where.
-#[inline]
 pub fn server_line(line: &[u8]) -> PResult<'_, ServerMessage<'_>> {
-    let end = &line[line.len()..];
-    let unrecognised = || Ok((end, ServerMessage::Unrecognised(Cow::Borrowed(line))));
+    as_nom(line, decode_server_line(line))
+}
+
+/// The free-text hint shogi-server sends after some malformed `LOGIN`
+/// lines (the recorded transcript, §4).
+pub(crate) const LOGIN_USAGE: &[u8] = b"type 'LOGIN name password' or 'LOGIN name password x1'";
+
+/// Decodes one server line: the line's parts, then the message built once,
+/// here, in the result.
+pub(crate) fn decode_server_line(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError> {
+    use MessageKind as K;
     let Some(&first) = line.first() else {
-        return Ok((line, ServerMessage::KeepAlive));
+        return Ok(ServerMessage::KeepAlive);
     };
     match first {
         b'+' | b'-' if line.len() == 1 => {
@@ -948,17 +1261,15 @@ pub fn server_line(line: &[u8]) -> PResult<'_, ServerMessage<'_>> {
             } else {
                 Side::White
             };
-            return Ok((end, ServerMessage::Summary(SummaryLine::SideToMove(side))));
+            return Ok(ServerMessage::Summary(SummaryLine::SideToMove(side)));
         }
         b'+' | b'-' => {
-            let r = csa_move(Field::Move, line).and_then(|(rest, mv)| {
-                time_suffix(rest).map(|(r, time)| (r, ServerMessage::Move { mv, time }))
-            });
-            return kind(r, MessageKind::Move);
+            return match server_move(line) {
+                Ok((mv, time)) => Ok(ServerMessage::Move { mv, time }),
+                Err(e) => Err(e.in_message(K::Move).into_decode_error(line)),
+            };
         }
-        b'#' if line.starts_with(b"##[") => {
-            return x1_reply(line).map(|(r, x)| (r, ServerMessage::X1(x)));
-        }
+        b'#' if line.starts_with(b"##[") => return x1_reply_message(line),
         b'#' => {
             // A known word with bytes after it (`#WIN x`) is that kind of
             // line, malformed: the bytes after it are trailing.
@@ -967,174 +1278,96 @@ pub fn server_line(line: &[u8]) -> PResult<'_, ServerMessage<'_>> {
                 .iter()
                 .find_map(|r| word(r.as_str()).map(|n| (*r, n)))
             {
-                let k = MessageKind::Reason;
-                return kind(end_of_line(&line[n..]), k)
-                    .map(|(r2, ())| (r2, ServerMessage::Reason(r)));
+                part!(line, K::Reason, end_of_line(&line[n..]));
+                return Ok(ServerMessage::Reason(r));
             }
             if let Some((o, n)) = GameResult::ALL
                 .iter()
                 .find_map(|o| word(o.as_str()).map(|n| (*o, n)))
             {
-                let k = MessageKind::GameResult;
-                return kind(end_of_line(&line[n..]), k)
-                    .map(|(r2, ())| (r2, ServerMessage::GameResult(o)));
+                part!(line, K::GameResult, end_of_line(&line[n..]));
+                return Ok(ServerMessage::GameResult(o));
             }
-            return unrecognised();
+            return Ok(ServerMessage::Unrecognised(Cow::Borrowed(line)));
         }
         b'%' => {
             let (special, k) = if line.starts_with(b"%TORYO") {
-                (ServerSpecial::Toryo, MessageKind::Toryo)
+                (ServerSpecial::Toryo, K::Toryo)
             } else if line.starts_with(b"%KACHI") {
-                (ServerSpecial::Kachi, MessageKind::Kachi)
+                (ServerSpecial::Kachi, K::Kachi)
             } else {
-                return unrecognised();
+                return Ok(ServerMessage::Unrecognised(Cow::Borrowed(line)));
             };
-            let r = time_suffix(&line[6..])
-                .map(|(r, time)| (r, ServerMessage::Special { special, time }));
-            return kind(r, k);
+            let (_, time) = part!(line, k, time_suffix(&line[6..]));
+            return Ok(ServerMessage::Special { special, time });
+        }
+        b'P' if line.len() >= 2 && matches!(line[1], b'1'..=b'9' | b'I' | b'+' | b'-') => {
+            let (_, s) = part!(line, K::Position, position_line(line));
+            return Ok(ServerMessage::Summary(SummaryLine::Position(Raw(
+                Cow::Borrowed(s),
+            ))));
         }
         _ => {}
     }
     if let Some(rest) = line.strip_prefix(b"LOGIN:") {
-        if rest == b"incorrect" {
-            return Ok((end, ServerMessage::LoginIncorrect));
-        }
-        let Some(name) = rest.strip_suffix(b" OK") else {
-            // `LOGIN:<name> <word>`: the word is wrong; no space: cut off.
-            let r = match rest.iter().rposition(|&b| b == b' ') {
-                Some(sp) => expected(&rest[sp + 1..], b"", Field::Result, Expected::OkOrIncorrect),
-                None => failure(0, Field::Result, Problem::Missing),
-            };
-            return kind(r, MessageKind::LoginReply);
+        return match part!(line, K::LoginReply, login_reply_parts(rest)) {
+            Some(name) => Ok(ServerMessage::LoginOk(UserName::from_checked(name))),
+            None => Ok(ServerMessage::LoginIncorrect),
         };
-        let r = checked(
-            Field::Name,
-            name,
-            &rest[name.len()..],
-            UserName::MAX_LEN,
-            Class::Name,
-        )
-        .map(|s| (end, ServerMessage::LoginOk(UserName::from_checked(s))));
-        return kind(r, MessageKind::LoginReply);
     }
     if line == b"LOGOUT:completed" {
-        return Ok((end, ServerMessage::LogoutCompleted));
+        return Ok(ServerMessage::LogoutCompleted);
     }
     if let Some(rest) = line.strip_prefix(b"START:") {
-        let r = all_checked(Field::GameId, rest, GameId::MAX_LEN, Class::GameId)
-            .map(|(r, s)| (r, ServerMessage::Start(GameId::from_checked(s))));
-        return kind(r, MessageKind::Start);
+        let (_, id) = part!(
+            line,
+            K::Start,
+            all_checked(Field::GameId, rest, GameId::MAX_LEN, Class::GameId)
+        );
+        return Ok(ServerMessage::Start(GameId::from_checked(id)));
     }
     if let Some(rest) = line.strip_prefix(b"REJECT:") {
-        let Some(sp) = rest.windows(4).position(|w| w == b" by ") else {
-            return kind(
-                failure(0, Field::By, Problem::Missing),
-                MessageKind::RejectReply,
-            );
-        };
-        let by = &rest[sp + 4..];
-        let r = checked(
-            Field::GameId,
-            &rest[..sp],
-            &rest[sp..],
-            GameId::MAX_LEN,
-            Class::GameId,
-        )
-        .and_then(|id| {
-            text(Field::By, by).map(|(r, by)| {
-                (
-                    r,
-                    ServerMessage::Reject {
-                        game_id: GameId::from_checked(id),
-                        by,
-                    },
-                )
-            })
+        let (id, by) = part!(line, K::RejectReply, reject_reply_parts(rest));
+        return Ok(ServerMessage::Reject {
+            game_id: GameId::from_checked(id),
+            by: Text::from_checked(by),
         });
-        return kind(r, MessageKind::RejectReply);
     }
     if line == LOGIN_USAGE {
-        return Ok((end, ServerMessage::LoginUsage));
+        return Ok(ServerMessage::LoginUsage);
     }
     if let Some(name) = line
         .strip_prefix(b"username ")
         .and_then(|rest| rest.strip_suffix(b" is already connected"))
     {
         let after = &line[9 + name.len()..];
-        let r = checked(Field::Name, name, after, UserName::MAX_LEN, Class::Name).map(|s| {
-            (
-                end,
-                ServerMessage::AlreadyConnected(UserName::from_checked(s)),
-            )
-        });
-        return kind(r, MessageKind::AlreadyConnected);
+        let s = part!(
+            line,
+            K::AlreadyConnected,
+            checked(Field::Name, name, after, UserName::MAX_LEN, Class::Name)
+        );
+        return Ok(ServerMessage::AlreadyConnected(UserName::from_checked(s)));
     }
     if let Some(rest) = line.strip_prefix(b"BEGIN ") {
-        let r = summary_block(rest).map(|(r, b)| {
-            (
-                r,
-                ServerMessage::Summary(SummaryLine::Begin(Raw(Cow::Borrowed(b)))),
-            )
-        });
-        return kind(r, MessageKind::Begin);
+        let (_, b) = part!(line, K::Begin, summary_block(rest));
+        return Ok(ServerMessage::Summary(SummaryLine::Begin(Raw(
+            Cow::Borrowed(b),
+        ))));
     }
     if let Some(rest) = line.strip_prefix(b"END ") {
-        let r = summary_block(rest).map(|(r, b)| {
-            (
-                r,
-                ServerMessage::Summary(SummaryLine::End(Raw(Cow::Borrowed(b)))),
-            )
-        });
-        return kind(r, MessageKind::End);
+        let (_, b) = part!(line, K::End, summary_block(rest));
+        return Ok(ServerMessage::Summary(SummaryLine::End(Raw(
+            Cow::Borrowed(b),
+        ))));
     }
-    if first == b'P' && line.len() >= 2 && matches!(line[1], b'1'..=b'9' | b'I' | b'+' | b'-') {
-        return position_line(line).map(|(r, s)| {
-            (
-                r,
-                ServerMessage::Summary(SummaryLine::Position(Raw(Cow::Borrowed(s)))),
-            )
-        });
+    if let Some(r) = summary_field_parts(line) {
+        let (key, value) = part!(line, K::SummaryField, r);
+        return Ok(ServerMessage::Summary(SummaryLine::Field {
+            key: Raw(Cow::Borrowed(key)),
+            value: Text::from_checked(value),
+        }));
     }
-    if let Some(colon) = line.iter().position(|&b| b == b':') {
-        let key = &line[..colon];
-        if is_summary_key(key) {
-            let r = checked(Field::Key, key, &line[colon..], 64, Class::Graphic).and_then(|key| {
-                text(Field::Value, &line[colon + 1..]).map(|(r, value)| {
-                    (
-                        r,
-                        ServerMessage::Summary(SummaryLine::Field {
-                            key: Raw(Cow::Borrowed(key)),
-                            value,
-                        }),
-                    )
-                })
-            });
-            return kind(r, MessageKind::SummaryField);
-        }
-    }
-    unrecognised()
-}
-
-/// The free-text hint shogi-server sends after some malformed `LOGIN`
-/// lines (the recorded transcript, §4).
-pub(crate) const LOGIN_USAGE: &[u8] = b"type 'LOGIN name password' or 'LOGIN name password x1'";
-
-/// Decodes one server line with [`server_line`].
-///
-/// Move confirmations, most of a game's lines, take a direct path: their
-/// parts (a 5-byte move, an optional time) come back by value and the
-/// message is built once, in the result. Moving a finished
-/// [`ServerMessage`] out through the parser layers cost 70% more time per
-/// move line at the same instruction count (the copies' loads stall on
-/// the stores just made).
-pub(crate) fn decode_server_line(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError> {
-    if let [b'+' | b'-', _, ..] = line {
-        return match server_move(line) {
-            Ok((mv, time)) => Ok(ServerMessage::Move { mv, time }),
-            Err(e) => Err(e.in_message(MessageKind::Move).into_decode_error(line)),
-        };
-    }
-    whole(line, server_line(line))
+    Ok(ServerMessage::Unrecognised(Cow::Borrowed(line)))
 }
 
 /// A move confirmation's move and time (`line` starts with a sign and is

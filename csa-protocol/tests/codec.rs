@@ -248,6 +248,19 @@ fn client_errors_name_kind_field_and_offset() {
         ("LOGIN", "LOGIN", "name", 5, Problem::Missing),
         ("LOGIN  a b", "LOGIN", "name", 6, Problem::Empty),
         ("LOGIN a", "LOGIN", "password", 7, Problem::Missing),
+        // A mode word cut off after `x` (once an index out of bounds: the
+        // differential against the pre-parts decoder found it).
+        ("LOGIN a b x", "LOGIN", "mode", 11, Problem::Missing),
+        (
+            "LOGIN a b x y",
+            "LOGIN",
+            "mode",
+            11,
+            Problem::Invalid {
+                byte: b' ',
+                expected: Expected::X1,
+            },
+        ),
         (
             "LOGIN a b x1 ",
             "LOGIN",

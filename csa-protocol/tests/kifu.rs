@@ -2,7 +2,10 @@
 //! (`boardwire_vectors::data`) and on
 //! V2.2 / V3.0 texts written from the CSA standard file format pages.
 
-use csa_protocol::kifu::{Item, KifuError, KifuSpecial, parse_kifu, write_kifu};
+use csa_protocol::kifu::{
+    Item, KifuError, KifuProblem, KifuSpecial, Records, Statement, Statements, parse_kifu,
+    write_kifu,
+};
 use csa_protocol::types::{CsaMove, MoveTime, Side};
 
 const GPS: &[u8] = boardwire_vectors::data::KIFU_FLOODGATE_GPS;
@@ -171,23 +174,138 @@ fn raw_text_ending_in_cr_survives_a_round_trip() {
 
 #[test]
 fn unparsed_input_is_an_error_with_its_line_number() {
-    let cases: &[(&str, usize, usize)] = &[
-        ("V2.2\nPI\n+\n+7776F\n", 4, 6),
-        ("V2.2\nPI\n+\n+7776FU\nT1x\n", 5, 2),
-        ("V2.2\nhello\n", 2, 0),
-        ("V9\n", 1, 1),
-        ("V2.2\n%RESIGN\n", 2, 0),
-        ("V2.2\n$EVENT\n", 2, 6),
-        ("V2.2\nNx\n", 2, 1),
-        ("V2.2\n+7776FU,,T1\n", 2, 8),
-        // Cut off after `P`: the offset is the line's length.
-        ("V2.2\nP\n", 2, 1),
+    // (text, 1-based line number, 0-based byte in the line, 0-based byte in
+    // the file)
+    let cases: &[(&str, usize, usize, usize)] = &[
+        ("V2.2\nPI\n+\n+7776F\n", 4, 6, 16),
+        ("V2.2\nPI\n+\n+7776FU\nT1x\n", 5, 2, 20),
+        ("V2.2\nhello\n", 2, 0, 5),
+        ("V9\n", 1, 1, 1),
+        ("V2.2\n%RESIGN\n", 2, 0, 5),
+        ("V2.2\n$EVENT\n", 2, 6, 11),
+        ("V2.2\nNx\n", 2, 1, 6),
+        ("V2.2\n+7776FU,,T1\n", 2, 8, 13),
+        // Cut off after `P`: the column is the line's length.
+        ("V2.2\nP\n", 2, 1, 6),
+        // CR LF line ends count in the file offset.
+        ("V2.2\r\nPI\r\n+\r\n+7776F\r\n", 4, 6, 19),
+        // The second record.
+        ("V2.2\n/\nV9\n", 3, 1, 8),
     ];
-    // (text, 1-based line number, 0-based byte offset in the line)
-    for (text, line, offset) in cases {
+    for (text, line, column, offset) in cases {
         let e: KifuError = parse_kifu(text.as_bytes()).unwrap_err();
-        assert_eq!((e.line, e.offset), (*line, *offset), "{text:?}: {e}");
+        assert_eq!(
+            (e.line, e.column, e.offset),
+            (*line, *column, *offset),
+            "{text:?}: {e}"
+        );
+        assert_eq!(
+            Records::new(text.as_bytes()).find_map(Result::err),
+            Some(e),
+            "{text:?}"
+        );
     }
+}
+
+#[test]
+fn records_iterator_reads_one_record_at_a_time() {
+    let text = b"V2.2\nPI\n+\n+2726FU,T12\n-3334FU\nT6\n%TORYO\n/\nV2.1\nPI\n-\n-3334FU\n/\n";
+    let records: Vec<_> = Records::new(text).collect::<Result<_, _>>().unwrap();
+    assert_eq!(
+        records.len(),
+        3,
+        "the file ends with `/`: an empty third record"
+    );
+    assert_eq!(records, parse_kifu(text).unwrap());
+    let moves: Vec<_> = records[0]
+        .iter_moves()
+        .map(|m| (m.mv.to_string(), m.time.map(MoveTime::as_secs)))
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            ("+2726FU".to_string(), Some(12)),
+            ("-3334FU".to_string(), Some(6))
+        ]
+    );
+    assert_eq!(records[1].iter_moves().count(), 1);
+    assert!(records[2].items.is_empty());
+    // The Floodgate record: the iterator and the collecting reader agree.
+    let gps = Records::new(GPS).next().unwrap().unwrap();
+    assert_eq!(gps.iter_moves().count(), 158);
+    assert_eq!(gps.moves(), gps.iter_moves().collect::<Vec<_>>());
+    assert!(Records::new(b"").next().is_none());
+}
+
+#[test]
+fn statements_go_on_after_a_bad_line() {
+    let text = b"V2.2\n+7776FU,T1x,%TORYO\n+2726FU\n";
+    let got: Vec<_> = Statements::new(text).collect();
+    assert_eq!(got.len(), 4);
+    assert_eq!(got[0], Ok(Statement::Item(Item::Version("2.2"))));
+    assert_eq!(
+        got[1],
+        Ok(Statement::Item(Item::Move(
+            CsaMove::parse(b"+7776FU").unwrap()
+        )))
+    );
+    // `T1x`: the `x` (line 2, column 10, byte 15); `%TORYO` on the same
+    // line is skipped, the next line is read.
+    let e = got[2].unwrap_err();
+    assert_eq!(
+        (e.line, e.column, e.offset, e.what),
+        (2, 10, 15, KifuProblem::Time)
+    );
+    assert_eq!(
+        got[3],
+        Ok(Statement::Item(Item::Move(
+            CsaMove::parse(b"+2726FU").unwrap()
+        )))
+    );
+}
+
+#[test]
+fn nom_parsers_per_line_kind() {
+    use csa_protocol::kifu::parse;
+    assert_eq!(parse::version(b"V3.0"), Ok((&b""[..], "3.0")));
+    assert_eq!(
+        parse::name(b"N+gps_normal"),
+        Ok((&b""[..], (Side::Black, &b"gps_normal"[..])))
+    );
+    assert_eq!(
+        parse::info(b"$START_TIME:2010/05/07 12:00:00"),
+        Ok((&b""[..], ("START_TIME", &b"2010/05/07 12:00:00"[..])))
+    );
+    assert_eq!(
+        parse::position(b"P1-KY-KE-GI-KI-OU-KI-GI-KE-KY"),
+        Ok((&b""[..], "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY"))
+    );
+    assert_eq!(
+        parse::kifu_move(b"-3334FU,T1.5"),
+        Ok((&b",T1.5"[..], CsaMove::parse(b"-3334FU").unwrap()))
+    );
+    assert_eq!(
+        parse::time(b"T1.5"),
+        Ok((&b""[..], MoveTime::from_millis(1500)))
+    );
+    assert_eq!(
+        parse::special(b"%+ILLEGAL_ACTION"),
+        Ok((&b""[..], KifuSpecial::IllegalActionBlack))
+    );
+    assert_eq!(parse::side_to_move(b"-"), Ok((&b""[..], Side::White)));
+    // Failures name the problem and where (bytes from the bad one on).
+    let Err(nom::Err::Failure(e)) = parse::kifu_move(b"+7776F") else {
+        panic!()
+    };
+    assert_eq!((e.problem, e.remaining), (KifuProblem::MoveLength, 0));
+    let Err(nom::Err::Failure(e)) = parse::special(b"%RESIGN") else {
+        panic!()
+    };
+    assert_eq!((e.problem, e.remaining), (KifuProblem::Special, 7));
+    // A comment after `,'` runs to the end of the line.
+    let (rest, c) = parse::next_statement(b",'** 30 -3334FU,T1").unwrap();
+    assert!(rest.is_empty());
+    assert!(matches!(c, Item::Comment(c) if c.as_bytes() == b"** 30 -3334FU,T1"));
 }
 
 mod round_trip {

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use csa_protocol::decode::decode;
 use csa_protocol::framer::{Framer, Status};
-use csa_protocol::kifu::{parse_kifu, write_kifu};
+use csa_protocol::kifu::{Statement, Statements, parse_kifu, write_kifu};
 use csa_protocol::message::{ClientMessage, GameSummary, ServerMessage};
 use csa_protocol::session::{ConnId, Server, ServerConfig};
 
@@ -98,13 +98,45 @@ pub fn game_summary(data: &[u8]) {
     }
 }
 
-/// Any bytes as a kifu file: parse -> write -> parse gives the same records.
+/// Any bytes as a kifu file: parse -> write -> parse gives the same records;
+/// every error points inside the file, at its line; the statement iterator
+/// sees the same items and the same first error.
 pub fn kifu(data: &[u8]) {
-    if let Ok(records) = parse_kifu(data) {
-        let written = write_kifu(&records);
-        let again = parse_kifu(&written).expect("written kifu parses");
-        assert_eq!(again, records);
+    let mut items = Vec::new();
+    let mut first_error = None;
+    for s in Statements::new(data) {
+        match s {
+            Ok(Statement::Item(i)) => items.push(i),
+            Ok(Statement::RecordEnd) => {}
+            Err(e) => {
+                assert!(e.offset <= data.len(), "{e}");
+                assert_eq!(e.offset - e.column, line_start(data, e.line), "{e}");
+                first_error.get_or_insert(e);
+            }
+        }
     }
+    match parse_kifu(data) {
+        Ok(records) => {
+            assert_eq!(first_error, None);
+            let all: Vec<_> = records
+                .iter()
+                .flat_map(|r| r.items.iter().copied())
+                .collect();
+            assert_eq!(all, items);
+            let written = write_kifu(&records);
+            let again = parse_kifu(&written).expect("written kifu parses");
+            assert_eq!(again, records);
+        }
+        Err(e) => assert_eq!(Some(e), first_error),
+    }
+}
+
+/// The 0-based byte where 1-based line `line` starts.
+fn line_start(data: &[u8], line: usize) -> usize {
+    data.split_inclusive(|&b| b == b'\n')
+        .take(line - 1)
+        .map(<[u8]>::len)
+        .sum()
 }
 
 /// The framer on any input split anywhere: the lines found equal those of
