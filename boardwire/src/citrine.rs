@@ -119,6 +119,10 @@ pub struct CitrineArgs {
     /// send).
     #[arg(long)]
     sim_mute: bool,
+    /// Simulated device: send one line of garbage (control bytes, not
+    /// UTF-8) instead of every reply.
+    #[arg(long)]
+    sim_garbage: bool,
     /// How long the device may take to answer a command, and how long it
     /// may send only undecodable lines, milliseconds; past it the run stops
     /// with exit 1. The device's own thinking is not bounded.
@@ -219,6 +223,9 @@ impl<W: Write> Ui<'_, W> {
                     Event::Unrecognised(_) => self.bad_line(),
                     _ => !bad || self.bad_run <= BAD_LINES_SHOWN,
                 };
+                if matches!(ev, Event::PeerSilent { .. }) {
+                    self.end_bad_run()?;
+                }
                 if shown {
                     writeln!(self.out, "{text}")?;
                     self.out.flush()?;
@@ -400,6 +407,7 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
                 out_of_turn_at_ply: args.sim_out_of_turn_at,
                 truncate_every: args.sim_truncate,
                 mute: args.sim_mute,
+                garbage: args.sim_garbage,
             },
             ..DeviceConfig::default()
         };

@@ -150,6 +150,7 @@ fn real_pacing_over_pty_with_all_misbehaviour() {
             truncate_every: 9,
             new_game_at_ply: None,
             mute: false,
+            garbage: false,
         },
         ..DeviceConfig::default()
     };

@@ -322,6 +322,7 @@ fn everything_at_once() {
                 out_of_turn_at_ply: Some(20),
                 truncate_every: 11,
                 mute: false,
+                garbage: false,
             },
             seed,
             ..DeviceConfig::default()
@@ -622,6 +623,7 @@ fn a_cut_out_of_turn_line_is_taken_back_after_the_resync() {
                 out_of_turn_at_ply: Some(oot),
                 truncate_every: 2,
                 mute: false,
+                garbage: false,
             },
             seed,
             ..DeviceConfig::default()
