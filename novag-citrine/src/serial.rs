@@ -64,7 +64,7 @@ pub struct Limits {
     /// [`SerialError::QueueFull`] beyond.
     pub max_queued: usize,
     /// How long the device may take to answer a command with a known reply
-    /// and how long it may send only undecodable or unrecognised lines
+    /// and how long it may send only undecodable lines
     /// (default 10 s; applied to the driver as
     /// [`DriverConfig::ack_timeout`](crate::session::DriverConfig::ack_timeout));
     /// [`SerialError::PeerSilent`] beyond.

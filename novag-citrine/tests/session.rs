@@ -688,20 +688,32 @@ fn only_undecodable_lines_for_the_ack_timeout_is_silence() {
     driver.handle_input(b"Xmit on\r\n", Duration::from_millis(50));
     let events = feed_every_100ms(
         &mut driver,
-        b"\x07garbage\r\n",
+        b"M   1, \x07\xff garbage\r\n",
         Duration::from_secs(1),
         Duration::from_millis(9950),
     );
     assert_eq!(silences(&events), [], "not before 10 s of bad lines");
     let events = feed_every_100ms(
         &mut driver,
-        b"\x07garbage\r\n",
+        b"M   1, \x07\xff garbage\r\n",
         Duration::from_secs(11),
-        Duration::from_millis(200),
+        Duration::from_millis(100),
     );
     assert_eq!(
         silences(&events),
         [(MessageKind::Reply, Duration::from_secs(10))]
+    );
+    // Lines of an unknown kind alone are not silence (a device may print
+    // lines this crate does not know); they neither start nor stop it.
+    let events = feed_every_100ms(
+        &mut driver,
+        b"\x07unknown kind\r\n",
+        Duration::from_secs(12),
+        Duration::from_secs(20),
+    );
+    assert!(
+        events.iter().all(|e| matches!(e, Event::Unrecognised(_))),
+        "{events:?}"
     );
 }
 

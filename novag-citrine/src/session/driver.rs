@@ -46,8 +46,10 @@
 //!   within [`DriverConfig::ack_timeout`]; otherwise [`Event::PeerSilent`].
 //!   An undecodable line is not an answer (it starts a resync, and the
 //!   answer to `P`, its header and eight rows, is awaited the same way),
-//!   and only undecodable or unrecognised lines for
-//!   [`DriverConfig::ack_timeout`] are silence too. Waiting for the
+//!   and only undecodable lines for [`DriverConfig::ack_timeout`] are
+//!   silence too (lines of an unknown kind neither start nor stop that
+//!   clock: a device may print lines this crate does not know; they are
+//!   not an answer either, and the serial driver limits them in a row). Waiting for the
 //!   Citrine's own move is not silence (it may think for as long as its
 //!   level allows). Every state that waits for the device (a move awaiting
 //!   its acknowledgement, a take-back, a resync) has such a deadline, and
@@ -115,7 +117,7 @@ pub struct DriverConfig {
     pub max_line_len: usize,
     /// How long the device may take to answer a command with a known reply
     /// before [`Event::PeerSilent`], and how long it may send only
-    /// undecodable or unrecognised lines (default 10 s: above the 3 s
+    /// undecodable lines (default 10 s: above the 3 s
     /// resend delay after a capture).
     pub ack_timeout: Duration,
     /// What the decoder of [`Driver::handle_input`] accepts (default
@@ -219,8 +221,8 @@ pub enum Event {
     /// The game ended (see the [module docs](self#games)).
     GameEnded(GameEnded),
     /// The device did not answer a command within
-    /// [`DriverConfig::ack_timeout`], or sent only undecodable or
-    /// unrecognised lines for that long (reported once per silence; the
+    /// [`DriverConfig::ack_timeout`], or sent only undecodable lines for
+    /// that long (reported once per silence; the
     /// driver keeps going).
     PeerSilent {
         /// The reply that did not come ([`MessageKind::Reply`] when no
@@ -430,7 +432,8 @@ pub struct Driver<T> {
     take_backs: usize,
     /// The peer closed the stream ([`Driver::handle_close`]): no game.
     closed: bool,
-    /// Since when only undecodable or unrecognised lines have come.
+    /// Since when only undecodable lines have come (lines of an unknown
+    /// kind do not count either way).
     bad_since: Option<T>,
 }
 
@@ -1006,9 +1009,7 @@ impl<T: Timestamp> Driver<T> {
     }
 
     fn on_reply(&mut self, reply: &Reply<'_>) {
-        if matches!(reply, Reply::Unrecognised(_)) {
-            self.bad_since.get_or_insert(self.now);
-        } else {
+        if !matches!(reply, Reply::Unrecognised(_)) {
             self.bad_since = None;
         }
         // Move and take-back lines answer a command only when they fit it
