@@ -3,9 +3,11 @@
 //! pseudo-terminal (`--simulate`), through the sans-IO driver of the
 //! `novag-citrine` crate.
 //!
-//! The user types UCI moves (`e2e4`, `e7e8q`, castling `e1g1`) when it is
-//! the host's turn, or `auto` to let the built-in player move, `takeback`
-//! (two plies), `position` (resynchronise through `P`), `new` or `quit`.
+//! The user types moves in UCI (`e2e4`, `e7e8q`, castling `e1g1`) or SAN
+//! (`Nf3`, `exd5`, `O-O`, `e8=Q`) when it is the host's turn, or `auto` to
+//! let the built-in player move, `takeback` (the host's last move and the
+//! device's reply), `position` (resynchronise through `P`), `new`, `help`
+//! (the list of commands) or `quit`.
 //! With `--auto` the built-in player moves for the host too and the game
 //! runs unattended; the command exits 0 at the end of the game, 1 if the
 //! driver and the device ever disagreed (or, with `--simulate`, if their
@@ -14,19 +16,25 @@
 //! `quit` and the end of stdin are obeyed at any time, also while the
 //! device thinks; other input typed then waits for the host's turn.
 //!
-//! With `--side black` the host sends `F` (flip) at the new-game position,
-//! after start-up and after every `New Game`: the Citrine plays Black after
-//! a new game and takes White only when flipped (spec note, command `F`).
+//! With `--side black` the driver sends `F` (flip) at the new-game
+//! position, after start-up and after every `New Game`
+//! (`DriverConfig::flip`): the Citrine plays Black after a new game and
+//! takes White only when flipped (spec note, command `F`).
 //!
 //! Exit codes: 0 at the end of the game, 2 when the port cannot be opened,
-//! 1 when the device is lost, does not answer within `--ack-timeout-ms`,
-//! or (with `--auto`) disagreed with the driver.
+//! 1 when the device is lost, does not answer within `--ack-timeout-ms`
+//! (or sends only undecodable lines for that long, or more than 16 in a
+//! row), or (with `--auto`) disagreed with the driver.
 //!
 //! The serial loop is the library's (`novag_citrine::serial::run`); this
 //! module is the command line and what it prints.
 //!
 //! Output: one line per event (`ack e2e4`, `device e7e5`, `duplicate
-//! e2e4`, `takeback e7e5`, ...) and `result ...` at the end.
+//! e2e4`, `takeback e7e5`, ...) and `result ...` at the end. Lines from the
+//! device are printed with control bytes escaped (`\x07`); of a run of
+//! bad lines (undecodable, overlong or unrecognised) the first
+//! [`BAD_LINES_SHOWN`] are printed, then one line `(N more bad lines not
+//! shown)` when a good line comes or the run ends.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
@@ -38,8 +46,11 @@ use board_core::chess::{Color, Position};
 use board_core::player::Player;
 use clap::{ArgGroup, Args, ValueEnum};
 use novag_citrine::message::Command;
+use novag_citrine::message::Reply;
 use novag_citrine::serial::{self, Input, Limits, Simulator};
-use novag_citrine::session::{DeviceConfig, Driver, DriverConfig, Event, Misbehaviour};
+use novag_citrine::session::{
+    DeviceConfig, Disagreement, Driver, DriverConfig, Event, Misbehaviour,
+};
 use novag_citrine::types::LevelKind;
 
 use crate::Failure;
@@ -70,8 +81,9 @@ pub struct CitrineArgs {
     /// of stdin) stops at any time.
     #[arg(long)]
     auto: bool,
-    /// The side the host plays. With black the host sends `F` (flip) after
-    /// every new game so that the Citrine takes White and moves first.
+    /// The side the host plays. With black the driver sends `F` (flip) at
+    /// start and after every new game so that the Citrine takes White and
+    /// moves first (assumed: the device forgets a flip at a new game).
     #[arg(long, value_enum, default_value_t = Side::White)]
     side: Side,
     /// Seed of the built-in player (and of the simulated device's engine).
@@ -107,11 +119,24 @@ pub struct CitrineArgs {
     /// send).
     #[arg(long)]
     sim_mute: bool,
-    /// How long the device may take to answer a command, milliseconds;
-    /// past it the run stops with exit 1.
-    #[arg(long, default_value_t = 5000)]
+    /// Simulated device: send one line of garbage (control bytes, not
+    /// UTF-8) instead of every reply.
+    #[arg(long)]
+    sim_garbage: bool,
+    /// How long the device may take to answer a command, and how long it
+    /// may send only undecodable lines, milliseconds; past it the run stops
+    /// with exit 1. The device's own thinking is not bounded.
+    #[arg(long, default_value_t = 10_000)]
     ack_timeout_ms: u64,
 }
+
+/// Bad lines in a row printed before the rest are only counted.
+pub const BAD_LINES_SHOWN: u32 = 3;
+
+/// The commands at the prompt, for `help`.
+const HELP: &str = "commands: a move in UCI (e2e4, e7e8q, castling e1g1) or SAN (Nf3, exd5, O-O, e8=Q); \
+auto (the built-in player moves); takeback (your last move and the device's reply); \
+position (compare boards through P); new (new game); help; quit";
 
 /// A line typed by the user.
 enum UserInput {
@@ -144,7 +169,6 @@ fn exit_failure(out: &mut impl Write, msg: impl std::fmt::Display) -> ! {
 /// What the user interface keeps between rounds of the serial driver.
 struct Ui<'o, W: Write> {
     out: &'o mut W,
-    host: Color,
     auto: bool,
     max_plies: usize,
     stdin: Option<Receiver<UserInput>>,
@@ -153,6 +177,8 @@ struct Ui<'o, W: Write> {
     disagreed: bool,
     out_of_sync: bool,
     prompted: bool,
+    /// Bad lines in the current run of them (see [`BAD_LINES_SHOWN`]).
+    bad_run: u32,
     /// Why the game ended, from the driver's `GameEnded`.
     ended: Option<String>,
     /// The plies of the game that ended (the driver may already hold the
@@ -182,14 +208,29 @@ impl<W: Write> Ui<'_, W> {
     ) -> io::Result<Option<String>> {
         match input {
             Input::Event(ev) => {
-                self.disagreed |= report(ev, self.out)?;
+                let bad = matches!(
+                    ev,
+                    Event::Malformed(_)
+                        | Event::Unrecognised(_)
+                        | Event::Disagreement(Disagreement::BadLine(_))
+                );
+                let (text, disagreement) = describe(ev);
+                self.disagreed |= disagreement;
+                // A bad line is printed once, by `Input::Malformed` (with
+                // its text); an unrecognised one here.
+                let shown = match ev {
+                    Event::Malformed(_) => false,
+                    Event::Unrecognised(_) => self.bad_line(),
+                    _ => !bad || self.bad_run <= BAD_LINES_SHOWN,
+                };
+                if matches!(ev, Event::PeerSilent { .. }) {
+                    self.end_bad_run()?;
+                }
+                if shown {
+                    writeln!(self.out, "{text}")?;
+                    self.out.flush()?;
+                }
                 match ev {
-                    // The Citrine plays Black after every new game: flip it.
-                    Event::GameStarted(_) if self.host == Color::Black => {
-                        if let Err(e) = driver.send(Command::Flip, Instant::now()) {
-                            writeln!(self.out, "cannot send F: {e}")?;
-                        }
-                    }
                     Event::GameEnded(end) => {
                         self.ended = Some(end.reason.to_string());
                         self.ended_plies = Some(end.moves.len());
@@ -200,12 +241,37 @@ impl<W: Write> Ui<'_, W> {
                 Ok(None)
             }
             Input::Malformed { line, error, .. } => {
-                writeln!(self.out, "bad line {line}: {error}")?;
+                if self.bad_line() {
+                    writeln!(self.out, "bad line {line}: {error}")?;
+                }
+                Ok(None)
+            }
+            Input::Received { reply, .. } if !matches!(reply, Reply::Unrecognised(_)) => {
+                self.end_bad_run()?;
                 Ok(None)
             }
             Input::Tick => self.tick(driver),
             _ => Ok(None),
         }
+    }
+
+    /// Counts a bad line; `true` when it is to be printed.
+    fn bad_line(&mut self) -> bool {
+        self.bad_run = self.bad_run.saturating_add(1);
+        self.bad_run <= BAD_LINES_SHOWN
+    }
+
+    /// A good line (or the end): the summary of the bad lines not shown.
+    fn end_bad_run(&mut self) -> io::Result<()> {
+        if self.bad_run > BAD_LINES_SHOWN {
+            writeln!(
+                self.out,
+                "({} more bad lines not shown)",
+                self.bad_run - BAD_LINES_SHOWN
+            )?;
+        }
+        self.bad_run = 0;
+        Ok(())
     }
 
     /// The user's turn: stdin, the built-in player, the end of the game.
@@ -249,7 +315,7 @@ impl<W: Write> Ui<'_, W> {
         if !self.prompted {
             writeln!(
                 self.out,
-                "your move ({position}): UCI move, auto, takeback, position, new, quit"
+                "your move ({position}): a move (UCI or SAN), auto, takeback, position, new, help, quit"
             )?;
             self.out.flush()?;
             self.prompted = true;
@@ -263,9 +329,15 @@ impl<W: Write> Ui<'_, W> {
                     self.play(driver, &position)?;
                     None
                 }
-                "takeback" => (0..2)
-                    .map(|_| driver.take_back(now))
-                    .find_map(Result::err)
+                "help" => Some(HELP.to_owned()),
+                // At the host's turn: its last move and the device's reply,
+                // so that it is the host's turn again. Both or neither.
+                "takeback" if driver.moves().len() < 2 => {
+                    Some("cannot take back: no move of yours to take back".to_owned())
+                }
+                "takeback" => driver
+                    .take_back_plies(2, now)
+                    .err()
                     .map(|e| format!("cannot take back: {e}")),
                 "position" => driver
                     .request_position(now)
@@ -275,12 +347,12 @@ impl<W: Write> Ui<'_, W> {
                     .new_game(now)
                     .err()
                     .map(|e| format!("cannot send N: {e}")),
-                text => match position.parse_uci(text) {
+                text => match parse_move(&position, text) {
                     Ok(mv) => driver
                         .send_move(mv, now)
                         .err()
                         .map(|e| format!("cannot play {mv}: {e}")),
-                    Err(e) => Some(format!("not a legal move here: {e}")),
+                    Err(e) => Some(e),
                 },
             };
             if let Some(refused) = refused {
@@ -299,6 +371,21 @@ impl<W: Write> Ui<'_, W> {
         }
         Ok(())
     }
+}
+
+/// A typed move: UCI first, then SAN; the error names both notations
+/// (and `help`).
+fn parse_move(position: &Position, text: &str) -> Result<board_core::chess::Move, String> {
+    let uci = match position.parse_uci(text) {
+        Ok(mv) => return Ok(mv),
+        Err(e) => e,
+    };
+    position.parse_san(text).map_err(|san| {
+        format!(
+            "not a move here: {:?} is neither UCI (e2e4, e7e8q, castling e1g1: {uci}) nor SAN (Nf3, exd5, O-O, e8=Q: {san}); type help for the commands",
+            text.escape_default().to_string()
+        )
+    })
 }
 
 /// Runs `boardwire citrine`.
@@ -320,6 +407,7 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
                 out_of_turn_at_ply: args.sim_out_of_turn_at,
                 truncate_every: args.sim_truncate,
                 mute: args.sim_mute,
+                garbage: args.sim_garbage,
             },
             ..DeviceConfig::default()
         };
@@ -343,6 +431,9 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
             host_color: Some(host),
             min_gap: Duration::from_millis(args.gap_ms),
             resend: (!args.no_resend).then_some(Duration::from_millis(200)),
+            // The Citrine plays Black after every new game: flip it.
+            flip: host == Color::Black,
+            ack_timeout: limits.ack_timeout,
             ..DriverConfig::default()
         },
         Instant::now(),
@@ -353,14 +444,8 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
             .send(Command::Identity, Instant::now())
             .map_err(|e| Failure::Failed(e.to_string()))?;
     }
-    if host == Color::Black {
-        driver
-            .send(Command::Flip, Instant::now())
-            .map_err(|e| Failure::Failed(e.to_string()))?;
-    }
     let mut ui = Ui {
         out,
-        host,
         auto: args.auto,
         max_plies: args.max_plies,
         stdin: (!args.auto).then(spawn_stdin),
@@ -369,6 +454,7 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
         disagreed: false,
         out_of_sync: false,
         prompted: false,
+        bad_run: 0,
         ended: None,
         ended_plies: None,
     };
@@ -376,8 +462,12 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
         ui.on(input, driver)
     }) {
         Ok(result) => result?,
-        Err(e) => exit_failure(ui.out, e),
+        Err(e) => {
+            ui.end_bad_run()?;
+            exit_failure(ui.out, e)
+        }
     };
+    ui.end_bad_run()?;
     let plies = ui.ended_plies.unwrap_or_else(|| driver.moves().len());
     let (disagreed, out_of_sync, out) = (ui.disagreed, ui.out_of_sync, ui.out);
     writeln!(out, "result {result} after {plies} plies")?;
@@ -440,14 +530,6 @@ fn game_end(
         None if plies >= max_plies => Some(format!("unfinished at the {max_plies}-ply limit")),
         None => None,
     }
-}
-
-/// Prints an event; `true` when it is a disagreement.
-fn report(ev: &Event, out: &mut impl Write) -> io::Result<bool> {
-    let (text, disagreement) = describe(ev);
-    writeln!(out, "{text}")?;
-    out.flush()?;
-    Ok(disagreement)
 }
 
 /// An event in words (the library's `Display`: `ack e2e4`, `duplicate

@@ -3,6 +3,10 @@
 //! `startpos`), moves in PDN (`32-28`, `28x19`, every landing square
 //! `11x18x25` when the short form is ambiguous); `--json` gives
 //! `{"from":32,"to":28,"captures":[],"notation":"32-28"}`.
+//!
+//! Move lists (`moves draughts`, plain, `--json` and batch) are in one
+//! documented order: by from square, then to square, then captured set
+//! (the captured squares in ascending order, compared as sequences).
 
 use std::io::Write;
 
@@ -51,7 +55,9 @@ impl GameCli for Draughts {
         let list = pos
             .try_legal_moves()
             .map_err(|e| Failure::Input(e.to_string()))?;
-        Ok(list.iter().copied().collect())
+        let mut moves: Vec<Move> = list.iter().copied().collect();
+        moves.sort_by_cached_key(order_key);
+        Ok(moves)
     }
 
     fn move_text(pos: &Position, mv: Move) -> String {
@@ -80,4 +86,12 @@ impl GameCli for Draughts {
         let (total, per_move) = perft_divide(pos, depth);
         (total, per_move.iter().copied().collect())
     }
+}
+
+/// The order of move lists: from square, to square, then the captured
+/// squares ascending (a set: the order of capture does not matter).
+fn order_key(mv: &Move) -> (u8, u8, Vec<u8>) {
+    let mut captured: Vec<u8> = mv.captures().iter().map(u8::from).collect();
+    captured.sort_unstable();
+    (u8::from(mv.from()), u8::from(mv.to()), captured)
 }

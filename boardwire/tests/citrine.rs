@@ -267,3 +267,269 @@ fn a_device_that_never_answers_stops_the_run() {
         "{err}"
     );
 }
+
+#[test]
+fn the_issue_13_combination_ends_for_every_seed() {
+    // `--side black --sim-duplicate-acks 1 --sim-truncate 2
+    // --sim-new-game-at 4 --sim-out-of-turn-at 4` hung in 6 of 6 runs
+    // (issue 13), and with the out-of-turn move at ply 2 still did: the
+    // cut out-of-turn line was applied through `P` but never taken back.
+    // Each run must end (exit 1: the cut lines are disagreements).
+    for (oot, seed) in [("4", "1"), ("2", "1"), ("2", "2"), ("4", "3")] {
+        let r = run(
+            &[
+                "citrine",
+                "--simulate",
+                "--auto",
+                "--side",
+                "black",
+                "--sim-duplicate-acks",
+                "1",
+                "--sim-truncate",
+                "2",
+                "--sim-new-game-at",
+                "4",
+                "--sim-out-of-turn-at",
+                oot,
+                "--seed",
+                seed,
+            ],
+            Duration::from_secs(30),
+        );
+        assert!(
+            !r.timed_out,
+            "oot {oot} seed {seed} hung; output so far:\n{}",
+            r.stdout
+        );
+        assert_eq!(r.code, Some(1), "{}\n{}", r.stdout, r.stderr);
+        assert!(
+            r.stderr
+                .contains("all were repaired by resynchronising through P"),
+            "{}\n{}",
+            r.stdout,
+            r.stderr
+        );
+        assert!(
+            !r.stdout.contains("differs from ours"),
+            "{}\n{}",
+            r.stdout,
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn a_device_sending_only_garbage_is_summarised_then_silent() {
+    // Issue 13: a device sending only garbage ran forever, printing each
+    // line raw. Now: the first 3 bad lines, escaped, one summary line,
+    // then the silence rule (no answer to `X ON`) with exit 1.
+    let r = run(
+        &[
+            "citrine",
+            "--simulate",
+            "--auto",
+            "--sim-garbage",
+            "--ack-timeout-ms",
+            "1000",
+        ],
+        Duration::from_secs(20),
+    );
+    assert!(!r.timed_out, "hung:\n{}", r.stdout);
+    assert_eq!(r.code, Some(1), "{}\n{}", r.stdout, r.stderr);
+    assert!(
+        !r.stdout.bytes().any(|b| b < 0x20 && b != b'\n'),
+        "raw control bytes on stdout: {:?}",
+        r.stdout
+    );
+    let bad: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("bad line "))
+        .collect();
+    assert_eq!(bad.len(), 3, "{}", r.stdout);
+    assert!(bad[0].contains(r"\x1b[2J\x07\xff\x00"), "{}", bad[0]);
+    // `X ON` and the resync's `P` (a header and 8 rows) are each answered
+    // with one garbage line: 10 in all, 3 shown.
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l == "(7 more bad lines not shown)"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.lines().count() < 12, "{}", r.stdout);
+    let err = r.stderr.trim_end();
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: the device did not answer: no Xmit line within "),
+        "{err}"
+    );
+}
+
+/// Runs an interactive game: waits for each `wait_for` text on stdout
+/// before typing the next line; returns the run after `quit`.
+fn interactive(args: &[&str], script: &[(&str, &str)]) -> Run {
+    let mut child = spawn(args);
+    let mut stdin = child.stdin.take().unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = out.read(&mut buf) {
+            if n == 0
+                || tx
+                    .send(String::from_utf8_lossy(&buf[..n]).into_owned())
+                    .is_err()
+            {
+                break;
+            }
+        }
+    });
+    let mut seen = String::new();
+    let mut from = 0;
+    for (wait_for, line) in script {
+        let start = Instant::now();
+        loop {
+            if let Some(i) = seen[from..].find(wait_for) {
+                from += i + wait_for.len();
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(15),
+                "waited for {wait_for:?}; output so far:\n{seen}"
+            );
+            if let Ok(s) = rx.recv_timeout(Duration::from_millis(50)) {
+                seen.push_str(&s);
+            }
+        }
+        stdin.write_all(format!("{line}\n").as_bytes()).unwrap();
+    }
+    let status = {
+        let start = Instant::now();
+        loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if start.elapsed() > Duration::from_secs(15) {
+                child.kill().unwrap();
+                break child.wait().unwrap();
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+    };
+    while let Ok(s) = rx.recv_timeout(Duration::from_millis(200)) {
+        seen.push_str(&s);
+    }
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    Run {
+        code: status.code(),
+        timed_out: false,
+        stdout: seen,
+        stderr,
+    }
+}
+
+#[test]
+fn takeback_at_the_first_prompt_as_black_takes_back_nothing() {
+    // Issue 16 item 9: the second `T` was refused but the first had gone
+    // out, taking back the device's move; then no prompt ever again.
+    let r = interactive(
+        &["citrine", "--simulate", "--side", "black"],
+        &[
+            ("your move", "takeback"),
+            ("cannot take back", "position"),
+            ("resync in sync", "e7e5"),
+            // The prompt at Black's second move (the FEN's move number).
+            (" 2): ", "takeback"),
+            ("takeback e7e5", "quit"),
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    let refused: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("cannot take back"))
+        .collect();
+    assert_eq!(
+        refused,
+        ["cannot take back: no move of yours to take back"],
+        "{}",
+        r.stdout
+    );
+    // The second takeback (after e7e5 and the device's reply) takes back
+    // both, the device's reply first; the device's first move stays.
+    let taken: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("takeback "))
+        .collect();
+    assert_eq!(taken.len(), 2, "{}", r.stdout);
+    assert_eq!(taken[1], "takeback e7e5", "{}", r.stdout);
+    assert!(
+        r.stdout.contains("result quit after 1 plies"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn takeback_at_the_first_prompt_as_white_is_refused_once() {
+    let r = interactive(
+        &["citrine", "--simulate"],
+        &[("your move", "takeback"), ("your move", "quit")],
+    );
+    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    assert_eq!(
+        r.stdout.matches("cannot take back").count(),
+        1,
+        "{}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("takeback "), "{}", r.stdout);
+}
+
+#[test]
+fn help_and_san_at_the_prompt() {
+    // Issue 16 item 10: `help` lists the commands; moves in SAN are
+    // accepted beside UCI; a bad move names both notations.
+    let r = interactive(
+        &["citrine", "--simulate"],
+        &[
+            ("your move", "help"),
+            ("commands:", "Nf3"),
+            ("ack g1f3", "xyz"),
+            ("neither UCI", "quit"),
+        ],
+    );
+    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    let help = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("commands:"))
+        .unwrap();
+    for word in [
+        "UCI", "SAN", "auto", "takeback", "position", "new", "help", "quit",
+    ] {
+        assert!(help.contains(word), "{word} missing: {help}");
+    }
+    let bad = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("not a move here"))
+        .unwrap();
+    assert!(
+        bad.contains("\"xyz\"") && bad.contains("UCI") && bad.contains("SAN"),
+        "{bad}"
+    );
+    assert!(
+        !r.stdout.contains("invalid UCI move at byte 1"),
+        "{}",
+        r.stdout
+    );
+}

@@ -64,7 +64,8 @@ pub struct Limits {
     /// [`SerialError::QueueFull`] beyond.
     pub max_queued: usize,
     /// How long the device may take to answer a command with a known reply
-    /// (default 5 s; applied to the driver as
+    /// and how long it may send only undecodable lines
+    /// (default 10 s; applied to the driver as
     /// [`DriverConfig::ack_timeout`](crate::session::DriverConfig::ack_timeout));
     /// [`SerialError::PeerSilent`] beyond.
     pub ack_timeout: Duration,
@@ -81,7 +82,7 @@ impl Default for Limits {
         Limits {
             max_line_len: crate::framer::DEFAULT_MAX_LEN,
             max_queued: 64,
-            ack_timeout: Duration::from_secs(5),
+            ack_timeout: Duration::from_secs(10),
             max_bad_lines: 16,
             poll_interval: Duration::from_millis(10),
         }

@@ -150,6 +150,7 @@ fn real_pacing_over_pty_with_all_misbehaviour() {
             truncate_every: 9,
             new_game_at_ply: None,
             mute: false,
+            garbage: false,
         },
         ..DeviceConfig::default()
     };
@@ -225,4 +226,49 @@ fn a_device_that_receives_but_never_answers_stops_the_driver() {
     }
     let device = sim.stop().unwrap();
     assert!(device.xmit(), "the device did receive X ON");
+}
+
+#[test]
+fn a_device_that_answers_only_garbage_stops_the_driver() {
+    // Issue 13: a garbled line used to count as the awaited answer, so a
+    // device answering only garbage was never silent. Now the `X ON` stays
+    // awaited through the garbage (and the resync's `P`, answered with
+    // garbage too) until the ack timeout.
+    let sim = Simulator::spawn(DeviceConfig {
+        misbehaviour: Misbehaviour {
+            garbage: true,
+            ..Misbehaviour::default()
+        },
+        ..DeviceConfig::default()
+    })
+    .unwrap();
+    let limits = Limits {
+        ack_timeout: Duration::from_millis(400),
+        ..limits()
+    };
+    let mut port = serial::open(sim.path(), &limits).unwrap();
+    let mut driver = Driver::new(DriverConfig::default(), Instant::now());
+    let start = Instant::now();
+    let mut malformed = 0;
+    let err = serial::run(&mut port, &mut driver, &limits, |input, _| {
+        if let Input::Malformed { line, .. } = input {
+            assert_eq!(
+                [line.as_bytes(), b"\r\n"].concat(),
+                novag_citrine::session::GARBAGE_LINE
+            );
+            malformed += 1;
+        }
+        assert!(start.elapsed() < Duration::from_secs(5), "waited forever");
+        ControlFlow::<()>::Continue(())
+    })
+    .unwrap_err();
+    match err {
+        SerialError::PeerSilent { awaited, waited } => {
+            assert_eq!(awaited, MessageKind::Xmit);
+            assert!(waited >= Duration::from_millis(400), "{waited:?}");
+        }
+        other => panic!("{other}"),
+    }
+    // `X ON` and `P` (a header and eight rows) each answered with garbage.
+    assert_eq!(malformed, 10);
 }

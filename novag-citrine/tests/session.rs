@@ -322,6 +322,7 @@ fn everything_at_once() {
                 out_of_turn_at_ply: Some(20),
                 truncate_every: 11,
                 mute: false,
+                garbage: false,
             },
             seed,
             ..DeviceConfig::default()
@@ -427,15 +428,15 @@ fn a_device_that_never_answers_is_reported_silent() {
     );
     let e2e4 = driver.position().unwrap().parse_uci("e2e4").unwrap();
     driver.send_move(e2e4, now).unwrap();
-    let events = exchange(&mut driver, &mut device, now, Duration::from_secs(4));
+    let events = exchange(&mut driver, &mut device, now, Duration::from_secs(9));
     assert!(
         !events.iter().any(|e| matches!(e, Event::PeerSilent { .. })),
-        "not before the 5 s default: {events:?}"
+        "not before the 10 s default (issue 13): {events:?}"
     );
     let events = exchange(
         &mut driver,
         &mut device,
-        Duration::from_secs(4),
+        Duration::from_secs(9),
         Duration::from_secs(2),
     );
     let silent: Vec<_> = events
@@ -448,7 +449,7 @@ fn a_device_that_never_answers_is_reported_silent() {
     // `X ON` went out first at 0 s and was never answered.
     assert_eq!(
         silent,
-        [(MessageKind::Xmit, Duration::from_secs(5))],
+        [(MessageKind::Xmit, Duration::from_secs(10))],
         "{events:?}"
     );
     // The device received and played (e2e4 and its engine's reply); only
@@ -604,4 +605,274 @@ fn the_device_plays_a_move_given_for_its_engine() {
     // The built-in player's reply was cancelled: nothing more is due.
     assert_eq!(device.poll_timeout(), None);
     assert_eq!(device.moves().len(), 2);
+}
+
+/// Issue 13: `citrine --simulate --auto --side black --sim-duplicate-acks 1
+/// --sim-truncate 2 --sim-new-game-at 4 --sim-out-of-turn-at 4` hung. The
+/// cause: the device's out-of-turn move line was cut, the resync through
+/// `P` applied the move, but as an ordinary move, so no `T` went out; the
+/// device waited for its take-back and the driver for the device's move.
+/// Bounded: at most 3600 s of simulated time, 60 plies.
+#[test]
+fn a_cut_out_of_turn_line_is_taken_back_after_the_resync() {
+    for (oot, seed) in [(2, 1), (2, 2), (4, 1), (4, 2), (3, 5), (5, 6)] {
+        let device_cfg = DeviceConfig {
+            misbehaviour: Misbehaviour {
+                duplicate_ack_every: 1,
+                new_game_at_ply: Some(4),
+                out_of_turn_at_ply: Some(oot),
+                truncate_every: 2,
+                mute: false,
+                garbage: false,
+            },
+            seed,
+            ..DeviceConfig::default()
+        };
+        let cfg = DriverConfig {
+            host_color: Some(Color::Black),
+            flip: true,
+            ..DriverConfig::default()
+        };
+        let (s, driver, device) = play(cfg, device_cfg, &[], 60);
+        assert!(s.finished, "oot {oot} seed {seed}: {s:?}");
+        assert_same_game(&driver, &device);
+        assert_eq!(s.out_of_sync, 0, "oot {oot} seed {seed}: {s:?}");
+        assert_eq!(s.peer_silent, 0, "oot {oot} seed {seed}: {s:?}");
+    }
+}
+
+/// Feeds `line` to the driver every 100 ms from `from` for `for_`; the
+/// events.
+fn feed_every_100ms(
+    driver: &mut Driver<Duration>,
+    line: &[u8],
+    from: Duration,
+    for_: Duration,
+) -> Vec<Event> {
+    let mut events = Vec::new();
+    let mut now = from;
+    while now < from + for_ {
+        driver.handle_input(line, now);
+        driver.handle_timeout(now);
+        while driver.poll_transmit().is_some() {}
+        events.extend(std::iter::from_fn(|| driver.poll_event()));
+        now += Duration::from_millis(100);
+    }
+    events
+}
+
+fn silences(events: &[Event]) -> Vec<(MessageKind, Duration)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::PeerSilent { awaited, waited } => Some((*awaited, *waited)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn only_undecodable_lines_for_the_ack_timeout_is_silence() {
+    // Issue 13: a device sending only garbage ran forever. No command is
+    // awaiting an answer (no resync, Xmit answered): the bad lines alone
+    // are silence after the 10 s default.
+    let now = Duration::ZERO;
+    let mut driver = Driver::new(
+        DriverConfig {
+            auto_resync: false,
+            ..DriverConfig::default()
+        },
+        now,
+    );
+    assert_eq!(driver.poll_transmit().unwrap().as_bytes(), b"X ON\r\n");
+    driver.handle_input(b"Xmit on\r\n", Duration::from_millis(50));
+    let events = feed_every_100ms(
+        &mut driver,
+        b"M   1, \x07\xff garbage\r\n",
+        Duration::from_secs(1),
+        Duration::from_millis(9950),
+    );
+    assert_eq!(silences(&events), [], "not before 10 s of bad lines");
+    let events = feed_every_100ms(
+        &mut driver,
+        b"M   1, \x07\xff garbage\r\n",
+        Duration::from_secs(11),
+        Duration::from_millis(100),
+    );
+    assert_eq!(
+        silences(&events),
+        [(MessageKind::Reply, Duration::from_secs(10))]
+    );
+    // Lines of an unknown kind alone are not silence (a device may print
+    // lines this crate does not know); they neither start nor stop it.
+    let events = feed_every_100ms(
+        &mut driver,
+        b"\x07unknown kind\r\n",
+        Duration::from_secs(12),
+        Duration::from_secs(20),
+    );
+    assert!(
+        events.iter().all(|e| matches!(e, Event::Unrecognised(_))),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn a_garbled_answer_is_not_an_answer() {
+    // Before issue 13 an undecodable line counted as the awaited answer:
+    // a device answering only garbage was never silent.
+    let now = Duration::ZERO;
+    let mut driver = Driver::new(DriverConfig::default(), now);
+    assert_eq!(driver.poll_transmit().unwrap().as_bytes(), b"X ON\r\n");
+    driver.handle_input(b"M   1, \r\n", Duration::from_millis(50));
+    // The resync's `P` goes out, and is not answered either.
+    driver.handle_timeout(Duration::from_millis(200));
+    assert_eq!(driver.poll_transmit().unwrap().as_bytes(), b"P\r\n");
+    let mut events = Vec::new();
+    for ms in (300..=10_100).step_by(100) {
+        driver.handle_timeout(Duration::from_millis(ms));
+        events.extend(std::iter::from_fn(|| driver.poll_event()));
+    }
+    assert_eq!(
+        silences(&events),
+        [(MessageKind::Xmit, Duration::from_secs(10))],
+        "{events:?}"
+    );
+}
+
+#[test]
+fn the_device_thinking_is_not_silence() {
+    // The device acknowledged our move and thinks: no bound (issue 13).
+    let now = Duration::ZERO;
+    let mut driver = Driver::new(DriverConfig::default(), now);
+    driver.handle_timeout(now);
+    assert_eq!(driver.poll_transmit().unwrap().as_bytes(), b"X ON\r\n");
+    driver.handle_input(b"Xmit on\r\n", Duration::from_millis(50));
+    let e2e4 = driver.position().unwrap().parse_uci("e2e4").unwrap();
+    driver.send_move(e2e4, Duration::from_millis(200)).unwrap();
+    assert_eq!(driver.poll_transmit().unwrap().as_bytes(), b"M e2e4\r\n");
+    driver.handle_input(b"M   1   e2-e4 |\r\n", Duration::from_millis(300));
+    let mut events = Vec::new();
+    for s in 1..=600 {
+        driver.handle_timeout(Duration::from_secs(s));
+        while driver.poll_transmit().is_some() {}
+        events.extend(std::iter::from_fn(|| driver.poll_event()));
+    }
+    assert!(events.contains(&Event::Acknowledged(e2e4)), "{events:?}");
+    assert_eq!(silences(&events), [], "{events:?}");
+}
+
+#[test]
+fn a_diagram_cut_short_is_silence() {
+    // The rows of a `P` answer are awaited like the answer itself: a lost
+    // row used to leave the driver resynchronising for ever.
+    let now = Duration::ZERO;
+    let mut driver = Driver::new(DriverConfig::default(), now);
+    driver.handle_input(b"Xmit on\r\n", now);
+    while driver.poll_transmit().is_some() {}
+    driver.request_position(Duration::from_millis(200)).unwrap();
+    assert_eq!(driver.poll_transmit().unwrap().as_bytes(), b"P\r\n");
+    driver.handle_input(b"Position Board\r\n", Duration::from_secs(1));
+    let mut events = Vec::new();
+    for ms in (1100..=11_100).step_by(100) {
+        driver.handle_timeout(Duration::from_millis(ms));
+        events.extend(std::iter::from_fn(|| driver.poll_event()));
+    }
+    assert!(driver.is_resyncing());
+    assert_eq!(
+        silences(&events),
+        [(MessageKind::PositionBoard, Duration::from_secs(10))],
+        "{events:?}"
+    );
+}
+
+#[test]
+fn flip_is_sent_at_start_and_after_every_new_game() {
+    // Issue 16 item 11: `DriverConfig::flip` beside Xmit and referee.
+    let now = Duration::ZERO;
+    let cfg = DriverConfig {
+        host_color: Some(Color::Black),
+        flip: true,
+        referee: Some(false),
+        ..DriverConfig::default()
+    };
+    let mut driver = Driver::new(cfg, now);
+    let mut sent = Vec::new();
+    let mut t = now;
+    for _ in 0..5 {
+        t += Duration::from_millis(100);
+        driver.handle_timeout(t);
+        sent.extend(std::iter::from_fn(|| driver.poll_transmit()).map(|x| x.into_bytes()));
+    }
+    assert_eq!(sent, [&b"X ON\r\n"[..], b"U OFF\r\n", b"F\r\n"]);
+    driver.handle_input(b"Xmit on\r\n.Referee off\r\nFlip\r\n", t);
+    driver.handle_input(b"New Game\r\n", t + Duration::from_secs(1));
+    let mut sent = Vec::new();
+    for i in 1..6 {
+        driver.handle_timeout(t + Duration::from_secs(1) + Duration::from_millis(100 * i));
+        sent.extend(std::iter::from_fn(|| driver.poll_transmit()).map(|x| x.into_bytes()));
+    }
+    assert_eq!(sent, [&b"X ON\r\n"[..], b"U OFF\r\n", b"F\r\n"]);
+    // The simulated Citrine takes White when flipped at the new-game
+    // position (spec note, command `F`) and moves first.
+    let mut driver = Driver::new(
+        DriverConfig {
+            host_color: Some(Color::Black),
+            flip: true,
+            ..DriverConfig::default()
+        },
+        now,
+    );
+    let mut device = Device::new(DeviceConfig::default(), now);
+    let events = exchange(&mut driver, &mut device, now, Duration::from_secs(1));
+    assert_eq!(device.engine_color(), Color::White);
+    assert!(
+        events.iter().any(|e| matches!(e, Event::DeviceMove(_))),
+        "{events:?}"
+    );
+    assert!(driver.is_our_turn());
+}
+
+#[test]
+fn take_back_plies_is_all_or_nothing() {
+    // Issue 16 item 9: with the host as Black, one ply played (the
+    // device's), taking back two plies took back the device's move anyway.
+    let now = Duration::ZERO;
+    let cfg = DriverConfig {
+        host_color: Some(Color::Black),
+        flip: true,
+        ..DriverConfig::default()
+    };
+    let mut driver = Driver::new(cfg, now);
+    let mut device = Device::new(DeviceConfig::default(), now);
+    exchange(&mut driver, &mut device, now, Duration::from_secs(1));
+    assert_eq!(driver.moves().len(), 1);
+    assert_eq!(
+        driver.take_back_plies(2, Duration::from_secs(1)),
+        Err(CommandError::NothingToTakeBack)
+    );
+    assert_eq!(driver.queued(), 0, "nothing queued");
+    assert!(driver.is_our_turn());
+    let mv = Player::new(3)
+        .choose_chess(driver.position().unwrap())
+        .unwrap();
+    driver.send_move(mv, Duration::from_secs(1)).unwrap();
+    let from = Duration::from_millis(1010);
+    exchange(&mut driver, &mut device, from, Duration::from_secs(2));
+    assert_eq!(driver.moves().len(), 3, "our move and the device's reply");
+    driver.take_back_plies(2, Duration::from_secs(4)).unwrap();
+    let events = exchange(
+        &mut driver,
+        &mut device,
+        Duration::from_secs(4),
+        Duration::from_secs(2),
+    );
+    let taken: Vec<_> = events
+        .iter()
+        .filter(|e| matches!(e, Event::TakenBack(_)))
+        .collect();
+    assert_eq!(taken.len(), 2, "{events:?}");
+    assert_eq!(driver.moves().len(), 1);
+    assert_same_game(&driver, &device);
+    assert!(driver.is_our_turn());
 }

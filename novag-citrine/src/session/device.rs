@@ -138,7 +138,16 @@ pub struct Misbehaviour {
     /// that receives but cannot send; docs/specs/citrine.md, *Known field
     /// problems*).
     pub mute: bool,
+    /// Every line the device sends is replaced by [`GARBAGE_LINE`]: line
+    /// noise, a wrong baud rate or not a Citrine at all.
+    pub garbage: bool,
 }
+
+/// The line [`Misbehaviour::garbage`] sends instead of each reply.
+///
+/// A move line whose move is control bytes, an escape sequence and a byte
+/// that is not UTF-8: it does not decode.
+pub const GARBAGE_LINE: &[u8] = b"M   1, \x1b[2J\x07\xff\x00 garbage\r\n";
 
 /// Simulation settings.
 #[derive(Debug, Clone)]
@@ -610,6 +619,11 @@ impl<T: Timestamp> Device<T> {
         if self.config.misbehaviour.mute {
             return;
         }
+        let bytes = if self.config.misbehaviour.garbage {
+            GARBAGE_LINE.to_vec()
+        } else {
+            bytes
+        };
         let at = self.out.back().map_or(at, |(t, _)| (*t).max(at));
         self.out.push_back((at, bytes));
     }

@@ -32,7 +32,9 @@
 //!   applied (the device played it) and, with
 //!   [`DriverConfig::take_back_out_of_turn`], taken back with `T`.
 //! - **Forgotten settings**: after every `New Game` the configured Xmit and
-//!   referee settings are sent again.
+//!   referee settings, and `F` (flip) with [`DriverConfig::flip`], are sent
+//!   again. That the Citrine forgets them at a new game (and plays Black
+//!   after it) is assumed from users' drivers, not confirmed on a device.
 //! - **Disagreement**: an illegal, unexpected or undecodable line makes the
 //!   driver send `P` (with [`DriverConfig::auto_resync`]) and compare the
 //!   device's diagram with its own position: equal → back in sync; one legal
@@ -42,8 +44,16 @@
 //! - **Silence** (an adapter that receives but cannot send): every command
 //!   with a known reply (all but `O` and `P <set-up>`) must be answered
 //!   within [`DriverConfig::ack_timeout`]; otherwise [`Event::PeerSilent`].
-//!   Waiting for the Citrine's own move is not silence (it may think for
-//!   as long as its level allows).
+//!   An undecodable line is not an answer (it starts a resync, and the
+//!   answer to `P`, its header and eight rows, is awaited the same way),
+//!   and only undecodable lines for [`DriverConfig::ack_timeout`] are
+//!   silence too (lines of an unknown kind neither start nor stop that
+//!   clock: a device may print lines this crate does not know; they are
+//!   not an answer either, and the serial driver limits them in a row). Waiting for the
+//!   Citrine's own move is not silence (it may think for as long as its
+//!   level allows). Every state that waits for the device (a move awaiting
+//!   its acknowledgement, a take-back, a resync) has such a deadline, and
+//!   a completed `P` diagram settles all of them.
 //!
 //! # Games
 //! [`Event::GameEnded`] is delivered when a move ends the game (checkmate,
@@ -81,6 +91,13 @@ pub struct DriverConfig {
     pub xmit: Option<bool>,
     /// Referee setting to send at start and after every `New Game`.
     pub referee: Option<bool>,
+    /// Send `F` (flip) at start and after every `New Game`, after the Xmit
+    /// and referee settings, so that the Citrine takes White and moves
+    /// first (default false). For a host playing Black: after a new game
+    /// the Citrine plays Black (docs/specs/citrine.md, *Commands (host ->
+    /// device) and replies (device -> host)*, `F`); that it forgets a flip
+    /// at a new game is assumed, not confirmed on a device.
+    pub flip: bool,
     /// Minimum time between two command lines (default 100 ms).
     pub min_gap: Duration,
     /// Send each move a second time after this delay (default 200 ms);
@@ -99,8 +116,9 @@ pub struct DriverConfig {
     /// (default [`framer::DEFAULT_MAX_LEN`](crate::framer::DEFAULT_MAX_LEN)).
     pub max_line_len: usize,
     /// How long the device may take to answer a command with a known reply
-    /// before [`Event::PeerSilent`] (default 5 s: above the 3 s resend delay
-    /// after a capture).
+    /// before [`Event::PeerSilent`], and how long it may send only
+    /// undecodable lines (default 10 s: above the 3 s
+    /// resend delay after a capture).
     pub ack_timeout: Duration,
     /// What the decoder of [`Driver::handle_input`] accepts (default
     /// [`Leniency::DOCUMENT`]: also the protocol document's spellings).
@@ -113,13 +131,14 @@ impl Default for DriverConfig {
             host_color: Some(Color::White),
             xmit: Some(true),
             referee: None,
+            flip: false,
             min_gap: Duration::from_millis(100),
             resend: Some(Duration::from_millis(200)),
             resend_after_capture: Duration::from_secs(3),
             auto_resync: true,
             take_back_out_of_turn: true,
             max_line_len: crate::framer::DEFAULT_MAX_LEN,
-            ack_timeout: Duration::from_secs(5),
+            ack_timeout: Duration::from_secs(10),
             leniency: Leniency::DOCUMENT,
         }
     }
@@ -202,10 +221,12 @@ pub enum Event {
     /// The game ended (see the [module docs](self#games)).
     GameEnded(GameEnded),
     /// The device did not answer a command within
-    /// [`DriverConfig::ack_timeout`] (reported once per silence; the
+    /// [`DriverConfig::ack_timeout`], or sent only undecodable lines for
+    /// that long (reported once per silence; the
     /// driver keeps going).
     PeerSilent {
-        /// The reply that did not come.
+        /// The reply that did not come ([`MessageKind::Reply`] when no
+        /// command was awaiting an answer and only bad lines came).
         awaited: MessageKind,
         /// How long the driver waited.
         waited: Duration,
@@ -328,7 +349,7 @@ struct Queued {
     expect: Option<MessageKind>,
     /// A `T` command.
     take_back: bool,
-    /// An Xmit/referee setting (re-sent after every `New Game`).
+    /// An Xmit/referee/flip setting (re-sent after every `New Game`).
     setting: bool,
     /// For move commands: the ply index the move will occupy, and whether
     /// it captures.
@@ -411,6 +432,9 @@ pub struct Driver<T> {
     take_backs: usize,
     /// The peer closed the stream ([`Driver::handle_close`]): no game.
     closed: bool,
+    /// Since when only undecodable lines have come (lines of an unknown
+    /// kind do not count either way).
+    bad_since: Option<T>,
 }
 
 impl<T: Timestamp> Driver<T> {
@@ -440,6 +464,7 @@ impl<T: Timestamp> Driver<T> {
             disagreements: 0,
             take_backs: 0,
             closed: false,
+            bad_since: None,
         };
         d.queue_settings();
         d
@@ -595,6 +620,18 @@ impl<T: Timestamp> Driver<T> {
     /// [`CommandError::NothingToTakeBack`] when every move played is
     /// already being taken back (or none was played).
     pub fn take_back(&mut self, now: T) -> Result<(), CommandError> {
+        self.take_back_plies(1, now)
+    }
+
+    /// Queues `plies` `T` commands at `now`, all or none: e.g. 2 to take
+    /// back the host's last move and the device's reply to it. Errors as
+    /// [`take_back`](Self::take_back); [`CommandError::NothingToTakeBack`]
+    /// when fewer than `plies` moves are played and not already being
+    /// taken back (then nothing is queued). `plies` 0 queues nothing.
+    ///
+    /// # Errors
+    /// As [`take_back`](Self::take_back).
+    pub fn take_back_plies(&mut self, plies: usize, now: T) -> Result<(), CommandError> {
         self.advance(now);
         if self.closed {
             return Err(CommandError::NoGame);
@@ -602,10 +639,12 @@ impl<T: Timestamp> Driver<T> {
         if self.pending.is_some() {
             return Err(CommandError::NotYourTurn);
         }
-        if self.history.len() <= self.take_backs {
+        if self.history.len() < self.take_backs.saturating_add(plies) {
             return Err(CommandError::NothingToTakeBack);
         }
-        self.queue_command(Command::TakeBack);
+        for _ in 0..plies {
+            self.queue_command(Command::TakeBack);
+        }
         Ok(())
     }
 
@@ -762,7 +801,10 @@ impl<T: Timestamp> Driver<T> {
             Some(paced)
         };
         let ack = self.awaiting.iter().map(|a| a.2).min();
-        [send, ack].into_iter().flatten().min()
+        let bad = self
+            .bad_since
+            .map(|t| t.saturating_add(self.config.ack_timeout));
+        [send, ack, bad].into_iter().flatten().min()
     }
 
     /// Advances the driver's clock to `now`: releases paced writes and
@@ -773,12 +815,20 @@ impl<T: Timestamp> Driver<T> {
         self.check_silence();
     }
 
-    /// Reports an overdue acknowledgement (once per silence).
+    /// Reports an overdue acknowledgement, or bad lines only for too long
+    /// (once per silence).
     fn check_silence(&mut self) {
-        if let Some(&(awaited, sent, deadline)) = self.awaiting.iter().min_by_key(|a| a.2)
+        let ack = self.awaiting.iter().min_by_key(|a| a.2).copied();
+        let bad = self.bad_since.map(|t| {
+            let awaited = self.awaiting.front().map_or(MessageKind::Reply, |a| a.0);
+            (awaited, t, t.saturating_add(self.config.ack_timeout))
+        });
+        if let Some((awaited, sent, deadline)) =
+            [ack, bad].into_iter().flatten().min_by_key(|a| a.2)
             && deadline <= self.now
         {
             self.awaiting.clear();
+            self.bad_since = None;
             self.events.push_back(Event::PeerSilent {
                 awaited,
                 waited: self.now.saturating_duration_since(sent),
@@ -877,6 +927,7 @@ impl<T: Timestamp> Driver<T> {
         self.resync_requested = false;
         self.inbuf.clear();
         self.framer.reset();
+        self.bad_since = None;
     }
 
     fn advance(&mut self, now: T) {
@@ -886,9 +937,9 @@ impl<T: Timestamp> Driver<T> {
     }
 
     fn on_frame_error(&mut self, error: FrameError) {
-        // The device is talking: the oldest awaited answer was most likely
-        // this line, cut or garbled.
-        self.awaiting.pop_front();
+        // Not an answer: the awaited answers stay awaited (the resync's
+        // diagram settles them), and bad lines alone are silence.
+        self.bad_since.get_or_insert(self.now);
         self.events.push_back(Event::Malformed(error));
         self.disagree(Disagreement::BadLine(error));
     }
@@ -900,6 +951,7 @@ impl<T: Timestamp> Driver<T> {
         let settings = [
             self.config.xmit.map(|x| Command::Xmit(Some(x))),
             self.config.referee.map(|u| Command::Referee(Some(u))),
+            self.config.flip.then_some(Command::Flip),
         ];
         for cmd in settings.into_iter().flatten() {
             self.queue.push_back(Queued {
@@ -949,17 +1001,50 @@ impl<T: Timestamp> Driver<T> {
         (self.position.fullmove_number(), self.position.turn())
     }
 
-    fn on_reply(&mut self, reply: &Reply<'_>) {
-        if let Some(kind) = reply_kind(reply)
-            && let Some(i) = self.awaiting.iter().position(|a| a.0 == kind)
-        {
+    /// Stops awaiting one answer of `kind` (the oldest).
+    fn answered(&mut self, kind: MessageKind) {
+        if let Some(i) = self.awaiting.iter().position(|a| a.0 == kind) {
             self.awaiting.remove(i);
+        }
+    }
+
+    fn on_reply(&mut self, reply: &Reply<'_>) {
+        if !matches!(reply, Reply::Unrecognised(_)) {
+            self.bad_since = None;
+        }
+        // Move and take-back lines answer a command only when they fit it
+        // (a duplicate acknowledgement answers nothing): see on_move_line
+        // and on_take_back.
+        if let Some(kind) = reply_kind(reply)
+            && !matches!(
+                kind,
+                MessageKind::MoveLine | MessageKind::TakeBackLine | MessageKind::PositionBoard
+            )
+        {
+            self.answered(kind);
         }
         match reply {
             Reply::Move(m) => self.on_move_line(*m),
             Reply::TakeBack(m) => self.on_take_back(*m),
             Reply::NewGame => self.on_new_game(),
-            Reply::PositionBoard => self.diagram = Some(([None; 64], 0)),
+            Reply::PositionBoard => {
+                // The device answers in order: what was awaited before this
+                // `P` is lost or was a garbled line; the diagram settles
+                // it. The eight rows are awaited like an answer.
+                if let Some(i) = self
+                    .awaiting
+                    .iter()
+                    .position(|a| a.0 == MessageKind::PositionBoard)
+                {
+                    self.awaiting.drain(..=i);
+                }
+                self.awaiting.push_front((
+                    MessageKind::PositionBoard,
+                    self.now,
+                    self.now.saturating_add(self.config.ack_timeout),
+                ));
+                self.diagram = Some(([None; 64], 0));
+            }
             Reply::DiagramRow(row) if self.diagram.is_some() => {
                 let Some((board, n)) = &mut self.diagram else {
                     return;
@@ -1039,6 +1124,7 @@ impl<T: Timestamp> Driver<T> {
             };
             match self.pending {
                 Some(sent) if sent == mv => {
+                    self.answered(MessageKind::MoveLine);
                     self.pending = None;
                     self.events.push_back(Event::Acknowledged(mv));
                     self.apply(mv);
@@ -1047,6 +1133,7 @@ impl<T: Timestamp> Driver<T> {
                     // The device moved for the host's side. A host move not
                     // yet acknowledged is void: the device will not play it.
                     if self.pending.take().is_some() {
+                        self.answered(MessageKind::MoveLine);
                         self.queue.retain(|q| q.move_ply.is_none());
                         self.resend = None;
                     }
@@ -1057,11 +1144,14 @@ impl<T: Timestamp> Driver<T> {
                     }
                 }
                 Some(sent) => {
+                    self.answered(MessageKind::MoveLine);
                     self.pending = None;
                     self.apply(mv);
                     self.disagree(Disagreement::AckMismatch { sent, got: mv });
                 }
                 None => {
+                    // Answers an `M` without a move (the engine's move).
+                    self.answered(MessageKind::MoveLine);
                     self.events.push_back(Event::DeviceMove(mv));
                     self.apply(mv);
                 }
@@ -1075,6 +1165,7 @@ impl<T: Timestamp> Driver<T> {
             && id == (after.fullmove_number(), after.turn())
             && let Ok(reply) = to_move(&after, &line.text)
         {
+            self.answered(MessageKind::MoveLine);
             self.pending = None;
             self.events.push_back(Event::Acknowledged(sent));
             self.apply(sent);
@@ -1107,6 +1198,7 @@ impl<T: Timestamp> Driver<T> {
         // (the protocol document's `t 2 g8-f6` takes back a black move).
         let color_ok = !line.black || last.before.turn() == Color::Black;
         if number_ok && color_ok && to_move(&last.before, &line.text) == Ok(last.mv) {
+            self.answered(MessageKind::TakeBackLine);
             self.undo(last);
             self.pending = None;
             self.generation += 1;
@@ -1119,6 +1211,22 @@ impl<T: Timestamp> Driver<T> {
 
     fn on_diagram(&mut self, device: &Board) {
         self.resync_requested = false;
+        self.answered(MessageKind::PositionBoard);
+        // The diagram settles what was written before the `P` (the device
+        // answers in order): a move it has not played is void, and
+        // take-backs before it are in the diagram or lost. Commands queued
+        // or written after the `P` (still awaited) stay in flight.
+        let after =
+            |kind: MessageKind, this: &Self| this.awaiting.iter().filter(|a| a.0 == kind).count();
+        self.take_backs = self.queue.iter().filter(|q| q.take_back).count()
+            + after(MessageKind::TakeBackLine, self);
+        let move_in_flight = self.queue.iter().any(|q| q.move_ply.is_some())
+            || after(MessageKind::MoveLine, self) > 0;
+        if self.pending.is_some() && !move_in_flight && board_of(&self.position) == *device {
+            self.pending = None;
+            self.resend = None;
+            self.generation += 1;
+        }
         if board_of(&self.position) == *device {
             self.out_of_sync = false;
             self.events.push_back(Event::Resynced(Resync::InSync));
@@ -1130,10 +1238,27 @@ impl<T: Timestamp> Driver<T> {
             .copied()
             .filter(|&m| self.position.play(m).is_ok_and(|p| board_of(&p) == *device));
         if let (Some(mv), None) = (ahead.next(), ahead.next()) {
-            self.pending = None;
+            let sent = self.pending.take();
+            let out_of_turn =
+                self.config.host_color == Some(self.position.turn()) && sent != Some(mv);
             self.out_of_sync = false;
             self.events.push_back(Event::Resynced(Resync::Applied(mv)));
-            self.apply(mv);
+            if out_of_turn {
+                // The device moved for the host's side and its line was
+                // lost: handled as an out-of-turn line would be (else the
+                // device waits for its `T` and the driver for its move).
+                if sent.is_some() {
+                    self.queue.retain(|q| q.move_ply.is_none());
+                    self.resend = None;
+                }
+                self.events.push_back(Event::OutOfTurn(mv));
+                self.apply(mv);
+                if self.config.take_back_out_of_turn {
+                    self.queue_command(Command::TakeBack);
+                }
+            } else {
+                self.apply(mv);
+            }
             return;
         }
         if let Some(last) = self.history.last().copied()

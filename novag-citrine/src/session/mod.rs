@@ -38,7 +38,7 @@ use crate::vocab::{Color, Move, Piece, Position, Square};
 pub mod device;
 pub mod driver;
 
-pub use device::{Device, DeviceConfig, Event as DeviceEvent, Misbehaviour};
+pub use device::{Device, DeviceConfig, Event as DeviceEvent, GARBAGE_LINE, Misbehaviour};
 pub use driver::{Disagreement, Driver, DriverConfig, Event, Resync};
 
 /// The bytes of one line to write (a command for the driver, a reply for
