@@ -99,7 +99,8 @@ enum Command {
     /// (batch mode, for differential tests): each is answered with one line,
     /// `{"fen":...,"moves":[...]}` with --json, else the moves separated by
     /// spaces; a bad position gets `{"fen":...,"error":...}` (or `error: ...`)
-    /// and the exit code becomes 2.
+    /// and the exit code becomes 2. Draughts moves are sorted by from
+    /// square, then to square, then captured set.
     Moves {
         /// The game.
         game: Game,

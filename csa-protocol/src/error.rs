@@ -291,21 +291,20 @@ impl fmt::Display for Problem {
         match self {
             Problem::Missing => f.write_str("missing"),
             Problem::Empty => f.write_str("empty"),
-            Problem::TooLong { len, max } => write!(f, "{len} bytes, longer than {max}"),
-            Problem::Invalid { byte, expected } if byte.is_ascii_graphic() || *byte == b' ' => {
-                write!(
-                    f,
-                    "invalid byte '{}' (0x{byte:02x}), expected {expected}",
-                    *byte as char
-                )
+            Problem::TooLong { len, max } => write!(f, "{len} bytes, at most {max}"),
+            Problem::Invalid { byte, expected } if (0x20..=0x7e).contains(byte) => {
+                write!(f, "expected {expected}, found '{}'", *byte as char)
             }
             Problem::Invalid { byte, expected } => {
-                write!(f, "invalid byte 0x{byte:02x}, expected {expected}")
+                write!(f, "expected {expected}, found 0x{byte:02X}")
             }
-            Problem::Trailing { count } => write!(f, "{count} unexpected trailing bytes"),
+            Problem::Trailing { count } => {
+                let s = if *count == 1 { "" } else { "s" };
+                write!(f, "{count} unexpected byte{s} at the end")
+            }
             Problem::NotUtf8 => f.write_str("not valid UTF-8"),
             Problem::OutOfRange { value, min, max } => {
-                write!(f, "{value} is out of range {min}..={max}")
+                write!(f, "{value} out of range {min}..={max}")
             }
             Problem::CsaMove(e) => write!(f, "{e}"),
         }
@@ -328,7 +327,7 @@ impl fmt::Display for Problem {
 /// assert_eq!(err.problem, Problem::Invalid { byte: b'/', expected: Expected::NameByte });
 /// assert_eq!(
 ///     err.to_string(),
-///     "LOGIN name at byte 9: invalid byte '/' (0x2f), expected [0-9A-Za-z_@.-]"
+///     "LOGIN name at byte 9: expected [0-9A-Za-z_@.-], found '/'"
 /// );
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -499,7 +498,7 @@ impl ValueError {
 pub enum FrameError {
     /// A line longer than the cap (`len`: its bytes seen so far, terminator
     /// excluded; `max`: the cap).
-    #[error("line longer than {max} bytes ({len} bytes seen)")]
+    #[error("line longer than {max} bytes ({len} bytes seen): skipped up to the next line end")]
     Overlong {
         /// Bytes of the line seen when it was reported.
         len: usize,
@@ -507,6 +506,6 @@ pub enum FrameError {
         max: usize,
     },
     /// A complete line that is malformed.
-    #[error(transparent)]
+    #[error("malformed line: {0}")]
     Malformed(#[from] DecodeError),
 }

@@ -308,10 +308,10 @@ impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Problem::Empty => f.write_str("empty frame"),
-            Problem::Missing => f.write_str("missing (the message ends here)"),
+            Problem::Missing => f.write_str("missing"),
             Problem::Trailing { count } => {
                 let s = if count == 1 { "" } else { "s" };
-                write!(f, "{count} unexpected byte{s} after the message")
+                write!(f, "{count} unexpected byte{s} at the end")
             }
             Problem::Invalid { byte, expected } => {
                 write!(f, "expected {expected}, found {}", ShowByte(byte))
@@ -330,7 +330,7 @@ impl fmt::Display for Problem {
                 if following_bytes == 2 { "s" } else { "" }
             ),
             Problem::DuplicateCapture { square } => write!(f, "square {square:02} listed twice"),
-            Problem::TooLong { len, max } => write!(f, "{len} bytes, a message has at most {max}"),
+            Problem::TooLong { len, max } => write!(f, "{len} bytes, at most {max}"),
         }
     }
 }
@@ -406,9 +406,7 @@ pub enum FrameError {
     /// More than `max` bytes without a NUL (docs/specs/damexchange.md,
     /// *Transport (layer 1)*: 1..=127 bytes). `len` is the bytes of it seen
     /// when it was reported; the rest up to the next NUL is skipped.
-    #[error(
-        "frame longer than {max} bytes ({len} bytes without a NUL): skipped up to the next NUL"
-    )]
+    #[error("frame longer than {max} bytes ({len} bytes seen): skipped up to the next NUL")]
     Overlong {
         /// Bytes of the frame seen when it was reported (more than `max`).
         len: usize,

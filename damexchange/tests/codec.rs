@@ -271,19 +271,19 @@ fn typed_errors() {
             b"M00003228",
             // Number captured is offset 9..11; the frame ends at 9.
             DecodeError::new(K::Move, Field::CaptureCount, 9, P::Missing),
-            "MOVE number captured at byte 9: missing (the message ends here)",
+            "MOVE number captured at byte 9: missing",
         ),
         (
             b"M000032281",
             // Number captured cut off after one digit: ends at 10.
             DecodeError::new(K::Move, Field::CaptureCount, 10, P::Missing),
-            "MOVE number captured at byte 10: missing (the message ends here)",
+            "MOVE number captured at byte 10: missing",
         ),
         (
             b"M0000",
             // From square is offset 5..7; the frame ends at 5.
             DecodeError::new(K::Move, Field::From, 5, P::Missing),
-            "MOVE from square at byte 5: missing (the message ends here)",
+            "MOVE from square at byte 5: missing",
         ),
         (
             b"M001205250322",
@@ -383,7 +383,7 @@ fn typed_errors() {
             b"R01PyTester                        Z005000AW",
             // The message ends after the position letter (offset 42).
             DecodeError::new(K::GameReq, Field::Trailing, 43, P::Trailing { count: 1 }),
-            "GAMEREQ end of message at byte 43: 1 unexpected byte after the message",
+            "GAMEREQ end of message at byte 43: 1 unexpected byte at the end",
         ),
         (
             b"R01PyTester                        Z005000BWzzzzzzzzzxzzzzzzzzzzeeeeeeeeeewwwwwwwwwwwwwwwwwwww",
@@ -394,13 +394,13 @@ fn typed_errors() {
             b"R01PyTester                        Z005000BWzzzz",
             // Board is offset 44..94; the frame ends at 48.
             DecodeError::new(K::GameReq, Field::Board, 48, P::Missing),
-            "GAMEREQ board at byte 48: missing (the message ends here)",
+            "GAMEREQ board at byte 48: missing",
         ),
         (
             b"R01PyTester                        Z005000B",
             // Side to move is offset 43; the frame ends there.
             DecodeError::new(K::GameReq, Field::SideToMove, 43, P::Missing),
-            "GAMEREQ side to move at byte 43: missing (the message ends here)",
+            "GAMEREQ side to move at byte 43: missing",
         ),
         (
             b"R01PyTe\x01ter                        Z005000A",
@@ -416,7 +416,7 @@ fn typed_errors() {
             b"AScan 3.10",
             // Follower name is offset 1..33; the frame ends at 10.
             DecodeError::new(K::GameAcc, Field::FollowerName, 10, P::Missing),
-            "GAMEACC follower name at byte 10: missing (the message ends here)",
+            "GAMEACC follower name at byte 10: missing",
         ),
         (
             b"E40",
@@ -431,18 +431,18 @@ fn typed_errors() {
         (
             b"E00 ",
             DecodeError::new(K::GameEnd, Field::Trailing, 3, P::Trailing { count: 1 }),
-            "GAMEEND end of message at byte 3: 1 unexpected byte after the message",
+            "GAMEEND end of message at byte 3: 1 unexpected byte at the end",
         ),
         (
             b"E0",
             // Stop code is offset 2; the frame ends there.
             DecodeError::new(K::GameEnd, Field::StopCode, 2, P::Missing),
-            "GAMEEND stop code at byte 2: missing (the message ends here)",
+            "GAMEEND stop code at byte 2: missing",
         ),
         (
             b"C",
             DecodeError::new(K::Chat, Field::Text, 1, P::Missing),
-            "CHAT text at byte 1: missing (the message ends here)",
+            "CHAT text at byte 1: missing",
         ),
         (
             b"Cna\xefve",
@@ -467,13 +467,13 @@ fn typed_errors() {
         (
             b"K",
             DecodeError::new(K::BackAcc, Field::BackAccCode, 1, P::Missing),
-            "BACKACC acceptance code at byte 1: missing (the message ends here)",
+            "BACKACC acceptance code at byte 1: missing",
         ),
         (
             b"B01",
             // Move number is offset 1..4; the frame ends at 3.
             DecodeError::new(K::BackReq, Field::MoveNumber, 3, P::Missing),
-            "BACKREQ move number at byte 3: missing (the message ends here)",
+            "BACKREQ move number at byte 3: missing",
         ),
     ];
     for (wire, expected, text) in cases {

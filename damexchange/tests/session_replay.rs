@@ -266,7 +266,7 @@ fn our_follower_in_the_recorded_followers_place() {
             "scan malformed 3" => &["started Black", "unrecognised Xhello"],
             "scan malformed 4" => &[
                 "started Black",
-                "malformed frame: MOVE number captured at byte 9: missing (the message ends here)",
+                "malformed frame: MOVE number captured at byte 9: missing",
             ],
             "scan malformed 5" => &["rejected NoGame"],
             "scan extra 6" => &[

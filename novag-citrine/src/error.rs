@@ -234,16 +234,19 @@ impl fmt::Display for Problem {
             Problem::Empty => f.write_str("empty line"),
             Problem::Missing => f.write_str("missing"),
             Problem::Invalid { byte, expected } => {
-                if byte.is_ascii_graphic() || byte == b' ' {
-                    write!(f, "unexpected '{}', expected {expected}", byte as char)
+                if (0x20..=0x7e).contains(&byte) {
+                    write!(f, "expected {expected}, found '{}'", byte as char)
                 } else {
-                    write!(f, "unexpected byte 0x{byte:02X}, expected {expected}")
+                    write!(f, "expected {expected}, found 0x{byte:02X}")
                 }
             }
             Problem::OutOfRange { value, min, max } => {
-                write!(f, "{value} outside {min}..={max}")
+                write!(f, "{value} out of range {min}..={max}")
             }
-            Problem::Trailing { count } => write!(f, "{count} unexpected byte(s) after the line"),
+            Problem::Trailing { count } => {
+                let s = if count == 1 { "" } else { "s" };
+                write!(f, "{count} unexpected byte{s} at the end")
+            }
             Problem::TooLong { len, max } => write!(f, "{len} bytes, at most {max}"),
         }
     }
@@ -264,7 +267,7 @@ impl fmt::Display for Problem {
 /// assert_eq!(e.problem, Problem::Invalid { byte: b'9', expected: Expected::Rank });
 /// assert_eq!(
 ///     e.to_string(),
-///     "move line square at byte 5: unexpected '9', expected a rank 1-8"
+///     "move line square at byte 5: expected a rank 1-8, found '9'"
 /// );
 /// assert_eq!(decode::<Reply>(b"M 1").unwrap_err().offset, 3); // the move is missing
 /// ```
@@ -305,7 +308,7 @@ pub enum FrameError {
     /// A line longer than the cap; `len` bytes of it were seen (and
     /// discarded) when it was reported, `max` is the cap (bytes, terminator
     /// not counted).
-    #[error("line longer than {max} bytes ({len} bytes seen), skipped")]
+    #[error("line longer than {max} bytes ({len} bytes seen): skipped up to the next line end")]
     Overlong {
         /// Bytes of the line seen when it was reported.
         len: usize,

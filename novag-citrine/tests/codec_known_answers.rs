@@ -645,7 +645,7 @@ fn malformed_known_lines_name_field_and_column() {
     let e = err("M 1 e9-e4");
     assert_eq!(
         e.to_string(),
-        "move line square at byte 5: unexpected '9', expected a rank 1-8"
+        "move line square at byte 5: expected a rank 1-8, found '9'"
     );
 }
 

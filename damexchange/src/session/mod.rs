@@ -377,7 +377,7 @@ impl core::fmt::Display for Event {
                 write!(f, "take-back asked by {by} not done: {code}")
             }
             Event::Unexpected { message, reason } => write!(f, "unexpected {message}: {reason}"),
-            Event::Malformed(e) => write!(f, "malformed frame: {e}"),
+            Event::Malformed(e) => write!(f, "{e}"),
             Event::Unrecognised(u) => write!(f, "{}", Message::Unrecognised(u.clone())),
             Event::PeerSilent { awaiting } => write!(f, "no {awaiting} from the peer in time"),
         }

@@ -329,7 +329,7 @@ impl core::fmt::Display for Event {
             Event::Referee(on) => write!(f, "referee {}", if *on { "on" } else { "off" }),
             Event::Level(l) => write!(f, "level {} {}", l.kind().reply_name(), l.number()),
             Event::Clock { white, black } => write!(f, "clock {white} {black}"),
-            Event::Malformed(e) => write!(f, "bad line: {e}"),
+            Event::Malformed(e) => write!(f, "{e}"),
             Event::Unrecognised(raw) => write!(f, "unrecognised line {raw}"),
             Event::Line(r) => write!(f, "line {r}"),
         }
