@@ -1,2 +1,6 @@
 #![no_main]
-boardwire_fuzz::value_target!(csa_protocol, ClientMessage, boardwire_fuzz::csa::client_value);
+boardwire_fuzz::value_target!(
+    csa_protocol,
+    ClientMessage,
+    boardwire_fuzz::csa::client_value
+);

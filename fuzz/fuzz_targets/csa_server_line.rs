@@ -1,2 +1,6 @@
 #![no_main]
-boardwire_fuzz::decode_target!(csa_protocol, ServerMessage, boardwire_fuzz::csa::server_line);
+boardwire_fuzz::decode_target!(
+    csa_protocol,
+    ServerMessage,
+    boardwire_fuzz::csa::server_line
+);
