@@ -31,7 +31,7 @@
 //!   end the game (repetition, no legal move, the move limit) is refused
 //!   (shogi-server accepts both);
 //! - peer bytes quoted in `##[ERROR]` replies have their control bytes
-//!   escaped ([`escape`]; shogi-server echoes them raw);
+//!   escaped (shogi-server echoes them raw);
 //! - the Game_ID time stamp is UTC;
 //! - sides: when neither player asked for one, the later arrival is Black (the
 //!   transcript's CSA-mode game came out that way; shogi-server picks at
