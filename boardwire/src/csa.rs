@@ -185,7 +185,7 @@ pub(crate) struct ServeLimits {
     /// Bytes of output that may wait for all connections together; past
     /// it the largest queues are closed first.
     #[arg(long, default_value_t = 48 * 1024 * 1024)]
-    global_output_budget: usize,
+    output_budget: usize,
     /// Seconds a write may make no progress before the connection is
     /// closed.
     #[arg(long, default_value_t = 20)]
@@ -223,7 +223,7 @@ fn serve(
     let mut limits = Limits::default();
     limits.max_connections = opts.max_connections;
     limits.output_queue_cap = opts.output_queue_cap;
-    limits.global_output_budget = opts.global_output_budget;
+    limits.output_budget = opts.output_budget;
     limits.send_timeout = Duration::from_secs(opts.send_timeout);
     limits.login_timeout = Duration::from_secs(opts.login_timeout);
     limits.max_bad_lines = opts.max_bad_lines;

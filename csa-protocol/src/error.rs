@@ -237,6 +237,12 @@ named_enum! {
         PositionRow => "P1..P9, PI, P+ or P-",
         /// Seconds: digits with up to 3 decimals.
         Seconds => "seconds: digits with up to 3 decimals",
+        /// The sign of a move, `+` or `-`.
+        MoveSign => "`+` or `-`",
+        /// A move's origin: a square `11`..`99`, or `00` for a drop.
+        MoveOrigin => "a square 11-99 or 00 (a drop)",
+        /// A move's destination: a square `11`..`99`.
+        MoveDestination => "a square 11-99",
         /// A `Game_Summary` field key.
         FieldKey => "a letter, then [A-Za-z0-9_], optionally ending in + or -",
     }
@@ -282,7 +288,9 @@ pub enum Problem {
     },
     /// The field is not valid UTF-8 where text is required.
     NotUtf8,
-    /// Malformed CSA move notation (board-core's reason).
+    /// A CSA move with an unknown piece code or a drop of a piece that
+    /// cannot be dropped (board-core's reason). A cut-off move is
+    /// [`Problem::Missing`], a wrong sign or square byte [`Problem::Invalid`].
     CsaMove(board_core::shogi::ParseCsaMoveError),
 }
 

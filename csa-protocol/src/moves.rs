@@ -18,7 +18,28 @@ pub(crate) fn move_error_offset(e: &ParseCsaMoveError) -> usize {
     }
 }
 
-use crate::error::Problem;
+use crate::error::{Expected, Problem};
+
+/// The shared [`Problem`] for a notation error in `tok` (the move token,
+/// at most 7 bytes): a cut-off token is [`Problem::Missing`], a wrong byte
+/// [`Problem::Invalid`] as everywhere else; only what is CSA's own (an
+/// unknown piece code, an undroppable piece) stays [`Problem::CsaMove`].
+pub(crate) fn move_problem(e: ParseCsaMoveError, tok: &[u8]) -> Problem {
+    match e {
+        ParseCsaMoveError::Length { len } if len < MOVE_LEN => Problem::Missing,
+        ParseCsaMoveError::UnexpectedChar { offset, .. } if offset < tok.len() => {
+            Problem::Invalid {
+                byte: tok[offset],
+                expected: match offset {
+                    0 => Expected::MoveSign,
+                    1 | 2 => Expected::MoveOrigin,
+                    _ => Expected::MoveDestination,
+                },
+            }
+        }
+        e => Problem::CsaMove(e),
+    }
+}
 use crate::types::Side;
 
 /// Length in bytes of a CSA move token such as `+7776FU`.

@@ -49,7 +49,7 @@ pub struct Limits {
     /// Bytes that may wait to be written to all connections together
     /// (default 48 MiB); past it, the connections with the largest queues
     /// are closed first until the total is under it again.
-    pub global_output_budget: usize,
+    pub output_budget: usize,
     /// A write to a connection that makes no progress for this long closes
     /// it (default 20 s, shogi-server's writer timeout).
     pub send_timeout: Duration,
@@ -77,7 +77,7 @@ impl Default for Limits {
         Self {
             max_line_len: crate::framer::DEFAULT_MAX_LEN,
             output_queue_cap: 128 << 10,
-            global_output_budget: 48 << 20,
+            output_budget: 48 << 20,
             send_timeout: Duration::from_secs(20),
             max_connections: 10_000,
             login_timeout: Duration::from_secs(300),
@@ -115,7 +115,7 @@ pub enum DropReason {
     TooManyConnections,
     /// Its queued output passed [`Limits::output_queue_cap`].
     OutputQueueFull,
-    /// The total queued output passed [`Limits::global_output_budget`] and
+    /// The total queued output passed [`Limits::output_budget`] and
     /// its queue was among the largest.
     OutputBudget,
     /// More than [`Limits::max_bad_lines`] bad lines in a row.
@@ -529,14 +529,14 @@ fn flush(
         }
         // The global budget: the largest queues go first.
         let mut all = total.load(Ordering::Relaxed);
-        if all > limits.global_output_budget {
+        if all > limits.output_budget {
             let mut sizes: Vec<(usize, ConnId)> = writers
                 .iter()
                 .map(|(id, w)| (w.queued.load(Ordering::Relaxed), *id))
                 .collect();
             sizes.sort_unstable_by(|a, b| b.cmp(a));
             for (size, id) in sizes {
-                if all <= limits.global_output_budget {
+                if all <= limits.output_budget {
                     break;
                 }
                 all = all.saturating_sub(size);
@@ -652,8 +652,8 @@ pub async fn connect(
             while let Some(e) = client.poll_event() {
                 busy = true;
                 on_activity(&mut client, Activity::Event(&e));
-                if let Event::PeerSilent { waiting_for } = e {
-                    return Err(ConnectError::Silent(waiting_for));
+                if let Event::PeerSilent { awaiting } = e {
+                    return Err(ConnectError::Silent(awaiting));
                 }
             }
             if !busy {

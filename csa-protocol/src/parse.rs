@@ -34,7 +34,7 @@ use crate::message::{
     ClientMessage, EndReason, GameRequest, GameResult, Raw, ServerMessage, ServerSpecial,
     SpecialMove, SummaryLine, WhoEntry, X1Command, X1Reply,
 };
-use crate::moves::{BuoyMoves, CsaMove, MOVE_LEN, move_error_offset};
+use crate::moves::{BuoyMoves, CsaMove, MOVE_LEN, move_error_offset, move_problem};
 use crate::types::{
     Class, GameId, GameName, MoveTime, Password, Side, SidePreference, Tag, Text, UserName, Word,
     check_token, is_text_byte,
@@ -411,7 +411,8 @@ pub fn end_of_line(i: &[u8]) -> PResult<'_, ()> {
 /// A CSA move token, `+7776FU` (the notation is board-core's).
 ///
 /// # Errors
-/// [`Problem::CsaMove`] with board-core's reason.
+/// [`Problem::Missing`] (cut off), [`Problem::Invalid`] (sign or square),
+/// [`Problem::CsaMove`] (piece code) at the first bad byte.
 pub fn csa_move(name: Field, i: &[u8]) -> PResult<'_, CsaMove> {
     let n = i.len().min(MOVE_LEN);
     let (tok, rest) = i.split_at(n);
@@ -420,7 +421,7 @@ pub fn csa_move(name: Field, i: &[u8]) -> PResult<'_, CsaMove> {
         Err(e) => failure(
             i.len() - move_error_offset(&e).min(n),
             name,
-            Problem::CsaMove(e),
+            move_problem(e, tok),
         ),
     }
 }
@@ -448,7 +449,7 @@ fn buoy_moves_str(i: &[u8]) -> PResult<'_, &str> {
     for (k, chunk) in f.chunks(MOVE_LEN).enumerate() {
         if let Err(e) = CsaMove::parse(chunk) {
             let idx = k * MOVE_LEN + move_error_offset(&e);
-            return failure(at(idx), Field::Moves, Problem::CsaMove(e));
+            return failure(at(idx), Field::Moves, move_problem(e, chunk));
         }
     }
     let s = core::str::from_utf8(f).map_err(|_| fail(at(0), Field::Moves, Problem::NotUtf8))?;

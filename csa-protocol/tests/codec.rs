@@ -3,7 +3,6 @@
 //! decode -> expected value -> encode -> same bytes -> decode -> same value;
 //! and proptest round trips.
 
-use board_core::shogi::ParseCsaMoveError;
 use csa_protocol::decode::decode;
 use csa_protocol::error::{Expected, Problem, SummaryKey, SummarySection, ValueForm};
 use csa_protocol::message::*;
@@ -246,6 +245,29 @@ fn client_lines_from_the_spec_note() {
 fn client_errors_name_kind_field_and_offset() {
     let cases: &[(&str, &str, &str, usize, Problem)] = &[
         ("LOGIN", "LOGIN", "name", 5, Problem::Missing),
+        // A cut-off move is the shared `Missing` at the line's end; a wrong
+        // sign or square byte the shared `Invalid` (docs/specs/csa.md, *Moves*).
+        ("+7776F", "move line", "notation", 6, Problem::Missing),
+        (
+            "+7A76FU",
+            "move line",
+            "notation",
+            2,
+            Problem::Invalid {
+                byte: b'A',
+                expected: Expected::MoveOrigin,
+            },
+        ),
+        (
+            "+77X6FU",
+            "move line",
+            "notation",
+            3,
+            Problem::Invalid {
+                byte: b'X',
+                expected: Expected::MoveDestination,
+            },
+        ),
         ("LOGIN  a b", "LOGIN", "name", 6, Problem::Empty),
         ("LOGIN a", "LOGIN", "password", 7, Problem::Missing),
         // A mode word cut off after `x` (once an index out of bounds: the
@@ -327,7 +349,7 @@ fn client_errors_name_kind_field_and_offset() {
             "%%SETBUOY",
             "moves",
             22,
-            Problem::CsaMove(ParseCsaMoveError::Length { len: 6 }),
+            Problem::Missing,
         ),
         (
             "%%GETBUOYCOUNT",

@@ -972,7 +972,7 @@ fn a_login_reply_that_never_comes_is_peer_silent() {
     assert_eq!(
         c.poll_event(),
         Some(Event::PeerSilent {
-            waiting_for: csa_protocol::session::Awaited::LoginReply
+            awaiting: csa_protocol::session::Awaited::LoginReply
         })
     );
     assert_eq!(c.poll_timeout(), None, "reported once");

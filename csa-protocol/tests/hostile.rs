@@ -305,8 +305,8 @@ fn feed(c: &mut Client<Duration>, lines: &str, now: Duration) {
 fn silences(c: &mut Client<Duration>) -> Vec<Awaited> {
     let mut v = Vec::new();
     while let Some(e) = c.poll_event() {
-        if let Event::PeerSilent { waiting_for } = e {
-            v.push(waiting_for);
+        if let Event::PeerSilent { awaiting } = e {
+            v.push(awaiting);
         }
     }
     v

@@ -185,7 +185,9 @@ impl Player {
         self.events
             .iter()
             .filter_map(|e| match e {
-                Event::Move { mv, time, .. } => Some(format!("{mv},T{}", time.unwrap().as_secs())),
+                Event::Move { csa, time, .. } => {
+                    Some(format!("{csa},T{}", time.unwrap().as_secs()))
+                }
                 _ => None,
             })
             .collect()

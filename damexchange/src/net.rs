@@ -40,7 +40,7 @@ pub struct Limits {
     /// Frames one connection may queue in one turn of its loop before it is
     /// closed (default 64); what is queued is written before the next frame
     /// is read, so a connection never holds more than this.
-    pub output_queue: usize,
+    pub output_queue_cap: usize,
     /// Bytes all connections together may have in flight to their peers
     /// (default 1 MiB); a connection that would exceed it is closed.
     pub output_budget: usize,
@@ -69,7 +69,7 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             max_frame_len: MAX_MESSAGE_LEN,
-            output_queue: 64,
+            output_queue_cap: 64,
             output_budget: 1 << 20,
             send_timeout: Duration::from_secs(20),
             max_connections: 10_000,
@@ -132,7 +132,7 @@ pub enum Closed {
     TooManyBadFrames,
     /// A write made no progress for [`Limits::send_timeout`].
     SendTimeout,
-    /// More than [`Limits::output_queue`] frames queued at once, or the
+    /// More than [`Limits::output_queue_cap`] frames queued at once, or the
     /// global [`Limits::output_budget`] exhausted.
     OutputFull,
     /// [`Limits::max_connections`] reached when it was accepted.
@@ -253,7 +253,7 @@ async fn run_connection<S: Driven>(
             while let Some(t) = session.transmit() {
                 queued += 1;
                 bytes += t.as_bytes().len();
-                if queued > limits.output_queue
+                if queued > limits.output_queue_cap
                     || budget.0.load(Ordering::Relaxed) + bytes > limits.output_budget
                 {
                     return Ok(Closed::OutputFull);
@@ -349,7 +349,7 @@ async fn run_connection<S: Driven>(
 }
 
 /// Writes what the session still has queued before the connection is
-/// closed by us (at most [`Limits::output_queue`] frames, within
+/// closed by us (at most [`Limits::output_queue_cap`] frames, within
 /// [`Limits::send_timeout`]); the callback sees each as [`NetEvent::Sent`]
 /// (what it returns is ignored).
 async fn drain_out<S: Driven>(
@@ -361,7 +361,7 @@ async fn drain_out<S: Driven>(
     let mut queued = 0usize;
     while let Some(t) = session.transmit() {
         queued += 1;
-        if queued > limits.output_queue {
+        if queued > limits.output_queue_cap {
             break;
         }
         if let Ok(msg) = decode::<Message>(t.message_bytes()) {

@@ -41,8 +41,22 @@ pub enum MessageKind {
     Xmit,
     /// `.Referee on`.
     Referee,
-    /// A host command line (`M e2e4`, `L CITRINE 5`, `X ON`, ...).
+    /// A host command line whose letter is not read yet (an empty line or
+    /// one of blanks).
     Command,
+    /// The `M` command (`M e2e4`).
+    MoveCommand,
+    /// The `L` command (`L`, `L CITRINE 5`).
+    LevelCommand,
+    /// The `P` command (`P`, `P <set-up>`).
+    PositionCommand,
+    /// The `X` command (`X`, `X ON`, `X OFF`).
+    XmitCommand,
+    /// The `U` command (`U`, `U ON`, `U OFF`).
+    RefereeCommand,
+    /// A command without arguments (`C`, `F`, `G`, `I`, `N`, `O`, `T`,
+    /// `J`) followed by something.
+    BareCommand,
 }
 
 impl fmt::Display for MessageKind {
@@ -62,6 +76,12 @@ impl fmt::Display for MessageKind {
             MessageKind::Xmit => "Xmit line",
             MessageKind::Referee => ".Referee line",
             MessageKind::Command => "command",
+            MessageKind::MoveCommand => "M command",
+            MessageKind::LevelCommand => "L command",
+            MessageKind::PositionCommand => "P command",
+            MessageKind::XmitCommand => "X command",
+            MessageKind::RefereeCommand => "U command",
+            MessageKind::BareCommand => "command without arguments",
         })
     }
 }

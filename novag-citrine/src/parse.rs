@@ -1084,6 +1084,14 @@ pub fn command(line: &[u8]) -> ParseResult<'_, Command<'_>> {
     let end = &line[line.len()..];
     let (rest, letter) = nom::number::complete::u8(l)?;
     let bare = |c: Command<'static>| move |i| value(c.clone(), end_of_line).parse(i);
+    let kind = match letter.to_ascii_uppercase() {
+        b'M' => MessageKind::MoveCommand,
+        b'L' => MessageKind::LevelCommand,
+        b'P' => MessageKind::PositionCommand,
+        b'X' => MessageKind::XmitCommand,
+        b'U' => MessageKind::RefereeCommand,
+        _ => MessageKind::BareCommand,
+    };
     let r = match letter.to_ascii_uppercase() {
         b'C' => bare(Command::Clock)(rest),
         b'F' => bare(Command::Flip)(rest),
@@ -1100,6 +1108,6 @@ pub fn command(line: &[u8]) -> ParseResult<'_, Command<'_>> {
         b'P' => command_position(rest),
         _ => Ok((end, Command::Unrecognised(RawLine::borrowed(raw)))),
     };
-    let (_, c) = in_message(MessageKind::Command, r)?;
+    let (_, c) = in_message(kind, r)?;
     Ok((end, c))
 }

@@ -62,7 +62,7 @@ pub struct Limits {
     /// Most command lines queued in the driver and not yet written (default
     /// 64: at the 100 ms pacing, 6.4 s of commands);
     /// [`SerialError::QueueFull`] beyond.
-    pub max_queued: usize,
+    pub output_queue_cap: usize,
     /// How long the device may take to answer a command with a known reply
     /// and how long it may send only undecodable lines
     /// (default 10 s; applied to the driver as
@@ -81,7 +81,7 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_line_len: crate::framer::DEFAULT_MAX_LEN,
-            max_queued: 64,
+            output_queue_cap: 64,
             ack_timeout: Duration::from_secs(10),
             max_bad_lines: 16,
             poll_interval: Duration::from_millis(10),
@@ -107,10 +107,10 @@ pub enum SerialError {
     DeviceLost(io::Error),
     /// The device did not answer within [`Limits::ack_timeout`] (e.g. an
     /// adapter that receives but cannot send).
-    #[error("the device did not answer: no {awaited} within {} ms", waited.as_millis())]
+    #[error("the device did not answer: no {awaiting} within {} ms", waited.as_millis())]
     PeerSilent {
         /// The reply that did not come.
-        awaited: MessageKind,
+        awaiting: MessageKind,
         /// How long the driver waited.
         waited: Duration,
     },
@@ -121,7 +121,7 @@ pub enum SerialError {
         /// Lines in a row.
         count: u32,
     },
-    /// More than [`Limits::max_queued`] commands queued in the driver.
+    /// More than [`Limits::output_queue_cap`] commands queued in the driver.
     #[error("{queued} commands queued for the device, more than the limit")]
     QueueFull {
         /// Commands queued.
@@ -354,12 +354,12 @@ pub fn run<P: Read + Write, R>(
         inbuf.drain(..start);
         while let Some(ev) = driver.poll_event() {
             call!(Input::Event(&ev));
-            if let Event::PeerSilent { awaited, waited } = ev {
-                return Err(SerialError::PeerSilent { awaited, waited });
+            if let Event::PeerSilent { awaiting, waited } = ev {
+                return Err(SerialError::PeerSilent { awaiting, waited });
             }
         }
         call!(Input::Tick);
-        if driver.queued() > limits.max_queued {
+        if driver.queued() > limits.output_queue_cap {
             return Err(SerialError::QueueFull {
                 queued: driver.queued(),
             });

@@ -759,7 +759,7 @@ fn commands_decode_other_spellings() {
     assert_eq!(
         decode::<Command>(b"M e2"),
         Err(DecodeError::new(
-            MessageKind::Command,
+            MessageKind::MoveCommand,
             Field::Square,
             4,
             Problem::Missing
@@ -768,7 +768,7 @@ fn commands_decode_other_spellings() {
     assert_eq!(
         decode::<Command>(b"M e2/e4"),
         Err(DecodeError::new(
-            MessageKind::Command,
+            MessageKind::MoveCommand,
             Field::Square,
             4,
             Problem::Invalid {
@@ -780,7 +780,7 @@ fn commands_decode_other_spellings() {
     assert_eq!(
         decode::<Command>(b"M e7e8/K"),
         Err(DecodeError::new(
-            MessageKind::Command,
+            MessageKind::MoveCommand,
             Field::Promotion,
             7,
             Problem::Invalid {
@@ -792,7 +792,7 @@ fn commands_decode_other_spellings() {
     assert_eq!(
         decode::<Command>(b"X MAYBE"),
         Err(DecodeError::new(
-            MessageKind::Command,
+            MessageKind::XmitCommand,
             Field::Switch,
             2,
             Problem::Invalid {
@@ -813,7 +813,7 @@ fn commands_decode_other_spellings() {
     assert_eq!(
         decode::<Command>(b"L CITRINE 0"),
         Err(DecodeError::new(
-            MessageKind::Command,
+            MessageKind::LevelCommand,
             Field::Level,
             10,
             Problem::OutOfRange {
@@ -823,4 +823,34 @@ fn commands_decode_other_spellings() {
             }
         ))
     );
+}
+
+/// Command errors name the command (as CSA names `LOGIN`, `%%GAME`, ...):
+/// the letter is read first, the kind follows from it.
+#[test]
+fn command_errors_name_the_command() {
+    let kind = |line: &[u8]| decode::<Command>(line).unwrap_err().message;
+    assert_eq!(kind(b"M e2"), MessageKind::MoveCommand);
+    assert_eq!(kind(b"L XX 3"), MessageKind::LevelCommand);
+    assert_eq!(kind(b"X MAYBE"), MessageKind::XmitCommand);
+    assert_eq!(kind(b"U MAYBE"), MessageKind::RefereeCommand);
+    assert_eq!(kind(b"P a b"), MessageKind::PositionCommand);
+    assert_eq!(kind(b"C x"), MessageKind::BareCommand);
+    assert_eq!(kind(b""), MessageKind::Command);
+    assert_eq!(
+        decode::<Command>(b"M e2").unwrap_err().to_string(),
+        "M command square at byte 4: missing"
+    );
+}
+
+/// An unrecognised line cannot pass for a known one in `Display` (the wire
+/// encoding stays verbatim).
+#[test]
+fn unrecognised_lines_say_so_in_display() {
+    let r = decode::<Reply>(b"Hello there").unwrap();
+    assert_eq!(r.to_string(), "unrecognised: Hello there");
+    assert_eq!(r.to_bytes(), b"Hello there\r\n");
+    let c = decode::<Command>(b"Z").unwrap();
+    assert_eq!(c.to_string(), "unrecognised: Z");
+    assert_eq!(c.to_bytes(), b"Z\r\n");
 }

@@ -217,9 +217,9 @@ fn a_device_that_receives_but_never_answers_stops_the_driver() {
     .unwrap_err();
     assert!(seen_event);
     match err {
-        SerialError::PeerSilent { awaited, waited } => {
+        SerialError::PeerSilent { awaiting, waited } => {
             // `X ON` is the first command; its `Xmit on` never came.
-            assert_eq!(awaited, MessageKind::Xmit);
+            assert_eq!(awaiting, MessageKind::Xmit);
             assert!(waited >= Duration::from_millis(300), "{waited:?}");
         }
         other => panic!("{other}"),
@@ -263,8 +263,8 @@ fn a_device_that_answers_only_garbage_stops_the_driver() {
     })
     .unwrap_err();
     match err {
-        SerialError::PeerSilent { awaited, waited } => {
-            assert_eq!(awaited, MessageKind::Xmit);
+        SerialError::PeerSilent { awaiting, waited } => {
+            assert_eq!(awaiting, MessageKind::Xmit);
             assert!(waited >= Duration::from_millis(400), "{waited:?}");
         }
         other => panic!("{other}"),

@@ -78,7 +78,7 @@ fn a_queue_past_the_limit_stops_the_driver() {
     };
     let mut driver = Driver::new(DriverConfig::default(), Instant::now());
     let limits = Limits {
-        max_queued: 8,
+        output_queue_cap: 8,
         ..Limits::default()
     };
     let err = serial::run(&mut port, &mut driver, &limits, |input, driver| {

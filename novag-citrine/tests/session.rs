@@ -442,7 +442,7 @@ fn a_device_that_never_answers_is_reported_silent() {
     let silent: Vec<_> = events
         .iter()
         .filter_map(|e| match e {
-            Event::PeerSilent { awaited, waited } => Some((*awaited, *waited)),
+            Event::PeerSilent { awaiting, waited } => Some((*awaiting, *waited)),
             _ => None,
         })
         .collect();
@@ -665,7 +665,7 @@ fn silences(events: &[Event]) -> Vec<(MessageKind, Duration)> {
     events
         .iter()
         .filter_map(|e| match e {
-            Event::PeerSilent { awaited, waited } => Some((*awaited, *waited)),
+            Event::PeerSilent { awaiting, waited } => Some((*awaiting, *waited)),
             _ => None,
         })
         .collect()

@@ -316,7 +316,7 @@ impl ClientMessage<'_> {
 }
 
 /// What a person reads in a transcript: the line as sent (the keep-alive:
-/// empty), with the password of `LOGIN` shown as `*****` (taken from the decoded value, so
+/// empty; an unrecognised line `unrecognised: <line>`), with the password of `LOGIN` shown as `*****` (taken from the decoded value, so
 /// whatever the spacing of the wire line, the secret never shows).
 ///
 /// ```
@@ -325,6 +325,9 @@ impl ClientMessage<'_> {
 ///
 /// let m = decode::<ClientMessage>(b"LOGIN alice SECRET4 x1").unwrap();
 /// assert_eq!(m.to_string(), "LOGIN alice ***** x1");
+/// // A line that is no client line cannot pass for one.
+/// let u = decode::<ClientMessage>(b"HELLO").unwrap();
+/// assert_eq!(u.to_string(), "unrecognised: HELLO");
 /// ```
 impl core::fmt::Display for ClientMessage<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -333,7 +336,10 @@ impl core::fmt::Display for ClientMessage<'_> {
             ClientMessage::Login { name, x1, .. } => {
                 write!(f, "LOGIN {name} *****{}", if *x1 { " x1" } else { "" })
             }
-            ClientMessage::Unrecognised(b) => crate::types::write_escaped(f, b),
+            ClientMessage::Unrecognised(b) => {
+                f.write_str("unrecognised: ")?;
+                crate::types::write_escaped(f, b)
+            }
             other => crate::types::write_escaped(f, &other.to_line()),
         }
     }

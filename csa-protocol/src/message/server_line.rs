@@ -439,13 +439,17 @@ impl ServerMessage<'_> {
 }
 
 /// What a person reads in a transcript: the line as sent (the keep-alive:
-/// empty; a server line holds no secret); bytes that are not printable ASCII or UTF-8 text are
-/// shown as `\xNN` in an unrecognised line.
+/// empty; a server line holds no secret). An unrecognised line reads
+/// `unrecognised: <line>`, bytes that are not printable ASCII or UTF-8 text
+/// shown as `\xNN`.
 impl fmt::Display for ServerMessage<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ServerMessage::KeepAlive => Ok(()), // the empty line
-            ServerMessage::Unrecognised(b) => crate::types::write_escaped(f, b),
+            ServerMessage::Unrecognised(b) => {
+                f.write_str("unrecognised: ")?;
+                crate::types::write_escaped(f, b)
+            }
             other => crate::types::write_escaped(f, &other.to_line()),
         }
     }

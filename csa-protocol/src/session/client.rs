@@ -213,10 +213,16 @@ pub enum Event {
         /// Byoyomi per move.
         byoyomi: Duration,
     },
-    /// A move was confirmed (ours or the opponent's).
+    /// A move was confirmed (ours or the opponent's) and played on the
+    /// board. A confirmed move that is illegal on our board is
+    /// [`Event::BoardMismatch`] instead.
     Move {
-        /// The move.
-        mv: CsaMove,
+        /// The move, as played on the board (what [`Client::moves`] ends
+        /// with).
+        mv: Move,
+        /// The move as the server confirmed it (`+7776FU`: with the piece
+        /// that moved, which a board move does not carry).
+        csa: CsaMove,
         /// Whose it is.
         side: Side,
         /// Time charged.
@@ -255,7 +261,7 @@ pub enum Event {
     /// [`ClientConfig::start_timeout`]). Reported once per request.
     PeerSilent {
         /// What we waited for.
-        waiting_for: Awaited,
+        awaiting: Awaited,
     },
 }
 
@@ -307,9 +313,9 @@ impl fmt::Display for Event {
                 }
                 Ok(())
             }
-            Event::Move { mv, time, .. } => match time {
-                Some(t) => write!(f, "move {mv},T{t}"),
-                None => write!(f, "move {mv}"),
+            Event::Move { csa, time, .. } => match time {
+                Some(t) => write!(f, "move {csa},T{t}"),
+                None => write!(f, "move {csa}"),
             },
             Event::GameEnded(g) => {
                 write!(f, "game over after {} moves: {}", g.moves.len(), g.outcome)?;
@@ -329,8 +335,8 @@ impl fmt::Display for Event {
                 f.write_str("unrecognised line: ")?;
                 crate::types::write_escaped(f, b)
             }
-            Event::PeerSilent { waiting_for } => {
-                write!(f, "the server did not send {waiting_for} in time")
+            Event::PeerSilent { awaiting } => {
+                write!(f, "the server did not send {awaiting} in time")
             }
         }
     }
@@ -570,13 +576,12 @@ impl<I: Timestamp> Client<I> {
             && now >= deadline
         {
             self.awaiting = None;
-            self.events
-                .push_back(Event::PeerSilent { waiting_for: what });
+            self.events.push_back(Event::PeerSilent { awaiting: what });
         }
         if self.opponent_deadline().is_some_and(|d| now >= d) {
             self.opponent_silence_reported = true;
             self.events.push_back(Event::PeerSilent {
-                waiting_for: Awaited::OpponentMove,
+                awaiting: Awaited::OpponentMove,
             });
         }
         if self
@@ -973,11 +978,16 @@ impl<I: Timestamp> Client<I> {
             .board
             .as_mut()
             .and_then(|b| b.check(&mv).and_then(|m| b.play_move(m).map(|_| m)).ok());
-        self.events.push_back(Event::Move { mv, side, time });
         let Some(m) = played else {
             self.events.push_back(Event::BoardMismatch { mv });
             return;
         };
+        self.events.push_back(Event::Move {
+            mv: m,
+            csa: mv,
+            side,
+            time,
+        });
         self.moves.push(m);
         if self.state == ClientState::Game {
             self.begin_turn();

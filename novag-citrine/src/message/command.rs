@@ -126,8 +126,9 @@ impl<'a> Command<'a> {
 }
 
 impl fmt::Display for Command<'_> {
-    /// The command line without terminator, as sent (an unrecognised line
-    /// with bytes that are not UTF-8 escaped as `\xNN`).
+    /// The command line without terminator, as sent; an unrecognised line
+    /// reads `unrecognised: <line>` (bytes that are not UTF-8 escaped as
+    /// `\xNN`), so it cannot be mistaken for a known command.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let switch = |f: &mut fmt::Formatter<'_>, c: &str, s: &Option<bool>| match s {
             None => f.write_str(c),
@@ -174,7 +175,7 @@ impl fmt::Display for Command<'_> {
             Command::Referee(s) => switch(f, "U", s),
             Command::Xmit(s) => switch(f, "X", s),
             Command::EngineMove => f.write_str("J"),
-            Command::Unrecognised(raw) => fmt::Display::fmt(raw, f),
+            Command::Unrecognised(raw) => write!(f, "unrecognised: {raw}"),
         }
     }
 }

@@ -238,6 +238,9 @@ impl<'a> Reply<'a> {
     }
 }
 
+/// The reply line without terminator, as the device sends it; an
+/// unrecognised line reads `unrecognised: <line>` (bytes that are not UTF-8
+/// escaped as `\xNN`), so it cannot be mistaken for a known reply.
 impl fmt::Display for Reply<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -318,7 +321,7 @@ impl fmt::Display for Reply<'_> {
             }
             Reply::Xmit(on) => write!(f, "Xmit {}", if *on { "on" } else { "off" }),
             Reply::Referee(on) => write!(f, ".Referee {}", if *on { "on" } else { "off" }),
-            Reply::Unrecognised(raw) => fmt::Display::fmt(raw, f),
+            Reply::Unrecognised(raw) => write!(f, "unrecognised: {raw}"),
         }
     }
 }

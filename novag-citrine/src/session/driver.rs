@@ -227,7 +227,7 @@ pub enum Event {
     PeerSilent {
         /// The reply that did not come ([`MessageKind::Reply`] when no
         /// command was awaiting an answer and only bad lines came).
-        awaited: MessageKind,
+        awaiting: MessageKind,
         /// How long the driver waited.
         waited: Duration,
     },
@@ -301,9 +301,9 @@ impl core::fmt::Display for Event {
                     Outcome::Unknown => "no result",
                 }
             ),
-            Event::PeerSilent { awaited, waited } => write!(
+            Event::PeerSilent { awaiting, waited } => write!(
                 f,
-                "device silent: no {awaited} within {} ms",
+                "device silent: no {awaiting} within {} ms",
                 waited.as_millis()
             ),
             Event::Acknowledged(m) => write!(f, "ack {m}"),
@@ -830,7 +830,7 @@ impl<T: Timestamp> Driver<T> {
             self.awaiting.clear();
             self.bad_since = None;
             self.events.push_back(Event::PeerSilent {
-                awaited,
+                awaiting: awaited,
                 waited: self.now.saturating_duration_since(sent),
             });
         }
