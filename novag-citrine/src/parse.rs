@@ -25,7 +25,7 @@
 //! ```
 
 use nom::branch::alt;
-use nom::bytes::complete::{tag, tag_no_case, take_while_m_n, take_while1};
+use nom::bytes::complete::{tag, tag_no_case, take, take_while_m_n, take_while1};
 use nom::character::complete::{char, digit1, one_of, satisfy, space0, space1};
 use nom::combinator::{cond, eof, map, map_opt, opt, peek, value};
 use nom::sequence::{preceded, terminated};
@@ -222,6 +222,7 @@ fn literal<'a>(
 }
 
 /// Names `f` as the failing field when `r` did not name one.
+#[inline(always)]
 fn in_field<T>(f: Field, r: ParseResult<'_, T>) -> ParseResult<'_, T> {
     r.map_err(|e| {
         e.map(|mut pe| {
@@ -232,6 +233,7 @@ fn in_field<T>(f: Field, r: ParseResult<'_, T>) -> ParseResult<'_, T> {
 }
 
 /// Names `m` as the kind of line when `r` did not name one.
+#[inline(always)]
 fn in_message<T>(m: MessageKind, r: ParseResult<'_, T>) -> ParseResult<'_, T> {
     r.map_err(|e| {
         e.map(|mut pe| {
@@ -243,20 +245,24 @@ fn in_message<T>(m: MessageKind, r: ParseResult<'_, T>) -> ParseResult<'_, T> {
 
 /// One byte for which `f` holds, if the input starts with one (never
 /// fails: an optional single-byte field).
+#[inline(always)]
 fn optional_byte(f: impl Fn(u8) -> bool, i: In<'_>) -> ParseResult<'_, Option<u8>> {
     map(take_while_m_n(0, 1, f), |b: In<'_>| b.first().copied()).parse(i)
 }
 
+#[inline(always)]
 fn is_blank(b: u8) -> bool {
     b == b' ' || b == b'\t'
 }
 
 /// One or more spaces or tabs (the field separator).
+#[inline(always)]
 pub fn blanks(i: &[u8]) -> ParseResult<'_, &[u8]> {
     want(Expected::Blank, space1).parse(i)
 }
 
 /// A blank or the end of the line, not consumed (what ends a keyword).
+#[inline(always)]
 fn word_end(i: In<'_>) -> ParseResult<'_, ()> {
     let (_, blank) = optional_byte(is_blank, i)?;
     if blank.is_some() || i.is_empty() {
@@ -268,6 +274,7 @@ fn word_end(i: In<'_>) -> ParseResult<'_, ()> {
 
 /// Optional trailing spaces or tabs, then the end of the line; anything
 /// else is [`Problem::Trailing`] in [`Field::Trailing`].
+#[inline(always)]
 pub fn end_of_line(i: &[u8]) -> ParseResult<'_, ()> {
     let (i, _) = space0(i)?;
     match eof::<_, ParseError<'_>>(i) {
@@ -302,6 +309,7 @@ fn word_no_case<'a>(
 
 /// An unsigned decimal number in `range` (saturated at `u32::MAX` when
 /// reporting), failing in field `f`.
+#[inline(always)]
 fn number(f: Field, range: Range, i: In<'_>) -> ParseResult<'_, u32> {
     let (min, max) = range.bounds();
     let (rest, digits) = in_field(f, want(Expected::Digit, digit1).parse(i))?;
@@ -321,21 +329,25 @@ fn number(f: Field, range: Range, i: In<'_>) -> ParseResult<'_, u32> {
 }
 
 /// A move number `1..=9999`.
+#[inline(always)]
 pub fn move_number(i: &[u8]) -> ParseResult<'_, MoveNumber> {
     let (rest, n) = number(Field::MoveNumber, Range::MoveNumber, i)?;
     let n = MoveNumber::new(n as u16).expect("range checked");
     Ok((rest, n))
 }
 
+#[inline]
 fn file_index(c: char) -> u8 {
     (c.to_ascii_lowercase() as u8).wrapping_sub(b'a')
 }
 
+#[inline]
 fn rank_index(c: char) -> u8 {
     (c as u8).wrapping_sub(b'1')
 }
 
 /// A square `a1..=h8` as the Citrine prints it (lower-case file).
+#[inline(always)]
 pub fn square(i: &[u8]) -> ParseResult<'_, Square> {
     let r = map_opt(
         (
@@ -352,6 +364,7 @@ pub fn square(i: &[u8]) -> ParseResult<'_, Square> {
 }
 
 /// A square in a command: file letter in either case (`ME2E4`).
+#[inline]
 pub fn command_square(i: &[u8]) -> ParseResult<'_, Square> {
     let r = map_opt(
         (
@@ -381,6 +394,7 @@ pub fn castling(i: &[u8]) -> ParseResult<'_, CastlingSide> {
 }
 
 /// A promotion suffix `/Q /R /B /N`.
+#[inline(always)]
 pub fn promotion(i: &[u8]) -> ParseResult<'_, Promotion> {
     let r = preceded(
         want(Expected::PromotionPiece, char('/')),
@@ -394,6 +408,7 @@ pub fn promotion(i: &[u8]) -> ParseResult<'_, Promotion> {
 
 /// What ends a printed move: a blank, `|` or the end of the line (not
 /// consumed).
+#[inline(always)]
 fn move_end(i: In<'_>) -> ParseResult<'_, ()> {
     let (_, end) = optional_byte(|b| is_blank(b) || b == b'|', i)?;
     if end.is_some() || i.is_empty() {
@@ -406,6 +421,7 @@ fn move_end(i: In<'_>) -> ParseResult<'_, ()> {
 /// A move as the Citrine prints it: `O-O`, `O-O-O`, or
 /// `[NBRQKP]from(-|x)to[ep][/QRBN]`; it must end at a blank, a `|` or the
 /// end of the line.
+#[inline(always)]
 pub fn move_text(i: &[u8]) -> ParseResult<'_, MoveText> {
     if i.is_empty() {
         return in_field(Field::Move, error(ParseError::at(i, Expected::File)));
@@ -456,6 +472,7 @@ pub fn switch(i: &[u8]) -> ParseResult<'_, bool> {
 }
 
 /// One or two digits in `0..=max` (a part of a clock reading).
+#[inline]
 fn clock_part(range: Range, i: In<'_>) -> ParseResult<'_, u8> {
     let (_, max) = range.bounds();
     let (rest, digits) = in_field(
@@ -480,12 +497,14 @@ fn clock_part(range: Range, i: In<'_>) -> ParseResult<'_, u8> {
     Ok((rest, n as u8))
 }
 
+#[inline]
 fn colon(i: In<'_>) -> ParseResult<'_, char> {
     in_field(Field::Clock, want(Expected::Colon, char(':')).parse(i))
 }
 
 /// A clock reading `hh:mm:ss` (hours `0..=99`, minutes and seconds
 /// `0..=59`, one or two digits each).
+#[inline]
 pub fn clock_time(i: &[u8]) -> ParseResult<'_, ClockTime> {
     let (i, h) = clock_part(Range::Hours, i)?;
     let (i, _) = colon(i)?;
@@ -497,6 +516,7 @@ pub fn clock_time(i: &[u8]) -> ParseResult<'_, ClockTime> {
 
 /// A level as replies print it: `tr 1`, `sd 5`, `at 3`, `be 2` (number
 /// `1..=99`).
+#[inline(always)]
 pub fn level(i: &[u8]) -> ParseResult<'_, Level> {
     let (i, kind) = in_field(
         Field::Level,
@@ -517,10 +537,12 @@ pub fn level(i: &[u8]) -> ParseResult<'_, Level> {
 }
 
 /// A token: 1..=64 printable ASCII bytes (`UCBII`, `V1.09`).
+#[inline(always)]
 pub fn token(i: &[u8]) -> ParseResult<'_, Token<'_>> {
     token_of(Field::Identity, "identity", i)
 }
 
+#[inline(always)]
 fn token_of<'a>(f: Field, what: &'static str, i: In<'a>) -> ParseResult<'a, Token<'a>> {
     let (rest, text) = in_field(
         f,
@@ -543,6 +565,7 @@ fn token_of<'a>(f: Field, what: &'static str, i: In<'a>) -> ParseResult<'a, Toke
 }
 
 /// After the `M`/`T` letter: `number[,] move [|]` to the end of the line.
+#[inline(always)]
 fn move_line_body(i: In<'_>) -> ParseResult<'_, MoveLine> {
     let (i, _) = space0(i)?;
     let (i, number) = move_number(i)?;
@@ -566,6 +589,7 @@ fn move_line_body(i: In<'_>) -> ParseResult<'_, MoveLine> {
 
 /// A move line: `M   7,  c5xd4 |` (comma = black, ` |` optional; docs/specs/citrine.md,
 /// *Move text the Citrine prints*).
+#[inline(always)]
 pub fn move_line(i: &[u8]) -> ParseResult<'_, MoveLine> {
     let r = preceded(want(Expected::Keyword, char('M')), move_line_body).parse(i);
     in_message(MessageKind::MoveLine, r)
@@ -574,6 +598,7 @@ pub fn move_line(i: &[u8]) -> ParseResult<'_, MoveLine> {
 /// A take-back line: `T   1,  e7-e5` as devices print it; with
 /// [`Leniency::document_take_back`] also the protocol document's
 /// `t 2 g8-f6`.
+#[inline(always)]
 pub fn take_back_line<'a>(i: &'a [u8], leniency: &Leniency) -> ParseResult<'a, MoveLine> {
     let doc = leniency.document_take_back;
     let r = preceded(
@@ -588,6 +613,7 @@ pub fn take_back_line<'a>(i: &'a [u8], leniency: &Leniency) -> ParseResult<'a, M
 }
 
 /// `Clock hh:mm:ss hh:mm:ss`: white's, then black's clock.
+#[inline]
 pub fn clock(i: &[u8]) -> ParseResult<'_, Reply<'_>> {
     let r = (|| {
         let (i, _) = word("Clock").parse(i)?;
@@ -602,6 +628,7 @@ pub fn clock(i: &[u8]) -> ParseResult<'_, Reply<'_>> {
 }
 
 /// `Flip` or `Flip --> Black` / `Flip --> White`.
+#[inline(always)]
 pub fn flip(i: &[u8]) -> ParseResult<'_, Reply<'_>> {
     let r = (|| {
         let (i, _) = word("Flip").parse(i)?;
@@ -646,6 +673,7 @@ pub fn game(i: &[u8]) -> ParseResult<'_, Reply<'_>> {
 }
 
 /// A game-list line after `G`: `. white black` or `. n move [move]`.
+#[inline(always)]
 pub fn game_row(i: &[u8]) -> ParseResult<'_, Reply<'_>> {
     let r = (|| {
         let (i, _) = want(Expected::Keyword, char('.')).parse(i)?;
@@ -682,6 +710,7 @@ pub fn game_row(i: &[u8]) -> ParseResult<'_, Reply<'_>> {
 /// `ID. UCBII V1.09` as devices print it; with
 /// [`Leniency::document_identity`] also the protocol document's
 /// `ID.UCBII VI.09` (no blank after the dot).
+#[inline(always)]
 pub fn identity<'a>(i: &'a [u8], leniency: &Leniency) -> ParseResult<'a, Reply<'a>> {
     let r = (|| {
         let (i, _) = literal("ID.", Expected::Keyword).parse(i)?;
@@ -700,6 +729,7 @@ pub fn identity<'a>(i: &'a [u8], leniency: &Leniency) -> ParseResult<'a, Reply<'
 }
 
 /// `Level tr 1`: one colour's level.
+#[inline(always)]
 pub fn level_line(i: &[u8]) -> ParseResult<'_, Reply<'_>> {
     let r = (|| {
         let (i, _) = word("Level").parse(i)?;
@@ -752,41 +782,33 @@ pub fn referee(i: &[u8]) -> ParseResult<'_, Reply<'_>> {
         Reply::Referee,
     )
     .parse(i);
-    in_message(MessageKind::Referee, r)
+    in_message(MessageKind::Clock, r)
 }
 
 /// A diagram cell: a piece code (`WP`, `bk`: colour, then piece letter,
 /// either case) or `::` (an empty dark square).
+#[inline(always)]
 pub fn diagram_cell(i: &[u8]) -> ParseResult<'_, Option<Piece>> {
     want(
         Expected::DiagramCell,
-        alt((
-            map_opt(
-                (
-                    satisfy(|c| matches!(c, 'W' | 'w' | 'B' | 'b')),
-                    satisfy(|c| {
-                        matches!(c.to_ascii_uppercase(), 'P' | 'N' | 'B' | 'R' | 'Q' | 'K')
-                    }),
-                ),
-                |(c, p)| {
-                    let color = if c == 'W' || c == 'w' {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
-                    Some(Some(Piece {
-                        color,
-                        role: role_from_letter(p as u8)?,
-                    }))
-                },
-            ),
-            value(None, tag("::")),
-        )),
+        map_opt(take(2usize), |c: In<'_>| match (c[0], c[1]) {
+            (b':', b':') => Some(None),
+            (b'W' | b'w', p) => Some(Some(Piece {
+                color: Color::White,
+                role: role_from_letter(p)?,
+            })),
+            (b'B' | b'b', p) => Some(Some(Piece {
+                color: Color::Black,
+                role: role_from_letter(p)?,
+            })),
+            _ => None,
+        }),
     )
     .parse(i)
 }
 
 /// The line without trailing bytes for which `drop` holds.
+#[inline(always)]
 fn trim_end(line: &[u8], drop: impl Fn(u8) -> bool) -> &[u8] {
     let keep = line.iter().rposition(|&b| !drop(b)).map_or(0, |p| p + 1);
     &line[..keep]
@@ -799,6 +821,7 @@ fn trim_end(line: &[u8], drop: impl Fn(u8) -> bool) -> &[u8] {
 /// files a..h; with fewer, each cell's column (3 bytes per file after the
 /// label, from the line's start without one) gives its file, blanks being
 /// empty light squares.
+#[inline(always)]
 pub fn diagram_row(line: &[u8]) -> ParseResult<'_, DiagramRow> {
     let end = &line[line.len()..];
     let (after, rank) = opt(terminated(
@@ -822,7 +845,12 @@ pub fn diagram_row(line: &[u8]) -> ParseResult<'_, DiagramRow> {
     if let Some(inner) = body.strip_suffix(b"|") {
         body = trim_end(inner, is_blank);
     }
-    let mut cells = [(0usize, None); 8];
+    // One pass: each cell goes both to its index and to the file its
+    // column names; which of the two applies is known at the end.
+    let mut by_index = [None; 8];
+    let mut by_column = [None; 8];
+    let mut columns_ok = true;
+    let mut bad_column = 0;
     let mut count = 0;
     let mut rest = body;
     loop {
@@ -836,24 +864,26 @@ pub fn diagram_row(line: &[u8]) -> ParseResult<'_, DiagramRow> {
         }
         let (r, cell) = diagram_cell(r)?;
         let (r, ()) = word_end(r)?;
-        cells[count] = (column, cell);
+        by_index[count] = cell;
+        if column % 3 == 0 && column / 3 < 8 {
+            by_column[column / 3] = cell;
+        } else if columns_ok {
+            columns_ok = false;
+            bad_column = column;
+        }
         count += 1;
         rest = r;
     }
     if count == 0 && rank.is_none() {
         return error(ParseError::at(line, Expected::DiagramCell));
     }
-    let mut files = [None; 8];
-    for (k, &(column, cell)) in cells[..count].iter().enumerate() {
-        let file = if count == 8 {
-            k
-        } else if column % 3 == 0 && column / 3 < 8 {
-            column / 3
-        } else {
-            return error(ParseError::at(&body[column..], Expected::DiagramCell));
-        };
-        files[file] = cell;
-    }
+    let files = if count == 8 {
+        by_index
+    } else if columns_ok {
+        by_column
+    } else {
+        return error(ParseError::at(&body[bad_column..], Expected::DiagramCell));
+    };
     match DiagramRow::new(rank, files) {
         Ok(row) => Ok((end, row)),
         Err(_) => error(ParseError::at(line, Expected::DiagramCell)),
@@ -880,6 +910,7 @@ enum Kind {
 
 /// The keyword at the start of `l` (not consumed), if it names a reply:
 /// the first byte picks the candidate, a parser confirms it.
+#[inline(always)]
 fn reply_kind(l: In<'_>) -> Option<Kind> {
     fn is<'a, O>(
         l: In<'a>,
@@ -914,6 +945,7 @@ fn reply_kind(l: In<'_>) -> Option<Kind> {
 /// The line's content and its raw form: `raw` without trailing CRs, `l`
 /// also without leading and trailing blanks; [`Problem::Empty`] when
 /// nothing is left.
+#[inline(always)]
 fn content(line: &[u8], message: MessageKind) -> Result<(In<'_>, In<'_>), ParseError<'_>> {
     let raw = trim_end(line, |b| b == b'\r');
     let l = trim_end(raw, is_blank);
@@ -942,7 +974,7 @@ pub fn reply(line: &[u8]) -> ParseResult<'_, Reply<'_>> {
 /// known reply is [`Reply::DiagramRow`] when it reads as one, else
 /// [`Reply::Unrecognised`] (never an error). An empty line (or one of
 /// blanks) is [`Problem::Empty`]. Consumes the whole line.
-#[inline]
+#[inline(always)]
 pub fn reply_with<'a>(line: &'a [u8], leniency: &Leniency) -> ParseResult<'a, Reply<'a>> {
     let (raw, l) = content(line, MessageKind::Reply).map_err(nom::Err::Error)?;
     let end = &line[line.len()..];

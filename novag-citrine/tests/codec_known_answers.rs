@@ -854,3 +854,11 @@ fn unrecognised_lines_say_so_in_display() {
     assert_eq!(c.to_string(), "unrecognised: Z");
     assert_eq!(c.to_bytes(), b"Z\r\n");
 }
+
+/// A malformed Clock line names the Clock line (it once said `.Referee`).
+#[test]
+fn clock_errors_name_the_clock_line() {
+    let e = decode::<Reply>(b"Clock 00:6x:27 00:00:01").unwrap_err();
+    assert_eq!(e.message, MessageKind::Clock);
+    assert_eq!(e.offset, 10);
+}
