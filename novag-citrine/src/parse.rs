@@ -776,7 +776,7 @@ pub fn diagram_cell(i: &[u8]) -> ParseResult<'_, Option<Piece>> {
                     };
                     Some(Some(Piece {
                         color,
-                        role: role_from_letter(p as u8)?,
+                        kind: role_from_letter(p as u8)?,
                     }))
                 },
             ),

@@ -34,6 +34,7 @@ mod fen;
 mod movegen;
 mod position;
 pub mod san;
+mod setup;
 mod types;
 mod uci;
 
@@ -41,8 +42,9 @@ pub use bitboard::Bitboard;
 pub use fen::{FenErrorKind, FenField, ParseFenError};
 pub use position::{CastlingRights, Outcome, PlayError, Position};
 pub use san::{San, SanError, SanProblem};
+pub use setup::{Setup, SetupError};
 pub use types::{
-    CastlingSide, Color, File, Move, MoveKind, ParseSquareError, Piece, Rank, Role, Square,
+    CastlingSide, Color, File, Move, MoveKind, ParseSquareError, Piece, Rank, PieceKind, Square,
 };
 pub use uci::{IllegalMoveError, ParseUciError, ParseUciErrorKind, UciError, UciMove};
 

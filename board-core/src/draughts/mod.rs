@@ -28,14 +28,14 @@ mod perft;
 mod position;
 mod types;
 
-pub use crate::movelist::{CapacityError, MoveList};
+pub use crate::movelist::CapacityError;
 pub use fen::ParseFenError;
 pub use notation::{
     AMBIGUOUS_SHOWN, CapturePath, IllegalMoveError, MAX_PATH, MoveText, MoveTextError,
     ParseMoveError, PdnMove,
 };
 pub use perft::{perft, perft_divide};
-pub use position::{Outcome, PlayError, Position, SetupError};
+pub use position::{Outcome, PlayError, Position, Setup, SetupError};
 pub use types::{
     Color, Move, Piece, PieceKind, Square, SquareOutOfRange, SquareSet, SquareSetIter,
 };
@@ -65,10 +65,13 @@ pub use types::{
 /// collecting one chunk's distinct moves and dropping those met earlier),
 /// and no public function panics. Only the list
 /// ([`Position::legal_moves`], [`perft_divide`]'s per-move counts) is
-/// bounded: the FEN parser, [`Position::from_pieces`] and [`Position::play`]
+/// bounded: the FEN parser, [`Position::from_setup`] and [`Position::play`]
 /// refuse positions with `MAX_MOVES` or more legal moves, so their lists are
 /// complete; for a position reached through [`Position::play_unchecked`] a
 /// full list is the sign that moves are missing, and
 /// [`Position::try_legal_moves`] reports it as [`CapacityError`].
 /// The `capacity_worst_positions` test pins the worst positions found.
 pub const MAX_MOVES: usize = 1024;
+
+/// A list of draughts moves with capacity [`MAX_MOVES`] (stored inline).
+pub type MoveList = crate::MoveList<Move, MAX_MOVES>;
