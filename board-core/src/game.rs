@@ -85,10 +85,8 @@ pub trait Game:
     fn count_legal_moves(&self) -> u64;
     /// Calls `f` with every legal move (in [`Game::legal_moves`] order)
     /// until it returns [`ControlFlow::Break`], which is returned at once.
-    fn for_each_legal_move<B>(
-        &self,
-        f: impl FnMut(Self::Move) -> ControlFlow<B>,
-    ) -> ControlFlow<B>;
+    fn for_each_legal_move<B>(&self, f: impl FnMut(Self::Move) -> ControlFlow<B>)
+    -> ControlFlow<B>;
     /// Whether `mv` is legal here.
     fn is_legal(&self, mv: Self::Move) -> bool;
     /// Plays `mv` if it is legal.

@@ -1,8 +1,8 @@
 //! Chess rules, FEN and UCI: known answers, typed errors, properties.
 
 use board_core::chess::{
-    Color, FenErrorKind, FenField, MAX_MOVES, MoveKind, Outcome, ParseUciErrorKind, Position, PieceKind,
-    Square, UciError, UciMove, perft, perft_divide,
+    Color, FenErrorKind, FenField, MAX_MOVES, MoveKind, Outcome, ParseUciErrorKind, PieceKind,
+    Position, Square, UciError, UciMove, perft, perft_divide,
 };
 use proptest::prelude::*;
 

@@ -9,7 +9,8 @@
 //! they all print, and `capture` reads the recorded-capture format of the
 //! reference transcripts for `dxp decode` and `csa decode` (see README.md).
 //! Adding a game is one [`Game`] variant, one module implementing
-//! `game::GameCli` and one arm per game command; adding a protocol is one
+//! `game::GameCli` for the game's `board_core::Game` position and one arm
+//! per game command; adding a protocol is one
 //! [`Command`] variant and one module.
 //!
 //! Exit codes: 0 success, 2 bad input (one-line message on stderr), 1 an
@@ -229,9 +230,15 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             depth,
             divide,
         } => match game {
-            Game::Draughts => game::perft::<draughts::Draughts>(&position, depth, divide, out),
-            Game::Chess => game::perft::<chess::Chess>(&position, depth, divide, out),
-            Game::Shogi => game::perft::<shogi::Shogi>(&position, depth, divide, out),
+            Game::Draughts => {
+                game::perft::<board_core::draughts::Position>(&position, depth, divide, out)
+            }
+            Game::Chess => {
+                game::perft::<board_core::chess::Position>(&position, depth, divide, out)
+            }
+            Game::Shogi => {
+                game::perft::<board_core::shogi::Position>(&position, depth, divide, out)
+            }
         },
         Command::Moves {
             game,
@@ -239,14 +246,20 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             notation,
             json,
         } => match game {
-            Game::Draughts => game::moves::<draughts::Draughts>(&position, notation, json, out),
-            Game::Chess => game::moves::<chess::Chess>(&position, notation, json, out),
-            Game::Shogi => game::moves::<shogi::Shogi>(&position, notation, json, out),
+            Game::Draughts => {
+                game::moves::<board_core::draughts::Position>(&position, notation, json, out)
+            }
+            Game::Chess => {
+                game::moves::<board_core::chess::Position>(&position, notation, json, out)
+            }
+            Game::Shogi => {
+                game::moves::<board_core::shogi::Position>(&position, notation, json, out)
+            }
         },
         Command::Show { game, position } => match game {
-            Game::Draughts => game::show::<draughts::Draughts>(&position, out),
-            Game::Chess => game::show::<chess::Chess>(&position, out),
-            Game::Shogi => game::show::<shogi::Shogi>(&position, out),
+            Game::Draughts => game::show::<board_core::draughts::Position>(&position, out),
+            Game::Chess => game::show::<board_core::chess::Position>(&position, out),
+            Game::Shogi => game::show::<board_core::shogi::Position>(&position, out),
         },
         Command::Play {
             game,
@@ -254,9 +267,11 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             board,
             moves,
         } => match game {
-            Game::Draughts => game::play::<draughts::Draughts>(&position, &moves, board, out),
-            Game::Chess => game::play::<chess::Chess>(&position, &moves, board, out),
-            Game::Shogi => game::play::<shogi::Shogi>(&position, &moves, board, out),
+            Game::Draughts => {
+                game::play::<board_core::draughts::Position>(&position, &moves, board, out)
+            }
+            Game::Chess => game::play::<board_core::chess::Position>(&position, &moves, board, out),
+            Game::Shogi => game::play::<board_core::shogi::Position>(&position, &moves, board, out),
         },
         Command::Csa { command } => csa::run(command, out),
         Command::Citrine(args) => citrine::run(args, out),

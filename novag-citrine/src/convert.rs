@@ -9,7 +9,7 @@
 
 use crate::message::HostMove;
 use crate::types::{MoveText, NormalMove, Promotion};
-use crate::vocab::{Move, Position, PieceKind};
+use crate::vocab::{Move, PieceKind, Position};
 use board_core::chess::MoveKind;
 
 /// Why a wire move does not fit the position.

@@ -4,7 +4,9 @@
 //! that users of this crate need not depend on board-core directly; the
 //! crate only adds private helpers (square from file and rank indices).
 
-pub use board_core::chess::{CastlingSide, Color, File, Move, Piece, Position, Rank, PieceKind, Square};
+pub use board_core::chess::{
+    CastlingSide, Color, File, Move, Piece, PieceKind, Position, Rank, Square,
+};
 
 /// The square on file `0..8` (a..h) and rank `0..8` (1..8), `None` outside.
 pub(crate) fn square(file: u8, rank: u8) -> Option<Square> {

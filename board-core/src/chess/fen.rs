@@ -332,7 +332,9 @@ impl FromStr for Position {
         setup.ep_square = ep_square;
         Position::from_setup(&setup).map_err(|e| {
             let (field, offset, kind) = match e {
-                SetupError::MissingKing(c) => (FenField::Board, board_at, FenErrorKind::MissingKing(c)),
+                SetupError::MissingKing(c) => {
+                    (FenField::Board, board_at, FenErrorKind::MissingKing(c))
+                }
                 SetupError::TooManyKings(c) => {
                     (FenField::Board, board_at, FenErrorKind::TooManyKings(c))
                 }

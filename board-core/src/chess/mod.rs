@@ -44,7 +44,7 @@ pub use position::{CastlingRights, Outcome, PlayError, Position};
 pub use san::{San, SanError, SanProblem};
 pub use setup::{Setup, SetupError};
 pub use types::{
-    CastlingSide, Color, File, Move, MoveKind, ParseSquareError, Piece, Rank, PieceKind, Square,
+    CastlingSide, Color, File, Move, MoveKind, ParseSquareError, Piece, PieceKind, Rank, Square,
 };
 pub use uci::{IllegalMoveError, ParseUciError, ParseUciErrorKind, UciError, UciMove};
 

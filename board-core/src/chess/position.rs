@@ -306,7 +306,9 @@ impl Position {
     /// the kings, or only bishops, all on squares of one colour. (Same
     /// verdict as python-chess's `is_insufficient_material`.)
     pub fn is_insufficient_material(&self) -> bool {
-        let heavy = self.by_kind(PieceKind::Pawn) | self.by_kind(PieceKind::Rook) | self.by_kind(PieceKind::Queen);
+        let heavy = self.by_kind(PieceKind::Pawn)
+            | self.by_kind(PieceKind::Rook)
+            | self.by_kind(PieceKind::Queen);
         if heavy.any() {
             return false;
         }
@@ -539,7 +541,9 @@ impl Position {
                 & (self.by_kind[PieceKind::Bishop.index()] | queens)
                 & theirs)
                 .any()
-            || (rook_attacks(sq, occupied) & (self.by_kind[PieceKind::Rook.index()] | queens) & theirs)
+            || (rook_attacks(sq, occupied)
+                & (self.by_kind[PieceKind::Rook.index()] | queens)
+                & theirs)
                 .any()
     }
 

@@ -48,7 +48,7 @@
 use core::fmt;
 
 use super::position::Position;
-use super::types::{CastlingSide, File, Move, MoveKind, Rank, PieceKind, Square};
+use super::types::{CastlingSide, File, Move, MoveKind, PieceKind, Rank, Square};
 
 /// A move written in SAN (see the [module docs](self)): a small `Copy`
 /// value of at most 7 ASCII bytes, printed by `Display`.
@@ -339,7 +339,9 @@ impl Position {
             let from = Square::from_coords(file, rank);
             let mut to = p.to;
             let king_home = (from == Square::E1 || from == Square::E8)
-                && self.piece_at(from).is_some_and(|pc| pc.kind == PieceKind::King);
+                && self
+                    .piece_at(from)
+                    .is_some_and(|pc| pc.kind == PieceKind::King);
             if p.promotion.is_none() && king_home && to.rank() == from.rank() {
                 if to.file() == File::H {
                     to = Square::from_coords(File::G, to.rank());

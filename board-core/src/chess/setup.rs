@@ -1,10 +1,10 @@
 //! [`Setup`]: an unchecked chess position, validated by
 //! [`Position::from_setup`] into a [`Position`].
 
+use super::MAX_MOVES;
 use super::bitboard::Bitboard;
 use super::position::{CastlingRights, Position};
 use super::types::{CastlingSide, Color, File, Piece, PieceKind, Rank, Square};
-use super::MAX_MOVES;
 
 /// An unchecked position: what a FEN (or a board on a chess computer)
 /// says, before the rules are applied. [`Position::from_setup`] validates

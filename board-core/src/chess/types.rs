@@ -363,7 +363,12 @@ impl PieceKind {
     ];
 
     /// The four kinds a pawn may promote to, strongest first.
-    pub const PROMOTIONS: [PieceKind; 4] = [PieceKind::Queen, PieceKind::Rook, PieceKind::Bishop, PieceKind::Knight];
+    pub const PROMOTIONS: [PieceKind; 4] = [
+        PieceKind::Queen,
+        PieceKind::Rook,
+        PieceKind::Bishop,
+        PieceKind::Knight,
+    ];
 
     /// 0 (pawn) ..= 5 (king).
     #[inline]

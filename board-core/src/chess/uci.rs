@@ -13,7 +13,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use super::position::Position;
-use super::types::{File, Move, Rank, PieceKind, Square};
+use super::types::{File, Move, PieceKind, Rank, Square};
 
 /// A move as written in UCI: from, to, optional promotion. Syntax only; it
 /// may not be legal (or even possible) in any position.

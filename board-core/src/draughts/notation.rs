@@ -13,9 +13,9 @@
 use core::fmt;
 use core::str::FromStr;
 
+use super::Position;
 use super::bitboard::{BOARD, RAYS, nearest, slide, step};
 use super::types::{Color, Move, PieceKind, Square};
-use super::Position;
 
 /// Most squares a move text or capture path holds: the origin and one
 /// landing square per captured piece. With at most 50 pieces on the board a

@@ -3,10 +3,10 @@
 use core::fmt;
 use core::ops::ControlFlow;
 
+use super::MAX_MOVES;
 use super::bitboard::{BLACK_PROMOTION, BOARD, WHITE_PROMOTION};
 use super::movegen::{self, has_capture};
 use super::types::{Color, Move, Piece, PieceKind, Square, SquareSet};
-use super::MAX_MOVES;
 use crate::MoveList;
 use crate::movelist::CapacityError;
 

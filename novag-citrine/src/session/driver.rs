@@ -998,7 +998,10 @@ impl<T: Timestamp> Driver<T> {
 
     /// The (move number, colour) of the next ply.
     fn next_ply_id(&self) -> (u32, Color) {
-        (self.position.fullmove_number(), self.position.side_to_move())
+        (
+            self.position.fullmove_number(),
+            self.position.side_to_move(),
+        )
     }
 
     /// Stops awaiting one answer of `kind` (the oldest).
