@@ -3,25 +3,7 @@
 //! [`Player`](crate::player::Player), a command-line tool — is written
 //! once.
 //!
-//! Implemented by [`draughts::Position`], [`chess::Position`] and
-//! [`shogi::Position`]. Every method is also an inherent method of each
-//! position with the same name and meaning (so no import is needed to call
-//! it on one game); the trait adds the generic algorithms: [`Game::perft`]
-//! (overridden by a faster one where a game has it: draughts and chess) and
-//! [`Game::perft_divide_with`].
-//!
-//! ```
-//! use board_core::{Game, chess, draughts, shogi};
-//!
-//! /// Leaf counts at depth 3 from the start position, for any game.
-//! fn perft3<G: Game>() -> u64 {
-//!     G::startpos().perft(3)
-//! }
-//! assert_eq!(perft3::<draughts::Position>(), 658);
-//! assert_eq!(perft3::<chess::Position>(), 8_902);
-//! assert_eq!(perft3::<shogi::Position>(), 25_470);
-//! assert_eq!(<chess::Position as Game>::NAME, "chess");
-//! ```
+//! Implemented by the three games' `Position`s (see the trait).
 
 use core::fmt;
 use core::ops::{ControlFlow, Deref};
@@ -35,6 +17,31 @@ use crate::{chess, draughts, shogi};
 ///
 /// `{:#}` (the alternate `Display`) draws the position as a plain-ASCII
 /// diagram.
+///
+/// Implemented by [`draughts::Position`], [`chess::Position`] and
+/// [`shogi::Position`]. The rules methods (`startpos` to `play_unchecked`)
+/// are also inherent methods of each position with the same names, types
+/// and meaning (no import is needed to call them on one game); `is_lost`,
+/// `material_gain`, `move_text` and `parse_move` (the main notation; each
+/// game has inherent methods for all its notations) are the trait's. It
+/// adds the algorithms written
+/// once: [`Game::perft`] (generic; draughts and chess override it with
+/// their specialised counters) and [`Game::perft_divide_with`], and the
+/// built-in [`Player::choose`](crate::player::Player::choose) is written
+/// over it.
+///
+/// ```
+/// use board_core::{Game, chess, draughts, shogi};
+///
+/// /// Leaf counts at depth 3 from the start position, for any game.
+/// fn perft3<G: Game>() -> u64 {
+///     G::startpos().perft(3)
+/// }
+/// assert_eq!(perft3::<draughts::Position>(), 658);
+/// assert_eq!(perft3::<chess::Position>(), 8_902);
+/// assert_eq!(perft3::<shogi::Position>(), 25_470);
+/// assert_eq!(<chess::Position as Game>::NAME, "chess");
+/// ```
 pub trait Game:
     Copy + Eq + fmt::Debug + fmt::Display + FromStr<Err = Self::ParseError> + Sized
 {

@@ -66,7 +66,8 @@ enum Game {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run a DXP game, a CSA game and a Citrine session on loopback and
-    /// print their wire transcripts and a summary (the default command).
+    /// print their wire transcripts, each game's final position as a
+    /// diagram, and a summary (the default command).
     ///
     /// No hardware and no network beyond 127.0.0.1. Exit code 0 when all
     /// parts passed, 1 (with one `error:` line per failed part) otherwise.
@@ -74,7 +75,9 @@ enum Command {
     /// Count the leaf nodes of the legal move tree (perft).
     ///
     /// Stdout: the node count alone on the first line; with --divide, then
-    /// one `<move> <count>` line per legal root move. Timing goes to stderr.
+    /// one `<move> <count>` line per legal root move. Timing goes to stderr;
+    /// while it runs, when stderr is a terminal, a progress line there (root
+    /// moves done, nodes, nodes/s), erased at the end.
     Perft {
         /// The game.
         game: Game,

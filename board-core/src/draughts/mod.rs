@@ -11,6 +11,14 @@
 //! a man promotes only when its move ends on the far row. Draw rules are
 //! not part of a [`Position`].
 //!
+//! Same shape as the other game modules (see the crate docs): [`Position`]
+//! (PDN FEN in and out, `{:#}` diagram), [`Setup`] validated by
+//! [`Position::from_setup`], [`Position::side_to_move`],
+//! [`Position::legal_moves`] into a [`MoveList`],
+//! [`Position::count_legal_moves`], [`Position::for_each_legal_move`]
+//! (early exit), [`Position::play`] / [`Position::play_unchecked`],
+//! [`perft`] and [`perft_divide`].
+//!
 //! ```
 //! use board_core::draughts::{Position, perft};
 //! let pos: Position = "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46".parse().unwrap();
