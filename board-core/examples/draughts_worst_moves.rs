@@ -4,7 +4,7 @@
 //!
 //! `cargo run --release -p board-core --example draughts_worst_moves [seconds] [seed] [quiet|capture|both]`
 
-use board_core::draughts::{Color, Piece, PieceKind, Position};
+use board_core::draughts::{Color, Piece, PieceKind, Position, Setup};
 use board_core::player::Player;
 use std::time::{Duration, Instant};
 
@@ -39,7 +39,11 @@ fn random_piece(rng: &mut Rng, square: usize) -> Option<Piece> {
 }
 
 fn score(board: &[Option<Piece>; 50], want_capture: bool) -> Option<(usize, Position)> {
-    let pos = Position::from_pieces(*board, Color::White).ok()?;
+    let pos = Position::from_setup(&Setup {
+        board: *board,
+        side_to_move: Color::White,
+    })
+    .ok()?;
     if pos.must_capture() != want_capture {
         return None;
     }

@@ -181,9 +181,9 @@ impl<'a> Arbitrary<'a> for chess::Square {
 }
 
 #[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'a> Arbitrary<'a> for chess::Role {
+impl<'a> Arbitrary<'a> for chess::PieceKind {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        Ok(*u.choose(&chess::Role::ALL)?)
+        Ok(*u.choose(&chess::PieceKind::ALL)?)
     }
 }
 
@@ -192,7 +192,7 @@ impl<'a> Arbitrary<'a> for chess::Piece {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(chess::Piece {
             color: chess::Color::arbitrary(u)?,
-            role: chess::Role::arbitrary(u)?,
+            kind: chess::PieceKind::arbitrary(u)?,
         })
     }
 }
@@ -211,13 +211,13 @@ impl<'a> Arbitrary<'a> for chess::CastlingSide {
 #[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for chess::MoveKind {
     /// A kind a [`Move`](chess::Move) stores as given: promotions only to
-    /// [`Role::PROMOTIONS`](chess::Role::PROMOTIONS).
+    /// [`PieceKind::PROMOTIONS`](chess::PieceKind::PROMOTIONS).
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(match u.int_in_range(0..=3u8)? {
             0 => chess::MoveKind::Normal,
             1 => chess::MoveKind::EnPassant,
             2 => chess::MoveKind::Castle(chess::CastlingSide::arbitrary(u)?),
-            _ => chess::MoveKind::Promotion(*u.choose(&chess::Role::PROMOTIONS)?),
+            _ => chess::MoveKind::Promotion(*u.choose(&chess::PieceKind::PROMOTIONS)?),
         })
     }
 }
@@ -242,7 +242,7 @@ impl<'a> Arbitrary<'a> for chess::UciMove {
         let from = chess::Square::arbitrary(u)?;
         let to = chess::Square::arbitrary(u)?;
         let promotion = if bool::arbitrary(u)? {
-            Some(*u.choose(&chess::Role::PROMOTIONS)?)
+            Some(*u.choose(&chess::PieceKind::PROMOTIONS)?)
         } else {
             None
         };

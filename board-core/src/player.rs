@@ -2,25 +2,23 @@
 //! for the three games, enough to play whole games unattended (the
 //! `boardwire` demo and `--auto` runs, the protocol crates' tests, the
 //! simulated Novag Citrine). It is not an engine; it is simple but not
-//! silly:
+//! silly, and the same for every game ([`Player::choose`], over
+//! [`Game`]):
 //!
-//! * **draughts**: prefers a move that promotes a man, then the move after
-//!   which the opponent's best capture takes least, and wins outright when
-//!   the opponent is left without a move (captures are compulsory, so the
-//!   legal list already holds only the longest captures);
-//! * **chess**: mates in one when it can, otherwise (three times in four)
-//!   takes the most valuable piece it can, least valuable attacker first,
-//!   otherwise plays a random legal move;
-//! * **shogi**: mates in one when it can, otherwise (three times in four)
-//!   captures the most valuable piece it can, otherwise plays a random
-//!   legal move.
+//! * it wins at once when it can: a move after which the opponent has lost
+//!   ([`Game::is_lost`]: checkmate in chess, no legal move in draughts and
+//!   shogi);
+//! * otherwise, three times in four, it takes the move that wins the most
+//!   material ([`Game::material_gain`]: captures and promotions; the first
+//!   of equals), when some move wins any;
+//! * otherwise it plays a random legal move.
 //!
-//! Ties are broken by a xorshift64* generator seeded by [`Player::new`], so
+//! Choices come from a xorshift64* generator seeded by [`Player::new`], so
 //! the same seed and the same positions give the same moves on every
 //! platform. Nothing allocates: the legal lists are the games' fixed
 //! `MoveList`s on the stack.
 
-use crate::{chess, draughts, shogi};
+use crate::{Game, chess, draughts, shogi};
 
 /// A seeded, deterministic move chooser for draughts, chess and shogi.
 ///
@@ -62,107 +60,30 @@ impl Player {
         ((self.next_u64() >> 11) % len as u64) as usize
     }
 
-    /// A legal draughts move for the side to move, `None` when it has none
-    /// (it has lost).
-    pub fn choose_draughts(&mut self, position: &draughts::Position) -> Option<draughts::Move> {
+    /// A legal move for the side to move in any game (the policy in the
+    /// module docs), `None` when it has none (the game is over).
+    ///
+    /// ```
+    /// use board_core::{draughts, player::Player};
+    /// let pos = draughts::Position::startpos();
+    /// let mv = Player::new(1).choose(&pos).unwrap();
+    /// assert!(pos.is_legal(mv));
+    /// ```
+    pub fn choose<G: Game>(&mut self, position: &G) -> Option<G::Move> {
         let moves = position.legal_moves();
-        let mut best: Option<(i64, u64, draughts::Move)> = None;
-        for &mv in moves.iter() {
-            let mut score = 0i64;
-            let promotes = position
-                .piece_at(mv.from())
-                .is_some_and(|p| p.kind == draughts::PieceKind::Man)
-                && match position.side_to_move() {
-                    draughts::Color::White => mv.to().number() <= 5,
-                    draughts::Color::Black => mv.to().number() >= 46,
-                };
-            if promotes {
-                score += 50;
-            }
-            let mut next = *position;
-            next.play_unchecked(mv);
-            // All of the opponent's legal moves capture the same number of
-            // pieces when any captures (the majority rule).
-            let reply = next.legal_moves();
-            score -= 10 * i64::from(reply.first().map_or(0, |m| m.capture_count()));
-            if reply.is_empty() {
-                score += 1000;
-            }
-            let tie = self.next_u64();
-            if best.is_none_or(|(s, t, _)| (score, tie) > (s, t)) {
-                best = Some((score, tie, mv));
-            }
-        }
-        best.map(|(_, _, mv)| mv)
-    }
-
-    /// A legal chess move for the side to move, `None` when it has none
-    /// (checkmate or stalemate).
-    pub fn choose_chess(&mut self, position: &chess::Position) -> Option<chess::Move> {
-        let moves = position.legal_moves();
-        self.mate_or_capture(
-            &moves,
-            |mv| {
-                let mut after = *position;
-                after.play_unchecked(mv);
-                after.is_checkmate()
-            },
-            |mv| {
-                let gain = if mv.is_en_passant() {
-                    chess_value(chess::Role::Pawn)
-                } else {
-                    position
-                        .piece_at(mv.to())
-                        .map_or(0, |p| chess_value(p.role))
-                };
-                // Most valuable victim, least valuable attacker.
-                let attacker = position
-                    .piece_at(mv.from())
-                    .map_or(0, |p| chess_value(p.role));
-                if gain > 0 { gain * 128 - attacker } else { 0 }
-            },
-        )
-    }
-
-    /// A legal shogi move for the side to move, `None` when it has none
-    /// (checkmate: resign).
-    pub fn choose_shogi(&mut self, position: &shogi::Position) -> Option<shogi::Move> {
-        let moves = position.legal_moves();
-        self.mate_or_capture(
-            &moves,
-            |mv| {
-                let mut after = *position;
-                after.play_unchecked(mv);
-                after.is_checkmate()
-            },
-            |mv| match (mv.from(), position.piece_at(mv.to())) {
-                (Some(_), Some(victim)) => shogi_value(victim.kind),
-                _ => 0,
-            },
-        )
-    }
-
-    /// The chess and shogi policy: the first move that `mates`; otherwise,
-    /// three times in four, the move with the highest `capture` score (0 =
-    /// no capture; the first of equals); otherwise a random move. `None`
-    /// for an empty list.
-    fn mate_or_capture<M: Copy>(
-        &mut self,
-        moves: &[M],
-        mates: impl Fn(M) -> bool,
-        capture: impl Fn(M) -> u32,
-    ) -> Option<M> {
         if moves.is_empty() {
             return None;
         }
-        let mut best: Option<(u32, M)> = None;
-        for &mv in moves {
-            if mates(mv) {
+        let mut best: Option<(u32, G::Move)> = None;
+        for &mv in moves.iter() {
+            let mut after = *position;
+            after.play_unchecked(mv);
+            if after.is_lost() {
                 return Some(mv);
             }
-            let score = capture(mv);
-            if score > 0 && best.is_none_or(|(s, _)| score > s) {
-                best = Some((score, mv));
+            let gain = position.material_gain(mv);
+            if gain > 0 && best.is_none_or(|(g, _)| gain > g) {
+                best = Some((gain, mv));
             }
         }
         let r = self.next_u64();
@@ -173,30 +94,23 @@ impl Player {
         }
         Some(moves[self.index(moves.len())])
     }
-}
 
-fn chess_value(r: chess::Role) -> u32 {
-    match r {
-        chess::Role::Pawn => 1,
-        chess::Role::Knight | chess::Role::Bishop => 3,
-        chess::Role::Rook => 5,
-        chess::Role::Queen => 9,
-        chess::Role::King => 100,
+    /// [`Player::choose`] for draughts: `None` when the side to move has
+    /// no move (it has lost).
+    pub fn choose_draughts(&mut self, position: &draughts::Position) -> Option<draughts::Move> {
+        self.choose(position)
     }
-}
 
-fn shogi_value(k: shogi::PieceKind) -> u32 {
-    use shogi::PieceKind as K;
-    match k {
-        K::Pawn => 1,
-        K::Lance | K::Knight => 3,
-        K::Silver | K::Gold => 5,
-        K::ProPawn | K::ProLance | K::ProKnight | K::ProSilver => 6,
-        K::Bishop => 8,
-        K::Rook => 10,
-        K::Horse => 11,
-        K::Dragon => 13,
-        K::King => 100,
+    /// [`Player::choose`] for chess: `None` when the side to move has no
+    /// move (checkmate or stalemate).
+    pub fn choose_chess(&mut self, position: &chess::Position) -> Option<chess::Move> {
+        self.choose(position)
+    }
+
+    /// [`Player::choose`] for shogi: `None` when the side to move has no
+    /// move (checkmate: resign).
+    pub fn choose_shogi(&mut self, position: &shogi::Position) -> Option<shogi::Move> {
+        self.choose(position)
     }
 }
 

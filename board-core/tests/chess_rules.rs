@@ -1,8 +1,8 @@
 //! Chess rules, FEN and UCI: known answers, typed errors, properties.
 
 use board_core::chess::{
-    Color, FenErrorKind, FenField, MAX_MOVES, MoveKind, Outcome, ParseUciErrorKind, Position, Role,
-    Square, UciError, UciMove, perft, perft_divide,
+    Color, FenErrorKind, FenField, MAX_MOVES, MoveKind, Outcome, ParseUciErrorKind, PieceKind,
+    Position, Square, UciError, UciMove, perft, perft_divide,
 };
 use proptest::prelude::*;
 
@@ -258,7 +258,7 @@ fn uci_syntax_and_legality_are_separate() {
     assert!(matches!(p.parse_uci("e2e5"), Err(UciError::Illegal(_))));
     assert!(matches!(p.parse_uci("e7e5"), Err(UciError::Illegal(_))));
     let u: UciMove = "e7e8q".parse().unwrap();
-    assert_eq!(u.promotion, Some(Role::Queen));
+    assert_eq!(u.promotion, Some(PieceKind::Queen));
     assert_eq!(u.to_string(), "e7e8q");
 }
 
@@ -387,10 +387,10 @@ proptest! {
             MoveKind::EnPassant,
             MoveKind::Castle(board_core::chess::CastlingSide::KingSide),
             MoveKind::Castle(board_core::chess::CastlingSide::QueenSide),
-            MoveKind::Promotion(Role::Queen),
-            MoveKind::Promotion(Role::Knight),
-            MoveKind::Promotion(Role::Pawn),
-            MoveKind::Promotion(Role::King),
+            MoveKind::Promotion(PieceKind::Queen),
+            MoveKind::Promotion(PieceKind::Knight),
+            MoveKind::Promotion(PieceKind::Pawn),
+            MoveKind::Promotion(PieceKind::King),
         ];
         let mv = board_core::chess::Move::new(Square::new(from).unwrap(), Square::new(to).unwrap(), kinds[kind]);
         let legal = p.is_legal(mv);

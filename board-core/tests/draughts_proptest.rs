@@ -2,7 +2,7 @@
 //! move generator's entry points, and panic-freedom on arbitrary text.
 
 use board_core::draughts::{
-    Color, Move, PdnMove, Piece, PieceKind, Position, Square, SquareSet, perft,
+    Color, Move, PdnMove, Piece, PieceKind, Position, Setup, Square, SquareSet, perft,
 };
 use proptest::prelude::*;
 
@@ -32,7 +32,11 @@ fn arb_position() -> impl Strategy<Value = Position> {
                     piece
                 });
             }
-            Position::from_pieces(board, if white { Color::White } else { Color::Black }).ok()
+            Position::from_setup(&Setup {
+                board,
+                side_to_move: if white { Color::White } else { Color::Black },
+            })
+            .ok()
         },
     )
 }
@@ -54,7 +58,7 @@ fn arb_playout() -> impl Strategy<Value = Position> {
 
 fn check_moves(pos: &Position) -> Result<(), TestCaseError> {
     let moves = pos.legal_moves();
-    prop_assert_eq!(pos.count_legal_moves(), moves.len());
+    prop_assert_eq!(pos.count_legal_moves(), moves.len() as u64);
     prop_assert_eq!(perft(pos, 1), moves.len() as u64);
     prop_assert_eq!(pos.is_game_over(), moves.is_empty());
     if let Some(first) = moves.first() {
@@ -96,7 +100,7 @@ proptest! {
         let back: Position = text.parse().unwrap();
         prop_assert_eq!(back, pos);
         prop_assert_eq!(back.to_string(), text);
-        prop_assert_eq!(Position::from_pieces(pos.to_pieces(), pos.side_to_move()), Ok(pos));
+        prop_assert_eq!(Position::from_setup(&pos.to_setup()), Ok(pos));
     }
 
     #[test]

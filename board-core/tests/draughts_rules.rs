@@ -5,7 +5,7 @@
 
 use board_core::draughts::{
     Color, IllegalMoveError, MAX_MOVES, Move, MoveTextError, Outcome, ParseFenError,
-    ParseMoveError, PdnMove, Piece, PieceKind, Position, SetupError, Square, SquareSet,
+    ParseMoveError, PdnMove, Piece, PieceKind, Position, Setup, SetupError, Square, SquareSet,
 };
 
 fn pos(fen: &str) -> Position {
@@ -393,22 +393,20 @@ fn fen_errors_name_problem_and_offset() {
 
 #[test]
 fn setup_from_pieces() {
-    let board = Position::startpos().to_pieces();
+    let setup = Position::startpos().to_setup();
+    assert_eq!(Position::from_setup(&setup), Ok(Position::startpos()));
+    let mut bad = Setup::empty();
+    bad.board[47] = Some(Piece::new(Color::Black, PieceKind::Man));
     assert_eq!(
-        Position::from_pieces(board, Color::White),
-        Ok(Position::startpos())
-    );
-    let mut bad = [None; 50];
-    bad[47] = Some(Piece::new(Color::Black, PieceKind::Man));
-    assert_eq!(
-        Position::from_pieces(bad, Color::White),
+        Position::from_setup(&bad),
         Err(SetupError::ManOnPromotionRow {
             square: sq(48),
             color: Color::Black
         })
     );
-    bad[47] = Some(Piece::new(Color::Black, PieceKind::King));
-    assert!(Position::from_pieces(bad, Color::Black).is_ok());
+    bad.board[47] = Some(Piece::new(Color::Black, PieceKind::King));
+    bad.side_to_move = Color::Black;
+    assert!(Position::from_setup(&bad).is_ok());
 }
 
 #[test]
@@ -460,6 +458,6 @@ fn capacity_worst_positions() {
         sorted.sort();
         sorted.dedup();
         assert_eq!(sorted.len(), n, "duplicates in {fen}");
-        assert_eq!(p.count_legal_moves(), n);
+        assert_eq!(p.count_legal_moves(), n as u64);
     }
 }

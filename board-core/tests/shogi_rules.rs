@@ -164,8 +164,8 @@ fn plain_repetition_is_a_draw_and_history_capacity_is_reported() {
 
 #[test]
 fn move_list_capacity() {
-    use board_core::shogi::{MAX_MOVES, Moves};
-    assert_eq!(Moves::CAPACITY, MAX_MOVES);
+    use board_core::shogi::{MAX_MOVES, MoveList};
+    assert_eq!(MoveList::CAPACITY, MAX_MOVES);
     // The published maximum, 593 legal moves.
     let p = pos("R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1");
     assert_eq!(p.legal_moves().len(), 593);

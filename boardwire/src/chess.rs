@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use board_core::chess::{Move, Position, UciError, perft_divide};
+use board_core::chess::{Move, Position, UciError};
 
 use crate::Failure;
 use crate::batch::json_string;
@@ -15,30 +15,25 @@ const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R 
 
 /// Chess for the game commands (`crate::game`): FEN, `startpos` or
 /// `kiwipete`; `--json` gives `{"uci":"e2e4","san":"e4"}`.
-pub(crate) struct Chess;
-
-impl GameCli for Chess {
-    type Position = Position;
-    type Move = Move;
+impl GameCli for Position {
     const BATCH_KEY: &'static str = "fen";
-    const NAME: &'static str = "chess";
     const NOTATIONS: &'static [Notation] = &[Notation::Uci, Notation::San];
 
-    fn notation_text(pos: &Position, mv: Move, notation: Notation) -> String {
+    fn notation_text(&self, mv: Move, notation: Notation) -> String {
         match notation {
-            Notation::San => pos.san(mv).to_string(),
+            Notation::San => self.san(mv).to_string(),
             _ => mv.to_string(),
         }
     }
 
     /// UCI first, then SAN; when both fail, the UCI reason for text that
     /// is UCI syntax (`e2e5`: illegal), else the SAN reason.
-    fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
-        let uci = match pos.parse_uci(text) {
+    fn parse_any_move(&self, text: &str) -> Result<Move, String> {
+        let uci = match self.parse_uci(text) {
             Ok(mv) => return Ok(mv),
             Err(e) => e,
         };
-        match pos.parse_san(text) {
+        match self.parse_san(text) {
             Ok(mv) => Ok(mv),
             Err(san) => Err(match uci {
                 UciError::Illegal(_) => uci.to_string(),
@@ -48,10 +43,6 @@ impl GameCli for Chess {
                 UciError::Syntax(_) => format!("illegal: {}", san.problem),
             }),
         }
-    }
-
-    fn play(pos: &mut Position, mv: Move) {
-        pos.play_unchecked(mv);
     }
 
     fn position(text: &str) -> Result<Position, Failure> {
@@ -68,30 +59,8 @@ impl GameCli for Chess {
         }
     }
 
-    fn legal_moves(pos: &Position) -> Result<Vec<Move>, Failure> {
-        Ok(pos.legal_moves().iter().copied().collect())
-    }
-
-    fn move_text(_: &Position, mv: Move) -> String {
-        mv.to_string()
-    }
-
-    fn write_json_move(pos: &Position, mv: Move, out: &mut dyn Write) -> Result<(), Failure> {
-        write!(out, "{{\"uci\":\"{mv}\",\"san\":\"{}\"}}", pos.san(mv))?;
+    fn write_json_move(&self, mv: Move, out: &mut dyn Write) -> Result<(), Failure> {
+        write!(out, "{{\"uci\":\"{mv}\",\"san\":\"{}\"}}", self.san(mv))?;
         Ok(())
-    }
-
-    fn perft(pos: &Position, depth: u32) -> Result<u64, Failure> {
-        Ok(board_core::chess::perft(pos, depth))
-    }
-
-    fn perft_divide(pos: &Position, depth: u32) -> (u64, Vec<(Move, u64)>) {
-        let per_move: Vec<(Move, u64)> = perft_divide(pos, depth).iter().copied().collect();
-        let total = if depth == 0 {
-            1
-        } else {
-            per_move.iter().map(|&(_, n)| n).sum()
-        };
-        (total, per_move)
     }
 }

@@ -570,6 +570,8 @@ pub(crate) struct ClientReport {
     pub result: Option<(Option<EndReason>, Outcome)>,
     /// `##[MONITOR2]` replies received.
     pub monitor_replies: usize,
+    /// The position when the game ended (for the demo's diagram).
+    pub position: Option<board_core::shogi::Position>,
     /// Problems: login refused, malformed lines, board mismatches.
     pub problems: crate::transcript::Problems,
 }
@@ -698,6 +700,7 @@ fn on_event(
         }
         Event::Move { .. } => report.moves += 1,
         Event::GameEnded(end) => {
+            report.position = client.position().copied();
             report.result = Some((end.reason, end.outcome));
             t.note(&format!(
                 "game over after {} moves: {}",

@@ -111,6 +111,9 @@ struct Report {
     /// (label, bytes) each way.
     sent: (&'static str, u64),
     received: (&'static str, u64),
+    /// The game's final position as a diagram (the board-core `{:#}`
+    /// form), printed after the part's transcript.
+    board: String,
 }
 
 /// Runs the demo.
@@ -159,6 +162,10 @@ pub fn run(args: DemoArgs, out: &mut impl Write) -> Result<(), Failure> {
             Part::Citrine => citrine_part(sink.clone(), inject, started + CITRINE_TIMEOUT),
         };
         let secs = started.elapsed().as_secs_f64();
+        if let (Ok(r), false) = (&result, args.quiet) {
+            writeln!(out, "-- {} final position:\n{}", part.name(), r.board)?;
+            out.flush()?;
+        }
         match result {
             Ok(r) => rows.push(format!(
                 "{:<8} passed  {}; result: {}; bytes {} {}, {} {}; {secs:.3} s",
@@ -309,7 +316,12 @@ async fn dxp_part(sink: Sink, inject: bool) -> Result<Report, String> {
             return Err("the game ended without a result (GAMEEND reason 0)".into());
         }
     };
+    let mut board = last.start;
+    for &mv in &last.moves {
+        board.play_unchecked(mv);
+    }
     Ok(Report {
+        board: format!("{board:#}"),
         moves: format!("{} plies, 1 take-back", last.moves.len()),
         result,
         sent: ("initiator->follower", t.bytes_sent),
@@ -416,7 +428,11 @@ async fn csa_game(addr: std::net::SocketAddr, sink: Sink, inject: bool) -> Resul
     if rb.monitor_replies == 0 {
         return Err("bob received no ##[MONITOR2] reply".into());
     }
+    let Some(board) = ra.position else {
+        return Err("alice: no final position".into());
+    };
     Ok(Report {
+        board: format!("{board:#}"),
         moves: format!("{} moves", ra.moves),
         result: "alice (sente) resigned: #RESIGN, bob (gote) #WIN".into(),
         sent: ("clients->server", ta.bytes_sent + tb.bytes_sent),
@@ -589,6 +605,7 @@ fn citrine_part(sink: Sink, inject: bool, deadline: Instant) -> Result<Report, S
         moves.join(" ")
     ));
     Ok(Report {
+        board: format!("{position:#}"),
         moves: format!(
             "{} plies ({} duplicate ack(s) ignored, 2 plies taken back)",
             moves.len(),

@@ -10,33 +10,24 @@
 
 use std::io::Write;
 
-use board_core::draughts::{Move, Position, perft_divide};
+use board_core::draughts::{Move, Position};
 
 use crate::Failure;
 use crate::batch::json_string;
 use crate::game::{GameCli, Notation};
 
 /// International draughts for the game commands (`crate::game`).
-pub(crate) struct Draughts;
-
-impl GameCli for Draughts {
-    type Position = Position;
-    type Move = Move;
+impl GameCli for Position {
     const BATCH_KEY: &'static str = "fen";
-    const NAME: &'static str = "draughts";
     const NOTATIONS: &'static [Notation] = &[Notation::Pdn];
 
-    fn notation_text(pos: &Position, mv: Move, _: Notation) -> String {
-        pos.move_text(mv).to_string()
+    fn notation_text(&self, mv: Move, _: Notation) -> String {
+        self.move_text(mv).to_string()
     }
 
-    fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
-        pos.parse_move(text)
+    fn parse_any_move(&self, text: &str) -> Result<Move, String> {
+        self.parse_move(text)
             .map_err(|e| format!("not a legal PDN move here ({e})"))
-    }
-
-    fn play(pos: &mut Position, mv: Move) {
-        pos.play_unchecked(mv);
     }
 
     fn position(text: &str) -> Result<Position, Failure> {
@@ -51,20 +42,17 @@ impl GameCli for Draughts {
         })
     }
 
-    fn legal_moves(pos: &Position) -> Result<Vec<Move>, Failure> {
-        let list = pos
+    /// In the documented order (module docs), and a full list is an error.
+    fn listed_moves(&self) -> Result<Vec<Move>, Failure> {
+        let list = self
             .try_legal_moves()
             .map_err(|e| Failure::Input(e.to_string()))?;
-        let mut moves: Vec<Move> = list.iter().copied().collect();
+        let mut moves: Vec<Move> = list.to_vec();
         moves.sort_by_cached_key(order_key);
         Ok(moves)
     }
 
-    fn move_text(pos: &Position, mv: Move) -> String {
-        pos.move_text(mv).to_string()
-    }
-
-    fn write_json_move(pos: &Position, mv: Move, out: &mut dyn Write) -> Result<(), Failure> {
+    fn write_json_move(&self, mv: Move, out: &mut dyn Write) -> Result<(), Failure> {
         write!(
             out,
             "{{\"from\":{},\"to\":{},\"captures\":[",
@@ -74,17 +62,8 @@ impl GameCli for Draughts {
         for (i, s) in mv.captures().iter().enumerate() {
             write!(out, "{}{s}", if i == 0 { "" } else { "," })?;
         }
-        write!(out, "],\"notation\":\"{}\"}}", pos.move_text(mv))?;
+        write!(out, "],\"notation\":\"{}\"}}", self.move_text(mv))?;
         Ok(())
-    }
-
-    fn perft(pos: &Position, depth: u32) -> Result<u64, Failure> {
-        Ok(board_core::draughts::perft(pos, depth))
-    }
-
-    fn perft_divide(pos: &Position, depth: u32) -> (u64, Vec<(Move, u64)>) {
-        let (total, per_move) = perft_divide(pos, depth);
-        (total, per_move.iter().copied().collect())
     }
 }
 

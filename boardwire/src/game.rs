@@ -1,7 +1,7 @@
 //! `perft`, `moves`, `show` and `play` for every game: the commands are
 //! written once here, each game module (`draughts.rs`, `chess.rs`,
 //! `shogi.rs`) says how to read its positions and read and write its moves
-//! ([`GameCli`]).
+//! ([`GameCli`], on top of board-core's [`Game`]).
 //!
 //! Output shapes (README.md, "Output formats"): `perft` prints the node
 //! count alone on the first line, with `--divide` then one `<move> <count>`
@@ -11,9 +11,10 @@
 //! board-core `{:#}` form); `play` prints the position after the moves
 //! alone on the first line, then with `--board` its diagram.
 
-use std::fmt::Display;
-use std::io::Write;
-use std::time::Instant;
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
+
+use board_core::Game;
 
 use clap::ValueEnum;
 
@@ -47,57 +48,44 @@ impl Notation {
     }
 }
 
-/// What `perft`, `moves`, `show` and `play` need to know about a game.
-pub(crate) trait GameCli {
-    /// A position; `Display` is its notation, `{:#}` its diagram.
-    type Position: Display;
-    /// A legal move.
-    type Move: Copy;
+/// What `perft`, `moves`, `show` and `play` need to know about a game
+/// beyond [`Game`] (the rules, perft, the main notations, the game's
+/// name): how the command line names its positions, its other notations,
+/// and the JSON it prints. Implemented by the three board-core positions.
+pub(crate) trait GameCli: Game {
     /// The key naming the position in batch JSON lines (`fen`, `sfen`).
     const BATCH_KEY: &'static str;
-    /// The game's name on the command line (`chess`).
-    const NAME: &'static str;
     /// The notations `moves --notation` accepts, the default first.
     const NOTATIONS: &'static [Notation];
 
     /// The move in `notation` (one of [`GameCli::NOTATIONS`]).
-    fn notation_text(pos: &Self::Position, mv: Self::Move, notation: Notation) -> String;
+    fn notation_text(&self, mv: Self::Move, notation: Notation) -> String;
 
     /// Reads one move in any notation the game accepts and checks it is
     /// legal; the error says why not (without the move, which the caller
     /// names).
-    fn parse_move(pos: &Self::Position, text: &str) -> Result<Self::Move, String>;
-
-    /// Plays a legal move (one from `legal_moves` or `parse_move`).
-    fn play(pos: &mut Self::Position, mv: Self::Move);
+    fn parse_any_move(&self, text: &str) -> Result<Self::Move, String>;
 
     /// Reads a position from the command line or a batch line
     /// (`startpos` and the game's notation); errors are
     /// [`Failure::Input`] naming the text.
-    fn position(text: &str) -> Result<Self::Position, Failure>;
+    fn position(text: &str) -> Result<Self, Failure>;
 
-    /// The legal moves, in the game's generation order.
-    fn legal_moves(pos: &Self::Position) -> Result<Vec<Self::Move>, Failure>;
-
-    /// The move as `moves` and `perft --divide` print it (PDN, UCI, USI).
-    fn move_text(pos: &Self::Position, mv: Self::Move) -> String;
+    /// The legal moves in the order `moves` prints them (the game's
+    /// generation order unless the game says otherwise).
+    fn listed_moves(&self) -> Result<Vec<Self::Move>, Failure> {
+        Ok(self.legal_moves().to_vec())
+    }
 
     /// The move as one JSON object.
-    fn write_json_move(
-        pos: &Self::Position,
-        mv: Self::Move,
-        out: &mut dyn Write,
-    ) -> Result<(), Failure>;
-
-    /// Leaf nodes at `depth` plies.
-    fn perft(pos: &Self::Position, depth: u32) -> Result<u64, Failure>;
-
-    /// Leaf nodes at `depth` plies: the total and the count below each
-    /// root move.
-    fn perft_divide(pos: &Self::Position, depth: u32) -> (u64, Vec<(Self::Move, u64)>);
+    fn write_json_move(&self, mv: Self::Move, out: &mut dyn Write) -> Result<(), Failure>;
 }
 
 /// `boardwire perft <game> <position> <depth> [--divide]`.
+///
+/// When stderr is a terminal, a progress line (root moves done, nodes so
+/// far, nodes/s) is redrawn on stderr after each root move and erased at
+/// the end; otherwise stderr gets only the timing line.
 pub(crate) fn perft<G: GameCli>(
     text: &str,
     depth: u32,
@@ -105,22 +93,50 @@ pub(crate) fn perft<G: GameCli>(
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     let pos = G::position(text)?;
+    let progress = std::io::stderr().is_terminal();
     let start = Instant::now();
-    if divide {
-        let (total, per_move) = G::perft_divide(&pos, depth);
-        let elapsed = start.elapsed();
-        writeln!(out, "{total}")?;
-        for &(mv, n) in &per_move {
-            writeln!(out, "{} {n}", G::move_text(&pos, mv))?;
+    let mut per_move = Vec::new();
+    let total = if divide || progress {
+        let roots = pos.legal_moves().len();
+        let mut done = 0;
+        let mut nodes = 0u64;
+        let total = pos.perft_divide_with(depth, |mv, n| {
+            if divide {
+                per_move.push((mv, n));
+            }
+            if progress {
+                done += 1;
+                nodes += n;
+                let _ = write!(
+                    std::io::stderr(),
+                    "\r{}\x1b[K",
+                    progress_line(done, roots, nodes, start.elapsed())
+                );
+            }
+        });
+        if progress {
+            // Erase the progress line: the timing line takes its place.
+            let _ = write!(std::io::stderr(), "\r\x1b[K");
         }
-        report_timing(total, elapsed);
+        total
     } else {
-        let nodes = G::perft(&pos, depth)?;
-        let elapsed = start.elapsed();
-        writeln!(out, "{nodes}")?;
-        report_timing(nodes, elapsed);
+        pos.perft(depth)
+    };
+    let elapsed = start.elapsed();
+    writeln!(out, "{total}")?;
+    for &(mv, n) in &per_move {
+        writeln!(out, "{} {n}", pos.move_text(mv))?;
     }
+    report_timing(total, elapsed);
     Ok(())
+}
+
+/// The perft progress line: `perft: 12/20 root moves, 4518 nodes, 1234567
+/// nodes/s`.
+fn progress_line(done: usize, roots: usize, nodes: u64, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64();
+    let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
+    format!("perft: {done}/{roots} root moves, {nodes} nodes, {nps:.0} nodes/s")
 }
 
 /// `boardwire moves <game> <position|-> [--notation N] [--json]`.
@@ -140,7 +156,7 @@ pub(crate) fn moves<G: GameCli>(
             let names: Vec<&str> = G::NOTATIONS.iter().map(|n| n.name()).collect();
             return Err(Failure::Input(format!(
                 "{} moves are not written in {}: use --notation {}",
-                G::NAME,
+                <G as Game>::NAME,
                 n.name(),
                 names.join(" or ")
             )));
@@ -150,12 +166,12 @@ pub(crate) fn moves<G: GameCli>(
         return batch_moves::<G>(notation, json, out);
     }
     let pos = G::position(text)?;
-    for mv in G::legal_moves(&pos)? {
+    for mv in pos.listed_moves()? {
         if json {
-            G::write_json_move(&pos, mv, out)?;
+            pos.write_json_move(mv, out)?;
             writeln!(out)?;
         } else {
-            writeln!(out, "{}", G::notation_text(&pos, mv, notation))?;
+            writeln!(out, "{}", pos.notation_text(mv, notation))?;
         }
     }
     Ok(())
@@ -216,17 +232,17 @@ pub(crate) fn play<G: GameCli>(
 fn play_moves<'a, G: GameCli>(
     text: &str,
     moves: impl Iterator<Item = &'a str>,
-) -> Result<G::Position, Failure> {
+) -> Result<G, Failure> {
     let mut pos = G::position(text)?;
     for (i, m) in moves.enumerate() {
-        let mv = G::parse_move(&pos, m).map_err(|why| {
+        let mv = pos.parse_any_move(m).map_err(|why| {
             Failure::Input(format!(
                 "move {} {}: {why} (position {pos})",
                 i + 1,
                 batch::json_string(m)
             ))
         })?;
-        G::play(&mut pos, mv);
+        pos.play_unchecked(mv);
     }
     Ok(pos)
 }
@@ -241,7 +257,7 @@ fn batch_moves<G: GameCli>(
 ) -> Result<(), Failure> {
     let parse = |line: &str| {
         let pos = G::position(line)?;
-        let list = G::legal_moves(&pos)?;
+        let list = pos.listed_moves()?;
         Ok((pos, list))
     };
     batch::batch(G::BATCH_KEY, json, out, parse, |(pos, list), json, out| {
@@ -250,13 +266,13 @@ fn batch_moves<G: GameCli>(
                 if i > 0 {
                     write!(out, ",")?;
                 }
-                G::write_json_move(pos, mv, out).map_err(|e| match e {
+                pos.write_json_move(mv, out).map_err(|e| match e {
                     Failure::Output(e) => e,
                     Failure::Input(m) | Failure::Failed(m) => std::io::Error::other(m),
                 })?;
             } else {
                 let sep = if i == 0 { "" } else { " " };
-                write!(out, "{sep}{}", G::notation_text(pos, mv, notation))?;
+                write!(out, "{sep}{}", pos.notation_text(mv, notation))?;
             }
         }
         Ok(())

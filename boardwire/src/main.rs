@@ -9,7 +9,8 @@
 //! they all print, and `capture` reads the recorded-capture format of the
 //! reference transcripts for `dxp decode` and `csa decode` (see README.md).
 //! Adding a game is one [`Game`] variant, one module implementing
-//! `game::GameCli` and one arm per game command; adding a protocol is one
+//! `game::GameCli` for the game's `board_core::Game` position and one arm
+//! per game command; adding a protocol is one
 //! [`Command`] variant and one module.
 //!
 //! Exit codes: 0 success, 2 bad input (one-line message on stderr), 1 an
@@ -65,7 +66,8 @@ enum Game {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run a DXP game, a CSA game and a Citrine session on loopback and
-    /// print their wire transcripts and a summary (the default command).
+    /// print their wire transcripts, each game's final position as a
+    /// diagram, and a summary (the default command).
     ///
     /// No hardware and no network beyond 127.0.0.1. Exit code 0 when all
     /// parts passed, 1 (with one `error:` line per failed part) otherwise.
@@ -73,7 +75,9 @@ enum Command {
     /// Count the leaf nodes of the legal move tree (perft).
     ///
     /// Stdout: the node count alone on the first line; with --divide, then
-    /// one `<move> <count>` line per legal root move. Timing goes to stderr.
+    /// one `<move> <count>` line per legal root move. Timing goes to stderr;
+    /// while it runs, when stderr is a terminal, a progress line there (root
+    /// moves done, nodes, nodes/s), erased at the end.
     Perft {
         /// The game.
         game: Game,
@@ -229,9 +233,15 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             depth,
             divide,
         } => match game {
-            Game::Draughts => game::perft::<draughts::Draughts>(&position, depth, divide, out),
-            Game::Chess => game::perft::<chess::Chess>(&position, depth, divide, out),
-            Game::Shogi => game::perft::<shogi::Shogi>(&position, depth, divide, out),
+            Game::Draughts => {
+                game::perft::<board_core::draughts::Position>(&position, depth, divide, out)
+            }
+            Game::Chess => {
+                game::perft::<board_core::chess::Position>(&position, depth, divide, out)
+            }
+            Game::Shogi => {
+                game::perft::<board_core::shogi::Position>(&position, depth, divide, out)
+            }
         },
         Command::Moves {
             game,
@@ -239,14 +249,20 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             notation,
             json,
         } => match game {
-            Game::Draughts => game::moves::<draughts::Draughts>(&position, notation, json, out),
-            Game::Chess => game::moves::<chess::Chess>(&position, notation, json, out),
-            Game::Shogi => game::moves::<shogi::Shogi>(&position, notation, json, out),
+            Game::Draughts => {
+                game::moves::<board_core::draughts::Position>(&position, notation, json, out)
+            }
+            Game::Chess => {
+                game::moves::<board_core::chess::Position>(&position, notation, json, out)
+            }
+            Game::Shogi => {
+                game::moves::<board_core::shogi::Position>(&position, notation, json, out)
+            }
         },
         Command::Show { game, position } => match game {
-            Game::Draughts => game::show::<draughts::Draughts>(&position, out),
-            Game::Chess => game::show::<chess::Chess>(&position, out),
-            Game::Shogi => game::show::<shogi::Shogi>(&position, out),
+            Game::Draughts => game::show::<board_core::draughts::Position>(&position, out),
+            Game::Chess => game::show::<board_core::chess::Position>(&position, out),
+            Game::Shogi => game::show::<board_core::shogi::Position>(&position, out),
         },
         Command::Play {
             game,
@@ -254,9 +270,11 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             board,
             moves,
         } => match game {
-            Game::Draughts => game::play::<draughts::Draughts>(&position, &moves, board, out),
-            Game::Chess => game::play::<chess::Chess>(&position, &moves, board, out),
-            Game::Shogi => game::play::<shogi::Shogi>(&position, &moves, board, out),
+            Game::Draughts => {
+                game::play::<board_core::draughts::Position>(&position, &moves, board, out)
+            }
+            Game::Chess => game::play::<board_core::chess::Position>(&position, &moves, board, out),
+            Game::Shogi => game::play::<board_core::shogi::Position>(&position, &moves, board, out),
         },
         Command::Csa { command } => csa::run(command, out),
         Command::Citrine(args) => citrine::run(args, out),

@@ -16,6 +16,35 @@ fn perft_prints_the_count_alone() {
     );
 }
 
+/// stderr is a pipe here, not a terminal: no progress line, only the one
+/// timing line (README.md, "Output formats"), for every game and with
+/// `--divide` too. The counts are the perft vectors'.
+#[test]
+fn perft_without_a_terminal_prints_no_progress() {
+    for (args, nodes) in [
+        (&["perft", "chess", "startpos", "3"][..], "8902"),
+        (&["perft", "shogi", "startpos", "3"][..], "25470"),
+        (
+            &["perft", "draughts", "startpos", "3", "--divide"][..],
+            "658",
+        ),
+    ] {
+        let o = boardwire(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o).lines().next(), Some(nodes), "{args:?}");
+        let err = stderr(&o);
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err:?}");
+        assert!(
+            err.starts_with(&format!("nodes {nodes} time ")) && err.ends_with(" nodes/s\n"),
+            "{args:?}: {err:?}"
+        );
+        assert!(
+            !err.contains('\r') && !err.contains("root moves"),
+            "{err:?}"
+        );
+    }
+}
+
 #[test]
 fn perft_of_a_fen() {
     let fen = "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46";

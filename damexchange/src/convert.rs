@@ -20,14 +20,17 @@ use crate::types::{
 /// position (a man on its promotion row, too many pieces...).
 pub fn setup_to_position(setup: &Setup) -> Result<Position, board::SetupError> {
     let board = setup.board.map(|c| c.map(piece_to_board));
-    Position::from_pieces(board, color_to_board(setup.side_to_move))
+    Position::from_setup(&board::Setup {
+        board,
+        side_to_move: color_to_board(setup.side_to_move),
+    })
 }
 
 /// Converts a board position into a GAMEREQ set-up.
 pub fn position_to_setup(position: &Position) -> Setup {
     Setup {
         side_to_move: color_to_wire(position.side_to_move()),
-        board: position.to_pieces().map(|c| {
+        board: position.to_setup().board.map(|c| {
             c.map(|p| WirePiece {
                 color: color_to_wire(p.color),
                 kind: match p.kind {

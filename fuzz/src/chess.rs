@@ -1,6 +1,6 @@
 //! Chess (`board_core::chess`) properties.
 
-use board_core::chess::{Move, MoveKind, Position, Role, Square, UciError};
+use board_core::chess::{Move, MoveKind, Position, PieceKind, Square, UciError};
 
 /// Any text as a FEN: parsing never panics; an accepted position prints a
 /// canonical FEN that parses back to the same position; its legal moves
@@ -49,10 +49,10 @@ pub fn play_any(data: &[u8]) {
             MoveKind::EnPassant,
             MoveKind::Castle(board_core::chess::CastlingSide::KingSide),
             MoveKind::Castle(board_core::chess::CastlingSide::QueenSide),
-            MoveKind::Promotion(Role::Knight),
-            MoveKind::Promotion(Role::Bishop),
-            MoveKind::Promotion(Role::Rook),
-            MoveKind::Promotion(Role::Queen),
+            MoveKind::Promotion(PieceKind::Knight),
+            MoveKind::Promotion(PieceKind::Bishop),
+            MoveKind::Promotion(PieceKind::Rook),
+            MoveKind::Promotion(PieceKind::Queen),
         ];
         let from = Square::new(u32::from(b[0] % 64)).unwrap();
         let to = Square::new(u32::from(b[1] % 64)).unwrap();

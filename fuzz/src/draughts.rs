@@ -13,7 +13,7 @@ fn check_position(pos: &Position) {
     let fen = pos.to_string();
     assert_eq!(fen.parse::<Position>().as_ref(), Ok(pos), "{fen}");
     let moves = pos.legal_moves();
-    assert_eq!(moves.len(), pos.count_legal_moves(), "{fen}");
+    assert_eq!(moves.len() as u64, pos.count_legal_moves(), "{fen}");
     assert_eq!(
         pos.must_capture(),
         moves.iter().any(|m| m.is_capture()),

@@ -13,14 +13,14 @@ use crate::message::{Command, DiagramRow, HostMove, LevelTarget, MoveLine, RawLi
 use crate::types::{
     ClockTime, Level, LevelKind, MoveNumber, MoveText, NormalMove, Promotion, Token,
 };
-use crate::vocab::{CastlingSide, Color, Piece, Role, Square};
+use crate::vocab::{CastlingSide, Color, Piece, PieceKind, Square};
 
 fn square(u: &mut Unstructured<'_>) -> Result<Square> {
     Ok(Square::new(u32::from(u.int_in_range(0u8..=63)?)).expect("in range"))
 }
 
-fn role(u: &mut Unstructured<'_>) -> Result<Role> {
-    Ok(*u.choose(&Role::ALL)?)
+fn role(u: &mut Unstructured<'_>) -> Result<PieceKind> {
+    Ok(*u.choose(&PieceKind::ALL)?)
 }
 
 fn color(u: &mut Unstructured<'_>) -> Result<Color> {
@@ -128,7 +128,7 @@ impl<'a> Arbitrary<'a> for DiagramRow {
             if bool::arbitrary(u)? {
                 *cell = Some(Piece {
                     color: color(u)?,
-                    role: role(u)?,
+                    kind: role(u)?,
                 });
             }
         }

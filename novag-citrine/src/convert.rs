@@ -9,7 +9,7 @@
 
 use crate::message::HostMove;
 use crate::types::{MoveText, NormalMove, Promotion};
-use crate::vocab::{Move, Position, Role};
+use crate::vocab::{Move, PieceKind, Position};
 use board_core::chess::MoveKind;
 
 /// Why a wire move does not fit the position.
@@ -86,7 +86,7 @@ pub fn to_move(position: &Position, text: &MoveText) -> Result<Move, IllegalMove
             .find(|m| m.kind() == MoveKind::Castle(*side))
             .ok_or(err(IllegalReason::NotLegal)),
         MoveText::Normal(n) => {
-            let wanted_promotion = n.promotion.map_or(Role::Queen, Promotion::role);
+            let wanted_promotion = n.promotion.map_or(PieceKind::Queen, Promotion::role);
             let mv = legal
                 .iter()
                 .copied()
@@ -96,7 +96,7 @@ pub fn to_move(position: &Position, text: &MoveText) -> Result<Move, IllegalMove
                         && m.promotion().is_none_or(|r| r == wanted_promotion)
                 })
                 .ok_or(err(IllegalReason::NotLegal))?;
-            let piece = position.piece_at(n.from).map(|p| p.role);
+            let piece = position.piece_at(n.from).map(|p| p.kind);
             if let Some(letter) = n.piece
                 && Some(letter) != piece
             {
@@ -126,10 +126,10 @@ pub fn to_text(position: &Position, mv: Move, with_piece: bool) -> MoveText {
     match mv.kind() {
         MoveKind::Castle(side) => MoveText::Castle(side),
         kind => {
-            let role = position.piece_at(mv.from()).map(|p| p.role);
+            let role = position.piece_at(mv.from()).map(|p| p.kind);
             MoveText::Normal(NormalMove {
                 piece: if with_piece {
-                    role.filter(|r| *r != Role::Pawn)
+                    role.filter(|r| *r != PieceKind::Pawn)
                 } else {
                     None
                 },
@@ -165,7 +165,7 @@ pub fn host_move_to_move(position: &Position, hm: &HostMove) -> Result<Move, Ill
         ..NormalMove::new(hm.from, hm.to)
     });
     let err = |reason| IllegalMoveError { text, reason };
-    let wanted = hm.promotion.map_or(Role::Queen, Promotion::role);
+    let wanted = hm.promotion.map_or(PieceKind::Queen, Promotion::role);
     let mv = position
         .legal_moves()
         .iter()

@@ -795,11 +795,11 @@ pub fn diagram_cell(i: &[u8]) -> ParseResult<'_, Option<Piece>> {
             (b':', b':') => Some(None),
             (b'W' | b'w', p) => Some(Some(Piece {
                 color: Color::White,
-                role: role_from_letter(p)?,
+                kind: role_from_letter(p)?,
             })),
             (b'B' | b'b', p) => Some(Some(Piece {
                 color: Color::Black,
-                role: role_from_letter(p)?,
+                kind: role_from_letter(p)?,
             })),
             _ => None,
         }),

@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::error::ValueError;
-use crate::vocab::{CastlingSide, Role, Square, role_letter, write_square};
+use crate::vocab::{CastlingSide, PieceKind, Square, role_letter, write_square};
 
 /// A move number as the Citrine prints it, `1..=9999` (full moves, starting
 /// at 1; a black move carries the number of the full move it completes).
@@ -246,21 +246,21 @@ pub enum Promotion {
 
 impl Promotion {
     /// The board-core role.
-    pub const fn role(self) -> Role {
+    pub const fn role(self) -> PieceKind {
         match self {
-            Promotion::Queen => Role::Queen,
-            Promotion::Rook => Role::Rook,
-            Promotion::Bishop => Role::Bishop,
-            Promotion::Knight => Role::Knight,
+            Promotion::Queen => PieceKind::Queen,
+            Promotion::Rook => PieceKind::Rook,
+            Promotion::Bishop => PieceKind::Bishop,
+            Promotion::Knight => PieceKind::Knight,
         }
     }
     /// The promotion for a role; `None` for pawn and king.
-    pub const fn from_role(r: Role) -> Option<Self> {
+    pub const fn from_role(r: PieceKind) -> Option<Self> {
         match r {
-            Role::Queen => Some(Promotion::Queen),
-            Role::Rook => Some(Promotion::Rook),
-            Role::Bishop => Some(Promotion::Bishop),
-            Role::Knight => Some(Promotion::Knight),
+            PieceKind::Queen => Some(Promotion::Queen),
+            PieceKind::Rook => Some(Promotion::Rook),
+            PieceKind::Bishop => Some(Promotion::Bishop),
+            PieceKind::Knight => Some(Promotion::Knight),
             _ => None,
         }
     }
@@ -301,9 +301,9 @@ pub enum MoveText {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct NormalMove {
     /// The piece letter printed before the move (`N B R Q K`), if any. Game
-    /// lists print it for pieces; move lines never do. `Some(Role::Pawn)` is
+    /// lists print it for pieces; move lines never do. `Some(PieceKind::Pawn)` is
     /// printed as `P`.
-    pub piece: Option<Role>,
+    pub piece: Option<PieceKind>,
     /// Origin square.
     pub from: Square,
     /// Destination square.

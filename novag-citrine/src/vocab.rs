@@ -4,7 +4,9 @@
 //! that users of this crate need not depend on board-core directly; the
 //! crate only adds private helpers (square from file and rank indices).
 
-pub use board_core::chess::{CastlingSide, Color, File, Move, Piece, Position, Rank, Role, Square};
+pub use board_core::chess::{
+    CastlingSide, Color, File, Move, Piece, PieceKind, Position, Rank, Square,
+};
 
 /// The square on file `0..8` (a..h) and rank `0..8` (1..8), `None` outside.
 pub(crate) fn square(file: u8, rank: u8) -> Option<Square> {
@@ -15,13 +17,13 @@ pub(crate) fn square(file: u8, rank: u8) -> Option<Square> {
 }
 
 /// Upper-case piece letter (`N B R Q K`; `P` for pawns).
-pub(crate) fn role_letter(r: Role) -> u8 {
+pub(crate) fn role_letter(r: PieceKind) -> u8 {
     r.char().to_ascii_uppercase() as u8
 }
 
 /// The role for a piece letter, either case.
-pub(crate) fn role_from_letter(b: u8) -> Option<Role> {
-    Role::from_char(b as char)
+pub(crate) fn role_from_letter(b: u8) -> Option<PieceKind> {
+    PieceKind::from_char(b as char)
 }
 
 /// Writes a square as `e4`.

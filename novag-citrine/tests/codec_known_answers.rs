@@ -8,7 +8,7 @@ use novag_citrine::message::{Command, HostMove, LevelTarget, MoveLine, Reply};
 use novag_citrine::types::{
     ClockTime, Level, LevelKind, MoveNumber, MoveText, NormalMove, Promotion, Token,
 };
-use novag_citrine::vocab::{CastlingSide, Color, Piece, Role, Square};
+use novag_citrine::vocab::{CastlingSide, Color, Piece, PieceKind, Square};
 
 fn sq(s: &str) -> Square {
     s.parse().unwrap()
@@ -118,7 +118,7 @@ fn game_list_document() {
         }
     );
     let knight = NormalMove {
-        piece: Some(Role::Knight),
+        piece: Some(PieceKind::Knight),
         ..mv("g1", "f3")
     };
     assert_eq!(
@@ -392,24 +392,24 @@ fn position_board_diagram() {
     let w = |role| {
         Some(Piece {
             color: Color::White,
-            role,
+            kind: role,
         })
     };
     let b = |role| {
         Some(Piece {
             color: Color::Black,
-            role,
+            kind: role,
         })
     };
     let back = [
-        Role::Rook,
-        Role::Knight,
-        Role::Bishop,
-        Role::Queen,
-        Role::King,
-        Role::Bishop,
-        Role::Knight,
-        Role::Rook,
+        PieceKind::Rook,
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Queen,
+        PieceKind::King,
+        PieceKind::Bishop,
+        PieceKind::Knight,
+        PieceKind::Rook,
     ];
     let Reply::DiagramRow(r8) = dec("8 br bn bb bq bk bb bn br") else {
         panic!()
@@ -426,7 +426,7 @@ fn position_board_diagram() {
     };
     assert_eq!(
         *r4.cells(),
-        [None, None, None, None, w(Role::Pawn), None, None, None]
+        [None, None, None, None, w(PieceKind::Pawn), None, None, None]
     );
     // Empty rank 6 with `::` on every empty square.
     let Reply::DiagramRow(r6) = dec("6 :: :: :: :: :: :: :: ::") else {

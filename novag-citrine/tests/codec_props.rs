@@ -7,21 +7,21 @@ use novag_citrine::message::{Command, DiagramRow, HostMove, LevelTarget, MoveLin
 use novag_citrine::types::{
     ClockTime, Level, LevelKind, MoveNumber, MoveText, NormalMove, Promotion, Token,
 };
-use novag_citrine::vocab::{CastlingSide, Color, Piece, Role, Square};
+use novag_citrine::vocab::{CastlingSide, Color, Piece, PieceKind, Square};
 use proptest::prelude::*;
 
 fn square() -> impl Strategy<Value = Square> {
     (0u32..64).prop_map(|i| Square::new(i).unwrap())
 }
 
-fn role() -> impl Strategy<Value = Role> {
+fn role() -> impl Strategy<Value = PieceKind> {
     prop_oneof![
-        Just(Role::Pawn),
-        Just(Role::Knight),
-        Just(Role::Bishop),
-        Just(Role::Rook),
-        Just(Role::Queen),
-        Just(Role::King)
+        Just(PieceKind::Pawn),
+        Just(PieceKind::Knight),
+        Just(PieceKind::Bishop),
+        Just(PieceKind::Rook),
+        Just(PieceKind::Queen),
+        Just(PieceKind::King)
     ]
 }
 
@@ -103,7 +103,7 @@ fn diagram_row() -> impl Strategy<Value = DiagramRow> {
     (
         proptest::option::of(1u8..=8),
         proptest::array::uniform8(proptest::option::of(
-            (color(), role()).prop_map(|(color, role)| Piece { color, role }),
+            (color(), role()).prop_map(|(color, role)| Piece { color, kind: role }),
         )),
     )
         .prop_map(|(rank, cells)| DiagramRow::new(rank, cells).unwrap())

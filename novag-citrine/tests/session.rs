@@ -138,8 +138,8 @@ fn assert_same_game(driver: &Driver<Duration>, device: &Device<Duration>) {
         board_of(device.position().unwrap())
     );
     assert_eq!(
-        driver.position().unwrap().turn(),
-        device.position().unwrap().turn()
+        driver.position().unwrap().side_to_move(),
+        device.position().unwrap().side_to_move()
     );
     assert_eq!(driver.position(), device.position());
 }

@@ -18,10 +18,10 @@
 use core::fmt;
 use core::str::FromStr;
 
-use super::MAX_MOVES;
 use super::bitboard::Bitboard;
 use super::position::{CastlingRights, Position};
-use super::types::{CastlingSide, Color, File, Piece, Rank, Role, Square};
+use super::setup::SetupError;
+use super::types::{CastlingSide, Color, File, Piece, Rank, Square};
 
 /// The FEN field an error is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -216,7 +216,7 @@ fn parse_board(pos: &mut Position, offset: usize, text: &str) -> Result<(), Pars
                     return Err(err(field, at, FenErrorKind::RankTooLong));
                 }
                 let sq = Square::new_masked(rank * 8 + file);
-                pos.by_role[piece.role.index()] |= Bitboard::from_square(sq);
+                pos.by_kind[piece.kind.index()] |= Bitboard::from_square(sq);
                 pos.by_color[piece.color.index()] |= Bitboard::from_square(sq);
                 file += 1;
             }
@@ -328,116 +328,38 @@ impl FromStr for Position {
             ));
         }
 
-        validate(&mut pos, board_at, turn_at, castling_at)?;
-
-        if let Some(sq) = ep_square {
-            // The pawn that just double-pushed stands in front of the ep
-            // square; the ep square and the square it came from are empty.
-            let them = !pos.turn;
-            let pushed = Square::new_masked((sq.index() ^ 8) as u32);
-            let origin = Square::new_masked(if pos.turn == Color::White {
-                sq.index() as u32 + 8
-            } else {
-                sq.index() as u32 - 8
-            });
-            let occupied = pos.occupied();
-            if !pos
-                .by_piece(Piece {
-                    color: them,
-                    role: Role::Pawn,
-                })
-                .contains(pushed)
-                || occupied.contains(sq)
-                || occupied.contains(origin)
-            {
-                return Err(err(
-                    FenField::EnPassant,
-                    ep_at,
-                    FenErrorKind::ImpossibleEnPassant(sq),
-                ));
-            }
-            if pos.ep_capture_exists(sq) {
-                pos.ep_square = Some(sq);
-            }
-        }
-
-        if pos.count_legal_moves() > MAX_MOVES as u64 {
-            return Err(err(FenField::Board, board_at, FenErrorKind::TooManyMoves));
-        }
-        Ok(pos)
-    }
-}
-
-fn validate(
-    pos: &mut Position,
-    board_at: usize,
-    turn_at: usize,
-    castling_at: usize,
-) -> Result<(), ParseFenError> {
-    let board_err = |kind| err(FenField::Board, board_at, kind);
-    for color in Color::ALL {
-        let ours = pos.by_color(color);
-        let kings = (pos.by_role(Role::King) & ours).count();
-        if kings == 0 {
-            return Err(board_err(FenErrorKind::MissingKing(color)));
-        }
-        if kings > 1 {
-            return Err(board_err(FenErrorKind::TooManyKings(color)));
-        }
-        // Material reachable by promotion: every piece beyond the initial
-        // count (1 queen, 2 rooks, 2 bishops, 2 knights) needs a pawn that
-        // promoted, so pawns + promoted <= 8.
-        let count = |role: Role| (pos.by_role(role) & ours).count();
-        let pawns = count(Role::Pawn);
-        let promoted = count(Role::Queen).saturating_sub(1)
-            + count(Role::Rook).saturating_sub(2)
-            + count(Role::Bishop).saturating_sub(2)
-            + count(Role::Knight).saturating_sub(2);
-        if pawns + promoted > 8 || ours.count() > 16 {
-            return Err(board_err(FenErrorKind::TooMuchMaterial(color)));
-        }
-    }
-    if let Some(sq) = (pos.by_role(Role::Pawn) & Bitboard::BACKRANKS).first() {
-        return Err(board_err(FenErrorKind::PawnOnBackRank(sq)));
-    }
-    let them = !pos.turn;
-    if pos.attacked_by(pos.turn, pos.king(them), pos.occupied()) {
-        return Err(err(FenField::Turn, turn_at, FenErrorKind::OppositeCheck));
-    }
-    for color in Color::ALL {
-        let back = color.back_rank();
-        let king_home = Square::from_coords(File::E, back);
-        for (side, rook_file) in [
-            (CastlingSide::KingSide, File::H),
-            (CastlingSide::QueenSide, File::A),
-        ] {
-            if !pos.castling.has(color, side) {
-                continue;
-            }
-            let rook_home = Square::from_coords(rook_file, back);
-            let king_ok = pos
-                .by_piece(Piece {
-                    color,
-                    role: Role::King,
-                })
-                .contains(king_home);
-            let rook_ok = pos
-                .by_piece(Piece {
-                    color,
-                    role: Role::Rook,
-                })
-                .contains(rook_home);
-            if !king_ok || !rook_ok {
-                return Err(err(
+        let mut setup = pos.to_setup();
+        setup.ep_square = ep_square;
+        Position::from_setup(&setup).map_err(|e| {
+            let (field, offset, kind) = match e {
+                SetupError::MissingKing(c) => {
+                    (FenField::Board, board_at, FenErrorKind::MissingKing(c))
+                }
+                SetupError::TooManyKings(c) => {
+                    (FenField::Board, board_at, FenErrorKind::TooManyKings(c))
+                }
+                SetupError::TooMuchMaterial(c) => {
+                    (FenField::Board, board_at, FenErrorKind::TooMuchMaterial(c))
+                }
+                SetupError::PawnOnBackRank(sq) => {
+                    (FenField::Board, board_at, FenErrorKind::PawnOnBackRank(sq))
+                }
+                SetupError::OppositeCheck => (FenField::Turn, turn_at, FenErrorKind::OppositeCheck),
+                SetupError::CastlingWithoutPieces { color, side } => (
                     FenField::Castling,
                     castling_at,
                     FenErrorKind::CastlingWithoutPieces { color, side },
-                ));
-            }
-        }
+                ),
+                SetupError::ImpossibleEnPassant(sq) => (
+                    FenField::EnPassant,
+                    ep_at,
+                    FenErrorKind::ImpossibleEnPassant(sq),
+                ),
+                SetupError::TooManyMoves => (FenField::Board, board_at, FenErrorKind::TooManyMoves),
+            };
+            err(field, offset, kind)
+        })
     }
-    pos.update_check_info();
-    Ok(())
 }
 
 impl Position {

@@ -4,9 +4,11 @@
 //!
 //! | item | meaning |
 //! |---|---|
-//! | [`Position`] | a legal position; `FromStr` parses FEN ([`ParseFenError`] names the field and byte offset), `Display` prints canonical FEN |
+//! | [`Position`] | a legal position; `FromStr` parses FEN ([`ParseFenError`] names the field and byte offset), `Display` prints canonical FEN, `{:#}` draws it |
+//! | [`Setup`] | unchecked position (the FEN's fields), validated by [`Position::from_setup`] ([`SetupError`]); [`Position::to_setup`] |
 //! | [`Move`] | 16-bit `Copy` move: from, to, [`MoveKind`] (castling is the king's move, `e1g1`) |
-//! | [`Position::legal_moves`] | every legal move in a [`MoveList`] of capacity [`MAX_MOVES`] = 218 (no heap allocation) |
+//! | [`Position::legal_moves`] | every legal move in a [`MoveList`] of capacity [`MAX_MOVES`] = 218 (no heap allocation); [`Position::count_legal_moves`] counts them, [`Position::for_each_legal_move`] visits them with early exit |
+//! | [`Position::side_to_move`] | whose move it is ([`Color`]); pieces are [`Piece`] `{ color, kind: PieceKind }` |
 //! | [`Position::play`] | checked: the new position, or [`PlayError`] holding the unchanged position |
 //! | [`Position::play_unchecked`] | fast path for moves taken from `legal_moves()` |
 //! | [`Position::parse_uci`], [`Move::to_uci`] | UCI text against a position; syntax ([`ParseUciError`]) and legality ([`IllegalMoveError`]) errors are separate |
@@ -34,6 +36,7 @@ mod fen;
 mod movegen;
 mod position;
 pub mod san;
+mod setup;
 mod types;
 mod uci;
 
@@ -41,8 +44,9 @@ pub use bitboard::Bitboard;
 pub use fen::{FenErrorKind, FenField, ParseFenError};
 pub use position::{CastlingRights, Outcome, PlayError, Position};
 pub use san::{San, SanError, SanProblem};
+pub use setup::{Setup, SetupError};
 pub use types::{
-    CastlingSide, Color, File, Move, MoveKind, ParseSquareError, Piece, Rank, Role, Square,
+    CastlingSide, Color, File, Move, MoveKind, ParseSquareError, Piece, PieceKind, Rank, Square,
 };
 pub use uci::{IllegalMoveError, ParseUciError, ParseUciErrorKind, UciError, UciMove};
 

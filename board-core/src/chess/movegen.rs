@@ -26,7 +26,7 @@ use super::bitboard::Bitboard;
 use super::position::Position;
 use super::types::{
     Color, KIND_CASTLE_KING_BITS, KIND_CASTLE_QUEEN_BITS, KIND_EN_PASSANT_BITS,
-    KIND_PROMOTION_BASE, Move, Role, Square,
+    KIND_PROMOTION_BASE, Move, PieceKind, Square,
 };
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -111,11 +111,11 @@ impl ListSink {
     #[inline(always)]
     fn push_pawn(&mut self, from: Square, to: Square) {
         if Bitboard::BACKRANKS.contains(to) {
-            for role in Role::PROMOTIONS {
+            for kind in PieceKind::PROMOTIONS {
                 self.push(Move::with_kind_bits(
                     from,
                     to,
-                    KIND_PROMOTION_BASE + role as u16,
+                    KIND_PROMOTION_BASE + kind as u16,
                 ));
             }
         } else {
@@ -191,11 +191,11 @@ impl Position {
             None => !ours,
         };
         let pinned = self.pinned;
-        let queens = self.by_role[Role::Queen.index()];
-        let diagonal = (self.by_role[Role::Bishop.index()] | queens) & ours;
-        let straight = (self.by_role[Role::Rook.index()] | queens) & ours;
+        let queens = self.by_kind[PieceKind::Queen.index()];
+        let diagonal = (self.by_kind[PieceKind::Bishop.index()] | queens) & ours;
+        let straight = (self.by_kind[PieceKind::Rook.index()] | queens) & ours;
 
-        for from in self.by_role[Role::Knight.index()] & ours & !pinned {
+        for from in self.by_kind[PieceKind::Knight.index()] & ours & !pinned {
             sink.piece(from, knight_attacks(from) & target);
         }
         for from in diagonal & !pinned {
@@ -205,7 +205,7 @@ impl Position {
             sink.piece(from, rook_attacks(from, occupied) & target);
         }
 
-        let pawns = self.by_role[Role::Pawn.index()] & ours;
+        let pawns = self.by_kind[PieceKind::Pawn.index()] & ours;
 
         if checkers.is_empty() {
             // Pinned sliders move along the pin line (in check they cannot

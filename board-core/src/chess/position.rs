@@ -2,13 +2,14 @@
 //! passant square and move counters; making moves; game-end queries.
 
 use core::fmt;
+use core::ops::ControlFlow;
 
 use super::attacks::{
     between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
     rook_rays,
 };
 use super::bitboard::Bitboard;
-use super::types::{CastlingSide, Color, Move, Piece, Role, Square};
+use super::types::{CastlingSide, Color, Move, Piece, PieceKind, Square};
 use super::{MoveList, movegen};
 
 /// Castling rights: which of the four castlings (White/Black, king
@@ -124,7 +125,7 @@ pub enum Outcome {
 /// X-FEN); two positions are equal exactly when their canonical FENs are.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position {
-    pub(crate) by_role: [Bitboard; 6],
+    pub(crate) by_kind: [Bitboard; 6],
     pub(crate) by_color: [Bitboard; 2],
     pub(crate) turn: Color,
     pub(crate) castling: CastlingRights,
@@ -155,7 +156,7 @@ impl Position {
     /// `rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1`.
     pub const fn startpos() -> Position {
         Position {
-            by_role: [
+            by_kind: [
                 Bitboard(0x00ff_0000_0000_ff00),
                 Bitboard(0x4200_0000_0000_0042),
                 Bitboard(0x2400_0000_0000_0024),
@@ -178,7 +179,7 @@ impl Position {
     /// parsing; not a legal position.
     pub(crate) const fn empty() -> Position {
         Position {
-            by_role: [Bitboard::EMPTY; 6],
+            by_kind: [Bitboard::EMPTY; 6],
             by_color: [Bitboard::EMPTY; 2],
             turn: Color::White,
             castling: CastlingRights::NONE,
@@ -192,7 +193,7 @@ impl Position {
 
     /// The side to move.
     #[inline]
-    pub fn turn(&self) -> Color {
+    pub fn side_to_move(&self) -> Color {
         self.turn
     }
 
@@ -233,16 +234,16 @@ impl Position {
         self.by_color[color.index()]
     }
 
-    /// The squares of the pieces of kind `role`, both colours.
+    /// The squares of the pieces of kind `kind`, both colours.
     #[inline]
-    pub fn by_role(&self, role: Role) -> Bitboard {
-        self.by_role[role.index()]
+    pub fn by_kind(&self, kind: PieceKind) -> Bitboard {
+        self.by_kind[kind.index()]
     }
 
     /// The squares of `piece`.
     #[inline]
     pub fn by_piece(&self, piece: Piece) -> Bitboard {
-        self.by_role(piece.role) & self.by_color(piece.color)
+        self.by_kind(piece.kind) & self.by_color(piece.color)
     }
 
     /// The piece on `sq`, if any.
@@ -255,20 +256,20 @@ impl Position {
         } else {
             return None;
         };
-        self.role_at(sq).map(|role| Piece { color, role })
+        self.kind_at(sq).map(|kind| Piece { color, kind })
     }
 
     #[inline]
-    pub(crate) fn role_at(&self, sq: Square) -> Option<Role> {
-        Role::ALL
+    pub(crate) fn kind_at(&self, sq: Square) -> Option<PieceKind> {
+        PieceKind::ALL
             .into_iter()
-            .find(|&role| self.by_role[role.index()].contains(sq))
+            .find(|&kind| self.by_kind[kind.index()].contains(sq))
     }
 
     /// The square of `color`'s king.
     #[inline]
     pub fn king(&self, color: Color) -> Square {
-        let bb = self.by_role[Role::King.index()] & self.by_color[color.index()];
+        let bb = self.by_kind[PieceKind::King.index()] & self.by_color[color.index()];
         Square::new_masked(bb.0.trailing_zeros())
     }
 
@@ -305,12 +306,14 @@ impl Position {
     /// the kings, or only bishops, all on squares of one colour. (Same
     /// verdict as python-chess's `is_insufficient_material`.)
     pub fn is_insufficient_material(&self) -> bool {
-        let heavy = self.by_role(Role::Pawn) | self.by_role(Role::Rook) | self.by_role(Role::Queen);
+        let heavy = self.by_kind(PieceKind::Pawn)
+            | self.by_kind(PieceKind::Rook)
+            | self.by_kind(PieceKind::Queen);
         if heavy.any() {
             return false;
         }
-        let knights = self.by_role(Role::Knight);
-        let bishops = self.by_role(Role::Bishop);
+        let knights = self.by_kind(PieceKind::Knight);
+        let bishops = self.by_kind(PieceKind::Bishop);
         if (knights | bishops).count() <= 1 {
             return true;
         }
@@ -365,6 +368,25 @@ impl Position {
         sink.count
     }
 
+    /// Calls `f` with every legal move, in [`Position::legal_moves`] order,
+    /// until `f` returns [`ControlFlow::Break`] (returned at once; the
+    /// remaining moves are not passed). No heap allocation.
+    ///
+    /// ```
+    /// use core::ops::ControlFlow;
+    /// use board_core::chess::Position;
+    /// let first_knight = Position::startpos().for_each_legal_move(|mv| {
+    ///     if mv.from().to_string() == "g1" { ControlFlow::Break(mv) } else { ControlFlow::Continue(()) }
+    /// });
+    /// assert!(matches!(first_knight, ControlFlow::Break(mv) if mv.to_string().starts_with("g1")));
+    /// ```
+    pub fn for_each_legal_move<B>(
+        &self,
+        mut f: impl FnMut(Move) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        self.legal_moves().iter().try_for_each(|&mv| f(mv))
+    }
+
     /// `true` if `mv` is legal here.
     pub fn is_legal(&self, mv: Move) -> bool {
         self.legal_moves().contains(&mv)
@@ -395,7 +417,7 @@ impl Position {
         let to = mv.to();
         let from_bb = Bitboard::from_square(from);
         let to_bb = Bitboard::from_square(to);
-        let Some(role) = self.role_at(from) else {
+        let Some(kind) = self.kind_at(from) else {
             return;
         };
         self.ep_square = None;
@@ -407,9 +429,9 @@ impl Position {
                 if self.by_color[them.index()].contains(to) {
                     self.capture(to, them);
                 }
-                self.by_role[role.index()] ^= from_bb | to_bb;
+                self.by_kind[kind.index()] ^= from_bb | to_bb;
                 self.by_color[us.index()] ^= from_bb | to_bb;
-                if role == Role::Pawn {
+                if kind == PieceKind::Pawn {
                     self.halfmove_clock = 0;
                     double_push = from.index().abs_diff(to.index()) == 16;
                 }
@@ -417,7 +439,7 @@ impl Position {
             super::types::KIND_EN_PASSANT_BITS => {
                 let captured = Square::new_masked((to.index() ^ 8) as u32);
                 let cap_bb = Bitboard::from_square(captured);
-                self.by_role[Role::Pawn.index()] ^= cap_bb | from_bb | to_bb;
+                self.by_kind[PieceKind::Pawn.index()] ^= cap_bb | from_bb | to_bb;
                 self.by_color[them.index()] ^= cap_bb;
                 self.by_color[us.index()] ^= from_bb | to_bb;
                 self.halfmove_clock = 0;
@@ -433,18 +455,18 @@ impl Position {
                     )
                 };
                 let rook_bb = Bitboard((1 << rook_from) | (1 << rook_to));
-                self.by_role[Role::King.index()] ^= from_bb | to_bb;
-                self.by_role[Role::Rook.index()] ^= rook_bb;
+                self.by_kind[PieceKind::King.index()] ^= from_bb | to_bb;
+                self.by_kind[PieceKind::Rook.index()] ^= rook_bb;
                 self.by_color[us.index()] ^= from_bb | to_bb | rook_bb;
             }
             k => {
-                // Promotion: 4 + role index.
-                let promoted = Role::ALL[(k as usize).saturating_sub(4) % 6];
+                // Promotion: 4 + kind index.
+                let promoted = PieceKind::ALL[(k as usize).saturating_sub(4) % 6];
                 if self.by_color[them.index()].contains(to) {
                     self.capture(to, them);
                 }
-                self.by_role[role.index()] ^= from_bb;
-                self.by_role[promoted.index()] ^= to_bb;
+                self.by_kind[kind.index()] ^= from_bb;
+                self.by_kind[promoted.index()] ^= to_bb;
                 self.by_color[us.index()] ^= from_bb | to_bb;
                 self.halfmove_clock = 0;
             }
@@ -470,8 +492,8 @@ impl Position {
     fn capture(&mut self, sq: Square, color: Color) {
         let bb = Bitboard::from_square(sq);
         self.halfmove_clock = 0;
-        if let Some(role) = self.role_at(sq) {
-            self.by_role[role.index()] ^= bb;
+        if let Some(kind) = self.kind_at(sq) {
+            self.by_kind[kind.index()] ^= bb;
         }
         self.by_color[color.index()] ^= bb;
     }
@@ -484,12 +506,12 @@ impl Position {
         let ours = self.by_color[us.index()];
         let theirs = self.by_color[them.index()];
         let occupied = ours | theirs;
-        let queens = self.by_role[Role::Queen.index()];
-        let mut checkers = (knight_attacks(king) & self.by_role[Role::Knight.index()]
-            | pawn_attacks(us, king) & self.by_role[Role::Pawn.index()])
+        let queens = self.by_kind[PieceKind::Queen.index()];
+        let mut checkers = (knight_attacks(king) & self.by_kind[PieceKind::Knight.index()]
+            | pawn_attacks(us, king) & self.by_kind[PieceKind::Pawn.index()])
             & theirs;
-        let snipers = (rook_rays(king) & (self.by_role[Role::Rook.index()] | queens)
-            | bishop_rays(king) & (self.by_role[Role::Bishop.index()] | queens))
+        let snipers = (rook_rays(king) & (self.by_kind[PieceKind::Rook.index()] | queens)
+            | bishop_rays(king) & (self.by_kind[PieceKind::Bishop.index()] | queens))
             & theirs;
         let mut pinned = Bitboard::EMPTY;
         for sniper in snipers {
@@ -509,17 +531,19 @@ impl Position {
     #[inline]
     pub(crate) fn attacked_by(&self, by: Color, sq: Square, occupied: Bitboard) -> bool {
         let theirs = self.by_color[by.index()];
-        let queens = self.by_role[Role::Queen.index()];
-        ((knight_attacks(sq) & self.by_role[Role::Knight.index()]
-            | king_attacks(sq) & self.by_role[Role::King.index()]
-            | pawn_attacks(!by, sq) & self.by_role[Role::Pawn.index()])
+        let queens = self.by_kind[PieceKind::Queen.index()];
+        ((knight_attacks(sq) & self.by_kind[PieceKind::Knight.index()]
+            | king_attacks(sq) & self.by_kind[PieceKind::King.index()]
+            | pawn_attacks(!by, sq) & self.by_kind[PieceKind::Pawn.index()])
             & theirs)
             .any()
             || (bishop_attacks(sq, occupied)
-                & (self.by_role[Role::Bishop.index()] | queens)
+                & (self.by_kind[PieceKind::Bishop.index()] | queens)
                 & theirs)
                 .any()
-            || (rook_attacks(sq, occupied) & (self.by_role[Role::Rook.index()] | queens) & theirs)
+            || (rook_attacks(sq, occupied)
+                & (self.by_kind[PieceKind::Rook.index()] | queens)
+                & theirs)
                 .any()
     }
 
@@ -527,7 +551,7 @@ impl Position {
     /// (the square just skipped by the opponent's double push).
     pub(crate) fn ep_capture_exists(&self, ep: Square) -> bool {
         let us = self.turn;
-        let pawns = self.by_role[Role::Pawn.index()] & self.by_color[us.index()];
+        let pawns = self.by_kind[PieceKind::Pawn.index()] & self.by_color[us.index()];
         if self.checkers.more_than_one() {
             return false;
         }
@@ -552,11 +576,11 @@ impl Position {
         let occupied =
             (self.occupied() ^ Bitboard::from_square(from) ^ captured) | Bitboard::from_square(ep);
         let theirs = self.by_color[them.index()] & !captured;
-        let queens = self.by_role[Role::Queen.index()];
-        ((rook_attacks(king, occupied) & (self.by_role[Role::Rook.index()] | queens)
-            | bishop_attacks(king, occupied) & (self.by_role[Role::Bishop.index()] | queens)
-            | knight_attacks(king) & self.by_role[Role::Knight.index()]
-            | pawn_attacks(us, king) & self.by_role[Role::Pawn.index()])
+        let queens = self.by_kind[PieceKind::Queen.index()];
+        ((rook_attacks(king, occupied) & (self.by_kind[PieceKind::Rook.index()] | queens)
+            | bishop_attacks(king, occupied) & (self.by_kind[PieceKind::Bishop.index()] | queens)
+            | knight_attacks(king) & self.by_kind[PieceKind::Knight.index()]
+            | pawn_attacks(us, king) & self.by_kind[PieceKind::Pawn.index()])
             & theirs)
             .is_empty()
     }

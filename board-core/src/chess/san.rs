@@ -48,7 +48,7 @@
 use core::fmt;
 
 use super::position::Position;
-use super::types::{CastlingSide, File, Move, MoveKind, Rank, Role, Square};
+use super::types::{CastlingSide, File, Move, MoveKind, PieceKind, Rank, Square};
 
 /// A move written in SAN (see the [module docs](self)): a small `Copy`
 /// value of at most 7 ASCII bytes, printed by `Display`.
@@ -175,11 +175,11 @@ pub struct SanError {
 
 /// A parsed, not yet resolved, piece move.
 struct Parsed {
-    role: Option<Role>,
+    kind: Option<PieceKind>,
     file: Option<File>,
     rank: Option<Rank>,
     to: Square,
-    promotion: Option<Role>,
+    promotion: Option<PieceKind>,
 }
 
 fn err(offset: usize, problem: SanProblem) -> SanError {
@@ -213,15 +213,15 @@ fn body_len(b: &[u8]) -> usize {
 /// without suffix and annotation).
 fn parse_piece_move(b: &[u8]) -> Result<Parsed, SanError> {
     let mut i = 0;
-    let role = match b.first() {
-        Some(b'K') => Some(Role::King),
-        Some(b'Q') => Some(Role::Queen),
-        Some(b'R') => Some(Role::Rook),
-        Some(b'B') => Some(Role::Bishop),
-        Some(b'N') => Some(Role::Knight),
+    let kind = match b.first() {
+        Some(b'K') => Some(PieceKind::King),
+        Some(b'Q') => Some(PieceKind::Queen),
+        Some(b'R') => Some(PieceKind::Rook),
+        Some(b'B') => Some(PieceKind::Bishop),
+        Some(b'N') => Some(PieceKind::Knight),
         _ => None,
     };
-    if role.is_some() {
+    if kind.is_some() {
         i += 1;
     }
     let mut file = file_at(b, i);
@@ -270,11 +270,11 @@ fn parse_piece_move(b: &[u8]) -> Result<Parsed, SanError> {
         i += 1;
     }
     let promotion = match b.get(i) {
-        Some(b'Q' | b'q') => Some(Role::Queen),
-        Some(b'R' | b'r') => Some(Role::Rook),
-        Some(b'B' | b'b') => Some(Role::Bishop),
-        Some(b'N' | b'n') => Some(Role::Knight),
-        Some(b'K' | b'k') => Some(Role::King),
+        Some(b'Q' | b'q') => Some(PieceKind::Queen),
+        Some(b'R' | b'r') => Some(PieceKind::Rook),
+        Some(b'B' | b'b') => Some(PieceKind::Bishop),
+        Some(b'N' | b'n') => Some(PieceKind::Knight),
+        Some(b'K' | b'k') => Some(PieceKind::King),
         _ if eq => return Err(err(i, SanProblem::ExpectedPromotion)),
         Some(_) => return Err(err(i, SanProblem::Trailing)),
         None => None,
@@ -286,7 +286,7 @@ fn parse_piece_move(b: &[u8]) -> Result<Parsed, SanError> {
         return Err(err(i, SanProblem::Trailing));
     }
     Ok(Parsed {
-        role,
+        kind,
         file,
         rank,
         to,
@@ -333,13 +333,15 @@ impl Position {
         let p = parse_piece_move(b)?;
         let mut found: Option<Move> = None;
         let mut promotes_there = false;
-        if let (None, Some(file), Some(rank)) = (p.role, p.file, p.rank) {
+        if let (None, Some(file), Some(rank)) = (p.kind, p.file, p.rank) {
             // The whole departure square and no piece letter: any piece,
             // castling included (also as the king taking its own rook).
             let from = Square::from_coords(file, rank);
             let mut to = p.to;
             let king_home = (from == Square::E1 || from == Square::E8)
-                && self.piece_at(from).is_some_and(|pc| pc.role == Role::King);
+                && self
+                    .piece_at(from)
+                    .is_some_and(|pc| pc.kind == PieceKind::King);
             if p.promotion.is_none() && king_home && to.rank() == from.rank() {
                 if to.file() == File::H {
                     to = Square::from_coords(File::G, to.rank());
@@ -356,15 +358,15 @@ impl Position {
                 }
             }
         } else {
-            let role = p.role.unwrap_or(Role::Pawn);
+            let kind = p.kind.unwrap_or(PieceKind::Pawn);
             for &mv in legal.iter() {
                 let from = mv.from();
                 if mv.to() != p.to
                     || mv.is_castle()
-                    || self.piece_at(from).map(|pc| pc.role) != Some(role)
+                    || self.piece_at(from).map(|pc| pc.kind) != Some(kind)
                     || p.file.is_some_and(|f| f != from.file())
                     || p.rank.is_some_and(|r| r != from.rank())
-                    || (p.role.is_none() && p.file.is_none() && from.file() != p.to.file())
+                    || (p.kind.is_none() && p.file.is_none() && from.file() != p.to.file())
                 {
                     continue;
                 }
@@ -408,21 +410,21 @@ impl Position {
             _ => {
                 let from = mv.from();
                 let to = mv.to();
-                let role = self.piece_at(from).map_or(Role::Pawn, |pc| pc.role);
+                let kind = self.piece_at(from).map_or(PieceKind::Pawn, |pc| pc.kind);
                 let capture = mv.is_en_passant() || self.piece_at(to).is_some();
-                if role == Role::Pawn {
+                if kind == PieceKind::Pawn {
                     if capture {
                         san.push(from.file().char() as u8);
                     }
                 } else {
-                    san.push(role.char().to_ascii_uppercase() as u8);
+                    san.push(kind.char().to_ascii_uppercase() as u8);
                     let (mut same_rank, mut same_file, mut others) = (false, false, false);
                     for &other in legal.iter() {
                         let o = other.from();
                         if o != from
                             && other.to() == to
                             && !other.is_castle()
-                            && self.piece_at(o).map(|pc| pc.role) == Some(role)
+                            && self.piece_at(o).map(|pc| pc.kind) == Some(kind)
                         {
                             others = true;
                             same_rank |= o.rank() == from.rank();
@@ -443,9 +445,9 @@ impl Position {
                 }
                 san.push(to.file().char() as u8);
                 san.push(to.rank().char() as u8);
-                if let Some(role) = mv.promotion() {
+                if let Some(kind) = mv.promotion() {
                     san.push(b'=');
-                    san.push(role.char().to_ascii_uppercase() as u8);
+                    san.push(kind.char().to_ascii_uppercase() as u8);
                 }
             }
         }

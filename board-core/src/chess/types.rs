@@ -1,4 +1,4 @@
-//! Chess vocabulary: colours, files, ranks, squares, roles, pieces and moves.
+//! Chess vocabulary: colours, files, ranks, squares, kinds, pieces and moves.
 //!
 //! Every type here is a small `Copy` value. Squares are numbered 0..=63 in
 //! little-endian rank-file order (`a1` = 0, `b1` = 1, ..., `h8` = 63), the
@@ -23,7 +23,7 @@ impl Color {
 
     /// The opponent.
     #[inline]
-    pub const fn other(self) -> Color {
+    pub const fn opposite(self) -> Color {
         match self {
             Color::White => Color::Black,
             Color::Black => Color::White,
@@ -79,7 +79,7 @@ impl Not for Color {
     type Output = Color;
     #[inline]
     fn not(self) -> Color {
-        self.other()
+        self.opposite()
     }
 }
 
@@ -336,7 +336,7 @@ impl FromStr for Square {
 
 /// A kind of piece, independent of colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Role {
+pub enum PieceKind {
     /// Pawn (`p`).
     Pawn = 0,
     /// Knight (`n`).
@@ -351,19 +351,24 @@ pub enum Role {
     King = 5,
 }
 
-impl Role {
-    /// All six roles, pawn first.
-    pub const ALL: [Role; 6] = [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-        Role::King,
+impl PieceKind {
+    /// All six kinds, pawn first.
+    pub const ALL: [PieceKind; 6] = [
+        PieceKind::Pawn,
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Queen,
+        PieceKind::King,
     ];
 
-    /// The four roles a pawn may promote to, strongest first.
-    pub const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+    /// The four kinds a pawn may promote to, strongest first.
+    pub const PROMOTIONS: [PieceKind; 4] = [
+        PieceKind::Queen,
+        PieceKind::Rook,
+        PieceKind::Bishop,
+        PieceKind::Knight,
+    ];
 
     /// 0 (pawn) ..= 5 (king).
     #[inline]
@@ -376,25 +381,25 @@ impl Role {
     #[inline]
     pub const fn char(self) -> char {
         match self {
-            Role::Pawn => 'p',
-            Role::Knight => 'n',
-            Role::Bishop => 'b',
-            Role::Rook => 'r',
-            Role::Queen => 'q',
-            Role::King => 'k',
+            PieceKind::Pawn => 'p',
+            PieceKind::Knight => 'n',
+            PieceKind::Bishop => 'b',
+            PieceKind::Rook => 'r',
+            PieceKind::Queen => 'q',
+            PieceKind::King => 'k',
         }
     }
 
     /// Parses a letter of either case.
     #[inline]
-    pub const fn from_char(c: char) -> Option<Role> {
+    pub const fn from_char(c: char) -> Option<PieceKind> {
         match c.to_ascii_lowercase() {
-            'p' => Some(Role::Pawn),
-            'n' => Some(Role::Knight),
-            'b' => Some(Role::Bishop),
-            'r' => Some(Role::Rook),
-            'q' => Some(Role::Queen),
-            'k' => Some(Role::King),
+            'p' => Some(PieceKind::Pawn),
+            'n' => Some(PieceKind::Knight),
+            'b' => Some(PieceKind::Bishop),
+            'r' => Some(PieceKind::Rook),
+            'q' => Some(PieceKind::Queen),
+            'k' => Some(PieceKind::King),
             _ => None,
         }
     }
@@ -406,14 +411,14 @@ pub struct Piece {
     /// Whose piece.
     pub color: Color,
     /// What kind of piece.
-    pub role: Role,
+    pub kind: PieceKind,
 }
 
 impl Piece {
     /// The FEN letter: upper case for White, lower case for Black.
     #[inline]
     pub const fn char(self) -> char {
-        let c = self.role.char();
+        let c = self.kind.char();
         match self.color {
             Color::White => c.to_ascii_uppercase(),
             Color::Black => c,
@@ -428,8 +433,8 @@ impl Piece {
         } else {
             Color::Black
         };
-        match Role::from_char(c) {
-            Some(role) => Some(Piece { color, role }),
+        match PieceKind::from_char(c) {
+            Some(kind) => Some(Piece { color, kind }),
             None => None,
         }
     }
@@ -465,9 +470,9 @@ pub enum MoveKind {
     EnPassant,
     /// Castling, encoded as the king's move (`e1g1`, `e1c1`, `e8g8`, `e8c8`).
     Castle(CastlingSide),
-    /// A pawn move to the last rank, promoting to the given role (knight,
+    /// A pawn move to the last rank, promoting to the given kind (knight,
     /// bishop, rook or queen).
-    Promotion(Role),
+    Promotion(PieceKind),
 }
 
 /// A chess move: from, to, and its [`MoveKind`]. Packed in 16 bits.
@@ -484,7 +489,7 @@ pub(crate) const KIND_NORMAL_BITS: u16 = 0;
 pub(crate) const KIND_EN_PASSANT_BITS: u16 = 1;
 pub(crate) const KIND_CASTLE_KING_BITS: u16 = 2;
 pub(crate) const KIND_CASTLE_QUEEN_BITS: u16 = 3;
-// 4 + role index for promotions: knight 5, bishop 6, rook 7, queen 8.
+// 4 + kind index for promotions: knight 5, bishop 6, rook 7, queen 8.
 pub(crate) const KIND_PROMOTION_BASE: u16 = 4;
 const KIND_NORMAL: u16 = KIND_NORMAL_BITS;
 const KIND_EN_PASSANT: u16 = KIND_EN_PASSANT_BITS;
@@ -494,7 +499,7 @@ const KIND_CASTLE_QUEEN: u16 = KIND_CASTLE_QUEEN_BITS;
 impl Move {
     /// A move from `from` to `to` of the given kind. A promotion to a pawn
     /// or king is stored as a promotion to a queen (no such move is ever
-    /// legal; use `Role::PROMOTIONS`).
+    /// legal; use `PieceKind::PROMOTIONS`).
     #[inline]
     pub const fn new(from: Square, to: Square, kind: MoveKind) -> Move {
         let k = match kind {
@@ -502,11 +507,11 @@ impl Move {
             MoveKind::EnPassant => KIND_EN_PASSANT,
             MoveKind::Castle(CastlingSide::KingSide) => KIND_CASTLE_KING,
             MoveKind::Castle(CastlingSide::QueenSide) => KIND_CASTLE_QUEEN,
-            MoveKind::Promotion(role) => match role {
-                Role::Knight | Role::Bishop | Role::Rook | Role::Queen => {
-                    KIND_PROMOTION_BASE + role as u16
+            MoveKind::Promotion(kind) => match kind {
+                PieceKind::Knight | PieceKind::Bishop | PieceKind::Rook | PieceKind::Queen => {
+                    KIND_PROMOTION_BASE + kind as u16
                 }
-                Role::Pawn | Role::King => KIND_PROMOTION_BASE + Role::Queen as u16,
+                PieceKind::Pawn | PieceKind::King => KIND_PROMOTION_BASE + PieceKind::Queen as u16,
             },
         };
         Move(from.0 as u16 | (to.0 as u16) << 6 | k << 12)
@@ -549,15 +554,15 @@ impl Move {
             KIND_CASTLE_KING => MoveKind::Castle(CastlingSide::KingSide),
             KIND_CASTLE_QUEEN => MoveKind::Castle(CastlingSide::QueenSide),
             k if k > KIND_PROMOTION_BASE => {
-                MoveKind::Promotion(Role::ALL[((k - KIND_PROMOTION_BASE) % 6) as usize])
+                MoveKind::Promotion(PieceKind::ALL[((k - KIND_PROMOTION_BASE) % 6) as usize])
             }
             _ => MoveKind::Normal,
         }
     }
 
-    /// The promotion role, if this is a promotion.
+    /// The promotion kind, if this is a promotion.
     #[inline]
-    pub const fn promotion(self) -> Option<Role> {
+    pub const fn promotion(self) -> Option<PieceKind> {
         match self.kind() {
             MoveKind::Promotion(r) => Some(r),
             _ => None,

@@ -13,7 +13,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use super::position::Position;
-use super::types::{File, Move, Rank, Role, Square};
+use super::types::{File, Move, PieceKind, Rank, Square};
 
 /// A move as written in UCI: from, to, optional promotion. Syntax only; it
 /// may not be legal (or even possible) in any position.
@@ -23,8 +23,8 @@ pub struct UciMove {
     pub from: Square,
     /// The square the piece reaches.
     pub to: Square,
-    /// The promotion role (`n`, `b`, `r`, `q` in the text).
-    pub promotion: Option<Role>,
+    /// The promotion kind (`n`, `b`, `r`, `q` in the text).
+    pub promotion: Option<PieceKind>,
 }
 
 /// What is wrong with a UCI move's text (see [`ParseUciError`]).
@@ -108,10 +108,10 @@ impl FromStr for UciMove {
         let to = square(2)?;
         let promotion = match b.get(4) {
             None => None,
-            Some(b'n') => Some(Role::Knight),
-            Some(b'b') => Some(Role::Bishop),
-            Some(b'r') => Some(Role::Rook),
-            Some(b'q') => Some(Role::Queen),
+            Some(b'n') => Some(PieceKind::Knight),
+            Some(b'b') => Some(PieceKind::Bishop),
+            Some(b'r') => Some(PieceKind::Rook),
+            Some(b'q') => Some(PieceKind::Queen),
             Some(_) => return Err(e(4, ParseUciErrorKind::InvalidPromotion)),
         };
         if b.len() > 5 {
@@ -128,9 +128,9 @@ impl FromStr for UciMove {
 impl fmt::Display for UciMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.from, self.to)?;
-        if let Some(role) = self.promotion {
+        if let Some(kind) = self.promotion {
             use fmt::Write;
-            f.write_char(role.char())?;
+            f.write_char(kind.char())?;
         }
         Ok(())
     }

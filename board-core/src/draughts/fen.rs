@@ -19,7 +19,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use super::Position;
-use super::position::SetupError;
+use super::position::{Setup, SetupError};
 use super::types::{Color, Piece, PieceKind, Square};
 
 /// A PDN FEN text that is not a valid position.
@@ -308,7 +308,11 @@ impl FromStr for Position {
                 return Err(ParseFenError::MissingColor { color, offset: end });
             }
         }
-        Position::from_pieces(board, side).map_err(|e| match e {
+        Position::from_setup(&Setup {
+            board,
+            side_to_move: side,
+        })
+        .map_err(|e| match e {
             // Already rejected above with an offset.
             SetupError::ManOnPromotionRow { square, color } => ParseFenError::ManOnPromotionRow {
                 square,

@@ -11,6 +11,14 @@
 //! a man promotes only when its move ends on the far row. Draw rules are
 //! not part of a [`Position`].
 //!
+//! Same shape as the other game modules (see the crate docs): [`Position`]
+//! (PDN FEN in and out, `{:#}` diagram), [`Setup`] validated by
+//! [`Position::from_setup`], [`Position::side_to_move`],
+//! [`Position::legal_moves`] into a [`MoveList`],
+//! [`Position::count_legal_moves`], [`Position::for_each_legal_move`]
+//! (early exit), [`Position::play`] / [`Position::play_unchecked`],
+//! [`perft`] and [`perft_divide`].
+//!
 //! ```
 //! use board_core::draughts::{Position, perft};
 //! let pos: Position = "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46".parse().unwrap();
@@ -28,14 +36,14 @@ mod perft;
 mod position;
 mod types;
 
-pub use crate::movelist::{CapacityError, MoveList};
+pub use crate::movelist::CapacityError;
 pub use fen::ParseFenError;
 pub use notation::{
     AMBIGUOUS_SHOWN, CapturePath, IllegalMoveError, MAX_PATH, MoveText, MoveTextError,
     ParseMoveError, PdnMove,
 };
 pub use perft::{perft, perft_divide};
-pub use position::{Outcome, PlayError, Position, SetupError};
+pub use position::{Outcome, PlayError, Position, Setup, SetupError};
 pub use types::{
     Color, Move, Piece, PieceKind, Square, SquareOutOfRange, SquareSet, SquareSetIter,
 };
@@ -65,10 +73,13 @@ pub use types::{
 /// collecting one chunk's distinct moves and dropping those met earlier),
 /// and no public function panics. Only the list
 /// ([`Position::legal_moves`], [`perft_divide`]'s per-move counts) is
-/// bounded: the FEN parser, [`Position::from_pieces`] and [`Position::play`]
+/// bounded: the FEN parser, [`Position::from_setup`] and [`Position::play`]
 /// refuse positions with `MAX_MOVES` or more legal moves, so their lists are
 /// complete; for a position reached through [`Position::play_unchecked`] a
 /// full list is the sign that moves are missing, and
 /// [`Position::try_legal_moves`] reports it as [`CapacityError`].
 /// The `capacity_worst_positions` test pins the worst positions found.
 pub const MAX_MOVES: usize = 1024;
+
+/// A list of draughts moves with capacity [`MAX_MOVES`] (stored inline).
+pub type MoveList = crate::MoveList<Move, MAX_MOVES>;

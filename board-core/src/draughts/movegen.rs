@@ -15,6 +15,8 @@
 use super::Position;
 use super::bitboard::{BOARD, RAYS, nearest, step};
 use super::types::{Color, Move};
+use core::ops::ControlFlow;
+
 use crate::movelist::{CapacityError, MoveList};
 
 /// Captured-piece count from which two capture paths can give the same
@@ -635,7 +637,10 @@ fn count_captures(s: &Sides) -> u64 {
         Some(n) => n,
         None => {
             let mut n = 0;
-            for_each_capture(s, |_| n += 1);
+            let _ = for_each_capture(s, |_| {
+                n += 1;
+                ControlFlow::<()>::Continue(())
+            });
             n
         }
     }
@@ -652,20 +657,25 @@ fn count_captures(s: &Sides) -> u64 {
 /// fails.
 #[cold]
 #[inline(never)]
-pub(crate) fn for_each_capture(s: &Sides, f: impl FnMut(Move)) {
-    for_each_capture_in::<{ super::MAX_MOVES }>(s, f);
+pub(crate) fn for_each_capture<B>(
+    s: &Sides,
+    f: impl FnMut(Move) -> ControlFlow<B>,
+) -> ControlFlow<B> {
+    for_each_capture_in::<B, { super::MAX_MOVES }>(s, f)
 }
 
 /// [`for_each_capture`] with lists of `N` moves.
 #[inline(always)]
-fn for_each_capture_in<const N: usize>(s: &Sides, mut f: impl FnMut(Move)) {
+fn for_each_capture_in<B, const N: usize>(
+    s: &Sides,
+    mut f: impl FnMut(Move) -> ControlFlow<B>,
+) -> ControlFlow<B> {
     let mut list = MoveList::<Move, N>::new();
     let mut sink = ListSink::new(&mut list);
     captures(s, &mut sink);
     let best = sink.best;
     if !sink.overflow {
-        list.iter().for_each(|&mv| f(mv));
-        return;
+        return list.iter().try_for_each(|&mv| f(mv));
     }
     let mut start = 0;
     loop {
@@ -685,9 +695,9 @@ fn for_each_capture_in<const N: usize>(s: &Sides, mut f: impl FnMut(Move)) {
         if start > 0 {
             captures(s, &mut earlier);
         }
-        chunk.list.iter().for_each(|&mv| f(mv));
+        chunk.list.iter().try_for_each(|&mv| f(mv))?;
         if chunk.index <= start + N {
-            return;
+            return ControlFlow::Continue(());
         }
         start += N;
     }
@@ -873,12 +883,18 @@ mod tests {
             for chunks in [
                 {
                     let mut v = Vec::new();
-                    for_each_capture_in::<16>(&s, |m| v.push(m));
+                    let _ = for_each_capture_in::<(), 16>(&s, |m| {
+                        v.push(m);
+                        ControlFlow::Continue(())
+                    });
                     v
                 },
                 {
                     let mut v = Vec::new();
-                    for_each_capture_in::<50>(&s, |m| v.push(m));
+                    let _ = for_each_capture_in::<(), 50>(&s, |m| {
+                        v.push(m);
+                        ControlFlow::Continue(())
+                    });
                     v
                 },
             ] {

@@ -13,9 +13,9 @@
 use core::fmt;
 use core::str::FromStr;
 
+use super::Position;
 use super::bitboard::{BOARD, RAYS, nearest, slide, step};
 use super::types::{Color, Move, PieceKind, Square};
-use super::{MAX_MOVES, Position};
 
 /// Most squares a move text or capture path holds: the origin and one
 /// landing square per captured piece. With at most 50 pieces on the board a
@@ -580,7 +580,7 @@ impl Position {
     fn resolve_path(
         &self,
         pdn: &PdnMove,
-        list: &super::MoveList<Move, MAX_MOVES>,
+        list: &super::MoveList,
     ) -> Result<Move, IllegalMoveError> {
         let from = pdn.from();
         let to = pdn.to();

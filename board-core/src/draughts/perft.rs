@@ -3,13 +3,16 @@
 //! published tables: capture paths with the same (from, to, captured set)
 //! are one move.
 
+use core::ops::ControlFlow;
+
 use super::bitboard::{BLACK_PROMOTION, WHITE_PROMOTION, king_moves, step};
 use super::movegen::{
     self, ListSink, Sides, count_legal, count_legal_of, each_dir, forward, has_capture,
     jump_sources, kings_capture, overlaps,
 };
 use super::types::{Color, Move};
-use super::{MAX_MOVES, MoveList, Position};
+use super::{MAX_MOVES, Position};
+use crate::MoveList;
 
 /// The number of leaf nodes `depth` plies below `position` (1 at depth 0).
 /// The last ply is bulk-counted (moves are counted, not played). No heap
@@ -46,13 +49,14 @@ pub fn perft_divide(position: &Position, depth: u32) -> (u64, MoveList<(Move, u6
         return (1, out);
     }
     let mut total = 0;
-    position.for_each_legal_move(|mv| {
+    let _ = position.for_each_legal_move(|mv| {
         let mut child = *position;
         child.play_unchecked(mv);
         let n = perft(&child, depth - 1);
         total += n;
         // A full list is reported by its length (see above).
         let _ = out.try_push((mv, n));
+        ControlFlow::<()>::Continue(())
     });
     (total, out)
 }
@@ -220,7 +224,7 @@ fn play_man<const WHITE: bool>(pos: &Position, f: u64, t: u64, caps: u64, depth:
 #[inline(never)]
 fn many_captures<const WHITE: bool>(pos: &Position, s: &Sides, depth: u32) -> u64 {
     let mut nodes = 0;
-    movegen::for_each_capture(s, |mv| {
+    let _ = movegen::for_each_capture(s, |mv| {
         let mut child = *pos;
         child.play_unchecked(mv);
         nodes += if WHITE {
@@ -228,6 +232,7 @@ fn many_captures<const WHITE: bool>(pos: &Position, s: &Sides, depth: u32) -> u6
         } else {
             sub::<true>(&child, depth - 1)
         };
+        ControlFlow::<()>::Continue(())
     });
     nodes
 }

@@ -1,11 +1,13 @@
 //! The position: piece placement and side to move.
 
 use core::fmt;
+use core::ops::ControlFlow;
 
+use super::MAX_MOVES;
 use super::bitboard::{BLACK_PROMOTION, BOARD, WHITE_PROMOTION};
 use super::movegen::{self, has_capture};
 use super::types::{Color, Move, Piece, PieceKind, Square, SquareSet};
-use super::{MAX_MOVES, MoveList};
+use crate::MoveList;
 use crate::movelist::CapacityError;
 
 /// A validated international draughts position: the pieces on squares
@@ -32,7 +34,42 @@ pub struct Position {
     pub(crate) side: Color,
 }
 
-/// Why a set-up is not a valid position.
+/// An unchecked position: the piece on each square and the side to move,
+/// as a PDN FEN or DamExchange's GAMEREQ says it, before the rules are
+/// applied. [`Position::from_setup`] validates it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Setup {
+    /// The piece on each square; `board[0]` is square 1, `board[49]`
+    /// square 50.
+    pub board: [Option<Piece>; 50],
+    /// The side to move.
+    pub side_to_move: Color,
+}
+
+impl Setup {
+    /// An empty board, White to move.
+    pub const fn empty() -> Setup {
+        Setup {
+            board: [None; 50],
+            side_to_move: Color::White,
+        }
+    }
+
+    /// The start position: Black men on 1..=20, White men on 31..=50,
+    /// White to move.
+    pub fn startpos() -> Setup {
+        Position::startpos().to_setup()
+    }
+}
+
+impl Default for Setup {
+    /// [`Setup::empty`].
+    fn default() -> Setup {
+        Setup::empty()
+    }
+}
+
+/// Why a [`Setup`] is not a valid position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SetupError {
@@ -94,25 +131,29 @@ impl Position {
         }
     }
 
-    /// A position from the piece on each square (`board[0]` is square 1)
-    /// and the side to move, as DamExchange's GAMEREQ set-up sends it.
+    /// Validates an unchecked [`Setup`] (as DamExchange's GAMEREQ set-up
+    /// sends it, or a PDN FEN describes it) into a position.
     ///
     /// # Errors
     /// [`SetupError::ManOnPromotionRow`] for a white man on 1..=5 or a black
     /// man on 46..=50 (the lowest such square is named);
     /// [`SetupError::TooManyMoves`] if the position has [`MAX_MOVES`] or
     /// more legal moves.
-    pub fn from_pieces(
-        board: [Option<Piece>; 50],
-        side_to_move: Color,
-    ) -> Result<Position, SetupError> {
+    ///
+    /// ```
+    /// use board_core::draughts::{Position, Setup};
+    /// let setup = Position::startpos().to_setup();
+    /// assert_eq!(Position::from_setup(&setup), Ok(Position::startpos()));
+    /// assert_eq!(Setup::startpos(), setup);
+    /// ```
+    pub fn from_setup(setup: &Setup) -> Result<Position, SetupError> {
         let mut pos = Position {
             white: 0,
             black: 0,
             kings: 0,
-            side: side_to_move,
+            side: setup.side_to_move,
         };
-        for (square, piece) in Square::all().zip(board) {
+        for (square, piece) in Square::all().zip(setup.board) {
             if let Some(piece) = piece {
                 pos.put(square, piece);
             }
@@ -199,14 +240,17 @@ impl Position {
         SquareSet(BOARD & !(self.white | self.black))
     }
 
-    /// The piece on each square, `[0]` being square 1 (the inverse of
-    /// [`Position::from_pieces`]).
-    pub fn to_pieces(&self) -> [Option<Piece>; 50] {
+    /// The position as an unchecked [`Setup`] (the inverse of
+    /// [`Position::from_setup`]).
+    pub fn to_setup(&self) -> Setup {
         let mut board = [None; 50];
         for (slot, square) in board.iter_mut().zip(Square::all()) {
             *slot = self.piece_at(square);
         }
-        board
+        Setup {
+            board,
+            side_to_move: self.side,
+        }
     }
 
     /// Every legal move, in a fixed-capacity list (no heap allocation).
@@ -216,7 +260,7 @@ impl Position {
     /// once. Order: captures by origin square; quiet moves of men first.
     ///
     /// Every position that [`FromStr`](core::str::FromStr),
-    /// [`Position::from_pieces`] or [`Position::play`] hands out has been
+    /// [`Position::from_setup`] or [`Position::play`] hands out has been
     /// checked to have fewer than [`MAX_MOVES`] legal moves, so the list is
     /// complete. Only a position reached through
     /// [`Position::play_unchecked`] could have more (none is known; see
@@ -225,7 +269,7 @@ impl Position {
     /// [`Position::try_legal_moves`] reports that case as an error,
     /// [`Position::for_each_legal_move`] and [`Position::count_legal_moves`]
     /// handle any number of moves.
-    pub fn legal_moves(&self) -> MoveList<Move, MAX_MOVES> {
+    pub fn legal_moves(&self) -> super::MoveList {
         let mut list = MoveList::new();
         // On overflow the list holds the first MAX_MOVES moves (see above).
         let _ = movegen::legal_moves_into(self, &mut list);
@@ -237,7 +281,7 @@ impl Position {
     ///
     /// # Errors
     /// [`CapacityError`] when the moves fill the list.
-    pub fn try_legal_moves(&self) -> Result<MoveList<Move, MAX_MOVES>, CapacityError> {
+    pub fn try_legal_moves(&self) -> Result<super::MoveList, CapacityError> {
         let list = self.legal_moves();
         if list.len() == MAX_MOVES {
             return Err(CapacityError {
@@ -248,32 +292,46 @@ impl Position {
     }
 
     /// Calls `f` with every legal move, in [`Position::legal_moves`] order
-    /// when they fit in a list; handles any number of moves without heap
+    /// when they fit in a list, until `f` returns
+    /// [`ControlFlow::Break`] (then returned at once; no further move is
+    /// generated or passed). Handles any number of moves without heap
     /// allocation (a position with more than [`MAX_MOVES`] is searched
     /// again in chunks; none is known).
     ///
     /// ```
+    /// use core::ops::ControlFlow;
     /// use board_core::draughts::Position;
     /// let mut n = 0;
-    /// Position::startpos().for_each_legal_move(|_| n += 1);
+    /// let _ = Position::startpos().for_each_legal_move(|_| {
+    ///     n += 1;
+    ///     ControlFlow::<()>::Continue(())
+    /// });
     /// assert_eq!(n, 9);
+    /// // The first move whose piece starts on square 32, and stop there.
+    /// let found = Position::startpos().for_each_legal_move(|mv| {
+    ///     if mv.from().number() == 32 { ControlFlow::Break(mv) } else { ControlFlow::Continue(()) }
+    /// });
+    /// assert!(matches!(found, ControlFlow::Break(mv) if mv.from().number() == 32));
     /// ```
-    pub fn for_each_legal_move(&self, mut f: impl FnMut(Move)) {
+    pub fn for_each_legal_move<B>(
+        &self,
+        mut f: impl FnMut(Move) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
         let s = self.sides();
         if has_capture(&s) {
-            movegen::for_each_capture(&s, f);
+            movegen::for_each_capture(&s, f)
         } else {
-            let mut list = MoveList::<Move, MAX_MOVES>::new();
+            let mut list = super::MoveList::new();
             // Quiet moves: at most 161 (see MAX_MOVES).
             let _ = movegen::quiet_moves(&s, self.side, &mut list);
-            list.iter().for_each(|&mv| f(mv));
+            list.iter().try_for_each(|&mv| f(mv))
         }
     }
 
     /// The number of legal moves (as `legal_moves().len()` when they fit;
     /// exact for any number, faster).
-    pub fn count_legal_moves(&self) -> usize {
-        movegen::count_legal(self) as usize
+    pub fn count_legal_moves(&self) -> u64 {
+        movegen::count_legal(self)
     }
 
     /// Whether the side to move must capture.

@@ -9,7 +9,7 @@
 //! | [`Setup`] | unchecked position (what a text says), validated by [`Position::from_setup`] |
 //! | [`Move`] | 2-byte `Copy` move (board move with promotion flag, or drop); `Display`/`FromStr` = USI |
 //! | [`CsaMove`] | position-free CSA move token `+7776FU` (piece named *after* the move) |
-//! | [`Position::legal_moves`] | every legal move in a fixed-capacity [`Moves`] list (capacity [`MAX_MOVES`]) |
+//! | [`Position::legal_moves`] | every legal move in a fixed-capacity [`MoveList`] (capacity [`MAX_MOVES`]); [`Position::count_legal_moves`] counts them, [`Position::for_each_legal_move`] visits them with early exit |
 //! | [`Position::play`] / [`Position::play_unchecked`] | checked (reason on error: [`IllegalMoveError`]) / fast |
 //! | [`perft`], [`perft_divide`] | leaf counts (bulk counting at the last ply) |
 //!
@@ -56,7 +56,7 @@ pub use csa::{
     CsaPositionStatus, ParseCsaMoveError,
 };
 pub use legality::{IllegalMoveError, PlayError};
-pub use movegen::{MAX_MOVES, Moves, perft, perft_divide};
+pub use movegen::{MAX_MOVES, MoveList, perft, perft_divide};
 pub use position::{Position, Setup, SetupError};
 pub use rules::{DeclarationError, GameHistory, ImpasseCount, Repetition};
 pub use sfen::{ParseSfenError, SfenField};

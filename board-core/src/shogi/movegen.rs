@@ -9,12 +9,13 @@
 //! (one origin, a bitboard of destinations split into "no promotion",
 //! "both", "promotion only"), so perft's last ply counts with popcounts.
 
+use core::ops::ControlFlow;
+
 use super::bitboard::{self as bb, BOARD, GOLD, KING, KNIGHT, LAST1, LAST2, PAWN, SILVER, ZONE};
 use super::position::Position;
 use super::types::{Color, Move, PieceKind, Square};
-use crate::MoveList;
 
-/// Capacity of [`MoveList`]: an upper bound on the number of legal moves
+/// Capacity of a shogi [`MoveList`]: an upper bound on the number of legal moves
 /// in any position [`Position`] accepts.
 ///
 /// The largest number known for a position is 593 (the position in the
@@ -29,8 +30,9 @@ use crate::MoveList;
 /// 963 < 1024.
 pub const MAX_MOVES: usize = 1024;
 
-/// A list of legal moves (inline, no heap allocation).
-pub type Moves = MoveList<Move, MAX_MOVES>;
+/// A list of shogi moves with capacity [`MAX_MOVES`] (stored inline, no
+/// heap allocation).
+pub type MoveList = crate::MoveList<Move, MAX_MOVES>;
 
 /// Receives generated moves as destination sets.
 pub(crate) trait Sink {
@@ -73,7 +75,7 @@ impl Sink for Counter {
     }
 }
 
-struct ListSink<'a>(&'a mut Moves);
+struct ListSink<'a>(&'a mut MoveList);
 
 impl ListSink<'_> {
     #[inline(always)]
@@ -144,8 +146,8 @@ impl Position {
     /// Every legal move of the side to move (board moves and drops, both
     /// the promoting and the non-promoting move where promotion is optional).
     /// No heap allocation.
-    pub fn legal_moves(&self) -> Moves {
-        let mut list = Moves::new();
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
         self.generate(&mut ListSink(&mut list));
         list
     }
@@ -155,6 +157,25 @@ impl Position {
         let mut c = Counter(0);
         self.generate(&mut c);
         c.0
+    }
+
+    /// Calls `f` with every legal move, in [`Position::legal_moves`] order,
+    /// until `f` returns [`ControlFlow::Break`] (returned at once; the
+    /// remaining moves are not passed). No heap allocation.
+    ///
+    /// ```
+    /// use core::ops::ControlFlow;
+    /// use board_core::shogi::Position;
+    /// let drop = Position::startpos().for_each_legal_move(|mv| {
+    ///     if mv.is_drop() { ControlFlow::Break(mv) } else { ControlFlow::Continue(()) }
+    /// });
+    /// assert_eq!(drop, ControlFlow::Continue(())); // nothing in hand
+    /// ```
+    pub fn for_each_legal_move<B>(
+        &self,
+        mut f: impl FnMut(Move) -> ControlFlow<B>,
+    ) -> ControlFlow<B> {
+        self.legal_moves().iter().try_for_each(|&mv| f(mv))
     }
 
     /// `true` if the side to move is in check and has no legal move.
@@ -488,40 +509,24 @@ fn emit_promotable<S: Sink>(sink: &mut S, from: usize, t: u128, zone: u128, forc
 
 /// The number of leaf nodes of the legal-move tree of depth `depth`
 /// (`perft(p, 0) == 1`). The last ply is counted without playing the moves
-/// ("bulk counting"). No heap allocation.
+/// ("bulk counting"). No heap allocation. The generic
+/// [`Game::perft`](crate::Game::perft), instantiated here.
 pub fn perft(position: &Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => position.count_legal_moves(),
-        _ => {
-            let moves = position.legal_moves();
-            let mut n = 0;
-            for &m in moves.iter() {
-                let mut child = *position;
-                child.play_unchecked(m);
-                n += perft(&child, depth - 1);
-            }
-            n
-        }
-    }
+    crate::Game::perft(position, depth)
 }
 
 /// Perft per root move: the total, and each legal move with the leaf
-/// count of the subtree below it (depth `depth - 1`). For `depth == 0` the
-/// total is 1 and the list is empty.
-pub fn perft_divide(position: &Position, depth: u32) -> (u64, MoveList<(Move, u64), MAX_MOVES>) {
-    let mut out = MoveList::new();
-    if depth == 0 {
-        return (1, out);
-    }
-    let mut total = 0;
-    for &m in position.legal_moves().iter() {
-        let mut child = *position;
-        child.play_unchecked(m);
-        let n = perft(&child, depth - 1);
-        total += n;
+/// count of the subtree below it (depth `depth - 1`), in
+/// [`Position::legal_moves`] order. For `depth == 0` the total is 1 and the
+/// list is empty.
+pub fn perft_divide(
+    position: &Position,
+    depth: u32,
+) -> (u64, crate::MoveList<(Move, u64), MAX_MOVES>) {
+    let mut out = crate::MoveList::new();
+    let total = crate::Game::perft_divide_with(position, depth, |m, n| {
         // Cannot fail: same bound as the legal move list.
         let _ = out.try_push((m, n));
-    }
+    });
     (total, out)
 }

@@ -292,7 +292,7 @@ impl fmt::Display for Reply<'_> {
                     }
                     match c {
                         Some(p) => {
-                            let l = role_letter(p.role) as char;
+                            let l = role_letter(p.kind) as char;
                             match p.color {
                                 Color::White => {
                                     s.push('W');

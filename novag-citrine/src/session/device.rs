@@ -276,7 +276,7 @@ impl<T: Timestamp> Device<T> {
         !self.closed
             && !self.referee
             && self.position.outcome().is_none()
-            && self.position.turn() == self.engine_color
+            && self.position.side_to_move() == self.engine_color
     }
 
     /// The engine's colour now (`DeviceConfig::engine_color` at every new
@@ -535,7 +535,7 @@ impl<T: Timestamp> Device<T> {
             && t <= now
         {
             self.oot_due = None;
-            if self.position.turn() != self.engine_color
+            if self.position.side_to_move() != self.engine_color
                 && let Some(mv) = self.player.choose_chess(&self.position)
             {
                 let line = self.play(mv, now);
@@ -576,7 +576,7 @@ impl<T: Timestamp> Device<T> {
 
     fn tick_clock(&mut self, now: T) {
         if let Some(since) = self.clock_since {
-            let side = usize::from(self.position.turn() == Color::Black);
+            let side = usize::from(self.position.side_to_move() == Color::Black);
             let secs =
                 u32::try_from(now.saturating_duration_since(since).as_secs()).unwrap_or(u32::MAX);
             self.clocks[side] = self.clocks[side].saturating_add(secs);
@@ -604,7 +604,7 @@ impl<T: Timestamp> Device<T> {
         MoveLine {
             number: MoveNumber::new(before.fullmove_number().min(9999) as u16)
                 .unwrap_or(MoveNumber::ONE),
-            black: before.turn() == Color::Black,
+            black: before.side_to_move() == Color::Black,
             text,
             bar: true,
         }
@@ -646,7 +646,7 @@ impl<T: Timestamp> Device<T> {
         if !self.referee
             && !self.engine_paused
             && !over
-            && self.position.turn() == self.engine_color
+            && self.position.side_to_move() == self.engine_color
         {
             self.engine_due = Some(now.saturating_add(self.config.think_time));
         } else if let Some(k) = self.config.misbehaviour.out_of_turn_at_ply
@@ -654,7 +654,7 @@ impl<T: Timestamp> Device<T> {
             && !over
             && !self.referee
             && self.history.len() >= k
-            && self.position.turn() != self.engine_color
+            && self.position.side_to_move() != self.engine_color
         {
             self.oot_done = true;
             // At once, before the host can answer the engine's move.
@@ -668,7 +668,7 @@ impl<T: Timestamp> Device<T> {
     }
 
     fn engine_move(&mut self, now: T) {
-        if self.position.turn() != self.engine_color {
+        if self.position.side_to_move() != self.engine_color {
             return;
         }
         if let Some(mv) = self.player.choose_chess(&self.position) {
@@ -707,7 +707,7 @@ impl<T: Timestamp> Device<T> {
                 );
             }
             Command::Flip => {
-                let to_move = self.position.turn();
+                let to_move = self.position.side_to_move();
                 self.engine_color = to_move;
                 let user = match to_move {
                     Color::White => Color::Black,
@@ -766,7 +766,7 @@ impl<T: Timestamp> Device<T> {
                     let line = MoveLine {
                         number: MoveNumber::new(before.fullmove_number().min(9999) as u16)
                             .unwrap_or(MoveNumber::ONE),
-                        black: before.turn() == Color::Black,
+                        black: before.side_to_move() == Color::Black,
                         text: to_text(&before, mv, false),
                         bar: false,
                     };
@@ -787,8 +787,8 @@ impl<T: Timestamp> Device<T> {
                 self.push_line(now, &Reply::Xmit(self.xmit));
             }
             Command::EngineMove => {
-                if self.position.turn() != self.engine_color {
-                    self.engine_color = self.position.turn();
+                if self.position.side_to_move() != self.engine_color {
+                    self.engine_color = self.position.side_to_move();
                 }
                 self.engine_due = Some(now.saturating_add(self.config.think_time));
             }
@@ -825,7 +825,7 @@ impl<T: Timestamp> Device<T> {
                     let line = MoveLine {
                         number: MoveNumber::new(before.fullmove_number().min(9999) as u16)
                             .unwrap_or(MoveNumber::ONE),
-                        black: before.turn() == Color::Black,
+                        black: before.side_to_move() == Color::Black,
                         text: to_text(&before, last, false),
                         bar: true,
                     };
@@ -844,7 +844,7 @@ impl<T: Timestamp> Device<T> {
     fn game_list(&mut self, now: T) {
         // At most the last 112 plies, starting with a white move.
         let mut start = self.history.len().saturating_sub(112);
-        while start < self.history.len() && self.history[start].0.turn() != Color::White {
+        while start < self.history.len() && self.history[start].0.side_to_move() != Color::White {
             start += 1;
         }
         let plies = &self.history[start..];

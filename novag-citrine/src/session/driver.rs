@@ -552,7 +552,7 @@ impl<T: Timestamp> Driver<T> {
             && self
                 .config
                 .host_color
-                .is_none_or(|c| c == self.position.turn())
+                .is_none_or(|c| c == self.position.side_to_move())
             && self.position.outcome().is_none()
             && self.take_backs == 0
     }
@@ -583,7 +583,7 @@ impl<T: Timestamp> Driver<T> {
             || self
                 .config
                 .host_color
-                .is_some_and(|c| c != self.position.turn())
+                .is_some_and(|c| c != self.position.side_to_move())
         {
             return Err(CommandError::NotYourTurn);
         }
@@ -998,7 +998,10 @@ impl<T: Timestamp> Driver<T> {
 
     /// The (move number, colour) of the next ply.
     fn next_ply_id(&self) -> (u32, Color) {
-        (self.position.fullmove_number(), self.position.turn())
+        (
+            self.position.fullmove_number(),
+            self.position.side_to_move(),
+        )
     }
 
     /// Stops awaiting one answer of `kind` (the oldest).
@@ -1162,7 +1165,7 @@ impl<T: Timestamp> Driver<T> {
         // arrived: the reply proves the device played our move.
         if let Some(sent) = self.pending
             && let Ok(after) = self.position.play(sent)
-            && id == (after.fullmove_number(), after.turn())
+            && id == (after.fullmove_number(), after.side_to_move())
             && let Ok(reply) = to_move(&after, &line.text)
         {
             self.answered(MessageKind::MoveLine);
@@ -1178,7 +1181,7 @@ impl<T: Timestamp> Driver<T> {
             .history
             .iter()
             .rev()
-            .find(|p| (p.before.fullmove_number(), p.before.turn()) == id);
+            .find(|p| (p.before.fullmove_number(), p.before.side_to_move()) == id);
         if let Some(p) = played
             && to_move(&p.before, &line.text) == Ok(p.mv)
         {
@@ -1196,7 +1199,7 @@ impl<T: Timestamp> Driver<T> {
         let number_ok = u32::from(line.number.get()) == last.before.fullmove_number();
         // A comma marks Black; without it the colour follows from the game
         // (the protocol document's `t 2 g8-f6` takes back a black move).
-        let color_ok = !line.black || last.before.turn() == Color::Black;
+        let color_ok = !line.black || last.before.side_to_move() == Color::Black;
         if number_ok && color_ok && to_move(&last.before, &line.text) == Ok(last.mv) {
             self.answered(MessageKind::TakeBackLine);
             self.undo(last);
@@ -1240,7 +1243,7 @@ impl<T: Timestamp> Driver<T> {
         if let (Some(mv), None) = (ahead.next(), ahead.next()) {
             let sent = self.pending.take();
             let out_of_turn =
-                self.config.host_color == Some(self.position.turn()) && sent != Some(mv);
+                self.config.host_color == Some(self.position.side_to_move()) && sent != Some(mv);
             self.out_of_sync = false;
             self.events.push_back(Event::Resynced(Resync::Applied(mv)));
             if out_of_turn {
