@@ -34,6 +34,11 @@ mod game;
 mod shogi;
 mod transcript;
 
+/// The games' positions, which implement `game::GameCli`.
+type Draughts = board_core::draughts::Position;
+type Chess = board_core::chess::Position;
+type Shogi = board_core::shogi::Position;
+
 /// Board-game protocols and rules from the command line.
 ///
 /// Without a command, runs `demo` (its options apply: `boardwire --quiet`).
@@ -233,15 +238,9 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             depth,
             divide,
         } => match game {
-            Game::Draughts => {
-                game::perft::<board_core::draughts::Position>(&position, depth, divide, out)
-            }
-            Game::Chess => {
-                game::perft::<board_core::chess::Position>(&position, depth, divide, out)
-            }
-            Game::Shogi => {
-                game::perft::<board_core::shogi::Position>(&position, depth, divide, out)
-            }
+            Game::Draughts => game::perft::<Draughts>(&position, depth, divide, out),
+            Game::Chess => game::perft::<Chess>(&position, depth, divide, out),
+            Game::Shogi => game::perft::<Shogi>(&position, depth, divide, out),
         },
         Command::Moves {
             game,
@@ -249,20 +248,14 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             notation,
             json,
         } => match game {
-            Game::Draughts => {
-                game::moves::<board_core::draughts::Position>(&position, notation, json, out)
-            }
-            Game::Chess => {
-                game::moves::<board_core::chess::Position>(&position, notation, json, out)
-            }
-            Game::Shogi => {
-                game::moves::<board_core::shogi::Position>(&position, notation, json, out)
-            }
+            Game::Draughts => game::moves::<Draughts>(&position, notation, json, out),
+            Game::Chess => game::moves::<Chess>(&position, notation, json, out),
+            Game::Shogi => game::moves::<Shogi>(&position, notation, json, out),
         },
         Command::Show { game, position } => match game {
-            Game::Draughts => game::show::<board_core::draughts::Position>(&position, out),
-            Game::Chess => game::show::<board_core::chess::Position>(&position, out),
-            Game::Shogi => game::show::<board_core::shogi::Position>(&position, out),
+            Game::Draughts => game::show::<Draughts>(&position, out),
+            Game::Chess => game::show::<Chess>(&position, out),
+            Game::Shogi => game::show::<Shogi>(&position, out),
         },
         Command::Play {
             game,
@@ -270,11 +263,9 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             board,
             moves,
         } => match game {
-            Game::Draughts => {
-                game::play::<board_core::draughts::Position>(&position, &moves, board, out)
-            }
-            Game::Chess => game::play::<board_core::chess::Position>(&position, &moves, board, out),
-            Game::Shogi => game::play::<board_core::shogi::Position>(&position, &moves, board, out),
+            Game::Draughts => game::play::<Draughts>(&position, &moves, board, out),
+            Game::Chess => game::play::<Chess>(&position, &moves, board, out),
+            Game::Shogi => game::play::<Shogi>(&position, &moves, board, out),
         },
         Command::Csa { command } => csa::run(command, out),
         Command::Citrine(args) => citrine::run(args, out),
