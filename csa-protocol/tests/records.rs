@@ -30,7 +30,7 @@ impl Net {
             ..Default::default()
         };
         Self {
-            server: Server::new(config, Duration::ZERO, 1796_113_623),
+            server: Server::new(config, Duration::ZERO, 1_796_113_623),
             now: Duration::ZERO,
             records: Vec::new(),
             events: Vec::new(),
@@ -50,7 +50,13 @@ impl Net {
         while self.server.poll_transmit().is_some() {}
         while let Some(e) = self.server.poll_event() {
             match e {
-                ServerEvent::Record(r) => self.records.push(r),
+                ServerEvent::Record(r) => {
+                    // Every record we write reads back, statement for
+                    // statement.
+                    let back = parse_kifu(&r.text).expect("our record reads back");
+                    assert_eq!(csa_protocol::kifu::write_kifu(&back), r.text);
+                    self.records.push(r);
+                }
                 e => self.events.push(e),
             }
         }
@@ -467,4 +473,37 @@ fn reader_reads_every_vector() {
         assert!(!r.moves().is_empty(), "{name}");
         assert_eq!(csa_protocol::kifu::write_kifu(&records), *bytes, "{name}");
     }
+}
+
+/// Stop-watch game names (`name-600-060`, byoyomi written with a leading
+/// zero): shogi-server announces `Time_Unit:1min` (with `Total_Time:600`,
+/// `Byoyomi:60` still in seconds) and charges whole multiples of the
+/// byoyomi (61 s → `T60`). We keep 1 s units (a deliberate difference): the
+/// summary says seconds and a move is charged its whole seconds.
+#[test]
+fn stop_watch_names_keep_one_second_units() {
+    let mut net = Net::new(RatingIds::Names);
+    let (p1, p2) = (net.connect(1), net.connect(2));
+    net.send(p1, b"LOGIN sw_b dummy x1");
+    net.send(p2, b"LOGIN sw_w dummy x1");
+    net.send(p1, b"%%GAME sw-600-060 +");
+    net.server
+        .handle_input(p2, b"%%GAME sw-600-060 -\n", net.now);
+    let mut sent = Vec::new();
+    while let Some((c, t)) = net.server.poll_transmit() {
+        if c == p2 {
+            sent.extend_from_slice(t.as_bytes());
+        }
+    }
+    let summary = String::from_utf8(sent).unwrap();
+    for line in ["\nTime_Unit:1sec\n", "\nTotal_Time:600\n", "\nByoyomi:60\n"] {
+        assert!(summary.contains(line), "{line:?} in {summary}");
+    }
+    net.send(p1, b"AGREE");
+    net.send(p2, b"AGREE");
+    net.now += Duration::from_secs(61);
+    net.send(p1, b"+7776FU");
+    net.send(p2, b"%TORYO");
+    let text = String::from_utf8(net.only_record().text.clone()).unwrap();
+    assert!(text.contains("\n+7776FU\nT61\n"), "{text}");
 }

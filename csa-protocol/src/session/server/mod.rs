@@ -127,7 +127,9 @@ pub struct ServerConfig {
     /// with `##[RATING] +OK` alone, as the recorded shogi-server did.
     pub ratings: Vec<Rating>,
     /// Start position of every game (`None`: the even-game position). For
-    /// private tournaments with set positions, and tests.
+    /// private tournaments with set positions, and tests. A handicap game
+    /// name (`hc2p_...`, see [`handicap`]) starts from its handicap position
+    /// instead.
     pub initial_position: Option<board_core::shogi::Position>,
     /// Build a record of every game ([`ServerEvent::Record`], shogi-server's
     /// CSA V2 file; see [`GameRecord`]). Default `false`: no records.
