@@ -11,6 +11,7 @@
 //!   per line in words, `--json` for one JSON object per line
 //!   (`csa_decode.rs`).
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -20,7 +21,9 @@ use csa_protocol::message::{
     X1Reply,
 };
 use csa_protocol::net::{self, Activity, ConnectError, Limits, ServeEvent};
-use csa_protocol::session::{Awaited, Client, ClientConfig, Event, Outcome, ServerConfig};
+use csa_protocol::session::{
+    Awaited, Client, ClientConfig, Event, Outcome, RatingIds, ServerConfig, ServerEvent,
+};
 use csa_protocol::types::{GameName, Password, Side, SidePreference, UserName};
 
 use crate::Failure;
@@ -33,7 +36,12 @@ pub(crate) enum CsaCommand {
     /// Run a CSA game server (plain CSA and shogi-server x1 mode).
     ///
     /// Prints `listening on ADDR` to stderr first (useful with port 0) and
-    /// serves until killed.
+    /// serves until killed. The operator's log goes to stdout, one line per
+    /// game start and end:
+    /// `<local time> start <game id> + <black> - <white>` and
+    /// `<local time> end <game id> <reason> + <black> <win|lose|draw> -
+    /// <white> <win|lose|draw> <moves> moves` (reason: `#RESIGN`,
+    /// `#TIME_UP`, ...).
     Serve {
         /// Address to listen on.
         #[arg(long, default_value = "127.0.0.1:4081")]
@@ -49,6 +57,8 @@ pub(crate) enum CsaCommand {
         least_time_per_move: u64,
         #[command(flatten)]
         limits: ServeLimits,
+        #[command(flatten)]
+        records: ServeRecords,
     },
     /// Connect to a CSA server and play one game with the built-in player.
     ///
@@ -135,7 +145,15 @@ pub(crate) fn run(cmd: CsaCommand, out: &mut dyn Write) -> Result<(), Failure> {
             max_moves,
             least_time_per_move,
             limits,
-        } => serve(&listen, event, max_moves, least_time_per_move, &limits),
+            records,
+        } => serve(
+            &listen,
+            event,
+            max_moves,
+            least_time_per_move,
+            &limits,
+            records,
+        ),
         CsaCommand::Connect {
             addr,
             user,
@@ -205,12 +223,49 @@ pub(crate) struct ServeLimits {
     max_buoys: usize,
 }
 
+/// `csa serve`'s game records.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ServeRecords {
+    /// Write every game's record, shogi-server's CSA V2 file, to
+    /// DIR/YYYY/MM/DD/<game id>.csa (local date and times, as
+    /// shogi-server). Off without it.
+    #[arg(long, value_name = "DIR")]
+    records: Option<std::path::PathBuf>,
+    /// The ids in a record's `'rating:` line: `names` (login names; no
+    /// password hash leaves the server) or `md5` (shogi-server's
+    /// `<name>+<MD5 hex of the password>`, for rating tools that need them;
+    /// unsalted: keep such records private).
+    #[arg(long, value_enum, default_value_t = RatingIdsArg::Names)]
+    rating_ids: RatingIdsArg,
+}
+
+/// `--rating-ids`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum RatingIdsArg {
+    /// Login names.
+    Names,
+    /// `<name>+<MD5 hex of the password>` (shogi-server).
+    Md5,
+}
+
+/// The local time zone's offset from UTC now, seconds east (chrono reads
+/// `TZ` and the system's zone files).
+fn utc_offset_secs() -> i32 {
+    chrono::Local::now().offset().local_minus_utc()
+}
+
+/// `YYYY-MM-DD HH:MM:SS` local time, for the operator's log.
+fn log_time() -> String {
+    chrono::Local::now().format("%Y-%m-%d %H:%M:%S").to_string()
+}
+
 fn serve(
     listen: &str,
     event: String,
     max_moves: u32,
     least_time_per_move: u64,
     opts: &ServeLimits,
+    records: ServeRecords,
 ) -> Result<(), String> {
     let config = ServerConfig {
         event,
@@ -218,6 +273,11 @@ fn serve(
         least_time_per_move,
         max_buoys_per_user: opts.max_buoys_per_user,
         max_buoys: opts.max_buoys,
+        rating_ids: match records.rating_ids {
+            RatingIdsArg::Names => RatingIds::Names,
+            RatingIdsArg::Md5 => RatingIds::Md5,
+        },
+        utc_offset_secs: utc_offset_secs(),
         ..Default::default()
     };
     let mut limits = Limits::default();
@@ -233,13 +293,54 @@ fn serve(
             .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
         let addr = listener.local_addr().map_err(|e| e.to_string())?;
         eprintln!("listening on {addr}");
-        // Accept failures (once per burst) and the connections the
-        // driver closes go to stderr; games are not logged.
-        net::serve(listener, config, limits, |e| match e {
-            ServeEvent::AcceptFailed(_) | ServeEvent::Dropped { .. } => eprintln!("{e}"),
+        // Accept failures (once per burst), the connections the driver
+        // closes and records that could not be written go to stderr; game
+        // starts and ends to stdout (the operator's log).
+        let mut players: HashMap<String, [String; 2]> = HashMap::new();
+        let on_event = move |e: ServeEvent| match e {
+            ServeEvent::AcceptFailed(_)
+            | ServeEvent::Dropped { .. }
+            | ServeEvent::RecordFailed { .. } => eprintln!("{e}"),
+            ServeEvent::Server(ServerEvent::GameStarted {
+                game_id,
+                black,
+                white,
+            }) => {
+                // A closed stdout does not stop the server.
+                let _ = writeln!(
+                    std::io::stdout(),
+                    "{} start {game_id} + {black} - {white}",
+                    log_time()
+                );
+                players.insert(game_id, [black, white]);
+            }
+            ServeEvent::Server(ServerEvent::GameEnded {
+                game_id,
+                reason,
+                winner,
+                moves,
+            }) => {
+                let [black, white] = players.remove(&game_id).unwrap_or_default();
+                let result = |side| match winner {
+                    None => "draw",
+                    Some(w) if w == side => "win",
+                    Some(_) => "lose",
+                };
+                let _ = writeln!(
+                    std::io::stdout(),
+                    "{} end {game_id} {} + {black} {} - {white} {} {moves} moves",
+                    log_time(),
+                    reason.as_str(),
+                    result(Side::Black),
+                    result(Side::White),
+                );
+            }
             _ => {}
-        })
-        .await
+        };
+        match records.records {
+            Some(dir) => net::serve_with_records(listener, config, limits, dir, on_event).await,
+            None => net::serve(listener, config, limits, on_event).await,
+        }
         .map_err(|e| format!("server stopped: {e}"))
     })
 }

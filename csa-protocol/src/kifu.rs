@@ -122,6 +122,11 @@ impl KifuSpecial {
 pub struct Comment<'a>(&'a [u8]);
 
 impl<'a> Comment<'a> {
+    /// A comment of `bytes` (without the `'`; no line end inside).
+    pub(crate) fn from_raw(bytes: &'a [u8]) -> Self {
+        Self(bytes)
+    }
+
     /// The bytes after `'` (undecoded: may be Shift_JIS, EUC-JP, UTF-8...).
     pub fn as_bytes(&self) -> &'a [u8] {
         self.0
@@ -968,37 +973,46 @@ pub fn write_kifu(records: &[Record<'_>]) -> Vec<u8> {
     out
 }
 
-/// Appends one record, one statement per line (LF).
+/// Appends one record, one statement per line (LF), each as
+/// [`write_item`] writes it.
 pub fn write_record(r: &Record<'_>, out: &mut Vec<u8>) {
-    use crate::sink::Sink as _;
     for item in &r.items {
-        let start = out.len();
-        let _ = match item {
-            Item::Version(v) => write!(out, "V{v}"),
-            Item::Name { side, name } => {
-                let _ = write!(out, "N{}", side.sign());
-                out.write_all(name)
-            }
-            Item::Info { key, value } => {
-                let _ = write!(out, "${key}:");
-                out.write_all(value)
-            }
-            Item::Position(p) => out.write_all(p.as_bytes()),
-            Item::SideToMove(s) => write!(out, "{}", s.sign()),
-            Item::Move(m) => write!(out, "{m}"),
-            Item::Time(t) => write!(out, "T{t}"),
-            Item::Special(s) => out.write_all(s.as_str().as_bytes()),
-            Item::Comment(c) => {
-                out.push(b'\'');
-                out.write_all(c.as_bytes())
-            }
-            Item::Blank => Ok(()),
-        };
-        // Raw text ending in CR (a comment, name or `$` value): the reader
-        // takes one CR before LF as part of the line end, so write one more.
-        if out.len() > start && out.last() == Some(&b'\r') {
-            out.push(b'\r');
-        }
-        out.push(b'\n');
+        write_item(item, out);
     }
+}
+
+/// Appends one statement and its line end (LF): `V2`, `N+<name>`,
+/// `$<KEY>:<value>`, a position line, `+`/`-`, a move (`+7776FU`), a time
+/// (`T12`), a special (`%TORYO`), a comment (`'<bytes>`) or an empty line.
+/// The game records of the server session are written with it.
+pub fn write_item(item: &Item<'_>, out: &mut Vec<u8>) {
+    use crate::sink::Sink as _;
+    let start = out.len();
+    let _ = match item {
+        Item::Version(v) => write!(out, "V{v}"),
+        Item::Name { side, name } => {
+            let _ = write!(out, "N{}", side.sign());
+            out.write_all(name)
+        }
+        Item::Info { key, value } => {
+            let _ = write!(out, "${key}:");
+            out.write_all(value)
+        }
+        Item::Position(p) => out.write_all(p.as_bytes()),
+        Item::SideToMove(s) => write!(out, "{}", s.sign()),
+        Item::Move(m) => write!(out, "{m}"),
+        Item::Time(t) => write!(out, "T{t}"),
+        Item::Special(s) => out.write_all(s.as_str().as_bytes()),
+        Item::Comment(c) => {
+            out.push(b'\'');
+            out.write_all(c.as_bytes())
+        }
+        Item::Blank => Ok(()),
+    };
+    // Raw text ending in CR (a comment, name or `$` value): the reader
+    // takes one CR before LF as part of the line end, so write one more.
+    if out.len() > start && out.last() == Some(&b'\r') {
+        out.push(b'\r');
+    }
+    out.push(b'\n');
 }

@@ -3,6 +3,7 @@
 //!
 //! - [`serve`]: runs a [`Server`] session on a `TcpListener`; one task owns
 //!   the session, each connection has a reader and a writer task.
+//!   [`serve_with_records`] also writes every game's record to a file.
 //! - [`connect`]: runs a [`Client`] session on a `TcpStream` with a callback
 //!   that sees every line sent and received (decoded) and every event, and
 //!   may command the session (play, resign, log out).
@@ -14,6 +15,8 @@
 
 use std::collections::HashMap;
 use std::io;
+use std::path::{Path, PathBuf};
+use std::string::String;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -105,6 +108,24 @@ pub enum ServeEvent {
         /// Why.
         reason: DropReason,
     },
+    /// [`serve_with_records`] wrote a game's record (in place of the
+    /// session's [`ServerEvent::Record`]).
+    RecordWritten {
+        /// The Game_ID.
+        game_id: String,
+        /// The file written.
+        path: PathBuf,
+    },
+    /// [`serve_with_records`] could not write a game's record; the server
+    /// goes on.
+    RecordFailed {
+        /// The Game_ID.
+        game_id: String,
+        /// The file it tried.
+        path: PathBuf,
+        /// Why.
+        error: io::Error,
+    },
 }
 
 /// Why [`serve`] closed a connection itself.
@@ -138,6 +159,18 @@ impl core::fmt::Display for ServeEvent {
                 };
                 write!(f, "connection {} closed: {why}", conn.0)
             }
+            ServeEvent::RecordWritten { game_id, path } => {
+                write!(f, "record of game {game_id} written to {}", path.display())
+            }
+            ServeEvent::RecordFailed {
+                game_id,
+                path,
+                error,
+            } => write!(
+                f,
+                "cannot write the record of game {game_id} to {}: {error}",
+                path.display()
+            ),
         }
     }
 }
@@ -197,6 +230,62 @@ const INPUT_QUEUE: usize = 256;
 /// # Errors
 /// None today (the signature leaves room for setup errors).
 pub async fn serve(
+    listener: TcpListener,
+    config: ServerConfig,
+    limits: Limits,
+    on_event: impl FnMut(ServeEvent) + Send,
+) -> io::Result<()> {
+    serve_inner(listener, config, limits, on_event).await
+}
+
+/// [`serve`], writing the record of every game (shogi-server's CSA V2 file,
+/// [`crate::session::GameRecord`]) to `<dir>/YYYY/MM/DD/<game id>.csa`
+/// (directories made as needed; an existing file is replaced) when the
+/// game ends or is dropped before it started. Turns on
+/// [`ServerConfig::records`]; each file is reported as
+/// [`ServeEvent::RecordWritten`] or [`ServeEvent::RecordFailed`] (the
+/// server goes on). The file is written by the server task itself (a few
+/// kilobytes, once per game).
+///
+/// # Errors
+/// As [`serve`].
+pub async fn serve_with_records(
+    listener: TcpListener,
+    mut config: ServerConfig,
+    limits: Limits,
+    dir: PathBuf,
+    mut on_event: impl FnMut(ServeEvent) + Send,
+) -> io::Result<()> {
+    config.records = true;
+    let on_event = move |e: ServeEvent| match e {
+        ServeEvent::Server(ServerEvent::Record(r)) => {
+            let mut path = dir.clone();
+            path.extend(r.path.split('/'));
+            match write_record_file(&path, &r.text) {
+                Ok(()) => on_event(ServeEvent::RecordWritten {
+                    game_id: r.game_id,
+                    path,
+                }),
+                Err(error) => on_event(ServeEvent::RecordFailed {
+                    game_id: r.game_id,
+                    path,
+                    error,
+                }),
+            }
+        }
+        e => on_event(e),
+    };
+    serve_inner(listener, config, limits, on_event).await
+}
+
+fn write_record_file(path: &Path, text: &[u8]) -> io::Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    std::fs::write(path, text)
+}
+
+async fn serve_inner(
     listener: TcpListener,
     mut config: ServerConfig,
     limits: Limits,

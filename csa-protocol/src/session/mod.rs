@@ -58,7 +58,7 @@ pub use client::{
     Awaited, Client, ClientConfig, ClientState, CommandError, Event, GameEnded, GameStarted,
     Outcome,
 };
-pub use server::{ConnId, Rating, Server, ServerConfig, ServerEvent};
+pub use server::{ConnId, GameRecord, Rating, RatingIds, Server, ServerConfig, ServerEvent};
 
 /// A point in time on the caller's monotonic clock (shared by the whole
 /// crate family; see [`board_core::time`]).

@@ -29,11 +29,15 @@ impl<I: Timestamp> Server<I> {
             let msg = format!("START:{}", g.id);
             let players = g.players;
             let id = g.id.clone();
+            let [black, white] = g.names.clone();
             for p in players {
                 self.send_line(p, &msg);
             }
-            self.events
-                .push_back(ServerEvent::GameStarted { game_id: id });
+            self.events.push_back(ServerEvent::GameStarted {
+                game_id: id,
+                black,
+                white,
+            });
         }
     }
 
@@ -51,9 +55,10 @@ impl<I: Timestamp> Server<I> {
     /// Removes a game that never started; players return to `connected`
     /// (x1) or are disconnected (CSA mode).
     pub(super) fn abandon_game(&mut self, gk: u64) {
-        let Some(g) = self.games.remove(&gk) else {
+        let Some(mut g) = self.games.remove(&gk) else {
             return;
         };
+        self.end_record(&mut g, None);
         for p in g.players {
             self.after_game(p);
         }
@@ -91,6 +96,10 @@ impl<I: Timestamp> Server<I> {
                 .find(|(m, _)| move_side(m) == side_of(i))
                 .is_some_and(|(m, _)| m.to_string().as_bytes() == line);
             if !repeat {
+                // shogi-server notes it in the record as it arrives.
+                let mv = line.split(|&b| b == b',').next().unwrap_or(b"");
+                let note = format!("Deferred {}", escape(mv));
+                self.record_comment(gk, note.as_bytes());
                 self.defer(conn, gk, i, line);
             }
             return;
@@ -142,6 +151,8 @@ impl<I: Timestamp> Server<I> {
         }
         match decoded {
             Ok(ClientMessage::Special(SpecialMove::Toryo)) => {
+                self.record_line(gk, "%TORYO");
+                self.record_summary(gk, "toryo");
                 self.finish(gk, &["%TORYO"], EndReason::Resign, Some(side.opponent()));
             }
             Ok(ClientMessage::Special(SpecialMove::Kachi)) => {
@@ -156,15 +167,25 @@ impl<I: Timestamp> Server<I> {
                 } else {
                     (EndReason::IllegalMove, side.opponent())
                 };
+                // shogi-server records the declaration as a move and its
+                // time, then the result `%KACHI`.
+                self.record_line(gk, "%KACHI");
+                self.record_line(gk, &format!("T{t}"));
+                self.record_line(gk, "%KACHI");
+                self.record_summary(gk, if valid { "kachi" } else { "illegal kachi" });
                 self.finish_owned(gk, &[echo, "%KACHI".into()], reason, Some(winner), None);
             }
             Ok(ClientMessage::Special(SpecialMove::Chudan)) => {
                 // shogi-server treats %CHUDAN as an illegal move (`docs/specs/csa.md`, *Moves*).
+                self.record_illegal(gk, line, None);
                 self.finish(gk, &[], EndReason::IllegalMove, Some(side.opponent()));
             }
-            Ok(ClientMessage::Move { mv, .. }) if move_side(&mv) == side => {
+            Ok(ClientMessage::Move { mv, comment }) if move_side(&mv) == side => {
                 match g.board.play(&mv) {
-                    Err(_) => self.finish(gk, &[], EndReason::IllegalMove, Some(side.opponent())),
+                    Err(e) => {
+                        self.record_illegal(gk, line, Some(&e.0));
+                        self.finish(gk, &[], EndReason::IllegalMove, Some(side.opponent()));
+                    }
                     Ok(outcome) => {
                         let t = g.clocks[i].charge(elapsed);
                         g.moves.push((mv, t));
@@ -179,6 +200,7 @@ impl<I: Timestamp> Server<I> {
                         for p in players {
                             self.send_line(p, &echo);
                         }
+                        self.record_move(gk, mv, t);
                         for m in monitors2 {
                             let pre = format!("##[MONITOR2][{id}] ");
                             self.send_line(m, &format!("{pre}{mv}\n{pre}T{t}\n{pre}+OK"));
@@ -207,11 +229,23 @@ impl<I: Timestamp> Server<I> {
                             }
                             PlayOutcome::Continue => {}
                         }
+                        // A comment sent with a move that did not end the
+                        // game: `'*` and the comment (shogi-server).
+                        if let Some(c) = comment
+                            && self.games.contains_key(&gk)
+                        {
+                            let mut note = alloc::vec![b'*'];
+                            note.extend_from_slice(c.as_str().as_bytes());
+                            self.record_comment(gk, &note);
+                        }
                     }
                 }
             }
             // Wrong sign, malformed move, or anything else: illegal.
-            _ => self.finish(gk, &[], EndReason::IllegalMove, Some(side.opponent())),
+            _ => {
+                self.record_illegal(gk, line, None);
+                self.finish(gk, &[], EndReason::IllegalMove, Some(side.opponent()));
+            }
         }
     }
 
@@ -236,7 +270,7 @@ impl<I: Timestamp> Server<I> {
         winner: Option<Side>,
         silent: Option<ConnId>,
     ) {
-        let Some(g) = self.games.remove(&gk) else {
+        let Some(mut g) = self.games.remove(&gk) else {
             return;
         };
         for (i, p) in g.players.into_iter().enumerate() {
@@ -276,6 +310,7 @@ impl<I: Timestamp> Server<I> {
             winner,
             moves: g.moves.len(),
         });
+        self.end_record(&mut g, Some((reason, winner)));
         for p in g.players {
             if Some(p) != silent && self.conns.contains_key(&p) {
                 self.after_game(p);

@@ -98,9 +98,9 @@ impl<I: Timestamp> Server<I> {
             delay_ms: self.config.delay.saturating_mul(1000),
             round_up: self.config.time_roundup,
         };
-        let mut board = self
-            .config
-            .initial_position
+        // A handicap game name wins over the configured start position.
+        let mut board = handicap::position(gamename)
+            .or(self.config.initial_position)
             .map_or_else(GameBoard::startpos, GameBoard::new);
         let initial_csa = board.csa_text();
         let mut moves = Vec::new();
@@ -133,7 +133,9 @@ impl<I: Timestamp> Server<I> {
             monitors: Vec::new(),
             monitors2: Vec::new(),
             start_unix: unix,
+            record: None,
         };
+        let game = self.with_record(game);
         for (i, p) in [black, white].into_iter().enumerate() {
             let summary = self.summary_for(&game, Some(side_of(i)));
             let mut data = Vec::new();

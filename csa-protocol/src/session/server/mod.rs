@@ -66,10 +66,14 @@ pub(crate) use crate::types::{
 };
 
 mod game;
+pub mod handicap;
 mod login;
 mod matching;
 mod monitor;
+mod record;
 mod x1;
+
+pub use record::{GameRecord, RatingIds};
 
 /// A connection handle, chosen by the I/O layer and passed to
 /// [`Server::handle_connect`] (any value not in use).
@@ -123,8 +127,19 @@ pub struct ServerConfig {
     /// with `##[RATING] +OK` alone, as the recorded shogi-server did.
     pub ratings: Vec<Rating>,
     /// Start position of every game (`None`: the even-game position). For
-    /// private tournaments with set positions, and tests.
+    /// private tournaments with set positions, and tests. A handicap game
+    /// name (`hc2p_...`, see [`handicap`]) starts from its handicap position
+    /// instead.
     pub initial_position: Option<board_core::shogi::Position>,
+    /// Build a record of every game ([`ServerEvent::Record`], shogi-server's
+    /// CSA V2 file; see [`GameRecord`]). Default `false`: no records.
+    pub records: bool,
+    /// The ids of a record's `'rating:` line (default [`RatingIds::Names`]).
+    pub rating_ids: RatingIds,
+    /// The server's local time zone, seconds east of UTC (default 0): the
+    /// times and the date directory of game records are local, as
+    /// shogi-server writes them. The Game_ID stamp stays UTC.
+    pub utc_offset_secs: i32,
 }
 
 impl Default for ServerConfig {
@@ -144,6 +159,9 @@ impl Default for ServerConfig {
             version: concat!("boardwire csa-protocol ", env!("CARGO_PKG_VERSION")).into(),
             initial_position: None,
             ratings: Vec::new(),
+            records: false,
+            rating_ids: RatingIds::Names,
+            utc_offset_secs: 0,
         }
     }
 }
@@ -172,6 +190,10 @@ pub enum ServerEvent {
     GameStarted {
         /// Game_ID.
         game_id: String,
+        /// Black's (`+`) login name.
+        black: String,
+        /// White's (`-`) login name.
+        white: String,
     },
     /// A game ended.
     GameEnded {
@@ -184,13 +206,29 @@ pub enum ServerEvent {
         /// Moves played (buoy set-up moves included).
         moves: usize,
     },
+    /// A game's record, with [`ServerConfig::records`] on: after its
+    /// [`ServerEvent::GameEnded`], or when a game that never started is
+    /// dropped (rejected, timed out in the agree phase). The driver writes
+    /// it to a file.
+    Record(GameRecord),
 }
 
 /// One line for a person.
 impl core::fmt::Display for ServerEvent {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            ServerEvent::GameStarted { game_id } => write!(f, "game {game_id} started"),
+            ServerEvent::GameStarted {
+                game_id,
+                black,
+                white,
+            } => write!(f, "game {game_id} started: + {black} - {white}"),
+            ServerEvent::Record(r) => write!(
+                f,
+                "record of game {} ({} bytes, {})",
+                r.game_id,
+                r.text.len(),
+                r.path
+            ),
             ServerEvent::GameEnded {
                 game_id,
                 reason,
@@ -263,6 +301,8 @@ struct Game<I> {
     monitors: Vec<ConnId>,
     monitors2: Vec<ConnId>,
     start_unix: u64,
+    /// The record being written ([`ServerConfig::records`]).
+    record: Option<record::RecordState>,
 }
 
 #[derive(Debug)]
@@ -289,6 +329,8 @@ pub struct Server<I> {
     events: VecDeque<ServerEvent>,
     base_instant: I,
     base_unix: u64,
+    /// The time of the latest input (the end time of game records).
+    last_now: I,
 }
 
 /// A peer's bytes quoted in our own replies: UTF-8 as is, control bytes
@@ -345,6 +387,7 @@ impl<I: Timestamp> Server<I> {
             events: VecDeque::new(),
             base_instant: now,
             base_unix: unix_secs,
+            last_now: now,
         }
     }
 
@@ -380,6 +423,7 @@ impl<I: Timestamp> Server<I> {
     /// line longer than [`ServerConfig::max_line_len`] is answered with
     /// `##[ERROR] line too long: <n> bytes (limit <m>)` and skipped.
     pub fn handle_input(&mut self, conn: ConnId, bytes: &[u8], now: I) {
+        self.last_now = self.last_now.max(now);
         let Some(c) = self.conns.get_mut(&conn) else {
             return;
         };
@@ -415,6 +459,7 @@ impl<I: Timestamp> Server<I> {
     /// lines can only come in through [`Server::handle_input`] (the answers
     /// to them quote the line).
     pub fn handle_message(&mut self, conn: ConnId, msg: &ClientMessage<'_>, now: I) {
+        self.last_now = self.last_now.max(now);
         if self
             .conns
             .get(&conn)
@@ -432,6 +477,7 @@ impl<I: Timestamp> Server<I> {
     /// malformed line as the decoded error says (the answers that quote
     /// the line quote nothing: the codec does not keep it).
     pub fn handle_frame_error(&mut self, conn: ConnId, e: &FrameError, now: I) {
+        self.last_now = self.last_now.max(now);
         let Some(c) = self.conns.get_mut(&conn) else {
             return;
         };
@@ -455,6 +501,7 @@ impl<I: Timestamp> Server<I> {
     /// game loses it at once (a deliberate difference from shogi-server,
     /// `docs/specs/csa.md`, *Results*).
     pub fn handle_close(&mut self, conn: ConnId, now: I) {
+        self.last_now = self.last_now.max(now);
         if let Some(c) = self.conns.get_mut(&conn) {
             c.closed = true;
         }
@@ -504,6 +551,7 @@ impl<I: Timestamp> Server<I> {
     /// within [`ServerConfig::login_timeout`] and refused logins after
     /// [`ServerConfig::refused_login_close_after`].
     pub fn handle_timeout(&mut self, now: I) {
+        self.last_now = self.last_now.max(now);
         while let Some(&(t, conn)) = self.login_deadlines.front() {
             if t > now {
                 break;

@@ -1,0 +1,215 @@
+//! `boardwire csa serve --records DIR --rating-ids md5` on 127.0.0.1: the
+//! record file of a game equals the one shogi-server wrote for the same
+//! game (`boardwire_vectors::data::CSA_RECORDS`, the `atmark` record) but
+//! for the times, in `DIR/YYYY/MM/DD/<game id>.csa`; the operator's log
+//! has one line per game start and end on stdout.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use boardwire_vectors::data::CSA_RECORDS;
+
+fn spawn_server(dir: &Path) -> (Child, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_boardwire"))
+        .args([
+            "csa",
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--event",
+            "ceotest",
+        ])
+        .arg("--records")
+        .arg(dir)
+        .args(["--rating-ids", "md5"])
+        .env("TZ", "UTC")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let mut line = Vec::new();
+    let mut b = [0u8; 1];
+    while !line.ends_with(b"\n") {
+        assert_eq!(stderr.read(&mut b).unwrap(), 1);
+        line.push(b[0]);
+    }
+    let line = String::from_utf8(line).unwrap();
+    let addr = line.trim().rsplit(' ').next().unwrap().to_string();
+    (child, addr)
+}
+
+struct Player {
+    stream: TcpStream,
+    reader: BufReader<TcpStream>,
+}
+
+impl Player {
+    fn new(addr: &str) -> Self {
+        let stream = TcpStream::connect(addr).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let reader = BufReader::new(stream.try_clone().unwrap());
+        Self { stream, reader }
+    }
+
+    fn send(&mut self, line: &str) {
+        self.stream
+            .write_all(format!("{line}\n").as_bytes())
+            .unwrap();
+    }
+
+    /// Reads lines until one starts with `prefix`.
+    fn until(&mut self, prefix: &str) {
+        let mut line = String::new();
+        loop {
+            line.clear();
+            assert!(
+                self.reader.read_line(&mut line).unwrap() > 0,
+                "closed before {prefix}"
+            );
+            if line.starts_with(prefix) {
+                return;
+            }
+        }
+    }
+}
+
+/// The record's lines, with `$START_TIME`/`'$END_TIME` values and the
+/// Game_ID stamp replaced.
+fn without_times(text: &[u8]) -> Vec<String> {
+    String::from_utf8(text.to_vec())
+        .unwrap()
+        .lines()
+        .map(|l| {
+            if let Some(v) = l.strip_prefix("$START_TIME:") {
+                assert_eq!(v.len(), 19, "{l}");
+                "$START_TIME:<time>".to_string()
+            } else if let Some(v) = l.strip_prefix("'$END_TIME:") {
+                assert_eq!(v.len(), 19, "{l}");
+                "'$END_TIME:<time>".to_string()
+            } else if l.starts_with("$EVENT:") {
+                let (head, stamp) = l.split_at(l.len() - 14);
+                assert!(stamp.bytes().all(|b| b.is_ascii_digit()), "{l}");
+                format!("{head}<stamp>")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect()
+}
+
+fn find_csa(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for e in entries.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(find_csa(&p));
+        } else if p.extension().is_some_and(|x| x == "csa") {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn serve_writes_shogi_servers_record_and_logs_games() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("csa-records-serve");
+    let _ = std::fs::remove_dir_all(&dir);
+    let (mut child, addr) = spawn_server(&dir);
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+
+    let mut b = Player::new(&addr);
+    let mut w = Player::new(&addr);
+    b.send("LOGIN atmark_B@p1 dummy x1");
+    b.until("##[LOGIN] +OK");
+    w.send("LOGIN atmark_W@p2 dummy x1");
+    w.until("##[LOGIN] +OK");
+    b.send("%%GAME atmark-1500-0 +");
+    w.send("%%GAME atmark-1500-0 -");
+    b.until("END Game_Summary");
+    w.until("END Game_Summary");
+    b.send("AGREE");
+    w.send("AGREE");
+    b.until("START:");
+    w.until("START:");
+    b.send("+2726FU");
+    w.until("+2726FU,T");
+    w.send("-3334FU");
+    b.until("-3334FU,T");
+    b.send("%TORYO");
+    b.until("#LOSE");
+    w.until("#WIN");
+
+    let mut start = String::new();
+    stdout.read_line(&mut start).unwrap();
+    let mut end = String::new();
+    stdout.read_line(&mut end).unwrap();
+
+    // The record is written when the game is over; wait for it.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let files = loop {
+        let files = find_csa(&dir);
+        if !files.is_empty() || Instant::now() > deadline {
+            break files;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    child.kill().unwrap();
+    let _ = child.wait();
+
+    assert_eq!(files.len(), 1, "{files:?}");
+    let file = &files[0];
+    let rel = file
+        .strip_prefix(&dir)
+        .unwrap()
+        .to_string_lossy()
+        .to_string();
+    let parts: Vec<&str> = rel.split('/').collect();
+    assert_eq!(parts.len(), 4, "{rel}");
+    assert!(parts[3].starts_with("ceotest+atmark-1500-0+atmark_B@p1+atmark_W@p2+"));
+    let stamp = &parts[3][parts[3].len() - 18..parts[3].len() - 4];
+    assert_eq!(
+        format!("{}/{}/{}", parts[0], parts[1], parts[2]),
+        format!("{}/{}/{}", &stamp[..4], &stamp[4..6], &stamp[6..8]),
+        "the date directory is the game's (UTC here)"
+    );
+    let ours = std::fs::read(file).unwrap();
+    let theirs = CSA_RECORDS
+        .iter()
+        .find(|(n, _)| n.contains("atmark"))
+        .unwrap()
+        .1;
+    assert_eq!(without_times(&ours), without_times(theirs));
+
+    let id = parts[3].strip_suffix(".csa").unwrap();
+    let start: Vec<&str> = start.split_whitespace().collect();
+    assert_eq!(
+        &start[2..],
+        ["start", id, "+", "atmark_B@p1", "-", "atmark_W@p2"]
+    );
+    let end: Vec<&str> = end.split_whitespace().collect();
+    assert_eq!(
+        &end[2..],
+        [
+            "end",
+            id,
+            "#RESIGN",
+            "+",
+            "atmark_B@p1",
+            "lose",
+            "-",
+            "atmark_W@p2",
+            "win",
+            "2",
+            "moves"
+        ]
+    );
+}
