@@ -273,7 +273,7 @@ impl<'a> Arbitrary<'a> for ClientMessage<'static> {
             4 => ClientMessage::Reject(Option::<GameId<'static>>::arbitrary(u)?),
             5 => ClientMessage::Move {
                 mv: csa_move(u)?,
-                comment: Option::<Text<'static>>::arbitrary(u)?,
+                comment: Option::<Text<'static>>::arbitrary(u)?.map(MoveComment::from),
             },
             6 => ClientMessage::Special(SpecialMove::arbitrary(u)?),
             7 => ClientMessage::X1(X1Command::arbitrary(u)?),

@@ -116,7 +116,7 @@ impl<I: Timestamp> Server<I> {
         let Some(g) = self.games.get_mut(&gk) else {
             return;
         };
-        if g.deferred[i].is_empty() {
+        if g.deferred[i].len() < MAX_DEFERRED_LINES {
             g.deferred[i].push_back(line.to_vec());
         } else {
             let l = escape(line);

@@ -8,12 +8,21 @@ use super::*;
 impl<I: Timestamp> Server<I> {
     // ---- login / logout --------------------------------------------------
 
-    pub(super) fn login(&mut self, conn: ConnId, name: &str, password: &str, x1: bool, now: I) {
+    pub(super) fn login(
+        &mut self,
+        conn: ConnId,
+        name: &str,
+        password: &str,
+        x1: bool,
+        line: &[u8],
+        now: I,
+    ) {
         // shogi-server (`login_loop`): a name already logged in may log in
         // again with the same password unless it is in a game; then the
         // new connection replaces the old. Otherwise the new one is
-        // refused (`LOGIN:incorrect`, in x1 also `username <name> is
-        // already connected`) and closed 3 s later.
+        // refused (`LOGIN:incorrect`, and `username <name> is already
+        // connected` when the line has four words or more, as
+        // shogi-server counts them) and closed 3 s later.
         let existing = self
             .conns
             .iter()
@@ -32,7 +41,7 @@ impl<I: Timestamp> Server<I> {
             Some((_, true, false)) | None => {}
             Some(_) => {
                 self.send_line(conn, "LOGIN:incorrect");
-                if x1 {
+                if super::words(line).count() >= 4 {
                     self.send_line(conn, &format!("username {name} is already connected"));
                 }
                 let until = now.saturating_add(self.config.refused_login_close_after);
