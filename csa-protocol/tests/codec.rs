@@ -971,8 +971,11 @@ fn arb_game_id() -> impl Strategy<Value = GameId<'static>> {
     "[!-Z^-~]{1,60}".prop_map(|s| GameId::new(s).unwrap())
 }
 fn arb_comment() -> impl Strategy<Value = MoveComment<'static>> {
-    prop::collection::vec(prop::num::u8::ANY.prop_filter("no NUL, CR, LF", |b| !matches!(b, 0 | b'\r' | b'\n')), 0..40)
-        .prop_map(|b| MoveComment::new(b).unwrap())
+    prop::collection::vec(
+        prop::num::u8::ANY.prop_filter("no NUL, CR, LF", |b| !matches!(b, 0 | b'\r' | b'\n')),
+        0..40,
+    )
+    .prop_map(|b| MoveComment::new(b).unwrap())
 }
 
 fn arb_text() -> impl Strategy<Value = Text<'static>> {

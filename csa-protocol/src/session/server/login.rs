@@ -34,7 +34,15 @@ impl<I: Timestamp> Server<I> {
                 (
                     *id,
                     l.is_some_and(|l| l.password == password),
-                    l.is_some_and(|l| matches!(l.status, Status::InGame(_))),
+                    // shogi-server's `game` status: in play (an agree
+                    // phase may be taken over; the game is rejected).
+                    l.is_some_and(|l| match l.status {
+                        Status::InGame(gk) => self
+                            .games
+                            .get(&gk)
+                            .is_some_and(|g| matches!(g.phase, Phase::Play { .. })),
+                        _ => false,
+                    }),
                 )
             });
         match existing {
@@ -54,7 +62,11 @@ impl<I: Timestamp> Server<I> {
         }
         if let Some((old, true, false)) = existing {
             // The same player again, not in a game: the new connection
-            // replaces the old (a waiting player stops waiting).
+            // replaces the old (a waiting player stops waiting; a game in
+            // its agree phase is rejected, `REJECT:<id> by <name>`).
+            if let Status::InGame(gk) = self.status(old) {
+                self.leave_game(old, gk, now, true);
+            }
             self.close(old);
             self.conns.remove(&old);
         }

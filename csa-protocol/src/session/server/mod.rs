@@ -690,7 +690,12 @@ impl<I: Timestamp> Server<I> {
                     self.send_line(conn, "LOGIN:incorrect");
                     // shogi-server adds a usage hint when the line has four
                     // or more words (transcript §4).
-                    if line.split(u8::is_ascii_whitespace).filter(|f| !f.is_empty()).count() >= 4 {
+                    if line
+                        .split(u8::is_ascii_whitespace)
+                        .filter(|f| !f.is_empty())
+                        .count()
+                        >= 4
+                    {
                         self.send_line(
                             conn,
                             "type 'LOGIN name password' or 'LOGIN name password x1'",
@@ -739,7 +744,11 @@ impl<I: Timestamp> Server<I> {
                 let l = escape(line);
                 self.error(conn, &format!("A turn identifier is required: {l}"));
             }
-            Err(e) if e.message == MessageKind::SetBuoy && e.field == Field::Moves => {
+            Err(e)
+                if e.message == MessageKind::SetBuoy
+                    && e.field == Field::Moves
+                    && e.problem != Problem::Missing =>
+            {
                 let moves = line
                     .split(u8::is_ascii_whitespace)
                     .filter(|f| !f.is_empty())
@@ -751,11 +760,6 @@ impl<I: Timestamp> Server<I> {
             // A count that is no number: shogi-server reads it as 0.
             Err(e) if e.message == MessageKind::SetBuoy && e.field == Field::Count => {
                 self.error(conn, "invalid count: 0");
-            }
-            // The password of a LOGIN line is never echoed (shogi-server
-            // writes `LOGIN <name>...`).
-            Ok(ClientMessage::Login { name, .. }) => {
-                self.error(conn, &format!("unknown command: LOGIN {name}..."));
             }
             _ => self.unknown(conn, line),
         }
@@ -809,7 +813,7 @@ impl<I: Timestamp> Server<I> {
     }
 
     fn unknown(&mut self, conn: ConnId, line: &[u8]) {
-        let l = escape(line);
+        let l = escape(&hide_login_password(line));
         self.error(conn, &format!("unknown command: {l}"));
     }
 
@@ -842,6 +846,34 @@ impl<I: Timestamp> Server<I> {
     }
 }
 
+/// A quoted line with its password hidden, as shogi-server quotes it: from
+/// the first `LOGIN` (any case), white space, a word of `[0-9A-Za-z_]` and
+/// more white space, the rest becomes `...` (`LOGIN alice...`).
+fn hide_login_password(line: &[u8]) -> alloc::borrow::Cow<'_, [u8]> {
+    let Some(at) = line
+        .windows(5)
+        .position(|w| w.eq_ignore_ascii_case(b"LOGIN"))
+    else {
+        return line.into();
+    };
+    let rest = &line[at + 5..];
+    let sp = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    let word = rest[sp..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    let after = &rest[sp + word..];
+    if word == 0 || !after.first().is_some_and(u8::is_ascii_whitespace) {
+        return line.into();
+    }
+    let mut v = Vec::with_capacity(at + 8 + word);
+    v.extend_from_slice(&line[..at]);
+    v.extend_from_slice(b"LOGIN ");
+    v.extend_from_slice(&rest[sp..sp + word]);
+    v.extend_from_slice(b"...");
+    v.into()
+}
+
 /// How a line shogi-server accepts in a looser form is read.
 enum Compat {
     /// Read this canonical line instead.
@@ -853,7 +885,8 @@ enum Compat {
 
 /// The words of `line`, split at runs of white space (Ruby's `split`).
 fn words(line: &[u8]) -> impl Iterator<Item = &[u8]> {
-    line.split(u8::is_ascii_whitespace).filter(|w| !w.is_empty())
+    line.split(u8::is_ascii_whitespace)
+        .filter(|w| !w.is_empty())
 }
 
 /// shogi-server's looser readings (`docs/specs/csa.md`, *Transport and

@@ -259,13 +259,16 @@ impl<I: Timestamp> Server<I> {
         self.send_line(conn, "##[SETBUOY] +OK");
         // Players waiting for this buoy (not its owner): the first one
         // looks for a rival again.
-        let waiting = self.conns.iter().find_map(|(id, c)| match c.login.as_ref() {
-            Some(l) if !c.closed && l.name != owner => match &l.status {
-                Status::GameWaiting { gamename, pref } if gamename == n => Some((*id, *pref)),
+        let waiting = self
+            .conns
+            .iter()
+            .find_map(|(id, c)| match c.login.as_ref() {
+                Some(l) if !c.closed && l.name != owner => match &l.status {
+                    Status::GameWaiting { gamename, pref } if gamename == n => Some((*id, *pref)),
+                    _ => None,
+                },
                 _ => None,
-            },
-            _ => None,
-        });
+            });
         if let Some((p, pref)) = waiting {
             self.wait_for_game(p, n.to_string(), pref, false, now);
         }
@@ -301,9 +304,7 @@ impl<I: Timestamp> Server<I> {
                 let Some(name) = fork_name(source, nth) else {
                     return self.error(
                         conn,
-                        &format!(
-                            "wrong source game name to make a new buoy game name: {source}"
-                        ),
+                        &format!("wrong source game name to make a new buoy game name: {source}"),
                     );
                 };
                 self.send_line(
@@ -342,15 +343,13 @@ impl<I: Timestamp> Server<I> {
 
 /// shogi-server's buoy game name: `buoy_<anything>-<total>-<byoyomi>[F]`.
 pub(super) fn is_buoy_name(name: &str) -> bool {
-    name.starts_with("buoy_")
-        && GameName::new(name).is_ok_and(|g| g.time_control().is_some())
+    name.starts_with("buoy_") && GameName::new(name).is_ok_and(|g| g.time_control().is_some())
 }
 
 /// shogi-server's good game name: `<id>-<total>-<byoyomi>[F]` with an
 /// identifier of 1..=32 bytes of `[0-9A-Za-z_@.-]`.
 pub(super) fn good_game_name(name: &str) -> bool {
-    GameName::new(name)
-        .is_ok_and(|g| g.time_control().is_some_and(|(base, _)| base.len() <= 32))
+    GameName::new(name).is_ok_and(|g| g.time_control().is_some_and(|(base, _)| base.len() <= 32))
 }
 
 /// The name `%%FORK` gives a buoy: from the source id's game name
@@ -366,6 +365,10 @@ fn fork_name(source: &str, nth: usize) -> Option<String> {
     if name.is_empty() || !digits(total) || byo_len == 0 {
         return None;
     }
-    let f = if byo[byo_len..].starts_with('F') { "F" } else { "" };
+    let f = if byo[byo_len..].starts_with('F') {
+        "F"
+    } else {
+        ""
+    };
     Some(format!("buoy_{name}_{nth}-{total}-{}{f}", &byo[..byo_len]))
 }
