@@ -288,6 +288,7 @@ fn moves_with_a_time_field_or_non_utf8_comments_are_played() {
     // Shift_JIS.
     r.bytes(2, b"-8384FU,'\x93\xfa\x96\x7b\x8c\xea");
     assert_eq!(r.take(1), ["-8384FU,T0"]);
+    assert_eq!(r.take(2), ["-8384FU,T0"]);
     assert_eq!(r.server.bad_line_streak(ConnId(1)), 0);
     // `%FOO` in a game is an illegal move, as `%CHUDAN`.
     r.line(1, "%FOO");
