@@ -247,6 +247,14 @@ fn agree_phase_and_game_status_errors() {
     r.take(2);
     assert_eq!(r.ask(1, "AGREE"), none());
     assert_eq!(
+        r.ask(1, "%%WHO"),
+        [
+            "##[WHO] fa x1 start_waiting fk-1500-0 +",
+            "##[WHO] fb x1 agree_waiting fk-1500-0 -",
+            "##[WHO] +OK"
+        ]
+    );
+    assert_eq!(
         r.ask(1, "AGREE"),
         ["##[ERROR] you are in start_waiting status. AGREE is valid in agree_waiting status"]
     );

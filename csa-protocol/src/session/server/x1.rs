@@ -14,7 +14,7 @@ impl<I: Timestamp> Server<I> {
         match cmd {
             X1Command::Who => {
                 let mut text = String::new();
-                for c in self.conns.values().filter(|c| !c.closed) {
+                for (id, c) in self.conns.iter().filter(|(_, c)| !c.closed) {
                     let Some(l) = &c.login else { continue };
                     let proto = if l.x1 { "x1" } else { "CSA" };
                     let _ = write!(text, "##[WHO] {} {proto} ", l.name);
@@ -26,10 +26,8 @@ impl<I: Timestamp> Server<I> {
                         Status::InGame(gk) => {
                             if let Some(g) = self.games.get(gk) {
                                 let side = if g.names[0] == l.name { '+' } else { '-' };
-                                let st = match g.phase {
-                                    Phase::Agree { .. } => "agree_waiting",
-                                    Phase::Play { .. } => "game",
-                                };
+                                // `agree_waiting`, `start_waiting` (agreed), `game`.
+                                let st = self.status_name(*id);
                                 let _ = write!(text, "{st} {} {side}", g.gamename);
                             } else {
                                 text.push_str("connected");
