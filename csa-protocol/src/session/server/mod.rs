@@ -32,6 +32,8 @@
 //!   (shogi-server accepts both);
 //! - peer bytes quoted in `##[ERROR]` replies have their control bytes
 //!   escaped (shogi-server echoes them raw);
+//! - `%%FORK <id> <buoy> <nth>` honours `nth` (shogi-server reads it as 0 and
+//!   always answers that it is out of range);
 //! - the Game_ID time stamp is UTC;
 //! - sides: when neither player asked for one, the later arrival is Black (the
 //!   transcript's CSA-mode game came out that way; shogi-server picks at
