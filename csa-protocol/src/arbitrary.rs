@@ -273,7 +273,15 @@ impl<'a> Arbitrary<'a> for ClientMessage<'static> {
             4 => ClientMessage::Reject(Option::<GameId<'static>>::arbitrary(u)?),
             5 => ClientMessage::Move {
                 mv: csa_move(u)?,
-                comment: Option::<Text<'static>>::arbitrary(u)?,
+                comment: if bool::arbitrary(u)? {
+                    // Any bytes but NUL, CR, LF: not necessarily UTF-8.
+                    let mut b = Vec::<u8>::arbitrary(u)?;
+                    b.retain(|&c| !matches!(c, 0 | b'\r' | b'\n'));
+                    b.truncate(crate::types::MoveComment::MAX_LEN);
+                    crate::types::MoveComment::new(b).ok()
+                } else {
+                    None
+                },
             },
             6 => ClientMessage::Special(SpecialMove::arbitrary(u)?),
             7 => ClientMessage::X1(X1Command::arbitrary(u)?),

@@ -36,8 +36,8 @@ use crate::message::{
 };
 use crate::moves::{BuoyMoves, CsaMove, MOVE_LEN, move_error_offset, move_problem};
 use crate::types::{
-    Class, GameId, GameName, MoveTime, Password, Side, SidePreference, Tag, Text, UserName, Word,
-    check_token, is_text_byte,
+    Class, GameId, GameName, MoveComment, MoveTime, Password, Side, SidePreference, Tag, Text,
+    UserName, Word, check_token, is_comment_byte, is_text_byte,
 };
 
 /// Maximum length of a position line in bytes (a hand line listing all 38
@@ -554,7 +554,7 @@ pub fn login(i: &[u8]) -> PResult<'_, ClientMessage<'_>> {
 
 /// A client move line's move and comment.
 #[inline]
-fn client_move_parts(i: &[u8]) -> Result<(CsaMove, Option<&str>), nom::Err<ParseError>> {
+fn client_move_parts(i: &[u8]) -> Result<(CsaMove, Option<&[u8]>), nom::Err<ParseError>> {
     let (rest, mv) = csa_move(Field::Move, i)?;
     if rest.is_empty() {
         return Ok((mv, None));
@@ -562,7 +562,34 @@ fn client_move_parts(i: &[u8]) -> Result<(CsaMove, Option<&str>), nom::Err<Parse
     let Some(c) = rest.strip_prefix(b",'") else {
         return Err(expected_e(rest, b",'", Field::Comment, Expected::Comment));
     };
-    Ok((mv, Some(text_str(Field::Comment, c)?)))
+    Ok((mv, Some(move_comment_bytes(c)?)))
+}
+
+/// The bytes of a move comment: any but NUL, CR and LF (not necessarily
+/// UTF-8), at most [`MoveComment::MAX_LEN`].
+#[inline]
+fn move_comment_bytes(i: &[u8]) -> Result<&[u8], nom::Err<ParseError>> {
+    if let Some(idx) = i.iter().position(|&b| !is_comment_byte(b)) {
+        return Err(fail(
+            i.len() - idx,
+            Field::Comment,
+            Problem::Invalid {
+                byte: i[idx],
+                expected: Expected::Text,
+            },
+        ));
+    }
+    if i.len() > MoveComment::MAX_LEN {
+        return Err(fail(
+            i.len() - MoveComment::MAX_LEN,
+            Field::Comment,
+            Problem::TooLong {
+                len: i.len(),
+                max: MoveComment::MAX_LEN,
+            },
+        ));
+    }
+    Ok(i)
 }
 
 /// A client move line: `+7776FU` or `+7776FU,'<comment>`
@@ -576,7 +603,7 @@ pub fn client_move(i: &[u8]) -> PResult<'_, ClientMessage<'_>> {
         &i[i.len()..],
         ClientMessage::Move {
             mv,
-            comment: comment.map(Text::from_checked),
+            comment: comment.map(MoveComment::from_checked),
         },
     ))
 }
@@ -839,7 +866,7 @@ pub(crate) fn decode_client_line(line: &[u8]) -> Result<ClientMessage<'_>, Decod
         let (mv, comment) = part!(line, K::Move, client_move_parts(line));
         return Ok(ClientMessage::Move {
             mv,
-            comment: comment.map(Text::from_checked),
+            comment: comment.map(MoveComment::from_checked),
         });
     }
     let sp = line.iter().position(|&b| b == b' ').unwrap_or(line.len());

@@ -365,6 +365,101 @@ impl fmt::Debug for Text<'_> {
     }
 }
 
+/// The comment of a client's move line (`+7776FU,'<comment>`, the bytes
+/// after `,'`): any bytes but NUL, CR and LF, at most [`Self::MAX_LEN`]
+/// bytes; may be empty. Not necessarily UTF-8: Floodgate clients send
+/// EUC-JP, Shift_JIS and ISO-2022-JP (with its ESC bytes), and shogi-server
+/// keeps them byte for byte (`docs/specs/csa.md`, *Moves*). The bytes are
+/// kept as sent and encode back unchanged; [`MoveComment::as_str`] gives
+/// the text when it is UTF-8. `Display` shows UTF-8 as is and escapes
+/// other bytes and control characters as `\xNN`.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct MoveComment<'a>(Cow<'a, [u8]>);
+
+impl<'a> MoveComment<'a> {
+    /// Maximum length in bytes (as [`Text::MAX_LEN`]).
+    pub const MAX_LEN: usize = Text::MAX_LEN;
+
+    /// Validates `bytes`.
+    ///
+    /// # Errors
+    /// [`ValueError`] ([`ValueKind::Text`]) naming the first NUL, CR or LF,
+    /// or a comment longer than [`Self::MAX_LEN`].
+    pub fn new(bytes: impl Into<Cow<'a, [u8]>>) -> Result<Self, ValueError> {
+        let b = bytes.into();
+        if let Some(i) = b.iter().position(|&c| !is_comment_byte(c)) {
+            return Err(ValueError::new(
+                ValueKind::Text,
+                i,
+                Problem::Invalid {
+                    byte: b[i],
+                    expected: Expected::Text,
+                },
+            ));
+        }
+        if b.len() > Self::MAX_LEN {
+            return Err(ValueError::new(
+                ValueKind::Text,
+                Self::MAX_LEN,
+                Problem::TooLong {
+                    len: b.len(),
+                    max: Self::MAX_LEN,
+                },
+            ));
+        }
+        Ok(Self(b))
+    }
+
+    pub(crate) fn from_checked(b: &'a [u8]) -> Self {
+        Self(Cow::Borrowed(b))
+    }
+
+    /// The bytes, as sent.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// The text, when the bytes are UTF-8.
+    pub fn as_str(&self) -> Option<&str> {
+        core::str::from_utf8(&self.0).ok()
+    }
+
+    /// The same value with owned bytes.
+    pub fn into_owned(self) -> MoveComment<'static> {
+        MoveComment(Cow::Owned(self.0.into_owned()))
+    }
+}
+
+/// A comment byte: anything but NUL, CR and LF.
+#[inline]
+pub(crate) fn is_comment_byte(b: u8) -> bool {
+    !matches!(b, 0 | b'\r' | b'\n')
+}
+
+/// Every [`Text`] is a valid comment.
+impl<'a> From<Text<'a>> for MoveComment<'a> {
+    fn from(t: Text<'a>) -> Self {
+        MoveComment(match t.0 {
+            Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
+            Cow::Owned(s) => Cow::Owned(s.into_bytes()),
+        })
+    }
+}
+
+impl fmt::Display for MoveComment<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_escaped(f, &self.0)
+    }
+}
+
+impl fmt::Debug for MoveComment<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("\"")?;
+        write_escaped(f, &self.0)?;
+        f.write_str("\"")
+    }
+}
+
 /// A player's side: `+` (Black, sente, moves first) or `-` (White, gote).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Side {

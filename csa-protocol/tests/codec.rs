@@ -131,9 +131,27 @@ fn client_lines_from_the_spec_note() {
         "+7776FU,'* 30 -3334FU",
         C::Move {
             mv: mv("+7776FU"),
-            comment: Some(text("* 30 -3334FU")),
+            comment: Some(text("* 30 -3334FU").into()),
         },
     );
+    // Comments that are not UTF-8 are kept byte for byte (shogi-server's
+    // TC_functional sends `+2625FU,'` and "Japanese EUC" in EUC-JP; ISO-2022-JP
+    // brings its ESC bytes).
+    for comment in [
+        &b"\xC6\xFC\xCB\xDC\xB8\xECEUC"[..],
+        b"\x93\xfa\x96\x7b\x8c\xea",
+        b"\x1b$BF|K\\8l\x1b(B",
+    ] {
+        let mut line = b"+2625FU,'".to_vec();
+        line.extend_from_slice(comment);
+        known_answer(
+            &line,
+            C::Move {
+                mv: mv("+2625FU"),
+                comment: Some(MoveComment::new(comment).unwrap()),
+            },
+        );
+    }
     client_rt("%TORYO", C::Special(SpecialMove::Toryo));
     client_rt("%KACHI", C::Special(SpecialMove::Kachi));
     client_rt("%CHUDAN", C::Special(SpecialMove::Chudan));
@@ -952,6 +970,14 @@ fn arb_game_name() -> impl Strategy<Value = GameName<'static>> {
 fn arb_game_id() -> impl Strategy<Value = GameId<'static>> {
     "[!-Z^-~]{1,60}".prop_map(|s| GameId::new(s).unwrap())
 }
+fn arb_comment() -> impl Strategy<Value = MoveComment<'static>> {
+    prop::collection::vec(
+        prop::num::u8::ANY.prop_filter("no NUL, CR, LF", |b| !matches!(b, 0 | b'\r' | b'\n')),
+        0..40,
+    )
+    .prop_map(|b| MoveComment::new(b).unwrap())
+}
+
 fn arb_text() -> impl Strategy<Value = Text<'static>> {
     "[^\\x00-\\x1f\\x7f]{0,40}".prop_map(|s| Text::new(s).unwrap())
 }
@@ -976,7 +1002,7 @@ fn arb_client() -> impl Strategy<Value = ClientMessage<'static>> {
         Just(C::Logout),
         prop::option::of(arb_game_id()).prop_map(C::Agree),
         prop::option::of(arb_game_id()).prop_map(C::Reject),
-        (arb_move(), prop::option::of(arb_text()))
+        (arb_move(), prop::option::of(arb_comment()))
             .prop_map(|(mv, comment)| C::Move { mv, comment }),
         prop::sample::select(vec![
             SpecialMove::Toryo,

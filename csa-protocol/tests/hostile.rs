@@ -1,5 +1,5 @@
 //! Hostile peers against the sessions (clock passed in) and the TCP
-//! drivers: the login timeout, refused logins, one deferred move, buoy
+//! drivers: the login timeout, refused logins, eight deferred lines, buoy
 //! caps, escaped error quotes, the client's silence rules, output caps,
 //! the connection limit and a peer streaming bytes without line ends.
 
@@ -171,23 +171,30 @@ fn the_right_password_for_a_player_not_in_a_game_replaces_the_old_connection() {
 }
 
 #[test]
-fn one_out_of_turn_move_waits_a_second_is_an_error_and_the_game_goes_on() {
+fn eight_out_of_turn_lines_wait_a_ninth_is_an_error_and_the_game_goes_on() {
     let mut r = Raw::new(ServerConfig::default());
     r.game();
-    // White sends two moves while Black thinks.
-    r.line(2, "-3334FU");
-    assert_eq!(r.take(2), Vec::<String>::new());
-    r.line(2, "-8384FU");
+    // White sends nine moves while Black thinks (shogi-server's own
+    // TC_functional sends two ahead; it queues every line).
+    let white = [
+        "-3334FU", "-8384FU", "-8485FU", "-2233KA", "-1314FU", "-9394FU", "-7172GI", "-4132KI",
+        "-5142OU",
+    ];
+    for m in &white[..8] {
+        r.line(2, m);
+        assert_eq!(r.take(2), Vec::<String>::new());
+    }
+    r.line(2, white[8]);
     assert_eq!(
         r.take(2),
-        ["##[ERROR] a move is already waiting for its turn: -8384FU"]
+        ["##[ERROR] a move is already waiting for its turn: -5142OU"]
     );
     assert_eq!(r.take(1), Vec::<String>::new());
-    // Black moves: White's first move is played at once, the second never.
+    // Black moves: White's first waiting move is played at once.
     r.line(1, "+7776FU");
     assert_eq!(r.take(1), ["+7776FU,T0", "-3334FU,T0"]);
     r.line(1, "+2726FU");
-    assert_eq!(r.take(1), ["+2726FU,T0"]);
+    assert_eq!(r.take(1), ["+2726FU,T0", "-8384FU,T0"]);
     assert_eq!(r.server.game_count(), 1);
 }
 

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use crate::error::DecodeError;
 use crate::moves::{BuoyMoves, CsaMove};
-use crate::types::{GameId, GameName, Password, SidePreference, Text, UserName};
+use crate::types::{GameId, GameName, MoveComment, Password, SidePreference, Text, UserName};
 
 /// A special move a client sends instead of a board move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -128,12 +128,13 @@ pub enum ClientMessage<'a> {
     /// `REJECT` or `REJECT <game_id>`.
     Reject(Option<GameId<'a>>),
     /// A move, e.g. `+7776FU`, optionally with a Floodgate comment
-    /// (`+7776FU,'* 30 -3334FU`: the text after `,'`).
+    /// (`+7776FU,'* 30 -3334FU`: the bytes after `,'`, kept as sent, UTF-8
+    /// or not).
     Move {
         /// The move (CSA notation, piece after the move).
         mv: CsaMove,
         /// The comment after `,'`, if any.
-        comment: Option<Text<'a>>,
+        comment: Option<MoveComment<'a>>,
     },
     /// `%TORYO`, `%KACHI` or `%CHUDAN`.
     Special(SpecialMove),
@@ -202,7 +203,7 @@ impl ClientMessage<'_> {
             ClientMessage::Reject(Some(id)) => write!(out, "REJECT {id}"),
             ClientMessage::Move { mv, comment } => match comment {
                 None => write!(out, "{mv}"),
-                Some(c) => write!(out, "{mv},'{c}"),
+                Some(c) => write!(out, "{mv},'").and_then(|()| out.write_all(c.as_bytes())),
             },
             ClientMessage::Special(s) => out.write_all(s.as_str().as_bytes()),
             ClientMessage::X1(cmd) => encode_x1(cmd, out),
@@ -224,7 +225,7 @@ impl ClientMessage<'_> {
             ClientMessage::Reject(id) => ClientMessage::Reject(id.map(GameId::into_owned)),
             ClientMessage::Move { mv, comment } => ClientMessage::Move {
                 mv,
-                comment: comment.map(Text::into_owned),
+                comment: comment.map(MoveComment::into_owned),
             },
             ClientMessage::Special(s) => ClientMessage::Special(s),
             ClientMessage::X1(cmd) => ClientMessage::X1(cmd.into_owned()),

@@ -660,7 +660,13 @@ impl<I: Timestamp> Client<I> {
             return Err(CommandError::NoGame);
         };
         let mv = crate::convert::to_csa_move(b.position(), mv)?;
-        self.send(&ClientMessage::Move { mv, comment }, now);
+        self.send(
+            &ClientMessage::Move {
+                mv,
+                comment: comment.map(Into::into),
+            },
+            now,
+        );
         self.move_sent = true;
         self.wait_for(Awaited::MoveConfirmation, self.config.reply_timeout, now);
         Ok(())

@@ -125,7 +125,7 @@ impl<I: Timestamp> Server<I> {
         let Some(g) = self.games.get_mut(&gk) else {
             return;
         };
-        if g.deferred[i].is_empty() {
+        if g.deferred[i].len() < MAX_DEFERRED_LINES {
             g.deferred[i].push_back(line.to_vec());
         } else {
             let l = escape(line);
@@ -235,7 +235,7 @@ impl<I: Timestamp> Server<I> {
                             && self.games.contains_key(&gk)
                         {
                             let mut note = alloc::vec![b'*'];
-                            note.extend_from_slice(c.as_str().as_bytes());
+                            note.extend_from_slice(c.as_bytes());
                             self.record_comment(gk, &note);
                         }
                     }

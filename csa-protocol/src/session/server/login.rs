@@ -8,12 +8,21 @@ use super::*;
 impl<I: Timestamp> Server<I> {
     // ---- login / logout --------------------------------------------------
 
-    pub(super) fn login(&mut self, conn: ConnId, name: &str, password: &str, x1: bool, now: I) {
+    pub(super) fn login(
+        &mut self,
+        conn: ConnId,
+        name: &str,
+        password: &str,
+        x1: bool,
+        line: &[u8],
+        now: I,
+    ) {
         // shogi-server (`login_loop`): a name already logged in may log in
         // again with the same password unless it is in a game; then the
         // new connection replaces the old. Otherwise the new one is
-        // refused (`LOGIN:incorrect`, in x1 also `username <name> is
-        // already connected`) and closed 3 s later.
+        // refused (`LOGIN:incorrect`, and `username <name> is already
+        // connected` when the line has four words or more, as
+        // shogi-server counts them) and closed 3 s later.
         let existing = self
             .conns
             .iter()
@@ -25,14 +34,22 @@ impl<I: Timestamp> Server<I> {
                 (
                     *id,
                     l.is_some_and(|l| l.password == password),
-                    l.is_some_and(|l| matches!(l.status, Status::InGame(_))),
+                    // shogi-server's `game` status: in play (an agree
+                    // phase may be taken over; the game is rejected).
+                    l.is_some_and(|l| match l.status {
+                        Status::InGame(gk) => self
+                            .games
+                            .get(&gk)
+                            .is_some_and(|g| matches!(g.phase, Phase::Play { .. })),
+                        _ => false,
+                    }),
                 )
             });
         match existing {
             Some((_, true, false)) | None => {}
             Some(_) => {
                 self.send_line(conn, "LOGIN:incorrect");
-                if x1 {
+                if super::words(line).count() >= 4 {
                     self.send_line(conn, &format!("username {name} is already connected"));
                 }
                 let until = now.saturating_add(self.config.refused_login_close_after);
@@ -45,7 +62,11 @@ impl<I: Timestamp> Server<I> {
         }
         if let Some((old, true, false)) = existing {
             // The same player again, not in a game: the new connection
-            // replaces the old (a waiting player stops waiting).
+            // replaces the old (a waiting player stops waiting; a game in
+            // its agree phase is rejected, `REJECT:<id> by <name>`).
+            if let Status::InGame(gk) = self.status(old) {
+                self.leave_game(old, gk, now, true);
+            }
             self.close(old);
             self.conns.remove(&old);
         }

@@ -42,7 +42,15 @@ impl<I: Timestamp> Server<I> {
                 }) if *g == gamename && compatible(*p, pref) => Some((*id, *p)),
                 _ => None,
             });
+        // A buoy game before its `%%SETBUOY` (or after it was used up or
+        // deleted): both players wait; `%%SETBUOY` starts it
+        // (`docs/specs/csa.md`, *Extended mode (x1)*).
+        let buoy_missing =
+            super::x1::is_buoy_name(&gamename) && !self.buoys.contains_key(&gamename);
         match rival {
+            Some(_) if buoy_missing => {
+                self.set_status(conn, Status::GameWaiting { gamename, pref })
+            }
             Some((other, other_pref)) => {
                 // The newcomer is Black unless a preference says otherwise.
                 let me_black = match (pref, other_pref) {

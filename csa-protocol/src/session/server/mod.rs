@@ -22,8 +22,8 @@
 //! - lines longer than the cap get `##[ERROR] line too long: <n> bytes (limit <m>)`
 //!   and are skipped (shogi-server has no cap);
 //! - `%%WHO` and monitor output show login names only, never a password hash;
-//! - at most one move per player waits for its turn (sent out of turn or
-//!   before `START`); a second is answered `##[ERROR] a move is already
+//! - at most 8 lines per player wait for their turn (sent out of turn or
+//!   before `START`); a ninth is answered `##[ERROR] a move is already
 //!   waiting for its turn: <line>` and dropped, the game goes on
 //!   (shogi-server queues every line);
 //! - buoys are capped ([`ServerConfig::max_buoys_per_user`],
@@ -32,6 +32,8 @@
 //!   (shogi-server accepts both);
 //! - peer bytes quoted in `##[ERROR]` replies have their control bytes
 //!   escaped (shogi-server echoes them raw);
+//! - `%%FORK <id> <buoy> <nth>` honours `nth` (shogi-server reads it as 0 and
+//!   always answers that it is out of range);
 //! - the Game_ID time stamp is UTC;
 //! - sides: when neither player asked for one, the later arrival is Black (the
 //!   transcript's CSA-mode game came out that way; shogi-server picks at
@@ -47,7 +49,7 @@
 
 use alloc::collections::{BTreeMap, VecDeque};
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 use core::time::Duration;
 
@@ -74,6 +76,12 @@ mod record;
 mod x1;
 
 pub use record::{GameRecord, RatingIds};
+
+/// Lines one player may have waiting for its turn (sent out of turn or
+/// before `START`); one more is answered `##[ERROR] a move is already
+/// waiting for its turn: <line>` and dropped (shogi-server queues every
+/// line; its own tests send two ahead).
+pub(crate) const MAX_DEFERRED_LINES: usize = 8;
 
 /// A connection handle, chosen by the I/O layer and passed to
 /// [`Server::handle_connect`] (any value not in use).
@@ -687,11 +695,25 @@ impl<I: Timestamp> Server<I> {
     // ---- line handling ----------------------------------------------------
 
     fn handle_line(&mut self, conn: ConnId, line: &[u8], now: I) {
-        // A single space is answered with nothing (`docs/specs/csa.md`, *Transport and lexical rules*).
-        if line == b" " {
+        let logged_in = self.conns.get(&conn).is_some_and(|c| c.login.is_some());
+        // A line of white space only (not the empty keep-alive) is answered
+        // with nothing, as in shogi-server (`docs/specs/csa.md`, *Transport
+        // and lexical rules*); so are `%%%` lines (81Dojo's commands).
+        if logged_in
+            && ((!line.is_empty() && line.iter().all(u8::is_ascii_whitespace))
+                || line.starts_with(b"%%%"))
+        {
             return;
         }
-        let decoded = decode::<ClientMessage>(line);
+        // Lines shogi-server accepts in a looser form are read in their
+        // canonical form (`compat_line`); a move with a field after the
+        // comma that is no comment (`+7776FU,T5`) is read as the move.
+        let canon = compat_line(line, logged_in);
+        let (line, decoded) = match &canon {
+            Some(Compat::Line(c)) => (line, decode::<ClientMessage>(c)),
+            Some(Compat::Cut(n)) => (&line[..*n], decode::<ClientMessage>(&line[..*n])),
+            None => (line, decode::<ClientMessage>(line)),
+        };
         if let Some(c) = self.conns.get_mut(&conn) {
             let bad = matches!(decoded, Err(_) | Ok(ClientMessage::Unrecognised(_)));
             c.bad_lines = if bad { c.bad_lines + 1 } else { 0 };
@@ -709,85 +731,139 @@ impl<I: Timestamp> Server<I> {
         let logged_in = self.conns.get(&conn).is_some_and(|c| c.login.is_some());
         if !logged_in {
             match decoded {
+                Ok(ClientMessage::Login { name, password, x1 }) => {
+                    self.login(conn, name.as_str(), password.expose(), x1, line, now);
+                }
                 // Before login an empty line is a bad login like any other
                 // (`docs/specs/csa.md`, *Transport and lexical rules*).
-                Ok(ClientMessage::KeepAlive) => self.send_line(conn, "LOGIN:incorrect"),
-                Ok(ClientMessage::Login { name, password, x1 }) => {
-                    self.login(conn, name.as_str(), password.expose(), x1, now);
-                }
-                Err(e) if e.message == MessageKind::Login => {
+                _ => {
                     self.send_line(conn, "LOGIN:incorrect");
-                    // shogi-server adds a usage hint when the line has three
-                    // or more fields after LOGIN (transcript §4).
-                    if line.split(|&b| b == b' ').filter(|f| !f.is_empty()).count() >= 4 {
+                    // shogi-server adds a usage hint when the line has four
+                    // or more words (transcript §4).
+                    if line
+                        .split(u8::is_ascii_whitespace)
+                        .filter(|f| !f.is_empty())
+                        .count()
+                        >= 4
+                    {
                         self.send_line(
                             conn,
                             "type 'LOGIN name password' or 'LOGIN name password x1'",
                         );
                     }
                 }
-                _ => self.send_line(conn, "LOGIN:incorrect"),
             }
             return;
         }
         let status = self.status(conn);
-        // Game lines (moves and specials) during a game.
-        if let Status::InGame(gk) = status {
-            let is_game_line = match &decoded {
-                Ok(ClientMessage::Move { .. } | ClientMessage::Special(_)) => true,
-                Err(e) => matches!(
-                    e.message,
-                    MessageKind::Move
-                        | MessageKind::Toryo
-                        | MessageKind::Kachi
-                        | MessageKind::Chudan
-                ),
-                _ => false,
-            };
-            if is_game_line {
+        // Moves (`[+-][^%]`) and specials (`%[^%]`): played in a game,
+        // answered with nothing otherwise (shogi-server ignores them).
+        let game_line = match line {
+            [b'+' | b'-', b, ..] => *b != b'%',
+            [b'%', b, ..] => *b != b'%',
+            _ => false,
+        };
+        if game_line {
+            if let Status::InGame(gk) = status {
                 self.game_line(conn, gk, line, now);
-                return;
             }
+            return;
         }
         match decoded {
             Ok(ClientMessage::KeepAlive) => self.send_line(conn, ""),
             Ok(ClientMessage::Logout) => self.logout(conn, now),
-            Ok(ClientMessage::Agree(_)) => match status {
-                Status::InGame(gk) => self.agree(conn, gk, now),
-                _ => self.unknown(conn, line),
+            Ok(ClientMessage::Agree(_)) => match self.agree_status(conn, status) {
+                Some(gk) => self.agree(conn, gk, now),
+                None => self.status_error(conn, "AGREE"),
             },
-            Ok(ClientMessage::Reject(_)) => match status {
-                Status::InGame(gk)
-                    if matches!(
-                        self.games.get(&gk).map(|g| &g.phase),
-                        Some(Phase::Agree { .. })
-                    ) =>
-                {
-                    self.reject(conn, gk);
-                }
-                _ => self.unknown(conn, line),
+            Ok(ClientMessage::Reject(_)) => match self.agree_status(conn, status) {
+                Some(gk) => self.reject(conn, gk),
+                None => self.status_error(conn, "REJECT"),
             },
-            Ok(ClientMessage::X1(cmd)) => self.x1(conn, cmd, line, now),
+            Ok(ClientMessage::X1(cmd)) => self.x1(conn, cmd, now),
+            // `CHALLENGE` (without `%%`), CSA's test server command:
+            // shogi-server accepts it and does nothing else.
+            Ok(ClientMessage::Unrecognised(_)) if line.starts_with(b"CHALLENGE") => {
+                self.send_line(conn, "CHALLENGE ACCEPTED");
+            }
             Err(e)
-                if e.message == MessageKind::Game
+                if matches!(e.message, MessageKind::Game | MessageKind::Challenge)
                     && e.field == Field::Side
                     && e.problem == Problem::Missing =>
             {
                 let l = escape(line);
                 self.error(conn, &format!("A turn identifier is required: {l}"));
             }
-            Err(e) if e.message == MessageKind::SetBuoy && e.field == Field::Moves => {
-                let moves = line.split(|&b| b == b' ').nth(2).unwrap_or(b"");
+            Err(e)
+                if e.message == MessageKind::SetBuoy
+                    && e.field == Field::Moves
+                    && e.problem != Problem::Missing =>
+            {
+                let moves = line
+                    .split(u8::is_ascii_whitespace)
+                    .filter(|f| !f.is_empty())
+                    .nth(2)
+                    .unwrap_or(b"");
                 let m = escape(moves);
                 self.error(conn, &format!("wrong moves: {m}"));
             }
-            Err(e) if e.message.as_str().starts_with("%%") => self.error(conn, &e.to_string()),
+            // A count that is no number: shogi-server reads it as 0.
+            Err(e) if e.message == MessageKind::SetBuoy && e.field == Field::Count => {
+                self.error(conn, "invalid count: 0");
+            }
             _ => self.unknown(conn, line),
         }
     }
 
+    /// The game `conn` may AGREE or REJECT: in its agree phase and not yet
+    /// agreed (shogi-server's `agree_waiting`).
+    fn agree_status(&self, conn: ConnId, status: Status) -> Option<u64> {
+        let Status::InGame(gk) = status else {
+            return None;
+        };
+        let g = self.games.get(&gk)?;
+        let i = g.players.iter().position(|p| *p == conn)?;
+        match g.phase {
+            Phase::Agree { agreed, .. } if !agreed[i] => Some(gk),
+            _ => None,
+        }
+    }
+
+    /// shogi-server's name of `conn`'s status: `connected`, `game_waiting`,
+    /// `agree_waiting`, `start_waiting` (agreed, waiting for the other),
+    /// `game`.
+    fn status_name(&self, conn: ConnId) -> &'static str {
+        match self.status(conn) {
+            Status::Connected => "connected",
+            Status::GameWaiting { .. } => "game_waiting",
+            Status::InGame(gk) => match self.games.get(&gk) {
+                Some(g) => match g.phase {
+                    Phase::Agree { agreed, .. } => {
+                        let i = g.players.iter().position(|p| *p == conn);
+                        if i.is_some_and(|i| agreed[i]) {
+                            "start_waiting"
+                        } else {
+                            "agree_waiting"
+                        }
+                    }
+                    Phase::Play { .. } => "game",
+                },
+                None => "connected",
+            },
+        }
+    }
+
+    /// `AGREE`/`REJECT` outside the agree phase, in shogi-server's words.
+    fn status_error(&mut self, conn: ConnId, command: &str) {
+        let st = self.status_name(conn);
+        self.error(
+            conn,
+            &format!("you are in {st} status. {command} is valid in agree_waiting status"),
+        );
+    }
+
     fn unknown(&mut self, conn: ConnId, line: &[u8]) {
-        let l = escape(line);
+        let l = escape(&hide_login_password(line));
         self.error(conn, &format!("unknown command: {l}"));
     }
 
@@ -817,6 +893,100 @@ impl<I: Timestamp> Server<I> {
             .get(&conn)
             .and_then(|c| c.login.as_ref())
             .is_some_and(|l| l.x1)
+    }
+}
+
+/// A quoted line with its password hidden, as shogi-server quotes it: from
+/// the first `LOGIN` (any case), white space, a word of `[0-9A-Za-z_]` and
+/// more white space, the rest becomes `...` (`LOGIN alice...`).
+fn hide_login_password(line: &[u8]) -> alloc::borrow::Cow<'_, [u8]> {
+    let Some(at) = line
+        .windows(5)
+        .position(|w| w.eq_ignore_ascii_case(b"LOGIN"))
+    else {
+        return line.into();
+    };
+    let rest = &line[at + 5..];
+    let sp = rest.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    let word = rest[sp..]
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    let after = &rest[sp + word..];
+    if word == 0 || !after.first().is_some_and(u8::is_ascii_whitespace) {
+        return line.into();
+    }
+    let mut v = Vec::with_capacity(at + 8 + word);
+    v.extend_from_slice(&line[..at]);
+    v.extend_from_slice(b"LOGIN ");
+    v.extend_from_slice(&rest[sp..sp + word]);
+    v.extend_from_slice(b"...");
+    v.into()
+}
+
+/// How a line shogi-server accepts in a looser form is read.
+enum Compat {
+    /// Read this canonical line instead.
+    Line(Vec<u8>),
+    /// Read the first `n` bytes (a move with a field after the comma that
+    /// is no comment: shogi-server plays the move and ignores the field).
+    Cut(usize),
+}
+
+/// The words of `line`, split at runs of white space (Ruby's `split`).
+fn words(line: &[u8]) -> impl Iterator<Item = &[u8]> {
+    line.split(u8::is_ascii_whitespace)
+        .filter(|w| !w.is_empty())
+}
+
+/// shogi-server's looser readings (`docs/specs/csa.md`, *Transport and
+/// lexical rules*): `LOGIN` split at any white space (before login);
+/// `%%GAME`/`%%CHALLENGE` with runs of spaces; `%%WHO`, `%%LIST`,
+/// `%%RATING`, `%%VERSION`, `%%HELP` and `LOGOUT` followed by anything;
+/// the one-argument commands (`%%SHOW <id>` ...) with runs of spaces and
+/// anything after the argument; a move `+7776FU,<field>` whose field is no
+/// comment. `None`: read the line as it is.
+fn compat_line(line: &[u8], logged_in: bool) -> Option<Compat> {
+    let join = |ws: &[&[u8]]| Compat::Line(ws.join(&b' '));
+    if !logged_in {
+        let ws: Vec<&[u8]> = words(line).collect();
+        let ok = ws.first() == Some(&&b"LOGIN"[..])
+            && (ws.len() == 3 || (ws.len() == 4 && ws[3] == b"x1"));
+        return ok.then(|| join(&ws));
+    }
+    if let [b'+' | b'-', ..] = line
+        && let Some(n) = line.iter().position(|&b| b == b',')
+        && line.get(n + 1) != Some(&b'\'')
+    {
+        return Some(Compat::Cut(n));
+    }
+    if !line.starts_with(b"%%") && !line.starts_with(b"LOGOUT") {
+        return None;
+    }
+    for kw in [
+        &b"%%WHO"[..],
+        b"%%LIST",
+        b"%%RATING",
+        b"%%VERSION",
+        b"%%HELP",
+        b"LOGOUT",
+    ] {
+        if line.starts_with(kw) {
+            return (line != kw).then(|| Compat::Line(kw.to_vec()));
+        }
+    }
+    let ws: Vec<&[u8]> = words(line).collect();
+    let canon = join(&ws);
+    match ws.as_slice() {
+        [b"%%GAME" | b"%%CHALLENGE", _, [b'+' | b'-' | b'*']] | [b"%%GAME"] => Some(canon),
+        [
+            b"%%SHOW" | b"%%MONITORON" | b"%%MONITOROFF" | b"%%MONITOR2ON" | b"%%MONITOR2OFF"
+            | b"%%DELETEBUOY" | b"%%GETBUOYCOUNT",
+            arg,
+            ..,
+        ] => Some(join(&[ws[0], arg])),
+        [b"%%SETBUOY" | b"%%FORK", ..] => Some(canon),
+        _ => None,
     }
 }
 

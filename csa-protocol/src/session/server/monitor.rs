@@ -64,6 +64,9 @@ impl<I: Timestamp> Server<I> {
         for l in g.initial_csa.lines() {
             let _ = writeln!(t, "{pre}{l}");
         }
+        // shogi-server's record has the players' rating ids here; ours
+        // names only (no password hash leaves the server).
+        let _ = writeln!(t, "{pre}'rating:{}:{}", g.names[0], g.names[1]);
         for (m, secs) in &g.moves {
             let _ = writeln!(t, "{pre}{m}");
             let _ = writeln!(t, "{pre}T{secs}");

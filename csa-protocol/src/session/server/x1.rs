@@ -10,11 +10,11 @@ use super::*;
 impl<I: Timestamp> Server<I> {
     // ---- x1 commands -------------------------------------------------------------
 
-    pub(super) fn x1(&mut self, conn: ConnId, cmd: X1Command<'_>, line: &[u8], now: I) {
+    pub(super) fn x1(&mut self, conn: ConnId, cmd: X1Command<'_>, now: I) {
         match cmd {
             X1Command::Who => {
                 let mut text = String::new();
-                for c in self.conns.values().filter(|c| !c.closed) {
+                for (id, c) in self.conns.iter().filter(|(_, c)| !c.closed) {
                     let Some(l) = &c.login else { continue };
                     let proto = if l.x1 { "x1" } else { "CSA" };
                     let _ = write!(text, "##[WHO] {} {proto} ", l.name);
@@ -26,10 +26,8 @@ impl<I: Timestamp> Server<I> {
                         Status::InGame(gk) => {
                             if let Some(g) = self.games.get(gk) {
                                 let side = if g.names[0] == l.name { '+' } else { '-' };
-                                let st = match g.phase {
-                                    Phase::Agree { .. } => "agree_waiting",
-                                    Phase::Play { .. } => "game",
-                                };
+                                // `agree_waiting`, `start_waiting` (agreed), `game`.
+                                let st = self.status_name(*id);
                                 let _ = write!(text, "{st} {} {side}", g.gamename);
                             } else {
                                 text.push_str("connected");
@@ -54,21 +52,14 @@ impl<I: Timestamp> Server<I> {
                     self.send_line(t, &msg);
                 }
             }
-            X1Command::Game(None) => {
-                if matches!(self.status(conn), Status::GameWaiting { .. }) {
+            X1Command::Game(None) => match self.status(conn) {
+                Status::Connected | Status::GameWaiting { .. } => {
                     self.set_status(conn, Status::Connected);
                 }
-            }
-            X1Command::Game(Some(req)) | X1Command::Challenge(req) => {
-                let challenge = matches!(crate::decode::decode::<ClientMessage>(line), Ok(ClientMessage::X1(X1Command::Challenge(_))));
-                match self.status(conn) {
-                    Status::InGame(_) => self.error(conn, "you are already in a game"),
-                    _ if req.name.time_control().is_none() => {
-                        self.error(conn, &format!("wrong game name: {}", req.name));
-                    }
-                    _ => self.wait_for_game(conn, req.name.as_str().to_string(), req.side, challenge, now),
-                }
-            }
+                _ => self.game_status_error(conn),
+            },
+            X1Command::Game(Some(req)) => self.game_request(conn, &req, false, now),
+            X1Command::Challenge(req) => self.game_request(conn, &req, true, now),
             X1Command::List => {
                 let mut text = String::new();
                 for g in self.games.values() {
@@ -84,11 +75,13 @@ impl<I: Timestamp> Server<I> {
                     data.extend_from_slice(b"##[SHOW] +OK\n");
                     self.send_bytes(conn, data);
                 }
-                None => self.error(conn, &format!("game not found: {id}")),
+                // shogi-server: an unknown id gets the `+OK` alone.
+                None => self.send_line(conn, "##[SHOW] +OK"),
             },
+            // An unknown id: no reply (shogi-server).
             X1Command::MonitorOn(id) => {
                 let Some(gk) = self.game_key(id.as_str()) else {
-                    return self.error(conn, &format!("game not found: {id}"));
+                    return;
                 };
                 if let Some(g) = self.games.get_mut(&gk)
                     && !g.monitors.contains(&conn)
@@ -105,7 +98,7 @@ impl<I: Timestamp> Server<I> {
             }
             X1Command::Monitor2On(id) => {
                 let Some(gk) = self.game_key(id.as_str()) else {
-                    return self.error(conn, &format!("game not found: {id}"));
+                    return;
                 };
                 if let Some(g) = self.games.get_mut(&gk)
                     && !g.monitors2.contains(&conn)
@@ -153,39 +146,9 @@ impl<I: Timestamp> Server<I> {
                 "##[HELP] available commands \"%%WHO\", \"%%CHAT str\", \"%%GAME game_name +\", \"%%GAME game_name -\", \"%%GAME game_name *\", \"%%CHALLENGE game_name +|-|*\", \"%%LIST\", \"%%SHOW game_id\", \"%%MONITORON game_id\", \"%%MONITOROFF game_id\", \"%%MONITOR2ON game_id\", \"%%MONITOR2OFF game_id\", \"%%RATING\", \"%%SETBUOY buoy_name moves [count]\", \"%%DELETEBUOY buoy_name\", \"%%GETBUOYCOUNT buoy_name\", \"%%FORK game_id [buoy_name] [nth]\", \"%%VERSION\"",
             ),
             X1Command::SetBuoy { name, moves, count } => {
-                let n = name.as_str();
-                if !n.starts_with("buoy_") || name.time_control().is_none() {
-                    return self.error(conn, &format!("wrong buoy game name: {n}"));
-                }
-                if self.buoys.contains_key(n) {
-                    return self.error(conn, &format!("duplicated buoy game name: {n}"));
-                }
                 let list: Vec<CsaMove> = moves.iter().collect();
-                let mut b = GameBoard::startpos();
-                let mut ends = false;
-                for m in &list {
-                    match b.play(m) {
-                        Err(_) => return self.error(conn, &format!("wrong moves: {moves}")),
-                        Ok(PlayOutcome::Continue) => {}
-                        Ok(_) => ends = true,
-                    }
-                }
-                if ends || self.ends_game(&b) {
-                    return self.error(conn, &format!("the moves already end the game: {moves}"));
-                }
-                let owner = self.name_of(conn);
-                if let Some(e) = self.buoy_cap(&owner) {
-                    return self.error(conn, &e);
-                }
-                self.buoys.insert(
-                    n.to_string(),
-                    Buoy {
-                        moves: list,
-                        count: u64::from(count.unwrap_or(1)),
-                        owner,
-                    },
-                );
-                self.send_line(conn, "##[SETBUOY] +OK");
+                let moves = moves.to_string();
+                self.set_buoy(conn, name.as_str(), list, &moves, count.unwrap_or(1), now);
             }
             X1Command::DeleteBuoy(name) => {
                 let n = name.as_str();
@@ -207,35 +170,149 @@ impl<I: Timestamp> Server<I> {
                 self.send_line(conn, &format!("##[GETBUOYCOUNT] {n}\n##[GETBUOYCOUNT] +OK"));
             }
             X1Command::Fork { game_id, buoy, nth } => {
-                let Some(g) = self.games.values().find(|g| g.id == game_id.as_str()) else {
-                    return self.error(conn, &format!("game not found: {game_id}"));
-                };
-                let keep = nth.map_or(g.moves.len().saturating_sub(1), |n| (n as usize).min(g.moves.len()));
-                let moves: Vec<CsaMove> = g.moves[..keep].iter().map(|(m, _)| *m).collect();
-                let (total, byo) = (g.time.total_ms / 1000, g.time.byoyomi_ms.max(g.time.increment_ms) / 1000);
-                let fischer = if g.time.increment_ms > 0 { "F" } else { "" };
-                let name = buoy.map_or_else(
-                    || format!("buoy_fork{}_{keep}-{total}-{byo}{fischer}", self.next_game),
-                    |b| b.as_str().to_string(),
-                );
-                if self.buoys.contains_key(&name) {
-                    return self.error(conn, &format!("duplicated buoy game name: {name}"));
-                }
-                let mut b = GameBoard::startpos();
-                let ends = moves
-                    .iter()
-                    .any(|m| !matches!(b.play(m), Ok(PlayOutcome::Continue)));
-                if ends || self.ends_game(&b) {
-                    return self.error(conn, &format!("the moves already end the game: {game_id}"));
-                }
-                let owner = self.name_of(conn);
-                if let Some(e) = self.buoy_cap(&owner) {
-                    return self.error(conn, &e);
-                }
-                self.buoys.insert(name.clone(), Buoy { moves, count: 1, owner });
-                self.send_line(conn, &format!("##[FORK] {name}\n##[FORK] +OK"));
+                self.fork(conn, game_id.as_str(), buoy.as_ref().map(GameName::as_str), nth, now);
             }
         }
+    }
+
+    /// `%%GAME <name> <side>` / `%%CHALLENGE <name> <side>`, checked as
+    /// shogi-server checks them: the name, then the status.
+    fn game_request(
+        &mut self,
+        conn: ConnId,
+        req: &crate::message::GameRequest<'_>,
+        challenge: bool,
+        now: I,
+    ) {
+        let name = req.name.as_str();
+        if !good_game_name(name) {
+            self.error(conn, &format!("bad game name: {name}."));
+            let hint = if req.name.time_control().is_some() {
+                "invalid identifiers are found or too many characters are used."
+            } else {
+                "game name should consist of three parts like game-1500-60."
+            };
+            return self.error(conn, hint);
+        }
+        match self.status(conn) {
+            Status::InGame(_) => self.game_status_error(conn),
+            _ => self.wait_for_game(conn, name.to_string(), req.side, challenge, now),
+        }
+    }
+
+    /// `%%GAME` in a game, in shogi-server's words.
+    fn game_status_error(&mut self, conn: ConnId) {
+        let st = self.status_name(conn);
+        self.error(
+            conn,
+            &format!("you are in {st} status. GAME is valid in connected or game_waiting status"),
+        );
+    }
+
+    /// `%%SETBUOY`: checks in shogi-server's order (the name, a duplicate,
+    /// the count, the moves), then ours (the game must not be over, the
+    /// caps). Two players already waiting for the buoy start at once.
+    fn set_buoy(
+        &mut self,
+        conn: ConnId,
+        n: &str,
+        list: Vec<CsaMove>,
+        moves: &str,
+        count: u32,
+        now: I,
+    ) {
+        if !is_buoy_name(n) {
+            return self.error(conn, &format!("wrong buoy game name: {n}"));
+        }
+        if self.buoys.contains_key(n) {
+            return self.error(conn, &format!("duplicated buoy game name: {n}"));
+        }
+        if count < 1 {
+            return self.error(conn, &format!("invalid count: {count}"));
+        }
+        let mut b = GameBoard::startpos();
+        let mut ends = false;
+        for m in &list {
+            match b.play(m) {
+                Err(_) => return self.error(conn, &format!("wrong moves: {moves}")),
+                Ok(PlayOutcome::Continue) => {}
+                Ok(_) => ends = true,
+            }
+        }
+        if ends || self.ends_game(&b) {
+            return self.error(conn, &format!("the moves already end the game: {moves}"));
+        }
+        let owner = self.name_of(conn);
+        if let Some(e) = self.buoy_cap(&owner) {
+            return self.error(conn, &e);
+        }
+        self.buoys.insert(
+            n.to_string(),
+            Buoy {
+                moves: list,
+                count: u64::from(count),
+                owner: owner.clone(),
+            },
+        );
+        self.send_line(conn, "##[SETBUOY] +OK");
+        // Players waiting for this buoy (not its owner): the first one
+        // looks for a rival again.
+        let waiting = self
+            .conns
+            .iter()
+            .find_map(|(id, c)| match c.login.as_ref() {
+                Some(l) if !c.closed && l.name != owner => match &l.status {
+                    Status::GameWaiting { gamename, pref } if gamename == n => Some((*id, *pref)),
+                    _ => None,
+                },
+                _ => None,
+            });
+        if let Some((p, pref)) = waiting {
+            self.wait_for_game(p, n.to_string(), pref, false, now);
+        }
+    }
+
+    /// `%%FORK <source game id> [<buoy name>] [<nth>]`, as shogi-server
+    /// answers it: the first `nth` moves of the source game (default: all
+    /// but the last; 1..=moves) become a buoy with count 1. Without a name
+    /// it is `buoy_<source name>_<nth>-<total>-<byoyomi>` (the source game
+    /// name's parts), announced with `##[FORK]: new buoy game name: <name>`
+    /// and `##[FORK] +OK`; then the `%%SETBUOY` reply.
+    fn fork(&mut self, conn: ConnId, source: &str, buoy: Option<&str>, nth: Option<u32>, now: I) {
+        let Some(g) = self.games.values().find(|g| g.id == source) else {
+            return self.error(conn, &format!("wrong source game name: {source}"));
+        };
+        let total = g.moves.len();
+        let nth = nth.map_or(total as i64 - 1, i64::from);
+        if nth > total as i64 || nth < 1 {
+            return self.error(
+                conn,
+                &format!("number of moves to fork is out of range: {total}."),
+            );
+        }
+        let nth = nth as usize;
+        let list: Vec<CsaMove> = g.moves[..nth].iter().map(|(m, _)| *m).collect();
+        let mut moves = String::new();
+        for m in &list {
+            let _ = write!(moves, "{m}");
+        }
+        let name = match buoy {
+            Some(b) => b.to_string(),
+            None => {
+                let Some(name) = fork_name(source, nth) else {
+                    return self.error(
+                        conn,
+                        &format!("wrong source game name to make a new buoy game name: {source}"),
+                    );
+                };
+                self.send_line(
+                    conn,
+                    &format!("##[FORK]: new buoy game name: {name}\n##[FORK] +OK"),
+                );
+                name
+            }
+        };
+        self.set_buoy(conn, &name, list, &moves, 1, now);
     }
 
     /// `true` when a game from `b` is over before it starts: the side to
@@ -260,4 +337,36 @@ impl<I: Timestamp> Server<I> {
     pub(super) fn game_key(&self, id: &str) -> Option<u64> {
         self.games.iter().find(|(_, g)| g.id == id).map(|(k, _)| *k)
     }
+}
+
+/// shogi-server's buoy game name: `buoy_<anything>-<total>-<byoyomi>[F]`.
+pub(super) fn is_buoy_name(name: &str) -> bool {
+    name.starts_with("buoy_") && GameName::new(name).is_ok_and(|g| g.time_control().is_some())
+}
+
+/// shogi-server's good game name: `<id>-<total>-<byoyomi>[F]` with an
+/// identifier of 1..=32 bytes of `[0-9A-Za-z_@.-]`.
+pub(super) fn good_game_name(name: &str) -> bool {
+    GameName::new(name).is_ok_and(|g| g.time_control().is_some_and(|(base, _)| base.len() <= 32))
+}
+
+/// The name `%%FORK` gives a buoy: from the source id's game name
+/// (`<event>+<name>-<total>-<byoyomi>[F]+...`), the part before its first
+/// `-`, then `_<nth>-<total>-<byoyomi>`.
+fn fork_name(source: &str, nth: usize) -> Option<String> {
+    let game = source.split('+').nth(1)?;
+    let mut parts = game.splitn(3, '-');
+    let (name, total, byo) = (parts.next()?, parts.next()?, parts.next()?);
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let byo_digits = byo.strip_suffix('F').unwrap_or(byo);
+    let byo_len = byo_digits.bytes().take_while(u8::is_ascii_digit).count();
+    if name.is_empty() || !digits(total) || byo_len == 0 {
+        return None;
+    }
+    let f = if byo[byo_len..].starts_with('F') {
+        "F"
+    } else {
+        ""
+    };
+    Some(format!("buoy_{name}_{nth}-{total}-{}{f}", &byo[..byo_len]))
 }

@@ -1,0 +1,455 @@
+//! The server's replies against shogi-server's, line for line: every
+//! expected line here was recorded from shogi-server (the Floodgate
+//! server, run on loopback and sent the same lines), except where a test
+//! says it checks one of our deliberate differences
+//! (`csa-protocol/README.md`, *Differences from shogi-server*).
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use csa_protocol::session::{ConnId, Server, ServerConfig};
+
+/// A server and raw connections: the lines each received.
+struct Raw {
+    server: Server<Duration>,
+    got: BTreeMap<u64, Vec<Vec<u8>>>,
+    closed: BTreeMap<u64, bool>,
+    now: Duration,
+}
+
+impl Raw {
+    fn new() -> Raw {
+        Raw {
+            server: Server::new(ServerConfig::default(), Duration::ZERO, 1_795_964_195),
+            got: BTreeMap::new(),
+            closed: BTreeMap::new(),
+            now: Duration::ZERO,
+        }
+    }
+
+    fn connect(&mut self, id: u64) {
+        self.server.handle_connect(ConnId(id), self.now);
+        self.got.insert(id, Vec::new());
+    }
+
+    /// Sends `line` (bytes, LF added) on `id`, connecting first if needed.
+    fn bytes(&mut self, id: u64, line: &[u8]) {
+        if !self.got.contains_key(&id) {
+            self.connect(id);
+        }
+        let mut b = line.to_vec();
+        b.push(b'\n');
+        self.server.handle_input(ConnId(id), &b, self.now);
+        self.pump();
+    }
+
+    fn line(&mut self, id: u64, line: &str) {
+        self.bytes(id, line.as_bytes());
+    }
+
+    fn pump(&mut self) {
+        while let Some((c, t)) = self.server.poll_transmit() {
+            let v = self.got.entry(c.0).or_default();
+            let bytes = t.as_bytes();
+            let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+            if !bytes.is_empty() {
+                v.extend(body.split(|&b| b == b'\n').map(<[u8]>::to_vec));
+            }
+            if t.close_after() {
+                self.closed.insert(c.0, true);
+            }
+        }
+        while self.server.poll_event().is_some() {}
+    }
+
+    /// What `id` received since the last call, as text.
+    fn take(&mut self, id: u64) -> Vec<String> {
+        std::mem::take(self.got.get_mut(&id).unwrap())
+            .into_iter()
+            .map(|l| String::from_utf8(l).unwrap())
+            .collect()
+    }
+
+    /// Sends `line` on `id` and returns what `id` received.
+    fn ask(&mut self, id: u64, line: &str) -> Vec<String> {
+        self.line(id, line);
+        self.take(id)
+    }
+
+    /// Logs in x1 player `name` on `id`.
+    fn x1(&mut self, id: u64, name: &str) {
+        self.line(id, &format!("LOGIN {name} x x1"));
+        assert_eq!(
+            self.take(id),
+            [format!("LOGIN:{name} OK"), "##[LOGIN] +OK x1".to_string()]
+        );
+    }
+
+    /// Players `black` on 1 and `white` on 2 in game `game`, agreed.
+    fn game(&mut self, game: &str) -> String {
+        self.x1(1, "pa");
+        self.x1(2, "pb");
+        self.line(1, &format!("%%GAME {game} +"));
+        self.line(2, &format!("%%GAME {game} -"));
+        self.line(1, "AGREE");
+        self.line(2, "AGREE");
+        let a = self.take(1);
+        self.take(2);
+        let start = a.iter().find_map(|l| l.strip_prefix("START:")).unwrap();
+        start.to_string()
+    }
+}
+
+fn none() -> Vec<String> {
+    Vec::new()
+}
+
+#[test]
+fn before_login_and_the_login_line() {
+    let mut r = Raw::new();
+    // An empty line before login is a bad login.
+    assert_eq!(r.ask(1, ""), ["LOGIN:incorrect"]);
+    // shogi-server splits LOGIN at runs of white space.
+    assert_eq!(
+        r.ask(1, "LOGIN  pa  x  x1"),
+        ["LOGIN:pa OK", "##[LOGIN] +OK x1"]
+    );
+    // A LOGIN after login is an unknown command; the password never shows.
+    assert_eq!(
+        r.ask(1, "LOGIN pa secret x1"),
+        ["##[ERROR] unknown command: LOGIN pa..."]
+    );
+    assert_eq!(
+        r.ask(1, "LOGIN   pa secret"),
+        ["##[ERROR] unknown command: LOGIN pa..."]
+    );
+}
+
+#[test]
+fn connected_state_replies() {
+    let mut r = Raw::new();
+    r.x1(1, "pa");
+    assert_eq!(
+        r.ask(1, "AGREE"),
+        ["##[ERROR] you are in connected status. AGREE is valid in agree_waiting status"]
+    );
+    assert_eq!(
+        r.ask(1, "REJECT"),
+        ["##[ERROR] you are in connected status. REJECT is valid in agree_waiting status"]
+    );
+    // Moves and specials outside a game: no reply.
+    for l in ["+7776FU", "%TORYO", "%KACHI", "%FOO"] {
+        assert_eq!(r.ask(1, l), none(), "{l}");
+    }
+    // White space only, and 81Dojo's `%%%` commands: no reply.
+    assert_eq!(r.ask(1, "   "), none());
+    assert_eq!(r.ask(1, "%%%LOBBY"), none());
+    assert_eq!(r.ask(1, "CHALLENGE"), ["CHALLENGE ACCEPTED"]);
+    assert_eq!(r.ask(1, "%%SHOW nosuch"), ["##[SHOW] +OK"]);
+    assert_eq!(r.ask(1, "%%SHOW"), ["##[ERROR] unknown command: %%SHOW"]);
+    assert_eq!(r.ask(1, "%%MONITORON nosuch"), none());
+    assert_eq!(r.ask(1, "%%MONITOR2ON nosuch"), none());
+    // Prefix commands.
+    assert_eq!(
+        r.ask(1, "%%WHO x"),
+        ["##[WHO] pa x1 connected", "##[WHO] +OK"]
+    );
+    assert_eq!(
+        r.ask(1, "%%WHOAMI"),
+        ["##[WHO] pa x1 connected", "##[WHO] +OK"]
+    );
+    assert_eq!(r.ask(1, "%%LISTX"), ["##[LIST] +OK"]);
+}
+
+#[test]
+fn game_and_challenge_errors() {
+    let mut r = Raw::new();
+    r.x1(1, "pa");
+    assert_eq!(
+        r.ask(1, "%%GAME bad"),
+        ["##[ERROR] A turn identifier is required: %%GAME bad"]
+    );
+    for name in ["bad", "a_b"] {
+        assert_eq!(
+            r.ask(1, &format!("%%GAME {name} +")),
+            [
+                format!("##[ERROR] bad game name: {name}."),
+                "##[ERROR] game name should consist of three parts like game-1500-60.".into()
+            ]
+        );
+    }
+    let long = format!("{}-1500-0", "a".repeat(33));
+    assert_eq!(
+        r.ask(1, &format!("%%GAME {long} +")),
+        [
+            format!("##[ERROR] bad game name: {long}."),
+            "##[ERROR] invalid identifiers are found or too many characters are used.".into()
+        ]
+    );
+    assert_eq!(
+        r.ask(1, "%%CHALLENGE"),
+        ["##[ERROR] unknown command: %%CHALLENGE"]
+    );
+    assert_eq!(
+        r.ask(1, "%%CHALLENGE  g-1500-0  +"),
+        ["##[ERROR] can't find rival for g-1500-0"]
+    );
+    // `x-1-2-3` is a good game name (the identifier is `x-1`): waiting.
+    assert_eq!(r.ask(1, "%%GAME  x-1-2-3  + "), none());
+    assert_eq!(
+        r.ask(1, "%%WHO"),
+        ["##[WHO] pa x1 game_waiting x-1-2-3 +", "##[WHO] +OK"]
+    );
+}
+
+#[test]
+fn setbuoy_errors() {
+    let mut r = Raw::new();
+    r.x1(1, "pa");
+    for (line, reply) in [
+        (
+            "%%SETBUOY buoy_x-1500-0 +7776FU 0",
+            "##[ERROR] invalid count: 0",
+        ),
+        (
+            "%%SETBUOY buoy_x-1500-0 +7776FU abc",
+            "##[ERROR] invalid count: 0",
+        ),
+        (
+            "%%SETBUOY buoy_x-1500-0",
+            "##[ERROR] unknown command: %%SETBUOY buoy_x-1500-0",
+        ),
+        (
+            "%%SETBUOY x-1500-0 +7776FU",
+            "##[ERROR] wrong buoy game name: x-1500-0",
+        ),
+        (
+            "%%SETBUOY buoy_x-1500-0 +7776FX",
+            "##[ERROR] wrong moves: +7776FX",
+        ),
+    ] {
+        assert_eq!(r.ask(1, line), [reply], "{line}");
+    }
+    assert_eq!(
+        r.ask(1, "%%GETBUOYCOUNT buoy_x-1500-0"),
+        ["##[GETBUOYCOUNT] -1", "##[GETBUOYCOUNT] +OK"]
+    );
+}
+
+#[test]
+fn agree_phase_and_game_status_errors() {
+    let mut r = Raw::new();
+    r.x1(1, "fa");
+    r.x1(2, "fb");
+    r.line(1, "%%GAME fk-1500-0 +");
+    r.line(2, "%%GAME fk-1500-0 -");
+    r.take(1);
+    r.take(2);
+    assert_eq!(r.ask(1, "AGREE"), none());
+    assert_eq!(
+        r.ask(1, "%%WHO"),
+        [
+            "##[WHO] fa x1 start_waiting fk-1500-0 +",
+            "##[WHO] fb x1 agree_waiting fk-1500-0 -",
+            "##[WHO] +OK"
+        ]
+    );
+    assert_eq!(
+        r.ask(1, "AGREE"),
+        ["##[ERROR] you are in start_waiting status. AGREE is valid in agree_waiting status"]
+    );
+    assert_eq!(
+        r.ask(1, "REJECT"),
+        ["##[ERROR] you are in start_waiting status. REJECT is valid in agree_waiting status"]
+    );
+    r.line(2, "AGREE");
+    assert!(r.take(1)[0].starts_with("START:boardwire+fk-1500-0+fa+fb+"));
+    assert_eq!(
+        r.ask(1, "AGREE"),
+        ["##[ERROR] you are in game status. AGREE is valid in agree_waiting status"]
+    );
+    for l in ["%%GAME", "%%GAME x-1500-0 +"] {
+        assert_eq!(
+            r.ask(1, l),
+            ["##[ERROR] you are in game status. GAME is valid in connected or game_waiting status"],
+            "{l}"
+        );
+    }
+}
+
+#[test]
+fn moves_with_a_time_field_or_non_utf8_comments_are_played() {
+    let mut r = Raw::new();
+    r.game("t1-1500-0");
+    // A field after the comma that is no comment: the move is played.
+    r.line(1, "+7776FU,T5");
+    assert_eq!(r.take(1), ["+7776FU,T0"]);
+    assert_eq!(r.take(2), ["+7776FU,T0"]);
+    // EUC-JP ("日本語"): played, echoed without the comment.
+    r.bytes(2, b"-3334FU,'\xc6\xfc\xcb\xdc\xb8\xec");
+    assert_eq!(r.take(1), ["-3334FU,T0"]);
+    assert_eq!(r.take(2), ["-3334FU,T0"]);
+    // ISO-2022-JP, with its ESC bytes.
+    r.bytes(1, b"+2726FU,'\x1b$BF|K\\8l\x1b(B");
+    assert_eq!(r.take(1), ["+2726FU,T0"]);
+    assert_eq!(r.take(2), ["+2726FU,T0"]);
+    // Shift_JIS.
+    r.bytes(2, b"-8384FU,'\x93\xfa\x96\x7b\x8c\xea");
+    assert_eq!(r.take(1), ["-8384FU,T0"]);
+    assert_eq!(r.take(2), ["-8384FU,T0"]);
+    assert_eq!(r.server.bad_line_streak(ConnId(1)), 0);
+    // `%FOO` in a game is an illegal move, as `%CHUDAN`.
+    r.line(1, "%FOO");
+    assert_eq!(r.take(1), ["#ILLEGAL_MOVE", "#LOSE"]);
+    assert_eq!(r.take(2), ["#ILLEGAL_MOVE", "#WIN"]);
+}
+
+#[test]
+fn fork_as_shogi_server_answers_it() {
+    let mut r = Raw::new();
+    let id = r.game("fk-1500-0");
+    for (p, m) in [(1, "+7776FU"), (2, "-3334FU"), (1, "+2726FU")] {
+        r.line(p, m);
+    }
+    r.x1(3, "fc");
+    // Default: all moves but the last, the name from the source game's.
+    assert_eq!(
+        r.ask(3, &format!("%%FORK {id}")),
+        [
+            "##[FORK]: new buoy game name: buoy_fk_2-1500-0",
+            "##[FORK] +OK",
+            "##[SETBUOY] +OK"
+        ]
+    );
+    assert_eq!(
+        r.ask(3, "%%GETBUOYCOUNT buoy_fk_2-1500-0"),
+        ["##[GETBUOYCOUNT] 1", "##[GETBUOYCOUNT] +OK"]
+    );
+    assert_eq!(
+        r.ask(3, &format!("%%FORK {id} buoy_fk3-1500-0 4")),
+        ["##[ERROR] number of moves to fork is out of range: 3."]
+    );
+    assert_eq!(
+        r.ask(3, &format!("%%FORK {id} buoy_fk3-1500-0 0")),
+        ["##[ERROR] number of moves to fork is out of range: 3."]
+    );
+    assert_eq!(
+        r.ask(3, &format!("%%FORK {id} notbuoy-1500-0")),
+        ["##[ERROR] wrong buoy game name: notbuoy-1500-0"]
+    );
+    assert_eq!(
+        r.ask(3, "%%FORK nosuch"),
+        ["##[ERROR] wrong source game name: nosuch"]
+    );
+    // A name given: the %%SETBUOY reply alone. (An nth given is honoured:
+    // shogi-server reads it as 0 and always answers out of range, a
+    // deliberate difference.)
+    assert_eq!(
+        r.ask(3, &format!("%%FORK {id} buoy_fk3-1500-0 3")),
+        ["##[SETBUOY] +OK"]
+    );
+    assert_eq!(
+        r.ask(3, &format!("%%FORK {id} buoy_fk3-1500-0")),
+        ["##[ERROR] duplicated buoy game name: buoy_fk3-1500-0"]
+    );
+}
+
+#[test]
+fn buoy_games_wait_for_their_setbuoy() {
+    let mut r = Raw::new();
+    r.x1(3, "fc");
+    r.x1(4, "fd");
+    r.x1(5, "fe");
+    r.line(4, "%%GAME buoy_wait1-1500-0 +");
+    r.line(5, "%%GAME buoy_wait1-1500-0 -");
+    assert_eq!(r.take(4), none());
+    assert_eq!(
+        r.ask(3, "%%WHO"),
+        [
+            "##[WHO] fc x1 connected",
+            "##[WHO] fd x1 game_waiting buoy_wait1-1500-0 +",
+            "##[WHO] fe x1 game_waiting buoy_wait1-1500-0 -",
+            "##[WHO] +OK"
+        ]
+    );
+    assert_eq!(
+        r.ask(3, "%%SETBUOY buoy_wait1-1500-0 +7776FU"),
+        ["##[SETBUOY] +OK"]
+    );
+    for p in [4, 5] {
+        let s = r.take(p);
+        assert_eq!(s.first().map(String::as_str), Some("BEGIN Game_Summary"));
+        let at = s
+            .iter()
+            .position(|l| l == "+7776FU,T1")
+            .expect("set-up move");
+        assert_eq!(s[at - 1], "+");
+        assert_eq!(s[at + 1], "END Position");
+        assert_eq!(s.last().map(String::as_str), Some("END Game_Summary"));
+    }
+    // Used up (count 1): the next pair waits again.
+    r.x1(6, "fg");
+    r.x1(7, "fh");
+    r.line(6, "%%GAME buoy_wait1-1500-0 +");
+    r.line(7, "%%GAME buoy_wait1-1500-0 -");
+    assert_eq!(r.take(6), none());
+    assert_eq!(r.take(7), none());
+}
+
+#[test]
+fn monitor2_starts_with_the_record_header_and_rating_line() {
+    let mut r = Raw::new();
+    let id = r.game("m-1500-0");
+    r.x1(3, "w");
+    let got = r.ask(3, &format!("%%MONITOR2ON {id}"));
+    let pre = format!("##[MONITOR2][{id}] ");
+    let body: Vec<&str> = got.iter().map(|l| l.strip_prefix(&pre).unwrap()).collect();
+    assert_eq!(
+        &body[..5],
+        [
+            "V2",
+            "N+pa",
+            "N-pb",
+            "'Max_Moves:256",
+            "'Least_Time_Per_Move:0"
+        ]
+    );
+    // shogi-server writes the rating ids (`name+<md5 of the password>`)
+    // after the position; we write the names (no hash leaves the server).
+    let plus = body.iter().position(|l| *l == "+").unwrap();
+    assert_eq!(body[plus + 1], "'rating:pa:pb");
+    assert_eq!(body.last(), Some(&"+OK"));
+}
+
+#[test]
+fn duplicate_logins() {
+    let mut r = Raw::new();
+    r.x1(2, "gb");
+    r.x1(3, "gc");
+    r.line(2, "%%GAME g5-1500-0 +");
+    r.line(3, "%%GAME g5-1500-0 -");
+    let id = r
+        .take(2)
+        .iter()
+        .find_map(|l| l.strip_prefix("Game_ID:").map(str::to_string))
+        .unwrap();
+    r.take(3);
+    // Another password, four words: both lines.
+    assert_eq!(
+        r.ask(5, "LOGIN gc y x1"),
+        ["LOGIN:incorrect", "username gc is already connected"]
+    );
+    // The same password in plain mode, the game in its agree phase: the
+    // new connection takes over, the game is rejected.
+    assert_eq!(r.ask(4, "LOGIN gb x"), ["LOGIN:gb OK"]);
+    assert_eq!(r.take(3), [format!("REJECT:{id} by gb")]);
+    assert_eq!(r.closed.get(&2), Some(&true));
+}
+
+#[test]
+fn a_refused_plain_login_gets_one_line() {
+    let mut r = Raw::new();
+    r.game("p-1500-0");
+    // In play, another password, three words: `LOGIN:incorrect` alone.
+    assert_eq!(r.ask(4, "LOGIN pa other"), ["LOGIN:incorrect"]);
+}
