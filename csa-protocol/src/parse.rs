@@ -938,6 +938,7 @@ pub fn time_suffix(i: &[u8]) -> PResult<'_, Option<MoveTime>> {
 /// ([`Field::Time`]) [`Problem::Missing`] for an empty input,
 /// [`Problem::Invalid`] at a byte that is no digit (a second dot, a fourth
 /// decimal), [`Problem::OutOfRange`] for more than 10 digits.
+#[inline]
 pub fn move_time(i: &[u8]) -> PResult<'_, MoveTime> {
     // `2.`: the trailing dot adds nothing (the whole seconds before it).
     let number = match i.split_last() {
