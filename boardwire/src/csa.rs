@@ -378,6 +378,13 @@ fn connect(
             return Err(input(format!("--side: expected +, - or *, got {other:?}")));
         }
     };
+    // Floodgate games pick the sides themselves: shogi-server and `csa
+    // serve` refuse a side there (docs/specs/csa.md, *Extended mode (x1)*).
+    if side != SidePreference::Any && is_floodgate_game(&game) {
+        return Err(input(format!(
+            "--side: a Floodgate game ({game}) takes no side: the server assigns it (use --side '*')"
+        )));
+    }
     // Plain mode: the password is the game name, with `-B`/`-W` for the
     // side asked for and `,PW` for a password (the Floodgate convention).
     // x1: the password as is, the game and side by %%GAME.
@@ -438,6 +445,18 @@ fn connect(
             None => Ok(()),
         }
     })
+}
+
+/// `floodgate-<total>-<byoyomi>` with an optional `F` (shogi-server's
+/// Floodgate game names; `floodgate-600-10-x` is an ordinary game).
+fn is_floodgate_game(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("floodgate-") else {
+        return false;
+    };
+    let rest = rest.strip_suffix('F').unwrap_or(rest);
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    rest.split_once('-')
+        .is_some_and(|(total, byoyomi)| digits(total) && digits(byoyomi))
 }
 
 // ------------------------------------------------------------- transcript
@@ -691,20 +710,21 @@ pub(crate) fn result_words(reason: Option<EndReason>, outcome: Outcome) -> Strin
 
 /// Plays one game as a client on `stream` with `csa_protocol::net::connect`,
 /// logging to `t`: agrees to the offered game, plays the built-in player's
-/// moves, resigns as planned, logs out after the game in x1 mode; returns
-/// when the server closes the connection.
+/// moves, resigns as planned, logs out after the game (or a rejected
+/// offer) in both modes, so that a server that keeps the connection open
+/// (shogi-server in CSA mode, until its 60 s read timeout) closes it;
+/// returns when the server closes the connection.
 pub(crate) async fn play_client(
     stream: tokio::net::TcpStream,
     config: ClientConfig,
     plan: &ClientPlan,
     t: &mut Transcript,
 ) -> Result<ClientReport, ConnectError> {
-    let x1 = config.x1;
     let mut wire = CsaWire::new();
     let mut report = ClientReport::default();
     let mut inject = plan.inject_illegal;
     let mut player = Player::new(plan.seed);
-    net::connect(
+    let result = net::connect(
         stream,
         config,
         Limits::default(),
@@ -721,7 +741,6 @@ pub(crate) async fn play_client(
                 client,
                 e,
                 plan,
-                x1,
                 &mut inject,
                 &mut player,
                 &mut wire,
@@ -731,8 +750,22 @@ pub(crate) async fn play_client(
             _ => {}
         },
     )
-    .await?;
-    Ok(report)
+    .await;
+    match result {
+        Ok(_) => Ok(report),
+        // After the game our LOGOUT may meet a server that had already
+        // closed the connection (CSA mode): the game is over all the same.
+        Err(ConnectError::Io(e))
+            if report.result.is_some()
+                && matches!(
+                    e.kind(),
+                    std::io::ErrorKind::BrokenPipe | std::io::ErrorKind::ConnectionReset
+                ) =>
+        {
+            Ok(report)
+        }
+        Err(e) => Err(e),
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -740,7 +773,6 @@ fn on_event(
     client: &mut Client<Instant>,
     e: &Event,
     plan: &ClientPlan,
-    x1: bool,
     inject: &mut bool,
     player: &mut Player,
     wire: &mut CsaWire,
@@ -808,9 +840,7 @@ fn on_event(
                 end.moves.len(),
                 result_words(end.reason, end.outcome)
             ));
-            if x1 {
-                let _ = client.logout(now);
-            }
+            let _ = client.logout(now);
         }
         Event::X1(X1Reply::Monitor2 { .. }) => report.monitor_replies += 1,
         Event::Malformed(err) => report.problems.push(format!("malformed line: {err}")),
@@ -827,8 +857,9 @@ fn on_event(
             report
                 .problems
                 .push(format!("game {game_id} rejected by {by}"));
+            let _ = client.logout(now);
         }
-        Event::PeerSilent { .. } | Event::BadStartPosition(_) => {
+        Event::PeerSilent { .. } | Event::BadStartPosition(_) | Event::BadPositionMove { .. } => {
             report.problems.push(e.to_string());
         }
         _ => {}

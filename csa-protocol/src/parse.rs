@@ -943,9 +943,38 @@ pub fn time_suffix(i: &[u8]) -> PResult<'_, Option<MoveTime>> {
     let Ok((t, _)) = tag::<_, _, ParseError>(&b",T"[..]).parse(i) else {
         return expected(i, b",T", Field::Time, Expected::TimeSuffix);
     };
-    match MoveTime::parse(t) {
-        Ok(v) => Ok((&t[t.len()..], Some(v))),
-        Err((idx, p)) => failure(t.len() - idx, Field::Time, p),
+    move_time(t).map(|(r, v)| (r, Some(v)))
+}
+
+/// The seconds of a `T` time, the whole input: whole seconds (`12`), a
+/// V3.0 decimal with up to three decimals (`1.5`, `0.125`: milliseconds),
+/// or whole seconds with a dot and no decimals (`2.`, as ShogiHome
+/// accepts `T3.`); at most 10 digits before the dot
+/// (`docs/specs/csa.md`, *Moves*: "V3-style decimals such as `T1.5`").
+///
+/// ```
+/// use csa_protocol::parse::move_time;
+/// use csa_protocol::types::MoveTime;
+///
+/// assert_eq!(move_time(b"2.").unwrap().1, MoveTime::from_secs(2));
+/// assert_eq!(move_time(b"1.5").unwrap().1, MoveTime::from_millis(1500));
+/// assert!(move_time(b"1.5.").is_err());
+/// ```
+///
+/// # Errors
+/// ([`Field::Time`]) [`Problem::Missing`] for an empty input,
+/// [`Problem::Invalid`] at a byte that is no digit (a second dot, a fourth
+/// decimal), [`Problem::OutOfRange`] for more than 10 digits.
+#[inline]
+pub fn move_time(i: &[u8]) -> PResult<'_, MoveTime> {
+    // `2.`: the trailing dot adds nothing (the whole seconds before it).
+    let number = match i.split_last() {
+        Some((b'.', int)) if !int.is_empty() && int.iter().all(u8::is_ascii_digit) => int,
+        _ => i,
+    };
+    match MoveTime::parse(number) {
+        Ok(v) => Ok((&i[i.len()..], v)),
+        Err((idx, p)) => failure(i.len() - idx, Field::Time, p),
     }
 }
 

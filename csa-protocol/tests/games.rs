@@ -954,8 +954,9 @@ fn game_ended_carries_the_game_before_it_is_cleared() {
     assert_eq!(moves, ["7g7f", "3c3d"]);
     assert_eq!(ended.side, Some(Side::White));
     assert_eq!(ended.game_id.unwrap().as_str(), "g1");
-    // CSA mode: the server closes after the game.
-    assert_eq!(c.state(), ClientState::Disconnected);
+    // CSA mode: back to game_waiting (the CSA protocol's state after a
+    // game; shogi-server then closes the connection).
+    assert_eq!(c.state(), ClientState::GameWaiting);
 }
 
 #[test]

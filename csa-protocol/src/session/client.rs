@@ -3,7 +3,9 @@
 //! States (`docs/specs/csa.md`, *Extended mode (x1)*; shogi-server's origin
 //! document):
 //! - CSA mode: `login` → `game_waiting` → `agree_waiting` → `game` →
-//!   `disconnected` (the server closes the connection after the game);
+//!   `game_waiting` (the CSA protocol's state after a game or a
+//!   rejection; shogi-server closes the connection then: `disconnected`
+//!   by [`Client::handle_close`], or call [`Client::logout`]);
 //! - x1 mode: `login` → `connected` → `game_waiting` → `agree_waiting` →
 //!   `game` → `connected`.
 //!
@@ -17,6 +19,13 @@
 //! [`Client::poll_transmit`] and [`Client::poll_event`] after every call,
 //! and call [`Client::handle_timeout`] at [`Client::poll_timeout`]
 //! (keep-alive empty lines, [`Event::PeerSilent`]).
+//!
+//! A `Game_Summary` whose Position block board-core refuses (an impossible
+//! position, or a move of the block that is illegal) cannot be played: the
+//! session answers it with `REJECT` itself and reports
+//! [`Event::BadStartPosition`] or [`Event::BadPositionMove`] after
+//! [`Event::GameSummary`] ([`Client::agree`] is then refused). The times of
+//! the block's moves (`+7776FU,T20`) are charged to the clocks.
 //!
 //! One move per turn: after [`Client::send_move`] (or a special move)
 //! [`Client::is_our_turn`] is `false` until the server confirms the move,
@@ -100,7 +109,8 @@ pub enum ClientState {
     Login,
     /// x1: logged in, no game requested.
     Connected,
-    /// Waiting for an opponent.
+    /// Waiting for an opponent (CSA mode: also after a game or a rejected
+    /// offer, until the server closes the connection).
     GameWaiting,
     /// `Game_Summary` received: answer with [`Client::agree`] or [`Client::reject`].
     AgreeWaiting,
@@ -108,7 +118,7 @@ pub enum ClientState {
     StartWaiting,
     /// Playing.
     Game,
-    /// Logged out, refused, or (CSA mode) the game is over.
+    /// Logged out, login refused, or the connection closed.
     Disconnected,
 }
 
@@ -246,9 +256,22 @@ pub enum Event {
     /// A `Game_Summary` block that could not be read.
     BadSummary(SummaryError),
     /// The Position block of a `Game_Summary` is no position board-core
-    /// accepts: the game cannot be tracked (no board; [`Client::position`]
-    /// is `None`, no move can be sent). Reject the game.
+    /// accepts (a line it cannot read, or an impossible position: nifu, a
+    /// dead piece, too many pieces, the side not to move in check): the
+    /// game cannot be played, and the session has sent `REJECT` (no board;
+    /// [`Client::position`] is `None`). After [`Event::GameSummary`].
     BadStartPosition(CsaPositionError),
+    /// A move of the `Game_Summary` Position block (the moves already
+    /// played) is illegal on the block's position: the session has sent
+    /// `REJECT` (no board). After [`Event::GameSummary`].
+    BadPositionMove {
+        /// 1-based number of the move among the block's moves.
+        number: usize,
+        /// The move.
+        mv: CsaMove,
+        /// board-core's reason.
+        reason: IllegalMove,
+    },
     /// A move from the server that is illegal on our board (the board is
     /// out of sync).
     BoardMismatch {
@@ -329,7 +352,13 @@ impl fmt::Display for Event {
             Event::Malformed(e) => write!(f, "malformed line skipped: {e}"),
             Event::Overlong { len } => write!(f, "over-long line skipped ({len} bytes seen)"),
             Event::BadSummary(e) => write!(f, "bad Game_Summary: {e}"),
-            Event::BadStartPosition(e) => write!(f, "unreadable Game_Summary position: {e}"),
+            Event::BadStartPosition(e) => {
+                write!(f, "Game_Summary position refused ({e}): game rejected")
+            }
+            Event::BadPositionMove { number, mv, reason } => write!(
+                f,
+                "Game_Summary position move {number} ({mv}) refused ({reason}): game rejected"
+            ),
             Event::BoardMismatch { mv } => write!(f, "server move {mv} is illegal on our board"),
             Event::Unrecognised(b) => {
                 f.write_str("unrecognised line: ")?;
@@ -607,7 +636,9 @@ impl<I: Timestamp> Client<I> {
         Ok(())
     }
 
-    /// Refuses the offered game (`REJECT <id>`).
+    /// Refuses the offered game (`REJECT <id>`): the session goes back to
+    /// waiting (x1: connected), where `REJECT:<id> by <name>` arrives as
+    /// [`Event::Rejected`].
     ///
     /// # Errors
     /// [`CommandError::NoGame`] when no game is offered.
@@ -616,7 +647,19 @@ impl<I: Timestamp> Client<I> {
             return Err(CommandError::NoGame);
         }
         self.send(&ClientMessage::Reject(self.game_id.clone()), now);
+        self.state = self.after_game_state();
         Ok(())
+    }
+
+    /// Where the session goes after a game or a rejected offer: x1
+    /// `connected`; CSA mode `game_waiting` (the CSA protocol's state;
+    /// shogi-server closes the connection).
+    fn after_game_state(&self) -> ClientState {
+        if self.config.x1 {
+            ClientState::Connected
+        } else {
+            ClientState::GameWaiting
+        }
     }
 
     fn check_turn(&self) -> Result<(), CommandError> {
@@ -820,7 +863,7 @@ impl<I: Timestamp> Client<I> {
         if self.reader.in_block() || summary_begin {
             match self.reader.push_message(msg) {
                 Ok(None) => {}
-                Ok(Some(s)) => self.on_summary(s),
+                Ok(Some(s)) => self.on_summary(s, now),
                 Err(e) => self.events.push_back(Event::BadSummary(e)),
             }
             return;
@@ -866,11 +909,7 @@ impl<I: Timestamp> Client<I> {
             }
             ServerMessage::Reject { game_id, by } => {
                 self.awaiting = None;
-                self.state = if self.config.x1 {
-                    ClientState::Connected
-                } else {
-                    ClientState::Disconnected
-                };
+                self.state = self.after_game_state();
                 self.events.push_back(Event::Rejected {
                     game_id: game_id.clone().into_owned(),
                     by: by.clone().into_owned(),
@@ -903,14 +942,10 @@ impl<I: Timestamp> Client<I> {
             game_id: self.game_id.take(),
             side: self.me,
         }));
-        self.state = if self.config.x1 {
-            ClientState::Connected
-        } else {
-            ClientState::Disconnected
-        };
+        self.state = self.after_game_state();
     }
 
-    fn on_summary(&mut self, s: GameSummary) {
+    fn on_summary(&mut self, s: GameSummary, now: I) {
         self.game_id = s.game_id.clone();
         self.me = s.your_turn;
         self.move_sent = false;
@@ -928,29 +963,52 @@ impl<I: Timestamp> Client<I> {
             None => Ok(Position::startpos()),
             Some(r) => r,
         };
-        match start {
+        let refused = match start {
             Ok(pos) => {
                 let mut board = GameBoard::new(pos);
-                self.start = Some(pos);
-                if let Some(p) = &s.position {
-                    for (mv, _) in &p.moves {
-                        match board.check(mv).and_then(|m| board.play_move(m).map(|_| m)) {
-                            Ok(m) => self.moves.push(m),
-                            Err(_) => {
-                                self.events.push_back(Event::BoardMismatch { mv: *mv });
-                                break;
+                let moves = s.position.as_ref().map_or(&[][..], |p| &p.moves[..]);
+                let mut bad = None;
+                for (i, (mv, time)) in moves.iter().enumerate() {
+                    match board.check(mv).and_then(|m| board.play_move(m).map(|_| m)) {
+                        Ok(m) => {
+                            self.moves.push(m);
+                            // The moves already played are charged their
+                            // times (no increment: a server may not have
+                            // granted one; shogi-server charges nothing for
+                            // a buoy game's moves) — the lower estimate.
+                            if let Some(t) = time {
+                                self.charge(move_side(mv), *t);
                             }
+                        }
+                        Err(reason) => {
+                            bad = Some(Event::BadPositionMove {
+                                number: i + 1,
+                                mv: *mv,
+                                reason,
+                            });
+                            break;
                         }
                     }
                 }
-                self.board = Some(board);
+                if bad.is_none() {
+                    self.start = Some(pos);
+                    self.board = Some(board);
+                }
+                bad
             }
-            Err(e) => self.events.push_back(Event::BadStartPosition(e)),
-        }
+            Err(e) => Some(Event::BadStartPosition(e)),
+        };
         self.state = ClientState::AgreeWaiting;
         self.events
             .push_back(Event::GameSummary(Box::new(s.clone())));
         self.summary = Some(s);
+        if let Some(problem) = refused {
+            // The game cannot be played on a board we cannot keep: refuse
+            // it (docs/specs/csa.md, *Agreement -> game*).
+            self.moves.clear();
+            self.events.push_back(problem);
+            let _ = self.reject(now);
+        }
     }
 
     fn begin_turn(&mut self) {
@@ -967,14 +1025,19 @@ impl<I: Timestamp> Client<I> {
         }
     }
 
+    /// Charges `side`'s clock the `T` of one of its moves.
+    fn charge(&mut self, side: Side, t: MoveTime) {
+        // `T` counts `Time_Unit`s (`T3` is 3 minutes under `Time_Unit:1min`);
+        // `MoveTime` keeps it as thousandths.
+        let charged = t.as_millis().saturating_mul(self.time_units_ms[idx(side)]) / 1000;
+        let c = &mut self.clocks[idx(side)];
+        c.remaining_ms = c.remaining_ms.saturating_sub(charged);
+    }
+
     fn on_move(&mut self, mv: CsaMove, time: Option<MoveTime>) {
         let side = move_side(&mv);
         if let Some(t) = time {
-            // `T` counts `Time_Unit`s (`T3` is 3 minutes under `Time_Unit:1min`);
-            // `MoveTime` keeps it as thousandths.
-            let charged = t.as_millis().saturating_mul(self.time_units_ms[idx(side)]) / 1000;
-            let c = &mut self.clocks[idx(side)];
-            c.remaining_ms = c.remaining_ms.saturating_sub(charged);
+            self.charge(side, t);
         }
         if Some(side) == self.me {
             self.move_sent = false;

@@ -1,0 +1,178 @@
+//! `boardwire csa connect` against scripted servers on loopback (issue 14,
+//! client items 12, 15, 16).
+
+#[allow(dead_code)]
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::time::{Duration, Instant};
+
+use common::{boardwire, stderr, stdout};
+
+/// A server on 127.0.0.1 that runs `script` on the one connection it
+/// accepts: its address and the thread (returning what the script returns).
+fn scripted<T: Send + 'static>(
+    script: impl FnOnce(&mut BufReader<TcpStream>, &mut TcpStream) -> T + Send + 'static,
+) -> (String, std::thread::JoinHandle<T>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let h = std::thread::spawn(move || {
+        let (s, _) = listener.accept().unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        let mut w = s.try_clone().unwrap();
+        let mut r = BufReader::new(s);
+        script(&mut r, &mut w)
+    });
+    (addr, h)
+}
+
+/// The next line from the client, without its LF (`None` at the end).
+fn line(r: &mut BufReader<TcpStream>) -> Option<String> {
+    let mut l = String::new();
+    match r.read_line(&mut l) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(l.trim_end_matches(['\r', '\n']).to_string()),
+    }
+}
+
+/// A `Game_Summary` (as shogi-server writes it) offering `g1`, with
+/// `position` as the Position block body.
+fn summary(your_turn: char, position: &str) -> String {
+    format!(
+        "BEGIN Game_Summary\nProtocol_Version:1.2\nProtocol_Mode:Server\nFormat:Shogi 1.0\n\
+Declaration:Jishogi 1.1\nGame_ID:g1\nName+:erin\nName-:dave\nYour_Turn:{your_turn}\n\
+Rematch_On_Draw:NO\nTo_Move:+\nMax_Moves:256\nBEGIN Time\nTime_Unit:1sec\nTotal_Time:300\n\
+Byoyomi:0\nIncrement:0\nLeast_Time_Per_Move:0\nEND Time\nBEGIN Position\n{position}\
+END Position\nEND Game_Summary\n"
+    )
+}
+
+#[test]
+fn csa_mode_logs_out_after_the_result() {
+    // docs/specs/csa.md and the recorded shogi-server transcript (section
+    // 5): the CSA-mode winner gets `%TORYO`, `#RESIGN`, `#WIN` and the
+    // connection stays open until the client sends a line (shogi-server
+    // then closes it; without one it waits 60 s). We play gote; the server
+    // script's sente resigns at once.
+    let (addr, server) = scripted(|r, w| {
+        let login = line(r);
+        w.write_all(b"LOGIN:dave OK\n").unwrap();
+        w.write_all(summary('-', "PI\n+\n").as_bytes()).unwrap();
+        let agree = line(r);
+        w.write_all(b"START:g1\n%TORYO\n#RESIGN\n#WIN\n").unwrap();
+        let t = Instant::now();
+        let after = line(r);
+        let waited = t.elapsed();
+        // As shogi-server: any line after the game closes the connection.
+        drop(w.shutdown(std::net::Shutdown::Both));
+        (login, agree, after, waited)
+    });
+    let started = Instant::now();
+    let o = boardwire(&[
+        "csa",
+        "connect",
+        &addr,
+        "--user",
+        "dave",
+        "--game",
+        "g-300-0",
+        "--timeout",
+        "30",
+    ]);
+    let (login, agree, after, waited) = server.join().unwrap();
+    assert_eq!(login.as_deref(), Some("LOGIN dave g-300-0"));
+    assert_eq!(agree.as_deref(), Some("AGREE g1"));
+    assert_eq!(after.as_deref(), Some("LOGOUT"));
+    assert!(waited < Duration::from_secs(10), "{waited:?}");
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("#RESIGN, we won"), "{out}");
+}
+
+#[test]
+fn an_illegal_summary_position_is_rejected() {
+    // Issue 14: a Position block move that is illegal (`+0055HI`: sente
+    // holds no rook) must not be agreed to: REJECT, then the server's
+    // `REJECT:<id> by <name>` (docs/specs/csa.md, *Agreement -> game*),
+    // a clear error and exit 1.
+    let (addr, server) = scripted(|r, w| {
+        let _login = line(r);
+        w.write_all(b"LOGIN:dave OK\n").unwrap();
+        w.write_all(summary('+', "PI\n+\n+7776FU,T1\n-3334FU,T1\n+0055HI,T1\n").as_bytes())
+            .unwrap();
+        let answer = line(r);
+        w.write_all(b"REJECT:g1 by dave\n").unwrap();
+        let after = line(r);
+        drop(w.shutdown(std::net::Shutdown::Both));
+        (answer, after)
+    });
+    let o = boardwire(&[
+        "csa",
+        "connect",
+        &addr,
+        "--user",
+        "dave",
+        "--game",
+        "g-300-0",
+        "--timeout",
+        "30",
+    ]);
+    let (answer, after) = server.join().unwrap();
+    assert_eq!(answer.as_deref(), Some("REJECT g1"));
+    assert_eq!(after.as_deref(), Some("LOGOUT"));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("position move 3 (+0055HI)") && err.contains("game rejected"),
+        "{err}"
+    );
+    assert!(!stdout(&o).contains("AGREE"));
+}
+
+#[test]
+fn a_side_for_a_floodgate_game_is_an_argument_error() {
+    // shogi-server: `##[ERROR] You are not allowed to specify TEBAN + for
+    // the game floodgate-300-10F`; boardwire's server refuses it too.
+    // Checked before connecting (port 9 is never reached).
+    for (game, side) in [("floodgate-300-10F", "+"), ("floodgate-900-0", "-")] {
+        for x1 in [false, true] {
+            let mut args = vec![
+                "csa",
+                "connect",
+                "127.0.0.1:9",
+                "--user",
+                "erin",
+                "--game",
+                game,
+                "--side",
+                side,
+            ];
+            if x1 {
+                args.push("--x1");
+            }
+            let o = boardwire(&args);
+            assert_eq!(o.status.code(), Some(2), "{args:?}");
+            let err = stderr(&o);
+            assert_eq!(err.lines().count(), 1, "{err}");
+            assert!(err.contains("--side") && err.contains(game), "{err}");
+            assert!(stdout(&o).is_empty());
+        }
+    }
+    // Not Floodgate names (shogi-server: `floodgate-<total>-<byoyomi>[F]`
+    // only): a side is fine, and the run gets as far as connecting.
+    let o = boardwire(&[
+        "csa",
+        "connect",
+        "127.0.0.1:1",
+        "--user",
+        "erin",
+        "--game",
+        "floodgate-600-10-x",
+        "--side",
+        "+",
+    ]);
+    assert!(stderr(&o).contains("cannot connect"), "{}", stderr(&o));
+}
