@@ -86,12 +86,7 @@ impl GameCli for Chess {
     }
 
     fn perft_divide(pos: &Position, depth: u32) -> (u64, Vec<(Move, u64)>) {
-        let per_move: Vec<(Move, u64)> = perft_divide(pos, depth).iter().copied().collect();
-        let total = if depth == 0 {
-            1
-        } else {
-            per_move.iter().map(|&(_, n)| n).sum()
-        };
-        (total, per_move)
+        let (total, per_move) = perft_divide(pos, depth);
+        (total, per_move.iter().copied().collect())
     }
 }

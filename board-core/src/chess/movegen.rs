@@ -37,7 +37,10 @@ const RANK_6: u64 = 0xff << 40;
 /// Receives generated moves.
 pub(crate) trait Sink {
     /// Moves of the (non-pawn) piece on `from` to each square of `targets`.
-    fn piece(&mut self, from: Square, targets: Bitboard);
+    /// `role` is the piece's kind, except that a queen comes as
+    /// [`Role::Bishop`] with the diagonal sliders and as [`Role::Rook`] with
+    /// the straight ones (sinks that need the kind look the queen up).
+    fn piece(&mut self, role: Role, from: Square, targets: Bitboard);
     /// Pawn moves of the pawn on `from` to each of `targets` (promotions on
     /// the last rank expand to four moves).
     fn pawn(&mut self, from: Square, targets: Bitboard);
@@ -62,7 +65,7 @@ pub(crate) struct CountSink {
 
 impl Sink for CountSink {
     #[inline(always)]
-    fn piece(&mut self, _from: Square, targets: Bitboard) {
+    fn piece(&mut self, _role: Role, _from: Square, targets: Bitboard) {
         self.count += u64::from(targets.count());
     }
     #[inline(always)]
@@ -126,7 +129,7 @@ impl ListSink {
 
 impl Sink for ListSink {
     #[inline(always)]
-    fn piece(&mut self, from: Square, targets: Bitboard) {
+    fn piece(&mut self, _role: Role, from: Square, targets: Bitboard) {
         for to in targets {
             self.push(Move::normal(from, to));
         }
@@ -181,7 +184,7 @@ impl Position {
                 king_targets = king_targets.with(to);
             }
         }
-        sink.piece(king, king_targets);
+        sink.piece(Role::King, king, king_targets);
 
         if checkers.more_than_one() {
             return;
@@ -196,13 +199,13 @@ impl Position {
         let straight = (self.by_role[Role::Rook.index()] | queens) & ours;
 
         for from in self.by_role[Role::Knight.index()] & ours & !pinned {
-            sink.piece(from, knight_attacks(from) & target);
+            sink.piece(Role::Knight, from, knight_attacks(from) & target);
         }
         for from in diagonal & !pinned {
-            sink.piece(from, bishop_attacks(from, occupied) & target);
+            sink.piece(Role::Bishop, from, bishop_attacks(from, occupied) & target);
         }
         for from in straight & !pinned {
-            sink.piece(from, rook_attacks(from, occupied) & target);
+            sink.piece(Role::Rook, from, rook_attacks(from, occupied) & target);
         }
 
         let pawns = self.by_role[Role::Pawn.index()] & ours;
@@ -213,12 +216,14 @@ impl Position {
             // the king).
             for from in diagonal & pinned {
                 sink.piece(
+                    Role::Bishop,
                     from,
                     bishop_attacks(from, occupied) & target & line(king, from),
                 );
             }
             for from in straight & pinned {
                 sink.piece(
+                    Role::Rook,
                     from,
                     rook_attacks(from, occupied) & target & line(king, from),
                 );

@@ -61,6 +61,11 @@ impl CastlingRights {
     pub(crate) const fn bits(self) -> u8 {
         self.0
     }
+
+    #[inline]
+    pub(crate) const fn from_bits(bits: u8) -> CastlingRights {
+        CastlingRights(bits & 15)
+    }
 }
 
 impl fmt::Display for CastlingRights {
@@ -87,7 +92,7 @@ impl fmt::Debug for CastlingRights {
 /// Castling rights kept when a piece leaves or lands on each square: moving
 /// a king or a rook from its original square, or capturing a rook on its
 /// original square, removes the matching right.
-const CASTLING_KEEP: [u8; 64] = {
+pub(crate) const CASTLING_KEEP: [u8; 64] = {
     let mut keep = [15u8; 64];
     keep[Square::A1.index()] = 15 & !2;
     keep[Square::E1.index()] = 15 & !3;
