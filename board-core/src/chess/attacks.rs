@@ -206,16 +206,7 @@ const fn relevant_mask(sq: usize, dirs: &[(i32, i32); 4]) -> u64 {
 #[derive(Clone, Copy)]
 pub(crate) struct Magic {
     mask: u64,
-    // Unused at run time with BMI2 (the `pext` lookup needs the mask only).
-    #[cfg_attr(
-        all(target_arch = "x86_64", target_feature = "bmi2"),
-        allow(dead_code)
-    )]
     magic: u64,
-    #[cfg_attr(
-        all(target_arch = "x86_64", target_feature = "bmi2"),
-        allow(dead_code)
-    )]
     shift: u32,
     offset: u32,
 }
@@ -257,32 +248,22 @@ static BISHOP_MAGICS: [Magic; 64] = BISHOP_MAGICS_C;
 /// Total entries of the shared slider table (rooks then bishops).
 pub(crate) const SLIDER_TABLE_LEN: usize = table_len(&BISHOP_MAGICS_C);
 
-/// Bits of `x` selected by `mask`, packed to the low end (what the BMI2
-/// `pext` instruction computes), for building the PEXT table.
-#[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-const fn pext_soft(x: u64, mut mask: u64) -> u64 {
-    let mut out = 0u64;
-    let mut bit = 1u64;
-    while mask != 0 {
-        if x & mask & mask.wrapping_neg() != 0 {
-            out |= bit;
-        }
-        bit <<= 1;
-        mask &= mask - 1;
-    }
-    out
+/// The table slot of the `n`-th occupancy subset `sub` of square `m`
+/// (in carry-rippler order): the magic index, or with BMI2 the `pext`
+/// index, which is `n` itself (the carry-rippler counts through the
+/// subsets in the order of their packed bits). Same slot count per square
+/// either way, so the offsets are shared.
+const fn slot(m: &Magic, sub: u64, n: usize) -> usize {
+    let index = if PEXT {
+        n
+    } else {
+        (sub.wrapping_mul(m.magic) >> m.shift) as usize
+    };
+    m.offset as usize + index
 }
 
-/// The table slot of occupancy subset `sub` of square `m`: the magic
-/// index, or with BMI2 the `pext` index (same slot count per square, so
-/// the offsets are shared).
-const fn slot(m: &Magic, sub: u64) -> usize {
-    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    let index = pext_soft(sub, m.mask);
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    let index = sub.wrapping_mul(m.magic) >> m.shift;
-    m.offset as usize + index as usize
-}
+/// `true` when the slider table is laid out for `pext` (built for BMI2).
+const PEXT: bool = cfg!(all(target_arch = "x86_64", target_feature = "bmi2"));
 
 const fn fill(table: &mut [u64; SLIDER_TABLE_LEN], magics: &[Magic; 64], dirs: &[(i32, i32); 4]) {
     let mut sq = 0;
@@ -290,9 +271,11 @@ const fn fill(table: &mut [u64; SLIDER_TABLE_LEN], magics: &[Magic; 64], dirs: &
         let m = magics[sq];
         // Carry-rippler enumeration of every subset of the mask.
         let mut sub = 0u64;
+        let mut n = 0;
         loop {
             let attacks = slider_attacks_slow(sq, sub, dirs);
-            let index = slot(&m, sub);
+            let index = slot(&m, sub, n);
+            n += 1;
             if table[index] == 0 {
                 table[index] = attacks;
             } else if table[index] != attacks {
@@ -317,8 +300,13 @@ const fn build_slider_table() -> [u64; SLIDER_TABLE_LEN] {
 /// The table slot of `occupied` for square entry `m` at run time.
 #[inline(always)]
 fn lookup(m: &Magic, occupied: u64) -> u64 {
+    // SAFETY: compiled only when the whole build targets BMI2
+    // (`cfg(target_feature = "bmi2")`), so every CPU this code runs on has
+    // `pext`; the intrinsic takes and returns plain integers (no memory
+    // access), and the index it gives is bounds-checked below.
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    let index = core::arch::x86_64::_pext_u64(occupied, m.mask);
+    #[allow(unsafe_code)]
+    let index = unsafe { core::arch::x86_64::_pext_u64(occupied, m.mask) };
     #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
     let index = (occupied & m.mask).wrapping_mul(m.magic) >> m.shift;
     SLIDER_TABLE[m.offset as usize + index as usize]

@@ -228,7 +228,7 @@ impl Position {
                     rook_attacks(from, occupied) & target & line(king, from),
                 );
             }
-            self.castling_moves::<S, WHITE>(sink, occupied);
+            self.castling_moves::<S, WHITE>(sink, occupied, king_targets);
             // Pinned pawns, one at a time.
             for from in pawns & pinned {
                 let pin_line = line(king, from);
@@ -290,7 +290,12 @@ impl Position {
     }
 
     #[inline(always)]
-    fn castling_moves<S: Sink, const WHITE: bool>(&self, sink: &mut S, occupied: Bitboard) {
+    fn castling_moves<S: Sink, const WHITE: bool>(
+        &self,
+        sink: &mut S,
+        occupied: Bitboard,
+        king_targets: Bitboard,
+    ) {
         let (rights, king_side, queen_side, them, e, g, c, f, d) = if WHITE {
             (
                 self.castling.bits() & 3,
@@ -321,16 +326,21 @@ impl Position {
         }
         // Consistency of rights (king on e1/e8, rook on its corner) is
         // enforced when a FEN is parsed and kept by `play_unchecked`.
+        // Castling is generated only when not in check, and the king's
+        // transit square (f or d) is next to it: it is safe exactly when
+        // it is among the king's own targets (a slider reaching it through
+        // the king's square would be giving check), so only the target
+        // square (g or c) needs an attack test.
         if rights & king_side != 0
             && (between(e, Square::new_masked(e.index() as u32 + 3)) & occupied).is_empty()
-            && !self.attacked_by(them, f, occupied)
+            && king_targets.contains(f)
             && !self.attacked_by(them, g, occupied)
         {
             sink.special(Move::with_kind_bits(e, g, KIND_CASTLE_KING_BITS));
         }
         if rights & queen_side != 0
             && (between(e, Square::new_masked(e.index() as u32 - 4)) & occupied).is_empty()
-            && !self.attacked_by(them, d, occupied)
+            && king_targets.contains(d)
             && !self.attacked_by(them, c, occupied)
         {
             sink.special(Move::with_kind_bits(e, c, KIND_CASTLE_QUEEN_BITS));

@@ -11,7 +11,7 @@
 
 use super::attacks::pawn_attacks;
 use super::bitboard::Bitboard;
-use super::movegen::Sink;
+use super::movegen::{CountSink, Sink};
 use super::position::{CASTLING_KEEP, CastlingRights, Position};
 use super::types::{KIND_PROMOTION_BASE, Move, Role, Square};
 use super::{MAX_MOVES, MoveList};
@@ -78,6 +78,14 @@ fn inner(position: &Position, depth: u32) -> u64 {
     sink.nodes
 }
 
+/// `count_legal_moves`, with the generator inlined here.
+#[inline(always)]
+fn count(position: &Position) -> u64 {
+    let mut sink = CountSink { count: 0 };
+    position.generate(&mut sink);
+    sink.count
+}
+
 /// Plays each generated move into a child and counts below it.
 struct PlaySink<'a> {
     parent: &'a Position,
@@ -92,7 +100,7 @@ impl PlaySink<'_> {
         child.turn = !child.turn;
         child.update_check_info();
         self.nodes += if self.depth == 1 {
-            child.count_legal_moves()
+            count(child)
         } else {
             inner(child, self.depth)
         };

@@ -498,12 +498,13 @@ impl Position {
             & theirs;
         let mut pinned = Bitboard::EMPTY;
         for sniper in snipers {
+            // Branch-free: no blocker makes a checker, one blocker of ours
+            // is pinned (the selects compile to conditional moves).
             let blockers = between(king, sniper) & occupied;
-            if blockers.is_empty() {
-                checkers = checkers.with(sniper);
-            } else if !blockers.more_than_one() {
-                pinned |= blockers & ours;
-            }
+            let none = blockers.is_empty();
+            let one = !none & !blockers.more_than_one();
+            checkers.0 |= u64::from(none) << sniper.index();
+            pinned.0 |= blockers.0 & ours.0 & u64::from(one).wrapping_neg();
         }
         self.checkers = checkers;
         self.pinned = pinned;
