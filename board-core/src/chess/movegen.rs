@@ -6,8 +6,10 @@
 //! - in single check other pieces must capture the checker or block
 //!   (`between(king, checker) | checker`) and pinned pieces cannot move;
 //! - a pinned piece moves only along the line through its king;
-//! - king moves are tested square by square against enemy attacks with the
-//!   king removed from the board (so it cannot hide behind itself);
+//! - king moves are tested against enemy attacks with the king removed
+//!   from the board (so it cannot hide behind itself): square by square
+//!   when the king has at most one candidate square, else against the map
+//!   of every enemy attack computed once;
 //! - en passant is tested by removing both pawns (pinned pawns, the
 //!   horizontal discovered check along the fifth rank);
 //! - castling needs the right, empty squares between king and rook, and no
@@ -176,14 +178,27 @@ impl Position {
         let king = self.king(us);
         let checkers = self.checkers;
 
-        // King moves: every target square is tested with the king removed.
+        // King moves: every target square is tested with the king removed
+        // (so that the king cannot hide behind itself). One or no
+        // candidate square is tested alone; with more, the squares all
+        // enemy pieces attack are computed once (`danger`, also used for
+        // castling).
         let without_king = occupied ^ Bitboard::from_square(king);
-        let mut king_targets = Bitboard::EMPTY;
-        for to in king_attacks(king) & !ours {
-            if !self.attacked_by(them, to, without_king) {
-                king_targets = king_targets.with(to);
+        let candidates = king_attacks(king) & !ours;
+        let mut danger = None;
+        let king_targets = if candidates.more_than_one() {
+            let attacked = self.attacks_of::<WHITE>(without_king);
+            danger = Some(attacked);
+            candidates & !attacked
+        } else {
+            let mut targets = Bitboard::EMPTY;
+            for to in candidates {
+                if !self.attacked_by(them, to, without_king) {
+                    targets = targets.with(to);
+                }
             }
-        }
+            targets
+        };
         sink.piece(Role::King, king, king_targets);
 
         if checkers.more_than_one() {
@@ -228,7 +243,7 @@ impl Position {
                     rook_attacks(from, occupied) & target & line(king, from),
                 );
             }
-            self.castling_moves::<S, WHITE>(sink, occupied, king_targets);
+            self.castling_moves::<S, WHITE>(sink, occupied, king_targets, danger);
             // Pinned pawns, one at a time.
             for from in pawns & pinned {
                 let pin_line = line(king, from);
@@ -289,12 +304,39 @@ impl Position {
         }
     }
 
+    /// Every square a piece of the side not to move attacks, with
+    /// `occupied` as the blockers for sliders.
+    #[inline(always)]
+    fn attacks_of<const WHITE: bool>(&self, occupied: Bitboard) -> Bitboard {
+        let them = if WHITE { Color::Black } else { Color::White };
+        let theirs = self.by_color[them.index()];
+        let pawns = (self.by_role[Role::Pawn.index()] & theirs).0;
+        let mut attacked = Bitboard(if WHITE {
+            ((pawns & !FILE_A) >> 9) | ((pawns & !FILE_H) >> 7)
+        } else {
+            ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9)
+        });
+        attacked |= king_attacks(self.king(them));
+        for from in self.by_role[Role::Knight.index()] & theirs {
+            attacked |= knight_attacks(from);
+        }
+        let queens = self.by_role[Role::Queen.index()];
+        for from in (self.by_role[Role::Bishop.index()] | queens) & theirs {
+            attacked |= bishop_attacks(from, occupied);
+        }
+        for from in (self.by_role[Role::Rook.index()] | queens) & theirs {
+            attacked |= rook_attacks(from, occupied);
+        }
+        attacked
+    }
+
     #[inline(always)]
     fn castling_moves<S: Sink, const WHITE: bool>(
         &self,
         sink: &mut S,
         occupied: Bitboard,
         king_targets: Bitboard,
+        danger: Option<Bitboard>,
     ) {
         let (rights, king_side, queen_side, them, e, g, c, f, d) = if WHITE {
             (
@@ -330,18 +372,23 @@ impl Position {
         // transit square (f or d) is next to it: it is safe exactly when
         // it is among the king's own targets (a slider reaching it through
         // the king's square would be giving check), so only the target
-        // square (g or c) needs an attack test.
+        // square (g or c) needs an attack test (`danger`, computed with
+        // the king removed, is the same there for the same reason).
+        let attacked = |sq: Square| match danger {
+            Some(d) => d.contains(sq),
+            None => self.attacked_by(them, sq, occupied),
+        };
         if rights & king_side != 0
             && (between(e, Square::new_masked(e.index() as u32 + 3)) & occupied).is_empty()
             && king_targets.contains(f)
-            && !self.attacked_by(them, g, occupied)
+            && !attacked(g)
         {
             sink.special(Move::with_kind_bits(e, g, KIND_CASTLE_KING_BITS));
         }
         if rights & queen_side != 0
             && (between(e, Square::new_masked(e.index() as u32 - 4)) & occupied).is_empty()
             && king_targets.contains(d)
-            && !self.attacked_by(them, c, occupied)
+            && !attacked(c)
         {
             sink.special(Move::with_kind_bits(e, c, KIND_CASTLE_QUEEN_BITS));
         }

@@ -6,14 +6,17 @@
 //! the moving piece's kind, so a child is the parent's copy with a few
 //! bitboards toggled (no piece lookup on the from square, no move list, no
 //! half-move clock or move number kept, and the en passant square set on
-//! every double push: the generator tests en passant captures in full
-//! anyway). Those children never leave this module. No heap allocation.
+//! every double push next to an enemy pawn: the generator tests en passant
+//! captures in full anyway). Those children never leave this module. No
+//! heap allocation.
 
 use super::attacks::pawn_attacks;
 use super::bitboard::Bitboard;
 use super::movegen::{CountSink, Sink};
 use super::position::{CASTLING_KEEP, CastlingRights, Position};
-use super::types::{KIND_PROMOTION_BASE, Move, Role, Square};
+use super::types::{
+    KIND_CASTLE_KING_BITS, KIND_CASTLE_QUEEN_BITS, KIND_EN_PASSANT_BITS, Move, Role, Square,
+};
 use super::{MAX_MOVES, MoveList};
 
 /// Number of leaf nodes of the legal move tree of `position` at `depth`
@@ -195,14 +198,36 @@ impl Sink for PlaySink<'_> {
 
     #[inline(always)]
     fn special(&mut self, mv: Move) {
-        // Castling and en passant: rare, played the general way.
-        debug_assert!(mv.kind_bits() < KIND_PROMOTION_BASE);
+        let us = self.parent.turn.index();
+        let from = mv.from();
+        let to = mv.to();
+        let moved = Bitboard::from_square(from) | Bitboard::from_square(to);
         let mut child = *self.parent;
-        child.play_unchecked(mv);
-        self.nodes += if self.depth == 1 {
-            child.count_legal_moves()
+        child.ep_square = None;
+        if mv.kind_bits() == KIND_EN_PASSANT_BITS {
+            let captured = Bitboard::from_square(Square::new_masked((to.index() ^ 8) as u32));
+            child.by_role[Role::Pawn.index()] ^= moved | captured;
+            child.by_color[us] ^= moved;
+            child.by_color[1 - us] ^= captured;
         } else {
-            inner(&child, self.depth)
-        };
+            // Castling (the generator's only other special move): the
+            // king goes two squares, the rook from its corner to the
+            // square the king crossed; the mover's rights are gone.
+            debug_assert!(
+                mv.kind_bits() == KIND_CASTLE_KING_BITS || mv.kind_bits() == KIND_CASTLE_QUEEN_BITS
+            );
+            let (corner, crossed) = if mv.kind_bits() == KIND_CASTLE_KING_BITS {
+                (from.index() + 3, from.index() + 1)
+            } else {
+                (from.index().wrapping_sub(4), from.index().wrapping_sub(1))
+            };
+            let rook = Bitboard((1 << (corner & 63)) | (1 << (crossed & 63)));
+            child.by_role[Role::King.index()] ^= moved;
+            child.by_role[Role::Rook.index()] ^= rook;
+            child.by_color[us] ^= moved | rook;
+            child.castling =
+                CastlingRights::from_bits(child.castling.bits() & CASTLING_KEEP[from.index()]);
+        }
+        self.descend(&mut child);
     }
 }

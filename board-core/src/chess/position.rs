@@ -512,7 +512,7 @@ impl Position {
 
     /// `true` if a piece of `by` attacks `sq`, with `occupied` as the
     /// blockers for sliders.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn attacked_by(&self, by: Color, sq: Square, occupied: Bitboard) -> bool {
         let theirs = self.by_color[by.index()];
         let queens = self.by_role[Role::Queen.index()];
