@@ -1,27 +1,35 @@
-//! Chess perft, side by side: board-core vs cozy-chess vs shakmaty, all
-//! with bulk counting at the last ply, on the start position (depth 5,
-//! 4 865 609 nodes) and Kiwipete (depth 4, 4 085 603 nodes). Throughput is
-//! reported in nodes (criterion "elem/s" = nodes/s).
+//! Chess perft, side by side: board-core vs cozy-chess (and shakmaty), all
+//! with bulk counting at the last ply, on the start position (depth 6,
+//! 119 060 324 nodes) and Kiwipete (depth 5, 193 690 690 nodes).
+//! Throughput is reported in nodes (criterion "elem/s" = nodes/s).
 //!
-//! Run: `cargo bench -p benches --bench chess_perft`. The three
-//! implementations of one position are measured in the same run, one after
-//! the other; on a shared machine compare within a run only.
+//! Before criterion runs, a ratio pass times board-core and cozy-chess
+//! alternately (best of 5 runs each, in thread CPU time) and prints both speeds in Mn/s and
+//! the ratio ours/cozy-chess, so the ratio comes from one run on one
+//! machine state.
+//!
+//! Run: `cargo bench -p benches --bench chess_perft` (baseline x86-64), and
+//! `RUSTFLAGS="-C target-cpu=native" cargo bench -p benches --bench
+//! chess_perft --target x86_64-unknown-linux-gnu` for the native build (the
+//! `--target` keeps its artefacts apart from the baseline ones). Pass
+//! `ratio` as the filter (`-- ratio`) for the ratio pass alone. On a
+//! shared machine compare within a run only.
 
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 
 const POSITIONS: [(&str, &str, u32, u64); 2] = [
     (
         "startpos",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        5,
-        4_865_609,
+        6,
+        119_060_324,
     ),
     (
         "kiwipete",
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        4,
-        4_085_603,
+        5,
+        193_690_690,
     ),
 ];
 
@@ -49,9 +57,58 @@ fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
     nodes
 }
 
+/// CPU time of the calling thread, in seconds (the machine is shared:
+/// wall time would count the time other processes had the core).
+fn thread_cpu_seconds() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a
+    // constant supported on Linux.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime");
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+/// Best thread CPU time of `runs` calls of `f`, in seconds, with the node
+/// count checked on every call.
+fn best_of(runs: usize, nodes: u64, f: &dyn Fn() -> u64) -> f64 {
+    (0..runs)
+        .map(|_| {
+            let t = thread_cpu_seconds();
+            assert_eq!(black_box(f()), nodes);
+            thread_cpu_seconds() - t
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+/// The ratio pass: board-core and cozy-chess alternately, best of 5 each.
+fn ratios() {
+    for (name, fen, depth, nodes) in POSITIONS {
+        let ours: board_core::chess::Position = fen.parse().unwrap();
+        let cozy: cozy_chess::Board = fen.parse().unwrap();
+        let (mut t_ours, mut t_cozy) = (f64::INFINITY, f64::INFINITY);
+        for _ in 0..5 {
+            t_ours = t_ours.min(best_of(1, nodes, &|| {
+                board_core::chess::perft(black_box(&ours), depth)
+            }));
+            t_cozy = t_cozy.min(best_of(1, nodes, &|| cozy_perft(black_box(&cozy), depth)));
+        }
+        let mn = |t: f64| nodes as f64 / t / 1e6;
+        eprintln!(
+            "chess_perft ratio {name} d{depth}: board-core {:.0} Mn/s, cozy-chess {:.0} Mn/s, \
+             ours/cozy-chess {:.2}",
+            mn(t_ours),
+            mn(t_cozy),
+            t_cozy / t_ours
+        );
+    }
+}
+
 fn chess_perft(c: &mut Criterion) {
     let mut group = c.benchmark_group("chess_perft");
-    group.sample_size(20);
+    group.sample_size(10);
     for (name, fen, depth, nodes) in POSITIONS {
         let ours: board_core::chess::Position = fen.parse().unwrap();
         let cozy: cozy_chess::Board = fen.parse().unwrap();
@@ -79,5 +136,16 @@ fn chess_perft(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, chess_perft);
-criterion_main!(benches);
+fn main() {
+    let filter = std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .unwrap_or_default();
+    ratios();
+    if filter == "ratio" {
+        return;
+    }
+    let mut c = Criterion::default().configure_from_args();
+    chess_perft(&mut c);
+    c.final_summary();
+}

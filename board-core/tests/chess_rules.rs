@@ -331,10 +331,13 @@ fn maximum_move_count_position() {
 #[test]
 fn perft_divide_adds_up() {
     let p = pos("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
-    let d = perft_divide(&p, 3);
+    let (total, d) = perft_divide(&p, 3);
+    assert_eq!(total, 97_862);
     assert_eq!(d.len(), 48);
     assert_eq!(d.iter().map(|&(_, n)| n).sum::<u64>(), 97_862);
-    assert!(perft_divide(&p, 0).is_empty());
+    let (total, d) = perft_divide(&p, 0);
+    assert_eq!(total, 1);
+    assert!(d.is_empty());
     assert_eq!(perft(&p, 0), 1);
 }
 

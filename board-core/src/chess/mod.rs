@@ -13,7 +13,7 @@
 //! | [`Position::play_unchecked`] | fast path for moves taken from `legal_moves()` |
 //! | [`Position::parse_uci`], [`Move::to_uci`] | UCI text against a position; syntax ([`ParseUciError`]) and legality ([`IllegalMoveError`]) errors are separate |
 //! | [`Position::parse_san`], [`Position::san`] | SAN (`Nf3`, `exd5`, `O-O`, `e8=Q+`) against a position: [`SanError`] names the byte offset and the [`SanProblem`]; writing is canonical ([`San`], at most 7 bytes) |
-//! | [`perft`], [`perft_divide`] | leaf-node counts (bulk counting at the last ply) |
+//! | [`perft`], [`perft_divide`] | leaf-node counts (bulk counting at the last ply); `perft_divide` gives `(total, per root move)` |
 //!
 //! Squares are 0..=63, `a1` = 0, `h1` = 7, `h8` = 63.
 //!
@@ -34,6 +34,7 @@ pub mod attacks;
 mod bitboard;
 mod fen;
 mod movegen;
+mod perft;
 mod position;
 pub mod san;
 mod setup;
@@ -42,6 +43,7 @@ mod uci;
 
 pub use bitboard::Bitboard;
 pub use fen::{FenErrorKind, FenField, ParseFenError};
+pub use perft::{perft, perft_divide};
 pub use position::{CastlingRights, Outcome, PlayError, Position};
 pub use san::{San, SanError, SanProblem};
 pub use setup::{Setup, SetupError};
@@ -67,39 +69,3 @@ pub const MAX_MOVES: usize = 218;
 
 /// A list of chess moves with capacity [`MAX_MOVES`] (stored inline).
 pub type MoveList = crate::MoveList<Move, MAX_MOVES>;
-
-/// Number of leaf nodes of the legal move tree of `position` at `depth`
-/// plies (`perft(p, 0) == 1`). Counts the last ply without playing it
-/// (bulk counting). No heap allocation.
-pub fn perft(position: &Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => position.count_legal_moves(),
-        _ => {
-            let mut nodes = 0;
-            for &mv in position.legal_moves().iter() {
-                let mut child = *position;
-                child.play_unchecked(mv);
-                nodes += perft(&child, depth - 1);
-            }
-            nodes
-        }
-    }
-}
-
-/// `perft` split by root move: each legal move with the leaf count below it
-/// at `depth` (so the counts add up to `perft(position, depth)`); empty for
-/// depth 0. In legal-move order.
-pub fn perft_divide(position: &Position, depth: u32) -> crate::MoveList<(Move, u64), MAX_MOVES> {
-    let mut out = crate::MoveList::new();
-    if depth == 0 {
-        return out;
-    }
-    for &mv in position.legal_moves().iter() {
-        let mut child = *position;
-        child.play_unchecked(mv);
-        // Cannot fail: at most MAX_MOVES root moves.
-        let _ = out.try_push((mv, perft(&child, depth - 1)));
-    }
-    out
-}

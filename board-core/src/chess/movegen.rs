@@ -6,8 +6,10 @@
 //! - in single check other pieces must capture the checker or block
 //!   (`between(king, checker) | checker`) and pinned pieces cannot move;
 //! - a pinned piece moves only along the line through its king;
-//! - king moves are tested square by square against enemy attacks with the
-//!   king removed from the board (so it cannot hide behind itself);
+//! - king moves are tested against enemy attacks with the king removed
+//!   from the board (so it cannot hide behind itself): square by square
+//!   when the king has at most one candidate square, else against the map
+//!   of every enemy attack computed once;
 //! - en passant is tested by removing both pawns (pinned pawns, the
 //!   horizontal discovered check along the fifth rank);
 //! - castling needs the right, empty squares between king and rook, and no
@@ -37,7 +39,10 @@ const RANK_6: u64 = 0xff << 40;
 /// Receives generated moves.
 pub(crate) trait Sink {
     /// Moves of the (non-pawn) piece on `from` to each square of `targets`.
-    fn piece(&mut self, from: Square, targets: Bitboard);
+    /// `kind` is the piece's kind, except that a queen comes as
+    /// [`PieceKind::Bishop`] with the diagonal sliders and as [`PieceKind::Rook`] with
+    /// the straight ones (sinks that need the kind look the queen up).
+    fn piece(&mut self, kind: PieceKind, from: Square, targets: Bitboard);
     /// Pawn moves of the pawn on `from` to each of `targets` (promotions on
     /// the last rank expand to four moves).
     fn pawn(&mut self, from: Square, targets: Bitboard);
@@ -62,7 +67,7 @@ pub(crate) struct CountSink {
 
 impl Sink for CountSink {
     #[inline(always)]
-    fn piece(&mut self, _from: Square, targets: Bitboard) {
+    fn piece(&mut self, _role: PieceKind, _from: Square, targets: Bitboard) {
         self.count += u64::from(targets.count());
     }
     #[inline(always)]
@@ -126,7 +131,7 @@ impl ListSink {
 
 impl Sink for ListSink {
     #[inline(always)]
-    fn piece(&mut self, from: Square, targets: Bitboard) {
+    fn piece(&mut self, _role: PieceKind, from: Square, targets: Bitboard) {
         for to in targets {
             self.push(Move::normal(from, to));
         }
@@ -173,15 +178,28 @@ impl Position {
         let king = self.king(us);
         let checkers = self.checkers;
 
-        // King moves: every target square is tested with the king removed.
+        // King moves: every target square is tested with the king removed
+        // (so that the king cannot hide behind itself). One or no
+        // candidate square is tested alone; with more, the squares all
+        // enemy pieces attack are computed once (`danger`, also used for
+        // castling).
         let without_king = occupied ^ Bitboard::from_square(king);
-        let mut king_targets = Bitboard::EMPTY;
-        for to in king_attacks(king) & !ours {
-            if !self.attacked_by(them, to, without_king) {
-                king_targets = king_targets.with(to);
+        let candidates = king_attacks(king) & !ours;
+        let mut danger = None;
+        let king_targets = if candidates.more_than_one() {
+            let attacked = self.attacks_of::<WHITE>(without_king);
+            danger = Some(attacked);
+            candidates & !attacked
+        } else {
+            let mut targets = Bitboard::EMPTY;
+            for to in candidates {
+                if !self.attacked_by(them, to, without_king) {
+                    targets = targets.with(to);
+                }
             }
-        }
-        sink.piece(king, king_targets);
+            targets
+        };
+        sink.piece(PieceKind::King, king, king_targets);
 
         if checkers.more_than_one() {
             return;
@@ -196,13 +214,17 @@ impl Position {
         let straight = (self.by_kind[PieceKind::Rook.index()] | queens) & ours;
 
         for from in self.by_kind[PieceKind::Knight.index()] & ours & !pinned {
-            sink.piece(from, knight_attacks(from) & target);
+            sink.piece(PieceKind::Knight, from, knight_attacks(from) & target);
         }
         for from in diagonal & !pinned {
-            sink.piece(from, bishop_attacks(from, occupied) & target);
+            sink.piece(
+                PieceKind::Bishop,
+                from,
+                bishop_attacks(from, occupied) & target,
+            );
         }
         for from in straight & !pinned {
-            sink.piece(from, rook_attacks(from, occupied) & target);
+            sink.piece(PieceKind::Rook, from, rook_attacks(from, occupied) & target);
         }
 
         let pawns = self.by_kind[PieceKind::Pawn.index()] & ours;
@@ -213,17 +235,19 @@ impl Position {
             // the king).
             for from in diagonal & pinned {
                 sink.piece(
+                    PieceKind::Bishop,
                     from,
                     bishop_attacks(from, occupied) & target & line(king, from),
                 );
             }
             for from in straight & pinned {
                 sink.piece(
+                    PieceKind::Rook,
                     from,
                     rook_attacks(from, occupied) & target & line(king, from),
                 );
             }
-            self.castling_moves::<S, WHITE>(sink, occupied);
+            self.castling_moves::<S, WHITE>(sink, occupied, king_targets, danger);
             // Pinned pawns, one at a time.
             for from in pawns & pinned {
                 let pin_line = line(king, from);
@@ -284,8 +308,40 @@ impl Position {
         }
     }
 
+    /// Every square a piece of the side not to move attacks, with
+    /// `occupied` as the blockers for sliders.
     #[inline(always)]
-    fn castling_moves<S: Sink, const WHITE: bool>(&self, sink: &mut S, occupied: Bitboard) {
+    fn attacks_of<const WHITE: bool>(&self, occupied: Bitboard) -> Bitboard {
+        let them = if WHITE { Color::Black } else { Color::White };
+        let theirs = self.by_color[them.index()];
+        let pawns = (self.by_kind[PieceKind::Pawn.index()] & theirs).0;
+        let mut attacked = Bitboard(if WHITE {
+            ((pawns & !FILE_A) >> 9) | ((pawns & !FILE_H) >> 7)
+        } else {
+            ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9)
+        });
+        attacked |= king_attacks(self.king(them));
+        for from in self.by_kind[PieceKind::Knight.index()] & theirs {
+            attacked |= knight_attacks(from);
+        }
+        let queens = self.by_kind[PieceKind::Queen.index()];
+        for from in (self.by_kind[PieceKind::Bishop.index()] | queens) & theirs {
+            attacked |= bishop_attacks(from, occupied);
+        }
+        for from in (self.by_kind[PieceKind::Rook.index()] | queens) & theirs {
+            attacked |= rook_attacks(from, occupied);
+        }
+        attacked
+    }
+
+    #[inline(always)]
+    fn castling_moves<S: Sink, const WHITE: bool>(
+        &self,
+        sink: &mut S,
+        occupied: Bitboard,
+        king_targets: Bitboard,
+        danger: Option<Bitboard>,
+    ) {
         let (rights, king_side, queen_side, them, e, g, c, f, d) = if WHITE {
             (
                 self.castling.bits() & 3,
@@ -316,17 +372,27 @@ impl Position {
         }
         // Consistency of rights (king on e1/e8, rook on its corner) is
         // enforced when a FEN is parsed and kept by `play_unchecked`.
+        // Castling is generated only when not in check, and the king's
+        // transit square (f or d) is next to it: it is safe exactly when
+        // it is among the king's own targets (a slider reaching it through
+        // the king's square would be giving check), so only the target
+        // square (g or c) needs an attack test (`danger`, computed with
+        // the king removed, is the same there for the same reason).
+        let attacked = |sq: Square| match danger {
+            Some(d) => d.contains(sq),
+            None => self.attacked_by(them, sq, occupied),
+        };
         if rights & king_side != 0
             && (between(e, Square::new_masked(e.index() as u32 + 3)) & occupied).is_empty()
-            && !self.attacked_by(them, f, occupied)
-            && !self.attacked_by(them, g, occupied)
+            && king_targets.contains(f)
+            && !attacked(g)
         {
             sink.special(Move::with_kind_bits(e, g, KIND_CASTLE_KING_BITS));
         }
         if rights & queen_side != 0
             && (between(e, Square::new_masked(e.index() as u32 - 4)) & occupied).is_empty()
-            && !self.attacked_by(them, d, occupied)
-            && !self.attacked_by(them, c, occupied)
+            && king_targets.contains(d)
+            && !attacked(c)
         {
             sink.special(Move::with_kind_bits(e, c, KIND_CASTLE_QUEEN_BITS));
         }

@@ -62,6 +62,11 @@ impl CastlingRights {
     pub(crate) const fn bits(self) -> u8 {
         self.0
     }
+
+    #[inline]
+    pub(crate) const fn from_bits(bits: u8) -> CastlingRights {
+        CastlingRights(bits & 15)
+    }
 }
 
 impl fmt::Display for CastlingRights {
@@ -88,7 +93,7 @@ impl fmt::Debug for CastlingRights {
 /// Castling rights kept when a piece leaves or lands on each square: moving
 /// a king or a rook from its original square, or capturing a rook on its
 /// original square, removes the matching right.
-const CASTLING_KEEP: [u8; 64] = {
+pub(crate) const CASTLING_KEEP: [u8; 64] = {
     let mut keep = [15u8; 64];
     keep[Square::A1.index()] = 15 & !2;
     keep[Square::E1.index()] = 15 & !3;
@@ -515,12 +520,13 @@ impl Position {
             & theirs;
         let mut pinned = Bitboard::EMPTY;
         for sniper in snipers {
+            // Branch-free: no blocker makes a checker, one blocker of ours
+            // is pinned (the selects compile to conditional moves).
             let blockers = between(king, sniper) & occupied;
-            if blockers.is_empty() {
-                checkers = checkers.with(sniper);
-            } else if !blockers.more_than_one() {
-                pinned |= blockers & ours;
-            }
+            let none = blockers.is_empty();
+            let one = !none & !blockers.more_than_one();
+            checkers.0 |= u64::from(none) << sniper.index();
+            pinned.0 |= blockers.0 & ours.0 & u64::from(one).wrapping_neg();
         }
         self.checkers = checkers;
         self.pinned = pinned;
@@ -528,7 +534,7 @@ impl Position {
 
     /// `true` if a piece of `by` attacks `sq`, with `occupied` as the
     /// blockers for sliders.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn attacked_by(&self, by: Color, sq: Square, occupied: Bitboard) -> bool {
         let theirs = self.by_color[by.index()];
         let queens = self.by_kind[PieceKind::Queen.index()];

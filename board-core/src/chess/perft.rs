@@ -1,0 +1,233 @@
+//! `perft`: leaf-node counts of the legal move tree.
+//!
+//! The last ply is counted, not played (bulk counting: the generator adds
+//! popcounts of target sets, see `movegen::CountSink`). Above it the moves
+//! are played straight out of the generator, never listed: the sink knows
+//! the moving piece's kind, so a child is the parent's copy with a few
+//! bitboards toggled (no piece lookup on the from square, no move list, no
+//! half-move clock or move number kept, and the en passant square set on
+//! every double push next to an enemy pawn: the generator tests en passant
+//! captures in full anyway). Those children never leave this module. No
+//! heap allocation.
+
+use super::attacks::pawn_attacks;
+use super::bitboard::Bitboard;
+use super::movegen::{CountSink, Sink};
+use super::position::{CASTLING_KEEP, CastlingRights, Position};
+use super::types::{
+    KIND_CASTLE_KING_BITS, KIND_CASTLE_QUEEN_BITS, KIND_EN_PASSANT_BITS, Move, PieceKind, Square,
+};
+use super::{MAX_MOVES, MoveList};
+
+/// Number of leaf nodes of the legal move tree of `position` at `depth`
+/// plies (`perft(p, 0) == 1`). Counts the last ply without playing it
+/// (bulk counting). No heap allocation.
+///
+/// ```
+/// use board_core::chess::{perft, Position};
+///
+/// assert_eq!(perft(&Position::startpos(), 4), 197_281);
+/// ```
+pub fn perft(position: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => position.count_legal_moves(),
+        _ => inner(position, depth),
+    }
+}
+
+/// `perft` split by root move: the total (`perft(position, depth)`) and
+/// each legal move with the leaf count below it at `depth`, in legal-move
+/// order (the counts add up to the total). For depth 0 the total is 1 and
+/// the list is empty. No heap allocation.
+///
+/// ```
+/// use board_core::chess::{perft_divide, Position};
+///
+/// let (total, per_move) = perft_divide(&Position::startpos(), 2);
+/// assert_eq!(total, 400);
+/// assert_eq!(per_move.len(), 20);
+/// assert!(per_move.iter().all(|&(_, n)| n == 20));
+/// ```
+pub fn perft_divide(
+    position: &Position,
+    depth: u32,
+) -> (u64, crate::MoveList<(Move, u64), MAX_MOVES>) {
+    let mut out = crate::MoveList::new();
+    if depth == 0 {
+        return (1, out);
+    }
+    let mut total = 0;
+    let moves: MoveList = position.legal_moves();
+    for &mv in moves.iter() {
+        let mut child = *position;
+        child.play_unchecked(mv);
+        let n = perft(&child, depth - 1);
+        total += n;
+        // Cannot fail: at most MAX_MOVES root moves.
+        let _ = out.try_push((mv, n));
+    }
+    (total, out)
+}
+
+/// `perft` for `depth >= 2`.
+fn inner(position: &Position, depth: u32) -> u64 {
+    let mut sink = PlaySink {
+        parent: position,
+        depth: depth - 1,
+        nodes: 0,
+    };
+    position.generate(&mut sink);
+    sink.nodes
+}
+
+/// `count_legal_moves`, with the generator inlined here.
+#[inline(always)]
+fn count(position: &Position) -> u64 {
+    let mut sink = CountSink { count: 0 };
+    position.generate(&mut sink);
+    sink.count
+}
+
+/// Plays each generated move into a child and counts below it.
+struct PlaySink<'a> {
+    parent: &'a Position,
+    /// Depth left below the children (at least 1).
+    depth: u32,
+    nodes: u64,
+}
+
+impl PlaySink<'_> {
+    #[inline(always)]
+    fn descend(&mut self, child: &mut Position) {
+        child.turn = !child.turn;
+        child.update_check_info();
+        self.nodes += if self.depth == 1 {
+            count(child)
+        } else {
+            inner(child, self.depth)
+        };
+    }
+
+    /// The parent with the enemy piece on `to` (if any) removed and the
+    /// castling rights updated for a move `from` → `to`.
+    #[inline(always)]
+    fn base(&self, from: Square, to: Square) -> Position {
+        let mut child = *self.parent;
+        let to_bb = Bitboard::from_square(to);
+        for bb in &mut child.by_kind {
+            *bb &= !to_bb;
+        }
+        child.by_color[(!child.turn).index()] &= !to_bb;
+        child.castling = CastlingRights::from_bits(
+            child.castling.bits() & CASTLING_KEEP[from.index()] & CASTLING_KEEP[to.index()],
+        );
+        child.ep_square = None;
+        child
+    }
+
+    #[inline(always)]
+    fn pawn_move(&mut self, from: Square, to: Square) {
+        let us = self.parent.turn.index();
+        let from_bb = Bitboard::from_square(from);
+        let to_bb = Bitboard::from_square(to);
+        if Bitboard::BACKRANKS.contains(to) {
+            for kind in PieceKind::PROMOTIONS {
+                let mut child = self.base(from, to);
+                child.by_kind[PieceKind::Pawn.index()] ^= from_bb;
+                child.by_kind[kind.index()] ^= to_bb;
+                child.by_color[us] ^= from_bb | to_bb;
+                self.descend(&mut child);
+            }
+        } else {
+            let mut child = self.base(from, to);
+            child.by_kind[PieceKind::Pawn.index()] ^= from_bb | to_bb;
+            child.by_color[us] ^= from_bb | to_bb;
+            if from.index().abs_diff(to.index()) == 16 {
+                let ep = Square::new_masked(((from.index() + to.index()) / 2) as u32);
+                // Only worth keeping if an enemy pawn could take.
+                if (pawn_attacks(self.parent.turn, ep)
+                    & child.by_kind[PieceKind::Pawn.index()]
+                    & child.by_color[(!self.parent.turn).index()])
+                .any()
+                {
+                    child.ep_square = Some(ep);
+                }
+            }
+            self.descend(&mut child);
+        }
+    }
+}
+
+impl Sink for PlaySink<'_> {
+    #[inline(always)]
+    fn piece(&mut self, kind: PieceKind, from: Square, targets: Bitboard) {
+        let kind = if kind != PieceKind::King
+            && kind != PieceKind::Knight
+            && self.parent.by_kind[PieceKind::Queen.index()].contains(from)
+        {
+            PieceKind::Queen
+        } else {
+            kind
+        };
+        let us = self.parent.turn.index();
+        let from_bb = Bitboard::from_square(from);
+        for to in targets {
+            let mut child = self.base(from, to);
+            let moved = from_bb | Bitboard::from_square(to);
+            child.by_kind[kind.index()] ^= moved;
+            child.by_color[us] ^= moved;
+            self.descend(&mut child);
+        }
+    }
+
+    #[inline(always)]
+    fn pawn(&mut self, from: Square, targets: Bitboard) {
+        for to in targets {
+            self.pawn_move(from, to);
+        }
+    }
+
+    #[inline(always)]
+    fn pawns(&mut self, targets: Bitboard, delta: i32) {
+        for to in targets {
+            let from = Square::new_masked((to.index() as i32 - delta) as u32);
+            self.pawn_move(from, to);
+        }
+    }
+
+    #[inline(always)]
+    fn special(&mut self, mv: Move) {
+        let us = self.parent.turn.index();
+        let from = mv.from();
+        let to = mv.to();
+        let moved = Bitboard::from_square(from) | Bitboard::from_square(to);
+        let mut child = *self.parent;
+        child.ep_square = None;
+        if mv.kind_bits() == KIND_EN_PASSANT_BITS {
+            let captured = Bitboard::from_square(Square::new_masked((to.index() ^ 8) as u32));
+            child.by_kind[PieceKind::Pawn.index()] ^= moved | captured;
+            child.by_color[us] ^= moved;
+            child.by_color[1 - us] ^= captured;
+        } else {
+            // Castling (the generator's only other special move): the
+            // king goes two squares, the rook from its corner to the
+            // square the king crossed; the mover's rights are gone.
+            debug_assert!(
+                mv.kind_bits() == KIND_CASTLE_KING_BITS || mv.kind_bits() == KIND_CASTLE_QUEEN_BITS
+            );
+            let (corner, crossed) = if mv.kind_bits() == KIND_CASTLE_KING_BITS {
+                (from.index() + 3, from.index() + 1)
+            } else {
+                (from.index().wrapping_sub(4), from.index().wrapping_sub(1))
+            };
+            let rook = Bitboard((1 << (corner & 63)) | (1 << (crossed & 63)));
+            child.by_kind[PieceKind::King.index()] ^= moved;
+            child.by_kind[PieceKind::Rook.index()] ^= rook;
+            child.by_color[us] ^= moved | rook;
+            child.castling =
+                CastlingRights::from_bits(child.castling.bits() & CASTLING_KEEP[from.index()]);
+        }
+        self.descend(&mut child);
+    }
+}
