@@ -629,12 +629,17 @@ pub async fn connect(
 ) -> Result<Client<Instant>, ConnectError> {
     // No sender: the channel is closed from the start and never selected.
     let (_, none) = mpsc::channel::<core::convert::Infallible>(1);
-    connect_with(stream, config, limits, silence, none, |client, input| {
-        match input {
+    connect_with(
+        stream,
+        config,
+        limits,
+        silence,
+        none,
+        |client, input| match input {
             ConnectInput::Activity(a) => on_activity(client, a),
             ConnectInput::External(never) => match never {},
-        }
-    })
+        },
+    )
     .await
 }
 
@@ -689,7 +694,10 @@ pub async fn connect_with<M>(
                 for line in t.as_bytes().split_inclusive(|&b| b == b'\n') {
                     let body = line.strip_suffix(b"\n").unwrap_or(line);
                     if let Ok(m) = decode::<ClientMessage>(body) {
-                        on_input(&mut client, ConnectInput::Activity(Activity::Sent(&m, line.len())));
+                        on_input(
+                            &mut client,
+                            ConnectInput::Activity(Activity::Sent(&m, line.len())),
+                        );
                     }
                 }
                 write.write_all(t.as_bytes()).await?;
@@ -746,12 +754,18 @@ pub async fn connect_with<M>(
                                 ServerMessage::Unrecognised(_) => bad + 1,
                                 _ => 0,
                             };
-                            on_input(&mut client, ConnectInput::Activity(Activity::Received(&m, consumed)));
+                            on_input(
+                                &mut client,
+                                ConnectInput::Activity(Activity::Received(&m, consumed)),
+                            );
                             client.handle_message(&m, now);
                         }
                         Err(e) => {
                             bad += 1;
-                            on_input(&mut client, ConnectInput::Activity(Activity::Malformed(&e, frame)));
+                            on_input(
+                                &mut client,
+                                ConnectInput::Activity(Activity::Malformed(&e, frame)),
+                            );
                             client.handle_input(&buf[head..head + consumed], now);
                         }
                     }
@@ -764,7 +778,10 @@ pub async fn connect_with<M>(
                         for line in t.as_bytes().split_inclusive(|&b| b == b'\n') {
                             let body = line.strip_suffix(b"\n").unwrap_or(line);
                             if let Ok(m) = decode::<ClientMessage>(body) {
-                                on_input(&mut client, ConnectInput::Activity(Activity::Sent(&m, line.len())));
+                                on_input(
+                                    &mut client,
+                                    ConnectInput::Activity(Activity::Sent(&m, line.len())),
+                                );
                             }
                         }
                         write.write_all(t.as_bytes()).await?;

@@ -1,0 +1,30 @@
+//! Engine bridges: put a USI shogi engine on a CSA server, a UCI chess
+//! engine against a Novag Citrine, a Hub draughts engine on DXP.
+//!
+//! A tool crate: it depends on the protocol crates and adds the engine
+//! side.
+//!
+//! | module | holds |
+//! |---|---|
+//! | [`error`] | [`error::DecodeError`] (message, field, 0-based byte offset, problem), [`error::ValueError`] |
+//! | [`types`] | [`types::Text`] (one command line's text), [`types::EngineOption`] (`--option NAME=VALUE`) |
+//! | [`parse`] | `nom` parsers of the USI/UCI engine output grammar, one per rule |
+//! | [`usi`] | USI: `usi::decode` (engine lines), `usi::Command` (encoders) |
+//! | [`time`] | CSA clocks (Game_Summary, `,T` confirmations) → USI `go` |
+//! | [`convert`] | USI ⇄ board-core ⇄ CSA moves; Floodgate comments `'* <score> <PV>` |
+//! | [`process`] | the tokio child-process driver: spawn (no shell), line cap, timeouts |
+//! | [`usi_engine`] | a USI engine through its handshake, games and moves |
+//! | [`kifu`] | a CSA kifu (V2.2) writer |
+//!
+//! Engine output is decoded without allocating (`decode` borrows the
+//! line); encoders cannot fail (texts are validated when made).
+
+pub mod convert;
+pub mod error;
+pub mod kifu;
+pub mod parse;
+pub mod process;
+pub mod time;
+pub mod types;
+pub mod usi;
+pub mod usi_engine;
