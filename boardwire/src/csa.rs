@@ -24,10 +24,10 @@ use csa_protocol::session::{Awaited, Client, ClientConfig, Event, Outcome, Serve
 use csa_protocol::types::{GameName, Password, Side, SidePreference, UserName};
 
 use crate::Failure;
-use crate::csa_engine::{EnginePlan, play_engine, start_engine};
-use boardwire_engines::process::EngineSpec;
 use crate::csa_decode::{self, CsaFormat, CsaFrom};
+use crate::csa_engine::{EnginePlan, play_engine, start_engine};
 use crate::transcript::{Sink, Transcript, show};
+use boardwire_engines::process::EngineSpec;
 
 /// The `csa` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -185,7 +185,12 @@ pub(crate) struct EngineArgs {
     #[arg(long, value_name = "PROGRAM")]
     engine: Option<std::ffi::OsString>,
     /// An argument for the engine (repeatable, in order).
-    #[arg(long, value_name = "ARG", allow_hyphen_values = true, requires = "engine")]
+    #[arg(
+        long,
+        value_name = "ARG",
+        allow_hyphen_values = true,
+        requires = "engine"
+    )]
     engine_arg: Vec<std::ffi::OsString>,
     /// An engine option, sent as `setoption name NAME value VALUE`
     /// (repeatable; `NAME=` for a button).
@@ -360,9 +365,13 @@ fn connect(
         ready_timeout: Duration::from_secs(engine.engine_timeout),
     });
     if let Some(plan) = engine_plan {
-        return runtime()
-            .map_err(input)?
-            .block_on(connect_engine(addr, user, config, plan, clock_margin));
+        return runtime().map_err(input)?.block_on(connect_engine(
+            addr,
+            user,
+            config,
+            plan,
+            clock_margin,
+        ));
     }
     let plan = ClientPlan {
         seed,
@@ -436,7 +445,9 @@ async fn connect_engine(
             e => Failure::Failed(format!("error: {addr}: {e}")),
         })?;
     if let Some(why) = report.engine_failed {
-        return Err(Failure::Failed(format!("error: engine: {why} (we resigned)")));
+        return Err(Failure::Failed(format!(
+            "error: engine: {why} (we resigned)"
+        )));
     }
     if let Some(p) = report.problems.first() {
         return Err(Failure::Failed(format!("error: {p}")));

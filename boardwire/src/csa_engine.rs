@@ -63,6 +63,10 @@ pub(crate) struct EngineReport {
     pub problems: Vec<String>,
 }
 
+/// How long before our clock runs out an engine that has not answered is
+/// given up (and we resign).
+const RESIGN_LEAD_MS: u64 = 100;
+
 enum Job {
     NewGame,
     Think {
@@ -89,6 +93,9 @@ pub(crate) async fn start_engine(plan: &EnginePlan) -> Result<UsiEngine, String>
         let mut t = Timeouts::default();
         t.usiok = plan.ready_timeout;
         t.readyok = plan.ready_timeout;
+        // The bridge gives the engine a deadline of its own (before our
+        // clock runs out), nothing on top.
+        t.think_margin = Duration::ZERO;
         t
     };
     UsiEngine::start(
@@ -251,11 +258,20 @@ impl State {
                 let Some((b, w)) = clocks(client) else { return };
                 let g = go(b, w, side, plan.margin_ms, 5000);
                 let mine = if side == Side::Black { b } else { w };
-                let allowed = Duration::from_millis(
-                    mine.remaining_ms
-                        .saturating_add(mine.byoyomi_ms)
-                        .max(g.byoyomi.unwrap_or(0)),
-                );
+                // The engine must answer before our clock runs out, 100 ms
+                // early so that we can still resign cleanly; with no clock,
+                // within the byoyomi it was given plus 10 s.
+                let allowed = if b.remaining_ms + b.byoyomi_ms + b.increment_ms == 0
+                    && w.remaining_ms + w.byoyomi_ms + w.increment_ms == 0
+                {
+                    Duration::from_millis(g.byoyomi.unwrap_or(0) + 10_000)
+                } else {
+                    Duration::from_millis(
+                        mine.remaining_ms
+                            .saturating_add(mine.byoyomi_ms)
+                            .saturating_sub(RESIGN_LEAD_MS),
+                    )
+                };
                 let id = client.moves().len();
                 self.thinking = Some(id);
                 let job = Job::Think {
@@ -313,7 +329,10 @@ impl State {
                 }
             }
             Event::Malformed(err) => self.report.problems.push(format!("malformed line: {err}")),
-            Event::BadSummary(err) => self.report.problems.push(format!("bad Game_Summary: {err}")),
+            Event::BadSummary(err) => self
+                .report
+                .problems
+                .push(format!("bad Game_Summary: {err}")),
             Event::BoardMismatch { mv } => self
                 .report
                 .problems
@@ -333,6 +352,13 @@ impl State {
         let now = Instant::now();
         match a {
             Answer::Failed(why) => self.fail(client, why, t),
+            Answer::Thought {
+                result: Err(why), ..
+            } => {
+                // Also when the game ended meanwhile: the engine is gone.
+                self.thinking = None;
+                self.fail(client, why, t);
+            }
             Answer::Thought { id, result } => {
                 if self.thinking != Some(id) || !client.is_our_turn() {
                     // The game ended (or moved on) while the engine thought.

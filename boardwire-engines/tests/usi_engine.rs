@@ -1,0 +1,137 @@
+//! The USI engine driver against the test engine
+//! (`boardwire-test-engine`): a normal game, an engine that crashes, one
+//! that plays an illegal move, one that stays silent.
+
+use std::time::Duration;
+
+use board_core::shogi::{Move, Position};
+use boardwire_engines::process::{EngineError, EngineSpec, Limits};
+use boardwire_engines::usi::{BestMove, Go};
+use boardwire_engines::usi_engine::{Timeouts, UsiEngine};
+
+fn spec(mode: &str) -> EngineSpec {
+    EngineSpec {
+        program: env!("CARGO_BIN_EXE_boardwire-test-engine").into(),
+        args: vec![mode.into()],
+    }
+}
+
+async fn start(mode: &str) -> UsiEngine {
+    let mut t = Timeouts::default();
+    t.think_margin = Duration::from_millis(300);
+    let e = UsiEngine::start(&spec(mode), &[], Limits::default(), t, Box::new(|_| {}))
+        .await
+        .unwrap();
+    assert_eq!(e.name(), Some("boardwire-test-engine"));
+    e
+}
+
+fn go() -> Go {
+    Go {
+        byoyomi: Some(100),
+        ..Go::default()
+    }
+}
+
+#[tokio::test]
+async fn legal_moves_and_scores() {
+    let mut e = start("usi").await;
+    e.new_game().await.unwrap();
+    let start = Position::startpos();
+    let mut moves: Vec<Move> = Vec::new();
+    for _ in 0..6 {
+        let th = e
+            .think(&start, &moves, go(), Duration::from_millis(100))
+            .await
+            .unwrap();
+        let BestMove::Move(m) = th.best else {
+            panic!("{th:?}")
+        };
+        let mut pos = start.clone();
+        for &x in &moves {
+            pos.play_unchecked(x);
+        }
+        assert!(pos.check_move(m).is_ok());
+        assert!(th.score.is_some() && th.info.is_some());
+        moves.push(m);
+    }
+    e.quit().await;
+}
+
+#[tokio::test]
+async fn an_engine_that_crashes_is_an_error() {
+    let mut e = start("usi-crash").await;
+    e.new_game().await.unwrap();
+    let start = Position::startpos();
+    let first = e
+        .think(&start, &[], go(), Duration::from_millis(100))
+        .await
+        .unwrap();
+    let BestMove::Move(m) = first.best else {
+        panic!()
+    };
+    let err = e
+        .think(&start, &[m], go(), Duration::from_millis(100))
+        .await
+        .unwrap_err();
+    match err {
+        EngineError::Exited { status } => {
+            assert_eq!(status.and_then(|s| s.code()), Some(3));
+        }
+        e => panic!("{e}"),
+    }
+}
+
+#[tokio::test]
+async fn an_illegal_engine_move_is_an_error() {
+    let mut e = start("usi-illegal").await;
+    e.new_game().await.unwrap();
+    let err = e
+        .think(&Position::startpos(), &[], go(), Duration::from_millis(100))
+        .await
+        .unwrap_err();
+    let EngineError::IllegalMove { mv, .. } = &err else {
+        panic!("{err}")
+    };
+    assert_eq!(mv, "5e5d");
+    assert!(err.to_string().contains("illegal"), "{err}");
+}
+
+#[tokio::test]
+async fn a_silent_engine_times_out() {
+    let mut e = start("usi-silent").await;
+    e.new_game().await.unwrap();
+    let t0 = std::time::Instant::now();
+    let err = e
+        .think(&Position::startpos(), &[], go(), Duration::from_millis(100))
+        .await
+        .unwrap_err();
+    let waited = t0.elapsed();
+    let EngineError::Silent { awaiting, .. } = err else {
+        panic!("{err}")
+    };
+    assert_eq!(awaiting, "bestmove");
+    // The allowed 100 ms plus the 300 ms margin, not much more.
+    assert!(
+        waited >= Duration::from_millis(400) && waited < Duration::from_secs(3),
+        "{waited:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_missing_program_cannot_start() {
+    let s = EngineSpec {
+        program: "/nonexistent/engine".into(),
+        args: vec![],
+    };
+    let err = UsiEngine::start(
+        &s,
+        &[],
+        Limits::default(),
+        Timeouts::default(),
+        Box::new(|_| {}),
+    )
+    .await
+    .unwrap_err();
+    assert!(matches!(err, EngineError::Spawn { .. }), "{err}");
+}
