@@ -52,7 +52,7 @@ pub fn floodgate_comment(position: &Position, best: Move, info: &Info<'_>) -> Op
     let score = info.score?;
     let us = position.side_to_move();
     let mut out = format!("* {}", floodgate_score(score, us));
-    let mut pos = position.clone();
+    let mut pos = *position;
     if pos.check_move(best).is_err() {
         return Some(out);
     }

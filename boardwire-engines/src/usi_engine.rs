@@ -231,7 +231,7 @@ impl UsiEngine {
         go: Go,
         allowed: Duration,
     ) -> Result<Thought, EngineError> {
-        let mut now_pos = start.clone();
+        let mut now_pos = *start;
         for &m in moves {
             now_pos.play_unchecked(m);
         }

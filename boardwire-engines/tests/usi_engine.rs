@@ -47,7 +47,7 @@ async fn legal_moves_and_scores() {
         let BestMove::Move(m) = th.best else {
             panic!("{th:?}")
         };
-        let mut pos = start.clone();
+        let mut pos = start;
         for &x in &moves {
             pos.play_unchecked(x);
         }

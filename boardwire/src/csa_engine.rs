@@ -276,7 +276,7 @@ impl State {
                 self.thinking = Some(id);
                 let job = Job::Think {
                     id,
-                    start: Box::new(start.clone()),
+                    start: Box::new(*start),
                     moves: client.moves().to_vec(),
                     go: g,
                     allowed,
@@ -439,7 +439,7 @@ impl State {
         reason: Option<EndReason>,
         t: &mut Transcript,
     ) {
-        let mut pos = start.clone();
+        let mut pos = *start;
         let mut km = Vec::with_capacity(moves.len());
         for (i, &m) in moves.iter().enumerate() {
             let Ok(csa) = pos.move_to_csa(m) else { break };
