@@ -1,5 +1,4 @@
-//! Engine bridges: put a USI shogi engine on a CSA server, a UCI chess
-//! engine against a Novag Citrine, a Hub draughts engine on DXP.
+//! Engine bridges: put a USI shogi engine on a CSA server.
 //!
 //! A tool crate: it depends on the protocol crates and adds the engine
 //! side.
@@ -28,3 +27,8 @@ pub mod time;
 pub mod types;
 pub mod usi;
 pub mod usi_engine;
+
+/// The README's examples, compiled as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -190,7 +190,7 @@ pub enum GameOver {
 }
 
 /// `go`'s time fields in milliseconds. USI has byoyomi or a Fischer
-/// increment, never both: [`Go::encode`] writes `byoyomi` when it is set,
+/// increment, never both: [`Command::Go`] writes `byoyomi` when it is set,
 /// else `binc`/`winc` when they are set.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Go {
