@@ -1,4 +1,5 @@
-//! Engine bridges: put a USI shogi engine on a CSA server.
+//! Engine bridges: put a USI shogi engine on a CSA server, a UCI chess
+//! engine against a Novag Citrine.
 //!
 //! A tool crate: it depends on the protocol crates and adds the engine
 //! side.
@@ -9,6 +10,8 @@
 //! | [`types`] | [`types::Text`] (one command line's text), [`types::EngineOption`] (`--option NAME=VALUE`) |
 //! | [`parse`] | `nom` parsers of the USI/UCI engine output grammar, one per rule |
 //! | [`usi`] | USI: `usi::decode` (engine lines), `usi::Command` (encoders) |
+//! | [`uci`] | UCI: `uci::decode` (engine lines), `uci::Command` (encoders) |
+//! | [`uci_engine`] | a UCI engine through its handshake, games and moves |
 //! | [`time`] | CSA clocks (Game_Summary, `,T` confirmations) → USI `go` |
 //! | [`convert`] | USI ⇄ board-core ⇄ CSA moves; Floodgate comments `'* <score> <PV>` |
 //! | [`process`] | the tokio child-process driver: spawn (no shell), line cap, timeouts |
@@ -25,6 +28,8 @@ pub mod parse;
 pub mod process;
 pub mod time;
 pub mod types;
+pub mod uci;
+pub mod uci_engine;
 pub mod usi;
 pub mod usi_engine;
 
