@@ -89,7 +89,8 @@ pub fn decode(line: &[u8]) -> Result<EngineMessage<'_>, DecodeError> {
             Problem::Empty,
         ));
     }
-    let (rest, key) = parse::word(Field::Keyword)(body).map_err(|e| err(e, MessageKind::Line, n))?;
+    let (rest, key) =
+        parse::word(Field::Keyword)(body).map_err(|e| err(e, MessageKind::Line, n))?;
     let kind = match key {
         b"uciok" => MessageKind::UciOk,
         b"readyok" => MessageKind::ReadyOk,
@@ -274,9 +275,15 @@ mod tests {
     #[test]
     fn bad_lines_name_the_byte() {
         let e = decode(b"bestmove e2e9").unwrap_err();
-        assert_eq!((e.message, e.field, e.offset), (MessageKind::BestMove, Field::Move, 12));
+        assert_eq!(
+            (e.message, e.field, e.offset),
+            (MessageKind::BestMove, Field::Move, 12)
+        );
         let e = decode(b"bestmove e2").unwrap_err();
-        assert_eq!((e.field, e.offset, e.problem), (Field::Move, 11, Problem::Missing));
+        assert_eq!(
+            (e.field, e.offset, e.problem),
+            (Field::Move, 11, Problem::Missing)
+        );
         let e = decode(b"uciok x").unwrap_err();
         assert_eq!(e.problem, Problem::Trailing { count: 1 });
     }

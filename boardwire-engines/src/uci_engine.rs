@@ -109,6 +109,8 @@ impl UciEngine {
         started: Instant,
     ) -> Result<Seen, EngineError> {
         let seen = match self.engine.recv_line(deadline, awaiting, started).await? {
+            // Empty lines (stockfish writes one) are no lines at all.
+            Line::Text(t) if t.iter().all(|&b| b == b' ' || b == b'\t') => Seen::Other,
             Line::Text(t) => match decode(&t) {
                 Ok(EngineMessage::UciOk) => Seen::UciOk,
                 Ok(EngineMessage::ReadyOk) => Seen::ReadyOk,

@@ -169,6 +169,8 @@ impl UsiEngine {
         let line = self.engine.recv_line(deadline, awaiting, started).await?;
         let max = self.engine.limits().max_bad_lines;
         let (seen, text) = match line {
+            // Empty lines (some engines write them) are no lines at all.
+            Line::Text(t) if t.iter().all(|&b| b == b' ' || b == b'\t') => (Seen::Other, t),
             Line::Text(t) => match decode(&t) {
                 Ok(m) => (
                     match m {

@@ -135,3 +135,29 @@ async fn a_missing_program_cannot_start() {
     .unwrap_err();
     assert!(matches!(err, EngineError::Spawn { .. }), "{err}");
 }
+
+#[tokio::test]
+async fn a_uci_engine_plays_legal_moves() {
+    use board_core::chess::Position as ChessPosition;
+    use boardwire_engines::uci_engine::UciEngine;
+    let mut t = Timeouts::default();
+    t.think_margin = Duration::from_millis(500);
+    let mut e = UciEngine::start(&spec("uci"), &[], Limits::default(), t, Box::new(|_| {}))
+        .await
+        .unwrap();
+    assert_eq!(e.name(), Some("boardwire-test-engine"));
+    e.new_game().await.unwrap();
+    let start = ChessPosition::startpos();
+    let mut moves = Vec::new();
+    let mut pos = start;
+    for _ in 0..8 {
+        let Some(m) = e.think(&start, &moves, 10).await.unwrap() else {
+            break;
+        };
+        assert!(pos.legal_moves().contains(&m));
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    assert_eq!(moves.len(), 8);
+    e.quit().await;
+}
