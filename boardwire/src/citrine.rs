@@ -26,6 +26,11 @@
 //! (or sends only undecodable lines for that long, or more than 16 in a
 //! row), or (with `--auto`) disagreed with the driver.
 //!
+//! With `--engine PROGRAM` a UCI engine plays the host's side, unattended
+//! as with `--auto`: `position ... moves ...` and `go movetime MS` on
+//! each host turn (the engine in a thread of its own, polled on the serial
+//! driver's ticks); an engine that fails ends the run with exit 1.
+//!
 //! The serial loop is the library's (`novag_citrine::serial::run`); this
 //! module is the command line and what it prints.
 //!
