@@ -1,5 +1,5 @@
-//! Decode errors of the engine-side codecs ([`crate::usi`]; the kinds of
-//! UCI and Hub lines are named for their codecs to come): the message kind, the field, the 0-based byte offset in
+//! Decode errors of the engine-side codecs ([`crate::usi`],
+//! [`crate::uci`], [`crate::hub`]): the message kind, the field, the 0-based byte offset in
 //! the line and what is wrong, as in the protocol crates.
 
 use core::fmt;

@@ -12,6 +12,7 @@
 //! | [`usi`] | USI: `usi::decode` (engine lines), `usi::Command` (encoders) |
 //! | [`uci`] | UCI: `uci::decode` (engine lines), `uci::Command` (encoders) |
 //! | [`uci_engine`] | a UCI engine through its handshake, games and moves |
+//! | [`hub`] | Hub v2 (draughts): `hub::decode` (engine lines, `key=value` pairs), `hub::Command`, `HubMove` (from, to, captured set), the `pos=` string |
 //! | [`time`] | CSA clocks (Game_Summary, `,T` confirmations) → USI `go` |
 //! | [`convert`] | USI ⇄ board-core ⇄ CSA moves; Floodgate comments `'* <score> <PV>` |
 //! | [`process`] | the tokio child-process driver: spawn (no shell), line cap, timeouts |
@@ -23,6 +24,7 @@
 
 pub mod convert;
 pub mod error;
+pub mod hub;
 pub mod kifu;
 pub mod parse;
 pub mod process;
