@@ -161,3 +161,60 @@ async fn a_uci_engine_plays_legal_moves() {
     assert_eq!(moves.len(), 8);
     e.quit().await;
 }
+
+/// The test engine's Hub mode through the process driver and the Hub
+/// codec: the start-up of docs/specs/hub.md, then searches whose `done`
+/// moves are legal.
+#[tokio::test]
+async fn the_hub_test_engine_plays_legal_moves() {
+    use board_core::draughts::Position as DraughtsPosition;
+    use boardwire_engines::hub::{Command, HubMessage, Level, decode};
+    use boardwire_engines::process::{Engine, Line};
+    use tokio::time::Instant;
+    let mut e = Engine::spawn(&spec("hub"), Limits::default()).unwrap();
+    async fn until(
+        e: &mut Engine,
+        what: &'static str,
+        want: fn(&HubMessage<'_>) -> bool,
+    ) -> Vec<u8> {
+        let t0 = Instant::now();
+        loop {
+            let Line::Text(t) = e
+                .recv_line(t0 + Duration::from_secs(5), what, t0)
+                .await
+                .unwrap()
+            else {
+                panic!("overlong")
+            };
+            if want(&decode(&t).unwrap()) {
+                return t;
+            }
+        }
+    }
+    e.send(&Command::Hub.to_bytes()).await.unwrap();
+    until(&mut e, "wait", |m| matches!(m, HubMessage::Wait)).await;
+    e.send(&Command::Init.to_bytes()).await.unwrap();
+    until(&mut e, "ready", |m| matches!(m, HubMessage::Ready)).await;
+    let start = DraughtsPosition::startpos();
+    let mut pos = start;
+    let mut moves = Vec::new();
+    for _ in 0..10 {
+        let mut b = Command::Pos {
+            start: &start,
+            moves: &moves,
+        }
+        .to_bytes();
+        Command::Level(Level::MoveTime(0.1)).encode(&mut b);
+        Command::GoThink.encode(&mut b);
+        e.send(&b).await.unwrap();
+        let line = until(&mut e, "done", |m| matches!(m, HubMessage::Done { .. })).await;
+        let HubMessage::Done { mv, .. } = decode(&line).unwrap() else {
+            unreachable!()
+        };
+        let m = mv.to_move(&pos).expect("a legal move");
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    e.shutdown(&Command::Quit.to_bytes(), Duration::from_secs(2))
+        .await;
+}

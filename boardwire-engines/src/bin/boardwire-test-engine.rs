@@ -132,6 +132,88 @@ fn uci(stdin: &std::io::Stdin, out: &mut impl Write, player: &mut Player) {
     }
 }
 
+/// Hub v2 (docs/specs/hub.md): `hub` → `id`, a `param`, `wait`; `init`
+/// → `ready`; `pos pos=<51 chars> [moves="..."]`, `level ...`, `go think`
+/// → `info` and `done move=<move>`; `ping` → `pong`; `quit`.
 fn hub(stdin: &std::io::Stdin, out: &mut impl Write, player: &mut Player) {
-    let _ = (stdin, out, player);
+    use board_core::draughts::Position;
+    use boardwire_engines::hub::HubMove;
+    let mut pos = Position::startpos();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { return };
+        let word = line.split_whitespace().next().unwrap_or("");
+        match word {
+            "hub" => {
+                say(
+                    out,
+                    "id name=boardwire-test-engine version=1 author=\"boardwire developers\"",
+                );
+                say(out, "param name=seed value=1 type=int min=0 max=1000");
+                say(out, "wait");
+            }
+            "init" => say(out, "ready"),
+            "ping" => say(out, "pong"),
+            "pos" => {
+                let rest = &line[3..];
+                let value = |key: &str| -> Option<String> {
+                    let at = rest.find(&format!("{key}="))? + key.len() + 1;
+                    let v = &rest[at..];
+                    Some(match v.strip_prefix('"') {
+                        Some(q) => q[..q.find('"').unwrap_or(q.len())].to_string(),
+                        None => v.split_whitespace().next().unwrap_or("").to_string(),
+                    })
+                };
+                let Some(p) = value("pos").and_then(|s| hub_position(&s)) else {
+                    say(out, "error message=\"bad pos\"");
+                    continue;
+                };
+                pos = p;
+                for m in value("moves").unwrap_or_default().split_whitespace() {
+                    match HubMove::parse(m.as_bytes(), 0)
+                        .ok()
+                        .and_then(|h| h.to_move(&pos))
+                    {
+                        Some(mv) => pos.play_unchecked(mv),
+                        None => break,
+                    }
+                }
+            }
+            "go" => match player.choose_draughts(&pos) {
+                Some(mv) => {
+                    let h = HubMove::from_move(mv);
+                    say(out, &format!("info depth=1 score=0.0 pv={h}"));
+                    say(out, &format!("done move={h}"));
+                }
+                None => say(out, "error message=\"no legal move\""),
+            },
+            "quit" => return,
+            _ => {}
+        }
+    }
+}
+
+/// A 51-character Hub `pos=` string as a position.
+fn hub_position(s: &str) -> Option<board_core::draughts::Position> {
+    use board_core::draughts::{Color, Piece, PieceKind, Position};
+    let b = s.as_bytes();
+    if b.len() != 51 {
+        return None;
+    }
+    let side = match b[0] {
+        b'W' => Color::White,
+        b'B' => Color::Black,
+        _ => return None,
+    };
+    let mut pieces = [None; 50];
+    for (i, c) in b[1..].iter().enumerate() {
+        pieces[i] = match c {
+            b'e' => None,
+            b'w' => Some(Piece::new(Color::White, PieceKind::Man)),
+            b'b' => Some(Piece::new(Color::Black, PieceKind::Man)),
+            b'W' => Some(Piece::new(Color::White, PieceKind::King)),
+            b'B' => Some(Piece::new(Color::Black, PieceKind::King)),
+            _ => return None,
+        };
+    }
+    Position::from_pieces(pieces, side).ok()
 }
