@@ -13,6 +13,7 @@
 //! | [`uci`] | UCI: `uci::decode` (engine lines), `uci::Command` (encoders) |
 //! | [`uci_engine`] | a UCI engine through its handshake, games and moves |
 //! | [`hub`] | Hub v2 (draughts): `hub::decode` (engine lines, `key=value` pairs), `hub::Command`, `HubMove` (from, to, captured set), the `pos=` string |
+//! | [`hub_engine`] | a Hub engine through its start-up and searches (the DXP bridge on top of it is not written yet) |
 //! | [`time`] | CSA clocks (Game_Summary, `,T` confirmations) → USI `go` |
 //! | [`convert`] | USI ⇄ board-core ⇄ CSA moves; Floodgate comments `'* <score> <PV>` |
 //! | [`process`] | the tokio child-process driver: spawn (no shell), line cap, timeouts |
@@ -25,6 +26,7 @@
 pub mod convert;
 pub mod error;
 pub mod hub;
+pub mod hub_engine;
 pub mod kifu;
 pub mod parse;
 pub mod process;

@@ -1,4 +1,4 @@
-//! The USI engine driver against the test engine
+//! The engine drivers (USI, UCI, Hub) against the test engine
 //! (`boardwire-test-engine`): a normal game, an engine that crashes, one
 //! that plays an illegal move, one that stays silent.
 
@@ -217,4 +217,37 @@ async fn the_hub_test_engine_plays_legal_moves() {
     }
     e.shutdown(&Command::Quit.to_bytes(), Duration::from_secs(2))
         .await;
+}
+
+#[tokio::test]
+async fn the_hub_engine_driver_plays_a_game() {
+    use board_core::draughts::Position as DraughtsPosition;
+    use boardwire_engines::hub::Level;
+    use boardwire_engines::hub_engine::HubEngine;
+    let mut t = Timeouts::default();
+    t.think_margin = Duration::from_millis(500);
+    let mut e = HubEngine::start(&spec("hub"), &[], Limits::default(), t, Box::new(|_| {}))
+        .await
+        .unwrap();
+    assert_eq!(e.name(), Some("boardwire-test-engine"));
+    e.new_game().await.unwrap();
+    let start = DraughtsPosition::startpos();
+    let mut pos = start;
+    let mut moves = Vec::new();
+    while moves.len() < 40 && !pos.is_game_over() {
+        let m = e
+            .think(
+                &start,
+                &moves,
+                Level::MoveTime(0.05),
+                Duration::from_millis(50),
+            )
+            .await
+            .unwrap();
+        assert!(pos.is_legal(m));
+        pos.play_unchecked(m);
+        moves.push(m);
+    }
+    assert!(moves.len() >= 10);
+    e.quit().await;
 }
