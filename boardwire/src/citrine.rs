@@ -26,6 +26,11 @@
 //! (or sends only undecodable lines for that long, or more than 16 in a
 //! row), or (with `--auto`) disagreed with the driver.
 //!
+//! With `--engine PROGRAM` a UCI engine plays the host's side, unattended
+//! as with `--auto`: `position ... moves ...` and `go movetime MS` on
+//! each host turn (the engine in a thread of its own, polled on the serial
+//! driver's ticks); an engine that fails ends the run with exit 1.
+//!
 //! The serial loop is the library's (`novag_citrine::serial::run`); this
 //! module is the command line and what it prints.
 //!
@@ -128,6 +133,123 @@ pub struct CitrineArgs {
     /// with exit 1. The device's own thinking is not bounded.
     #[arg(long, default_value_t = 10_000)]
     ack_timeout_ms: u64,
+    /// A UCI engine plays the host's side, unattended like --auto (no
+    /// stdin): run as PROGRAM [--engine-arg ARG]... (no shell); `uci`,
+    /// `isready`, `ucinewgame`, then per move `position startpos moves
+    /// ...` and `go movetime MS`; its `bestmove` is sent as the `M`
+    /// command. An engine that exits, stays silent (--movetime + 5 s) or
+    /// plays an illegal move ends the run: reason printed, exit 1.
+    #[arg(long, value_name = "PROGRAM")]
+    engine: Option<std::ffi::OsString>,
+    /// An argument for the engine (repeatable, in order).
+    #[arg(
+        long,
+        value_name = "ARG",
+        allow_hyphen_values = true,
+        requires = "engine"
+    )]
+    engine_arg: Vec<std::ffi::OsString>,
+    /// An engine option, sent as `setoption name NAME value VALUE`
+    /// (repeatable; `NAME=` for a button).
+    #[arg(long = "option", value_name = "NAME=VALUE", requires = "engine")]
+    options: Vec<boardwire_engines::types::EngineOption>,
+    /// The engine's time per move, milliseconds (`go movetime MS`).
+    #[arg(long, default_value_t = 1000, value_name = "MS", requires = "engine")]
+    movetime: u64,
+}
+
+/// The UCI engine of `--engine`, in a thread of its own (a tokio
+/// runtime owns the process); moves are asked for and answered over
+/// channels, polled on the serial driver's ticks.
+struct EngineBridge {
+    jobs: mpsc::Sender<(Position, Vec<board_core::chess::Move>)>,
+    answers: Receiver<Result<(Option<board_core::chess::Move>, Duration), String>>,
+    /// The ply the engine was asked about.
+    pending: Option<usize>,
+    name: String,
+}
+
+impl EngineBridge {
+    /// Starts the engine and waits for its handshake.
+    fn start(args: &CitrineArgs, program: std::ffi::OsString) -> Result<EngineBridge, String> {
+        use boardwire_engines::process::{EngineSpec, Limits as EngineLimits};
+        use boardwire_engines::uci_engine::UciEngine;
+        use boardwire_engines::usi_engine::{Skipped, Timeouts};
+        let spec = EngineSpec {
+            program,
+            args: args.engine_arg.clone(),
+        };
+        let options = args.options.clone();
+        let movetime = args.movetime;
+        let (jobs, job_rx) = mpsc::channel::<(Position, Vec<board_core::chess::Move>)>();
+        let (ans_tx, answers) = mpsc::channel();
+        let (ready_tx, ready_rx) = mpsc::channel::<Result<String, String>>();
+        std::thread::spawn(move || {
+            let rt = match tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+            {
+                Ok(rt) => rt,
+                Err(e) => {
+                    let _ = ready_tx.send(Err(format!("cannot start the async runtime: {e}")));
+                    return;
+                }
+            };
+            let started = rt.block_on(async {
+                let mut e = UciEngine::start(
+                    &spec,
+                    &options,
+                    EngineLimits::default(),
+                    Timeouts::default(),
+                    Box::new(|s| match s {
+                        Skipped::Malformed(e, line) => eprintln!(
+                            "engine line skipped: {e}: {}",
+                            crate::transcript::show(&line)
+                        ),
+                        Skipped::Overlong(n) => {
+                            eprintln!("engine line of more than {n} bytes skipped")
+                        }
+                    }),
+                )
+                .await?;
+                e.new_game().await?;
+                Ok::<_, boardwire_engines::process::EngineError>(e)
+            });
+            let mut engine = match started {
+                Ok(e) => {
+                    let _ = ready_tx.send(Ok(e.name().unwrap_or("the engine").to_owned()));
+                    e
+                }
+                Err(e) => {
+                    let _ = ready_tx.send(Err(e.to_string()));
+                    return;
+                }
+            };
+            while let Ok((start, moves)) = job_rx.recv() {
+                let t0 = Instant::now();
+                let r = rt
+                    .block_on(engine.think(&start, &moves, movetime))
+                    .map(|m| (m, t0.elapsed()))
+                    .map_err(|e| e.to_string());
+                let failed = r.is_err();
+                if ans_tx.send(r).is_err() || failed {
+                    break;
+                }
+            }
+            rt.block_on(engine.quit());
+        });
+        // The handshake is bounded by the engine driver's own timeouts
+        // (uciok 10 s, readyok 60 s); this is a backstop.
+        let name = ready_rx
+            .recv_timeout(Duration::from_secs(80))
+            .map_err(|_| "the engine did not start in time".to_string())??;
+        Ok(EngineBridge {
+            jobs,
+            answers,
+            pending: None,
+            name,
+        })
+    }
 }
 
 /// Bad lines in a row printed before the rest are only counted.
@@ -184,6 +306,10 @@ struct Ui<'o, W: Write> {
     /// The plies of the game that ended (the driver may already hold the
     /// next game when the run stops).
     ended_plies: Option<usize>,
+    /// `--engine`.
+    engine: Option<EngineBridge>,
+    /// The engine failed: why.
+    engine_failed: Option<String>,
 }
 
 impl<W: Write> Ui<'_, W> {
@@ -292,6 +418,9 @@ impl<W: Write> Ui<'_, W> {
                 }
             }
         }
+        if let Some(why) = self.poll_engine(driver)? {
+            return Ok(Some(why));
+        }
         if driver.is_out_of_sync() && self.auto {
             return Ok(Some("out of sync with the device".into()));
         }
@@ -362,8 +491,51 @@ impl<W: Write> Ui<'_, W> {
         Ok(None)
     }
 
-    /// The built-in player's move.
+    /// The engine's answer, if one came: its move is played; a failure
+    /// ends the run (`Some(why)`).
+    fn poll_engine(&mut self, driver: &mut Driver<Instant>) -> io::Result<Option<String>> {
+        let Some(engine) = &mut self.engine else {
+            return Ok(None);
+        };
+        let answer = match engine.answers.try_recv() {
+            Ok(a) => a,
+            Err(TryRecvError::Empty) => return Ok(None),
+            Err(TryRecvError::Disconnected) => Err("the engine thread ended".to_string()),
+        };
+        match answer {
+            Ok((Some(mv), took)) => {
+                let plies = driver.moves().len();
+                if engine.pending == Some(plies) && driver.is_our_turn() {
+                    writeln!(self.out, "engine {mv} in {:.3} s", took.as_secs_f64())?;
+                    if let Err(e) = driver.send_move(mv, Instant::now()) {
+                        writeln!(self.out, "cannot play {mv}: {e}")?;
+                    }
+                }
+                Ok(None)
+            }
+            // No legal move: the game's end is seen from the position.
+            Ok((None, _)) => Ok(None),
+            Err(why) => {
+                writeln!(self.out, "engine failed: {why}")?;
+                self.engine_failed = Some(why.clone());
+                Ok(Some(format!("engine failed: {why}")))
+            }
+        }
+    }
+
+    /// The built-in player's move, or the engine asked for one.
     fn play(&mut self, driver: &mut Driver<Instant>, position: &Position) -> io::Result<()> {
+        if let Some(engine) = &mut self.engine {
+            let plies = driver.moves().len();
+            if engine.pending != Some(plies) {
+                let start = driver.start_position().copied().unwrap_or(*position);
+                engine.pending = Some(plies);
+                if engine.jobs.send((start, driver.moves().to_vec())).is_err() {
+                    writeln!(self.out, "engine failed: the engine thread ended")?;
+                }
+            }
+            return Ok(());
+        }
         if let Some(mv) = self.player.choose_chess(position)
             && let Err(e) = driver.send_move(mv, Instant::now())
         {
@@ -444,11 +616,29 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
             .send(Command::Identity, Instant::now())
             .map_err(|e| Failure::Failed(e.to_string()))?;
     }
+    let engine = match args.engine.clone() {
+        Some(program) => {
+            let e = EngineBridge::start(&args, program)
+                .map_err(|e| Failure::Failed(format!("error: engine: {e}")))?;
+            writeln!(
+                out,
+                "engine {} plays {}",
+                e.name,
+                match host {
+                    Color::White => "white",
+                    Color::Black => "black",
+                }
+            )?;
+            Some(e)
+        }
+        None => None,
+    };
+    let auto = args.auto || engine.is_some();
     let mut ui = Ui {
         out,
-        auto: args.auto,
+        auto,
         max_plies: args.max_plies,
-        stdin: (!args.auto).then(spawn_stdin),
+        stdin: (!auto).then(spawn_stdin),
         typed: VecDeque::new(),
         player: Player::new(args.seed),
         disagreed: false,
@@ -457,6 +647,8 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
         bad_run: 0,
         ended: None,
         ended_plies: None,
+        engine,
+        engine_failed: None,
     };
     let result = match serial::run(&mut port, &mut driver, &limits, |input, driver| {
         ui.on(input, driver)
@@ -469,6 +661,8 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
     };
     ui.end_bad_run()?;
     let plies = ui.ended_plies.unwrap_or_else(|| driver.moves().len());
+    let engine_failed = ui.engine_failed.take();
+    drop(ui.engine.take());
     let (disagreed, out_of_sync, out) = (ui.disagreed, ui.out_of_sync, ui.out);
     writeln!(out, "result {result} after {plies} plies")?;
     let mut final_differs = false;
@@ -486,7 +680,10 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
         }
     }
     out.flush()?;
-    if (disagreed || final_differs) && args.auto {
+    if let Some(why) = engine_failed {
+        exit_failure(out, format!("engine: {why}"));
+    }
+    if (disagreed || final_differs) && auto {
         exit_failure(
             out,
             disagreement_summary(driver.disagreements(), out_of_sync, final_differs),

@@ -28,7 +28,9 @@ use csa_protocol::types::{GameName, Password, Side, SidePreference, UserName};
 
 use crate::Failure;
 use crate::csa_decode::{self, CsaFormat, CsaFrom};
+use crate::csa_engine::{EnginePlan, play_engine, start_engine};
 use crate::transcript::{Sink, Transcript, show};
+use boardwire_engines::process::EngineSpec;
 
 /// The `csa` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -101,6 +103,8 @@ pub(crate) enum CsaCommand {
         /// byoyomi/increment) before its silence ends the game for us.
         #[arg(long, default_value_t = 30)]
         clock_margin: u64,
+        #[command(flatten)]
+        engine: EngineArgs,
     },
     /// Decode CSA lines, a recorded capture or a CSA kifu file: one line
     /// per message, in words.
@@ -111,8 +115,10 @@ pub(crate) enum CsaCommand {
     /// and the exit code is 2 when any line was malformed. Inputs: one wire
     /// line per line (LF or CRLF); the recorded-capture format
     /// (`[0.002] alice >> LOGIN ...`, `[49.0] lena >> b'LOGIN ...\r\n'`,
-    /// `<<` for lines received); a CSA kifu (`V2...`). The format is
-    /// detected unless --format says it.
+    /// `<<` for lines received); a CSA kifu (`V2...`), whose moves are also
+    /// played on the shogi rules: the first illegal position or move is
+    /// reported (`kifu record R, line L, column C (byte B): ...`) with exit
+    /// code 2. The format is detected unless --format says it.
     Decode {
         /// File to read (standard input when absent).
         #[arg(conflicts_with = "message")]
@@ -164,11 +170,12 @@ pub(crate) fn run(cmd: CsaCommand, out: &mut dyn Write) -> Result<(), Failure> {
             seed,
             timeout,
             clock_margin,
+            engine,
         } => {
             let timeout = Duration::from_secs(timeout);
             let margin = Duration::from_secs(clock_margin);
             return connect(
-                &addr, &user, password, x1, game, &side, seed, timeout, margin,
+                &addr, &user, password, x1, game, &side, seed, timeout, margin, engine,
             );
         }
         CsaCommand::Decode {
@@ -187,6 +194,44 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))
+}
+
+/// `csa connect`'s engine options: a USI engine plays instead of the
+/// built-in player (`csa_engine.rs`).
+#[derive(Debug, clap::Args)]
+pub(crate) struct EngineArgs {
+    /// A USI engine to play with, run as PROGRAM [--engine-arg ARG]...
+    /// (no shell). Without it the built-in player plays.
+    #[arg(long, value_name = "PROGRAM")]
+    engine: Option<std::ffi::OsString>,
+    /// An argument for the engine (repeatable, in order).
+    #[arg(
+        long,
+        value_name = "ARG",
+        allow_hyphen_values = true,
+        requires = "engine"
+    )]
+    engine_arg: Vec<std::ffi::OsString>,
+    /// An engine option, sent as `setoption name NAME value VALUE`
+    /// (repeatable; `NAME=` for a button).
+    #[arg(long = "option", value_name = "NAME=VALUE", requires = "engine")]
+    options: Vec<boardwire_engines::types::EngineOption>,
+    /// Milliseconds kept back from the engine's time for each move
+    /// (latency, the server's whole seconds): taken off our remaining
+    /// time, then the increment, then the byoyomi.
+    #[arg(long, default_value_t = 500, value_name = "MS")]
+    time_margin: u64,
+    /// x1 mode: games to play, one after another, with the same engine
+    /// (the same --game asked for again).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    games: u32,
+    /// Save the games as a CSA kifu (V2.2; several games as records
+    /// separated by `/`), written after each game.
+    #[arg(long, value_name = "FILE")]
+    kifu: Option<std::path::PathBuf>,
+    /// Seconds the engine may take to answer `usi` and `isready`.
+    #[arg(long, default_value_t = 60, value_name = "S")]
+    engine_timeout: u64,
 }
 
 /// `csa serve`'s resource limits (`csa_protocol::net::Limits`,
@@ -356,8 +401,15 @@ fn connect(
     seed: u64,
     timeout: Duration,
     clock_margin: Duration,
+    engine: EngineArgs,
 ) -> Result<(), Failure> {
     let input = |s: String| Failure::Input(s);
+    if engine.engine.is_none() && (engine.kifu.is_some() || engine.games != 1) {
+        return Err(input("--kifu and --games need --engine".into()));
+    }
+    if engine.games == 0 || (!x1 && engine.games != 1) {
+        return Err(input("--games N (N >= 1) is for x1 mode".into()));
+    }
     let name = UserName::new(user.to_string()).map_err(|e| input(format!("--user: {e}")))?;
     // Both modes need the game: x1 asks for it by %%GAME, plain mode by the
     // password (docs/specs/csa.md, *Plain CSA mode*: shogi-server reads the
@@ -409,6 +461,28 @@ fn connect(
             side,
         ));
     }
+    let engine_plan = engine.engine.map(|program| EnginePlan {
+        spec: EngineSpec {
+            program,
+            args: engine.engine_arg,
+        },
+        options: engine.options,
+        margin_ms: engine.time_margin,
+        games: engine.games,
+        kifu: engine.kifu,
+        rematch: config.game.clone(),
+        timeout,
+        ready_timeout: Duration::from_secs(engine.engine_timeout),
+    });
+    if let Some(plan) = engine_plan {
+        return runtime().map_err(input)?.block_on(connect_engine(
+            addr,
+            user,
+            config,
+            plan,
+            clock_margin,
+        ));
+    }
     let plan = ClientPlan {
         seed,
         resign_at: None,
@@ -457,6 +531,53 @@ fn is_floodgate_game(name: &str) -> bool {
     let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
     rest.split_once('-')
         .is_some_and(|(total, byoyomi)| digits(total) && digits(byoyomi))
+}
+
+/// `csa connect --engine`: the engine first (its handshake), then the
+/// connection.
+async fn connect_engine(
+    addr: &str,
+    user: &str,
+    config: ClientConfig,
+    plan: EnginePlan,
+    clock_margin: Duration,
+) -> Result<(), Failure> {
+    let engine = start_engine(&plan)
+        .await
+        .map_err(|e| Failure::Failed(format!("error: engine: {e}")))?;
+    let stream = tokio::time::timeout(
+        Duration::from_secs(10),
+        tokio::net::TcpStream::connect(addr),
+    )
+    .await
+    .map_err(|_| Failure::Input(format!("cannot connect to {addr}: connection timed out")))?
+    .map_err(|e| Failure::Input(format!("cannot connect to {addr}: {e}")))?;
+    let mut t = Transcript::new("csa", user, Sink::Stdout);
+    let report = play_engine(stream, config, &plan, engine, &mut t)
+        .await
+        .map_err(|e| match e {
+            ConnectError::Silent(Awaited::OpponentMove) => Failure::Failed(format!(
+                "error: {addr}: no move from the opponent within its clock + {} s (--clock-margin)",
+                clock_margin.as_secs()
+            )),
+            ConnectError::Silent(what) => Failure::Failed(format!(
+                "error: {addr}: the server did not send {what} for {} s (--timeout)",
+                plan.timeout.as_secs()
+            )),
+            e => Failure::Failed(format!("error: {addr}: {e}")),
+        })?;
+    if let Some(why) = report.engine_failed {
+        return Err(Failure::Failed(format!(
+            "error: engine: {why} (we resigned)"
+        )));
+    }
+    if let Some(p) = report.problems.first() {
+        return Err(Failure::Failed(format!("error: {p}")));
+    }
+    if report.results.is_empty() {
+        return Err(Failure::Failed("error: no game was played".into()));
+    }
+    Ok(())
 }
 
 // ------------------------------------------------------------- transcript

@@ -27,6 +27,7 @@ mod chess;
 mod citrine;
 mod csa;
 mod csa_decode;
+mod csa_engine;
 mod demo;
 mod draughts;
 mod dxp;

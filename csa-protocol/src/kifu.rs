@@ -653,7 +653,7 @@ pub mod parse {
         let Some(t) = stmt.strip_prefix(b"T") else {
             return Err(not_this(i));
         };
-        match MoveTime::parse(t) {
+        match MoveTime::parse(crate::parse::without_trailing_dot(t)) {
             Ok(v) => Ok((r, v)),
             Err((idx, _)) => failure(i.len() - 1 - idx, KifuProblem::Time),
         }

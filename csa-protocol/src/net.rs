@@ -703,15 +703,64 @@ pub enum ConnectError {
 /// for the opponent's move is bounded by its clock
 /// ([`ClientConfig::clock_margin`]). Returns the session at the end.
 ///
+/// A player that answers later (an engine in another task) uses
+/// [`connect_with`] instead.
+///
 /// # Errors
 /// [`ConnectError`]: silence (any [`Event::PeerSilent`], after the callback
 /// saw it), too many bad lines, I/O.
 pub async fn connect(
     stream: TcpStream,
-    mut config: ClientConfig,
+    config: ClientConfig,
     limits: Limits,
     silence: Option<Duration>,
     mut on_activity: impl FnMut(&mut Client<Instant>, Activity<'_>),
+) -> Result<Client<Instant>, ConnectError> {
+    // No sender: the channel is closed from the start and never selected.
+    let (_, none) = mpsc::channel::<core::convert::Infallible>(1);
+    connect_with(
+        stream,
+        config,
+        limits,
+        silence,
+        none,
+        |client, input| match input {
+            ConnectInput::Activity(a) => on_activity(client, a),
+            ConnectInput::External(never) => match never {},
+        },
+    )
+    .await
+}
+
+/// What [`connect_with`]'s callback sees: the connection's
+/// [`Activity`], or a value that arrived on its channel.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ConnectInput<'a, M> {
+    /// A line sent or received, an event, the close (as [`connect`]).
+    Activity(Activity<'a>),
+    /// A value from the `external` channel (a move an engine found, a
+    /// command from another task): act on it with the session.
+    External(M),
+}
+
+/// [`connect`] that also waits on a channel: each value received on
+/// `external` is passed to the callback as [`ConnectInput::External`]
+/// with the session, which may then play it ([`Client::send_move_with`],
+/// [`Client::special`]); what that queues is written at once. Everything
+/// else is [`connect`]'s: the same limits, timeouts, order of activity
+/// and errors. When every sender of `external` is dropped the channel is
+/// no longer waited on (the connection goes on).
+///
+/// # Errors
+/// As [`connect`].
+pub async fn connect_with<M>(
+    stream: TcpStream,
+    mut config: ClientConfig,
+    limits: Limits,
+    silence: Option<Duration>,
+    mut external: mpsc::Receiver<M>,
+    mut on_input: impl FnMut(&mut Client<Instant>, ConnectInput<'_, M>),
 ) -> Result<Client<Instant>, ConnectError> {
     let _ = stream.set_nodelay(true);
     config.max_line_len = limits.max_line_len;
@@ -724,6 +773,7 @@ pub async fn connect(
     let mut buf: Vec<u8> = Vec::new();
     let mut chunk = vec![0u8; 8192];
     let mut bad = 0u32;
+    let mut external_open = true;
     loop {
         // 1. transmit, 2. events (which may queue more to transmit).
         loop {
@@ -733,14 +783,17 @@ pub async fn connect(
                 for line in t.as_bytes().split_inclusive(|&b| b == b'\n') {
                     let body = line.strip_suffix(b"\n").unwrap_or(line);
                     if let Ok(m) = decode::<ClientMessage>(body) {
-                        on_activity(&mut client, Activity::Sent(&m, line.len()));
+                        on_input(
+                            &mut client,
+                            ConnectInput::Activity(Activity::Sent(&m, line.len())),
+                        );
                     }
                 }
                 write.write_all(t.as_bytes()).await?;
             }
             while let Some(e) = client.poll_event() {
                 busy = true;
-                on_activity(&mut client, Activity::Event(&e));
+                on_input(&mut client, ConnectInput::Activity(Activity::Event(&e)));
                 if let Event::PeerSilent { awaiting } = e {
                     return Err(ConnectError::Silent(awaiting));
                 }
@@ -749,24 +802,33 @@ pub async fn connect(
                 break;
             }
         }
-        let n = match client.poll_timeout() {
-            Some(d) => {
-                tokio::select! {
-                    r = read.read(&mut chunk) => r?,
-                    () = tokio::time::sleep_until(tokio::time::Instant::from_std(d)) => {
-                        client.handle_timeout(Instant::now());
-                        continue;
-                    }
-                }
+        let deadline = client.poll_timeout();
+        let wake = tokio::select! {
+            r = read.read(&mut chunk) => Wake::Read(r?),
+            () = sleep_until_some(deadline) => Wake::Timeout,
+            m = external.recv(), if external_open => Wake::External(m),
+        };
+        let n = match wake {
+            Wake::Read(n) => n,
+            Wake::Timeout => {
+                client.handle_timeout(Instant::now());
+                continue;
             }
-            None => read.read(&mut chunk).await?,
+            Wake::External(Some(m)) => {
+                on_input(&mut client, ConnectInput::External(m));
+                continue;
+            }
+            Wake::External(None) => {
+                external_open = false;
+                continue;
+            }
         };
         let now = Instant::now();
         if n == 0 {
-            on_activity(&mut client, Activity::Closed(&buf));
+            on_input(&mut client, ConnectInput::Activity(Activity::Closed(&buf)));
             client.handle_close(now);
             while let Some(e) = client.poll_event() {
-                on_activity(&mut client, Activity::Event(&e));
+                on_input(&mut client, ConnectInput::Activity(Activity::Event(&e)));
             }
             return Ok(client);
         }
@@ -781,25 +843,34 @@ pub async fn connect(
                                 ServerMessage::Unrecognised(_) => bad + 1,
                                 _ => 0,
                             };
-                            on_activity(&mut client, Activity::Received(&m, consumed));
+                            on_input(
+                                &mut client,
+                                ConnectInput::Activity(Activity::Received(&m, consumed)),
+                            );
                             client.handle_message(&m, now);
                         }
                         Err(e) => {
                             bad += 1;
-                            on_activity(&mut client, Activity::Malformed(&e, frame));
+                            on_input(
+                                &mut client,
+                                ConnectInput::Activity(Activity::Malformed(&e, frame)),
+                            );
                             client.handle_input(&buf[head..head + consumed], now);
                         }
                     }
                     head += consumed;
                     // Events of this line before the next line is shown.
                     while let Some(e) = client.poll_event() {
-                        on_activity(&mut client, Activity::Event(&e));
+                        on_input(&mut client, ConnectInput::Activity(Activity::Event(&e)));
                     }
                     while let Some(t) = client.poll_transmit() {
                         for line in t.as_bytes().split_inclusive(|&b| b == b'\n') {
                             let body = line.strip_suffix(b"\n").unwrap_or(line);
                             if let Ok(m) = decode::<ClientMessage>(body) {
-                                on_activity(&mut client, Activity::Sent(&m, line.len()));
+                                on_input(
+                                    &mut client,
+                                    ConnectInput::Activity(Activity::Sent(&m, line.len())),
+                                );
                             }
                         }
                         write.write_all(t.as_bytes()).await?;
@@ -807,7 +878,7 @@ pub async fn connect(
                 }
                 Status::Overlong { len, consumed } => {
                     bad += 1;
-                    on_activity(&mut client, Activity::Overlong(len));
+                    on_input(&mut client, ConnectInput::Activity(Activity::Overlong(len)));
                     head += consumed;
                 }
                 Status::Partial { consumed } => {
@@ -822,5 +893,19 @@ pub async fn connect(
             }
         }
         buf.drain(..head);
+    }
+}
+
+enum Wake<M> {
+    Read(usize),
+    Timeout,
+    External(Option<M>),
+}
+
+/// Sleeps until `deadline`; forever without one.
+async fn sleep_until_some(deadline: Option<Instant>) {
+    match deadline {
+        Some(d) => tokio::time::sleep_until(tokio::time::Instant::from_std(d)).await,
+        None => core::future::pending().await,
     }
 }

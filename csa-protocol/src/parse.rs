@@ -946,6 +946,16 @@ pub fn time_suffix(i: &[u8]) -> PResult<'_, Option<MoveTime>> {
     move_time(t).map(|(r, v)| (r, Some(v)))
 }
 
+/// `2.` as `2`: a V3 time with a trailing dot and no decimals (ShogiHome
+/// writes `T3.`) means its whole seconds; anything else is returned as is.
+#[inline]
+pub(crate) fn without_trailing_dot(t: &[u8]) -> &[u8] {
+    match t.split_last() {
+        Some((b'.', int)) if !int.is_empty() && int.iter().all(u8::is_ascii_digit) => int,
+        _ => t,
+    }
+}
+
 /// The seconds of a `T` time, the whole input: whole seconds (`12`), a
 /// V3.0 decimal with up to three decimals (`1.5`, `0.125`: milliseconds),
 /// or whole seconds with a dot and no decimals (`2.`, as ShogiHome
@@ -967,12 +977,7 @@ pub fn time_suffix(i: &[u8]) -> PResult<'_, Option<MoveTime>> {
 /// decimal), [`Problem::OutOfRange`] for more than 10 digits.
 #[inline]
 pub fn move_time(i: &[u8]) -> PResult<'_, MoveTime> {
-    // `2.`: the trailing dot adds nothing (the whole seconds before it).
-    let number = match i.split_last() {
-        Some((b'.', int)) if !int.is_empty() && int.iter().all(u8::is_ascii_digit) => int,
-        _ => i,
-    };
-    match MoveTime::parse(number) {
+    match MoveTime::parse(without_trailing_dot(i)) {
         Ok(v) => Ok((&i[i.len()..], v)),
         Err((idx, p)) => failure(i.len() - idx, Field::Time, p),
     }

@@ -288,6 +288,11 @@ fn nom_parsers_per_line_kind() {
         parse::time(b"T1.5"),
         Ok((&b""[..], MoveTime::from_millis(1500)))
     );
+    // A V3 time with a trailing dot (ShogiHome writes `T3.`) is whole seconds.
+    assert_eq!(
+        parse::time(b"T3."),
+        Ok((&b""[..], MoveTime::from_millis(3000)))
+    );
     assert_eq!(
         parse::special(b"%+ILLEGAL_ACTION"),
         Ok((&b""[..], KifuSpecial::IllegalActionBlack))

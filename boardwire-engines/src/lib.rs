@@ -1,0 +1,43 @@
+//! Engine bridges: put a USI shogi engine on a CSA server, a UCI chess
+//! engine against a Novag Citrine.
+//!
+//! A tool crate: it depends on the protocol crates and adds the engine
+//! side.
+//!
+//! | module | holds |
+//! |---|---|
+//! | [`error`] | [`error::DecodeError`] (message, field, 0-based byte offset, problem), [`error::ValueError`] |
+//! | [`types`] | [`types::Text`] (one command line's text), [`types::EngineOption`] (`--option NAME=VALUE`) |
+//! | [`parse`] | `nom` parsers of the USI/UCI engine output grammar, one per rule |
+//! | [`usi`] | USI: `usi::decode` (engine lines), `usi::Command` (encoders) |
+//! | [`uci`] | UCI: `uci::decode` (engine lines), `uci::Command` (encoders) |
+//! | [`uci_engine`] | a UCI engine through its handshake, games and moves |
+//! | [`hub`] | Hub v2 (draughts): `hub::decode` (engine lines, `key=value` pairs), `hub::Command`, `HubMove` (from, to, captured set), the `pos=` string |
+//! | [`hub_engine`] | a Hub engine through its start-up and searches (the DXP bridge on top of it is not written yet) |
+//! | [`time`] | CSA clocks (Game_Summary, `,T` confirmations) → USI `go` |
+//! | [`convert`] | USI ⇄ board-core ⇄ CSA moves; Floodgate comments `'* <score> <PV>` |
+//! | [`process`] | the tokio child-process driver: spawn (no shell), line cap, timeouts |
+//! | [`usi_engine`] | a USI engine through its handshake, games and moves |
+//! | [`kifu`] | a CSA kifu (V2.2) writer |
+//!
+//! Engine output is decoded without allocating (`decode` borrows the
+//! line); encoders cannot fail (texts are validated when made).
+
+pub mod convert;
+pub mod error;
+pub mod hub;
+pub mod hub_engine;
+pub mod kifu;
+pub mod parse;
+pub mod process;
+pub mod time;
+pub mod types;
+pub mod uci;
+pub mod uci_engine;
+pub mod usi;
+pub mod usi_engine;
+
+/// The README's examples, compiled as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -1,0 +1,314 @@
+//! UCI, the engine side (what a GUI sends a chess engine and reads back):
+//! [`Command`] (GUI → engine, encoders that cannot fail) and
+//! [`EngineMessage`] (engine → GUI, [`decode`]: zero-copy). The grammar
+//! is USI's ([`crate::parse`]), with UCI moves (`e2e4`, `e7e8q`, castling
+//! as the king's move `e1g1`) and `bestmove (none)` / `0000` for no move.
+//!
+//! ```
+//! use boardwire_engines::uci::{decode, EngineMessage};
+//! let EngineMessage::BestMove { best, ponder } = decode(b"bestmove e2e4 ponder e7e5")? else { panic!() };
+//! assert_eq!((best.unwrap().to_string(), ponder.unwrap().to_string()), ("e2e4".into(), "e7e5".into()));
+//! # Ok::<(), boardwire_engines::error::DecodeError>(())
+//! ```
+
+use std::fmt::Write as _;
+
+use board_core::chess::{Move, Position, UciMove};
+
+use crate::error::{DecodeError, Expected, Field, MessageKind, Problem};
+use crate::parse::{self, Info, PResult, ParseError};
+use crate::types::Text;
+
+/// A line from a UCI engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EngineMessage<'a> {
+    /// `id name <text>`.
+    IdName(&'a [u8]),
+    /// `id author <text>`.
+    IdAuthor(&'a [u8]),
+    /// `option name ...`: the words after `option`, unread.
+    Option(&'a [u8]),
+    /// `uciok`.
+    UciOk,
+    /// `readyok`.
+    ReadyOk,
+    /// `bestmove <move> [ponder <move>]`.
+    BestMove {
+        /// The move (syntax only: legality needs the position,
+        /// [`UciMove::to_move`]); `None` for `(none)` / `0000` (no legal
+        /// move).
+        best: Option<UciMove>,
+        /// The expected reply.
+        ponder: Option<UciMove>,
+    },
+    /// `info ...`.
+    Info(Info<'a>),
+    /// A line of another kind (`copyprotection`, `registration`, engine
+    /// chatter), verbatim.
+    Unrecognised(&'a [u8]),
+}
+
+/// A UCI move as one word (`e2e4`, `e7e8q`), or `(none)` / `0000`.
+pub fn uci_move(field: Field) -> impl Fn(&[u8]) -> PResult<'_, Option<UciMove>> {
+    move |i: &[u8]| {
+        let (rest, w) = parse::word(field)(i)?;
+        if w == b"(none)" || w == b"0000" {
+            return Ok((rest, None));
+        }
+        let text = core::str::from_utf8(w).unwrap_or("");
+        match text.parse::<UciMove>() {
+            Ok(m) if !text.is_empty() => Ok((rest, Some(m))),
+            Ok(_) => parse::invalid(i, field, Expected::UciMove),
+            Err(e) => {
+                let at = e.offset.min(w.len());
+                if at == w.len() {
+                    return parse::fail(&i[at..], field, Problem::Missing);
+                }
+                parse::invalid(&i[at..], field, Expected::UciMove)
+            }
+        }
+    }
+}
+
+/// Decodes one line from a UCI engine (no line end). Leading spaces are
+/// skipped; a line of an unknown first word is
+/// [`EngineMessage::Unrecognised`].
+///
+/// # Errors
+/// A known line with a bad field: [`DecodeError`] with the byte offset;
+/// an empty line is [`Problem::Empty`].
+pub fn decode(line: &[u8]) -> Result<EngineMessage<'_>, DecodeError> {
+    let n = line.len();
+    let (body, _) = parse::opt_spaces(line).map_err(|e| err(e, MessageKind::Line, n))?;
+    if body.is_empty() {
+        return Err(DecodeError::new(
+            MessageKind::Line,
+            Field::Keyword,
+            0,
+            Problem::Empty,
+        ));
+    }
+    let (rest, key) =
+        parse::word(Field::Keyword)(body).map_err(|e| err(e, MessageKind::Line, n))?;
+    let kind = match key {
+        b"uciok" => MessageKind::UciOk,
+        b"readyok" => MessageKind::ReadyOk,
+        b"id" => MessageKind::Id,
+        b"option" => MessageKind::Option,
+        b"bestmove" => MessageKind::BestMove,
+        b"info" => MessageKind::Info,
+        _ => return Ok(EngineMessage::Unrecognised(line)),
+    };
+    let r: PResult<'_, EngineMessage<'_>> = (|| match kind {
+        MessageKind::UciOk => parse::end(rest).map(|(r, ())| (r, EngineMessage::UciOk)),
+        MessageKind::ReadyOk => parse::end(rest).map(|(r, ())| (r, EngineMessage::ReadyOk)),
+        MessageKind::Id => {
+            let (r, which) = parse::next_word(Field::Keyword)(rest)?;
+            let (r, _) = parse::opt_spaces(r)?;
+            let text = trim(r);
+            let end = &r[r.len()..];
+            match which {
+                b"name" => Ok((end, EngineMessage::IdName(text))),
+                b"author" => Ok((end, EngineMessage::IdAuthor(text))),
+                _ => Ok((end, EngineMessage::Unrecognised(line))),
+            }
+        }
+        MessageKind::Option => {
+            let (r, _) = parse::opt_spaces(rest)?;
+            Ok((&r[r.len()..], EngineMessage::Option(trim(r))))
+        }
+        MessageKind::BestMove => {
+            let (r, _) = parse::opt_spaces(rest)?;
+            let (r, best) = uci_move(Field::Move)(r)?;
+            let (r, _) = parse::opt_spaces(r)?;
+            if r.is_empty() {
+                return Ok((r, EngineMessage::BestMove { best, ponder: None }));
+            }
+            let (r2, w) = parse::word(Field::Ponder)(r)?;
+            if w != b"ponder" {
+                return parse::fail(r, Field::Trailing, Problem::Trailing { count: r.len() });
+            }
+            let (r2, _) = parse::opt_spaces(r2)?;
+            let (r2, p) = uci_move(Field::Ponder)(r2)?;
+            let (r2, ()) = parse::end(r2)?;
+            Ok((r2, EngineMessage::BestMove { best, ponder: p }))
+        }
+        _ => {
+            let (r, i) = parse::info(rest)?;
+            Ok((r, EngineMessage::Info(i)))
+        }
+    })();
+    r.map(|(_, m)| m).map_err(|e| err(e, kind, n))
+}
+
+fn trim(b: &[u8]) -> &[u8] {
+    let n = b
+        .iter()
+        .rposition(|&c| c != b' ' && c != b'\t')
+        .map_or(0, |p| p + 1);
+    &b[..n]
+}
+
+fn err(e: nom::Err<ParseError>, kind: MessageKind, len: usize) -> DecodeError {
+    match e {
+        nom::Err::Error(e) | nom::Err::Failure(e) => e.into_decode_error(kind, len),
+        nom::Err::Incomplete(_) => DecodeError::new(kind, Field::Trailing, len, Problem::Missing),
+    }
+}
+
+/// A line to a UCI engine. Encoders cannot fail.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Command<'a> {
+    /// `uci`.
+    Uci,
+    /// `isready`.
+    IsReady,
+    /// `setoption name <name> [value <value>]`.
+    SetOption {
+        /// The option's name.
+        name: &'a Text<'a>,
+        /// Its value (none: a button).
+        value: Option<&'a Text<'a>>,
+    },
+    /// `ucinewgame`.
+    UciNewGame,
+    /// `position startpos [moves ...]` when `start` is the initial
+    /// position, else `position fen <fen> [moves ...]`.
+    Position {
+        /// The start position.
+        start: &'a Position,
+        /// The moves from it (UCI text: castling as the king's move).
+        moves: &'a [Move],
+    },
+    /// `go movetime <ms>`.
+    GoMovetime(u64),
+    /// `stop`.
+    Stop,
+    /// `quit`.
+    Quit,
+}
+
+impl Command<'_> {
+    /// Appends the line and its LF.
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        let mut s = String::new();
+        match self {
+            Command::Uci => s.push_str("uci"),
+            Command::IsReady => s.push_str("isready"),
+            Command::SetOption { name, value } => {
+                let _ = write!(s, "setoption name {name}");
+                if let Some(v) = value {
+                    let _ = write!(s, " value {v}");
+                }
+            }
+            Command::UciNewGame => s.push_str("ucinewgame"),
+            Command::Position { start, moves } => {
+                if **start == Position::startpos() {
+                    s.push_str("position startpos");
+                } else {
+                    let _ = write!(s, "position fen {start}");
+                }
+                if !moves.is_empty() {
+                    s.push_str(" moves");
+                    for m in *moves {
+                        let _ = write!(s, " {m}");
+                    }
+                }
+            }
+            Command::GoMovetime(ms) => {
+                let _ = write!(s, "go movetime {ms}");
+            }
+            Command::Stop => s.push_str("stop"),
+            Command::Quit => s.push_str("quit"),
+        }
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'\n');
+    }
+
+    /// The line with its LF.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut v = Vec::new();
+        self.encode(&mut v);
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::Score;
+
+    #[test]
+    fn engine_lines() {
+        // Lines as stockfish writes them.
+        assert_eq!(decode(b"uciok").unwrap(), EngineMessage::UciOk);
+        assert_eq!(
+            decode(b"id name Stockfish 16").unwrap(),
+            EngineMessage::IdName(b"Stockfish 16")
+        );
+        let EngineMessage::Info(i) = decode(
+            b"info depth 12 seldepth 16 multipv 1 score cp 31 nodes 41208 nps 824160 hashfull 12 tbhits 0 time 50 pv e2e4 e7e5 g1f3",
+        )
+        .unwrap() else {
+            panic!()
+        };
+        assert_eq!((i.depth, i.score), (Some(12), Some(Score::Cp(31))));
+        assert_eq!(
+            decode(b"bestmove (none)").unwrap(),
+            EngineMessage::BestMove {
+                best: None,
+                ponder: None
+            }
+        );
+        let EngineMessage::BestMove { best, .. } = decode(b"bestmove e7e8q").unwrap() else {
+            panic!()
+        };
+        assert_eq!(best.unwrap().to_string(), "e7e8q");
+        assert!(matches!(
+            decode(b"Stockfish 16 by the Stockfish developers").unwrap(),
+            EngineMessage::Unrecognised(_)
+        ));
+    }
+
+    #[test]
+    fn bad_lines_name_the_byte() {
+        let e = decode(b"bestmove e2e9").unwrap_err();
+        assert_eq!(
+            (e.message, e.field, e.offset),
+            (MessageKind::BestMove, Field::Move, 12)
+        );
+        let e = decode(b"bestmove e2").unwrap_err();
+        assert_eq!(
+            (e.field, e.offset, e.problem),
+            (Field::Move, 11, Problem::Missing)
+        );
+        let e = decode(b"uciok x").unwrap_err();
+        assert_eq!(e.problem, Problem::Trailing { count: 1 });
+    }
+
+    #[test]
+    fn commands() {
+        let start = Position::startpos();
+        let e4 = start.parse_uci("e2e4").unwrap();
+        assert_eq!(
+            Command::Position {
+                start: &start,
+                moves: &[e4]
+            }
+            .to_bytes(),
+            b"position startpos moves e2e4\n"
+        );
+        assert_eq!(Command::GoMovetime(100).to_bytes(), b"go movetime 100\n");
+        let other: Position = "8/8/8/8/8/8/8/K6k w - - 0 1".parse().unwrap();
+        assert_eq!(
+            Command::Position {
+                start: &other,
+                moves: &[]
+            }
+            .to_bytes(),
+            b"position fen 8/8/8/8/8/8/8/K6k w - - 0 1\n"
+        );
+    }
+}
