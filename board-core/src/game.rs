@@ -168,6 +168,56 @@ pub trait Game:
     }
 }
 
+/// The [`Game`] methods that are the position's own inherent methods of the
+/// same name (each game has them, with the same signatures).
+macro_rules! delegate_rules {
+    () => {
+        #[inline]
+        fn startpos() -> Self {
+            Self::startpos()
+        }
+        #[inline]
+        fn from_setup(setup: &Self::Setup) -> Result<Self, Self::SetupError> {
+            Self::from_setup(setup)
+        }
+        #[inline]
+        fn to_setup(&self) -> Self::Setup {
+            Self::to_setup(self)
+        }
+        #[inline]
+        fn side_to_move(&self) -> Self::Color {
+            Self::side_to_move(self)
+        }
+        #[inline]
+        fn legal_moves(&self) -> Self::MoveList {
+            Self::legal_moves(self)
+        }
+        #[inline]
+        fn count_legal_moves(&self) -> u64 {
+            Self::count_legal_moves(self)
+        }
+        #[inline]
+        fn for_each_legal_move<B>(
+            &self,
+            f: impl FnMut(Self::Move) -> ControlFlow<B>,
+        ) -> ControlFlow<B> {
+            Self::for_each_legal_move(self, f)
+        }
+        #[inline]
+        fn is_legal(&self, mv: Self::Move) -> bool {
+            Self::is_legal(self, mv)
+        }
+        #[inline]
+        fn play(self, mv: Self::Move) -> Result<Self, Self::PlayError> {
+            Self::play(self, mv)
+        }
+        #[inline]
+        fn play_unchecked(&mut self, mv: Self::Move) {
+            Self::play_unchecked(self, mv)
+        }
+    };
+}
+
 impl Game for draughts::Position {
     type Move = draughts::Move;
     type Color = draughts::Color;
@@ -182,39 +232,7 @@ impl Game for draughts::Position {
     const NAME: &'static str = "draughts";
     const MAX_MOVES: usize = draughts::MAX_MOVES;
 
-    fn startpos() -> Self {
-        Self::startpos()
-    }
-    fn from_setup(setup: &Self::Setup) -> Result<Self, Self::SetupError> {
-        Self::from_setup(setup)
-    }
-    fn to_setup(&self) -> Self::Setup {
-        Self::to_setup(self)
-    }
-    fn side_to_move(&self) -> Self::Color {
-        Self::side_to_move(self)
-    }
-    fn legal_moves(&self) -> Self::MoveList {
-        Self::legal_moves(self)
-    }
-    fn count_legal_moves(&self) -> u64 {
-        Self::count_legal_moves(self)
-    }
-    fn for_each_legal_move<B>(
-        &self,
-        f: impl FnMut(Self::Move) -> ControlFlow<B>,
-    ) -> ControlFlow<B> {
-        Self::for_each_legal_move(self, f)
-    }
-    fn is_legal(&self, mv: Self::Move) -> bool {
-        Self::is_legal(self, mv)
-    }
-    fn play(self, mv: Self::Move) -> Result<Self, Self::PlayError> {
-        Self::play(self, mv)
-    }
-    fn play_unchecked(&mut self, mv: Self::Move) {
-        Self::play_unchecked(self, mv)
-    }
+    delegate_rules!();
     fn is_lost(&self) -> bool {
         Self::is_game_over(self)
     }
@@ -271,39 +289,7 @@ impl Game for chess::Position {
     const NAME: &'static str = "chess";
     const MAX_MOVES: usize = chess::MAX_MOVES;
 
-    fn startpos() -> Self {
-        Self::startpos()
-    }
-    fn from_setup(setup: &Self::Setup) -> Result<Self, Self::SetupError> {
-        Self::from_setup(setup)
-    }
-    fn to_setup(&self) -> Self::Setup {
-        Self::to_setup(self)
-    }
-    fn side_to_move(&self) -> Self::Color {
-        Self::side_to_move(self)
-    }
-    fn legal_moves(&self) -> Self::MoveList {
-        Self::legal_moves(self)
-    }
-    fn count_legal_moves(&self) -> u64 {
-        Self::count_legal_moves(self)
-    }
-    fn for_each_legal_move<B>(
-        &self,
-        f: impl FnMut(Self::Move) -> ControlFlow<B>,
-    ) -> ControlFlow<B> {
-        Self::for_each_legal_move(self, f)
-    }
-    fn is_legal(&self, mv: Self::Move) -> bool {
-        Self::is_legal(self, mv)
-    }
-    fn play(self, mv: Self::Move) -> Result<Self, Self::PlayError> {
-        Self::play(self, mv)
-    }
-    fn play_unchecked(&mut self, mv: Self::Move) {
-        Self::play_unchecked(self, mv)
-    }
+    delegate_rules!();
     fn is_lost(&self) -> bool {
         Self::is_checkmate(self)
     }
@@ -356,42 +342,7 @@ impl Game for shogi::Position {
     const NAME: &'static str = "shogi";
     const MAX_MOVES: usize = shogi::MAX_MOVES;
 
-    fn startpos() -> Self {
-        Self::startpos()
-    }
-    fn from_setup(setup: &Self::Setup) -> Result<Self, Self::SetupError> {
-        Self::from_setup(setup)
-    }
-    fn to_setup(&self) -> Self::Setup {
-        Self::to_setup(self)
-    }
-    fn side_to_move(&self) -> Self::Color {
-        Self::side_to_move(self)
-    }
-    #[inline]
-    fn legal_moves(&self) -> Self::MoveList {
-        Self::legal_moves(self)
-    }
-    #[inline]
-    fn count_legal_moves(&self) -> u64 {
-        Self::count_legal_moves(self)
-    }
-    fn for_each_legal_move<B>(
-        &self,
-        f: impl FnMut(Self::Move) -> ControlFlow<B>,
-    ) -> ControlFlow<B> {
-        Self::for_each_legal_move(self, f)
-    }
-    fn is_legal(&self, mv: Self::Move) -> bool {
-        Self::is_legal(self, mv)
-    }
-    fn play(self, mv: Self::Move) -> Result<Self, Self::PlayError> {
-        Self::play(self, mv)
-    }
-    #[inline]
-    fn play_unchecked(&mut self, mv: Self::Move) {
-        Self::play_unchecked(self, mv)
-    }
+    delegate_rules!();
     fn is_lost(&self) -> bool {
         Self::has_no_legal_move(self)
     }

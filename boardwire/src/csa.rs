@@ -152,14 +152,20 @@ pub(crate) fn run(cmd: CsaCommand, out: &mut dyn Write) -> Result<(), Failure> {
             least_time_per_move,
             limits,
             records,
-        } => serve(
-            &listen,
-            event,
-            max_moves,
-            least_time_per_move,
-            &limits,
-            records,
-        ),
+        } => {
+            if let Some(dir) = &records.records {
+                check_writable_dir(dir)
+                    .map_err(|e| Failure::Input(format!("--records {}: {e}", dir.display())))?;
+            }
+            serve(
+                &listen,
+                event,
+                max_moves,
+                least_time_per_move,
+                &limits,
+                records,
+            )
+        }
         CsaCommand::Connect {
             addr,
             user,
@@ -272,7 +278,7 @@ pub(crate) struct ServeLimits {
 #[derive(Debug, clap::Args)]
 pub(crate) struct ServeRecords {
     /// Write every game's record, shogi-server's CSA V2 file, to
-    /// DIR/YYYY/MM/DD/<game id>.csa (local date and times, as
+    /// `DIR/YYYY/MM/DD/<game id>.csa` (local date and times, as
     /// shogi-server). Off without it.
     #[arg(long, value_name = "DIR")]
     records: Option<std::path::PathBuf>,
@@ -302,6 +308,16 @@ fn utc_offset_secs() -> i32 {
 /// `YYYY-MM-DD HH:MM:SS` local time, for the operator's log.
 fn log_time() -> String {
     chrono::Local::now().format("%Y-%m-%d %H:%M:%S").to_string()
+}
+
+/// `dir` exists (it is created if needed) and a file can be written in it:
+/// checked before serving, so that no game's record is lost to a wrong path.
+fn check_writable_dir(dir: &std::path::Path) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create the directory: {e}"))?;
+    let probe = dir.join(format!(".boardwire-write-check-{}", std::process::id()));
+    std::fs::write(&probe, b"").map_err(|e| format!("cannot write in the directory: {e}"))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
 }
 
 fn serve(
@@ -406,6 +422,15 @@ fn connect(
     let input = |s: String| Failure::Input(s);
     if engine.engine.is_none() && (engine.kifu.is_some() || engine.games != 1) {
         return Err(input("--kifu and --games need --engine".into()));
+    }
+    if let Some(kifu) = &engine.kifu {
+        // Found out now, not after the game: the file is created (or
+        // opened for appending) before we connect.
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(kifu)
+            .map_err(|e| input(format!("--kifu {}: cannot write: {e}", kifu.display())))?;
     }
     if engine.games == 0 || (!x1 && engine.games != 1) {
         return Err(input("--games N (N >= 1) is for x1 mode".into()));

@@ -421,8 +421,8 @@ impl State {
     /// The engine cannot go on: resign now when it is our turn (else at
     /// our next turn), say why.
     fn fail(&mut self, client: &mut Client<Instant>, why: String, t: &mut Transcript) {
+        // The reason goes to stderr once, when the run ends (csa.rs).
         t.note(&format!("engine failed: {why}; we resign"));
-        eprintln!("error: engine: {why}");
         if self.report.engine_failed.is_none() {
             self.report.engine_failed = Some(why);
         }

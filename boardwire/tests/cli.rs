@@ -332,3 +332,37 @@ fn silent_server() -> (
         std::thread::spawn(move || listener.accept().map(|(s, _)| s)),
     )
 }
+
+/// A records directory or kifu file that cannot be written is refused at
+/// start (exit 2), not found out after a game whose record is then lost.
+#[test]
+fn unwritable_records_and_kifu_paths_are_refused_at_start() {
+    assert_one_line_error(
+        &[
+            "csa",
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--records",
+            "/proc/no/such/dir",
+        ],
+        "--records /proc/no/such/dir: cannot create the directory",
+    );
+    assert_one_line_error(
+        &[
+            "csa",
+            "connect",
+            "127.0.0.1:9",
+            "--user",
+            "a",
+            "--x1",
+            "--game",
+            "g-60-0",
+            "--engine",
+            "/bin/true",
+            "--kifu",
+            "/proc/no/such/k.csa",
+        ],
+        "--kifu /proc/no/such/k.csa: cannot write",
+    );
+}

@@ -507,3 +507,28 @@ fn stop_watch_names_keep_one_second_units() {
     let text = String::from_utf8(net.only_record().text.clone()).unwrap();
     assert!(text.contains("\n+7776FU\nT61\n"), "{text}");
 }
+
+/// Two games of the same players and game name within one second get
+/// different ids (the second takes the next second), so neither record
+/// file replaces the other (a newcomer's `--games 3` lost a record so).
+#[test]
+fn same_players_twice_in_one_second_get_two_ids() {
+    let mut net = Net::new(RatingIds::Names);
+    let (p1, p2) = net.x1_game("atmark", "B@p1", "W@p2");
+    net.send(p1, b"%TORYO");
+    net.send(p1, b"%%GAME atmark-1500-0 +");
+    net.send(p2, b"%%GAME atmark-1500-0 -");
+    net.send(p1, b"AGREE");
+    net.send(p2, b"AGREE");
+    net.send(p1, b"%TORYO");
+    assert_eq!(net.records.len(), 2, "{:?}", net.events);
+    let paths: Vec<&str> = net.records.iter().map(|r| r.path.as_str()).collect();
+    assert!(
+        paths[0].ends_with("+atmark_W@p2+20261201082703.csa"),
+        "{paths:?}"
+    );
+    assert!(
+        paths[1].ends_with("+atmark_W@p2+20261201082704.csa"),
+        "{paths:?}"
+    );
+}

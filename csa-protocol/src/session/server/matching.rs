@@ -77,11 +77,19 @@ impl<I: Timestamp> Server<I> {
         self.next_game += 1;
         let names = [self.name_of(black), self.name_of(white)];
         let unix = self.unix_at(now);
-        let (y, mo, d, h, mi, s) = civil(unix);
-        let id = format!(
-            "{}+{gamename}+{}+{}+{y:04}{mo:02}{d:02}{h:02}{mi:02}{s:02}",
-            self.config.event, names[0], names[1]
-        );
+        let prefix = format!("{}+{gamename}+{}+{}", self.config.event, names[0], names[1]);
+        // Unique ids: the same players and game name twice in one second
+        // (short games, `--games N`) take the next free second.
+        let stamp = match self.id_stamps.get(&prefix) {
+            Some(&last) if last >= unix => last + 1,
+            _ => unix,
+        };
+        if self.id_stamps.len() >= 64 {
+            self.id_stamps.retain(|_, last| *last >= unix);
+        }
+        let (y, mo, d, h, mi, s) = civil(stamp);
+        let id = format!("{prefix}+{y:04}{mo:02}{d:02}{h:02}{mi:02}{s:02}");
+        self.id_stamps.insert(prefix, stamp);
         let tc = GameName::new(gamename)
             .ok()
             .and_then(|g| g.time_control().map(|(_, t)| t))

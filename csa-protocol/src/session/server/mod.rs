@@ -339,6 +339,12 @@ pub struct Server<I> {
     base_unix: u64,
     /// The time of the latest input (the end time of game records).
     last_now: I,
+    /// The latest time stamp given to a game id, per id without its stamp
+    /// (`event+name+black+white`): a second game of the same players and
+    /// name within the same second gets the next second, so no two games
+    /// share an id (and a record file). Entries older than the current
+    /// second are dropped.
+    id_stamps: BTreeMap<String, u64>,
 }
 
 /// A peer's bytes quoted in our own replies: UTF-8 as is, control bytes
@@ -396,6 +402,7 @@ impl<I: Timestamp> Server<I> {
             base_instant: now,
             base_unix: unix_secs,
             last_now: now,
+            id_stamps: BTreeMap::new(),
         }
     }
 
