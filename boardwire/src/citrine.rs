@@ -596,6 +596,25 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
         ack_timeout: Duration::from_millis(args.ack_timeout_ms),
         ..Limits::default()
     };
+    // The engine first (its handshake), then the port: an engine that
+    // does not start never touches the device.
+    let engine = match args.engine.clone() {
+        Some(program) => {
+            let e = EngineBridge::start(&args, program)
+                .map_err(|e| Failure::Failed(format!("error: engine: {e}")))?;
+            writeln!(
+                out,
+                "engine {} plays {}",
+                e.name,
+                match host {
+                    Color::White => "white",
+                    Color::Black => "black",
+                }
+            )?;
+            Some(e)
+        }
+        None => None,
+    };
     let mut port = serial::open(&path, &limits).map_err(|e| Failure::Input(e.to_string()))?;
     writeln!(out, "connected to {path} at 57600 8N1")?;
     let mut driver = Driver::new(
@@ -616,23 +635,6 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
             .send(Command::Identity, Instant::now())
             .map_err(|e| Failure::Failed(e.to_string()))?;
     }
-    let engine = match args.engine.clone() {
-        Some(program) => {
-            let e = EngineBridge::start(&args, program)
-                .map_err(|e| Failure::Failed(format!("error: engine: {e}")))?;
-            writeln!(
-                out,
-                "engine {} plays {}",
-                e.name,
-                match host {
-                    Color::White => "white",
-                    Color::Black => "black",
-                }
-            )?;
-            Some(e)
-        }
-        None => None,
-    };
     let auto = args.auto || engine.is_some();
     let mut ui = Ui {
         out,

@@ -227,12 +227,12 @@ pub(crate) struct EngineArgs {
     /// time, then the increment, then the byoyomi.
     #[arg(long, default_value_t = 500, value_name = "MS")]
     time_margin: u64,
-    /// x1 mode: games to play, one after another, with the same engine
-    /// (the same --game asked for again).
+    /// x1 mode with --engine: games to play, one after another, with the
+    /// same engine (the same --game asked for again).
     #[arg(long, default_value_t = 1, value_name = "N")]
     games: u32,
-    /// Save the games as a CSA kifu (V2.2; several games as records
-    /// separated by `/`), written after each game.
+    /// With --engine: save the games as a CSA kifu (V2.2; several games
+    /// as records separated by `/`), written after each game.
     #[arg(long, value_name = "FILE")]
     kifu: Option<std::path::PathBuf>,
     /// Seconds the engine may take to answer `usi` and `isready`.
@@ -420,8 +420,18 @@ fn connect(
     engine: EngineArgs,
 ) -> Result<(), Failure> {
     let input = |s: String| Failure::Input(s);
-    if engine.engine.is_none() && (engine.kifu.is_some() || engine.games != 1) {
-        return Err(input("--kifu and --games need --engine".into()));
+    if engine.engine.is_none() && engine.kifu.is_some() {
+        return Err(input(
+            "--kifu needs --engine (the built-in player keeps no kifu)".into(),
+        ));
+    }
+    if engine.engine.is_none() && engine.games != 1 {
+        return Err(input(
+            "--games needs --engine (the built-in player plays one game)".into(),
+        ));
+    }
+    if engine.games == 0 {
+        return Err(input("--games: at least 1".into()));
     }
     if let Some(kifu) = &engine.kifu {
         // Found out now, not after the game: the file is created (or
@@ -432,8 +442,8 @@ fn connect(
             .open(kifu)
             .map_err(|e| input(format!("--kifu {}: cannot write: {e}", kifu.display())))?;
     }
-    if engine.games == 0 || (!x1 && engine.games != 1) {
-        return Err(input("--games N (N >= 1) is for x1 mode".into()));
+    if !x1 && engine.games != 1 {
+        return Err(input("--games N is for x1 mode (--x1)".into()));
     }
     let name = UserName::new(user.to_string()).map_err(|e| input(format!("--user: {e}")))?;
     // Both modes need the game: x1 asks for it by %%GAME, plain mode by the
@@ -447,6 +457,9 @@ fn connect(
             "{mode} mode needs --game (e.g. --game testgame-300-10F; the server's default game is default-1500-0)"
         )));
     };
+    // Checked as a game name first: in plain mode it also goes into the
+    // password, whose error would name --password.
+    GameName::new(game.as_str()).map_err(|e| input(format!("--game: {e}")))?;
     let side = match side {
         "+" => SidePreference::Black,
         "-" => SidePreference::White,
