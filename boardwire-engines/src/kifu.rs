@@ -11,23 +11,25 @@
 //!     names: [Some("sente".into()), Some("gote".into())],
 //!     game_id: None,
 //!     start: &start,
-//!     moves: vec![KifuMove { csa: "+7776FU".into(), time: Some(3), comment: Some("* 30".into()) }],
+//!     moves: vec![KifuMove { csa: "+7776FU".parse()?, time: Some(3), comment: Some("* 30".into()) }],
 //!     end: Some(csa_protocol::kifu::KifuSpecial::Toryo),
 //! };
 //! assert_eq!(k.to_string(), "V2.2\nN+sente\nN-gote\nPI\n+\n+7776FU\nT3\n'* 30\n%TORYO\n");
+//! # Ok::<(), board_core::shogi::ParseCsaMoveError>(())
 //! ```
 
 use std::fmt;
 
-use board_core::shogi::{Color, Position};
-use csa_protocol::kifu::KifuSpecial;
+use board_core::shogi::{Color, CsaMove, Position};
+use csa_protocol::kifu::{Comment, Item, KifuSpecial, Record, write_record};
 use csa_protocol::message::EndReason;
+use csa_protocol::types::{MoveTime, Side};
 
 /// One move of a kifu.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KifuMove {
     /// The CSA move (`+7776FU`).
-    pub csa: String,
+    pub csa: CsaMove,
     /// Seconds charged (`T` line).
     pub time: Option<u64>,
     /// A comment written after it (`'` added; a Floodgate evaluation is
@@ -76,36 +78,58 @@ fn one_line(s: &str) -> String {
     s.replace(['\r', '\n'], " ")
 }
 
+/// Written by csa-protocol's kifu writer (`csa_protocol::kifu::write_record`,
+/// the one CSA writer of the workspace), so the file reads back with its
+/// reader.
 impl fmt::Display for Kifu<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("V2.2\n")?;
-        for (sign, n) in ["+", "-"].iter().zip(&self.names) {
-            if let Some(n) = n {
-                writeln!(f, "N{sign}{}", one_line(n))?;
+        let names = self.names.clone().map(|n| n.map(|n| one_line(&n)));
+        let game_id = self.game_id.as_deref().map(one_line);
+        let comments: Vec<Option<String>> = self
+            .moves
+            .iter()
+            .map(|m| m.comment.as_deref().map(one_line))
+            .collect();
+        let position = (!self.start.same_position(&Position::startpos()))
+            .then(|| self.start.csa().to_string());
+        let mut items = vec![Item::Version("2.2")];
+        for (side, name) in [Side::Black, Side::White].into_iter().zip(&names) {
+            if let Some(name) = name {
+                items.push(Item::Name {
+                    side,
+                    name: name.as_bytes(),
+                });
             }
         }
-        if let Some(id) = &self.game_id {
-            writeln!(f, "$EVENT:{}", one_line(id))?;
+        if let Some(id) = &game_id {
+            items.push(Item::Info {
+                key: "EVENT",
+                value: id.as_bytes(),
+            });
         }
-        let initial = Position::startpos();
-        if self.start.same_position(&initial) {
-            f.write_str("PI\n+\n")?;
-        } else {
-            write!(f, "{}", self.start.csa())?;
+        match &position {
+            None => items.extend([Item::Position("PI"), Item::SideToMove(Side::Black)]),
+            Some(text) => items.extend(text.lines().map(|line| match line {
+                "+" => Item::SideToMove(Side::Black),
+                "-" => Item::SideToMove(Side::White),
+                line => Item::Position(line),
+            })),
         }
-        for m in &self.moves {
-            writeln!(f, "{}", m.csa)?;
+        for (m, comment) in self.moves.iter().zip(&comments) {
+            items.push(Item::Move(m.csa));
             if let Some(t) = m.time {
-                writeln!(f, "T{t}")?;
+                items.push(Item::Time(MoveTime::from_secs(t)));
             }
-            if let Some(c) = &m.comment {
-                writeln!(f, "'{}", one_line(c))?;
+            if let Some(c) = comment.as_deref().and_then(|c| Comment::new(c.as_bytes())) {
+                items.push(Item::Comment(c));
             }
         }
         if let Some(e) = self.end {
-            writeln!(f, "{}", e.as_str())?;
+            items.push(Item::Special(e));
         }
-        Ok(())
+        let mut out = Vec::new();
+        write_record(&Record { items }, &mut out);
+        f.write_str(&String::from_utf8_lossy(&out))
     }
 }
 
@@ -123,12 +147,12 @@ mod tests {
             start: &start,
             moves: vec![
                 KifuMove {
-                    csa: "+0055FU".into(),
+                    csa: "+0055FU".parse().unwrap(),
                     time: Some(1),
                     comment: Some("* 100 -5152OU".into()),
                 },
                 KifuMove {
-                    csa: "-5152OU".into(),
+                    csa: "-5152OU".parse().unwrap(),
                     time: Some(0),
                     comment: None,
                 },

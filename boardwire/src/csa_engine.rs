@@ -444,7 +444,7 @@ impl State {
         for (i, &m) in moves.iter().enumerate() {
             let Ok(csa) = pos.move_to_csa(m) else { break };
             km.push(KifuMove {
-                csa: csa.to_string(),
+                csa,
                 time: self.times.get(i).copied().flatten(),
                 comment: self.comments.get(i).cloned().flatten(),
             });

@@ -127,6 +127,19 @@ impl<'a> Comment<'a> {
         Self(bytes)
     }
 
+    /// A comment for a kifu writer: `bytes` as they follow the `'` (any
+    /// encoding; a Floodgate evaluation is `* 30 -3334FU`), `None` when
+    /// they hold a CR or LF (which would end the line).
+    ///
+    /// ```
+    /// use csa_protocol::kifu::Comment;
+    /// assert_eq!(Comment::new(b"* 30 -3334FU").unwrap().as_bytes(), b"* 30 -3334FU");
+    /// assert!(Comment::new(b"two\nlines").is_none());
+    /// ```
+    pub fn new(bytes: &'a [u8]) -> Option<Self> {
+        (!bytes.iter().any(|&b| b == b'\r' || b == b'\n')).then_some(Self(bytes))
+    }
+
     /// The bytes after `'` (undecoded: may be Shift_JIS, EUC-JP, UTF-8...).
     pub fn as_bytes(&self) -> &'a [u8] {
         self.0
