@@ -250,19 +250,19 @@ fn optional_byte(f: impl Fn(u8) -> bool, i: In<'_>) -> ParseResult<'_, Option<u8
     map(take_while_m_n(0, 1, f), |b: In<'_>| b.first().copied()).parse(i)
 }
 
-#[inline(always)]
+#[inline]
 fn is_blank(b: u8) -> bool {
     b == b' ' || b == b'\t'
 }
 
 /// One or more spaces or tabs (the field separator).
-#[inline(always)]
+#[inline]
 pub fn blanks(i: &[u8]) -> ParseResult<'_, &[u8]> {
     want(Expected::Blank, space1).parse(i)
 }
 
 /// A blank or the end of the line, not consumed (what ends a keyword).
-#[inline(always)]
+#[inline]
 fn word_end(i: In<'_>) -> ParseResult<'_, ()> {
     let (_, blank) = optional_byte(is_blank, i)?;
     if blank.is_some() || i.is_empty() {
@@ -516,7 +516,7 @@ pub fn clock_time(i: &[u8]) -> ParseResult<'_, ClockTime> {
 
 /// A level as replies print it: `tr 1`, `sd 5`, `at 3`, `be 2` (number
 /// `1..=99`).
-#[inline(always)]
+#[inline]
 pub fn level(i: &[u8]) -> ParseResult<'_, Level> {
     let (i, kind) = in_field(
         Field::Level,
@@ -537,12 +537,12 @@ pub fn level(i: &[u8]) -> ParseResult<'_, Level> {
 }
 
 /// A token: 1..=64 printable ASCII bytes (`UCBII`, `V1.09`).
-#[inline(always)]
+#[inline]
 pub fn token(i: &[u8]) -> ParseResult<'_, Token<'_>> {
     token_of(Field::Identity, "identity", i)
 }
 
-#[inline(always)]
+#[inline]
 fn token_of<'a>(f: Field, what: &'static str, i: In<'a>) -> ParseResult<'a, Token<'a>> {
     let (rest, text) = in_field(
         f,
@@ -628,7 +628,7 @@ pub fn clock(i: &[u8]) -> ParseResult<'_, Reply<'_>> {
 }
 
 /// `Flip` or `Flip --> Black` / `Flip --> White`.
-#[inline(always)]
+#[inline]
 pub fn flip(i: &[u8]) -> ParseResult<'_, Reply<'_>> {
     let r = (|| {
         let (i, _) = word("Flip").parse(i)?;
@@ -673,7 +673,7 @@ pub fn game(i: &[u8]) -> ParseResult<'_, Reply<'_>> {
 }
 
 /// A game-list line after `G`: `. white black` or `. n move [move]`.
-#[inline(always)]
+#[inline]
 pub fn game_row(i: &[u8]) -> ParseResult<'_, Reply<'_>> {
     let r = (|| {
         let (i, _) = want(Expected::Keyword, char('.')).parse(i)?;
@@ -710,7 +710,7 @@ pub fn game_row(i: &[u8]) -> ParseResult<'_, Reply<'_>> {
 /// `ID. UCBII V1.09` as devices print it; with
 /// [`Leniency::document_identity`] also the protocol document's
 /// `ID.UCBII VI.09` (no blank after the dot).
-#[inline(always)]
+#[inline]
 pub fn identity<'a>(i: &'a [u8], leniency: &Leniency) -> ParseResult<'a, Reply<'a>> {
     let r = (|| {
         let (i, _) = literal("ID.", Expected::Keyword).parse(i)?;
@@ -729,7 +729,7 @@ pub fn identity<'a>(i: &'a [u8], leniency: &Leniency) -> ParseResult<'a, Reply<'
 }
 
 /// `Level tr 1`: one colour's level.
-#[inline(always)]
+#[inline]
 pub fn level_line(i: &[u8]) -> ParseResult<'_, Reply<'_>> {
     let r = (|| {
         let (i, _) = word("Level").parse(i)?;
@@ -787,7 +787,7 @@ pub fn referee(i: &[u8]) -> ParseResult<'_, Reply<'_>> {
 
 /// A diagram cell: a piece code (`WP`, `bk`: colour, then piece letter,
 /// either case) or `::` (an empty dark square).
-#[inline(always)]
+#[inline]
 pub fn diagram_cell(i: &[u8]) -> ParseResult<'_, Option<Piece>> {
     want(
         Expected::DiagramCell,
@@ -808,7 +808,7 @@ pub fn diagram_cell(i: &[u8]) -> ParseResult<'_, Option<Piece>> {
 }
 
 /// The line without trailing bytes for which `drop` holds.
-#[inline(always)]
+#[inline]
 fn trim_end(line: &[u8], drop: impl Fn(u8) -> bool) -> &[u8] {
     let keep = line.iter().rposition(|&b| !drop(b)).map_or(0, |p| p + 1);
     &line[..keep]
@@ -821,7 +821,7 @@ fn trim_end(line: &[u8], drop: impl Fn(u8) -> bool) -> &[u8] {
 /// files a..h; with fewer, each cell's column (3 bytes per file after the
 /// label, from the line's start without one) gives its file, blanks being
 /// empty light squares.
-#[inline(always)]
+#[inline]
 pub fn diagram_row(line: &[u8]) -> ParseResult<'_, DiagramRow> {
     let end = &line[line.len()..];
     let (after, rank) = opt(terminated(
@@ -910,7 +910,7 @@ enum Kind {
 
 /// The keyword at the start of `l` (not consumed), if it names a reply:
 /// the first byte picks the candidate, a parser confirms it.
-#[inline(always)]
+#[inline]
 fn reply_kind(l: In<'_>) -> Option<Kind> {
     fn is<'a, O>(
         l: In<'a>,
@@ -945,7 +945,7 @@ fn reply_kind(l: In<'_>) -> Option<Kind> {
 /// The line's content and its raw form: `raw` without trailing CRs, `l`
 /// also without leading and trailing blanks; [`Problem::Empty`] when
 /// nothing is left.
-#[inline(always)]
+#[inline]
 fn content(line: &[u8], message: MessageKind) -> Result<(In<'_>, In<'_>), ParseError<'_>> {
     let raw = trim_end(line, |b| b == b'\r');
     let l = trim_end(raw, is_blank);
