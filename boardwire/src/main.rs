@@ -143,8 +143,8 @@ enum Command {
     /// Play moves from a position and print the position reached.
     ///
     /// Moves in any notation of the game: chess UCI or SAN (`e2e4`, `e4`,
-    /// `Nf3`, `O-O`), shogi USI or CSA (`7g7f`, `+7776FU`; CSA moves of
-    /// gote start with `-`, so put the moves after `--`), draughts PDN
+    /// `Nf3`, `O-O`), shogi USI or CSA (`7g7f`, `+7776FU`, `-3334FU`: no
+    /// `--` needed, though one is accepted before the moves), draughts PDN
     /// (`32-28`, `28x19`). Stdout: the position (FEN, SFEN, PDN FEN) alone
     /// on the first line, then with --board its diagram (as `show`). The
     /// first illegal or malformed move: exit code 2, naming the move and why.
@@ -159,7 +159,9 @@ enum Command {
         /// Also draw the position reached.
         #[arg(long)]
         board: bool,
-        /// The moves, in order.
+        /// The moves, in order. Moves may start with `-` (CSA gote moves);
+        /// --board is recognised among them too.
+        #[arg(allow_hyphen_values = true)]
         moves: Vec<String>,
     },
     /// CSA shogi server protocol (shogi-server x1 mode too): serve, connect, decode.
@@ -261,13 +263,23 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
         Command::Play {
             game,
             position,
-            board,
-            moves,
-        } => match game {
-            Game::Draughts => game::play::<Draughts>(&position, &moves, board, out),
-            Game::Chess => game::play::<Chess>(&position, &moves, board, out),
-            Game::Shogi => game::play::<Shogi>(&position, &moves, board, out),
-        },
+            mut board,
+            mut moves,
+        } => {
+            // Once the first move is read, clap takes every later argument
+            // as a move (they may start with `-`), so a --board given after
+            // the moves arrives here; no move of any notation is spelled so.
+            moves.retain(|m| {
+                let flag = m == "--board";
+                board |= flag;
+                !flag
+            });
+            match game {
+                Game::Draughts => game::play::<Draughts>(&position, &moves, board, out),
+                Game::Chess => game::play::<Chess>(&position, &moves, board, out),
+                Game::Shogi => game::play::<Shogi>(&position, &moves, board, out),
+            }
+        }
         Command::Csa { command } => csa::run(command, out),
         Command::Citrine(args) => citrine::run(args, out),
         Command::Dxp { command } => dxp::run(command, out),

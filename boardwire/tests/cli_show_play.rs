@@ -66,12 +66,23 @@ fn play_shogi_in_usi_and_csa() {
         &["+7776FU", "-3334FU"],
         &["7g7f", "-3334FU"],
     ] {
-        let mut args = vec!["play", "shogi", "startpos", "--"];
-        args.extend_from_slice(moves);
-        let o = boardwire(&args);
-        assert!(o.status.success(), "{moves:?}: {}", stderr(&o));
-        assert_eq!(stdout(&o), format!("{SHOGI_AFTER_2}\n"), "{moves:?}");
+        // With `--` and without: a CSA gote move starts with `-`.
+        for dashes in [&["--"][..], &[]] {
+            let mut args = vec!["play", "shogi", "startpos"];
+            args.extend_from_slice(dashes);
+            args.extend_from_slice(moves);
+            let o = boardwire(&args);
+            assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+            assert_eq!(stdout(&o), format!("{SHOGI_AFTER_2}\n"), "{args:?}");
+        }
     }
+    // --board after the moves is the flag, not a move.
+    let o = boardwire(&["play", "shogi", "startpos", "+7776FU", "-3334FU", "--board"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some(SHOGI_AFTER_2));
+    assert!(lines.count() >= 9, "{out}");
 }
 
 #[test]
