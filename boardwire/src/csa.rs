@@ -862,6 +862,9 @@ pub(crate) fn result_words(reason: Option<EndReason>, outcome: Outcome) -> Strin
         Outcome::Won => "we won",
         Outcome::Lost => "we lost",
         Outcome::Drawn => "a draw",
+        // `#MAX_MOVES` is followed by `#CENSORED`: the server declares no
+        // winner (a result, not a lost connection).
+        Outcome::Unknown if reason == "#MAX_MOVES" => "move limit reached, no winner (#CENSORED)",
         Outcome::Unknown => "no result",
     };
     format!("{reason}, {outcome}")

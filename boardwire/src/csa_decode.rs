@@ -24,19 +24,23 @@ use csa_protocol::types::{Side, SidePreference};
 
 use crate::Failure;
 use crate::batch::json_string;
-use crate::transcript::show;
+use crate::transcript::{self, show};
 use boardwire_vectors::capture::{self, Escapes, Payload};
 
 /// The input formats of `csa decode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum CsaFormat {
     /// Detect: a kifu by its first line, a capture by its `[<seconds>]`
-    /// records, else lines.
+    /// records, our transcript by a `csa` transcript line among the first
+    /// ten lines, else lines.
     Auto,
     /// One wire line per input line.
     Lines,
     /// The recorded-transcript format (`[t] who >> line`, `b'...'`).
     Capture,
+    /// Our own transcript, as `csa connect` and the demo print it
+    /// (`csa  0.001  alice  -> +7776FU`).
+    Transcript,
     /// A CSA kifu (game record) file.
     Kifu,
 }
@@ -149,6 +153,7 @@ pub(crate) fn decode(
     let malformed = match format {
         CsaFormat::Kifu => decode_kifu(&data, json, out)?,
         CsaFormat::Capture => decode_capture(&data, json, out)?,
+        CsaFormat::Transcript => decode_transcript(&data, json, out)?,
         _ => decode_lines(lines(&data), from, json, out)?,
     };
     finish(malformed)
@@ -171,6 +176,15 @@ fn detect(data: &[u8]) -> CsaFormat {
         CsaFormat::Kifu
     } else if capture::is_capture(&String::from_utf8_lossy(data)) {
         CsaFormat::Capture
+    } else if data
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .take(10) // a log line or two may come first
+        .filter_map(|l| std::str::from_utf8(l).ok())
+        .filter_map(transcript::parse_line)
+        .any(|r| r.proto == "csa")
+    {
+        CsaFormat::Transcript
     } else {
         CsaFormat::Lines
     }
@@ -323,6 +337,93 @@ fn decode_capture(data: &[u8], json: bool, out: &mut dyn Write) -> Result<usize,
         }
     }
     Ok(malformed)
+}
+
+/// Decodes our own transcript (see `crate::transcript`): `->` lines as
+/// client lines, `<-` lines as server lines, `::` lines as notes. What the
+/// transcript shows summarised (a `Game_Summary` block, a multi-line x1
+/// reply) or annotated (a malformed or overlong line) is reported as such,
+/// not decoded again; lines that are not transcript lines (a server's log
+/// lines) are skipped with a note. Counts as malformed: a line whose
+/// decoding fails.
+fn decode_transcript(data: &[u8], json: bool, out: &mut dyn Write) -> Result<usize, Failure> {
+    let mut malformed = 0;
+    for (n, raw) in lines(data) {
+        let text = String::from_utf8_lossy(raw);
+        let Some(record) = transcript::parse_line(&text) else {
+            if !text.trim().is_empty() {
+                let reading = format!("not a transcript line, skipped: {}", show(raw));
+                emit(out, json, &Entry::new(n, "", "", "skipped", &reading))?;
+            }
+            continue;
+        };
+        let direction = match record.arrow {
+            "->" => "client",
+            "<-" => "server",
+            _ => "",
+        };
+        let note = |kind: &str, reading: &str, out: &mut dyn Write| {
+            emit(
+                out,
+                json,
+                &Entry::new(n, record.party, direction, kind, reading),
+            )
+        };
+        if record.proto != "csa" || record.arrow == "::" {
+            note("note", &format!("note: {}", record.text), out)?;
+            continue;
+        }
+        if let Some(shown) = summarised(record.text) {
+            note(
+                "summary",
+                &format!("summarised by the transcript: {shown}"),
+                out,
+            )?;
+            continue;
+        }
+        // A line the transcript marked as malformed is decoded again (its
+        // error is the reading); other annotations are kept as they are.
+        let wire = record
+            .text
+            .split_once("  (malformed: ")
+            .map_or(record.text, |(line, _)| line);
+        let Some(bytes) = transcript::unshow(wire) else {
+            note(
+                "summary",
+                &format!("not decodable as shown: {}", record.text),
+                out,
+            )?;
+            continue;
+        };
+        let reading = if direction == "client" {
+            client(&bytes)
+        } else {
+            server(&bytes)
+        };
+        malformed += emit_reading(out, json, n, record.party, direction, reading)?;
+    }
+    Ok(malformed)
+}
+
+/// The text of a transcript line that shows several wire lines at once (a
+/// `Game_Summary` block, an x1 reply: `... (N lines)`) or none (an overlong
+/// line skipped), or a line cut off at the end of the connection.
+fn summarised(text: &str) -> Option<&str> {
+    let core = text
+        .strip_suffix(" (unfinished)")
+        .or_else(|| text.strip_suffix(" (continued)"))
+        .unwrap_or(text);
+    let counted = core.rsplit_once("  (").is_some_and(|(_, tail)| {
+        tail.strip_suffix(')')
+            .map(|t| t.split(';').next().unwrap_or(t))
+            .and_then(|t| t.strip_suffix(" lines").or_else(|| t.strip_suffix(" line")))
+            .is_some_and(|n| n.parse::<u32>().is_ok())
+    });
+    let whole = counted
+        || text.starts_with("BEGIN Game_Summary ...")
+        || text.starts_with("(a line of more than ")
+        || text.ends_with("  (unfinished line)");
+    whole.then_some(text)
 }
 
 /// Prints the statements of a kifu; at a malformed line, the statements
@@ -766,6 +867,52 @@ mod tests {
                 "    5  server  #LOSE: the receiver lost",
                 "    6  server  START: game g1",
             ]
+        );
+    }
+
+    #[test]
+    fn our_transcripts_are_read_back() {
+        // As `csa connect` prints them: a server log line first is skipped,
+        // the Game_Summary block is shown summarised, a malformed line
+        // decodes to its error again, notes stay notes.
+        let transcript = "listening on 127.0.0.1:4081
+csa       0.000  b         -> LOGIN b *****
+csa       0.001  b         <- BEGIN Game_Summary ... END Game_Summary  (32 lines; Game_ID:g1, Your_Turn:+)
+csa       0.001  b         -> AGREE g1
+csa       0.002  b         <- +7776FU,T12
+csa       0.003  b         <- +77  (malformed: cut off)
+csa       0.004  b         :: game over after 1 moves
+";
+        let (out, r) = run(transcript, CsaFormat::Auto);
+        assert_eq!(r, Err("1 malformed line(s)".into()));
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 7, "{out}");
+        assert_eq!(
+            lines[0],
+            "    1          not a transcript line, skipped: listening on 127.0.0.1:4081"
+        );
+        assert_eq!(
+            lines[1],
+            "    2  b        client  LOGIN: name b, password hidden, CSA mode"
+        );
+        assert!(
+            lines[2].starts_with(
+                "    3  b        server  summarised by the transcript: BEGIN Game_Summary"
+            ),
+            "{out}"
+        );
+        assert_eq!(lines[3], "    4  b        client  AGREE: game g1");
+        assert_eq!(
+            lines[4],
+            "    5  b        server  move +7776FU: sente FU 7g to 7f, 12 s"
+        );
+        assert!(
+            lines[5].starts_with("    6  b        server  error: "),
+            "{out}"
+        );
+        assert_eq!(
+            lines[6],
+            "    7  b                note: game over after 1 moves"
         );
     }
 

@@ -136,6 +136,75 @@ pub fn show(bytes: &[u8]) -> String {
     s
 }
 
+/// One line of a transcript, read back (see the module documentation).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record<'a> {
+    /// `dxp`, `csa` or `citrine`.
+    pub proto: &'a str,
+    /// Seconds since the connection started.
+    pub secs: f64,
+    /// The party whose view the line is.
+    pub party: &'a str,
+    /// `->` sent, `<-` received, `::` a note.
+    pub arrow: &'a str,
+    /// The message as shown (escaped by [`show`]: see [`unshow`]).
+    pub text: &'a str,
+}
+
+/// Reads a transcript line (without its line end); `None` when `line` is
+/// not one (the columns: protocol, seconds, party, arrow, text; the party
+/// holds no space).
+pub fn parse_line(line: &str) -> Option<Record<'_>> {
+    let mut rest = line;
+    let mut field = || {
+        let t = rest.trim_start_matches(' ');
+        let end = t.find(' ').unwrap_or(t.len());
+        let (f, r) = t.split_at(end);
+        rest = r;
+        (!f.is_empty()).then_some(f)
+    };
+    let proto = field()?;
+    let secs = field()?.parse::<f64>().ok()?;
+    let party = field()?;
+    let arrow = field()?;
+    if !["dxp", "csa", "citrine"].contains(&proto) || !["->", "<-", "::"].contains(&arrow) {
+        return None;
+    }
+    // One space separates the arrow from the text, which may itself start
+    // with spaces (a DXP chat).
+    let text = rest.strip_prefix(' ').unwrap_or(rest);
+    Some(Record {
+        proto,
+        secs,
+        party,
+        arrow,
+        text,
+    })
+}
+
+/// The bytes [`show`] wrote as `text`; `None` at an escape it never writes.
+pub fn unshow(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut bytes = text.bytes();
+    while let Some(b) = bytes.next() {
+        if b != b'\\' {
+            out.push(b);
+            continue;
+        }
+        match bytes.next()? {
+            b'0' => out.push(0),
+            b'\\' => out.push(b'\\'),
+            b'x' => {
+                let hex = [bytes.next()?, bytes.next()?];
+                let hex = core::str::from_utf8(&hex).ok()?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
+}
+
 /// What went wrong on a connection, bounded whatever the peer sends: the
 /// first problem's text (what the exit message reports) and how many there
 /// were. A peer that keeps sending bad frames cannot grow it.
@@ -184,6 +253,28 @@ mod tests {
     #[test]
     fn show_escapes() {
         assert_eq!(show(b"E00\0M\x01\\"), "E00\\0M\\x01\\\\");
+    }
+
+    #[test]
+    fn transcript_lines_read_back() {
+        let r = parse_line("csa       0.001  b         <- +1918KY,T0").unwrap();
+        assert_eq!(
+            (r.proto, r.secs, r.party, r.arrow, r.text),
+            ("csa", 0.001, "b", "<-", "+1918KY,T0")
+        );
+        let r = parse_line("dxp    1234.500  follower#12 :: game over").unwrap();
+        assert_eq!(
+            (r.party, r.arrow, r.text),
+            ("follower#12", "::", "game over")
+        );
+        assert_eq!(parse_line("listening on 127.0.0.1:4081"), None);
+        assert_eq!(parse_line("csa 0.1 b => x"), None);
+        assert_eq!(parse_line(""), None);
+        for bytes in [&b"E00\0M\x01\\\xff"[..], b"", b"\\\\x"] {
+            assert_eq!(unshow(&show(bytes)).as_deref(), Some(bytes));
+        }
+        assert_eq!(unshow("a\\q"), None);
+        assert_eq!(unshow("a\\x4"), None);
     }
 
     #[test]
