@@ -39,11 +39,13 @@ pub(crate) enum CsaCommand {
     ///
     /// Prints `listening on ADDR` to stderr first (useful with port 0) and
     /// serves until killed. The operator's log goes to stdout, one line per
-    /// game start and end:
-    /// `<local time> start <game id> + <black> - <white>` and
+    /// game start, end and rejection:
+    /// `<local time> start <game id> + <black> - <white>`,
     /// `<local time> end <game id> <reason> + <black> <win|lose|draw> -
     /// <white> <win|lose|draw> <moves> moves` (reason: `#RESIGN`,
-    /// `#TIME_UP`, ...).
+    /// `#TIME_UP`, ...) and, for a game rejected before it started,
+    /// `<local time> reject <game id> by <name>` (`by the Server (timed
+    /// out)` when the agree phase ran out).
     Serve {
         /// Address to listen on.
         #[arg(long, default_value = "127.0.0.1:4081")]
@@ -374,6 +376,13 @@ fn serve(
                     log_time()
                 );
                 players.insert(game_id, [black, white]);
+            }
+            ServeEvent::Server(ServerEvent::GameRejected { game_id, by }) => {
+                let _ = writeln!(
+                    std::io::stdout(),
+                    "{} reject {game_id} by {by}",
+                    log_time()
+                );
             }
             ServeEvent::Server(ServerEvent::GameEnded {
                 game_id,

@@ -596,6 +596,15 @@ fn reject_and_agree_timeout() {
     net.raw_send(r, "REJECT");
     let id = net.client(0).summary().unwrap().game_id.clone().unwrap();
     assert!(net.received[0].contains(&format!("REJECT:{id} by b")));
+    let rejected = |net: &mut Net| {
+        std::iter::from_fn(|| net.server.poll_event())
+            .filter_map(|e| match e {
+                ServerEvent::GameRejected { game_id, by } => Some((game_id, by)),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(rejected(&mut net), [(id.to_string(), "b".to_string())]);
     assert_eq!(net.client(0).state(), ClientState::Connected);
     // Now nobody answers: the server gives up after 120 s.
     net.raw_send(r, "%%GAME r-300-0 -");
@@ -623,6 +632,11 @@ fn reject_and_agree_timeout() {
             .last()
             .unwrap()
             .ends_with(" by the Server (timed out)")
+    );
+    let id2 = net.client(0).summary().unwrap().game_id.clone().unwrap();
+    assert_eq!(
+        rejected(&mut net),
+        [(id2.to_string(), "the Server (timed out)".to_string())]
     );
     assert_eq!(net.server.game_count(), 0);
 }

@@ -49,15 +49,20 @@ impl<I: Timestamp> Server<I> {
         for p in players {
             self.send_line(p, &msg);
         }
-        self.abandon_game(gk);
+        self.abandon_game(gk, name);
     }
 
-    /// Removes a game that never started; players return to `connected`
-    /// (x1) or are disconnected (CSA mode).
-    pub(super) fn abandon_game(&mut self, gk: u64) {
+    /// Removes a game that never started (rejected `by` a player or the
+    /// server); players return to `connected` (x1) or are disconnected
+    /// (CSA mode).
+    pub(super) fn abandon_game(&mut self, gk: u64, by: String) {
         let Some(mut g) = self.games.remove(&gk) else {
             return;
         };
+        self.events.push_back(ServerEvent::GameRejected {
+            game_id: g.id.clone(),
+            by,
+        });
         self.end_record(&mut g, None);
         for p in g.players {
             self.after_game(p);

@@ -105,13 +105,14 @@ impl<I: Timestamp> Server<I> {
         };
         match g.phase {
             Phase::Agree { .. } => {
-                let msg = format!("REJECT:{} by {}", g.id, g.names[i]);
+                let by = g.names[i].clone();
+                let msg = format!("REJECT:{} by {by}", g.id);
                 let other = g.players[1 - i];
                 self.send_line(other, &msg);
                 if tell_leaver {
                     self.send_line(conn, &msg);
                 }
-                self.abandon_game(gk);
+                self.abandon_game(gk, by);
             }
             Phase::Play { .. } => {
                 let loser = side_of(i);

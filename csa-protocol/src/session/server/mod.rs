@@ -203,6 +203,16 @@ pub enum ServerEvent {
         /// White's (`-`) login name.
         white: String,
     },
+    /// A game offered by `Game_Summary` was rejected before it started
+    /// (`REJECT:<game id> by <by>` went to the players): a player's
+    /// `REJECT`, a player who left, or the agree phase timed out.
+    GameRejected {
+        /// Game_ID.
+        game_id: String,
+        /// Who rejected it, as the `REJECT` line names them: a login name,
+        /// or `the Server (timed out)`.
+        by: String,
+    },
     /// A game ended.
     GameEnded {
         /// Game_ID.
@@ -237,6 +247,9 @@ impl core::fmt::Display for ServerEvent {
                 r.text.len(),
                 r.path
             ),
+            ServerEvent::GameRejected { game_id, by } => {
+                write!(f, "game {game_id} rejected by {by}")
+            }
             ServerEvent::GameEnded {
                 game_id,
                 reason,
@@ -599,12 +612,13 @@ impl<I: Timestamp> Server<I> {
             };
             match g.phase {
                 Phase::Agree { deadline, .. } if now >= deadline => {
-                    let msg = format!("REJECT:{} by the Server (timed out)", g.id);
+                    let by = "the Server (timed out)";
+                    let msg = format!("REJECT:{} by {by}", g.id);
                     let players = g.players;
                     for p in players {
                         self.send_line(p, &msg);
                     }
-                    self.abandon_game(gk);
+                    self.abandon_game(gk, by.into());
                 }
                 Phase::Play { turn_started } => {
                     let side = g.board.side_to_move();
