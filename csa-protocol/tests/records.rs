@@ -166,6 +166,30 @@ fn atmark_names_and_resignation() {
 }
 
 #[test]
+fn game_id_stamp_and_record_date_are_local_time() {
+    // shogi-server stamps Game_ID with its local time (`Time.now`), the
+    // same clock that dates the record directory: 08:27:03 UTC is 00:27:03
+    // the next day at UTC+16.
+    let mut net = Net::new(RatingIds::Names);
+    let config = ServerConfig {
+        event: "ceotest".into(),
+        records: true,
+        utc_offset_secs: 16 * 3600,
+        ..Default::default()
+    };
+    net.server = Server::new(config, Duration::ZERO, 1_796_113_623);
+    let (p1, _) = net.x1_game("atmark", "B@p1", "W@p2");
+    net.send(p1, b"%TORYO");
+    let r = net.only_record();
+    assert!(
+        r.path.ends_with("+atmark_W@p2+20261202002703.csa"),
+        "{}",
+        r.path
+    );
+    assert!(r.path.starts_with("2026/12/02/"), "{}", r.path);
+}
+
+#[test]
 fn handicap_two_pieces_black_moves_first() {
     let mut net = Net::new(RatingIds::Md5);
     let (p1, p2) = net.x1_game("hc2p_hoge", "B", "W");

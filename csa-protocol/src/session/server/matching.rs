@@ -87,7 +87,10 @@ impl<I: Timestamp> Server<I> {
         if self.id_stamps.len() >= 64 {
             self.id_stamps.retain(|_, last| *last >= unix);
         }
-        let (y, mo, d, h, mi, s) = civil(stamp);
+        // Local time, as shogi-server stamps its ids (and dates its record
+        // directories).
+        let local = stamp.saturating_add_signed(i64::from(self.config.utc_offset_secs));
+        let (y, mo, d, h, mi, s) = civil(local);
         let id = format!("{prefix}+{y:04}{mo:02}{d:02}{h:02}{mi:02}{s:02}");
         self.id_stamps.insert(prefix, stamp);
         let tc = GameName::new(gamename)

@@ -145,8 +145,8 @@ pub struct ServerConfig {
     /// The ids of a record's `'rating:` line (default [`RatingIds::Names`]).
     pub rating_ids: RatingIds,
     /// The server's local time zone, seconds east of UTC (default 0): the
-    /// times and the date directory of game records are local, as
-    /// shogi-server writes them. The Game_ID stamp stays UTC.
+    /// Game_ID's `YYYYMMDDHHMMSS` stamp, the times and the date directory of
+    /// game records are local, as shogi-server writes them.
     pub utc_offset_secs: i32,
 }
 
