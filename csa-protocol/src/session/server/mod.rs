@@ -34,7 +34,6 @@
 //!   escaped (shogi-server echoes them raw);
 //! - `%%FORK <id> <buoy> <nth>` honours `nth` (shogi-server reads it as 0 and
 //!   always answers that it is out of range);
-//! - the Game_ID time stamp is UTC;
 //! - sides: when neither player asked for one, the later arrival is Black (the
 //!   transcript's CSA-mode game came out that way; shogi-server picks at
 //!   random);
