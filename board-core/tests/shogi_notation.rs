@@ -323,6 +323,11 @@ fn csa_illegal_versus_malformed() {
             to_move: Color::Black
         }
     );
+    // Sente is Black and signs its CSA moves `+` (CSA standard 2.2).
+    assert_eq!(
+        ill("-3334FU").to_string(),
+        "it is sente's (Black's) turn: its moves start with +"
+    );
     assert_eq!(ill("+7675FU"), I::NoPiece { square: sq(7, 6) });
     assert_eq!(ill("+3334FU"), I::OpponentPiece { square: sq(3, 3) });
     assert_eq!(

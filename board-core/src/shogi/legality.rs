@@ -4,14 +4,28 @@ use super::bitboard::{self as bb, GOLD, KING, KNIGHT, LAST1, LAST2, PAWN, SILVER
 use super::position::Position;
 use super::types::{Color, Move, PieceKind, Square};
 
+/// `sente` (Black, `+`) or `gote` (White, `-`).
+fn sente_gote(c: Color) -> &'static str {
+    match c {
+        Color::Black => "sente",
+        Color::White => "gote",
+    }
+}
+
 /// Why a move is illegal in a position. Syntax errors are separate types
 /// ([`ParseUsiMoveError`](super::ParseUsiMoveError),
 /// [`ParseCsaMoveError`](super::ParseCsaMoveError)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum IllegalMoveError {
-    /// A CSA move signed for the side that is not to move.
-    #[error("it is {to_move}'s turn")]
+    /// A CSA move signed for the side that is not to move. Displayed with
+    /// both names of the side and its CSA sign: `it is sente's (Black's)
+    /// turn: its moves start with +`.
+    #[error(
+        "it is {}'s ({to_move}'s) turn: its moves start with {}",
+        sente_gote(*to_move),
+        to_move.csa_sign()
+    )]
     WrongSide {
         /// The side to move.
         to_move: Color,
