@@ -1,8 +1,8 @@
 //! Chess rules, FEN and UCI: known answers, typed errors, properties.
 
 use board_core::chess::{
-    Color, FenErrorKind, FenField, MAX_MOVES, MoveKind, Outcome, ParseUciErrorKind, PieceKind,
-    Position, Square, UciError, UciMove, perft, perft_divide,
+    Color, FenErrorKind, FenField, IllegalReason, MAX_MOVES, MoveKind, Outcome, ParseUciErrorKind,
+    PieceKind, Position, Square, UciError, UciMove, perft, perft_divide,
 };
 use proptest::prelude::*;
 
@@ -255,8 +255,36 @@ fn uci_syntax_and_legality_are_separate() {
     assert_eq!(e("e7e8Q"), (4, ParseUciErrorKind::InvalidPromotion));
     assert_eq!(e("e2e4qq"), (5, ParseUciErrorKind::TooLong));
     assert_eq!(e("0000"), (0, ParseUciErrorKind::NullMove));
-    assert!(matches!(p.parse_uci("e2e5"), Err(UciError::Illegal(_))));
-    assert!(matches!(p.parse_uci("e7e5"), Err(UciError::Illegal(_))));
+    let why = |p: &Position, s: &str| match p.parse_uci(s) {
+        Err(UciError::Illegal(e)) => e.reason,
+        other => panic!("{s}: {other:?}"),
+    };
+    // A pawn moves one or two squares from its first rank (FIDE Laws 3.7).
+    let pawn = IllegalReason::NoSuchMove {
+        kind: PieceKind::Pawn,
+        in_check: false,
+    };
+    assert_eq!(why(&p, "e2e5"), pawn);
+    assert_eq!(why(&p, "e7e5"), IllegalReason::OpponentPiece);
+    assert_eq!(why(&p, "e4e5"), IllegalReason::NoPiece);
+    assert_eq!(why(&p, "e2e4q"), IllegalReason::NotAPromotion);
+    assert_eq!(
+        p.parse_uci("e2e5").unwrap_err().to_string(),
+        "illegal move e2e5: the pawn has no legal move to that square"
+    );
+    // A promotion names its piece (UCI: e7e8q).
+    let promo = pos("3r3k/4P3/8/8/8/8/8/K7 w - - 0 1");
+    assert_eq!(why(&promo, "e7e8"), IllegalReason::PromotionMissing);
+    // In check (the rook on e8 checks the king on e1), the knight's move
+    // elsewhere does not answer it.
+    let check = pos("4r2k/8/8/8/8/8/8/1N2K3 w - - 0 1");
+    assert_eq!(
+        why(&check, "b1c3"),
+        IllegalReason::NoSuchMove {
+            kind: PieceKind::Knight,
+            in_check: true
+        }
+    );
     let u: UciMove = "e7e8q".parse().unwrap();
     assert_eq!(u.promotion, Some(PieceKind::Queen));
     assert_eq!(u.to_string(), "e7e8q");

@@ -50,7 +50,9 @@ pub use setup::{Setup, SetupError};
 pub use types::{
     CastlingSide, Color, File, Move, MoveKind, ParseSquareError, Piece, PieceKind, Rank, Square,
 };
-pub use uci::{IllegalMoveError, ParseUciError, ParseUciErrorKind, UciError, UciMove};
+pub use uci::{
+    IllegalMoveError, IllegalReason, ParseUciError, ParseUciErrorKind, UciError, UciMove,
+};
 
 /// Capacity of a chess [`MoveList`]: 218 moves.
 ///

@@ -61,12 +61,70 @@ pub struct ParseUciError {
     pub kind: ParseUciErrorKind,
 }
 
-/// A well-formed UCI move that is not legal in the position.
+/// A well-formed UCI move that is not legal in the position, and why.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
-#[error("illegal move {uci}")]
+#[error("illegal move {uci}: {reason}")]
 pub struct IllegalMoveError {
     /// The move as given.
     pub uci: UciMove,
+    /// Why it is not legal.
+    pub reason: IllegalReason,
+}
+
+/// Why a UCI move is not legal in a position ([`IllegalMoveError`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum IllegalReason {
+    /// No piece stands on the origin square.
+    NoPiece,
+    /// The piece on the origin square is the opponent's.
+    OpponentPiece,
+    /// The move promotes a pawn and needs the piece letter (`e7e8q`).
+    PromotionMissing,
+    /// A promotion letter on a move that does not promote.
+    NotAPromotion,
+    /// The piece on the origin square (of this kind) has no legal move to
+    /// the target square: it does not move so, something is in the way,
+    /// or the move would leave or keep its king in check (`in_check`: the
+    /// king is in check now).
+    NoSuchMove {
+        /// The piece that would move.
+        kind: PieceKind,
+        /// The side to move is in check.
+        in_check: bool,
+    },
+}
+
+impl fmt::Display for IllegalReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IllegalReason::NoPiece => f.write_str("no piece on the origin square"),
+            IllegalReason::OpponentPiece => {
+                f.write_str("the piece on the origin square is the opponent's")
+            }
+            IllegalReason::PromotionMissing => {
+                f.write_str("a promotion needs its piece letter (e7e8q)")
+            }
+            IllegalReason::NotAPromotion => {
+                f.write_str("a promotion letter on a move that does not promote")
+            }
+            IllegalReason::NoSuchMove { kind, in_check } => {
+                let name = match kind {
+                    PieceKind::Pawn => "pawn",
+                    PieceKind::Knight => "knight",
+                    PieceKind::Bishop => "bishop",
+                    PieceKind::Rook => "rook",
+                    PieceKind::Queen => "queen",
+                    PieceKind::King => "king",
+                };
+                write!(f, "the {name} has no legal move to that square")?;
+                if *in_check {
+                    f.write_str(" (the king is in check)")?;
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
 /// [`Position::parse_uci`] failed: bad syntax or illegal here.
@@ -139,15 +197,35 @@ impl fmt::Display for UciMove {
 impl UciMove {
     /// The legal move of `position` this text denotes (castling is the
     /// king's two-square move, promotions need their letter).
+    ///
+    /// # Errors
+    /// [`IllegalMoveError`] with the [`IllegalReason`].
     pub fn to_move(&self, position: &Position) -> Result<Move, IllegalMoveError> {
-        position
-            .legal_moves()
-            .iter()
-            .copied()
-            .find(|mv| {
-                mv.from() == self.from && mv.to() == self.to && mv.promotion() == self.promotion
-            })
-            .ok_or(IllegalMoveError { uci: *self })
+        let legal = position.legal_moves();
+        let same_squares = || {
+            legal
+                .iter()
+                .filter(|mv| mv.from() == self.from && mv.to() == self.to)
+        };
+        if let Some(mv) = same_squares().find(|mv| mv.promotion() == self.promotion) {
+            return Ok(*mv);
+        }
+        let reason = match position.piece_at(self.from) {
+            None => IllegalReason::NoPiece,
+            Some(p) if p.color != position.side_to_move() => IllegalReason::OpponentPiece,
+            // Moves between these squares exist: all promotions (a pawn
+            // reaching the last rank, any letter q/r/b/n would have
+            // matched) or none.
+            Some(_) if same_squares().next().is_some() => match self.promotion {
+                None => IllegalReason::PromotionMissing,
+                Some(_) => IllegalReason::NotAPromotion,
+            },
+            Some(p) => IllegalReason::NoSuchMove {
+                kind: p.kind,
+                in_check: position.is_check(),
+            },
+        };
+        Err(IllegalMoveError { uci: *self, reason })
     }
 }
 
