@@ -3,8 +3,8 @@
 //! `init` → `ready`), then per game `new-game`, per move `pos ...`,
 //! `level ...`, `go think` → `done`, `quit` at the end. Every wait has a
 //! deadline; an engine that exits, stays silent or plays an illegal move
-//! is an [`EngineError`]. (The DXP bridge that uses it is not written
-//! yet.)
+//! is an [`EngineError`]. The DXP bridge on top of it is
+//! [`crate::dxp_bridge`].
 
 use std::time::Duration;
 
@@ -20,6 +20,7 @@ use crate::usi_engine::{Skipped, Timeouts};
 pub struct HubEngine {
     engine: Engine,
     name: Option<String>,
+    params: Vec<String>,
     timeouts: Timeouts,
     bad: u32,
     log: Box<dyn FnMut(Skipped) + Send>,
@@ -37,6 +38,7 @@ enum Seen {
     Wait,
     Ready,
     Id(Option<String>),
+    Param(Option<String>),
     Done(crate::hub::HubMove),
     Error(String),
     Other,
@@ -45,7 +47,8 @@ enum Seen {
 impl HubEngine {
     /// Starts the engine and runs the start-up ([`Timeouts::usiok`] bounds
     /// `wait`, [`Timeouts::readyok`] `ready`); each option is sent as
-    /// `set-param` (a value is required: a Hub parameter has one).
+    /// `set-param` (`NAME=` with no value as `value=""`). The engine's
+    /// `param` names are kept ([`HubEngine::params`]).
     ///
     /// # Errors
     /// [`EngineError`]: not started, exited, silent past a timeout.
@@ -59,6 +62,7 @@ impl HubEngine {
         let mut e = Self {
             engine: Engine::spawn(spec, limits)?,
             name: None,
+            params: Vec::new(),
             timeouts,
             bad: 0,
             log,
@@ -69,21 +73,20 @@ impl HubEngine {
             match e.next(t0 + timeouts.usiok, "wait", t0).await? {
                 Seen::Wait => break,
                 Seen::Id(n) => e.name = n.or(e.name.take()),
+                Seen::Param(Some(p)) => e.params.push(p),
                 _ => {}
             }
         }
         for o in options {
-            if let Some(v) = &o.value {
-                e.engine
-                    .send(
-                        &Command::SetParam {
-                            name: &o.name,
-                            value: v,
-                        }
-                        .to_bytes(),
-                    )
-                    .await?;
-            }
+            e.engine
+                .send(
+                    &Command::SetParam {
+                        name: &o.name,
+                        value: o.value.as_ref(),
+                    }
+                    .to_bytes(),
+                )
+                .await?;
         }
         e.engine.send(&Command::Init.to_bytes()).await?;
         let t0 = Instant::now();
@@ -99,6 +102,11 @@ impl HubEngine {
         self.name.as_deref()
     }
 
+    /// The `name=` of each `param` line of the start-up, in order.
+    pub fn params(&self) -> &[String] {
+        &self.params
+    }
+
     async fn next(
         &mut self,
         deadline: Instant,
@@ -112,6 +120,7 @@ impl HubEngine {
                 Ok(HubMessage::Wait) => Seen::Wait,
                 Ok(HubMessage::Ready) => Seen::Ready,
                 Ok(HubMessage::Id(p)) => Seen::Id(p.text("name").map(str::to_owned)),
+                Ok(HubMessage::Param(p)) => Seen::Param(p.text("name").map(str::to_owned)),
                 Ok(HubMessage::Done { mv, .. }) => Seen::Done(mv),
                 Ok(HubMessage::Error(p)) => {
                     Seen::Error(p.text("message").unwrap_or("error").to_owned())
