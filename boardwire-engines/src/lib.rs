@@ -30,6 +30,7 @@ pub mod error;
 pub mod hub;
 pub mod hub_engine;
 pub mod kifu;
+mod line_engine;
 pub mod parse;
 pub mod process;
 pub mod time;
