@@ -608,3 +608,104 @@ where
         });
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::GameRequest;
+    use crate::types::Name;
+    use board_core::draughts::Color;
+    use std::sync::Mutex;
+    use std::vec::Vec;
+
+    /// `serve_with`: each connection's channel is its own; a value on it
+    /// reaches that connection's callback (here: it plays the move sent
+    /// from another task), and a connection closed from its callback
+    /// leaves the server serving. `connect_with`: the GAMEREQ is sent when
+    /// a value arrives on the initiator's channel.
+    #[tokio::test]
+    async fn values_from_other_tasks_reach_their_connection() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let mut config = FollowerConfig::new(Name::new("with").unwrap());
+        config.first_move_delay = Duration::ZERO;
+        let made = Arc::new(Mutex::new(Vec::new()));
+        let m = made.clone();
+        let server = tokio::spawn(serve_with(
+            listener,
+            config,
+            Limits::default(),
+            move |n, _| {
+                m.lock().unwrap().push(n);
+                let (tx, rx) = mpsc::channel::<u64>(1);
+                move_maker(tx, n);
+                let cb = move |f: &mut Follower<Instant>, input: ConnectInput<'_, u64>| {
+                    match input {
+                        // Connection 1 closes on its first value.
+                        ConnectInput::External(1) => return Flow::Close,
+                        ConnectInput::External(_) if f.is_our_turn() => {
+                            let mv = f.position().unwrap().legal_moves().as_slice()[0];
+                            f.send_move(mv, Instant::now()).unwrap();
+                        }
+                        _ => {}
+                    }
+                    Flow::Continue
+                };
+                (rx, cb)
+            },
+            |_, _| {},
+        ));
+        for conn in 1..=2u64 {
+            let (tx, rx) = mpsc::channel::<()>(1);
+            let mut moves = 0usize;
+            let request = GameRequest {
+                our_color: Color::Black,
+                minutes: 1,
+                moves: 0,
+                start: None,
+            };
+            let closed = connect_with(
+                addr,
+                InitiatorConfig::new(Name::new("init").unwrap()),
+                &Limits::default(),
+                rx,
+                |i, input| {
+                    match input {
+                        ConnectInput::Net(NetEvent::Connected { .. }) => {
+                            tx.try_send(()).unwrap();
+                        }
+                        ConnectInput::External(()) => {
+                            i.request_game(request, Instant::now()).unwrap()
+                        }
+                        ConnectInput::Net(NetEvent::Session(Event::MoveReceived { .. })) => {
+                            moves += 1;
+                            return Flow::Close;
+                        }
+                        _ => {}
+                    }
+                    Flow::Continue
+                },
+            )
+            .await
+            .unwrap();
+            if conn == 1 {
+                // Its follower closed on its channel's value, before moving.
+                assert_eq!((closed, moves), (Closed::ByPeer, 0));
+            } else {
+                // The follower's move came from its channel.
+                assert_eq!((closed, moves), (Closed::ByUs, 1));
+            }
+        }
+        assert_eq!(*made.lock().unwrap(), [1, 2]);
+        server.abort();
+    }
+
+    /// Sends the connection number on `tx` after a moment (from another
+    /// task, as an engine would).
+    fn move_maker(tx: mpsc::Sender<u64>, n: u64) {
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let _ = tx.send(n).await;
+        });
+    }
+}
