@@ -17,9 +17,10 @@
 //! - [`HubBridge::answer`] for each [`Answer`]: `done move=...` is checked
 //!   in the position and sent as a DXP MOVE (from, to, captured set, the
 //!   seconds we used);
-//! - [`HubBridge::taken_back`] (DXP `TakenBack`, either side asked): an
-//!   answer still on its way is dropped, and the next `pos` gives the
-//!   engine the position taken back to; [`HubBridge::game_ended`].
+//! - [`HubBridge::taken_back`] (DXP `TakenBack`, either side asked): a
+//!   search under way is told `stop` (its answer dropped), and the next
+//!   `pos` gives the engine the position taken back to;
+//!   [`HubBridge::game_ended`] (a search under way is stopped too).
 //!
 //! An engine that cannot start, exits, stays silent past its time or plays
 //! an illegal move fails the bridge ([`HubBridge::failed`]): at our turn
@@ -31,7 +32,7 @@ use std::time::Duration;
 use board_core::draughts::{Move, Position};
 use damexchange::GameEndReason;
 use damexchange::session::{CommandError, Follower, GameStarted, Initiator};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
 use crate::hub::{HubMove, Level};
@@ -311,6 +312,7 @@ impl core::fmt::Display for Report {
 #[derive(Debug)]
 pub struct HubBridge {
     jobs: mpsc::Sender<Job>,
+    current: watch::Sender<u64>,
     /// The search we wait for, when it was asked.
     thinking: Option<(u64, Instant)>,
     next_id: u64,
@@ -330,6 +332,9 @@ impl HubBridge {
         log: Box<dyn FnMut(Skipped) + Send>,
     ) -> (HubBridge, mpsc::Receiver<Answer>) {
         let (job_tx, mut job_rx) = mpsc::channel::<Job>(4);
+        // The search that counts (0: none); a search that no longer does
+        // is stopped, a job that no longer does is skipped.
+        let (current_tx, mut current_rx) = watch::channel(0u64);
         let (ans_tx, ans_rx) = mpsc::channel::<Answer>(4);
         let no_clock = plan.no_clock_move_time;
         tokio::spawn(async move {
@@ -373,8 +378,20 @@ impl HubBridge {
                         level,
                         allowed,
                     } => {
+                        if *current_rx.borrow_and_update() != id {
+                            continue;
+                        }
                         let t0 = Instant::now();
-                        let r = engine.think(&start, &moves, level, allowed).await;
+                        let r = engine
+                            .think_while_current(
+                                &start,
+                                &moves,
+                                level,
+                                allowed,
+                                &mut current_rx,
+                                id,
+                            )
+                            .await;
                         let failed = r.is_err();
                         let result = r.map(|m| (m, t0.elapsed())).map_err(|e| e.to_string());
                         if ans_tx.send(Answer::Moved { id, result }).await.is_err() || failed {
@@ -388,6 +405,7 @@ impl HubBridge {
         (
             HubBridge {
                 jobs: job_tx,
+                current: current_tx,
                 thinking: None,
                 next_id: 1,
                 clock: Clock::new(0, 0),
@@ -410,7 +428,7 @@ impl HubBridge {
 
     /// A game started: `new-game`; our clock from the GAMEREQ.
     pub fn game_started(&mut self, g: &GameStarted) {
-        self.thinking = None;
+        self.drop_search();
         self.clock = Clock::new(g.minutes, g.moves);
         if self.failed.is_none() && self.jobs.try_send(Job::NewGame).is_err() {
             self.failed = Some("the engine task is gone".into());
@@ -421,12 +439,20 @@ impl HubBridge {
     /// counts; the next [`HubBridge::our_turn`] sends the position taken
     /// back to.
     pub fn taken_back(&mut self) {
-        self.thinking = None;
+        self.drop_search();
     }
 
     /// The game ended: a search under way no longer counts.
     pub fn game_ended(&mut self) {
-        self.thinking = None;
+        self.drop_search();
+    }
+
+    /// The search under way (if any) no longer counts: the engine is told
+    /// `stop` (or the job is skipped) and its answer will be stale.
+    fn drop_search(&mut self) {
+        if self.thinking.take().is_some() {
+            self.current.send_replace(0);
+        }
     }
 
     /// Call whenever the session is idle. On our turn with no search under
@@ -456,6 +482,7 @@ impl HubBridge {
         };
         let id = self.next_id;
         self.next_id += 1;
+        self.current.send_replace(id);
         let job = Job::Think {
             id,
             start,
@@ -509,7 +536,7 @@ impl HubBridge {
 
     /// The engine cannot go on: resign now on our turn, else at the next.
     fn fail<S: DxpGame>(&mut self, s: &mut S, why: String, now: std::time::Instant) -> Report {
-        self.thinking = None;
+        self.drop_search();
         if self.failed.is_none() {
             self.failed = Some(why.clone());
         }

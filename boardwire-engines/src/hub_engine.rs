@@ -131,6 +131,38 @@ impl HubEngine {
         level: Level,
         allowed: Duration,
     ) -> Result<Move, EngineError> {
+        self.search(start, moves, level, allowed, None).await
+    }
+
+    /// [`HubEngine::think`] for search `id`, told `stop` (docs/specs/hub.md,
+    /// *A search*: the engine still answers `done`) as soon as `current`
+    /// holds another id: the search no longer counts (a take-back, the
+    /// game's end). The move it then gives is returned all the same, for
+    /// the caller to drop.
+    ///
+    /// # Errors
+    /// As [`HubEngine::think`].
+    pub async fn think_while_current(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        level: Level,
+        allowed: Duration,
+        current: &mut tokio::sync::watch::Receiver<u64>,
+        id: u64,
+    ) -> Result<Move, EngineError> {
+        self.search(start, moves, level, allowed, Some((current, id)))
+            .await
+    }
+
+    async fn search(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        level: Level,
+        allowed: Duration,
+        current: Option<(&mut tokio::sync::watch::Receiver<u64>, u64)>,
+    ) -> Result<Move, EngineError> {
         let mut now_pos = *start;
         for &m in moves {
             now_pos.play_unchecked(m);
@@ -140,17 +172,25 @@ impl HubEngine {
         Command::GoThink.encode(&mut b);
         let stop = Command::Stop.to_bytes();
         self.engine
-            .search(&b, allowed, "done", &stop, classify, |s, _, _| match s {
-                Seen::Done(hm) => Some(hm.to_move(&now_pos).ok_or(EngineError::IllegalMove {
-                    mv: hm.to_string(),
-                    reason: "no legal move has this from, to and captured set".into(),
-                })),
-                Seen::Error(msg) => Some(Err(EngineError::IllegalMove {
-                    mv: "(none)".into(),
-                    reason: format!("the engine said: {msg}"),
-                })),
-                _ => None,
-            })
+            .search(
+                &b,
+                allowed,
+                "done",
+                &stop,
+                classify,
+                current,
+                |s, _, _| match s {
+                    Seen::Done(hm) => Some(hm.to_move(&now_pos).ok_or(EngineError::IllegalMove {
+                        mv: hm.to_string(),
+                        reason: "no legal move has this from, to and captured set".into(),
+                    })),
+                    Seen::Error(msg) => Some(Err(EngineError::IllegalMove {
+                        mv: "(none)".into(),
+                        reason: format!("the engine said: {msg}"),
+                    })),
+                    _ => None,
+                },
+            )
             .await
     }
 

@@ -171,7 +171,11 @@ impl LineEngine {
     /// A search: sends `bytes`, reads lines for up to `allowed` plus
     /// [`Timeouts::think_margin`] until `pick` ends it (with the line's
     /// text). An engine silent past that is told `stop` (`stop` bytes)
-    /// and is [`EngineError::Silent`].
+    /// and is [`EngineError::Silent`]. With `current = Some((rx, id))`,
+    /// the engine is also told `stop` (once) as soon as `rx` holds a value
+    /// other than `id` (the search no longer counts); the answer is still
+    /// waited for.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) async fn search<S, R>(
         &mut self,
         bytes: &[u8],
@@ -179,13 +183,38 @@ impl LineEngine {
         awaiting: &'static str,
         stop: &[u8],
         classify: Classify<S>,
+        mut current: Option<(&mut tokio::sync::watch::Receiver<u64>, u64)>,
         mut pick: impl FnMut(S, Vec<u8>, Duration) -> Option<Result<R, EngineError>>,
     ) -> Result<R, EngineError> {
         self.send(bytes).await?;
         let began = Instant::now();
         let deadline = began + allowed + self.timeouts.think_margin;
+        let mut stopped = false;
         loop {
-            match self.next(deadline, awaiting, began, classify).await {
+            if !stopped
+                && let Some((rx, id)) = current.as_mut()
+                && *rx.borrow_and_update() != *id
+            {
+                stopped = true;
+                self.send(stop).await?;
+                continue;
+            }
+            let superseded = async {
+                match current.as_mut() {
+                    Some((rx, _)) if !stopped => {
+                        // A closed channel: nothing will supersede it.
+                        if rx.changed().await.is_err() {
+                            std::future::pending::<()>().await;
+                        }
+                    }
+                    _ => std::future::pending::<()>().await,
+                }
+            };
+            let next = tokio::select! {
+                r = self.next(deadline, awaiting, began, classify) => r,
+                () = superseded => continue,
+            };
+            match next {
                 Ok((Some(s), text)) => {
                     if let Some(r) = pick(s, text, began.elapsed()) {
                         return r;

@@ -135,22 +135,30 @@ impl UciEngine {
         let allowed = Duration::from_millis(movetime_ms);
         let stop = Command::Stop.to_bytes();
         self.engine
-            .search(&bytes, allowed, "bestmove", &stop, classify, |s, _, _| {
-                let Seen::BestMove(best) = s else {
-                    return None;
-                };
-                Some(match best {
-                    None => Ok(None),
-                    Some(u) => {
-                        u.to_move(&now_pos)
-                            .map(Some)
-                            .map_err(|e| EngineError::IllegalMove {
-                                mv: u.to_string(),
-                                reason: e.to_string(),
-                            })
-                    }
-                })
-            })
+            .search(
+                &bytes,
+                allowed,
+                "bestmove",
+                &stop,
+                classify,
+                None,
+                |s, _, _| {
+                    let Seen::BestMove(best) = s else {
+                        return None;
+                    };
+                    Some(match best {
+                        None => Ok(None),
+                        Some(u) => {
+                            u.to_move(&now_pos)
+                                .map(Some)
+                                .map_err(|e| EngineError::IllegalMove {
+                                    mv: u.to_string(),
+                                    reason: e.to_string(),
+                                })
+                        }
+                    })
+                },
+            )
             .await
     }
 

@@ -168,6 +168,7 @@ impl UsiEngine {
                 "bestmove",
                 &stop,
                 classify,
+                None,
                 |s, text, took| match s {
                     Seen::Info => {
                         if let Ok(EngineMessage::Info(i)) = decode(&text)

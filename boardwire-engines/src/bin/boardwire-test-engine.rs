@@ -12,7 +12,8 @@
 //! - `hub-crash`: as `hub`, but exits (status 3) on its second `go`;
 //! - `hub-illegal`: answers every `go` with `done move=1-1` (a quiet
 //!   move that goes nowhere: illegal in every position);
-//! - `hub-silent`: answers the start-up, never a `go`.
+//! - `hub-silent`: answers the start-up, never a `go`;
+//! - `hub-stop`: answers a `go` only when told `stop` (Hub: `done` then).
 
 use std::io::{BufRead, Write};
 
@@ -30,12 +31,12 @@ fn main() {
             usi(&mode, &stdin, &mut out, &mut player)
         }
         "uci" => uci(&stdin, &mut out, &mut player),
-        "hub" | "hub-crash" | "hub-illegal" | "hub-silent" => {
+        "hub" | "hub-crash" | "hub-illegal" | "hub-silent" | "hub-stop" => {
             hub(&mode, &stdin, &mut out, &mut player)
         }
         _ => {
             eprintln!(
-                "usage: boardwire-test-engine usi|usi-crash|usi-illegal|usi-silent|uci|hub|hub-crash|hub-illegal|hub-silent [SEED]"
+                "usage: boardwire-test-engine usi|usi-crash|usi-illegal|usi-silent|uci|hub|hub-crash|hub-illegal|hub-silent|hub-stop [SEED]"
             );
             std::process::exit(2);
         }
@@ -146,9 +147,19 @@ fn hub(mode: &str, stdin: &std::io::Stdin, out: &mut impl Write, player: &mut Pl
     use boardwire_engines::hub::HubMove;
     let mut pos = Position::startpos();
     let mut gos = 0;
+    let mut searching = false;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { return };
         let word = line.split_whitespace().next().unwrap_or("");
+        if mode == "hub-stop" && word == "go" {
+            searching = true;
+            continue;
+        }
+        if mode == "hub-stop" && word == "stop" && searching {
+            searching = false;
+        } else if word == "stop" {
+            continue;
+        }
         match word {
             "hub" => {
                 say(
@@ -185,7 +196,7 @@ fn hub(mode: &str, stdin: &std::io::Stdin, out: &mut impl Write, player: &mut Pl
                     }
                 }
             }
-            "go" => {
+            "go" | "stop" => {
                 gos += 1;
                 match mode {
                     "hub-silent" => {}
