@@ -56,10 +56,12 @@ use boardwire_vectors::capture::{self, Escapes, Payload};
 /// `boardwire dxp ...`
 #[derive(Debug, Subcommand)]
 pub enum DxpCommand {
-    /// Follower: accept games and play them with the built-in player.
+    /// Follower: accept games and play them with the built-in player, or
+    /// with a Hub engine per connection (--engine).
     ///
     /// Prints the wire transcript of every connection to stdout and keeps
-    /// serving further connections and games until killed. Prints
+    /// serving further connections and games until killed; an engine that
+    /// fails resigns its game (GAMEEND 1) and ends only its connection. Prints
     /// `listening on ADDR` to stderr first (useful with port 0).
     Serve {
         /// Address to listen on.
@@ -100,7 +102,8 @@ pub enum DxpCommand {
         #[command(flatten)]
         engine: EngineArgs,
     },
-    /// Initiator: connect to a DXP engine and play games.
+    /// Initiator: connect to a DXP engine and play games, with the
+    /// built-in player or a Hub engine (--engine; exit 1 if it fails).
     Connect {
         /// The engine's address, HOST:PORT.
         address: String,
