@@ -136,9 +136,10 @@ impl HubEngine {
 
     /// [`HubEngine::think`] for search `id`, told `stop` (docs/specs/hub.md,
     /// *A search*: the engine still answers `done`) as soon as `current`
-    /// holds another id: the search no longer counts (a take-back, the
-    /// game's end). The move it then gives is returned all the same, for
-    /// the caller to drop.
+    /// holds another id or its sender is dropped: the search no longer
+    /// counts (a take-back, the game's end, the connection closed). The
+    /// move it then gives is returned all the same, for the caller to
+    /// drop.
     ///
     /// # Errors
     /// As [`HubEngine::think`].

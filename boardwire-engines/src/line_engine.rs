@@ -173,8 +173,8 @@ impl LineEngine {
     /// text). An engine silent past that is told `stop` (`stop` bytes)
     /// and is [`EngineError::Silent`]. With `current = Some((rx, id))`,
     /// the engine is also told `stop` (once) as soon as `rx` holds a value
-    /// other than `id` (the search no longer counts); the answer is still
-    /// waited for.
+    /// other than `id` or its sender is gone (the search no longer
+    /// counts); the answer is still waited for.
     #[allow(clippy::too_many_arguments)]
     pub(crate) async fn search<S, R>(
         &mut self,
@@ -193,7 +193,8 @@ impl LineEngine {
         loop {
             if !stopped
                 && let Some((rx, id)) = current.as_mut()
-                && *rx.borrow_and_update() != *id
+                // A closed channel: no one waits for this search any more.
+                && (rx.has_changed().is_err() || *rx.borrow_and_update() != *id)
             {
                 stopped = true;
                 self.send(stop).await?;
@@ -202,10 +203,7 @@ impl LineEngine {
             let superseded = async {
                 match current.as_mut() {
                     Some((rx, _)) if !stopped => {
-                        // A closed channel: nothing will supersede it.
-                        if rx.changed().await.is_err() {
-                            std::future::pending::<()>().await;
-                        }
+                        let _ = rx.changed().await;
                     }
                     _ => std::future::pending::<()>().await,
                 }
