@@ -385,12 +385,13 @@ pub enum Level {
 pub enum Command<'a> {
     /// `hub`.
     Hub,
-    /// `set-param name=<name> value=<value>` (quoted when needed).
+    /// `set-param name=<name> value=<value>` (quoted when needed; no
+    /// value is `value=""`).
     SetParam {
         /// The parameter.
         name: &'a Text<'a>,
         /// Its value.
-        value: &'a Text<'a>,
+        value: Option<&'a Text<'a>>,
     },
     /// `init`.
     Init,
@@ -434,7 +435,7 @@ impl Command<'_> {
                     s,
                     "set-param name={} value={}",
                     quoted(name.as_str()),
-                    quoted(value.as_str())
+                    quoted(value.map_or("", |v| v.as_str()))
                 );
             }
             Command::Init => s.push_str("init"),

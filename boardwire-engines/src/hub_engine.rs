@@ -3,49 +3,54 @@
 //! `init` → `ready`), then per game `new-game`, per move `pos ...`,
 //! `level ...`, `go think` → `done`, `quit` at the end. Every wait has a
 //! deadline; an engine that exits, stays silent or plays an illegal move
-//! is an [`EngineError`]. (The DXP bridge that uses it is not written
-//! yet.)
+//! is an [`EngineError`]. The DXP bridge on top of it is
+//! [`crate::dxp_bridge`].
 
 use std::time::Duration;
 
 use board_core::draughts::{Move, Position};
-use tokio::time::Instant;
 
-use crate::hub::{Command, HubMessage, Level, decode};
-use crate::process::{Engine, EngineError, EngineSpec, Limits, Line};
+use crate::error::DecodeError;
+use crate::hub::{Command, HubMessage, HubMove, Level, decode};
+use crate::line_engine::{LineEngine, Read};
+use crate::process::{EngineError, EngineSpec, Limits};
 use crate::types::EngineOption;
 use crate::usi_engine::{Skipped, Timeouts};
 
 /// A Hub engine. See the module documentation.
+#[derive(Debug)]
 pub struct HubEngine {
-    engine: Engine,
-    name: Option<String>,
-    timeouts: Timeouts,
-    bad: u32,
-    log: Box<dyn FnMut(Skipped) + Send>,
-}
-
-impl core::fmt::Debug for HubEngine {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("HubEngine")
-            .field("name", &self.name)
-            .finish_non_exhaustive()
-    }
+    engine: LineEngine,
+    params: Vec<String>,
 }
 
 enum Seen {
     Wait,
     Ready,
     Id(Option<String>),
-    Done(crate::hub::HubMove),
+    Param(Option<String>),
+    Done(HubMove),
     Error(String),
-    Other,
+}
+
+fn classify(line: &[u8]) -> Result<Read<Seen>, DecodeError> {
+    Ok(Read::Seen(match decode(line)? {
+        HubMessage::Wait => Seen::Wait,
+        HubMessage::Ready => Seen::Ready,
+        HubMessage::Id(p) => Seen::Id(p.text("name").map(str::to_owned)),
+        HubMessage::Param(p) => Seen::Param(p.text("name").map(str::to_owned)),
+        HubMessage::Done { mv, .. } => Seen::Done(mv),
+        HubMessage::Error(p) => Seen::Error(p.text("message").unwrap_or("error").to_owned()),
+        // Hub: lines a GUI does not know are ignored (`init book`).
+        _ => return Ok(Read::Ignored),
+    }))
 }
 
 impl HubEngine {
     /// Starts the engine and runs the start-up ([`Timeouts::usiok`] bounds
     /// `wait`, [`Timeouts::readyok`] `ready`); each option is sent as
-    /// `set-param` (a value is required: a Hub parameter has one).
+    /// `set-param` (`NAME=` with no value as `value=""`). The engine's
+    /// `param` names are kept ([`HubEngine::params`]).
     ///
     /// # Errors
     /// [`EngineError`]: not started, exited, silent past a timeout.
@@ -56,90 +61,51 @@ impl HubEngine {
         timeouts: Timeouts,
         log: Box<dyn FnMut(Skipped) + Send>,
     ) -> Result<Self, EngineError> {
-        let mut e = Self {
-            engine: Engine::spawn(spec, limits)?,
-            name: None,
-            timeouts,
-            bad: 0,
-            log,
-        };
-        e.engine.send(&Command::Hub.to_bytes()).await?;
-        let t0 = Instant::now();
-        loop {
-            match e.next(t0 + timeouts.usiok, "wait", t0).await? {
-                Seen::Wait => break,
-                Seen::Id(n) => e.name = n.or(e.name.take()),
-                _ => {}
-            }
-        }
+        let mut engine = LineEngine::spawn(spec, limits, timeouts, log)?;
+        let (mut name, mut params) = (None, Vec::new());
+        engine
+            .exchange(
+                &Command::Hub.to_bytes(),
+                timeouts.usiok,
+                "wait",
+                classify,
+                |s| {
+                    match s {
+                        Seen::Wait => return Some(()),
+                        Seen::Id(n) => name = n.or(name.take()),
+                        Seen::Param(Some(p)) => params.push(p),
+                        _ => {}
+                    }
+                    None
+                },
+            )
+            .await?;
+        engine.name = name;
+        let mut b = Vec::new();
         for o in options {
-            if let Some(v) = &o.value {
-                e.engine
-                    .send(
-                        &Command::SetParam {
-                            name: &o.name,
-                            value: v,
-                        }
-                        .to_bytes(),
-                    )
-                    .await?;
+            Command::SetParam {
+                name: &o.name,
+                value: o.value.as_ref(),
             }
+            .encode(&mut b);
         }
-        e.engine.send(&Command::Init.to_bytes()).await?;
-        let t0 = Instant::now();
-        loop {
-            if let Seen::Ready = e.next(t0 + timeouts.readyok, "ready", t0).await? {
-                return Ok(e);
-            }
-        }
+        Command::Init.encode(&mut b);
+        engine
+            .exchange(&b, timeouts.readyok, "ready", classify, |s| {
+                matches!(s, Seen::Ready).then_some(())
+            })
+            .await?;
+        Ok(Self { engine, params })
     }
 
     /// The `name=` of the engine's `id`.
     pub fn name(&self) -> Option<&str> {
-        self.name.as_deref()
+        self.engine.name.as_deref()
     }
 
-    async fn next(
-        &mut self,
-        deadline: Instant,
-        awaiting: &'static str,
-        started: Instant,
-    ) -> Result<Seen, EngineError> {
-        let mut bad = false;
-        let seen = match self.engine.recv_line(deadline, awaiting, started).await? {
-            Line::Text(t) if t.iter().all(|&b| b == b' ' || b == b'\t') => Seen::Other,
-            Line::Text(t) => match decode(&t) {
-                Ok(HubMessage::Wait) => Seen::Wait,
-                Ok(HubMessage::Ready) => Seen::Ready,
-                Ok(HubMessage::Id(p)) => Seen::Id(p.text("name").map(str::to_owned)),
-                Ok(HubMessage::Done { mv, .. }) => Seen::Done(mv),
-                Ok(HubMessage::Error(p)) => {
-                    Seen::Error(p.text("message").unwrap_or("error").to_owned())
-                }
-                // Hub: lines a GUI does not know are ignored (`init book`).
-                Ok(_) => Seen::Other,
-                Err(e) => {
-                    (self.log)(Skipped::Malformed(e, t));
-                    bad = true;
-                    Seen::Other
-                }
-            },
-            Line::Overlong(n) => {
-                (self.log)(Skipped::Overlong(n));
-                bad = true;
-                Seen::Other
-            }
-        };
-        let max = self.engine.limits().max_bad_lines;
-        if bad {
-            self.bad += 1;
-            if max > 0 && self.bad >= max {
-                return Err(EngineError::BadLines(self.bad));
-            }
-        } else {
-            self.bad = 0;
-        }
-        Ok(seen)
+    /// The `name=` of each `param` line of the start-up, in order.
+    pub fn params(&self) -> &[String] {
+        &self.params
     }
 
     /// `new-game`.
@@ -165,6 +131,39 @@ impl HubEngine {
         level: Level,
         allowed: Duration,
     ) -> Result<Move, EngineError> {
+        self.search(start, moves, level, allowed, None).await
+    }
+
+    /// [`HubEngine::think`] for search `id`, told `stop` (docs/specs/hub.md,
+    /// *A search*: the engine still answers `done`) as soon as `current`
+    /// holds another id or its sender is dropped: the search no longer
+    /// counts (a take-back, the game's end, the connection closed). The
+    /// move it then gives is returned all the same, for the caller to
+    /// drop.
+    ///
+    /// # Errors
+    /// As [`HubEngine::think`].
+    pub async fn think_while_current(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        level: Level,
+        allowed: Duration,
+        current: &mut tokio::sync::watch::Receiver<u64>,
+        id: u64,
+    ) -> Result<Move, EngineError> {
+        self.search(start, moves, level, allowed, Some((current, id)))
+            .await
+    }
+
+    async fn search(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        level: Level,
+        allowed: Duration,
+        current: Option<(&mut tokio::sync::watch::Receiver<u64>, u64)>,
+    ) -> Result<Move, EngineError> {
         let mut now_pos = *start;
         for &m in moves {
             now_pos.play_unchecked(m);
@@ -172,37 +171,32 @@ impl HubEngine {
         let mut b = Command::Pos { start, moves }.to_bytes();
         Command::Level(level).encode(&mut b);
         Command::GoThink.encode(&mut b);
-        self.engine.send(&b).await?;
-        let began = Instant::now();
-        let deadline = began + allowed + self.timeouts.think_margin;
-        loop {
-            match self.next(deadline, "done", began).await {
-                Ok(Seen::Done(hm)) => {
-                    return hm.to_move(&now_pos).ok_or(EngineError::IllegalMove {
+        let stop = Command::Stop.to_bytes();
+        self.engine
+            .search(
+                &b,
+                allowed,
+                "done",
+                &stop,
+                classify,
+                current,
+                |s, _, _| match s {
+                    Seen::Done(hm) => Some(hm.to_move(&now_pos).ok_or(EngineError::IllegalMove {
                         mv: hm.to_string(),
                         reason: "no legal move has this from, to and captured set".into(),
-                    });
-                }
-                Ok(Seen::Error(msg)) => {
-                    return Err(EngineError::IllegalMove {
+                    })),
+                    Seen::Error(msg) => Some(Err(EngineError::IllegalMove {
                         mv: "(none)".into(),
                         reason: format!("the engine said: {msg}"),
-                    });
-                }
-                Ok(_) => {}
-                Err(e @ EngineError::Silent { .. }) => {
-                    let _ = self.engine.send(&Command::Stop.to_bytes()).await;
-                    return Err(e);
-                }
-                Err(e) => return Err(e),
-            }
-        }
+                    })),
+                    _ => None,
+                },
+            )
+            .await
     }
 
     /// `quit`; the process is killed when it has not ended within 2 s.
     pub async fn quit(self) {
-        self.engine
-            .shutdown(&Command::Quit.to_bytes(), Duration::from_secs(2))
-            .await;
+        self.engine.quit(&Command::Quit.to_bytes()).await;
     }
 }

@@ -1,5 +1,5 @@
-//! Engine bridges: put a USI shogi engine on a CSA server, a UCI chess
-//! engine against a Novag Citrine.
+//! Engine bridges: put a USI shogi engine on a CSA server, a Hub draughts
+//! engine on DXP, a UCI chess engine against a Novag Citrine.
 //!
 //! A tool crate: it depends on the protocol crates and adds the engine
 //! side.
@@ -13,7 +13,8 @@
 //! | [`uci`] | UCI: `uci::decode` (engine lines), `uci::Command` (encoders) |
 //! | [`uci_engine`] | a UCI engine through its handshake, games and moves |
 //! | [`hub`] | Hub v2 (draughts): `hub::decode` (engine lines, `key=value` pairs), `hub::Command`, `HubMove` (from, to, captured set), the `pos=` string |
-//! | [`hub_engine`] | a Hub engine through its start-up and searches (the DXP bridge on top of it is not written yet) |
+//! | [`hub_engine`] | a Hub engine through its start-up and searches |
+//! | [`dxp_bridge`] | a Hub engine playing one side of DXP games: GAMEREQ clock → `level`, `done` → MOVE, take-backs, failures |
 //! | [`time`] | CSA clocks (Game_Summary, `,T` confirmations) → USI `go` |
 //! | [`convert`] | USI ⇄ board-core ⇄ CSA moves; Floodgate comments `'* <score> <PV>` |
 //! | [`process`] | the tokio child-process driver: spawn (no shell), line cap, timeouts |
@@ -24,10 +25,12 @@
 //! line); encoders cannot fail (texts are validated when made).
 
 pub mod convert;
+pub mod dxp_bridge;
 pub mod error;
 pub mod hub;
 pub mod hub_engine;
 pub mod kifu;
+mod line_engine;
 pub mod parse;
 pub mod process;
 pub mod time;

@@ -6,38 +6,39 @@
 
 use std::time::Duration;
 
-use board_core::chess::{Move, Position};
-use tokio::time::Instant;
+use board_core::chess::{Move, Position, UciMove};
 
-use crate::process::{Engine, EngineError, EngineSpec, Limits, Line};
+use crate::error::DecodeError;
+use crate::line_engine::{LineEngine, Read};
+use crate::process::{EngineError, EngineSpec, Limits};
 use crate::types::EngineOption;
 use crate::uci::{Command, EngineMessage, decode};
 use crate::usi_engine::{Skipped, Timeouts};
 
 /// A UCI engine. See the module documentation.
+#[derive(Debug)]
 pub struct UciEngine {
-    engine: Engine,
-    name: Option<String>,
-    timeouts: Timeouts,
-    bad: u32,
-    log: Box<dyn FnMut(Skipped) + Send>,
-}
-
-impl core::fmt::Debug for UciEngine {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("UciEngine")
-            .field("name", &self.name)
-            .finish_non_exhaustive()
-    }
+    engine: LineEngine,
 }
 
 enum Seen {
     UciOk,
     ReadyOk,
     IdName(String),
-    BestMove(Option<board_core::chess::UciMove>),
-    Bad,
-    Other,
+    BestMove(Option<UciMove>),
+}
+
+fn classify(line: &[u8]) -> Result<Read<Seen>, DecodeError> {
+    Ok(match decode(line)? {
+        EngineMessage::UciOk => Read::Seen(Seen::UciOk),
+        EngineMessage::ReadyOk => Read::Seen(Seen::ReadyOk),
+        EngineMessage::IdName(n) => {
+            Read::Seen(Seen::IdName(String::from_utf8_lossy(n).into_owned()))
+        }
+        EngineMessage::BestMove { best, .. } => Read::Seen(Seen::BestMove(best)),
+        EngineMessage::Unrecognised(_) => Read::Bad,
+        _ => Read::Ignored,
+    })
 }
 
 impl UciEngine {
@@ -54,23 +55,26 @@ impl UciEngine {
         timeouts: Timeouts,
         log: Box<dyn FnMut(Skipped) + Send>,
     ) -> Result<Self, EngineError> {
-        let mut e = Self {
-            engine: Engine::spawn(spec, limits)?,
-            name: None,
-            timeouts,
-            bad: 0,
-            log,
-        };
-        e.send(Command::Uci).await?;
-        let start = Instant::now();
-        let deadline = start + timeouts.usiok;
-        loop {
-            match e.next(deadline, "uciok", start).await? {
-                Seen::UciOk => break,
-                Seen::IdName(n) => e.name = Some(n),
-                _ => {}
-            }
-        }
+        let mut engine = LineEngine::spawn(spec, limits, timeouts, log)?;
+        let mut name = None;
+        engine
+            .exchange(
+                &Command::Uci.to_bytes(),
+                timeouts.usiok,
+                "uciok",
+                classify,
+                |s| {
+                    match s {
+                        Seen::UciOk => return Some(()),
+                        Seen::IdName(n) => name = Some(n),
+                        _ => {}
+                    }
+                    None
+                },
+            )
+            .await?;
+        engine.name = name;
+        let mut e = Self { engine };
         for o in options {
             e.send(Command::SetOption {
                 name: &o.name,
@@ -84,7 +88,7 @@ impl UciEngine {
 
     /// `id name` of the engine.
     pub fn name(&self) -> Option<&str> {
-        self.name.as_deref()
+        self.engine.name.as_deref()
     }
 
     async fn send(&mut self, c: Command<'_>) -> Result<(), EngineError> {
@@ -92,54 +96,12 @@ impl UciEngine {
     }
 
     async fn ready(&mut self) -> Result<(), EngineError> {
-        self.send(Command::IsReady).await?;
-        let start = Instant::now();
-        let deadline = start + self.timeouts.readyok;
-        loop {
-            if let Seen::ReadyOk = self.next(deadline, "readyok", start).await? {
-                return Ok(());
-            }
-        }
-    }
-
-    async fn next(
-        &mut self,
-        deadline: Instant,
-        awaiting: &'static str,
-        started: Instant,
-    ) -> Result<Seen, EngineError> {
-        let seen = match self.engine.recv_line(deadline, awaiting, started).await? {
-            // Empty lines (stockfish writes one) are no lines at all.
-            Line::Text(t) if t.iter().all(|&b| b == b' ' || b == b'\t') => Seen::Other,
-            Line::Text(t) => match decode(&t) {
-                Ok(EngineMessage::UciOk) => Seen::UciOk,
-                Ok(EngineMessage::ReadyOk) => Seen::ReadyOk,
-                Ok(EngineMessage::IdName(n)) => {
-                    Seen::IdName(String::from_utf8_lossy(n).into_owned())
-                }
-                Ok(EngineMessage::BestMove { best, .. }) => Seen::BestMove(best),
-                Ok(EngineMessage::Unrecognised(_)) => Seen::Bad,
-                Ok(_) => Seen::Other,
-                Err(e) => {
-                    (self.log)(Skipped::Malformed(e, t));
-                    Seen::Bad
-                }
-            },
-            Line::Overlong(n) => {
-                (self.log)(Skipped::Overlong(n));
-                Seen::Bad
-            }
-        };
-        let max = self.engine.limits().max_bad_lines;
-        if let Seen::Bad = seen {
-            self.bad += 1;
-            if max > 0 && self.bad >= max {
-                return Err(EngineError::BadLines(self.bad));
-            }
-        } else {
-            self.bad = 0;
-        }
-        Ok(seen)
+        let t = self.engine.timeouts.readyok;
+        self.engine
+            .exchange(&Command::IsReady.to_bytes(), t, "readyok", classify, |s| {
+                matches!(s, Seen::ReadyOk).then_some(())
+            })
+            .await
     }
 
     /// `isready`/`readyok`, then `ucinewgame`.
@@ -170,35 +132,38 @@ impl UciEngine {
         }
         let mut bytes = Command::Position { start, moves }.to_bytes();
         Command::GoMovetime(movetime_ms).encode(&mut bytes);
-        self.engine.send(&bytes).await?;
-        let began = Instant::now();
-        let deadline = began + Duration::from_millis(movetime_ms) + self.timeouts.think_margin;
-        loop {
-            match self.next(deadline, "bestmove", began).await {
-                Ok(Seen::BestMove(None)) => return Ok(None),
-                Ok(Seen::BestMove(Some(u))) => {
-                    return u
-                        .to_move(&now_pos)
-                        .map(Some)
-                        .map_err(|e| EngineError::IllegalMove {
-                            mv: u.to_string(),
-                            reason: e.to_string(),
-                        });
-                }
-                Ok(_) => {}
-                Err(e @ EngineError::Silent { .. }) => {
-                    let _ = self.send(Command::Stop).await;
-                    return Err(e);
-                }
-                Err(e) => return Err(e),
-            }
-        }
+        let allowed = Duration::from_millis(movetime_ms);
+        let stop = Command::Stop.to_bytes();
+        self.engine
+            .search(
+                &bytes,
+                allowed,
+                "bestmove",
+                &stop,
+                classify,
+                None,
+                |s, _, _| {
+                    let Seen::BestMove(best) = s else {
+                        return None;
+                    };
+                    Some(match best {
+                        None => Ok(None),
+                        Some(u) => {
+                            u.to_move(&now_pos)
+                                .map(Some)
+                                .map_err(|e| EngineError::IllegalMove {
+                                    mv: u.to_string(),
+                                    reason: e.to_string(),
+                                })
+                        }
+                    })
+                },
+            )
+            .await
     }
 
     /// `quit`; the process is killed when it has not ended within 2 s.
     pub async fn quit(self) {
-        self.engine
-            .shutdown(&Command::Quit.to_bytes(), Duration::from_secs(2))
-            .await;
+        self.engine.quit(&Command::Quit.to_bytes()).await;
     }
 }

@@ -8,37 +8,14 @@
 use std::time::Duration;
 
 use board_core::shogi::{Move, Position};
-use tokio::time::Instant;
 
 use crate::error::DecodeError;
+use crate::line_engine::{LineEngine, Read};
+pub use crate::line_engine::{Skipped, Timeouts};
 use crate::parse::Score;
-use crate::process::{Engine, EngineError, EngineSpec, Limits, Line};
+use crate::process::{EngineError, EngineSpec, Limits};
 use crate::types::EngineOption;
 use crate::usi::{BestMove, Command, EngineMessage, GameOver, Go, decode};
-
-/// How long the engine may take.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct Timeouts {
-    /// `usi` → `usiok` (default 10 s).
-    pub usiok: Duration,
-    /// `isready` → `readyok` (default 60 s: engines load their
-    /// evaluation files here).
-    pub readyok: Duration,
-    /// Added to the time the `go` allows before the engine counts as
-    /// silent (default 5 s).
-    pub think_margin: Duration,
-}
-
-impl Default for Timeouts {
-    fn default() -> Self {
-        Self {
-            usiok: Duration::from_secs(10),
-            readyok: Duration::from_secs(60),
-            think_margin: Duration::from_secs(5),
-        }
-    }
-}
 
 /// What the engine found for one move.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,16 +33,6 @@ pub struct Thought {
     pub elapsed: Duration,
 }
 
-/// A line the engine wrote that the driver skipped (reported to the
-/// caller's log).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Skipped {
-    /// It did not decode.
-    Malformed(DecodeError, Vec<u8>),
-    /// It was over the line cap (bytes seen).
-    Overlong(usize),
-}
-
 #[derive(Debug, PartialEq, Eq)]
 enum Seen {
     UsiOk,
@@ -73,25 +40,26 @@ enum Seen {
     IdName(String),
     BestMove(BestMove, Option<Move>),
     Info,
-    Unrecognised,
-    Other,
+}
+
+fn classify(line: &[u8]) -> Result<Read<Seen>, DecodeError> {
+    Ok(match decode(line)? {
+        EngineMessage::UsiOk => Read::Seen(Seen::UsiOk),
+        EngineMessage::ReadyOk => Read::Seen(Seen::ReadyOk),
+        EngineMessage::BestMove { best, ponder } => Read::Seen(Seen::BestMove(best, ponder)),
+        EngineMessage::IdName(n) => {
+            Read::Seen(Seen::IdName(String::from_utf8_lossy(n).into_owned()))
+        }
+        EngineMessage::Info(_) => Read::Seen(Seen::Info),
+        EngineMessage::Unrecognised(_) => Read::Bad,
+        _ => Read::Ignored,
+    })
 }
 
 /// A USI engine. See the module documentation.
+#[derive(Debug)]
 pub struct UsiEngine {
-    engine: Engine,
-    name: Option<String>,
-    timeouts: Timeouts,
-    bad: u32,
-    log: Box<dyn FnMut(Skipped) + Send>,
-}
-
-impl core::fmt::Debug for UsiEngine {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("UsiEngine")
-            .field("name", &self.name)
-            .finish_non_exhaustive()
-    }
+    engine: LineEngine,
 }
 
 impl UsiEngine {
@@ -108,24 +76,26 @@ impl UsiEngine {
         timeouts: Timeouts,
         log: Box<dyn FnMut(Skipped) + Send>,
     ) -> Result<Self, EngineError> {
-        let engine = Engine::spawn(spec, limits)?;
-        let mut e = Self {
-            engine,
-            name: None,
-            timeouts,
-            bad: 0,
-            log,
-        };
-        e.send(Command::Usi).await?;
-        let start = Instant::now();
-        let deadline = start + timeouts.usiok;
-        loop {
-            match e.next(deadline, "usiok", start).await?.0 {
-                Seen::UsiOk => break,
-                Seen::IdName(n) => e.name = Some(n),
-                _ => {}
-            }
-        }
+        let mut engine = LineEngine::spawn(spec, limits, timeouts, log)?;
+        let mut name = None;
+        engine
+            .exchange(
+                &Command::Usi.to_bytes(),
+                timeouts.usiok,
+                "usiok",
+                classify,
+                |s| {
+                    match s {
+                        Seen::UsiOk => return Some(()),
+                        Seen::IdName(n) => name = Some(n),
+                        _ => {}
+                    }
+                    None
+                },
+            )
+            .await?;
+        engine.name = name;
+        let mut e = Self { engine };
         for o in options {
             e.send(Command::SetOption {
                 name: &o.name,
@@ -139,7 +109,7 @@ impl UsiEngine {
 
     /// `id name` of the engine.
     pub fn name(&self) -> Option<&str> {
-        self.name.as_deref()
+        self.engine.name.as_deref()
     }
 
     async fn send(&mut self, c: Command<'_>) -> Result<(), EngineError> {
@@ -148,63 +118,12 @@ impl UsiEngine {
 
     /// `isready` → `readyok`.
     async fn ready(&mut self) -> Result<(), EngineError> {
-        self.send(Command::IsReady).await?;
-        let start = Instant::now();
-        let deadline = start + self.timeouts.readyok;
-        loop {
-            if self.next(deadline, "readyok", start).await?.0 == Seen::ReadyOk {
-                return Ok(());
-            }
-        }
-    }
-
-    /// The next line and what it is (`Seen::Skipped` for a line that
-    /// was skipped or is of no interest).
-    async fn next(
-        &mut self,
-        deadline: Instant,
-        awaiting: &'static str,
-        started: Instant,
-    ) -> Result<(Seen, Vec<u8>), EngineError> {
-        let line = self.engine.recv_line(deadline, awaiting, started).await?;
-        let max = self.engine.limits().max_bad_lines;
-        let (seen, text) = match line {
-            // Empty lines (some engines write them) are no lines at all.
-            Line::Text(t) if t.iter().all(|&b| b == b' ' || b == b'\t') => (Seen::Other, t),
-            Line::Text(t) => match decode(&t) {
-                Ok(m) => (
-                    match m {
-                        EngineMessage::UsiOk => Seen::UsiOk,
-                        EngineMessage::ReadyOk => Seen::ReadyOk,
-                        EngineMessage::BestMove { best, ponder } => Seen::BestMove(best, ponder),
-                        EngineMessage::IdName(n) => {
-                            Seen::IdName(String::from_utf8_lossy(n).into_owned())
-                        }
-                        EngineMessage::Info(_) => Seen::Info,
-                        EngineMessage::Unrecognised(_) => Seen::Unrecognised,
-                        _ => Seen::Other,
-                    },
-                    t,
-                ),
-                Err(e) => {
-                    (self.log)(Skipped::Malformed(e, t.clone()));
-                    (Seen::Unrecognised, t)
-                }
-            },
-            Line::Overlong(n) => {
-                (self.log)(Skipped::Overlong(n));
-                (Seen::Unrecognised, Vec::new())
-            }
-        };
-        if seen == Seen::Unrecognised {
-            self.bad += 1;
-            if max > 0 && self.bad >= max {
-                return Err(EngineError::BadLines(self.bad));
-            }
-        } else {
-            self.bad = 0;
-        }
-        Ok((seen, text))
+        let t = self.engine.timeouts.readyok;
+        self.engine
+            .exchange(&Command::IsReady.to_bytes(), t, "readyok", classify, |s| {
+                (s == Seen::ReadyOk).then_some(())
+            })
+            .await
     }
 
     /// `isready`/`readyok`, then `usinewgame`: call before each game.
@@ -239,50 +158,49 @@ impl UsiEngine {
         }
         let mut bytes = Command::Position { start, moves }.to_bytes();
         Command::Go(go).encode(&mut bytes);
-        self.engine.send(&bytes).await?;
-        let began = Instant::now();
-        let deadline = began + allowed + self.timeouts.think_margin;
+        let stop = Command::Stop.to_bytes();
         let mut info: Option<Vec<u8>> = None;
         let mut score = None;
-        loop {
-            let (msg, text) = match self.next(deadline, "bestmove", began).await {
-                Ok(r) => r,
-                Err(e @ EngineError::Silent { .. }) => {
-                    let _ = self.send(Command::Stop).await;
-                    return Err(e);
-                }
-                Err(e) => return Err(e),
-            };
-            match msg {
-                Seen::Info => {
-                    if let Ok(EngineMessage::Info(i)) = decode(&text)
-                        && i.score.is_some()
-                        && i.multipv.is_none_or(|m| m == 1)
-                    {
-                        score = i.score;
-                        info = Some(text);
+        self.engine
+            .search(
+                &bytes,
+                allowed,
+                "bestmove",
+                &stop,
+                classify,
+                None,
+                |s, text, took| match s {
+                    Seen::Info => {
+                        if let Ok(EngineMessage::Info(i)) = decode(&text)
+                            && i.score.is_some()
+                            && i.multipv.is_none_or(|m| m == 1)
+                        {
+                            score = i.score;
+                            info = Some(text);
+                        }
+                        None
                     }
-                }
-                Seen::BestMove(best, ponder) => {
-                    if let BestMove::Move(m) = best
-                        && let Err(e) = now_pos.check_move(m)
-                    {
-                        return Err(EngineError::IllegalMove {
-                            mv: m.to_string(),
-                            reason: e.to_string(),
-                        });
+                    Seen::BestMove(best, ponder) => {
+                        if let BestMove::Move(m) = best
+                            && let Err(e) = now_pos.check_move(m)
+                        {
+                            return Some(Err(EngineError::IllegalMove {
+                                mv: m.to_string(),
+                                reason: e.to_string(),
+                            }));
+                        }
+                        Some(Ok(Thought {
+                            best,
+                            ponder,
+                            info: info.take(),
+                            score: score.take(),
+                            elapsed: took,
+                        }))
                     }
-                    return Ok(Thought {
-                        best,
-                        ponder,
-                        info,
-                        score,
-                        elapsed: began.elapsed(),
-                    });
-                }
-                _ => {}
-            }
-        }
+                    _ => None,
+                },
+            )
+            .await
     }
 
     /// `gameover win|lose|draw`.
@@ -295,8 +213,6 @@ impl UsiEngine {
 
     /// `quit`; the process is killed when it has not ended within 2 s.
     pub async fn quit(self) {
-        self.engine
-            .shutdown(&Command::Quit.to_bytes(), Duration::from_secs(2))
-            .await;
+        self.engine.quit(&Command::Quit.to_bytes()).await;
     }
 }

@@ -251,3 +251,49 @@ async fn the_hub_engine_driver_plays_a_game() {
     assert!(moves.len() >= 10);
     e.quit().await;
 }
+
+/// A search that no longer counts (another id in `current`) is told
+/// `stop`; the engine still answers `done` (docs/specs/hub.md, *A
+/// search*), long before its time is up.
+#[tokio::test]
+async fn a_superseded_hub_search_is_stopped() {
+    use board_core::draughts::Position as DraughtsPosition;
+    use boardwire_engines::hub::Level;
+    use boardwire_engines::hub_engine::HubEngine;
+    let mut e = HubEngine::start(
+        &spec("hub-stop"),
+        &[],
+        Limits::default(),
+        Timeouts::default(),
+        Box::new(|_| {}),
+    )
+    .await
+    .unwrap();
+    let start = DraughtsPosition::startpos();
+    let (tx, mut rx) = tokio::sync::watch::channel(7u64);
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        tx.send_replace(8);
+        // Keep the sender until the search is over.
+        tokio::time::sleep(Duration::from_secs(5)).await;
+    });
+    let t0 = std::time::Instant::now();
+    let m = e
+        .think_while_current(
+            &start,
+            &[],
+            Level::MoveTime(30.0),
+            Duration::from_secs(30),
+            &mut rx,
+            7,
+        )
+        .await
+        .unwrap();
+    assert!(start.is_legal(m));
+    let took = t0.elapsed();
+    assert!(
+        took >= Duration::from_millis(200) && took < Duration::from_secs(3),
+        "{took:?}"
+    );
+    e.quit().await;
+}

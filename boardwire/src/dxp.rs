@@ -9,6 +9,13 @@
 //! * `dxp connect` — an initiator: plays `--games N` games against a DXP
 //!   engine, prints the transcript (party `initiator`) and a `result:` line
 //!   to stdout. [`initiate`] is the game loop; `demo` runs it too.
+//! * With `--engine PROGRAM` (both): a Hub engine plays instead of the
+//!   built-in player (`boardwire_engines::dxp_bridge`): one engine process
+//!   per connection, its moves passed to the session over the driver's
+//!   channel (`damexchange::net::connect_with`, `serve_with`); what it does
+//!   is noted in the transcript (`:: engine: done move=28x19x23 in 0.012
+//!   s`). An engine that fails resigns its game (GAMEEND `1`) and ends its
+//!   connection; `dxp connect` then exits 1.
 //! * `dxp decode` — decodes a raw capture (NUL-separated), one message per
 //!   line, a recorded capture (`[t] C->S ...\0`, see `capture.rs`) or
 //!   `--message` arguments, and prints each message in words, or its error
@@ -28,9 +35,11 @@ use std::time::{Duration, Instant as StdInstant};
 
 use board_core::draughts::{Color, Position};
 use board_core::player::Player;
+use boardwire_engines::dxp_bridge::{Answer, BridgePlan, HubBridge, Report};
+use boardwire_engines::process::EngineSpec;
 use clap::{Subcommand, ValueEnum};
 use damexchange::framer::{Framer, Status};
-use damexchange::net::{Closed, Flow, Limits, NetEvent};
+use damexchange::net::{Closed, ConnectInput, Flow, Limits, NetEvent};
 use damexchange::session::{
     Event, Follower, FollowerConfig, GameEnded, GameRequest, InitiatorConfig, Outcome,
 };
@@ -47,10 +56,12 @@ use boardwire_vectors::capture::{self, Escapes, Payload};
 /// `boardwire dxp ...`
 #[derive(Debug, Subcommand)]
 pub enum DxpCommand {
-    /// Follower: accept games and play them with the built-in player.
+    /// Follower: accept games and play them with the built-in player, or
+    /// with a Hub engine per connection (--engine).
     ///
     /// Prints the wire transcript of every connection to stdout and keeps
-    /// serving further connections and games until killed. Prints
+    /// serving further connections and games until killed; an engine that
+    /// fails resigns its game (GAMEEND 1) and ends only its connection. Prints
     /// `listening on ADDR` to stderr first (useful with port 0).
     Serve {
         /// Address to listen on.
@@ -88,8 +99,11 @@ pub enum DxpCommand {
         /// game has N or N+1 plies). Default: no limit.
         #[arg(long)]
         max_plies: Option<usize>,
+        #[command(flatten)]
+        engine: EngineArgs,
     },
-    /// Initiator: connect to a DXP engine and play games.
+    /// Initiator: connect to a DXP engine and play games, with the
+    /// built-in player or a Hub engine (--engine; exit 1 if it fails).
     Connect {
         /// The engine's address, HOST:PORT.
         address: String,
@@ -142,6 +156,8 @@ pub enum DxpCommand {
         /// and it is our turn, ask to take back our last move (BACKREQ).
         #[arg(long)]
         take_back_at: Option<usize>,
+        #[command(flatten)]
+        engine: EngineArgs,
     },
     /// Decode DXP messages: a raw capture, one message per line, a recorded
     /// capture, or messages given with --message.
@@ -174,6 +190,52 @@ pub enum DxpCommand {
         #[arg(long)]
         lenient: bool,
     },
+}
+
+/// The engine options of `dxp connect` and `dxp serve`: a Hub engine
+/// plays instead of the built-in player.
+#[derive(Debug, clap::Args)]
+pub(crate) struct EngineArgs {
+    /// A Hub engine to play with (Scan: `--engine scan --engine-arg hub`),
+    /// run as PROGRAM [--engine-arg ARG]... (no shell); `dxp serve` starts
+    /// one per connection. Without it the built-in player plays.
+    #[arg(long, value_name = "PROGRAM")]
+    engine: Option<std::ffi::OsString>,
+    /// An argument for the engine (repeatable, in order).
+    #[arg(
+        long,
+        value_name = "ARG",
+        allow_hyphen_values = true,
+        requires = "engine"
+    )]
+    engine_arg: Vec<std::ffi::OsString>,
+    /// An engine parameter, sent as `set-param name=NAME value=VALUE`
+    /// before `init` (repeatable; `NAME=` sends `value=""`). A NAME the
+    /// engine does not list in its `param` lines is named in a warning
+    /// (and sent all the same).
+    #[arg(long = "option", value_name = "NAME=VALUE", requires = "engine")]
+    options: Vec<boardwire_engines::types::EngineOption>,
+    /// Seconds the engine may take to answer `hub` (with `wait`) and
+    /// `init` (with `ready`).
+    #[arg(long, default_value_t = 60, value_name = "S")]
+    engine_timeout: u64,
+}
+
+impl EngineArgs {
+    /// The bridge's plan, when `--engine` is given.
+    fn plan(self) -> Option<BridgePlan> {
+        let program = self.engine?;
+        let mut plan = BridgePlan::new(
+            EngineSpec {
+                program,
+                args: self.engine_arg,
+            },
+            self.options,
+        );
+        plan.timeouts.usiok = Duration::from_secs(self.engine_timeout);
+        plan.timeouts.readyok = Duration::from_secs(self.engine_timeout);
+        Some(plan)
+    }
 }
 
 /// The input formats of `dxp decode`.
@@ -219,6 +281,7 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
             max_connections,
             max_bad_frames,
             max_plies,
+            engine,
         } => {
             let mut config = FollowerConfig::new(parse_name(&name)?);
             config.first_move_delay = Duration::from_millis(first_move_delay_ms);
@@ -234,7 +297,7 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
                 max_plies,
                 limits,
             };
-            runtime()?.block_on(serve(listen, config, plan))
+            runtime()?.block_on(serve(listen, config, plan, engine.plan()))
         }
         DxpCommand::Connect {
             address,
@@ -250,6 +313,7 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
             take_back_at,
             end_first,
             chat,
+            engine,
         } => {
             let start = match fen {
                 None => None,
@@ -278,7 +342,7 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
                 end_first,
                 chat,
             };
-            runtime()?.block_on(connect(&address, config, request, plan, out))
+            runtime()?.block_on(connect(&address, config, request, plan, engine.plan(), out))
         }
     }
 }
@@ -440,37 +504,88 @@ pub(crate) struct ServePlan {
     pub limits: Limits,
 }
 
-async fn serve(listen: SocketAddr, config: FollowerConfig, plan: ServePlan) -> Result<(), Failure> {
+async fn serve(
+    listen: SocketAddr,
+    config: FollowerConfig,
+    plan: ServePlan,
+    engine: Option<BridgePlan>,
+) -> Result<(), Failure> {
     let listener = TcpListener::bind(listen)
         .await
         .map_err(|e| Failure::Input(format!("cannot listen on {listen}: {e}")))?;
     let local = listener.local_addr().map_err(Failure::Output)?;
     eprintln!("listening on {local}");
     let (seed, max_plies) = (plan.seed, plan.max_plies);
-    damexchange::net::serve(
+    let on_closed = |n, result: io::Result<Closed>| match (n, result) {
+        // Accept errors: once per burst (the driver backs off and retries).
+        (0, Err(e)) => eprintln!("accept failed: {e} (retrying with back-off)"),
+        (n, result) => {
+            let t = Transcript::new("dxp", format!("follower#{n}"), Sink::Stdout);
+            match result {
+                Ok(closed) => t.note(&format!("connection {closed}")),
+                Err(e) => t.note(&format!("connection error: {e}")),
+            }
+        }
+    };
+    let Some(engine) = engine else {
+        return damexchange::net::serve(
+            listener,
+            config,
+            plan.limits,
+            move |n, peer| {
+                let t = Transcript::new("dxp", format!("follower#{n}"), Sink::Stdout);
+                t.note(&format!("connection from {peer}"));
+                let player = Player::new(seed ^ n.wrapping_mul(0x1000_0000_01B3));
+                follower_callback(t, player, max_plies, None)
+            },
+            on_closed,
+        )
+        .await
+        .map_err(Failure::Output);
+    };
+    // One engine per connection, started when it is accepted (within
+    // --max-connections); it quits when the connection ends.
+    damexchange::net::serve_with(
         listener,
         config,
         plan.limits,
         move |n, peer| {
             let t = Transcript::new("dxp", format!("follower#{n}"), Sink::Stdout);
-            t.note(&format!("connection from {peer}"));
-            let player = Player::new(seed ^ n.wrapping_mul(0x1000_0000_01B3));
-            follower_callback(t, player, max_plies, None)
+            t.note(&format!("connection from {peer}; starting the engine"));
+            let (bridge, answers) = HubBridge::spawn(engine.clone(), skipped_line_log(n));
+            let mut state = FollowerState::new(t, Mover::Engine(bridge), max_plies, None);
+            state.connection = n;
+            (answers, move |f: &mut Follower<StdInstant>, input| {
+                state.input(f, input)
+            })
         },
-        |n, result| match (n, result) {
-            // Accept errors: once per burst (the driver backs off and retries).
-            (0, Err(e)) => eprintln!("accept failed: {e} (retrying with back-off)"),
-            (n, result) => {
-                let t = Transcript::new("dxp", format!("follower#{n}"), Sink::Stdout);
-                match result {
-                    Ok(closed) => t.note(&format!("connection {closed}")),
-                    Err(e) => t.note(&format!("connection error: {e}")),
-                }
-            }
-        },
+        on_closed,
     )
     .await
     .map_err(Failure::Output)
+}
+
+/// Engine lines that were skipped, on stderr (connection `n`; 0 for
+/// `dxp connect`).
+fn skipped_line_log(n: u64) -> Box<dyn FnMut(boardwire_engines::usi_engine::Skipped) + Send> {
+    use boardwire_engines::usi_engine::Skipped;
+    let who = if n == 0 {
+        String::new()
+    } else {
+        format!("follower#{n}: ")
+    };
+    Box::new(move |s| match s {
+        Skipped::Malformed(e, line) => eprintln!("{who}engine line skipped: {e}: {}", show(&line)),
+        Skipped::Overlong(len) => eprintln!("{who}engine line of more than {len} bytes skipped"),
+    })
+}
+
+/// Who chooses our moves: the built-in player or a Hub engine.
+pub(crate) enum Mover {
+    /// `board_core::player::Player`.
+    Builtin(Player),
+    /// `--engine`.
+    Engine(HubBridge),
 }
 
 /// What one follower connection did.
@@ -486,24 +601,96 @@ pub(crate) struct FollowStats {
     pub problems: crate::transcript::Problems,
 }
 
-/// The follower's callback for [`damexchange::net::serve`]: logs to `t`,
-/// plays with `player`, stops a game at our first turn after `max_plies`
-/// plies, counts into `stats`.
-pub(crate) fn follower_callback(
-    mut t: Transcript,
-    mut player: Player,
+/// One follower connection: its transcript, its player, its counts.
+struct FollowerState {
+    t: Transcript,
+    mover: Mover,
     max_plies: Option<usize>,
     stats: Option<Arc<Mutex<FollowStats>>>,
-) -> impl FnMut(&mut Follower<StdInstant>, NetEvent<'_>) -> Flow + Send + 'static {
-    let mut local = FollowStats::default();
-    let mut bad = BadLines::default();
-    move |f, e| {
-        log(&mut t, &mut bad, f.position(), &e);
+    local: FollowStats,
+    bad: BadLines,
+    /// The connection number (for stderr lines).
+    connection: u64,
+}
+
+impl FollowerState {
+    fn new(
+        t: Transcript,
+        mover: Mover,
+        max_plies: Option<usize>,
+        stats: Option<Arc<Mutex<FollowStats>>>,
+    ) -> FollowerState {
+        FollowerState {
+            t,
+            mover,
+            max_plies,
+            stats,
+            local: FollowStats::default(),
+            bad: BadLines::default(),
+            connection: 0,
+        }
+    }
+
+    /// A bridge report as a transcript note; a failure also on stderr.
+    /// `true` when the connection should close now (the engine failed and
+    /// no game is left to resign).
+    fn engine_report(&mut self, f: &Follower<StdInstant>, r: Option<Report>) -> bool {
+        let Some(r) = r else { return false };
+        self.t.note(&printable(&r.to_string()));
+        match &r {
+            Report::Failed { .. } => {
+                eprintln!("follower#{}: {r}", self.connection);
+                f.position().is_none()
+            }
+            Report::Started { unknown, .. } if !unknown.is_empty() => {
+                eprintln!("follower#{}: {r}", self.connection);
+                false
+            }
+            _ => false,
+        }
+    }
+
+    fn input(&mut self, f: &mut Follower<StdInstant>, input: ConnectInput<'_, Answer>) -> Flow {
+        let flow = match input {
+            ConnectInput::External(a) => {
+                let r = match &mut self.mover {
+                    Mover::Engine(b) => Some(b.answer(f, a, StdInstant::now())),
+                    Mover::Builtin(_) => None,
+                };
+                if self.engine_report(f, r) {
+                    Flow::Close
+                } else {
+                    Flow::Continue
+                }
+            }
+            ConnectInput::Net(e) => self.net(f, e),
+            _ => Flow::Continue,
+        };
+        if let Some(s) = &self.stats
+            && let Ok(mut s) = s.lock()
+        {
+            *s = self.local.clone();
+        }
+        flow
+    }
+
+    fn net(&mut self, f: &mut Follower<StdInstant>, e: NetEvent<'_>) -> Flow {
+        let t = &mut self.t;
+        let local = &mut self.local;
+        log(t, &mut self.bad, f.position(), &e);
         let mut flow = Flow::Continue;
         match e {
-            NetEvent::Session(ev @ Event::GameStarted(_)) => {
+            NetEvent::Session(ev @ Event::GameStarted(g)) => {
                 local.games += 1;
                 t.note(&format!("game {}: {}", local.games, describe(ev, None)));
+                if let Mover::Engine(b) = &mut self.mover {
+                    b.game_started(g);
+                }
+            }
+            NetEvent::Session(Event::TakenBack { .. }) => {
+                if let Mover::Engine(b) = &mut self.mover {
+                    b.taken_back();
+                }
             }
             NetEvent::Session(ev @ Event::GameEnded(g)) => {
                 if g.closed {
@@ -516,6 +703,13 @@ pub(crate) fn follower_callback(
                 } else {
                     local.ended += 1;
                     t.note(&format!("game {}: {}", local.games, describe(ev, None)));
+                }
+                if let Mover::Engine(b) = &mut self.mover {
+                    b.game_ended();
+                    if b.failed().is_some() {
+                        // The engine is gone: no further games here.
+                        flow = Flow::Close;
+                    }
                 }
             }
             NetEvent::Session(ev @ Event::MoveRejected { mv, reason }) => {
@@ -540,31 +734,47 @@ pub(crate) fn follower_callback(
                 let now = StdInstant::now();
                 let position = *f.position().expect("our turn implies a game");
                 let plies = f.moves().len();
-                if max_plies.is_some_and(|max| plies >= max) {
+                if self.max_plies.is_some_and(|max| plies >= max) {
                     t.note(&format!(
                         "{plies} plies played: we stop the game (GAMEEND reason 0, no result)"
                     ));
                     let _ = f.end_game(GameEndReason::Unknown, now);
                 } else {
-                    match player.choose_draughts(&position) {
-                        Some(mv) => {
-                            let _ = f.send_move(mv, now);
-                        }
-                        None => {
-                            let _ = f.end_game(GameEndReason::SenderLoses, now);
+                    match &mut self.mover {
+                        Mover::Builtin(player) => match player.choose_draughts(&position) {
+                            Some(mv) => {
+                                let _ = f.send_move(mv, now);
+                            }
+                            None => {
+                                let _ = f.end_game(GameEndReason::SenderLoses, now);
+                            }
+                        },
+                        Mover::Engine(b) => {
+                            let r = b.our_turn(f, now);
+                            if self.engine_report(f, r) {
+                                flow = Flow::Close;
+                            }
                         }
                     }
                 }
             }
             _ => {}
         }
-        if let Some(s) = &stats
-            && let Ok(mut s) = s.lock()
-        {
-            *s = local.clone();
-        }
         flow
     }
+}
+
+/// The follower's callback for [`damexchange::net::serve`]: logs to `t`,
+/// plays with `player`, stops a game at our first turn after `max_plies`
+/// plies, counts into `stats`.
+pub(crate) fn follower_callback(
+    t: Transcript,
+    player: Player,
+    max_plies: Option<usize>,
+    stats: Option<Arc<Mutex<FollowStats>>>,
+) -> impl FnMut(&mut Follower<StdInstant>, NetEvent<'_>) -> Flow + Send + 'static {
+    let mut state = FollowerState::new(t, Mover::Builtin(player), max_plies, stats);
+    move |f, e| state.input(f, ConnectInput::Net(e))
 }
 
 // ---------------------------------------------------------------- connect
@@ -615,19 +825,59 @@ pub(crate) struct InitiatorReport {
     pub silent: bool,
     /// Why the run stopped before all games were played.
     pub stopped: Option<String>,
+    /// `--engine`: why the engine failed (we resigned).
+    pub engine_failed: Option<String>,
 }
 
 /// Plays `plan.games` games as the initiator against `address` with
-/// [`damexchange::net::connect`], logging to `t`.
+/// the built-in player, logging to `t`.
 pub(crate) async fn initiate(
+    address: &str,
+    config: InitiatorConfig,
+    request: GameRequest,
+    plan: &InitiatorPlan,
+    t: &mut Transcript,
+) -> Result<InitiatorReport, String> {
+    initiate_with(address, config, request, plan, None, t).await
+}
+
+/// [`initiate`] with a Hub engine (`engine`) or the built-in player, with
+/// [`damexchange::net::connect_with`]. The engine is started (its
+/// start-up done) before the connection is opened; one that does not
+/// start is an `Err`.
+pub(crate) async fn initiate_with(
     address: &str,
     mut config: InitiatorConfig,
     mut request: GameRequest,
     plan: &InitiatorPlan,
+    engine: Option<BridgePlan>,
     t: &mut Transcript,
 ) -> Result<InitiatorReport, String> {
     config.reply_timeout = Some(plan.timeout);
-    let mut player = Player::new(plan.seed);
+    let (mut mover, answers) = match engine {
+        None => {
+            // No sender: the channel is closed and never waited on.
+            let (_, none) = tokio::sync::mpsc::channel::<Answer>(1);
+            (Mover::Builtin(Player::new(plan.seed)), none)
+        }
+        Some(p) => {
+            let (bridge, mut answers) = HubBridge::spawn(p, skipped_line_log(0));
+            // The start-up is bounded by the engine driver (--engine-timeout).
+            let first = answers.recv().await;
+            let r = match first {
+                Some(Answer::Started { name, unknown }) => Report::Started { name, unknown },
+                Some(Answer::Failed(why)) => return Err(format!("engine: {why}")),
+                _ => return Err("engine: the engine task ended".into()),
+            };
+            if let Report::Started { unknown, .. } = &r
+                && !unknown.is_empty()
+            {
+                eprintln!("{r}");
+            }
+            t.note(&printable(&r.to_string()));
+            (Mover::Engine(bridge), answers)
+        }
+    };
     let mut report = InitiatorReport::default();
     let mut take_back_pending = plan.take_back_at;
     let mut game_no = 1;
@@ -638,9 +888,29 @@ pub(crate) async fn initiate(
     limits.handshake_timeout = limits
         .handshake_timeout
         .max(plan.timeout + Duration::from_secs(1));
-    let closed = damexchange::net::connect(address, config, &limits, |i, e| {
-        log(t, &mut bad, i.position(), &e);
+    let closed = damexchange::net::connect_with(address, config, &limits, answers, |i, input| {
         let now = StdInstant::now();
+        let e = match input {
+            ConnectInput::Net(e) => e,
+            ConnectInput::External(a) => {
+                if let Mover::Engine(b) = &mut mover {
+                    let r = b.answer(i, a, now);
+                    t.note(&printable(&r.to_string()));
+                    if let Report::Failed { why, .. } = r {
+                        report.engine_failed.get_or_insert(why);
+                        if i.position().is_none() {
+                            return Flow::Close;
+                        }
+                    }
+                }
+                return Flow::Continue;
+            }
+            _ => return Flow::Continue,
+        };
+        log(t, &mut bad, i.position(), &e);
+        if let (NetEvent::Session(Event::GameEnded(_)), Mover::Engine(b)) = (&e, &mut mover) {
+            b.game_ended();
+        }
         match e {
             NetEvent::Connected { peer } => {
                 t.note(&format!("connected to {peer}"));
@@ -661,9 +931,12 @@ pub(crate) async fn initiate(
                     return Flow::Close;
                 }
             }
-            NetEvent::Session(ev @ Event::GameStarted(_)) => {
+            NetEvent::Session(ev @ Event::GameStarted(g)) => {
                 refusals = 0;
                 t.note(&format!("game {game_no}: {}", describe(ev, None)));
+                if let Mover::Engine(b) = &mut mover {
+                    b.game_started(g);
+                }
             }
             NetEvent::Session(ev @ Event::GameRefused { code }) => {
                 let note = describe(ev, None);
@@ -688,7 +961,12 @@ pub(crate) async fn initiate(
                     return Flow::Close;
                 }
             }
-            NetEvent::Session(Event::TakenBack { .. }) => report.take_backs += 1,
+            NetEvent::Session(Event::TakenBack { .. }) => {
+                report.take_backs += 1;
+                if let Mover::Engine(b) = &mut mover {
+                    b.taken_back();
+                }
+            }
             NetEvent::Session(ev @ Event::GameEnded(g)) if g.closed => {
                 // The follower closed the stream during the game: not a
                 // completed game.
@@ -711,7 +989,10 @@ pub(crate) async fn initiate(
                 t.note(&format!("game {game_no}: {}", describe(ev, None)));
                 report.last = Some(g.clone());
                 report.games_done += 1;
-                if report.games_done >= plan.games || report.misbehaved {
+                if report.games_done >= plan.games
+                    || report.misbehaved
+                    || report.engine_failed.is_some()
+                {
                     return Flow::Close;
                 }
                 game_no += 1;
@@ -763,7 +1044,16 @@ pub(crate) async fn initiate(
                         "{plies} plies played: we stop the game (GAMEEND reason 0, no result)"
                     ));
                     let _ = i.end_game(GameEndReason::Unknown, now);
-                } else if let Some(mv) = player.choose_draughts(&position) {
+                } else if let Mover::Engine(b) = &mut mover {
+                    if let Some(r) = b.our_turn(i, now) {
+                        t.note(&printable(&r.to_string()));
+                        if let Report::Failed { why, .. } = r {
+                            report.engine_failed.get_or_insert(why);
+                        }
+                    }
+                } else if let Mover::Builtin(player) = &mut mover
+                    && let Some(mv) = player.choose_draughts(&position)
+                {
                     if let Err(e) = i.send_move(mv, now) {
                         report.problems.push(format!("MOVE: {e}"));
                         report.stopped = Some(format!("MOVE: {e}"));
@@ -808,14 +1098,19 @@ async fn connect(
     config: InitiatorConfig,
     request: GameRequest,
     plan: InitiatorPlan,
+    engine: Option<BridgePlan>,
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     let mut t = Transcript::new("dxp", "initiator", Sink::Stdout);
-    let report = initiate(address, config, request, &plan, &mut t)
+    let report = initiate_with(address, config, request, &plan, engine, &mut t)
         .await
-        // The peer misbehaved or went silent: the run went wrong (exit 1),
-        // as for `csa connect`; exit 2 stays for bad input.
-        .map_err(|e| Failure::Failed(format!("error: {address}: {e}")))?;
+        // The peer misbehaved or went silent, or the engine did not start:
+        // the run went wrong (exit 1), as for `csa connect`; exit 2 stays
+        // for bad input.
+        .map_err(|e| match e.strip_prefix("engine: ") {
+            Some(why) => Failure::Failed(format!("error: engine: {why}")),
+            None => Failure::Failed(format!("error: {address}: {e}")),
+        })?;
     let (won, lost, drawn, no_result) = report.score;
     writeln!(
         out,
@@ -823,6 +1118,11 @@ async fn connect(
         report.games_done
     )
     .map_err(Failure::Output)?;
+    if let Some(why) = report.engine_failed {
+        return Err(Failure::Failed(format!(
+            "error: engine: {why} (we resigned)"
+        )));
+    }
     if report.games_done < plan.games {
         let why = report.stopped.as_deref().unwrap_or("the run stopped");
         return Err(Failure::Failed(format!(

@@ -171,7 +171,8 @@ enum Command {
     },
     /// Novag Citrine over a serial port (or simulated on a pty): play a game.
     Citrine(citrine::CitrineArgs),
-    /// DamExchange (DXP) for draughts engines: serve, connect, decode.
+    /// DamExchange (DXP) for draughts engines: serve, connect (the built-in
+    /// player or a Hub engine, --engine), decode.
     Dxp {
         #[command(subcommand)]
         command: dxp::DxpCommand,

@@ -1,7 +1,9 @@
 //! TCP drivers (feature `tokio`): [`serve`] runs a [`Follower`] for every
 //! accepted connection, [`connect`] runs an [`Initiator`] on one
 //! connection (docs/specs/damexchange.md, *Transport (layer 1)*, *Roles and
-//! dialogue (layer 2)*).
+//! dialogue (layer 2)*). [`connect_with`] and [`serve_with`] also wait on
+//! a channel per connection (moves found by an engine in another task)
+//! and pass what arrives to the callback as [`ConnectInput::External`].
 //!
 //! These are the only places in the crate that own a socket. Each
 //! connection is a `tokio_util::codec::Framed<TcpStream, DxpCodec>` driven
@@ -23,6 +25,7 @@ use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
+use tokio::sync::mpsc;
 use tokio_util::codec::Framed;
 
 use crate::codec::DxpCodec;
@@ -116,6 +119,20 @@ pub enum Flow {
     Close,
 }
 
+/// What the callback of [`connect_with`] / [`serve_with`] sees: the
+/// connection's [`NetEvent`], or a value that arrived on its channel.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ConnectInput<'a, M> {
+    /// A message sent or received, a session event, idle, the close (as
+    /// [`connect`] / [`serve`] give them).
+    Net(NetEvent<'a>),
+    /// A value from the connection's channel (a move an engine found, a
+    /// command from another task): act on it with the session; what that
+    /// queues is written at once.
+    External(M),
+}
+
 /// Why a connection ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -202,28 +219,33 @@ driven!(Initiator<Instant>);
 #[derive(Debug, Default)]
 struct Budget(AtomicUsize);
 
-async fn run<S: Driven>(
+async fn run<S: Driven, M>(
     stream: TcpStream,
     session: &mut S,
     leniency: Leniency,
     limits: &Limits,
     budget: &Budget,
-    callback: &mut impl FnMut(&mut S, NetEvent<'_>) -> Flow,
+    external: &mut mpsc::Receiver<M>,
+    callback: &mut impl FnMut(&mut S, ConnectInput<'_, M>) -> Flow,
 ) -> io::Result<Closed> {
-    let result = run_connection(stream, session, leniency, limits, budget, callback).await;
+    let result = run_connection(
+        stream, session, leniency, limits, budget, external, callback,
+    )
+    .await;
     if let Ok(why) = result {
-        let _ = callback(session, NetEvent::Closed(why));
+        let _ = callback(session, ConnectInput::Net(NetEvent::Closed(why)));
     }
     result
 }
 
-async fn run_connection<S: Driven>(
+async fn run_connection<S: Driven, M>(
     stream: TcpStream,
     session: &mut S,
     leniency: Leniency,
     limits: &Limits,
     budget: &Budget,
-    callback: &mut impl FnMut(&mut S, NetEvent<'_>) -> Flow,
+    external: &mut mpsc::Receiver<M>,
+    callback: &mut impl FnMut(&mut S, ConnectInput<'_, M>) -> Flow,
 ) -> io::Result<Closed> {
     stream.set_nodelay(true)?;
     let peer = stream.peer_addr()?;
@@ -232,9 +254,10 @@ async fn run_connection<S: Driven>(
     let handshake_by = Instant::now() + limits.handshake_timeout;
     let mut handshaken = false;
     let mut bad = 0u32;
+    let mut external_open = true;
     macro_rules! tell {
         ($e:expr) => {
-            if callback(session, $e) == Flow::Close {
+            if callback(session, ConnectInput::Net($e)) == Flow::Close {
                 // What the callback queued before closing (a CHAT saying
                 // why) still goes out.
                 drain_out(session, &mut framed, limits, callback).await;
@@ -305,6 +328,16 @@ async fn run_connection<S: Driven>(
             }
         };
         tokio::select! {
+            m = external.recv(), if external_open => match m {
+                Some(m) => {
+                    if callback(session, ConnectInput::External(m)) == Flow::Close {
+                        drain_out(session, &mut framed, limits, callback).await;
+                        return Ok(Closed::ByUs);
+                    }
+                }
+                // Every sender is gone: the channel is no longer waited on.
+                None => external_open = false,
+            },
             item = framed.next() => match item {
                 None => {
                     // A game in progress ends (GameEnded, no result).
@@ -352,11 +385,11 @@ async fn run_connection<S: Driven>(
 /// closed by us (at most [`Limits::output_queue_cap`] frames, within
 /// [`Limits::send_timeout`]); the callback sees each as [`NetEvent::Sent`]
 /// (what it returns is ignored).
-async fn drain_out<S: Driven>(
+async fn drain_out<S: Driven, M>(
     session: &mut S,
     framed: &mut Framed<TcpStream, DxpCodec>,
     limits: &Limits,
-    callback: &mut impl FnMut(&mut S, NetEvent<'_>) -> Flow,
+    callback: &mut impl FnMut(&mut S, ConnectInput<'_, M>) -> Flow,
 ) {
     let mut queued = 0usize;
     while let Some(t) = session.transmit() {
@@ -365,7 +398,7 @@ async fn drain_out<S: Driven>(
             break;
         }
         if let Ok(msg) = decode::<Message>(t.message_bytes()) {
-            let _ = callback(session, NetEvent::Sent(&msg));
+            let _ = callback(session, ConnectInput::Net(NetEvent::Sent(&msg)));
         }
         if framed.feed(t).await.is_err() {
             return;
@@ -379,7 +412,8 @@ async fn drain_out<S: Driven>(
 ///
 /// `callback` sees every [`NetEvent`]; it sends the first GAMEREQ
 /// (`request_game`) on [`NetEvent::Connected`] and moves on
-/// [`NetEvent::Idle`] when `is_our_turn()`.
+/// [`NetEvent::Idle`] when `is_our_turn()`. For moves that come from
+/// another task (an engine), see [`connect_with`].
 ///
 /// # Errors
 /// I/O errors connecting, reading and writing.
@@ -388,6 +422,35 @@ pub async fn connect<A: ToSocketAddrs>(
     config: InitiatorConfig,
     limits: &Limits,
     mut callback: impl FnMut(&mut Initiator<Instant>, NetEvent<'_>) -> Flow,
+) -> io::Result<Closed> {
+    // No sender: the channel is closed from the start and never waited on.
+    let (_, none) = mpsc::channel::<core::convert::Infallible>(1);
+    connect_with(addr, config, limits, none, |i, input| match input {
+        ConnectInput::Net(e) => callback(i, e),
+        ConnectInput::External(never) => match never {},
+    })
+    .await
+}
+
+/// [`connect`] that also waits on a channel: each value received on
+/// `external` is passed to the callback as [`ConnectInput::External`] with
+/// the session, which may then play it (`send_move_with`, `end_game`);
+/// what that queues is written at once, and a [`Flow::Close`] closes the
+/// connection as for any other input. Everything else is [`connect`]'s:
+/// the same [`Limits`] (handshake timeout, bad frames, output caps, send
+/// timeout), the session's reply timeout and clock bound
+/// ([`Event::PeerSilent`]), the same order of events and errors. When
+/// every sender of `external` is dropped the channel is no longer waited
+/// on (the connection goes on).
+///
+/// # Errors
+/// As [`connect`].
+pub async fn connect_with<A: ToSocketAddrs, M>(
+    addr: A,
+    config: InitiatorConfig,
+    limits: &Limits,
+    mut external: mpsc::Receiver<M>,
+    mut callback: impl FnMut(&mut Initiator<Instant>, ConnectInput<'_, M>) -> Flow,
 ) -> io::Result<Closed> {
     let stream = TcpStream::connect(addr).await?;
     let leniency = config.leniency;
@@ -398,6 +461,7 @@ pub async fn connect<A: ToSocketAddrs>(
         leniency,
         limits,
         &Budget::default(),
+        &mut external,
         &mut callback,
     )
     .await
@@ -432,6 +496,56 @@ where
     M: Fn(u64, SocketAddr) -> C + Send + Sync + 'static,
     D: Fn(u64, io::Result<Closed>) + Send + Sync + 'static,
 {
+    serve_with(
+        listener,
+        config,
+        limits,
+        move |n, peer| {
+            let mut callback = make_callback(n, peer);
+            // No sender: the channel is closed from the start.
+            let (_, none) = mpsc::channel::<core::convert::Infallible>(1);
+            let callback =
+                move |f: &mut Follower<Instant>,
+                      input: ConnectInput<'_, core::convert::Infallible>| {
+                    match input {
+                        ConnectInput::Net(e) => callback(f, e),
+                        ConnectInput::External(never) => match never {},
+                    }
+                };
+            (none, callback)
+        },
+        on_closed,
+    )
+    .await
+}
+
+/// [`serve`] where every connection also has a channel of its own:
+/// `make_connection(connection number, peer)` gives the receiver and the
+/// callback (e.g. after starting an engine process for this connection,
+/// whose moves come on the channel); each value received is passed to
+/// that connection's callback as [`ConnectInput::External`], as in
+/// [`connect_with`]. It is called only for connections accepted within
+/// [`Limits::max_connections`], so at most that many exist at once; the
+/// receiver and the callback are dropped when the connection ends (an
+/// engine they own can stop then). A connection whose callback returns
+/// [`Flow::Close`] ends alone: the server and the other connections go
+/// on. Everything else is [`serve`]'s.
+///
+/// # Errors
+/// As [`serve`].
+pub async fn serve_with<C, X, M, D>(
+    listener: TcpListener,
+    config: FollowerConfig,
+    limits: Limits,
+    make_connection: M,
+    on_closed: D,
+) -> io::Result<()>
+where
+    C: FnMut(&mut Follower<Instant>, ConnectInput<'_, X>) -> Flow + Send + 'static,
+    X: Send + 'static,
+    M: Fn(u64, SocketAddr) -> (mpsc::Receiver<X>, C) + Send + Sync + 'static,
+    D: Fn(u64, io::Result<Closed>) + Send + Sync + 'static,
+{
     let limits = Arc::new(limits);
     let budget = Arc::new(Budget::default());
     let active = Arc::new(AtomicUsize::new(0));
@@ -464,7 +578,7 @@ where
             continue;
         }
         active.fetch_add(1, Ordering::Relaxed);
-        let mut callback = make_callback(number, peer);
+        let (mut external, mut callback) = make_connection(number, peer);
         let (limits, budget, active, on_closed) = (
             limits.clone(),
             budget.clone(),
@@ -481,11 +595,117 @@ where
                 leniency,
                 &limits,
                 &budget,
+                &mut external,
                 &mut callback,
             )
             .await;
+            // The connection's channel and callback go first (an engine
+            // they own stops), then the count.
+            drop(external);
+            drop(callback);
             active.fetch_sub(1, Ordering::Relaxed);
             on_closed(number, result);
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::GameRequest;
+    use crate::types::Name;
+    use board_core::draughts::Color;
+    use std::sync::Mutex;
+    use std::vec::Vec;
+
+    /// `serve_with`: each connection's channel is its own; a value on it
+    /// reaches that connection's callback (here: it plays the move sent
+    /// from another task), and a connection closed from its callback
+    /// leaves the server serving. `connect_with`: the GAMEREQ is sent when
+    /// a value arrives on the initiator's channel.
+    #[tokio::test]
+    async fn values_from_other_tasks_reach_their_connection() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let mut config = FollowerConfig::new(Name::new("with").unwrap());
+        config.first_move_delay = Duration::ZERO;
+        let made = Arc::new(Mutex::new(Vec::new()));
+        let m = made.clone();
+        let server = tokio::spawn(serve_with(
+            listener,
+            config,
+            Limits::default(),
+            move |n, _| {
+                m.lock().unwrap().push(n);
+                let (tx, rx) = mpsc::channel::<u64>(1);
+                move_maker(tx, n);
+                let cb = move |f: &mut Follower<Instant>, input: ConnectInput<'_, u64>| {
+                    match input {
+                        // Connection 1 closes on its first value.
+                        ConnectInput::External(1) => return Flow::Close,
+                        ConnectInput::External(_) if f.is_our_turn() => {
+                            let mv = f.position().unwrap().legal_moves().as_slice()[0];
+                            f.send_move(mv, Instant::now()).unwrap();
+                        }
+                        _ => {}
+                    }
+                    Flow::Continue
+                };
+                (rx, cb)
+            },
+            |_, _| {},
+        ));
+        for conn in 1..=2u64 {
+            let (tx, rx) = mpsc::channel::<()>(1);
+            let mut moves = 0usize;
+            let request = GameRequest {
+                our_color: Color::Black,
+                minutes: 1,
+                moves: 0,
+                start: None,
+            };
+            let closed = connect_with(
+                addr,
+                InitiatorConfig::new(Name::new("init").unwrap()),
+                &Limits::default(),
+                rx,
+                |i, input| {
+                    match input {
+                        ConnectInput::Net(NetEvent::Connected { .. }) => {
+                            tx.try_send(()).unwrap();
+                        }
+                        ConnectInput::External(()) => {
+                            i.request_game(request, Instant::now()).unwrap()
+                        }
+                        ConnectInput::Net(NetEvent::Session(Event::MoveReceived { .. })) => {
+                            moves += 1;
+                            return Flow::Close;
+                        }
+                        _ => {}
+                    }
+                    Flow::Continue
+                },
+            )
+            .await
+            .unwrap();
+            if conn == 1 {
+                // Its follower closed on its channel's value, before moving.
+                assert_eq!((closed, moves), (Closed::ByPeer, 0));
+            } else {
+                // The follower's move came from its channel.
+                assert_eq!((closed, moves), (Closed::ByUs, 1));
+            }
+        }
+        assert_eq!(*made.lock().unwrap(), [1, 2]);
+        server.abort();
+    }
+
+    /// Sends the connection number on `tx` after a moment (from another
+    /// task, as an engine would).
+    fn move_maker(tx: mpsc::Sender<u64>, n: u64) {
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let _ = tx.send(n).await;
         });
     }
 }

@@ -8,7 +8,12 @@
 //!   there in the initial position: illegal);
 //! - `usi-silent`: answers the handshake, never a `go`;
 //! - `uci`: a UCI engine playing legal chess moves;
-//! - `hub`: a Hub (v2) draughts engine playing legal moves.
+//! - `hub`: a Hub (v2) draughts engine playing legal moves;
+//! - `hub-crash`: as `hub`, but exits (status 3) on its second `go`;
+//! - `hub-illegal`: answers every `go` with `done move=1-1` (a quiet
+//!   move that goes nowhere: illegal in every position);
+//! - `hub-silent`: answers the start-up, never a `go`;
+//! - `hub-stop`: answers a `go` only when told `stop` (Hub: `done` then).
 
 use std::io::{BufRead, Write};
 
@@ -26,10 +31,12 @@ fn main() {
             usi(&mode, &stdin, &mut out, &mut player)
         }
         "uci" => uci(&stdin, &mut out, &mut player),
-        "hub" => hub(&stdin, &mut out, &mut player),
+        "hub" | "hub-crash" | "hub-illegal" | "hub-silent" | "hub-stop" => {
+            hub(&mode, &stdin, &mut out, &mut player)
+        }
         _ => {
             eprintln!(
-                "usage: boardwire-test-engine usi|usi-crash|usi-illegal|usi-silent|uci|hub [SEED]"
+                "usage: boardwire-test-engine usi|usi-crash|usi-illegal|usi-silent|uci|hub|hub-crash|hub-illegal|hub-silent|hub-stop [SEED]"
             );
             std::process::exit(2);
         }
@@ -135,13 +142,24 @@ fn uci(stdin: &std::io::Stdin, out: &mut impl Write, player: &mut Player) {
 /// Hub v2 (docs/specs/hub.md): `hub` → `id`, a `param`, `wait`; `init`
 /// → `ready`; `pos pos=<51 chars> [moves="..."]`, `level ...`, `go think`
 /// → `info` and `done move=<move>`; `ping` → `pong`; `quit`.
-fn hub(stdin: &std::io::Stdin, out: &mut impl Write, player: &mut Player) {
+fn hub(mode: &str, stdin: &std::io::Stdin, out: &mut impl Write, player: &mut Player) {
     use board_core::draughts::Position;
     use boardwire_engines::hub::HubMove;
     let mut pos = Position::startpos();
+    let mut gos = 0;
+    let mut searching = false;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { return };
         let word = line.split_whitespace().next().unwrap_or("");
+        if mode == "hub-stop" && word == "go" {
+            searching = true;
+            continue;
+        }
+        if mode == "hub-stop" && word == "stop" && searching {
+            searching = false;
+        } else if word == "stop" {
+            continue;
+        }
         match word {
             "hub" => {
                 say(
@@ -178,14 +196,22 @@ fn hub(stdin: &std::io::Stdin, out: &mut impl Write, player: &mut Player) {
                     }
                 }
             }
-            "go" => match player.choose_draughts(&pos) {
-                Some(mv) => {
-                    let h = HubMove::from_move(mv);
-                    say(out, &format!("info depth=1 score=0.0 pv={h}"));
-                    say(out, &format!("done move={h}"));
+            "go" | "stop" => {
+                gos += 1;
+                match mode {
+                    "hub-silent" => {}
+                    "hub-crash" if gos >= 2 => std::process::exit(3),
+                    "hub-illegal" => say(out, "done move=1-1"),
+                    _ => match player.choose_draughts(&pos) {
+                        Some(mv) => {
+                            let h = HubMove::from_move(mv);
+                            say(out, &format!("info depth=1 score=0.0 pv={h}"));
+                            say(out, &format!("done move={h}"));
+                        }
+                        None => say(out, "error message=\"no legal move\""),
+                    },
                 }
-                None => say(out, "error message=\"no legal move\""),
-            },
+            }
             "quit" => return,
             _ => {}
         }

@@ -1,0 +1,654 @@
+//! A Hub engine (docs/specs/hub.md) playing one side of DXP games
+//! (docs/specs/damexchange.md): the part of `boardwire dxp connect
+//! --engine` and `dxp serve --engine` that is not the socket.
+//!
+//! [`HubBridge::spawn`] starts the engine in a task of its own
+//! ([`HubEngine`]: `hub` → `id`/`param`... `wait`, `set-param` per option,
+//! `init` → `ready`); its answers come on a channel ([`Answer`]), which the
+//! DXP driver waits on beside the socket
+//! (`damexchange::net::connect_with`, `serve_with`). The caller passes
+//! the session's events on:
+//!
+//! - [`HubBridge::game_started`] (DXP `GameStarted`): `new-game`, and the
+//!   clock of the GAMEREQ ([`Clock`]);
+//! - [`HubBridge::our_turn`] whenever the session is idle: on our turn,
+//!   `pos pos=<start> moves="<moves>"`, `level ...` from the clock, `go
+//!   think`;
+//! - [`HubBridge::answer`] for each [`Answer`]: `done move=...` is checked
+//!   in the position and sent as a DXP MOVE (from, to, captured set, the
+//!   seconds we used);
+//! - [`HubBridge::taken_back`] (DXP `TakenBack`, either side asked): a
+//!   search under way is told `stop` (its answer dropped), and the next
+//!   `pos` gives the engine the position taken back to;
+//!   [`HubBridge::game_ended`] (a search under way is stopped too).
+//!
+//! An engine that cannot start, exits, stays silent past its time or plays
+//! an illegal move fails the bridge ([`HubBridge::failed`]): at our turn
+//! (at once, or the next one: only the side to move may send GAMEEND) we
+//! resign, GAMEEND reason `1` (sender loses).
+
+use std::time::Duration;
+
+use board_core::draughts::{Move, Position};
+use damexchange::GameEndReason;
+use damexchange::session::{CommandError, Follower, GameStarted, Initiator};
+use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
+
+use crate::hub::{HubMove, Level};
+use crate::hub_engine::HubEngine;
+use crate::process::{EngineSpec, Limits};
+use crate::types::EngineOption;
+use crate::usi_engine::{Skipped, Timeouts};
+
+/// One side's clock of a DXP game, as the GAMEREQ sets it
+/// (docs/specs/damexchange.md, *GAMEREQ*: thinking time in minutes per
+/// player, for `moves` moves or, `000`, the whole game), turned into Hub's
+/// `level [moves=N] time=S` (docs/specs/hub.md, *A search*, step 2:
+/// remaining moves and seconds).
+///
+/// With `moves` > 0 the time is given again for each period of `moves`
+/// moves (as the `damexchange` session counts the opponent's clock). A
+/// take-back does not give time or moves back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Clock {
+    minutes: u16,
+    moves: u16,
+    used: Duration,
+    played: u16,
+}
+
+impl Clock {
+    /// The clock at the start of a game: `minutes` (0..=999; 0 = no clock)
+    /// for `moves` moves (0 = the whole game).
+    pub fn new(minutes: u16, moves: u16) -> Clock {
+        Clock {
+            minutes,
+            moves,
+            used: Duration::ZERO,
+            played: 0,
+        }
+    }
+
+    /// The time left in this period; `None` without a clock.
+    pub fn remaining(&self) -> Option<Duration> {
+        (self.minutes > 0)
+            .then(|| Duration::from_secs(u64::from(self.minutes) * 60).saturating_sub(self.used))
+    }
+
+    /// Moves left in this period (1..=`moves`); `None` for the whole game.
+    pub fn moves_left(&self) -> Option<u32> {
+        (self.moves > 0).then(|| u32::from(self.moves - self.played))
+    }
+
+    /// Our move took `took`.
+    pub fn moved(&mut self, took: Duration) {
+        self.used = self.used.saturating_add(took);
+        self.played += 1;
+        if self.moves > 0 && self.played >= self.moves {
+            self.played = 0;
+            self.used = Duration::ZERO;
+        }
+    }
+
+    /// The `level` of our next search: `[moves=<left>] time=<seconds left,
+    /// rounded to ms, at least 0.1>`; without a clock `move-time=
+    /// <no_clock>` (seconds).
+    pub fn level(&self, no_clock: f64) -> Level {
+        match self.remaining() {
+            None => Level::MoveTime(no_clock),
+            Some(left) => Level::Time {
+                moves: self.moves_left(),
+                time: ((left.as_secs_f64() * 1000.0).round() / 1000.0).max(0.1),
+                inc: None,
+            },
+        }
+    }
+}
+
+/// The session calls of a DXP game the bridge makes; implemented for
+/// both roles ([`Initiator`], [`Follower`]).
+pub trait DxpGame {
+    /// `is_our_turn()`.
+    fn is_our_turn(&self) -> bool;
+    /// `start_position()`.
+    fn start_position(&self) -> Option<&Position>;
+    /// `position()`.
+    fn position(&self) -> Option<&Position>;
+    /// `moves()`.
+    fn moves(&self) -> &[Move];
+    /// `send_move(mv, now)`.
+    ///
+    /// # Errors
+    /// The session's [`CommandError`].
+    fn send_move(&mut self, mv: Move, now: std::time::Instant) -> Result<(), CommandError>;
+    /// `end_game(reason, now)`.
+    ///
+    /// # Errors
+    /// The session's [`CommandError`].
+    fn end_game(
+        &mut self,
+        reason: GameEndReason,
+        now: std::time::Instant,
+    ) -> Result<(), CommandError>;
+}
+
+macro_rules! dxp_game {
+    ($t:ty) => {
+        impl DxpGame for $t {
+            fn is_our_turn(&self) -> bool {
+                <$t>::is_our_turn(self)
+            }
+            fn start_position(&self) -> Option<&Position> {
+                <$t>::start_position(self)
+            }
+            fn position(&self) -> Option<&Position> {
+                <$t>::position(self)
+            }
+            fn moves(&self) -> &[Move] {
+                <$t>::moves(self)
+            }
+            fn send_move(&mut self, mv: Move, now: std::time::Instant) -> Result<(), CommandError> {
+                <$t>::send_move(self, mv, now)
+            }
+            fn end_game(
+                &mut self,
+                reason: GameEndReason,
+                now: std::time::Instant,
+            ) -> Result<(), CommandError> {
+                <$t>::end_game(self, reason, now)
+            }
+        }
+    };
+}
+dxp_game!(Initiator<std::time::Instant>);
+dxp_game!(Follower<std::time::Instant>);
+
+/// How the engine is run.
+#[derive(Debug, Clone)]
+pub struct BridgePlan {
+    /// `--engine PROGRAM`, `--engine-arg ARG`.
+    pub spec: EngineSpec,
+    /// `--option NAME=VALUE`, sent as `set-param` (`NAME=`: `value=""`).
+    pub options: Vec<EngineOption>,
+    /// The process bounds.
+    pub limits: Limits,
+    /// `wait` ([`Timeouts::usiok`]) and `ready` ([`Timeouts::readyok`])
+    /// bounds; a search may take our remaining time plus
+    /// [`Timeouts::think_margin`].
+    pub timeouts: Timeouts,
+    /// Seconds per move (`level move-time=S`) in a game without a clock
+    /// (thinking time `000`); default 1.
+    pub no_clock_move_time: f64,
+}
+
+impl BridgePlan {
+    /// The plan with the default limits and timeouts (`wait` 10 s, `ready`
+    /// 60 s, 5 s past our clock for a search) and 1 s per move without a
+    /// clock.
+    pub fn new(spec: EngineSpec, options: Vec<EngineOption>) -> BridgePlan {
+        BridgePlan {
+            spec,
+            options,
+            limits: Limits::default(),
+            timeouts: Timeouts::default(),
+            no_clock_move_time: 1.0,
+        }
+    }
+}
+
+enum Job {
+    NewGame,
+    Think {
+        id: u64,
+        start: Position,
+        moves: Vec<Move>,
+        level: Level,
+        allowed: Duration,
+    },
+}
+
+/// What the engine task sends back.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Answer {
+    /// The start-up is done.
+    Started {
+        /// The `name=` of its `id`.
+        name: Option<String>,
+        /// `--option` names that are not among its `param`s (they were
+        /// sent all the same: Hub engines ignore what they do not know).
+        unknown: Vec<String>,
+    },
+    /// The answer to search `id`: the move (legal in the position asked
+    /// about) and the time it took, or why there is none.
+    Moved {
+        /// Which search.
+        id: u64,
+        /// The move and the time, or the engine's failure.
+        result: Result<(Move, Duration), String>,
+    },
+    /// The engine cannot be used (start-up failed, `new-game` not
+    /// written).
+    Failed(String),
+}
+
+/// What a bridge call did, for the transcript (`Display`: one line).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Report {
+    /// The engine is ready.
+    Started {
+        /// Its name.
+        name: Option<String>,
+        /// `--option` names it does not list.
+        unknown: Vec<String>,
+    },
+    /// We asked for a search with this level.
+    Asked(Level),
+    /// The engine's move was sent (Hub text, e.g. `28x19x23`; seconds).
+    Played {
+        /// The move in Hub notation.
+        hub: String,
+        /// How long the engine took.
+        took: Duration,
+    },
+    /// We have no legal move: GAMEEND, we lose (Hub asks no search there).
+    NoMove,
+    /// The engine failed; `resigned` when our GAMEEND went out now (else
+    /// it goes at our next turn).
+    Failed {
+        /// Why.
+        why: String,
+        /// GAMEEND sent.
+        resigned: bool,
+    },
+    /// An answer to a search that no longer matters (a take-back or the
+    /// game's end came first): dropped.
+    Stale,
+}
+
+impl core::fmt::Display for Report {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Report::Started { name, unknown } => {
+                write!(f, "engine {} ready", name.as_deref().unwrap_or("(no name)"))?;
+                if !unknown.is_empty() {
+                    write!(
+                        f,
+                        "; warning: it has no parameter {} (sent anyway)",
+                        unknown.join(", ")
+                    )?;
+                }
+                Ok(())
+            }
+            Report::Asked(l) => {
+                let mut b = Vec::new();
+                crate::hub::Command::Level(*l).encode(&mut b);
+                write!(
+                    f,
+                    "engine asked: {}",
+                    String::from_utf8_lossy(&b[..b.len() - 1])
+                )
+            }
+            Report::Played { hub, took } => {
+                write!(f, "engine: done move={hub} in {:.3} s", took.as_secs_f64())
+            }
+            Report::NoMove => f.write_str("we have no legal move: we lose (GAMEEND 1)"),
+            Report::Failed { why, resigned } => {
+                write!(f, "engine failed: {why}")?;
+                f.write_str(if *resigned {
+                    "; we resign (GAMEEND 1)"
+                } else {
+                    "; we resign at our turn"
+                })
+            }
+            Report::Stale => f.write_str("engine answer to an old position dropped"),
+        }
+    }
+}
+
+/// The engine's side of a DXP connection. See the module documentation.
+#[derive(Debug)]
+pub struct HubBridge {
+    jobs: mpsc::Sender<Job>,
+    current: watch::Sender<u64>,
+    /// The search we wait for, when it was asked.
+    thinking: Option<(u64, Instant)>,
+    next_id: u64,
+    clock: Clock,
+    no_clock: f64,
+    failed: Option<String>,
+}
+
+impl HubBridge {
+    /// Starts the engine in a task of its own (needs a tokio runtime);
+    /// its answers come on the receiver, the first one [`Answer::Started`]
+    /// or [`Answer::Failed`]. `log` sees the engine lines that were
+    /// skipped. The engine is told `quit` (and killed after 2 s) when the
+    /// bridge is dropped and its last search is over.
+    pub fn spawn(
+        plan: BridgePlan,
+        log: Box<dyn FnMut(Skipped) + Send>,
+    ) -> (HubBridge, mpsc::Receiver<Answer>) {
+        let (job_tx, mut job_rx) = mpsc::channel::<Job>(4);
+        // The search that counts (0: none); a search that no longer does
+        // is stopped, a job that no longer does is skipped.
+        let (current_tx, mut current_rx) = watch::channel(0u64);
+        let (ans_tx, ans_rx) = mpsc::channel::<Answer>(4);
+        let no_clock = plan.no_clock_move_time;
+        tokio::spawn(async move {
+            let mut engine =
+                match HubEngine::start(&plan.spec, &plan.options, plan.limits, plan.timeouts, log)
+                    .await
+                {
+                    Ok(e) => e,
+                    Err(e) => {
+                        let _ = ans_tx.send(Answer::Failed(e.to_string())).await;
+                        return;
+                    }
+                };
+            let unknown = plan
+                .options
+                .iter()
+                .filter(|o| !engine.params().iter().any(|p| p == o.name.as_str()))
+                .map(|o| o.name.as_str().to_owned())
+                .collect();
+            let name = engine.name().map(str::to_owned);
+            if ans_tx
+                .send(Answer::Started { name, unknown })
+                .await
+                .is_err()
+            {
+                engine.quit().await;
+                return;
+            }
+            while let Some(job) = job_rx.recv().await {
+                match job {
+                    Job::NewGame => {
+                        if let Err(e) = engine.new_game().await {
+                            let _ = ans_tx.send(Answer::Failed(e.to_string())).await;
+                            break;
+                        }
+                    }
+                    Job::Think {
+                        id,
+                        start,
+                        moves,
+                        level,
+                        allowed,
+                    } => {
+                        if *current_rx.borrow_and_update() != id {
+                            continue;
+                        }
+                        let t0 = Instant::now();
+                        let r = engine
+                            .think_while_current(
+                                &start,
+                                &moves,
+                                level,
+                                allowed,
+                                &mut current_rx,
+                                id,
+                            )
+                            .await;
+                        let failed = r.is_err();
+                        let result = r.map(|m| (m, t0.elapsed())).map_err(|e| e.to_string());
+                        if ans_tx.send(Answer::Moved { id, result }).await.is_err() || failed {
+                            break;
+                        }
+                    }
+                }
+            }
+            engine.quit().await;
+        });
+        (
+            HubBridge {
+                jobs: job_tx,
+                current: current_tx,
+                thinking: None,
+                next_id: 1,
+                clock: Clock::new(0, 0),
+                no_clock,
+                failed: None,
+            },
+            ans_rx,
+        )
+    }
+
+    /// Why the engine failed, once it has.
+    pub fn failed(&self) -> Option<&str> {
+        self.failed.as_deref()
+    }
+
+    /// Our clock in the current game.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    /// A game started: `new-game`; our clock from the GAMEREQ.
+    pub fn game_started(&mut self, g: &GameStarted) {
+        self.drop_search();
+        self.clock = Clock::new(g.minutes, g.moves);
+        if self.failed.is_none() && self.jobs.try_send(Job::NewGame).is_err() {
+            self.failed = Some("the engine task is gone".into());
+        }
+    }
+
+    /// The game was taken back: the search under way (if any) no longer
+    /// counts; the next [`HubBridge::our_turn`] sends the position taken
+    /// back to.
+    pub fn taken_back(&mut self) {
+        self.drop_search();
+    }
+
+    /// The game ended: a search under way no longer counts.
+    pub fn game_ended(&mut self) {
+        self.drop_search();
+    }
+
+    /// The search under way (if any) no longer counts: the engine is told
+    /// `stop` (or the job is skipped) and its answer will be stale.
+    fn drop_search(&mut self) {
+        if self.thinking.take().is_some() {
+            self.current.send_replace(0);
+        }
+    }
+
+    /// Call whenever the session is idle. On our turn with no search under
+    /// way: our GAMEEND when the engine failed or we have no legal move,
+    /// else a search (`pos`, `level`, `go think`). `None` when there is
+    /// nothing to do.
+    pub fn our_turn<S: DxpGame>(&mut self, s: &mut S, now: std::time::Instant) -> Option<Report> {
+        if !s.is_our_turn() || self.thinking.is_some() {
+            return None;
+        }
+        if let Some(why) = &self.failed {
+            let _ = s.end_game(GameEndReason::SenderLoses, now);
+            return Some(Report::Failed {
+                why: why.clone(),
+                resigned: true,
+            });
+        }
+        let (start, pos) = (*s.start_position()?, *s.position()?);
+        if pos.legal_moves().is_empty() {
+            let _ = s.end_game(GameEndReason::SenderLoses, now);
+            return Some(Report::NoMove);
+        }
+        let level = self.clock.level(self.no_clock);
+        let allowed = match self.clock.remaining() {
+            Some(left) => left.max(Duration::from_millis(100)),
+            None => Duration::from_secs_f64(self.no_clock.max(0.0)),
+        };
+        let id = self.next_id;
+        self.next_id += 1;
+        self.current.send_replace(id);
+        let job = Job::Think {
+            id,
+            start,
+            moves: s.moves().to_vec(),
+            level,
+            allowed,
+        };
+        if self.jobs.try_send(job).is_err() {
+            return Some(self.fail(s, "the engine task is gone".into(), now));
+        }
+        self.thinking = Some((id, Instant::now()));
+        Some(Report::Asked(level))
+    }
+
+    /// An answer of the engine task: a move is played (MOVE), a failure
+    /// ends the game at our turn.
+    pub fn answer<S: DxpGame>(&mut self, s: &mut S, a: Answer, now: std::time::Instant) -> Report {
+        match a {
+            Answer::Started { name, unknown } => Report::Started { name, unknown },
+            Answer::Failed(why) => self.fail(s, why, now),
+            Answer::Moved {
+                result: Err(why), ..
+            } => {
+                self.thinking = None;
+                self.fail(s, why, now)
+            }
+            Answer::Moved {
+                id,
+                result: Ok((mv, took)),
+            } => {
+                let Some((asked, began)) = self.thinking else {
+                    return Report::Stale;
+                };
+                if asked != id || !s.is_our_turn() {
+                    return Report::Stale;
+                }
+                self.thinking = None;
+                self.clock.moved(began.elapsed());
+                match s.send_move(mv, now) {
+                    Ok(()) => Report::Played {
+                        hub: HubMove::from_move(mv).to_string(),
+                        took,
+                    },
+                    Err(e) => {
+                        self.fail(s, format!("its move {}: {e}", HubMove::from_move(mv)), now)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The engine cannot go on: resign now on our turn, else at the next.
+    fn fail<S: DxpGame>(&mut self, s: &mut S, why: String, now: std::time::Instant) -> Report {
+        self.drop_search();
+        if self.failed.is_none() {
+            self.failed = Some(why.clone());
+        }
+        let resigned = s.is_our_turn() && s.end_game(GameEndReason::SenderLoses, now).is_ok();
+        Report::Failed { why, resigned }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn level_text(l: Level) -> String {
+        let mut b = Vec::new();
+        crate::hub::Command::Level(l).encode(&mut b);
+        String::from_utf8(b).unwrap()
+    }
+
+    /// docs/specs/damexchange.md, *GAMEREQ*: the example
+    /// `R01Tornado voor Windows 4.0        W060065A` is 60 minutes for 65
+    /// moves; docs/specs/hub.md, *A search*: `level [moves=N] time=S`,
+    /// remaining moves and seconds.
+    #[test]
+    fn the_gamereq_clock_as_hub_levels() {
+        let mut c = Clock::new(60, 65);
+        assert_eq!(level_text(c.level(1.0)), "level moves=65 time=3600\n");
+        for _ in 0..10 {
+            c.moved(Duration::from_millis(30_500));
+        }
+        assert_eq!(level_text(c.level(1.0)), "level moves=55 time=3295\n");
+        c.moved(Duration::from_millis(1234));
+        assert_eq!(level_text(c.level(1.0)), "level moves=54 time=3293.766\n");
+        // After 65 moves a new period: 60 minutes again for 65 moves.
+        for _ in 11..65 {
+            c.moved(Duration::from_secs(1));
+        }
+        assert_eq!(level_text(c.level(1.0)), "level moves=65 time=3600\n");
+        // `000` moves: the whole game, no `moves=`; the 5 minutes of the
+        // recorded Scan follower session (`R01PyTester ... Z005000A`).
+        let mut c = Clock::new(5, 0);
+        assert_eq!(level_text(c.level(1.0)), "level time=300\n");
+        c.moved(Duration::from_secs(299));
+        assert_eq!(level_text(c.level(1.0)), "level time=1\n");
+        c.moved(Duration::from_secs(5));
+        // Out of time: still a little, never zero or negative.
+        assert_eq!(level_text(c.level(1.0)), "level time=0.1\n");
+        // Thinking time `000`: no clock; a fixed time per move.
+        assert_eq!(
+            level_text(Clock::new(0, 0).level(0.5)),
+            "level move-time=0.5\n"
+        );
+    }
+
+    /// The recorded Scan sessions: Hub `done move=28x19x23` (hub-scan31)
+    /// and Scan's DXP MOVE `M0000182903223233` (18x29 taking 22, 32, 33;
+    /// dxp-scan-follower, test 2) and `M00001939022434`: the same
+    /// (from, to, captured set) both ways.
+    #[test]
+    fn hub_moves_are_dxp_moves() {
+        use damexchange::convert::{find_move, move_to_wire};
+        use damexchange::{Message, decode};
+        let play = |pos: &mut Position, text: &str| -> Move {
+            let m = HubMove::parse(text.as_bytes(), 0)
+                .unwrap()
+                .to_move(pos)
+                .unwrap_or_else(|| panic!("{text} illegal"));
+            pos.play_unchecked(m);
+            m
+        };
+        // hub-scan31: after 32-28 19-23, Scan's 28x19x23.
+        let mut pos = Position::startpos();
+        play(&mut pos, "32-28");
+        play(&mut pos, "19-23");
+        let m = HubMove::parse(b"28x19x23", 0)
+            .unwrap()
+            .to_move(&pos)
+            .unwrap();
+        assert_eq!(
+            Message::Move(move_to_wire(m, 0)).encoded().as_str(),
+            "M000028190123"
+        );
+        // dxp-scan-follower test 2: 32-27 19-23 38-32 14-19 27-22, then
+        // Scan's 18x29 capturing three.
+        let mut pos = Position::startpos();
+        for t in ["32-27", "19-23", "38-32", "14-19", "27-22"] {
+            play(&mut pos, t);
+        }
+        let Ok(Message::Move(wire)) = decode::<Message>(b"M0000182903223233") else {
+            panic!()
+        };
+        let m = find_move(&pos, &wire).expect("Scan's move is legal");
+        assert_eq!(HubMove::from_move(m).to_string(), "18x29x22x32x33");
+        // Captured squares in any order (docs/specs/hub.md, *Moves*).
+        let h = HubMove::parse(b"18x29x33x22x32", 0).unwrap();
+        assert_eq!(h.to_move(&pos), Some(m));
+        assert_eq!(
+            Message::Move(move_to_wire(m, 0)).encoded().as_str(),
+            "M0000182903223233"
+        );
+        pos.play_unchecked(m);
+        // ... 37-32 10-14 31-27 5-10 41-37 17-21 42-38 12-17 39-33 8-12
+        // 33x24, then Scan's 19x39 taking 24 and 34.
+        for t in [
+            "37-32", "10-14", "31-27", "5-10", "41-37", "17-21", "42-38", "12-17", "39-33", "8-12",
+            "33x24x29",
+        ] {
+            play(&mut pos, t);
+        }
+        let Ok(Message::Move(wire)) = decode::<Message>(b"M00001939022434") else {
+            panic!()
+        };
+        let m = find_move(&pos, &wire).expect("legal");
+        assert_eq!(HubMove::from_move(m).to_string(), "19x39x24x34");
+    }
+}
