@@ -475,13 +475,18 @@ impl Position {
         if defenders != 0 && defenders & !self.pinned(them, tk, occ) != 0 {
             return false;
         }
-        // King escapes, including taking the pawn.
-        let occ_k = occ ^ (1u128 << tk);
+        // King escapes, including taking the pawn: one free square ends
+        // the test (each square's test stops at its first attacker).
         let mut esc = KING[0][tk] & !self.by_color[them.index()];
+        if esc == 0 {
+            return true;
+        }
+        let occ_k = occ ^ (1u128 << tk);
+        let threats = Threats::new(self, us);
         while esc != 0 {
             let e = esc.trailing_zeros() as usize;
             esc &= esc - 1;
-            if self.attackers(us, e, occ_k) == 0 {
+            if !threats.attacks(e, occ_k) {
                 return false;
             }
         }
@@ -584,10 +589,33 @@ fn emit_promotable<S: Sink>(
 
 /// The number of leaf nodes of the legal-move tree of depth `depth`
 /// (`perft(p, 0) == 1`). The last ply is counted without playing the moves
-/// ("bulk counting"). No heap allocation. The generic
-/// [`Game::perft`](crate::Game::perft), instantiated here.
+/// ("bulk counting"). No heap allocation, and no move list either: each
+/// interior node recurses from inside the generator's callback
+/// ([`Position::for_each_legal_move`]'s sink). The same counts as the
+/// generic [`Game::perft`](crate::Game::perft) default, which lists the
+/// moves first.
 pub fn perft(position: &Position, depth: u32) -> u64 {
-    crate::Game::perft(position, depth)
+    match depth {
+        0 => 1,
+        1 => position.count_legal_moves(),
+        _ => perft_interior(position, depth),
+    }
+}
+
+/// Perft at `depth >= 2`.
+fn perft_interior(position: &Position, depth: u32) -> u64 {
+    let mut nodes = 0;
+    let _ = position.generate(&mut EachMove(|mv| {
+        let mut child = *position;
+        child.play_unchecked(mv);
+        nodes += if depth == 2 {
+            child.count_legal_moves()
+        } else {
+            perft_interior(&child, depth - 1)
+        };
+        ControlFlow::<Infallible>::Continue(())
+    }));
+    nodes
 }
 
 /// Perft per root move: the total, and each legal move with the leaf
