@@ -25,7 +25,7 @@ use crate::{chess, draughts, shogi};
 /// `material_gain`, `move_text` and `parse_move` (the main notation; each
 /// game has inherent methods for all its notations) are the trait's. It
 /// adds the algorithms written
-/// once: [`Game::perft`] (generic; draughts and chess override it with
+/// once: [`Game::perft`] (generic; the three games override it with
 /// their specialised counters) and [`Game::perft_divide_with`], and the
 /// built-in [`Player::choose`](crate::player::Player::choose) is written
 /// over it.
@@ -129,7 +129,7 @@ pub trait Game:
     /// counting). No heap allocation.
     ///
     /// The default is generic (list the moves, play each on a copy,
-    /// recurse); draughts and chess override it with their specialised
+    /// recurse); the three games override it with their specialised
     /// counters (the same numbers).
     fn perft(&self, depth: u32) -> u64 {
         match depth {
@@ -364,5 +364,8 @@ impl Game for shogi::Position {
     }
     fn parse_move(&self, text: &str) -> Result<Self::Move, Self::ParseMoveError> {
         Self::parse_usi(self, text)
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        shogi::perft(self, depth)
     }
 }

@@ -9,6 +9,7 @@
 //! (one origin, a bitboard of destinations split into "no promotion",
 //! "both", "promotion only"), so perft's last ply counts with popcounts.
 
+use core::convert::Infallible;
 use core::ops::ControlFlow;
 
 use super::bitboard::{self as bb, BOARD, GOLD, KING, KNIGHT, LAST1, LAST2, PAWN, SILVER, ZONE};
@@ -34,15 +35,34 @@ pub const MAX_MOVES: usize = 1024;
 /// heap allocation).
 pub type MoveList = crate::MoveList<Move, MAX_MOVES>;
 
-/// Receives generated moves as destination sets.
+/// Receives generated moves as destination sets, and can stop the
+/// generator: every method returns [`ControlFlow`], and the generator
+/// returns at once (nothing more is generated) on the first
+/// [`ControlFlow::Break`]. Sinks that never stop use
+/// [`Infallible`](core::convert::Infallible) as [`Sink::Break`], so the
+/// checks compile away.
 pub(crate) trait Sink {
+    /// What the sink stops with.
+    type Break;
     /// Board moves of the piece on `from`: `non` without promotion, `both`
     /// with and without, `promo` only with promotion.
-    fn piece(&mut self, from: usize, non: u128, both: u128, promo: u128);
+    fn piece(
+        &mut self,
+        from: usize,
+        non: u128,
+        both: u128,
+        promo: u128,
+    ) -> ControlFlow<Self::Break>;
     /// Pawn pushes, each from `to + delta`.
-    fn pawns(&mut self, delta: isize, non: u128, both: u128, promo: u128);
+    fn pawns(
+        &mut self,
+        delta: isize,
+        non: u128,
+        both: u128,
+        promo: u128,
+    ) -> ControlFlow<Self::Break>;
     /// Drops of hand kind `hand_index` on each square of `targets`.
-    fn drops(&mut self, hand_index: usize, targets: u128);
+    fn drops(&mut self, hand_index: usize, targets: u128) -> ControlFlow<Self::Break>;
 }
 
 /// Counts moves (perft's last ply).
@@ -61,28 +81,57 @@ impl Counter {
 }
 
 impl Sink for Counter {
+    type Break = Infallible;
     #[inline(always)]
-    fn piece(&mut self, _from: usize, non: u128, both: u128, promo: u128) {
+    fn piece(
+        &mut self,
+        _from: usize,
+        non: u128,
+        both: u128,
+        promo: u128,
+    ) -> ControlFlow<Infallible> {
         self.add(non | promo, both);
+        ControlFlow::Continue(())
     }
     #[inline(always)]
-    fn pawns(&mut self, _delta: isize, non: u128, both: u128, promo: u128) {
+    fn pawns(
+        &mut self,
+        _delta: isize,
+        non: u128,
+        both: u128,
+        promo: u128,
+    ) -> ControlFlow<Infallible> {
         self.add(non | promo, both);
+        ControlFlow::Continue(())
     }
     #[inline(always)]
-    fn drops(&mut self, _hand_index: usize, targets: u128) {
+    fn drops(&mut self, _hand_index: usize, targets: u128) -> ControlFlow<Infallible> {
         self.0 += targets.count_ones() as u64;
+        ControlFlow::Continue(())
     }
 }
 
-struct ListSink<'a>(&'a mut MoveList);
+/// Stops at the first legal move (without looking at the moves one by
+/// one): "is there a legal move?".
+struct AnyMove;
 
-impl ListSink<'_> {
+impl Sink for AnyMove {
+    type Break = ();
     #[inline(always)]
-    fn push(&mut self, m: Move) {
-        // Cannot fail: MAX_MOVES bounds the number of legal moves (see its docs).
-        let pushed = self.0.try_push(m);
-        debug_assert!(pushed.is_ok(), "MAX_MOVES bound violated");
+    fn piece(&mut self, _from: usize, non: u128, both: u128, promo: u128) -> ControlFlow<()> {
+        if non | both | promo != 0 {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    }
+    #[inline(always)]
+    fn pawns(&mut self, _delta: isize, non: u128, both: u128, promo: u128) -> ControlFlow<()> {
+        self.piece(0, non, both, promo)
+    }
+    #[inline(always)]
+    fn drops(&mut self, _hand_index: usize, targets: u128) -> ControlFlow<()> {
+        self.piece(0, targets, 0, 0)
     }
 }
 
@@ -91,40 +140,50 @@ fn sq(i: usize) -> Square {
     Square::from_index_unchecked(i as u8)
 }
 
-impl Sink for ListSink<'_> {
-    #[inline]
-    fn piece(&mut self, from: usize, non: u128, both: u128, promo: u128) {
+/// Hands every move of a set to `f`, one by one, in generation order (the
+/// order of [`Position::legal_moves`]); stops at `f`'s first
+/// [`ControlFlow::Break`]. One sink per move visitor: the list and the
+/// callback share it, so their orders cannot differ.
+struct EachMove<F>(F);
+
+impl<B, F: FnMut(Move) -> ControlFlow<B>> Sink for EachMove<F> {
+    type Break = B;
+    #[inline(always)]
+    fn piece(&mut self, from: usize, non: u128, both: u128, promo: u128) -> ControlFlow<B> {
         let f = sq(from);
         for t in super::Bitboard(non) {
-            self.push(Move::normal(f, t, false));
+            (self.0)(Move::normal(f, t, false))?;
         }
         for t in super::Bitboard(both) {
-            self.push(Move::normal(f, t, true));
-            self.push(Move::normal(f, t, false));
+            (self.0)(Move::normal(f, t, true))?;
+            (self.0)(Move::normal(f, t, false))?;
         }
         for t in super::Bitboard(promo) {
-            self.push(Move::normal(f, t, true));
+            (self.0)(Move::normal(f, t, true))?;
         }
+        ControlFlow::Continue(())
     }
-    #[inline]
-    fn pawns(&mut self, delta: isize, non: u128, both: u128, promo: u128) {
+    #[inline(always)]
+    fn pawns(&mut self, delta: isize, non: u128, both: u128, promo: u128) -> ControlFlow<B> {
         let from = |t: Square| sq((t.index() as isize + delta) as usize);
         for t in super::Bitboard(non) {
-            self.push(Move::normal(from(t), t, false));
+            (self.0)(Move::normal(from(t), t, false))?;
         }
         for t in super::Bitboard(both) {
-            self.push(Move::normal(from(t), t, true));
-            self.push(Move::normal(from(t), t, false));
+            (self.0)(Move::normal(from(t), t, true))?;
+            (self.0)(Move::normal(from(t), t, false))?;
         }
         for t in super::Bitboard(promo) {
-            self.push(Move::normal(from(t), t, true));
+            (self.0)(Move::normal(from(t), t, true))?;
         }
+        ControlFlow::Continue(())
     }
-    #[inline]
-    fn drops(&mut self, hand_index: usize, targets: u128) {
+    #[inline(always)]
+    fn drops(&mut self, hand_index: usize, targets: u128) -> ControlFlow<B> {
         for t in super::Bitboard(targets) {
-            self.push(Move::drop_index(hand_index, t));
+            (self.0)(Move::drop_index(hand_index, t))?;
         }
+        ControlFlow::Continue(())
     }
 }
 
@@ -148,20 +207,28 @@ impl Position {
     /// No heap allocation.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        self.generate(&mut ListSink(&mut list));
+        let _ = self.generate(&mut EachMove(|m| {
+            // Cannot fail: MAX_MOVES bounds the number of legal moves (see its docs).
+            let pushed = list.try_push(m);
+            debug_assert!(pushed.is_ok(), "MAX_MOVES bound violated");
+            ControlFlow::<Infallible>::Continue(())
+        }));
         list
     }
 
     /// The number of legal moves (as `legal_moves().len()`, faster).
     pub fn count_legal_moves(&self) -> u64 {
         let mut c = Counter(0);
-        self.generate(&mut c);
+        let _ = self.generate(&mut c);
         c.0
     }
 
     /// Calls `f` with every legal move, in [`Position::legal_moves`] order,
-    /// until `f` returns [`ControlFlow::Break`] (returned at once; the
-    /// remaining moves are not passed). No heap allocation.
+    /// until `f` returns [`ControlFlow::Break`], which is returned at once:
+    /// the generator itself stops there (the remaining moves are neither
+    /// generated nor passed). No move list is built and nothing is
+    /// allocated on the heap. Returns [`ControlFlow::Continue`] when `f`
+    /// never broke (also when there is no legal move).
     ///
     /// ```
     /// use core::ops::ControlFlow;
@@ -171,26 +238,26 @@ impl Position {
     /// });
     /// assert_eq!(drop, ControlFlow::Continue(())); // nothing in hand
     /// ```
-    pub fn for_each_legal_move<B>(
-        &self,
-        mut f: impl FnMut(Move) -> ControlFlow<B>,
-    ) -> ControlFlow<B> {
-        self.legal_moves().iter().try_for_each(|&mv| f(mv))
+    pub fn for_each_legal_move<B>(&self, f: impl FnMut(Move) -> ControlFlow<B>) -> ControlFlow<B> {
+        self.generate(&mut EachMove(f))
     }
 
     /// `true` if the side to move is in check and has no legal move.
+    /// Stops at the first legal move found (see
+    /// [`Position::has_no_legal_move`]).
     pub fn is_checkmate(&self) -> bool {
-        self.is_check() && self.count_legal_moves() == 0
+        self.is_check() && self.has_no_legal_move()
     }
 
     /// `true` if the side to move has no legal move at all (in shogi that
-    /// loses, whether in check or not).
+    /// loses, whether in check or not). The generator stops at the first
+    /// non-empty set of legal moves: nothing is counted or listed.
     pub fn has_no_legal_move(&self) -> bool {
-        self.count_legal_moves() == 0
+        self.generate(&mut AnyMove).is_continue()
     }
 
     #[inline(always)]
-    pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
+    pub(crate) fn generate<S: Sink>(&self, sink: &mut S) -> ControlFlow<S::Break> {
         let us = self.side;
         let u = us.index();
         let them = us.opposite();
@@ -199,8 +266,7 @@ impl Position {
         let empty = !occ & BOARD;
         let king = self.kind_bb(PieceKind::King) & own;
         if king == 0 {
-            self.gen_pieces(sink, !own & BOARD, empty, 0, 0);
-            return;
+            return self.gen_pieces(sink, !own & BOARD, empty, 0, 0);
         }
         let k = king.trailing_zeros() as usize;
         let checkers = self.attackers(them, k, occ);
@@ -219,16 +285,18 @@ impl Position {
                 }
             }
         }
-        sink.piece(k, safe, 0, 0);
+        sink.piece(k, safe, 0, 0)?;
 
         if checkers == 0 {
             let pinned = self.pinned(us, k, occ);
-            self.gen_pieces(sink, !own & BOARD, empty, pinned, k);
+            self.gen_pieces(sink, !own & BOARD, empty, pinned, k)
         } else if checkers & (checkers - 1) == 0 {
             let c = checkers.trailing_zeros() as usize;
             let b = bb::between(k, c);
             let pinned = self.pinned(us, k, occ);
-            self.gen_pieces(sink, b | checkers, b, pinned, k);
+            self.gen_pieces(sink, b | checkers, b, pinned, k)
+        } else {
+            ControlFlow::Continue(())
         }
     }
 
@@ -243,7 +311,7 @@ impl Position {
         drop_target: u128,
         pinned: u128,
         k: usize,
-    ) {
+    ) -> ControlFlow<S::Break> {
         use PieceKind::*;
         let us = self.side;
         let u = us.index();
@@ -261,14 +329,14 @@ impl Position {
             Color::White => ((free << 1) & target, -1isize),
         };
         if pt != 0 {
-            sink.pawns(delta, pt & !zone, pt & zone & !last1, pt & last1);
+            sink.pawns(delta, pt & !zone, pt & zone & !last1, pt & last1)?;
         }
         let mut pp = pawns & pinned;
         while pp != 0 {
             let f = pp.trailing_zeros() as usize;
             pp &= pp - 1;
             let t = PAWN[u][f] & target & bb::line(k, f);
-            emit_promotable(sink, f, t, zone, last1);
+            emit_promotable(sink, f, t, zone, last1)?;
         }
 
         let mut ls = self.kind_bb(Lance) & own;
@@ -279,7 +347,7 @@ impl Position {
             if pinned != 0 && pinned >> f & 1 != 0 {
                 t &= bb::line(k, f);
             }
-            emit_promotable(sink, f, t, zone, last1);
+            emit_promotable(sink, f, t, zone, last1)?;
         }
 
         // A pinned knight can never move (its jump leaves every line).
@@ -288,7 +356,7 @@ impl Position {
             let f = ns.trailing_zeros() as usize;
             ns &= ns - 1;
             let t = KNIGHT[u][f] & target;
-            emit_promotable(sink, f, t, zone, last2);
+            emit_promotable(sink, f, t, zone, last2)?;
         }
 
         let mut ss = self.kind_bb(Silver) & own;
@@ -299,7 +367,7 @@ impl Position {
             if pinned != 0 && pinned >> f & 1 != 0 {
                 t &= bb::line(k, f);
             }
-            emit_promotable(sink, f, t, zone, 0);
+            emit_promotable(sink, f, t, zone, 0)?;
         }
 
         let mut gs = self.golds_bb() & own;
@@ -310,7 +378,7 @@ impl Position {
             if pinned != 0 && pinned >> f & 1 != 0 {
                 t &= bb::line(k, f);
             }
-            sink.piece(f, t, 0, 0);
+            sink.piece(f, t, 0, 0)?;
         }
 
         let mut bs = self.kind_bb(Bishop) & own;
@@ -321,7 +389,7 @@ impl Position {
             if pinned != 0 && pinned >> f & 1 != 0 {
                 t &= bb::line(k, f);
             }
-            emit_promotable(sink, f, t, zone, 0);
+            emit_promotable(sink, f, t, zone, 0)?;
         }
 
         let mut rs = self.kind_bb(Rook) & own;
@@ -332,7 +400,7 @@ impl Position {
             if pinned != 0 && pinned >> f & 1 != 0 {
                 t &= bb::line(k, f);
             }
-            emit_promotable(sink, f, t, zone, 0);
+            emit_promotable(sink, f, t, zone, 0)?;
         }
 
         let mut hs = self.kind_bb(Horse) & own;
@@ -343,7 +411,7 @@ impl Position {
             if pinned != 0 && pinned >> f & 1 != 0 {
                 t &= bb::line(k, f);
             }
-            sink.piece(f, t, 0, 0);
+            sink.piece(f, t, 0, 0)?;
         }
 
         let mut ds = self.kind_bb(Dragon) & own;
@@ -354,12 +422,12 @@ impl Position {
             if pinned != 0 && pinned >> f & 1 != 0 {
                 t &= bb::line(k, f);
             }
-            sink.piece(f, t, 0, 0);
+            sink.piece(f, t, 0, 0)?;
         }
 
         // Drops.
         if drop_target == 0 {
-            return;
+            return ControlFlow::Continue(());
         }
         let hand = &self.hands[u];
         if hand.raw(0) != 0 {
@@ -377,20 +445,21 @@ impl Position {
                         t &= !front;
                     }
                 }
-                sink.drops(0, t);
+                sink.drops(0, t)?;
             }
         }
         if hand.raw(1) != 0 {
-            sink.drops(1, drop_target & !last1);
+            sink.drops(1, drop_target & !last1)?;
         }
         if hand.raw(2) != 0 {
-            sink.drops(2, drop_target & !last2);
+            sink.drops(2, drop_target & !last2)?;
         }
         for hi in 3..7 {
             if hand.raw(hi) != 0 {
-                sink.drops(hi, drop_target);
+                sink.drops(hi, drop_target)?;
             }
         }
+        ControlFlow::Continue(())
     }
 
     /// `true` if `us` dropping a pawn on `s` (the square in front of
@@ -406,13 +475,18 @@ impl Position {
         if defenders != 0 && defenders & !self.pinned(them, tk, occ) != 0 {
             return false;
         }
-        // King escapes, including taking the pawn.
-        let occ_k = occ ^ (1u128 << tk);
+        // King escapes, including taking the pawn: one free square ends
+        // the test (each square's test stops at its first attacker).
         let mut esc = KING[0][tk] & !self.by_color[them.index()];
+        if esc == 0 {
+            return true;
+        }
+        let occ_k = occ ^ (1u128 << tk);
+        let threats = Threats::new(self, us);
         while esc != 0 {
             let e = esc.trailing_zeros() as usize;
             esc &= esc - 1;
-            if self.attackers(us, e, occ_k) == 0 {
+            if !threats.attacks(e, occ_k) {
                 return false;
             }
         }
@@ -499,20 +573,49 @@ impl Threats {
 }
 
 #[inline(always)]
-fn emit_promotable<S: Sink>(sink: &mut S, from: usize, t: u128, zone: u128, forced: u128) {
+fn emit_promotable<S: Sink>(
+    sink: &mut S,
+    from: usize,
+    t: u128,
+    zone: u128,
+    forced: u128,
+) -> ControlFlow<S::Break> {
     if t == 0 {
-        return;
+        return ControlFlow::Continue(());
     }
     let p = if zone >> from & 1 != 0 { t } else { t & zone };
-    sink.piece(from, t & !p, p & !forced, p & forced);
+    sink.piece(from, t & !p, p & !forced, p & forced)
 }
 
 /// The number of leaf nodes of the legal-move tree of depth `depth`
 /// (`perft(p, 0) == 1`). The last ply is counted without playing the moves
-/// ("bulk counting"). No heap allocation. The generic
-/// [`Game::perft`](crate::Game::perft), instantiated here.
+/// ("bulk counting"). No heap allocation, and no move list either: each
+/// interior node recurses from inside the generator's callback
+/// ([`Position::for_each_legal_move`]'s sink). The same counts as the
+/// generic [`Game::perft`](crate::Game::perft) default, which lists the
+/// moves first.
 pub fn perft(position: &Position, depth: u32) -> u64 {
-    crate::Game::perft(position, depth)
+    match depth {
+        0 => 1,
+        1 => position.count_legal_moves(),
+        _ => perft_interior(position, depth),
+    }
+}
+
+/// Perft at `depth >= 2`.
+fn perft_interior(position: &Position, depth: u32) -> u64 {
+    let mut nodes = 0;
+    let _ = position.generate(&mut EachMove(|mv| {
+        let mut child = *position;
+        child.play_unchecked(mv);
+        nodes += if depth == 2 {
+            child.count_legal_moves()
+        } else {
+            perft_interior(&child, depth - 1)
+        };
+        ControlFlow::<Infallible>::Continue(())
+    }));
+    nodes
 }
 
 /// Perft per root move: the total, and each legal move with the leaf
