@@ -443,9 +443,13 @@ pub(crate) fn overlaps(sets: &[u64; 4]) -> u64 {
 
 /// The number of squares in `set`, for sets that usually hold 1 or 2: a
 /// loop per square is cheaper there than `count_ones` on targets without
-/// a population-count instruction (baseline x86-64).
+/// a population-count instruction (baseline x86-64); `count_ones` where
+/// there is one.
 #[inline(always)]
 fn sparse_len(mut set: u64) -> u32 {
+    if cfg!(target_feature = "popcnt") {
+        return set.count_ones();
+    }
     let mut n = 0;
     while set != 0 {
         set &= set - 1;
@@ -525,8 +529,7 @@ pub(crate) const fn forward(side: Color) -> [usize; 2] {
 /// Number of quiet moves (no capture available is assumed).
 #[inline(always)]
 pub(crate) fn count_quiet(s: &Sides, side: Color) -> u64 {
-    let [d1, d2] = forward(side);
-    let mut n = count_pair(step(d1, s.men) & s.empty, step(d2, s.men) & s.empty);
+    let mut n = count_men_quiet(s, side);
     let mut ks = s.kings;
     while ks != 0 {
         let k = ks.trailing_zeros();
@@ -536,11 +539,52 @@ pub(crate) fn count_quiet(s: &Sides, side: Color) -> u64 {
     n as u64
 }
 
-/// `a.count_ones() + b.count_ones()` with one final multiply (the
-/// byte-wise partial sums of both are added first; each byte stays below
-/// 17): cheaper where there is no population-count instruction.
+/// Number of quiet moves of the men (no capture available is assumed).
+#[inline(always)]
+fn count_men_quiet(s: &Sides, side: Color) -> u32 {
+    let [d1, d2] = forward(side);
+    count_pair(step(d1, s.men) & s.empty, step(d2, s.men) & s.empty)
+}
+
+/// Looks along the four diagonals of every king of `s` at once: whether
+/// one of them can capture, and their number of quiet moves (meaningful
+/// only when none can capture). One pass with few branches, for the leaves
+/// of `perft`.
+#[inline(always)]
+fn kings_look(s: &Sides) -> (bool, u32) {
+    let mut capture = 0;
+    let mut quiet = 0;
+    let mut ks = s.kings;
+    while ks != 0 {
+        let k = ks.trailing_zeros() as usize;
+        ks &= ks - 1;
+        for d in 0..4 {
+            let ray = RAYS[d][k];
+            let occ = ray & !s.empty;
+            // The first piece met (0 if none) and the squares before it.
+            let (first, before) = if occ == 0 {
+                (0, ray)
+            } else {
+                let b = nearest(d, occ);
+                (1u64 << b, ray & !(RAYS[d][b as usize] | (1u64 << b)))
+            };
+            quiet += before.count_ones();
+            // A capture: the first piece is the opponent's with an empty
+            // square behind it.
+            capture |= step(d, first & s.opp) & s.empty;
+        }
+    }
+    (capture != 0, quiet)
+}
+
+/// `a.count_ones() + b.count_ones()`; without a population-count
+/// instruction (baseline x86-64) with one final multiply (the byte-wise
+/// partial sums of both are added first; each byte stays below 17).
 #[inline(always)]
 fn count_pair(a: u64, b: u64) -> u32 {
+    if cfg!(target_feature = "popcnt") {
+        return a.count_ones() + b.count_ones();
+    }
     const M1: u64 = 0x5555_5555_5555_5555;
     const M2: u64 = 0x3333_3333_3333_3333;
     const M4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
@@ -615,13 +659,18 @@ pub(crate) fn count_legal(pos: &Position) -> u64 {
 #[inline(always)]
 pub(crate) fn count_legal_of<const WHITE: bool>(pos: &Position) -> u64 {
     let s = pos.sides_of::<WHITE>();
-    if s.kings != 0 && kings_capture(&s) {
-        return count_captures(&s);
+    let mut kings_quiet = 0;
+    if s.kings != 0 {
+        let (capture, quiet) = kings_look(&s);
+        if capture {
+            return count_captures(&s);
+        }
+        kings_quiet = quiet;
     }
     let j = jump_sources(&s);
     if (j[0] | j[1] | j[2] | j[3]) & s.men == 0 {
         let side = if WHITE { Color::White } else { Color::Black };
-        return count_quiet(&s, side);
+        return (count_men_quiet(&s, side) + kings_quiet) as u64;
     }
     match short_man_count(&s, &j) {
         Some(n) => n as u64,
