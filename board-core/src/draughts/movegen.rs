@@ -51,6 +51,17 @@ pub(crate) trait CaptureSink {
     /// A complete sequence from `from` to `to` taking the `n` pieces on
     /// `captured` (bit sets in the board layout).
     fn record(&mut self, from: u32, to: u32, captured: u64, n: u32);
+
+    /// [`CaptureSink::record`] for every square of `tos` (a bit set), in
+    /// increasing bit order.
+    #[inline(always)]
+    fn record_each(&mut self, from: u32, mut tos: u64, captured: u64, n: u32) {
+        while tos != 0 {
+            let to = tos.trailing_zeros();
+            tos &= tos - 1;
+            self.record(from, to, captured, n);
+        }
+    }
 }
 
 /// Collects maximal captures into a move list, dropping duplicate triples.
@@ -145,6 +156,27 @@ impl CaptureSink for CountSink {
             self.plain += 1;
         } else {
             self.stash_record(Move::from_bits(from, to, captured));
+        }
+    }
+
+    #[inline(always)]
+    fn record_each(&mut self, from: u32, mut tos: u64, captured: u64, n: u32) {
+        if n < DEDUP_MIN && n >= self.best {
+            if n > self.best {
+                self.best = n;
+                self.plain = 0;
+                if let Some(stash) = &mut self.stash {
+                    stash.clear();
+                }
+                self.overflow = false;
+            }
+            self.plain += tos.count_ones();
+            return;
+        }
+        while tos != 0 {
+            let to = tos.trailing_zeros();
+            tos &= tos - 1;
+            self.record(from, to, captured, n);
         }
     }
 }
@@ -245,6 +277,7 @@ impl<S: CaptureSink> Search<'_, S> {
         let take1 = alive & step(e1 ^ 2, self.empty);
         let take3 = alive & step(e3 ^ 2, self.empty);
         let mut rest = landings;
+        let mut goes_on = cont;
         while rest != 0 {
             let l = rest.trailing_zeros();
             rest &= rest - 1;
@@ -256,9 +289,14 @@ impl<S: CaptureSink> Search<'_, S> {
             if f3 {
                 self.king_dir(l, e3, captured, n);
             }
-            if !(cont || f1 || f3) {
-                self.sink.record(self.from, l, captured, n);
-            }
+            goes_on |= f1 | f3;
+        }
+        // A continuation from any landing square is a real capture (its
+        // first piece can be taken), so it records a longer sequence and
+        // the sequences ending here are not maximal: they are recorded
+        // only when nothing goes on, all at once.
+        if !goes_on {
+            self.sink.record_each(self.from, landings, captured, n);
         }
     }
 }
