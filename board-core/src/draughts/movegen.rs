@@ -13,7 +13,7 @@
 //! as empty during its capture (it may end where it started).
 
 use super::Position;
-use super::bitboard::{BOARD, RAYS, nearest, step};
+use super::bitboard::{BOARD, RAYS, nearest, seers, step};
 use super::types::{Color, Move};
 use core::ops::ControlFlow;
 
@@ -276,20 +276,20 @@ impl<S: CaptureSink> Search<'_, S> {
         let (e1, e3) = (d ^ 1, d ^ 3);
         let take1 = alive & step(e1 ^ 2, self.empty);
         let take3 = alive & step(e3 ^ 2, self.empty);
-        let mut rest = landings;
-        let mut goes_on = cont;
+        let side1 = seers(e1, take1, self.empty, landings);
+        let side3 = seers(e3, take3, self.empty, landings);
+        let goes_on = cont | (side1 | side3 != 0);
+        // Landing square by landing square, as the list order expects.
+        let mut rest = side1 | side3;
         while rest != 0 {
             let l = rest.trailing_zeros();
             rest &= rest - 1;
-            let f1 = sees(e1, l, self.empty, take1);
-            let f3 = sees(e3, l, self.empty, take3);
-            if f1 {
+            if side1 >> l & 1 != 0 {
                 self.king_dir(l, e1, captured, n);
             }
-            if f3 {
+            if side3 >> l & 1 != 0 {
                 self.king_dir(l, e3, captured, n);
             }
-            goes_on |= f1 | f3;
         }
         // A continuation from any landing square is a real capture (its
         // first piece can be taken), so it records a longer sequence and
@@ -299,14 +299,6 @@ impl<S: CaptureSink> Search<'_, S> {
             self.sink.record_each(self.from, landings, captured, n);
         }
     }
-}
-
-/// Whether the first piece a king on `bit` meets in direction `d` (over
-/// `empty` squares) is in `targets`.
-#[inline(always)]
-fn sees(d: usize, bit: u32, empty: u64, targets: u64) -> bool {
-    let occ = RAYS[d][bit as usize] & !empty;
-    occ != 0 && (1u64 << nearest(d, occ)) & targets != 0
 }
 
 /// Pieces of the side to move seen from that side.
