@@ -52,6 +52,13 @@ pub(crate) trait CaptureSink {
     /// `captured` (bit sets in the board layout).
     fn record(&mut self, from: u32, to: u32, captured: u64, n: u32);
 
+    /// Whether the sink wants no more sequences: the search then stops as
+    /// soon as it can (early exit of [`for_each_capture`]).
+    #[inline(always)]
+    fn stopped(&self) -> bool {
+        false
+    }
+
     /// [`CaptureSink::record`] for every square of `tos` (a bit set), in
     /// increasing bit order.
     #[inline(always)]
@@ -223,6 +230,9 @@ impl<S: CaptureSink> Search<'_, S> {
     /// recursing.
     fn man(&mut self, lands: [u64; 4], captured: u64, n: u32) {
         for (d, &land) in lands.iter().enumerate() {
+            if self.sink.stopped() {
+                return;
+            }
             if land != 0 {
                 let captured = captured | step(d ^ 2, land);
                 let next = man_landings(land, self.opp & !captured, self.empty);
@@ -240,7 +250,7 @@ impl<S: CaptureSink> Search<'_, S> {
     /// capture in direction `d`.
     fn king_dir(&mut self, cur: u32, d: usize, captured: u64, n: u32) {
         let occ = RAYS[d][cur as usize] & !self.empty;
-        if occ == 0 {
+        if occ == 0 || self.sink.stopped() {
             return;
         }
         let p = nearest(d, occ);
@@ -517,6 +527,9 @@ pub(crate) fn has_capture(s: &Sides) -> bool {
 pub(crate) fn captures<S: CaptureSink>(s: &Sides, sink: &mut S) {
     let mut men = men_capturers(s);
     while men != 0 {
+        if sink.stopped() {
+            return;
+        }
         let b = men & men.wrapping_neg();
         men &= men - 1;
         let empty = s.empty | b;
@@ -539,6 +552,9 @@ pub(crate) fn captures<S: CaptureSink>(s: &Sides, sink: &mut S) {
             sink: &mut *sink,
         };
         for d in 0..4 {
+            if search.sink.stopped() {
+                return;
+            }
             // Most directions have no capture: test before the call.
             if king_captures_towards(from, d, s.opp, search.empty) {
                 search.king_dir(from, d, 0, 0);
@@ -627,19 +643,21 @@ fn count_pair(a: u64, b: u64) -> u32 {
     ((bytes(a) + bytes(b)).wrapping_mul(H01) >> 56) as u32
 }
 
-/// Pushes every quiet move (no capture available is assumed).
-pub(crate) fn quiet_moves<const N: usize>(
+/// Calls `f` with every quiet move (no capture available is assumed), men
+/// first, until it returns [`ControlFlow::Break`].
+#[inline]
+pub(crate) fn for_each_quiet<B>(
     s: &Sides,
     side: Color,
-    list: &mut MoveList<Move, N>,
-) -> Result<(), CapacityError> {
+    mut f: impl FnMut(Move) -> ControlFlow<B>,
+) -> ControlFlow<B> {
     for d in forward(side) {
         let mut to = step(d, s.men) & s.empty;
         while to != 0 {
             let t = to.trailing_zeros();
             to &= to - 1;
-            let f = step(d ^ 2, 1u64 << t).trailing_zeros();
-            list.try_push(Move::from_bits(f, t, 0))?;
+            let from = step(d ^ 2, 1u64 << t).trailing_zeros();
+            f(Move::from_bits(from, t, 0))?;
         }
     }
     let mut ks = s.kings;
@@ -650,10 +668,25 @@ pub(crate) fn quiet_moves<const N: usize>(
         while to != 0 {
             let t = to.trailing_zeros();
             to &= to - 1;
-            list.try_push(Move::from_bits(k, t, 0))?;
+            f(Move::from_bits(k, t, 0))?;
         }
     }
-    Ok(())
+    ControlFlow::Continue(())
+}
+
+/// Pushes every quiet move (no capture available is assumed).
+pub(crate) fn quiet_moves<const N: usize>(
+    s: &Sides,
+    side: Color,
+    list: &mut MoveList<Move, N>,
+) -> Result<(), CapacityError> {
+    match for_each_quiet(s, side, |mv| match list.try_push(mv) {
+        Ok(()) => ControlFlow::Continue(()),
+        Err(e) => ControlFlow::Break(e),
+    }) {
+        ControlFlow::Continue(()) => Ok(()),
+        ControlFlow::Break(e) => Err(e),
+    }
 }
 
 /// Fills `list` with every legal move of `pos`.
@@ -726,17 +759,77 @@ fn count_captures(s: &Sides) -> u64 {
 }
 
 /// Calls `f` once for every legal capture (maximal, deduplicated) of `s`,
-/// however many there are, with no heap allocation.
+/// in search order (the order of [`legal_moves_into`]), however many there
+/// are, with no heap allocation, until `f` returns [`ControlFlow::Break`].
 ///
-/// Usually one search into a list of [`MAX_MOVES`](super::MAX_MOVES). If
-/// they do not fit (no such position is known), the sequences of maximal
-/// length are numbered in search order and handled in chunks of
-/// `MAX_MOVES`: one search collects the distinct moves of the chunk, a
-/// second drops those already met in earlier chunks. Slow, but it never
-/// fails.
+/// A first search finds the maximal number of pieces. Below [`DEDUP_MIN`]
+/// every sequence is a distinct move, so a second search hands the
+/// maximal ones to `f` as it finds them and stops at the first `Break`.
+/// From [`DEDUP_MIN`] on, duplicates must be dropped, so the moves are
+/// collected first ([`for_each_listed_capture`]).
+pub(crate) fn for_each_capture<B>(
+    s: &Sides,
+    f: impl FnMut(Move) -> ControlFlow<B>,
+) -> ControlFlow<B> {
+    let mut most = BestSink(0);
+    captures(s, &mut most);
+    if most.0 >= DEDUP_MIN {
+        return for_each_listed_capture(s, f);
+    }
+    let mut stream = StreamSink {
+        best: most.0,
+        f,
+        flow: ControlFlow::Continue(()),
+    };
+    captures(s, &mut stream);
+    stream.flow
+}
+
+/// The maximal number of pieces a capture takes.
+struct BestSink(u32);
+
+impl CaptureSink for BestSink {
+    #[inline(always)]
+    fn record(&mut self, _from: u32, _to: u32, _captured: u64, n: u32) {
+        self.0 = self.0.max(n);
+    }
+
+    #[inline(always)]
+    fn record_each(&mut self, _from: u32, _tos: u64, _captured: u64, n: u32) {
+        self.0 = self.0.max(n);
+    }
+}
+
+/// Hands the sequences taking `best` pieces to `f` until it breaks.
+struct StreamSink<B, F> {
+    best: u32,
+    f: F,
+    flow: ControlFlow<B>,
+}
+
+impl<B, F: FnMut(Move) -> ControlFlow<B>> CaptureSink for StreamSink<B, F> {
+    #[inline(always)]
+    fn stopped(&self) -> bool {
+        self.flow.is_break()
+    }
+
+    #[inline(always)]
+    fn record(&mut self, from: u32, to: u32, captured: u64, n: u32) {
+        if n == self.best && self.flow.is_continue() {
+            self.flow = (self.f)(Move::from_bits(from, to, captured));
+        }
+    }
+}
+
+/// [`for_each_capture`] through a list: usually one search into a list of
+/// [`MAX_MOVES`](super::MAX_MOVES). If they do not fit (no such position
+/// is known), the sequences of maximal length are numbered in search order
+/// and handled in chunks of `MAX_MOVES`: one search collects the distinct
+/// moves of the chunk, a second drops those already met in earlier chunks.
+/// Slow, but it never fails.
 #[cold]
 #[inline(never)]
-pub(crate) fn for_each_capture<B>(
+pub(crate) fn for_each_listed_capture<B>(
     s: &Sides,
     f: impl FnMut(Move) -> ControlFlow<B>,
 ) -> ControlFlow<B> {
@@ -981,6 +1074,92 @@ mod tests {
                 chunks.sort_unstable();
                 assert_eq!(chunks, all, "{fen}");
             }
+        }
+    }
+
+    /// `for_each_capture` and `for_each_quiet` hand over the moves of the
+    /// list in its order, on positions along pseudo-random games from the
+    /// start and the Woldouby position (captures of 1 to 3 pieces by men
+    /// and kings stream; longer ones go through the list).
+    #[test]
+    fn streamed_moves_match_the_list() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut checked = 0;
+        for start in [
+            "W:W31-50:B1-20",
+            "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38",
+            "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
+        ] {
+            for _game in 0..40 {
+                let mut pos: Position = start.parse().unwrap();
+                for _ply in 0..120 {
+                    let list = pos.legal_moves();
+                    if list.is_empty() {
+                        break;
+                    }
+                    let mut streamed = Vec::new();
+                    let _ = pos.for_each_legal_move(|mv| {
+                        streamed.push(mv);
+                        ControlFlow::<()>::Continue(())
+                    });
+                    assert_eq!(streamed, list.to_vec(), "{pos}");
+                    // Stopping at the k-th move hands over exactly k moves.
+                    let k = list.len().div_ceil(2);
+                    let mut seen = 0;
+                    let r = pos.for_each_legal_move(|mv| {
+                        seen += 1;
+                        if seen == k {
+                            ControlFlow::Break(mv)
+                        } else {
+                            ControlFlow::Continue(())
+                        }
+                    });
+                    assert_eq!(r, ControlFlow::Break(list[k - 1]), "{pos}");
+                    assert_eq!(seen, k);
+                    checked += 1;
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos.play_unchecked(list[(seed % list.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
+    }
+
+    /// The search itself stops once the sink says so (the early exit of
+    /// `for_each_capture` happens inside the generator): on positions with
+    /// many captures, the search ends within the first landing run.
+    #[test]
+    fn capture_search_stops_when_the_sink_does() {
+        struct FirstOnly(usize);
+        impl CaptureSink for FirstOnly {
+            fn stopped(&self) -> bool {
+                self.0 > 0
+            }
+            fn record(&mut self, _from: u32, _to: u32, _captured: u64, _n: u32) {
+                self.0 += 1;
+            }
+        }
+        for (fen, most) in [
+            // 14 captures by two kings, 14 pieces each.
+            (
+                "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
+                1,
+            ),
+            // Four men, each with one capture.
+            ("W:W27,28,32,33:B21,22,23,24", 1),
+            // Many captures of one piece by a king: one landing run of 4.
+            ("W:WK46,K5:B37,14,23", 4),
+        ] {
+            let pos: Position = fen.parse().unwrap();
+            let s = pos.sides();
+            let mut all = AllSink(Vec::new());
+            captures(&s, &mut all);
+            let mut first = FirstOnly(0);
+            captures(&s, &mut first);
+            assert!(first.0 >= 1 && first.0 <= most, "{fen}: {}", first.0);
+            assert!(all.0.len() > first.0, "{fen}: {} sequences", all.0.len());
         }
     }
 
