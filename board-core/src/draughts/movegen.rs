@@ -604,15 +604,15 @@ fn kings_look(s: &Sides) -> (bool, u32) {
     while ks != 0 {
         let k = ks.trailing_zeros() as usize;
         ks &= ks - 1;
-        for d in 0..4 {
-            let ray = RAYS[d][k];
+        for (d, rays) in RAYS.iter().enumerate() {
+            let ray = rays[k];
             let occ = ray & !s.empty;
             // The first piece met (0 if none) and the squares before it.
             let (first, before) = if occ == 0 {
                 (0, ray)
             } else {
                 let b = nearest(d, occ);
-                (1u64 << b, ray & !(RAYS[d][b as usize] | (1u64 << b)))
+                (1u64 << b, ray & !(rays[b as usize] | (1u64 << b)))
             };
             quiet += before.count_ones();
             // A capture: the first piece is the opponent's with an empty
