@@ -13,7 +13,7 @@
 //! as empty during its capture (it may end where it started).
 
 use super::Position;
-use super::bitboard::{BOARD, RAYS, nearest, step};
+use super::bitboard::{BOARD, RAYS, nearest, seers, step};
 use super::types::{Color, Move};
 use core::ops::ControlFlow;
 
@@ -51,6 +51,24 @@ pub(crate) trait CaptureSink {
     /// A complete sequence from `from` to `to` taking the `n` pieces on
     /// `captured` (bit sets in the board layout).
     fn record(&mut self, from: u32, to: u32, captured: u64, n: u32);
+
+    /// Whether the sink wants no more sequences: the search then stops as
+    /// soon as it can (early exit of [`for_each_capture`]).
+    #[inline(always)]
+    fn stopped(&self) -> bool {
+        false
+    }
+
+    /// [`CaptureSink::record`] for every square of `tos` (a bit set), in
+    /// increasing bit order.
+    #[inline(always)]
+    fn record_each(&mut self, from: u32, mut tos: u64, captured: u64, n: u32) {
+        while tos != 0 {
+            let to = tos.trailing_zeros();
+            tos &= tos - 1;
+            self.record(from, to, captured, n);
+        }
+    }
 }
 
 /// Collects maximal captures into a move list, dropping duplicate triples.
@@ -147,6 +165,27 @@ impl CaptureSink for CountSink {
             self.stash_record(Move::from_bits(from, to, captured));
         }
     }
+
+    #[inline(always)]
+    fn record_each(&mut self, from: u32, mut tos: u64, captured: u64, n: u32) {
+        if n < DEDUP_MIN && n >= self.best {
+            if n > self.best {
+                self.best = n;
+                self.plain = 0;
+                if let Some(stash) = &mut self.stash {
+                    stash.clear();
+                }
+                self.overflow = false;
+            }
+            self.plain += tos.count_ones();
+            return;
+        }
+        while tos != 0 {
+            let to = tos.trailing_zeros();
+            tos &= tos - 1;
+            self.record(from, to, captured, n);
+        }
+    }
 }
 
 impl CountSink {
@@ -191,6 +230,9 @@ impl<S: CaptureSink> Search<'_, S> {
     /// recursing.
     fn man(&mut self, lands: [u64; 4], captured: u64, n: u32) {
         for (d, &land) in lands.iter().enumerate() {
+            if self.sink.stopped() {
+                return;
+            }
             if land != 0 {
                 let captured = captured | step(d ^ 2, land);
                 let next = man_landings(land, self.opp & !captured, self.empty);
@@ -208,7 +250,7 @@ impl<S: CaptureSink> Search<'_, S> {
     /// capture in direction `d`.
     fn king_dir(&mut self, cur: u32, d: usize, captured: u64, n: u32) {
         let occ = RAYS[d][cur as usize] & !self.empty;
-        if occ == 0 {
+        if occ == 0 || self.sink.stopped() {
             return;
         }
         let p = nearest(d, occ);
@@ -244,31 +286,29 @@ impl<S: CaptureSink> Search<'_, S> {
         let (e1, e3) = (d ^ 1, d ^ 3);
         let take1 = alive & step(e1 ^ 2, self.empty);
         let take3 = alive & step(e3 ^ 2, self.empty);
-        let mut rest = landings;
+        let side1 = seers(e1, take1, self.empty, landings);
+        let side3 = seers(e3, take3, self.empty, landings);
+        let goes_on = cont | (side1 | side3 != 0);
+        // Landing square by landing square, as the list order expects.
+        let mut rest = side1 | side3;
         while rest != 0 {
             let l = rest.trailing_zeros();
             rest &= rest - 1;
-            let f1 = sees(e1, l, self.empty, take1);
-            let f3 = sees(e3, l, self.empty, take3);
-            if f1 {
+            if side1 >> l & 1 != 0 {
                 self.king_dir(l, e1, captured, n);
             }
-            if f3 {
+            if side3 >> l & 1 != 0 {
                 self.king_dir(l, e3, captured, n);
             }
-            if !(cont || f1 || f3) {
-                self.sink.record(self.from, l, captured, n);
-            }
+        }
+        // A continuation from any landing square is a real capture (its
+        // first piece can be taken), so it records a longer sequence and
+        // the sequences ending here are not maximal: they are recorded
+        // only when nothing goes on, all at once.
+        if !goes_on {
+            self.sink.record_each(self.from, landings, captured, n);
         }
     }
-}
-
-/// Whether the first piece a king on `bit` meets in direction `d` (over
-/// `empty` squares) is in `targets`.
-#[inline(always)]
-fn sees(d: usize, bit: u32, empty: u64, targets: u64) -> bool {
-    let occ = RAYS[d][bit as usize] & !empty;
-    occ != 0 && (1u64 << nearest(d, occ)) & targets != 0
 }
 
 /// Pieces of the side to move seen from that side.
@@ -443,9 +483,13 @@ pub(crate) fn overlaps(sets: &[u64; 4]) -> u64 {
 
 /// The number of squares in `set`, for sets that usually hold 1 or 2: a
 /// loop per square is cheaper there than `count_ones` on targets without
-/// a population-count instruction (baseline x86-64).
+/// a population-count instruction (baseline x86-64); `count_ones` where
+/// there is one.
 #[inline(always)]
 fn sparse_len(mut set: u64) -> u32 {
+    if cfg!(target_feature = "popcnt") {
+        return set.count_ones();
+    }
     let mut n = 0;
     while set != 0 {
         set &= set - 1;
@@ -483,6 +527,9 @@ pub(crate) fn has_capture(s: &Sides) -> bool {
 pub(crate) fn captures<S: CaptureSink>(s: &Sides, sink: &mut S) {
     let mut men = men_capturers(s);
     while men != 0 {
+        if sink.stopped() {
+            return;
+        }
         let b = men & men.wrapping_neg();
         men &= men - 1;
         let empty = s.empty | b;
@@ -505,6 +552,9 @@ pub(crate) fn captures<S: CaptureSink>(s: &Sides, sink: &mut S) {
             sink: &mut *sink,
         };
         for d in 0..4 {
+            if search.sink.stopped() {
+                return;
+            }
             // Most directions have no capture: test before the call.
             if king_captures_towards(from, d, s.opp, search.empty) {
                 search.king_dir(from, d, 0, 0);
@@ -525,8 +575,7 @@ pub(crate) const fn forward(side: Color) -> [usize; 2] {
 /// Number of quiet moves (no capture available is assumed).
 #[inline(always)]
 pub(crate) fn count_quiet(s: &Sides, side: Color) -> u64 {
-    let [d1, d2] = forward(side);
-    let mut n = count_pair(step(d1, s.men) & s.empty, step(d2, s.men) & s.empty);
+    let mut n = count_men_quiet(s, side);
     let mut ks = s.kings;
     while ks != 0 {
         let k = ks.trailing_zeros();
@@ -536,11 +585,56 @@ pub(crate) fn count_quiet(s: &Sides, side: Color) -> u64 {
     n as u64
 }
 
-/// `a.count_ones() + b.count_ones()` with one final multiply (the
-/// byte-wise partial sums of both are added first; each byte stays below
-/// 17): cheaper where there is no population-count instruction.
+/// Number of quiet moves of the men (no capture available is assumed).
+#[inline(always)]
+fn count_men_quiet(s: &Sides, side: Color) -> u32 {
+    let [d1, d2] = forward(side);
+    count_pair(step(d1, s.men) & s.empty, step(d2, s.men) & s.empty)
+}
+
+/// Looks along the four diagonals of every king of `s` at once: whether
+/// one of them can capture, and their number of quiet moves (meaningful
+/// only when none can capture). One pass with few branches, for the leaves
+/// of `perft`.
+#[inline(always)]
+fn kings_look(s: &Sides) -> (bool, u32) {
+    let mut capture = 0;
+    let mut quiet = 0;
+    let mut ks = s.kings;
+    while ks != 0 {
+        let k = ks.trailing_zeros() as usize;
+        ks &= ks - 1;
+        // The four diagonals of one king are disjoint: one count per king
+        // (a software population count on baseline x86-64).
+        let mut reach = 0;
+        for (d, rays) in RAYS.iter().enumerate() {
+            let ray = rays[k];
+            let occ = ray & !s.empty;
+            // The first piece met (0 if none) and the squares before it.
+            let (first, before) = if occ == 0 {
+                (0, ray)
+            } else {
+                let b = nearest(d, occ);
+                (1u64 << b, ray & !(rays[b as usize] | (1u64 << b)))
+            };
+            reach |= before;
+            // A capture: the first piece is the opponent's with an empty
+            // square behind it.
+            capture |= step(d, first & s.opp) & s.empty;
+        }
+        quiet += reach.count_ones();
+    }
+    (capture != 0, quiet)
+}
+
+/// `a.count_ones() + b.count_ones()`; without a population-count
+/// instruction (baseline x86-64) with one final multiply (the byte-wise
+/// partial sums of both are added first; each byte stays below 17).
 #[inline(always)]
 fn count_pair(a: u64, b: u64) -> u32 {
+    if cfg!(target_feature = "popcnt") {
+        return a.count_ones() + b.count_ones();
+    }
     const M1: u64 = 0x5555_5555_5555_5555;
     const M2: u64 = 0x3333_3333_3333_3333;
     const M4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
@@ -553,19 +647,21 @@ fn count_pair(a: u64, b: u64) -> u32 {
     ((bytes(a) + bytes(b)).wrapping_mul(H01) >> 56) as u32
 }
 
-/// Pushes every quiet move (no capture available is assumed).
-pub(crate) fn quiet_moves<const N: usize>(
+/// Calls `f` with every quiet move (no capture available is assumed), men
+/// first, until it returns [`ControlFlow::Break`].
+#[inline]
+pub(crate) fn for_each_quiet<B>(
     s: &Sides,
     side: Color,
-    list: &mut MoveList<Move, N>,
-) -> Result<(), CapacityError> {
+    mut f: impl FnMut(Move) -> ControlFlow<B>,
+) -> ControlFlow<B> {
     for d in forward(side) {
         let mut to = step(d, s.men) & s.empty;
         while to != 0 {
             let t = to.trailing_zeros();
             to &= to - 1;
-            let f = step(d ^ 2, 1u64 << t).trailing_zeros();
-            list.try_push(Move::from_bits(f, t, 0))?;
+            let from = step(d ^ 2, 1u64 << t).trailing_zeros();
+            f(Move::from_bits(from, t, 0))?;
         }
     }
     let mut ks = s.kings;
@@ -576,10 +672,25 @@ pub(crate) fn quiet_moves<const N: usize>(
         while to != 0 {
             let t = to.trailing_zeros();
             to &= to - 1;
-            list.try_push(Move::from_bits(k, t, 0))?;
+            f(Move::from_bits(k, t, 0))?;
         }
     }
-    Ok(())
+    ControlFlow::Continue(())
+}
+
+/// Pushes every quiet move (no capture available is assumed).
+pub(crate) fn quiet_moves<const N: usize>(
+    s: &Sides,
+    side: Color,
+    list: &mut MoveList<Move, N>,
+) -> Result<(), CapacityError> {
+    match for_each_quiet(s, side, |mv| match list.try_push(mv) {
+        Ok(()) => ControlFlow::Continue(()),
+        Err(e) => ControlFlow::Break(e),
+    }) {
+        ControlFlow::Continue(()) => Ok(()),
+        ControlFlow::Break(e) => Err(e),
+    }
 }
 
 /// Fills `list` with every legal move of `pos`.
@@ -615,13 +726,18 @@ pub(crate) fn count_legal(pos: &Position) -> u64 {
 #[inline(always)]
 pub(crate) fn count_legal_of<const WHITE: bool>(pos: &Position) -> u64 {
     let s = pos.sides_of::<WHITE>();
-    if s.kings != 0 && kings_capture(&s) {
-        return count_captures(&s);
+    let mut kings_quiet = 0;
+    if s.kings != 0 {
+        let (capture, quiet) = kings_look(&s);
+        if capture {
+            return count_captures(&s);
+        }
+        kings_quiet = quiet;
     }
     let j = jump_sources(&s);
     if (j[0] | j[1] | j[2] | j[3]) & s.men == 0 {
         let side = if WHITE { Color::White } else { Color::Black };
-        return count_quiet(&s, side);
+        return (count_men_quiet(&s, side) + kings_quiet) as u64;
     }
     match short_man_count(&s, &j) {
         Some(n) => n as u64,
@@ -647,17 +763,77 @@ fn count_captures(s: &Sides) -> u64 {
 }
 
 /// Calls `f` once for every legal capture (maximal, deduplicated) of `s`,
-/// however many there are, with no heap allocation.
+/// in search order (the order of [`legal_moves_into`]), however many there
+/// are, with no heap allocation, until `f` returns [`ControlFlow::Break`].
 ///
-/// Usually one search into a list of [`MAX_MOVES`](super::MAX_MOVES). If
-/// they do not fit (no such position is known), the sequences of maximal
-/// length are numbered in search order and handled in chunks of
-/// `MAX_MOVES`: one search collects the distinct moves of the chunk, a
-/// second drops those already met in earlier chunks. Slow, but it never
-/// fails.
+/// A first search finds the maximal number of pieces. Below [`DEDUP_MIN`]
+/// every sequence is a distinct move, so a second search hands the
+/// maximal ones to `f` as it finds them and stops at the first `Break`.
+/// From [`DEDUP_MIN`] on, duplicates must be dropped, so the moves are
+/// collected first ([`for_each_listed_capture`]).
+pub(crate) fn for_each_capture<B>(
+    s: &Sides,
+    f: impl FnMut(Move) -> ControlFlow<B>,
+) -> ControlFlow<B> {
+    let mut most = BestSink(0);
+    captures(s, &mut most);
+    if most.0 >= DEDUP_MIN {
+        return for_each_listed_capture(s, f);
+    }
+    let mut stream = StreamSink {
+        best: most.0,
+        f,
+        flow: ControlFlow::Continue(()),
+    };
+    captures(s, &mut stream);
+    stream.flow
+}
+
+/// The maximal number of pieces a capture takes.
+struct BestSink(u32);
+
+impl CaptureSink for BestSink {
+    #[inline(always)]
+    fn record(&mut self, _from: u32, _to: u32, _captured: u64, n: u32) {
+        self.0 = self.0.max(n);
+    }
+
+    #[inline(always)]
+    fn record_each(&mut self, _from: u32, _tos: u64, _captured: u64, n: u32) {
+        self.0 = self.0.max(n);
+    }
+}
+
+/// Hands the sequences taking `best` pieces to `f` until it breaks.
+struct StreamSink<B, F> {
+    best: u32,
+    f: F,
+    flow: ControlFlow<B>,
+}
+
+impl<B, F: FnMut(Move) -> ControlFlow<B>> CaptureSink for StreamSink<B, F> {
+    #[inline(always)]
+    fn stopped(&self) -> bool {
+        self.flow.is_break()
+    }
+
+    #[inline(always)]
+    fn record(&mut self, from: u32, to: u32, captured: u64, n: u32) {
+        if n == self.best && self.flow.is_continue() {
+            self.flow = (self.f)(Move::from_bits(from, to, captured));
+        }
+    }
+}
+
+/// [`for_each_capture`] through a list: usually one search into a list of
+/// [`MAX_MOVES`](super::MAX_MOVES). If they do not fit (no such position
+/// is known), the sequences of maximal length are numbered in search order
+/// and handled in chunks of `MAX_MOVES`: one search collects the distinct
+/// moves of the chunk, a second drops those already met in earlier chunks.
+/// Slow, but it never fails.
 #[cold]
 #[inline(never)]
-pub(crate) fn for_each_capture<B>(
+pub(crate) fn for_each_listed_capture<B>(
     s: &Sides,
     f: impl FnMut(Move) -> ControlFlow<B>,
 ) -> ControlFlow<B> {
@@ -902,6 +1078,92 @@ mod tests {
                 chunks.sort_unstable();
                 assert_eq!(chunks, all, "{fen}");
             }
+        }
+    }
+
+    /// `for_each_capture` and `for_each_quiet` hand over the moves of the
+    /// list in its order, on positions along pseudo-random games from the
+    /// start and the Woldouby position (captures of 1 to 3 pieces by men
+    /// and kings stream; longer ones go through the list).
+    #[test]
+    fn streamed_moves_match_the_list() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut checked = 0;
+        for start in [
+            "W:W31-50:B1-20",
+            "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38",
+            "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
+        ] {
+            for _game in 0..40 {
+                let mut pos: Position = start.parse().unwrap();
+                for _ply in 0..120 {
+                    let list = pos.legal_moves();
+                    if list.is_empty() {
+                        break;
+                    }
+                    let mut streamed = Vec::new();
+                    let _ = pos.for_each_legal_move(|mv| {
+                        streamed.push(mv);
+                        ControlFlow::<()>::Continue(())
+                    });
+                    assert_eq!(streamed, list.to_vec(), "{pos}");
+                    // Stopping at the k-th move hands over exactly k moves.
+                    let k = list.len().div_ceil(2);
+                    let mut seen = 0;
+                    let r = pos.for_each_legal_move(|mv| {
+                        seen += 1;
+                        if seen == k {
+                            ControlFlow::Break(mv)
+                        } else {
+                            ControlFlow::Continue(())
+                        }
+                    });
+                    assert_eq!(r, ControlFlow::Break(list[k - 1]), "{pos}");
+                    assert_eq!(seen, k);
+                    checked += 1;
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos.play_unchecked(list[(seed % list.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(checked > 5_000, "{checked}");
+    }
+
+    /// The search itself stops once the sink says so (the early exit of
+    /// `for_each_capture` happens inside the generator): on positions with
+    /// many captures, the search ends within the first landing run.
+    #[test]
+    fn capture_search_stops_when_the_sink_does() {
+        struct FirstOnly(usize);
+        impl CaptureSink for FirstOnly {
+            fn stopped(&self) -> bool {
+                self.0 > 0
+            }
+            fn record(&mut self, _from: u32, _to: u32, _captured: u64, _n: u32) {
+                self.0 += 1;
+            }
+        }
+        for (fen, most) in [
+            // 14 captures by two kings, 14 pieces each.
+            (
+                "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
+                1,
+            ),
+            // Four men, each with one capture.
+            ("W:W27,28,32,33:B21,22,23,24", 1),
+            // Many captures of one piece by a king: one landing run of 4.
+            ("W:WK46,K5:B37,14,23", 4),
+        ] {
+            let pos: Position = fen.parse().unwrap();
+            let s = pos.sides();
+            let mut all = AllSink(Vec::new());
+            captures(&s, &mut all);
+            let mut first = FirstOnly(0);
+            captures(&s, &mut first);
+            assert!(first.0 >= 1 && first.0 <= most, "{fen}: {}", first.0);
+            assert!(all.0.len() > first.0, "{fen}: {} sequences", all.0.len());
         }
     }
 

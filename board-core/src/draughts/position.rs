@@ -294,9 +294,14 @@ impl Position {
     /// Calls `f` with every legal move, in [`Position::legal_moves`] order
     /// when they fit in a list, until `f` returns
     /// [`ControlFlow::Break`] (then returned at once; no further move is
-    /// generated or passed). Handles any number of moves without heap
-    /// allocation (a position with more than [`MAX_MOVES`] is searched
-    /// again in chunks; none is known).
+    /// generated or passed). Quiet moves, and captures taking fewer than 4
+    /// pieces, go to `f` straight from the generator, which stops at the
+    /// first `Break` (a capture search runs twice: once to find the
+    /// largest number of pieces that can be taken, once to hand over the
+    /// moves taking that many); captures of 4 or more pieces, where two
+    /// paths can be the same move, are collected and deduplicated first.
+    /// Handles any number of moves without heap allocation (a position with
+    /// more than [`MAX_MOVES`] is searched again in chunks; none is known).
     ///
     /// ```
     /// use core::ops::ControlFlow;
@@ -313,18 +318,12 @@ impl Position {
     /// });
     /// assert!(matches!(found, ControlFlow::Break(mv) if mv.from().number() == 32));
     /// ```
-    pub fn for_each_legal_move<B>(
-        &self,
-        mut f: impl FnMut(Move) -> ControlFlow<B>,
-    ) -> ControlFlow<B> {
+    pub fn for_each_legal_move<B>(&self, f: impl FnMut(Move) -> ControlFlow<B>) -> ControlFlow<B> {
         let s = self.sides();
         if has_capture(&s) {
             movegen::for_each_capture(&s, f)
         } else {
-            let mut list = super::MoveList::new();
-            // Quiet moves: at most 161 (see MAX_MOVES).
-            let _ = movegen::quiet_moves(&s, self.side, &mut list);
-            list.iter().try_for_each(|&mv| f(mv))
+            movegen::for_each_quiet(&s, self.side, f)
         }
     }
 
@@ -361,7 +360,15 @@ impl Position {
         if has_capture(&s) {
             movegen::is_legal_capture(&s, mv)
         } else {
-            !mv.is_capture() && self.legal_moves().contains(&mv)
+            !mv.is_capture()
+                && movegen::for_each_quiet(&s, self.side, |m| {
+                    if m == mv {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
+                    }
+                })
+                .is_break()
         }
     }
 
