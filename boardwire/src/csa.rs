@@ -378,11 +378,7 @@ fn serve(
                 players.insert(game_id, [black, white]);
             }
             ServeEvent::Server(ServerEvent::GameRejected { game_id, by }) => {
-                let _ = writeln!(
-                    std::io::stdout(),
-                    "{} reject {game_id} by {by}",
-                    log_time()
-                );
+                let _ = writeln!(std::io::stdout(), "{} reject {game_id} by {by}", log_time());
             }
             ServeEvent::Server(ServerEvent::GameEnded {
                 game_id,
