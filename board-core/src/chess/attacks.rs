@@ -247,6 +247,11 @@ const BISHOP_MAGICS_C: [Magic; 64] =
 static BISHOP_MAGICS: [Magic; 64] = BISHOP_MAGICS_C;
 /// Total entries of the shared slider table (rooks then bishops).
 pub(crate) const SLIDER_TABLE_LEN: usize = table_len(&BISHOP_MAGICS_C);
+/// The table's allocated length: [`SLIDER_TABLE_LEN`] rounded up to a
+/// power of two, so that a lookup masks its index instead of testing it
+/// (every slot a lookup can form is below `SLIDER_TABLE_LEN` anyway: the
+/// mask only lets the compiler drop the bounds check and its branch).
+const SLIDER_TABLE_SLOTS: usize = SLIDER_TABLE_LEN.next_power_of_two();
 
 /// The table slot of the `n`-th occupancy subset `sub` of square `m`
 /// (in carry-rippler order): the magic index, or with BMI2 the `pext`
@@ -265,7 +270,7 @@ const fn slot(m: &Magic, sub: u64, n: usize) -> usize {
 /// `true` when the slider table is laid out for `pext` (built for BMI2).
 const PEXT: bool = cfg!(all(target_arch = "x86_64", target_feature = "bmi2"));
 
-const fn fill(table: &mut [u64; SLIDER_TABLE_LEN], magics: &[Magic; 64], dirs: &[(i32, i32); 4]) {
+const fn fill(table: &mut [u64; SLIDER_TABLE_SLOTS], magics: &[Magic; 64], dirs: &[(i32, i32); 4]) {
     let mut sq = 0;
     while sq < 64 {
         let m = magics[sq];
@@ -290,8 +295,8 @@ const fn fill(table: &mut [u64; SLIDER_TABLE_LEN], magics: &[Magic; 64], dirs: &
     }
 }
 
-const fn build_slider_table() -> [u64; SLIDER_TABLE_LEN] {
-    let mut table = [0u64; SLIDER_TABLE_LEN];
+const fn build_slider_table() -> [u64; SLIDER_TABLE_SLOTS] {
+    let mut table = [0u64; SLIDER_TABLE_SLOTS];
     fill(&mut table, &ROOK_MAGICS_C, &ROOK_DIRS);
     fill(&mut table, &BISHOP_MAGICS_C, &BISHOP_DIRS);
     table
@@ -309,11 +314,11 @@ fn lookup(m: &Magic, occupied: u64) -> u64 {
     let index = unsafe { core::arch::x86_64::_pext_u64(occupied, m.mask) };
     #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
     let index = (occupied & m.mask).wrapping_mul(m.magic) >> m.shift;
-    SLIDER_TABLE[m.offset as usize + index as usize]
+    SLIDER_TABLE[(m.offset as usize + index as usize) & (SLIDER_TABLE_SLOTS - 1)]
 }
 
 #[allow(long_running_const_eval)]
-static SLIDER_TABLE: [u64; SLIDER_TABLE_LEN] = build_slider_table();
+static SLIDER_TABLE: [u64; SLIDER_TABLE_SLOTS] = build_slider_table();
 
 const fn leaper_table(deltas: &[(i32, i32)]) -> [u64; 64] {
     let mut out = [0u64; 64];
