@@ -33,8 +33,42 @@ use super::types::{
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
+const FILE_B: u64 = FILE_A << 1;
+const FILE_G: u64 = FILE_A << 6;
 const RANK_3: u64 = 0xff << 16;
 const RANK_6: u64 = 0xff << 40;
+
+/// The eight knight jumps as shifts of a whole set: the index shift
+/// (`+` = left) and the files a knight must not stand on (it would leave
+/// the board sideways; leaving it up or down drops the bit in the shift).
+const KNIGHT_JUMPS: [(i32, u64); 8] = [
+    (17, FILE_H),
+    (10, FILE_G | FILE_H),
+    (-6, FILE_G | FILE_H),
+    (-15, FILE_H),
+    (15, FILE_A),
+    (6, FILE_A | FILE_B),
+    (-10, FILE_A | FILE_B),
+    (-17, FILE_A),
+];
+
+/// The squares the knights `knights` jump to, one jump direction:
+/// `(from set shifted by KNIGHT_JUMPS[i])`.
+#[inline(always)]
+fn knight_jump(knights: u64, (shift, off): (i32, u64)) -> u64 {
+    let k = knights & !off;
+    if shift > 0 { k << shift } else { k >> -shift }
+}
+
+/// Every square some knight of `knights` attacks (set-wise, no loop).
+#[inline(always)]
+fn knight_set_attacks(knights: Bitboard) -> Bitboard {
+    let mut out = 0;
+    for jump in KNIGHT_JUMPS {
+        out |= knight_jump(knights.0, jump);
+    }
+    Bitboard(out)
+}
 
 /// Receives generated moves.
 pub(crate) trait Sink {
@@ -43,6 +77,14 @@ pub(crate) trait Sink {
     /// [`PieceKind::Bishop`] with the diagonal sliders and as [`PieceKind::Rook`] with
     /// the straight ones (sinks that need the kind look the queen up).
     fn piece(&mut self, kind: PieceKind, from: Square, targets: Bitboard);
+    /// Moves of the (unpinned) knights `knights` to the squares of
+    /// `target` they attack.
+    #[inline(always)]
+    fn knights(&mut self, knights: Bitboard, target: Bitboard) {
+        for from in knights {
+            self.piece(PieceKind::Knight, from, knight_attacks(from) & target);
+        }
+    }
     /// Pawn moves of the pawn on `from` to each of `targets` (promotions on
     /// the last rank expand to four moves).
     fn pawn(&mut self, from: Square, targets: Bitboard);
@@ -213,9 +255,10 @@ impl Position {
         let diagonal = (self.by_kind[PieceKind::Bishop.index()] | queens) & ours;
         let straight = (self.by_kind[PieceKind::Rook.index()] | queens) & ours;
 
-        for from in self.by_kind[PieceKind::Knight.index()] & ours & !pinned {
-            sink.piece(PieceKind::Knight, from, knight_attacks(from) & target);
-        }
+        sink.knights(
+            self.by_kind[PieceKind::Knight.index()] & ours & !pinned,
+            target,
+        );
         for from in diagonal & !pinned {
             sink.piece(
                 PieceKind::Bishop,
@@ -233,19 +276,23 @@ impl Position {
             // Pinned sliders move along the pin line (in check they cannot
             // move at all: the pin line and the check line meet only at
             // the king).
-            for from in diagonal & pinned {
-                sink.piece(
-                    PieceKind::Bishop,
-                    from,
-                    bishop_attacks(from, occupied) & target & line(king, from),
-                );
-            }
-            for from in straight & pinned {
-                sink.piece(
-                    PieceKind::Rook,
-                    from,
-                    rook_attacks(from, occupied) & target & line(king, from),
-                );
+            // (One test for the three loops over pinned pieces: most
+            // positions have none.)
+            if pinned.any() {
+                for from in diagonal & pinned {
+                    sink.piece(
+                        PieceKind::Bishop,
+                        from,
+                        bishop_attacks(from, occupied) & target & line(king, from),
+                    );
+                }
+                for from in straight & pinned {
+                    sink.piece(
+                        PieceKind::Rook,
+                        from,
+                        rook_attacks(from, occupied) & target & line(king, from),
+                    );
+                }
             }
             self.castling_moves::<S, WHITE>(sink, occupied, king_targets, danger);
             // Pinned pawns, one at a time.
@@ -321,9 +368,7 @@ impl Position {
             ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9)
         });
         attacked |= king_attacks(self.king(them));
-        for from in self.by_kind[PieceKind::Knight.index()] & theirs {
-            attacked |= knight_attacks(from);
-        }
+        attacked |= knight_set_attacks(self.by_kind[PieceKind::Knight.index()] & theirs);
         let queens = self.by_kind[PieceKind::Queen.index()];
         for from in (self.by_kind[PieceKind::Bishop.index()] | queens) & theirs {
             attacked |= bishop_attacks(from, occupied);
@@ -342,12 +387,15 @@ impl Position {
         king_targets: Bitboard,
         danger: Option<Bitboard>,
     ) {
-        let (rights, king_side, queen_side, them, e, g, c, f, d) = if WHITE {
+        // (rights, king-side bit, queen-side bit, squares that must be
+        // empty king side / queen side, e, g, c, f, d)
+        let (rights, king_side, queen_side, empty_k, empty_q, e, g, c, f, d) = if WHITE {
             (
                 self.castling.bits() & 3,
                 1,
                 2,
-                Color::Black,
+                Bitboard(0x60),
+                Bitboard(0x0e),
                 Square::E1,
                 Square::G1,
                 Square::C1,
@@ -359,7 +407,8 @@ impl Position {
                 self.castling.bits() & 12,
                 4,
                 8,
-                Color::White,
+                Bitboard(0x60 << 56),
+                Bitboard(0x0e << 56),
                 Square::E8,
                 Square::G8,
                 Square::C8,
@@ -378,19 +427,20 @@ impl Position {
         // the king's square would be giving check), so only the target
         // square (g or c) needs an attack test (`danger`, computed with
         // the king removed, is the same there for the same reason).
+        let them = if WHITE { Color::Black } else { Color::White };
         let attacked = |sq: Square| match danger {
             Some(d) => d.contains(sq),
             None => self.attacked_by(them, sq, occupied),
         };
         if rights & king_side != 0
-            && (between(e, Square::new_masked(e.index() as u32 + 3)) & occupied).is_empty()
+            && (empty_k & occupied).is_empty()
             && king_targets.contains(f)
             && !attacked(g)
         {
             sink.special(Move::with_kind_bits(e, g, KIND_CASTLE_KING_BITS));
         }
         if rights & queen_side != 0
-            && (between(e, Square::new_masked(e.index() as u32 - 4)) & occupied).is_empty()
+            && (empty_q & occupied).is_empty()
             && king_targets.contains(d)
             && !attacked(c)
         {
