@@ -22,10 +22,12 @@
 
 use super::MoveList;
 use super::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+    between, bishop_attacks_with, king_attacks, knight_attacks, line, pawn_attacks,
+    rook_attacks_with,
 };
 use super::bitboard::Bitboard;
 use super::position::Position;
+use super::simd;
 use super::types::{
     Color, KIND_CASTLE_KING_BITS, KIND_CASTLE_QUEEN_BITS, KIND_EN_PASSANT_BITS,
     KIND_PROMOTION_BASE, Move, PieceKind, Square,
@@ -198,17 +200,25 @@ impl Sink for ListSink {
 }
 
 impl Position {
-    /// Generates every legal move of the side to move into `sink`.
+    /// Generates every legal move of the side to move into `sink`, on the
+    /// `pext` path when the CPU has it (see `simd::dispatch`).
     #[inline(always)]
     pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
+        simd::generate(self, sink);
+    }
+
+    /// [`Position::generate`] with the slider lookups of layout `P` (see
+    /// `attacks::lookup`).
+    #[inline(always)]
+    pub(crate) fn generate_with<S: Sink, const P: bool>(&self, sink: &mut S) {
         match self.turn {
-            Color::White => self.generate_for::<S, true>(sink),
-            Color::Black => self.generate_for::<S, false>(sink),
+            Color::White => self.generate_for::<S, true, P>(sink),
+            Color::Black => self.generate_for::<S, false, P>(sink),
         }
     }
 
     #[inline(always)]
-    fn generate_for<S: Sink, const WHITE: bool>(&self, sink: &mut S) {
+    fn generate_for<S: Sink, const WHITE: bool, const P: bool>(&self, sink: &mut S) {
         let (us, them) = if WHITE {
             (Color::White, Color::Black)
         } else {
@@ -229,13 +239,13 @@ impl Position {
         let candidates = king_attacks(king) & !ours;
         let mut danger = None;
         let king_targets = if candidates.more_than_one() {
-            let attacked = self.attacks_of::<WHITE>(without_king);
+            let attacked = self.attacks_of::<WHITE, P>(without_king);
             danger = Some(attacked);
             candidates & !attacked
         } else {
             let mut targets = Bitboard::EMPTY;
             for to in candidates {
-                if !self.attacked_by(them, to, without_king) {
+                if !self.attacked_by::<P>(them, to, without_king) {
                     targets = targets.with(to);
                 }
             }
@@ -263,11 +273,15 @@ impl Position {
             sink.piece(
                 PieceKind::Bishop,
                 from,
-                bishop_attacks(from, occupied) & target,
+                bishop_attacks_with::<P>(from, occupied) & target,
             );
         }
         for from in straight & !pinned {
-            sink.piece(PieceKind::Rook, from, rook_attacks(from, occupied) & target);
+            sink.piece(
+                PieceKind::Rook,
+                from,
+                rook_attacks_with::<P>(from, occupied) & target,
+            );
         }
 
         let pawns = self.by_kind[PieceKind::Pawn.index()] & ours;
@@ -283,18 +297,18 @@ impl Position {
                     sink.piece(
                         PieceKind::Bishop,
                         from,
-                        bishop_attacks(from, occupied) & target & line(king, from),
+                        bishop_attacks_with::<P>(from, occupied) & target & line(king, from),
                     );
                 }
                 for from in straight & pinned {
                     sink.piece(
                         PieceKind::Rook,
                         from,
-                        rook_attacks(from, occupied) & target & line(king, from),
+                        rook_attacks_with::<P>(from, occupied) & target & line(king, from),
                     );
                 }
             }
-            self.castling_moves::<S, WHITE>(sink, occupied, king_targets, danger);
+            self.castling_moves::<S, WHITE, P>(sink, occupied, king_targets, danger);
             // Pinned pawns, one at a time.
             for from in pawns & pinned {
                 let pin_line = line(king, from);
@@ -348,7 +362,7 @@ impl Position {
 
         if let Some(ep) = self.ep_square {
             for from in pawn_attacks(them, ep) & pawns {
-                if self.ep_is_legal(from, ep) {
+                if self.ep_is_legal::<P>(from, ep) {
                     sink.special(Move::with_kind_bits(from, ep, KIND_EN_PASSANT_BITS));
                 }
             }
@@ -358,7 +372,7 @@ impl Position {
     /// Every square a piece of the side not to move attacks, with
     /// `occupied` as the blockers for sliders.
     #[inline(always)]
-    fn attacks_of<const WHITE: bool>(&self, occupied: Bitboard) -> Bitboard {
+    fn attacks_of<const WHITE: bool, const P: bool>(&self, occupied: Bitboard) -> Bitboard {
         let them = if WHITE { Color::Black } else { Color::White };
         let theirs = self.by_color[them.index()];
         let pawns = (self.by_kind[PieceKind::Pawn.index()] & theirs).0;
@@ -371,16 +385,16 @@ impl Position {
         attacked |= knight_set_attacks(self.by_kind[PieceKind::Knight.index()] & theirs);
         let queens = self.by_kind[PieceKind::Queen.index()];
         for from in (self.by_kind[PieceKind::Bishop.index()] | queens) & theirs {
-            attacked |= bishop_attacks(from, occupied);
+            attacked |= bishop_attacks_with::<P>(from, occupied);
         }
         for from in (self.by_kind[PieceKind::Rook.index()] | queens) & theirs {
-            attacked |= rook_attacks(from, occupied);
+            attacked |= rook_attacks_with::<P>(from, occupied);
         }
         attacked
     }
 
     #[inline(always)]
-    fn castling_moves<S: Sink, const WHITE: bool>(
+    fn castling_moves<S: Sink, const WHITE: bool, const P: bool>(
         &self,
         sink: &mut S,
         occupied: Bitboard,
@@ -430,7 +444,7 @@ impl Position {
         let them = if WHITE { Color::Black } else { Color::White };
         let attacked = |sq: Square| match danger {
             Some(d) => d.contains(sq),
-            None => self.attacked_by(them, sq, occupied),
+            None => self.attacked_by::<P>(them, sq, occupied),
         };
         if rights & king_side != 0
             && (empty_k & occupied).is_empty()
