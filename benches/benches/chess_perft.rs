@@ -8,7 +8,9 @@
 //! the ratio ours/cozy-chess, so the ratio comes from one run on one
 //! machine state.
 //!
-//! Run: `cargo bench -p benches --bench chess_perft` (baseline x86-64), and
+//! Run: `cargo bench -p benches --bench chess_perft` (baseline x86-64:
+//! board-core still takes its BMI2 `pext` path when the CPU has BMI2, by
+//! run-time detection; cozy-chess stays on its portable code), and
 //! `RUSTFLAGS="-C target-cpu=native" cargo bench -p benches --bench
 //! chess_perft --target x86_64-unknown-linux-gnu` for the native build (the
 //! `--target` keeps its artefacts apart from the baseline ones). Pass

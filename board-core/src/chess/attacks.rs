@@ -1,5 +1,6 @@
 //! Attack tables, all computed at compile time by `const fn` (no build
-//! script, no heap, no `unsafe`).
+//! script, no heap; the one `unsafe` instruction, `pext`, lives in the
+//! crate's `simd` module).
 //!
 //! Sliding pieces use "fancy" magic bitboards: for each square, the
 //! relevant occupancy (`occupied & mask`) is multiplied by a magic number
@@ -11,13 +12,23 @@
 //! error — if any magic maps two occupancies with different attack sets to
 //! one slot, so a wrong constant cannot build.
 //!
-//! Built for a target with BMI2 (`-C target-cpu=native` on a recent x86-64,
-//! or `-C target-feature=+bmi2`), the same table is laid out by `pext`
-//! instead (slot = `pext(occupied, mask)`: one instruction, no multiply);
-//! the magic numbers are then checked by the unit tests only.
+//! On x86-64 with BMI2 a second layout of the same table is indexed by
+//! `pext` instead (slot = `pext(occupied, mask)`: one instruction, no
+//! multiply). A build that targets BMI2 (`-C target-cpu=native` on a
+//! recent x86-64, or `-C target-feature=+bmi2`) has only that layout. With
+//! the `std` feature on x86-64 both are built and the CPU is asked once at
+//! run time: move generation and `perft` then run on the `pext` layout in
+//! code compiled for BMI1, BMI2 and POPCNT when the CPU has them (so a
+//! plain `cargo build` gets the fast path), else on the magic layout.
+//! `pext` is picked whenever BMI2 is present, also on AMD Zen 1 and Zen 2,
+//! where it is microcoded and slow (the magic path would be faster there;
+//! the CPU model is not checked). Without `std` only the compile-time
+//! choice is made. The public [`rook_attacks`] and [`bishop_attacks`] use
+//! the magic layout unless the build targets BMI2.
 //!
-//! Table sizes: 102 400 rook + 5 248 bishop entries (8 bytes each, about
-//! 841 KiB), plus 64x64 `between` and `line` tables (32 KiB each).
+//! Table sizes: 102 400 rook + 5 248 bishop entries, padded to 131 072
+//! (8 bytes each: 1 MiB per layout, 2 MiB when both are built), plus 64x64
+//! `between` and `line` tables (32 KiB each).
 
 use super::bitboard::Bitboard;
 use super::types::{Color, Square};
@@ -247,14 +258,19 @@ const BISHOP_MAGICS_C: [Magic; 64] =
 static BISHOP_MAGICS: [Magic; 64] = BISHOP_MAGICS_C;
 /// Total entries of the shared slider table (rooks then bishops).
 pub(crate) const SLIDER_TABLE_LEN: usize = table_len(&BISHOP_MAGICS_C);
+/// The table's allocated length: [`SLIDER_TABLE_LEN`] rounded up to a
+/// power of two, so that a lookup masks its index instead of testing it
+/// (every slot a lookup can form is below `SLIDER_TABLE_LEN` anyway: the
+/// mask only lets the compiler drop the bounds check and its branch).
+const SLIDER_TABLE_SLOTS: usize = SLIDER_TABLE_LEN.next_power_of_two();
 
 /// The table slot of the `n`-th occupancy subset `sub` of square `m`
-/// (in carry-rippler order): the magic index, or with BMI2 the `pext`
-/// index, which is `n` itself (the carry-rippler counts through the
-/// subsets in the order of their packed bits). Same slot count per square
-/// either way, so the offsets are shared.
-const fn slot(m: &Magic, sub: u64, n: usize) -> usize {
-    let index = if PEXT {
+/// (in carry-rippler order): the magic index, or in the `pext` layout `n`
+/// itself (the carry-rippler counts through the subsets in the order of
+/// their packed bits). Same slot count per square either way, so the
+/// offsets are shared.
+const fn slot(m: &Magic, sub: u64, n: usize, pext: bool) -> usize {
+    let index = if pext {
         n
     } else {
         (sub.wrapping_mul(m.magic) >> m.shift) as usize
@@ -262,10 +278,12 @@ const fn slot(m: &Magic, sub: u64, n: usize) -> usize {
     m.offset as usize + index
 }
 
-/// `true` when the slider table is laid out for `pext` (built for BMI2).
-const PEXT: bool = cfg!(all(target_arch = "x86_64", target_feature = "bmi2"));
-
-const fn fill(table: &mut [u64; SLIDER_TABLE_LEN], magics: &[Magic; 64], dirs: &[(i32, i32); 4]) {
+const fn fill(
+    table: &mut [u64; SLIDER_TABLE_SLOTS],
+    magics: &[Magic; 64],
+    dirs: &[(i32, i32); 4],
+    pext: bool,
+) {
     let mut sq = 0;
     while sq < 64 {
         let m = magics[sq];
@@ -274,7 +292,7 @@ const fn fill(table: &mut [u64; SLIDER_TABLE_LEN], magics: &[Magic; 64], dirs: &
         let mut n = 0;
         loop {
             let attacks = slider_attacks_slow(sq, sub, dirs);
-            let index = slot(&m, sub, n);
+            let index = slot(&m, sub, n, pext);
             n += 1;
             if table[index] == 0 {
                 table[index] = attacks;
@@ -290,30 +308,104 @@ const fn fill(table: &mut [u64; SLIDER_TABLE_LEN], magics: &[Magic; 64], dirs: &
     }
 }
 
-const fn build_slider_table() -> [u64; SLIDER_TABLE_LEN] {
-    let mut table = [0u64; SLIDER_TABLE_LEN];
-    fill(&mut table, &ROOK_MAGICS_C, &ROOK_DIRS);
-    fill(&mut table, &BISHOP_MAGICS_C, &BISHOP_DIRS);
+const fn build_slider_table(pext: bool) -> [u64; SLIDER_TABLE_SLOTS] {
+    let mut table = [0u64; SLIDER_TABLE_SLOTS];
+    fill(&mut table, &ROOK_MAGICS_C, &ROOK_DIRS, pext);
+    fill(&mut table, &BISHOP_MAGICS_C, &BISHOP_DIRS, pext);
     table
 }
 
-/// The table slot of `occupied` for square entry `m` at run time.
+/// The slider table in the magic layout: built unless the whole build
+/// targets BMI2 (and then still for the tests and the fuzz hook, which
+/// compare both layouts).
+#[cfg(any(
+    not(all(target_arch = "x86_64", target_feature = "bmi2")),
+    test,
+    feature = "arbitrary"
+))]
+#[allow(long_running_const_eval)]
+static MAGIC_TABLE: [u64; SLIDER_TABLE_SLOTS] = build_slider_table(false);
+
+/// The slider table in the `pext` layout: built for x86-64 when the build
+/// targets BMI2 or when `std` can detect it at run time.
+#[cfg(all(target_arch = "x86_64", any(target_feature = "bmi2", feature = "std")))]
+#[allow(long_running_const_eval)]
+static PEXT_TABLE: [u64; SLIDER_TABLE_SLOTS] = build_slider_table(true);
+
+/// The table slot of `occupied` for square entry `m` at run time: the
+/// `pext` layout when `P` is `true` (see [`simd`]; only code that
+/// [`simd::dispatch`] chose runs with `P = true`) or when the whole build
+/// targets BMI2, the magic layout otherwise.
 #[inline(always)]
-fn lookup(m: &Magic, occupied: u64) -> u64 {
-    // SAFETY: compiled only when the whole build targets BMI2
-    // (`cfg(target_feature = "bmi2")`), so every CPU this code runs on has
-    // `pext`; the intrinsic takes and returns plain integers (no memory
-    // access), and the index it gives is bounds-checked below.
+fn lookup<const P: bool>(m: &Magic, occupied: u64) -> u64 {
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
-    #[allow(unsafe_code)]
-    let index = unsafe { core::arch::x86_64::_pext_u64(occupied, m.mask) };
+    {
+        let _ = P;
+        let index = super::simd::pext(occupied, m.mask);
+        PEXT_TABLE[(m.offset as usize + index as usize) & (SLIDER_TABLE_SLOTS - 1)]
+    }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
-    let index = (occupied & m.mask).wrapping_mul(m.magic) >> m.shift;
-    SLIDER_TABLE[m.offset as usize + index as usize]
+    {
+        #[cfg(all(target_arch = "x86_64", feature = "std"))]
+        if P {
+            let index = super::simd::pext(occupied, m.mask);
+            return PEXT_TABLE[(m.offset as usize + index as usize) & (SLIDER_TABLE_SLOTS - 1)];
+        }
+        let index = (occupied & m.mask).wrapping_mul(m.magic) >> m.shift;
+        MAGIC_TABLE[(m.offset as usize + index as usize) & (SLIDER_TABLE_SLOTS - 1)]
+    }
 }
 
-#[allow(long_running_const_eval)]
-static SLIDER_TABLE: [u64; SLIDER_TABLE_LEN] = build_slider_table();
+/// The magic-layout lookup, whatever the build (tests and fuzz hook).
+#[cfg(any(test, feature = "arbitrary"))]
+fn magic_lookup(m: &Magic, occupied: u64) -> u64 {
+    let index = (occupied & m.mask).wrapping_mul(m.magic) >> m.shift;
+    MAGIC_TABLE[(m.offset as usize + index as usize) & (SLIDER_TABLE_SLOTS - 1)]
+}
+
+/// The `pext`-layout lookup if this CPU can run it (tests and fuzz hook).
+#[cfg(any(test, feature = "arbitrary"))]
+fn pext_lookup(m: &Magic, occupied: u64) -> Option<u64> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
+    {
+        Some(lookup::<true>(m, occupied))
+    }
+    #[cfg(all(target_arch = "x86_64", feature = "std", not(target_feature = "bmi2")))]
+    {
+        // `P = true` code only after the CPU check (see `simd`).
+        super::simd::pext_available().then(|| lookup::<true>(m, occupied))
+    }
+    #[cfg(not(all(target_arch = "x86_64", any(target_feature = "bmi2", feature = "std"))))]
+    {
+        let _ = (m, occupied);
+        None
+    }
+}
+
+/// The rook and bishop attacks from `sq` with `occupied` by each way of
+/// computing them: `[ray walking, magic table, pext table]` (the last
+/// `None` when this CPU or build has no `pext` path), each
+/// `[rook, bishop]`. For the fuzz target that checks the `pext` path
+/// against the portable ones; not part of the stable API.
+#[cfg(feature = "arbitrary")]
+#[doc(hidden)]
+pub fn slider_lookups(sq: Square, occupied: Bitboard) -> [Option<[Bitboard; 2]>; 3] {
+    let (r, b) = (&ROOK_MAGICS[sq.index()], &BISHOP_MAGICS[sq.index()]);
+    let occ = occupied.0;
+    [
+        Some([
+            Bitboard(slider_attacks_slow(sq.index(), occ, &ROOK_DIRS)),
+            Bitboard(slider_attacks_slow(sq.index(), occ, &BISHOP_DIRS)),
+        ]),
+        Some([
+            Bitboard(magic_lookup(r, occ)),
+            Bitboard(magic_lookup(b, occ)),
+        ]),
+        pext_lookup(r, occ)
+            .zip(pext_lookup(b, occ))
+            .map(|(r, b)| [Bitboard(r), Bitboard(b)]),
+    ]
+}
 
 const fn leaper_table(deltas: &[(i32, i32)]) -> [u64; 64] {
     let mut out = [0u64; 64];
@@ -448,13 +540,25 @@ pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
 /// are included; colour is not considered).
 #[inline]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    Bitboard(lookup(&ROOK_MAGICS[sq.index()], occupied.0))
+    rook_attacks_with::<false>(sq, occupied)
+}
+
+/// [`rook_attacks`] in the `pext` layout when `P` (see [`lookup`]).
+#[inline(always)]
+pub(crate) fn rook_attacks_with<const P: bool>(sq: Square, occupied: Bitboard) -> Bitboard {
+    Bitboard(lookup::<P>(&ROOK_MAGICS[sq.index()], occupied.0))
 }
 
 /// Squares a bishop on `sq` attacks given the `occupied` squares.
 #[inline]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
-    Bitboard(lookup(&BISHOP_MAGICS[sq.index()], occupied.0))
+    bishop_attacks_with::<false>(sq, occupied)
+}
+
+/// [`bishop_attacks`] in the `pext` layout when `P` (see [`lookup`]).
+#[inline(always)]
+pub(crate) fn bishop_attacks_with<const P: bool>(sq: Square, occupied: Bitboard) -> Bitboard {
+    Bitboard(lookup::<P>(&BISHOP_MAGICS[sq.index()], occupied.0))
 }
 
 /// Squares a queen on `sq` attacks given the `occupied` squares.
@@ -515,6 +619,68 @@ mod tests {
             }
         }
         assert_eq!(SLIDER_TABLE_LEN, 102_400 + 5_248);
+    }
+
+    /// The `pext` layout and the magic layout agree with ray walking on
+    /// every square for many occupancies (random, sparse and dense, and
+    /// every subset of a few relevant masks).
+    #[test]
+    fn pext_and_magic_paths_agree() {
+        let mut x: u64 = 0x0bad_5eed_1234_5678;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let pext_runs = pext_lookup(&ROOK_MAGICS[0], 0).is_some();
+        let mut compared = 0u32;
+        for sq in 0..64usize {
+            for (magics, dirs) in [(&ROOK_MAGICS, &ROOK_DIRS), (&BISHOP_MAGICS, &BISHOP_DIRS)] {
+                let m = &magics[sq];
+                let mut occs = [0u64; 3000];
+                for (i, occ) in occs.iter_mut().enumerate() {
+                    let r = next();
+                    *occ = match i % 3 {
+                        0 => r,
+                        1 => r & next() & next(),
+                        _ => r | next(),
+                    };
+                }
+                // Plus every subset of the square's relevant mask, with
+                // noise outside the mask (which the lookup must ignore).
+                let mut sub = 0u64;
+                let mut subsets = 0;
+                loop {
+                    let occ = sub | (next() & !m.mask);
+                    let want = slider_attacks_slow(sq, occ, dirs);
+                    assert_eq!(magic_lookup(m, occ), want, "magic sq {sq} occ {occ:#x}");
+                    if let Some(got) = pext_lookup(m, occ) {
+                        assert_eq!(got, want, "pext sq {sq} occ {occ:#x}");
+                        compared += 1;
+                    }
+                    subsets += 1;
+                    sub = sub.wrapping_sub(m.mask) & m.mask;
+                    if sub == 0 {
+                        break;
+                    }
+                }
+                assert_eq!(subsets, 1u32 << m.mask.count_ones());
+                for occ in occs {
+                    let want = slider_attacks_slow(sq, occ, dirs);
+                    assert_eq!(magic_lookup(m, occ), want, "magic sq {sq} occ {occ:#x}");
+                    if let Some(got) = pext_lookup(m, occ) {
+                        assert_eq!(got, want, "pext sq {sq} occ {occ:#x}");
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        // 107 648 subsets plus 384 000 random occupancies, when this CPU
+        // has the `pext` path (every x86-64 CPU since Haswell/Excavator).
+        if pext_runs {
+            assert_eq!(compared, 107_648 + 384_000);
+        }
     }
 
     /// Re-runs the search that produced the magic numbers (see the module

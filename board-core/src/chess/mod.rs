@@ -38,6 +38,7 @@ mod perft;
 mod position;
 pub mod san;
 mod setup;
+mod simd;
 mod types;
 mod uci;
 

@@ -22,10 +22,12 @@
 
 use super::MoveList;
 use super::attacks::{
-    between, bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, rook_attacks,
+    between, bishop_attacks_with, king_attacks, knight_attacks, line, pawn_attacks,
+    rook_attacks_with,
 };
 use super::bitboard::Bitboard;
 use super::position::Position;
+use super::simd;
 use super::types::{
     Color, KIND_CASTLE_KING_BITS, KIND_CASTLE_QUEEN_BITS, KIND_EN_PASSANT_BITS,
     KIND_PROMOTION_BASE, Move, PieceKind, Square,
@@ -33,8 +35,42 @@ use super::types::{
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
+const FILE_B: u64 = FILE_A << 1;
+const FILE_G: u64 = FILE_A << 6;
 const RANK_3: u64 = 0xff << 16;
 const RANK_6: u64 = 0xff << 40;
+
+/// The eight knight jumps as shifts of a whole set: the index shift
+/// (`+` = left) and the files a knight must not stand on (it would leave
+/// the board sideways; leaving it up or down drops the bit in the shift).
+const KNIGHT_JUMPS: [(i32, u64); 8] = [
+    (17, FILE_H),
+    (10, FILE_G | FILE_H),
+    (-6, FILE_G | FILE_H),
+    (-15, FILE_H),
+    (15, FILE_A),
+    (6, FILE_A | FILE_B),
+    (-10, FILE_A | FILE_B),
+    (-17, FILE_A),
+];
+
+/// The squares the knights `knights` jump to, one jump direction:
+/// `(from set shifted by KNIGHT_JUMPS[i])`.
+#[inline(always)]
+fn knight_jump(knights: u64, (shift, off): (i32, u64)) -> u64 {
+    let k = knights & !off;
+    if shift > 0 { k << shift } else { k >> -shift }
+}
+
+/// Every square some knight of `knights` attacks (set-wise, no loop).
+#[inline(always)]
+fn knight_set_attacks(knights: Bitboard) -> Bitboard {
+    let mut out = 0;
+    for jump in KNIGHT_JUMPS {
+        out |= knight_jump(knights.0, jump);
+    }
+    Bitboard(out)
+}
 
 /// Receives generated moves.
 pub(crate) trait Sink {
@@ -43,6 +79,14 @@ pub(crate) trait Sink {
     /// [`PieceKind::Bishop`] with the diagonal sliders and as [`PieceKind::Rook`] with
     /// the straight ones (sinks that need the kind look the queen up).
     fn piece(&mut self, kind: PieceKind, from: Square, targets: Bitboard);
+    /// Moves of the (unpinned) knights `knights` to the squares of
+    /// `target` they attack.
+    #[inline(always)]
+    fn knights(&mut self, knights: Bitboard, target: Bitboard) {
+        for from in knights {
+            self.piece(PieceKind::Knight, from, knight_attacks(from) & target);
+        }
+    }
     /// Pawn moves of the pawn on `from` to each of `targets` (promotions on
     /// the last rank expand to four moves).
     fn pawn(&mut self, from: Square, targets: Bitboard);
@@ -156,17 +200,25 @@ impl Sink for ListSink {
 }
 
 impl Position {
-    /// Generates every legal move of the side to move into `sink`.
+    /// Generates every legal move of the side to move into `sink`, on the
+    /// `pext` path when the CPU has it (see `simd::dispatch`).
     #[inline(always)]
     pub(crate) fn generate<S: Sink>(&self, sink: &mut S) {
+        simd::generate(self, sink);
+    }
+
+    /// [`Position::generate`] with the slider lookups of layout `P` (see
+    /// `attacks::lookup`).
+    #[inline(always)]
+    pub(crate) fn generate_with<S: Sink, const P: bool>(&self, sink: &mut S) {
         match self.turn {
-            Color::White => self.generate_for::<S, true>(sink),
-            Color::Black => self.generate_for::<S, false>(sink),
+            Color::White => self.generate_for::<S, true, P>(sink),
+            Color::Black => self.generate_for::<S, false, P>(sink),
         }
     }
 
     #[inline(always)]
-    fn generate_for<S: Sink, const WHITE: bool>(&self, sink: &mut S) {
+    fn generate_for<S: Sink, const WHITE: bool, const P: bool>(&self, sink: &mut S) {
         let (us, them) = if WHITE {
             (Color::White, Color::Black)
         } else {
@@ -187,13 +239,13 @@ impl Position {
         let candidates = king_attacks(king) & !ours;
         let mut danger = None;
         let king_targets = if candidates.more_than_one() {
-            let attacked = self.attacks_of::<WHITE>(without_king);
+            let attacked = self.attacks_of::<WHITE, P>(without_king);
             danger = Some(attacked);
             candidates & !attacked
         } else {
             let mut targets = Bitboard::EMPTY;
             for to in candidates {
-                if !self.attacked_by(them, to, without_king) {
+                if !self.attacked_by::<P>(them, to, without_king) {
                     targets = targets.with(to);
                 }
             }
@@ -213,18 +265,23 @@ impl Position {
         let diagonal = (self.by_kind[PieceKind::Bishop.index()] | queens) & ours;
         let straight = (self.by_kind[PieceKind::Rook.index()] | queens) & ours;
 
-        for from in self.by_kind[PieceKind::Knight.index()] & ours & !pinned {
-            sink.piece(PieceKind::Knight, from, knight_attacks(from) & target);
-        }
+        sink.knights(
+            self.by_kind[PieceKind::Knight.index()] & ours & !pinned,
+            target,
+        );
         for from in diagonal & !pinned {
             sink.piece(
                 PieceKind::Bishop,
                 from,
-                bishop_attacks(from, occupied) & target,
+                bishop_attacks_with::<P>(from, occupied) & target,
             );
         }
         for from in straight & !pinned {
-            sink.piece(PieceKind::Rook, from, rook_attacks(from, occupied) & target);
+            sink.piece(
+                PieceKind::Rook,
+                from,
+                rook_attacks_with::<P>(from, occupied) & target,
+            );
         }
 
         let pawns = self.by_kind[PieceKind::Pawn.index()] & ours;
@@ -233,21 +290,25 @@ impl Position {
             // Pinned sliders move along the pin line (in check they cannot
             // move at all: the pin line and the check line meet only at
             // the king).
-            for from in diagonal & pinned {
-                sink.piece(
-                    PieceKind::Bishop,
-                    from,
-                    bishop_attacks(from, occupied) & target & line(king, from),
-                );
+            // (One test for the three loops over pinned pieces: most
+            // positions have none.)
+            if pinned.any() {
+                for from in diagonal & pinned {
+                    sink.piece(
+                        PieceKind::Bishop,
+                        from,
+                        bishop_attacks_with::<P>(from, occupied) & target & line(king, from),
+                    );
+                }
+                for from in straight & pinned {
+                    sink.piece(
+                        PieceKind::Rook,
+                        from,
+                        rook_attacks_with::<P>(from, occupied) & target & line(king, from),
+                    );
+                }
             }
-            for from in straight & pinned {
-                sink.piece(
-                    PieceKind::Rook,
-                    from,
-                    rook_attacks(from, occupied) & target & line(king, from),
-                );
-            }
-            self.castling_moves::<S, WHITE>(sink, occupied, king_targets, danger);
+            self.castling_moves::<S, WHITE, P>(sink, occupied, king_targets, danger);
             // Pinned pawns, one at a time.
             for from in pawns & pinned {
                 let pin_line = line(king, from);
@@ -301,7 +362,7 @@ impl Position {
 
         if let Some(ep) = self.ep_square {
             for from in pawn_attacks(them, ep) & pawns {
-                if self.ep_is_legal(from, ep) {
+                if self.ep_is_legal::<P>(from, ep) {
                     sink.special(Move::with_kind_bits(from, ep, KIND_EN_PASSANT_BITS));
                 }
             }
@@ -311,7 +372,7 @@ impl Position {
     /// Every square a piece of the side not to move attacks, with
     /// `occupied` as the blockers for sliders.
     #[inline(always)]
-    fn attacks_of<const WHITE: bool>(&self, occupied: Bitboard) -> Bitboard {
+    fn attacks_of<const WHITE: bool, const P: bool>(&self, occupied: Bitboard) -> Bitboard {
         let them = if WHITE { Color::Black } else { Color::White };
         let theirs = self.by_color[them.index()];
         let pawns = (self.by_kind[PieceKind::Pawn.index()] & theirs).0;
@@ -321,33 +382,34 @@ impl Position {
             ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9)
         });
         attacked |= king_attacks(self.king(them));
-        for from in self.by_kind[PieceKind::Knight.index()] & theirs {
-            attacked |= knight_attacks(from);
-        }
+        attacked |= knight_set_attacks(self.by_kind[PieceKind::Knight.index()] & theirs);
         let queens = self.by_kind[PieceKind::Queen.index()];
         for from in (self.by_kind[PieceKind::Bishop.index()] | queens) & theirs {
-            attacked |= bishop_attacks(from, occupied);
+            attacked |= bishop_attacks_with::<P>(from, occupied);
         }
         for from in (self.by_kind[PieceKind::Rook.index()] | queens) & theirs {
-            attacked |= rook_attacks(from, occupied);
+            attacked |= rook_attacks_with::<P>(from, occupied);
         }
         attacked
     }
 
     #[inline(always)]
-    fn castling_moves<S: Sink, const WHITE: bool>(
+    fn castling_moves<S: Sink, const WHITE: bool, const P: bool>(
         &self,
         sink: &mut S,
         occupied: Bitboard,
         king_targets: Bitboard,
         danger: Option<Bitboard>,
     ) {
-        let (rights, king_side, queen_side, them, e, g, c, f, d) = if WHITE {
+        // (rights, king-side bit, queen-side bit, squares that must be
+        // empty king side / queen side, e, g, c, f, d)
+        let (rights, king_side, queen_side, empty_k, empty_q, e, g, c, f, d) = if WHITE {
             (
                 self.castling.bits() & 3,
                 1,
                 2,
-                Color::Black,
+                Bitboard(0x60),
+                Bitboard(0x0e),
                 Square::E1,
                 Square::G1,
                 Square::C1,
@@ -359,7 +421,8 @@ impl Position {
                 self.castling.bits() & 12,
                 4,
                 8,
-                Color::White,
+                Bitboard(0x60 << 56),
+                Bitboard(0x0e << 56),
                 Square::E8,
                 Square::G8,
                 Square::C8,
@@ -378,19 +441,20 @@ impl Position {
         // the king's square would be giving check), so only the target
         // square (g or c) needs an attack test (`danger`, computed with
         // the king removed, is the same there for the same reason).
+        let them = if WHITE { Color::Black } else { Color::White };
         let attacked = |sq: Square| match danger {
             Some(d) => d.contains(sq),
-            None => self.attacked_by(them, sq, occupied),
+            None => self.attacked_by::<P>(them, sq, occupied),
         };
         if rights & king_side != 0
-            && (between(e, Square::new_masked(e.index() as u32 + 3)) & occupied).is_empty()
+            && (empty_k & occupied).is_empty()
             && king_targets.contains(f)
             && !attacked(g)
         {
             sink.special(Move::with_kind_bits(e, g, KIND_CASTLE_KING_BITS));
         }
         if rights & queen_side != 0
-            && (between(e, Square::new_masked(e.index() as u32 - 4)) & occupied).is_empty()
+            && (empty_q & occupied).is_empty()
             && king_targets.contains(d)
             && !attacked(c)
         {

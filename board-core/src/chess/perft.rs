@@ -14,6 +14,7 @@ use super::attacks::pawn_attacks;
 use super::bitboard::Bitboard;
 use super::movegen::{CountSink, Sink};
 use super::position::{CASTLING_KEEP, CastlingRights, Position};
+use super::simd;
 use super::types::{
     KIND_CASTLE_KING_BITS, KIND_CASTLE_QUEEN_BITS, KIND_EN_PASSANT_BITS, Move, PieceKind, Square,
 };
@@ -32,7 +33,7 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => position.count_legal_moves(),
-        _ => inner(position, depth),
+        _ => simd::perft(position, depth),
     }
 }
 
@@ -70,42 +71,61 @@ pub fn perft_divide(
     (total, out)
 }
 
-/// `perft` for `depth >= 2`.
-fn inner(position: &Position, depth: u32) -> u64 {
-    let mut sink = PlaySink {
+/// The recursive call of `inner`: the `pext` one goes back through
+/// `simd::perft_reenter`, so that the recursive function is compiled for
+/// BMI2 too.
+#[inline(always)]
+fn inner_with<const P: bool>(position: &Position, depth: u32) -> u64 {
+    if P {
+        simd::perft_reenter(position, depth)
+    } else {
+        inner_plain::<false>(position, depth)
+    }
+}
+
+/// [`inner`] as a function of its own (the recursion's call target).
+pub(crate) fn inner_plain<const P: bool>(position: &Position, depth: u32) -> u64 {
+    inner::<P>(position, depth)
+}
+
+/// `perft` for `depth >= 2`, slider lookups of layout `P` (see
+/// `attacks::lookup`).
+#[inline(always)]
+pub(crate) fn inner<const P: bool>(position: &Position, depth: u32) -> u64 {
+    let mut sink = PlaySink::<P> {
         parent: position,
         depth: depth - 1,
         nodes: 0,
     };
-    position.generate(&mut sink);
+    position.generate_with::<_, P>(&mut sink);
     sink.nodes
 }
 
 /// `count_legal_moves`, with the generator inlined here.
 #[inline(always)]
-fn count(position: &Position) -> u64 {
+fn count<const P: bool>(position: &Position) -> u64 {
     let mut sink = CountSink { count: 0 };
-    position.generate(&mut sink);
+    position.generate_with::<_, P>(&mut sink);
     sink.count
 }
 
 /// Plays each generated move into a child and counts below it.
-struct PlaySink<'a> {
+struct PlaySink<'a, const P: bool> {
     parent: &'a Position,
     /// Depth left below the children (at least 1).
     depth: u32,
     nodes: u64,
 }
 
-impl PlaySink<'_> {
+impl<const P: bool> PlaySink<'_, P> {
     #[inline(always)]
     fn descend(&mut self, child: &mut Position) {
         child.turn = !child.turn;
         child.update_check_info();
         self.nodes += if self.depth == 1 {
-            count(child)
+            count::<P>(child)
         } else {
-            inner(child, self.depth)
+            inner_with::<P>(child, self.depth)
         };
     }
 
@@ -159,7 +179,7 @@ impl PlaySink<'_> {
     }
 }
 
-impl Sink for PlaySink<'_> {
+impl<const P: bool> Sink for PlaySink<'_, P> {
     #[inline(always)]
     fn piece(&mut self, kind: PieceKind, from: Square, targets: Bitboard) {
         let kind = if kind != PieceKind::King

@@ -5,8 +5,8 @@ use core::fmt;
 use core::ops::ControlFlow;
 
 use super::attacks::{
-    between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
-    rook_rays,
+    between, bishop_attacks_with, bishop_rays, king_attacks, knight_attacks, pawn_attacks,
+    rook_attacks_with, rook_rays,
 };
 use super::bitboard::Bitboard;
 use super::types::{CastlingSide, Color, Move, Piece, PieceKind, Square};
@@ -535,7 +535,12 @@ impl Position {
     /// `true` if a piece of `by` attacks `sq`, with `occupied` as the
     /// blockers for sliders.
     #[inline(always)]
-    pub(crate) fn attacked_by(&self, by: Color, sq: Square, occupied: Bitboard) -> bool {
+    pub(crate) fn attacked_by<const P: bool>(
+        &self,
+        by: Color,
+        sq: Square,
+        occupied: Bitboard,
+    ) -> bool {
         let theirs = self.by_color[by.index()];
         let queens = self.by_kind[PieceKind::Queen.index()];
         ((knight_attacks(sq) & self.by_kind[PieceKind::Knight.index()]
@@ -543,11 +548,11 @@ impl Position {
             | pawn_attacks(!by, sq) & self.by_kind[PieceKind::Pawn.index()])
             & theirs)
             .any()
-            || (bishop_attacks(sq, occupied)
+            || (bishop_attacks_with::<P>(sq, occupied)
                 & (self.by_kind[PieceKind::Bishop.index()] | queens)
                 & theirs)
                 .any()
-            || (rook_attacks(sq, occupied)
+            || (rook_attacks_with::<P>(sq, occupied)
                 & (self.by_kind[PieceKind::Rook.index()] | queens)
                 & theirs)
                 .any()
@@ -562,7 +567,7 @@ impl Position {
             return false;
         }
         for from in pawn_attacks(!us, ep) & pawns {
-            if self.ep_is_legal(from, ep) {
+            if self.ep_is_legal::<false>(from, ep) {
                 return true;
             }
         }
@@ -574,7 +579,7 @@ impl Position {
     /// attack our king (covers the pinned-pawn and the horizontal
     /// discovered-check cases).
     #[inline]
-    pub(crate) fn ep_is_legal(&self, from: Square, ep: Square) -> bool {
+    pub(crate) fn ep_is_legal<const P: bool>(&self, from: Square, ep: Square) -> bool {
         let us = self.turn;
         let them = !us;
         let king = self.king(us);
@@ -583,8 +588,10 @@ impl Position {
             (self.occupied() ^ Bitboard::from_square(from) ^ captured) | Bitboard::from_square(ep);
         let theirs = self.by_color[them.index()] & !captured;
         let queens = self.by_kind[PieceKind::Queen.index()];
-        ((rook_attacks(king, occupied) & (self.by_kind[PieceKind::Rook.index()] | queens)
-            | bishop_attacks(king, occupied) & (self.by_kind[PieceKind::Bishop.index()] | queens)
+        ((rook_attacks_with::<P>(king, occupied)
+            & (self.by_kind[PieceKind::Rook.index()] | queens)
+            | bishop_attacks_with::<P>(king, occupied)
+                & (self.by_kind[PieceKind::Bishop.index()] | queens)
             | knight_attacks(king) & self.by_kind[PieceKind::Knight.index()]
             | pawn_attacks(us, king) & self.by_kind[PieceKind::Pawn.index()])
             & theirs)

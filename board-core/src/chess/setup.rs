@@ -215,7 +215,7 @@ fn validate(pos: &mut Position) -> Result<(), SetupError> {
         return Err(SetupError::PawnOnBackRank(sq));
     }
     let them = !pos.turn;
-    if pos.attacked_by(pos.turn, pos.king(them), pos.occupied()) {
+    if pos.attacked_by::<false>(pos.turn, pos.king(them), pos.occupied()) {
         return Err(SetupError::OppositeCheck);
     }
     for color in Color::ALL {
