@@ -827,6 +827,8 @@ pub(crate) struct InitiatorReport {
     pub stopped: Option<String>,
     /// `--engine`: why the engine failed (we resigned).
     pub engine_failed: Option<String>,
+    /// The TCP connection was made.
+    pub connected: bool,
 }
 
 /// Plays `plan.games` games as the initiator against `address` with
@@ -913,6 +915,7 @@ pub(crate) async fn initiate_with(
         }
         match e {
             NetEvent::Connected { peer } => {
+                report.connected = true;
                 t.note(&format!("connected to {peer}"));
                 if let Some(text) = &plan.chat
                     && let Err(e) = i.send_chat(text, now)
@@ -1069,7 +1072,15 @@ pub(crate) async fn initiate_with(
         Flow::Continue
     })
     .await
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| {
+        // No connection at all is bad input (exit 2), as for `csa connect`;
+        // an I/O error later is a run that went wrong.
+        if !report.connected {
+            format!("cannot connect: {e}")
+        } else {
+            e.to_string()
+        }
+    })?;
     if report.silent {
         return Err(format!(
             "no answer from the follower for {} s",
@@ -1107,9 +1118,14 @@ async fn connect(
         // The peer misbehaved or went silent, or the engine did not start:
         // the run went wrong (exit 1), as for `csa connect`; exit 2 stays
         // for bad input.
-        .map_err(|e| match e.strip_prefix("engine: ") {
-            Some(why) => Failure::Failed(format!("error: engine: {why}")),
-            None => Failure::Failed(format!("error: {address}: {e}")),
+        .map_err(|e| {
+            if let Some(why) = e.strip_prefix("engine: ") {
+                Failure::Failed(format!("error: engine: {why}"))
+            } else if let Some(why) = e.strip_prefix("cannot connect: ") {
+                Failure::Input(format!("cannot connect to {address}: {why}"))
+            } else {
+                Failure::Failed(format!("error: {address}: {e}"))
+            }
         })?;
     let (won, lost, drawn, no_result) = report.score;
     writeln!(

@@ -366,3 +366,26 @@ fn unwritable_records_and_kifu_paths_are_refused_at_start() {
         "--kifu /proc/no/such/k.csa: cannot write",
     );
 }
+
+#[test]
+fn connect_to_a_refused_port_is_bad_input_in_both_protocols() {
+    // A port nobody listens on (bound, then closed): exit code 2 and one
+    // `cannot connect to ...` line, for `dxp connect` as for `csa connect`.
+    let addr = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().to_string()
+    };
+    for args in [
+        &["dxp", "connect", &addr][..],
+        &["csa", "connect", &addr, "--user", "a", "--game", "g-300-0"],
+    ] {
+        let o = boardwire(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert!(
+            err.starts_with(&format!("error: cannot connect to {addr}: ")),
+            "{args:?}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}

@@ -55,7 +55,8 @@ pub struct Limits {
     /// below the process's file-descriptor limit.
     pub max_connections: usize,
     /// Time from connecting to the first GAMEREQ ([`serve`]) or GAMEACC
-    /// ([`connect`]) (default 30 s).
+    /// ([`connect`]) (default 30 s); [`connect`] also bounds the TCP
+    /// connect by it (an [`io::ErrorKind::TimedOut`] error).
     pub handshake_timeout: Duration,
     /// Pause after a failed `accept` (default 10 ms), doubled after every
     /// further failure up to [`Limits::accept_backoff_max`]; reset by a
@@ -416,7 +417,9 @@ async fn drain_out<S: Driven, M>(
 /// another task (an engine), see [`connect_with`].
 ///
 /// # Errors
-/// I/O errors connecting, reading and writing.
+/// I/O errors connecting (a connect that takes longer than
+/// [`Limits::handshake_timeout`]: [`io::ErrorKind::TimedOut`]), reading and
+/// writing.
 pub async fn connect<A: ToSocketAddrs>(
     addr: A,
     config: InitiatorConfig,
@@ -452,7 +455,10 @@ pub async fn connect_with<A: ToSocketAddrs, M>(
     mut external: mpsc::Receiver<M>,
     mut callback: impl FnMut(&mut Initiator<Instant>, ConnectInput<'_, M>) -> Flow,
 ) -> io::Result<Closed> {
-    let stream = TcpStream::connect(addr).await?;
+    // The TCP connect is bounded by the handshake timeout too.
+    let stream = tokio::time::timeout(limits.handshake_timeout, TcpStream::connect(addr))
+        .await
+        .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, "connect timed out"))??;
     let leniency = config.leniency;
     let mut session = Initiator::new(config, Instant::now());
     run(
