@@ -22,7 +22,8 @@ use csa_protocol::message::{
 };
 use csa_protocol::net::{self, Activity, ConnectError, Limits, ServeEvent};
 use csa_protocol::session::{
-    Awaited, Client, ClientConfig, Event, Outcome, RatingIds, ServerConfig, ServerEvent,
+    Awaited, Client, ClientConfig, ClientState, Event, Outcome, RatingIds, ServerConfig,
+    ServerEvent,
 };
 use csa_protocol::types::{GameName, Password, Side, SidePreference, UserName};
 
@@ -1010,6 +1011,14 @@ fn on_event(
             let _ = client.logout(now);
         }
         Event::X1(X1Reply::Monitor2 { .. }) => report.monitor_replies += 1,
+        // x1: the server refused our %%GAME (a bad game name, a wrong
+        // state): no game will come, so stop waiting for one.
+        Event::X1(X1Reply::Error(text)) if client.state() == ClientState::GameWaiting => {
+            report
+                .problems
+                .push(format!("the server refused the game request: {text}"));
+            let _ = client.logout(now);
+        }
         Event::Malformed(err) => report.problems.push(format!("malformed line: {err}")),
         Event::Overlong { len } => report
             .problems

@@ -23,9 +23,9 @@ use boardwire_engines::time::{clocks, go};
 use boardwire_engines::types::EngineOption;
 use boardwire_engines::usi::{BestMove, GameOver, Go};
 use boardwire_engines::usi_engine::{Skipped, Thought, Timeouts, UsiEngine};
-use csa_protocol::message::{EndReason, SpecialMove};
+use csa_protocol::message::{EndReason, SpecialMove, X1Reply};
 use csa_protocol::net::{self, Activity, ConnectError, ConnectInput, Limits};
-use csa_protocol::session::{Client, ClientConfig, Event, Outcome};
+use csa_protocol::session::{Client, ClientConfig, ClientState, Event, Outcome};
 use csa_protocol::types::{GameName, Side, SidePreference, Text};
 use tokio::sync::mpsc;
 
@@ -341,6 +341,13 @@ impl State {
                 .report
                 .problems
                 .push(format!("game {game_id} rejected by {by}")),
+            // x1: the server refused our %%GAME: no game will come.
+            Event::X1(X1Reply::Error(text)) if client.state() == ClientState::GameWaiting => {
+                self.report
+                    .problems
+                    .push(format!("the server refused the game request: {text}"));
+                let _ = client.logout(now);
+            }
             Event::PeerSilent { .. } | Event::BadStartPosition(_) => {
                 self.report.problems.push(e.to_string());
             }

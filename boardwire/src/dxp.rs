@@ -111,10 +111,10 @@ pub enum DxpCommand {
         #[arg(long, value_enum, default_value_t = ColorArg::White)]
         color: ColorArg,
         /// Thinking time per player, minutes (0..=999).
-        #[arg(long, default_value_t = 5)]
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(0..=999))]
         minutes: u16,
         /// Moves in that time (0..=999; 0 = the whole game).
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=999))]
         moves: u16,
         /// Start position in PDN FEN (default: the standard start).
         #[arg(long)]

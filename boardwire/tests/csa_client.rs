@@ -176,3 +176,38 @@ fn a_side_for_a_floodgate_game_is_an_argument_error() {
     ]);
     assert!(stderr(&o).contains("cannot connect"), "{}", stderr(&o));
 }
+
+#[test]
+fn x1_game_request_refused_ends_the_run() {
+    // shogi-server answers `%%GAME` with a bad name by two `##[ERROR]`
+    // lines (docs/specs/csa.md, *Extended mode (x1)*) and no game comes:
+    // the client logs out once and fails naming the reply, not waits.
+    let (addr, server) = scripted(|r, w| {
+        let mut got = vec![line(r)];
+        w.write_all(b"LOGIN:erin OK\n##[LOGIN] +OK x1\n").unwrap();
+        got.push(line(r));
+        w.write_all(
+            b"##[ERROR] bad game name: foo.\n\
+##[ERROR] game name should consist of three parts like game-1500-60.\n",
+        )
+        .unwrap();
+        got.push(line(r));
+        // As shogi-server: the reply, then the connection is closed.
+        w.write_all(b"LOGOUT:completed\n").unwrap();
+        got
+    });
+    let started = Instant::now();
+    let o = boardwire(&[
+        "csa", "connect", &addr, "--user", "erin", "--x1", "--game", "foo",
+    ]);
+    let got = server.join().unwrap();
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o).trim_end(),
+        "error: the server refused the game request: bad game name: foo."
+    );
+    assert_eq!(got[1].as_deref(), Some("%%GAME foo *"));
+    assert_eq!(got[2].as_deref(), Some("LOGOUT"));
+    let _ = stdout(&o);
+}

@@ -790,13 +790,18 @@ impl<I: Timestamp> Client<I> {
         Ok(())
     }
 
-    /// Sends `LOGOUT`.
+    /// Sends `LOGOUT` (once: while its reply is awaited, a second call
+    /// sends nothing).
     ///
     /// # Errors
     /// [`CommandError::WrongState`] after the connection ended.
     pub fn logout(&mut self, now: I) -> Result<(), CommandError> {
         if self.state == ClientState::Disconnected {
             return Err(CommandError::WrongState(self.state));
+        }
+        if matches!(self.awaiting, Some((Awaited::LogoutReply, _))) {
+            // Already sent, its reply pending: one LOGOUT on the wire.
+            return Ok(());
         }
         self.send(&ClientMessage::Logout, now);
         self.wait_for(Awaited::LogoutReply, self.config.reply_timeout, now);
