@@ -229,3 +229,17 @@ fn csa_mode_can_log_out_after_the_game() {
     assert_eq!(c.state(), ClientState::Disconnected);
     assert!(events(&mut c).is_empty());
 }
+
+#[test]
+fn logout_is_sent_once_while_its_reply_is_pending() {
+    // docs/specs/csa.md: `LOGOUT` is answered `LOGOUT:completed`; asking
+    // again before the reply puts no second LOGOUT on the wire.
+    let mut c = client(true);
+    c.logout(T0).unwrap();
+    c.logout(T0).unwrap();
+    assert_eq!(sent(&mut c), "LOGOUT\n");
+    c.handle_input(b"LOGOUT:completed\n", T0);
+    assert_eq!(c.state(), ClientState::Disconnected);
+    assert!(c.logout(T0).is_err());
+    assert_eq!(sent(&mut c), "");
+}
