@@ -30,8 +30,8 @@ use csa_protocol::types::{GameName, Password, Side, SidePreference, UserName};
 use crate::Failure;
 use crate::csa_decode::{self, CsaFormat, CsaFrom};
 use crate::csa_engine::{EnginePlan, play_engine, start_engine};
+use crate::engine_args::EngineArgs;
 use crate::transcript::{Sink, Transcript, show};
-use boardwire_engines::process::EngineSpec;
 
 /// The `csa` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -107,7 +107,7 @@ pub(crate) enum CsaCommand {
         #[arg(long, default_value_t = 30)]
         clock_margin: u64,
         #[command(flatten)]
-        engine: EngineArgs,
+        engine: CsaEngineArgs,
     },
     /// Decode CSA lines, a recorded capture or a CSA kifu file: one line
     /// per message, in words.
@@ -208,23 +208,9 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
 /// `csa connect`'s engine options: a USI engine plays instead of the
 /// built-in player (`csa_engine.rs`).
 #[derive(Debug, clap::Args)]
-pub(crate) struct EngineArgs {
-    /// A USI engine to play with, run as PROGRAM [--engine-arg ARG]...
-    /// (no shell). Without it the built-in player plays.
-    #[arg(long, value_name = "PROGRAM")]
-    engine: Option<std::ffi::OsString>,
-    /// An argument for the engine (repeatable, in order).
-    #[arg(
-        long,
-        value_name = "ARG",
-        allow_hyphen_values = true,
-        requires = "engine"
-    )]
-    engine_arg: Vec<std::ffi::OsString>,
-    /// An engine option, sent as `setoption name NAME value VALUE`
-    /// (repeatable; `NAME=` for a button).
-    #[arg(long = "option", value_name = "NAME=VALUE", requires = "engine")]
-    options: Vec<boardwire_engines::types::EngineOption>,
+pub(crate) struct CsaEngineArgs {
+    #[command(flatten)]
+    engine: EngineArgs,
     /// Milliseconds kept back from the engine's time for each move
     /// (latency, the server's whole seconds): taken off our remaining
     /// time, then the increment, then the byoyomi.
@@ -238,9 +224,6 @@ pub(crate) struct EngineArgs {
     /// as records separated by `/`), written after each game.
     #[arg(long, value_name = "FILE")]
     kifu: Option<std::path::PathBuf>,
-    /// Seconds the engine may take to answer `usi` and `isready`.
-    #[arg(long, default_value_t = 60, value_name = "S")]
-    engine_timeout: u64,
 }
 
 /// `csa serve`'s resource limits (`csa_protocol::net::Limits`,
@@ -423,15 +406,15 @@ fn connect(
     seed: u64,
     timeout: Duration,
     clock_margin: Duration,
-    engine: EngineArgs,
+    engine: CsaEngineArgs,
 ) -> Result<(), Failure> {
     let input = |s: String| Failure::Input(s);
-    if engine.engine.is_none() && engine.kifu.is_some() {
+    if engine.engine.engine.is_none() && engine.kifu.is_some() {
         return Err(input(
             "--kifu needs --engine (the built-in player keeps no kifu)".into(),
         ));
     }
-    if engine.engine.is_none() && engine.games != 1 {
+    if engine.engine.engine.is_none() && engine.games != 1 {
         return Err(input(
             "--games needs --engine (the built-in player plays one game)".into(),
         ));
@@ -505,18 +488,16 @@ fn connect(
             side,
         ));
     }
-    let engine_plan = engine.engine.map(|program| EnginePlan {
-        spec: EngineSpec {
-            program,
-            args: engine.engine_arg,
-        },
-        options: engine.options,
+    let ready_timeout = engine.engine.start_timeout();
+    let engine_plan = engine.engine.spec().map(|spec| EnginePlan {
+        spec,
+        options: engine.engine.options,
         margin_ms: engine.time_margin,
         games: engine.games,
         kifu: engine.kifu,
         rematch: config.game.clone(),
         timeout,
-        ready_timeout: Duration::from_secs(engine.engine_timeout),
+        ready_timeout,
     });
     if let Some(plan) = engine_plan {
         return runtime().map_err(input)?.block_on(connect_engine(

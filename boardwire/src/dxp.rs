@@ -33,10 +33,10 @@ use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant as StdInstant};
 
+use crate::engine_args::EngineArgs;
 use board_core::draughts::{Color, Position};
 use board_core::player::Player;
 use boardwire_engines::dxp_bridge::{Answer, BridgePlan, HubBridge, Report};
-use boardwire_engines::process::EngineSpec;
 use clap::{Subcommand, ValueEnum};
 use damexchange::framer::{Framer, Status};
 use damexchange::net::{Closed, ConnectInput, Flow, Limits, NetEvent};
@@ -192,50 +192,12 @@ pub enum DxpCommand {
     },
 }
 
-/// The engine options of `dxp connect` and `dxp serve`: a Hub engine
-/// plays instead of the built-in player.
-#[derive(Debug, clap::Args)]
-pub(crate) struct EngineArgs {
-    /// A Hub engine to play with (Scan: `--engine scan --engine-arg hub`),
-    /// run as PROGRAM [--engine-arg ARG]... (no shell); `dxp serve` starts
-    /// one per connection. Without it the built-in player plays.
-    #[arg(long, value_name = "PROGRAM")]
-    engine: Option<std::ffi::OsString>,
-    /// An argument for the engine (repeatable, in order).
-    #[arg(
-        long,
-        value_name = "ARG",
-        allow_hyphen_values = true,
-        requires = "engine"
-    )]
-    engine_arg: Vec<std::ffi::OsString>,
-    /// An engine parameter, sent as `set-param name=NAME value=VALUE`
-    /// before `init` (repeatable; `NAME=` sends `value=""`). A NAME the
-    /// engine does not list in its `param` lines is named in a warning
-    /// (and sent all the same).
-    #[arg(long = "option", value_name = "NAME=VALUE", requires = "engine")]
-    options: Vec<boardwire_engines::types::EngineOption>,
-    /// Seconds the engine may take to answer `hub` (with `wait`) and
-    /// `init` (with `ready`).
-    #[arg(long, default_value_t = 60, value_name = "S")]
-    engine_timeout: u64,
-}
-
-impl EngineArgs {
-    /// The bridge's plan, when `--engine` is given.
-    fn plan(self) -> Option<BridgePlan> {
-        let program = self.engine?;
-        let mut plan = BridgePlan::new(
-            EngineSpec {
-                program,
-                args: self.engine_arg,
-            },
-            self.options,
-        );
-        plan.timeouts.usiok = Duration::from_secs(self.engine_timeout);
-        plan.timeouts.readyok = Duration::from_secs(self.engine_timeout);
-        Some(plan)
-    }
+/// The bridge's plan, when `--engine` is given (a Hub engine).
+fn bridge_plan(engine: EngineArgs) -> Option<BridgePlan> {
+    let mut plan = BridgePlan::new(engine.spec()?, engine.options.clone());
+    plan.timeouts.usiok = engine.start_timeout();
+    plan.timeouts.readyok = engine.start_timeout();
+    Some(plan)
 }
 
 /// The input formats of `dxp decode`.
@@ -297,7 +259,7 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
                 max_plies,
                 limits,
             };
-            runtime()?.block_on(serve(listen, config, plan, engine.plan()))
+            runtime()?.block_on(serve(listen, config, plan, bridge_plan(engine)))
         }
         DxpCommand::Connect {
             address,
@@ -342,7 +304,14 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
                 end_first,
                 chat,
             };
-            runtime()?.block_on(connect(&address, config, request, plan, engine.plan(), out))
+            runtime()?.block_on(connect(
+                &address,
+                config,
+                request,
+                plan,
+                bridge_plan(engine),
+                out,
+            ))
         }
     }
 }

@@ -1,0 +1,58 @@
+//! The engine options of `dxp serve`, `dxp connect`, `csa connect` and
+//! `citrine`, declared once: `--engine PROGRAM`, `--engine-arg ARG`,
+//! `--option NAME=VALUE`, `--engine-timeout SECONDS`. Each command says
+//! which protocol its engine speaks (Hub, USI, UCI).
+
+use std::ffi::OsString;
+use std::time::Duration;
+
+use boardwire_engines::process::EngineSpec;
+use boardwire_engines::types::EngineOption;
+
+/// The engine that plays instead of the built-in player.
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct EngineArgs {
+    /// An engine to play with instead of the built-in player, run as
+    /// PROGRAM [--engine-arg ARG]... (no shell): a Hub engine for `dxp`
+    /// (Scan: `--engine scan --engine-arg hub`; `dxp serve` starts one per
+    /// connection), a USI engine for `csa connect`, a UCI engine for
+    /// `citrine`.
+    #[arg(long, value_name = "PROGRAM")]
+    pub(crate) engine: Option<OsString>,
+    /// An argument for the engine (repeatable, in order).
+    #[arg(
+        long,
+        value_name = "ARG",
+        allow_hyphen_values = true,
+        requires = "engine"
+    )]
+    pub(crate) engine_arg: Vec<OsString>,
+    /// An engine option (repeatable), sent in the start-up: USI/UCI
+    /// `setoption name NAME value VALUE` (`NAME=` for a button), Hub
+    /// `set-param name=NAME value=VALUE` before `init` (`NAME=` sends
+    /// `value=""`; a NAME the engine does not list in its `param` lines is
+    /// named in a warning and sent all the same).
+    #[arg(long = "option", value_name = "NAME=VALUE", requires = "engine")]
+    pub(crate) options: Vec<EngineOption>,
+    /// Seconds the engine may take for each step of its start-up (USI
+    /// `usi` and `isready`, UCI `uci` and `isready`, Hub `hub` → `wait`
+    /// and `init` → `ready`), 1..=3600.
+    #[arg(long, default_value_t = 60, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub(crate) engine_timeout: u64,
+}
+
+impl EngineArgs {
+    /// The program and its arguments, when `--engine` is given.
+    pub(crate) fn spec(&self) -> Option<EngineSpec> {
+        Some(EngineSpec {
+            program: self.engine.clone()?,
+            args: self.engine_arg.clone(),
+        })
+    }
+
+    /// `--engine-timeout`.
+    pub(crate) fn start_timeout(&self) -> Duration {
+        Duration::from_secs(self.engine_timeout)
+    }
+}
