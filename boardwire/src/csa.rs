@@ -48,8 +48,9 @@ pub(crate) enum CsaCommand {
     /// `<local time> reject <game id> by <name>` (`by the Server (timed
     /// out)` when the agree phase ran out).
     Serve {
-        /// Address to listen on.
-        #[arg(long, default_value = "127.0.0.1:4081")]
+        /// Address to listen on, HOST:PORT (a host name such as
+        /// `localhost` is resolved at start; port 0: any free port).
+        #[arg(long, default_value = "127.0.0.1:4081", value_name = "HOST:PORT")]
         listen: String,
         /// Event name, the first part of every Game_ID.
         #[arg(long, default_value = "boardwire")]
@@ -335,11 +336,7 @@ fn serve(
     limits.login_timeout = Duration::from_secs(opts.login_timeout);
     limits.max_bad_lines = opts.max_bad_lines;
     runtime()?.block_on(async {
-        let listener = tokio::net::TcpListener::bind(listen)
-            .await
-            .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
-        let addr = listener.local_addr().map_err(|e| e.to_string())?;
-        eprintln!("listening on {addr}");
+        let listener = crate::listen::listen(listen).await?;
         // Accept failures (once per burst), the connections the driver
         // closes and records that could not be written go to stderr; game
         // starts and ends to stdout (the operator's log).

@@ -29,7 +29,6 @@
 //! frame(s), not shown`), so stdout stays bounded whatever a peer sends.
 
 use std::io::{self, Read, Write};
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant as StdInstant};
 
@@ -46,7 +45,6 @@ use damexchange::session::{
 use damexchange::{
     AcceptanceCode, GameEndReason, Leniency, Message, Name, StartPosition, decode_with,
 };
-use tokio::net::TcpListener;
 
 use crate::Failure;
 use crate::batch::json_string;
@@ -64,9 +62,10 @@ pub enum DxpCommand {
     /// fails resigns its game (GAMEEND 1) and ends only its connection. Prints
     /// `listening on ADDR` to stderr first (useful with port 0).
     Serve {
-        /// Address to listen on.
-        #[arg(long, default_value = "127.0.0.1:27531")]
-        listen: SocketAddr,
+        /// Address to listen on, HOST:PORT (a host name such as
+        /// `localhost` is resolved at start; port 0: any free port).
+        #[arg(long, default_value = "127.0.0.1:27531", value_name = "HOST:PORT")]
+        listen: String,
         /// Seed of the built-in player's random choices.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -105,7 +104,8 @@ pub enum DxpCommand {
     /// Initiator: connect to a DXP engine and play games, with the
     /// built-in player or a Hub engine (--engine; exit 1 if it fails).
     Connect {
-        /// The engine's address, HOST:PORT.
+        /// The engine's address, HOST:PORT (a host name such as `localhost`
+        /// is resolved; each address it gives is tried in turn).
         address: String,
         /// Our own colour (the GAMEREQ carries the follower's, the other).
         #[arg(long, value_enum, default_value_t = ColorArg::White)]
@@ -259,7 +259,7 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
                 max_plies,
                 limits,
             };
-            runtime()?.block_on(serve(listen, config, plan, bridge_plan(engine)))
+            runtime()?.block_on(serve(&listen, config, plan, bridge_plan(engine)))
         }
         DxpCommand::Connect {
             address,
@@ -474,16 +474,14 @@ pub(crate) struct ServePlan {
 }
 
 async fn serve(
-    listen: SocketAddr,
+    listen: &str,
     config: FollowerConfig,
     plan: ServePlan,
     engine: Option<BridgePlan>,
 ) -> Result<(), Failure> {
-    let listener = TcpListener::bind(listen)
+    let listener = crate::listen::listen(listen)
         .await
-        .map_err(|e| Failure::Input(format!("cannot listen on {listen}: {e}")))?;
-    let local = listener.local_addr().map_err(Failure::Output)?;
-    eprintln!("listening on {local}");
+        .map_err(Failure::Input)?;
     let (seed, max_plies) = (plan.seed, plan.max_plies);
     let on_closed = |n, result: io::Result<Closed>| match (n, result) {
         // Accept errors: once per burst (the driver backs off and retries).

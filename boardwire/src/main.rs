@@ -33,6 +33,7 @@ mod draughts;
 mod dxp;
 mod engine_args;
 mod game;
+mod listen;
 mod shogi;
 mod transcript;
 

@@ -274,6 +274,51 @@ fn servers_say_where_they_listen() {
     }
 }
 
+/// `--listen HOST:PORT` takes a host name in both protocols, resolved at
+/// start (`localhost`: 127.0.0.1 here, /etc/hosts); `dxp connect` takes one
+/// too.
+#[test]
+fn servers_listen_on_host_names() {
+    for proto in ["dxp", "csa"] {
+        let (mut child, line) = serve_on(proto, "localhost:0");
+        let addr: std::net::SocketAddr = line
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("{proto}: {line:?}"))
+            .trim_end()
+            .parse()
+            .unwrap();
+        assert!(addr.ip().is_loopback(), "{proto}: {line:?}");
+        if proto == "dxp" {
+            let o = boardwire(&[
+                "dxp",
+                "connect",
+                &format!("localhost:{}", addr.port()),
+                "--max-plies",
+                "0",
+                "--timeout",
+                "20",
+            ]);
+            assert!(o.status.success(), "{}", stderr(&o));
+        } else {
+            std::net::TcpStream::connect(("localhost", addr.port())).unwrap();
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+}
+
+/// An address without a port is bad input (exit 2, one line naming it),
+/// in both protocols alike.
+#[test]
+fn a_listen_address_without_a_port_is_refused() {
+    for proto in ["dxp", "csa"] {
+        assert_one_line_error(
+            &[proto, "serve", "--listen", "localhost"],
+            "cannot listen on localhost: ",
+        );
+    }
+}
+
 #[test]
 fn dxp_connect_max_plies_stops_the_game_without_result() {
     // Spec note, GAMEEND: reason `0` is "no reason/unknown" (issue 16: an
@@ -305,9 +350,15 @@ fn dxp_connect_max_plies_stops_the_game_without_result() {
 /// `boardwire <proto> serve` on an ephemeral port of 127.0.0.1: the child
 /// and its first stderr line (`listening on ADDR`).
 fn serve_on_port_0(proto: &str) -> (std::process::Child, String) {
+    serve_on(proto, "127.0.0.1:0")
+}
+
+/// `boardwire <proto> serve --listen <listen>`: the child and its first
+/// stderr line.
+fn serve_on(proto: &str, listen: &str) -> (std::process::Child, String) {
     use std::io::BufRead;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardwire"))
-        .args([proto, "serve", "--listen", "127.0.0.1:0"])
+        .args([proto, "serve", "--listen", listen])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
