@@ -100,15 +100,17 @@ pub struct CitrineArgs {
     #[arg(long, default_value_t = 600)]
     max_plies: usize,
     /// Minimum time between commands, milliseconds (users found that
-    /// commands closer than about 100 ms get lost).
-    #[arg(long, default_value_t = 100)]
+    /// commands closer than about 100 ms get lost). Range 0..=10000 ms.
+    #[arg(long, default_value_t = 100, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(0..=10000))]
     gap_ms: u64,
     /// Do not send each move a second time (drivers send it twice, 200 ms
     /// apart, because the LEDs sometimes only flash).
     #[arg(long)]
     no_resend: bool,
-    /// Simulated device: engine thinking time, milliseconds.
-    #[arg(long, default_value_t = 50)]
+    /// Simulated device: engine thinking time, milliseconds. Range 0..=60000 ms.
+    #[arg(long, default_value_t = 50, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(0..=60000))]
     sim_think_ms: u64,
     /// Simulated device: acknowledge every n-th move twice.
     #[arg(long, default_value_t = 0)]
@@ -133,12 +135,16 @@ pub struct CitrineArgs {
     /// How long the device may take to answer a command, and how long it
     /// may send only undecodable lines, milliseconds; past it the run stops
     /// with exit 1. The device's own thinking is not bounded.
-    #[arg(long, default_value_t = 10_000)]
+    /// Range 1..=600000 ms.
+    #[arg(long, default_value_t = 10_000, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(1..=600000))]
     ack_timeout_ms: u64,
     #[command(flatten)]
     engine: EngineArgs,
     /// The engine's time per move, milliseconds (`go movetime MS`).
-    #[arg(long, default_value_t = 1000, value_name = "MS", requires = "engine")]
+    /// Range 1..=3600000 ms.
+    #[arg(long, default_value_t = 1000, value_name = "MS", requires = "engine",
+          value_parser = clap::value_parser!(u64).range(1..=3600000))]
     movetime: u64,
 }
 

@@ -58,8 +58,9 @@ pub(crate) enum CsaCommand {
         /// Max_Moves (0 = no limit).
         #[arg(long, default_value_t = 256)]
         max_moves: u32,
-        /// Least_Time_Per_Move in seconds.
-        #[arg(long, default_value_t = 0)]
+        /// Least_Time_Per_Move in seconds. Range 0..=3600 seconds.
+        #[arg(long, default_value_t = 0, value_name = "SECONDS",
+              value_parser = clap::value_parser!(u64).range(0..=3600))]
         least_time_per_move: u64,
         #[command(flatten)]
         limits: ServeLimits,
@@ -100,12 +101,15 @@ pub(crate) enum CsaCommand {
         /// complete line with it for this long, seconds. Bytes without a
         /// line end do not count. Waiting to be paired is not bounded; the
         /// opponent's thinking is bounded by its clock plus --clock-margin.
-        /// Exit code 1 when it runs out.
-        #[arg(long, default_value_t = 600)]
+        /// Exit code 1 when it runs out. Range 1..=86400 seconds.
+        #[arg(long, default_value_t = 600, value_name = "SECONDS",
+              value_parser = clap::value_parser!(u64).range(1..=86400))]
         timeout: u64,
         /// Seconds added to the opponent's clock (remaining time +
         /// byoyomi/increment) before its silence ends the game for us.
-        #[arg(long, default_value_t = 30)]
+        /// Range 0..=3600 seconds.
+        #[arg(long, default_value_t = 30, value_name = "SECONDS",
+              value_parser = clap::value_parser!(u64).range(0..=3600))]
         clock_margin: u64,
         #[command(flatten)]
         engine: CsaEngineArgs,
@@ -214,8 +218,9 @@ pub(crate) struct CsaEngineArgs {
     engine: EngineArgs,
     /// Milliseconds kept back from the engine's time for each move
     /// (latency, the server's whole seconds): taken off our remaining
-    /// time, then the increment, then the byoyomi.
-    #[arg(long, default_value_t = 500, value_name = "MS")]
+    /// time, then the increment, then the byoyomi. Range 0..=60000 ms.
+    #[arg(long, default_value_t = 500, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(0..=60000))]
     time_margin: u64,
     /// x1 mode with --engine: games to play, one after another, with the
     /// same engine (the same --game asked for again).
@@ -243,11 +248,13 @@ pub(crate) struct ServeLimits {
     #[arg(long, default_value_t = 48 * 1024 * 1024)]
     output_budget: usize,
     /// Seconds a write may make no progress before the connection is
-    /// closed.
-    #[arg(long, default_value_t = 20)]
+    /// closed. Range 1..=3600 seconds.
+    #[arg(long, default_value_t = 20, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
     send_timeout: u64,
-    /// Seconds from connecting to a successful LOGIN.
-    #[arg(long, default_value_t = 300)]
+    /// Seconds from connecting to a successful LOGIN. Range 1..=86400 seconds.
+    #[arg(long, default_value_t = 300, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..=86400))]
     login_timeout: u64,
     /// Malformed or unrecognised lines in a row before a peer is
     /// disconnected (0: no limit).

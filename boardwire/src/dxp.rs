@@ -74,8 +74,9 @@ pub enum DxpCommand {
         name: String,
         /// Pause before our first move when we play White, milliseconds
         /// (clients such as pydraughts lose a MOVE that arrives together
-        /// with GAMEACC).
-        #[arg(long, default_value_t = 500)]
+        /// with GAMEACC). Range 0..=60000 ms.
+        #[arg(long, default_value_t = 500, value_name = "MS",
+              value_parser = clap::value_parser!(u64).range(0..=60000))]
         first_move_delay_ms: u64,
         /// Refuse the opponent's take-backs (answer K1).
         #[arg(long)]
@@ -110,8 +111,10 @@ pub enum DxpCommand {
         /// Our own colour (the GAMEREQ carries the follower's, the other).
         #[arg(long, value_enum, default_value_t = ColorArg::White)]
         color: ColorArg,
-        /// Thinking time per player, minutes (0..=999).
-        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(0..=999))]
+        /// Thinking time per player, minutes (the GAMEREQ's thinking time).
+        /// Range 0..=999 minutes.
+        #[arg(long, default_value_t = 5, value_name = "MINUTES",
+              value_parser = clap::value_parser!(u16).range(0..=999))]
         minutes: u16,
         /// Moves in that time (0..=999; 0 = the whole game).
         #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=999))]
@@ -140,8 +143,9 @@ pub enum DxpCommand {
         /// BACKACC, the GAMEEND reply) and sends no complete frame for this
         /// long, seconds. The wait for the engine's move is bounded by its
         /// clock instead (its remaining thinking time plus 60 s; none for
-        /// --minutes 0).
-        #[arg(long, default_value_t = 120)]
+        /// --minutes 0). Range 1..=86400 seconds.
+        #[arg(long, default_value_t = 120, value_name = "SECONDS",
+              value_parser = clap::value_parser!(u64).range(1..=86400))]
         timeout: u64,
         /// Send GAMEEND `E00` before the first GAMEREQ, for an engine that
         /// kept a game open from an earlier connection (Moby Dam refuses new

@@ -36,7 +36,7 @@ pub(crate) struct EngineArgs {
     pub(crate) options: Vec<EngineOption>,
     /// Seconds the engine may take for each step of its start-up (USI
     /// `usi` and `isready`, UCI `uci` and `isready`, Hub `hub` → `wait`
-    /// and `init` → `ready`), 1..=3600.
+    /// and `init` → `ready`). Range 1..=3600 seconds.
     #[arg(long, default_value_t = 60, value_name = "SECONDS",
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub(crate) engine_timeout: u64,

@@ -440,3 +440,65 @@ fn connect_to_a_refused_port_is_bad_input_in_both_protocols() {
         assert_eq!(err.lines().count(), 1, "{err}");
     }
 }
+
+/// Every time option says its unit in its value name and its range in its
+/// help, and refuses a value past the range as bad input (exit 2, the
+/// option named) instead of overflowing a deadline: `dxp connect
+/// --timeout 18446744073709551615` panicked before.
+#[test]
+fn time_options_name_their_unit_and_range() {
+    let options: [(&[&str], &str, &str, u64, u64); 16] = [
+        (&["dxp", "serve"], "first-move-delay-ms", "MS", 0, 60_000),
+        (&["dxp", "serve"], "engine-timeout", "SECONDS", 1, 3600),
+        (&["dxp", "connect"], "minutes", "MINUTES", 0, 999),
+        (&["dxp", "connect"], "timeout", "SECONDS", 1, 86_400),
+        (&["dxp", "connect"], "engine-timeout", "SECONDS", 1, 3600),
+        (&["csa", "serve"], "least-time-per-move", "SECONDS", 0, 3600),
+        (&["csa", "serve"], "send-timeout", "SECONDS", 1, 3600),
+        (&["csa", "serve"], "login-timeout", "SECONDS", 1, 86_400),
+        (&["csa", "connect"], "timeout", "SECONDS", 1, 86_400),
+        (&["csa", "connect"], "clock-margin", "SECONDS", 0, 3600),
+        (&["csa", "connect"], "time-margin", "MS", 0, 60_000),
+        (&["csa", "connect"], "engine-timeout", "SECONDS", 1, 3600),
+        (&["citrine"], "gap-ms", "MS", 0, 10_000),
+        (&["citrine"], "sim-think-ms", "MS", 0, 60_000),
+        (&["citrine"], "ack-timeout-ms", "MS", 1, 600_000),
+        (&["citrine"], "movetime", "MS", 1, 3_600_000),
+    ];
+    let unit = |v: &str| match v {
+        "MS" => "ms",
+        "SECONDS" => "seconds",
+        _ => "minutes",
+    };
+    for (cmd, name, value_name, lo, hi) in options {
+        let help = stdout(&boardwire(&[cmd, &["--help"]].concat()));
+        let head = format!("      --{name} <{value_name}>\n");
+        let at = help
+            .find(&head)
+            .unwrap_or_else(|| panic!("{cmd:?}: {head:?} missing:\n{help}"));
+        let text = &help[at + head.len()..];
+        let text = &text[..text.find("\n\n").unwrap_or(text.len())];
+        let range = format!("Range {lo}..={hi} {}", unit(value_name));
+        assert!(
+            text.contains(&range),
+            "{cmd:?} --{name}: {range:?} in {text:?}"
+        );
+        assert!(text.contains("[default: "), "{cmd:?} --{name}: {text:?}");
+        // Past the range, and far past it: refused before anything runs
+        // (--engine for --movetime, which needs it).
+        let flag = format!("--{name}");
+        for bad in [(hi + 1).to_string(), u64::MAX.to_string()] {
+            let engine: &[&str] = if name == "movetime" {
+                &["--engine", "/nonexistent"]
+            } else {
+                &[]
+            };
+            let args = [cmd, engine, &[&flag, &bad]].concat();
+            let o = boardwire(&args);
+            assert_eq!(o.status.code(), Some(2), "{args:?}");
+            let err = stderr(&o);
+            assert!(err.contains(&format!("--{name}")), "{args:?}: {err}");
+            assert!(!err.contains("panicked"), "{args:?}: {err}");
+        }
+    }
+}
