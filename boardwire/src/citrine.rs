@@ -97,7 +97,10 @@ pub struct CitrineArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Stop after this many plies (the game is then unfinished; exit 0).
-    #[arg(long, default_value_t = 600)]
+    /// Default 600, more than `dxp connect`'s 400: chess games also end by
+    /// the fifty-move rule (applied here), so the limit only bounds an
+    /// unattended run and is rarely reached.
+    #[arg(long, default_value_t = 600, value_name = "PLIES")]
     max_plies: usize,
     /// Minimum time between commands, milliseconds (users found that
     /// commands closer than about 100 ms get lost). Range 0..=10000 ms.

@@ -96,8 +96,11 @@ pub enum DxpCommand {
         max_bad_frames: u32,
         /// Stop a game (GAMEEND reason 0, no result) at our first turn after
         /// this many plies (only the side to move may send GAMEEND, so the
-        /// game has N or N+1 plies). Default: no limit.
-        #[arg(long)]
+        /// game has N or N+1 plies). Default: no limit, unlike `dxp
+        /// connect` (400): the initiator asked for the game and bounds it
+        /// (GAMEEND at its turn); a follower that cut games short would
+        /// spoil the initiator's match.
+        #[arg(long, value_name = "PLIES")]
         max_plies: Option<usize>,
         #[command(flatten)]
         engine: EngineArgs,
@@ -136,8 +139,11 @@ pub enum DxpCommand {
         name: String,
         /// Stop a game (GAMEEND reason 0, no result) at our first turn after
         /// this many plies (only the side to move may send GAMEEND, so the
-        /// game has N or N+1 plies).
-        #[arg(long, default_value_t = 400)]
+        /// game has N or N+1 plies). Default 400: no draw rule ends a game
+        /// here (neither DXP nor the draughts rules of board-core apply
+        /// repetition or the 25-move rule), and kings can move to and fro
+        /// forever; 400 plies bounds an unattended run.
+        #[arg(long, default_value_t = 400, value_name = "PLIES")]
         max_plies: usize,
         /// Give up (exit 1) when the engine owes an answer (GAMEACC,
         /// BACKACC, the GAMEEND reply) and sends no complete frame for this

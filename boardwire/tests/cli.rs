@@ -502,3 +502,22 @@ fn time_options_name_their_unit_and_range() {
         }
     }
 }
+
+/// `--max-plies` says its default and why it differs between commands.
+#[test]
+fn max_plies_defaults_are_explained() {
+    for (cmd, default, why) in [
+        (&["dxp", "serve"][..], "Default: no limit", "the initiator"),
+        (&["dxp", "connect"], "[default: 400]", "no draw rule"),
+        (&["citrine"], "[default: 600]", "fifty-move rule"),
+    ] {
+        let help = stdout(&boardwire(&[cmd, &["--help"]].concat()));
+        let at = help
+            .find("      --max-plies <PLIES>\n")
+            .unwrap_or_else(|| panic!("{cmd:?}: --max-plies <PLIES> missing"));
+        let text = &help[at..];
+        let text = &text[..text.find("\n\n").unwrap_or(text.len())];
+        assert!(text.contains(default), "{cmd:?}: {text}");
+        assert!(text.contains(why), "{cmd:?}: {text}");
+    }
+}
