@@ -167,7 +167,7 @@ impl EngineBridge {
     fn start(args: &CitrineArgs, spec: EngineSpec) -> Result<EngineBridge, String> {
         use boardwire_engines::process::Limits as EngineLimits;
         use boardwire_engines::uci_engine::UciEngine;
-        use boardwire_engines::usi_engine::{Skipped, Timeouts};
+        use boardwire_engines::usi_engine::Timeouts;
         let options = args.engine.options.clone();
         let timeouts = {
             let mut t = Timeouts::default();
@@ -196,15 +196,7 @@ impl EngineBridge {
                     &options,
                     EngineLimits::default(),
                     timeouts,
-                    Box::new(|s| match s {
-                        Skipped::Malformed(e, line) => eprintln!(
-                            "engine line skipped: {e}: {}",
-                            crate::transcript::show(&line)
-                        ),
-                        Skipped::Overlong(n) => {
-                            eprintln!("engine line of more than {n} bytes skipped")
-                        }
-                    }),
+                    crate::engine_args::skipped_line_log(String::new()),
                 )
                 .await?;
                 e.new_game().await?;

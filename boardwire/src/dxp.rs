@@ -545,15 +545,10 @@ async fn serve(
 /// Engine lines that were skipped, on stderr (connection `n`; 0 for
 /// `dxp connect`).
 fn skipped_line_log(n: u64) -> Box<dyn FnMut(boardwire_engines::usi_engine::Skipped) + Send> {
-    use boardwire_engines::usi_engine::Skipped;
-    let who = if n == 0 {
+    crate::engine_args::skipped_line_log(if n == 0 {
         String::new()
     } else {
         format!("follower#{n}: ")
-    };
-    Box::new(move |s| match s {
-        Skipped::Malformed(e, line) => eprintln!("{who}engine line skipped: {e}: {}", show(&line)),
-        Skipped::Overlong(len) => eprintln!("{who}engine line of more than {len} bytes skipped"),
     })
 }
 

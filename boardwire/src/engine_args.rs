@@ -8,6 +8,9 @@ use std::time::Duration;
 
 use boardwire_engines::process::EngineSpec;
 use boardwire_engines::types::EngineOption;
+use boardwire_engines::usi_engine::Skipped;
+
+use crate::transcript::show;
 
 /// The engine that plays instead of the built-in player.
 #[derive(Debug, Clone, clap::Args)]
@@ -54,5 +57,43 @@ impl EngineArgs {
     /// `--engine-timeout`.
     pub(crate) fn start_timeout(&self) -> Duration {
         Duration::from_secs(self.engine_timeout)
+    }
+}
+
+/// The stderr line for an engine line the driver skipped, after `who`
+/// (`follower#N: ` in `dxp serve`, else empty): `engine line skipped:
+/// <message> <field> at byte <n>: <problem>: <line>` or `engine line of
+/// more than <n> bytes skipped`.
+pub(crate) fn skipped_line(who: &str, s: &Skipped) -> String {
+    match s {
+        Skipped::Malformed(e, line) => format!("{who}engine line skipped: {e}: {}", show(line)),
+        Skipped::Overlong(len) => format!("{who}engine line of more than {len} bytes skipped"),
+    }
+}
+
+/// The engine drivers' log of skipped lines: [`skipped_line`] on stderr.
+pub(crate) fn skipped_line_log(who: String) -> Box<dyn FnMut(Skipped) + Send> {
+    Box::new(move |s| eprintln!("{}", skipped_line(&who, &s)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The README's format of the line (boardwire/README.md, *Engine
+    /// bridges*), for an engine line that did not decode.
+    #[test]
+    fn a_skipped_line_names_field_and_byte() {
+        let line = b"bestmove 7j7f".to_vec();
+        let e = boardwire_engines::usi::decode(&line).unwrap_err();
+        assert_eq!(
+            skipped_line("", &Skipped::Malformed(e, line)),
+            format!("engine line skipped: {e}: bestmove 7j7f")
+        );
+        assert!(e.to_string().contains("at byte 10"), "{e}");
+        assert_eq!(
+            skipped_line("follower#2: ", &Skipped::Overlong(65536)),
+            "follower#2: engine line of more than 65536 bytes skipped"
+        );
     }
 }
