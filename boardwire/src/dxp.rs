@@ -128,8 +128,8 @@ pub enum DxpCommand {
         /// Number of games to complete; colours alternate after each
         /// GAMEREQ. A game the engine refuses with GAMEACC 2 does not count
         /// (the next GAMEREQ follows); 3 refusals in a row, or GAMEACC 1 or
-        /// 3, stop the run (exit 1).
-        #[arg(long, default_value_t = 1)]
+        /// 3, stop the run (exit 1). At least 1.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
         games: u32,
         /// Seed of the built-in player's random choices.
         #[arg(long, default_value_t = 1)]
@@ -305,6 +305,12 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
                 start,
             };
             let config = InitiatorConfig::new(parse_name(&name)?);
+            // Checked now, not once connected (where it would stop the run
+            // as a failure, exit 1): bad input, exit 2.
+            if let Some(text) = &chat {
+                damexchange::ChatText::new(text.as_str())
+                    .map_err(|e| Failure::Input(format!("--chat: {e}")))?;
+            }
             let plan = InitiatorPlan {
                 games,
                 seed,

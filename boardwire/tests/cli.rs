@@ -521,3 +521,28 @@ fn max_plies_defaults_are_explained() {
         assert!(text.contains(why), "{cmd:?}: {text}");
     }
 }
+
+/// `dxp connect --chat` (a CHAT carries 1..=126 characters,
+/// docs/specs/damexchange.md, *CHAT*) and `--games` (at least 1; 0 used to
+/// play one game) are checked before connecting: bad input, exit 2, naming
+/// the option, not a failed run once connected (port 1: nothing listens
+/// there).
+#[test]
+fn dxp_connect_checks_chat_and_games_before_connecting() {
+    let long = "x".repeat(127);
+    for (args, needle) in [
+        (
+            &["--chat", ""][..],
+            "--chat: text has 0 bytes, expected 1..=126",
+        ),
+        (&["--chat", &long], "--chat: text has 127 bytes"),
+        (&["--chat", "é"], "--chat: "),
+        (&["--games", "0"], "--games"),
+    ] {
+        let o = boardwire(&[&["dxp", "connect", "127.0.0.1:1"][..], args].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("cannot connect"), "{args:?}: {err}");
+    }
+}
