@@ -12,7 +12,7 @@ use board_core::draughts::{Move, Position};
 
 use crate::error::DecodeError;
 use crate::hub::{Command, HubMessage, HubMove, Level, decode};
-use crate::line_engine::{LineEngine, Read};
+use crate::line_engine::{Ask, LineEngine, Read, Startup};
 use crate::process::{EngineError, EngineSpec, Limits};
 use crate::types::EngineOption;
 use crate::usi_engine::{Skipped, Timeouts};
@@ -61,40 +61,37 @@ impl HubEngine {
         timeouts: Timeouts,
         log: Box<dyn FnMut(Skipped) + Send>,
     ) -> Result<Self, EngineError> {
-        let mut engine = LineEngine::spawn(spec, limits, timeouts, log)?;
-        let (mut name, mut params) = (None, Vec::new());
-        engine
-            .exchange(
-                &Command::Hub.to_bytes(),
-                timeouts.usiok,
-                "wait",
-                classify,
-                |s| {
-                    match s {
-                        Seen::Wait => return Some(()),
-                        Seen::Id(n) => name = n.or(name.take()),
-                        Seen::Param(Some(p)) => params.push(p),
-                        _ => {}
-                    }
-                    None
-                },
-            )
-            .await?;
-        engine.name = name;
-        let mut b = Vec::new();
-        for o in options {
-            Command::SetParam {
-                name: &o.name,
-                value: o.value.as_ref(),
+        let startup = Startup {
+            classify,
+            hello: Ask {
+                bytes: &Command::Hub.to_bytes(),
+                awaiting: "wait",
+                answers: |s| matches!(s, Seen::Wait),
+            },
+            options,
+            option: |o, out| {
+                Command::SetParam {
+                    name: &o.name,
+                    value: o.value.as_ref(),
+                }
+                .encode(out);
+            },
+            ready: Ask {
+                bytes: &Command::Init.to_bytes(),
+                awaiting: "ready",
+                answers: |s| matches!(s, Seen::Ready),
+            },
+        };
+        let mut params = Vec::new();
+        let engine = LineEngine::start(spec, limits, timeouts, log, startup, |s| match s {
+            Seen::Id(n) => n,
+            Seen::Param(Some(p)) => {
+                params.push(p);
+                None
             }
-            .encode(&mut b);
-        }
-        Command::Init.encode(&mut b);
-        engine
-            .exchange(&b, timeouts.readyok, "ready", classify, |s| {
-                matches!(s, Seen::Ready).then_some(())
-            })
-            .await?;
+            _ => None,
+        })
+        .await?;
         Ok(Self { engine, params })
     }
 

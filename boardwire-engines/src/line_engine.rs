@@ -1,8 +1,9 @@
 //! What the USI, UCI and Hub engine drivers share: a line engine process
 //! ([`crate::process::Engine`]) with a name, timeouts and a log of
-//! skipped lines; sending commands, and waiting for an answer until a
-//! deadline while counting bad lines. Each protocol gives only its
-//! commands and a classifier of its engine's lines.
+//! skipped lines; the start-up (spawn, greeting, options, readiness:
+//! [`LineEngine::start`]); sending commands, and waiting for an answer
+//! until a deadline while counting bad lines. Each protocol gives only
+//! its commands and a classifier of its engine's lines.
 
 use std::time::Duration;
 
@@ -10,6 +11,7 @@ use tokio::time::Instant;
 
 use crate::error::DecodeError;
 use crate::process::{Engine, EngineError, EngineSpec, Limits, Line};
+use crate::types::EngineOption;
 
 /// How long the engine may take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,6 +62,34 @@ pub(crate) enum Read<S> {
 /// counts as bad.
 pub(crate) type Classify<S> = fn(&[u8]) -> Result<Read<S>, DecodeError>;
 
+/// A command and the answer that ends the wait for it.
+pub(crate) struct Ask<'a, S> {
+    /// The command's bytes (whole lines).
+    pub(crate) bytes: &'a [u8],
+    /// The answer's name, for [`EngineError::Silent`].
+    pub(crate) awaiting: &'static str,
+    /// Whether a line is that answer.
+    pub(crate) answers: fn(&S) -> bool,
+}
+
+/// A protocol's start-up, the same three steps in USI, UCI and Hub:
+/// `hello` (USI `usi` → `usiok`, UCI `uci` → `uciok`, Hub `hub` → `wait`,
+/// within [`Timeouts::usiok`]); the option lines; `ready` (USI/UCI
+/// `isready` → `readyok`, Hub `init` → `ready`, within
+/// [`Timeouts::readyok`]).
+pub(crate) struct Startup<'a, S> {
+    /// The protocol's classifier.
+    pub(crate) classify: Classify<S>,
+    /// The greeting.
+    pub(crate) hello: Ask<'a, S>,
+    /// The options (`--option NAME=VALUE`), sent after it.
+    pub(crate) options: &'a [EngineOption],
+    /// The protocol's line for one option (`setoption`, `set-param`).
+    pub(crate) option: fn(&EngineOption, &mut Vec<u8>),
+    /// The readiness check.
+    pub(crate) ready: Ask<'a, S>,
+}
+
 /// A line engine. See the module documentation.
 pub(crate) struct LineEngine {
     engine: Engine,
@@ -79,7 +109,7 @@ impl core::fmt::Debug for LineEngine {
 
 impl LineEngine {
     /// Starts the process.
-    pub(crate) fn spawn(
+    fn spawn(
         spec: &EngineSpec,
         limits: Limits,
         timeouts: Timeouts,
@@ -92,6 +122,65 @@ impl LineEngine {
             bad: 0,
             log,
         })
+    }
+
+    /// Starts the process and runs `startup`: every line before the
+    /// greeting's answer is handed to `greet`, whose `Some(name)` is the
+    /// engine's name (a later one wins).
+    ///
+    /// # Errors
+    /// [`EngineError`]: not started, exited, silent past a timeout.
+    pub(crate) async fn start<S>(
+        spec: &EngineSpec,
+        limits: Limits,
+        timeouts: Timeouts,
+        log: Box<dyn FnMut(Skipped) + Send>,
+        startup: Startup<'_, S>,
+        mut greet: impl FnMut(S) -> Option<String>,
+    ) -> Result<Self, EngineError> {
+        let mut engine = Self::spawn(spec, limits, timeouts, log)?;
+        let hello = &startup.hello;
+        let mut name = None;
+        engine
+            .exchange(
+                hello.bytes,
+                timeouts.usiok,
+                hello.awaiting,
+                startup.classify,
+                |s| {
+                    if (hello.answers)(&s) {
+                        return Some(());
+                    }
+                    if let Some(n) = greet(s) {
+                        name = Some(n);
+                    }
+                    None
+                },
+            )
+            .await?;
+        engine.name = name;
+        if !startup.options.is_empty() {
+            let mut lines = Vec::new();
+            for o in startup.options {
+                (startup.option)(o, &mut lines);
+            }
+            engine.send(&lines).await?;
+        }
+        engine.ready(&startup.ready, startup.classify).await?;
+        Ok(engine)
+    }
+
+    /// Sends `ask` and waits up to [`Timeouts::readyok`] for its answer.
+    pub(crate) async fn ready<S>(
+        &mut self,
+        ask: &Ask<'_, S>,
+        classify: Classify<S>,
+    ) -> Result<(), EngineError> {
+        let t = self.timeouts.readyok;
+        self.exchange(ask.bytes, t, ask.awaiting, classify, |s| {
+            (ask.answers)(&s).then_some(())
+        })
+        .await
     }
 
     /// Writes whole lines.

@@ -366,9 +366,149 @@ pub fn end(i: &[u8]) -> PResult<'_, ()> {
     }
 }
 
+/// A USI or UCI engine line, its moves read by the protocol's parsers
+/// (`B` for `bestmove`, `P` for `ponder`): what [`crate::usi::decode`] and
+/// [`crate::uci::decode`] share.
+pub(crate) enum EngineLine<'a, B, P> {
+    /// `usiok` / `uciok`.
+    HandshakeOk,
+    /// `readyok`.
+    ReadyOk,
+    /// `id name <text>`.
+    IdName(&'a [u8]),
+    /// `id author <text>`.
+    IdAuthor(&'a [u8]),
+    /// `option ...`: the words after `option`.
+    Option(&'a [u8]),
+    /// `bestmove <move> [ponder <move>]`.
+    BestMove(B, Option<P>),
+    /// `info ...`.
+    Info(Info<'a>),
+    /// A line of another first word, or `id` of another kind: verbatim.
+    Unrecognised(&'a [u8]),
+}
+
+/// Decodes one USI/UCI engine line (no line end): `ok` is the handshake's
+/// answer (`usiok`, `uciok`) and its kind, `best` and `ponder` read
+/// `bestmove`'s two moves. Leading spaces are skipped.
+///
+/// # Errors
+/// A known line with a bad field: [`DecodeError`] with the byte offset;
+/// an empty line is [`Problem::Empty`].
+pub(crate) fn engine_line<'a, B, P>(
+    line: &'a [u8],
+    ok: (&[u8], MessageKind),
+    best: impl Fn(&'a [u8]) -> PResult<'a, B>,
+    ponder: impl Fn(&'a [u8]) -> PResult<'a, P>,
+) -> Result<EngineLine<'a, B, P>, DecodeError> {
+    let n = line.len();
+    let (body, _) = opt_spaces(line).map_err(|e| line_error(e, MessageKind::Line, n))?;
+    if body.is_empty() {
+        return Err(DecodeError::new(
+            MessageKind::Line,
+            Field::Keyword,
+            0,
+            Problem::Empty,
+        ));
+    }
+    let (rest, key) =
+        word(Field::Keyword)(body).map_err(|e| line_error(e, MessageKind::Line, n))?;
+    let kind = match key {
+        k if k == ok.0 => ok.1,
+        b"readyok" => MessageKind::ReadyOk,
+        b"id" => MessageKind::Id,
+        b"option" => MessageKind::Option,
+        b"bestmove" => MessageKind::BestMove,
+        b"info" => MessageKind::Info,
+        _ => return Ok(EngineLine::Unrecognised(line)),
+    };
+    let r: PResult<'a, EngineLine<'a, B, P>> = (|| match kind {
+        MessageKind::ReadyOk => end(rest).map(|(r, ())| (r, EngineLine::ReadyOk)),
+        MessageKind::Id => {
+            let (r, which) = next_word(Field::Keyword)(rest)?;
+            let (r, _) = opt_spaces(r)?;
+            let text = trim_end(r);
+            let end = &r[r.len()..];
+            match which {
+                b"name" => Ok((end, EngineLine::IdName(text))),
+                b"author" => Ok((end, EngineLine::IdAuthor(text))),
+                _ => Ok((end, EngineLine::Unrecognised(line))),
+            }
+        }
+        MessageKind::Option => {
+            let (r, _) = opt_spaces(rest)?;
+            Ok((&r[r.len()..], EngineLine::Option(trim_end(r))))
+        }
+        MessageKind::BestMove => {
+            let (r, _) = opt_spaces(rest)?;
+            let (r, b) = best(r)?;
+            let (r, _) = opt_spaces(r)?;
+            if r.is_empty() {
+                return Ok((r, EngineLine::BestMove(b, None)));
+            }
+            let (r2, w) = word(Field::Ponder)(r)?;
+            if w != b"ponder" {
+                return fail(r, Field::Trailing, Problem::Trailing { count: r.len() });
+            }
+            let (r2, _) = opt_spaces(r2)?;
+            let (r2, p) = ponder(r2)?;
+            let (r2, ()) = end(r2)?;
+            Ok((r2, EngineLine::BestMove(b, Some(p))))
+        }
+        MessageKind::Info => {
+            let (r, i) = info(rest)?;
+            Ok((r, EngineLine::Info(i)))
+        }
+        _ => end(rest).map(|(r, ())| (r, EngineLine::HandshakeOk)),
+    })();
+    r.map(|(_, m)| m).map_err(|e| line_error(e, kind, n))
+}
+
+/// A parser's failure on a line of `len` bytes as a [`DecodeError`].
+fn line_error(e: nom::Err<ParseError>, kind: MessageKind, len: usize) -> DecodeError {
+    match e {
+        nom::Err::Error(e) | nom::Err::Failure(e) => e.into_decode_error(kind, len),
+        nom::Err::Incomplete(_) => DecodeError::new(kind, Field::Trailing, len, Problem::Missing),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The line grammar USI and UCI share ([`engine_line`]), through both
+    /// decoders: `bestmove <move> [ponder <move>]` and nothing after it
+    /// (the trailing word named at its byte), `id` of another kind kept
+    /// verbatim, an `option` line's words with trailing blanks cut.
+    #[test]
+    fn usi_and_uci_share_the_line_grammar() {
+        // `x` is byte 26 of both lines.
+        let usi = crate::usi::decode(b"bestmove 7g7f ponder 3c3d x").unwrap_err();
+        let uci = crate::uci::decode(b"bestmove e2e4 ponder e7e5 x").unwrap_err();
+        for e in [usi, uci] {
+            assert_eq!(
+                (e.message, e.field, e.offset, e.problem),
+                (
+                    MessageKind::BestMove,
+                    Field::Trailing,
+                    26,
+                    Problem::Trailing { count: 1 }
+                )
+            );
+        }
+        assert!(matches!(
+            crate::uci::decode(b"id version 1").unwrap(),
+            crate::uci::EngineMessage::Unrecognised(b"id version 1")
+        ));
+        assert!(matches!(
+            crate::usi::decode(b"id version 1").unwrap(),
+            crate::usi::EngineMessage::Unrecognised(b"id version 1")
+        ));
+        assert!(matches!(
+            crate::usi::decode(b"option name USI_Hash type spin \t").unwrap(),
+            crate::usi::EngineMessage::Option(b"name USI_Hash type spin")
+        ));
+    }
 
     #[test]
     fn info_lines_of_real_engines() {

@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use board_core::chess::{Move, Position, UciMove};
 
 use crate::error::{DecodeError, Expected, Field, MessageKind, Problem};
-use crate::parse::{self, Info, PResult, ParseError};
+use crate::parse::{self, EngineLine, Info, PResult};
 use crate::types::Text;
 
 /// A line from a UCI engine.
@@ -79,82 +79,25 @@ pub fn uci_move(field: Field) -> impl Fn(&[u8]) -> PResult<'_, Option<UciMove>> 
 /// A known line with a bad field: [`DecodeError`] with the byte offset;
 /// an empty line is [`Problem::Empty`].
 pub fn decode(line: &[u8]) -> Result<EngineMessage<'_>, DecodeError> {
-    let n = line.len();
-    let (body, _) = parse::opt_spaces(line).map_err(|e| err(e, MessageKind::Line, n))?;
-    if body.is_empty() {
-        return Err(DecodeError::new(
-            MessageKind::Line,
-            Field::Keyword,
-            0,
-            Problem::Empty,
-        ));
-    }
-    let (rest, key) =
-        parse::word(Field::Keyword)(body).map_err(|e| err(e, MessageKind::Line, n))?;
-    let kind = match key {
-        b"uciok" => MessageKind::UciOk,
-        b"readyok" => MessageKind::ReadyOk,
-        b"id" => MessageKind::Id,
-        b"option" => MessageKind::Option,
-        b"bestmove" => MessageKind::BestMove,
-        b"info" => MessageKind::Info,
-        _ => return Ok(EngineMessage::Unrecognised(line)),
-    };
-    let r: PResult<'_, EngineMessage<'_>> = (|| match kind {
-        MessageKind::UciOk => parse::end(rest).map(|(r, ())| (r, EngineMessage::UciOk)),
-        MessageKind::ReadyOk => parse::end(rest).map(|(r, ())| (r, EngineMessage::ReadyOk)),
-        MessageKind::Id => {
-            let (r, which) = parse::next_word(Field::Keyword)(rest)?;
-            let (r, _) = parse::opt_spaces(r)?;
-            let text = trim(r);
-            let end = &r[r.len()..];
-            match which {
-                b"name" => Ok((end, EngineMessage::IdName(text))),
-                b"author" => Ok((end, EngineMessage::IdAuthor(text))),
-                _ => Ok((end, EngineMessage::Unrecognised(line))),
-            }
-        }
-        MessageKind::Option => {
-            let (r, _) = parse::opt_spaces(rest)?;
-            Ok((&r[r.len()..], EngineMessage::Option(trim(r))))
-        }
-        MessageKind::BestMove => {
-            let (r, _) = parse::opt_spaces(rest)?;
-            let (r, best) = uci_move(Field::Move)(r)?;
-            let (r, _) = parse::opt_spaces(r)?;
-            if r.is_empty() {
-                return Ok((r, EngineMessage::BestMove { best, ponder: None }));
-            }
-            let (r2, w) = parse::word(Field::Ponder)(r)?;
-            if w != b"ponder" {
-                return parse::fail(r, Field::Trailing, Problem::Trailing { count: r.len() });
-            }
-            let (r2, _) = parse::opt_spaces(r2)?;
-            let (r2, p) = uci_move(Field::Ponder)(r2)?;
-            let (r2, ()) = parse::end(r2)?;
-            Ok((r2, EngineMessage::BestMove { best, ponder: p }))
-        }
-        _ => {
-            let (r, i) = parse::info(rest)?;
-            Ok((r, EngineMessage::Info(i)))
-        }
-    })();
-    r.map(|(_, m)| m).map_err(|e| err(e, kind, n))
-}
-
-fn trim(b: &[u8]) -> &[u8] {
-    let n = b
-        .iter()
-        .rposition(|&c| c != b' ' && c != b'\t')
-        .map_or(0, |p| p + 1);
-    &b[..n]
-}
-
-fn err(e: nom::Err<ParseError>, kind: MessageKind, len: usize) -> DecodeError {
-    match e {
-        nom::Err::Error(e) | nom::Err::Failure(e) => e.into_decode_error(kind, len),
-        nom::Err::Incomplete(_) => DecodeError::new(kind, Field::Trailing, len, Problem::Missing),
-    }
+    let l = parse::engine_line(
+        line,
+        (b"uciok", MessageKind::UciOk),
+        uci_move(Field::Move),
+        uci_move(Field::Ponder),
+    )?;
+    Ok(match l {
+        EngineLine::HandshakeOk => EngineMessage::UciOk,
+        EngineLine::ReadyOk => EngineMessage::ReadyOk,
+        EngineLine::IdName(t) => EngineMessage::IdName(t),
+        EngineLine::IdAuthor(t) => EngineMessage::IdAuthor(t),
+        EngineLine::Option(t) => EngineMessage::Option(t),
+        EngineLine::BestMove(best, ponder) => EngineMessage::BestMove {
+            best,
+            ponder: ponder.flatten(),
+        },
+        EngineLine::Info(i) => EngineMessage::Info(i),
+        EngineLine::Unrecognised(t) => EngineMessage::Unrecognised(t),
+    })
 }
 
 /// A line to a UCI engine. Encoders cannot fail.

@@ -9,11 +9,18 @@ use std::time::Duration;
 use board_core::chess::{Move, Position, UciMove};
 
 use crate::error::DecodeError;
-use crate::line_engine::{LineEngine, Read};
+use crate::line_engine::{Ask, LineEngine, Read, Startup};
 use crate::process::{EngineError, EngineSpec, Limits};
 use crate::types::EngineOption;
 use crate::uci::{Command, EngineMessage, decode};
 use crate::usi_engine::{Skipped, Timeouts};
+
+/// `isready` → `readyok`.
+const READY: Ask<'static, Seen> = Ask {
+    bytes: b"isready\n",
+    awaiting: "readyok",
+    answers: |s| matches!(s, Seen::ReadyOk),
+};
 
 /// A UCI engine. See the module documentation.
 #[derive(Debug)]
@@ -55,35 +62,29 @@ impl UciEngine {
         timeouts: Timeouts,
         log: Box<dyn FnMut(Skipped) + Send>,
     ) -> Result<Self, EngineError> {
-        let mut engine = LineEngine::spawn(spec, limits, timeouts, log)?;
-        let mut name = None;
-        engine
-            .exchange(
-                &Command::Uci.to_bytes(),
-                timeouts.usiok,
-                "uciok",
-                classify,
-                |s| {
-                    match s {
-                        Seen::UciOk => return Some(()),
-                        Seen::IdName(n) => name = Some(n),
-                        _ => {}
-                    }
-                    None
-                },
-            )
-            .await?;
-        engine.name = name;
-        let mut e = Self { engine };
-        for o in options {
-            e.send(Command::SetOption {
-                name: &o.name,
-                value: o.value.as_ref(),
-            })
-            .await?;
-        }
-        e.ready().await?;
-        Ok(e)
+        let startup = Startup {
+            classify,
+            hello: Ask {
+                bytes: &Command::Uci.to_bytes(),
+                awaiting: "uciok",
+                answers: |s| matches!(s, Seen::UciOk),
+            },
+            options,
+            option: |o, out| {
+                Command::SetOption {
+                    name: &o.name,
+                    value: o.value.as_ref(),
+                }
+                .encode(out);
+            },
+            ready: READY,
+        };
+        let engine = LineEngine::start(spec, limits, timeouts, log, startup, |s| match s {
+            Seen::IdName(n) => Some(n),
+            _ => None,
+        })
+        .await?;
+        Ok(Self { engine })
     }
 
     /// `id name` of the engine.
@@ -95,22 +96,15 @@ impl UciEngine {
         self.engine.send(&c.to_bytes()).await
     }
 
-    async fn ready(&mut self) -> Result<(), EngineError> {
-        let t = self.engine.timeouts.readyok;
-        self.engine
-            .exchange(&Command::IsReady.to_bytes(), t, "readyok", classify, |s| {
-                matches!(s, Seen::ReadyOk).then_some(())
-            })
-            .await
-    }
-
-    /// `isready`/`readyok`, then `ucinewgame`.
+    /// `ucinewgame`, then `isready`/`readyok` (the order the UCI
+    /// description gives: the GUI waits for `readyok` after
+    /// `ucinewgame`).
     ///
     /// # Errors
     /// As [`UciEngine::start`].
     pub async fn new_game(&mut self) -> Result<(), EngineError> {
         self.send(Command::UciNewGame).await?;
-        self.ready().await
+        self.engine.ready(&READY, classify).await
     }
 
     /// `position` + `go movetime MS`; waits for `bestmove` up to `MS` plus
@@ -165,5 +159,16 @@ impl UciEngine {
     /// `quit`; the process is killed when it has not ended within 2 s.
     pub async fn quit(self) {
         self.engine.quit(&Command::Quit.to_bytes()).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_readiness_check_is_the_encoders_isready() {
+        assert_eq!(READY.bytes, Command::IsReady.to_bytes());
+        assert!((READY.answers)(&Seen::ReadyOk) && !(READY.answers)(&Seen::UciOk));
     }
 }

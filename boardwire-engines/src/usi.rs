@@ -17,8 +17,8 @@ use std::fmt::Write as _;
 
 use board_core::shogi::{Move, Position};
 
-use crate::error::{DecodeError, Expected, Field, MessageKind, Problem};
-use crate::parse::{self, Info, PResult, ParseError};
+use crate::error::{DecodeError, Expected, Field, MessageKind};
+use crate::parse::{self, EngineLine, Info, PResult};
 use crate::types::Text;
 
 /// A line from a USI engine.
@@ -93,89 +93,24 @@ pub fn usi_move(field: Field) -> impl Fn(&[u8]) -> PResult<'_, Move> {
 ///
 /// # Errors
 /// A known line with a bad field: [`DecodeError`] with the byte offset;
-/// an empty line is [`Problem::Empty`].
+/// an empty line is [`Problem::Empty`](crate::error::Problem::Empty).
 pub fn decode(line: &[u8]) -> Result<EngineMessage<'_>, DecodeError> {
-    let n = line.len();
-    let (body, _) = parse::opt_spaces(line).map_err(|e| err(e, MessageKind::Line, n))?;
-    if body.is_empty() {
-        return Err(DecodeError::new(
-            MessageKind::Line,
-            Field::Keyword,
-            0,
-            Problem::Empty,
-        ));
-    }
-    let (rest, key) =
-        parse::word(Field::Keyword)(body).map_err(|e| err(e, MessageKind::Line, n))?;
-    let kind = match key {
-        b"usiok" => MessageKind::UsiOk,
-        b"readyok" => MessageKind::ReadyOk,
-        b"id" => MessageKind::Id,
-        b"option" => MessageKind::Option,
-        b"bestmove" => MessageKind::BestMove,
-        b"info" => MessageKind::Info,
-        _ => return Ok(EngineMessage::Unrecognised(line)),
-    };
-    let r: PResult<'_, EngineMessage<'_>> = (|| match kind {
-        MessageKind::UsiOk => parse::end(rest).map(|(r, ())| (r, EngineMessage::UsiOk)),
-        MessageKind::ReadyOk => parse::end(rest).map(|(r, ())| (r, EngineMessage::ReadyOk)),
-        MessageKind::Id => {
-            let (r, which) = parse::next_word(Field::Keyword)(rest)?;
-            let (r, _) = parse::opt_spaces(r)?;
-            let text = trim(r);
-            match which {
-                b"name" => Ok((&r[r.len()..], EngineMessage::IdName(text))),
-                b"author" => Ok((&r[r.len()..], EngineMessage::IdAuthor(text))),
-                _ => Ok((&r[r.len()..], EngineMessage::Unrecognised(line))),
-            }
-        }
-        MessageKind::Option => {
-            let (r, _) = parse::opt_spaces(rest)?;
-            Ok((&r[r.len()..], EngineMessage::Option(trim(r))))
-        }
-        MessageKind::BestMove => {
-            let (r, _) = parse::opt_spaces(rest)?;
-            let (r, best) = best_move(r)?;
-            let (r, _) = parse::opt_spaces(r)?;
-            if r.is_empty() {
-                return Ok((r, EngineMessage::BestMove { best, ponder: None }));
-            }
-            let (r2, w) = parse::word(Field::Ponder)(r)?;
-            if w != b"ponder" {
-                return parse::fail(r, Field::Trailing, Problem::Trailing { count: r.len() });
-            }
-            let (r2, _) = parse::opt_spaces(r2)?;
-            let (r2, p) = usi_move(Field::Ponder)(r2)?;
-            let (r2, ()) = parse::end(r2)?;
-            Ok((
-                r2,
-                EngineMessage::BestMove {
-                    best,
-                    ponder: Some(p),
-                },
-            ))
-        }
-        _ => {
-            let (r, i) = parse::info(rest)?;
-            Ok((r, EngineMessage::Info(i)))
-        }
-    })();
-    r.map(|(_, m)| m).map_err(|e| err(e, kind, n))
-}
-
-fn trim(b: &[u8]) -> &[u8] {
-    let n = b
-        .iter()
-        .rposition(|&c| c != b' ' && c != b'\t')
-        .map_or(0, |p| p + 1);
-    &b[..n]
-}
-
-fn err(e: nom::Err<ParseError>, kind: MessageKind, len: usize) -> DecodeError {
-    match e {
-        nom::Err::Error(e) | nom::Err::Failure(e) => e.into_decode_error(kind, len),
-        nom::Err::Incomplete(_) => DecodeError::new(kind, Field::Trailing, len, Problem::Missing),
-    }
+    let l = parse::engine_line(
+        line,
+        (b"usiok", MessageKind::UsiOk),
+        best_move,
+        usi_move(Field::Ponder),
+    )?;
+    Ok(match l {
+        EngineLine::HandshakeOk => EngineMessage::UsiOk,
+        EngineLine::ReadyOk => EngineMessage::ReadyOk,
+        EngineLine::IdName(t) => EngineMessage::IdName(t),
+        EngineLine::IdAuthor(t) => EngineMessage::IdAuthor(t),
+        EngineLine::Option(t) => EngineMessage::Option(t),
+        EngineLine::BestMove(best, ponder) => EngineMessage::BestMove { best, ponder },
+        EngineLine::Info(i) => EngineMessage::Info(i),
+        EngineLine::Unrecognised(t) => EngineMessage::Unrecognised(t),
+    })
 }
 
 /// The end of a game for `gameover`.
@@ -316,6 +251,7 @@ impl Command<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Problem;
     use crate::parse::Score;
 
     #[test]

@@ -10,7 +10,7 @@ use std::time::Duration;
 use board_core::shogi::{Move, Position};
 
 use crate::error::DecodeError;
-use crate::line_engine::{LineEngine, Read};
+use crate::line_engine::{Ask, LineEngine, Read, Startup};
 pub use crate::line_engine::{Skipped, Timeouts};
 use crate::parse::Score;
 use crate::process::{EngineError, EngineSpec, Limits};
@@ -56,6 +56,13 @@ fn classify(line: &[u8]) -> Result<Read<Seen>, DecodeError> {
     })
 }
 
+/// `isready` → `readyok`.
+const READY: Ask<'static, Seen> = Ask {
+    bytes: b"isready\n",
+    awaiting: "readyok",
+    answers: |s| *s == Seen::ReadyOk,
+};
+
 /// A USI engine. See the module documentation.
 #[derive(Debug)]
 pub struct UsiEngine {
@@ -76,35 +83,29 @@ impl UsiEngine {
         timeouts: Timeouts,
         log: Box<dyn FnMut(Skipped) + Send>,
     ) -> Result<Self, EngineError> {
-        let mut engine = LineEngine::spawn(spec, limits, timeouts, log)?;
-        let mut name = None;
-        engine
-            .exchange(
-                &Command::Usi.to_bytes(),
-                timeouts.usiok,
-                "usiok",
-                classify,
-                |s| {
-                    match s {
-                        Seen::UsiOk => return Some(()),
-                        Seen::IdName(n) => name = Some(n),
-                        _ => {}
-                    }
-                    None
-                },
-            )
-            .await?;
-        engine.name = name;
-        let mut e = Self { engine };
-        for o in options {
-            e.send(Command::SetOption {
-                name: &o.name,
-                value: o.value.as_ref(),
-            })
-            .await?;
-        }
-        e.ready().await?;
-        Ok(e)
+        let startup = Startup {
+            classify,
+            hello: Ask {
+                bytes: &Command::Usi.to_bytes(),
+                awaiting: "usiok",
+                answers: |s| *s == Seen::UsiOk,
+            },
+            options,
+            option: |o, out| {
+                Command::SetOption {
+                    name: &o.name,
+                    value: o.value.as_ref(),
+                }
+                .encode(out);
+            },
+            ready: READY,
+        };
+        let engine = LineEngine::start(spec, limits, timeouts, log, startup, |s| match s {
+            Seen::IdName(n) => Some(n),
+            _ => None,
+        })
+        .await?;
+        Ok(Self { engine })
     }
 
     /// `id name` of the engine.
@@ -116,22 +117,12 @@ impl UsiEngine {
         self.engine.send(&c.to_bytes()).await
     }
 
-    /// `isready` → `readyok`.
-    async fn ready(&mut self) -> Result<(), EngineError> {
-        let t = self.engine.timeouts.readyok;
-        self.engine
-            .exchange(&Command::IsReady.to_bytes(), t, "readyok", classify, |s| {
-                (s == Seen::ReadyOk).then_some(())
-            })
-            .await
-    }
-
     /// `isready`/`readyok`, then `usinewgame`: call before each game.
     ///
     /// # Errors
     /// As [`UsiEngine::start`].
     pub async fn new_game(&mut self) -> Result<(), EngineError> {
-        self.ready().await?;
+        self.engine.ready(&READY, classify).await?;
         self.send(Command::UsiNewGame).await
     }
 
@@ -214,5 +205,16 @@ impl UsiEngine {
     /// `quit`; the process is killed when it has not ended within 2 s.
     pub async fn quit(self) {
         self.engine.quit(&Command::Quit.to_bytes()).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_readiness_check_is_the_encoders_isready() {
+        assert_eq!(READY.bytes, Command::IsReady.to_bytes());
+        assert!((READY.answers)(&Seen::ReadyOk) && !(READY.answers)(&Seen::UsiOk));
     }
 }

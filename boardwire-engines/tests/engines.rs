@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use board_core::shogi::{Move, Position};
 use boardwire_engines::process::{EngineError, EngineSpec, Limits};
+use boardwire_engines::types::EngineOption;
 use boardwire_engines::usi::{BestMove, Go};
 use boardwire_engines::usi_engine::{Timeouts, UsiEngine};
 
@@ -296,4 +297,75 @@ async fn a_superseded_hub_search_is_stopped() {
         "{took:?}"
     );
     e.quit().await;
+}
+
+/// The test engine with `args` and the `--option`s `options` (its `Seed`
+/// option reseeds its random player).
+fn seeded(args: &[&str], options: &[&str]) -> (EngineSpec, Vec<EngineOption>) {
+    let s = EngineSpec {
+        program: env!("CARGO_BIN_EXE_boardwire-test-engine").into(),
+        args: args.iter().map(|a| (*a).into()).collect(),
+    };
+    (s, options.iter().map(|o| o.parse().unwrap()).collect())
+}
+
+/// The first 8 moves of the USI test engine with `args` and `options`.
+async fn usi_moves(args: &[&str], options: &[&str]) -> Vec<Move> {
+    let (s, options) = seeded(args, options);
+    let t = Timeouts::default();
+    let mut e = UsiEngine::start(&s, &options, Limits::default(), t, Box::new(|_| {}))
+        .await
+        .unwrap();
+    e.new_game().await.unwrap();
+    let start = Position::startpos();
+    let mut moves = Vec::new();
+    for _ in 0..8 {
+        let th = e
+            .think(&start, &moves, go(), Duration::from_millis(100))
+            .await
+            .unwrap();
+        let BestMove::Move(m) = th.best else {
+            panic!("{th:?}")
+        };
+        moves.push(m);
+    }
+    e.quit().await;
+    moves
+}
+
+/// The first 8 moves of the UCI test engine with `args` and `options`.
+async fn uci_moves(args: &[&str], options: &[&str]) -> Vec<board_core::chess::Move> {
+    use board_core::chess::Position as ChessPosition;
+    use boardwire_engines::uci_engine::UciEngine;
+    let (s, options) = seeded(args, options);
+    let t = Timeouts::default();
+    let mut e = UciEngine::start(&s, &options, Limits::default(), t, Box::new(|_| {}))
+        .await
+        .unwrap();
+    e.new_game().await.unwrap();
+    let start = ChessPosition::startpos();
+    let mut moves = Vec::new();
+    for _ in 0..8 {
+        moves.push(e.think(&start, &moves, 10).await.unwrap().unwrap());
+    }
+    e.quit().await;
+    moves
+}
+
+/// `--option` lines reach the engine after `usiok` and before
+/// `isready`: `Seed=5` plays as the engine started with seed 5, not as
+/// the default seed 1.
+#[tokio::test]
+async fn usi_options_reach_the_engine() {
+    let by_option = usi_moves(&["usi"], &["Seed=5"]).await;
+    assert_eq!(by_option, usi_moves(&["usi", "5"], &[]).await);
+    assert_ne!(by_option, usi_moves(&["usi"], &[]).await);
+}
+
+/// The same for UCI (`setoption` after `uciok`).
+#[tokio::test]
+async fn uci_options_reach_the_engine() {
+    let by_option = uci_moves(&["uci"], &["Seed=5"]).await;
+    assert_eq!(by_option, uci_moves(&["uci", "5"], &[]).await);
+    assert_ne!(by_option, uci_moves(&["uci"], &[]).await);
 }

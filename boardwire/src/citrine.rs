@@ -59,6 +59,8 @@ use novag_citrine::session::{
 use novag_citrine::types::LevelKind;
 
 use crate::Failure;
+use crate::engine_args::EngineArgs;
+use boardwire_engines::process::EngineSpec;
 
 /// The side the host plays.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -95,18 +97,23 @@ pub struct CitrineArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Stop after this many plies (the game is then unfinished; exit 0).
-    #[arg(long, default_value_t = 600)]
+    /// Default 600, more than `dxp connect`'s 400: chess games also end by
+    /// the fifty-move rule (applied here), so the limit only bounds an
+    /// unattended run and is rarely reached.
+    #[arg(long, default_value_t = 600, value_name = "PLIES")]
     max_plies: usize,
     /// Minimum time between commands, milliseconds (users found that
-    /// commands closer than about 100 ms get lost).
-    #[arg(long, default_value_t = 100)]
+    /// commands closer than about 100 ms get lost). Range 0..=10000 ms.
+    #[arg(long, default_value_t = 100, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(0..=10000))]
     gap_ms: u64,
     /// Do not send each move a second time (drivers send it twice, 200 ms
     /// apart, because the LEDs sometimes only flash).
     #[arg(long)]
     no_resend: bool,
-    /// Simulated device: engine thinking time, milliseconds.
-    #[arg(long, default_value_t = 50)]
+    /// Simulated device: engine thinking time, milliseconds. Range 0..=60000 ms.
+    #[arg(long, default_value_t = 50, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(0..=60000))]
     sim_think_ms: u64,
     /// Simulated device: acknowledge every n-th move twice.
     #[arg(long, default_value_t = 0)]
@@ -131,30 +138,16 @@ pub struct CitrineArgs {
     /// How long the device may take to answer a command, and how long it
     /// may send only undecodable lines, milliseconds; past it the run stops
     /// with exit 1. The device's own thinking is not bounded.
-    #[arg(long, default_value_t = 10_000)]
+    /// Range 1..=600000 ms.
+    #[arg(long, default_value_t = 10_000, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(1..=600000))]
     ack_timeout_ms: u64,
-    /// A UCI engine plays the host's side, unattended like --auto (no
-    /// stdin): run as PROGRAM [--engine-arg ARG]... (no shell); `uci`,
-    /// `isready`, `ucinewgame`, then per move `position startpos moves
-    /// ...` and `go movetime MS`; its `bestmove` is sent as the `M`
-    /// command. An engine that exits, stays silent (--movetime + 5 s) or
-    /// plays an illegal move ends the run: reason printed, exit 1.
-    #[arg(long, value_name = "PROGRAM")]
-    engine: Option<std::ffi::OsString>,
-    /// An argument for the engine (repeatable, in order).
-    #[arg(
-        long,
-        value_name = "ARG",
-        allow_hyphen_values = true,
-        requires = "engine"
-    )]
-    engine_arg: Vec<std::ffi::OsString>,
-    /// An engine option, sent as `setoption name NAME value VALUE`
-    /// (repeatable; `NAME=` for a button).
-    #[arg(long = "option", value_name = "NAME=VALUE", requires = "engine")]
-    options: Vec<boardwire_engines::types::EngineOption>,
+    #[command(flatten)]
+    engine: EngineArgs,
     /// The engine's time per move, milliseconds (`go movetime MS`).
-    #[arg(long, default_value_t = 1000, value_name = "MS", requires = "engine")]
+    /// Range 1..=3600000 ms.
+    #[arg(long, default_value_t = 1000, value_name = "MS", requires = "engine",
+          value_parser = clap::value_parser!(u64).range(1..=3600000))]
     movetime: u64,
 }
 
@@ -171,15 +164,17 @@ struct EngineBridge {
 
 impl EngineBridge {
     /// Starts the engine and waits for its handshake.
-    fn start(args: &CitrineArgs, program: std::ffi::OsString) -> Result<EngineBridge, String> {
-        use boardwire_engines::process::{EngineSpec, Limits as EngineLimits};
+    fn start(args: &CitrineArgs, spec: EngineSpec) -> Result<EngineBridge, String> {
+        use boardwire_engines::process::Limits as EngineLimits;
         use boardwire_engines::uci_engine::UciEngine;
-        use boardwire_engines::usi_engine::{Skipped, Timeouts};
-        let spec = EngineSpec {
-            program,
-            args: args.engine_arg.clone(),
+        use boardwire_engines::usi_engine::Timeouts;
+        let options = args.engine.options.clone();
+        let timeouts = {
+            let mut t = Timeouts::default();
+            t.usiok = args.engine.start_timeout();
+            t.readyok = args.engine.start_timeout();
+            t
         };
-        let options = args.options.clone();
         let movetime = args.movetime;
         let (jobs, job_rx) = mpsc::channel::<(Position, Vec<board_core::chess::Move>)>();
         let (ans_tx, answers) = mpsc::channel();
@@ -200,16 +195,8 @@ impl EngineBridge {
                     &spec,
                     &options,
                     EngineLimits::default(),
-                    Timeouts::default(),
-                    Box::new(|s| match s {
-                        Skipped::Malformed(e, line) => eprintln!(
-                            "engine line skipped: {e}: {}",
-                            crate::transcript::show(&line)
-                        ),
-                        Skipped::Overlong(n) => {
-                            eprintln!("engine line of more than {n} bytes skipped")
-                        }
-                    }),
+                    timeouts,
+                    crate::engine_args::skipped_line_log(String::new()),
                 )
                 .await?;
                 e.new_game().await?;
@@ -598,9 +585,9 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
     };
     // The engine first (its handshake), then the port: an engine that
     // does not start never touches the device.
-    let engine = match args.engine.clone() {
-        Some(program) => {
-            let e = EngineBridge::start(&args, program)
+    let engine = match args.engine.spec() {
+        Some(spec) => {
+            let e = EngineBridge::start(&args, spec)
                 .map_err(|e| Failure::Failed(format!("error: engine: {e}")))?;
             writeln!(
                 out,

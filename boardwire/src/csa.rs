@@ -30,8 +30,8 @@ use csa_protocol::types::{GameName, Password, Side, SidePreference, UserName};
 use crate::Failure;
 use crate::csa_decode::{self, CsaFormat, CsaFrom};
 use crate::csa_engine::{EnginePlan, play_engine, start_engine};
+use crate::engine_args::EngineArgs;
 use crate::transcript::{Sink, Transcript, show};
-use boardwire_engines::process::EngineSpec;
 
 /// The `csa` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -48,8 +48,9 @@ pub(crate) enum CsaCommand {
     /// `<local time> reject <game id> by <name>` (`by the Server (timed
     /// out)` when the agree phase ran out).
     Serve {
-        /// Address to listen on.
-        #[arg(long, default_value = "127.0.0.1:4081")]
+        /// Address to listen on, HOST:PORT (a host name such as
+        /// `localhost` is resolved at start; port 0: any free port).
+        #[arg(long, default_value = "127.0.0.1:4081", value_name = "HOST:PORT")]
         listen: String,
         /// Event name, the first part of every Game_ID.
         #[arg(long, default_value = "boardwire")]
@@ -57,8 +58,9 @@ pub(crate) enum CsaCommand {
         /// Max_Moves (0 = no limit).
         #[arg(long, default_value_t = 256)]
         max_moves: u32,
-        /// Least_Time_Per_Move in seconds.
-        #[arg(long, default_value_t = 0)]
+        /// Least_Time_Per_Move in seconds. Range 0..=3600 seconds.
+        #[arg(long, default_value_t = 0, value_name = "SECONDS",
+              value_parser = clap::value_parser!(u64).range(0..=3600))]
         least_time_per_move: u64,
         #[command(flatten)]
         limits: ServeLimits,
@@ -99,15 +101,18 @@ pub(crate) enum CsaCommand {
         /// complete line with it for this long, seconds. Bytes without a
         /// line end do not count. Waiting to be paired is not bounded; the
         /// opponent's thinking is bounded by its clock plus --clock-margin.
-        /// Exit code 1 when it runs out.
-        #[arg(long, default_value_t = 600)]
+        /// Exit code 1 when it runs out. Range 1..=86400 seconds.
+        #[arg(long, default_value_t = 600, value_name = "SECONDS",
+              value_parser = clap::value_parser!(u64).range(1..=86400))]
         timeout: u64,
         /// Seconds added to the opponent's clock (remaining time +
         /// byoyomi/increment) before its silence ends the game for us.
-        #[arg(long, default_value_t = 30)]
+        /// Range 0..=3600 seconds.
+        #[arg(long, default_value_t = 30, value_name = "SECONDS",
+              value_parser = clap::value_parser!(u64).range(0..=3600))]
         clock_margin: u64,
         #[command(flatten)]
-        engine: EngineArgs,
+        engine: CsaEngineArgs,
     },
     /// Decode CSA lines, a recorded capture or a CSA kifu file: one line
     /// per message, in words.
@@ -208,27 +213,14 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
 /// `csa connect`'s engine options: a USI engine plays instead of the
 /// built-in player (`csa_engine.rs`).
 #[derive(Debug, clap::Args)]
-pub(crate) struct EngineArgs {
-    /// A USI engine to play with, run as PROGRAM [--engine-arg ARG]...
-    /// (no shell). Without it the built-in player plays.
-    #[arg(long, value_name = "PROGRAM")]
-    engine: Option<std::ffi::OsString>,
-    /// An argument for the engine (repeatable, in order).
-    #[arg(
-        long,
-        value_name = "ARG",
-        allow_hyphen_values = true,
-        requires = "engine"
-    )]
-    engine_arg: Vec<std::ffi::OsString>,
-    /// An engine option, sent as `setoption name NAME value VALUE`
-    /// (repeatable; `NAME=` for a button).
-    #[arg(long = "option", value_name = "NAME=VALUE", requires = "engine")]
-    options: Vec<boardwire_engines::types::EngineOption>,
+pub(crate) struct CsaEngineArgs {
+    #[command(flatten)]
+    engine: EngineArgs,
     /// Milliseconds kept back from the engine's time for each move
     /// (latency, the server's whole seconds): taken off our remaining
-    /// time, then the increment, then the byoyomi.
-    #[arg(long, default_value_t = 500, value_name = "MS")]
+    /// time, then the increment, then the byoyomi. Range 0..=60000 ms.
+    #[arg(long, default_value_t = 500, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(0..=60000))]
     time_margin: u64,
     /// x1 mode with --engine: games to play, one after another, with the
     /// same engine (the same --game asked for again).
@@ -238,9 +230,6 @@ pub(crate) struct EngineArgs {
     /// as records separated by `/`), written after each game.
     #[arg(long, value_name = "FILE")]
     kifu: Option<std::path::PathBuf>,
-    /// Seconds the engine may take to answer `usi` and `isready`.
-    #[arg(long, default_value_t = 60, value_name = "S")]
-    engine_timeout: u64,
 }
 
 /// `csa serve`'s resource limits (`csa_protocol::net::Limits`,
@@ -259,11 +248,13 @@ pub(crate) struct ServeLimits {
     #[arg(long, default_value_t = 48 * 1024 * 1024)]
     output_budget: usize,
     /// Seconds a write may make no progress before the connection is
-    /// closed.
-    #[arg(long, default_value_t = 20)]
+    /// closed. Range 1..=3600 seconds.
+    #[arg(long, default_value_t = 20, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
     send_timeout: u64,
-    /// Seconds from connecting to a successful LOGIN.
-    #[arg(long, default_value_t = 300)]
+    /// Seconds from connecting to a successful LOGIN. Range 1..=86400 seconds.
+    #[arg(long, default_value_t = 300, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..=86400))]
     login_timeout: u64,
     /// Malformed or unrecognised lines in a row before a peer is
     /// disconnected (0: no limit).
@@ -352,11 +343,7 @@ fn serve(
     limits.login_timeout = Duration::from_secs(opts.login_timeout);
     limits.max_bad_lines = opts.max_bad_lines;
     runtime()?.block_on(async {
-        let listener = tokio::net::TcpListener::bind(listen)
-            .await
-            .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
-        let addr = listener.local_addr().map_err(|e| e.to_string())?;
-        eprintln!("listening on {addr}");
+        let listener = crate::listen::listen(listen).await?;
         // Accept failures (once per burst), the connections the driver
         // closes and records that could not be written go to stderr; game
         // starts and ends to stdout (the operator's log).
@@ -423,15 +410,15 @@ fn connect(
     seed: u64,
     timeout: Duration,
     clock_margin: Duration,
-    engine: EngineArgs,
+    engine: CsaEngineArgs,
 ) -> Result<(), Failure> {
     let input = |s: String| Failure::Input(s);
-    if engine.engine.is_none() && engine.kifu.is_some() {
+    if engine.engine.engine.is_none() && engine.kifu.is_some() {
         return Err(input(
             "--kifu needs --engine (the built-in player keeps no kifu)".into(),
         ));
     }
-    if engine.engine.is_none() && engine.games != 1 {
+    if engine.engine.engine.is_none() && engine.games != 1 {
         return Err(input(
             "--games needs --engine (the built-in player plays one game)".into(),
         ));
@@ -505,18 +492,16 @@ fn connect(
             side,
         ));
     }
-    let engine_plan = engine.engine.map(|program| EnginePlan {
-        spec: EngineSpec {
-            program,
-            args: engine.engine_arg,
-        },
-        options: engine.options,
+    let ready_timeout = engine.engine.start_timeout();
+    let engine_plan = engine.engine.spec().map(|spec| EnginePlan {
+        spec,
+        options: engine.engine.options,
         margin_ms: engine.time_margin,
         games: engine.games,
         kifu: engine.kifu,
         rematch: config.game.clone(),
         timeout,
-        ready_timeout: Duration::from_secs(engine.engine_timeout),
+        ready_timeout,
     });
     if let Some(plan) = engine_plan {
         return runtime().map_err(input)?.block_on(connect_engine(

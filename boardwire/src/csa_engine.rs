@@ -22,7 +22,7 @@ use boardwire_engines::process::{EngineSpec, Limits as EngineLimits};
 use boardwire_engines::time::{clocks, go};
 use boardwire_engines::types::EngineOption;
 use boardwire_engines::usi::{BestMove, GameOver, Go};
-use boardwire_engines::usi_engine::{Skipped, Thought, Timeouts, UsiEngine};
+use boardwire_engines::usi_engine::{Thought, Timeouts, UsiEngine};
 use csa_protocol::message::{EndReason, SpecialMove, X1Reply};
 use csa_protocol::net::{self, Activity, ConnectError, ConnectInput, Limits};
 use csa_protocol::session::{Client, ClientConfig, ClientState, Event, Outcome};
@@ -103,13 +103,7 @@ pub(crate) async fn start_engine(plan: &EnginePlan) -> Result<UsiEngine, String>
         &plan.options,
         EngineLimits::default(),
         timeouts,
-        Box::new(|s| match s {
-            Skipped::Malformed(e, line) => eprintln!(
-                "engine line skipped: {e}: {}",
-                crate::transcript::show(&line)
-            ),
-            Skipped::Overlong(n) => eprintln!("engine line of more than {n} bytes skipped"),
-        }),
+        crate::engine_args::skipped_line_log(String::new()),
     )
     .await
     .map_err(|e| e.to_string())

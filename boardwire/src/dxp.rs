@@ -29,14 +29,13 @@
 //! frame(s), not shown`), so stdout stays bounded whatever a peer sends.
 
 use std::io::{self, Read, Write};
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant as StdInstant};
 
+use crate::engine_args::EngineArgs;
 use board_core::draughts::{Color, Position};
 use board_core::player::Player;
 use boardwire_engines::dxp_bridge::{Answer, BridgePlan, HubBridge, Report};
-use boardwire_engines::process::EngineSpec;
 use clap::{Subcommand, ValueEnum};
 use damexchange::framer::{Framer, Status};
 use damexchange::net::{Closed, ConnectInput, Flow, Limits, NetEvent};
@@ -46,7 +45,6 @@ use damexchange::session::{
 use damexchange::{
     AcceptanceCode, GameEndReason, Leniency, Message, Name, StartPosition, decode_with,
 };
-use tokio::net::TcpListener;
 
 use crate::Failure;
 use crate::batch::json_string;
@@ -64,9 +62,10 @@ pub enum DxpCommand {
     /// fails resigns its game (GAMEEND 1) and ends only its connection. Prints
     /// `listening on ADDR` to stderr first (useful with port 0).
     Serve {
-        /// Address to listen on.
-        #[arg(long, default_value = "127.0.0.1:27531")]
-        listen: SocketAddr,
+        /// Address to listen on, HOST:PORT (a host name such as
+        /// `localhost` is resolved at start; port 0: any free port).
+        #[arg(long, default_value = "127.0.0.1:27531", value_name = "HOST:PORT")]
+        listen: String,
         /// Seed of the built-in player's random choices.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -75,8 +74,9 @@ pub enum DxpCommand {
         name: String,
         /// Pause before our first move when we play White, milliseconds
         /// (clients such as pydraughts lose a MOVE that arrives together
-        /// with GAMEACC).
-        #[arg(long, default_value_t = 500)]
+        /// with GAMEACC). Range 0..=60000 ms.
+        #[arg(long, default_value_t = 500, value_name = "MS",
+              value_parser = clap::value_parser!(u64).range(0..=60000))]
         first_move_delay_ms: u64,
         /// Refuse the opponent's take-backs (answer K1).
         #[arg(long)]
@@ -96,8 +96,11 @@ pub enum DxpCommand {
         max_bad_frames: u32,
         /// Stop a game (GAMEEND reason 0, no result) at our first turn after
         /// this many plies (only the side to move may send GAMEEND, so the
-        /// game has N or N+1 plies). Default: no limit.
-        #[arg(long)]
+        /// game has N or N+1 plies). Default: no limit, unlike `dxp
+        /// connect` (400): the initiator asked for the game and bounds it
+        /// (GAMEEND at its turn); a follower that cut games short would
+        /// spoil the initiator's match.
+        #[arg(long, value_name = "PLIES")]
         max_plies: Option<usize>,
         #[command(flatten)]
         engine: EngineArgs,
@@ -105,13 +108,16 @@ pub enum DxpCommand {
     /// Initiator: connect to a DXP engine and play games, with the
     /// built-in player or a Hub engine (--engine; exit 1 if it fails).
     Connect {
-        /// The engine's address, HOST:PORT.
+        /// The engine's address, HOST:PORT (a host name such as `localhost`
+        /// is resolved; each address it gives is tried in turn).
         address: String,
         /// Our own colour (the GAMEREQ carries the follower's, the other).
         #[arg(long, value_enum, default_value_t = ColorArg::White)]
         color: ColorArg,
-        /// Thinking time per player, minutes (0..=999).
-        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u16).range(0..=999))]
+        /// Thinking time per player, minutes (the GAMEREQ's thinking time).
+        /// Range 0..=999 minutes.
+        #[arg(long, default_value_t = 5, value_name = "MINUTES",
+              value_parser = clap::value_parser!(u16).range(0..=999))]
         minutes: u16,
         /// Moves in that time (0..=999; 0 = the whole game).
         #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=999))]
@@ -122,8 +128,8 @@ pub enum DxpCommand {
         /// Number of games to complete; colours alternate after each
         /// GAMEREQ. A game the engine refuses with GAMEACC 2 does not count
         /// (the next GAMEREQ follows); 3 refusals in a row, or GAMEACC 1 or
-        /// 3, stop the run (exit 1).
-        #[arg(long, default_value_t = 1)]
+        /// 3, stop the run (exit 1). At least 1.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
         games: u32,
         /// Seed of the built-in player's random choices.
         #[arg(long, default_value_t = 1)]
@@ -133,15 +139,19 @@ pub enum DxpCommand {
         name: String,
         /// Stop a game (GAMEEND reason 0, no result) at our first turn after
         /// this many plies (only the side to move may send GAMEEND, so the
-        /// game has N or N+1 plies).
-        #[arg(long, default_value_t = 400)]
+        /// game has N or N+1 plies). Default 400: no draw rule ends a game
+        /// here (neither DXP nor the draughts rules of board-core apply
+        /// repetition or the 25-move rule), and kings can move to and fro
+        /// forever; 400 plies bounds an unattended run.
+        #[arg(long, default_value_t = 400, value_name = "PLIES")]
         max_plies: usize,
         /// Give up (exit 1) when the engine owes an answer (GAMEACC,
         /// BACKACC, the GAMEEND reply) and sends no complete frame for this
         /// long, seconds. The wait for the engine's move is bounded by its
         /// clock instead (its remaining thinking time plus 60 s; none for
-        /// --minutes 0).
-        #[arg(long, default_value_t = 120)]
+        /// --minutes 0). Range 1..=86400 seconds.
+        #[arg(long, default_value_t = 120, value_name = "SECONDS",
+              value_parser = clap::value_parser!(u64).range(1..=86400))]
         timeout: u64,
         /// Send GAMEEND `E00` before the first GAMEREQ, for an engine that
         /// kept a game open from an earlier connection (Moby Dam refuses new
@@ -192,50 +202,12 @@ pub enum DxpCommand {
     },
 }
 
-/// The engine options of `dxp connect` and `dxp serve`: a Hub engine
-/// plays instead of the built-in player.
-#[derive(Debug, clap::Args)]
-pub(crate) struct EngineArgs {
-    /// A Hub engine to play with (Scan: `--engine scan --engine-arg hub`),
-    /// run as PROGRAM [--engine-arg ARG]... (no shell); `dxp serve` starts
-    /// one per connection. Without it the built-in player plays.
-    #[arg(long, value_name = "PROGRAM")]
-    engine: Option<std::ffi::OsString>,
-    /// An argument for the engine (repeatable, in order).
-    #[arg(
-        long,
-        value_name = "ARG",
-        allow_hyphen_values = true,
-        requires = "engine"
-    )]
-    engine_arg: Vec<std::ffi::OsString>,
-    /// An engine parameter, sent as `set-param name=NAME value=VALUE`
-    /// before `init` (repeatable; `NAME=` sends `value=""`). A NAME the
-    /// engine does not list in its `param` lines is named in a warning
-    /// (and sent all the same).
-    #[arg(long = "option", value_name = "NAME=VALUE", requires = "engine")]
-    options: Vec<boardwire_engines::types::EngineOption>,
-    /// Seconds the engine may take to answer `hub` (with `wait`) and
-    /// `init` (with `ready`).
-    #[arg(long, default_value_t = 60, value_name = "S")]
-    engine_timeout: u64,
-}
-
-impl EngineArgs {
-    /// The bridge's plan, when `--engine` is given.
-    fn plan(self) -> Option<BridgePlan> {
-        let program = self.engine?;
-        let mut plan = BridgePlan::new(
-            EngineSpec {
-                program,
-                args: self.engine_arg,
-            },
-            self.options,
-        );
-        plan.timeouts.usiok = Duration::from_secs(self.engine_timeout);
-        plan.timeouts.readyok = Duration::from_secs(self.engine_timeout);
-        Some(plan)
-    }
+/// The bridge's plan, when `--engine` is given (a Hub engine).
+fn bridge_plan(engine: EngineArgs) -> Option<BridgePlan> {
+    let mut plan = BridgePlan::new(engine.spec()?, engine.options.clone());
+    plan.timeouts.usiok = engine.start_timeout();
+    plan.timeouts.readyok = engine.start_timeout();
+    Some(plan)
 }
 
 /// The input formats of `dxp decode`.
@@ -297,7 +269,7 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
                 max_plies,
                 limits,
             };
-            runtime()?.block_on(serve(listen, config, plan, engine.plan()))
+            runtime()?.block_on(serve(&listen, config, plan, bridge_plan(engine)))
         }
         DxpCommand::Connect {
             address,
@@ -333,6 +305,12 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
                 start,
             };
             let config = InitiatorConfig::new(parse_name(&name)?);
+            // Checked now, not once connected (where it would stop the run
+            // as a failure, exit 1): bad input, exit 2.
+            if let Some(text) = &chat {
+                damexchange::ChatText::new(text.as_str())
+                    .map_err(|e| Failure::Input(format!("--chat: {e}")))?;
+            }
             let plan = InitiatorPlan {
                 games,
                 seed,
@@ -342,7 +320,14 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
                 end_first,
                 chat,
             };
-            runtime()?.block_on(connect(&address, config, request, plan, engine.plan(), out))
+            runtime()?.block_on(connect(
+                &address,
+                config,
+                request,
+                plan,
+                bridge_plan(engine),
+                out,
+            ))
         }
     }
 }
@@ -505,16 +490,14 @@ pub(crate) struct ServePlan {
 }
 
 async fn serve(
-    listen: SocketAddr,
+    listen: &str,
     config: FollowerConfig,
     plan: ServePlan,
     engine: Option<BridgePlan>,
 ) -> Result<(), Failure> {
-    let listener = TcpListener::bind(listen)
+    let listener = crate::listen::listen(listen)
         .await
-        .map_err(|e| Failure::Input(format!("cannot listen on {listen}: {e}")))?;
-    let local = listener.local_addr().map_err(Failure::Output)?;
-    eprintln!("listening on {local}");
+        .map_err(Failure::Input)?;
     let (seed, max_plies) = (plan.seed, plan.max_plies);
     let on_closed = |n, result: io::Result<Closed>| match (n, result) {
         // Accept errors: once per burst (the driver backs off and retries).
@@ -568,15 +551,10 @@ async fn serve(
 /// Engine lines that were skipped, on stderr (connection `n`; 0 for
 /// `dxp connect`).
 fn skipped_line_log(n: u64) -> Box<dyn FnMut(boardwire_engines::usi_engine::Skipped) + Send> {
-    use boardwire_engines::usi_engine::Skipped;
-    let who = if n == 0 {
+    crate::engine_args::skipped_line_log(if n == 0 {
         String::new()
     } else {
         format!("follower#{n}: ")
-    };
-    Box::new(move |s| match s {
-        Skipped::Malformed(e, line) => eprintln!("{who}engine line skipped: {e}: {}", show(&line)),
-        Skipped::Overlong(len) => eprintln!("{who}engine line of more than {len} bytes skipped"),
     })
 }
 

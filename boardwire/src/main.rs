@@ -31,7 +31,9 @@ mod csa_engine;
 mod demo;
 mod draughts;
 mod dxp;
+mod engine_args;
 mod game;
+mod listen;
 mod shogi;
 mod transcript;
 
@@ -170,6 +172,13 @@ enum Command {
         command: csa::CsaCommand,
     },
     /// Novag Citrine over a serial port (or simulated on a pty): play a game.
+    ///
+    /// With --engine, a UCI engine plays the host's side, unattended like
+    /// --auto (no stdin): `uci`, `isready`, `ucinewgame`, then per move
+    /// `position startpos moves ...` and `go movetime MS`; its `bestmove`
+    /// is sent as the `M` command. An engine that exits, stays silent
+    /// (--movetime + 5 s) or plays an illegal move ends the run: reason
+    /// printed, exit 1.
     Citrine(citrine::CitrineArgs),
     /// DamExchange (DXP) for draughts engines: serve, connect (the built-in
     /// player or a Hub engine, --engine), decode.

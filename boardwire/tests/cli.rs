@@ -274,6 +274,51 @@ fn servers_say_where_they_listen() {
     }
 }
 
+/// `--listen HOST:PORT` takes a host name in both protocols, resolved at
+/// start (`localhost`: 127.0.0.1 here, /etc/hosts); `dxp connect` takes one
+/// too.
+#[test]
+fn servers_listen_on_host_names() {
+    for proto in ["dxp", "csa"] {
+        let (mut child, line) = serve_on(proto, "localhost:0");
+        let addr: std::net::SocketAddr = line
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| panic!("{proto}: {line:?}"))
+            .trim_end()
+            .parse()
+            .unwrap();
+        assert!(addr.ip().is_loopback(), "{proto}: {line:?}");
+        if proto == "dxp" {
+            let o = boardwire(&[
+                "dxp",
+                "connect",
+                &format!("localhost:{}", addr.port()),
+                "--max-plies",
+                "0",
+                "--timeout",
+                "20",
+            ]);
+            assert!(o.status.success(), "{}", stderr(&o));
+        } else {
+            std::net::TcpStream::connect(("localhost", addr.port())).unwrap();
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+}
+
+/// An address without a port is bad input (exit 2, one line naming it),
+/// in both protocols alike.
+#[test]
+fn a_listen_address_without_a_port_is_refused() {
+    for proto in ["dxp", "csa"] {
+        assert_one_line_error(
+            &[proto, "serve", "--listen", "localhost"],
+            "cannot listen on localhost: ",
+        );
+    }
+}
+
 #[test]
 fn dxp_connect_max_plies_stops_the_game_without_result() {
     // Spec note, GAMEEND: reason `0` is "no reason/unknown" (issue 16: an
@@ -305,9 +350,15 @@ fn dxp_connect_max_plies_stops_the_game_without_result() {
 /// `boardwire <proto> serve` on an ephemeral port of 127.0.0.1: the child
 /// and its first stderr line (`listening on ADDR`).
 fn serve_on_port_0(proto: &str) -> (std::process::Child, String) {
+    serve_on(proto, "127.0.0.1:0")
+}
+
+/// `boardwire <proto> serve --listen <listen>`: the child and its first
+/// stderr line.
+fn serve_on(proto: &str, listen: &str) -> (std::process::Child, String) {
     use std::io::BufRead;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardwire"))
-        .args([proto, "serve", "--listen", "127.0.0.1:0"])
+        .args([proto, "serve", "--listen", listen])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -387,5 +438,111 @@ fn connect_to_a_refused_port_is_bad_input_in_both_protocols() {
             "{args:?}: {err}"
         );
         assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
+
+/// Every time option says its unit in its value name and its range in its
+/// help, and refuses a value past the range as bad input (exit 2, the
+/// option named) instead of overflowing a deadline: `dxp connect
+/// --timeout 18446744073709551615` panicked before.
+#[test]
+fn time_options_name_their_unit_and_range() {
+    let options: [(&[&str], &str, &str, u64, u64); 16] = [
+        (&["dxp", "serve"], "first-move-delay-ms", "MS", 0, 60_000),
+        (&["dxp", "serve"], "engine-timeout", "SECONDS", 1, 3600),
+        (&["dxp", "connect"], "minutes", "MINUTES", 0, 999),
+        (&["dxp", "connect"], "timeout", "SECONDS", 1, 86_400),
+        (&["dxp", "connect"], "engine-timeout", "SECONDS", 1, 3600),
+        (&["csa", "serve"], "least-time-per-move", "SECONDS", 0, 3600),
+        (&["csa", "serve"], "send-timeout", "SECONDS", 1, 3600),
+        (&["csa", "serve"], "login-timeout", "SECONDS", 1, 86_400),
+        (&["csa", "connect"], "timeout", "SECONDS", 1, 86_400),
+        (&["csa", "connect"], "clock-margin", "SECONDS", 0, 3600),
+        (&["csa", "connect"], "time-margin", "MS", 0, 60_000),
+        (&["csa", "connect"], "engine-timeout", "SECONDS", 1, 3600),
+        (&["citrine"], "gap-ms", "MS", 0, 10_000),
+        (&["citrine"], "sim-think-ms", "MS", 0, 60_000),
+        (&["citrine"], "ack-timeout-ms", "MS", 1, 600_000),
+        (&["citrine"], "movetime", "MS", 1, 3_600_000),
+    ];
+    let unit = |v: &str| match v {
+        "MS" => "ms",
+        "SECONDS" => "seconds",
+        _ => "minutes",
+    };
+    for (cmd, name, value_name, lo, hi) in options {
+        let help = stdout(&boardwire(&[cmd, &["--help"]].concat()));
+        let head = format!("      --{name} <{value_name}>\n");
+        let at = help
+            .find(&head)
+            .unwrap_or_else(|| panic!("{cmd:?}: {head:?} missing:\n{help}"));
+        let text = &help[at + head.len()..];
+        let text = &text[..text.find("\n\n").unwrap_or(text.len())];
+        let range = format!("Range {lo}..={hi} {}", unit(value_name));
+        assert!(
+            text.contains(&range),
+            "{cmd:?} --{name}: {range:?} in {text:?}"
+        );
+        assert!(text.contains("[default: "), "{cmd:?} --{name}: {text:?}");
+        // Past the range, and far past it: refused before anything runs
+        // (--engine for --movetime, which needs it).
+        let flag = format!("--{name}");
+        for bad in [(hi + 1).to_string(), u64::MAX.to_string()] {
+            let engine: &[&str] = if name == "movetime" {
+                &["--engine", "/nonexistent"]
+            } else {
+                &[]
+            };
+            let args = [cmd, engine, &[&flag, &bad]].concat();
+            let o = boardwire(&args);
+            assert_eq!(o.status.code(), Some(2), "{args:?}");
+            let err = stderr(&o);
+            assert!(err.contains(&format!("--{name}")), "{args:?}: {err}");
+            assert!(!err.contains("panicked"), "{args:?}: {err}");
+        }
+    }
+}
+
+/// `--max-plies` says its default and why it differs between commands.
+#[test]
+fn max_plies_defaults_are_explained() {
+    for (cmd, default, why) in [
+        (&["dxp", "serve"][..], "Default: no limit", "the initiator"),
+        (&["dxp", "connect"], "[default: 400]", "no draw rule"),
+        (&["citrine"], "[default: 600]", "fifty-move rule"),
+    ] {
+        let help = stdout(&boardwire(&[cmd, &["--help"]].concat()));
+        let at = help
+            .find("      --max-plies <PLIES>\n")
+            .unwrap_or_else(|| panic!("{cmd:?}: --max-plies <PLIES> missing"));
+        let text = &help[at..];
+        let text = &text[..text.find("\n\n").unwrap_or(text.len())];
+        assert!(text.contains(default), "{cmd:?}: {text}");
+        assert!(text.contains(why), "{cmd:?}: {text}");
+    }
+}
+
+/// `dxp connect --chat` (a CHAT carries 1..=126 characters,
+/// docs/specs/damexchange.md, *CHAT*) and `--games` (at least 1; 0 used to
+/// play one game) are checked before connecting: bad input, exit 2, naming
+/// the option, not a failed run once connected (port 1: nothing listens
+/// there).
+#[test]
+fn dxp_connect_checks_chat_and_games_before_connecting() {
+    let long = "x".repeat(127);
+    for (args, needle) in [
+        (
+            &["--chat", ""][..],
+            "--chat: text has 0 bytes, expected 1..=126",
+        ),
+        (&["--chat", &long], "--chat: text has 127 bytes"),
+        (&["--chat", "é"], "--chat: "),
+        (&["--games", "0"], "--games"),
+    ] {
+        let o = boardwire(&[&["dxp", "connect", "127.0.0.1:1"][..], args].concat());
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("cannot connect"), "{args:?}: {err}");
     }
 }

@@ -51,18 +51,62 @@ fn engine_options_need_an_engine() {
     }
 }
 
+/// The commands that take an engine, as their help is asked for.
+const ENGINE_COMMANDS: [&[&str]; 4] = [
+    &["dxp", "serve"],
+    &["dxp", "connect"],
+    &["csa", "connect"],
+    &["citrine"],
+];
+
+/// The help of `--NAME` in `help` (from its line to the blank line after
+/// it).
+fn option_help<'a>(help: &'a str, name: &str) -> &'a str {
+    let start = help
+        .find(&format!("      --{name} <"))
+        .unwrap_or_else(|| panic!("--{name} missing:\n{help}"));
+    let rest = &help[start + 8..];
+    &rest[..rest.find("\n\n").unwrap_or(rest.len())]
+}
+
+/// The four engine options are declared once: every command lists them,
+/// with the same value names and the same help.
 #[test]
 fn the_engine_options_are_in_the_help() {
-    for sub in ["connect", "serve"] {
-        let o = boardwire(&["dxp", sub, "--help"]);
+    let mut first: Option<Vec<String>> = None;
+    for cmd in ENGINE_COMMANDS {
+        let o = boardwire(&[cmd, &["--help"]].concat());
         let help = String::from_utf8_lossy(&o.stdout);
         for opt in [
             "--engine <PROGRAM>",
             "--engine-arg <ARG>",
             "--option <NAME=VALUE>",
-            "--engine-timeout <S>",
+            "--engine-timeout <SECONDS>",
         ] {
-            assert!(help.contains(opt), "dxp {sub}: {opt}");
+            assert!(help.contains(opt), "{cmd:?}: {opt}");
+        }
+        let texts: Vec<String> = ["engine", "engine-arg", "option", "engine-timeout"]
+            .iter()
+            .map(|n| option_help(&help, n).to_owned())
+            .collect();
+        assert!(texts[3].contains("1..=3600") && texts[3].contains("[default: 60]"));
+        match &first {
+            None => first = Some(texts),
+            Some(f) => assert_eq!(f, &texts, "{cmd:?}"),
+        }
+    }
+}
+
+/// `--engine-timeout` takes 1..=3600 seconds in every command (0 would
+/// give up at once).
+#[test]
+fn the_engine_timeout_is_checked() {
+    for cmd in ENGINE_COMMANDS {
+        for bad in ["0", "3601", "1.5"] {
+            let o = boardwire(&[cmd, &["--engine", "x", "--engine-timeout", bad]].concat());
+            assert_eq!(o.status.code(), Some(2), "{cmd:?} {bad}");
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert!(err.contains("--engine-timeout"), "{err}");
         }
     }
 }

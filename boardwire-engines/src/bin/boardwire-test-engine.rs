@@ -14,6 +14,9 @@
 //!   move that goes nowhere: illegal in every position);
 //! - `hub-silent`: answers the start-up, never a `go`;
 //! - `hub-stop`: answers a `go` only when told `stop` (Hub: `done` then).
+//!
+//! `usi` and `uci` take `setoption name Seed value N` (a new random
+//! player, as SEED would give).
 
 use std::io::{BufRead, Write};
 
@@ -48,6 +51,15 @@ fn say(out: &mut impl Write, line: &str) {
     let _ = out.flush();
 }
 
+/// `setoption name Seed value N`: plays as `Player::new(N)` from now on.
+fn reseed(words: &[&str], player: &mut Player) {
+    if let ["setoption", "name", "Seed", "value", n] = words
+        && let Ok(n) = n.parse()
+    {
+        *player = Player::new(n);
+    }
+}
+
 fn usi(mode: &str, stdin: &std::io::Stdin, out: &mut impl Write, player: &mut Player) {
     use board_core::shogi::{Move, Position};
     let mut pos = Position::startpos();
@@ -65,6 +77,7 @@ fn usi(mode: &str, stdin: &std::io::Stdin, out: &mut impl Write, player: &mut Pl
                 );
                 say(out, "usiok");
             }
+            Some("setoption") => reseed(&words, player),
             Some("isready") => say(out, "readyok"),
             Some("position") => {
                 // position startpos|sfen <4 fields> [moves ...]
@@ -116,6 +129,7 @@ fn uci(stdin: &std::io::Stdin, out: &mut impl Write, player: &mut Player) {
                 say(out, "id name boardwire-test-engine");
                 say(out, "uciok");
             }
+            Some("setoption") => reseed(&words, player),
             Some("isready") => say(out, "readyok"),
             Some("position") => {
                 let mut p = Position::startpos();
