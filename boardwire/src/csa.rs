@@ -223,8 +223,9 @@ pub(crate) struct CsaEngineArgs {
           value_parser = clap::value_parser!(u64).range(0..=60000))]
     time_margin: u64,
     /// x1 mode with --engine: games to play, one after another, with the
-    /// same engine (the same --game asked for again).
-    #[arg(long, default_value_t = 1, value_name = "N")]
+    /// same engine (the same --game asked for again). At least 1.
+    #[arg(long, default_value_t = 1, value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
     /// With --engine: save the games as a CSA kifu (V2.2; several games
     /// as records separated by `/`), written after each game.
@@ -422,9 +423,6 @@ fn connect(
         return Err(input(
             "--games needs --engine (the built-in player plays one game)".into(),
         ));
-    }
-    if engine.games == 0 {
-        return Err(input("--games: at least 1".into()));
     }
     if let Some(kifu) = &engine.kifu {
         // Found out now, not after the game: the file is created (or

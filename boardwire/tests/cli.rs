@@ -546,3 +546,25 @@ fn dxp_connect_checks_chat_and_games_before_connecting() {
         assert!(!err.contains("cannot connect"), "{args:?}: {err}");
     }
 }
+
+/// `csa connect --games 0` is refused by the same range rule as `dxp
+/// connect --games 0` (at least 1), before connecting (port 1: nothing
+/// listens there).
+#[test]
+fn csa_connect_games_zero_is_bad_input() {
+    let o = boardwire(&[
+        "csa",
+        "connect",
+        "127.0.0.1:1",
+        "--x1",
+        "--games",
+        "0",
+        "--engine",
+        "x",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("--games"), "{err}");
+    assert!(err.contains("1.."), "{err}");
+    assert!(!err.contains("cannot connect"), "{err}");
+}
