@@ -37,9 +37,9 @@ use tokio::time::Instant;
 
 use crate::hub::{HubMove, Level};
 use crate::hub_engine::HubEngine;
+use crate::line_engine::{Skipped, Timeouts};
 use crate::process::{EngineSpec, Limits};
 use crate::types::EngineOption;
-use crate::usi_engine::{Skipped, Timeouts};
 
 /// One side's clock of a DXP game, as the GAMEREQ sets it
 /// (docs/specs/damexchange.md, *GAMEREQ*: thinking time in minutes per
@@ -173,7 +173,7 @@ pub struct BridgePlan {
     pub options: Vec<EngineOption>,
     /// The process bounds.
     pub limits: Limits,
-    /// `wait` ([`Timeouts::usiok`]) and `ready` ([`Timeouts::readyok`])
+    /// `wait` ([`Timeouts::handshake`]) and `ready` ([`Timeouts::ready`])
     /// bounds; a search may take our remaining time plus
     /// [`Timeouts::think_margin`].
     pub timeouts: Timeouts,

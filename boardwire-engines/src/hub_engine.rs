@@ -13,9 +13,9 @@ use board_core::draughts::{Move, Position};
 use crate::error::DecodeError;
 use crate::hub::{Command, HubMessage, HubMove, Level, decode};
 use crate::line_engine::{Ask, LineEngine, Read, Startup};
+pub use crate::line_engine::{Skipped, Timeouts};
 use crate::process::{EngineError, EngineSpec, Limits};
 use crate::types::EngineOption;
-use crate::usi_engine::{Skipped, Timeouts};
 
 /// A Hub engine. See the module documentation.
 #[derive(Debug)]
@@ -47,8 +47,8 @@ fn classify(line: &[u8]) -> Result<Read<Seen>, DecodeError> {
 }
 
 impl HubEngine {
-    /// Starts the engine and runs the start-up ([`Timeouts::usiok`] bounds
-    /// `wait`, [`Timeouts::readyok`] `ready`); each option is sent as
+    /// Starts the engine and runs the start-up ([`Timeouts::handshake`] bounds
+    /// `wait`, [`Timeouts::ready`] `ready`); each option is sent as
     /// `set-param` (`NAME=` with no value as `value=""`). The engine's
     /// `param` names are kept ([`HubEngine::params`]).
     ///

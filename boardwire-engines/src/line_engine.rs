@@ -19,10 +19,10 @@ use crate::types::EngineOption;
 pub struct Timeouts {
     /// The handshake's first answer: USI `usi` → `usiok`, UCI `uci` →
     /// `uciok`, Hub `hub` → `wait` (default 10 s).
-    pub usiok: Duration,
+    pub handshake: Duration,
     /// Readiness: USI/UCI `isready` → `readyok`, Hub `init` → `ready`
     /// (default 60 s: engines load their evaluation files here).
-    pub readyok: Duration,
+    pub ready: Duration,
     /// Added to the time a search allows before the engine counts as
     /// silent (default 5 s).
     pub think_margin: Duration,
@@ -31,8 +31,8 @@ pub struct Timeouts {
 impl Default for Timeouts {
     fn default() -> Self {
         Self {
-            usiok: Duration::from_secs(10),
-            readyok: Duration::from_secs(60),
+            handshake: Duration::from_secs(10),
+            ready: Duration::from_secs(60),
             think_margin: Duration::from_secs(5),
         }
     }
@@ -74,9 +74,9 @@ pub(crate) struct Ask<'a, S> {
 
 /// A protocol's start-up, the same three steps in USI, UCI and Hub:
 /// `hello` (USI `usi` → `usiok`, UCI `uci` → `uciok`, Hub `hub` → `wait`,
-/// within [`Timeouts::usiok`]); the option lines; `ready` (USI/UCI
+/// within [`Timeouts::handshake`]); the option lines; `ready` (USI/UCI
 /// `isready` → `readyok`, Hub `init` → `ready`, within
-/// [`Timeouts::readyok`]).
+/// [`Timeouts::ready`]).
 pub(crate) struct Startup<'a, S> {
     /// The protocol's classifier.
     pub(crate) classify: Classify<S>,
@@ -144,7 +144,7 @@ impl LineEngine {
         engine
             .exchange(
                 hello.bytes,
-                timeouts.usiok,
+                timeouts.handshake,
                 hello.awaiting,
                 startup.classify,
                 |s| {
@@ -170,13 +170,13 @@ impl LineEngine {
         Ok(engine)
     }
 
-    /// Sends `ask` and waits up to [`Timeouts::readyok`] for its answer.
+    /// Sends `ask` and waits up to [`Timeouts::ready`] for its answer.
     pub(crate) async fn ready<S>(
         &mut self,
         ask: &Ask<'_, S>,
         classify: Classify<S>,
     ) -> Result<(), EngineError> {
-        let t = self.timeouts.readyok;
+        let t = self.timeouts.ready;
         self.exchange(ask.bytes, t, ask.awaiting, classify, |s| {
             (ask.answers)(&s).then_some(())
         })

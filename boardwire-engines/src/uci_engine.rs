@@ -10,10 +10,10 @@ use board_core::chess::{Move, Position, UciMove};
 
 use crate::error::DecodeError;
 use crate::line_engine::{Ask, LineEngine, Read, Startup};
+pub use crate::line_engine::{Skipped, Timeouts};
 use crate::process::{EngineError, EngineSpec, Limits};
 use crate::types::EngineOption;
 use crate::uci::{Command, EngineMessage, decode};
-use crate::usi_engine::{Skipped, Timeouts};
 
 /// `isready` → `readyok`.
 const READY: Ask<'static, Seen> = Ask {
@@ -49,8 +49,8 @@ fn classify(line: &[u8]) -> Result<Read<Seen>, DecodeError> {
 }
 
 impl UciEngine {
-    /// Starts the engine and runs the handshake ([`Timeouts::usiok`] bounds
-    /// `uciok`, [`Timeouts::readyok`] `readyok`). `log` sees every line
+    /// Starts the engine and runs the handshake ([`Timeouts::handshake`] bounds
+    /// `uciok`, [`Timeouts::ready`] `readyok`). `log` sees every line
     /// that was skipped.
     ///
     /// # Errors

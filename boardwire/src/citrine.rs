@@ -171,8 +171,8 @@ impl EngineBridge {
         let options = args.engine.options.clone();
         let timeouts = {
             let mut t = Timeouts::default();
-            t.usiok = args.engine.start_timeout();
-            t.readyok = args.engine.start_timeout();
+            t.handshake = args.engine.start_timeout();
+            t.ready = args.engine.start_timeout();
             t
         };
         let movetime = args.movetime;

@@ -91,8 +91,8 @@ enum Answer {
 pub(crate) async fn start_engine(plan: &EnginePlan) -> Result<UsiEngine, String> {
     let timeouts = {
         let mut t = Timeouts::default();
-        t.usiok = plan.ready_timeout;
-        t.readyok = plan.ready_timeout;
+        t.handshake = plan.ready_timeout;
+        t.ready = plan.ready_timeout;
         // The bridge gives the engine a deadline of its own (before our
         // clock runs out), nothing on top.
         t.think_margin = Duration::ZERO;

@@ -205,8 +205,8 @@ pub enum DxpCommand {
 /// The bridge's plan, when `--engine` is given (a Hub engine).
 fn bridge_plan(engine: EngineArgs) -> Option<BridgePlan> {
     let mut plan = BridgePlan::new(engine.spec()?, engine.options.clone());
-    plan.timeouts.usiok = engine.start_timeout();
-    plan.timeouts.readyok = engine.start_timeout();
+    plan.timeouts.handshake = engine.start_timeout();
+    plan.timeouts.ready = engine.start_timeout();
     Some(plan)
 }
 
