@@ -10,6 +10,32 @@
 //! closed after its bytes), [`Server::poll_event`], [`Server::poll_timeout`].
 //! No I/O, no clock reads, no threads.
 //!
+//! # Queues and their bounds
+//!
+//! Everything a peer can grow is bounded:
+//! - each connection's unfinished line: [`ServerConfig::max_line_len`]
+//!   (a longer line is answered and skipped);
+//! - lines waiting for their turn: 8 per player (see below);
+//! - buoys: [`ServerConfig::max_buoys_per_user`], [`ServerConfig::max_buoys`];
+//! - monitors of a game: one entry per connection (`%%MONITORON` twice
+//!   adds nothing);
+//! - the login and refused-login timers: at most twice the open
+//!   connections plus 64 entries (stale ones, of connections that closed or
+//!   logged in, are swept), so connecting and closing again and again
+//!   grows nothing;
+//! - a game's moves and its record text: [`ServerConfig::max_moves`] moves
+//!   (with `0`, no limit: the clocks end the game), each record line at
+//!   most a line long;
+//! - the output ([`Server::poll_transmit`]) and the events
+//!   ([`Server::poll_event`]): what the last `handle_*` call produced; the
+//!   caller drains both after every call (as `net::serve` does), which
+//!   bounds them by that call's input (its lines, each answered by a
+//!   bounded reply; `%%WHO`, `%%LIST` and monitors by the connections and
+//!   games open) or, for [`Server::handle_timeout`], by the games whose
+//!   time ran out (two events each at most: the end or rejection, and its
+//!   record). The network
+//!   driver then caps each connection's unsent bytes (`net::Limits`).
+//!
 //! The code is split by concern: `login` (LOGIN, LOGOUT), `matching`
 //! (waiting players, the `Game_Summary`), `game` (agree phase, moves,
 //! clocks, results), `x1` (the x1 commands), `monitor` (`%%SHOW`, monitors).
@@ -81,6 +107,11 @@ pub use record::{GameRecord, RatingIds};
 /// waiting for its turn: <line>` and dropped (shogi-server queues every
 /// line; its own tests send two ahead).
 pub(crate) const MAX_DEFERRED_LINES: usize = 8;
+
+/// Stale entries (of connections gone or logged in) the timer queues
+/// `login_deadlines` and `refused` may hold beyond twice the open
+/// connections before they are swept.
+const STALE_SLACK: usize = 64;
 
 /// A connection handle, chosen by the I/O layer and passed to
 /// [`Server::handle_connect`] (any value not in use).
@@ -338,9 +369,12 @@ pub struct Server<I> {
     config: ServerConfig,
     conns: BTreeMap<ConnId, Conn<I>>,
     /// Connections not logged in, by login deadline (deadlines grow with
-    /// the connect order; stale entries are skipped).
+    /// the connect order; stale entries, of connections that logged in or
+    /// closed, are skipped). Bounded: at most `2 * conns.len() +
+    /// STALE_SLACK` entries (stale ones are swept when it would grow past
+    /// that), so connecting and closing again and again grows nothing.
     login_deadlines: VecDeque<(I, ConnId)>,
-    /// Refused logins, by close time.
+    /// Refused logins, by close time; bounded as `login_deadlines`.
     refused: VecDeque<(I, ConnId)>,
     games: BTreeMap<u64, Game<I>>,
     next_game: u64,
@@ -431,6 +465,14 @@ impl<I: Timestamp> Server<I> {
             return;
         }
         let login_deadline = now.saturating_add(self.config.login_timeout);
+        if self.login_deadlines.len() >= 2 * self.conns.len() + STALE_SLACK {
+            let conns = &self.conns;
+            self.login_deadlines.retain(|(t, id)| {
+                conns
+                    .get(id)
+                    .is_some_and(|c| c.login.is_none() && c.login_deadline == *t)
+            });
+        }
         self.login_deadlines.push_back((login_deadline, conn));
         let id = conn;
         self.conns.insert(
@@ -1055,5 +1097,34 @@ mod tests {
             gamename_from_password("pass"),
             ("default-1500-0".into(), SidePreference::Any)
         );
+    }
+
+    #[test]
+    fn timer_queues_stay_bounded_under_connection_churn() {
+        // A peer that connects and closes again and again (and one whose
+        // logins are refused) leaves no queue growing: stale timer entries
+        // are swept.
+        let t0 = Duration::ZERO;
+        let mut s: Server<Duration> = Server::new(ServerConfig::default(), t0, 0);
+        s.handle_connect(ConnId(0), t0);
+        s.handle_input(ConnId(0), b"LOGIN a x x1\n", t0);
+        for i in 1..10_000u64 {
+            let now = Duration::from_millis(i);
+            s.handle_connect(ConnId(i), now);
+            // A login for `a` with another password: refused.
+            s.handle_input(ConnId(i), b"LOGIN a y x1\n", now);
+            s.handle_close(ConnId(i), now);
+            while s.poll_transmit().is_some() {}
+            // Two connections open at most (0 and i).
+            assert!(s.login_deadlines.len() <= 2 * 2 + STALE_SLACK + 1);
+            assert!(s.refused.len() <= 2 * 2 + STALE_SLACK + 1);
+        }
+        // The live connection is still timed: a fresh one is closed at its
+        // login deadline.
+        let now = Duration::from_secs(20);
+        s.handle_connect(ConnId(20_000), now);
+        s.handle_timeout(now + Duration::from_secs(300));
+        assert!(s.conns.get(&ConnId(20_000)).is_none_or(|c| c.closed));
+        assert!(s.is_logged_in(ConnId(0)));
     }
 }
