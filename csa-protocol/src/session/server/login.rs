@@ -58,8 +58,9 @@ impl<I: Timestamp> Server<I> {
                 }
                 if self.refused.len() >= 2 * self.conns.len() + super::STALE_SLACK {
                     let conns = &self.conns;
-                    self.refused
-                        .retain(|(t, id)| conns.get(id).is_some_and(|c| c.refused_until == Some(*t)));
+                    self.refused.retain(|(t, id)| {
+                        conns.get(id).is_some_and(|c| c.refused_until == Some(*t))
+                    });
                 }
                 self.refused.push_back((until, conn));
                 return;

@@ -24,8 +24,8 @@
 //!   logged in, are swept), so connecting and closing again and again
 //!   grows nothing;
 //! - a game's moves and its record text: [`ServerConfig::max_moves`] moves
-//!   (with `0`, no limit: the clocks end the game), each record line at
-//!   most a line long;
+//!   (`0` lifts the limit, the operator's choice: then nothing bounds
+//!   them), each record line at most a line long;
 //! - the output ([`Server::poll_transmit`]) and the events
 //!   ([`Server::poll_event`]): what the last `handle_*` call produced; the
 //!   caller drains both after every call (as `net::serve` does), which
@@ -33,8 +33,8 @@
 //!   bounded reply; `%%WHO`, `%%LIST` and monitors by the connections and
 //!   games open) or, for [`Server::handle_timeout`], by the games whose
 //!   time ran out (two events each at most: the end or rejection, and its
-//!   record). The network
-//!   driver then caps each connection's unsent bytes (`net::Limits`).
+//!   record). The network driver then caps each connection's unsent bytes
+//!   (`net::Limits`).
 //!
 //! The code is split by concern: `login` (LOGIN, LOGOUT), `matching`
 //! (waiting players, the `Game_Summary`), `game` (agree phase, moves,
@@ -351,6 +351,16 @@ struct Game<I> {
     deferred: [VecDeque<Vec<u8>>; 2],
     monitors: Vec<ConnId>,
     monitors2: Vec<ConnId>,
+    /// Buoy set-up moves at the start of `moves`.
+    setup_moves: usize,
+    /// Comment lines of the record between moves (bytes after the `'`),
+    /// each with the number of moves played when it was written: a move's
+    /// comment (`*<comment>`) and a line held for its turn (`Deferred
+    /// <move>`), for `%%MONITOR2ON` (shogi-server sends its record file so
+    /// far). At most one comment per move and the lines held
+    /// ([`MAX_DEFERRED_LINES`] per player at a time, each played as a move
+    /// or ending the game): bounded by the moves.
+    notes: Vec<(usize, Vec<u8>)>,
     start_unix: u64,
     /// The record being written ([`ServerConfig::records`]).
     record: Option<record::RecordState>,
@@ -842,6 +852,11 @@ impl<I: Timestamp> Server<I> {
                 Some(gk) => self.reject(conn, gk),
                 None => self.status_error(conn, "REJECT"),
             },
+            // `%%CHAT` with no text (or one space): shogi-server's
+            // `%%CHAT\s+(.+)` does not match, an unknown command.
+            Ok(ClientMessage::X1(X1Command::Chat(t))) if t.as_str().is_empty() => {
+                self.unknown(conn, line);
+            }
             Ok(ClientMessage::X1(cmd)) => self.x1(conn, cmd, now),
             // `CHALLENGE` (without `%%`), CSA's test server command:
             // shogi-server accepts it and does nothing else.

@@ -40,8 +40,17 @@ impl<I: Timestamp> Server<I> {
                 self.send_line(conn, &text);
             }
             X1Command::Chat(t) => {
+                // shogi-server's `%%CHAT\s+(.+)`: the text after the
+                // spaces; of spaces only, the last one (the dispatcher
+                // answers `%%CHAT` with nothing after the space as an
+                // unknown command).
+                let t = t.as_str();
+                let text = match t.trim_start_matches(' ') {
+                    "" => &t[t.len().saturating_sub(1)..],
+                    rest => rest,
+                };
                 let name = self.name_of(conn);
-                let msg = format!("##[CHAT][{name}] {t}");
+                let msg = format!("##[CHAT][{name}] {text}");
                 let targets: Vec<ConnId> = self
                     .conns
                     .iter()
@@ -107,13 +116,21 @@ impl<I: Timestamp> Server<I> {
                 }
                 let Some(g) = self.games.get(&gk) else { return };
                 let text = self.monitor2_record(g);
-                self.send_line(conn, &text);
+                self.send_bytes(conn, text);
             }
-            X1Command::MonitorOff(id) | X1Command::Monitor2Off(id) => {
+            // Each ends its own kind of monitor (shogi-server compares the
+            // handler's type).
+            X1Command::MonitorOff(id) => {
                 if let Some(gk) = self.game_key(id.as_str())
                     && let Some(g) = self.games.get_mut(&gk)
                 {
                     g.monitors.retain(|c| *c != conn);
+                }
+            }
+            X1Command::Monitor2Off(id) => {
+                if let Some(gk) = self.game_key(id.as_str())
+                    && let Some(g) = self.games.get_mut(&gk)
+                {
                     g.monitors2.retain(|c| *c != conn);
                 }
             }
