@@ -603,3 +603,67 @@ fn a_deleted_buoy_game_waits_for_its_setbuoy() {
         ]
     );
 }
+
+#[test]
+fn game_names_the_decoder_refuses_are_answered_as_shogi_server_answers_them() {
+    // Recorded from shogi-server: names of other bytes than
+    // `[0-9A-Za-z_@.-]` or too long are bad game names (with the hint its
+    // regular expressions give); without a side the turn is missing;
+    // `%%GAME ` cancels as `%%GAME` does.
+    let mut r = Raw::new();
+    r.x1(1, "ra");
+    let long = format!("{}-1500-0", "a".repeat(130));
+    let three = "##[ERROR] invalid identifiers are found or too many characters are used.";
+    let parts = "##[ERROR] game name should consist of three parts like game-1500-60.";
+    for (line, reply) in [
+        (
+            "%%GAME bad*name-1500-0 +".to_string(),
+            vec![
+                "##[ERROR] bad game name: bad*name-1500-0.".to_string(),
+                three.into(),
+            ],
+        ),
+        (
+            "%%GAME bad!name +".into(),
+            vec!["##[ERROR] bad game name: bad!name.".into(), parts.into()],
+        ),
+        (
+            format!("%%GAME {long} -"),
+            vec![format!("##[ERROR] bad game name: {long}."), three.into()],
+        ),
+        (
+            "%%GAME bad!name-1-0 + x".into(),
+            vec!["##[ERROR] A turn identifier is required: %%GAME bad!name-1-0 + x".into()],
+        ),
+        (
+            "%%GAME bad!name-1-0".into(),
+            vec!["##[ERROR] A turn identifier is required: %%GAME bad!name-1-0".into()],
+        ),
+        ("%%GAME ".into(), vec![]),
+        (
+            "%%CHALLENGE ".into(),
+            vec!["##[ERROR] unknown command: %%CHALLENGE ".into()],
+        ),
+        (
+            "%%GAME é-1-0 *".into(),
+            vec!["##[ERROR] bad game name: é-1-0.".into(), three.into()],
+        ),
+        (
+            "%%CHALLENGE b#d-1-0 +".into(),
+            vec!["##[ERROR] bad game name: b#d-1-0.".into(), three.into()],
+        ),
+    ] {
+        assert_eq!(r.ask(1, &line), reply, "{line}");
+    }
+    assert_eq!(
+        r.ask(1, "%%WHO"),
+        ["##[WHO] ra x1 connected", "##[WHO] +OK"]
+    );
+    // `%%GAME ` cancels a wait.
+    r.line(1, "%%GAME w-1500-0 +");
+    assert_eq!(r.ask(1, "%%GAME "), none());
+    assert_eq!(
+        r.ask(1, "%%WHO"),
+        ["##[WHO] ra x1 connected", "##[WHO] +OK"]
+    );
+}

@@ -871,6 +871,25 @@ impl<I: Timestamp> Server<I> {
                 let l = escape(line);
                 self.error(conn, &format!("A turn identifier is required: {l}"));
             }
+            // A name the decoder refuses (bytes other than
+            // `[0-9A-Za-z_@.-]`, too long) or no name: shogi-server's
+            // regular expressions decide (`%%GAME\s*$` cancels, a name and
+            // a side is a bad game name, else the turn is missing).
+            Err(e)
+                if matches!(e.message, MessageKind::Game | MessageKind::Challenge)
+                    && e.field == Field::GameName =>
+            {
+                let ws: Vec<&[u8]> = words(line).collect();
+                match ws[..] {
+                    [b"%%GAME"] => self.x1(conn, X1Command::Game(None), now),
+                    [_] => self.unknown(conn, line),
+                    [_, name, b"+" | b"-" | b"*"] => self.bad_game_name(conn, &escape(name)),
+                    _ => {
+                        let l = escape(line);
+                        self.error(conn, &format!("A turn identifier is required: {l}"));
+                    }
+                }
+            }
             Err(e)
                 if e.message == MessageKind::SetBuoy
                     && e.field == Field::Moves

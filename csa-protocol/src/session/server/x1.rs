@@ -203,18 +203,36 @@ impl<I: Timestamp> Server<I> {
     ) {
         let name = req.name.as_str();
         if !good_game_name(name) {
-            self.error(conn, &format!("bad game name: {name}."));
-            let hint = if req.name.time_control().is_some() {
-                "invalid identifiers are found or too many characters are used."
-            } else {
-                "game name should consist of three parts like game-1500-60."
-            };
-            return self.error(conn, hint);
+            return self.bad_game_name(conn, name);
         }
         match self.status(conn) {
             Status::InGame(_) => self.game_status_error(conn),
             _ => self.wait_for_game(conn, name.to_string(), req.side, challenge, now),
         }
+    }
+
+    /// shogi-server's answer to a game name that is not
+    /// `<identifier>-<total>-<byoyomi>[F]` with an identifier of 1..=32
+    /// bytes of `[0-9A-Za-z_@.-]`: the name, then a hint (`name` is
+    /// already escaped for the reply).
+    pub(super) fn bad_game_name(&mut self, conn: ConnId, name: &str) {
+        self.error(conn, &format!("bad game name: {name}."));
+        // `^(.+)-\d+-\d+F?$`: three parts, but a bad identifier.
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        let three_parts = name.strip_suffix('F').into_iter().chain([name]).any(|n| {
+            n.rsplit_once('-').is_some_and(|(rest, byo)| {
+                digits(byo)
+                    && rest
+                        .rsplit_once('-')
+                        .is_some_and(|(id, total)| !id.is_empty() && digits(total))
+            })
+        });
+        let hint = if three_parts {
+            "invalid identifiers are found or too many characters are used."
+        } else {
+            "game name should consist of three parts like game-1500-60."
+        };
+        self.error(conn, hint);
     }
 
     /// `%%GAME` in a game, in shogi-server's words.
