@@ -882,7 +882,8 @@ impl<I: Timestamp> Server<I> {
                 let ws: Vec<&[u8]> = words(line).collect();
                 match ws[..] {
                     [b"%%GAME"] => self.x1(conn, X1Command::Game(None), now),
-                    [_] => self.unknown(conn, line),
+                    // `[]`: from a codec, which keeps no line.
+                    [] | [_] => self.unknown(conn, line),
                     [_, name, b"+" | b"-" | b"*"] => self.bad_game_name(conn, &escape(name)),
                     _ => {
                         let l = escape(line);
