@@ -453,3 +453,217 @@ fn a_refused_plain_login_gets_one_line() {
     // In play, another password, three words: `LOGIN:incorrect` alone.
     assert_eq!(r.ask(4, "LOGIN pa other"), ["LOGIN:incorrect"]);
 }
+
+#[test]
+fn chat_as_shogi_server_reads_it() {
+    // Recorded from shogi-server: `%%CHAT\s+(.+)`, the text after the
+    // spaces; nothing after `%%CHAT` (or one space) is an unknown command.
+    let mut r = Raw::new();
+    r.x1(1, "pa");
+    r.x1(2, "pb");
+    for (line, reply) in [
+        ("%%CHAT", "##[ERROR] unknown command: %%CHAT"),
+        ("%%CHAT ", "##[ERROR] unknown command: %%CHAT "),
+    ] {
+        assert_eq!(r.ask(1, line), [reply], "{line:?}");
+        assert_eq!(r.take(2), none(), "{line:?}");
+    }
+    for (line, relayed) in [
+        ("%%CHAT  ", "##[CHAT][pa]  "),
+        ("%%CHAT   ", "##[CHAT][pa]  "),
+        ("%%CHAT  x", "##[CHAT][pa] x"),
+        ("%%CHAT x  y ", "##[CHAT][pa] x  y "),
+    ] {
+        assert_eq!(r.ask(1, line), [relayed], "{line:?}");
+        assert_eq!(r.take(2), [relayed], "{line:?}");
+    }
+}
+
+#[test]
+fn monitor2_sends_the_record_so_far_with_comments_and_deferred_lines() {
+    // Recorded from shogi-server (its times were 1-3 s here, 0 in
+    // simulated time): `%%MONITOR2ON` sends the record file so far, with
+    // the `'*` comment lines and `'Deferred` notes; each move after it is
+    // the move and its time alone (no comment); the end is the special.
+    let mut r = Raw::new();
+    let id = r.game("mon-1500-0");
+    r.line(1, "+7776FU,'* hello comment");
+    r.x1(3, "pw");
+    let pre = format!("##[MONITOR2][{id}] ");
+    let strip = |got: Vec<String>| -> Vec<String> {
+        got.iter()
+            .map(|l| {
+                l.strip_prefix(&pre)
+                    .unwrap_or_else(|| panic!("{l}"))
+                    .to_string()
+            })
+            .collect()
+    };
+    let got = strip(r.ask(3, &format!("%%MONITOR2ON {id}")));
+    let plus = got.iter().position(|l| l == "+").unwrap();
+    assert_eq!(
+        got[plus + 1..],
+        ["'rating:pa:pb", "+7776FU", "T0", "'** hello comment", "+OK"]
+    );
+    r.line(2, "-3334FU,'* second");
+    assert_eq!(strip(r.take(3)), ["-3334FU", "T0", "+OK"]);
+    // White out of turn: held, nothing to the monitor yet.
+    r.line(2, "-8384FU");
+    assert_eq!(r.take(3), none());
+    r.line(1, "+2726FU");
+    assert_eq!(
+        strip(r.take(3)),
+        ["+2726FU", "T0", "+OK", "-8384FU", "T0", "+OK"]
+    );
+    r.line(3, &format!("%%MONITOR2OFF {id}"));
+    let got = strip(r.ask(3, &format!("%%MONITOR2ON {id}")));
+    assert_eq!(
+        got[plus + 1..],
+        [
+            "'rating:pa:pb",
+            "+7776FU",
+            "T0",
+            "'** hello comment",
+            "-3334FU",
+            "T0",
+            "'** second",
+            "'Deferred -8384FU",
+            "+2726FU",
+            "T0",
+            "-8384FU",
+            "T0",
+            "+OK"
+        ]
+    );
+    r.line(1, "%TORYO");
+    assert_eq!(strip(r.take(3)), ["%TORYO", "+OK"]);
+}
+
+#[test]
+fn monitoroff_and_monitor2off_end_only_their_own_kind() {
+    // Recorded from shogi-server: after `%%MONITOROFF` the MONITOR2 lines
+    // still come, and the other way round.
+    let mut r = Raw::new();
+    let id = r.game("mo-1500-0");
+    r.x1(3, "pw");
+    r.line(3, &format!("%%MONITORON {id}"));
+    r.line(3, &format!("%%MONITOR2ON {id}"));
+    r.take(3);
+    assert_eq!(r.ask(3, &format!("%%MONITOROFF {id}")), none());
+    r.line(1, "+7776FU");
+    let got = r.take(3);
+    assert_eq!(
+        got,
+        [
+            format!("##[MONITOR2][{id}] +7776FU"),
+            format!("##[MONITOR2][{id}] T0"),
+            format!("##[MONITOR2][{id}] +OK")
+        ]
+    );
+    r.line(3, &format!("%%MONITORON {id}"));
+    r.take(3);
+    assert_eq!(r.ask(3, &format!("%%MONITOR2OFF {id}")), none());
+    r.line(2, "-3334FU");
+    let got = r.take(3);
+    let monitor = format!("##[MONITOR][{id}] ");
+    assert!(
+        !got.is_empty() && got.iter().all(|l| l.starts_with(&monitor)),
+        "{got:?}"
+    );
+    assert_eq!(got[0], format!("{monitor}BEGIN Game_Summary"));
+}
+
+#[test]
+fn a_deleted_buoy_game_waits_for_its_setbuoy() {
+    // Recorded from shogi-server: after `%%DELETEBUOY` the players of the
+    // buoy game wait (`game_waiting`), no Game_Summary.
+    let mut r = Raw::new();
+    r.x1(3, "pw");
+    r.x1(4, "qc");
+    r.x1(5, "qd");
+    assert_eq!(
+        r.ask(3, "%%SETBUOY buoy_del-1500-0 +7776FU 1"),
+        ["##[SETBUOY] +OK"]
+    );
+    assert_eq!(
+        r.ask(3, "%%DELETEBUOY buoy_del-1500-0"),
+        ["##[DELETEBUOY] +OK"]
+    );
+    r.line(4, "%%GAME buoy_del-1500-0 +");
+    r.line(5, "%%GAME buoy_del-1500-0 -");
+    assert_eq!(r.take(4), none());
+    assert_eq!(r.take(5), none());
+    assert_eq!(
+        r.ask(3, "%%WHO"),
+        [
+            "##[WHO] pw x1 connected",
+            "##[WHO] qc x1 game_waiting buoy_del-1500-0 +",
+            "##[WHO] qd x1 game_waiting buoy_del-1500-0 -",
+            "##[WHO] +OK"
+        ]
+    );
+}
+
+#[test]
+fn game_names_the_decoder_refuses_are_answered_as_shogi_server_answers_them() {
+    // Recorded from shogi-server: names of other bytes than
+    // `[0-9A-Za-z_@.-]` or too long are bad game names (with the hint its
+    // regular expressions give); without a side the turn is missing;
+    // `%%GAME ` cancels as `%%GAME` does.
+    let mut r = Raw::new();
+    r.x1(1, "ra");
+    let long = format!("{}-1500-0", "a".repeat(130));
+    let three = "##[ERROR] invalid identifiers are found or too many characters are used.";
+    let parts = "##[ERROR] game name should consist of three parts like game-1500-60.";
+    for (line, reply) in [
+        (
+            "%%GAME bad*name-1500-0 +".to_string(),
+            vec![
+                "##[ERROR] bad game name: bad*name-1500-0.".to_string(),
+                three.into(),
+            ],
+        ),
+        (
+            "%%GAME bad!name +".into(),
+            vec!["##[ERROR] bad game name: bad!name.".into(), parts.into()],
+        ),
+        (
+            format!("%%GAME {long} -"),
+            vec![format!("##[ERROR] bad game name: {long}."), three.into()],
+        ),
+        (
+            "%%GAME bad!name-1-0 + x".into(),
+            vec!["##[ERROR] A turn identifier is required: %%GAME bad!name-1-0 + x".into()],
+        ),
+        (
+            "%%GAME bad!name-1-0".into(),
+            vec!["##[ERROR] A turn identifier is required: %%GAME bad!name-1-0".into()],
+        ),
+        ("%%GAME ".into(), vec![]),
+        (
+            "%%CHALLENGE ".into(),
+            vec!["##[ERROR] unknown command: %%CHALLENGE ".into()],
+        ),
+        (
+            "%%GAME é-1-0 *".into(),
+            vec!["##[ERROR] bad game name: é-1-0.".into(), three.into()],
+        ),
+        (
+            "%%CHALLENGE b#d-1-0 +".into(),
+            vec!["##[ERROR] bad game name: b#d-1-0.".into(), three.into()],
+        ),
+    ] {
+        assert_eq!(r.ask(1, &line), reply, "{line}");
+    }
+    assert_eq!(
+        r.ask(1, "%%WHO"),
+        ["##[WHO] ra x1 connected", "##[WHO] +OK"]
+    );
+    // `%%GAME ` cancels a wait.
+    r.line(1, "%%GAME w-1500-0 +");
+    assert_eq!(r.ask(1, "%%GAME "), none());
+    assert_eq!(
+        r.ask(1, "%%WHO"),
+        ["##[WHO] ra x1 connected", "##[WHO] +OK"]
+    );
+}

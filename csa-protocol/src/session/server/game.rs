@@ -88,8 +88,12 @@ impl<I: Timestamp> Server<I> {
             return;
         };
         let Phase::Play { .. } = g.phase else {
-            // Moves before START: shogi-server holds them too (one here).
-            return self.defer(conn, gk, i, line);
+            // Moves before START: held and played once the game starts
+            // (shogi-server drops them without a word; README, *Remaining
+            // differences*). Not noted in the record (shogi-server writes
+            // nothing for them either).
+            self.defer(conn, gk, i, line);
+            return;
         };
         if g.board.side_to_move() != side_of(i) {
             // Out of turn: held and played when the turn comes, unless it
@@ -100,12 +104,11 @@ impl<I: Timestamp> Server<I> {
                 .rev()
                 .find(|(m, _)| move_side(m) == side_of(i))
                 .is_some_and(|(m, _)| m.to_string().as_bytes() == line);
-            if !repeat {
+            if !repeat && self.defer(conn, gk, i, line) {
                 // shogi-server notes it in the record as it arrives.
                 let mv = line.split(|&b| b == b',').next().unwrap_or(b"");
                 let note = format!("Deferred {}", escape(mv));
-                self.record_comment(gk, note.as_bytes());
-                self.defer(conn, gk, i, line);
+                self.note(gk, note.as_bytes());
             }
             return;
         }
@@ -124,20 +127,23 @@ impl<I: Timestamp> Server<I> {
         }
     }
 
-    /// Holds `line` of player `i` until its turn: one line at most; a
-    /// second is answered with an error and dropped (the game goes on).
-    fn defer(&mut self, conn: ConnId, gk: u64, i: usize, line: &[u8]) {
+    /// Holds `line` of player `i` until its turn ([`MAX_DEFERRED_LINES`]
+    /// at most; one more is answered with an error and dropped, the game
+    /// goes on). `true` when it is held.
+    fn defer(&mut self, conn: ConnId, gk: u64, i: usize, line: &[u8]) -> bool {
         let Some(g) = self.games.get_mut(&gk) else {
-            return;
+            return false;
         };
         if g.deferred[i].len() < MAX_DEFERRED_LINES {
             g.deferred[i].push_back(line.to_vec());
+            true
         } else {
             let l = escape(line);
             self.error(
                 conn,
                 &format!("a move is already waiting for its turn: {l}"),
             );
+            false
         }
     }
 
@@ -241,7 +247,7 @@ impl<I: Timestamp> Server<I> {
                         {
                             let mut note = alloc::vec![b'*'];
                             note.extend_from_slice(c.as_bytes());
-                            self.record_comment(gk, &note);
+                            self.note(gk, &note);
                         }
                     }
                 }

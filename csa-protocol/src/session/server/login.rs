@@ -56,6 +56,12 @@ impl<I: Timestamp> Server<I> {
                 if let Some(c) = self.conns.get_mut(&conn) {
                     c.refused_until = Some(until);
                 }
+                if self.refused.len() >= 2 * self.conns.len() + super::STALE_SLACK {
+                    let conns = &self.conns;
+                    self.refused.retain(|(t, id)| {
+                        conns.get(id).is_some_and(|c| c.refused_until == Some(*t))
+                    });
+                }
                 self.refused.push_back((until, conn));
                 return;
             }

@@ -134,6 +134,7 @@ impl<I: Timestamp> Server<I> {
                 self.buoys.remove(gamename);
             }
         }
+        let setup_moves = moves.len();
         let game = Game {
             id: id.clone(),
             gamename: gamename.to_string(),
@@ -151,6 +152,8 @@ impl<I: Timestamp> Server<I> {
             deferred: [VecDeque::new(), VecDeque::new()],
             monitors: Vec::new(),
             monitors2: Vec::new(),
+            setup_moves,
+            notes: Vec::new(),
             start_unix: unix,
             record: None,
         };

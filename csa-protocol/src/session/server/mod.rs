@@ -10,6 +10,32 @@
 //! closed after its bytes), [`Server::poll_event`], [`Server::poll_timeout`].
 //! No I/O, no clock reads, no threads.
 //!
+//! # Queues and their bounds
+//!
+//! Everything a peer can grow is bounded:
+//! - each connection's unfinished line: [`ServerConfig::max_line_len`]
+//!   (a longer line is answered and skipped);
+//! - lines waiting for their turn: 8 per player (see below);
+//! - buoys: [`ServerConfig::max_buoys_per_user`], [`ServerConfig::max_buoys`];
+//! - monitors of a game: one entry per connection (`%%MONITORON` twice
+//!   adds nothing);
+//! - the login and refused-login timers: at most twice the open
+//!   connections plus 64 entries (stale ones, of connections that closed or
+//!   logged in, are swept), so connecting and closing again and again
+//!   grows nothing;
+//! - a game's moves and its record text: [`ServerConfig::max_moves`] moves
+//!   (`0` lifts the limit, the operator's choice: then nothing bounds
+//!   them), each record line at most a line long;
+//! - the output ([`Server::poll_transmit`]) and the events
+//!   ([`Server::poll_event`]): what the last `handle_*` call produced; the
+//!   caller drains both after every call (as `net::serve` does), which
+//!   bounds them by that call's input (its lines, each answered by a
+//!   bounded reply; `%%WHO`, `%%LIST` and monitors by the connections and
+//!   games open) or, for [`Server::handle_timeout`], by the games whose
+//!   time ran out (two events each at most: the end or rejection, and its
+//!   record). The network driver then caps each connection's unsent bytes
+//!   (`net::Limits`).
+//!
 //! The code is split by concern: `login` (LOGIN, LOGOUT), `matching`
 //! (waiting players, the `Game_Summary`), `game` (agree phase, moves,
 //! clocks, results), `x1` (the x1 commands), `monitor` (`%%SHOW`, monitors).
@@ -81,6 +107,11 @@ pub use record::{GameRecord, RatingIds};
 /// waiting for its turn: <line>` and dropped (shogi-server queues every
 /// line; its own tests send two ahead).
 pub(crate) const MAX_DEFERRED_LINES: usize = 8;
+
+/// Stale entries (of connections gone or logged in) the timer queues
+/// `login_deadlines` and `refused` may hold beyond twice the open
+/// connections before they are swept.
+const STALE_SLACK: usize = 64;
 
 /// A connection handle, chosen by the I/O layer and passed to
 /// [`Server::handle_connect`] (any value not in use).
@@ -320,6 +351,16 @@ struct Game<I> {
     deferred: [VecDeque<Vec<u8>>; 2],
     monitors: Vec<ConnId>,
     monitors2: Vec<ConnId>,
+    /// Buoy set-up moves at the start of `moves`.
+    setup_moves: usize,
+    /// Comment lines of the record between moves (bytes after the `'`),
+    /// each with the number of moves played when it was written: a move's
+    /// comment (`*<comment>`) and a line held for its turn (`Deferred
+    /// <move>`), for `%%MONITOR2ON` (shogi-server sends its record file so
+    /// far). At most one comment per move and the lines held
+    /// ([`MAX_DEFERRED_LINES`] per player at a time, each played as a move
+    /// or ending the game): bounded by the moves.
+    notes: Vec<(usize, Vec<u8>)>,
     start_unix: u64,
     /// The record being written ([`ServerConfig::records`]).
     record: Option<record::RecordState>,
@@ -338,9 +379,12 @@ pub struct Server<I> {
     config: ServerConfig,
     conns: BTreeMap<ConnId, Conn<I>>,
     /// Connections not logged in, by login deadline (deadlines grow with
-    /// the connect order; stale entries are skipped).
+    /// the connect order; stale entries, of connections that logged in or
+    /// closed, are skipped). Bounded: at most `2 * conns.len() +
+    /// STALE_SLACK` entries (stale ones are swept when it would grow past
+    /// that), so connecting and closing again and again grows nothing.
     login_deadlines: VecDeque<(I, ConnId)>,
-    /// Refused logins, by close time.
+    /// Refused logins, by close time; bounded as `login_deadlines`.
     refused: VecDeque<(I, ConnId)>,
     games: BTreeMap<u64, Game<I>>,
     next_game: u64,
@@ -431,6 +475,14 @@ impl<I: Timestamp> Server<I> {
             return;
         }
         let login_deadline = now.saturating_add(self.config.login_timeout);
+        if self.login_deadlines.len() >= 2 * self.conns.len() + STALE_SLACK {
+            let conns = &self.conns;
+            self.login_deadlines.retain(|(t, id)| {
+                conns
+                    .get(id)
+                    .is_some_and(|c| c.login.is_none() && c.login_deadline == *t)
+            });
+        }
         self.login_deadlines.push_back((login_deadline, conn));
         let id = conn;
         self.conns.insert(
@@ -800,6 +852,11 @@ impl<I: Timestamp> Server<I> {
                 Some(gk) => self.reject(conn, gk),
                 None => self.status_error(conn, "REJECT"),
             },
+            // `%%CHAT` with no text (or one space): shogi-server's
+            // `%%CHAT\s+(.+)` does not match, an unknown command.
+            Ok(ClientMessage::X1(X1Command::Chat(t))) if t.as_str().is_empty() => {
+                self.unknown(conn, line);
+            }
             Ok(ClientMessage::X1(cmd)) => self.x1(conn, cmd, now),
             // `CHALLENGE` (without `%%`), CSA's test server command:
             // shogi-server accepts it and does nothing else.
@@ -813,6 +870,26 @@ impl<I: Timestamp> Server<I> {
             {
                 let l = escape(line);
                 self.error(conn, &format!("A turn identifier is required: {l}"));
+            }
+            // A name the decoder refuses (bytes other than
+            // `[0-9A-Za-z_@.-]`, too long) or no name: shogi-server's
+            // regular expressions decide (`%%GAME\s*$` cancels, a name and
+            // a side is a bad game name, else the turn is missing).
+            Err(e)
+                if matches!(e.message, MessageKind::Game | MessageKind::Challenge)
+                    && e.field == Field::GameName =>
+            {
+                let ws: Vec<&[u8]> = words(line).collect();
+                match ws[..] {
+                    [b"%%GAME"] => self.x1(conn, X1Command::Game(None), now),
+                    // `[]`: from a codec, which keeps no line.
+                    [] | [_] => self.unknown(conn, line),
+                    [_, name, b"+" | b"-" | b"*"] => self.bad_game_name(conn, &escape(name)),
+                    _ => {
+                        let l = escape(line);
+                        self.error(conn, &format!("A turn identifier is required: {l}"));
+                    }
+                }
             }
             Err(e)
                 if e.message == MessageKind::SetBuoy
@@ -1055,5 +1132,34 @@ mod tests {
             gamename_from_password("pass"),
             ("default-1500-0".into(), SidePreference::Any)
         );
+    }
+
+    #[test]
+    fn timer_queues_stay_bounded_under_connection_churn() {
+        // A peer that connects and closes again and again (and one whose
+        // logins are refused) leaves no queue growing: stale timer entries
+        // are swept.
+        let t0 = Duration::ZERO;
+        let mut s: Server<Duration> = Server::new(ServerConfig::default(), t0, 0);
+        s.handle_connect(ConnId(0), t0);
+        s.handle_input(ConnId(0), b"LOGIN a x x1\n", t0);
+        for i in 1..10_000u64 {
+            let now = Duration::from_millis(i);
+            s.handle_connect(ConnId(i), now);
+            // A login for `a` with another password: refused.
+            s.handle_input(ConnId(i), b"LOGIN a y x1\n", now);
+            s.handle_close(ConnId(i), now);
+            while s.poll_transmit().is_some() {}
+            // Two connections open at most (0 and i).
+            assert!(s.login_deadlines.len() <= 2 * 2 + STALE_SLACK + 1);
+            assert!(s.refused.len() <= 2 * 2 + STALE_SLACK + 1);
+        }
+        // The live connection is still timed: a fresh one is closed at its
+        // login deadline.
+        let now = Duration::from_secs(20);
+        s.handle_connect(ConnId(20_000), now);
+        s.handle_timeout(now + Duration::from_secs(300));
+        assert!(s.conns.get(&ConnId(20_000)).is_none_or(|c| c.closed));
+        assert!(s.is_logged_in(ConnId(0)));
     }
 }

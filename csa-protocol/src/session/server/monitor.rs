@@ -4,7 +4,6 @@
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt::Write as _;
 
 use super::*;
 
@@ -42,36 +41,68 @@ impl<I: Timestamp> Server<I> {
         }
     }
 
-    /// `%%MONITOR2ON` reply: the game record so far (CSA kifu V2 lines).
-    pub(super) fn monitor2_record(&self, g: &Game<I>) -> String {
+    /// `%%MONITOR2ON` reply: the game record so far, as shogi-server sends
+    /// its record file (`docs/specs/csa.md`, *Extended mode (x1)*): the
+    /// header (with `'Increment:` for Fischer games), the start position,
+    /// the `'rating:` line (login names here, where shogi-server writes
+    /// `<name>+<MD5 of the password>`; none when a player has no password),
+    /// a buoy's set-up moves, then every move and its time with the
+    /// comment lines between them (a move's `'*<comment>`, `'Deferred
+    /// <move>`), each line prefixed `##[MONITOR2][<id>] `, then `+OK`.
+    /// Comments are the bytes the players sent.
+    pub(super) fn monitor2_record(&self, g: &Game<I>) -> Vec<u8> {
         let pre = format!("##[MONITOR2][{}] ", g.id);
-        let (y, mo, d, h, mi, s) = civil(g.start_unix);
-        let mut t = String::new();
-        let _ = writeln!(t, "{pre}V2");
-        let _ = writeln!(t, "{pre}N+{}", g.names[0]);
-        let _ = writeln!(t, "{pre}N-{}", g.names[1]);
-        let _ = writeln!(t, "{pre}'Max_Moves:{}", self.config.max_moves);
-        let _ = writeln!(
-            t,
-            "{pre}'Least_Time_Per_Move:{}",
-            self.config.least_time_per_move
-        );
-        let _ = writeln!(t, "{pre}$EVENT:{}", g.id);
-        let _ = writeln!(
-            t,
-            "{pre}$START_TIME:{y:04}/{mo:02}/{d:02} {h:02}:{mi:02}:{s:02}"
-        );
+        let mut t = Vec::with_capacity(1024);
+        let line = |t: &mut Vec<u8>, bytes: &[u8]| {
+            t.extend_from_slice(pre.as_bytes());
+            t.extend_from_slice(bytes);
+            t.push(b'\n');
+        };
+        let mut header = alloc::vec![
+            String::from("V2"),
+            format!("N+{}", g.names[0]),
+            format!("N-{}", g.names[1]),
+            format!("'Max_Moves:{}", self.config.max_moves),
+            format!("'Least_Time_Per_Move:{}", self.config.least_time_per_move),
+        ];
+        if g.time.increment_ms > 0 {
+            header.push(format!("'Increment:{}", g.time.increment_ms / 1000));
+        }
+        header.push(format!("$EVENT:{}", g.id));
+        let start = super::record::local_time(g.start_unix, self.config.utc_offset_secs);
+        header.push(format!("$START_TIME:{start}"));
+        for l in &header {
+            line(&mut t, l.as_bytes());
+        }
         for l in g.initial_csa.lines() {
-            let _ = writeln!(t, "{pre}{l}");
+            line(&mut t, l.as_bytes());
         }
         // shogi-server's record has the players' rating ids here; ours
         // names only (no password hash leaves the server).
-        let _ = writeln!(t, "{pre}'rating:{}:{}", g.names[0], g.names[1]);
-        for (m, secs) in &g.moves {
-            let _ = writeln!(t, "{pre}{m}");
-            let _ = writeln!(t, "{pre}T{secs}");
+        if self.rating_id(g.players[0]).is_some() && self.rating_id(g.players[1]).is_some() {
+            line(
+                &mut t,
+                format!("'rating:{}:{}", g.names[0], g.names[1]).as_bytes(),
+            );
         }
-        let _ = write!(t, "{pre}+OK");
+        if g.setup_moves > 0 {
+            let buoy = format!("'buoy game starting with {} moves", g.setup_moves);
+            line(&mut t, buoy.as_bytes());
+        }
+        let mut notes = g.notes.iter().peekable();
+        for k in 0..=g.moves.len() {
+            while let Some((_, note)) = notes.next_if(|(at, _)| *at <= k) {
+                let mut l = alloc::vec![b'\''];
+                l.extend_from_slice(note);
+                line(&mut t, &l);
+            }
+            if let Some((m, secs)) = g.moves.get(k) {
+                line(&mut t, format!("{m}").as_bytes());
+                line(&mut t, format!("T{secs}").as_bytes());
+            }
+        }
+        t.extend_from_slice(pre.as_bytes());
+        t.extend_from_slice(b"+OK\n");
         t
     }
 }

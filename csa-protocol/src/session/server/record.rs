@@ -71,7 +71,7 @@ pub(super) struct RecordState {
 }
 
 /// `YYYY/MM/DD HH:MM:SS` of `unix + offset`.
-fn local_time(unix: u64, offset: i32) -> String {
+pub(super) fn local_time(unix: u64, offset: i32) -> String {
     let (y, mo, d, h, mi, s) = civil(unix.saturating_add_signed(i64::from(offset)));
     format!("{y:04}/{mo:02}/{d:02} {h:02}:{mi:02}:{s:02}")
 }
@@ -157,7 +157,7 @@ fn push_comment(text: &mut Vec<u8>, bytes: &[u8]) {
 impl<I: Timestamp> Server<I> {
     /// The rating id of a logged-in player, per [`ServerConfig::rating_ids`];
     /// `None` for a player shogi-server does not rate.
-    fn rating_id(&self, conn: ConnId) -> Option<String> {
+    pub(super) fn rating_id(&self, conn: ConnId) -> Option<String> {
         let l = self.conns.get(&conn)?.login.as_ref()?;
         let password = rated_password(&l.password, l.x1)?;
         Some(match self.config.rating_ids {
@@ -252,6 +252,15 @@ impl<I: Timestamp> Server<I> {
         if let Some(r) = self.record_of(gk) {
             r.text.extend_from_slice(line.as_bytes());
             r.text.push(b'\n');
+        }
+    }
+
+    /// A comment line between moves (`bytes` without the leading `'`): in
+    /// the record, and kept for `%%MONITOR2ON`.
+    pub(super) fn note(&mut self, gk: u64, bytes: &[u8]) {
+        self.record_comment(gk, bytes);
+        if let Some(g) = self.games.get_mut(&gk) {
+            g.notes.push((g.moves.len(), bytes.to_vec()));
         }
     }
 

@@ -40,8 +40,17 @@ impl<I: Timestamp> Server<I> {
                 self.send_line(conn, &text);
             }
             X1Command::Chat(t) => {
+                // shogi-server's `%%CHAT\s+(.+)`: the text after the
+                // spaces; of spaces only, the last one (the dispatcher
+                // answers `%%CHAT` with nothing after the space as an
+                // unknown command).
+                let t = t.as_str();
+                let text = match t.trim_start_matches(' ') {
+                    "" => &t[t.len().saturating_sub(1)..],
+                    rest => rest,
+                };
                 let name = self.name_of(conn);
-                let msg = format!("##[CHAT][{name}] {t}");
+                let msg = format!("##[CHAT][{name}] {text}");
                 let targets: Vec<ConnId> = self
                     .conns
                     .iter()
@@ -107,13 +116,21 @@ impl<I: Timestamp> Server<I> {
                 }
                 let Some(g) = self.games.get(&gk) else { return };
                 let text = self.monitor2_record(g);
-                self.send_line(conn, &text);
+                self.send_bytes(conn, text);
             }
-            X1Command::MonitorOff(id) | X1Command::Monitor2Off(id) => {
+            // Each ends its own kind of monitor (shogi-server compares the
+            // handler's type).
+            X1Command::MonitorOff(id) => {
                 if let Some(gk) = self.game_key(id.as_str())
                     && let Some(g) = self.games.get_mut(&gk)
                 {
                     g.monitors.retain(|c| *c != conn);
+                }
+            }
+            X1Command::Monitor2Off(id) => {
+                if let Some(gk) = self.game_key(id.as_str())
+                    && let Some(g) = self.games.get_mut(&gk)
+                {
                     g.monitors2.retain(|c| *c != conn);
                 }
             }
@@ -186,18 +203,36 @@ impl<I: Timestamp> Server<I> {
     ) {
         let name = req.name.as_str();
         if !good_game_name(name) {
-            self.error(conn, &format!("bad game name: {name}."));
-            let hint = if req.name.time_control().is_some() {
-                "invalid identifiers are found or too many characters are used."
-            } else {
-                "game name should consist of three parts like game-1500-60."
-            };
-            return self.error(conn, hint);
+            return self.bad_game_name(conn, name);
         }
         match self.status(conn) {
             Status::InGame(_) => self.game_status_error(conn),
             _ => self.wait_for_game(conn, name.to_string(), req.side, challenge, now),
         }
+    }
+
+    /// shogi-server's answer to a game name that is not
+    /// `<identifier>-<total>-<byoyomi>[F]` with an identifier of 1..=32
+    /// bytes of `[0-9A-Za-z_@.-]`: the name, then a hint (`name` is
+    /// already escaped for the reply).
+    pub(super) fn bad_game_name(&mut self, conn: ConnId, name: &str) {
+        self.error(conn, &format!("bad game name: {name}."));
+        // `^(.+)-\d+-\d+F?$`: three parts, but a bad identifier.
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        let three_parts = name.strip_suffix('F').into_iter().chain([name]).any(|n| {
+            n.rsplit_once('-').is_some_and(|(rest, byo)| {
+                digits(byo)
+                    && rest
+                        .rsplit_once('-')
+                        .is_some_and(|(id, total)| !id.is_empty() && digits(total))
+            })
+        });
+        let hint = if three_parts {
+            "invalid identifiers are found or too many characters are used."
+        } else {
+            "game name should consist of three parts like game-1500-60."
+        };
+        self.error(conn, hint);
     }
 
     /// `%%GAME` in a game, in shogi-server's words.
