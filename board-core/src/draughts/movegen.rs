@@ -447,6 +447,14 @@ fn short_man_count(s: &Sides, j: &[u64; 4]) -> Option<u32> {
     let land1 = each_dir(|d| step(d, step(d, s.men & j[d])));
     let all1 = land1[0] | land1[1] | land1[2] | land1[3];
     let again = each_dir(|e| all1 & j[e]);
+    if again[0] | again[1] | again[2] | again[3] == 0 {
+        // One jump each: one landing square per capture unless two meet.
+        return if overlaps(&land1) == 0 {
+            Some(all1.count_ones())
+        } else {
+            short_man_captures(s, j).map(|(n, _)| n)
+        };
+    }
     let land2 = each_dir(|e| step(e, step(e, again[e])));
     // Third jumps, leaving out the reverse of the second.
     let third = each_dir(|f| (land2[f] | land2[f ^ 1] | land2[f ^ 3]) & j[f]);
