@@ -4,12 +4,19 @@
 //! Throughput is reported in leaf nodes per second.
 //!
 //! `cargo bench -p benches --bench draughts_perft`
+//!
+//! With the filter `speed` (`cargo bench -p benches --bench draughts_perft
+//! -- speed`) only the speed pass runs: the three deep positions compared
+//! with Moby Dam (start d9, Woldouby d15, kings d8), best of 3 runs each in
+//! thread CPU time, printed in Mn/s (the machine is shared: wall time would
+//! count the load). Build it with `RUSTFLAGS="-C target-cpu=native"` for
+//! the numbers in the README.
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use board_core::draughts::{Position, perft};
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput};
 
 const CASES: &[(&str, &str, u32, u64)] = &[
     ("startpos", "W:W31-50:B1-20", 7, 1_049_442),
@@ -56,5 +63,67 @@ fn bench_legal_moves(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench_perft, bench_legal_moves);
-criterion_main!(benches);
+/// The deep positions of the speed pass: name, FEN, depth, leaf count
+/// (`board-core/tests/data/perft-draughts.txt`).
+const SPEED: &[(&str, &str, u32, u64)] = &[
+    ("startpos", "W:W31-50:B1-20", 9, 41_022_423),
+    (
+        "woldouby",
+        "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38",
+        15,
+        346_184_885,
+    ),
+    (
+        "kings",
+        "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
+        8,
+        86_724_219,
+    ),
+];
+
+/// CPU time of the calling thread, in seconds.
+fn thread_cpu_seconds() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a
+    // constant supported on Linux.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime");
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+/// The speed pass: best of 3 thread-CPU-time runs per position, the count
+/// checked on every run.
+fn speed() {
+    for &(name, fen, depth, nodes) in SPEED {
+        let pos: Position = fen.parse().unwrap();
+        let best = (0..3)
+            .map(|_| {
+                let t = thread_cpu_seconds();
+                assert_eq!(perft(black_box(&pos), depth), nodes, "{name}");
+                thread_cpu_seconds() - t
+            })
+            .fold(f64::INFINITY, f64::min);
+        println!(
+            "draughts speed {name} d{depth}: {nodes} nodes, {best:.3} s, {:.0} Mn/s",
+            nodes as f64 / best / 1e6
+        );
+    }
+}
+
+fn main() {
+    let filter = std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .unwrap_or_default();
+    if filter == "speed" {
+        speed();
+        return;
+    }
+    let mut c = Criterion::default().configure_from_args();
+    bench_perft(&mut c);
+    bench_legal_moves(&mut c);
+    c.final_summary();
+}

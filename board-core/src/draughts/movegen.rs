@@ -246,9 +246,24 @@ impl<S: CaptureSink> Search<'_, S> {
         }
     }
 
+    /// [`Search::king_dir`] with the direction known only at run time:
+    /// dispatches to the four specialised searches (callers pass
+    /// directions derived from a constant, so the `match` folds away).
+    #[inline(always)]
+    fn king_dir_any(&mut self, cur: u32, d: usize, captured: u64, n: u32) {
+        match d & 3 {
+            0 => self.king_dir::<0>(cur, captured, n),
+            1 => self.king_dir::<1>(cur, captured, n),
+            2 => self.king_dir::<2>(cur, captured, n),
+            _ => self.king_dir::<3>(cur, captured, n),
+        }
+    }
+
     /// A king on `cur` (having captured `captured`, `n` pieces) trying to
-    /// capture in direction `d`.
-    fn king_dir(&mut self, cur: u32, d: usize, captured: u64, n: u32) {
+    /// capture in direction `D`: one copy per direction, so that every
+    /// step is one shift and every ray table row is known.
+    fn king_dir<const D: usize>(&mut self, cur: u32, captured: u64, n: u32) {
+        let d = D;
         let occ = RAYS[d][cur as usize] & !self.empty;
         if occ == 0 || self.sink.stopped() {
             return;
@@ -279,7 +294,7 @@ impl<S: CaptureSink> Search<'_, S> {
         let cont = next & alive & step(d ^ 2, self.empty) != 0;
         if cont {
             let last = nearest(d ^ 2, landings);
-            self.king_dir(last, d, captured, n);
+            self.king_dir::<D>(last, captured, n);
         }
         // Pieces that can be taken sideways (an empty square behind them):
         // tested here so that the search only recurses into real captures.
@@ -295,10 +310,10 @@ impl<S: CaptureSink> Search<'_, S> {
             let l = rest.trailing_zeros();
             rest &= rest - 1;
             if side1 >> l & 1 != 0 {
-                self.king_dir(l, e1, captured, n);
+                self.king_dir_any(l, e1, captured, n);
             }
             if side3 >> l & 1 != 0 {
-                self.king_dir(l, e3, captured, n);
+                self.king_dir_any(l, e3, captured, n);
             }
         }
         // A continuation from any landing square is a real capture (its
@@ -432,6 +447,14 @@ fn short_man_count(s: &Sides, j: &[u64; 4]) -> Option<u32> {
     let land1 = each_dir(|d| step(d, step(d, s.men & j[d])));
     let all1 = land1[0] | land1[1] | land1[2] | land1[3];
     let again = each_dir(|e| all1 & j[e]);
+    if again[0] | again[1] | again[2] | again[3] == 0 {
+        // One jump each: one landing square per capture unless two meet.
+        return if overlaps(&land1) == 0 {
+            Some(all1.count_ones())
+        } else {
+            short_man_captures(s, j).map(|(n, _)| n)
+        };
+    }
     let land2 = each_dir(|e| step(e, step(e, again[e])));
     // Third jumps, leaving out the reverse of the second.
     let third = each_dir(|f| (land2[f] | land2[f ^ 1] | land2[f ^ 3]) & j[f]);
@@ -557,7 +580,7 @@ pub(crate) fn captures<S: CaptureSink>(s: &Sides, sink: &mut S) {
             }
             // Most directions have no capture: test before the call.
             if king_captures_towards(from, d, s.opp, search.empty) {
-                search.king_dir(from, d, 0, 0);
+                search.king_dir_any(from, d, 0, 0);
             }
         }
     }
