@@ -1,7 +1,7 @@
 //! `perft`: leaf-node counts of the legal move tree.
 //!
 //! The last ply is counted, not played (bulk counting: the generator adds
-//! popcounts of target sets, see `movegen::CountSink`). Above it the moves
+//! popcounts of target sets, see `Position::count_with`). Above it the moves
 //! are played straight out of the generator, never listed: the sink knows
 //! the moving piece's kind, so a child is the parent's copy with a few
 //! bitboards toggled (no piece lookup on the from square, no move list, no
@@ -12,7 +12,7 @@
 
 use super::attacks::pawn_attacks;
 use super::bitboard::Bitboard;
-use super::movegen::{CountSink, Sink};
+use super::movegen::Sink;
 use super::position::{CASTLING_KEEP, CastlingRights, Position};
 use super::simd;
 use super::types::{
@@ -101,14 +101,6 @@ pub(crate) fn inner<const P: bool>(position: &Position, depth: u32) -> u64 {
     sink.nodes
 }
 
-/// `count_legal_moves`, with the generator inlined here.
-#[inline(always)]
-fn count<const P: bool>(position: &Position) -> u64 {
-    let mut sink = CountSink { count: 0 };
-    position.generate_with::<_, P>(&mut sink);
-    sink.count
-}
-
 /// Plays each generated move into a child and counts below it.
 struct PlaySink<'a, const P: bool> {
     parent: &'a Position,
@@ -121,10 +113,11 @@ impl<const P: bool> PlaySink<'_, P> {
     #[inline(always)]
     fn descend(&mut self, child: &mut Position) {
         child.turn = !child.turn;
-        child.update_check_info();
+        // The counting generator computes the check information itself.
         self.nodes += if self.depth == 1 {
-            count::<P>(child)
+            child.count_with::<P>()
         } else {
+            child.update_check_info();
             inner_with::<P>(child, self.depth)
         };
     }
