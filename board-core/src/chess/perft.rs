@@ -92,29 +92,40 @@ pub(crate) fn inner_plain<const P: bool>(position: &Position, depth: u32) -> u64
 /// `attacks::lookup`).
 #[inline(always)]
 pub(crate) fn inner<const P: bool>(position: &Position, depth: u32) -> u64 {
-    let mut sink = PlaySink::<P> {
-        parent: position,
-        depth: depth - 1,
-        nodes: 0,
-    };
-    position.generate_with::<_, P>(&mut sink);
-    sink.nodes
+    if depth == 2 {
+        let mut sink = PlaySink::<P, true> {
+            parent: position,
+            depth: 1,
+            nodes: 0,
+        };
+        position.generate_with::<_, P>(&mut sink);
+        sink.nodes
+    } else {
+        let mut sink = PlaySink::<P, false> {
+            parent: position,
+            depth: depth - 1,
+            nodes: 0,
+        };
+        position.generate_with::<_, P>(&mut sink);
+        sink.nodes
+    }
 }
 
-/// Plays each generated move into a child and counts below it.
-struct PlaySink<'a, const P: bool> {
+/// Plays each generated move into a child and counts below it; `LEAF`:
+/// the children are counted (depth left 1).
+struct PlaySink<'a, const P: bool, const LEAF: bool> {
     parent: &'a Position,
     /// Depth left below the children (at least 1).
     depth: u32,
     nodes: u64,
 }
 
-impl<const P: bool> PlaySink<'_, P> {
+impl<const P: bool, const LEAF: bool> PlaySink<'_, P, LEAF> {
     #[inline(always)]
     fn descend(&mut self, child: &mut Position) {
         child.turn = !child.turn;
         // The counting generator computes the check information itself.
-        self.nodes += if self.depth == 1 {
+        self.nodes += if LEAF {
             child.count_with::<P>()
         } else {
             child.update_check_info();
@@ -172,7 +183,7 @@ impl<const P: bool> PlaySink<'_, P> {
     }
 }
 
-impl<const P: bool> Sink for PlaySink<'_, P> {
+impl<const P: bool, const LEAF: bool> Sink for PlaySink<'_, P, LEAF> {
     #[inline(always)]
     fn piece(&mut self, kind: PieceKind, from: Square, targets: Bitboard) {
         let kind = if kind != PieceKind::King
