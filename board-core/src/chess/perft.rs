@@ -150,21 +150,44 @@ impl<const P: bool, const LEAF: bool> PlaySink<'_, P, LEAF> {
         child
     }
 
+    /// The parent for a move to an empty square by a piece that does not
+    /// leave a king or rook corner square (a pawn): nothing captured, the
+    /// castling rights unchanged (a right implies its rook on its corner
+    /// and its king on its square, so an empty target square takes no
+    /// right away).
     #[inline(always)]
-    fn pawn_move(&mut self, from: Square, to: Square) {
+    fn base_quiet(&self) -> Position {
+        let mut child = *self.parent;
+        child.ep_square = None;
+        child
+    }
+
+    /// [`Self::base`], or [`Self::base_quiet`] when `QUIET` (the target
+    /// square is known to be empty).
+    #[inline(always)]
+    fn base_pawn<const QUIET: bool>(&self, from: Square, to: Square) -> Position {
+        if QUIET {
+            self.base_quiet()
+        } else {
+            self.base(from, to)
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_move<const QUIET: bool>(&mut self, from: Square, to: Square) {
         let us = self.parent.turn.index();
         let from_bb = Bitboard::from_square(from);
         let to_bb = Bitboard::from_square(to);
         if Bitboard::BACKRANKS.contains(to) {
             for kind in PieceKind::PROMOTIONS {
-                let mut child = self.base(from, to);
+                let mut child = self.base_pawn::<QUIET>(from, to);
                 child.by_kind[PieceKind::Pawn.index()] ^= from_bb;
                 child.by_kind[kind.index()] ^= to_bb;
                 child.by_color[us] ^= from_bb | to_bb;
                 self.descend(&mut child);
             }
         } else {
-            let mut child = self.base(from, to);
+            let mut child = self.base_pawn::<QUIET>(from, to);
             child.by_kind[PieceKind::Pawn.index()] ^= from_bb | to_bb;
             child.by_color[us] ^= from_bb | to_bb;
             if from.index().abs_diff(to.index()) == 16 {
@@ -196,7 +219,20 @@ impl<const P: bool, const LEAF: bool> Sink for PlaySink<'_, P, LEAF> {
         };
         let us = self.parent.turn.index();
         let from_bb = Bitboard::from_square(from);
-        for to in targets {
+        // Moves to empty squares first: nothing to capture, and only the
+        // rights of the from square can go (see `base_quiet`).
+        let theirs = self.parent.by_color[(!self.parent.turn).index()];
+        let castling =
+            CastlingRights::from_bits(self.parent.castling.bits() & CASTLING_KEEP[from.index()]);
+        for to in targets & !theirs {
+            let mut child = self.base_quiet();
+            child.castling = castling;
+            let moved = from_bb | Bitboard::from_square(to);
+            child.by_kind[kind.index()] ^= moved;
+            child.by_color[us] ^= moved;
+            self.descend(&mut child);
+        }
+        for to in targets & theirs {
             let mut child = self.base(from, to);
             let moved = from_bb | Bitboard::from_square(to);
             child.by_kind[kind.index()] ^= moved;
@@ -208,7 +244,7 @@ impl<const P: bool, const LEAF: bool> Sink for PlaySink<'_, P, LEAF> {
     #[inline(always)]
     fn pawn(&mut self, from: Square, targets: Bitboard) {
         for to in targets {
-            self.pawn_move(from, to);
+            self.pawn_move::<false>(from, to);
         }
     }
 
@@ -216,8 +252,21 @@ impl<const P: bool, const LEAF: bool> Sink for PlaySink<'_, P, LEAF> {
     fn pawns(&mut self, targets: Bitboard, delta: i32) {
         for to in targets {
             let from = Square::new_masked((to.index() as i32 - delta) as u32);
-            self.pawn_move(from, to);
+            self.pawn_move::<false>(from, to);
         }
+    }
+
+    #[inline(always)]
+    fn pawn_sets(&mut self, [single, double, left, right]: [(Bitboard, i32); 4]) {
+        // Pushes land on empty squares.
+        for (targets, delta) in [single, double] {
+            for to in targets {
+                let from = Square::new_masked((to.index() as i32 - delta) as u32);
+                self.pawn_move::<true>(from, to);
+            }
+        }
+        self.pawns(left.0, left.1);
+        self.pawns(right.0, right.1);
     }
 
     #[inline(always)]
