@@ -40,6 +40,8 @@ const FILE_B: u64 = FILE_A << 1;
 const FILE_G: u64 = FILE_A << 6;
 const RANK_3: u64 = 0xff << 16;
 const RANK_6: u64 = 0xff << 40;
+const RANK_2: u64 = 0xff << 8;
+const RANK_7: u64 = 0xff << 48;
 
 /// The eight knight jumps as shifts of a whole set: the index shift
 /// (`+` = left) and the files a knight must not stand on (it would leave
@@ -505,12 +507,16 @@ impl Position {
                 ((free & !FILE_H) >> 7) & enemies,
             )
         };
-        let promo = Bitboard::BACKRANKS.0;
-        count += u64::from(
-            (single | double | left).count_ones()
-                + right.count_ones()
-                + 3 * (((single | left) & promo).count_ones() + (right & promo).count_ones()),
-        );
+        count += u64::from((single | double | left).count_ones() + right.count_ones());
+        // Promotions: three more moves each (most positions have no pawn
+        // on its seventh rank: one test skips them).
+        let seventh = if WHITE { RANK_7 } else { RANK_2 };
+        if free & seventh != 0 {
+            let promo = Bitboard::BACKRANKS.0;
+            count += u64::from(
+                3 * (((single | left) & promo).count_ones() + (right & promo).count_ones()),
+            );
+        }
 
         // Castling (see `rights` above).
         let castle_k = (rights & 1 != 0) & (occupied.0 & empty_k == 0) & (danger.0 & safe_k == 0);
