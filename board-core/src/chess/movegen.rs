@@ -23,8 +23,8 @@
 
 use super::MoveList;
 use super::attacks::{
-    between, bishop_attacks_with, king_attacks, knight_attacks, line, pawn_attacks,
-    rook_attacks_with,
+    BISHOP_DIRS, ROOK_DIRS, between, bishop_attacks_with, king_attacks, king_zones, knight_attacks,
+    line, pawn_attacks, rays_of_set, rook_attacks_with,
 };
 use super::bitboard::Bitboard;
 use super::position::Position;
@@ -74,6 +74,17 @@ fn knight_set_attacks(knights: Bitboard) -> Bitboard {
     }
     Bitboard(out)
 }
+
+/// `[rook, bishop]` zones of the castling squares (c, d, f, g) of White
+/// and Black: where a slider attacking one of them can stand.
+const CASTLE_ZONE_WHITE: [u64; 2] = [
+    rays_of_set(0x6c, &ROOK_DIRS),
+    rays_of_set(0x6c, &BISHOP_DIRS),
+];
+const CASTLE_ZONE_BLACK: [u64; 2] = [
+    rays_of_set(0x6c << 56, &ROOK_DIRS),
+    rays_of_set(0x6c << 56, &BISHOP_DIRS),
+];
 
 /// Receives generated moves.
 pub(crate) trait Sink {
@@ -398,7 +409,25 @@ impl Position {
         let without_king = occupied ^ king_bb;
         let candidates = king_attacks(king) & !ours;
         let danger = if candidates.more_than_one() {
-            self.attacks_of::<WHITE, P>(without_king)
+            // Only the squares next to the king and, while castling is
+            // allowed, those castling crosses are read: sliders that cannot
+            // reach any of them are left out; the king's own square is
+            // marked when in check.
+            let [mut rook_zone, mut bishop_zone] = king_zones(king);
+            if rights & 3 != 0 {
+                rook_zone |= Bitboard(if WHITE {
+                    CASTLE_ZONE_WHITE[0]
+                } else {
+                    CASTLE_ZONE_BLACK[0]
+                });
+                bishop_zone |= Bitboard(if WHITE {
+                    CASTLE_ZONE_WHITE[1]
+                } else {
+                    CASTLE_ZONE_BLACK[1]
+                });
+            }
+            self.attacks_of_zone::<WHITE, P>(without_king, rook_zone, bishop_zone)
+                | Bitboard(king_bb.0 & 0u64.wrapping_sub(u64::from(checkers.any())))
         } else {
             let mut danger = Bitboard(king_bb.0 & 0u64.wrapping_sub(u64::from(checkers.any())));
             for to in candidates {
@@ -529,6 +558,36 @@ impl Position {
             }
         }
         count
+    }
+
+    /// [`Self::attacks_of`] with the enemy rooks and queens outside
+    /// `rook_zone`, and the bishops and queens outside `bishop_zone`, left
+    /// out (exact on the squares those zones were built for).
+    #[inline(always)]
+    fn attacks_of_zone<const WHITE: bool, const P: bool>(
+        &self,
+        occupied: Bitboard,
+        rook_zone: Bitboard,
+        bishop_zone: Bitboard,
+    ) -> Bitboard {
+        let them = if WHITE { Color::Black } else { Color::White };
+        let theirs = self.by_color[them.index()];
+        let pawns = (self.by_kind[PieceKind::Pawn.index()] & theirs).0;
+        let mut attacked = Bitboard(if WHITE {
+            ((pawns & !FILE_A) >> 9) | ((pawns & !FILE_H) >> 7)
+        } else {
+            ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9)
+        });
+        attacked |= king_attacks(self.king(them));
+        attacked |= knight_set_attacks(self.by_kind[PieceKind::Knight.index()] & theirs);
+        let queens = self.by_kind[PieceKind::Queen.index()];
+        for from in (self.by_kind[PieceKind::Bishop.index()] | queens) & theirs & bishop_zone {
+            attacked |= bishop_attacks_with::<P>(from, occupied);
+        }
+        for from in (self.by_kind[PieceKind::Rook.index()] | queens) & theirs & rook_zone {
+            attacked |= rook_attacks_with::<P>(from, occupied);
+        }
+        attacked
     }
 
     /// Every square a piece of the side not to move attacks, with
