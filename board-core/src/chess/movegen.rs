@@ -24,7 +24,7 @@
 use super::MoveList;
 use super::attacks::{
     BISHOP_DIRS, ROOK_DIRS, between, bishop_attacks_with, king_attacks, king_zones, knight_attacks,
-    line, pawn_attacks, rays_of_set, rook_attacks_with,
+    knight_sources, line, pawn_attacks, rays_of_set, rook_attacks_with,
 };
 use super::bitboard::Bitboard;
 use super::position::Position;
@@ -77,13 +77,15 @@ fn knight_set_attacks(knights: Bitboard) -> Bitboard {
 
 /// `[rook, bishop]` zones of the castling squares (c, d, f, g) of White
 /// and Black: where a slider attacking one of them can stand.
-const CASTLE_ZONE_WHITE: [u64; 2] = [
+const CASTLE_ZONE_WHITE: [u64; 3] = [
     rays_of_set(0x6c, &ROOK_DIRS),
     rays_of_set(0x6c, &BISHOP_DIRS),
+    knight_sources(0x6c),
 ];
-const CASTLE_ZONE_BLACK: [u64; 2] = [
+const CASTLE_ZONE_BLACK: [u64; 3] = [
     rays_of_set(0x6c << 56, &ROOK_DIRS),
     rays_of_set(0x6c << 56, &BISHOP_DIRS),
+    knight_sources(0x6c << 56),
 ];
 
 /// Receives generated moves.
@@ -413,8 +415,13 @@ impl Position {
             // allowed, those castling crosses are read: sliders that cannot
             // reach any of them are left out; the king's own square is
             // marked when in check.
-            let [mut rook_zone, mut bishop_zone] = king_zones(king);
+            let [mut rook_zone, mut bishop_zone, mut knight_zone] = king_zones(king);
             if rights & 3 != 0 {
+                knight_zone |= Bitboard(if WHITE {
+                    CASTLE_ZONE_WHITE[2]
+                } else {
+                    CASTLE_ZONE_BLACK[2]
+                });
                 rook_zone |= Bitboard(if WHITE {
                     CASTLE_ZONE_WHITE[0]
                 } else {
@@ -426,7 +433,7 @@ impl Position {
                     CASTLE_ZONE_BLACK[1]
                 });
             }
-            self.attacks_of_zone::<WHITE, P>(without_king, rook_zone, bishop_zone)
+            self.attacks_of_zone::<WHITE, P>(without_king, [rook_zone, bishop_zone, knight_zone])
                 | Bitboard(king_bb.0 & 0u64.wrapping_sub(u64::from(checkers.any())))
         } else {
             let mut danger = Bitboard(king_bb.0 & 0u64.wrapping_sub(u64::from(checkers.any())));
@@ -567,8 +574,7 @@ impl Position {
     fn attacks_of_zone<const WHITE: bool, const P: bool>(
         &self,
         occupied: Bitboard,
-        rook_zone: Bitboard,
-        bishop_zone: Bitboard,
+        [rook_zone, bishop_zone, knight_zone]: [Bitboard; 3],
     ) -> Bitboard {
         let them = if WHITE { Color::Black } else { Color::White };
         let theirs = self.by_color[them.index()];
@@ -579,7 +585,9 @@ impl Position {
             ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9)
         });
         attacked |= king_attacks(self.king(them));
-        attacked |= knight_set_attacks(self.by_kind[PieceKind::Knight.index()] & theirs);
+        for from in self.by_kind[PieceKind::Knight.index()] & theirs & knight_zone {
+            attacked |= knight_attacks(from);
+        }
         let queens = self.by_kind[PieceKind::Queen.index()];
         for from in (self.by_kind[PieceKind::Bishop.index()] | queens) & theirs & bishop_zone {
             attacked |= bishop_attacks_with::<P>(from, occupied);
