@@ -463,6 +463,83 @@ const fn empty_board_rays(dirs: &[(i32, i32); 4]) -> [u64; 64] {
 static ROOK_RAYS: [u64; 64] = empty_board_rays(&ROOK_DIRS);
 static BISHOP_RAYS: [u64; 64] = empty_board_rays(&BISHOP_DIRS);
 
+/// The union of the empty-board rays (`dirs`) of the squares of `set`:
+/// the squares from which a slider moving along `dirs` could attack some
+/// square of `set`.
+pub(crate) const fn rays_of_set(set: u64, dirs: &[(i32, i32); 4]) -> u64 {
+    let mut out = 0;
+    let mut sq = 0;
+    while sq < 64 {
+        if set & (1 << sq) != 0 {
+            out |= slider_attacks_slow(sq, 0, dirs);
+        }
+        sq += 1;
+    }
+    out
+}
+
+/// The squares from which a knight attacks some square of `set`.
+pub(crate) const fn knight_sources(set: u64) -> u64 {
+    let knight = leaper_table(&[
+        (1, 2),
+        (2, 1),
+        (2, -1),
+        (1, -2),
+        (-1, -2),
+        (-2, -1),
+        (-2, 1),
+        (-1, 2),
+    ]);
+    let mut out = 0;
+    let mut sq = 0;
+    while sq < 64 {
+        if set & (1 << sq) != 0 {
+            out |= knight[sq];
+        }
+        sq += 1;
+    }
+    out
+}
+
+/// `[rook, bishop, knight]` zones of each king square: [`rays_of_set`]
+/// and [`knight_sources`] of the king's neighbourhood (the only sliders
+/// and knights that can attack a square next to the king stand there).
+const fn build_king_zones() -> [[u64; 3]; 64] {
+    let king = leaper_table(&[
+        (1, 0),
+        (1, 1),
+        (0, 1),
+        (-1, 1),
+        (-1, 0),
+        (-1, -1),
+        (0, -1),
+        (1, -1),
+    ]);
+    let mut out = [[0u64; 3]; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        out[sq] = [
+            rays_of_set(king[sq], &ROOK_DIRS),
+            rays_of_set(king[sq], &BISHOP_DIRS),
+            knight_sources(king[sq]),
+        ];
+        sq += 1;
+    }
+    out
+}
+
+#[allow(long_running_const_eval)]
+static KING_ZONES: [[u64; 3]; 64] = build_king_zones();
+
+/// `[rook, bishop, knight]`: the squares from which a rook (resp. a
+/// bishop, a knight) could attack some square next to `sq` (on an empty
+/// board).
+#[inline(always)]
+pub(crate) fn king_zones(sq: Square) -> [Bitboard; 3] {
+    let [r, b, n] = KING_ZONES[sq.index()];
+    [Bitboard(r), Bitboard(b), Bitboard(n)]
+}
+
 /// `(between, line)`: squares strictly between two aligned squares, and the
 /// whole line through them (edge to edge, both included); 0 when the
 /// squares are not on a common rank, file or diagonal.

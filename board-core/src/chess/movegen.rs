@@ -15,15 +15,16 @@
 //! - castling needs the right, empty squares between king and rook, and no
 //!   attack on the king's start, transit and target squares.
 //!
-//! One generic generator feeds a [`Sink`]: [`CountSink`] counts by
-//! popcount (bulk counting for `perft`), [`ListSink`] fills a
-//! [`MoveList`](super::MoveList). Pawn moves of unpinned pawns are produced
+//! One generic generator feeds a [`Sink`]: [`ListSink`] fills a
+//! [`MoveList`](super::MoveList), `perft` plays the moves straight out of
+//! it; a copy specialised for counting (`Position::count_with`, bulk
+//! counting by popcount) serves the last ply of `perft`. Pawn moves of unpinned pawns are produced
 //! a whole set at a time.
 
 use super::MoveList;
 use super::attacks::{
-    between, bishop_attacks_with, king_attacks, knight_attacks, line, pawn_attacks,
-    rook_attacks_with,
+    BISHOP_DIRS, ROOK_DIRS, between, bishop_attacks_with, king_attacks, king_zones, knight_attacks,
+    knight_sources, line, pawn_attacks, rays_of_set, rook_attacks_with,
 };
 use super::bitboard::Bitboard;
 use super::position::Position;
@@ -39,6 +40,8 @@ const FILE_B: u64 = FILE_A << 1;
 const FILE_G: u64 = FILE_A << 6;
 const RANK_3: u64 = 0xff << 16;
 const RANK_6: u64 = 0xff << 40;
+const RANK_2: u64 = 0xff << 8;
+const RANK_7: u64 = 0xff << 48;
 
 /// The eight knight jumps as shifts of a whole set: the index shift
 /// (`+` = left) and the files a knight must not stand on (it would leave
@@ -72,6 +75,19 @@ fn knight_set_attacks(knights: Bitboard) -> Bitboard {
     Bitboard(out)
 }
 
+/// `[rook, bishop]` zones of the castling squares (c, d, f, g) of White
+/// and Black: where a slider attacking one of them can stand.
+const CASTLE_ZONE_WHITE: [u64; 3] = [
+    rays_of_set(0x6c, &ROOK_DIRS),
+    rays_of_set(0x6c, &BISHOP_DIRS),
+    knight_sources(0x6c),
+];
+const CASTLE_ZONE_BLACK: [u64; 3] = [
+    rays_of_set(0x6c << 56, &ROOK_DIRS),
+    rays_of_set(0x6c << 56, &BISHOP_DIRS),
+    knight_sources(0x6c << 56),
+];
+
 /// Receives generated moves.
 pub(crate) trait Sink {
     /// Moves of the (non-pawn) piece on `from` to each square of `targets`.
@@ -101,45 +117,6 @@ pub(crate) trait Sink {
         for (targets, delta) in sets {
             self.pawns(targets, delta);
         }
-    }
-}
-
-/// Counts moves without listing them.
-pub(crate) struct CountSink {
-    pub(crate) count: u64,
-}
-
-impl Sink for CountSink {
-    #[inline(always)]
-    fn piece(&mut self, _role: PieceKind, _from: Square, targets: Bitboard) {
-        self.count += u64::from(targets.count());
-    }
-    #[inline(always)]
-    fn pawn(&mut self, _from: Square, targets: Bitboard) {
-        self.pawns(targets, 0);
-    }
-    #[inline(always)]
-    fn pawns(&mut self, targets: Bitboard, _delta: i32) {
-        self.count += u64::from(targets.count());
-        let promo = targets & Bitboard::BACKRANKS;
-        if promo.any() {
-            self.count += u64::from(3 * promo.count());
-        }
-    }
-    #[inline(always)]
-    fn special(&mut self, _mv: Move) {
-        self.count += 1;
-    }
-    #[inline(always)]
-    fn pawn_sets(&mut self, [single, double, left, right]: [(Bitboard, i32); 4]) {
-        // Pushes land on empty squares, captures on enemy pieces, and a
-        // single and a double push never share a target (the double push
-        // needs the square in front empty): so the first three sets are
-        // disjoint and one popcount counts them (popcount is a dozen
-        // instructions on the baseline x86-64 target, without POPCNT).
-        let disjoint = single.0.0 | double.0.0 | left.0.0;
-        self.pawns(Bitboard(disjoint), 0);
-        self.pawns(right.0, 0);
     }
 }
 
@@ -367,6 +344,258 @@ impl Position {
                 }
             }
         }
+    }
+
+    /// The number of legal moves, with the slider lookups of layout `P`:
+    /// the generator above specialised for counting (bulk counting, the
+    /// last ply of `perft`). Computes the check and pin information itself
+    /// (the stored `checkers`/`pinned` are not read, so a position fresh
+    /// from a move needs no `update_check_info` first), always builds the
+    /// enemy attack map (king moves and castling are then plain masks),
+    /// and counts promotions and castlings without branches.
+    #[inline(always)]
+    pub(crate) fn count_with<const P: bool>(&self) -> u64 {
+        match self.turn {
+            Color::White => self.count_for::<true, P>(),
+            Color::Black => self.count_for::<false, P>(),
+        }
+    }
+
+    #[inline(always)]
+    fn count_for<const WHITE: bool, const P: bool>(&self) -> u64 {
+        let (us, them) = if WHITE {
+            (Color::White, Color::Black)
+        } else {
+            (Color::Black, Color::White)
+        };
+        let ours = self.by_color[us.index()];
+        let theirs = self.by_color[them.index()];
+        let occupied = ours | theirs;
+        let king = self.king(us);
+        let (checkers, pinned) = self.check_info(us);
+
+        // Castling: the right, empty squares between king and rook, and no
+        // attack on the king's start, transit and target squares (tested
+        // below on `danger`). Consistency of the rights (king and rook on
+        // their squares) is kept by FEN parsing and by every move.
+        let (rights, empty_k, safe_k, empty_q, safe_q, g, c) = if WHITE {
+            (
+                self.castling.bits(),
+                0x60u64,
+                0x70u64,
+                0x0eu64,
+                0x1cu64,
+                Square::G1,
+                Square::C1,
+            )
+        } else {
+            (
+                self.castling.bits() >> 2,
+                0x60 << 56,
+                0x70 << 56,
+                0x0e << 56,
+                0x1c << 56,
+                Square::G8,
+                Square::C8,
+            )
+        };
+
+        // King moves: every target not attacked with the king removed.
+        // `danger` is the map of enemy attacks (with the king removed),
+        // built whole when the king has two or more candidate squares;
+        // otherwise it holds the squares that are read: the candidate (one
+        // test), the king's square when in check, and a castling target
+        // square when that castling is otherwise possible (then its
+        // transit square is the one candidate).
+        let king_bb = Bitboard::from_square(king);
+        let without_king = occupied ^ king_bb;
+        let candidates = king_attacks(king) & !ours;
+        let danger = if candidates.more_than_one() {
+            // Only the squares next to the king and, while castling is
+            // allowed, those castling crosses are read: sliders that cannot
+            // reach any of them are left out; the king's own square is
+            // marked when in check.
+            let [mut rook_zone, mut bishop_zone, mut knight_zone] = king_zones(king);
+            if rights & 3 != 0 {
+                knight_zone |= Bitboard(if WHITE {
+                    CASTLE_ZONE_WHITE[2]
+                } else {
+                    CASTLE_ZONE_BLACK[2]
+                });
+                rook_zone |= Bitboard(if WHITE {
+                    CASTLE_ZONE_WHITE[0]
+                } else {
+                    CASTLE_ZONE_BLACK[0]
+                });
+                bishop_zone |= Bitboard(if WHITE {
+                    CASTLE_ZONE_WHITE[1]
+                } else {
+                    CASTLE_ZONE_BLACK[1]
+                });
+            }
+            self.attacks_of_zone::<WHITE, P>(without_king, [rook_zone, bishop_zone, knight_zone])
+                | Bitboard(king_bb.0 & 0u64.wrapping_sub(u64::from(checkers.any())))
+        } else {
+            let mut danger = Bitboard(king_bb.0 & 0u64.wrapping_sub(u64::from(checkers.any())));
+            for to in candidates {
+                if self.attacked_by::<P>(them, to, without_king) {
+                    danger = danger.with(to);
+                }
+            }
+            if rights & 1 != 0
+                && occupied.0 & empty_k == 0
+                && self.attacked_by::<P>(them, g, occupied)
+            {
+                danger = danger.with(g);
+            }
+            if rights & 2 != 0
+                && occupied.0 & empty_q == 0
+                && self.attacked_by::<P>(them, c, occupied)
+            {
+                danger = danger.with(c);
+            }
+            danger
+        };
+        let mut count = u64::from((candidates & !danger).count());
+        if checkers.more_than_one() {
+            return count;
+        }
+        // (`new_masked` keeps the lookup in range when there is no
+        // checker; its result is not used then.)
+        let checker = Square::new_masked(checkers.0.trailing_zeros());
+        let target = if checkers.is_empty() {
+            !ours
+        } else {
+            between(king, checker) | checkers
+        };
+        let queens = self.by_kind[PieceKind::Queen.index()];
+        let diagonal = (self.by_kind[PieceKind::Bishop.index()] | queens) & ours;
+        let straight = (self.by_kind[PieceKind::Rook.index()] | queens) & ours;
+        for from in self.by_kind[PieceKind::Knight.index()] & ours & !pinned {
+            count += u64::from((knight_attacks(from) & target).count());
+        }
+        for from in diagonal & !pinned {
+            count += u64::from((bishop_attacks_with::<P>(from, occupied) & target).count());
+        }
+        for from in straight & !pinned {
+            count += u64::from((rook_attacks_with::<P>(from, occupied) & target).count());
+        }
+        let pawns = self.by_kind[PieceKind::Pawn.index()] & ours;
+        if pinned.any() {
+            // A pinned piece moves along its pin line only; in check that
+            // leaves nothing (the pin line and the check line meet only at
+            // the king, which is not in `target`).
+            for from in diagonal & pinned {
+                let targets = bishop_attacks_with::<P>(from, occupied) & target & line(king, from);
+                count += u64::from(targets.count());
+            }
+            for from in straight & pinned {
+                let targets = rook_attacks_with::<P>(from, occupied) & target & line(king, from);
+                count += u64::from(targets.count());
+            }
+            for from in pawns & pinned {
+                let pin_line = line(king, from) & target;
+                let mut targets = pawn_attacks(us, from) & theirs;
+                let push = Square::new_masked(if WHITE {
+                    from.index() as u32 + 8
+                } else {
+                    (from.index() as u32).wrapping_sub(8)
+                });
+                if !occupied.contains(push) {
+                    targets = targets.with(push);
+                    let start = if WHITE { RANK_3 } else { RANK_6 };
+                    if start & Bitboard::from_square(push).0 != 0 {
+                        let double = Square::new_masked(if WHITE {
+                            push.index() as u32 + 8
+                        } else {
+                            (push.index() as u32).wrapping_sub(8)
+                        });
+                        if !occupied.contains(double) {
+                            targets = targets.with(double);
+                        }
+                    }
+                }
+                let targets = targets & pin_line;
+                count += u64::from(targets.count() + 3 * (targets & Bitboard::BACKRANKS).count());
+            }
+        }
+
+        // Unpinned pawns, set-wise. Pushes land on empty squares, captures
+        // on enemy pieces, and a single and a double push never share a
+        // target: single, double and left captures are disjoint.
+        let free = (pawns & !pinned).0;
+        let empty = !occupied.0;
+        let enemies = theirs.0 & target.0;
+        let (single, double, left, right) = if WHITE {
+            let single = (free << 8) & empty;
+            (
+                single & target.0,
+                ((single & RANK_3) << 8) & empty & target.0,
+                ((free & !FILE_A) << 7) & enemies,
+                ((free & !FILE_H) << 9) & enemies,
+            )
+        } else {
+            let single = (free >> 8) & empty;
+            (
+                single & target.0,
+                ((single & RANK_6) >> 8) & empty & target.0,
+                ((free & !FILE_A) >> 9) & enemies,
+                ((free & !FILE_H) >> 7) & enemies,
+            )
+        };
+        count += u64::from((single | double | left).count_ones() + right.count_ones());
+        // Promotions: three more moves each (most positions have no pawn
+        // on its seventh rank: one test skips them).
+        let seventh = if WHITE { RANK_7 } else { RANK_2 };
+        if free & seventh != 0 {
+            let promo = Bitboard::BACKRANKS.0;
+            count += u64::from(
+                3 * (((single | left) & promo).count_ones() + (right & promo).count_ones()),
+            );
+        }
+
+        // Castling (see `rights` above).
+        let castle_k = (rights & 1 != 0) & (occupied.0 & empty_k == 0) & (danger.0 & safe_k == 0);
+        let castle_q = (rights & 2 != 0) & (occupied.0 & empty_q == 0) & (danger.0 & safe_q == 0);
+        count += u64::from(castle_k) + u64::from(castle_q);
+
+        if let Some(ep) = self.ep_square {
+            for from in pawn_attacks(them, ep) & pawns {
+                count += u64::from(self.ep_is_legal::<P>(from, ep));
+            }
+        }
+        count
+    }
+
+    /// [`Self::attacks_of`] with the enemy rooks and queens outside
+    /// `rook_zone`, and the bishops and queens outside `bishop_zone`, left
+    /// out (exact on the squares those zones were built for).
+    #[inline(always)]
+    fn attacks_of_zone<const WHITE: bool, const P: bool>(
+        &self,
+        occupied: Bitboard,
+        [rook_zone, bishop_zone, knight_zone]: [Bitboard; 3],
+    ) -> Bitboard {
+        let them = if WHITE { Color::Black } else { Color::White };
+        let theirs = self.by_color[them.index()];
+        let pawns = (self.by_kind[PieceKind::Pawn.index()] & theirs).0;
+        let mut attacked = Bitboard(if WHITE {
+            ((pawns & !FILE_A) >> 9) | ((pawns & !FILE_H) >> 7)
+        } else {
+            ((pawns & !FILE_A) << 7) | ((pawns & !FILE_H) << 9)
+        });
+        attacked |= king_attacks(self.king(them));
+        for from in self.by_kind[PieceKind::Knight.index()] & theirs & knight_zone {
+            attacked |= knight_attacks(from);
+        }
+        let queens = self.by_kind[PieceKind::Queen.index()];
+        for from in (self.by_kind[PieceKind::Bishop.index()] | queens) & theirs & bishop_zone {
+            attacked |= bishop_attacks_with::<P>(from, occupied);
+        }
+        for from in (self.by_kind[PieceKind::Rook.index()] | queens) & theirs & rook_zone {
+            attacked |= rook_attacks_with::<P>(from, occupied);
+        }
+        attacked
     }
 
     /// Every square a piece of the side not to move attacks, with

@@ -1,7 +1,7 @@
 //! `perft`: leaf-node counts of the legal move tree.
 //!
 //! The last ply is counted, not played (bulk counting: the generator adds
-//! popcounts of target sets, see `movegen::CountSink`). Above it the moves
+//! popcounts of target sets, see `Position::count_with`). Above it the moves
 //! are played straight out of the generator, never listed: the sink knows
 //! the moving piece's kind, so a child is the parent's copy with a few
 //! bitboards toggled (no piece lookup on the from square, no move list, no
@@ -12,7 +12,7 @@
 
 use super::attacks::pawn_attacks;
 use super::bitboard::Bitboard;
-use super::movegen::{CountSink, Sink};
+use super::movegen::Sink;
 use super::position::{CASTLING_KEEP, CastlingRights, Position};
 use super::simd;
 use super::types::{
@@ -92,39 +92,43 @@ pub(crate) fn inner_plain<const P: bool>(position: &Position, depth: u32) -> u64
 /// `attacks::lookup`).
 #[inline(always)]
 pub(crate) fn inner<const P: bool>(position: &Position, depth: u32) -> u64 {
-    let mut sink = PlaySink::<P> {
-        parent: position,
-        depth: depth - 1,
-        nodes: 0,
-    };
-    position.generate_with::<_, P>(&mut sink);
-    sink.nodes
+    if depth == 2 {
+        let mut sink = PlaySink::<P, true> {
+            parent: position,
+            depth: 1,
+            nodes: 0,
+        };
+        position.generate_with::<_, P>(&mut sink);
+        sink.nodes
+    } else {
+        let mut sink = PlaySink::<P, false> {
+            parent: position,
+            depth: depth - 1,
+            nodes: 0,
+        };
+        position.generate_with::<_, P>(&mut sink);
+        sink.nodes
+    }
 }
 
-/// `count_legal_moves`, with the generator inlined here.
-#[inline(always)]
-fn count<const P: bool>(position: &Position) -> u64 {
-    let mut sink = CountSink { count: 0 };
-    position.generate_with::<_, P>(&mut sink);
-    sink.count
-}
-
-/// Plays each generated move into a child and counts below it.
-struct PlaySink<'a, const P: bool> {
+/// Plays each generated move into a child and counts below it; `LEAF`:
+/// the children are counted (depth left 1).
+struct PlaySink<'a, const P: bool, const LEAF: bool> {
     parent: &'a Position,
     /// Depth left below the children (at least 1).
     depth: u32,
     nodes: u64,
 }
 
-impl<const P: bool> PlaySink<'_, P> {
+impl<const P: bool, const LEAF: bool> PlaySink<'_, P, LEAF> {
     #[inline(always)]
     fn descend(&mut self, child: &mut Position) {
         child.turn = !child.turn;
-        child.update_check_info();
-        self.nodes += if self.depth == 1 {
-            count::<P>(child)
+        // The counting generator computes the check information itself.
+        self.nodes += if LEAF {
+            child.count_with::<P>()
         } else {
+            child.update_check_info();
             inner_with::<P>(child, self.depth)
         };
     }
@@ -146,21 +150,44 @@ impl<const P: bool> PlaySink<'_, P> {
         child
     }
 
+    /// The parent for a move to an empty square by a piece that does not
+    /// leave a king or rook corner square (a pawn): nothing captured, the
+    /// castling rights unchanged (a right implies its rook on its corner
+    /// and its king on its square, so an empty target square takes no
+    /// right away).
     #[inline(always)]
-    fn pawn_move(&mut self, from: Square, to: Square) {
+    fn base_quiet(&self) -> Position {
+        let mut child = *self.parent;
+        child.ep_square = None;
+        child
+    }
+
+    /// [`Self::base`], or [`Self::base_quiet`] when `QUIET` (the target
+    /// square is known to be empty).
+    #[inline(always)]
+    fn base_pawn<const QUIET: bool>(&self, from: Square, to: Square) -> Position {
+        if QUIET {
+            self.base_quiet()
+        } else {
+            self.base(from, to)
+        }
+    }
+
+    #[inline(always)]
+    fn pawn_move<const QUIET: bool>(&mut self, from: Square, to: Square) {
         let us = self.parent.turn.index();
         let from_bb = Bitboard::from_square(from);
         let to_bb = Bitboard::from_square(to);
         if Bitboard::BACKRANKS.contains(to) {
             for kind in PieceKind::PROMOTIONS {
-                let mut child = self.base(from, to);
+                let mut child = self.base_pawn::<QUIET>(from, to);
                 child.by_kind[PieceKind::Pawn.index()] ^= from_bb;
                 child.by_kind[kind.index()] ^= to_bb;
                 child.by_color[us] ^= from_bb | to_bb;
                 self.descend(&mut child);
             }
         } else {
-            let mut child = self.base(from, to);
+            let mut child = self.base_pawn::<QUIET>(from, to);
             child.by_kind[PieceKind::Pawn.index()] ^= from_bb | to_bb;
             child.by_color[us] ^= from_bb | to_bb;
             if from.index().abs_diff(to.index()) == 16 {
@@ -179,7 +206,7 @@ impl<const P: bool> PlaySink<'_, P> {
     }
 }
 
-impl<const P: bool> Sink for PlaySink<'_, P> {
+impl<const P: bool, const LEAF: bool> Sink for PlaySink<'_, P, LEAF> {
     #[inline(always)]
     fn piece(&mut self, kind: PieceKind, from: Square, targets: Bitboard) {
         let kind = if kind != PieceKind::King
@@ -192,7 +219,20 @@ impl<const P: bool> Sink for PlaySink<'_, P> {
         };
         let us = self.parent.turn.index();
         let from_bb = Bitboard::from_square(from);
-        for to in targets {
+        // Moves to empty squares first: nothing to capture, and only the
+        // rights of the from square can go (see `base_quiet`).
+        let theirs = self.parent.by_color[(!self.parent.turn).index()];
+        let castling =
+            CastlingRights::from_bits(self.parent.castling.bits() & CASTLING_KEEP[from.index()]);
+        for to in targets & !theirs {
+            let mut child = self.base_quiet();
+            child.castling = castling;
+            let moved = from_bb | Bitboard::from_square(to);
+            child.by_kind[kind.index()] ^= moved;
+            child.by_color[us] ^= moved;
+            self.descend(&mut child);
+        }
+        for to in targets & theirs {
             let mut child = self.base(from, to);
             let moved = from_bb | Bitboard::from_square(to);
             child.by_kind[kind.index()] ^= moved;
@@ -204,7 +244,7 @@ impl<const P: bool> Sink for PlaySink<'_, P> {
     #[inline(always)]
     fn pawn(&mut self, from: Square, targets: Bitboard) {
         for to in targets {
-            self.pawn_move(from, to);
+            self.pawn_move::<false>(from, to);
         }
     }
 
@@ -212,8 +252,21 @@ impl<const P: bool> Sink for PlaySink<'_, P> {
     fn pawns(&mut self, targets: Bitboard, delta: i32) {
         for to in targets {
             let from = Square::new_masked((to.index() as i32 - delta) as u32);
-            self.pawn_move(from, to);
+            self.pawn_move::<false>(from, to);
         }
+    }
+
+    #[inline(always)]
+    fn pawn_sets(&mut self, [single, double, left, right]: [(Bitboard, i32); 4]) {
+        // Pushes land on empty squares.
+        for (targets, delta) in [single, double] {
+            for to in targets {
+                let from = Square::new_masked((to.index() as i32 - delta) as u32);
+                self.pawn_move::<true>(from, to);
+            }
+        }
+        self.pawns(left.0, left.1);
+        self.pawns(right.0, right.1);
     }
 
     #[inline(always)]

@@ -368,9 +368,7 @@ impl Position {
     /// The number of legal moves, counted without listing them (bulk
     /// counting; what `perft` uses at the last ply).
     pub fn count_legal_moves(&self) -> u64 {
-        let mut sink = movegen::CountSink { count: 0 };
-        self.generate(&mut sink);
-        sink.count
+        super::simd::count(self)
     }
 
     /// Calls `f` with every legal move, in [`Position::legal_moves`] order,
@@ -505,7 +503,15 @@ impl Position {
 
     /// Recomputes `checkers` and `pinned` for the side to move.
     pub(crate) fn update_check_info(&mut self) {
-        let us = self.turn;
+        let (checkers, pinned) = self.check_info(self.turn);
+        self.checkers = checkers;
+        self.pinned = pinned;
+    }
+
+    /// The enemy pieces giving check to `us` (the side to move) and the
+    /// pieces of `us` pinned to their king, computed from the board.
+    #[inline(always)]
+    pub(crate) fn check_info(&self, us: Color) -> (Bitboard, Bitboard) {
         let them = !us;
         let king = self.king(us);
         let ours = self.by_color[us.index()];
@@ -528,8 +534,7 @@ impl Position {
             checkers.0 |= u64::from(none) << sniper.index();
             pinned.0 |= blockers.0 & ours.0 & u64::from(one).wrapping_neg();
         }
-        self.checkers = checkers;
-        self.pinned = pinned;
+        (checkers, pinned)
     }
 
     /// `true` if a piece of `by` attacks `sq`, with `occupied` as the

@@ -64,6 +64,18 @@ pub(crate) fn generate<S: Sink>(position: &Position, sink: &mut S) {
     position.generate_with::<S, PEXT_TARGETED>(sink);
 }
 
+/// The number of legal moves ([`Position::count_with`]): the `pext`
+/// layout if [`pext_available`], else the portable one.
+#[inline(always)]
+pub(crate) fn count(position: &Position) -> u64 {
+    #[cfg(all(target_arch = "x86_64", feature = "std", not(target_feature = "bmi2")))]
+    if pext_available() {
+        // SAFETY: as in `generate`.
+        return unsafe { count_bmi2(position) };
+    }
+    position.count_with::<PEXT_TARGETED>()
+}
+
 /// `perft` below the root for `depth >= 2`: the `pext` path if
 /// [`pext_available`], else the portable one.
 #[inline(always)]
@@ -107,6 +119,16 @@ cfg_detect! {
     #[target_feature(enable = "bmi1,bmi2,popcnt")]
     unsafe fn generate_bmi2<S: Sink>(position: &Position, sink: &mut S) {
         position.generate_with::<S, true>(sink);
+    }
+
+    /// [`Position::count_with`] (`P = true`) compiled with BMI1, BMI2
+    /// and POPCNT.
+    ///
+    /// # Safety
+    /// The CPU must have BMI1, BMI2 and POPCNT.
+    #[target_feature(enable = "bmi1,bmi2,popcnt")]
+    unsafe fn count_bmi2(position: &Position) -> u64 {
+        position.count_with::<true>()
     }
 
     /// `inner::<true>` compiled with BMI1, BMI2 and POPCNT.
