@@ -17,6 +17,9 @@
 //! `ratio` as the filter (`-- ratio`) for the ratio pass alone. On a
 //! shared machine compare within a run only.
 
+#[path = "cpu_time.rs"]
+mod cpu_time;
+use cpu_time::thread_cpu_seconds;
 use criterion::{BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 
@@ -57,20 +60,6 @@ fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
         }
     }
     nodes
-}
-
-/// CPU time of the calling thread, in seconds (the machine is shared:
-/// wall time would count the time other processes had the core).
-fn thread_cpu_seconds() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a
-    // constant supported on Linux.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime");
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
 /// Best thread CPU time of `runs` calls of `f`, in seconds, with the node

@@ -16,6 +16,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use board_core::draughts::{Position, perft};
+#[path = "cpu_time.rs"]
+mod cpu_time;
+use cpu_time::thread_cpu_seconds;
 use criterion::{Criterion, Throughput};
 
 const CASES: &[(&str, &str, u32, u64)] = &[
@@ -80,19 +83,6 @@ const SPEED: &[(&str, &str, u32, u64)] = &[
         86_724_219,
     ),
 ];
-
-/// CPU time of the calling thread, in seconds.
-fn thread_cpu_seconds() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a
-    // constant supported on Linux.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime");
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-}
 
 /// The speed pass: best of 3 thread-CPU-time runs per position, the count
 /// checked on every run.

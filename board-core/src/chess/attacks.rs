@@ -425,7 +425,8 @@ const fn leaper_table(deltas: &[(i32, i32)]) -> [u64; 64] {
     out
 }
 
-static KNIGHT_ATTACKS: [u64; 64] = leaper_table(&[
+/// A knight's steps as (file, rank) deltas.
+const KNIGHT_STEPS: [(i32, i32); 8] = [
     (1, 2),
     (2, 1),
     (2, -1),
@@ -434,8 +435,10 @@ static KNIGHT_ATTACKS: [u64; 64] = leaper_table(&[
     (-2, -1),
     (-2, 1),
     (-1, 2),
-]);
-static KING_ATTACKS: [u64; 64] = leaper_table(&[
+];
+static KNIGHT_ATTACKS: [u64; 64] = leaper_table(&KNIGHT_STEPS);
+/// A king's steps as (file, rank) deltas.
+const KING_STEPS: [(i32, i32); 8] = [
     (1, 0),
     (1, 1),
     (0, 1),
@@ -444,7 +447,8 @@ static KING_ATTACKS: [u64; 64] = leaper_table(&[
     (-1, -1),
     (0, -1),
     (1, -1),
-]);
+];
+static KING_ATTACKS: [u64; 64] = leaper_table(&KING_STEPS);
 static PAWN_ATTACKS: [[u64; 64]; 2] = [
     leaper_table(&[(-1, 1), (1, 1)]),
     leaper_table(&[(-1, -1), (1, -1)]),
@@ -480,16 +484,7 @@ pub(crate) const fn rays_of_set(set: u64, dirs: &[(i32, i32); 4]) -> u64 {
 
 /// The squares from which a knight attacks some square of `set`.
 pub(crate) const fn knight_sources(set: u64) -> u64 {
-    let knight = leaper_table(&[
-        (1, 2),
-        (2, 1),
-        (2, -1),
-        (1, -2),
-        (-1, -2),
-        (-2, -1),
-        (-2, 1),
-        (-1, 2),
-    ]);
+    let knight = leaper_table(&KNIGHT_STEPS);
     let mut out = 0;
     let mut sq = 0;
     while sq < 64 {
@@ -505,16 +500,7 @@ pub(crate) const fn knight_sources(set: u64) -> u64 {
 /// and [`knight_sources`] of the king's neighbourhood (the only sliders
 /// and knights that can attack a square next to the king stand there).
 const fn build_king_zones() -> [[u64; 3]; 64] {
-    let king = leaper_table(&[
-        (1, 0),
-        (1, 1),
-        (0, 1),
-        (-1, 1),
-        (-1, 0),
-        (-1, -1),
-        (0, -1),
-        (1, -1),
-    ]);
+    let king = leaper_table(&KING_STEPS);
     let mut out = [[0u64; 3]; 64];
     let mut sq = 0;
     while sq < 64 {
