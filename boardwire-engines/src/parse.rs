@@ -480,6 +480,27 @@ mod tests {
     /// decoders: `bestmove <move> [ponder <move>]` and nothing after it
     /// (the trailing word named at its byte), `id` of another kind kept
     /// verbatim, an `option` line's words with trailing blanks cut.
+    /// [`bestmove_words`], the public rule for users' own parsers: the
+    /// USI description's `bestmove 7g7f ponder 3c3d` gives both words and
+    /// leaves what follows to the caller; another word than `ponder` is
+    /// trailing input at its byte.
+    #[test]
+    fn bestmove_words_reads_the_move_and_ponder() {
+        let (rest, (mv, ponder)) = bestmove_words(b"7g7f ponder 3c3d x").unwrap();
+        assert_eq!(
+            (mv, ponder, rest),
+            (&b"7g7f"[..], Some(&b"3c3d"[..]), &b" x"[..])
+        );
+        let (rest, (mv, ponder)) = bestmove_words(b"e2e4").unwrap();
+        assert_eq!((mv, ponder, rest), (&b"e2e4"[..], None, &b""[..]));
+        let e = bestmove_words(b"e2e4 hint e7e5").unwrap_err();
+        let nom::Err::Error(e) = e else {
+            panic!("{e:?}")
+        };
+        let e = e.into_decode_error(MessageKind::BestMove, 14);
+        assert_eq!((e.field, e.offset), (Field::Trailing, 5)); // "hint" starts at byte 5
+    }
+
     #[test]
     fn usi_and_uci_share_the_line_grammar() {
         // `x` is byte 26 of both lines.
