@@ -548,7 +548,12 @@ pub(crate) fn has_capture(s: &Sides) -> bool {
 /// Runs the capture search for every piece of the side to move.
 #[inline]
 pub(crate) fn captures<S: CaptureSink>(s: &Sides, sink: &mut S) {
-    let mut men = men_capturers(s);
+    captures_by(s, men_capturers(s), s.kings, sink);
+}
+
+/// [`captures`] for the men of `men` and the kings of `kings` only.
+#[inline(always)]
+fn captures_by<S: CaptureSink>(s: &Sides, mut men: u64, kings: u64, sink: &mut S) {
     while men != 0 {
         if sink.stopped() {
             return;
@@ -564,7 +569,7 @@ pub(crate) fn captures<S: CaptureSink>(s: &Sides, sink: &mut S) {
         };
         search.man(man_landings(b, s.opp, empty), 0, 0);
     }
-    let mut ks = s.kings;
+    let mut ks = kings;
     while ks != 0 {
         let from = ks.trailing_zeros();
         ks &= ks - 1;
@@ -753,7 +758,7 @@ pub(crate) fn count_legal_of<const WHITE: bool>(pos: &Position) -> u64 {
     if s.kings != 0 {
         let (capture, quiet) = kings_look(&s);
         if capture {
-            return count_captures(&s);
+            return count_king_captures(&s);
         }
         kings_quiet = quiet;
     }
@@ -772,6 +777,39 @@ pub(crate) fn count_legal_of<const WHITE: bool>(pos: &Position) -> u64 {
 fn count_captures(s: &Sides) -> u64 {
     let mut sink = CountSink::new();
     captures(s, &mut sink);
+    count_of(s, &sink)
+}
+
+/// [`count_captures`] when a king can capture: if the men's captures are
+/// short (see [`short_man_captures`]), their number and length start the
+/// count and only the kings are searched.
+#[inline(never)]
+fn count_king_captures(s: &Sides) -> u64 {
+    let j = jump_sources(s);
+    let men = (j[0] | j[1] | j[2] | j[3]) & s.men;
+    let mut sink = CountSink::new();
+    if men != 0 {
+        match short_man_captures(s, &j) {
+            // Fewer than DEDUP_MIN captures: distinct moves, and none is
+            // a king's (another origin).
+            Some((n, len)) => {
+                sink.best = len;
+                sink.plain = n;
+            }
+            None => {
+                captures(s, &mut sink);
+                return count_of(s, &sink);
+            }
+        }
+    }
+    captures_by(s, 0, s.kings, &mut sink);
+    count_of(s, &sink)
+}
+
+/// The count of `sink` after a search of `s`, or (if its stash overflowed)
+/// the count of [`for_each_capture`].
+#[inline(always)]
+fn count_of(s: &Sides, sink: &CountSink) -> u64 {
     match sink.count() {
         Some(n) => n,
         None => {
