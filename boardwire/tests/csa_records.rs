@@ -2,7 +2,8 @@
 //! record file of a game equals the one shogi-server wrote for the same
 //! game (`boardwire_vectors::data::CSA_RECORDS`, the `atmark` record) but
 //! for the times, in `DIR/YYYY/MM/DD/<game id>.csa`; the operator's log
-//! has one line per game start and end on stdout.
+//! has one line per game start, end and rejection on stdout; the dates
+//! are the server's local time.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -13,6 +14,11 @@ use std::time::{Duration, Instant};
 use boardwire_vectors::data::CSA_RECORDS;
 
 fn spawn_server(dir: &Path) -> (Child, String) {
+    spawn_server_in(dir, "UTC")
+}
+
+/// The server with `TZ=<tz>` (its local time zone).
+fn spawn_server_in(dir: &Path, tz: &str) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_boardwire"))
         .args([
             "csa",
@@ -25,7 +31,7 @@ fn spawn_server(dir: &Path) -> (Child, String) {
         .arg("--records")
         .arg(dir)
         .args(["--rating-ids", "md5"])
-        .env("TZ", "UTC")
+        .env("TZ", tz)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -63,8 +69,9 @@ impl Player {
             .unwrap();
     }
 
-    /// Reads lines until one starts with `prefix`.
-    fn until(&mut self, prefix: &str) {
+    /// Reads lines until one starts with `prefix`; returns it (without
+    /// its line end).
+    fn until(&mut self, prefix: &str) -> String {
         let mut line = String::new();
         loop {
             line.clear();
@@ -73,7 +80,7 @@ impl Player {
                 "closed before {prefix}"
             );
             if line.starts_with(prefix) {
-                return;
+                return line.trim_end().to_string();
             }
         }
     }
@@ -101,6 +108,35 @@ fn without_times(text: &[u8]) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// Waits (at most 10 s) for the record files under `dir`.
+fn wait_for_csa(dir: &Path) -> Vec<PathBuf> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let files = find_csa(dir);
+        if !files.is_empty() || Instant::now() > deadline {
+            return files;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Two x1 players log in and are sent the Game_Summary of `game` (`+` for
+/// `<prefix>_b`, `-` for `<prefix>_w`); returns them and the Game_ID.
+fn summary(addr: &str, prefix: &str, game: &str) -> (Player, Player, String) {
+    let mut b = Player::new(addr);
+    let mut w = Player::new(addr);
+    b.send(&format!("LOGIN {prefix}_b dummy x1"));
+    b.until("##[LOGIN] +OK");
+    w.send(&format!("LOGIN {prefix}_w dummy x1"));
+    w.until("##[LOGIN] +OK");
+    b.send(&format!("%%GAME {game} +"));
+    w.send(&format!("%%GAME {game} -"));
+    let id = b.until("Game_ID:")["Game_ID:".len()..].to_string();
+    b.until("END Game_Summary");
+    w.until("END Game_Summary");
+    (b, w, id)
 }
 
 fn find_csa(dir: &Path) -> Vec<PathBuf> {
@@ -154,14 +190,7 @@ fn serve_writes_shogi_servers_record_and_logs_games() {
     stdout.read_line(&mut end).unwrap();
 
     // The record is written when the game is over; wait for it.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let files = loop {
-        let files = find_csa(&dir);
-        if !files.is_empty() || Instant::now() > deadline {
-            break files;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let files = wait_for_csa(&dir);
     child.kill().unwrap();
     let _ = child.wait();
 
@@ -211,5 +240,84 @@ fn serve_writes_shogi_servers_record_and_logs_games() {
             "2",
             "moves"
         ]
+    );
+}
+
+/// A game rejected before it starts: the operator's log has
+/// `<date> <time> reject <game id> by <name>`, the name the players are
+/// told (`REJECT:<game id> by <name>`, shogi-server's `Game#reject`).
+#[test]
+fn a_rejected_game_is_logged() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("csa-records-reject");
+    let _ = std::fs::remove_dir_all(&dir);
+    let (mut child, addr) = spawn_server(&dir);
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let (mut b, mut w, id) = summary(&addr, "rej", "rej-1500-0");
+    w.send("REJECT");
+    let told = format!("REJECT:{id} by rej_w");
+    assert_eq!(b.until("REJECT:"), told);
+    assert_eq!(w.until("REJECT:"), told);
+    let mut log = String::new();
+    stdout.read_line(&mut log).unwrap();
+    let files = wait_for_csa(&dir);
+    child.kill().unwrap();
+    let _ = child.wait();
+    let log: Vec<&str> = log.split_whitespace().collect();
+    assert_eq!(&log[2..], ["reject", id.as_str(), "by", "rej_w"], "{log:?}");
+    // The date and time: `YYYY-MM-DD HH:MM:SS`.
+    let shape: String = format!("{} {}", log[0], log[1])
+        .chars()
+        .map(|c| if c.is_ascii_digit() { '9' } else { c })
+        .collect();
+    assert_eq!(shape, "9999-99-99 99:99:99");
+    // The rejected game's record (its header and `'$END_TIME:`) is written.
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert!(files[0].ends_with(format!("{id}.csa")), "{files:?}");
+}
+
+/// The server reads its time zone at start (`TZ`, here the POSIX string
+/// `XYZ-9`: UTC+9, no zone files needed): the record's date directory,
+/// `$START_TIME` and the Game_ID stamp are local times, as shogi-server's
+/// (`Time.now`), not UTC.
+#[test]
+fn records_are_dated_in_the_servers_time_zone() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("csa-records-tz");
+    let _ = std::fs::remove_dir_all(&dir);
+    let (mut child, addr) = spawn_server_in(&dir, "XYZ-9");
+    let utc9 = |t: std::time::SystemTime| {
+        let secs = t.duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
+        chrono::DateTime::from_timestamp(secs + 9 * 3600, 0)
+            .unwrap()
+            .format("%Y/%m/%d %H:%M:%S")
+            .to_string()
+    };
+    let before = utc9(std::time::SystemTime::now());
+    let (_b, mut w, id) = summary(&addr, "tz", "tz-1500-0");
+    let after = utc9(std::time::SystemTime::now());
+    w.send("REJECT");
+    w.until("REJECT:");
+    let files = wait_for_csa(&dir);
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    let start = text
+        .lines()
+        .find_map(|l| l.strip_prefix("$START_TIME:"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        before.as_str() <= start && start <= after.as_str(),
+        "{before} <= {start} <= {after} (UTC+9)"
+    );
+    let rel = files[0].strip_prefix(&dir).unwrap().to_string_lossy();
+    assert_eq!(rel, format!("{}/{id}.csa", &start[..10]));
+    // The stamp: shogi-server's may be a second off `$START_TIME` (two
+    // `Time.now` calls; see the vectors' `atmark` record), so only its zone
+    // is checked.
+    let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
+    let stamp = id.rsplit('+').next().unwrap();
+    assert!(
+        digits(&before).as_str() <= stamp && stamp <= digits(&after).as_str(),
+        "{before} <= {stamp} <= {after} (UTC+9)"
     );
 }

@@ -230,6 +230,55 @@ fn comment_with_a_move() {
     assert_same(ours, &theirs);
 }
 
+/// Comments in EUC-JP, Shift_JIS and ISO-2022-JP (with its ESC bytes),
+/// as Floodgate clients send them, are written byte for byte, not escaped
+/// (issue 14; `csa-protocol/README.md`, the comments row of *Deliberate
+/// differences from shogi-server*: the bytes the player sent).
+#[test]
+fn non_utf8_comments_are_written_as_sent() {
+    // EUC-JP: shogi-server's `TestComment` record has this very line
+    // (`'*` and "日本語UTF8" in EUC-JP, what its Kconv.toeuc writes), so
+    // the bytes we keep give its record unchanged.
+    let mut net = Net::new(RatingIds::Md5);
+    let (p1, p2) = net.x1_game("TestComment", "sente", "gote");
+    net.send(p1, b"+2726FU");
+    net.send(p2, b"-3334FU");
+    net.send(p1, b"+2625FU,'\xc6\xfc\xcb\xdc\xb8\xecUTF8");
+    net.send(p2, b"-2233KA");
+    net.send(p1, b"%TORYO");
+    let ours = net.only_record();
+    assert_same(ours, vector("TestComment"));
+    // Byte for byte (`assert_same` compares lines as lossy text).
+    assert_eq!(
+        without_times(&ours.text),
+        without_times(vector("TestComment"))
+    );
+
+    // Shift_JIS and ISO-2022-JP ("日本語" in each): the bytes after `,'`.
+    let sjis: &[u8] = b"\x93\xfa\x96\x7b\x8c\xea";
+    let jis: &[u8] = b"\x1b$BF|K\\8l\x1b(B";
+    let mut net = Net::new(RatingIds::Names);
+    let (p1, p2) = net.x1_game("t", "sente", "gote");
+    net.send(p1, &[b"+7776FU,'".as_slice(), sjis].concat());
+    net.send(p2, &[b"-3334FU,'".as_slice(), jis].concat());
+    net.send(p1, b"%TORYO");
+    let text = &net.only_record().text;
+    let moves: &[u8] = &[
+        b"\n+7776FU\nT0\n'*".as_slice(),
+        sjis,
+        b"\n-3334FU\nT0\n'*",
+        jis,
+        b"\n%TORYO\n",
+    ]
+    .concat();
+    assert!(
+        text.windows(moves.len()).any(|w| w == moves),
+        "{}",
+        String::from_utf8_lossy(text).escape_debug()
+    );
+    assert!(!text.windows(4).any(|w| w == b"\\x1b" || w == b"\\x1B"));
+}
+
 #[test]
 fn plain_csa_mode_trips() {
     let mut net = Net::new(RatingIds::Md5);

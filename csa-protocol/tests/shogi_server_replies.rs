@@ -70,6 +70,11 @@ impl Raw {
             .collect()
     }
 
+    /// What `id` received since the last call, as bytes.
+    fn take_bytes(&mut self, id: u64) -> Vec<Vec<u8>> {
+        std::mem::take(self.got.get_mut(&id).unwrap())
+    }
+
     /// Sends `line` on `id` and returns what `id` received.
     fn ask(&mut self, id: u64, line: &str) -> Vec<String> {
         self.line(id, line);
@@ -537,6 +542,51 @@ fn monitor2_sends_the_record_so_far_with_comments_and_deferred_lines() {
     );
     r.line(1, "%TORYO");
     assert_eq!(strip(r.take(3)), ["%TORYO", "+OK"]);
+}
+
+/// Comments in EUC-JP, Shift_JIS and ISO-2022-JP (with its ESC bytes)
+/// reach `%%MONITOR2ON`'s record byte for byte, not escaped (issue 14;
+/// `csa-protocol/README.md`, the comments row of *Deliberate differences
+/// from shogi-server*: the bytes the player sent, where shogi-server sends
+/// its record's EUC-JP).
+#[test]
+fn monitor2_sends_non_utf8_comments_as_sent() {
+    let mut r = Raw::new();
+    let id = r.game("enc-1500-0");
+    // "日本語" in each encoding.
+    let euc: &[u8] = b"\xc6\xfc\xcb\xdc\xb8\xec";
+    let sjis: &[u8] = b"\x93\xfa\x96\x7b\x8c\xea";
+    let jis: &[u8] = b"\x1b$BF|K\\8l\x1b(B";
+    r.bytes(1, &[b"+7776FU,'".as_slice(), euc].concat());
+    r.bytes(2, &[b"-3334FU,'".as_slice(), sjis].concat());
+    r.bytes(1, &[b"+2726FU,'".as_slice(), jis].concat());
+    r.x1(3, "pw");
+    r.line(3, &format!("%%MONITOR2ON {id}"));
+    let pre = format!("##[MONITOR2][{id}] ");
+    let got: Vec<Vec<u8>> = r
+        .take_bytes(3)
+        .into_iter()
+        .map(|l| {
+            l.strip_prefix(pre.as_bytes())
+                .unwrap_or_else(|| panic!("{}", String::from_utf8_lossy(&l)))
+                .to_vec()
+        })
+        .collect();
+    let rating = got.iter().position(|l| l == b"'rating:pa:pb").unwrap();
+    let comment = |c: &[u8]| [b"'*".as_slice(), c].concat();
+    let expected: Vec<Vec<u8>> = vec![
+        b"+7776FU".to_vec(),
+        b"T0".to_vec(),
+        comment(euc),
+        b"-3334FU".to_vec(),
+        b"T0".to_vec(),
+        comment(sjis),
+        b"+2726FU".to_vec(),
+        b"T0".to_vec(),
+        comment(jis),
+        b"+OK".to_vec(),
+    ];
+    assert_eq!(got[rating + 1..], expected);
 }
 
 #[test]
