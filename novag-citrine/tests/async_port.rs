@@ -110,7 +110,10 @@ fn a_full_output_buffer_waits_without_holding_the_thread() {
             }
         }
         let elapsed = started.elapsed();
-        assert!(elapsed >= STALL, "{LEN} bytes written in {elapsed:?} with nobody reading");
+        assert!(
+            elapsed >= STALL,
+            "{LEN} bytes written in {elapsed:?} with nobody reading"
+        );
         // A write that blocked the thread would have let no tick run while
         // the reader slept.
         assert!(ticks >= 10, "{ticks} ticks in {elapsed:?}");
