@@ -6,6 +6,10 @@
 //! [`SerialError::DeviceLost`], a device that does not answer is
 //! [`SerialError::PeerSilent`], never a hang. [`Simulator`] (Unix) runs
 //! the simulated [`Device`](crate::session::Device) on a pseudo-terminal.
+//! With the `tokio` feature too, [`AsyncPort`] (Unix) is an open port as a
+//! tokio `AsyncRead + AsyncWrite`, for
+//! `tokio_util::codec::Framed<AsyncPort, HostCodec>` (see
+//! [`codec`](crate::codec)).
 //!
 //! On Linux the user needs access to the tty device (e.g. membership of the
 //! `dialout` group).
@@ -474,3 +478,10 @@ mod simulator {
         }
     }
 }
+
+#[cfg(all(unix, feature = "tokio"))]
+#[cfg_attr(docsrs, doc(cfg(all(unix, feature = "tokio"))))]
+pub use self::async_port::AsyncPort;
+
+#[cfg(all(unix, feature = "tokio"))]
+mod async_port;
