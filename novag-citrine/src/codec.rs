@@ -1,6 +1,7 @@
 //! tokio codecs (feature `tokio`) for `tokio_util::codec::Framed` over any
-//! `AsyncRead + AsyncWrite`: a serial port opened with an async serial
-//! crate, a pseudo-terminal, a TCP serial bridge such as ser2net.
+//! `AsyncRead + AsyncWrite`: a serial port or pseudo-terminal opened as
+//! `serial::AsyncPort` (features `tokio` + `serialport`, Unix), a TCP
+//! serial bridge such as ser2net.
 //!
 //! [`HostCodec`] is the host's end (decodes [`Reply`], encodes
 //! [`Command`] and the [`Driver`](crate::session::Driver)'s [`Transmit`]);

@@ -13,7 +13,7 @@
 //! | [`convert`] | printed moves ⇄ board-core chess moves against a position |
 //! | [`session`] | sans-IO [`Driver`](session::Driver) (host) and [`Device`](session::Device) (simulated Citrine) |
 //! | `codec` | feature `tokio`: `HostCodec`, `DeviceCodec` for `tokio_util::codec::Framed` |
-//! | `serial` | feature `serialport` (default): the driver that owns the port (`serial::open`, `serial::run`, `serial::Limits`) and the simulator on a pty |
+//! | `serial` | feature `serialport` (default): the driver that owns the port (`serial::open`, `serial::run`, `serial::Limits`), the simulator on a pty, and with `tokio` on Unix `serial::AsyncPort` (the port as `AsyncRead + AsyncWrite` for the codecs) |
 //!
 //! The reference for every item is docs/specs/citrine.md in the
 //! repository (Novag's 2008 "Citrine to PC Communication Protocol",
