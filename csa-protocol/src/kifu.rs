@@ -17,8 +17,9 @@
 //! the items. Several records in one file are separated by a `/` line.
 //!
 //! The grammar is [`parse`]: one [`nom`] parser per line kind. [`Records`]
-//! reads a file one record at a time and [`Statements`] one statement at a
-//! time (no allocation); [`parse_kifu`] collects the records.
+//! reads a file one record at a time (its only allocation is the record's
+//! item list) and [`Statements`] one statement at a time (no allocation);
+//! [`parse_kifu`] collects the records.
 //!
 //! ```
 //! use csa_protocol::kifu::{parse_kifu, write_kifu};

@@ -69,7 +69,10 @@ fn framing_and_decoding_the_recording_does_not_allocate() {
         }
     }
     // Every recorded message ends with its NUL (the recording's own count).
-    let nuls: usize = streams.iter().map(|s| s.iter().filter(|&&b| b == 0).count()).sum();
+    let nuls: usize = streams
+        .iter()
+        .map(|s| s.iter().filter(|&&b| b == 0).count())
+        .sum();
     let mut lenient = Leniency::STRICT;
     lenient.b_for_black = true;
 
@@ -116,5 +119,8 @@ fn framing_and_decoding_the_recording_does_not_allocate() {
     // which); here it only must not allocate.
     assert_eq!(encoded_same, frames - 2);
     eprintln!("{frames} frames, kinds {kinds:?}, {allocs} allocations");
-    assert_eq!(allocs, 0, "heap allocations while framing and decoding {frames} frames");
+    assert_eq!(
+        allocs, 0,
+        "heap allocations while framing and decoding {frames} frames"
+    );
 }
