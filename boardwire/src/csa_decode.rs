@@ -15,6 +15,7 @@ use std::io::{Read, Write};
 
 use csa_protocol::decode::decode as decode_line;
 use csa_protocol::error::MessageKind;
+use csa_protocol::framer::{Framer, Status};
 use csa_protocol::kifu::{Item, check_rules, parse_kifu};
 use csa_protocol::message::{
     ClientMessage, EndReason, GameResult, ServerMessage, ServerSpecial, SpecialMove, SummaryLine,
@@ -168,16 +169,16 @@ fn finish(malformed: usize) -> Result<(), Failure> {
 
 fn detect(data: &[u8]) -> CsaFormat {
     // A kifu starts with its version line, after comments if any.
-    let first = data
-        .split(|&b| b == b'\n')
+    let first = lines(data)
+        .map(|(_, l)| l)
         .find(|l| !l.is_empty() && (!l.starts_with(b"'") || l.starts_with(b"'CSA encoding")))
         .unwrap_or(b"");
     if first.starts_with(b"V2") || first.starts_with(b"V3") || first.starts_with(b"'CSA encoding") {
         CsaFormat::Kifu
     } else if capture::is_capture(&String::from_utf8_lossy(data)) {
         CsaFormat::Capture
-    } else if data
-        .split(|&b| b == b'\n')
+    } else if lines(data)
+        .map(|(_, l)| l)
         .filter(|l| !l.is_empty())
         .take(10) // a log line or two may come first
         .filter_map(|l| std::str::from_utf8(l).ok())
@@ -190,16 +191,27 @@ fn detect(data: &[u8]) -> CsaFormat {
     }
 }
 
-/// Input lines without their LF (and CR), numbered from 1; no empty last
-/// line for a final LF.
+/// Input lines without their LF (and CR), numbered from 1, as
+/// csa-protocol's line framer cuts them (no cap: the whole input fits);
+/// no empty last line for a final LF, and a last line without its LF is a
+/// line.
 fn lines(data: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
-    let body = data.strip_suffix(b"\n").unwrap_or(data);
-    let empty = data.is_empty();
-    body.split(|&b| b == b'\n')
-        .filter(move |_| !empty)
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-        .enumerate()
-        .map(|(i, l)| (i + 1, l))
+    let mut framer = Framer::new(data.len());
+    let mut rest = data;
+    std::iter::from_fn(move || match framer.decode(rest) {
+        Status::Complete { frame, consumed } => {
+            rest = &rest[consumed..];
+            Some(frame)
+        }
+        // The cap is the input's length: nothing is over-long, so this is
+        // the unterminated last line (or the end).
+        _ => {
+            let last = std::mem::take(&mut rest);
+            (!last.is_empty()).then(|| last.strip_suffix(b"\r").unwrap_or(last))
+        }
+    })
+    .enumerate()
+    .map(|(i, l)| (i + 1, l))
 }
 
 /// A decoded line: `Ok(Some(reading))`, `Ok(None)` unrecognised, or the
@@ -322,10 +334,13 @@ fn decode_capture(data: &[u8], json: bool, out: &mut dyn Write) -> Result<usize,
                 out,
             )?,
             Payload::Bytes(bytes) => {
-                // A `b'...\r\n'` literal holds the line with its ending.
-                let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-                for line in body.split(|&b| b == b'\n') {
-                    let line = line.strip_suffix(b"\r").unwrap_or(line);
+                // A `b'...\r\n'` literal holds the line with its ending
+                // (an empty payload is a keep-alive line).
+                let framed: Vec<&[u8]> = match lines(bytes).map(|(_, l)| l).collect::<Vec<_>>() {
+                    v if v.is_empty() => vec![&b""[..]],
+                    v => v,
+                };
+                for line in framed {
                     let reading = if direction == "client" {
                         client(line)
                     } else {
@@ -449,12 +464,8 @@ fn decode_kifu(data: &[u8], json: bool, out: &mut dyn Write) -> Result<usize, Fa
         }
         Err(e) => e,
     };
-    // The bytes before line `error.line` (1-based).
-    let good = data
-        .split_inclusive(|&b| b == b'\n')
-        .take(error.line.saturating_sub(1))
-        .map(<[u8]>::len)
-        .sum::<usize>();
+    // The bytes before line `error.line`: its start in the file.
+    let good = error.offset - error.column;
     if let Ok(records) = parse_kifu(&data[..good]) {
         print_kifu(&records, json, out)?;
     }
