@@ -15,7 +15,8 @@ use std::io::{Read, Write};
 
 use csa_protocol::decode::decode as decode_line;
 use csa_protocol::error::MessageKind;
-use csa_protocol::kifu::{Item, parse_kifu};
+use csa_protocol::framer::{Framer, Status};
+use csa_protocol::kifu::{Item, check_rules, parse_kifu};
 use csa_protocol::message::{
     ClientMessage, EndReason, GameResult, ServerMessage, ServerSpecial, SpecialMove, SummaryLine,
     X1Command, X1Reply,
@@ -168,16 +169,16 @@ fn finish(malformed: usize) -> Result<(), Failure> {
 
 fn detect(data: &[u8]) -> CsaFormat {
     // A kifu starts with its version line, after comments if any.
-    let first = data
-        .split(|&b| b == b'\n')
+    let first = lines(data)
+        .map(|(_, l)| l)
         .find(|l| !l.is_empty() && (!l.starts_with(b"'") || l.starts_with(b"'CSA encoding")))
         .unwrap_or(b"");
     if first.starts_with(b"V2") || first.starts_with(b"V3") || first.starts_with(b"'CSA encoding") {
         CsaFormat::Kifu
     } else if capture::is_capture(&String::from_utf8_lossy(data)) {
         CsaFormat::Capture
-    } else if data
-        .split(|&b| b == b'\n')
+    } else if lines(data)
+        .map(|(_, l)| l)
         .filter(|l| !l.is_empty())
         .take(10) // a log line or two may come first
         .filter_map(|l| std::str::from_utf8(l).ok())
@@ -190,16 +191,27 @@ fn detect(data: &[u8]) -> CsaFormat {
     }
 }
 
-/// Input lines without their LF (and CR), numbered from 1; no empty last
-/// line for a final LF.
+/// Input lines without their LF (and CR), numbered from 1, as
+/// csa-protocol's line framer cuts them (no cap: the whole input fits);
+/// no empty last line for a final LF, and a last line without its LF is a
+/// line.
 fn lines(data: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
-    let body = data.strip_suffix(b"\n").unwrap_or(data);
-    let empty = data.is_empty();
-    body.split(|&b| b == b'\n')
-        .filter(move |_| !empty)
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-        .enumerate()
-        .map(|(i, l)| (i + 1, l))
+    let mut framer = Framer::new(data.len());
+    let mut rest = data;
+    std::iter::from_fn(move || match framer.decode(rest) {
+        Status::Complete { frame, consumed } => {
+            rest = &rest[consumed..];
+            Some(frame)
+        }
+        // The cap is the input's length: nothing is over-long, so this is
+        // the unterminated last line (or the end).
+        _ => {
+            let last = std::mem::take(&mut rest);
+            (!last.is_empty()).then(|| last.strip_suffix(b"\r").unwrap_or(last))
+        }
+    })
+    .enumerate()
+    .map(|(i, l)| (i + 1, l))
 }
 
 /// A decoded line: `Ok(Some(reading))`, `Ok(None)` unrecognised, or the
@@ -322,10 +334,13 @@ fn decode_capture(data: &[u8], json: bool, out: &mut dyn Write) -> Result<usize,
                 out,
             )?,
             Payload::Bytes(bytes) => {
-                // A `b'...\r\n'` literal holds the line with its ending.
-                let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-                for line in body.split(|&b| b == b'\n') {
-                    let line = line.strip_suffix(b"\r").unwrap_or(line);
+                // A `b'...\r\n'` literal holds the line with its ending
+                // (an empty payload is a keep-alive line).
+                let framed: Vec<&[u8]> = match lines(bytes).map(|(_, l)| l).collect::<Vec<_>>() {
+                    v if v.is_empty() => vec![&b""[..]],
+                    v => v,
+                };
+                for line in framed {
                     let reading = if direction == "client" {
                         client(line)
                     } else {
@@ -429,13 +444,14 @@ fn summarised(text: &str) -> Option<&str> {
 /// Prints the statements of a kifu; at a malformed line, the statements
 /// before it (the kifu up to that line parsed again) and then the error,
 /// counted as one malformed line. A kifu that reads is then checked
-/// against the rules ([`first_illegal`]): the first position or move they
-/// refuse is printed as an error too, counted as one malformed line.
+/// against the rules (`csa_protocol::kifu::check_rules`): the first
+/// position or move they refuse is printed as an error too, counted as one
+/// malformed line.
 fn decode_kifu(data: &[u8], json: bool, out: &mut dyn Write) -> Result<usize, Failure> {
     let error = match parse_kifu(data) {
         Ok(records) => {
             print_kifu(&records, json, out)?;
-            let Some(bad) = first_illegal(data) else {
+            let Err(bad) = check_rules(data) else {
                 return Ok(0);
             };
             let reading = format!("error: {bad}");
@@ -448,12 +464,8 @@ fn decode_kifu(data: &[u8], json: bool, out: &mut dyn Write) -> Result<usize, Fa
         }
         Err(e) => e,
     };
-    // The bytes before line `error.line` (1-based).
-    let good = data
-        .split_inclusive(|&b| b == b'\n')
-        .take(error.line.saturating_sub(1))
-        .map(<[u8]>::len)
-        .sum::<usize>();
+    // The bytes before line `error.line`: its start in the file.
+    let good = error.offset - error.column;
     if let Ok(records) = parse_kifu(&data[..good]) {
         print_kifu(&records, json, out)?;
     }
@@ -464,119 +476,6 @@ fn decode_kifu(data: &[u8], json: bool, out: &mut dyn Write) -> Result<usize, Fa
         &Entry::new(error.line, "", "kifu", "error", &reading),
     )?;
     Ok(1)
-}
-
-/// The first statement of a kifu the rules refuse: where (1-based record
-/// and line, 0-based column in the line and byte in the file) and why.
-#[derive(Debug, PartialEq, Eq)]
-struct Illegal {
-    record: usize,
-    line: usize,
-    column: usize,
-    offset: usize,
-    what: String,
-}
-
-impl std::fmt::Display for Illegal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "kifu record {}, line {}, column {} (byte {}): {}",
-            self.record, self.line, self.column, self.offset, self.what
-        )
-    }
-}
-
-/// Plays every record of a kifu that reads ([`parse_kifu`] accepted it)
-/// on board-core's rules: its position lines read by board-core's CSA
-/// position reader (piece codes, counts, nifu, dead pieces, the side not
-/// to move in check), then each move checked and played (docs/specs/csa.md,
-/// *Server-side legality*). `None` when every record is legal.
-fn first_illegal(data: &[u8]) -> Option<Illegal> {
-    use board_core::shogi::{CsaPositionParser, CsaPositionStatus, Position};
-    use csa_protocol::kifu::parse::{line as first_item, next_statement};
-
-    let mut record = 1;
-    let mut parser = CsaPositionParser::new();
-    let mut pos: Option<Position> = None;
-    let mut start = 0;
-    let body = data.strip_suffix(b"\n").unwrap_or(data);
-    for (n, raw) in body.split(|&b| b == b'\n').enumerate() {
-        let line_start = start;
-        start += raw.len() + 1;
-        let line = raw.strip_suffix(b"\r").unwrap_or(raw);
-        if line == b"/" {
-            record += 1;
-            parser = CsaPositionParser::new();
-            pos = None;
-            continue;
-        }
-        let illegal = |column: usize, what: String| Illegal {
-            record,
-            line: n + 1,
-            column,
-            offset: line_start + column,
-            what,
-        };
-        if line.is_empty() {
-            continue;
-        }
-        let mut rest = line;
-        let mut first = true;
-        loop {
-            // A statement after the first starts after its `,`.
-            let at = line.len() - rest.len() + usize::from(!first);
-            let parsed = if first {
-                first_item(rest)
-            } else {
-                next_statement(rest)
-            };
-            first = false;
-            // The kifu parsed as a whole: a failure here cannot happen, but
-            // stop reading the line if it does.
-            let Ok((after, item)) = parsed else { break };
-            let fed = match item {
-                Item::Position(p) => Some(p.as_bytes()),
-                Item::SideToMove(Side::Black) => Some(&b"+"[..]),
-                Item::SideToMove(Side::White) => Some(&b"-"[..]),
-                _ => None,
-            };
-            if let Some(text) = fed {
-                match parser.feed_line(text) {
-                    Ok(CsaPositionStatus::Complete(p)) => pos = Some(p),
-                    Ok(CsaPositionStatus::NeedMore) => {}
-                    Err(e) => {
-                        return Some(illegal(
-                            at + e.offset.min(text.len()),
-                            format!("position: {}", e.kind),
-                        ));
-                    }
-                }
-            }
-            if let Item::Move(mv) = item {
-                let Some(p) = pos else {
-                    return Some(illegal(
-                        at,
-                        format!("move {mv} before the position's side-to-move line"),
-                    ));
-                };
-                let played = p
-                    .move_from_csa(&mv)
-                    .and_then(|m| p.play(m).map_err(|e| e.reason));
-                match played {
-                    Ok(next) => pos = Some(next),
-                    Err(reason) => {
-                        return Some(illegal(at, format!("illegal move {mv}: {reason}")));
-                    }
-                }
-            }
-            rest = after;
-            if rest.is_empty() {
-                break;
-            }
-        }
-    }
-    None
 }
 
 fn print_kifu(
@@ -934,75 +833,5 @@ csa       0.004  b         :: game over after 1 moves
             "{out}"
         );
         assert_eq!(lines[2], "    3  alice    client  unrecognised: HELLO");
-    }
-
-    #[test]
-    fn kifu_moves_are_checked_against_the_rules() {
-        // Issue 14: a drop of a rook sente does not hold is reported with
-        // its record, line and byte, and the run fails (exit 2).
-        let (out, r) = run(
-            "V2.2\nPI\n+\n+7776FU,T1\n-3334FU\n+0055HI\n",
-            CsaFormat::Kifu,
-        );
-        assert_eq!(r, Err("1 malformed line(s)".into()));
-        let last = out.lines().last().unwrap();
-        assert!(
-            last.starts_with(
-                "    6  kifu    error: kifu record 1, line 6, column 0 (byte 29): illegal move +0055HI: "
-            ),
-            "{out}"
-        );
-        // Several statements on a line (V2.2 `,`): the byte of the move.
-        let (out, r) = run(
-            "V2.2\nPI\n+\n+7776FU,T1,-3334FU,T1,+0055HI\n",
-            CsaFormat::Auto,
-        );
-        assert!(r.is_err());
-        assert!(
-            out.contains("line 4, column 22 (byte 32): illegal move +0055HI"),
-            "{out}"
-        );
-        // A move of the side not to move, in the second record.
-        let (out, _) = run(
-            "V2.2\nPI\n+\n+7776FU\n/\nV2.2\nPI\n-\n-3334FU\n-7776FU\n",
-            CsaFormat::Kifu,
-        );
-        assert!(
-            out.contains("kifu record 2, line 10, column 0 (byte 38): illegal move -7776FU"),
-            "{out}"
-        );
-    }
-
-    #[test]
-    fn kifu_positions_are_read_by_the_rules() {
-        // Issue 14: `P+00KI00XY` after PI: a fifth gold (a set has four),
-        // then an unknown piece code `XY`; each is refused at its byte.
-        let (out, r) = run("V2.2\nPI\nP+00KI00XY\n+\n", CsaFormat::Kifu);
-        assert!(r.is_err());
-        assert!(
-            out.contains("line 3, column 2 (byte 10): position: too many pieces of kind KI"),
-            "{out}"
-        );
-        let (out, r) = run("V2.2\nPI\nP+00XY\n+\n", CsaFormat::Kifu);
-        assert!(r.is_err());
-        assert!(
-            out.contains("line 3, column 4 (byte 12): position: unknown piece code"),
-            "{out}"
-        );
-    }
-
-    #[test]
-    fn recorded_kifu_files_are_legal() {
-        // Real records (Floodgate, shogi-server's own) play through.
-        let mut files: Vec<&[u8]> = vec![
-            boardwire_vectors::data::KIFU_FLOODGATE_GPS,
-            boardwire_vectors::data::KIFU_UCHIFUZUME,
-        ];
-        files.extend(boardwire_vectors::data::CSA_RECORDS.iter().map(|(_, b)| *b));
-        for data in files {
-            assert_eq!(first_illegal(data), None);
-            let (_, r) = run(&String::from_utf8_lossy(data), CsaFormat::Kifu);
-            assert_eq!(r, Ok(()));
-        }
     }
 }

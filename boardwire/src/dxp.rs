@@ -17,9 +17,9 @@
 //!   s`). An engine that fails resigns its game (GAMEEND `1`) and ends its
 //!   connection; `dxp connect` then exits 1.
 //! * `dxp decode` — decodes a raw capture (NUL-separated), one message per
-//!   line, a recorded capture (`[t] C->S ...\0`, see `capture.rs`) or
-//!   `--message` arguments, and prints each message in words, or its error
-//!   with the offsets.
+//!   line, a recorded capture (`[t] C->S ...\0`, see
+//!   `boardwire_vectors::capture`) or `--message` arguments, and prints each
+//!   message in words, or its error with the offsets.
 //!
 //! Transcript format: see `transcript.rs` (one line per frame, the wire text
 //! without its NUL, then its reading in parentheses; `::` lines are notes).

@@ -196,6 +196,47 @@ PI\n+\n+7776FU\nT1\n'** 0\n-3334FU\nT1\n%TORYO\n";
     );
 }
 
+#[test]
+fn csa_decode_refuses_an_illegal_kifu_move_with_its_line_and_byte() {
+    // Issue 14: after 1. +7776FU -3334FU sente holds no rook, so `+0055HI`
+    // is illegal; line 6 starts at byte 29 of the file. The statements are
+    // printed, then the error; the run fails with exit code 2.
+    let o = common::with_stdin(
+        &["csa", "decode"],
+        b"V2.2\nPI\n+\n+7776FU,T1\n-3334FU\n+0055HI\n",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let out = stdout(&o);
+    let last = out.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with(
+            "    6  kifu    error: kifu record 1, line 6, column 0 (byte 29): illegal move +0055HI: "
+        ),
+        "{out}"
+    );
+    assert!(stderr(&o).contains("1 malformed line(s)"), "{}", stderr(&o));
+}
+
+#[test]
+fn csa_decode_accepts_the_recorded_kifu_files() {
+    // Real records (Floodgate, shogi-server's own) read and play through.
+    let mut files: Vec<(&str, &[u8])> = vec![
+        (
+            "floodgate-gps.csa",
+            boardwire_vectors::data::KIFU_FLOODGATE_GPS,
+        ),
+        (
+            "floodgate-uchifuzume.csa",
+            boardwire_vectors::data::KIFU_UCHIFUZUME,
+        ),
+    ];
+    files.extend(boardwire_vectors::data::CSA_RECORDS.iter().copied());
+    for (name, data) in files {
+        let o = common::with_stdin(&["csa", "decode"], data);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+    }
+}
+
 /// A recorded transcript (the one copy, in `boardwire-vectors`) written to
 /// a file for the command line; its path.
 fn recorded(name: &str, text: &str) -> String {

@@ -17,8 +17,9 @@
 //! the items. Several records in one file are separated by a `/` line.
 //!
 //! The grammar is [`parse`]: one [`nom`] parser per line kind. [`Records`]
-//! reads a file one record at a time and [`Statements`] one statement at a
-//! time (no allocation); [`parse_kifu`] collects the records.
+//! reads a file one record at a time (its only allocation is the record's
+//! item list) and [`Statements`] one statement at a time (no allocation);
+//! [`parse_kifu`] collects the records.
 //!
 //! ```
 //! use csa_protocol::kifu::{parse_kifu, write_kifu};
@@ -776,6 +777,8 @@ pub struct Statements<'a> {
     line_start: usize,
     /// The rest of the current line after a statement (from its `,`).
     cont: &'a [u8],
+    /// 0-based byte in the line where the last statement returned starts.
+    start: usize,
 }
 
 impl<'a> Statements<'a> {
@@ -789,6 +792,7 @@ impl<'a> Statements<'a> {
             line: &[],
             line_start: 0,
             cont: &[],
+            start: 0,
         }
     }
 
@@ -833,6 +837,8 @@ impl<'a> Iterator for Statements<'a> {
     #[inline(always)]
     fn next(&mut self) -> Option<Self::Item> {
         if !self.cont.is_empty() {
+            // After the `,` that `cont` starts with.
+            self.start = self.line.len() - self.cont.len() + 1;
             let r = parse::next_statement(self.cont);
             return Some(self.item(r));
         }
@@ -853,6 +859,7 @@ impl<'a> Iterator for Statements<'a> {
         self.line_no += 1;
         self.line = line;
         self.line_start = start;
+        self.start = 0;
         if line == b"/" {
             return Some(Ok(Statement::RecordEnd));
         }
@@ -970,6 +977,128 @@ impl core::iter::FusedIterator for Records<'_> {}
 /// statement that is not valid CSA.
 pub fn parse_kifu(input: &[u8]) -> Result<Vec<Record<'_>>, KifuError> {
     Records::new(input).collect()
+}
+
+/// A statement of a kifu file that the rules refuse ([`check_rules`]):
+/// which record, where, and why.
+///
+/// ```
+/// use csa_protocol::kifu::{RuleViolation, check_rules};
+///
+/// // Sente holds no rook to drop (issue 14's example).
+/// let e = check_rules(b"V2.2\nPI\n+\n+7776FU,T1\n-3334FU\n+0055HI\n").unwrap_err();
+/// assert_eq!((e.record, e.line, e.column, e.offset), (1, 6, 0, 29));
+/// assert!(matches!(e.what, RuleViolation::IllegalMove { .. }));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("kifu record {record}, line {line}, column {column} (byte {offset}): {what}")]
+#[non_exhaustive]
+pub struct IllegalStatement {
+    /// 1-based number of the record in the file (records are separated by
+    /// `/` lines).
+    pub record: usize,
+    /// 1-based line number in the file.
+    pub line: usize,
+    /// 0-based byte offset in the line.
+    pub column: usize,
+    /// 0-based byte offset in the file (`column` plus the line's start).
+    pub offset: usize,
+    /// What the rules refuse.
+    pub what: RuleViolation,
+}
+
+/// Why [`check_rules`] refuses a statement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RuleViolation {
+    /// A position line that board-core's CSA position reader refuses
+    /// (piece codes, piece counts, nifu, dead pieces, the side not to move
+    /// in check); the column is that of the refused byte.
+    #[error("position: {0}")]
+    Position(board_core::shogi::CsaPositionErrorKind),
+    /// A move before the side-to-move line that ends the position.
+    #[error("move {0} before the position's side-to-move line")]
+    MoveBeforePosition(CsaMove),
+    /// A move the rules refuse in the position it is played in.
+    #[error("illegal move {mv}: {reason}")]
+    IllegalMove {
+        /// The move as written.
+        mv: CsaMove,
+        /// Why it is illegal.
+        reason: board_core::shogi::IllegalMoveError,
+    },
+}
+
+/// Plays every record of a kifu file on board-core's shogi rules
+/// (`docs/specs/csa.md`, *Server-side legality*): its position lines are
+/// read by board-core's CSA position reader, then each move is checked
+/// and played from that position. Returns the first statement the rules
+/// refuse; the rest of the file is not checked.
+///
+/// This is the rules check beside the grammar of [`parse_kifu`]: a
+/// statement that does not read is skipped here ([`parse_kifu`] reports
+/// it), so check a file that [`parse_kifu`] accepts. Reads the file one
+/// statement at a time ([`Statements`]) and does not allocate.
+///
+/// # Errors
+/// [`IllegalStatement`]: the record, line, column and file offset of the
+/// first refused position line or move, and why.
+pub fn check_rules(input: &[u8]) -> Result<(), IllegalStatement> {
+    use board_core::shogi::{CsaPositionParser, CsaPositionStatus, Position};
+
+    let mut record = 1;
+    let mut parser = CsaPositionParser::new();
+    let mut pos: Option<Position> = None;
+    let mut statements = Statements::new(input);
+    while let Some(statement) = statements.next() {
+        let item = match statement {
+            Ok(Statement::Item(item)) => item,
+            Ok(Statement::RecordEnd) => {
+                record += 1;
+                parser = CsaPositionParser::new();
+                pos = None;
+                continue;
+            }
+            Err(_) => continue,
+        };
+        let illegal = |column: usize, what: RuleViolation| IllegalStatement {
+            record,
+            line: statements.line_no,
+            column,
+            offset: statements.line_start + column,
+            what,
+        };
+        let at = statements.start;
+        let fed = match item {
+            Item::Position(p) => Some(p.as_bytes()),
+            Item::SideToMove(Side::Black) => Some(&b"+"[..]),
+            Item::SideToMove(Side::White) => Some(&b"-"[..]),
+            _ => None,
+        };
+        if let Some(text) = fed {
+            match parser.feed_line(text) {
+                Ok(CsaPositionStatus::Complete(p)) => pos = Some(p),
+                Ok(CsaPositionStatus::NeedMore) => {}
+                Err(e) => {
+                    let column = at + e.offset.min(text.len());
+                    return Err(illegal(column, RuleViolation::Position(e.kind)));
+                }
+            }
+        }
+        if let Item::Move(mv) = item {
+            let Some(p) = pos else {
+                return Err(illegal(at, RuleViolation::MoveBeforePosition(mv)));
+            };
+            let played = p
+                .move_from_csa(&mv)
+                .and_then(|m| p.play(m).map_err(|e| e.reason));
+            match played {
+                Ok(next) => pos = Some(next),
+                Err(reason) => return Err(illegal(at, RuleViolation::IllegalMove { mv, reason })),
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Writes records as a kifu file, one statement per line (LF), records
