@@ -279,6 +279,25 @@ fn non_utf8_comments_are_written_as_sent() {
     assert!(!text.windows(4).any(|w| w == b"\\x1b" || w == b"\\x1B"));
 }
 
+/// A comment holding a comma is kept whole after `,'` (a deliberate
+/// difference, csa-protocol README: shogi-server splits the move line at
+/// every comma and records `'*a` only).
+#[test]
+fn a_comment_with_commas_is_kept_whole() {
+    let mut net = Net::new(RatingIds::Names);
+    let (p1, p2) = net.x1_game("t", "sente", "gote");
+    net.send(p1, b"+7776FU,'* 30 a,b,c");
+    net.send(p2, b"-3334FU");
+    net.send(p1, b"%TORYO");
+    let text = &net.only_record().text;
+    let moves: &[u8] = b"\n+7776FU\nT0\n'** 30 a,b,c\n-3334FU\nT0\n%TORYO\n";
+    assert!(
+        text.windows(moves.len()).any(|w| w == moves),
+        "{}",
+        String::from_utf8_lossy(text).escape_debug()
+    );
+}
+
 #[test]
 fn plain_csa_mode_trips() {
     let mut net = Net::new(RatingIds::Md5);
