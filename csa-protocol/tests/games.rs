@@ -815,7 +815,8 @@ fn rating_lists_logged_in_rated_players_best_first() {
 
 #[test]
 fn floodgate_games_need_side_star() {
-    // Spec note, "Extended mode (x1)": `floodgate-` games, side must be `*`.
+    // Spec note docs/specs/csa.md, *Extended mode (x1), shogi-server*:
+    // `floodgate-` games, side must be `*`.
     // shogi-server's error text and behaviour (status unchanged).
     let mut net = Net::new(ServerConfig::default());
     let r = net.add_raw();
