@@ -104,7 +104,9 @@ for msg in sorted(set(dxp))[:40]:
     add("dxp_decode", msg)
 add("dxp_framer", b"\x03" + b"\0".join(m.encode() for m in dxp[:20]) + b"\0")
 
-# Novag Citrine replies: the spec note's examples (citrine.md).
+# Novag Citrine replies: the spec note's examples (docs/specs/citrine.md,
+# *Commands (host -> device) and replies (device -> host)*, *Move text the
+# Citrine prints*).
 replies = [
     "Clock 00:06:27 00:00:01", "Flip", "Flip --> Black", "Game 2", ". white black",
     ". 1 e2-e4 c7-c5", ". 2 Ng1-f3 d7-d6", ". 3 f4xe5 d8-h4", "ID.UCBII VI.09",

@@ -9,7 +9,8 @@ use novag_citrine::framer::{Framer, Status};
 use novag_citrine::message::Reply;
 use std::hint::black_box;
 
-/// Reply lines as the spec note and captured device output show them.
+/// Reply lines as the spec note (docs/specs/citrine.md, *Move text the Citrine
+/// prints*) and captured device output show them.
 const LINES: &[&[u8]] = &[
     b"M   7   g1-f3",
     b"M   7,  c5xd4",

@@ -1,5 +1,6 @@
-//! Engine bridges: put a USI shogi engine on a CSA server, a Hub draughts
-//! engine on DXP, a UCI chess engine against a Novag Citrine.
+#![doc = include_str!("../README.md")]
+//!
+//! # Modules
 //!
 //! A tool crate: it depends on the protocol crates and adds the engine
 //! side.

@@ -2,7 +2,8 @@
 //! a pseudo-terminal. Every run is bounded: the process is killed after a
 //! timeout and the test fails instead of hanging.
 //!
-//! Expectations come from the spec note (docs/specs/citrine.md): after a new
+//! Expectations come from the spec note (docs/specs/citrine.md, *Commands
+//! (host -> device) and replies (device -> host)*, command `F`): after a new
 //! game the Citrine plays Black and takes White only after `F` (flip), so
 //! with `--side black` the device's move must come first; the moves are
 //! checked against the chess rules of `board-core`, not against our output.
@@ -98,7 +99,8 @@ fn host_as_black_flips_the_device_to_white_and_the_device_moves_first() {
     assert!(!r.timed_out, "hung; output so far:\n{}", r.stdout);
     assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
     // The device acknowledges the flip at the new-game position with a bare
-    // `Flip` (spec note, command `F`), printed as the decoded line's text.
+    // `Flip` (spec note docs/specs/citrine.md, *Commands (host -> device) and
+    // replies (device -> host)*, command `F`), printed as the decoded line's text.
     assert!(r.stdout.lines().any(|l| l == "line Flip"), "{}", r.stdout);
     // Plies alternate: the device (White) first, then our acknowledged
     // moves (Black); each is legal in the position it was played in.
@@ -237,8 +239,9 @@ fn repaired_disagreements_are_counted_in_the_auto_failure() {
 
 #[test]
 fn a_device_that_never_answers_stops_the_run() {
-    // An adapter that receives but cannot send (spec note, Known field
-    // problems): the run used to wait forever; now the first unanswered
+    // An adapter that receives but cannot send (spec note
+    // docs/specs/citrine.md, *Known field problems (from user reports)*): the
+    // run used to wait forever; now the first unanswered
     // command (`X ON`) stops it after --ack-timeout-ms with exit 1.
     let r = run(
         &[

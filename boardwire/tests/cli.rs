@@ -170,8 +170,9 @@ fn help_exits_zero() {
 
 #[test]
 fn csa_connect_without_a_game_is_an_argument_error() {
-    // Plain CSA mode asks for the game by the LOGIN password (spec note,
-    // "LOGIN"), x1 mode by %%GAME: both need --game, checked before connecting.
+    // Plain CSA mode asks for the game by the LOGIN password (spec note
+    // docs/specs/csa.md, *Plain CSA mode*), x1 mode by %%GAME (*Extended mode
+    // (x1), shogi-server*): both need --game, checked before connecting.
     for extra in [&[][..], &["--x1"][..]] {
         let mut args = vec!["csa", "connect", "127.0.0.1:9", "--user", "erin"];
         args.extend_from_slice(extra);
@@ -321,7 +322,8 @@ fn a_listen_address_without_a_port_is_refused() {
 
 #[test]
 fn dxp_connect_max_plies_stops_the_game_without_result() {
-    // Spec note, GAMEEND: reason `0` is "no reason/unknown" (issue 16: an
+    // Spec note docs/specs/damexchange.md, *GAMEEND*: reason `0` is "no
+    // reason/unknown" (issue 16: an
     // administrative stop is no draw); `--max-plies 0` makes us stop the
     // game on our first turn (we play White, who begins).
     let (mut server, line) = serve_on_port_0("dxp");

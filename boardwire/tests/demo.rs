@@ -74,7 +74,8 @@ fn no_arguments_runs_the_whole_demo() {
     let err = String::from_utf8(o.stderr).unwrap();
     assert!(o.status.success(), "exit {:?}\n{err}\n{out}", o.status);
 
-    // ---- DXP (spec note: messages, BACKREQ/BACKACC, dialogue).
+    // ---- DXP (spec note docs/specs/damexchange.md: *Messages*, *BACKREQ*,
+    // *BACKACC*, *Roles and dialogue (layer 2)*).
     let dxp = messages(&out, "dxp");
     let sent = |pred: &dyn Fn(&str) -> bool| {
         dxp.iter()
@@ -133,7 +134,9 @@ fn no_arguments_runs_the_whole_demo() {
     assert_ne!(ends[0].1, ends[1].1, "{ends:?}");
     assert!(ends[1].2.starts_with("E0"), "{ends:?}");
 
-    // ---- CSA (spec note: plain mode, Game_Summary, AGREE/START, x1, MONITOR2, results).
+    // ---- CSA (spec note docs/specs/csa.md: *Plain CSA mode*, *Game_Summary*,
+    // *Agreement -> game*, *Extended mode (x1), shogi-server* for x1 and
+    // MONITOR2, *Results*).
     let csa = messages(&out, "csa");
     let has = |party: &str, arrow: &str, pred: &dyn Fn(&str) -> bool| {
         csa.iter()
@@ -179,7 +182,8 @@ fn no_arguments_runs_the_whole_demo() {
     assert!(has("bob", "->", &|m| m == "LOGOUT"));
     assert!(has("bob", "<-", &|m| m == "LOGOUT:completed"));
 
-    // ---- Citrine (spec note: X ON, M moves acknowledged, T take-backs).
+    // ---- Citrine (spec note docs/specs/citrine.md, *Commands (host -> device)
+    // and replies (device -> host)*: X ON, M moves acknowledged, T take-backs).
     let cit = messages(&out, "citrine");
     let sent: Vec<&str> = cit
         .iter()

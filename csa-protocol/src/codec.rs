@@ -111,6 +111,32 @@ macro_rules! codec {
                         .map_err(FrameError::Malformed)
                 }))
             }
+
+            /// At the end of the stream a last line without its LF is
+            /// decoded as a line (a peer that closed right after writing
+            /// it), as novag-citrine's codecs do; one longer than the cap
+            /// is `Overlong`.
+            fn decode_eof(&mut self, src: &mut BytesMut) -> io::Result<Option<Self::Item>> {
+                if let Some(item) = self.decode(src)? {
+                    return Ok(Some(item));
+                }
+                if src.is_empty() {
+                    return Ok(None);
+                }
+                let len = src.len();
+                let max = self.framer.max_frame_len();
+                let item = if len > max {
+                    Err(FrameError::Overlong { len, max })
+                } else {
+                    let line = src.strip_suffix(b"\r").unwrap_or(&src[..]);
+                    decode_with::<$in<'_>>(line, &self.leniency)
+                        .map($in::into_owned)
+                        .map_err(FrameError::Malformed)
+                };
+                src.advance(len);
+                self.framer.reset();
+                Ok(Some(item))
+            }
         }
 
         impl Encoder<&$out<'_>> for $name {
@@ -178,6 +204,35 @@ mod tests {
             ]
         );
         assert!(buf.is_empty());
+    }
+
+    #[test]
+    fn a_last_line_without_lf_is_decoded_at_the_end_of_the_stream() {
+        // docs/specs/csa.md, *Plain CSA mode*: `LOGOUT`; a line ends with LF
+        // (or CR LF, *Transport and lexical rules*), which a peer closing
+        // the connection may not have sent.
+        for bytes in [&b"LOGOUT"[..], b"LOGOUT\r", b"\nLOGOUT"] {
+            let mut codec = ServerCodec::default();
+            let mut buf = BytesMut::from(bytes);
+            let mut items = Vec::new();
+            while let Some(item) = codec.decode_eof(&mut buf).unwrap() {
+                items.push(item);
+            }
+            let mut want = Vec::new();
+            if bytes.starts_with(b"\n") {
+                want.push(Ok(ClientMessage::KeepAlive));
+            }
+            want.push(Ok(ClientMessage::Logout));
+            assert_eq!(items, want, "{bytes:?}");
+            assert!(buf.is_empty());
+        }
+        let mut codec = ServerCodec::new(4);
+        let mut buf = BytesMut::from(&b"LOGOUT"[..]);
+        assert_eq!(
+            codec.decode_eof(&mut buf).unwrap(),
+            Some(Err(FrameError::Overlong { len: 6, max: 4 }))
+        );
+        assert_eq!(codec.decode_eof(&mut buf).unwrap(), None);
     }
 
     #[test]

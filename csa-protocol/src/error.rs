@@ -251,7 +251,7 @@ named_enum! {
 /// What is wrong with a field. See [`DecodeError`]. The core variants
 /// (`Empty` to `TooLong`) are the same in every protocol crate of the
 /// family; `NotUtf8` and `CsaMove` are CSA's own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Problem {
     /// The field (or value) is present but empty.
@@ -338,7 +338,7 @@ impl fmt::Display for Problem {
 ///     "LOGIN name at byte 9: expected [0-9A-Za-z_@.-], found '/'"
 /// );
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
 #[error("{message} {field} at byte {offset}: {problem}")]
 #[non_exhaustive]
 pub struct DecodeError {

@@ -48,7 +48,7 @@ pub mod types;
 // The family's common names at the crate root, as in `damexchange` and
 // `novag-citrine` (docs/SHAPE.md, "The names, as decided").
 pub use decode::{Decode, Leniency, decode, decode_with};
-pub use error::{DecodeError, Field, FrameError, MessageKind, Problem, ValueError};
+pub use error::{DecodeError, Expected, Field, FrameError, MessageKind, Problem, ValueError};
 pub use framer::{Framer, Status};
 pub use message::{ClientMessage, GameSummary, ServerMessage, X1Command, X1Reply};
 
@@ -66,5 +66,15 @@ mod tests {
         is_error::<crate::convert::IllegalMove>();
         is_error::<crate::kifu::KifuError>();
         is_error::<crate::session::CommandError>();
+    }
+
+    /// `DecodeError` is `Copy + Hash` (a map key, a set of seen errors), as
+    /// in the other protocol crates (docs/SHAPE.md, *Errors*).
+    #[test]
+    fn decode_error_is_copy_and_hash() {
+        fn is_key<E: Copy + Eq + core::hash::Hash>() {}
+        is_key::<crate::DecodeError>();
+        is_key::<crate::Problem>();
+        is_key::<crate::Expected>();
     }
 }

@@ -1,5 +1,7 @@
-//! Known-answer tests from the spec note's own examples (which come from the
-//! CSA protocol pages and shogi-server's documentation), run through
+//! Known-answer tests from the examples in the spec note docs/specs/csa.md
+//! (*Plain CSA mode*, *Game_Summary*, *Agreement -> game*, *Moves*,
+//! *Results*, *Extended mode (x1), shogi-server*; they come from the CSA
+//! protocol pages and shogi-server's documentation), run through
 //! decode -> expected value -> encode -> same bytes -> decode -> same value;
 //! and proptest round trips.
 

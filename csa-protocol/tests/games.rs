@@ -11,7 +11,8 @@ use board_core::shogi::Position;
 use csa_protocol::kifu::parse_kifu;
 use csa_protocol::message::{EndReason, SpecialMove, X1Command, X1Reply};
 use csa_protocol::session::{
-    Client, ClientConfig, ClientState, ConnId, Event, Outcome, Server, ServerConfig, ServerEvent,
+    Client, ClientConfig, ClientState, CommandError, ConnId, Event, Outcome, Server, ServerConfig,
+    ServerEvent,
 };
 use csa_protocol::types::*;
 
@@ -815,7 +816,8 @@ fn rating_lists_logged_in_rated_players_best_first() {
 
 #[test]
 fn floodgate_games_need_side_star() {
-    // Spec note, "Extended mode (x1)": `floodgate-` games, side must be `*`.
+    // Spec note docs/specs/csa.md, *Extended mode (x1), shogi-server*:
+    // `floodgate-` games, side must be `*`.
     // shogi-server's error text and behaviour (status unchanged).
     let mut net = Net::new(ServerConfig::default());
     let r = net.add_raw();
@@ -1093,4 +1095,24 @@ fn frame_errors_from_a_codec_are_reported_and_drop_an_open_summary_block() {
         "{:?}",
         String::from_utf8_lossy(out.as_bytes())
     );
+}
+
+#[test]
+fn wrong_state_names_the_state_as_the_spec_does() {
+    // docs/specs/csa.md, *Extended mode (x1), shogi-server*: the states
+    // `connected -> game_waiting -> agree_waiting -> start_waiting -> game`,
+    // written so in shogi-server's "you are in <status> status" errors.
+    let names = [
+        (ClientState::Connected, "connected"),
+        (ClientState::GameWaiting, "game_waiting"),
+        (ClientState::AgreeWaiting, "agree_waiting"),
+        (ClientState::StartWaiting, "start_waiting"),
+        (ClientState::Game, "game"),
+    ];
+    for (state, name) in names {
+        assert_eq!(
+            CommandError::WrongState(state).to_string(),
+            format!("not allowed in state {name}")
+        );
+    }
 }

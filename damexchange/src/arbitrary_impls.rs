@@ -9,12 +9,14 @@ use arbitrary::{Arbitrary, Result, Unstructured};
 use crate::message::{BackReq, Captures, GameReq, MAX_MESSAGE_LEN, Move, Unrecognised};
 use crate::types::{ChatText, Color, Name, Square};
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'u> Arbitrary<'u> for Square {
     fn arbitrary(u: &mut Unstructured<'u>) -> Result<Square> {
         Ok(Square::new(u.int_in_range(1..=50)?).unwrap_or(Square::MIN_SQUARE))
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'u> Arbitrary<'u> for Name<'_> {
     fn arbitrary(u: &mut Unstructured<'u>) -> Result<Self> {
         let len = u.int_in_range(1..=Name::WIRE_LEN)?;
@@ -28,6 +30,7 @@ impl<'u> Arbitrary<'u> for Name<'_> {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'u> Arbitrary<'u> for ChatText<'_> {
     fn arbitrary(u: &mut Unstructured<'u>) -> Result<Self> {
         let len = u.int_in_range(1..=ChatText::MAX_LEN)?;
@@ -39,6 +42,7 @@ impl<'u> Arbitrary<'u> for ChatText<'_> {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'u> Arbitrary<'u> for Captures {
     fn arbitrary(u: &mut Unstructured<'u>) -> Result<Captures> {
         let n = u.int_in_range(0..=Captures::MAX)?;
@@ -55,6 +59,7 @@ impl<'u> Arbitrary<'u> for Captures {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'u> Arbitrary<'u> for Move {
     fn arbitrary(u: &mut Unstructured<'u>) -> Result<Move> {
         Ok(Move {
@@ -66,6 +71,7 @@ impl<'u> Arbitrary<'u> for Move {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'u> Arbitrary<'u> for GameReq<'_> {
     fn arbitrary(u: &mut Unstructured<'u>) -> Result<Self> {
         Ok(GameReq {
@@ -79,6 +85,7 @@ impl<'u> Arbitrary<'u> for GameReq<'_> {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'u> Arbitrary<'u> for BackReq {
     fn arbitrary(u: &mut Unstructured<'u>) -> Result<BackReq> {
         Ok(BackReq {
@@ -88,6 +95,7 @@ impl<'u> Arbitrary<'u> for BackReq {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'u> Arbitrary<'u> for Unrecognised<'_> {
     fn arbitrary(u: &mut Unstructured<'u>) -> Result<Self> {
         let len = u.int_in_range(1..=MAX_MESSAGE_LEN)?;

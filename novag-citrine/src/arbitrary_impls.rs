@@ -31,12 +31,14 @@ fn color(u: &mut Unstructured<'_>) -> Result<Color> {
     })
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for MoveNumber {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(MoveNumber::new(u.int_in_range(1..=MoveNumber::MAX)?).expect("in range"))
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for ClockTime {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(ClockTime::new(
@@ -48,6 +50,7 @@ impl<'a> Arbitrary<'a> for ClockTime {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for Level {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         let kind = LevelKind::arbitrary(u)?;
@@ -55,6 +58,7 @@ impl<'a> Arbitrary<'a> for Level {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for NormalMove {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(NormalMove {
@@ -72,6 +76,7 @@ impl<'a> Arbitrary<'a> for NormalMove {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for MoveText {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(match u.int_in_range(0u8..=7)? {
@@ -82,6 +87,7 @@ impl<'a> Arbitrary<'a> for MoveText {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for Token<'a> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         let len = u.int_in_range(1..=Token::MAX_LEN)?;
@@ -95,6 +101,7 @@ impl<'a> Arbitrary<'a> for Token<'a> {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for HostMove {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(HostMove {
@@ -105,6 +112,7 @@ impl<'a> Arbitrary<'a> for HostMove {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for MoveLine {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(MoveLine {
@@ -116,6 +124,7 @@ impl<'a> Arbitrary<'a> for MoveLine {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for DiagramRow {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         let rank = if bool::arbitrary(u)? {
@@ -148,6 +157,7 @@ fn line<'a>(u: &mut Unstructured<'a>) -> Result<&'a [u8]> {
     )
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for RawLine<'a> {
     /// Any line without CR or LF (only an unrecognised one round-trips as a
     /// [`Reply::Unrecognised`]; see the `Reply` and `Command` impls).
@@ -156,6 +166,7 @@ impl<'a> Arbitrary<'a> for RawLine<'a> {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for Reply<'a> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(match u.int_in_range(0u8..=14)? {
@@ -206,6 +217,7 @@ impl<'a> Arbitrary<'a> for Reply<'a> {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for Command<'a> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(match u.int_in_range(0u8..=15)? {
@@ -240,6 +252,7 @@ impl<'a> Arbitrary<'a> for Command<'a> {
     }
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for Leniency {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(Leniency {

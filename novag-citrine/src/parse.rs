@@ -11,7 +11,9 @@
 //! 0-based byte offset in the line.
 //!
 //! Replies are matched exactly as the Citrine prints them (keywords and
-//! letters in the case shown in the spec note, `sd`/`tr`, `on`/`off`,
+//! letters in the case shown in the spec note, docs/specs/citrine.md,
+//! *Commands (host -> device) and replies (device -> host)* and *Move text
+//! the Citrine prints*: `sd`/`tr`, `on`/`off`,
 //! `x`, `ep`, `O-O`); fields are separated by any run of spaces or tabs
 //! (docs/specs/citrine.md, *Link*: "fields are padded with runs of spaces or tabs").
 //! Commands are case-insensitive (docs/specs/citrine.md, *Link*).

@@ -1,4 +1,6 @@
-//! Known-answer tests: every example of the spec note (docs/specs/citrine.md)
+//! Known-answer tests: every example of the spec note (docs/specs/citrine.md,
+//! *Commands (host -> device) and replies (device -> host)*, *Move text the
+//! Citrine prints*)
 //! and of the captured device output it cites, decoded to hand-written values
 //! and encoded back to the spellings shown there.
 
@@ -133,8 +135,9 @@ fn game_list_document() {
 
 #[test]
 fn game_list_captured() {
-    // Captured from a real Citrine (the user log the spec note cites for
-    // `. 3 f4xe5 d8-h4`); columns as printed.
+    // Captured from a real Citrine (the user log the spec note
+    // docs/specs/citrine.md cites for `. 3 f4xe5 d8-h4` in *Commands (host ->
+    // device) and replies (device -> host)*, command `G`); columns as printed.
     let lines = [
         "Game   6",
         ".      white       black",
@@ -388,7 +391,8 @@ fn whitespace_runs_tabs_and_case() {
 #[test]
 fn position_board_diagram() {
     // The layout is unconfirmed; white upper case, black lower case, empty
-    // squares blank or `::` per the spec note.
+    // squares blank or `::` per the spec note (docs/specs/citrine.md,
+    // *Commands (host -> device) and replies (device -> host)*, command `P`).
     let w = |role| {
         Some(Piece {
             color: Color::White,

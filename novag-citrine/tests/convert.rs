@@ -25,7 +25,8 @@ fn uci(p: &Position, s: &str) -> Move {
 
 #[test]
 fn captured_game_list_replays_to_mate() {
-    // The captured `G` output quoted by the spec note (`. 3 f4xe5 d8-h4`),
+    // The captured `G` output quoted by the spec note (docs/specs/citrine.md,
+    // *Commands (host -> device) and replies (device -> host)*: `. 3 f4xe5 d8-h4`),
     // replayed move by move; final FEN and mate from python-chess 1.11.2.
     let rows = [
         ".   1  e2-e4       e7-e5",

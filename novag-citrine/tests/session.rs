@@ -412,8 +412,9 @@ fn a_second_move_in_one_turn_is_refused() {
 
 #[test]
 fn a_device_that_never_answers_is_reported_silent() {
-    // A Bluetooth adapter that receives but cannot send (spec note, Known
-    // field problems): the driver waited forever before.
+    // A Bluetooth adapter that receives but cannot send (spec note
+    // docs/specs/citrine.md, *Known field problems (from user reports)*): the
+    // driver waited forever before.
     let now = Duration::ZERO;
     let mut driver = Driver::new(DriverConfig::default(), now);
     let mut device = Device::new(
@@ -460,7 +461,8 @@ fn a_device_that_never_answers_is_reported_silent() {
 #[test]
 fn a_device_repeating_new_game_does_not_grow_the_queue() {
     // Every `New Game` makes the driver re-send its settings (the device
-    // forgets them; spec note, Known field problems); repeated ones replace
+    // forgets them; spec note docs/specs/citrine.md, *Known field problems
+    // (from user reports)*); repeated ones replace
     // the settings still queued instead of piling up.
     let now = Duration::ZERO;
     let mut driver = Driver::new(DriverConfig::default(), now);
@@ -476,7 +478,8 @@ fn a_device_repeating_new_game_does_not_grow_the_queue() {
 #[test]
 fn a_frame_error_from_a_codec_starts_a_resync() {
     // Codec users hand over the item error; bytes may have been lost, so the
-    // driver asks for the position (`P`, spec note, Known field problems).
+    // driver asks for the position (`P`, spec note docs/specs/citrine.md,
+    // *Known field problems (from user reports)*).
     let now = Duration::ZERO;
     let mut driver = Driver::new(
         DriverConfig {
@@ -499,8 +502,8 @@ fn a_frame_error_from_a_codec_starts_a_resync() {
 
 #[test]
 fn no_move_past_the_last_move_number_the_citrine_prints() {
-    // Move lines carry a number 1..=9999 (spec note, Move text the Citrine
-    // prints): move 10000 cannot be acknowledged, so it is not sent.
+    // Move lines carry a number 1..=9999 (spec note docs/specs/citrine.md,
+    // *Move text the Citrine prints*): move 10000 cannot be acknowledged, so it is not sent.
     let now = Duration::ZERO;
     let mut driver = Driver::new(DriverConfig::default(), now);
     let late: board_core::chess::Position =
@@ -814,7 +817,8 @@ fn flip_is_sent_at_start_and_after_every_new_game() {
     }
     assert_eq!(sent, [&b"X ON\r\n"[..], b"U OFF\r\n", b"F\r\n"]);
     // The simulated Citrine takes White when flipped at the new-game
-    // position (spec note, command `F`) and moves first.
+    // position (spec note docs/specs/citrine.md, *Commands (host -> device)
+    // and replies (device -> host)*, command `F`) and moves first.
     let mut driver = Driver::new(
         DriverConfig {
             host_color: Some(Color::Black),

@@ -43,7 +43,7 @@ pub struct CsaMove {
 /// Malformed CSA move text. Positions are 0-based byte offsets within the
 /// 7-byte token ([`ParseCsaMoveError::offset`]); `Display` says "at byte
 /// N".
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
 #[non_exhaustive]
 pub enum ParseCsaMoveError {
     /// Not exactly 7 bytes.

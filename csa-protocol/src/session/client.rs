@@ -122,6 +122,24 @@ pub enum ClientState {
     Disconnected,
 }
 
+/// The state's name as docs/specs/csa.md, *Extended mode (x1),
+/// shogi-server* (`connected -> game_waiting -> agree_waiting ->
+/// start_waiting -> game`), writes it; `login` and `disconnected` before
+/// and after those.
+impl fmt::Display for ClientState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ClientState::Login => "login",
+            ClientState::Connected => "connected",
+            ClientState::GameWaiting => "game_waiting",
+            ClientState::AgreeWaiting => "agree_waiting",
+            ClientState::StartWaiting => "start_waiting",
+            ClientState::Game => "game",
+            ClientState::Disconnected => "disconnected",
+        })
+    }
+}
+
 /// What the client waits for when the server stays silent
 /// ([`Event::PeerSilent`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -385,7 +403,7 @@ pub enum CommandError {
     #[error("the move limit of the game is reached")]
     MoveLimit,
     /// The call needs another state.
-    #[error("not allowed in state {0:?}")]
+    #[error("not allowed in state {0}")]
     WrongState(ClientState),
     /// The move is illegal on the board (board-core's reason).
     #[error(transparent)]
