@@ -1468,7 +1468,7 @@ mod tests {
     #[test]
     fn transcript_readings_of_the_spec_examples() {
         let line = |wire: &[u8]| message_line(&damexchange::decode(wire).unwrap()).1;
-        // Spec note examples: `B005Z` goes back to move 5, Black to move;
+        // Spec note examples (docs/specs/damexchange.md, *Messages*): `B005Z` goes back to move 5, Black to move;
         // `M001205250422122320` is 5x25 taking 4 pieces; `E00`.
         assert_eq!(
             line(b"B005Z"),
