@@ -195,7 +195,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn generate_for<S: Sink, const WHITE: bool, const P: bool>(&self, sink: &mut S) {
+    pub(crate) fn generate_for<S: Sink, const WHITE: bool, const P: bool>(&self, sink: &mut S) {
         let (us, them) = if WHITE {
             (Color::White, Color::Black)
         } else {
@@ -362,7 +362,7 @@ impl Position {
     }
 
     #[inline(always)]
-    fn count_for<const WHITE: bool, const P: bool>(&self) -> u64 {
+    pub(crate) fn count_for<const WHITE: bool, const P: bool>(&self) -> u64 {
         let (us, them) = if WHITE {
             (Color::White, Color::Black)
         } else {

@@ -16,7 +16,8 @@ use super::movegen::Sink;
 use super::position::{CASTLING_KEEP, CastlingRights, Position};
 use super::simd;
 use super::types::{
-    KIND_CASTLE_KING_BITS, KIND_CASTLE_QUEEN_BITS, KIND_EN_PASSANT_BITS, Move, PieceKind, Square,
+    Color, KIND_CASTLE_KING_BITS, KIND_CASTLE_QUEEN_BITS, KIND_EN_PASSANT_BITS, Move, PieceKind,
+    Square,
 };
 use super::{MAX_MOVES, MoveList};
 
@@ -92,41 +93,61 @@ pub(crate) fn inner_plain<const P: bool>(position: &Position, depth: u32) -> u64
 /// `attacks::lookup`).
 #[inline(always)]
 pub(crate) fn inner<const P: bool>(position: &Position, depth: u32) -> u64 {
+    match position.turn {
+        Color::White => inner_for::<P, true>(position, depth),
+        Color::Black => inner_for::<P, false>(position, depth),
+    }
+}
+
+/// [`inner`] with the side to move known at compile time (`WHITE`), in
+/// the generator and in the play sink (so each child is counted by the
+/// one colour's counting generator, not by a test of its side to move).
+#[inline(always)]
+fn inner_for<const P: bool, const WHITE: bool>(position: &Position, depth: u32) -> u64 {
     if depth == 2 {
-        let mut sink = PlaySink::<P, true> {
+        let mut sink = PlaySink::<P, true, WHITE> {
             parent: position,
             depth: 1,
             nodes: 0,
         };
-        position.generate_with::<_, P>(&mut sink);
+        position.generate_for::<_, WHITE, P>(&mut sink);
         sink.nodes
     } else {
-        let mut sink = PlaySink::<P, false> {
+        let mut sink = PlaySink::<P, false, WHITE> {
             parent: position,
             depth: depth - 1,
             nodes: 0,
         };
-        position.generate_with::<_, P>(&mut sink);
+        position.generate_for::<_, WHITE, P>(&mut sink);
         sink.nodes
     }
 }
 
 /// Plays each generated move into a child and counts below it; `LEAF`:
-/// the children are counted (depth left 1).
-struct PlaySink<'a, const P: bool, const LEAF: bool> {
+/// the children are counted (depth left 1); `WHITE`: White moves in the
+/// parent.
+struct PlaySink<'a, const P: bool, const LEAF: bool, const WHITE: bool> {
     parent: &'a Position,
     /// Depth left below the children (at least 1).
     depth: u32,
     nodes: u64,
 }
 
-impl<const P: bool, const LEAF: bool> PlaySink<'_, P, LEAF> {
+impl<const P: bool, const LEAF: bool, const WHITE: bool> PlaySink<'_, P, LEAF, WHITE> {
+    /// The side to move in the parent, and its index.
+    const COLOR: Color = if WHITE { Color::White } else { Color::Black };
+    const US: usize = Self::COLOR.index();
+
     #[inline(always)]
     fn descend(&mut self, child: &mut Position) {
-        child.turn = !child.turn;
+        child.turn = if WHITE { Color::Black } else { Color::White };
         // The counting generator computes the check information itself.
         self.nodes += if LEAF {
-            child.count_with::<P>()
+            if WHITE {
+                child.count_for::<false, P>()
+            } else {
+                child.count_for::<true, P>()
+            }
         } else {
             child.update_check_info();
             inner_with::<P>(child, self.depth)
@@ -142,7 +163,7 @@ impl<const P: bool, const LEAF: bool> PlaySink<'_, P, LEAF> {
         for bb in &mut child.by_kind {
             *bb &= !to_bb;
         }
-        child.by_color[(!child.turn).index()] &= !to_bb;
+        child.by_color[1 - Self::US] &= !to_bb;
         child.castling = CastlingRights::from_bits(
             child.castling.bits() & CASTLING_KEEP[from.index()] & CASTLING_KEEP[to.index()],
         );
@@ -175,7 +196,7 @@ impl<const P: bool, const LEAF: bool> PlaySink<'_, P, LEAF> {
 
     #[inline(always)]
     fn pawn_move<const QUIET: bool>(&mut self, from: Square, to: Square) {
-        let us = self.parent.turn.index();
+        let us = Self::US;
         let from_bb = Bitboard::from_square(from);
         let to_bb = Bitboard::from_square(to);
         if Bitboard::BACKRANKS.contains(to) {
@@ -193,10 +214,10 @@ impl<const P: bool, const LEAF: bool> PlaySink<'_, P, LEAF> {
             if from.index().abs_diff(to.index()) == 16 {
                 let ep = Square::new_masked(((from.index() + to.index()) / 2) as u32);
                 // Only worth keeping if an enemy pawn could take.
-                if (pawn_attacks(self.parent.turn, ep)
+                if (pawn_attacks(Self::COLOR, ep)
                     & child.by_kind[PieceKind::Pawn.index()]
-                    & child.by_color[(!self.parent.turn).index()])
-                .any()
+                    & child.by_color[1 - Self::US])
+                    .any()
                 {
                     child.ep_square = Some(ep);
                 }
@@ -206,7 +227,7 @@ impl<const P: bool, const LEAF: bool> PlaySink<'_, P, LEAF> {
     }
 }
 
-impl<const P: bool, const LEAF: bool> Sink for PlaySink<'_, P, LEAF> {
+impl<const P: bool, const LEAF: bool, const WHITE: bool> Sink for PlaySink<'_, P, LEAF, WHITE> {
     #[inline(always)]
     fn piece(&mut self, kind: PieceKind, from: Square, targets: Bitboard) {
         let kind = if kind != PieceKind::King
@@ -217,11 +238,11 @@ impl<const P: bool, const LEAF: bool> Sink for PlaySink<'_, P, LEAF> {
         } else {
             kind
         };
-        let us = self.parent.turn.index();
+        let us = Self::US;
         let from_bb = Bitboard::from_square(from);
         // Moves to empty squares first: nothing to capture, and only the
         // rights of the from square can go (see `base_quiet`).
-        let theirs = self.parent.by_color[(!self.parent.turn).index()];
+        let theirs = self.parent.by_color[1 - Self::US];
         let castling =
             CastlingRights::from_bits(self.parent.castling.bits() & CASTLING_KEEP[from.index()]);
         for to in targets & !theirs {
@@ -271,7 +292,7 @@ impl<const P: bool, const LEAF: bool> Sink for PlaySink<'_, P, LEAF> {
 
     #[inline(always)]
     fn special(&mut self, mv: Move) {
-        let us = self.parent.turn.index();
+        let us = Self::US;
         let from = mv.from();
         let to = mv.to();
         let moved = Bitboard::from_square(from) | Bitboard::from_square(to);
