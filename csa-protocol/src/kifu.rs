@@ -985,7 +985,7 @@ pub fn parse_kifu(input: &[u8]) -> Result<Vec<Record<'_>>, KifuError> {
 /// ```
 /// use csa_protocol::kifu::{RuleViolation, check_rules};
 ///
-/// // Sente holds no rook to drop (issue 14's example).
+/// // Sente holds no rook to drop.
 /// let e = check_rules(b"V2.2\nPI\n+\n+7776FU,T1\n-3334FU\n+0055HI\n").unwrap_err();
 /// assert_eq!((e.record, e.line, e.column, e.offset), (1, 6, 0, 29));
 /// assert!(matches!(e.what, RuleViolation::IllegalMove { .. }));
