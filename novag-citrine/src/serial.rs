@@ -6,10 +6,10 @@
 //! [`SerialError::DeviceLost`], a device that does not answer is
 //! [`SerialError::PeerSilent`], never a hang. [`Simulator`] (Unix) runs
 //! the simulated [`Device`](crate::session::Device) on a pseudo-terminal.
-//! With the `tokio` feature too, [`AsyncPort`] (Unix) is an open port as a
+//! With the `tokio` feature too, `AsyncPort` (Unix) is an open port as a
 //! tokio `AsyncRead + AsyncWrite`, for
-//! `tokio_util::codec::Framed<AsyncPort, HostCodec>` (see
-//! [`codec`](crate::codec)).
+//! `tokio_util::codec::Framed<AsyncPort, HostCodec>` (see the `codec`
+//! module; both exist only with that feature).
 //!
 //! On Linux the user needs access to the tty device (e.g. membership of the
 //! `dialout` group).
