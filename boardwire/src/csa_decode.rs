@@ -16,7 +16,7 @@ use std::io::{Read, Write};
 use csa_protocol::decode::decode as decode_line;
 use csa_protocol::error::MessageKind;
 use csa_protocol::framer::{Framer, Status};
-use csa_protocol::kifu::{Item, check_rules, parse_kifu};
+use csa_protocol::kifu::{Item, Statement, Statements, check_rules, parse_kifu};
 use csa_protocol::message::{
     ClientMessage, EndReason, GameResult, ServerMessage, ServerSpecial, SpecialMove, SummaryLine,
     X1Command, X1Reply,
@@ -108,14 +108,22 @@ fn emit(out: &mut dyn Write, json: bool, e: &Entry<'_>) -> Result<(), Failure> {
         }
         s.push('}');
         writeln!(out, "{s}")?;
-    } else if e.party.is_empty() {
-        writeln!(out, "{:>5}  {:<6}  {}", e.line, e.direction, e.reading)?;
     } else {
-        writeln!(
-            out,
-            "{:>5}  {:<8} {:<6}  {}",
-            e.line, e.party, e.direction, e.reading
-        )?;
+        // The JSON form names an error by its kind; text says it.
+        let error = if e.kind == "error" { "error: " } else { "" };
+        if e.party.is_empty() {
+            writeln!(
+                out,
+                "{:>5}  {:<6}  {error}{}",
+                e.line, e.direction, e.reading
+            )?;
+        } else {
+            writeln!(
+                out,
+                "{:>5}  {:<8} {:<6}  {error}{}",
+                e.line, e.party, e.direction, e.reading
+            )?;
+        }
     }
     Ok(())
 }
@@ -152,7 +160,7 @@ pub(crate) fn decode(
         f => f,
     };
     let malformed = match format {
-        CsaFormat::Kifu => decode_kifu(&data, json, out)?,
+        CsaFormat::Kifu => return decode_kifu(&data, json, out),
         CsaFormat::Capture => decode_capture(&data, json, out)?,
         CsaFormat::Transcript => decode_transcript(&data, json, out)?,
         _ => decode_lines(lines(&data), from, json, out)?,
@@ -256,7 +264,7 @@ fn emit_reading(
     let (kind, text, bad) = match reading {
         Ok(Some(r)) => ("message", r, 0),
         Ok(None) => ("unrecognised", format!("unrecognised: {shown}"), 0),
-        Err(e) => ("error", format!("error: {e}"), 1),
+        Err(e) => ("error", e, 1),
     };
     let entry = Entry {
         wire: Some(&shown),
@@ -304,7 +312,7 @@ fn decode_capture(data: &[u8], json: bool, out: &mut dyn Write) -> Result<usize,
             Ok(r) => r,
             Err(e) => {
                 malformed += 1;
-                let reading = format!("error: {e}");
+                let reading = e.to_string();
                 emit(out, json, &Entry::new(n, "", "", "error", &reading))?;
                 continue;
             }
@@ -441,56 +449,52 @@ fn summarised(text: &str) -> Option<&str> {
     whole.then_some(text)
 }
 
-/// Prints the statements of a kifu; at a malformed line, the statements
-/// before it (the kifu up to that line parsed again) and then the error,
-/// counted as one malformed line. A kifu that reads is then checked
-/// against the rules (`csa_protocol::kifu::check_rules`): the first
-/// position or move they refuse is printed as an error too, counted as one
-/// malformed line.
-fn decode_kifu(data: &[u8], json: bool, out: &mut dyn Write) -> Result<usize, Failure> {
-    let error = match parse_kifu(data) {
-        Ok(records) => {
-            print_kifu(&records, json, out)?;
-            let Err(bad) = check_rules(data) else {
-                return Ok(0);
-            };
-            let reading = format!("error: {bad}");
-            emit(
-                out,
-                json,
-                &Entry::new(bad.line, "", "kifu", "error", &reading),
-            )?;
-            return Ok(1);
-        }
-        Err(e) => e,
+/// Prints the statements of a kifu, each with its line in the file and
+/// its record (`kifu1` for the first, as [`check_rules`] numbers them).
+/// The first malformed statement, or else the first position or move that
+/// the rules refuse ([`check_rules`]), ends the listing: the statements
+/// of the lines before it are printed, then the error, and the run fails
+/// naming that line.
+fn decode_kifu(data: &[u8], json: bool, out: &mut dyn Write) -> Result<(), Failure> {
+    // Where the kifu stops: its line, the line's start in the file, why.
+    let stop = match parse_kifu(data) {
+        Ok(_) => check_rules(data).err().map(|bad| {
+            (
+                bad.line,
+                bad.offset - bad.column,
+                bad.to_string(),
+                "breaks the rules",
+            )
+        }),
+        Err(e) => Some((e.line, e.offset - e.column, e.to_string(), "is malformed")),
     };
-    // The bytes before line `error.line`: its start in the file.
-    let good = error.offset - error.column;
-    if let Ok(records) = parse_kifu(&data[..good]) {
-        print_kifu(&records, json, out)?;
-    }
-    let reading = format!("error: {error}");
-    emit(
-        out,
-        json,
-        &Entry::new(error.line, "", "kifu", "error", &reading),
-    )?;
-    Ok(1)
+    let good = stop.as_ref().map_or(data.len(), |s| s.1);
+    print_kifu(&data[..good], json, out)?;
+    let Some((line, _, reading, why)) = stop else {
+        return Ok(());
+    };
+    emit(out, json, &Entry::new(line, "", "kifu", "error", &reading))?;
+    Err(Failure::Input(format!("kifu line {line} {why}")))
 }
 
-fn print_kifu(
-    records: &[csa_protocol::kifu::Record<'_>],
-    json: bool,
-    out: &mut dyn Write,
-) -> Result<(), Failure> {
-    let mut n = 0;
-    for (r, record) in records.iter().enumerate() {
-        let direction = format!("kifu{r}");
-        for item in &record.items {
-            n += 1;
-            let (kind, reading) = kifu_text(item);
-            emit(out, json, &Entry::new(n, "", &direction, kind, &reading))?;
-        }
+/// Prints the statements of `data`, which reads without error (a `/`
+/// line, the end of a record, is not printed).
+fn print_kifu(data: &[u8], json: bool, out: &mut dyn Write) -> Result<(), Failure> {
+    let mut statements = Statements::new(data);
+    let mut record = 1;
+    while let Some(statement) = statements.next() {
+        let line = statements.line();
+        let direction = format!("kifu{record}");
+        let (kind, reading) = match statement {
+            Ok(Statement::Item(item)) => kifu_text(&item),
+            Ok(Statement::RecordEnd) => {
+                record += 1;
+                continue;
+            }
+            // Not reached: `data` was read once already.
+            Err(e) => ("error", e.to_string()),
+        };
+        emit(out, json, &Entry::new(line, "", &direction, kind, &reading))?;
     }
     Ok(())
 }

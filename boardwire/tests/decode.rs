@@ -171,6 +171,15 @@ fn csa_decode_json_and_messages_on_the_command_line() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stdout(&o).contains("error: "), "{}", stdout(&o));
     assert!(stdout(&o).contains("at byte 5"), "{}", stdout(&o));
+    // With --json the kind says it is an error; the value does not repeat it.
+    let o = boardwire(&["csa", "decode", "--json", "--message", "+7776ZZ"]);
+    assert_eq!(o.status.code(), Some(2));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("{\"line\":1,\"direction\":\"client\",\"kind\":\"error\",\"value\":\""),
+        "{out}"
+    );
+    assert!(!out.contains("\"value\":\"error: "), "{out}");
 }
 
 #[test]
@@ -182,18 +191,18 @@ PI\n+\n+7776FU\nT1\n'** 0\n-3334FU\nT1\n%TORYO\n";
     assert_eq!(
         decoded(&["csa", "decode"], kifu, 0),
         [
-            "    1  kifu0   version 2",
-            "    2  kifu0   name of sente (+): gps_normal",
-            "    3  kifu0   name of gote (-): gps_l",
-            "    4  kifu0   $EVENT: wdoor+floodgate-900-0+gps_normal+gps_l+20100507120007",
-            "    5  kifu0   position line PI",
-            "    6  kifu0   sente (+) to move",
-            "    7  kifu0   move +7776FU: sente FU 7g to 7f",
-            "    8  kifu0   time 1 s",
-            "    9  kifu0   comment: ** 0",
-            "   10  kifu0   move -3334FU: gote FU 3c to 3d",
-            "   11  kifu0   time 1 s",
-            "   12  kifu0   special %TORYO",
+            "    1  kifu1   version 2",
+            "    2  kifu1   name of sente (+): gps_normal",
+            "    3  kifu1   name of gote (-): gps_l",
+            "    4  kifu1   $EVENT: wdoor+floodgate-900-0+gps_normal+gps_l+20100507120007",
+            "    5  kifu1   position line PI",
+            "    6  kifu1   sente (+) to move",
+            "    7  kifu1   move +7776FU: sente FU 7g to 7f",
+            "    8  kifu1   time 1 s",
+            "    9  kifu1   comment: ** 0",
+            "   10  kifu1   move -3334FU: gote FU 3c to 3d",
+            "   11  kifu1   time 1 s",
+            "   12  kifu1   special %TORYO",
         ]
     );
 }
@@ -209,14 +218,67 @@ fn csa_decode_refuses_an_illegal_kifu_move_with_its_line_and_byte() {
     );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let out = stdout(&o);
-    let last = out.lines().last().unwrap_or_default();
+    let lines: Vec<&str> = out.lines().collect();
+    // Each statement is shown at its line: `+7776FU,T1` are both line 4.
+    assert_eq!(
+        lines[..6],
+        [
+            "    1  kifu1   version 2.2",
+            "    2  kifu1   position line PI",
+            "    3  kifu1   sente (+) to move",
+            "    4  kifu1   move +7776FU: sente FU 7g to 7f",
+            "    4  kifu1   time 1 s",
+            "    5  kifu1   move -3334FU: gote FU 3c to 3d",
+        ],
+        "{out}"
+    );
+    assert_eq!(lines.len(), 7, "{out}");
     assert!(
-        last.starts_with(
+        lines[6].starts_with(
             "    6  kifu    error: kifu record 1, line 6, column 0 (byte 29): illegal move +0055HI: "
         ),
         "{out}"
     );
-    assert!(stderr(&o).contains("1 malformed line(s)"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("kifu line 6 breaks the rules"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn csa_decode_lists_a_refused_kifu_only_up_to_the_refused_line() {
+    // `+0055HI` (line 4 of the second record, line 9 of the file) is
+    // illegal: no rook in hand. The first record and the second's first
+    // two lines are listed, the statements after the refused one are not,
+    // and `--json` names the error by its kind, its value without a prefix.
+    let o = common::with_stdin(
+        &["csa", "decode", "--json"],
+        b"V2.2\nPI\n+\n+7776FU\n/\nV2.2\nPI\n+\n+0055HI\n-3334FU\n",
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 8, "{out}");
+    assert!(
+        lines[3].starts_with("{\"line\":4,\"direction\":\"kifu1\","),
+        "{out}"
+    );
+    assert!(
+        lines[4].starts_with("{\"line\":6,\"direction\":\"kifu2\","),
+        "{out}"
+    );
+    assert!(
+        lines[7].starts_with(
+            "{\"line\":9,\"direction\":\"kifu\",\"kind\":\"error\",\"value\":\"kifu record 2, line 9, column 0 (byte 30): illegal move +0055HI"
+        ),
+        "{out}"
+    );
+    assert!(
+        stderr(&o).contains("kifu line 9 breaks the rules"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -796,6 +796,21 @@ impl<'a> Statements<'a> {
         }
     }
 
+    /// The 1-based line number of the statement (or error) last returned,
+    /// 0 before the first. Statements written several to a line (`,`)
+    /// share their line's number.
+    ///
+    /// ```
+    /// use csa_protocol::kifu::Statements;
+    ///
+    /// let mut s = Statements::new(b"V2.2\nPI\n+\n+7776FU,T1\n");
+    /// let lines: Vec<usize> = core::iter::from_fn(|| s.next().map(|_| s.line())).collect();
+    /// assert_eq!(lines, [1, 2, 3, 4, 4]);
+    /// ```
+    pub fn line(&self) -> usize {
+        self.line_no
+    }
+
     /// Bytes of the input not read yet.
     fn remaining(&self) -> usize {
         self.next_line.map_or(0, |n| self.input.len() - n)
