@@ -27,16 +27,24 @@ impl GameCli for Position {
     }
 
     /// UCI first, then SAN; when both fail, the UCI reason for text that
-    /// is UCI syntax (`e2e5`: illegal), else the SAN reason.
+    /// is UCI syntax (`e2e5`: illegal) or starts like a UCI move (`e2e9`,
+    /// `e2e4k`: two squares' letters and a digit between), else the SAN
+    /// reason.
     fn parse_any_move(&self, text: &str) -> Result<Move, String> {
         let uci = match self.parse_uci(text) {
             Ok(mv) => return Ok(mv),
             Err(e) => e,
         };
+        let b = text.as_bytes();
+        let uci_shaped = b.len() >= 4
+            && matches!(b[0], b'a'..=b'h')
+            && b[1].is_ascii_digit()
+            && matches!(b[2], b'a'..=b'h');
         match self.parse_san(text) {
             Ok(mv) => Ok(mv),
             Err(san) => Err(match uci {
                 UciError::Illegal(_) => uci.to_string(),
+                UciError::Syntax(_) if uci_shaped => uci.to_string(),
                 UciError::Syntax(_) if san.problem.is_syntax() => {
                     format!("neither UCI nor SAN ({san})")
                 }

@@ -67,7 +67,7 @@ enum Game {
     Draughts,
     /// Chess; positions in FEN (`startpos`, `kiwipete` also accepted).
     Chess,
-    /// Shogi; positions in SFEN (or `startpos`), moves in USI.
+    /// Shogi; positions in SFEN (or `startpos`), moves in USI or CSA.
     Shogi,
 }
 
@@ -146,7 +146,7 @@ enum Command {
     ///
     /// Moves in any notation of the game: chess UCI or SAN (`e2e4`, `e4`,
     /// `Nf3`, `O-O`), shogi USI or CSA (`7g7f`, `+7776FU`, `-3334FU`: no
-    /// `--` needed, though one is accepted before the moves), draughts PDN
+    /// `--` needed, though one is accepted), draughts PDN
     /// (`32-28`, `28x19`). Stdout: the position (FEN, SFEN, PDN FEN) alone
     /// on the first line, then with --board its diagram (as `show`). The
     /// first illegal or malformed move: exit code 2, naming the move and why.
@@ -162,7 +162,7 @@ enum Command {
         #[arg(long)]
         board: bool,
         /// The moves, in order. Moves may start with `-` (CSA gote moves);
-        /// --board is recognised among them too.
+        /// --board, `--` and --help are recognised among them too.
         #[arg(allow_hyphen_values = true)]
         moves: Vec<String>,
     },
@@ -213,7 +213,17 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
         Err(e) => {
-            eprintln!("{}", one_line(&e.render().to_string()));
+            let mut msg = one_line(&e.render().to_string());
+            // `show chess rnbqkbnr/... w KQkq - 0 1` unquoted: the position
+            // ends at its first space.
+            let positional = ["show", "moves", "perft", "play"];
+            let command = std::env::args().nth(1).unwrap_or_default();
+            if e.kind() == clap::error::ErrorKind::UnknownArgument
+                && positional.contains(&command.as_str())
+            {
+                msg.push_str(" (a position with spaces is one argument: quote it)");
+            }
+            eprintln!("{msg}");
             return ExitCode::from(2);
         }
     };
@@ -274,16 +284,42 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             game,
             position,
             mut board,
-            mut moves,
+            moves,
         } => {
             // Once the first move is read, clap takes every later argument
-            // as a move (they may start with `-`), so a --board given after
-            // the moves arrives here; no move of any notation is spelled so.
-            moves.retain(|m| {
-                let flag = m == "--board";
-                board |= flag;
-                !flag
-            });
+            // as a move (they may start with `-`), so a --board, a `--` or
+            // a --help given after the moves arrives here. No move of any
+            // notation starts with `--` (CSA moves start with one `-`).
+            let mut dash_dash = false;
+            let mut list = Vec::with_capacity(moves.len());
+            for m in moves {
+                match m.as_str() {
+                    "--board" => board = true,
+                    "--" if !dash_dash => dash_dash = true,
+                    "--help" | "-h" => {
+                        let mut cli = <Cli as clap::CommandFactory>::command();
+                        // Built, so that the usage line names `boardwire play`.
+                        cli.build();
+                        if let Some(play) = cli.find_subcommand_mut("play") {
+                            let help = if m == "-h" {
+                                play.render_help()
+                            } else {
+                                play.render_long_help()
+                            };
+                            write!(out, "{help}")?;
+                        }
+                        return Ok(());
+                    }
+                    s if s.starts_with("--") => {
+                        return Err(Failure::Input(format!(
+                            "unexpected argument '{s}' (play takes --board and moves; \
+                             no move starts with --)"
+                        )));
+                    }
+                    _ => list.push(m),
+                }
+            }
+            let moves = list;
             match game {
                 Game::Draughts => game::play::<Draughts>(&position, &moves, board, out),
                 Game::Chess => game::play::<Chess>(&position, &moves, board, out),

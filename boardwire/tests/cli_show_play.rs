@@ -86,6 +86,50 @@ fn play_shogi_in_usi_and_csa() {
 }
 
 #[test]
+fn play_reads_options_and_dashes_after_the_moves() {
+    // README: `--board` and one `--` may come before or after the moves.
+    let o = boardwire(&[
+        "play", "shogi", "startpos", "7g7f", "--board", "--", "-3334FU",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o).lines().next(), Some(SHOGI_AFTER_2));
+    // No move starts with `--`: an unknown option after a move is named.
+    let o = boardwire(&["play", "chess", "startpos", "e4", "--json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).starts_with("error: unexpected argument '--json'"),
+        "{}",
+        stderr(&o)
+    );
+    // --help after a move prints play's help.
+    let o = boardwire(&["play", "chess", "startpos", "e4", "--help"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("Usage: boardwire play"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn an_unquoted_position_is_named_as_such() {
+    let o = boardwire(&[
+        "show",
+        "chess",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
+        "w",
+        "KQkq",
+        "-",
+        "0",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("unexpected argument 'w'"), "{err}");
+    assert!(err.contains("quote it"), "{err}");
+}
+
+#[test]
 fn play_draughts_in_pdn() {
     // 32-28 19-23 28x19: White's man from 32 takes the man on 23 and lands
     // on 19.
@@ -108,6 +152,11 @@ fn an_illegal_move_fails_with_exit_2_naming_it() {
         (
             &["play", "chess", "startpos", "e2e5"],
             &["move 1 \"e2e5\"", "illegal move e2e5"],
+        ),
+        (
+            // UCI-shaped text gets the UCI reason (rank 9 at byte 3), not SAN's.
+            &["play", "chess", "startpos", "e2e9"],
+            &["move 1 \"e2e9\"", "invalid UCI move at byte 3"],
         ),
         (
             &["play", "chess", "startpos", "Nf9"],
