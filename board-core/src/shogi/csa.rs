@@ -129,6 +129,15 @@ impl CsaMove {
     }
 
     /// Parses exactly the 7 bytes of a token (`+7776FU`). No allocation.
+    ///
+    /// # Errors
+    ///
+    /// [`ParseCsaMoveError::Length`] unless the token is exactly 7 bytes;
+    /// [`ParseCsaMoveError::UnexpectedChar`] with its 0-based byte (byte 0 a
+    /// sign `+`/`-`, bytes 1-4 digits 1-9 or an origin `00`);
+    /// [`ParseCsaMoveError::UnknownPiece`] for a code that is no piece (bytes
+    /// 5-6); [`ParseCsaMoveError::NotDroppable`] for a drop of a promoted piece
+    /// or a king.
     pub fn parse(bytes: &[u8]) -> Result<CsaMove, ParseCsaMoveError> {
         if bytes.len() != 7 {
             return Err(ParseCsaMoveError::Length { len: bytes.len() });
@@ -191,6 +200,14 @@ impl Position {
     /// The board move or drop a CSA token stands for in this position,
     /// checked for legality (sign = side to move, piece named = the piece on
     /// the origin or its promotion, then the rules).
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalMoveError`]: the sign is not the side to move's
+    /// ([`IllegalMoveError::WrongSide`]), no piece or the opponent's on the
+    /// origin, a piece named that is neither the one on the origin nor its
+    /// promotion, a drop of a piece not in hand, or a move the rules refuse
+    /// (see [`Position::check_move`]).
     pub fn move_from_csa(&self, csa: &CsaMove) -> Result<Move, IllegalMoveError> {
         if csa.color != self.side {
             return Err(IllegalMoveError::WrongSide { to_move: self.side });
@@ -226,6 +243,11 @@ impl Position {
     }
 
     /// The CSA token of a legal move in this position.
+    ///
+    /// # Errors
+    ///
+    /// [`IllegalMoveError`] when `mv` is not legal here (see
+    /// [`Position::check_move`]).
     pub fn move_to_csa(&self, mv: Move) -> Result<CsaMove, IllegalMoveError> {
         self.check_move(mv)?;
         let piece = match (mv.drop_kind(), mv.from()) {
@@ -253,12 +275,24 @@ impl Position {
     }
 
     /// Parses a 7-byte CSA move token and checks it against this position.
+    ///
+    /// # Errors
+    ///
+    /// [`MoveTextError::Syntax`] with the [`ParseCsaMoveError`] of
+    /// [`CsaMove::parse`] (a 0-based byte in the token), or
+    /// [`MoveTextError::Illegal`] with the reason of
+    /// [`Position::move_from_csa`].
     pub fn parse_csa_move(&self, token: &[u8]) -> Result<Move, MoveTextError<ParseCsaMoveError>> {
         let csa = CsaMove::parse(token).map_err(MoveTextError::Syntax)?;
         self.move_from_csa(&csa).map_err(MoveTextError::Illegal)
     }
 
     /// Converts a USI move to CSA in this position (the move must be legal).
+    ///
+    /// # Errors
+    ///
+    /// As [`Position::parse_usi`]: [`MoveTextError::Syntax`] for text that is
+    /// no USI move, [`MoveTextError::Illegal`] for a move not legal here.
     pub fn usi_to_csa(
         &self,
         usi: &str,
@@ -269,6 +303,10 @@ impl Position {
 
     /// Converts a CSA token to the USI move in this position (the move must
     /// be legal). `Display` of the result prints USI.
+    ///
+    /// # Errors
+    ///
+    /// As [`Position::parse_csa_move`].
     pub fn csa_to_usi(&self, csa: &[u8]) -> Result<Move, MoveTextError<ParseCsaMoveError>> {
         self.parse_csa_move(csa)
     }
@@ -503,6 +541,15 @@ impl CsaPositionParser {
 
     /// Feeds one line. Returns [`CsaPositionStatus::Complete`] with the
     /// validated position when the side line arrives.
+    ///
+    /// # Errors
+    ///
+    /// [`CsaPositionError`]: the 1-based line number (counting the lines fed),
+    /// the 0-based byte in the line and a [`CsaPositionErrorKind`] — a line that
+    /// is no position line, a row given twice or without 9 cells, an unknown
+    /// piece, `PI` mixed with rows, a square placed twice, more pieces than a
+    /// set has, a line after the side line, or an impossible position
+    /// ([`CsaPositionErrorKind::Setup`]).
     pub fn feed_line(&mut self, line: &[u8]) -> Result<CsaPositionStatus, CsaPositionError> {
         self.line += 1;
         let n = self.line;
@@ -817,6 +864,12 @@ impl Position {
     /// `\n`, optionally `\r\n`) with [`CsaPositionParser`]. Empty lines are
     /// skipped; the text must end with the side line (and optional empty
     /// lines); anything after it is [`CsaPositionErrorKind::AfterSideLine`].
+    ///
+    /// # Errors
+    ///
+    /// As [`CsaPositionParser::feed_line`], and
+    /// [`CsaPositionErrorKind::MissingSideLine`] when the text ends before the
+    /// side line.
     ///
     /// ```
     /// use board_core::shogi::Position;

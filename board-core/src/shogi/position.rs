@@ -166,6 +166,12 @@ impl Position {
     }
 
     /// Validates a [`Setup`]; see [`SetupError`] for what is rejected.
+    ///
+    /// # Errors
+    ///
+    /// [`SetupError`]: more pieces of a kind than a set has, two kings on a
+    /// side, a piece that could never move again, two unpromoted pawns of a
+    /// side on one file (nifu), the side not to move in check, or move number 0.
     pub fn from_setup(setup: &Setup) -> Result<Position, SetupError> {
         if setup.move_number == 0 {
             return Err(SetupError::MoveNumberZero);
@@ -505,6 +511,10 @@ impl Position {
     /// The position with the side to move passed to the other side (no
     /// move played). Useful for threat analysis; fails with
     /// [`SetupError::OpponentInCheck`] if the side to move is in check.
+    ///
+    /// # Errors
+    ///
+    /// [`SetupError::OpponentInCheck`] when the side to move is in check.
     pub fn null_move(&self) -> Result<Position, SetupError> {
         let mut s = self.to_setup();
         s.side_to_move = self.side.opposite();

@@ -61,6 +61,12 @@ impl Position {
     /// other own pieces in the camp, and points (camp + hand; rook/bishop 5,
     /// others 1) of at least 28 for Black (sente) or 27 for White (gote).
     /// Time conditions are the server's business.
+    ///
+    /// # Errors
+    ///
+    /// [`DeclarationError`], the first condition that fails: no king, king
+    /// outside the enemy camp, in check, fewer than 10 pieces in the camp, or
+    /// too few points (with the count).
     pub fn impasse_declaration(&self) -> Result<ImpasseCount, DeclarationError> {
         let us = self.side_to_move();
         let camp = ZONE[us.index()];
@@ -203,6 +209,11 @@ impl<const N: usize> GameHistory<N> {
 
     /// Records the position reached by a move and judges repetition.
     /// Fails (recording nothing) when the history is full.
+    ///
+    /// # Errors
+    ///
+    /// [`CapacityError`] (with the capacity `N`) when `N` positions are
+    /// already recorded.
     pub fn push(&mut self, position: &Position) -> Result<Repetition, CapacityError> {
         if self.len >= N {
             return Err(CapacityError { capacity: N });

@@ -160,6 +160,14 @@ fn char_at(s: &str, i: usize) -> char {
 
 impl Setup {
     /// Reads an SFEN into an unchecked [`Setup`] (syntax only).
+    ///
+    /// # Errors
+    ///
+    /// [`ParseSfenError`] with the field and the 0-based byte offset: a missing
+    /// field, a byte that does not belong in its field, a rank of more or fewer
+    /// than 9 squares, not 9 ranks, `+` before a piece that cannot promote, a
+    /// bad hand count, or a bad move number. Impossible positions are not
+    /// checked here ([`Position::from_setup`] does).
     pub fn from_sfen(sfen: &str) -> Result<Setup, ParseSfenError> {
         let mut setup = Setup::empty();
         let mut it = fields(sfen);

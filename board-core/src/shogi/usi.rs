@@ -68,6 +68,14 @@ impl Move {
     /// Drops use an uppercase letter `P L N S G B R`, as the USI protocol
     /// specifies.
     ///
+    /// # Errors
+    ///
+    /// [`ParseUsiMoveError::Length`] unless the text is 4 or 5 bytes (a
+    /// drop 4); [`ParseUsiMoveError::UnexpectedChar`] with its 0-based byte
+    /// for a file not 1-9, a rank not a-i, a drop letter not `P L N S G B
+    /// R`, a piece letter without `*` after it, or a fifth byte other than
+    /// `+`.
+    ///
     /// ```
     /// use board_core::shogi::Move;
     /// assert_eq!(Move::from_usi("8h2b+")?.to_string(), "8h2b+");
@@ -79,6 +87,10 @@ impl Move {
     }
 
     /// [`Move::from_usi`] on bytes.
+    ///
+    /// # Errors
+    ///
+    /// As [`Move::from_usi`].
     pub fn from_usi_bytes(bytes: &[u8]) -> Result<Move, ParseUsiMoveError> {
         if bytes.len() != 4 && bytes.len() != 5 {
             return Err(ParseUsiMoveError::Length { len: bytes.len() });
@@ -131,6 +143,12 @@ pub enum MoveTextError<E> {
 
 impl Position {
     /// Parses a USI move and checks it against this position.
+    ///
+    /// # Errors
+    ///
+    /// [`MoveTextError::Syntax`] with the [`ParseUsiMoveError`] of
+    /// [`Move::from_usi`], or [`MoveTextError::Illegal`] with the
+    /// [`IllegalMoveError`] that says why the move is not legal here.
     pub fn parse_usi(&self, text: &str) -> Result<Move, MoveTextError<ParseUsiMoveError>> {
         let mv = Move::from_usi(text).map_err(MoveTextError::Syntax)?;
         self.check_move(mv).map_err(MoveTextError::Illegal)?;
