@@ -202,8 +202,23 @@ fn pdn_move_text() {
         p.parse_move("33-29"),
         Err(MoveTextError::Illegal(IllegalMoveError::CaptureRequired {
             from: sq(33),
-            to: sq(29)
+            to: sq(29),
+            capture_here: false,
         }))
+    );
+    // The capture itself written with `-`: the error says how to write it.
+    let e = p.parse_move("28-19").unwrap_err();
+    assert_eq!(
+        e,
+        MoveTextError::Illegal(IllegalMoveError::CaptureRequired {
+            from: sq(28),
+            to: sq(19),
+            capture_here: true,
+        })
+    );
+    assert_eq!(
+        e.to_string(),
+        "28-19: a capture is compulsory (write it 28x19)"
     );
     let mv = p.parse_move("28x19").unwrap();
     assert_eq!(mv.captures(), set(&[23]));

@@ -249,12 +249,16 @@ pub enum IllegalMoveError {
         capture: bool,
     },
     /// A quiet move was written but capturing is compulsory here.
-    #[error("{from}-{to}: a capture is compulsory")]
+    /// `Display` adds `(write it 26x37)` when a legal capture goes from
+    /// `from` to `to` (the text wrote it with `-`).
+    #[error("{from}-{to}: a capture is compulsory{}", CaptureHint(*.from, *.to, *.capture_here))]
     CaptureRequired {
         /// Origin square as written.
         from: Square,
         /// Destination as written.
         to: Square,
+        /// Whether a legal capture goes from `from` to `to`.
+        capture_here: bool,
     },
     /// The landing squares of a long-form capture are not a capture path
     /// here, or the path takes fewer pieces than the majority rule demands.
@@ -281,6 +285,19 @@ pub enum IllegalMoveError {
         /// The first `min(count, AMBIGUOUS_SHOWN)` candidates.
         candidates: [Move; AMBIGUOUS_SHOWN],
     },
+}
+
+/// ` (write it 26x37)` after [`IllegalMoveError::CaptureRequired`] when
+/// that capture is legal.
+struct CaptureHint(Square, Square, bool);
+
+impl fmt::Display for CaptureHint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CaptureHint(from, to, true) => write!(f, " (write it {from}x{to})"),
+            _ => Ok(()),
+        }
+    }
 }
 
 struct Ambiguity<'a>(&'a IllegalMoveError);
@@ -547,7 +564,14 @@ impl Position {
                 return Ok(mv);
             }
             if self.must_capture() {
-                return Err(IllegalMoveError::CaptureRequired { from, to });
+                let capture_here = list
+                    .iter()
+                    .any(|m| m.origin_bit() == from.bit() && m.dest_bit() == to.bit());
+                return Err(IllegalMoveError::CaptureRequired {
+                    from,
+                    to,
+                    capture_here,
+                });
             }
             return Err(no_such);
         }
