@@ -230,13 +230,15 @@ impl<const P: bool, const LEAF: bool, const WHITE: bool> PlaySink<'_, P, LEAF, W
 impl<const P: bool, const LEAF: bool, const WHITE: bool> Sink for PlaySink<'_, P, LEAF, WHITE> {
     #[inline(always)]
     fn piece(&mut self, kind: PieceKind, from: Square, targets: Bitboard) {
-        let kind = if kind != PieceKind::King
-            && kind != PieceKind::Knight
-            && self.parent.by_kind[PieceKind::Queen.index()].contains(from)
-        {
-            PieceKind::Queen
+        // A queen comes as a bishop or a rook: the moved squares go to the
+        // queens' or to `kind`'s bitboard by mask, so that both indices
+        // are constants (the child then stays in registers).
+        let queen = if kind != PieceKind::King && kind != PieceKind::Knight {
+            0u64.wrapping_sub(u64::from(
+                self.parent.by_kind[PieceKind::Queen.index()].contains(from),
+            ))
         } else {
-            kind
+            0
         };
         let us = Self::US;
         let from_bb = Bitboard::from_square(from);
@@ -249,14 +251,16 @@ impl<const P: bool, const LEAF: bool, const WHITE: bool> Sink for PlaySink<'_, P
             let mut child = self.base_quiet();
             child.castling = castling;
             let moved = from_bb | Bitboard::from_square(to);
-            child.by_kind[kind.index()] ^= moved;
+            child.by_kind[kind.index()].0 ^= moved.0 & !queen;
+            child.by_kind[PieceKind::Queen.index()].0 ^= moved.0 & queen;
             child.by_color[us] ^= moved;
             self.descend(&mut child);
         }
         for to in targets & theirs {
             let mut child = self.base(from, to);
             let moved = from_bb | Bitboard::from_square(to);
-            child.by_kind[kind.index()] ^= moved;
+            child.by_kind[kind.index()].0 ^= moved.0 & !queen;
+            child.by_kind[PieceKind::Queen.index()].0 ^= moved.0 & queen;
             child.by_color[us] ^= moved;
             self.descend(&mut child);
         }
