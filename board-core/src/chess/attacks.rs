@@ -514,9 +514,12 @@ pub(crate) const fn knight_sources(set: u64) -> u64 {
 /// `[rook, bishop, knight]` zones of each king square: [`rays_of_set`]
 /// and [`knight_sources`] of the king's neighbourhood (the only sliders
 /// and knights that can attack a square next to the king stand there).
-const fn build_king_zones() -> [[u64; 3]; 64] {
+/// Two more entries, [`CASTLING_ZONES`], for a king on e1 (resp. e8)
+/// whose side may still castle: its zones together with those of the
+/// squares castling crosses or lands on (c, d, f, g).
+const fn build_king_zones() -> [[u64; 3]; 66] {
     let king = leaper_table(&KING_STEPS);
-    let mut out = [[0u64; 3]; 64];
+    let mut out = [[0u64; 3]; 66];
     let mut sq = 0;
     while sq < 64 {
         out[sq] = [
@@ -526,15 +529,35 @@ const fn build_king_zones() -> [[u64; 3]; 64] {
         ];
         sq += 1;
     }
+    let mut color = 0;
+    while color < 2 {
+        let (e, crossed) = if color == 0 {
+            (4, 0x6c)
+        } else {
+            (60, 0x6c << 56)
+        };
+        let set = king[e] | crossed;
+        out[CASTLING_ZONES[color]] = [
+            rays_of_set(set, &ROOK_DIRS),
+            rays_of_set(set, &BISHOP_DIRS),
+            knight_sources(set),
+        ];
+        color += 1;
+    }
     out
 }
 
+/// The [`king_zones`] indices of White's and Black's king on its start
+/// square while its side may still castle.
+pub(crate) const CASTLING_ZONES: [usize; 2] = [64, 65];
+
 /// `[rook, bishop, knight]`: the squares from which a rook (resp. a
-/// bishop, a knight) could attack some square next to `sq` (on an empty
-/// board).
+/// bishop, a knight) could attack some square next to the king square of
+/// index `index` (on an empty board), or one of the castling squares too
+/// for the indices [`CASTLING_ZONES`].
 #[inline(always)]
-pub(crate) fn king_zones(sq: Square) -> [Bitboard; 3] {
-    let [r, b, n] = TABLES.king_zones[sq.index()];
+pub(crate) fn king_zones(index: usize) -> [Bitboard; 3] {
+    let [r, b, n] = TABLES.king_zones[index];
     [Bitboard(r), Bitboard(b), Bitboard(n)]
 }
 
@@ -602,7 +625,7 @@ struct Tables {
     pawn: [[u64; 64]; 2],
     rook_rays: [u64; 64],
     bishop_rays: [u64; 64],
-    king_zones: [[u64; 3]; 64],
+    king_zones: [[u64; 3]; 66],
     sliders: SliderEntries,
     between: [[u64; 64]; 64],
     line: [[u64; 64]; 64],
