@@ -251,11 +251,9 @@ const fn table_len(magics: &[Magic; 64]) -> usize {
 }
 
 const ROOK_MAGICS_C: [Magic; 64] = build_magics(&ROOK_MAGIC_NUMBERS, &ROOK_DIRS, 0);
-static ROOK_MAGICS: [Magic; 64] = ROOK_MAGICS_C;
 const ROOK_TABLE_LEN: usize = table_len(&ROOK_MAGICS_C);
 const BISHOP_MAGICS_C: [Magic; 64] =
     build_magics(&BISHOP_MAGIC_NUMBERS, &BISHOP_DIRS, ROOK_TABLE_LEN as u32);
-static BISHOP_MAGICS: [Magic; 64] = BISHOP_MAGICS_C;
 /// Total entries of the shared slider table (rooks then bishops).
 pub(crate) const SLIDER_TABLE_LEN: usize = table_len(&BISHOP_MAGICS_C);
 /// The table's allocated length: [`SLIDER_TABLE_LEN`] rounded up to a
@@ -315,69 +313,96 @@ const fn build_slider_table(pext: bool) -> [u64; SLIDER_TABLE_SLOTS] {
     table
 }
 
-/// The slider table in the magic layout: built unless the whole build
-/// targets BMI2 (and then still for the tests and the fuzz hook, which
-/// compare both layouts).
-#[cfg(any(
-    not(all(target_arch = "x86_64", target_feature = "bmi2")),
-    test,
-    feature = "arbitrary"
-))]
-#[allow(long_running_const_eval)]
-static MAGIC_TABLE: [u64; SLIDER_TABLE_SLOTS] = build_slider_table(false);
+/// Rook (`ROOK`) and bishop (`BISHOP`) rows of the per-square slider
+/// entries in [`Tables`].
+const ROOK: usize = 0;
+const BISHOP: usize = 1;
 
-/// The slider table in the `pext` layout: built for x86-64 when the build
-/// targets BMI2 or when `std` can detect it at run time.
-#[cfg(all(target_arch = "x86_64", any(target_feature = "bmi2", feature = "std")))]
-#[allow(long_running_const_eval)]
-static PEXT_TABLE: [u64; SLIDER_TABLE_SLOTS] = build_slider_table(true);
+/// The per-square slider entries of [`Magic`] as separate arrays
+/// (`[rook, bishop]` rows), so that a lookup indexes each by the square
+/// (scaled by the element size, no multiply by the entry size).
+#[derive(Clone, Copy)]
+struct SliderEntries {
+    mask: [[u64; 64]; 2],
+    magic: [[u64; 64]; 2],
+    offset: [[u32; 64]; 2],
+    shift: [[u32; 64]; 2],
+}
 
-/// The table slot of `occupied` for square entry `m` at run time: the
-/// `pext` layout when `P` is `true` (see [`simd`]; only code that
-/// [`simd::dispatch`] chose runs with `P = true`) or when the whole build
-/// targets BMI2, the magic layout otherwise.
+const fn slider_entries(rook: &[Magic; 64], bishop: &[Magic; 64]) -> SliderEntries {
+    let mut out = SliderEntries {
+        mask: [[0; 64]; 2],
+        magic: [[0; 64]; 2],
+        offset: [[0; 64]; 2],
+        shift: [[0; 64]; 2],
+    };
+    let mut sq = 0;
+    while sq < 64 {
+        let (r, b) = (rook[sq], bishop[sq]);
+        out.mask[ROOK][sq] = r.mask;
+        out.mask[BISHOP][sq] = b.mask;
+        out.magic[ROOK][sq] = r.magic;
+        out.magic[BISHOP][sq] = b.magic;
+        out.offset[ROOK][sq] = r.offset;
+        out.offset[BISHOP][sq] = b.offset;
+        out.shift[ROOK][sq] = r.shift;
+        out.shift[BISHOP][sq] = b.shift;
+        sq += 1;
+    }
+    out
+}
+
+/// The attack set of the slider of row `slider` ([`ROOK`] or [`BISHOP`])
+/// on square index `sq` given `occupied`, at run time: the `pext` layout
+/// when `P` is `true` (see [`simd`]; only code that [`simd::dispatch`]
+/// chose runs with `P = true`) or when the whole build targets BMI2, the
+/// magic layout otherwise.
 #[inline(always)]
-fn lookup<const P: bool>(m: &Magic, occupied: u64) -> u64 {
+fn lookup<const P: bool>(slider: usize, sq: usize, occupied: u64) -> u64 {
+    let e = &TABLES.sliders;
+    let (mask, offset) = (e.mask[slider][sq], e.offset[slider][sq] as usize);
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     {
         let _ = P;
-        let index = super::simd::pext(occupied, m.mask);
-        PEXT_TABLE[(m.offset as usize + index as usize) & (SLIDER_TABLE_SLOTS - 1)]
+        let index = super::simd::pext(occupied, mask);
+        TABLES.pext[(offset + index as usize) & (SLIDER_TABLE_SLOTS - 1)]
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "bmi2")))]
     {
         #[cfg(all(target_arch = "x86_64", feature = "std"))]
         if P {
-            let index = super::simd::pext(occupied, m.mask);
-            return PEXT_TABLE[(m.offset as usize + index as usize) & (SLIDER_TABLE_SLOTS - 1)];
+            let index = super::simd::pext(occupied, mask);
+            return TABLES.pext[(offset + index as usize) & (SLIDER_TABLE_SLOTS - 1)];
         }
-        let index = (occupied & m.mask).wrapping_mul(m.magic) >> m.shift;
-        MAGIC_TABLE[(m.offset as usize + index as usize) & (SLIDER_TABLE_SLOTS - 1)]
+        let index = (occupied & mask).wrapping_mul(e.magic[slider][sq]) >> e.shift[slider][sq];
+        TABLES.magic[(offset + index as usize) & (SLIDER_TABLE_SLOTS - 1)]
     }
 }
 
 /// The magic-layout lookup, whatever the build (tests and fuzz hook).
 #[cfg(any(test, feature = "arbitrary"))]
-fn magic_lookup(m: &Magic, occupied: u64) -> u64 {
-    let index = (occupied & m.mask).wrapping_mul(m.magic) >> m.shift;
-    MAGIC_TABLE[(m.offset as usize + index as usize) & (SLIDER_TABLE_SLOTS - 1)]
+fn magic_lookup(slider: usize, sq: usize, occupied: u64) -> u64 {
+    let e = &TABLES.sliders;
+    let index =
+        (occupied & e.mask[slider][sq]).wrapping_mul(e.magic[slider][sq]) >> e.shift[slider][sq];
+    TABLES.magic[(e.offset[slider][sq] as usize + index as usize) & (SLIDER_TABLE_SLOTS - 1)]
 }
 
 /// The `pext`-layout lookup if this CPU can run it (tests and fuzz hook).
 #[cfg(any(test, feature = "arbitrary"))]
-fn pext_lookup(m: &Magic, occupied: u64) -> Option<u64> {
+fn pext_lookup(slider: usize, sq: usize, occupied: u64) -> Option<u64> {
     #[cfg(all(target_arch = "x86_64", target_feature = "bmi2"))]
     {
-        Some(lookup::<true>(m, occupied))
+        Some(lookup::<true>(slider, sq, occupied))
     }
     #[cfg(all(target_arch = "x86_64", feature = "std", not(target_feature = "bmi2")))]
     {
         // `P = true` code only after the CPU check (see `simd`).
-        super::simd::pext_available().then(|| lookup::<true>(m, occupied))
+        super::simd::pext_available().then(|| lookup::<true>(slider, sq, occupied))
     }
     #[cfg(not(all(target_arch = "x86_64", any(target_feature = "bmi2", feature = "std"))))]
     {
-        let _ = (m, occupied);
+        let _ = (slider, sq, occupied);
         None
     }
 }
@@ -390,19 +415,18 @@ fn pext_lookup(m: &Magic, occupied: u64) -> Option<u64> {
 #[cfg(feature = "arbitrary")]
 #[doc(hidden)]
 pub fn slider_lookups(sq: Square, occupied: Bitboard) -> [Option<[Bitboard; 2]>; 3] {
-    let (r, b) = (&ROOK_MAGICS[sq.index()], &BISHOP_MAGICS[sq.index()]);
-    let occ = occupied.0;
+    let (s, occ) = (sq.index(), occupied.0);
     [
         Some([
-            Bitboard(slider_attacks_slow(sq.index(), occ, &ROOK_DIRS)),
-            Bitboard(slider_attacks_slow(sq.index(), occ, &BISHOP_DIRS)),
+            Bitboard(slider_attacks_slow(s, occ, &ROOK_DIRS)),
+            Bitboard(slider_attacks_slow(s, occ, &BISHOP_DIRS)),
         ]),
         Some([
-            Bitboard(magic_lookup(r, occ)),
-            Bitboard(magic_lookup(b, occ)),
+            Bitboard(magic_lookup(ROOK, s, occ)),
+            Bitboard(magic_lookup(BISHOP, s, occ)),
         ]),
-        pext_lookup(r, occ)
-            .zip(pext_lookup(b, occ))
+        pext_lookup(ROOK, s, occ)
+            .zip(pext_lookup(BISHOP, s, occ))
             .map(|(r, b)| [Bitboard(r), Bitboard(b)]),
     ]
 }
@@ -436,7 +460,6 @@ const KNIGHT_STEPS: [(i32, i32); 8] = [
     (-2, 1),
     (-1, 2),
 ];
-static KNIGHT_ATTACKS: [u64; 64] = leaper_table(&KNIGHT_STEPS);
 /// A king's steps as (file, rank) deltas.
 const KING_STEPS: [(i32, i32); 8] = [
     (1, 0),
@@ -448,11 +471,6 @@ const KING_STEPS: [(i32, i32); 8] = [
     (0, -1),
     (1, -1),
 ];
-static KING_ATTACKS: [u64; 64] = leaper_table(&KING_STEPS);
-static PAWN_ATTACKS: [[u64; 64]; 2] = [
-    leaper_table(&[(-1, 1), (1, 1)]),
-    leaper_table(&[(-1, -1), (1, -1)]),
-];
 
 const fn empty_board_rays(dirs: &[(i32, i32); 4]) -> [u64; 64] {
     let mut out = [0u64; 64];
@@ -463,9 +481,6 @@ const fn empty_board_rays(dirs: &[(i32, i32); 4]) -> [u64; 64] {
     }
     out
 }
-
-static ROOK_RAYS: [u64; 64] = empty_board_rays(&ROOK_DIRS);
-static BISHOP_RAYS: [u64; 64] = empty_board_rays(&BISHOP_DIRS);
 
 /// The union of the empty-board rays (`dirs`) of the squares of `set`:
 /// the squares from which a slider moving along `dirs` could attack some
@@ -499,9 +514,12 @@ pub(crate) const fn knight_sources(set: u64) -> u64 {
 /// `[rook, bishop, knight]` zones of each king square: [`rays_of_set`]
 /// and [`knight_sources`] of the king's neighbourhood (the only sliders
 /// and knights that can attack a square next to the king stand there).
-const fn build_king_zones() -> [[u64; 3]; 64] {
+/// Two more entries, [`CASTLING_ZONES`], for a king on e1 (resp. e8)
+/// whose side may still castle: its zones together with those of the
+/// squares castling crosses or lands on (c, d, f, g).
+const fn build_king_zones() -> [[u64; 3]; 66] {
     let king = leaper_table(&KING_STEPS);
-    let mut out = [[0u64; 3]; 64];
+    let mut out = [[0u64; 3]; 66];
     let mut sq = 0;
     while sq < 64 {
         out[sq] = [
@@ -511,18 +529,35 @@ const fn build_king_zones() -> [[u64; 3]; 64] {
         ];
         sq += 1;
     }
+    let mut color = 0;
+    while color < 2 {
+        let (e, crossed) = if color == 0 {
+            (4, 0x6c)
+        } else {
+            (60, 0x6c << 56)
+        };
+        let set = king[e] | crossed;
+        out[CASTLING_ZONES[color]] = [
+            rays_of_set(set, &ROOK_DIRS),
+            rays_of_set(set, &BISHOP_DIRS),
+            knight_sources(set),
+        ];
+        color += 1;
+    }
     out
 }
 
-#[allow(long_running_const_eval)]
-static KING_ZONES: [[u64; 3]; 64] = build_king_zones();
+/// The [`king_zones`] indices of White's and Black's king on its start
+/// square while its side may still castle.
+pub(crate) const CASTLING_ZONES: [usize; 2] = [64, 65];
 
 /// `[rook, bishop, knight]`: the squares from which a rook (resp. a
-/// bishop, a knight) could attack some square next to `sq` (on an empty
-/// board).
+/// bishop, a knight) could attack some square next to the king square of
+/// index `index` (on an empty board), or one of the castling squares too
+/// for the indices [`CASTLING_ZONES`].
 #[inline(always)]
-pub(crate) fn king_zones(sq: Square) -> [Bitboard; 3] {
-    let [r, b, n] = KING_ZONES[sq.index()];
+pub(crate) fn king_zones(index: usize) -> [Bitboard; 3] {
+    let [r, b, n] = TABLES.king_zones[index];
     [Bitboard(r), Bitboard(b), Bitboard(n)]
 }
 
@@ -579,24 +614,78 @@ const fn build_between_line() -> ([[u64; 64]; 64], [[u64; 64]; 64]) {
     (between, line)
 }
 
-static BETWEEN_LINE: ([[u64; 64]; 64], [[u64; 64]; 64]) = build_between_line();
+/// Every attack table in one static, so that the generator reaches all of
+/// them from one base address (one register; with separate statics each
+/// needs its own address, and in position-independent code its own
+/// load of that address).
+#[repr(C)]
+struct Tables {
+    knight: [u64; 64],
+    king: [u64; 64],
+    pawn: [[u64; 64]; 2],
+    rook_rays: [u64; 64],
+    bishop_rays: [u64; 64],
+    king_zones: [[u64; 3]; 66],
+    sliders: SliderEntries,
+    between: [[u64; 64]; 64],
+    line: [[u64; 64]; 64],
+    /// The slider table in the `pext` layout: built for x86-64 when the
+    /// build targets BMI2 or when `std` can detect it at run time.
+    #[cfg(all(target_arch = "x86_64", any(target_feature = "bmi2", feature = "std")))]
+    pext: [u64; SLIDER_TABLE_SLOTS],
+    /// The slider table in the magic layout: built unless the whole build
+    /// targets BMI2 (and then still for the tests and the fuzz hook, which
+    /// compare both layouts).
+    #[cfg(any(
+        not(all(target_arch = "x86_64", target_feature = "bmi2")),
+        test,
+        feature = "arbitrary"
+    ))]
+    magic: [u64; SLIDER_TABLE_SLOTS],
+}
+
+const BETWEEN_LINE: ([[u64; 64]; 64], [[u64; 64]; 64]) = build_between_line();
+
+#[allow(long_running_const_eval)]
+static TABLES: Tables = Tables {
+    knight: leaper_table(&KNIGHT_STEPS),
+    king: leaper_table(&KING_STEPS),
+    pawn: [
+        leaper_table(&[(-1, 1), (1, 1)]),
+        leaper_table(&[(-1, -1), (1, -1)]),
+    ],
+    rook_rays: empty_board_rays(&ROOK_DIRS),
+    bishop_rays: empty_board_rays(&BISHOP_DIRS),
+    king_zones: build_king_zones(),
+    sliders: slider_entries(&ROOK_MAGICS_C, &BISHOP_MAGICS_C),
+    between: BETWEEN_LINE.0,
+    line: BETWEEN_LINE.1,
+    #[cfg(all(target_arch = "x86_64", any(target_feature = "bmi2", feature = "std")))]
+    pext: build_slider_table(true),
+    #[cfg(any(
+        not(all(target_arch = "x86_64", target_feature = "bmi2")),
+        test,
+        feature = "arbitrary"
+    ))]
+    magic: build_slider_table(false),
+};
 
 /// Squares a knight on `sq` attacks.
 #[inline]
 pub fn knight_attacks(sq: Square) -> Bitboard {
-    Bitboard(KNIGHT_ATTACKS[sq.index()])
+    Bitboard(TABLES.knight[sq.index()])
 }
 
 /// Squares a king on `sq` attacks.
 #[inline]
 pub fn king_attacks(sq: Square) -> Bitboard {
-    Bitboard(KING_ATTACKS[sq.index()])
+    Bitboard(TABLES.king[sq.index()])
 }
 
 /// Squares a pawn of `color` on `sq` attacks (diagonally forward).
 #[inline]
 pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
-    Bitboard(PAWN_ATTACKS[color.index()][sq.index()])
+    Bitboard(TABLES.pawn[color.index()][sq.index()])
 }
 
 /// Squares a rook on `sq` attacks given the `occupied` squares (blockers
@@ -609,7 +698,7 @@ pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 /// [`rook_attacks`] in the `pext` layout when `P` (see [`lookup`]).
 #[inline(always)]
 pub(crate) fn rook_attacks_with<const P: bool>(sq: Square, occupied: Bitboard) -> Bitboard {
-    Bitboard(lookup::<P>(&ROOK_MAGICS[sq.index()], occupied.0))
+    Bitboard(lookup::<P>(ROOK, sq.index(), occupied.0))
 }
 
 /// Squares a bishop on `sq` attacks given the `occupied` squares.
@@ -621,7 +710,7 @@ pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 /// [`bishop_attacks`] in the `pext` layout when `P` (see [`lookup`]).
 #[inline(always)]
 pub(crate) fn bishop_attacks_with<const P: bool>(sq: Square, occupied: Bitboard) -> Bitboard {
-    Bitboard(lookup::<P>(&BISHOP_MAGICS[sq.index()], occupied.0))
+    Bitboard(lookup::<P>(BISHOP, sq.index(), occupied.0))
 }
 
 /// Squares a queen on `sq` attacks given the `occupied` squares.
@@ -633,27 +722,27 @@ pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
 /// Rook attacks from `sq` on an empty board.
 #[inline]
 pub fn rook_rays(sq: Square) -> Bitboard {
-    Bitboard(ROOK_RAYS[sq.index()])
+    Bitboard(TABLES.rook_rays[sq.index()])
 }
 
 /// Bishop attacks from `sq` on an empty board.
 #[inline]
 pub fn bishop_rays(sq: Square) -> Bitboard {
-    Bitboard(BISHOP_RAYS[sq.index()])
+    Bitboard(TABLES.bishop_rays[sq.index()])
 }
 
 /// Squares strictly between `a` and `b` if they share a rank, file or
 /// diagonal; empty otherwise.
 #[inline]
 pub fn between(a: Square, b: Square) -> Bitboard {
-    Bitboard(BETWEEN_LINE.0[a.index()][b.index()])
+    Bitboard(TABLES.between[a.index()][b.index()])
 }
 
 /// The whole rank, file or diagonal through `a` and `b` (edge to edge,
 /// both included); empty if they are not aligned or equal.
 #[inline]
 pub fn line(a: Square, b: Square) -> Bitboard {
-    Bitboard(BETWEEN_LINE.1[a.index()][b.index()])
+    Bitboard(TABLES.line[a.index()][b.index()])
 }
 
 #[cfg(test)]
@@ -696,10 +785,13 @@ mod tests {
             x ^= x << 17;
             x
         };
-        let pext_runs = pext_lookup(&ROOK_MAGICS[0], 0).is_some();
+        let pext_runs = pext_lookup(ROOK, 0, 0).is_some();
         let mut compared = 0u32;
         for sq in 0..64usize {
-            for (magics, dirs) in [(&ROOK_MAGICS, &ROOK_DIRS), (&BISHOP_MAGICS, &BISHOP_DIRS)] {
+            for (slider, magics, dirs) in [
+                (ROOK, &ROOK_MAGICS_C, &ROOK_DIRS),
+                (BISHOP, &BISHOP_MAGICS_C, &BISHOP_DIRS),
+            ] {
                 let m = &magics[sq];
                 let mut occs = [0u64; 3000];
                 for (i, occ) in occs.iter_mut().enumerate() {
@@ -717,8 +809,12 @@ mod tests {
                 loop {
                     let occ = sub | (next() & !m.mask);
                     let want = slider_attacks_slow(sq, occ, dirs);
-                    assert_eq!(magic_lookup(m, occ), want, "magic sq {sq} occ {occ:#x}");
-                    if let Some(got) = pext_lookup(m, occ) {
+                    assert_eq!(
+                        magic_lookup(slider, sq, occ),
+                        want,
+                        "magic sq {sq} occ {occ:#x}"
+                    );
+                    if let Some(got) = pext_lookup(slider, sq, occ) {
                         assert_eq!(got, want, "pext sq {sq} occ {occ:#x}");
                         compared += 1;
                     }
@@ -731,8 +827,12 @@ mod tests {
                 assert_eq!(subsets, 1u32 << m.mask.count_ones());
                 for occ in occs {
                     let want = slider_attacks_slow(sq, occ, dirs);
-                    assert_eq!(magic_lookup(m, occ), want, "magic sq {sq} occ {occ:#x}");
-                    if let Some(got) = pext_lookup(m, occ) {
+                    assert_eq!(
+                        magic_lookup(slider, sq, occ),
+                        want,
+                        "magic sq {sq} occ {occ:#x}"
+                    );
+                    if let Some(got) = pext_lookup(slider, sq, occ) {
                         assert_eq!(got, want, "pext sq {sq} occ {occ:#x}");
                         compared += 1;
                     }

@@ -23,8 +23,8 @@
 
 use super::MoveList;
 use super::attacks::{
-    BISHOP_DIRS, ROOK_DIRS, between, bishop_attacks_with, king_attacks, king_zones, knight_attacks,
-    knight_sources, line, pawn_attacks, rays_of_set, rook_attacks_with,
+    CASTLING_ZONES, between, bishop_attacks_with, king_attacks, king_zones, knight_attacks, line,
+    pawn_attacks, rook_attacks_with,
 };
 use super::bitboard::Bitboard;
 use super::position::Position;
@@ -74,19 +74,6 @@ fn knight_set_attacks(knights: Bitboard) -> Bitboard {
     }
     Bitboard(out)
 }
-
-/// `[rook, bishop]` zones of the castling squares (c, d, f, g) of White
-/// and Black: where a slider attacking one of them can stand.
-const CASTLE_ZONE_WHITE: [u64; 3] = [
-    rays_of_set(0x6c, &ROOK_DIRS),
-    rays_of_set(0x6c, &BISHOP_DIRS),
-    knight_sources(0x6c),
-];
-const CASTLE_ZONE_BLACK: [u64; 3] = [
-    rays_of_set(0x6c << 56, &ROOK_DIRS),
-    rays_of_set(0x6c << 56, &BISHOP_DIRS),
-    knight_sources(0x6c << 56),
-];
 
 /// Receives generated moves.
 pub(crate) trait Sink {
@@ -415,25 +402,13 @@ impl Position {
             // allowed, those castling crosses are read: sliders that cannot
             // reach any of them are left out; the king's own square is
             // marked when in check.
-            let [mut rook_zone, mut bishop_zone, mut knight_zone] = king_zones(king);
-            if rights & 3 != 0 {
-                knight_zone |= Bitboard(if WHITE {
-                    CASTLE_ZONE_WHITE[2]
-                } else {
-                    CASTLE_ZONE_BLACK[2]
-                });
-                rook_zone |= Bitboard(if WHITE {
-                    CASTLE_ZONE_WHITE[0]
-                } else {
-                    CASTLE_ZONE_BLACK[0]
-                });
-                bishop_zone |= Bitboard(if WHITE {
-                    CASTLE_ZONE_WHITE[1]
-                } else {
-                    CASTLE_ZONE_BLACK[1]
-                });
-            }
-            self.attacks_of_zone::<WHITE, P>(without_king, [rook_zone, bishop_zone, knight_zone])
+            // (A right implies the king on its start square.)
+            let zones = king_zones(if rights & 3 != 0 {
+                CASTLING_ZONES[usize::from(!WHITE)]
+            } else {
+                king.index()
+            });
+            self.attacks_of_zone::<WHITE, P>(without_king, zones)
                 | Bitboard(king_bb.0 & 0u64.wrapping_sub(u64::from(checkers.any())))
         } else {
             let mut danger = Bitboard(king_bb.0 & 0u64.wrapping_sub(u64::from(checkers.any())));
@@ -555,8 +530,12 @@ impl Position {
         }
 
         // Castling (see `rights` above).
-        let castle_k = (rights & 1 != 0) & (occupied.0 & empty_k == 0) & (danger.0 & safe_k == 0);
-        let castle_q = (rights & 2 != 0) & (occupied.0 & empty_q == 0) & (danger.0 & safe_q == 0);
+        // `without_king | danger` has every square castling needs empty
+        // or unattacked except b1/b8 (which need only be empty), and the
+        // king's own square when in check: one test per side.
+        let blocked = (without_king | danger).0;
+        let castle_k = (rights & 1 != 0) & (blocked & safe_k == 0);
+        let castle_q = (rights & 2 != 0) & ((blocked & safe_q) | (without_king.0 & empty_q) == 0);
         count += u64::from(castle_k) + u64::from(castle_q);
 
         if let Some(ep) = self.ep_square {

@@ -123,6 +123,12 @@ fn inner_for<const P: bool, const WHITE: bool>(position: &Position, depth: u32) 
     }
 }
 
+/// [`PlaySink::pawn_move`]'s kinds of pawn move: a single push or a
+/// capture, a double push, or either (tested).
+const PUSH_SINGLE: u8 = 0;
+const PUSH_DOUBLE: u8 = 1;
+const PUSH_EITHER: u8 = 2;
+
 /// Plays each generated move into a child and counts below it; `LEAF`:
 /// the children are counted (depth left 1); `WHITE`: White moves in the
 /// parent.
@@ -194,12 +200,15 @@ impl<const P: bool, const LEAF: bool, const WHITE: bool> PlaySink<'_, P, LEAF, W
         }
     }
 
+    /// A pawn move `from` → `to`; `QUIET`: `to` is known to be empty;
+    /// `DOUBLE`: [`PUSH_SINGLE`] (or a capture: never a double push),
+    /// [`PUSH_DOUBLE`], or [`PUSH_EITHER`] (tested).
     #[inline(always)]
-    fn pawn_move<const QUIET: bool>(&mut self, from: Square, to: Square) {
+    fn pawn_move<const QUIET: bool, const DOUBLE: u8>(&mut self, from: Square, to: Square) {
         let us = Self::US;
         let from_bb = Bitboard::from_square(from);
         let to_bb = Bitboard::from_square(to);
-        if Bitboard::BACKRANKS.contains(to) {
+        if DOUBLE != PUSH_DOUBLE && Bitboard::BACKRANKS.contains(to) {
             for kind in PieceKind::PROMOTIONS {
                 let mut child = self.base_pawn::<QUIET>(from, to);
                 child.by_kind[PieceKind::Pawn.index()] ^= from_bb;
@@ -211,7 +220,9 @@ impl<const P: bool, const LEAF: bool, const WHITE: bool> PlaySink<'_, P, LEAF, W
             let mut child = self.base_pawn::<QUIET>(from, to);
             child.by_kind[PieceKind::Pawn.index()] ^= from_bb | to_bb;
             child.by_color[us] ^= from_bb | to_bb;
-            if from.index().abs_diff(to.index()) == 16 {
+            if DOUBLE == PUSH_DOUBLE
+                || DOUBLE == PUSH_EITHER && from.index().abs_diff(to.index()) == 16
+            {
                 let ep = Square::new_masked(((from.index() + to.index()) / 2) as u32);
                 // Only worth keeping if an enemy pawn could take.
                 if (pawn_attacks(Self::COLOR, ep)
@@ -230,13 +241,15 @@ impl<const P: bool, const LEAF: bool, const WHITE: bool> PlaySink<'_, P, LEAF, W
 impl<const P: bool, const LEAF: bool, const WHITE: bool> Sink for PlaySink<'_, P, LEAF, WHITE> {
     #[inline(always)]
     fn piece(&mut self, kind: PieceKind, from: Square, targets: Bitboard) {
-        let kind = if kind != PieceKind::King
-            && kind != PieceKind::Knight
-            && self.parent.by_kind[PieceKind::Queen.index()].contains(from)
-        {
-            PieceKind::Queen
+        // A queen comes as a bishop or a rook: the moved squares go to the
+        // queens' or to `kind`'s bitboard by mask, so that both indices
+        // are constants (the child then stays in registers).
+        let queen = if kind != PieceKind::King && kind != PieceKind::Knight {
+            0u64.wrapping_sub(u64::from(
+                self.parent.by_kind[PieceKind::Queen.index()].contains(from),
+            ))
         } else {
-            kind
+            0
         };
         let us = Self::US;
         let from_bb = Bitboard::from_square(from);
@@ -249,14 +262,16 @@ impl<const P: bool, const LEAF: bool, const WHITE: bool> Sink for PlaySink<'_, P
             let mut child = self.base_quiet();
             child.castling = castling;
             let moved = from_bb | Bitboard::from_square(to);
-            child.by_kind[kind.index()] ^= moved;
+            child.by_kind[kind.index()].0 ^= moved.0 & !queen;
+            child.by_kind[PieceKind::Queen.index()].0 ^= moved.0 & queen;
             child.by_color[us] ^= moved;
             self.descend(&mut child);
         }
         for to in targets & theirs {
             let mut child = self.base(from, to);
             let moved = from_bb | Bitboard::from_square(to);
-            child.by_kind[kind.index()] ^= moved;
+            child.by_kind[kind.index()].0 ^= moved.0 & !queen;
+            child.by_kind[PieceKind::Queen.index()].0 ^= moved.0 & queen;
             child.by_color[us] ^= moved;
             self.descend(&mut child);
         }
@@ -265,26 +280,30 @@ impl<const P: bool, const LEAF: bool, const WHITE: bool> Sink for PlaySink<'_, P
     #[inline(always)]
     fn pawn(&mut self, from: Square, targets: Bitboard) {
         for to in targets {
-            self.pawn_move::<false>(from, to);
+            self.pawn_move::<false, PUSH_EITHER>(from, to);
         }
     }
 
+    /// (Only the captures of [`Self::pawn_sets`] come here: never a
+    /// double push.)
     #[inline(always)]
     fn pawns(&mut self, targets: Bitboard, delta: i32) {
         for to in targets {
             let from = Square::new_masked((to.index() as i32 - delta) as u32);
-            self.pawn_move::<false>(from, to);
+            self.pawn_move::<false, PUSH_SINGLE>(from, to);
         }
     }
 
     #[inline(always)]
     fn pawn_sets(&mut self, [single, double, left, right]: [(Bitboard, i32); 4]) {
         // Pushes land on empty squares.
-        for (targets, delta) in [single, double] {
-            for to in targets {
-                let from = Square::new_masked((to.index() as i32 - delta) as u32);
-                self.pawn_move::<true>(from, to);
-            }
+        for to in single.0 {
+            let from = Square::new_masked((to.index() as i32 - single.1) as u32);
+            self.pawn_move::<true, PUSH_SINGLE>(from, to);
+        }
+        for to in double.0 {
+            let from = Square::new_masked((to.index() as i32 - double.1) as u32);
+            self.pawn_move::<true, PUSH_DOUBLE>(from, to);
         }
         self.pawns(left.0, left.1);
         self.pawns(right.0, right.1);
