@@ -301,8 +301,19 @@ impl<S: CaptureSink> Search<'_, S> {
         let (e1, e3) = (d ^ 1, d ^ 3);
         let take1 = alive & step(e1 ^ 2, self.empty);
         let take3 = alive & step(e3 ^ 2, self.empty);
-        let side1 = seers(e1, take1, self.empty, landings);
-        let side3 = seers(e3, take3, self.empty, landings);
+        let (side1, side3) = if landings & (landings - 1) == 0 {
+            // One landing square: look along its two sideways diagonals.
+            let l = landings.trailing_zeros() as usize;
+            (
+                sees(e1, l, take1, self.empty) & landings,
+                sees(e3, l, take3, self.empty) & landings,
+            )
+        } else {
+            (
+                seers(e1, take1, self.empty, landings),
+                seers(e3, take3, self.empty, landings),
+            )
+        };
         let goes_on = cont | (side1 | side3 != 0);
         // Landing square by landing square, as the list order expects.
         let mut rest = side1 | side3;
@@ -324,6 +335,17 @@ impl<S: CaptureSink> Search<'_, S> {
             self.sink.record_each(self.from, landings, captured, n);
         }
     }
+}
+
+/// All ones if a king on bit `l` looking in direction `e` over `empty`
+/// squares first meets a piece of `targets`, else 0.
+#[inline(always)]
+fn sees(e: usize, l: usize, targets: u64, empty: u64) -> u64 {
+    let occ = RAYS[e][l] & !empty;
+    if occ == 0 {
+        return 0;
+    }
+    0u64.wrapping_sub(targets >> nearest(e, occ) & 1)
 }
 
 /// Pieces of the side to move seen from that side.
