@@ -301,8 +301,19 @@ impl<S: CaptureSink> Search<'_, S> {
         let (e1, e3) = (d ^ 1, d ^ 3);
         let take1 = alive & step(e1 ^ 2, self.empty);
         let take3 = alive & step(e3 ^ 2, self.empty);
-        let side1 = seers(e1, take1, self.empty, landings);
-        let side3 = seers(e3, take3, self.empty, landings);
+        let (side1, side3) = if landings & (landings - 1) == 0 {
+            // One landing square: look along its two sideways diagonals.
+            let l = landings.trailing_zeros() as usize;
+            (
+                sees(e1, l, take1, self.empty) & landings,
+                sees(e3, l, take3, self.empty) & landings,
+            )
+        } else {
+            (
+                seers(e1, take1, self.empty, landings),
+                seers(e3, take3, self.empty, landings),
+            )
+        };
         let goes_on = cont | (side1 | side3 != 0);
         // Landing square by landing square, as the list order expects.
         let mut rest = side1 | side3;
@@ -324,6 +335,17 @@ impl<S: CaptureSink> Search<'_, S> {
             self.sink.record_each(self.from, landings, captured, n);
         }
     }
+}
+
+/// All ones if a king on bit `l` looking in direction `e` over `empty`
+/// squares first meets a piece of `targets`, else 0.
+#[inline(always)]
+fn sees(e: usize, l: usize, targets: u64, empty: u64) -> u64 {
+    let occ = RAYS[e][l] & !empty;
+    if occ == 0 {
+        return 0;
+    }
+    0u64.wrapping_sub(targets >> nearest(e, occ) & 1)
 }
 
 /// Pieces of the side to move seen from that side.
@@ -659,7 +681,7 @@ fn kings_look(s: &Sides) -> (bool, u32) {
 /// instruction (baseline x86-64) with one final multiply (the byte-wise
 /// partial sums of both are added first; each byte stays below 17).
 #[inline(always)]
-fn count_pair(a: u64, b: u64) -> u32 {
+pub(crate) fn count_pair(a: u64, b: u64) -> u32 {
     if cfg!(target_feature = "popcnt") {
         return a.count_ones() + b.count_ones();
     }
@@ -753,7 +775,15 @@ pub(crate) fn count_legal(pos: &Position) -> u64 {
 /// [`count_legal`] with the side to move known (`WHITE`).
 #[inline(always)]
 pub(crate) fn count_legal_of<const WHITE: bool>(pos: &Position) -> u64 {
-    let s = pos.sides_of::<WHITE>();
+    count_sides::<WHITE>(&pos.sides_of::<WHITE>())
+}
+
+/// [`count_legal_of`] from the pieces seen from the side to move
+/// (`WHITE`): the leaves of `perft` derive them from the parent's without
+/// building the child position.
+#[inline(always)]
+pub(crate) fn count_sides<const WHITE: bool>(s: &Sides) -> u64 {
+    let s = *s;
     let mut kings_quiet = 0;
     if s.kings != 0 {
         let (capture, quiet) = kings_look(&s);
@@ -770,6 +800,93 @@ pub(crate) fn count_legal_of<const WHITE: bool>(pos: &Position) -> u64 {
     match short_man_count(&s, &j) {
         Some(n) => n as u64,
         None => count_captures(&s),
+    }
+}
+
+/// What the children of a `perft` leaf parent share when its side to move
+/// has only quiet moves: the opponent's pieces (`o`, seen from the
+/// opponent, who moves in every child), its men shifted one step in each
+/// direction (`m[d]`, the squares next to them), and what its kings see
+/// (`look`, see [`kings_look`]) along their diagonals (`rays`). A quiet
+/// move changes only the opponent's opponent pieces and the empty
+/// squares, and the kings see the same unless it touches their diagonals.
+#[derive(Clone, Copy)]
+pub(crate) struct QuietParent {
+    o: Sides,
+    m: [u64; 4],
+    rays: u64,
+    look: (bool, u32),
+}
+
+impl QuietParent {
+    /// Whether the opponent has kings.
+    #[inline(always)]
+    pub(crate) fn kings(&self) -> bool {
+        self.o.kings != 0
+    }
+}
+
+impl QuietParent {
+    #[inline(always)]
+    pub(crate) fn new(o: Sides) -> Self {
+        let mut rays = 0;
+        let mut look = (false, 0);
+        if o.kings != 0 {
+            look = kings_look(&o);
+            let mut ks = o.kings;
+            while ks != 0 {
+                let k = ks.trailing_zeros() as usize;
+                ks &= ks - 1;
+                rays |= RAYS[0][k] | RAYS[1][k] | RAYS[2][k] | RAYS[3][k];
+            }
+        }
+        QuietParent {
+            o,
+            m: each_dir(|d| step(d, o.men)),
+            rays,
+            look,
+        }
+    }
+
+    /// The number of legal moves of the opponent (`WHITE`: the opponent
+    /// is White) after the quiet move between the two squares of `ft`
+    /// (from | to), as [`count_sides`] counts them. A man captures in
+    /// direction `d` when the square next to it (`m[d]`) holds an opponent
+    /// piece with an empty square behind it (`step(d ^ 2, empty)`);
+    /// without a capture the men's quiet moves are the empty squares of
+    /// `m` forward.
+    ///
+    /// `KINGS`: whether the opponent has kings (a copy without them skips
+    /// their look).
+    #[inline(always)]
+    pub(crate) fn count<const WHITE: bool, const KINGS: bool>(&self, ft: u64) -> u64 {
+        let opp = self.o.opp ^ ft;
+        let empty = self.o.empty ^ ft;
+        let s = Sides {
+            opp,
+            empty,
+            ..self.o
+        };
+        let (capture, kings_quiet) = if !KINGS || ft & self.rays == 0 {
+            self.look
+        } else {
+            kings_look(&s)
+        };
+        if capture {
+            return count_king_captures(&s);
+        }
+        let m = &self.m;
+        let taken = each_dir(|d| m[d] & step(d ^ 2, empty));
+        if (taken[0] | taken[1] | taken[2] | taken[3]) & opp == 0 {
+            let side = if WHITE { Color::White } else { Color::Black };
+            let [d1, d2] = forward(side);
+            return (count_pair(m[d1] & empty, m[d2] & empty) + kings_quiet) as u64;
+        }
+        let j = jump_sources(&s);
+        match short_man_count(&s, &j) {
+            Some(n) => n as u64,
+            None => count_captures(&s),
+        }
     }
 }
 

@@ -7,8 +7,8 @@ use core::ops::ControlFlow;
 
 use super::bitboard::{BLACK_PROMOTION, WHITE_PROMOTION, king_moves, step};
 use super::movegen::{
-    self, ListSink, Sides, count_legal, count_legal_of, each_dir, forward, has_capture,
-    jump_sources, kings_capture, overlaps,
+    self, ListSink, QuietParent, Sides, count_legal, count_legal_of, count_sides, each_dir,
+    forward, has_capture, jump_sources, kings_capture, overlaps,
 };
 use super::types::{Color, Move};
 use super::{MAX_MOVES, Position};
@@ -72,40 +72,54 @@ fn sub<const WHITE: bool>(child: &Position, depth: u32) -> u64 {
     }
 }
 
-/// `depth >= 2`; `WHITE` is the side to move in `pos`.
-fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> u64 {
-    let s = pos.sides();
-    if has_capture(&s) {
-        return captures::<WHITE>(pos, &s, depth);
+/// The pieces of the opponent of the side to move (`WHITE`) in `pos`, seen
+/// from that opponent (`s`: those of the side to move).
+#[inline(always)]
+fn opponent<const WHITE: bool>(pos: &Position, s: &Sides) -> Sides {
+    Sides {
+        men: s.opp & !pos.kings,
+        kings: s.opp & pos.kings,
+        opp: s.men | s.kings,
+        empty: s.empty,
     }
+}
+
+/// The number of moves of the child reached when the side to move
+/// (`WHITE`) moves a piece between the squares of `ft` (from ^ to) and
+/// takes `caps`, counted from `o` (see [`opponent`]) without building the
+/// child: the opponent's own pieces lose `caps`, its opponent's change by
+/// `ft`. Whether the moving piece is a king (or promotes) does not change
+/// the opponent's moves.
+#[inline(always)]
+fn leaf<const WHITE: bool>(o: &Sides, ft: u64, caps: u64) -> u64 {
+    let c = Sides {
+        men: o.men & !caps,
+        kings: o.kings & !caps,
+        opp: o.opp ^ ft,
+        empty: (o.empty | caps) ^ ft,
+    };
+    if WHITE {
+        count_sides::<false>(&c)
+    } else {
+        count_sides::<true>(&c)
+    }
+}
+
+/// Calls `f(ft, kx)` for every quiet move of `s` (no capture available),
+/// `WHITE` to move: `ft` the from and to squares, `kx` the change of the
+/// kings (a promotion, or the king moving).
+#[inline(always)]
+fn each_quiet<const WHITE: bool>(s: &Sides, mut f: impl FnMut(u64, u64)) {
     let side = if WHITE { Color::White } else { Color::Black };
     let promotion = if WHITE {
         WHITE_PROMOTION
     } else {
         BLACK_PROMOTION
     };
-    let mut nodes = 0;
-    for d in forward(side) {
-        let mut to = step(d, s.men) & s.empty;
-        while to != 0 {
-            let t = to & to.wrapping_neg();
-            to &= to - 1;
-            let f = step(d ^ 2, t);
-            let mut child = *pos;
-            if WHITE {
-                child.white ^= f | t;
-            } else {
-                child.black ^= f | t;
-            }
-            child.kings |= t & promotion;
-            child.side = side.opposite();
-            nodes += if WHITE {
-                sub::<false>(&child, depth - 1)
-            } else {
-                sub::<true>(&child, depth - 1)
-            };
-        }
-    }
+    // Two calls, so that each direction is a constant.
+    let [d1, d2] = forward(side);
+    men_quiet(d1, s, promotion, &mut f);
+    men_quiet(d2, s, promotion, &mut f);
     let mut ks = s.kings;
     while ks != 0 {
         let k = ks.trailing_zeros();
@@ -115,21 +129,74 @@ fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> u64 {
         while to != 0 {
             let t = to & to.wrapping_neg();
             to &= to - 1;
-            let mut child = *pos;
-            if WHITE {
-                child.white ^= kb | t;
-            } else {
-                child.black ^= kb | t;
-            }
-            child.kings ^= kb | t;
-            child.side = side.opposite();
-            nodes += if WHITE {
-                sub::<false>(&child, depth - 1)
-            } else {
-                sub::<true>(&child, depth - 1)
-            };
+            f(kb | t, kb | t);
         }
     }
+}
+
+/// The men's quiet moves of `s` in direction `d` (see [`each_quiet`]).
+#[inline(always)]
+fn men_quiet(d: usize, s: &Sides, promotion: u64, f: &mut impl FnMut(u64, u64)) {
+    let mut to = step(d, s.men) & s.empty;
+    while to != 0 {
+        let t = to & to.wrapping_neg();
+        to &= to - 1;
+        f(step(d ^ 2, t) | t, t & promotion);
+    }
+}
+
+/// `depth >= 2`; `WHITE` is the side to move in `pos`.
+fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> u64 {
+    let s = pos.sides_of::<WHITE>();
+    if has_capture(&s) {
+        return captures::<WHITE>(pos, &s, depth);
+    }
+    let mut nodes = 0;
+    if depth == 2 {
+        let q = QuietParent::new(opponent::<WHITE>(pos, &s));
+        if q.kings() {
+            each_quiet::<WHITE>(
+                &s,
+                #[inline(always)]
+                |ft, _| {
+                    nodes += if WHITE {
+                        q.count::<false, true>(ft)
+                    } else {
+                        q.count::<true, true>(ft)
+                    }
+                },
+            );
+        } else {
+            each_quiet::<WHITE>(
+                &s,
+                #[inline(always)]
+                |ft, _| {
+                    nodes += if WHITE {
+                        q.count::<false, false>(ft)
+                    } else {
+                        q.count::<true, false>(ft)
+                    }
+                },
+            );
+        }
+        return nodes;
+    }
+    let side = if WHITE { Color::White } else { Color::Black };
+    each_quiet::<WHITE>(&s, |ft, kx| {
+        let mut child = *pos;
+        if WHITE {
+            child.white ^= ft;
+        } else {
+            child.black ^= ft;
+        }
+        child.kings ^= kx;
+        child.side = side.opposite();
+        nodes += if WHITE {
+            inner::<false>(&child, depth - 1)
+        } else {
+            inner::<true>(&child, depth - 1)
+        };
+    });
     nodes
 }
 
@@ -197,6 +264,13 @@ fn captures<const WHITE: bool>(pos: &Position, s: &Sides, depth: u32) -> u64 {
 /// and counts the subtree below.
 #[inline(always)]
 fn play_man<const WHITE: bool>(pos: &Position, f: u64, t: u64, caps: u64, depth: u32) -> u64 {
+    if depth == 2 {
+        return leaf::<WHITE>(
+            &opponent::<WHITE>(pos, &pos.sides_of::<WHITE>()),
+            f | t,
+            caps,
+        );
+    }
     let promotion = if WHITE {
         WHITE_PROMOTION
     } else {
