@@ -16,7 +16,7 @@ use std::io::{Read, Write};
 use csa_protocol::decode::decode as decode_line;
 use csa_protocol::error::MessageKind;
 use csa_protocol::framer::{Framer, Status};
-use csa_protocol::kifu::{Item, Statement, Statements, check_rules, parse_kifu};
+use csa_protocol::kifu::{Item, Statement, Statements, check_rules};
 use csa_protocol::message::{
     ClientMessage, EndReason, GameResult, ServerMessage, ServerSpecial, SpecialMove, SummaryLine,
     X1Command, X1Reply,
@@ -457,8 +457,9 @@ fn summarised(text: &str) -> Option<&str> {
 /// naming that line.
 fn decode_kifu(data: &[u8], json: bool, out: &mut dyn Write) -> Result<(), Failure> {
     // Where the kifu stops: its line, the line's start in the file, why.
-    let stop = match parse_kifu(data) {
-        Ok(_) => check_rules(data).err().map(|bad| {
+    // The first malformed statement is found without collecting records.
+    let stop = match Statements::new(data).find_map(Result::err) {
+        None => check_rules(data).err().map(|bad| {
             (
                 bad.line,
                 bad.offset - bad.column,
@@ -466,7 +467,7 @@ fn decode_kifu(data: &[u8], json: bool, out: &mut dyn Write) -> Result<(), Failu
                 "breaks the rules",
             )
         }),
-        Err(e) => Some((e.line, e.offset - e.column, e.to_string(), "is malformed")),
+        Some(e) => Some((e.line, e.offset - e.column, e.to_string(), "is malformed")),
     };
     let good = stop.as_ref().map_or(data.len(), |s| s.1);
     print_kifu(&data[..good], json, out)?;
