@@ -53,8 +53,9 @@ pub trait Game:
     /// The kinds of piece, independent of colour.
     type PieceKind: Copy + Eq + fmt::Debug;
     /// The game's fixed-capacity list of legal moves
-    /// (`crate::MoveList<Self::Move, MAX_MOVES>`).
-    type MoveList: Deref<Target = [Self::Move]>;
+    /// (`crate::MoveList<Self::Move, MAX_MOVES>`): a slice by `Deref`, and
+    /// iterable by value (`for mv in pos.legal_moves()`).
+    type MoveList: Deref<Target = [Self::Move]> + IntoIterator<Item = Self::Move>;
     /// The unchecked position ([`Game::from_setup`] validates it).
     type Setup: Clone + fmt::Debug;
     /// Why a [`Game::Setup`] is not a valid position.
@@ -149,8 +150,10 @@ pub trait Game:
 
     /// `perft` split by root move: calls `f(move, count)` for each legal
     /// move (in [`Game::legal_moves`] order) with the leaf count of its
-    /// subtree at `depth - 1`, as each is done (a caller can show
-    /// progress), and returns the total (1 at depth 0, with no call).
+    /// subtree (`perft` of the position after it at `depth - 1`: the leaves
+    /// `depth` plies below the root), as each is done (a caller can show
+    /// progress), and returns the total, the sum of the counts (1 at depth
+    /// 0, with no call).
     fn perft_divide_with(&self, depth: u32, mut f: impl FnMut(Self::Move, u64)) -> u64 {
         if depth == 0 {
             return 1;
@@ -344,7 +347,7 @@ impl Game for shogi::Position {
 
     delegate_rules!();
     fn is_lost(&self) -> bool {
-        Self::has_no_legal_move(self)
+        !Self::has_legal_move(self)
     }
     fn material_gain(&self, mv: Self::Move) -> u32 {
         let Some(from) = mv.from() else {

@@ -28,4 +28,4 @@ pub mod shogi;
 pub mod time;
 
 pub use game::Game;
-pub use movelist::{CapacityError, MoveList};
+pub use movelist::{CapacityError, MoveList, MoveListIntoIter};

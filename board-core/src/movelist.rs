@@ -132,6 +132,64 @@ impl<'a, T: Copy + Default, const N: usize> IntoIterator for &'a MoveList<T, N> 
     }
 }
 
+/// The by-value iterator of a [`MoveList`] (`for mv in pos.legal_moves()`):
+/// yields the elements in order, by copy. Double-ended and exact-size.
+#[derive(Clone)]
+pub struct MoveListIntoIter<T: Copy + Default, const N: usize> {
+    list: MoveList<T, N>,
+    front: usize,
+}
+
+impl<T: Copy + Default, const N: usize> Iterator for MoveListIntoIter<T, N> {
+    type Item = T;
+    #[inline]
+    fn next(&mut self) -> Option<T> {
+        let item = self.list.as_slice().get(self.front).copied()?;
+        self.front += 1;
+        Some(item)
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.list.len - self.front;
+        (n, Some(n))
+    }
+}
+
+impl<T: Copy + Default, const N: usize> DoubleEndedIterator for MoveListIntoIter<T, N> {
+    #[inline]
+    fn next_back(&mut self) -> Option<T> {
+        if self.list.len == self.front {
+            return None;
+        }
+        self.list.len -= 1;
+        Some(self.list.items[self.list.len])
+    }
+}
+
+impl<T: Copy + Default, const N: usize> ExactSizeIterator for MoveListIntoIter<T, N> {}
+
+impl<T: Copy + Default, const N: usize> core::iter::FusedIterator for MoveListIntoIter<T, N> {}
+
+impl<T: Copy + Default + fmt::Debug, const N: usize> fmt::Debug for MoveListIntoIter<T, N> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(&self.list.as_slice()[self.front..])
+            .finish()
+    }
+}
+
+impl<T: Copy + Default, const N: usize> IntoIterator for MoveList<T, N> {
+    type Item = T;
+    type IntoIter = MoveListIntoIter<T, N>;
+    #[inline]
+    fn into_iter(self) -> Self::IntoIter {
+        MoveListIntoIter {
+            list: self,
+            front: 0,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,5 +205,28 @@ mod tests {
         assert_eq!(list.swap_remove(0), Some(0));
         assert_eq!(list.as_slice(), &[2, 1]);
         assert_eq!(list.swap_remove(5), None);
+    }
+
+    #[test]
+    fn by_value_iteration_in_order_from_both_ends() {
+        let mut list: MoveList<u16, 4> = MoveList::new();
+        for i in [7, 8, 9] {
+            list.try_push(i).unwrap();
+        }
+        let collected: [u16; 3] = {
+            let mut out = [0; 3];
+            for (slot, v) in out.iter_mut().zip(list) {
+                *slot = v;
+            }
+            out
+        };
+        assert_eq!(collected, [7, 8, 9]);
+        let mut it = list.into_iter();
+        assert_eq!(it.len(), 3);
+        assert_eq!(it.next(), Some(7));
+        assert_eq!(it.next_back(), Some(9));
+        assert_eq!(it.len(), 1);
+        assert_eq!(it.next(), Some(8));
+        assert_eq!((it.next(), it.next_back()), (None, None));
     }
 }

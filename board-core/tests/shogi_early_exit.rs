@@ -1,6 +1,6 @@
 //! The callback generator [`Position::for_each_legal_move`] and the
 //! "is there a legal move" queries built on its early exit
-//! (`has_no_legal_move`, `is_checkmate`): the published perft counts
+//! (`has_legal_move`, `is_checkmate`): the published perft counts
 //! reproduced through the callback alone, the same moves in the same order
 //! as [`Position::legal_moves`] on every position of the perft suites'
 //! trees to depth 2, a stop at exactly the first `Break`, and known answers
@@ -71,7 +71,7 @@ fn visited(p: &Position) -> Vec<Move> {
 fn check_position(p: &Position) {
     let list = p.legal_moves();
     assert_eq!(visited(p), &list[..], "{p}");
-    assert_eq!(p.has_no_legal_move(), list.is_empty(), "{p}");
+    assert_eq!(!p.has_legal_move(), list.is_empty(), "{p}");
     assert_eq!(p.is_checkmate(), p.is_check() && list.is_empty(), "{p}");
 }
 
@@ -148,22 +148,22 @@ fn known_answers_of_the_no_legal_move_queries() {
     // The suite's D1 0 position: no legal move, not in check (cshogi: no
     // legal move, not in check).
     let p = pos("+R+N+SGKG+S+N+R/+B+N+SG+LG+S+N+B/P+LPP+LPP+LP/1P2P2P1/9/9/9/9/4k4 b 9P 200");
-    assert!(p.has_no_legal_move());
+    assert!(!p.has_legal_move());
     assert!(!p.is_check());
     assert!(!p.is_checkmate());
     // Head-gold mate: in check, no legal move.
     let p = pos("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1");
-    assert!(p.has_no_legal_move() && p.is_checkmate());
+    assert!(!p.has_legal_move() && p.is_checkmate());
     // In check with one legal move (the suite's D1 1 position, 7i7h).
     let p = pos("l7l/5bS2/p1np5/6Sk1/4p2B1/PSpPPn1G1/1P1G2g1N/2+l6/L1KN1+r3 b R3Pgs7p 1");
     assert!(p.is_check());
-    assert!(!p.has_no_legal_move() && !p.is_checkmate());
+    assert!(p.has_legal_move() && !p.is_checkmate());
     // In check by the rook on 9a, the king's steps covered by the rook on
     // 8a: the only legal moves are the 7 gold drops on 9b..9h, the last
     // kind of move the generator produces (cshogi: 7 moves, all G*9x).
     let p = pos("rr6k/9/9/9/9/9/9/9/K8 b G 1");
     assert!(p.is_check());
-    assert!(!p.has_no_legal_move() && !p.is_checkmate());
+    assert!(p.has_legal_move() && !p.is_checkmate());
     let moves = visited(&p);
     assert_eq!(moves.len(), 7);
     assert!(moves.iter().all(|m| m.to_string().starts_with("G*9")));

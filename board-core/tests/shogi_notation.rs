@@ -326,7 +326,7 @@ fn csa_illegal_versus_malformed() {
     // Sente is Black and signs its CSA moves `+` (CSA standard 2.2).
     assert_eq!(
         ill("-3334FU").to_string(),
-        "it is sente's (Black's) turn: its moves start with +"
+        "it is sente's (black's) turn: its moves start with +"
     );
     assert_eq!(ill("+7675FU"), I::NoPiece { square: sq(7, 6) });
     assert_eq!(ill("+3334FU"), I::OpponentPiece { square: sq(3, 3) });

@@ -12,13 +12,13 @@ libfuzzer_sys::fuzz_target!(|data: &[u8]| {
 /// A random playout (one byte per ply chooses the move): at every position
 /// the callback generator passes exactly the listed moves, in list order,
 /// up to the one the byte chooses, where it stops at its `Break`; and the
-/// early-exit queries (`has_no_legal_move`, `is_checkmate`) agree with the
+/// early-exit queries (`has_legal_move`, `is_checkmate`) agree with the
 /// list.
 fn early_exit(choices: &[u8]) {
     let mut pos = Position::startpos();
     for &c in choices {
         let moves = pos.legal_moves();
-        assert_eq!(pos.has_no_legal_move(), moves.is_empty(), "{pos}");
+        assert_eq!(!pos.has_legal_move(), moves.is_empty(), "{pos}");
         assert_eq!(
             pos.is_checkmate(),
             pos.is_check() && moves.is_empty(),

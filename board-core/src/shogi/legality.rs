@@ -19,7 +19,7 @@ fn sente_gote(c: Color) -> &'static str {
 #[non_exhaustive]
 pub enum IllegalMoveError {
     /// A CSA move signed for the side that is not to move. Displayed with
-    /// both names of the side and its CSA sign: `it is sente's (Black's)
+    /// both names of the side and its CSA sign: `it is sente's (black's)
     /// turn: its moves start with +`.
     #[error(
         "it is {}'s ({to_move}'s) turn: its moves start with {}",
@@ -125,6 +125,11 @@ pub enum IllegalMoveError {
     #[error("the move leaves the king in check")]
     LeavesKingInCheck,
 }
+
+/// Why a move is illegal: the name the three games share for
+/// [`PlayError::reason`] and [`Position::check_move`]'s error (draughts and
+/// chess call theirs `IllegalReason` too).
+pub type IllegalReason = IllegalMoveError;
 
 /// A rejected [`Position::play`]: the position, unchanged, and the reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]

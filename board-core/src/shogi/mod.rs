@@ -55,7 +55,7 @@ pub use csa::{
     CsaMove, CsaPosition, CsaPositionError, CsaPositionErrorKind, CsaPositionParser,
     CsaPositionStatus, ParseCsaMoveError,
 };
-pub use legality::{IllegalMoveError, PlayError};
+pub use legality::{IllegalMoveError, IllegalReason, PlayError};
 pub use movegen::{MAX_MOVES, MoveList, perft, perft_divide};
 pub use position::{Position, Setup, SetupError};
 pub use rules::{DeclarationError, GameHistory, ImpasseCount, Repetition};

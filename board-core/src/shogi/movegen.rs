@@ -244,16 +244,23 @@ impl Position {
 
     /// `true` if the side to move is in check and has no legal move.
     /// Stops at the first legal move found (see
-    /// [`Position::has_no_legal_move`]).
+    /// [`Position::has_legal_move`]).
     pub fn is_checkmate(&self) -> bool {
-        self.is_check() && self.has_no_legal_move()
+        self.is_check() && !self.has_legal_move()
     }
 
-    /// `true` if the side to move has no legal move at all (in shogi that
-    /// loses, whether in check or not). The generator stops at the first
-    /// non-empty set of legal moves: nothing is counted or listed.
+    /// `true` if the side to move has at least one legal move (without one
+    /// it loses in shogi, whether in check or not). The generator stops at
+    /// the first non-empty set of legal moves: nothing is counted or listed.
+    /// The same method as draughts' and chess's `has_legal_move`.
+    pub fn has_legal_move(&self) -> bool {
+        self.generate(&mut AnyMove).is_break()
+    }
+
+    /// `!has_legal_move()`: kept for callers of earlier versions.
+    #[deprecated(note = "use `!has_legal_move()`, the name all three games share")]
     pub fn has_no_legal_move(&self) -> bool {
-        self.generate(&mut AnyMove).is_continue()
+        !self.has_legal_move()
     }
 
     #[inline(always)]
@@ -618,10 +625,11 @@ fn perft_interior(position: &Position, depth: u32) -> u64 {
     nodes
 }
 
-/// Perft per root move: the total, and each legal move with the leaf
-/// count of the subtree below it (depth `depth - 1`), in
-/// [`Position::legal_moves`] order. For `depth == 0` the total is 1 and the
-/// list is empty.
+/// `perft` split by root move: the total (`perft(position, depth)`) and,
+/// per legal move in [`Position::legal_moves`] order, the leaf count of its
+/// subtree: `perft` of the position after it at `depth - 1` (the leaves
+/// `depth` plies below the root); the counts add up to the total. At depth 0
+/// the total is 1 and the list is empty.
 pub fn perft_divide(
     position: &Position,
     depth: u32,

@@ -69,11 +69,12 @@ impl core::ops::Not for Color {
 }
 
 impl fmt::Display for Color {
-    /// `Black` (sente) or `White` (gote).
+    /// `black` (sente) or `white` (gote), lower case as in the other two
+    /// games.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Color::Black => "Black",
-            Color::White => "White",
+            Color::Black => "black",
+            Color::White => "white",
         })
     }
 }

@@ -354,7 +354,7 @@ impl<I: Timestamp> Server<I> {
     /// move has no legal move, or the move limit is reached.
     fn ends_game(&self, b: &GameBoard) -> bool {
         let max = self.config.max_moves as usize;
-        b.position().has_no_legal_move() || (max > 0 && b.ply() >= max)
+        !b.position().has_legal_move() || (max > 0 && b.ply() >= max)
     }
 
     /// The error text when `owner` may not set another buoy
