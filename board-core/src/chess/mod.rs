@@ -48,7 +48,7 @@ pub use fen::{FenErrorKind, FenField, ParseFenError};
 pub use legality::{CastlingProblem, PlayError};
 pub use perft::{perft, perft_divide};
 pub use position::{CastlingRights, Outcome, Position};
-pub use san::{San, SanError, SanProblem};
+pub use san::{San, SanError, SanIllegal, SanProblem};
 pub use setup::{Setup, SetupError};
 pub use types::{
     CastlingSide, Color, File, Move, MoveKind, ParseSquareError, Piece, PieceKind, Rank, Square,
