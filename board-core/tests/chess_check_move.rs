@@ -389,3 +389,36 @@ fn a_full_move_number_of_zero_is_read_as_one() {
     assert_eq!(p.fullmove_number(), 1);
     assert_eq!(p, Position::startpos());
 }
+
+#[test]
+fn check_move_agrees_with_is_legal_on_random_playouts() {
+    // Positions from random games (fixed seed): every move value.
+    let mut player = board_core::player::Player::new(7);
+    let mut positions = 0;
+    for _game in 0..8 {
+        let mut p = Position::startpos();
+        for ply in 0..100 {
+            if ply % 4 == 0 {
+                positions += 1;
+                let mut ok = 0;
+                for from in 0..64 {
+                    for to in 0..64 {
+                        for kind in KINDS {
+                            let from = Square::new(from).unwrap();
+                            let m = Move::new(from, Square::new(to).unwrap(), kind);
+                            let checked = p.check_move(m);
+                            assert_eq!(checked.is_ok(), p.is_legal(m), "{m:?} in {p}: {checked:?}");
+                            ok += usize::from(checked.is_ok());
+                        }
+                    }
+                }
+                assert_eq!(ok, p.legal_moves().len(), "{p}");
+            }
+            match player.choose_chess(&p) {
+                Some(mv) => p.play_unchecked(mv),
+                None => break,
+            }
+        }
+    }
+    assert!(positions > 100, "{positions}");
+}
