@@ -88,8 +88,9 @@ pub enum IllegalReason {
     NotAPromotion,
     /// The piece on the origin square (of this kind) has no legal move to
     /// the target square: it does not move so, something is in the way,
-    /// or the move would leave or keep its king in check (`in_check`: the
-    /// king is in check now).
+    /// or (UCI text only; [`Position::check_move`] reports
+    /// [`IllegalReason::LeavesKingInCheck`]) the move would leave or keep
+    /// its king in check (`in_check`: the king is in check now).
     NoSuchMove {
         /// The piece that would move.
         kind: PieceKind,
