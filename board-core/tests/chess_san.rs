@@ -3,7 +3,10 @@
 //! notation (chess)"; python-chess's README), typed errors with offsets,
 //! and a parse/write round-trip property.
 
-use board_core::chess::{Move, Position, SanProblem};
+use board_core::chess::{
+    Bitboard, CastlingProblem, CastlingSide, Move, PieceKind, Position, SanIllegal, SanProblem,
+    Square,
+};
 use board_core::player::Player;
 
 fn pos(fen: &str) -> Position {
@@ -34,6 +37,18 @@ fn problem(fen: &str, san: &str) -> (usize, SanProblem) {
     (e.offset, e.problem)
 }
 
+fn illegal(reason: SanIllegal) -> SanProblem {
+    SanProblem::Illegal { reason }
+}
+
+fn ambiguous(kind: PieceKind, to: Square, from: &[Square]) -> SanProblem {
+    SanProblem::Ambiguous {
+        kind,
+        to,
+        from: from.iter().copied().collect::<Bitboard>(),
+    }
+}
+
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 #[test]
@@ -45,7 +60,17 @@ fn fide_c12_same_rank_file_letter() {
     assert_eq!(san(fen, "e1f3"), "Nef3");
     assert_eq!(parse(fen, "Ngf3"), "g1f3");
     assert_eq!(parse(fen, "Nef3"), "e1f3");
-    assert_eq!(problem(fen, "Nf3"), (0, SanProblem::Ambiguous));
+    assert_eq!(
+        problem(fen, "Nf3"),
+        (
+            0,
+            ambiguous(PieceKind::Knight, Square::F3, &[Square::E1, Square::G1])
+        )
+    );
+    assert_eq!(
+        pos(fen).parse_san("Nf3").unwrap_err().problem.to_string(),
+        "ambiguous: knights on e1 and g1 can reach f3"
+    );
 }
 
 #[test]
@@ -56,7 +81,13 @@ fn fide_c12_same_file_rank_digit() {
     assert_eq!(san(fen, "g1f3"), "N1f3");
     assert_eq!(parse(fen, "N5f3"), "g5f3");
     assert_eq!(parse(fen, "N1f3"), "g1f3");
-    assert_eq!(problem(fen, "Ngf3"), (0, SanProblem::Ambiguous));
+    assert_eq!(
+        problem(fen, "Ngf3"),
+        (
+            0,
+            ambiguous(PieceKind::Knight, Square::F3, &[Square::G1, Square::G5])
+        )
+    );
 }
 
 #[test]
@@ -82,8 +113,25 @@ fn wikipedia_disambiguation_rooks_and_three_queens() {
     assert_eq!(parse(white, "R1a3"), "a1a3");
     assert_eq!(parse(white, "Qh4e1"), "h4e1");
     assert_eq!(parse(white, "Qh4xe1"), "h4e1");
-    assert_eq!(problem(white, "Qhe1"), (0, SanProblem::Ambiguous));
-    assert_eq!(problem(white, "Q4e1"), (0, SanProblem::Ambiguous));
+    assert_eq!(
+        problem(white, "Qhe1"),
+        (
+            0,
+            ambiguous(PieceKind::Queen, Square::E1, &[Square::H1, Square::H4])
+        )
+    );
+    assert_eq!(
+        problem(white, "Q4e1"),
+        (
+            0,
+            ambiguous(PieceKind::Queen, Square::E1, &[Square::E4, Square::H4])
+        )
+    );
+    // Three queens reach e1: all three are named.
+    assert_eq!(
+        pos(white).parse_san("Qe1").unwrap_err().problem.to_string(),
+        "ambiguous: queens on h1, e4 and h4 can reach e1"
+    );
 }
 
 #[test]
@@ -100,7 +148,10 @@ fn fide_c13_promotion_written_with_equals_read_without() {
     assert_eq!(parse(fen, "d7d8=R"), "d7d8r");
     assert_eq!(problem(fen, "d8"), (0, SanProblem::MissingPromotion));
     assert_eq!(problem(fen, "d7d8"), (0, SanProblem::MissingPromotion));
-    assert_eq!(problem(fen, "d8=K"), (0, SanProblem::Illegal));
+    assert_eq!(
+        problem(fen, "d8=K"),
+        (0, illegal(SanIllegal::PromotionToKing))
+    );
     assert_eq!(problem(fen, "d8="), (3, SanProblem::ExpectedPromotion));
     assert_eq!(problem(fen, "d8=X"), (3, SanProblem::ExpectedPromotion));
 }
@@ -128,10 +179,28 @@ fn castling() {
     assert_eq!(parse(fen, "e1g1"), "e1g1");
     assert_eq!(parse(fen, "e1h1"), "e1g1");
     // A piece letter never castles.
-    assert_eq!(problem(fen, "Kg1"), (0, SanProblem::Illegal));
+    assert_eq!(
+        problem(fen, "Kg1"),
+        (
+            0,
+            illegal(SanIllegal::Unreachable {
+                kind: PieceKind::King,
+                to: Square::G1
+            })
+        )
+    );
     let black = "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1";
     assert_eq!(parse(black, "O-O"), "e8g8");
-    assert_eq!(problem(START, "O-O"), (0, SanProblem::IllegalCastling));
+    assert_eq!(
+        problem(START, "O-O"),
+        (
+            0,
+            SanProblem::IllegalCastling {
+                side: CastlingSide::KingSide,
+                problem: CastlingProblem::Blocked { square: Square::F1 }
+            }
+        )
+    );
 }
 
 #[test]
@@ -207,8 +276,26 @@ fn syntax_errors_name_the_byte() {
     assert_eq!(problem(START, "Pe4"), (0, SanProblem::UnexpectedCharacter));
     assert!(problem(START, "Nf9").1.is_syntax());
     assert!(!problem(START, "e5").1.is_syntax());
-    assert_eq!(problem(START, "e5"), (0, SanProblem::Illegal));
-    assert_eq!(problem(START, "Nd2"), (0, SanProblem::Illegal));
+    assert_eq!(
+        problem(START, "e5"),
+        (
+            0,
+            illegal(SanIllegal::Unreachable {
+                kind: PieceKind::Pawn,
+                to: Square::E5
+            })
+        )
+    );
+    assert_eq!(
+        problem(START, "Nd2"),
+        (
+            0,
+            illegal(SanIllegal::Unreachable {
+                kind: PieceKind::Knight,
+                to: Square::D2
+            })
+        )
+    );
     // An extra `x` is not checked either (python-chess reads it the same way).
     assert_eq!(parse(START, "xe4"), "e2e4");
     let e = pos(START).parse_san("Nf9").unwrap_err();
@@ -268,4 +355,126 @@ proptest::proptest! {
             }
         }
     }
+}
+
+#[test]
+fn illegal_moves_say_why() {
+    // The knight on e2 is pinned by the rook on e7 (FIDE 3.9: no move may
+    // expose the own king).
+    let pinned = "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1";
+    let e = pos(pinned).parse_san("Nf4").unwrap_err();
+    assert_eq!(
+        e.problem,
+        illegal(SanIllegal::Pinned {
+            kind: PieceKind::Knight,
+            from: Square::E2,
+            to: Square::F4
+        })
+    );
+    assert_eq!(
+        e.to_string(),
+        "invalid SAN move at byte 0: no legal move matches: the pinned knight on e2 cannot move to f4"
+    );
+    // The king may not step onto the rook's rank.
+    let rook = "4k3/8/8/8/8/8/5r2/4K3 w - - 0 1";
+    assert_eq!(
+        problem(rook, "Kd2"),
+        (
+            0,
+            illegal(SanIllegal::KingInCheck {
+                kind: PieceKind::King,
+                from: Square::E1,
+                to: Square::D2
+            })
+        )
+    );
+    // In check from the rook on a1: Nf3 does not answer it.
+    let check = "4k3/8/8/8/8/8/8/r3K1N1 w - - 0 1";
+    assert_eq!(
+        problem(check, "Nf3"),
+        (
+            0,
+            illegal(SanIllegal::KingInCheck {
+                kind: PieceKind::Knight,
+                from: Square::G1,
+                to: Square::F3
+            })
+        )
+    );
+    assert_eq!(
+        pos(check).parse_san("Nf3").unwrap_err().problem.to_string(),
+        "no legal move matches: the knight on g1 cannot move to f3: the king would be in check"
+    );
+    assert_eq!(
+        problem(START, "Nf3=Q"),
+        (0, illegal(SanIllegal::NotAPromotion))
+    );
+    assert_eq!(
+        problem(START, "e3e4"),
+        (0, illegal(SanIllegal::NoPiece { square: Square::E3 }))
+    );
+    assert_eq!(
+        problem(START, "Nc3d5"),
+        (
+            0,
+            illegal(SanIllegal::Unreachable {
+                kind: PieceKind::Knight,
+                to: Square::D5
+            })
+        )
+    );
+}
+
+#[test]
+fn illegal_castling_says_why() {
+    let castling = |side, problem| SanProblem::IllegalCastling { side, problem };
+    let k = CastlingSide::KingSide;
+    let q = CastlingSide::QueenSide;
+    // FIDE 3.8.2: rights (king and rook unmoved), empty squares between,
+    // king not in check, not passing or landing on an attacked square.
+    let no_rights = "r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1";
+    assert_eq!(
+        problem(no_rights, "O-O"),
+        (0, castling(k, CastlingProblem::NoRight))
+    );
+    let in_check = "r3k2r/8/8/8/4r3/8/8/R3K2R w KQkq - 0 1";
+    assert_eq!(
+        problem(in_check, "O-O-O"),
+        (0, castling(q, CastlingProblem::InCheck))
+    );
+    let through = "r3kr2/8/8/8/8/8/8/R3K2R w KQq - 0 1";
+    assert_eq!(
+        problem(through, "O-O"),
+        (
+            0,
+            castling(k, CastlingProblem::ThroughCheck { square: Square::F1 })
+        )
+    );
+    assert_eq!(parse(through, "O-O-O"), "e1c1");
+    let into = "r3k1r1/8/8/8/8/8/8/R3K2R w KQq - 0 1";
+    assert_eq!(
+        problem(into, "O-O"),
+        (
+            0,
+            castling(k, CastlingProblem::IntoCheck { square: Square::G1 })
+        )
+    );
+    // An attacked b1 does not matter (the king does not cross it); an
+    // occupied one does.
+    assert_eq!(
+        parse("1r2k2r/8/8/8/8/8/8/R3K2R w KQk - 0 1", "O-O-O"),
+        "e1c1"
+    );
+    let blocked = "r3k2r/8/8/8/8/8/8/RN2K2R w KQkq - 0 1";
+    assert_eq!(
+        problem(blocked, "O-O-O"),
+        (
+            0,
+            castling(q, CastlingProblem::Blocked { square: Square::B1 })
+        )
+    );
+    assert_eq!(
+        pos(START).parse_san("O-O").unwrap_err().problem.to_string(),
+        "castling is not legal here (king side): f1 is not empty"
+    );
 }

@@ -6,7 +6,8 @@
 //! e.g. `e3`), half-move clock and full-move number. The two counters may
 //! be omitted together (as in EPD; they default to `0 1`) and the full-move
 //! number alone may be omitted (default 1). A full-move number of 0 (seen
-//! in the wild) is read as 1.
+//! in the wild) is accepted and read as 1, as python-chess does
+//! (`max(n, 1)`). The text `startpos` is read as the start position.
 //!
 //! Besides syntax, parsing rejects set-ups that cannot arise in a game:
 //! a missing or extra king, a pawn on rank 1 or 8, the side not to move in
@@ -127,7 +128,9 @@ pub enum FenErrorKind {
 /// move, rank 3 with Black), half-move clock and full-move number (decimal,
 /// 32 bits). The two counters may be omitted together (EPD style; they
 /// default to `0 1`) and the full-move number alone (default 1); a
-/// full-move number of 0 is read as 1.
+/// full-move number of 0 is accepted and read as 1, as python-chess does
+/// (`max(n, 1)`). The text `startpos` alone (surrounding ASCII whitespace
+/// ignored) is the start position.
 ///
 /// Rejected besides syntax errors: a missing or extra king, a pawn on rank
 /// 1 or 8, the side not to move in check, more material than promotions
@@ -261,8 +264,19 @@ impl FromStr for Position {
     type Err = ParseFenError;
 
     /// Parses a FEN (see [`ParseFenError`] for the accepted forms and what
-    /// is rejected).
+    /// is rejected), or the text `startpos` (surrounding ASCII whitespace
+    /// ignored), as UCI's `position startpos` and the shogi SFEN parser
+    /// accept: [`Position::startpos`].
+    ///
+    /// ```
+    /// use board_core::chess::Position;
+    /// assert_eq!(" startpos\n".parse::<Position>()?, Position::startpos());
+    /// # Ok::<(), board_core::chess::ParseFenError>(())
+    /// ```
     fn from_str(s: &str) -> Result<Position, ParseFenError> {
+        if s.trim_ascii() == "startpos" {
+            return Ok(Position::startpos());
+        }
         let mut pos = Position::empty();
         let mut it = fields(s);
         let end = s.len();

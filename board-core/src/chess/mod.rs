@@ -9,7 +9,7 @@
 //! | [`Move`] | 16-bit `Copy` move: from, to, [`MoveKind`] (castling is the king's move, `e1g1`) |
 //! | [`Position::legal_moves`] | every legal move in a [`MoveList`] of capacity [`MAX_MOVES`] = 218 (no heap allocation); [`Position::count_legal_moves`] counts them, [`Position::for_each_legal_move`] visits them with early exit |
 //! | [`Position::side_to_move`] | whose move it is ([`Color`]); pieces are [`Piece`] `{ color, kind: PieceKind }` |
-//! | [`Position::play`] | checked: the new position, or [`PlayError`] holding the unchanged position |
+//! | [`Position::play`] | checked: the new position, or [`PlayError`] holding the unchanged position, the move and the [`IllegalReason`]; [`Position::check_move`] gives the reason alone |
 //! | [`Position::play_unchecked`] | fast path for moves taken from `legal_moves()` |
 //! | [`Position::parse_uci`], [`Move::to_uci`] | UCI text against a position; syntax ([`ParseUciError`]) and legality ([`IllegalMoveError`]) errors are separate |
 //! | [`Position::parse_san`], [`Position::san`] | SAN (`Nf3`, `exd5`, `O-O`, `e8=Q+`) against a position: [`SanError`] names the byte offset and the [`SanProblem`]; writing is canonical ([`San`], at most 7 bytes) |
@@ -33,6 +33,7 @@
 pub mod attacks;
 mod bitboard;
 mod fen;
+mod legality;
 mod movegen;
 mod perft;
 mod position;
@@ -44,9 +45,10 @@ mod uci;
 
 pub use bitboard::Bitboard;
 pub use fen::{FenErrorKind, FenField, ParseFenError};
+pub use legality::{CastlingProblem, PlayError};
 pub use perft::{perft, perft_divide};
-pub use position::{CastlingRights, Outcome, PlayError, Position};
-pub use san::{San, SanError, SanProblem};
+pub use position::{CastlingRights, Outcome, Position};
+pub use san::{San, SanError, SanIllegal, SanProblem};
 pub use setup::{Setup, SetupError};
 pub use types::{
     CastlingSide, Color, File, Move, MoveKind, ParseSquareError, Piece, PieceKind, Rank, Square,

@@ -38,10 +38,11 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
     }
 }
 
-/// `perft` split by root move: the total (`perft(position, depth)`) and
-/// each legal move with the leaf count below it at `depth`, in legal-move
-/// order (the counts add up to the total). For depth 0 the total is 1 and
-/// the list is empty. No heap allocation.
+/// `perft` split by root move: the total (`perft(position, depth)`) and,
+/// per legal move in [`Position::legal_moves`] order, the leaf count of its
+/// subtree: `perft` of the position after it at `depth - 1` (the leaves
+/// `depth` plies below the root); the counts add up to the total. At depth
+/// 0 the total is 1 and the list is empty. No heap allocation.
 ///
 /// ```
 /// use board_core::chess::{perft_divide, Position};

@@ -9,6 +9,7 @@ use super::attacks::{
     rook_attacks_with, rook_rays,
 };
 use super::bitboard::Bitboard;
+use super::legality::PlayError;
 use super::types::{CastlingSide, Color, Move, Piece, PieceKind, Square};
 use super::{MoveList, movegen};
 
@@ -397,13 +398,21 @@ impl Position {
 
     /// Plays `mv` if it is legal, returning the new position; otherwise
     /// returns the unchanged position inside the error.
+    ///
+    /// # Errors
+    /// [`PlayError`] with the position, `mv` and the reason
+    /// ([`Position::check_move`]'s), worked out only when refusing.
     pub fn play(self, mv: Move) -> Result<Position, PlayError> {
         if self.is_legal(mv) {
             let mut next = self;
             next.play_unchecked(mv);
             Ok(next)
         } else {
-            Err(PlayError { position: self, mv })
+            Err(PlayError {
+                position: self,
+                mv,
+                reason: self.illegal_reason(mv),
+            })
         }
     }
 
@@ -602,15 +611,4 @@ impl Position {
             & theirs)
             .is_empty()
     }
-}
-
-/// [`Position::play`] was given a move that is not legal in the position;
-/// the position comes back unchanged.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("illegal move {mv} in position {position}")]
-pub struct PlayError {
-    /// The position, unchanged.
-    pub position: Position,
-    /// The rejected move.
-    pub mv: Move,
 }

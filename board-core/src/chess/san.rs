@@ -47,6 +47,8 @@
 
 use core::fmt;
 
+use super::bitboard::Bitboard;
+use super::legality::{CastlingProblem, kind_name};
 use super::position::Position;
 use super::types::{CastlingSide, File, Move, MoveKind, PieceKind, Rank, Square};
 
@@ -113,39 +115,161 @@ impl PartialEq<&str> for San {
 
 /// What is wrong with a SAN move (see [`SanError`]). The first five are
 /// syntax problems, the others legality problems in the position.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum SanProblem {
     /// The text is empty (or only a suffix or annotation).
-    #[error("empty move")]
     Empty,
     /// A destination square (file `a`..=`h` then rank `1`..=`8`) was
     /// expected here.
-    #[error("expected a square")]
     ExpectedSquare,
     /// A byte that fits nowhere in the grammar.
-    #[error("unexpected character")]
     UnexpectedCharacter,
     /// A promotion piece (`Q R B N`, also lower case; `K` is read but
     /// never legal) was expected after `=`.
-    #[error("expected a promotion piece Q, R, B or N")]
     ExpectedPromotion,
     /// Characters after a complete move (and its suffix and annotation).
-    #[error("trailing characters")]
     Trailing,
-    /// No legal move matches.
-    #[error("no legal move matches")]
-    Illegal,
+    /// No legal move matches; printed `no legal move matches: {reason}`.
+    Illegal {
+        /// Why no piece of the side to move can make the move.
+        reason: SanIllegal,
+    },
     /// More than one legal move matches; more disambiguation is needed.
-    #[error("ambiguous: more than one legal move matches")]
-    Ambiguous,
+    /// Printed `ambiguous: knights on b8 and f6 can reach d7`.
+    Ambiguous {
+        /// The kind of the pieces that can move (never a pawn).
+        kind: PieceKind,
+        /// The destination.
+        to: Square,
+        /// The squares of the pieces that can make the move (two or more).
+        from: Bitboard,
+    },
     /// A pawn move to the last rank written without its promotion piece.
-    #[error("missing promotion piece")]
     MissingPromotion,
-    /// `O-O`/`O-O-O` when that castling is not legal here.
-    #[error("castling is not legal here")]
-    IllegalCastling,
+    /// `O-O`/`O-O-O` when that castling is not legal here; printed
+    /// `castling is not legal here ({side}): {problem}`.
+    IllegalCastling {
+        /// Which castling.
+        side: CastlingSide,
+        /// Why not.
+        problem: CastlingProblem,
+    },
 }
+
+/// Why a SAN move that parses names no legal move
+/// ([`SanProblem::Illegal`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SanIllegal {
+    /// No piece of this kind (on the departure file or rank given, a pawn
+    /// on its file) moves to `to` by the movement rules, whatever the
+    /// king's safety: `no knight can reach f3`.
+    Unreachable {
+        /// The kind named (a pawn when no letter).
+        kind: PieceKind,
+        /// The destination.
+        to: Square,
+    },
+    /// The whole departure square was given and no piece of the side to
+    /// move stands there: `no piece of the side to move on e3`.
+    NoPiece {
+        /// The departure square given.
+        square: Square,
+    },
+    /// A piece of this kind on `from` moves to `to` by the movement rules
+    /// but it is pinned to its king: `the pinned knight on d2 cannot move
+    /// to f3`.
+    Pinned {
+        /// The kind.
+        kind: PieceKind,
+        /// The pinned piece's square (the first such piece, a1..h8 order).
+        from: Square,
+        /// The destination.
+        to: Square,
+    },
+    /// A piece of this kind on `from` moves to `to` by the movement rules
+    /// but the king would be in check after it (the king moving into
+    /// check, or a move that does not answer a check).
+    KingInCheck {
+        /// The kind.
+        kind: PieceKind,
+        /// The piece's square (the first such piece, a1..h8 order).
+        from: Square,
+        /// The destination.
+        to: Square,
+    },
+    /// A promotion piece on a move that does not promote (`e4=Q`, `Nf3=Q`).
+    NotAPromotion,
+    /// A promotion to a king (`e8=K`), which the rules do not allow.
+    PromotionToKing,
+}
+
+impl fmt::Display for SanIllegal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            SanIllegal::Unreachable { kind, to } => {
+                write!(f, "no {} can reach {to}", kind_name(kind))
+            }
+            SanIllegal::NoPiece { square } => {
+                write!(f, "no piece of the side to move on {square}")
+            }
+            SanIllegal::Pinned { kind, from, to } => {
+                write!(
+                    f,
+                    "the pinned {} on {from} cannot move to {to}",
+                    kind_name(kind)
+                )
+            }
+            SanIllegal::KingInCheck {
+                kind: PieceKind::King,
+                from,
+                to,
+            } => write!(f, "the king on {from} would be in check on {to}"),
+            SanIllegal::KingInCheck { kind, from, to } => write!(
+                f,
+                "the {} on {from} cannot move to {to}: the king would be in check",
+                kind_name(kind)
+            ),
+            SanIllegal::NotAPromotion => {
+                f.write_str("a promotion piece on a move that does not promote")
+            }
+            SanIllegal::PromotionToKing => f.write_str("a pawn cannot promote to a king"),
+        }
+    }
+}
+
+impl fmt::Display for SanProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            SanProblem::Empty => f.write_str("empty move"),
+            SanProblem::ExpectedSquare => f.write_str("expected a square"),
+            SanProblem::UnexpectedCharacter => f.write_str("unexpected character"),
+            SanProblem::ExpectedPromotion => f.write_str("expected a promotion piece Q, R, B or N"),
+            SanProblem::Trailing => f.write_str("trailing characters"),
+            SanProblem::Illegal { reason } => write!(f, "no legal move matches: {reason}"),
+            SanProblem::Ambiguous { kind, to, from } => {
+                write!(f, "ambiguous: {}s on ", kind_name(kind))?;
+                let n = from.count();
+                for (i, sq) in from.into_iter().enumerate() {
+                    let sep = match i {
+                        0 => "",
+                        _ if i + 1 == n as usize => " and ",
+                        _ => ", ",
+                    };
+                    write!(f, "{sep}{sq}")?;
+                }
+                write!(f, " can reach {to}")
+            }
+            SanProblem::MissingPromotion => f.write_str("missing promotion piece"),
+            SanProblem::IllegalCastling { side, problem } => {
+                write!(f, "castling is not legal here ({side}): {problem}")
+            }
+        }
+    }
+}
+
+impl core::error::Error for SanProblem {}
 
 impl SanProblem {
     /// `true` for the syntax problems (the text is not SAN at all), `false`
@@ -298,17 +422,25 @@ impl Position {
     /// Reads a move in SAN (grammar and lenient forms in the
     /// [module docs](super::san)) and finds the one legal move it denotes.
     ///
-    /// Errors: [`SanError`] with a syntax problem and the byte offset, or a
-    /// legality problem ([`SanProblem::Illegal`], [`SanProblem::Ambiguous`],
-    /// [`SanProblem::MissingPromotion`], [`SanProblem::IllegalCastling`])
-    /// at offset 0. No heap allocation.
+    /// No heap allocation.
+    ///
+    /// # Errors
+    /// [`SanError`] with a syntax problem and the byte offset, or a
+    /// legality problem at offset 0: [`SanProblem::Illegal`] with the
+    /// [`SanIllegal`] reason, [`SanProblem::Ambiguous`] with the squares of
+    /// the pieces that can move, [`SanProblem::MissingPromotion`],
+    /// [`SanProblem::IllegalCastling`] with the [`CastlingProblem`].
     ///
     /// ```
     /// use board_core::chess::{Position, SanProblem};
     /// let pos = Position::startpos();
     /// assert_eq!(pos.parse_san("Nf3").unwrap().to_string(), "g1f3");
     /// assert_eq!(pos.parse_san("e4!?").unwrap().to_string(), "e2e4");
-    /// assert_eq!(pos.parse_san("Nd2").unwrap_err().problem, SanProblem::Illegal);
+    /// assert_eq!(
+    ///     pos.parse_san("Nd2").unwrap_err().to_string(),
+    ///     "invalid SAN move at byte 0: no legal move matches: no knight can reach d2"
+    /// );
+    /// assert!(matches!(pos.parse_san("Nd2").unwrap_err().problem, SanProblem::Illegal { .. }));
     /// assert_eq!(pos.parse_san("Nf9").unwrap_err().offset, 2);
     /// ```
     pub fn parse_san(&self, text: &str) -> Result<Move, SanError> {
@@ -324,15 +456,21 @@ impl Position {
         };
         let legal = self.legal_moves();
         if let Some(side) = castle {
-            return legal
-                .iter()
-                .copied()
-                .find(|mv| mv.kind() == MoveKind::Castle(side))
-                .ok_or(err(0, SanProblem::IllegalCastling));
+            if let Some(&mv) = legal.iter().find(|mv| mv.kind() == MoveKind::Castle(side)) {
+                return Ok(mv);
+            }
+            // Castling is legal exactly when no problem is found (tested),
+            // so the fallback is never used.
+            let problem = self
+                .castling_problem(side)
+                .unwrap_or(CastlingProblem::NoRight);
+            return Err(err(0, SanProblem::IllegalCastling { side, problem }));
         }
         let p = parse_piece_move(b)?;
         let mut found: Option<Move> = None;
+        let mut found_from = Bitboard::EMPTY;
         let mut promotes_there = false;
+        let mut whole_square = None;
         if let (None, Some(file), Some(rank)) = (p.kind, p.file, p.rank) {
             // The whole departure square and no piece letter: any piece,
             // castling included (also as the king taking its own rook).
@@ -357,6 +495,7 @@ impl Position {
                     promotes_there |= mv.promotion().is_some();
                 }
             }
+            whole_square = Some((from, to));
         } else {
             let kind = p.kind.unwrap_or(PieceKind::Pawn);
             for &mv in legal.iter() {
@@ -374,10 +513,18 @@ impl Position {
                     promotes_there |= mv.promotion().is_some();
                     continue;
                 }
-                if found.is_some() {
-                    return Err(err(0, SanProblem::Ambiguous));
-                }
                 found = Some(mv);
+                found_from = found_from.with(from);
+            }
+            if found_from.more_than_one() {
+                return Err(err(
+                    0,
+                    SanProblem::Ambiguous {
+                        kind,
+                        to: p.to,
+                        from: found_from,
+                    },
+                ));
             }
         }
         match found {
@@ -385,7 +532,58 @@ impl Position {
             None if promotes_there && p.promotion.is_none() => {
                 Err(err(0, SanProblem::MissingPromotion))
             }
-            None => Err(err(0, SanProblem::Illegal)),
+            None => {
+                let reason = self.san_illegal(&p, whole_square);
+                Err(err(0, SanProblem::Illegal { reason }))
+            }
+        }
+    }
+
+    /// Why the parsed piece move `p` matches no legal move (only called
+    /// when none does); `whole_square`: the departure and (castling
+    /// adjusted) destination of the whole-square form.
+    #[cold]
+    fn san_illegal(&self, p: &Parsed, whole_square: Option<(Square, Square)>) -> SanIllegal {
+        let us = self.side_to_move();
+        let (candidates, kind, to) = match whole_square {
+            Some((from, to)) => {
+                let Some(piece) = self.piece_at(from).filter(|pc| pc.color == us) else {
+                    return SanIllegal::NoPiece { square: from };
+                };
+                (Bitboard::from_square(from), piece.kind, to)
+            }
+            None => {
+                let kind = p.kind.unwrap_or(PieceKind::Pawn);
+                let mut set = self.by_piece(super::types::Piece { color: us, kind });
+                if let Some(f) = p.file {
+                    set &= Bitboard::from_file(f);
+                }
+                if let Some(r) = p.rank {
+                    set &= Bitboard::from_rank(r);
+                }
+                if p.kind.is_none() && p.file.is_none() {
+                    set &= Bitboard::from_file(p.to.file());
+                }
+                (set, kind, p.to)
+            }
+        };
+        let en_passant = kind == PieceKind::Pawn && self.ep_square() == Some(to);
+        let Some(from) = candidates
+            .into_iter()
+            .find(|&from| self.pseudo_reaches(kind, from, to, en_passant))
+        else {
+            return SanIllegal::Unreachable { kind, to };
+        };
+        let last = to.rank() == Rank::Eighth.relative_to(us);
+        match p.promotion {
+            Some(_) if kind != PieceKind::Pawn || !last => return SanIllegal::NotAPromotion,
+            Some(PieceKind::King) => return SanIllegal::PromotionToKing,
+            _ => {}
+        }
+        if self.pinned.contains(from) {
+            SanIllegal::Pinned { kind, from, to }
+        } else {
+            SanIllegal::KingInCheck { kind, from, to }
         }
     }
 

@@ -12,8 +12,9 @@
 use core::fmt;
 use core::str::FromStr;
 
+use super::legality::{CastlingProblem, castling_squares, kind_name};
 use super::position::Position;
-use super::types::{File, Move, PieceKind, Rank, Square};
+use super::types::{CastlingSide, File, Move, MoveKind, PieceKind, Rank, Square};
 
 /// A move as written in UCI: from, to, optional promotion. Syntax only; it
 /// may not be legal (or even possible) in any position.
@@ -71,7 +72,9 @@ pub struct IllegalMoveError {
     pub reason: IllegalReason,
 }
 
-/// Why a UCI move is not legal in a position ([`IllegalMoveError`]).
+/// Why a move is not legal in a position: of UCI text ([`IllegalMoveError`],
+/// the first five variants and [`IllegalReason::Castling`]) or of a [`Move`]
+/// value ([`Position::check_move`], [`PlayError`](super::PlayError), all).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum IllegalReason {
@@ -85,14 +88,63 @@ pub enum IllegalReason {
     NotAPromotion,
     /// The piece on the origin square (of this kind) has no legal move to
     /// the target square: it does not move so, something is in the way,
-    /// or the move would leave or keep its king in check (`in_check`: the
-    /// king is in check now).
+    /// or (UCI text only; [`Position::check_move`] reports
+    /// [`IllegalReason::LeavesKingInCheck`]) the move would leave or keep
+    /// its king in check (`in_check`: the king is in check now).
     NoSuchMove {
         /// The piece that would move.
         kind: PieceKind,
         /// The side to move is in check.
         in_check: bool,
     },
+    /// The move's flag does not fit the piece: en passant or promotion on
+    /// a piece that is not a pawn, castling on a piece that is not the
+    /// king (only from a [`Move`] value: [`Position::check_move`]).
+    WrongKind {
+        /// The piece on the origin square.
+        kind: PieceKind,
+        /// The move's flag.
+        move_kind: MoveKind,
+    },
+    /// A legal move joins the same two squares but with another flag (a
+    /// king's `e1g1` not flagged as castling, a capture onto the en passant
+    /// square not flagged as en passant, or the reverse; only from a
+    /// [`Move`] value: [`Position::check_move`]).
+    KindMismatch {
+        /// The flag of the move given.
+        given: MoveKind,
+        /// The flag of the legal move between these squares.
+        legal: MoveKind,
+    },
+    /// Castling on `side` is not allowed now, and why.
+    Castling {
+        /// Which castling.
+        side: CastlingSide,
+        /// Why not.
+        problem: CastlingProblem,
+    },
+    /// The piece moves so, but the move would leave (or put) its own king
+    /// in check (only from a [`Move`] value: [`Position::check_move`]; UCI
+    /// text reports [`IllegalReason::NoSuchMove`]).
+    LeavesKingInCheck {
+        /// The piece that would move.
+        kind: PieceKind,
+        /// The piece is pinned to its king.
+        pinned: bool,
+        /// The side to move is in check now.
+        in_check: bool,
+    },
+}
+
+/// `"an en passant capture"`, `"king side castling"`, ...
+fn describe(kind: MoveKind) -> &'static str {
+    match kind {
+        MoveKind::Normal => "a plain move",
+        MoveKind::EnPassant => "an en passant capture",
+        MoveKind::Castle(CastlingSide::KingSide) => "king side castling",
+        MoveKind::Castle(CastlingSide::QueenSide) => "queen side castling",
+        MoveKind::Promotion(_) => "a promotion",
+    }
 }
 
 impl fmt::Display for IllegalReason {
@@ -109,19 +161,45 @@ impl fmt::Display for IllegalReason {
                 f.write_str("a promotion letter on a move that does not promote")
             }
             IllegalReason::NoSuchMove { kind, in_check } => {
-                let name = match kind {
-                    PieceKind::Pawn => "pawn",
-                    PieceKind::Knight => "knight",
-                    PieceKind::Bishop => "bishop",
-                    PieceKind::Rook => "rook",
-                    PieceKind::Queen => "queen",
-                    PieceKind::King => "king",
-                };
+                let name = kind_name(*kind);
                 write!(f, "the {name} has no legal move to that square")?;
                 if *in_check {
                     f.write_str(" (the king is in check)")?;
                 }
                 Ok(())
+            }
+            IllegalReason::WrongKind { kind, move_kind } => {
+                let name = kind_name(*kind);
+                match move_kind {
+                    MoveKind::Castle(_) => write!(f, "a {name} cannot castle (only the king)"),
+                    MoveKind::Promotion(_) => write!(f, "a {name} cannot promote (only a pawn)"),
+                    _ => write!(f, "a {name} cannot capture en passant (only a pawn)"),
+                }
+            }
+            IllegalReason::KindMismatch { given, legal } => write!(
+                f,
+                "the legal move between these squares is {}, not {}",
+                describe(*legal),
+                describe(*given)
+            ),
+            IllegalReason::Castling { side, problem } => {
+                write!(f, "{side} castling is not legal: {problem}")
+            }
+            IllegalReason::LeavesKingInCheck {
+                kind,
+                pinned,
+                in_check,
+            } => {
+                let name = kind_name(*kind);
+                if *kind == PieceKind::King {
+                    f.write_str("the king would be in check there")
+                } else if *pinned {
+                    write!(f, "the {name} is pinned to its king")
+                } else if *in_check {
+                    write!(f, "the {name}'s move leaves the king in check")
+                } else {
+                    f.write_str("the move would leave the king in check")
+                }
             }
         }
     }
@@ -199,7 +277,10 @@ impl UciMove {
     /// king's two-square move, promotions need their letter).
     ///
     /// # Errors
-    /// [`IllegalMoveError`] with the [`IllegalReason`].
+    /// [`IllegalMoveError`] with the [`IllegalReason`]: `NoPiece`,
+    /// `OpponentPiece`, `PromotionMissing`, `NotAPromotion`, `Castling`
+    /// (the king's `e1g1`/`e1c1`/`e8g8`/`e8c8` when that castling is not
+    /// allowed now) or `NoSuchMove`.
     pub fn to_move(&self, position: &Position) -> Result<Move, IllegalMoveError> {
         let legal = position.legal_moves();
         let same_squares = || {
@@ -220,10 +301,25 @@ impl UciMove {
                 None => IllegalReason::PromotionMissing,
                 Some(_) => IllegalReason::NotAPromotion,
             },
-            Some(p) => IllegalReason::NoSuchMove {
-                kind: p.kind,
-                in_check: position.is_check(),
-            },
+            Some(p) => {
+                let us = position.side_to_move();
+                let castling = [CastlingSide::KingSide, CastlingSide::QueenSide]
+                    .into_iter()
+                    .find(|&side| castling_squares(us, side) == (self.from, self.to));
+                match castling.filter(|_| p.kind == PieceKind::King) {
+                    Some(side) => match position.castling_problem(side) {
+                        Some(problem) => IllegalReason::Castling { side, problem },
+                        None => IllegalReason::NoSuchMove {
+                            kind: p.kind,
+                            in_check: position.is_check(),
+                        },
+                    },
+                    None => IllegalReason::NoSuchMove {
+                        kind: p.kind,
+                        in_check: position.is_check(),
+                    },
+                }
+            }
         };
         Err(IllegalMoveError { uci: *self, reason })
     }
