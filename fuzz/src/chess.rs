@@ -67,7 +67,8 @@ pub fn play_any(data: &[u8]) {
 
 /// `arbitrary` values (feature `arbitrary` of board-core): a position
 /// reached by legal moves re-reads from its FEN; any move value plays
-/// exactly when it is listed; any UCI move value prints as text that parses
+/// exactly when it is listed (and `check_move` agrees, giving
+/// `play`'s reason); any UCI move value prints as text that parses
 /// back to it and resolves to a listed move or to an illegal-move error.
 pub fn value(pos: &Position, mv: Move, uci: board_core::chess::UciMove) {
     let fen = pos.to_string();
@@ -75,6 +76,10 @@ pub fn value(pos: &Position, mv: Move, uci: board_core::chess::UciMove) {
     let moves = pos.legal_moves();
     assert_eq!(pos.play(mv).is_ok(), moves.contains(&mv), "{fen} {mv}");
     assert_eq!(pos.is_legal(mv), moves.contains(&mv), "{fen} {mv}");
+    assert_eq!(pos.check_move(mv).is_ok(), moves.contains(&mv), "{fen} {mv}");
+    if let Err(e) = pos.play(mv) {
+        assert_eq!(Err(e.reason), pos.check_move(mv), "{fen} {mv}");
+    }
     let text = uci.to_string();
     assert_eq!(text.parse(), Ok(uci), "{text}");
     match pos.parse_uci(&text) {
