@@ -398,7 +398,7 @@ fn fen_errors_name_problem_and_offset() {
     );
     assert_eq!(
         e("W:W31:W32:B1").to_string(),
-        "PDN FEN at byte 6: White's pieces listed twice"
+        "PDN FEN at byte 6: white's pieces listed twice"
     );
     // Leading whitespace counts: the offset is into the text as given.
     assert_eq!(e("  X:W31:B1"), ParseFenError::InvalidSide { offset: 2 });

@@ -188,9 +188,19 @@ impl FromStr for Position {
     /// exactly once, in either order) and a comma-separated, possibly empty
     /// list of items `[K]n` or `[K]a-b` (a range, `a <= b`; `K` marks kings);
     /// a counter is `H<n>` or `F<n>` (checked, not kept). Surrounding ASCII
-    /// whitespace is ignored. Errors name the problem and the byte offset:
-    /// see [`ParseFenError`].
+    /// whitespace is ignored. `startpos` (surrounding ASCII whitespace
+    /// ignored) is also accepted: [`Position::startpos`], as the SFEN parser
+    /// accepts it. Errors name the problem and the byte offset: see
+    /// [`ParseFenError`].
+    ///
+    /// ```
+    /// use board_core::draughts::Position;
+    /// assert_eq!(" startpos\n".parse::<Position>(), Ok(Position::startpos()));
+    /// ```
     fn from_str(text: &str) -> Result<Position, ParseFenError> {
+        if text.trim_matches(|c: char| c.is_ascii_whitespace()) == "startpos" {
+            return Ok(Position::startpos());
+        }
         let bytes = text.as_bytes();
         let start = bytes
             .iter()
