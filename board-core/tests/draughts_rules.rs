@@ -328,13 +328,32 @@ fn fen_errors_name_problem_and_offset() {
             offset: 5
         }
     );
-    assert_eq!(e("W:W31,x:B1"), ParseFenError::InvalidToken { offset: 6 });
-    assert_eq!(e("W:W31,:B1"), ParseFenError::InvalidToken { offset: 6 });
-    assert_eq!(e("W:W31;32:B1"), ParseFenError::InvalidToken { offset: 5 });
+    assert_eq!(
+        e("W:W31,x:B1"),
+        ParseFenError::InvalidToken {
+            section: Color::White,
+            offset: 6
+        }
+    );
+    assert_eq!(
+        e("W:W31,:B1"),
+        ParseFenError::InvalidToken {
+            section: Color::White,
+            offset: 6
+        }
+    );
+    assert_eq!(
+        e("W:W31;32:B1"),
+        ParseFenError::InvalidToken {
+            section: Color::White,
+            offset: 5
+        }
+    );
     assert_eq!(
         e("W:W51:B1"),
         ParseFenError::SquareOutOfRange {
             number: 51,
+            section: Color::White,
             offset: 3
         }
     );
@@ -342,6 +361,7 @@ fn fen_errors_name_problem_and_offset() {
         e("W:W0:B1"),
         ParseFenError::SquareOutOfRange {
             number: 0,
+            section: Color::White,
             offset: 3
         }
     );
@@ -349,6 +369,7 @@ fn fen_errors_name_problem_and_offset() {
         e("W:W99999999:B1"),
         ParseFenError::SquareOutOfRange {
             number: u16::MAX,
+            section: Color::White,
             offset: 3
         }
     );
@@ -357,6 +378,7 @@ fn fen_errors_name_problem_and_offset() {
         ParseFenError::InvalidRange {
             start: 40,
             end: 31,
+            section: Color::White,
             offset: 3
         }
     );
@@ -364,6 +386,7 @@ fn fen_errors_name_problem_and_offset() {
         e("W:W31,32:B32"),
         ParseFenError::DuplicateSquare {
             square: sq(32),
+            section: Color::Black,
             offset: 10
         }
     );
@@ -394,11 +417,18 @@ fn fen_errors_name_problem_and_offset() {
     );
     assert_eq!(
         e("W:W51:B1").to_string(),
-        "PDN FEN at byte 3: square 51 out of range 1..=50"
+        "PDN FEN white pieces at byte 3: square 51 out of range 1..=50"
+    );
+    assert_eq!(e("W:W51:B1").section(), Some(Color::White));
+    assert_eq!(e("W:W31:B46").section(), Some(Color::Black));
+    assert_eq!(e("W;W31:B1").section(), None);
+    assert_eq!(
+        e("W:W31,3:B1").to_string(),
+        "PDN FEN white pieces at byte 6: man on square 3, its own promotion row"
     );
     assert_eq!(
         e("W:W31:W32:B1").to_string(),
-        "PDN FEN at byte 6: White's pieces listed twice"
+        "PDN FEN at byte 6: white's pieces listed twice"
     );
     // Leading whitespace counts: the offset is into the text as given.
     assert_eq!(e("  X:W31:B1"), ParseFenError::InvalidSide { offset: 2 });

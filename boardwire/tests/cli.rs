@@ -136,7 +136,7 @@ fn bad_input_is_a_one_line_error_with_exit_2() {
     // Positions in errors are 0-based byte offsets into the quoted text.
     assert_one_line_error(
         &["perft", "draughts", "W:W51:B1", "3"],
-        "\"W:W51:B1\": PDN FEN at byte 3: square 51 out of range",
+        "\"W:W51:B1\": PDN FEN white pieces at byte 3: square 51 out of range",
     );
     assert_one_line_error(&["moves", "draughts", "X:W1:B2"], "at byte 0: side to move");
     assert_one_line_error(&["moves", "draughts", "W:W31;32:B1"], "at byte 5: ");

@@ -71,22 +71,28 @@ pub enum ParseFenError {
     },
     /// A piece item is not `[K]n` or `[K]a-b` (garbage token, stray
     /// character, empty item).
-    #[error("PDN FEN at byte {offset}: invalid piece item")]
+    #[error("PDN FEN {section} pieces at byte {offset}: invalid piece item")]
     InvalidToken {
+        /// The piece section (`W` or `B`) the item is in.
+        section: Color,
         /// Byte offset of the offending character.
         offset: usize,
     },
     /// A square number outside 1..=50.
-    #[error("PDN FEN at byte {offset}: square {number} out of range 1..=50")]
+    #[error("PDN FEN {section} pieces at byte {offset}: square {number} out of range 1..=50")]
     SquareOutOfRange {
+        /// The piece section (`W` or `B`) the number is in.
+        section: Color,
         /// The number as written (saturated at 65535).
         number: u16,
         /// Byte offset of the number.
         offset: usize,
     },
     /// A range `a-b` with `a > b`.
-    #[error("PDN FEN at byte {offset}: empty range {start}-{end}")]
+    #[error("PDN FEN {section} pieces at byte {offset}: empty range {start}-{end}")]
     InvalidRange {
+        /// The piece section (`W` or `B`) the range is in.
+        section: Color,
         /// First square of the range.
         start: u8,
         /// Last square of the range.
@@ -95,15 +101,19 @@ pub enum ParseFenError {
         offset: usize,
     },
     /// A square listed twice (in one section or in both).
-    #[error("PDN FEN at byte {offset}: square {square} listed twice")]
+    #[error("PDN FEN {section} pieces at byte {offset}: square {square} listed twice")]
     DuplicateSquare {
+        /// The piece section (`W` or `B`) of the second mention.
+        section: Color,
         /// The square.
         square: Square,
         /// Byte offset of the second mention.
         offset: usize,
     },
     /// A man on its own promotion row (White on 1..=5, Black on 46..=50).
-    #[error("PDN FEN at byte {offset}: {color} man on square {square}, its own promotion row")]
+    #[error(
+        "PDN FEN {color} pieces at byte {offset}: man on square {square}, its own promotion row"
+    )]
     ManOnPromotionRow {
         /// The square.
         square: Square,
@@ -136,12 +146,37 @@ impl ParseFenError {
             | ParseFenError::InvalidSection { offset }
             | ParseFenError::DuplicateColor { offset, .. }
             | ParseFenError::MissingColor { offset, .. }
-            | ParseFenError::InvalidToken { offset }
             | ParseFenError::SquareOutOfRange { offset, .. }
             | ParseFenError::InvalidRange { offset, .. }
             | ParseFenError::DuplicateSquare { offset, .. }
             | ParseFenError::ManOnPromotionRow { offset, .. }
+            | ParseFenError::InvalidToken { offset, .. }
             | ParseFenError::InvalidCounter { offset } => Some(offset),
+        }
+    }
+
+    /// The piece section (`W` or `B` list) the error is inside, for the
+    /// item errors ([`InvalidToken`](ParseFenError::InvalidToken),
+    /// [`SquareOutOfRange`](ParseFenError::SquareOutOfRange),
+    /// [`InvalidRange`](ParseFenError::InvalidRange),
+    /// [`DuplicateSquare`](ParseFenError::DuplicateSquare),
+    /// [`ManOnPromotionRow`](ParseFenError::ManOnPromotionRow)); `None`
+    /// otherwise. `Display` names it: `PDN FEN white pieces at byte 3: ...`.
+    ///
+    /// ```
+    /// use board_core::draughts::{Color, Position};
+    /// let e = "W:W51:B1".parse::<Position>().unwrap_err();
+    /// assert_eq!(e.section(), Some(Color::White));
+    /// assert_eq!(e.to_string(), "PDN FEN white pieces at byte 3: square 51 out of range 1..=50");
+    /// ```
+    pub fn section(&self) -> Option<Color> {
+        match *self {
+            ParseFenError::InvalidToken { section, .. }
+            | ParseFenError::SquareOutOfRange { section, .. }
+            | ParseFenError::InvalidRange { section, .. }
+            | ParseFenError::DuplicateSquare { section, .. } => Some(section),
+            ParseFenError::ManOnPromotionRow { color, .. } => Some(color),
+            _ => None,
         }
     }
 }
@@ -167,15 +202,19 @@ impl Parser<'_> {
         (self.i > start).then_some(n)
     }
 
-    fn square(&mut self) -> Result<Square, ParseFenError> {
+    fn square(&mut self, section: Color) -> Result<Square, ParseFenError> {
         let offset = self.i;
         let n = self
             .number()
-            .ok_or(ParseFenError::InvalidToken { offset })?;
+            .ok_or(ParseFenError::InvalidToken { section, offset })?;
         u8::try_from(n)
             .ok()
             .and_then(Square::new)
-            .ok_or(ParseFenError::SquareOutOfRange { number: n, offset })
+            .ok_or(ParseFenError::SquareOutOfRange {
+                number: n,
+                section,
+                offset,
+            })
     }
 }
 
@@ -188,9 +227,19 @@ impl FromStr for Position {
     /// exactly once, in either order) and a comma-separated, possibly empty
     /// list of items `[K]n` or `[K]a-b` (a range, `a <= b`; `K` marks kings);
     /// a counter is `H<n>` or `F<n>` (checked, not kept). Surrounding ASCII
-    /// whitespace is ignored. Errors name the problem and the byte offset:
-    /// see [`ParseFenError`].
+    /// whitespace is ignored. `startpos` (surrounding ASCII whitespace
+    /// ignored) is also accepted: [`Position::startpos`], as the SFEN parser
+    /// accepts it. Errors name the problem and the byte offset: see
+    /// [`ParseFenError`].
+    ///
+    /// ```
+    /// use board_core::draughts::Position;
+    /// assert_eq!(" startpos\n".parse::<Position>(), Ok(Position::startpos()));
+    /// ```
     fn from_str(text: &str) -> Result<Position, ParseFenError> {
+        if text.trim_matches(|c: char| c.is_ascii_whitespace()) == "startpos" {
+            return Ok(Position::startpos());
+        }
         let bytes = text.as_bytes();
         let start = bytes
             .iter()
@@ -258,14 +307,15 @@ impl FromStr for Position {
                 } else {
                     PieceKind::Man
                 };
-                let first = p.square()?;
+                let first = p.square(color)?;
                 let last = if p.peek() == Some(b'-') {
                     p.i += 1;
-                    let last = p.square()?;
+                    let last = p.square(color)?;
                     if last < first {
                         return Err(ParseFenError::InvalidRange {
                             start: first.number(),
                             end: last.number(),
+                            section: color,
                             offset: item,
                         });
                     }
@@ -274,12 +324,15 @@ impl FromStr for Position {
                     first
                 };
                 for n in first.number()..=last.number() {
-                    let square =
-                        Square::new(n).ok_or(ParseFenError::InvalidToken { offset: item })?;
+                    let square = Square::new(n).ok_or(ParseFenError::InvalidToken {
+                        section: color,
+                        offset: item,
+                    })?;
                     let slot = &mut board[n as usize - 1];
                     if slot.is_some() {
                         return Err(ParseFenError::DuplicateSquare {
                             square,
+                            section: color,
                             offset: item,
                         });
                     }
@@ -299,7 +352,12 @@ impl FromStr for Position {
                 match p.peek() {
                     Some(b',') => p.i += 1,
                     None | Some(b':') => break,
-                    Some(_) => return Err(ParseFenError::InvalidToken { offset: p.i }),
+                    Some(_) => {
+                        return Err(ParseFenError::InvalidToken {
+                            section: color,
+                            offset: p.i,
+                        });
+                    }
                 }
             }
         }

@@ -30,6 +30,7 @@
 
 mod bitboard;
 mod fen;
+mod legality;
 mod movegen;
 mod notation;
 mod perft;
@@ -38,6 +39,7 @@ mod types;
 
 pub use crate::movelist::CapacityError;
 pub use fen::ParseFenError;
+pub use legality::IllegalReason;
 pub use notation::{
     AMBIGUOUS_SHOWN, CapturePath, IllegalMoveError, MAX_PATH, MoveText, MoveTextError,
     ParseMoveError, PdnMove,

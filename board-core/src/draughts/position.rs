@@ -5,6 +5,7 @@ use core::ops::ControlFlow;
 
 use super::MAX_MOVES;
 use super::bitboard::{BLACK_PROMOTION, BOARD, WHITE_PROMOTION};
+use super::legality::IllegalReason;
 use super::movegen::{self, has_capture};
 use super::types::{Color, Move, Piece, PieceKind, Square, SquareSet};
 use crate::MoveList;
@@ -88,14 +89,18 @@ pub enum SetupError {
     TooManyMoves,
 }
 
-/// A move that is not legal in the position it was played in.
+/// A rejected [`Position::play`]: the position, unchanged, the move and the
+/// reason. Displayed `illegal move 32-29: the man on 32 cannot reach 29`
+/// (the move in PDN's short form).
 #[derive(Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("illegal move {mv:?} in position {position}")]
+#[error("illegal move {mv}: {reason}")]
 pub struct PlayError {
     /// The position, unchanged.
     pub position: Position,
     /// The move that was refused.
     pub mv: Move,
+    /// Why.
+    pub reason: IllegalReason,
 }
 
 impl fmt::Debug for PlayError {
@@ -103,6 +108,7 @@ impl fmt::Debug for PlayError {
         f.debug_struct("PlayError")
             .field("position", &format_args!("{}", self.position))
             .field("mv", &self.mv)
+            .field("reason", &self.reason)
             .finish()
     }
 }
@@ -375,19 +381,43 @@ impl Position {
     /// Plays `mv` if it is legal and returns the new position; otherwise
     /// gives the position back in the error.
     ///
+    /// ```
+    /// use board_core::draughts::{IllegalReason, Position, Square};
+    /// let pos = Position::startpos();
+    /// let black = pos.play(pos.parse_move("32-28").unwrap()).unwrap();
+    /// let mv = black.parse_move("16-21").unwrap();
+    /// let err = pos.play(mv).unwrap_err();
+    /// assert_eq!(err.reason, IllegalReason::OpponentPiece {
+    ///     square: Square::new(16).unwrap(),
+    ///     owner: board_core::draughts::Color::Black,
+    /// });
+    /// assert_eq!(err.to_string(), "illegal move 16-21: the piece on 16 belongs to black, not the side to move");
+    /// ```
+    ///
     /// # Errors
-    /// [`PlayError`] (holding this position and the move) when `mv` is not
-    /// one of [`Position::legal_moves`], or when the new position would
+    /// [`PlayError`] (holding this position, the move and the
+    /// [`IllegalReason`], as [`Position::check_move`] gives it) when `mv` is
+    /// not one of [`Position::legal_moves`], or
+    /// [`IllegalReason::TooManyMovesAfter`] when the new position would
     /// exceed the move list capacity (no such position is known).
     pub fn play(self, mv: Move) -> Result<Position, PlayError> {
+        // Fast path: the legality test; the reason only on refusal.
         if !self.is_legal(mv) {
-            return Err(PlayError { position: self, mv });
+            return Err(PlayError {
+                position: self,
+                mv,
+                reason: self.illegal_reason(mv),
+            });
         }
         let mut next = self;
         next.play_unchecked(mv);
         match next.try_legal_moves() {
             Ok(_) => Ok(next),
-            Err(_) => Err(PlayError { position: self, mv }),
+            Err(_) => Err(PlayError {
+                position: self,
+                mv,
+                reason: IllegalReason::TooManyMovesAfter,
+            }),
         }
     }
 
@@ -426,6 +456,13 @@ impl Position {
         }
     }
 
+    /// Whether the side to move has a legal move (a capture, or a quiet
+    /// move counted from the bitboards: no list is built).
+    pub fn has_legal_move(&self) -> bool {
+        let s = self.sides();
+        has_capture(&s) || movegen::count_quiet(&s, self.side) > 0
+    }
+
     /// Whether the game is over: the side to move has no legal move.
     pub fn is_game_over(&self) -> bool {
         self.outcome().is_some()
@@ -434,8 +471,7 @@ impl Position {
     /// The outcome if the side to move has no legal move (it loses), else
     /// `None`. Draw rules are not applied (they need the game history).
     pub fn outcome(&self) -> Option<Outcome> {
-        let s = self.sides();
-        if has_capture(&s) || movegen::count_quiet(&s, self.side) > 0 {
+        if self.has_legal_move() {
             None
         } else {
             Some(Outcome::Win {

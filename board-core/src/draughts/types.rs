@@ -34,11 +34,11 @@ impl Color {
 }
 
 impl fmt::Display for Color {
-    /// `White` or `Black`.
+    /// `white` or `black` (lowercase, as chess and shogi colours print).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            Color::White => "White",
-            Color::Black => "Black",
+            Color::White => "white",
+            Color::Black => "black",
         })
     }
 }
