@@ -62,7 +62,12 @@ pub trait Game:
     type SetupError: fmt::Debug + fmt::Display;
     /// Why the position text (PDN FEN, FEN, SFEN) did not parse.
     type ParseError: fmt::Debug + fmt::Display;
-    /// Why [`Game::play`] refused a move (holds the unchanged position).
+    /// Why a move is illegal here ([`Game::check_move`]; also the `reason`
+    /// field of each game's `PlayError`): `IllegalReason` in every game.
+    type IllegalReason: Copy + Eq + fmt::Debug + fmt::Display;
+    /// Why [`Game::play`] refused a move: `PlayError { position, mv,
+    /// reason }` in every game (the unchanged position, the move, an
+    /// [`Game::IllegalReason`]), printed `illegal move <mv>: <reason>`.
     type PlayError: fmt::Debug + fmt::Display;
     /// A move in the game's main notation (PDN, UCI, USI), for `Display`.
     type MoveText: fmt::Display;
@@ -95,8 +100,17 @@ pub trait Game:
     /// until it returns [`ControlFlow::Break`], which is returned at once.
     fn for_each_legal_move<B>(&self, f: impl FnMut(Self::Move) -> ControlFlow<B>)
     -> ControlFlow<B>;
+    /// Whether the side to move has at least one legal move (stops at the
+    /// first one found; nothing is listed).
+    fn has_legal_move(&self) -> bool;
     /// Whether `mv` is legal here.
     fn is_legal(&self, mv: Self::Move) -> bool;
+    /// `Ok` exactly when `mv` is legal here ([`Game::is_legal`]), else why
+    /// not.
+    ///
+    /// # Errors
+    /// [`Game::IllegalReason`]: the rule `mv` breaks in this position.
+    fn check_move(&self, mv: Self::Move) -> Result<(), Self::IllegalReason>;
     /// Plays `mv` if it is legal.
     ///
     /// # Errors
@@ -207,8 +221,16 @@ macro_rules! delegate_rules {
             Self::for_each_legal_move(self, f)
         }
         #[inline]
+        fn has_legal_move(&self) -> bool {
+            Self::has_legal_move(self)
+        }
+        #[inline]
         fn is_legal(&self, mv: Self::Move) -> bool {
             Self::is_legal(self, mv)
+        }
+        #[inline]
+        fn check_move(&self, mv: Self::Move) -> Result<(), Self::IllegalReason> {
+            Self::check_move(self, mv)
         }
         #[inline]
         fn play(self, mv: Self::Move) -> Result<Self, Self::PlayError> {
@@ -229,6 +251,7 @@ impl Game for draughts::Position {
     type Setup = draughts::Setup;
     type SetupError = draughts::SetupError;
     type ParseError = draughts::ParseFenError;
+    type IllegalReason = draughts::IllegalReason;
     type PlayError = draughts::PlayError;
     type MoveText = draughts::MoveText;
     type ParseMoveError = draughts::MoveTextError;
@@ -286,6 +309,7 @@ impl Game for chess::Position {
     type Setup = chess::Setup;
     type SetupError = chess::SetupError;
     type ParseError = chess::ParseFenError;
+    type IllegalReason = chess::IllegalReason;
     type PlayError = chess::PlayError;
     type MoveText = chess::UciMove;
     type ParseMoveError = chess::UciError;
@@ -339,6 +363,7 @@ impl Game for shogi::Position {
     type Setup = shogi::Setup;
     type SetupError = shogi::SetupError;
     type ParseError = shogi::ParseSfenError;
+    type IllegalReason = shogi::IllegalReason;
     type PlayError = shogi::PlayError;
     type MoveText = shogi::Move;
     type ParseMoveError = shogi::MoveTextError<shogi::ParseUsiMoveError>;

@@ -35,9 +35,11 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
     }
 }
 
-/// `perft` of every root move: the total and, per legal move (in
-/// [`Position::legal_moves`] order), its subtree count at `depth - 1`.
-/// At depth 0 the list is empty and the total is 1.
+/// `perft` split by root move: the total (`perft(position, depth)`) and,
+/// per legal move in [`Position::legal_moves`] order, the leaf count of its
+/// subtree: `perft` of the position after it at `depth - 1` (the leaves
+/// `depth` plies below the root); the counts add up to the total. At depth
+/// 0 the total is 1 and the list is empty.
 ///
 /// The total counts every move. The per-move list holds at most
 /// [`MAX_MOVES`] entries: a full list means the position has more moves
