@@ -140,13 +140,16 @@ pub struct PlayError {
     /// The move that was refused.
     pub mv: Move,
     /// Why.
-    pub reason: IllegalMoveError,
+    pub reason: IllegalReason,
 }
 
 impl Position {
     /// Checks `mv` against the rules in this position; `Ok` exactly when
     /// `mv` is in [`Position::legal_moves`].
-    pub fn check_move(&self, mv: Move) -> Result<(), IllegalMoveError> {
+    ///
+    /// # Errors
+    /// [`IllegalReason`] (= [`IllegalMoveError`]): the rule `mv` breaks.
+    pub fn check_move(&self, mv: Move) -> Result<(), IllegalReason> {
         let us = self.side;
         let u = us.index();
         let to = mv.to();
