@@ -218,8 +218,15 @@ fn main() -> ExitCode {
             // ends at its first space.
             let positional = ["show", "moves", "perft", "play"];
             let command = std::env::args().nth(1).unwrap_or_default();
+            // Only for a stray word such as `w`, `KQkq` or `-` (a FEN field):
+            // not for an unknown option (`--json`, `-1`).
+            let stray_field = match e.get(clap::error::ContextKind::InvalidArg) {
+                Some(clap::error::ContextValue::String(arg)) => arg == "-" || !arg.starts_with('-'),
+                _ => false,
+            };
             if e.kind() == clap::error::ErrorKind::UnknownArgument
                 && positional.contains(&command.as_str())
+                && stray_field
             {
                 msg.push_str(" (a position with spaces is one argument: quote it)");
             }

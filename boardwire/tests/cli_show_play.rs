@@ -130,6 +130,20 @@ fn an_unquoted_position_is_named_as_such() {
 }
 
 #[test]
+fn an_unknown_option_gets_no_quoting_hint() {
+    for args in [
+        &["show", "chess", "startpos", "--json"][..],
+        &["perft", "chess", "startpos", "-1"][..],
+    ] {
+        let o = boardwire(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.contains("unexpected argument"), "{err}");
+        assert!(!err.contains("quote it"), "{args:?}: {err}");
+    }
+}
+
+#[test]
 fn play_draughts_in_pdn() {
     // 32-28 19-23 28x19: White's man from 32 takes the man on 23 and lands
     // on 19.
