@@ -63,7 +63,7 @@ struct Cli {
 /// The games `perft`, `moves`, `show` and `play` know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Game {
-    /// International draughts (10x10); positions in PDN FEN.
+    /// International draughts (10x10); positions in PDN FEN (or `startpos`), moves in PDN.
     Draughts,
     /// Chess; positions in FEN (`startpos`, `kiwipete` also accepted).
     Chess,
