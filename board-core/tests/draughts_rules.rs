@@ -222,6 +222,26 @@ fn pdn_move_text() {
     );
     let mv = p.parse_move("28x19").unwrap();
     assert_eq!(mv.captures(), set(&[23]));
+    // Two captures join 4 and 16 (worked by hand: 4x13x2x16 takes 9, 8, 11
+    // and 4x18x7x16 takes 9, 12, 11): `4-16` gets no `(write it 4x16)`
+    // hint, which would be ambiguous too, but the two candidates.
+    let k = pos("W:WK4,29,32,33,41,44,46,47,48:B5,8,9,11,12,17");
+    for text in ["4-16", "4x16"] {
+        match k.parse_move(text) {
+            Err(MoveTextError::Illegal(IllegalMoveError::Ambiguous {
+                from,
+                to,
+                count: 2,
+                candidates,
+            })) => {
+                assert_eq!((from, to), (sq(4), sq(16)));
+                let mut sets = [candidates[0].captures(), candidates[1].captures()];
+                sets.sort_by_key(|s| s.iter().map(|q| q.number()).min());
+                assert_eq!(sets, [set(&[8, 9, 11]), set(&[9, 11, 12])], "{text}");
+            }
+            other => panic!("{text}: {other:?}"),
+        }
+    }
     assert_eq!(p.move_text(mv).to_string(), "28x19");
     // Long form of a two-piece capture; wrong landing squares are refused.
     let p = pos("W:W28:B23,14");

@@ -44,7 +44,8 @@ pub enum IllegalReason {
         from: Square,
         /// The destination.
         to: Square,
-        /// Whether a legal capture goes from `from` to `to`.
+        /// Whether exactly one legal capture goes from `from` to `to` (then
+        /// `Display` adds `(write it 28x19)`).
         capture_here: bool,
         /// A square whose piece has a legal capture.
         capturer: Square,
@@ -217,10 +218,14 @@ impl Position {
             };
             movegen::captures(&s, &mut sink);
             if !mv.is_capture() {
+                // The short form `fromxto` names a move only when one
+                // capture joins the two squares.
                 let capture_here = self
                     .legal_moves()
                     .iter()
-                    .any(|m| m.origin_bit() == mv.origin_bit() && m.dest_bit() == mv.dest_bit());
+                    .filter(|m| m.origin_bit() == mv.origin_bit() && m.dest_bit() == mv.dest_bit())
+                    .count()
+                    == 1;
                 let capturer = if sink.at_origin {
                     from
                 } else {

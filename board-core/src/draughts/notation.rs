@@ -249,8 +249,9 @@ pub enum IllegalMoveError {
         capture: bool,
     },
     /// A quiet move was written but capturing is compulsory here.
-    /// `Display` adds `(write it 26x37)` when a legal capture goes from
-    /// `from` to `to` (the text wrote it with `-`).
+    /// `Display` adds `(write it 26x37)` when one legal capture goes from
+    /// `from` to `to` (the text wrote it with `-`); when several do, the
+    /// error is [`IllegalMoveError::Ambiguous`] instead, which lists them.
     #[error("{from}-{to}: a capture is compulsory{}", CaptureHint(*.from, *.to, *.capture_here))]
     CaptureRequired {
         /// Origin square as written.
@@ -563,19 +564,24 @@ impl Position {
             if list.contains(&mv) {
                 return Ok(mv);
             }
-            if self.must_capture() {
-                let capture_here = list
-                    .iter()
-                    .any(|m| m.origin_bit() == from.bit() && m.dest_bit() == to.bit());
+            if !self.must_capture() {
+                return Err(no_such);
+            }
+            let here = list
+                .iter()
+                .filter(|m| m.origin_bit() == from.bit() && m.dest_bit() == to.bit())
+                .count();
+            // Two or more captures from `from` to `to`: `fromxto` would be
+            // ambiguous too, so the error lists them (below) instead of
+            // hinting at the short form.
+            if here < 2 {
                 return Err(IllegalMoveError::CaptureRequired {
                     from,
                     to,
-                    capture_here,
+                    capture_here: here == 1,
                 });
             }
-            return Err(no_such);
-        }
-        if pdn.len > 2 {
+        } else if pdn.len > 2 {
             return self.resolve_path(pdn, &list);
         }
         let mut count = 0;
