@@ -48,7 +48,9 @@ impl GameCli for Position {
                 UciError::Syntax(_) if san.problem.is_syntax() => {
                     format!("neither UCI nor SAN ({san})")
                 }
-                UciError::Syntax(_) => format!("illegal: {}", san.problem),
+                // The SAN problem says itself what is wrong: "no legal move
+                // matches: ...", "ambiguous: ...".
+                UciError::Syntax(_) => san.problem.to_string(),
             }),
         }
     }

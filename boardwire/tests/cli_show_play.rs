@@ -164,6 +164,11 @@ fn an_illegal_move_fails_with_exit_2_naming_it() {
             &["move 2 \"e4\"", "no legal move matches"][..],
         ),
         (
+            // Knights on b8 and f6 both reach d7.
+            &["play", "chess", "1n2k3/8/5n2/8/8/8/8/4K3 b - - 0 1", "Nd7"],
+            &["move 1 \"Nd7\": ambiguous: knights on f6 and b8 can reach d7"],
+        ),
+        (
             &["play", "chess", "startpos", "e2e5"],
             &["move 1 \"e2e5\"", "illegal move e2e5"],
         ),
