@@ -38,7 +38,7 @@ pub enum IllegalReason {
     /// A quiet move while a capture is compulsory. `capturer` is one square
     /// whose piece makes a legal capture (the origin when it can), `max`
     /// the number of pieces the legal captures take (1..=20).
-    #[error("a capture is compulsory: the piece on {capturer} can take {max}{}", Hint(*.from, *.to, *.capture_here))]
+    #[error("a capture is compulsory: the piece on {capturer} can take {max}{}", super::notation::CaptureHint(*.from, *.to, *.capture_here))]
     CaptureRequired {
         /// The origin.
         from: Square,
@@ -119,17 +119,6 @@ fn kind_word(kind: PieceKind) -> &'static str {
     match kind {
         PieceKind::Man => "man",
         PieceKind::King => "king",
-    }
-}
-
-struct Hint(Square, Square, bool);
-
-impl fmt::Display for Hint {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Hint(from, to, true) => write!(f, " (write it {from}x{to})"),
-            _ => Ok(()),
-        }
     }
 }
 

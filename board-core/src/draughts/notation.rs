@@ -289,8 +289,8 @@ pub enum IllegalMoveError {
 }
 
 /// ` (write it 26x37)` after [`IllegalMoveError::CaptureRequired`] when
-/// that capture is legal.
-struct CaptureHint(Square, Square, bool);
+/// that capture is legal (also used by [`super::IllegalReason`]).
+pub(super) struct CaptureHint(pub(super) Square, pub(super) Square, pub(super) bool);
 
 impl fmt::Display for CaptureHint {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
