@@ -1,0 +1,191 @@
+//! One driver, written once over any one-peer [`Session`](crate::Session):
+//! [`tokio`](self::tokio) (feature `tokio`) over any `AsyncRead +
+//! AsyncWrite` (a `TcpStream`, a pty, a TCP serial bridge), and
+//! [`blocking`] (feature `std`) over any `Read + Write` whose reads time
+//! out (a serial port). Each protocol crate's `net` / `serial` module wraps
+//! them with the protocol's connect, config and limits.
+//!
+//! What both do, in the session's documented order: read into a capped
+//! [`FrameBuffer`](crate::FrameBuffer) (the session's
+//! [`max_frame_len`](crate::Session::max_frame_len)), decode each frame with
+//! the session's [`decode_incoming`](crate::Session::decode_incoming), show
+//! it to the callback ([`Activity::Received`] / [`Activity::Malformed`]),
+//! hand it to the session; then write every `poll_transmit()` (each frame
+//! shown as [`Activity::Sent`]), hand every `poll_event()` to the callback
+//! ([`Activity::Event`]), and once all is quiet call back with
+//! [`Activity::Idle`] (the moment to act: move when it is our turn); then
+//! wait for bytes, a value on the external channel (tokio) or
+//! `poll_timeout()`.
+//!
+//! The callback returns [`ControlFlow`](core::ops::ControlFlow):
+//! `Break(r)` ends the run with [`Ended::Break`] after what is queued is
+//! written.
+
+use core::time::Duration;
+
+#[cfg(feature = "std")]
+pub mod blocking;
+#[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
+pub mod tokio;
+
+use crate::error::FrameError;
+use crate::session::Session;
+
+/// Resource bounds of a driver (both drivers), each with its default.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Limits {
+    /// Bytes of the input buffer (default 8 KiB; raised to the session's
+    /// frame cap plus terminator when smaller). One read takes at most this.
+    pub read_buffer: usize,
+    /// Transmits written in one round before the connection is closed as
+    /// flooding ([`Closed::OutputQueueFull`]; default 64).
+    pub output_queue_cap: usize,
+    /// A write that makes no progress for this long ends the run
+    /// ([`Closed::SendTimeout`]; default 20 s, as shogi-server's writer).
+    pub send_timeout: Duration,
+    /// Consecutive malformed, over-long or unrecognised frames after which
+    /// the connection is closed ([`Closed::TooManyBadFrames`]; default 16).
+    pub max_bad_frames: u32,
+    /// Blocking driver: the longest wait of one read, so that timeouts and
+    /// [`Activity::Idle`] come at least this often (default 50 ms). The
+    /// port's own read timeout should not be longer.
+    pub poll_interval: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            read_buffer: 8 * 1024,
+            output_queue_cap: 64,
+            send_timeout: Duration::from_secs(20),
+            max_bad_frames: 16,
+            poll_interval: Duration::from_millis(50),
+        }
+    }
+}
+
+/// What the driver shows its callback, in wire order. `'a` is the borrow
+/// of what is shown, `'m` the frame a message borrows from.
+#[non_exhaustive]
+pub enum Activity<'a, 'm, S: Session, X = core::convert::Infallible> {
+    /// A frame we wrote (terminator excluded) and its message (`None` only if
+    /// our own frame does not decode, which a tested session never writes).
+    Sent {
+        /// The frame.
+        frame: &'a [u8],
+        /// It decoded.
+        message: Option<&'a S::Outgoing<'m>>,
+    },
+    /// A message we received, before the session handles it.
+    Received {
+        /// The frame (terminator excluded).
+        frame: &'a [u8],
+        /// It decoded.
+        message: &'a S::Incoming<'m>,
+    },
+    /// A frame that is over-long, does not decode or ends the stream without
+    /// its terminator; it goes to the session (`handle_frame_error`) next.
+    Malformed {
+        /// What is wrong.
+        error: &'a FrameError<S::DecodeError>,
+        /// The frame's bytes (empty for an over-long frame, which is not kept).
+        frame: &'a [u8],
+    },
+    /// An event of the session.
+    Event(S::Event),
+    /// Everything is written and handled: the session waits for the peer.
+    Idle,
+    /// A value from the external channel (tokio driver): act on it with the
+    /// session; what that queues is written at once.
+    External(X),
+}
+
+impl<'a, 'm, S: Session, X: core::fmt::Debug> core::fmt::Debug for Activity<'a, 'm, S, X>
+where
+    S::Outgoing<'m>: core::fmt::Debug,
+    S::Incoming<'m>: core::fmt::Debug,
+    S::Event: core::fmt::Debug,
+{
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Activity::Sent { message, .. } => f.debug_tuple("Sent").field(message).finish(),
+            Activity::Received { message, .. } => f.debug_tuple("Received").field(message).finish(),
+            Activity::Malformed { error, .. } => f.debug_tuple("Malformed").field(error).finish(),
+            Activity::Event(e) => f.debug_tuple("Event").field(e).finish(),
+            Activity::Idle => f.write_str("Idle"),
+            Activity::External(x) => f.debug_tuple("External").field(x).finish(),
+        }
+    }
+}
+
+/// Why a run ended without the callback's `Break`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Closed {
+    /// The peer closed the stream (end of file); the session was told
+    /// (`handle_close`) and its last events delivered.
+    ByPeer,
+    /// The session asked to close after its last transmit (a server ending
+    /// the connection, a client after `LOGOUT`).
+    BySession,
+    /// More than [`Limits::max_bad_frames`] bad frames in a row.
+    TooManyBadFrames,
+    /// More than [`Limits::output_queue_cap`] transmits in one round.
+    OutputQueueFull,
+    /// A write made no progress for [`Limits::send_timeout`].
+    SendTimeout,
+}
+
+impl core::fmt::Display for Closed {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Closed::ByPeer => "the peer closed the connection",
+            Closed::BySession => "the session closed the connection",
+            Closed::TooManyBadFrames => "too many malformed frames in a row",
+            Closed::OutputQueueFull => "output queue full",
+            Closed::SendTimeout => "a write made no progress in time",
+        })
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended<R> {
+    /// The callback returned `Break(r)`.
+    Break(R),
+    /// The connection closed.
+    Closed(Closed),
+}
+
+/// Splits a transmit into its frames with a fresh framer of the session's
+/// kind and calls `f` with each frame and its decoded message.
+#[cfg(feature = "std")]
+pub(crate) fn each_sent_frame<S: Session>(
+    session: &S,
+    bytes: &[u8],
+    mut f: impl FnMut(&[u8], Option<&S::Outgoing<'_>>),
+) {
+    use crate::framer::{Framer, Status};
+    let mut framer = <S::Framer as Framer>::new(usize::MAX - 4);
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        match framer.decode(rest) {
+            Status::Complete { frame, consumed } => {
+                let msg = session.decode_outgoing(frame).ok();
+                f(frame, msg.as_ref());
+                rest = &rest[consumed.min(rest.len())..];
+            }
+            Status::Partial { consumed: 0 } => {
+                // A transmit without its last terminator: show it whole.
+                let msg = session.decode_outgoing(rest).ok();
+                f(rest, msg.as_ref());
+                return;
+            }
+            Status::Partial { consumed } | Status::Overlong { consumed, .. } => {
+                rest = &rest[consumed.min(rest.len())..];
+            }
+        }
+    }
+}

@@ -1,0 +1,383 @@
+//! Cutting frames out of a byte stream: the framer's answer [`Status`] (the
+//! httparse shape), the [`Framer`] trait that each protocol's terminator
+//! rule implements (DXP: NUL; CSA: LF or CR LF; Citrine: CR, LF or CR LF),
+//! and [`FrameBuffer`], the capped buffer that runs the loop "fill, cut
+//! frames, compact" once for every user.
+
+/// What a [`Framer`] found at the front of the buffer it was given.
+///
+/// After every call the caller drops `consumed` bytes from the front of its
+/// buffer and calls again while `consumed` is non-zero; `Partial { consumed:
+/// 0 }` means "read more bytes, append them, call again". [`FrameBuffer`]
+/// does all of this.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status<'b> {
+    /// One frame, its terminator stripped; `consumed` counts the terminator.
+    Complete {
+        /// The frame's bytes (at most the cap).
+        frame: &'b [u8],
+        /// Bytes to drop from the front of the buffer.
+        consumed: usize,
+    },
+    /// No complete frame yet. `consumed` is non-zero only while the rest of
+    /// an over-long frame is being discarded (or, in the line protocols,
+    /// while empty lines are skipped).
+    Partial {
+        /// Bytes to drop from the front of the buffer.
+        consumed: usize,
+    },
+    /// More than the cap without a terminator: reported once; `len` is the
+    /// bytes of it seen so far. The framer then discards up to and including
+    /// the next terminator (as `Partial { consumed }`) and the stream goes on.
+    Overlong {
+        /// Bytes of the frame seen so far (more than the cap).
+        len: usize,
+        /// Bytes to drop from the front of the buffer.
+        consumed: usize,
+    },
+}
+
+/// A protocol's rule for where frames end, over a buffer the caller owns.
+///
+/// The framer remembers how far it has scanned (no byte is looked at twice)
+/// and whether it is skipping the rest of an over-long frame; the caller
+/// passes the bytes not yet consumed, with new ones appended, each time.
+/// Implemented by `damexchange::framer::Framer`, `csa_protocol::framer::Framer`
+/// and `novag_citrine::framer::Framer`.
+pub trait Framer {
+    /// The spec's cap on a frame, bytes, the terminator not counted.
+    const DEFAULT_MAX_LEN: usize;
+    /// The longest terminator, bytes (1 for NUL, 2 for CR LF).
+    const MAX_TERMINATOR_LEN: usize;
+    /// Whether bytes left without a terminator when the stream ends are an
+    /// error (`true`: DXP, whose messages always end with NUL;
+    /// [`FrameError::Unterminated`](crate::FrameError::Unterminated)) or a
+    /// last frame (`false`: the line protocols, a peer that closed right
+    /// after writing its last line).
+    const LAST_FRAME_NEEDS_TERMINATOR: bool;
+
+    /// A framer whose frames have at most `max_frame_len` bytes (the
+    /// terminator not counted).
+    fn new(max_frame_len: usize) -> Self
+    where
+        Self: Sized;
+
+    /// The cap, bytes without the terminator.
+    fn max_frame_len(&self) -> usize;
+
+    /// Looks for the next frame at the front of `buf`. See [`Status`].
+    fn decode<'b>(&mut self, buf: &'b [u8]) -> Status<'b>;
+
+    /// Forgets what was scanned (a new stream).
+    fn reset(&mut self);
+}
+
+/// What [`FrameBuffer::next_frame`] hands out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Frame<'b> {
+    /// One frame, its terminator stripped, borrowed from the buffer.
+    Complete(&'b [u8]),
+    /// A frame over the cap (reported once; the rest of it is skipped).
+    Overlong {
+        /// Bytes of it seen when it was reported.
+        len: usize,
+        /// The cap, bytes without the terminator.
+        max: usize,
+    },
+}
+
+/// A capped input buffer owned by the caller, with the protocol's framer:
+/// bytes go in ([`push`](Self::push), or [`space`](Self::space) +
+/// [`filled`](Self::filled) to read straight into it), frames come out
+/// ([`next_frame`](Self::next_frame)), and what is left of an unfinished
+/// frame is moved to the front when room is needed. It never grows: its
+/// storage is given once (a stack array, a boxed slice, a `Vec`), so a peer
+/// that sends a gigabyte without a terminator costs the storage's size, not
+/// a gigabyte.
+///
+/// ```
+/// use boardwire_proto::framer::{Frame, FrameBuffer, Framer, Status};
+///
+/// // A toy rule for the example: frames end with `;`.
+/// struct Semi { max: usize }
+/// impl Framer for Semi {
+///     const DEFAULT_MAX_LEN: usize = 8;
+///     const MAX_TERMINATOR_LEN: usize = 1;
+///     const LAST_FRAME_NEEDS_TERMINATOR: bool = true;
+///     fn new(max: usize) -> Self { Semi { max } }
+///     fn max_frame_len(&self) -> usize { self.max }
+///     fn decode<'b>(&mut self, buf: &'b [u8]) -> Status<'b> {
+///         match buf.iter().position(|&b| b == b';') {
+///             Some(i) if i <= self.max => Status::Complete { frame: &buf[..i], consumed: i + 1 },
+///             Some(i) => Status::Overlong { len: i, consumed: i + 1 },
+///             None => Status::Partial { consumed: 0 },
+///         }
+///     }
+///     fn reset(&mut self) {}
+/// }
+///
+/// let mut input = FrameBuffer::new(Semi::new(8), [0u8; 16]);
+/// assert_eq!(input.push(b"ab;c"), 4);
+/// assert_eq!(input.next_frame(), Some(Frame::Complete(b"ab")));
+/// assert_eq!(input.next_frame(), None); // `c` waits for its `;`
+/// input.push(b"d;");
+/// assert_eq!(input.next_frame(), Some(Frame::Complete(b"cd")));
+/// ```
+#[derive(Clone, Debug)]
+pub struct FrameBuffer<F, B> {
+    framer: F,
+    storage: B,
+    start: usize,
+    end: usize,
+}
+
+impl<F: Framer, B: AsRef<[u8]> + AsMut<[u8]>> FrameBuffer<F, B> {
+    /// A buffer over `storage` (its whole length is used) with `framer`.
+    ///
+    /// # Panics
+    /// When `storage` is shorter than the framer's cap plus its longest
+    /// terminator (a frame of the cap could never be completed): a
+    /// programming error, not something a peer can cause.
+    pub fn new(framer: F, storage: B) -> Self {
+        let need = framer.max_frame_len().saturating_add(F::MAX_TERMINATOR_LEN);
+        assert!(
+            storage.as_ref().len() >= need,
+            "FrameBuffer storage of {} bytes is shorter than the frame cap plus terminator ({need})",
+            storage.as_ref().len()
+        );
+        FrameBuffer {
+            framer,
+            storage,
+            start: 0,
+            end: 0,
+        }
+    }
+
+    /// The framer (its cap: `framer().max_frame_len()`).
+    pub fn framer(&self) -> &F {
+        &self.framer
+    }
+
+    /// The storage's length, bytes: the most this buffer ever holds.
+    pub fn capacity(&self) -> usize {
+        self.storage.as_ref().len()
+    }
+
+    /// The bytes held of a frame not yet complete.
+    pub fn buffered(&self) -> &[u8] {
+        &self.storage.as_ref()[self.start..self.end]
+    }
+
+    /// Forgets every buffered byte and the framer's state (a new stream).
+    pub fn clear(&mut self) {
+        self.start = 0;
+        self.end = 0;
+        self.framer.reset();
+    }
+
+    fn compact(&mut self) {
+        if self.start > 0 {
+            self.storage.as_mut().copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+        }
+    }
+
+    /// The free room after the buffered bytes, to read into; call
+    /// [`filled`](Self::filled) with the count read. Moves the buffered
+    /// bytes to the front first. Empty only when the buffer holds a whole
+    /// storage of unframed bytes, which [`next_frame`](Self::next_frame)
+    /// never leaves (call it until `None` before reading again).
+    pub fn space(&mut self) -> &mut [u8] {
+        self.compact();
+        let end = self.end;
+        &mut self.storage.as_mut()[end..]
+    }
+
+    /// Records that `n` bytes were written into [`space`](Self::space)
+    /// (clamped to its length).
+    pub fn filled(&mut self, n: usize) {
+        self.end = (self.end + n).min(self.storage.as_ref().len());
+    }
+
+    /// Copies as much of `bytes` as there is room for and returns how many
+    /// were taken; take frames out with [`next_frame`](Self::next_frame) and
+    /// push the rest.
+    pub fn push(&mut self, bytes: &[u8]) -> usize {
+        let space = self.space();
+        let n = bytes.len().min(space.len());
+        space[..n].copy_from_slice(&bytes[..n]);
+        self.end += n;
+        n
+    }
+
+    /// The next frame of the buffered bytes, or `None` when more bytes are
+    /// needed.
+    pub fn next_frame(&mut self) -> Option<Frame<'_>> {
+        let max = self.framer.max_frame_len();
+        loop {
+            let buf = &self.storage.as_ref()[self.start..self.end];
+            match self.framer.decode(buf) {
+                Status::Complete { frame, consumed } => {
+                    let at = frame.as_ptr() as usize - buf.as_ptr() as usize;
+                    let (from, to) = (self.start + at, self.start + at + frame.len());
+                    self.start += consumed.min(buf.len());
+                    return Some(Frame::Complete(&self.storage.as_ref()[from..to]));
+                }
+                Status::Overlong { len, consumed } => {
+                    self.start += consumed.min(buf.len());
+                    return Some(Frame::Overlong { len, max });
+                }
+                Status::Partial { consumed } => {
+                    self.start += consumed.min(buf.len());
+                    if self.start == self.end {
+                        self.start = 0;
+                        self.end = 0;
+                    }
+                    if consumed == 0 {
+                        if self.end - self.start == self.storage.as_ref().len() {
+                            // Full without a frame: only a framer that
+                            // breaks its own cap gets here. Never stall.
+                            let len = self.end - self.start;
+                            self.clear();
+                            return Some(Frame::Overlong { len, max });
+                        }
+                        return None;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl<F: Framer> FrameBuffer<F, alloc::boxed::Box<[u8]>> {
+    /// A buffer of `capacity` bytes on the heap (at least the framer's cap
+    /// plus its terminator: a smaller `capacity` is raised to that), so that
+    /// one read can take several frames.
+    pub fn with_capacity(framer: F, capacity: usize) -> Self {
+        let need = framer.max_frame_len().saturating_add(F::MAX_TERMINATOR_LEN);
+        let storage = alloc::vec![0u8; capacity.max(need)].into_boxed_slice();
+        FrameBuffer::new(framer, storage)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    extern crate std;
+    use std::vec::Vec;
+
+    /// NUL-terminated frames, as DXP: a minimal framer with the contract.
+    struct Nul {
+        max: usize,
+        discarding: bool,
+    }
+
+    impl Framer for Nul {
+        const DEFAULT_MAX_LEN: usize = 127;
+        const MAX_TERMINATOR_LEN: usize = 1;
+        const LAST_FRAME_NEEDS_TERMINATOR: bool = true;
+        fn new(max: usize) -> Self {
+            Nul {
+                max,
+                discarding: false,
+            }
+        }
+        fn max_frame_len(&self) -> usize {
+            self.max
+        }
+        fn decode<'b>(&mut self, buf: &'b [u8]) -> Status<'b> {
+            let nul = buf.iter().position(|&b| b == 0);
+            if self.discarding {
+                return match nul {
+                    Some(i) => {
+                        self.discarding = false;
+                        Status::Partial { consumed: i + 1 }
+                    }
+                    None => Status::Partial {
+                        consumed: buf.len(),
+                    },
+                };
+            }
+            match nul {
+                Some(i) if i <= self.max => Status::Complete {
+                    frame: &buf[..i],
+                    consumed: i + 1,
+                },
+                Some(i) => Status::Overlong {
+                    len: i,
+                    consumed: i + 1,
+                },
+                None if buf.len() > self.max => {
+                    self.discarding = true;
+                    Status::Overlong {
+                        len: buf.len(),
+                        consumed: buf.len(),
+                    }
+                }
+                None => Status::Partial { consumed: 0 },
+            }
+        }
+        fn reset(&mut self) {
+            self.discarding = false;
+        }
+    }
+
+    fn run(stream: &[u8], chunk: usize) -> Vec<Result<Vec<u8>, usize>> {
+        let mut input = FrameBuffer::new(Nul::new(4), [0u8; 5]);
+        let mut out = Vec::new();
+        for part in stream.chunks(chunk) {
+            let mut rest = part;
+            while !rest.is_empty() {
+                let n = input.push(rest);
+                rest = &rest[n..];
+                while let Some(f) = input.next_frame() {
+                    out.push(match f {
+                        Frame::Complete(b) => Ok(b.to_vec()),
+                        Frame::Overlong { len, max } => {
+                            assert_eq!(max, 4);
+                            Err(len)
+                        }
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_chunking_gives_the_same_frames_in_five_bytes() {
+        let stream = b"ab\0\0abcd\0toolongframe\0xy\0";
+        for chunk in 1..=stream.len() {
+            let got = run(stream, chunk);
+            assert_eq!(got.len(), 5, "chunk {chunk}: {got:?}");
+            assert_eq!(got[0], Ok(b"ab".to_vec()));
+            assert_eq!(got[1], Ok(Vec::new()));
+            assert_eq!(got[2], Ok(b"abcd".to_vec()), "a frame of exactly the cap");
+            assert!(matches!(got[3], Err(5)), "reported once: {got:?}");
+            assert_eq!(got[4], Ok(b"xy".to_vec()), "the stream resynchronises");
+        }
+    }
+
+    #[test]
+    fn reading_into_space_and_clearing() {
+        let mut input = FrameBuffer::new(Nul::new(4), [0u8; 8]);
+        let space = input.space();
+        assert_eq!(space.len(), 8);
+        space[..4].copy_from_slice(b"ab\0c");
+        input.filled(4);
+        assert_eq!(input.next_frame(), Some(Frame::Complete(b"ab")));
+        assert_eq!(input.next_frame(), None);
+        assert_eq!(input.buffered(), b"c");
+        assert_eq!(input.space().len(), 7, "compacted to the front");
+        input.clear();
+        assert_eq!(input.buffered(), b"");
+    }
+
+    #[test]
+    #[should_panic(expected = "shorter than the frame cap")]
+    fn storage_must_hold_a_whole_frame() {
+        let _ = FrameBuffer::new(Nul::new(4), [0u8; 4]);
+    }
+}

@@ -1,0 +1,61 @@
+//! The protocol core of the boardwire family: what `damexchange` (DXP),
+//! `csa-protocol` (CSA) and `novag-citrine` (the Novag Citrine's RS-232
+//! protocol) share, defined once so that code written for one of them works
+//! for the others.
+//!
+//! - [`error`]: the decode error vocabulary, [`Problem`] and [`Expected`]
+//!   (what is wrong with a field, what it takes), and [`FrameError`] (what a
+//!   stream of frames reports: an over-long frame, a frame that does not
+//!   decode, a stream that ends inside a frame).
+//! - [`framer`]: the framer's answer [`Status`] (the httparse shape), the
+//!   [`Framer`] trait each protocol's terminator rule implements, and
+//!   [`FrameBuffer`], one capped buffer the caller owns that fills, cuts
+//!   frames and compacts: the "buffer + framer" loop written once.
+//! - [`Transmit`]: the bytes of one or more frames a session wants written
+//!   (inline up to 128 bytes, no allocation), and whether to close after.
+//! - [`Session`]: the sans-IO contract every session of the family
+//!   implements (`handle_*` inputs, then `poll_transmit`, `poll_event`,
+//!   `poll_timeout` in that order).
+//! - [`drive`]: one driver over any [`Session`]: `drive::tokio` (feature
+//!   `tokio`, any `AsyncRead + AsyncWrite`) and `drive::blocking` (feature
+//!   `std`, any `Read + Write` whose reads time out, e.g. a serial port).
+//!
+//! The name: `proto` as in quinn-proto, the sans-IO protocol layer the
+//! family's sessions are modelled on; `boardwire-` because it is the
+//! family's, not a general-purpose crate. Users of one protocol crate never
+//! need to name it: each crate re-exports what it uses (`damexchange::error::Problem`
+//! is this crate's [`Problem`]). Generic code over the three names it.
+//!
+//! `no_std`; no dependency but `core` (and `alloc` with the `alloc` feature,
+//! tokio with `tokio`).
+//!
+//! # Features
+//!
+//! | feature | default | what it adds |
+//! |---|---|---|
+//! | `std` | yes | the blocking driver, `std::error::Error` impls; implies `alloc` |
+//! | `alloc` | yes (via `std`) | [`Transmit`] frames longer than 128 bytes (heap) |
+//! | `tokio` | no | the tokio driver `drive::tokio` |
+#![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod drive;
+pub mod error;
+pub mod framer;
+pub mod session;
+mod transmit;
+
+pub use error::{Expected, FrameError, Problem};
+pub use framer::{Frame, FrameBuffer, Framer, Status};
+pub use session::Session;
+pub use transmit::Transmit;
+
+/// The README's examples, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
