@@ -2,7 +2,7 @@
 //! a pseudo-terminal. Every run is bounded: the process is killed after a
 //! timeout and the test fails instead of hanging.
 //!
-//! Expectations come from the spec note (docs/specs/citrine.md, *Commands
+//! Expectations come from the spec note (novag-citrine's spec/citrine.md, *Commands
 //! (host -> device) and replies (device -> host)*, command `F`): after a new
 //! game the Citrine plays Black and takes White only after `F` (flip), so
 //! with `--side black` the device's move must come first; the moves are
@@ -99,7 +99,7 @@ fn host_as_black_flips_the_device_to_white_and_the_device_moves_first() {
     assert!(!r.timed_out, "hung; output so far:\n{}", r.stdout);
     assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
     // The device acknowledges the flip at the new-game position with a bare
-    // `Flip` (spec note docs/specs/citrine.md, *Commands (host -> device) and
+    // `Flip` (spec note novag-citrine's spec/citrine.md, *Commands (host -> device) and
     // replies (device -> host)*, command `F`), printed as the decoded line's text.
     assert!(r.stdout.lines().any(|l| l == "line Flip"), "{}", r.stdout);
     // Plies alternate: the device (White) first, then our acknowledged
@@ -240,7 +240,7 @@ fn repaired_disagreements_are_counted_in_the_auto_failure() {
 #[test]
 fn a_device_that_never_answers_stops_the_run() {
     // An adapter that receives but cannot send (spec note
-    // docs/specs/citrine.md, *Known field problems (from user reports)*): the
+    // novag-citrine's spec/citrine.md, *Known field problems (from user reports)*): the
     // run used to wait forever; now the first unanswered
     // command (`X ON`) stops it after --ack-timeout-ms with exit 1.
     let r = run(

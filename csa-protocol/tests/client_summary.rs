@@ -57,7 +57,7 @@ fn events(c: &mut Client<Duration>) -> Vec<Event> {
 #[test]
 fn an_impossible_position_is_rejected() {
     // Two sente pawns on file 7 (7g and 7f; gote has one pawn fewer so the
-    // count is 18): nifu, which docs/specs/csa.md, *Server-side legality*,
+    // count is 18): nifu, which spec/csa.md, *Server-side legality*,
     // forbids.
     let position = "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HI *  *  *  *  * -KA * \n\
 P3-FU-FU * -FU-FU-FU-FU-FU-FU\nP4 *  *  *  *  *  *  *  *  * \nP5 *  *  *  *  *  *  *  *  * \n\
@@ -83,7 +83,7 @@ P9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n+\n";
         assert_eq!(c.position(), None);
         assert!(c.agree(T0).is_err(), "no AGREE to a game we cannot play");
         assert!(sent(&mut c).is_empty());
-        // The server's answer (docs/specs/csa.md, *Agreement -> game*).
+        // The server's answer (spec/csa.md, *Agreement -> game*).
         c.handle_input(b"REJECT:g1 by alice\n", T0);
         assert!(
             matches!(&events(&mut c)[..], [Event::Rejected { by, .. }] if by.as_str() == "alice")
@@ -168,7 +168,7 @@ fn a_time_with_a_trailing_dot_decodes() {
             time: Some(MoveTime::from_secs(3)),
         }
     );
-    // docs/specs/csa.md, *Moves*: `T1.5` is 1.5 s.
+    // spec/csa.md, *Moves*: `T1.5` is 1.5 s.
     assert_eq!(
         decode::<ServerMessage>(b"-3334FU,T1.5").unwrap(),
         ServerMessage::Move {
@@ -232,7 +232,7 @@ fn csa_mode_can_log_out_after_the_game() {
 
 #[test]
 fn logout_is_sent_once_while_its_reply_is_pending() {
-    // docs/specs/csa.md: `LOGOUT` is answered `LOGOUT:completed`; asking
+    // spec/csa.md: `LOGOUT` is answered `LOGOUT:completed`; asking
     // again before the reply puts no second LOGOUT on the wire.
     let mut c = client(true);
     c.logout(T0).unwrap();

@@ -1,4 +1,4 @@
-//! Known-answer tests from the examples in the spec note docs/specs/csa.md
+//! Known-answer tests from the examples in the spec note spec/csa.md
 //! (*Plain CSA mode*, *Game_Summary*, *Agreement -> game*, *Moves*,
 //! *Results*, *Extended mode (x1), shogi-server*; they come from the CSA
 //! protocol pages and shogi-server's documentation), run through
@@ -266,7 +266,7 @@ fn client_errors_name_kind_field_and_offset() {
     let cases: &[(&str, &str, &str, usize, Problem)] = &[
         ("LOGIN", "LOGIN", "name", 5, Problem::Missing),
         // A cut-off move is the shared `Missing` at the line's end; a wrong
-        // sign or square byte the shared `Invalid` (docs/specs/csa.md, *Moves*).
+        // sign or square byte the shared `Invalid` (spec/csa.md, *Moves*).
         ("+7776F", "move line", "notation", 6, Problem::Missing),
         (
             "+7A76FU",

@@ -254,7 +254,7 @@ fn constructors_validate() {
 }
 
 /// Each malformed message yields the error naming its fault. The offsets
-/// come from the field layout of docs/specs/damexchange.md, *Messages*: the
+/// come from the field layout of spec/damexchange.md, *Messages*: the
 /// first bad byte, or, for a field the message ends before, the frame's
 /// length.
 #[test]

@@ -413,7 +413,7 @@ fn a_second_move_in_one_turn_is_refused() {
 #[test]
 fn a_device_that_never_answers_is_reported_silent() {
     // A Bluetooth adapter that receives but cannot send (spec note
-    // docs/specs/citrine.md, *Known field problems (from user reports)*): the
+    // spec/citrine.md, *Known field problems (from user reports)*): the
     // driver waited forever before.
     let now = Duration::ZERO;
     let mut driver = Driver::new(DriverConfig::default(), now);
@@ -461,7 +461,7 @@ fn a_device_that_never_answers_is_reported_silent() {
 #[test]
 fn a_device_repeating_new_game_does_not_grow_the_queue() {
     // Every `New Game` makes the driver re-send its settings (the device
-    // forgets them; spec note docs/specs/citrine.md, *Known field problems
+    // forgets them; spec note spec/citrine.md, *Known field problems
     // (from user reports)*); repeated ones replace
     // the settings still queued instead of piling up.
     let now = Duration::ZERO;
@@ -478,7 +478,7 @@ fn a_device_repeating_new_game_does_not_grow_the_queue() {
 #[test]
 fn a_frame_error_from_a_codec_starts_a_resync() {
     // Codec users hand over the item error; bytes may have been lost, so the
-    // driver asks for the position (`P`, spec note docs/specs/citrine.md,
+    // driver asks for the position (`P`, spec note spec/citrine.md,
     // *Known field problems (from user reports)*).
     let now = Duration::ZERO;
     let mut driver = Driver::new(
@@ -502,7 +502,7 @@ fn a_frame_error_from_a_codec_starts_a_resync() {
 
 #[test]
 fn no_move_past_the_last_move_number_the_citrine_prints() {
-    // Move lines carry a number 1..=9999 (spec note docs/specs/citrine.md,
+    // Move lines carry a number 1..=9999 (spec note spec/citrine.md,
     // *Move text the Citrine prints*): move 10000 cannot be acknowledged, so it is not sent.
     let now = Duration::ZERO;
     let mut driver = Driver::new(DriverConfig::default(), now);
@@ -603,7 +603,7 @@ fn the_device_plays_a_move_given_for_its_engine() {
         .map(|t| t.into_bytes())
         .collect();
     // The acknowledgement, then the engine's move as the spec note prints
-    // black moves (docs/specs/citrine.md, *Move text the Citrine prints*).
+    // black moves (spec/citrine.md, *Move text the Citrine prints*).
     assert_eq!(lines, [&b"M   1   e2-e4 |\r\n"[..], b"M   1,  e7-e5 |\r\n"]);
     // The built-in player's reply was cancelled: nothing more is due.
     assert_eq!(device.poll_timeout(), None);
@@ -817,7 +817,7 @@ fn flip_is_sent_at_start_and_after_every_new_game() {
     }
     assert_eq!(sent, [&b"X ON\r\n"[..], b"U OFF\r\n", b"F\r\n"]);
     // The simulated Citrine takes White when flipped at the new-game
-    // position (spec note docs/specs/citrine.md, *Commands (host -> device)
+    // position (spec note spec/citrine.md, *Commands (host -> device)
     // and replies (device -> host)*, command `F`) and moves first.
     let mut driver = Driver::new(
         DriverConfig {
