@@ -323,8 +323,8 @@ fn a_listen_address_without_a_port_is_refused() {
 #[test]
 fn dxp_connect_max_plies_stops_the_game_without_result() {
     // Spec note damexchange's spec/damexchange.md, *GAMEEND*: reason `0` is "no
-    // reason/unknown" (issue 16: an
-    // administrative stop is no draw); `--max-plies 0` makes us stop the
+    // reason/unknown" (an administrative stop is no draw, so it must not
+    // be sent as one); `--max-plies 0` makes us stop the
     // game on our first turn (we play White, who begins).
     let (mut server, line) = serve_on_port_0("dxp");
     let addr = line.trim_end().rsplit(' ').next().unwrap().to_string();

@@ -1,5 +1,6 @@
-//! `boardwire csa connect` against scripted servers on loopback (issue 14,
-//! client items 12, 15, 16).
+//! `boardwire csa connect` against scripted servers on loopback: an
+//! CSA-mode logout after the result, an unplayable Position block, a side
+//! given for a Floodgate game, and a refused x1 game request.
 
 #[allow(dead_code)]
 mod common;
@@ -93,7 +94,7 @@ fn csa_mode_logs_out_after_the_result() {
 
 #[test]
 fn an_illegal_summary_position_is_rejected() {
-    // Issue 14: a Position block move that is illegal (`+0055HI`: sente
+    // A Position block move that is illegal (`+0055HI`: sente
     // holds no rook) must not be agreed to: REJECT, then the server's
     // `REJECT:<id> by <name>` (csa-protocol's spec/csa.md, *Agreement -> game*),
     // a clear error and exit 1.

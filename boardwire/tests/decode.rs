@@ -92,7 +92,7 @@ fn dxp_decode_messages_on_the_command_line() {
     assert_eq!(o.status.code(), Some(2));
 }
 
-/// Issue 16, item 7: the error names the bad byte where it is. MOVE
+/// The error names the bad byte where it is, so a user can find it. MOVE
 /// layout (spec note damexchange's spec/damexchange.md, *MOVE*): number captured at
 /// 9..11, captured squares from 11; every byte of a message is in 1..=127
 /// (damexchange's spec/damexchange.md, *Transport (layer 1)*).
@@ -209,7 +209,7 @@ PI\n+\n+7776FU\nT1\n'** 0\n-3334FU\nT1\n%TORYO\n";
 
 #[test]
 fn csa_decode_refuses_an_illegal_kifu_move_with_its_line_and_byte() {
-    // Issue 14: after 1. +7776FU -3334FU sente holds no rook, so `+0055HI`
+    // A kifu is checked against the rules: after 1. +7776FU -3334FU sente holds no rook, so `+0055HI`
     // is illegal; line 6 starts at byte 29 of the file. The statements are
     // printed, then the error; the run fails with exit code 2.
     let o = common::with_stdin(

@@ -1,5 +1,5 @@
-//! The client session and what a `Game_Summary` may hold (issue 14, client
-//! items 12–15): a position that cannot be played is refused with
+//! The client session and what a `Game_Summary` may hold, as real servers
+//! send it when a game is resumed: a position that cannot be played is refused with
 //! `REJECT`, the Position block's move times are charged, `T2.` decodes,
 //! and in CSA mode the session can log out after the game.
 
@@ -99,7 +99,8 @@ P9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n+\n";
 
 #[test]
 fn an_illegal_move_in_the_position_block_is_rejected() {
-    // Issue 14: `+0055HI` drops a rook sente does not hold.
+    // A resumed game's Position block must be playable: `+0055HI` drops a
+    // rook sente does not hold.
     let mut c = client(false);
     c.handle_input(
         summary("PI\n+\n+7776FU,T1\n-3334FU,T1\n+0055HI,T1\n").as_bytes(),
@@ -125,7 +126,7 @@ fn an_illegal_move_in_the_position_block_is_rejected() {
 
 #[test]
 fn position_block_times_are_charged_to_the_clocks() {
-    // Issue 14: 60 s each, sente used 20 s and gote 10 s before the game
+    // A resumed game's clocks: 60 s each, sente used 20 s and gote 10 s before the game
     // was resumed: 40 and 50 s remain (not 60 and 60).
     let mut c = client(false);
     c.handle_input(summary("PI\n+\n+7776FU,T20\n-3334FU,T10\n").as_bytes(), T0);
@@ -152,7 +153,7 @@ fn position_block_times_are_charged_to_the_clocks() {
 
 #[test]
 fn a_time_with_a_trailing_dot_decodes() {
-    // Issue 14: `T2.` is a V3 decimal with nothing after the dot
+    // `T2.` is a V3 decimal with nothing after the dot
     // (ShogiHome accepts `T3.`): 2 seconds.
     assert_eq!(
         decode::<ServerMessage>(b"+7776FU,T2.").unwrap(),
@@ -209,7 +210,7 @@ fn a_time_with_a_trailing_dot_decodes() {
 
 #[test]
 fn csa_mode_can_log_out_after_the_game() {
-    // Issue 14, item 15: shogi-server keeps a CSA-mode winner's connection
+    // shogi-server keeps a CSA-mode winner's connection
     // open (it reads on until its 60 s timeout); the CSA protocol has the
     // client back in game_waiting, where LOGOUT is allowed.
     let mut c = client(false);

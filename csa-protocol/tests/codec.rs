@@ -654,7 +654,7 @@ fn server_errors_name_kind_field_and_offset() {
         ("REJECT:abc", "REJECT:", "by", 10),
         // The first byte that differs from `,T`.
         ("+7776FU,X1", "move line", "time", 8),
-        // `T1.` is a time (issue 14: ShogiHome accepts `T3.`); a second dot
+        // `T1.` is a time (ShogiHome accepts `T3.`); a second dot
         // is not.
         ("+7776FU,T1..", "move line", "time", 11),
         // A known kind with bytes after it is an error, not Unrecognised.

@@ -432,7 +432,7 @@ fn a_device_that_never_answers_is_reported_silent() {
     let events = exchange(&mut driver, &mut device, now, Duration::from_secs(9));
     assert!(
         !events.iter().any(|e| matches!(e, Event::PeerSilent { .. })),
-        "not before the 10 s default (issue 13): {events:?}"
+        "not before the 10 s default ack timeout: {events:?}"
     );
     let events = exchange(
         &mut driver,
@@ -610,7 +610,7 @@ fn the_device_plays_a_move_given_for_its_engine() {
     assert_eq!(device.moves().len(), 2);
 }
 
-/// Issue 13: `citrine --simulate --auto --side black --sim-duplicate-acks 1
+/// A hang found by fuzzing the simulator's faults: `citrine --simulate --auto --side black --sim-duplicate-acks 1
 /// --sim-truncate 2 --sim-new-game-at 4 --sim-out-of-turn-at 4` hung. The
 /// cause: the device's out-of-turn move line was cut, the resync through
 /// `P` applied the move, but as an ordinary move, so no `T` went out; the
@@ -676,7 +676,8 @@ fn silences(events: &[Event]) -> Vec<(MessageKind, Duration)> {
 
 #[test]
 fn only_undecodable_lines_for_the_ack_timeout_is_silence() {
-    // Issue 13: a device sending only garbage ran forever. No command is
+    // A device sending only garbage must not keep the driver alive
+    // forever (it used to). No command is
     // awaiting an answer (no resync, Xmit answered): the bad lines alone
     // are silence after the 10 s default.
     let now = Duration::ZERO;
@@ -722,7 +723,7 @@ fn only_undecodable_lines_for_the_ack_timeout_is_silence() {
 
 #[test]
 fn a_garbled_answer_is_not_an_answer() {
-    // Before issue 13 an undecodable line counted as the awaited answer:
+    // An undecodable line used to count as the awaited answer, so
     // a device answering only garbage was never silent.
     let now = Duration::ZERO;
     let mut driver = Driver::new(DriverConfig::default(), now);
@@ -745,7 +746,8 @@ fn a_garbled_answer_is_not_an_answer() {
 
 #[test]
 fn the_device_thinking_is_not_silence() {
-    // The device acknowledged our move and thinks: no bound (issue 13).
+    // The device acknowledged our move and thinks: no bound (a long think
+    // is not a dead device).
     let now = Duration::ZERO;
     let mut driver = Driver::new(DriverConfig::default(), now);
     driver.handle_timeout(now);
@@ -791,7 +793,8 @@ fn a_diagram_cut_short_is_silence() {
 
 #[test]
 fn flip_is_sent_at_start_and_after_every_new_game() {
-    // Issue 16 item 11: `DriverConfig::flip` beside Xmit and referee.
+    // `DriverConfig::flip` is sent beside Xmit and referee, so a device
+    // reset by a new game is flipped again.
     let now = Duration::ZERO;
     let cfg = DriverConfig {
         host_color: Some(Color::Black),
@@ -839,7 +842,7 @@ fn flip_is_sent_at_start_and_after_every_new_game() {
 
 #[test]
 fn take_back_plies_is_all_or_nothing() {
-    // Issue 16 item 9: with the host as Black, one ply played (the
+    // A take-back must not half happen: with the host as Black, one ply played (the
     // device's), taking back two plies took back the device's move anyway.
     let now = Duration::ZERO;
     let cfg = DriverConfig {
