@@ -1,5 +1,5 @@
 //! Moves between the engines' notations, board-core and CSA, and the
-//! Floodgate comment of a move ([`csa_protocol::spec::csa`](csa_protocol::spec::csa), *Moves*:
+//! Floodgate comment of a move ([`csa_protocol::spec::csa`], *Moves*:
 //! `+7776FU,'* 30 -3334FU`: the evaluation, then a principal variation
 //! beginning with the expected reply).
 //!

@@ -1,5 +1,5 @@
 //! A Hub engine ([`spec::hub`](crate::spec::hub)) playing one side of DXP games
-//! ([`damexchange::spec::damexchange`](damexchange::spec::damexchange)): the part of `boardwire dxp connect
+//! ([`damexchange::spec::damexchange`]): the part of `boardwire dxp connect
 //! --engine` and `dxp serve --engine` that is not the socket.
 //!
 //! [`HubBridge::spawn`] starts the engine in a task of its own
@@ -42,7 +42,7 @@ use crate::process::{EngineSpec, Limits};
 use crate::types::EngineOption;
 
 /// One side's clock of a DXP game, as the GAMEREQ sets it
-/// ([`damexchange::spec::damexchange`](damexchange::spec::damexchange), *GAMEREQ*: thinking time in minutes per
+/// ([`damexchange::spec::damexchange`], *GAMEREQ*: thinking time in minutes per
 /// player, for `moves` moves or, `000`, the whole game), turned into Hub's
 /// `level [moves=N] time=S` ([`spec::hub`](crate::spec::hub), *A search*, step 2:
 /// remaining moves and seconds).
@@ -555,7 +555,7 @@ mod tests {
         String::from_utf8(b).unwrap()
     }
 
-    /// [`damexchange::spec::damexchange`](damexchange::spec::damexchange), *GAMEREQ*: the example
+    /// [`damexchange::spec::damexchange`], *GAMEREQ*: the example
     /// `R01Tornado voor Windows 4.0        W060065A` is 60 minutes for 65
     /// moves; [`spec::hub`](crate::spec::hub), *A search*: `level [moves=N] time=S`,
     /// remaining moves and seconds.

@@ -1,4 +1,4 @@
-//! CSA clocks → USI `go` ([`csa_protocol::spec::csa`](csa_protocol::spec::csa), *Game_Summary*: the Time
+//! CSA clocks → USI `go` ([`csa_protocol::spec::csa`], *Game_Summary*: the Time
 //! block's `Time_Unit`, `Total_Time`, `Byoyomi`, `Increment`,
 //! `Least_Time_Per_Move`; *Moves*: the `,T` of each confirmation).
 //!

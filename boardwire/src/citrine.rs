@@ -19,7 +19,7 @@
 //! With `--side black` the driver sends `F` (flip) at the new-game
 //! position, after start-up and after every `New Game`
 //! (`DriverConfig::flip`): the Citrine plays Black after a new game and
-//! takes White only when flipped (spec note [`novag_citrine::spec::citrine`](novag_citrine::spec::citrine),
+//! takes White only when flipped (spec note [`novag_citrine::spec::citrine`],
 //! *Commands (host -> device) and replies (device -> host)*, command `F`).
 //!
 //! Exit codes: 0 at the end of the game, 2 when the port cannot be opened,

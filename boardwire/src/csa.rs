@@ -613,7 +613,7 @@ async fn connect_engine(
 const MAX_X1_BLOCK_LINES: usize = 256;
 
 /// A multi-line message being collected: a `Game_Summary` block or a
-/// multi-line x1 reply ([`csa_protocol::spec::csa`](csa_protocol::spec::csa), *Extended mode (x1)*), shown as
+/// multi-line x1 reply ([`csa_protocol::spec::csa`], *Extended mode (x1)*), shown as
 /// one transcript line.
 enum Block {
     /// `Game_Summary` lines so far.
