@@ -104,7 +104,7 @@ for msg in sorted(set(dxp))[:40]:
     add("dxp_decode", msg)
 add("dxp_framer", b"\x03" + b"\0".join(m.encode() for m in dxp[:20]) + b"\0")
 
-# Novag Citrine replies: the spec note's examples (docs/specs/citrine.md,
+# Novag Citrine replies: the spec note's examples (novag-citrine/spec/citrine.md,
 # *Commands (host -> device) and replies (device -> host)*, *Move text the
 # Citrine prints*).
 replies = [

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Hostile peers against the release `boardwire` servers and clients (issue 13;
-run in CI by .ci/checks/65-hostile-peers).
+"""Hostile peers against the release `boardwire` servers and clients (a
+server must survive any client, a client any server; run in CI by .ci/checks/65-hostile-peers).
 
 Everything runs on 127.0.0.1 and is bounded in time (about 2 minutes in all).
 Each attack prints what it measured; the script exits 1 if any bound is

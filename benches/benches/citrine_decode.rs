@@ -9,7 +9,7 @@ use novag_citrine::framer::{Framer, Status};
 use novag_citrine::message::Reply;
 use std::hint::black_box;
 
-/// Reply lines as the spec note (docs/specs/citrine.md, *Move text the Citrine
+/// Reply lines as the spec note (novag-citrine's spec/citrine.md, *Move text the Citrine
 /// prints*) and captured device output show them.
 const LINES: &[&[u8]] = &[
     b"M   7   g1-f3",

@@ -25,6 +25,16 @@ mod game;
 mod movelist;
 pub mod player;
 pub mod shogi;
+/// The specification notes this crate's documentation cites ("spec note,
+/// *Section*"), shipped in the package as `spec/<name>.md` and rendered
+/// here, one module per note.
+pub mod spec {
+    // A copy of the damexchange crate's spec/damexchange.md (tests/spec_copy.rs
+    // keeps it identical): its *Board conventions users expect* section is the
+    // draughts board this crate implements.
+    #[doc = include_str!("../spec/damexchange.md")]
+    pub mod damexchange {}
+}
 pub mod time;
 
 pub use game::Game;

@@ -1,5 +1,5 @@
 //! Rules, notation and error known-answer tests. Expected move sets follow
-//! from the rules (docs/specs/damexchange.md, *Board conventions users
+//! from the rules (spec/damexchange.md, *Board conventions users
 //! expect*; FMJD art. 3-4) and were confirmed with dame-rs
 //! 0.2.0 and pydraughts 0.6.7 (which lists a windmill's two paths twice).
 

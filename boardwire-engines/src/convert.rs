@@ -1,5 +1,5 @@
 //! Moves between the engines' notations, board-core and CSA, and the
-//! Floodgate comment of a move (docs/specs/csa.md, *Moves*:
+//! Floodgate comment of a move ([`csa_protocol::spec::csa`], *Moves*:
 //! `+7776FU,'* 30 -3334FU`: the evaluation, then a principal variation
 //! beginning with the expected reply).
 //!
@@ -90,7 +90,7 @@ mod tests {
 
     #[test]
     fn usi_and_csa_moves() {
-        // docs/specs/csa.md, *Moves*: `+7776FU`; `+8822UM` promotes a bishop.
+        // csa-protocol's spec/csa.md, *Moves*: `+7776FU`; `+8822UM` promotes a bishop.
         let start = Position::startpos();
         let m = Move::from_usi("7g7f").unwrap();
         assert_eq!(usi_to_csa(&start, m).unwrap(), "+7776FU");

@@ -1,5 +1,5 @@
-//! A Hub engine (docs/specs/hub.md) playing one side of DXP games
-//! (docs/specs/damexchange.md): the part of `boardwire dxp connect
+//! A Hub engine ([`spec::hub`](crate::spec::hub)) playing one side of DXP games
+//! ([`damexchange::spec::damexchange`]): the part of `boardwire dxp connect
 //! --engine` and `dxp serve --engine` that is not the socket.
 //!
 //! [`HubBridge::spawn`] starts the engine in a task of its own
@@ -42,9 +42,9 @@ use crate::process::{EngineSpec, Limits};
 use crate::types::EngineOption;
 
 /// One side's clock of a DXP game, as the GAMEREQ sets it
-/// (docs/specs/damexchange.md, *GAMEREQ*: thinking time in minutes per
+/// ([`damexchange::spec::damexchange`], *GAMEREQ*: thinking time in minutes per
 /// player, for `moves` moves or, `000`, the whole game), turned into Hub's
-/// `level [moves=N] time=S` (docs/specs/hub.md, *A search*, step 2:
+/// `level [moves=N] time=S` ([`spec::hub`](crate::spec::hub), *A search*, step 2:
 /// remaining moves and seconds).
 ///
 /// With `moves` > 0 the time is given again for each period of `moves`
@@ -555,9 +555,9 @@ mod tests {
         String::from_utf8(b).unwrap()
     }
 
-    /// docs/specs/damexchange.md, *GAMEREQ*: the example
+    /// [`damexchange::spec::damexchange`], *GAMEREQ*: the example
     /// `R01Tornado voor Windows 4.0        W060065A` is 60 minutes for 65
-    /// moves; docs/specs/hub.md, *A search*: `level [moves=N] time=S`,
+    /// moves; [`spec::hub`](crate::spec::hub), *A search*: `level [moves=N] time=S`,
     /// remaining moves and seconds.
     #[test]
     fn the_gamereq_clock_as_hub_levels() {
@@ -629,7 +629,7 @@ mod tests {
         };
         let m = find_move(&pos, &wire).expect("Scan's move is legal");
         assert_eq!(HubMove::from_move(m).to_string(), "18x29x22x32x33");
-        // Captured squares in any order (docs/specs/hub.md, *Moves*).
+        // Captured squares in any order (spec/hub.md, *Moves*).
         let h = HubMove::parse(b"18x29x33x22x32", 0).unwrap();
         assert_eq!(h.to_move(&pos), Some(m));
         assert_eq!(

@@ -1,4 +1,4 @@
-//! Hub (version 2), the engine side (docs/specs/hub.md): [`decode`] reads
+//! Hub (version 2), the engine side ([`spec::hub`](crate::spec::hub)): [`decode`] reads
 //! a draughts engine's line without allocating, [`Command`] encodes what a
 //! GUI sends; [`HubMove`] is Hub's move (from, to, the captured set: DXP's
 //! identity of a move) and [`position`] the 51-character `pos=`.
@@ -18,7 +18,7 @@ use board_core::draughts::{Color, Move, PieceKind, Position, Square, SquareSet};
 use crate::error::{DecodeError, Expected, Field, MessageKind, Problem};
 use crate::types::Text;
 
-/// The `key=value` arguments of a Hub line (docs/specs/hub.md, *Syntax*),
+/// The `key=value` arguments of a Hub line ([`spec::hub`](crate::spec::hub), *Syntax*),
 /// checked when the line was decoded; [`Pairs::get`] finds one,
 /// [`Pairs::iter`] walks them. Values are unquoted (`author="Fabien
 /// Letouzey"` gives `Fabien Letouzey`); a flag has no value.
@@ -98,7 +98,7 @@ fn next_pair(
     }
 }
 
-/// A Hub move: from, to, and the captured squares (docs/specs/hub.md,
+/// A Hub move: from, to, and the captured squares ([`spec::hub`](crate::spec::hub),
 /// *Moves*: `32-28`, `28x19x23`; captured squares in any order, no
 /// landing squares between).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -360,7 +360,7 @@ pub fn position(p: &Position) -> String {
     s
 }
 
-/// `level`'s time control (docs/specs/hub.md, *A search*, step 2).
+/// `level`'s time control ([`spec::hub`](crate::spec::hub), *A search*, step 2).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Level {
     /// `move-time=S` (seconds).

@@ -1,4 +1,4 @@
-//! A Hub engine process (docs/specs/hub.md) driven through games: the
+//! A Hub engine process ([`spec::hub`](crate::spec::hub)) driven through games: the
 //! start-up (`hub` → `id`/`param`... `wait`, `set-param` per option,
 //! `init` → `ready`), then per game `new-game`, per move `pos ...`,
 //! `level ...`, `go think` → `done`, `quit` at the end. Every wait has a
@@ -131,7 +131,7 @@ impl HubEngine {
         self.search(start, moves, level, allowed, None).await
     }
 
-    /// [`HubEngine::think`] for search `id`, told `stop` (docs/specs/hub.md,
+    /// [`HubEngine::think`] for search `id`, told `stop` ([`spec::hub`](crate::spec::hub),
     /// *A search*: the engine still answers `done`) as soon as `current`
     /// holds another id or its sender is dropped: the search no longer
     /// counts (a take-back, the game's end, the connection closed). The

@@ -34,6 +34,14 @@ pub mod kifu;
 mod line_engine;
 pub mod parse;
 pub mod process;
+/// The specification notes this crate's documentation cites ("spec note,
+/// *Section*"), shipped in the package as `spec/<name>.md` and rendered
+/// here, one module per note.
+pub mod spec {
+    // The Hub protocol note (draughts engines): syntax, start-up, a search, moves, and bridging to DXP.
+    #[doc = include_str!("../spec/hub.md")]
+    pub mod hub {}
+}
 pub mod time;
 pub mod types;
 pub mod uci;

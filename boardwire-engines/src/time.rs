@@ -1,4 +1,4 @@
-//! CSA clocks → USI `go` (docs/specs/csa.md, *Game_Summary*: the Time
+//! CSA clocks → USI `go` ([`csa_protocol::spec::csa`], *Game_Summary*: the Time
 //! block's `Time_Unit`, `Total_Time`, `Byoyomi`, `Increment`,
 //! `Least_Time_Per_Move`; *Moves*: the `,T` of each confirmation).
 //!
@@ -240,7 +240,7 @@ mod tests {
     #[test]
     fn time_units_and_confirmations() {
         // Time_Unit:1min: Total_Time 10 = 600 s, Byoyomi 1 = 60 s; `T2` is
-        // two minutes (docs/specs/csa.md, *Game_Summary*).
+        // two minutes (csa-protocol's spec/csa.md, *Game_Summary*).
         let block = "BEGIN Time\nTime_Unit:1min\nTotal_Time:10\nByoyomi:1\nEND Time\n";
         let c = client(block, "+", "");
         let (b, w) = clocks(&c).unwrap();

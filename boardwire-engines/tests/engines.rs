@@ -164,7 +164,7 @@ async fn a_uci_engine_plays_legal_moves() {
 }
 
 /// The test engine's Hub mode through the process driver and the Hub
-/// codec: the start-up of docs/specs/hub.md, then searches whose `done`
+/// codec: the start-up of spec/hub.md, then searches whose `done`
 /// moves are legal.
 #[tokio::test]
 async fn the_hub_test_engine_plays_legal_moves() {
@@ -254,7 +254,7 @@ async fn the_hub_engine_driver_plays_a_game() {
 }
 
 /// A search that no longer counts (another id in `current`) is told
-/// `stop`; the engine still answers `done` (docs/specs/hub.md, *A
+/// `stop`; the engine still answers `done` (spec/hub.md, *A
 /// search*), long before its time is up.
 #[tokio::test]
 async fn a_superseded_hub_search_is_stopped() {

@@ -19,7 +19,7 @@
 //! With `--side black` the driver sends `F` (flip) at the new-game
 //! position, after start-up and after every `New Game`
 //! (`DriverConfig::flip`): the Citrine plays Black after a new game and
-//! takes White only when flipped (spec note docs/specs/citrine.md,
+//! takes White only when flipped (spec note [`novag_citrine::spec::citrine`],
 //! *Commands (host -> device) and replies (device -> host)*, command `F`).
 //!
 //! Exit codes: 0 at the end of the game, 2 when the port cannot be opened,
@@ -756,7 +756,7 @@ mod tests {
 
     #[test]
     fn levels_in_words() {
-        // Spec note docs/specs/citrine.md, *Commands (host -> device) and
+        // Spec note novag-citrine's spec/citrine.md, *Commands (host -> device) and
         // replies (device -> host)*: `L CITRINE 5` is answered `Level sd 5`;
         // the default is `Level tr 1` (tournament level 1).
         let sd5 = Level::new(LevelKind::Citrine, 5).unwrap();

@@ -438,7 +438,7 @@ fn connect(
     }
     let name = UserName::new(user.to_string()).map_err(|e| input(format!("--user: {e}")))?;
     // Both modes need the game: x1 asks for it by %%GAME, plain mode by the
-    // password (docs/specs/csa.md, *Plain CSA mode*: shogi-server reads the
+    // password (csa-protocol's spec/csa.md, *Plain CSA mode*: shogi-server reads the
     // password as `<gamename>`, `<gamename>-B|-W` or `<gamename>,<secret>`;
     // anything else means `default-1500-0`: we ask for that one only when
     // told so).
@@ -460,7 +460,7 @@ fn connect(
         }
     };
     // Floodgate games pick the sides themselves: shogi-server and `csa
-    // serve` refuse a side there (docs/specs/csa.md, *Extended mode (x1)*).
+    // serve` refuse a side there (csa-protocol's spec/csa.md, *Extended mode (x1)*).
     if side != SidePreference::Any && is_floodgate_game(&game) {
         return Err(input(format!(
             "--side: a Floodgate game ({game}) takes no side: the server assigns it (use --side '*')"
@@ -613,7 +613,7 @@ async fn connect_engine(
 const MAX_X1_BLOCK_LINES: usize = 256;
 
 /// A multi-line message being collected: a `Game_Summary` block or a
-/// multi-line x1 reply (docs/specs/csa.md, *Extended mode (x1)*), shown as
+/// multi-line x1 reply ([`csa_protocol::spec::csa`], *Extended mode (x1)*), shown as
 /// one transcript line.
 enum Block {
     /// `Game_Summary` lines so far.
@@ -1064,7 +1064,7 @@ mod tests {
 
     #[test]
     fn multi_line_messages_are_one_line() {
-        // docs/specs/csa.md, *Extended mode (x1)* table and examples; the
+        // csa-protocol's spec/csa.md, *Extended mode (x1)* table and examples; the
         // recorded shogi-server transcript for the MONITOR2 lines.
         let input = b"LOGIN:bob OK\n##[LOGIN] +OK x1\n\
 ##[MONITOR2][g1] -3334FU\n##[MONITOR2][g1] T9\n##[MONITOR2][g1] +OK\n\
@@ -1092,7 +1092,7 @@ BEGIN Game_Summary\nProtocol_Version:1.2\nGame_ID:e+g-300-0+a+b+1\nYour_Turn:-\n
 
     #[test]
     fn login_passwords_are_not_shown() {
-        // docs/specs/csa.md, *Plain CSA mode*: `LOGIN <name> <password>`
+        // csa-protocol's spec/csa.md, *Plain CSA mode*: `LOGIN <name> <password>`
         // and `LOGIN <name> <password> x1`.
         let buf = Arc::new(Mutex::new(Vec::new()));
         let mut t = Transcript::new("csa", "carol", Sink::Buffer(buf.clone()));

@@ -754,7 +754,7 @@ mod tests {
 
     #[test]
     fn game_lines_in_words() {
-        // Spec note examples (docs/specs/csa.md, *Moves*, *Results*): a move with its time, the result lines.
+        // Spec note examples (csa-protocol's spec/csa.md, *Moves*, *Results*): a move with its time, the result lines.
         let (out, r) = run(
             "+7776FU,T12\n-0055KA\n%TORYO\n#RESIGN\n#LOSE\nSTART:g1\n",
             CsaFormat::Lines,

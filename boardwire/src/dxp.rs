@@ -927,7 +927,7 @@ pub(crate) async fn initiate_with(
                     report.stopped = Some(format!("the follower refused: {note}"));
                     return Flow::Close;
                 }
-                // GAMEACC 2: propose the next game (docs/specs/damexchange.md,
+                // GAMEACC 2: propose the next game (damexchange's spec/damexchange.md,
                 // *GAMEACC*); a refusal does not count towards --games.
                 refusals += 1;
                 if refusals >= MAX_REFUSALS {
@@ -1468,7 +1468,7 @@ mod tests {
     #[test]
     fn transcript_readings_of_the_spec_examples() {
         let line = |wire: &[u8]| message_line(&damexchange::decode(wire).unwrap()).1;
-        // Spec note examples (docs/specs/damexchange.md, *Messages*): `B005Z` goes back to move 5, Black to move;
+        // Spec note examples (damexchange's spec/damexchange.md, *Messages*): `B005Z` goes back to move 5, Black to move;
         // `M001205250422122320` is 5x25 taking 4 pieces; `E00`.
         assert_eq!(
             line(b"B005Z"),

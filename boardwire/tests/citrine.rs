@@ -2,7 +2,7 @@
 //! a pseudo-terminal. Every run is bounded: the process is killed after a
 //! timeout and the test fails instead of hanging.
 //!
-//! Expectations come from the spec note (docs/specs/citrine.md, *Commands
+//! Expectations come from the spec note (novag-citrine's spec/citrine.md, *Commands
 //! (host -> device) and replies (device -> host)*, command `F`): after a new
 //! game the Citrine plays Black and takes White only after `F` (flip), so
 //! with `--side black` the device's move must come first; the moves are
@@ -99,7 +99,7 @@ fn host_as_black_flips_the_device_to_white_and_the_device_moves_first() {
     assert!(!r.timed_out, "hung; output so far:\n{}", r.stdout);
     assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
     // The device acknowledges the flip at the new-game position with a bare
-    // `Flip` (spec note docs/specs/citrine.md, *Commands (host -> device) and
+    // `Flip` (spec note novag-citrine's spec/citrine.md, *Commands (host -> device) and
     // replies (device -> host)*, command `F`), printed as the decoded line's text.
     assert!(r.stdout.lines().any(|l| l == "line Flip"), "{}", r.stdout);
     // Plies alternate: the device (White) first, then our acknowledged
@@ -240,7 +240,7 @@ fn repaired_disagreements_are_counted_in_the_auto_failure() {
 #[test]
 fn a_device_that_never_answers_stops_the_run() {
     // An adapter that receives but cannot send (spec note
-    // docs/specs/citrine.md, *Known field problems (from user reports)*): the
+    // novag-citrine's spec/citrine.md, *Known field problems (from user reports)*): the
     // run used to wait forever; now the first unanswered
     // command (`X ON`) stops it after --ack-timeout-ms with exit 1.
     let r = run(
@@ -272,10 +272,10 @@ fn a_device_that_never_answers_stops_the_run() {
 }
 
 #[test]
-fn the_issue_13_combination_ends_for_every_seed() {
+fn duplicate_acks_and_a_cut_out_of_turn_line_end_for_every_seed() {
     // `--side black --sim-duplicate-acks 1 --sim-truncate 2
     // --sim-new-game-at 4 --sim-out-of-turn-at 4` hung in 6 of 6 runs
-    // (issue 13), and with the out-of-turn move at ply 2 still did: the
+    // before the fix, and with the out-of-turn move at ply 2 still did: the
     // cut out-of-turn line was applied through `P` but never taken back.
     // Each run must end (exit 1: the cut lines are disagreements).
     for (oot, seed) in [("4", "1"), ("2", "1"), ("2", "2"), ("4", "3")] {
@@ -323,7 +323,7 @@ fn the_issue_13_combination_ends_for_every_seed() {
 
 #[test]
 fn a_device_sending_only_garbage_is_summarised_then_silent() {
-    // Issue 13: a device sending only garbage ran forever, printing each
+    // A device sending only garbage used to run forever, printing each
     // line raw. Now: the first 3 bad lines, escaped, one summary line,
     // then the silence rule (no answer to `X ON`) with exit 1.
     let r = run(
@@ -440,7 +440,7 @@ fn interactive(args: &[&str], script: &[(&str, &str)]) -> Run {
 
 #[test]
 fn takeback_at_the_first_prompt_as_black_takes_back_nothing() {
-    // Issue 16 item 9: the second `T` was refused but the first had gone
+    // A take-back must not half happen: the second `T` was refused but the first had gone
     // out, taking back the device's move; then no prompt ever again.
     let r = interactive(
         &["citrine", "--simulate", "--side", "black"],
@@ -499,7 +499,8 @@ fn takeback_at_the_first_prompt_as_white_is_refused_once() {
 
 #[test]
 fn help_and_san_at_the_prompt() {
-    // Issue 16 item 10: `help` lists the commands; moves in SAN are
+    // A user at the prompt needs help and the notation they know: `help`
+    // lists the commands; moves in SAN are
     // accepted beside UCI; a bad move names both notations.
     let r = interactive(
         &["citrine", "--simulate"],

@@ -171,7 +171,7 @@ fn help_exits_zero() {
 #[test]
 fn csa_connect_without_a_game_is_an_argument_error() {
     // Plain CSA mode asks for the game by the LOGIN password (spec note
-    // docs/specs/csa.md, *Plain CSA mode*), x1 mode by %%GAME (*Extended mode
+    // csa-protocol's spec/csa.md, *Plain CSA mode*), x1 mode by %%GAME (*Extended mode
     // (x1), shogi-server*): both need --game, checked before connecting.
     for extra in [&[][..], &["--x1"][..]] {
         let mut args = vec!["csa", "connect", "127.0.0.1:9", "--user", "erin"];
@@ -322,9 +322,9 @@ fn a_listen_address_without_a_port_is_refused() {
 
 #[test]
 fn dxp_connect_max_plies_stops_the_game_without_result() {
-    // Spec note docs/specs/damexchange.md, *GAMEEND*: reason `0` is "no
-    // reason/unknown" (issue 16: an
-    // administrative stop is no draw); `--max-plies 0` makes us stop the
+    // Spec note damexchange's spec/damexchange.md, *GAMEEND*: reason `0` is "no
+    // reason/unknown" (an administrative stop is no draw, so it must not
+    // be sent as one); `--max-plies 0` makes us stop the
     // game on our first turn (we play White, who begins).
     let (mut server, line) = serve_on_port_0("dxp");
     let addr = line.trim_end().rsplit(' ').next().unwrap().to_string();
@@ -525,7 +525,7 @@ fn max_plies_defaults_are_explained() {
 }
 
 /// `dxp connect --chat` (a CHAT carries 1..=126 characters,
-/// docs/specs/damexchange.md, *CHAT*) and `--games` (at least 1; 0 used to
+/// damexchange's spec/damexchange.md, *CHAT*) and `--games` (at least 1; 0 used to
 /// play one game) are checked before connecting: bad input, exit 2, naming
 /// the option, not a failed run once connected (port 1: nothing listens
 /// there).

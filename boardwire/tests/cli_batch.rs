@@ -1,5 +1,6 @@
 //! Batch mode (`moves GAME -`): every stdin line gets exactly one answer
-//! line, in order, whatever the line holds (issue 13, output hygiene).
+//! line, in order, whatever the line holds (a caller reading
+//! answers line by line must never lose count).
 //! Expected moves: the 20 legal first moves of chess (any perft table,
 //! depth 1) and the 9 of international draughts.
 

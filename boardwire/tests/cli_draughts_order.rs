@@ -78,8 +78,8 @@ fn json_and_captures_are_in_the_same_order() {
 }
 
 #[test]
-fn the_issue_example_is_sorted_by_to_square() {
-    // Issue 16 item 8 quotes `38x38 38x43 38x49 38x42 38x47` (a king on 38
+fn a_king_capturing_four_is_sorted_by_to_square() {
+    // Unsorted, this printed `38x38 38x43 38x49 38x42 38x47` (a king on 38
     // taking the four men around it, then landing on any free square of
     // its last line): the same five moves, by to square.
     let out = stdout(&["moves", "draughts", "W:WK38:B22,23,32,33"]);

@@ -1,5 +1,6 @@
-//! `boardwire csa connect` against scripted servers on loopback (issue 14,
-//! client items 12, 15, 16).
+//! `boardwire csa connect` against scripted servers on loopback: an
+//! CSA-mode logout after the result, an unplayable Position block, a side
+//! given for a Floodgate game, and a refused x1 game request.
 
 #[allow(dead_code)]
 mod common;
@@ -50,7 +51,7 @@ END Position\nEND Game_Summary\n"
 
 #[test]
 fn csa_mode_logs_out_after_the_result() {
-    // docs/specs/csa.md and the recorded shogi-server transcript (section
+    // csa-protocol's spec/csa.md and the recorded shogi-server transcript (section
     // 5): the CSA-mode winner gets `%TORYO`, `#RESIGN`, `#WIN` and the
     // connection stays open until the client sends a line (shogi-server
     // then closes it; without one it waits 60 s). We play gote; the server
@@ -93,9 +94,9 @@ fn csa_mode_logs_out_after_the_result() {
 
 #[test]
 fn an_illegal_summary_position_is_rejected() {
-    // Issue 14: a Position block move that is illegal (`+0055HI`: sente
+    // A Position block move that is illegal (`+0055HI`: sente
     // holds no rook) must not be agreed to: REJECT, then the server's
-    // `REJECT:<id> by <name>` (docs/specs/csa.md, *Agreement -> game*),
+    // `REJECT:<id> by <name>` (csa-protocol's spec/csa.md, *Agreement -> game*),
     // a clear error and exit 1.
     let (addr, server) = scripted(|r, w| {
         let _login = line(r);
@@ -180,7 +181,7 @@ fn a_side_for_a_floodgate_game_is_an_argument_error() {
 #[test]
 fn x1_game_request_refused_ends_the_run() {
     // shogi-server answers `%%GAME` with a bad name by two `##[ERROR]`
-    // lines (docs/specs/csa.md, *Extended mode (x1)*) and no game comes:
+    // lines (csa-protocol's spec/csa.md, *Extended mode (x1)*) and no game comes:
     // the client logs out once and fails naming the reply, not waits.
     let (addr, server) = scripted(|r, w| {
         let mut got = vec![line(r)];

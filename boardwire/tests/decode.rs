@@ -36,7 +36,7 @@ fn dxp_decode_reads_the_recorded_capture() {
     assert_eq!(lines.len(), 10, "{lines:#?}");
     // GAMEREQ: version 01, name PyTester, follower colour Z (black),
     // 005 minutes, 000 moves, A = standard start (spec note
-    // docs/specs/damexchange.md, *GAMEREQ*).
+    // damexchange's spec/damexchange.md, *GAMEREQ*).
     assert_eq!(
         lines[0],
         "    2  C->S         GAMEREQ: version 01, initiator \"PyTester\", follower plays black, 5 min for the whole game, standard start"
@@ -76,7 +76,7 @@ fn dxp_decode_a_frame_split_over_two_chunks() {
 
 #[test]
 fn dxp_decode_messages_on_the_command_line() {
-    // Spec note examples (docs/specs/damexchange.md, *BACKREQ*, *BACKACC*):
+    // Spec note examples (damexchange's spec/damexchange.md, *BACKREQ*, *BACKACC*):
     // `B005Z` back to move 5 with Black to move; `K1` refuses.
     let o = boardwire(&["dxp", "decode", "--message", "B005Z", "-m", "K1"]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -92,10 +92,10 @@ fn dxp_decode_messages_on_the_command_line() {
     assert_eq!(o.status.code(), Some(2));
 }
 
-/// Issue 16, item 7: the error names the bad byte where it is. MOVE
-/// layout (spec note docs/specs/damexchange.md, *MOVE*): number captured at
+/// The error names the bad byte where it is, so a user can find it. MOVE
+/// layout (spec note damexchange's spec/damexchange.md, *MOVE*): number captured at
 /// 9..11, captured squares from 11; every byte of a message is in 1..=127
-/// (docs/specs/damexchange.md, *Transport (layer 1)*).
+/// (damexchange's spec/damexchange.md, *Transport (layer 1)*).
 #[test]
 fn dxp_decode_names_the_bad_byte() {
     let o = boardwire(&["dxp", "decode", "-m", "M0000322800xx"]);
@@ -209,7 +209,7 @@ PI\n+\n+7776FU\nT1\n'** 0\n-3334FU\nT1\n%TORYO\n";
 
 #[test]
 fn csa_decode_refuses_an_illegal_kifu_move_with_its_line_and_byte() {
-    // Issue 14: after 1. +7776FU -3334FU sente holds no rook, so `+0055HI`
+    // A kifu is checked against the rules: after 1. +7776FU -3334FU sente holds no rook, so `+0055HI`
     // is illegal; line 6 starts at byte 29 of the file. The statements are
     // printed, then the error; the run fails with exit code 2.
     let o = common::with_stdin(
@@ -359,7 +359,7 @@ fn every_line_of_the_real_servers_decodes() {
 
 #[test]
 fn csa_decode_hides_login_passwords_and_reads_keep_alives() {
-    // Spec note docs/specs/csa.md, *Plain CSA mode* and *Extended mode (x1),
+    // Spec note csa-protocol's spec/csa.md, *Plain CSA mode* and *Extended mode (x1),
     // shogi-server*: `LOGIN <name> <password> [x1]`; an empty line is a
     // keep-alive (*Transport and lexical rules*).
     let o = boardwire(&[
@@ -386,7 +386,7 @@ fn csa_decode_hides_login_passwords_and_reads_keep_alives() {
 
 #[test]
 fn a_malformed_login_shows_no_field() {
-    // docs/specs/csa.md, *Plain CSA mode*: fields are separated by single
+    // csa-protocol's spec/csa.md, *Plain CSA mode*: fields are separated by single
     // spaces, so `LOGIN  alice SECRET4` (two spaces) is malformed: its name
     // is empty. The password must not show in the output either way (it
     // did, as `LOGIN  ***** SECRET4`, when the wire text was redacted by
@@ -443,7 +443,7 @@ fn capture_lines_that_are_no_records_are_reported() {
 fn a_kifu_with_a_bad_line_is_printed_up_to_it() {
     // README: "every message is still printed" when one is malformed. The
     // kifu's seventh line `-9999XX` is no CSA move (spec note
-    // docs/specs/csa.md, *Moves*: piece codes FU..RY, squares 11..99).
+    // csa-protocol's spec/csa.md, *Moves*: piece codes FU..RY, squares 11..99).
     let lines = decoded(
         &["csa", "decode"],
         "V2\nN+a\nN-b\nPI\n+\n+7776FU\n-9999XX\n",
@@ -458,7 +458,7 @@ fn a_kifu_with_a_bad_line_is_printed_up_to_it() {
 
 #[test]
 fn csa_decode_from_names_the_direction_of_the_lines() {
-    // `+7776FU,T3` is a server confirmation (docs/specs/csa.md, *Moves*:
+    // `+7776FU,T3` is a server confirmation (csa-protocol's spec/csa.md, *Moves*:
     // the server echoes the move with `,T<seconds>`); a client never sends
     // `,T`, so read as a client line it is malformed.
     let o = boardwire(&["csa", "decode", "--from", "server", "-m", "+7776FU,T3"]);

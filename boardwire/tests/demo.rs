@@ -1,7 +1,8 @@
 //! `boardwire demo` (and `boardwire` with no arguments) as a user runs it:
 //! exit status, and the key messages of the three protocols in the
 //! transcript. The expected message shapes come from the spec notes
-//! (docs/specs/damexchange.md, csa.md, citrine.md), not from our output.
+//! (damexchange's spec/damexchange.md, csa-protocol's spec/csa.md,
+//! novag-citrine's spec/citrine.md), not from our output.
 
 use std::io::Read;
 use std::process::{Command, Output, Stdio};
@@ -74,7 +75,7 @@ fn no_arguments_runs_the_whole_demo() {
     let err = String::from_utf8(o.stderr).unwrap();
     assert!(o.status.success(), "exit {:?}\n{err}\n{out}", o.status);
 
-    // ---- DXP (spec note docs/specs/damexchange.md: *Messages*, *BACKREQ*,
+    // ---- DXP (spec note damexchange's spec/damexchange.md: *Messages*, *BACKREQ*,
     // *BACKACC*, *Roles and dialogue (layer 2)*).
     let dxp = messages(&out, "dxp");
     let sent = |pred: &dyn Fn(&str) -> bool| {
@@ -134,7 +135,7 @@ fn no_arguments_runs_the_whole_demo() {
     assert_ne!(ends[0].1, ends[1].1, "{ends:?}");
     assert!(ends[1].2.starts_with("E0"), "{ends:?}");
 
-    // ---- CSA (spec note docs/specs/csa.md: *Plain CSA mode*, *Game_Summary*,
+    // ---- CSA (spec note csa-protocol's spec/csa.md: *Plain CSA mode*, *Game_Summary*,
     // *Agreement -> game*, *Extended mode (x1), shogi-server* for x1 and
     // MONITOR2, *Results*).
     let csa = messages(&out, "csa");
@@ -182,7 +183,7 @@ fn no_arguments_runs_the_whole_demo() {
     assert!(has("bob", "->", &|m| m == "LOGOUT"));
     assert!(has("bob", "<-", &|m| m == "LOGOUT:completed"));
 
-    // ---- Citrine (spec note docs/specs/citrine.md, *Commands (host -> device)
+    // ---- Citrine (spec note novag-citrine's spec/citrine.md, *Commands (host -> device)
     // and replies (device -> host)*: X ON, M moves acknowledged, T take-backs).
     let cit = messages(&out, "citrine");
     let sent: Vec<&str> = cit

@@ -1,6 +1,6 @@
 //! `boardwire dxp` against scripted peers on 127.0.0.1: what a follower or
 //! initiator that does not go to plan gets (issues 13 and 16). Frames and
-//! codes are the spec's (docs/specs/damexchange.md, *Messages*).
+//! codes are the spec's (damexchange's spec/damexchange.md, *Messages*).
 
 // Shared helpers it does not use are allowed.
 #[allow(dead_code)]

@@ -1,6 +1,6 @@
 //! Game clocks and wall-clock formatting shared by the sessions.
 //!
-//! One consistent reading of the CSA time rules (`docs/specs/csa.md`, *Server-side
+//! One consistent reading of the CSA time rules ([`spec::csa`](crate::spec::csa), *Server-side
 //! legality*; the CSA server protocol's Time block for `Delay` (1.2) and
 //! `Time_Roundup`): at the start of each of a player's turns (the first
 //! included) `remaining += increment`; a move that took `elapsed` is charged

@@ -208,7 +208,7 @@ mod tests {
 
     #[test]
     fn a_last_line_without_lf_is_decoded_at_the_end_of_the_stream() {
-        // docs/specs/csa.md, *Plain CSA mode*: `LOGOUT`; a line ends with LF
+        // spec/csa.md, *Plain CSA mode*: `LOGOUT`; a line ends with LF
         // (or CR LF, *Transport and lexical rules*), which a peer closing
         // the connection may not have sent.
         for bytes in [&b"LOGOUT"[..], b"LOGOUT\r", b"\nLOGOUT"] {

@@ -3,7 +3,7 @@
 //! to and from `board_core::shogi::Color`, and [`GameBoard`] is the board a
 //! session keeps: a `board_core::shogi` position plus the history a CSA
 //! server needs for repetition (sennichite) and perpetual check
-//! (oute-sennichite) — `docs/specs/csa.md`, *Server-side legality*.
+//! (oute-sennichite) — [`spec::csa`](crate::spec::csa), *Server-side legality*.
 //!
 //! All rules (move legality incl. nifu, uchifuzume, dead pieces, leaving the
 //! king in check; the 27-point declaration) are board-core's; this module

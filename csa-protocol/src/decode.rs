@@ -32,7 +32,7 @@ use crate::message::{ClientMessage, ServerMessage};
 pub struct Leniency {}
 
 impl Leniency {
-    /// Exactly the grammar of `docs/specs/csa.md`.
+    /// Exactly the grammar of [`spec::csa`](crate::spec::csa).
     pub const STRICT: Leniency = Leniency {};
 }
 

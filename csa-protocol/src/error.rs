@@ -20,7 +20,7 @@ macro_rules! named_enum {
         pub enum $name { $( $(#[$vmeta])* $variant, )* }
 
         impl $name {
-            /// The name as `docs/specs/csa.md` writes it.
+            /// The name as [`spec::csa`](crate::spec::csa) writes it.
             pub const fn as_str(self) -> &'static str {
                 match self { $( $name::$variant => $text, )* }
             }
@@ -35,7 +35,7 @@ macro_rules! named_enum {
 }
 
 named_enum! {
-    /// The kind of line that failed: its keyword as `docs/specs/csa.md`
+    /// The kind of line that failed: its keyword as [`spec::csa`](crate::spec::csa)
     /// writes it.
     pub enum MessageKind {
         /// Client `LOGIN <name> <password> [x1]`.
@@ -386,7 +386,7 @@ named_enum! {
 }
 
 named_enum! {
-    /// A known `Game_Summary` field (`docs/specs/csa.md`, *Game_Summary*).
+    /// A known `Game_Summary` field ([`spec::csa`](crate::spec::csa), *Game_Summary*).
     pub enum SummaryKey {
         /// `Protocol_Version`.
         ProtocolVersion => "Protocol_Version",

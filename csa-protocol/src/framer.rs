@@ -1,5 +1,5 @@
 //! The line framer: finds line boundaries in a byte stream, with a size cap
-//! (`docs/specs/csa.md`, *Transport and lexical rules*).
+//! ([`spec::csa`](crate::spec::csa), *Transport and lexical rules*).
 //!
 //! CSA is a line protocol: every message is one line ended by LF; real peers
 //! also send CR LF, so a CR just before the LF is removed too. An empty line
@@ -24,7 +24,7 @@
 /// field or a `%%CHAT` relay; 8 KiB leaves ample room for chat text while
 /// bounding memory per connection. shogi-server has no limit at all (the
 /// recorded transcript shows it echoing a 70 000-byte line); capping is a
-/// deliberate difference (`docs/specs/csa.md`, *Transport and lexical
+/// deliberate difference ([`spec::csa`](crate::spec::csa), *Transport and lexical
 /// rules*).
 pub const DEFAULT_MAX_LEN: usize = 8192;
 

@@ -1,5 +1,5 @@
 //! CSA kifu (game record) files: `V2` as Floodgate writes it, `V2.1`, `V2.2`
-//! and `V3.0` (`docs/specs/csa.md`, *Notation users expect*; CSA "standard file
+//! and `V3.0` ([`spec::csa`](crate::spec::csa), *Notation users expect*; CSA "standard file
 //! format" pages).
 //!
 //! A file is bytes: V2 files are often Shift_JIS or EUC-JP, V3.0 declares its
@@ -464,7 +464,7 @@ pub enum KifuProblem {
 
 pub mod parse {
     //! The [`nom`] parsers of the kifu statements, one per line kind
-    //! (`docs/specs/csa.md`, *Notation users expect*; CSA standard file
+    //! ([`spec::csa`](crate::spec::csa), *Notation users expect*; CSA standard file
     //! format V2.2 / V3.0), public so that users can embed them.
     //!
     //! Every parser has the shape `fn(&[u8]) -> IResult<&[u8], T,
@@ -1045,7 +1045,7 @@ pub enum RuleViolation {
 }
 
 /// Plays every record of a kifu file on board-core's shogi rules
-/// (`docs/specs/csa.md`, *Server-side legality*): its position lines are
+/// ([`spec::csa`](crate::spec::csa), *Server-side legality*): its position lines are
 /// read by board-core's CSA position reader, then each move is checked
 /// and played from that position. Returns the first statement the rules
 /// refuse; the rest of the file is not checked.

@@ -43,6 +43,14 @@ pub mod parse;
 mod position;
 pub mod session;
 mod sink;
+/// The specification notes this crate's documentation cites ("spec note,
+/// *Section*"), shipped in the package as `spec/<name>.md` and rendered
+/// here, one module per note.
+pub mod spec {
+    // The CSA shogi server protocol note: lexical rules, plain CSA mode, Game_Summary, moves, results, extended mode (x1), server-side legality, notation.
+    #[doc = include_str!("../spec/csa.md")]
+    pub mod csa {}
+}
 pub mod types;
 
 // The family's common names at the crate root, as in `damexchange` and

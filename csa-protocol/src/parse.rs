@@ -1,4 +1,4 @@
-//! The parsers of the grammar rules of `docs/specs/csa.md` (*Plain CSA
+//! The parsers of the grammar rules of [`spec::csa`](crate::spec::csa) (*Plain CSA
 //! mode*, *Agreement -> game*, *Moves*, *Extended mode (x1)*), built from
 //! [`nom`] combinators and public so that users can embed them.
 //!
@@ -166,7 +166,7 @@ fn whole<'a, T>(line: &'a [u8], r: PResult<'a, T>) -> Result<T, DecodeError> {
 }
 
 /// ` <field>`: one space, then the bytes up to the next space or the end
-/// of the line (`docs/specs/csa.md`, *Transport and lexical rules*: fields
+/// of the line ([`spec::csa`](crate::spec::csa), *Transport and lexical rules*: fields
 /// are separated by single spaces).
 ///
 /// # Errors
@@ -232,7 +232,7 @@ fn token(name: Field, max: usize, class: Class, i: &[u8]) -> PResult<'_, &str> {
     Ok((rest, checked(name, f, rest, max, class)?))
 }
 
-/// ` <name>`: a login name (`docs/specs/csa.md`, *Plain CSA mode*).
+/// ` <name>`: a login name ([`spec::csa`](crate::spec::csa), *Plain CSA mode*).
 ///
 /// # Errors
 /// As [`field`]; [`Problem::Invalid`], [`Problem::TooLong`].
@@ -593,7 +593,7 @@ fn move_comment_bytes(i: &[u8]) -> Result<&[u8], nom::Err<ParseError>> {
 }
 
 /// A client move line: `+7776FU` or `+7776FU,'<comment>`
-/// (`docs/specs/csa.md`, *Moves*).
+/// ([`spec::csa`](crate::spec::csa), *Moves*).
 ///
 /// # Errors
 /// [`Problem::CsaMove`]; [`Problem::Invalid`] `,'` and a comment.
@@ -780,7 +780,7 @@ fn x1_command_message<'a>(
     }
 }
 
-/// An x1 command (`%%...`, `docs/specs/csa.md`, *Extended mode (x1)*):
+/// An x1 command (`%%...`, [`spec::csa`](crate::spec::csa), *Extended mode (x1)*):
 /// `kw` is its keyword, `i` what follows it. `Error` (not `Failure`) for a
 /// keyword that is no x1 command.
 ///
@@ -927,7 +927,7 @@ fn all_checked<'a>(name: Field, i: &'a [u8], max: usize, class: Class) -> PResul
 }
 
 /// `,T<seconds>` after a move or a special, or nothing at the end of the
-/// line (`docs/specs/csa.md`, *Moves*).
+/// line ([`spec::csa`](crate::spec::csa), *Moves*).
 ///
 /// # Errors
 /// [`Problem::Trailing`] ([`Field::Trailing`]) when the rest does not
@@ -960,7 +960,7 @@ pub(crate) fn without_trailing_dot(t: &[u8]) -> &[u8] {
 /// V3.0 decimal with up to three decimals (`1.5`, `0.125`: milliseconds),
 /// or whole seconds with a dot and no decimals (`2.`, as ShogiHome
 /// accepts `T3.`); at most 10 digits before the dot
-/// (`docs/specs/csa.md`, *Moves*: "V3-style decimals such as `T1.5`").
+/// ([`spec::csa`](crate::spec::csa), *Moves*: "V3-style decimals such as `T1.5`").
 ///
 /// ```
 /// use csa_protocol::parse::move_time;
@@ -1227,7 +1227,7 @@ fn x1_reply_message(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError> {
     }
 }
 
-/// An x1 reply line, `##[TAG]...` (`docs/specs/csa.md`, *Extended mode
+/// An x1 reply line, `##[TAG]...` ([`spec::csa`](crate::spec::csa), *Extended mode
 /// (x1)*).
 ///
 /// # Errors

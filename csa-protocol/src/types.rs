@@ -77,7 +77,7 @@ pub(crate) fn check_token(s: &[u8], max: usize, class: Class) -> Result<(), (usi
     Ok(())
 }
 
-/// Bytes allowed in a login name: `[0-9A-Za-z_@.-]` (`docs/specs/csa.md`, *Plain CSA
+/// Bytes allowed in a login name: `[0-9A-Za-z_@.-]` ([`spec::csa`](crate::spec::csa), *Plain CSA
 /// mode*: the 1.1 spec allows `[0-9A-Za-z_-]`; shogi-server also `@` and `.`).
 pub(crate) fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'@' | b'.')
@@ -156,7 +156,7 @@ macro_rules! token_type {
 }
 
 token_type!(
-    /// A login name: 1..=32 bytes of `[0-9A-Za-z_@.-]` (`docs/specs/csa.md`, *Plain CSA
+    /// A login name: 1..=32 bytes of `[0-9A-Za-z_@.-]` ([`spec::csa`](crate::spec::csa), *Plain CSA
     /// mode*; the 1.1 spec allows `[0-9A-Za-z_-]`, shogi-server adds `@.`).
     UserName, ValueKind::UserName, 32, Class::Name
 );
@@ -174,7 +174,7 @@ token_type!(
     /// 1..=128 bytes of `[0-9A-Za-z_@.-]`, conventionally
     /// `<name>-<total_sec>-<byoyomi_sec>` with an optional `F` suffix
     /// (Fischer increment), e.g. `floodgate-300-10F`
-    /// (`docs/specs/csa.md`, *Extended mode (x1)*). See [`GameName::time_control`].
+    /// ([`spec::csa`](crate::spec::csa), *Extended mode (x1)*). See [`GameName::time_control`].
     GameName, ValueKind::GameName, 128, Class::Name
 );
 
@@ -195,7 +195,7 @@ pub(crate) fn is_tag_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
-/// The time control a game name encodes (`docs/specs/csa.md`, *Extended mode (x1)*).
+/// The time control a game name encodes ([`spec::csa`](crate::spec::csa), *Extended mode (x1)*).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GameNameTime {
     /// Total time in seconds (0 = unlimited).
@@ -369,7 +369,7 @@ impl fmt::Debug for Text<'_> {
 /// after `,'`): any bytes but NUL, CR and LF, at most [`Self::MAX_LEN`]
 /// bytes; may be empty. Not necessarily UTF-8: Floodgate clients send
 /// EUC-JP, Shift_JIS and ISO-2022-JP (with its ESC bytes), and shogi-server
-/// keeps them byte for byte (`docs/specs/csa.md`, *Moves*). The bytes are
+/// keeps them byte for byte ([`spec::csa`](crate::spec::csa), *Moves*). The bytes are
 /// kept as sent and encode back unchanged; [`MoveComment::as_str`] gives
 /// the text when it is UTF-8. `Display` shows UTF-8 as is and escapes
 /// other bytes and control characters as `\xNN`.
@@ -506,7 +506,7 @@ impl From<board_core::shogi::Color> for Side {
 }
 
 /// The side a player asks for in `%%GAME`/`%%CHALLENGE`: `+`, `-` or `*`
-/// (either; `docs/specs/csa.md`, *Extended mode (x1)*).
+/// (either; [`spec::csa`](crate::spec::csa), *Extended mode (x1)*).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SidePreference {
     /// `+`.

@@ -1,5 +1,5 @@
-//! The client session and what a `Game_Summary` may hold (issue 14, client
-//! items 12–15): a position that cannot be played is refused with
+//! The client session and what a `Game_Summary` may hold, as real servers
+//! send it when a game is resumed: a position that cannot be played is refused with
 //! `REJECT`, the Position block's move times are charged, `T2.` decodes,
 //! and in CSA mode the session can log out after the game.
 
@@ -57,7 +57,7 @@ fn events(c: &mut Client<Duration>) -> Vec<Event> {
 #[test]
 fn an_impossible_position_is_rejected() {
     // Two sente pawns on file 7 (7g and 7f; gote has one pawn fewer so the
-    // count is 18): nifu, which docs/specs/csa.md, *Server-side legality*,
+    // count is 18): nifu, which spec/csa.md, *Server-side legality*,
     // forbids.
     let position = "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HI *  *  *  *  * -KA * \n\
 P3-FU-FU * -FU-FU-FU-FU-FU-FU\nP4 *  *  *  *  *  *  *  *  * \nP5 *  *  *  *  *  *  *  *  * \n\
@@ -83,7 +83,7 @@ P9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n+\n";
         assert_eq!(c.position(), None);
         assert!(c.agree(T0).is_err(), "no AGREE to a game we cannot play");
         assert!(sent(&mut c).is_empty());
-        // The server's answer (docs/specs/csa.md, *Agreement -> game*).
+        // The server's answer (spec/csa.md, *Agreement -> game*).
         c.handle_input(b"REJECT:g1 by alice\n", T0);
         assert!(
             matches!(&events(&mut c)[..], [Event::Rejected { by, .. }] if by.as_str() == "alice")
@@ -99,7 +99,8 @@ P9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n+\n";
 
 #[test]
 fn an_illegal_move_in_the_position_block_is_rejected() {
-    // Issue 14: `+0055HI` drops a rook sente does not hold.
+    // A resumed game's Position block must be playable: `+0055HI` drops a
+    // rook sente does not hold.
     let mut c = client(false);
     c.handle_input(
         summary("PI\n+\n+7776FU,T1\n-3334FU,T1\n+0055HI,T1\n").as_bytes(),
@@ -125,7 +126,7 @@ fn an_illegal_move_in_the_position_block_is_rejected() {
 
 #[test]
 fn position_block_times_are_charged_to_the_clocks() {
-    // Issue 14: 60 s each, sente used 20 s and gote 10 s before the game
+    // A resumed game's clocks: 60 s each, sente used 20 s and gote 10 s before the game
     // was resumed: 40 and 50 s remain (not 60 and 60).
     let mut c = client(false);
     c.handle_input(summary("PI\n+\n+7776FU,T20\n-3334FU,T10\n").as_bytes(), T0);
@@ -152,7 +153,7 @@ fn position_block_times_are_charged_to_the_clocks() {
 
 #[test]
 fn a_time_with_a_trailing_dot_decodes() {
-    // Issue 14: `T2.` is a V3 decimal with nothing after the dot
+    // `T2.` is a V3 decimal with nothing after the dot
     // (ShogiHome accepts `T3.`): 2 seconds.
     assert_eq!(
         decode::<ServerMessage>(b"+7776FU,T2.").unwrap(),
@@ -168,7 +169,7 @@ fn a_time_with_a_trailing_dot_decodes() {
             time: Some(MoveTime::from_secs(3)),
         }
     );
-    // docs/specs/csa.md, *Moves*: `T1.5` is 1.5 s.
+    // spec/csa.md, *Moves*: `T1.5` is 1.5 s.
     assert_eq!(
         decode::<ServerMessage>(b"-3334FU,T1.5").unwrap(),
         ServerMessage::Move {
@@ -209,7 +210,7 @@ fn a_time_with_a_trailing_dot_decodes() {
 
 #[test]
 fn csa_mode_can_log_out_after_the_game() {
-    // Issue 14, item 15: shogi-server keeps a CSA-mode winner's connection
+    // shogi-server keeps a CSA-mode winner's connection
     // open (it reads on until its 60 s timeout); the CSA protocol has the
     // client back in game_waiting, where LOGOUT is allowed.
     let mut c = client(false);
@@ -232,7 +233,7 @@ fn csa_mode_can_log_out_after_the_game() {
 
 #[test]
 fn logout_is_sent_once_while_its_reply_is_pending() {
-    // docs/specs/csa.md: `LOGOUT` is answered `LOGOUT:completed`; asking
+    // spec/csa.md: `LOGOUT` is answered `LOGOUT:completed`; asking
     // again before the reply puts no second LOGOUT on the wire.
     let mut c = client(true);
     c.logout(T0).unwrap();

@@ -1,4 +1,4 @@
-//! Known-answer tests from the examples in the spec note docs/specs/csa.md
+//! Known-answer tests from the examples in the spec note spec/csa.md
 //! (*Plain CSA mode*, *Game_Summary*, *Agreement -> game*, *Moves*,
 //! *Results*, *Extended mode (x1), shogi-server*; they come from the CSA
 //! protocol pages and shogi-server's documentation), run through
@@ -266,7 +266,7 @@ fn client_errors_name_kind_field_and_offset() {
     let cases: &[(&str, &str, &str, usize, Problem)] = &[
         ("LOGIN", "LOGIN", "name", 5, Problem::Missing),
         // A cut-off move is the shared `Missing` at the line's end; a wrong
-        // sign or square byte the shared `Invalid` (docs/specs/csa.md, *Moves*).
+        // sign or square byte the shared `Invalid` (spec/csa.md, *Moves*).
         ("+7776F", "move line", "notation", 6, Problem::Missing),
         (
             "+7A76FU",
@@ -654,7 +654,7 @@ fn server_errors_name_kind_field_and_offset() {
         ("REJECT:abc", "REJECT:", "by", 10),
         // The first byte that differs from `,T`.
         ("+7776FU,X1", "move line", "time", 8),
-        // `T1.` is a time (issue 14: ShogiHome accepts `T3.`); a second dot
+        // `T1.` is a time (ShogiHome accepts `T3.`); a second dot
         // is not.
         ("+7776FU,T1..", "move line", "time", 11),
         // A known kind with bytes after it is an error, not Unrecognised.

@@ -495,7 +495,7 @@ fn valid_declaration_wins_by_jishogi() {
     let now = net.now;
     net.client(0).special(SpecialMove::Kachi, now).unwrap();
     net.pump();
-    // docs/specs/csa.md, *Results* (observed 2026-12-01): `%KACHI,T0`,
+    // spec/csa.md, *Results* (observed 2026-12-01): `%KACHI,T0`,
     // `%KACHI`, `#JISHOGI`, then the outcome.
     assert_eq!(
         &net.received[1][net.received[1].len() - 4..],
@@ -816,7 +816,7 @@ fn rating_lists_logged_in_rated_players_best_first() {
 
 #[test]
 fn floodgate_games_need_side_star() {
-    // Spec note docs/specs/csa.md, *Extended mode (x1), shogi-server*:
+    // Spec note spec/csa.md, *Extended mode (x1), shogi-server*:
     // `floodgate-` games, side must be `*`.
     // shogi-server's error text and behaviour (status unchanged).
     let mut net = Net::new(ServerConfig::default());
@@ -934,7 +934,7 @@ fn one_move_per_turn_and_none_after_the_move_limit() {
         .collect();
     assert_eq!(sent.last().unwrap(), b"+7776FU\n", "only one move went out");
     // The server confirms ours and the opponent's: with Max_Moves:2 the
-    // limit is reached (docs/specs/csa.md, *Game_Summary*: `Max_Moves`),
+    // limit is reached (spec/csa.md, *Game_Summary*: `Max_Moves`),
     // so it is not our turn again and no move is accepted.
     c.handle_input(b"+7776FU,T1\n-3334FU,T1\n", t);
     assert!(!c.is_our_turn());
@@ -950,7 +950,7 @@ fn one_move_per_turn_and_none_after_the_move_limit() {
 
 #[test]
 fn game_ended_carries_the_game_before_it_is_cleared() {
-    // docs/specs/csa.md, *Results*: `#MAX_MOVES` then `#CENSORED`.
+    // spec/csa.md, *Results*: `#MAX_MOVES` then `#CENSORED`.
     let t = Duration::ZERO;
     let mut c = started_client(2, '-');
     c.handle_input(b"+7776FU,T1\n", t);
@@ -997,7 +997,7 @@ fn a_login_reply_that_never_comes_is_peer_silent() {
 
 #[test]
 fn keep_alive_before_login_is_a_bad_login() {
-    // docs/specs/csa.md, *Transport and lexical rules*: before login an
+    // spec/csa.md, *Transport and lexical rules*: before login an
     // empty line is answered `LOGIN:incorrect`; after login, with an empty
     // line; a single space with nothing.
     let mut net = Net::new(ServerConfig::default());
@@ -1017,7 +1017,7 @@ fn keep_alive_before_login_is_a_bad_login() {
 fn an_unreadable_summary_position_is_reported_not_replaced_by_the_start_position() {
     // A Position block board-core refuses (a sente pawn put on square 11,
     // the last rank, where gote's lance stands;
-    // docs/specs/csa.md, *Game_Summary*: the Position block is a CSA
+    // spec/csa.md, *Game_Summary*: the Position block is a CSA
     // position): the client reports it and has no board.
     let t = Duration::ZERO;
     let mut c: Client<Duration> = Client::new(cfg("alice", "g-60-0", false, None), t);
@@ -1099,7 +1099,7 @@ fn frame_errors_from_a_codec_are_reported_and_drop_an_open_summary_block() {
 
 #[test]
 fn wrong_state_names_the_state_as_the_spec_does() {
-    // docs/specs/csa.md, *Extended mode (x1), shogi-server*: the states
+    // spec/csa.md, *Extended mode (x1), shogi-server*: the states
     // `connected -> game_waiting -> agree_waiting -> start_waiting -> game`,
     // written so in shogi-server's "you are in <status> status" errors.
     let names = [

@@ -249,7 +249,7 @@ fn a_buoy_whose_moves_already_end_the_game_is_refused() {
     r.line(1, "LOGIN a pw x1");
     r.take(1);
     // Kings stepping back and forth: the start position for the 4th time
-    // after 12 moves (docs/specs/csa.md, *Results*: #SENNICHITE).
+    // after 12 moves (spec/csa.md, *Results*: #SENNICHITE).
     let shuffle = "+5958OU-5152OU+5859OU-5251OU".repeat(3);
     r.line(1, &format!("%%SETBUOY buoy_rep-900-0 {shuffle}"));
     assert_eq!(

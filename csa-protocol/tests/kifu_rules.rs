@@ -1,5 +1,6 @@
 //! `kifu::check_rules`: the records of a kifu file played on board-core's
-//! shogi rules (docs/specs/csa.md, *Server-side legality*; issue 14).
+//! shogi rules (spec/csa.md, *Server-side legality*): a
+//! kifu whose moves break the rules is refused, not replayed blindly.
 
 use board_core::shogi::{CsaPositionErrorKind, IllegalMoveError};
 use csa_protocol::kifu::{IllegalStatement, RuleViolation, check_rules, parse_kifu};

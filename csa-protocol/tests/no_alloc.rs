@@ -8,7 +8,7 @@
 //! (`boardwire_vectors::data::CSA_SHOGI_SERVER`: logins, `Game_Summary`
 //! blocks, moves and their confirmations, `#WIN`/`#LOSE`, x1 commands and
 //! malformed lines) through `Framer` and `decode`, the Floodgate move
-//! comments of docs/specs/csa.md (*Moves*) and of shogi-server's
+//! comments of spec/csa.md (*Moves*) and of shogi-server's
 //! TC_functional, and the recorded kifu files.
 
 mod common;
@@ -121,7 +121,7 @@ fn framing_and_decoding_lines_does_not_allocate() {
         stream.extend_from_slice(b"\r\n");
         count += 1;
     }
-    // docs/specs/csa.md, *Moves*: the Floodgate comment; shogi-server's
+    // spec/csa.md, *Moves*: the Floodgate comment; shogi-server's
     // TC_functional: an empty comment and one in EUC-JP ("Japanese EUC").
     sent.extend_from_slice(
         b"+7776FU,'* 30 -3334FU\n+2625FU,'\n-3334FU,'\xc6\xfc\xcb\xdc\xb8\xec\n",

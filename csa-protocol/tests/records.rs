@@ -232,7 +232,7 @@ fn comment_with_a_move() {
 
 /// Comments in EUC-JP, Shift_JIS and ISO-2022-JP (with its ESC bytes),
 /// as Floodgate clients send them, are written byte for byte, not escaped
-/// (issue 14; `csa-protocol/README.md`, the comments row of *Deliberate
+/// (a server must not rewrite what a player said; `csa-protocol/README.md`, the comments row of *Deliberate
 /// differences from shogi-server*: the bytes the player sent).
 #[test]
 fn non_utf8_comments_are_written_as_sent() {

@@ -4,7 +4,7 @@
 //! every client must receive exactly the lines shogi-server sent it — except
 //! for the differences named below, which are either values that cannot be
 //! equal (game-id time stamps, `%%VERSION`/`%%HELP` text, password hashes)
-//! or deliberate differences listed in the spec note docs/specs/csa.md
+//! or deliberate differences listed in the spec note spec/csa.md
 //! (*Transport and lexical rules*, *Results*, *Server-side legality (what a
 //! server must enforce)*).
 //!
@@ -113,7 +113,7 @@ fn normalise(line: &str) -> String {
         }
     }
     // shogi-server's `%%WHO` shows `name+<md5 of the password>`; we never
-    // show a password hash (spec note docs/specs/csa.md, *Server-side
+    // show a password hash (spec note spec/csa.md, *Server-side
     // legality (what a server must enforce)*).
     if let Some(rest) = s.strip_prefix("##[WHO] ")
         && let Some((name, tail)) = rest.split_once(' ')
@@ -224,7 +224,7 @@ fn our_server_answers_the_transcript_like_shogi_server() {
     }
 
     // ---- the differences, each named --------------------------------------
-    // 1. Overlong lines (spec note docs/specs/csa.md, *Transport and
+    // 1. Overlong lines (spec note spec/csa.md, *Transport and
     //    lexical rules*): our cap
     //    is 8192 bytes; shogi-server relays a 20 007-byte %%CHAT, echoes a
     //    70 000-byte unknown command and answers a 100 011-byte LOGIN with
@@ -257,7 +257,7 @@ fn our_server_answers_the_transcript_like_shogi_server() {
     }
     // 3. Disconnect while not on move (§7): shogi-server tells ivan nothing
     //    until ivan's LOGOUT, then makes ivan lose. We end the game at once,
-    //    the disconnected hank losing (spec note docs/specs/csa.md,
+    //    the disconnected hank losing (spec note spec/csa.md,
     //    *Results*).
     let ivan: Vec<String> = expected["ivan"]
         .iter()

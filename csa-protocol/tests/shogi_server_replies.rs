@@ -545,7 +545,8 @@ fn monitor2_sends_the_record_so_far_with_comments_and_deferred_lines() {
 }
 
 /// Comments in EUC-JP, Shift_JIS and ISO-2022-JP (with its ESC bytes)
-/// reach `%%MONITOR2ON`'s record byte for byte, not escaped (issue 14;
+/// reach `%%MONITOR2ON`'s record byte for byte, not escaped (a
+/// monitor sees what the player said;
 /// `csa-protocol/README.md`, the comments row of *Deliberate differences
 /// from shogi-server*: the bytes the player sent, where shogi-server sends
 /// its record's EUC-JP).

@@ -341,7 +341,7 @@ async fn limits_close_silent_and_misbehaving_peers() {
     let waited = started.elapsed();
     assert!(waited >= Duration::from_millis(250), "{waited:?}");
     // Three malformed or unrecognised lines in a row: closed after the
-    // answers (docs/specs/csa.md: a bad LOGIN is answered `LOGIN:incorrect`).
+    // answers (spec/csa.md: a bad LOGIN is answered `LOGIN:incorrect`).
     let mut bad = TcpStream::connect(addr).await.unwrap();
     bad.write_all(b"HELLO\nLOGIN\nhello again\n").await.unwrap();
     let got = read_to_close(&mut bad).await;

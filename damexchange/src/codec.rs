@@ -16,7 +16,7 @@ use crate::message::{MAX_MESSAGE_LEN, Message};
 use crate::session::Transmit;
 
 /// Decoder/encoder of NUL-terminated DXP messages for
-/// `tokio_util::codec::Framed` (docs/specs/damexchange.md, *Transport
+/// `tokio_util::codec::Framed` ([`spec::damexchange`](crate::spec::damexchange), *Transport
 /// (layer 1)*).
 ///
 /// Decoding uses the [`Framer`]: each received byte is scanned once, and
@@ -217,7 +217,7 @@ mod tests {
         f.handle_message(&msg, std::time::Instant::now());
         let mut dst = BytesMut::new();
         codec.encode(f.poll_transmit().unwrap(), &mut dst).unwrap();
-        // docs/specs/damexchange.md, *GAMEACC*: name padded to 32, code 0, then the NUL.
+        // spec/damexchange.md, *GAMEACC*: name padded to 32, code 0, then the NUL.
         assert_eq!(&dst[..], b"AOurs                            0\0");
     }
 

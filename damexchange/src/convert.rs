@@ -1,9 +1,9 @@
 //! Wire values ⇄ `board-core` draughts values: moves, colours, positions.
 //!
 //! A MOVE names a move by (from, to, set of captured squares)
-//! (docs/specs/damexchange.md, *MOVE*); [`find_move`] finds the legal move of
+//! ([`spec::damexchange`](crate::spec::damexchange), *MOVE*); [`find_move`] finds the legal move of
 //! a position with that triple, [`move_to_wire`] writes a board move as a
-//! MOVE. A GAMEREQ set-up (docs/specs/damexchange.md, *GAMEREQ*) converts to
+//! MOVE. A GAMEREQ set-up ([`spec::damexchange`](crate::spec::damexchange), *GAMEREQ*) converts to
 //! and from a board position.
 
 use board_core::draughts::{self as board, Position};

@@ -2,7 +2,7 @@
 //! [`decode`], [`decode_with`], the [`Decode`] trait and [`Leniency`].
 //!
 //! Built on the `nom` parsers of [`crate::parse`], one per field of the
-//! tables of docs/specs/damexchange.md, *Messages*; each failure names its
+//! tables of [`spec::damexchange`](crate::spec::damexchange), *Messages*; each failure names its
 //! message, field and 0-based byte offset in the frame. Decoding never
 //! allocates: names and chat text borrow the input.
 
@@ -13,7 +13,7 @@ use crate::message::{Captures, Chat, GameAcc, GameReq, MAX_MESSAGE_LEN, Message,
 use crate::parse::{self, GameReqParts, ParseError};
 use crate::types::{ChatText, Name, Square};
 
-/// Runtime leniency for what real peers send (docs/specs/damexchange.md,
+/// Runtime leniency for what real peers send ([`spec::damexchange`](crate::spec::damexchange),
 /// *How real implementations differ (interoperability)*). The default,
 /// [`Leniency::STRICT`], accepts only what the spec allows; each option
 /// relaxes one documented rule, named with the peer that needs it.
@@ -122,7 +122,7 @@ pub fn decode_with<'a, T: Decode<'a>>(
 }
 
 impl<'a> Decode<'a> for Message<'a> {
-    /// Decodes one message (docs/specs/damexchange.md, *Messages*).
+    /// Decodes one message ([`spec::damexchange`](crate::spec::damexchange), *Messages*).
     ///
     /// The result borrows names and chat text from `frame`; nothing is
     /// allocated. A frame whose header byte is none of the seven is
@@ -239,7 +239,7 @@ fn parse_failure(msg: &[u8], e: nom::Err<ParseError>, kind: MessageKind) -> Deco
 }
 
 /// The first byte outside 1..=127 of a frame of a known kind: no DXP
-/// message holds one (docs/specs/damexchange.md, *Transport (layer 1)*), so
+/// message holds one ([`spec::damexchange`](crate::spec::damexchange), *Transport (layer 1)*), so
 /// it is the fault to name, whatever the field parsers found after it.
 /// Only called on failure: a message that parsed holds none.
 fn not_seven_bit(msg: &[u8], kind: MessageKind) -> Option<DecodeError> {
@@ -259,7 +259,7 @@ fn not_seven_bit(msg: &[u8], kind: MessageKind) -> Option<DecodeError> {
 }
 
 /// The field at `offset` in the strict layout of `kind`
-/// (docs/specs/damexchange.md, *Messages*).
+/// ([`spec::damexchange`](crate::spec::damexchange), *Messages*).
 fn field_at(kind: MessageKind, offset: usize) -> Field {
     use Field as F;
     if offset == 0 {

@@ -4,11 +4,11 @@
 //!
 //! All are small `Copy` values that name the message, the field and (for
 //! decoding) the 0-based byte offset inside the frame, counting the header
-//! byte as offset 0 like the tables of docs/specs/damexchange.md, *Messages*.
+//! byte as offset 0 like the tables of [`spec::damexchange`](crate::spec::damexchange), *Messages*.
 
 use core::fmt;
 
-/// The seven DXP message types, named as in docs/specs/damexchange.md,
+/// The seven DXP message types, named as in [`spec::damexchange`](crate::spec::damexchange),
 /// *Messages*, and [`MessageKind::Unrecognised`] for a frame whose header
 /// byte is none of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -86,7 +86,7 @@ impl fmt::Display for MessageKind {
 }
 
 /// A field of a message, named as in the tables of
-/// docs/specs/damexchange.md, *Messages*.
+/// [`spec::damexchange`](crate::spec::damexchange), *Messages*.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[non_exhaustive]
@@ -254,7 +254,7 @@ pub enum Problem {
     /// complete ([`DecodeError::offset`] is then the frame's length).
     Missing,
     /// A byte that the field cannot hold, at [`DecodeError::offset`]. A
-    /// byte outside 1..=127 (docs/specs/damexchange.md, *Transport (layer
+    /// byte outside 1..=127 ([`spec::damexchange`](crate::spec::damexchange), *Transport (layer
     /// 1)*) is reported as such ([`Expected::SevenBit`]) before any other
     /// fault of the frame.
     Invalid {
@@ -338,7 +338,7 @@ impl fmt::Display for Problem {
 /// Why a frame is not a valid DXP message: which message, which field,
 /// where (`offset`, the 0-based byte offset in the frame, header = 0,
 /// terminating NUL excluded, matching the tables of
-/// docs/specs/damexchange.md, *Messages*), and what is wrong.
+/// [`spec::damexchange`](crate::spec::damexchange), *Messages*), and what is wrong.
 ///
 /// `Display` names all four: `"<message> <field> at byte <offset>: <problem>"`.
 ///
@@ -403,7 +403,7 @@ impl fmt::Display for Following {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum FrameError {
-    /// More than `max` bytes without a NUL (docs/specs/damexchange.md,
+    /// More than `max` bytes without a NUL ([`spec::damexchange`](crate::spec::damexchange),
     /// *Transport (layer 1)*: 1..=127 bytes). `len` is the bytes of it seen
     /// when it was reported; the rest up to the next NUL is skipped.
     #[error("frame longer than {max} bytes ({len} bytes seen): skipped up to the next NUL")]

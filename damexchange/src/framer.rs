@@ -1,4 +1,4 @@
-//! Framing of the NUL-terminated DXP byte stream (docs/specs/damexchange.md,
+//! Framing of the NUL-terminated DXP byte stream ([`spec::damexchange`](crate::spec::damexchange),
 //! *Transport (layer 1)*): [`Framer`] and [`Status`].
 //!
 //! Every message is followed by one `\0`. A read may hold several messages,
@@ -71,7 +71,7 @@ pub struct Framer {
 
 /// The default cap of [`Framer::default`], bytes, the NUL not counted: the
 /// spec's longest message, [`MAX_MESSAGE_LEN`] (127;
-/// docs/specs/damexchange.md, *Transport (layer 1)*).
+/// [`spec::damexchange`](crate::spec::damexchange), *Transport (layer 1)*).
 pub const DEFAULT_MAX_LEN: usize = MAX_MESSAGE_LEN;
 
 impl Default for Framer {

@@ -15,7 +15,7 @@
 //! | `codec` | feature `tokio`: `DxpCodec` for `tokio_util::codec::Framed` |
 //! | `net` | feature `tokio`: `net::serve` (follower) and `net::connect` (initiator) over TCP |
 //!
-//! Spec: docs/specs/damexchange.md in the repository (the DamExchange pages
+//! Spec: [`spec::damexchange`](crate::spec::damexchange), shipped with this crate (the DamExchange pages
 //! by Frank Mesander, protocol version `01`, layers 1 and 2, as checked
 //! against Scan 3.1, Moby Dam, pydraughts and dctl); the item docs cite its
 //! sections.
@@ -41,6 +41,14 @@ pub mod message;
 pub mod net;
 pub mod parse;
 pub mod session;
+/// The specification notes this crate's documentation cites ("spec note,
+/// *Section*"), shipped in the package as `spec/<name>.md` and rendered
+/// here, one module per note.
+pub mod spec {
+    // The DamExchange (DXP) note: transport, dialogue, messages byte by byte, how real implementations differ, board conventions.
+    #[doc = include_str!("../spec/damexchange.md")]
+    pub mod damexchange {}
+}
 pub mod types;
 
 #[cfg(feature = "arbitrary")]

@@ -1,6 +1,6 @@
 //! The seven DXP messages as validated values, and their encoding.
 //!
-//! docs/specs/damexchange.md, *Messages* (layer 2). Every constructor
+//! [`spec::damexchange`](crate::spec::damexchange), *Messages* (layer 2). Every constructor
 //! validates, so every value that exists encodes to a valid message of at
 //! most 127 bytes, and decoding those bytes gives the same value back.
 
@@ -12,10 +12,10 @@ use crate::error::{Field, MessageKind, ValueError};
 use crate::types::{ChatText, Color, Name, Piece, Square, board_letter};
 
 /// Longest message in bytes, without the terminating NUL
-/// (docs/specs/damexchange.md, *Transport (layer 1)*: 1..=127).
+/// ([`spec::damexchange`](crate::spec::damexchange), *Transport (layer 1)*: 1..=127).
 pub const MAX_MESSAGE_LEN: usize = 127;
 
-/// Default TCP port of DXP (docs/specs/damexchange.md, *Transport (layer 1)*).
+/// Default TCP port of DXP ([`spec::damexchange`](crate::spec::damexchange), *Transport (layer 1)*).
 pub const DEFAULT_PORT: u16 = 27531;
 
 /// A DXP message, borrowing its text (names, chat) from the decoded bytes.
@@ -187,7 +187,7 @@ impl fmt::Display for Message<'_> {
 
 /// A frame whose header byte is none of the seven messages, as received:
 /// 1..=127 bytes without NUL, the first not one of `R A M E C B K`
-/// (docs/specs/damexchange.md, *Messages*). Encodes back to the same bytes.
+/// ([`spec::damexchange`](crate::spec::damexchange), *Messages*). Encodes back to the same bytes.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Unrecognised<'a>(pub(crate) Cow<'a, [u8]>);
 
@@ -547,7 +547,7 @@ fn range(field: Field, value: u16, min: u16, max: u16) -> Result<(), ValueError>
     }
 }
 
-/// GAMEACC acceptance code (docs/specs/damexchange.md, *GAMEACC*).
+/// GAMEACC acceptance code ([`spec::damexchange`](crate::spec::damexchange), *GAMEACC*).
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AcceptanceCode {
@@ -580,7 +580,7 @@ impl AcceptanceCode {
     }
 }
 
-/// The code's meaning (docs/specs/damexchange.md, *GAMEACC*), e.g.
+/// The code's meaning ([`spec::damexchange`](crate::spec::damexchange), *GAMEACC*), e.g.
 /// `accepted`, `refused: no games at all`.
 impl fmt::Display for AcceptanceCode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -623,7 +623,7 @@ impl GameAcc<'_> {
 }
 
 /// The captured squares of a MOVE, in the order they were sent (0..=20
-/// distinct squares). The order carries no meaning (docs/specs/damexchange.md, *MOVE*: "in any order") but
+/// distinct squares). The order carries no meaning ([`spec::damexchange`](crate::spec::damexchange), *MOVE*: "in any order") but
 /// is kept so that a decoded message re-encodes byte-identical; compare as a
 /// set with [`Captures::mask`].
 #[derive(Clone, Copy)]
@@ -633,7 +633,7 @@ pub struct Captures {
 }
 
 impl Captures {
-    /// Most pieces one move can capture (docs/specs/damexchange.md, *MOVE*: `00`..=`20`; a side has 20).
+    /// Most pieces one move can capture ([`spec::damexchange`](crate::spec::damexchange), *MOVE*: `00`..=`20`; a side has 20).
     pub const MAX: usize = 20;
 
     /// No captures.
@@ -846,7 +846,7 @@ impl GameEndReason {
     }
 }
 
-/// The reason's meaning from its sender's side (docs/specs/damexchange.md,
+/// The reason's meaning from its sender's side ([`spec::damexchange`](crate::spec::damexchange),
 /// *GAMEEND*): `no reason`, `sender loses`, `draw`, `sender wins`.
 impl fmt::Display for GameEndReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -1,6 +1,6 @@
 //! TCP drivers (feature `tokio`): [`serve`] runs a [`Follower`] for every
 //! accepted connection, [`connect`] runs an [`Initiator`] on one
-//! connection (docs/specs/damexchange.md, *Transport (layer 1)*, *Roles and
+//! connection ([`spec::damexchange`](crate::spec::damexchange), *Transport (layer 1)*, *Roles and
 //! dialogue (layer 2)*). [`connect_with`] and [`serve_with`] also wait on
 //! a channel per connection (moves found by an engine in another task)
 //! and pass what arrives to the callback as [`ConnectInput::External`].

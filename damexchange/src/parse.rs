@@ -1,5 +1,5 @@
 //! `nom` parsers of the DXP grammar, one per field and one per message, as
-//! the tables of docs/specs/damexchange.md, *Messages*, lay them out.
+//! the tables of [`spec::damexchange`](crate::spec::damexchange), *Messages*, lay them out.
 //!
 //! Every parser is a `nom` parser over `&[u8]`
 //! (`fn(&[u8]) -> IResult<&[u8], T, ParseError>`, or a function returning
@@ -490,7 +490,7 @@ impl<'a> GameReqParts<'a> {
     }
 }
 
-/// GAMEREQ `R` (docs/specs/damexchange.md, *GAMEREQ*), strict.
+/// GAMEREQ `R` ([`spec::damexchange`](crate::spec::damexchange), *GAMEREQ*), strict.
 #[inline]
 pub fn game_req(i: &[u8]) -> PResult<'_, GameReq<'_>> {
     game_req_with(&Leniency::STRICT).parse(i)
@@ -573,7 +573,7 @@ pub fn acceptance_code(i: &[u8]) -> PResult<'_, AcceptanceCode> {
         .parse(i)
 }
 
-/// GAMEACC `A` (docs/specs/damexchange.md, *GAMEACC*), strict.
+/// GAMEACC `A` ([`spec::damexchange`](crate::spec::damexchange), *GAMEACC*), strict.
 #[inline]
 pub fn game_acc(i: &[u8]) -> PResult<'_, GameAcc<'_>> {
     game_acc_with(&Leniency::STRICT).parse(i)
@@ -712,7 +712,7 @@ pub fn captures<'a>(
     }
 }
 
-/// MOVE `M` (docs/specs/damexchange.md, *MOVE*), strict.
+/// MOVE `M` ([`spec::damexchange`](crate::spec::damexchange), *MOVE*), strict.
 #[inline]
 pub fn move_message(i: &[u8]) -> PResult<'_, Move> {
     move_message_with(&Leniency::STRICT).parse(i)
@@ -764,7 +764,7 @@ pub fn stop_code(i: &[u8]) -> PResult<'_, StopCode> {
         .parse(i)
 }
 
-/// GAMEEND `E` (docs/specs/damexchange.md, *GAMEEND*).
+/// GAMEEND `E` ([`spec::damexchange`](crate::spec::damexchange), *GAMEEND*).
 #[inline]
 pub fn game_end(i: &[u8]) -> PResult<'_, GameEnd> {
     let (i, ()) = tag_kind(MessageKind::GameEnd).parse(i)?;
@@ -809,7 +809,7 @@ fn chat_text_bytes(i: &[u8]) -> PResult<'_, &[u8]> {
     Ok((rest, text))
 }
 
-/// CHAT `C` (docs/specs/damexchange.md, *CHAT*).
+/// CHAT `C` ([`spec::damexchange`](crate::spec::damexchange), *CHAT*).
 #[inline]
 pub fn chat(i: &[u8]) -> PResult<'_, Chat<'_>> {
     chat_parts
@@ -836,7 +836,7 @@ pub fn move_number(i: &[u8]) -> PResult<'_, u16> {
     number::<3>(Field::MoveNumber, 1, 999).parse(i)
 }
 
-/// BACKREQ `B` (docs/specs/damexchange.md, *BACKREQ*), strict.
+/// BACKREQ `B` ([`spec::damexchange`](crate::spec::damexchange), *BACKREQ*), strict.
 #[inline]
 pub fn back_req(i: &[u8]) -> PResult<'_, BackReq> {
     back_req_with(&Leniency::STRICT).parse(i)
@@ -866,7 +866,7 @@ pub fn back_acc_code(i: &[u8]) -> PResult<'_, BackAccCode> {
         .parse(i)
 }
 
-/// BACKACC `K` (docs/specs/damexchange.md, *BACKACC*).
+/// BACKACC `K` ([`spec::damexchange`](crate::spec::damexchange), *BACKACC*).
 #[inline]
 pub fn back_acc(i: &[u8]) -> PResult<'_, BackAcc> {
     let (i, ()) = tag_kind(MessageKind::BackAcc).parse(i)?;

@@ -207,7 +207,7 @@ pub const fn parse_board_letter(letter: u8) -> Result<Option<Piece>, ()> {
 /// A program name as carried by GAMEREQ (initiator) and GAMEACC (follower).
 ///
 /// Valid names have 1..=32 bytes of printable ASCII (`0x20..=0x7E`), do not
-/// start with a space (docs/specs/damexchange.md, *GAMEREQ*) and do not end with one: on the wire the
+/// start with a space ([`spec::damexchange`](crate::spec::damexchange), *GAMEREQ*) and do not end with one: on the wire the
 /// name is right-padded with spaces to 32 bytes, and the decoder removes that
 /// padding, so a trailing space could not survive a round trip.
 ///

@@ -254,7 +254,7 @@ fn constructors_validate() {
 }
 
 /// Each malformed message yields the error naming its fault. The offsets
-/// come from the field layout of docs/specs/damexchange.md, *Messages*: the
+/// come from the field layout of spec/damexchange.md, *Messages*: the
 /// first bad byte, or, for a field the message ends before, the frame's
 /// length.
 #[test]
@@ -316,13 +316,14 @@ fn typed_errors() {
             "MOVE captured square at byte 11: expected a digit 0-9, found 'x'",
         ),
         (
-            // Issue 16, item 7: not "00 captured but 1 square follows".
+            // The error names the bad byte where it is, not "00 captured but
+            // 1 square follows".
             b"M0000322800xx",
             DecodeError::new(K::Move, Field::Captured, 11, P::Invalid { byte: b'x', expected: Expected::Digit }),
             "MOVE captured square at byte 11: expected a digit 0-9, found 'x'",
         ),
         (
-            // Issue 16, item 7: 0xFF (offset 3, in the time field 1..5) is
+            // The error names the bad byte where it is: 0xFF (offset 3, in the time field 1..5) is
             // outside 1..=127, named before the cut-off time field.
             b"M\x01\x02\xff",
             DecodeError::new(K::Move, Field::Time, 3, P::Invalid { byte: 0xff, expected: Expected::SevenBit }),

@@ -1,6 +1,7 @@
 //! Hostile input to the sessions, with the clock passed in: requests that
 //! do not decode are answered (never silence), the frame cap, and the
-//! opponent's clock bounding the wait for its move (issue 13).
+//! opponent's clock bounding the wait for its move (a silent peer must not
+//! hang the session).
 
 use std::time::Duration;
 

@@ -1,4 +1,4 @@
-//! The session shape (docs/specs/damexchange.md, *Roles and dialogue
+//! The session shape (spec/damexchange.md, *Roles and dialogue
 //! (layer 2)*): one move per turn, the move limit, `GameEnded` with our
 //! outcome before the game is cleared, `PeerSilent` for an answer that does
 //! not come, and `handle_message` for codec users.

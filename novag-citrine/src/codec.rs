@@ -10,7 +10,7 @@
 //! Both are thin adapters over [`Framer`] and [`decode`](crate::decode()):
 //! a malformed or over-long line is an item `Err(FrameError)` (the bytes
 //! are consumed and the next line decodes); only I/O errors end the
-//! stream. Lines are CR, LF or CR LF (docs/specs/citrine.md, *Link*).
+//! stream. Lines are CR, LF or CR LF ([`spec::citrine`](crate::spec::citrine), *Link*).
 //!
 //! ```
 //! use bytes::BytesMut;

@@ -1,5 +1,5 @@
 //! Wire moves ⇄ board-core chess moves, checked against a position
-//! (docs/specs/citrine.md, *Move text the Citrine prints*).
+//! ([`spec::citrine`](crate::spec::citrine), *Move text the Citrine prints*).
 //!
 //! The Citrine prints castling as `O-O` / `O-O-O` where board-core (like
 //! UCI) encodes it as the king's two-square move; en passant as

@@ -36,7 +36,7 @@ use crate::parse;
 /// spelling a real source uses (httparse's `ParserConfig` shape).
 /// [`Leniency::STRICT`] is the default.
 ///
-/// Part of the grammar, not a leniency (docs/specs/citrine.md):
+/// Part of the grammar, not a leniency ([`spec::citrine`](crate::spec::citrine)):
 /// - runs of spaces or tabs between fields (*Link*: "fields are padded with
 ///   runs of spaces or tabs");
 /// - the trailing ` |` of move lines: the protocol document prints it and
@@ -55,12 +55,12 @@ use crate::parse;
 pub struct Leniency {
     /// Accept `ID.UCBII VI.09`, the identity line as Novag's 2008 "Citrine
     /// to PC Communication Protocol" document prints it (no blank after
-    /// `ID.`); real devices print `ID. UCBII V1.09` (docs/specs/citrine.md,
+    /// `ID.`); real devices print `ID. UCBII V1.09` ([`spec::citrine`](crate::spec::citrine),
     /// *Commands (host -> device) and replies (device -> host)*, `I`).
     pub document_identity: bool,
     /// Accept `t 2 g8-f6`, the take-back line as Novag's 2008 document
     /// prints it (lower-case `t`; a black move without the comma); device
-    /// logs print `T   1,  e7-e5` (docs/specs/citrine.md, *Commands (host -> device) and replies (device -> host)*, `T`).
+    /// logs print `T   1,  e7-e5` ([`spec::citrine`](crate::spec::citrine), *Commands (host -> device) and replies (device -> host)*, `T`).
     /// The session then takes the colour from the game when the comma is
     /// missing.
     pub document_take_back: bool,

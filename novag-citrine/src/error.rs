@@ -3,12 +3,12 @@
 //! framed streams ([`FrameError`]).
 //!
 //! Positions are 0-based byte offsets in the line, the terminator excluded
-//! (docs/specs/citrine.md, *Link*: commands and replies are text lines).
+//! ([`spec::citrine`](crate::spec::citrine), *Link*: commands and replies are text lines).
 
 use core::fmt;
 
 /// The kind of line a [`DecodeError`] is about: a device reply
-/// (docs/specs/citrine.md, *Commands (host -> device) and replies (device ->
+/// ([`spec::citrine`](crate::spec::citrine), *Commands (host -> device) and replies (device ->
 /// host)*) or a host command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
@@ -139,7 +139,7 @@ impl fmt::Display for Field {
     }
 }
 
-/// What a field takes, for [`Problem::Invalid`] (docs/specs/citrine.md,
+/// What a field takes, for [`Problem::Invalid`] ([`spec::citrine`](crate::spec::citrine),
 /// *Commands (host -> device) and replies (device -> host)* and *Move text
 /// the Citrine prints*).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,5 +1,5 @@
 //! The line framer: finds line boundaries in a byte stream over a
-//! caller-owned buffer, with a mandatory length cap (docs/specs/citrine.md,
+//! caller-owned buffer, with a mandatory length cap ([`spec::citrine`](crate::spec::citrine),
 //! *Link*: commands and replies are text lines ended with CR LF).
 //!
 //! A line ends at CR, at LF, or at CR LF (also LF CR, which a popular
@@ -67,7 +67,7 @@ fn is_term(b: &u8) -> bool {
 }
 
 /// The default line cap of [`Framer::default`]: 256 bytes, the terminator
-/// not counted. docs/specs/citrine.md gives no maximum (*Link*); the
+/// not counted. [`spec::citrine`](crate::spec::citrine) gives no maximum (*Link*); the
 /// longest line it shows (a game-list row) is under 40 bytes.
 pub const DEFAULT_MAX_LEN: usize = 256;
 

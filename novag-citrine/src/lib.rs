@@ -15,8 +15,8 @@
 //! | `codec` | feature `tokio`: `HostCodec`, `DeviceCodec` for `tokio_util::codec::Framed` |
 //! | `serial` | feature `serialport` (default): the driver that owns the port (`serial::open`, `serial::run`, `serial::Limits`), the simulator on a pty, and with `tokio` on Unix `serial::AsyncPort` (the port as `AsyncRead + AsyncWrite` for the codecs) |
 //!
-//! The reference for every item is docs/specs/citrine.md in the
-//! repository (Novag's 2008 "Citrine to PC Communication Protocol",
+//! The reference for every item is [`spec::citrine`](crate::spec::citrine), shipped
+//! with this crate (Novag's 2008 "Citrine to PC Communication Protocol",
 //! captured device output, Scid's Novag module); item docs cite its
 //! sections (*Link*, *Commands (host -> device) and replies (device ->
 //! host)*, *Move text the Citrine prints*, *Pacing*, *Known field
@@ -45,6 +45,14 @@ pub mod parse;
 #[cfg_attr(docsrs, doc(cfg(feature = "serialport")))]
 pub mod serial;
 pub mod session;
+/// The specification notes this crate's documentation cites ("spec note,
+/// *Section*"), shipped in the package as `spec/<name>.md` and rendered
+/// here, one module per note.
+pub mod spec {
+    // The Novag Citrine serial protocol note: link settings, commands and replies, move text, pacing, known field problems.
+    #[doc = include_str!("../spec/citrine.md")]
+    pub mod citrine {}
+}
 pub mod types;
 pub mod vocab;
 

@@ -1,5 +1,5 @@
 //! The grammar as nom parsers, one public function per rule, composable by
-//! users (docs/specs/citrine.md, *Commands (host -> device) and replies
+//! users ([`spec::citrine`](crate::spec::citrine), *Commands (host -> device) and replies
 //! (device -> host)* and *Move text the Citrine prints*).
 //!
 //! Every parser has the shape `fn(&[u8]) -> IResult<&[u8], T, ParseError>`
@@ -11,12 +11,12 @@
 //! 0-based byte offset in the line.
 //!
 //! Replies are matched exactly as the Citrine prints them (keywords and
-//! letters in the case shown in the spec note, docs/specs/citrine.md,
+//! letters in the case shown in the spec note, [`spec::citrine`](crate::spec::citrine),
 //! *Commands (host -> device) and replies (device -> host)* and *Move text
 //! the Citrine prints*: `sd`/`tr`, `on`/`off`,
 //! `x`, `ep`, `O-O`); fields are separated by any run of spaces or tabs
-//! (docs/specs/citrine.md, *Link*: "fields are padded with runs of spaces or tabs").
-//! Commands are case-insensitive (docs/specs/citrine.md, *Link*).
+//! ([`spec::citrine`](crate::spec::citrine), *Link*: "fields are padded with runs of spaces or tabs").
+//! Commands are case-insensitive ([`spec::citrine`](crate::spec::citrine), *Link*).
 //!
 //! ```
 //! use novag_citrine::parse::{move_text, square};
@@ -589,7 +589,7 @@ fn move_line_body(i: In<'_>) -> ParseResult<'_, MoveLine> {
     ))
 }
 
-/// A move line: `M   7,  c5xd4 |` (comma = black, ` |` optional; docs/specs/citrine.md,
+/// A move line: `M   7,  c5xd4 |` (comma = black, ` |` optional; [`spec::citrine`](crate::spec::citrine),
 /// *Move text the Citrine prints*).
 #[inline(always)]
 pub fn move_line(i: &[u8]) -> ParseResult<'_, MoveLine> {
@@ -1108,7 +1108,7 @@ fn command_position(i: In<'_>) -> ParseResult<'_, Command<'_>> {
     Ok((i, Command::SetUp(t)))
 }
 
-/// One command line (docs/specs/citrine.md, *Commands (host -> device) and
+/// One command line ([`spec::citrine`](crate::spec::citrine), *Commands (host -> device) and
 /// replies (device -> host)*): case-insensitive, blanks after the letter
 /// optional (`ME2E4`, `M e2e4`, `M e2-e4`, `L +CITRINE5`). An unknown
 /// letter is [`Command::Unrecognised`] (the device ignores it); an empty

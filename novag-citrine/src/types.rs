@@ -2,7 +2,7 @@
 //! clock readings, levels, promotion pieces, move text, tokens.
 //!
 //! Every value here is checked when it is constructed, so every value that
-//! exists encodes (docs/specs/citrine.md, *Move text the Citrine prints*).
+//! exists encodes ([`spec::citrine`](crate::spec::citrine), *Move text the Citrine prints*).
 //! The chess vocabulary (squares, colours, pieces) is board-core's,
 //! re-exported in [`vocab`](crate::vocab).
 
@@ -150,7 +150,7 @@ impl fmt::Display for ClockTime {
     }
 }
 
-/// The kind of a playing level (docs/specs/citrine.md, *Commands (host -> device) and replies (device -> host)*, "Levels").
+/// The kind of a playing level ([`spec::citrine`](crate::spec::citrine), *Commands (host -> device) and replies (device -> host)*, "Levels").
 ///
 /// Replies print the lower-case abbreviation (`Level tr 1`), commands the
 /// upper-case name (`L TR1`, `L CITRINE 5`).
@@ -285,7 +285,7 @@ impl Promotion {
     }
 }
 
-/// A move as the Citrine prints it (docs/specs/citrine.md, *Move text the
+/// A move as the Citrine prints it ([`spec::citrine`](crate::spec::citrine), *Move text the
 /// Citrine prints*; `G` game lists): syntactic only, checked against a position by
 /// the `convert` module.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,7 +1,7 @@
 //! `serial::AsyncPort` on a real pseudo-terminal pair (`TTYPort::pair`,
 //! raw mode): the host's end is the async port, the device's end a blocking
 //! `TTYPort` in a thread. Checks that bytes pass unchanged both ways (lines
-//! from docs/specs/citrine.md through `Framed<_, HostCodec>`), that a quiet
+//! from spec/citrine.md through `Framed<_, HostCodec>`), that a quiet
 //! line or a full output buffer does not hold the runtime's only thread,
 //! and that a hung-up line ends the stream. Every test is bounded in time:
 //! a hang is a failure, not a stuck run.
@@ -166,7 +166,7 @@ fn open_gives_the_port_its_settings() {
         let (_master, slave) = TTYPort::pair().unwrap();
         let path = slave.name().unwrap();
         let port = AsyncPort::open(&path).unwrap();
-        // docs/specs/citrine.md, *Link*: 57600 8N1, no flow control.
+        // spec/citrine.md, *Link*: 57600 8N1, no flow control.
         let p = port.get_ref();
         assert_eq!(p.data_bits().unwrap(), serialport::DataBits::Eight);
         assert_eq!(p.parity().unwrap(), serialport::Parity::None);

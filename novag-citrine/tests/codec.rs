@@ -1,7 +1,7 @@
 //! The tokio codecs (feature `tokio`): lines out of a byte stream, a bad or
 //! over-long line as an item error that does not stop the stream, and
 //! encoding of messages and session transmits. Expected values are the spec
-//! note's lines (docs/specs/citrine.md).
+//! note's lines (spec/citrine.md).
 #![cfg(feature = "tokio")]
 
 use bytes::BytesMut;

@@ -1,4 +1,4 @@
-//! Known-answer tests: every example of the spec note (docs/specs/citrine.md,
+//! Known-answer tests: every example of the spec note (spec/citrine.md,
 //! *Commands (host -> device) and replies (device -> host)*, *Move text the
 //! Citrine prints*)
 //! and of the captured device output it cites, decoded to hand-written values
@@ -136,7 +136,7 @@ fn game_list_document() {
 #[test]
 fn game_list_captured() {
     // Captured from a real Citrine (the user log the spec note
-    // docs/specs/citrine.md cites for `. 3 f4xe5 d8-h4` in *Commands (host ->
+    // spec/citrine.md cites for `. 3 f4xe5 d8-h4` in *Commands (host ->
     // device) and replies (device -> host)*, command `G`); columns as printed.
     let lines = [
         "Game   6",
@@ -391,7 +391,7 @@ fn whitespace_runs_tabs_and_case() {
 #[test]
 fn position_board_diagram() {
     // The layout is unconfirmed; white upper case, black lower case, empty
-    // squares blank or `::` per the spec note (docs/specs/citrine.md,
+    // squares blank or `::` per the spec note (spec/citrine.md,
     // *Commands (host -> device) and replies (device -> host)*, command `P`).
     let w = |role| {
         Some(Piece {
@@ -484,7 +484,7 @@ fn unrecognised_line_excludes_the_tolerated_trailing_cr() {
 #[test]
 fn malformed_known_lines_name_field_and_column() {
     // Offsets are the first bad byte, counted on the grammar of
-    // docs/specs/citrine.md (*Move text the Citrine prints*, *Commands (host
+    // spec/citrine.md (*Move text the Citrine prints*, *Commands (host
     // -> device) and replies (device -> host)*); for a missing or cut-off
     // field, the line's length.
     let err = |l: &str| decode::<Reply>(l.as_bytes()).unwrap_err();

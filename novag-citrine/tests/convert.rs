@@ -25,7 +25,7 @@ fn uci(p: &Position, s: &str) -> Move {
 
 #[test]
 fn captured_game_list_replays_to_mate() {
-    // The captured `G` output quoted by the spec note (docs/specs/citrine.md,
+    // The captured `G` output quoted by the spec note (spec/citrine.md,
     // *Commands (host -> device) and replies (device -> host)*: `. 3 f4xe5 d8-h4`),
     // replayed move by move; final FEN and mate from python-chess 1.11.2.
     let rows = [

@@ -230,7 +230,7 @@ fn a_device_that_receives_but_never_answers_stops_the_driver() {
 
 #[test]
 fn a_device_that_answers_only_garbage_stops_the_driver() {
-    // Issue 13: a garbled line used to count as the awaited answer, so a
+    // A garbled line used to count as the awaited answer, so a
     // device answering only garbage was never silent. Now the `X ON` stays
     // awaited through the garbage (and the resync's `P`, answered with
     // garbage too) until the ack timeout.

@@ -413,7 +413,7 @@ fn a_second_move_in_one_turn_is_refused() {
 #[test]
 fn a_device_that_never_answers_is_reported_silent() {
     // A Bluetooth adapter that receives but cannot send (spec note
-    // docs/specs/citrine.md, *Known field problems (from user reports)*): the
+    // spec/citrine.md, *Known field problems (from user reports)*): the
     // driver waited forever before.
     let now = Duration::ZERO;
     let mut driver = Driver::new(DriverConfig::default(), now);
@@ -432,7 +432,7 @@ fn a_device_that_never_answers_is_reported_silent() {
     let events = exchange(&mut driver, &mut device, now, Duration::from_secs(9));
     assert!(
         !events.iter().any(|e| matches!(e, Event::PeerSilent { .. })),
-        "not before the 10 s default (issue 13): {events:?}"
+        "not before the 10 s default ack timeout: {events:?}"
     );
     let events = exchange(
         &mut driver,
@@ -461,7 +461,7 @@ fn a_device_that_never_answers_is_reported_silent() {
 #[test]
 fn a_device_repeating_new_game_does_not_grow_the_queue() {
     // Every `New Game` makes the driver re-send its settings (the device
-    // forgets them; spec note docs/specs/citrine.md, *Known field problems
+    // forgets them; spec note spec/citrine.md, *Known field problems
     // (from user reports)*); repeated ones replace
     // the settings still queued instead of piling up.
     let now = Duration::ZERO;
@@ -478,7 +478,7 @@ fn a_device_repeating_new_game_does_not_grow_the_queue() {
 #[test]
 fn a_frame_error_from_a_codec_starts_a_resync() {
     // Codec users hand over the item error; bytes may have been lost, so the
-    // driver asks for the position (`P`, spec note docs/specs/citrine.md,
+    // driver asks for the position (`P`, spec note spec/citrine.md,
     // *Known field problems (from user reports)*).
     let now = Duration::ZERO;
     let mut driver = Driver::new(
@@ -502,7 +502,7 @@ fn a_frame_error_from_a_codec_starts_a_resync() {
 
 #[test]
 fn no_move_past_the_last_move_number_the_citrine_prints() {
-    // Move lines carry a number 1..=9999 (spec note docs/specs/citrine.md,
+    // Move lines carry a number 1..=9999 (spec note spec/citrine.md,
     // *Move text the Citrine prints*): move 10000 cannot be acknowledged, so it is not sent.
     let now = Duration::ZERO;
     let mut driver = Driver::new(DriverConfig::default(), now);
@@ -603,14 +603,14 @@ fn the_device_plays_a_move_given_for_its_engine() {
         .map(|t| t.into_bytes())
         .collect();
     // The acknowledgement, then the engine's move as the spec note prints
-    // black moves (docs/specs/citrine.md, *Move text the Citrine prints*).
+    // black moves (spec/citrine.md, *Move text the Citrine prints*).
     assert_eq!(lines, [&b"M   1   e2-e4 |\r\n"[..], b"M   1,  e7-e5 |\r\n"]);
     // The built-in player's reply was cancelled: nothing more is due.
     assert_eq!(device.poll_timeout(), None);
     assert_eq!(device.moves().len(), 2);
 }
 
-/// Issue 13: `citrine --simulate --auto --side black --sim-duplicate-acks 1
+/// A hang found by fuzzing the simulator's faults: `citrine --simulate --auto --side black --sim-duplicate-acks 1
 /// --sim-truncate 2 --sim-new-game-at 4 --sim-out-of-turn-at 4` hung. The
 /// cause: the device's out-of-turn move line was cut, the resync through
 /// `P` applied the move, but as an ordinary move, so no `T` went out; the
@@ -676,7 +676,8 @@ fn silences(events: &[Event]) -> Vec<(MessageKind, Duration)> {
 
 #[test]
 fn only_undecodable_lines_for_the_ack_timeout_is_silence() {
-    // Issue 13: a device sending only garbage ran forever. No command is
+    // A device sending only garbage must not keep the driver alive
+    // forever (it used to). No command is
     // awaiting an answer (no resync, Xmit answered): the bad lines alone
     // are silence after the 10 s default.
     let now = Duration::ZERO;
@@ -722,7 +723,7 @@ fn only_undecodable_lines_for_the_ack_timeout_is_silence() {
 
 #[test]
 fn a_garbled_answer_is_not_an_answer() {
-    // Before issue 13 an undecodable line counted as the awaited answer:
+    // An undecodable line used to count as the awaited answer, so
     // a device answering only garbage was never silent.
     let now = Duration::ZERO;
     let mut driver = Driver::new(DriverConfig::default(), now);
@@ -745,7 +746,8 @@ fn a_garbled_answer_is_not_an_answer() {
 
 #[test]
 fn the_device_thinking_is_not_silence() {
-    // The device acknowledged our move and thinks: no bound (issue 13).
+    // The device acknowledged our move and thinks: no bound (a long think
+    // is not a dead device).
     let now = Duration::ZERO;
     let mut driver = Driver::new(DriverConfig::default(), now);
     driver.handle_timeout(now);
@@ -791,7 +793,8 @@ fn a_diagram_cut_short_is_silence() {
 
 #[test]
 fn flip_is_sent_at_start_and_after_every_new_game() {
-    // Issue 16 item 11: `DriverConfig::flip` beside Xmit and referee.
+    // `DriverConfig::flip` is sent beside Xmit and referee, so a device
+    // reset by a new game is flipped again.
     let now = Duration::ZERO;
     let cfg = DriverConfig {
         host_color: Some(Color::Black),
@@ -817,7 +820,7 @@ fn flip_is_sent_at_start_and_after_every_new_game() {
     }
     assert_eq!(sent, [&b"X ON\r\n"[..], b"U OFF\r\n", b"F\r\n"]);
     // The simulated Citrine takes White when flipped at the new-game
-    // position (spec note docs/specs/citrine.md, *Commands (host -> device)
+    // position (spec note spec/citrine.md, *Commands (host -> device)
     // and replies (device -> host)*, command `F`) and moves first.
     let mut driver = Driver::new(
         DriverConfig {
@@ -839,7 +842,7 @@ fn flip_is_sent_at_start_and_after_every_new_game() {
 
 #[test]
 fn take_back_plies_is_all_or_nothing() {
-    // Issue 16 item 9: with the host as Black, one ply played (the
+    // A take-back must not half happen: with the host as Black, one ply played (the
     // device's), taking back two plies took back the device's move anyway.
     let now = Duration::ZERO;
     let cfg = DriverConfig {

@@ -1,7 +1,7 @@
 //! International draughts (10x10): rules, bitboard move generation, PDN FEN
 //! and PDN move notation, perft.
 //!
-//! Board conventions (docs/specs/damexchange.md, *Board conventions users
+//! Board conventions ([`spec::damexchange`](crate::spec::damexchange), *Board conventions users
 //! expect*): squares 1..=50 numbered left to right from Black's side (top
 //! row 1..=5); Black men start on 1..=20, White men on 31..=50; White moves
 //! first. Rules: men move one square diagonally forward and capture forward

@@ -1,7 +1,7 @@
 //! Legal move generation: quiet moves from shifts, captures by a depth-first
 //! search that keeps only the sequences taking the most pieces.
 //!
-//! Rules implemented (docs/specs/damexchange.md, *Board conventions users
+//! Rules implemented ([`spec::damexchange`](crate::spec::damexchange), *Board conventions users
 //! expect*; FMJD rules art. 3-4):
 //! men move one square diagonally forward and capture forward and backward;
 //! kings fly along diagonals and capture at any distance, landing on any

@@ -153,7 +153,7 @@ fn uci(stdin: &std::io::Stdin, out: &mut impl Write, player: &mut Player) {
     }
 }
 
-/// Hub v2 (docs/specs/hub.md): `hub` → `id`, a `param`, `wait`; `init`
+/// Hub v2 (spec/hub.md): `hub` → `id`, a `param`, `wait`; `init`
 /// → `ready`; `pos pos=<51 chars> [moves="..."]`, `level ...`, `go think`
 /// → `info` and `done move=<move>`; `ping` → `pong`; `quit`.
 fn hub(mode: &str, stdin: &std::io::Stdin, out: &mut impl Write, player: &mut Player) {

@@ -1,4 +1,4 @@
-//! Lines a client sends to the server (`docs/specs/csa.md`: *Plain CSA mode*,
+//! Lines a client sends to the server ([`spec::csa`](crate::spec::csa): *Plain CSA mode*,
 //! "Agreement -> game", "Moves", "Extended mode (x1)").
 
 use crate::sink::Sink as _;
@@ -17,7 +17,7 @@ pub enum SpecialMove {
     /// `%KACHI`: declare a win by the 27-point jishogi rule.
     Kachi,
     /// `%CHUDAN`: abort the game (clients send it; shogi-server treats it as
-    /// a loss for the sender — `docs/specs/csa.md`, *Moves*).
+    /// a loss for the sender — [`spec::csa`](crate::spec::csa), *Moves*).
     Chudan,
 }
 
@@ -52,7 +52,7 @@ impl GameRequest<'_> {
 }
 
 /// A shogi-server extended-mode (x1) command, `%%...`
-/// (`docs/specs/csa.md`, the table in *Extended mode (x1)*).
+/// ([`spec::csa`](crate::spec::csa), the table in *Extended mode (x1)*).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum X1Command<'a> {

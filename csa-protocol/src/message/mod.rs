@@ -1,4 +1,4 @@
-//! The messages of the CSA server protocol (`docs/specs/csa.md`): lines a
+//! The messages of the CSA server protocol ([`spec::csa`](crate::spec::csa)): lines a
 //! client sends ([`ClientMessage`], with the x1 commands [`X1Command`]),
 //! lines a server sends ([`ServerMessage`], with the x1 replies
 //! [`X1Reply`]) and the `Game_Summary` block ([`GameSummary`], read line by

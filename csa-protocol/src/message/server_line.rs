@@ -1,4 +1,4 @@
-//! Lines a server sends to a client (`docs/specs/csa.md`: *Plain CSA mode*,
+//! Lines a server sends to a client ([`spec::csa`](crate::spec::csa): *Plain CSA mode*,
 //! "Game_Summary", "Agreement -> game", "Moves", "Results", "Extended mode
 //! (x1)").
 
@@ -11,7 +11,7 @@ use crate::error::DecodeError;
 use crate::moves::CsaMove;
 use crate::types::{GameId, MoveTime, Side, Tag, Text, UserName, Word};
 
-/// Why a game ended: the first result line (`docs/specs/csa.md`, *Results*).
+/// Why a game ended: the first result line ([`spec::csa`](crate::spec::csa), *Results*).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum EndReason {
@@ -36,7 +36,7 @@ pub enum EndReason {
 }
 
 impl EndReason {
-    /// Every reason, in the order of `docs/specs/csa.md`, *Results*.
+    /// Every reason, in the order of [`spec::csa`](crate::spec::csa), *Results*.
     pub const ALL: [EndReason; 9] = [
         EndReason::Resign,
         EndReason::TimeUp,
@@ -184,7 +184,7 @@ impl WhoEntry<'_> {
     }
 }
 
-/// An x1 reply, `##[TAG] ...` (`docs/specs/csa.md`, *Extended mode (x1)*).
+/// An x1 reply, `##[TAG] ...` ([`spec::csa`](crate::spec::csa), *Extended mode (x1)*).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum X1Reply<'a> {
@@ -521,7 +521,7 @@ impl X1Reply<'_> {
     /// `true` for a line of a reply that may have several lines
     /// (`%%WHO`, `%%LIST`, `%%SHOW`, the monitors, `%%RATING`,
     /// `%%GETBUOYCOUNT`, `%%VERSION`, `%%FORK`: ended by `##[<TAG>] +OK`,
-    /// `docs/specs/csa.md`, *Extended mode (x1)*).
+    /// [`spec::csa`](crate::spec::csa), *Extended mode (x1)*).
     pub fn is_multi_line(&self) -> bool {
         matches!(
             self,

@@ -1,4 +1,4 @@
-//! The `Game_Summary` block (`docs/specs/csa.md`, *Game_Summary*): a typed value, an
+//! The `Game_Summary` block ([`spec::csa`](crate::spec::csa), *Game_Summary*): a typed value, an
 //! incremental line-by-line reader, and an encoder.
 //!
 //! ```text
@@ -238,7 +238,7 @@ impl PositionSection {
     }
 }
 
-/// A `Game_Summary` block as a typed value (`docs/specs/csa.md`, *Game_Summary*).
+/// A `Game_Summary` block as a typed value ([`spec::csa`](crate::spec::csa), *Game_Summary*).
 ///
 /// Build one, [`GameSummary::encode`] it, and [`GameSummary::parse`] gives it
 /// back equal. Fields absent from the block are `None`.

@@ -1,6 +1,6 @@
 //! The client session: a sans-IO CSA client (plain CSA mode and x1 mode).
 //!
-//! States (`docs/specs/csa.md`, *Extended mode (x1)*; shogi-server's origin
+//! States ([`spec::csa`](crate::spec::csa), *Extended mode (x1)*; shogi-server's origin
 //! document):
 //! - CSA mode: `login` → `game_waiting` → `agree_waiting` → `game` →
 //!   `game_waiting` (the CSA protocol's state after a game or a
@@ -122,7 +122,7 @@ pub enum ClientState {
     Disconnected,
 }
 
-/// The state's name as docs/specs/csa.md, *Extended mode (x1),
+/// The state's name as [`spec::csa`](crate::spec::csa), *Extended mode (x1),
 /// shogi-server* (`connected -> game_waiting -> agree_waiting ->
 /// start_waiting -> game`), writes it; `login` and `disconnected` before
 /// and after those.
@@ -706,7 +706,7 @@ impl<I: Timestamp> Client<I> {
     }
 
     /// [`Client::send_move`] with a Floodgate comment (`+7776FU,'* 30 -3334FU`,
-    /// `docs/specs/csa.md`, *Moves*).
+    /// [`spec::csa`](crate::spec::csa), *Moves*).
     ///
     /// # Errors
     /// As [`Client::send_move`].
@@ -1027,7 +1027,7 @@ impl<I: Timestamp> Client<I> {
         self.summary = Some(s);
         if let Some(problem) = refused {
             // The game cannot be played on a board we cannot keep: refuse
-            // it (docs/specs/csa.md, *Agreement -> game*).
+            // it (spec/csa.md, *Agreement -> game*).
             self.moves.clear();
             self.events.push_back(problem);
             let _ = self.reject(now);

@@ -1,4 +1,4 @@
-//! The follower: accepts a GAMEREQ, then plays (docs/specs/damexchange.md,
+//! The follower: accepts a GAMEREQ, then plays ([`spec::damexchange`](crate::spec::damexchange),
 //! *Roles and dialogue (layer 2)*, *GAMEACC*).
 
 use alloc::string::ToString;

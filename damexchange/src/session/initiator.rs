@@ -1,5 +1,5 @@
 //! The initiator: proposes games with GAMEREQ, then plays
-//! (docs/specs/damexchange.md, *Roles and dialogue (layer 2)*, *GAMEREQ*).
+//! ([`spec::damexchange`](crate::spec::damexchange), *Roles and dialogue (layer 2)*, *GAMEREQ*).
 
 use alloc::string::ToString;
 use core::time::Duration;
@@ -84,7 +84,7 @@ struct Role {
 /// The initiator side of a DXP connection (sans-IO; see the
 /// [module docs](super) for the call order).
 ///
-/// GAMEACC codes are acted on as docs/specs/damexchange.md, *GAMEACC*,
+/// GAMEACC codes are acted on as [`spec::damexchange`](crate::spec::damexchange), *GAMEACC*,
 /// says: `0` the game starts; `2`
 /// the application may send another GAMEREQ; `1` and `3` stop: further
 /// [`Initiator::request_game`] calls fail with [`CommandError::Stopped`].

@@ -1,5 +1,5 @@
 //! Sans-IO DXP sessions: the [`Initiator`] (connects, proposes games) and the
-//! [`Follower`] (accepts). docs/specs/damexchange.md, *Roles and dialogue
+//! [`Follower`] (accepts). [`spec::damexchange`](crate::spec::damexchange), *Roles and dialogue
 //! (layer 2)*.
 //!
 //! A session never touches a socket or the clock. The application
@@ -44,7 +44,7 @@
 //! GAMEACC, BACKREQ → BACKACC, GAMEEND → GAMEEND) within
 //! `reply_timeout` of the config is reported once as [`Event::PeerSilent`].
 //! Waiting for the opponent's move is not silence: there the bound is the
-//! game clock of the GAMEREQ (docs/specs/damexchange.md, *GAMEREQ*,
+//! game clock of the GAMEREQ ([`spec::damexchange`](crate::spec::damexchange), *GAMEREQ*,
 //! *MOVE*): the opponent's thinking time minus what it used so far (as we
 //! measure it, from the input after which it was its turn to the one with
 //! its move; per period of `moves` moves, or the whole game), plus the
@@ -124,7 +124,7 @@ impl core::fmt::Debug for Transmit {
     }
 }
 
-/// A game has started (docs/specs/damexchange.md, *GAMEREQ*, *GAMEACC*).
+/// A game has started ([`spec::damexchange`](crate::spec::damexchange), *GAMEREQ*, *GAMEACC*).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameStarted {
     /// The colour we play.
@@ -154,7 +154,7 @@ pub enum Outcome {
 
 impl Outcome {
     /// The outcome for us of a GAMEEND exchange that `by` started with
-    /// `reason` (docs/specs/damexchange.md, *GAMEEND*: the reason is from
+    /// `reason` ([`spec::damexchange`](crate::spec::damexchange), *GAMEEND*: the reason is from
     /// its sender's side).
     pub const fn of(by: Side, reason: GameEndReason) -> Outcome {
         match (by, reason) {
@@ -180,7 +180,7 @@ impl core::fmt::Display for Outcome {
 }
 
 /// The game is over (a GAMEEND was answered with a GAMEEND,
-/// docs/specs/damexchange.md, *Roles and dialogue (layer 2)*).
+/// [`spec::damexchange`](crate::spec::damexchange), *Roles and dialogue (layer 2)*).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameEnded {
     /// The result for us.
@@ -469,7 +469,7 @@ pub enum CommandError {
     #[error("not our turn")]
     NotYourTurn,
     /// The game's move limit is reached: move numbers go up to 999
-    /// (docs/specs/damexchange.md, *BACKREQ*: 3 digits).
+    /// ([`spec::damexchange`](crate::spec::damexchange), *BACKREQ*: 3 digits).
     #[error("the game's move limit (move 999) is reached")]
     MoveLimit,
     /// The move is not legal in the current position.
@@ -623,10 +623,10 @@ impl<T: Timestamp> Game<T> {
 }
 
 /// Highest move number a game can reach: BACKREQ's 3 digits
-/// (docs/specs/damexchange.md, *BACKREQ*).
+/// ([`spec::damexchange`](crate::spec::damexchange), *BACKREQ*).
 pub const MAX_MOVE_NUMBER: u16 = 999;
 
-/// Highest MOVE time, seconds: 4 digits (docs/specs/damexchange.md, *MOVE*).
+/// Highest MOVE time, seconds: 4 digits ([`spec::damexchange`](crate::spec::damexchange), *MOVE*).
 pub const MAX_MOVE_TIME: u16 = 9999;
 
 /// What both roles share: framing of raw input, output queues, the game,
@@ -1028,7 +1028,7 @@ impl<T: Timestamp> Core<T> {
 
     /// What the framer or decoder could not turn into a message: reported
     /// as [`Event::Malformed`]; a request the peer waits on is answered
-    /// (docs/specs/damexchange.md, *BACKREQ*, *GAMEEND*), with a CHAT
+    /// ([`spec::damexchange`](crate::spec::damexchange), *BACKREQ*, *GAMEEND*), with a CHAT
     /// naming the field: a BACKREQ that does not decode gets `K1` (refused;
     /// the game goes on), a GAMEEND that does not decode during a game is
     /// taken as reason `0` with stop code `1` (no result, the sender plays
@@ -1315,7 +1315,7 @@ macro_rules! session_accessors {
         /// Plays our move `mv` (checked against the legal moves) and queues
         /// its MOVE; the MOVE's time is the whole seconds since our turn
         /// began (the input after which it was our move), clamped to
-        /// 0..=9999 (docs/specs/damexchange.md, *MOVE*).
+        /// 0..=9999 ([`spec::damexchange`](crate::spec::damexchange), *MOVE*).
         ///
         /// # Errors
         /// [`CommandError::NoGame`], [`CommandError::NotYourTurn`] (also for

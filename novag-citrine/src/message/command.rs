@@ -1,5 +1,5 @@
 //! Host-to-device commands ([`Command`]): encoding that cannot fail, with
-//! CR LF (docs/specs/citrine.md, *Commands (host -> device) and replies
+//! CR LF ([`spec::citrine`](crate::spec::citrine), *Commands (host -> device) and replies
 //! (device -> host)*). Decoding is [`decode::<Command>`](crate::decode::decode)
 //! (the simulated device uses it).
 
@@ -81,7 +81,7 @@ pub enum Command<'a> {
     /// with its own engine for the side to move.
     EngineMove,
     /// A line with an unknown command letter (or an empty line), verbatim;
-    /// the device silently ignores it (docs/specs/citrine.md, *Link*).
+    /// the device silently ignores it ([`spec::citrine`](crate::spec::citrine), *Link*).
     Unrecognised(RawLine<'a>),
 }
 

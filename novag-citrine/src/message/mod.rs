@@ -1,5 +1,5 @@
 //! The messages: host-to-device [`Command`]s and device-to-host [`Reply`]
-//! lines, one type per kind (docs/specs/citrine.md, *Commands (host ->
+//! lines, one type per kind ([`spec::citrine`](crate::spec::citrine), *Commands (host ->
 //! device) and replies (device -> host)*).
 //!
 //! Every message encodes with `encode(&self, out)` (the line and CR LF; it

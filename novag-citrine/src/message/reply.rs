@@ -1,5 +1,5 @@
 //! Device-to-host lines ([`Reply`]): canonical encoding that cannot fail
-//! (docs/specs/citrine.md, *Commands (host -> device) and replies (device
+//! ([`spec::citrine`](crate::spec::citrine), *Commands (host -> device) and replies (device
 //! -> host)* and *Move text the Citrine prints*). Decoding is
 //! [`decode::<Reply>`](crate::decode::decode).
 
@@ -30,7 +30,7 @@ pub struct MoveLine {
     pub bar: bool,
 }
 
-/// One rank of a `Position Board` diagram (docs/specs/citrine.md, command `P`; layout
+/// One rank of a `Position Board` diagram ([`spec::citrine`](crate::spec::citrine), command `P`; layout
 /// *(unconfirmed)*).
 ///
 /// Decoding accepts an optional rank label `1..=8` followed by one space, tab

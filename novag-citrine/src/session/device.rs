@@ -1,9 +1,9 @@
 //! A simulated Citrine: a sans-IO state machine that answers commands the
 //! way the spec note's examples and the captured device output show
-//! (docs/specs/citrine.md, *Commands (host -> device) and replies (device
+//! ([`spec::citrine`](crate::spec::citrine), *Commands (host -> device) and replies (device
 //! -> host)*), plays legal replies with the family's built-in
 //! [`Player`], and can be told to misbehave like
-//! real devices do (docs/specs/citrine.md, *Known field problems*).
+//! real devices do ([`spec::citrine`](crate::spec::citrine), *Known field problems*).
 //!
 //! # Call order
 //! The session shape of the [module](super): feed every byte the host
@@ -31,7 +31,7 @@
 //! asks the host to answer, and the Citrine waits for the user's move
 //! without a bound.
 //!
-//! # Behaviour (where docs/specs/citrine.md is silent, the simulation's choice)
+//! # Behaviour (where [`spec::citrine`](crate::spec::citrine) is silent, the simulation's choice)
 //! - `M`: a legal move for the side to move is played and acknowledged
 //!   (`M   1   e2-e4 |`); if it is then the engine's side to move (and
 //!   referee mode is off), the engine answers after
@@ -135,7 +135,7 @@ pub struct Misbehaviour {
     /// never).
     pub truncate_every: u32,
     /// The device receives and plays but never sends (a Bluetooth adapter
-    /// that receives but cannot send; docs/specs/citrine.md, *Known field
+    /// that receives but cannot send; [`spec::citrine`](crate::spec::citrine), *Known field
     /// problems*).
     pub mute: bool,
     /// Every line the device sends is replaced by [`GARBAGE_LINE`]: line

@@ -1,5 +1,5 @@
 //! The host-side driver session: a sans-IO state machine that keeps the
-//! game in sync with the Citrine (docs/specs/citrine.md, *Move text the
+//! game in sync with the Citrine ([`spec::citrine`](crate::spec::citrine), *Move text the
 //! Citrine prints*, *Pacing* and *Known field problems*).
 //!
 //! # Call order
@@ -94,7 +94,7 @@ pub struct DriverConfig {
     /// Send `F` (flip) at start and after every `New Game`, after the Xmit
     /// and referee settings, so that the Citrine takes White and moves
     /// first (default false). For a host playing Black: after a new game
-    /// the Citrine plays Black (docs/specs/citrine.md, *Commands (host ->
+    /// the Citrine plays Black ([`spec::citrine`](crate::spec::citrine), *Commands (host ->
     /// device) and replies (device -> host)*, `F`); that it forgets a flip
     /// at a new game is assumed, not confirmed on a device.
     pub flip: bool,
@@ -364,7 +364,7 @@ struct Resend<T> {
     generation: u64,
 }
 
-/// The reply a command must get (docs/specs/citrine.md, *Commands (host -> device) and replies (device -> host)*);
+/// The reply a command must get ([`spec::citrine`](crate::spec::citrine), *Commands (host -> device) and replies (device -> host)*);
 /// `None` for `O` and `P <set-up>` (replies unconfirmed) and unknown lines.
 fn expected_reply(cmd: &Command<'_>) -> Option<MessageKind> {
     Some(match cmd {

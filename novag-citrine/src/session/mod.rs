@@ -1,4 +1,4 @@
-//! The sans-IO state machines (docs/specs/citrine.md, *Move text the
+//! The sans-IO state machines ([`spec::citrine`](crate::spec::citrine), *Move text the
 //! Citrine prints*, *Pacing*, *Known field problems*): the host
 //! [`Driver`] that keeps a game in sync with a Citrine, and the simulated
 //! Citrine [`Device`].

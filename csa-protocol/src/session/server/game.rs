@@ -1,5 +1,5 @@
 //! The agree phase and the game: moves, clocks, results
-//! (`docs/specs/csa.md`, *Agreement -> game*, *Moves*, *Results*, *Server-side legality*).
+//! ([`spec::csa`](crate::spec::csa), *Agreement -> game*, *Moves*, *Results*, *Server-side legality*).
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -169,7 +169,7 @@ impl<I: Timestamp> Server<I> {
             Ok(ClientMessage::Special(SpecialMove::Kachi)) => {
                 // Observed from shogi-server, valid or not: `%KACHI,T<n>`,
                 // `%KACHI`, then `#JISHOGI` or `#ILLEGAL_MOVE`
-                // (`docs/specs/csa.md`, *Results*).
+                // (`spec/csa.md`, *Results*).
                 let valid = g.board.can_declare_win();
                 let t = g.clocks[i].charge(elapsed);
                 let echo = format!("%KACHI,T{t}");
@@ -187,7 +187,7 @@ impl<I: Timestamp> Server<I> {
                 self.finish_owned(gk, &[echo, "%KACHI".into()], reason, Some(winner), None);
             }
             Ok(ClientMessage::Special(SpecialMove::Chudan)) => {
-                // shogi-server treats %CHUDAN as an illegal move (`docs/specs/csa.md`, *Moves*).
+                // shogi-server treats %CHUDAN as an illegal move (`spec/csa.md`, *Moves*).
                 self.record_illegal(gk, line, None);
                 self.finish(gk, &[], EndReason::IllegalMove, Some(side.opponent()));
             }

@@ -1,5 +1,5 @@
 //! Handicap games chosen by game-name prefix, as shogi-server plays them
-//! (`docs/specs/csa.md`, *Extended mode (x1)*: `hc..._` prefixes).
+//! ([`spec::csa`](crate::spec::csa), *Extended mode (x1)*: `hc..._` prefixes).
 //!
 //! | prefix | pieces removed from Black (`+`) |
 //! |---|---|

@@ -1,4 +1,4 @@
-//! Logins and logouts (`docs/specs/csa.md`, *Plain CSA mode*, *Extended mode (x1)*).
+//! Logins and logouts ([`spec::csa`](crate::spec::csa), *Plain CSA mode*, *Extended mode (x1)*).
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -88,7 +88,7 @@ impl<I: Timestamp> Server<I> {
         if x1 {
             self.send_line(conn, "##[LOGIN] +OK x1");
         } else {
-            // CSA mode: the password names the game (`docs/specs/csa.md`, *Plain CSA mode*).
+            // CSA mode: the password names the game (`spec/csa.md`, *Plain CSA mode*).
             let (gamename, pref) = gamename_from_password(password);
             self.wait_for_game(conn, gamename, pref, false, now);
         }

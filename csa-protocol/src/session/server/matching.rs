@@ -1,5 +1,5 @@
 //! Matching waiting players and starting games: the `Game_Summary` each
-//! player receives (`docs/specs/csa.md`, *Game_Summary*, *Extended mode (x1)*).
+//! player receives ([`spec::csa`](crate::spec::csa), *Game_Summary*, *Extended mode (x1)*).
 
 use alloc::collections::VecDeque;
 use alloc::format;
@@ -20,7 +20,7 @@ impl<I: Timestamp> Server<I> {
         now: I,
     ) {
         // Floodgate games: the server decides the sides, so the side must be
-        // `*` (`docs/specs/csa.md`, *Extended mode (x1)*). shogi-server answers this
+        // `*` (`spec/csa.md`, *Extended mode (x1)*). shogi-server answers this
         // error and leaves the player's status as it was; in CSA mode, where
         // `floodgate-...-B` becomes `%%GAME floodgate-... +`, the same.
         if is_floodgate_name(&gamename) && pref != SidePreference::Any {
@@ -44,7 +44,7 @@ impl<I: Timestamp> Server<I> {
             });
         // A buoy game before its `%%SETBUOY` (or after it was used up or
         // deleted): both players wait; `%%SETBUOY` starts it
-        // (`docs/specs/csa.md`, *Extended mode (x1)*).
+        // (`spec/csa.md`, *Extended mode (x1)*).
         let buoy_missing =
             super::x1::is_buoy_name(&gamename) && !self.buoys.contains_key(&gamename);
         match rival {

@@ -70,7 +70,7 @@
 //!   default); shogi-server implements neither;
 //! - `%%RATING` lists [`ServerConfig::ratings`] (shogi-server reads a
 //!   ratings file), with single spaces where shogi-server writes
-//!   `name \t rate`: TAB is not allowed on the wire (`docs/specs/csa.md`, *Transport and lexical rules*).
+//!   `name \t rate`: TAB is not allowed on the wire ([`spec::csa`](crate::spec::csa), *Transport and lexical rules*).
 
 use alloc::collections::{BTreeMap, VecDeque};
 use alloc::format;
@@ -208,7 +208,7 @@ impl Default for ServerConfig {
 ///
 /// The reply has one line per logged-in rated player, highest rating first
 /// (ties by name), `##[RATING] <name> <rate> @YYYY-MM-DD`
-/// (`docs/specs/csa.md`, *Extended mode (x1)*), then `##[RATING] +OK`.
+/// ([`spec::csa`](crate::spec::csa), *Extended mode (x1)*), then `##[RATING] +OK`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rating {
     /// The login name.
@@ -578,7 +578,7 @@ impl<I: Timestamp> Server<I> {
 
     /// The connection was closed by the peer (or failed). A player in a
     /// game loses it at once (a deliberate difference from shogi-server,
-    /// `docs/specs/csa.md`, *Results*).
+    /// [`spec::csa`](crate::spec::csa), *Results*).
     pub fn handle_close(&mut self, conn: ConnId, now: I) {
         self.last_now = self.last_now.max(now);
         if let Some(c) = self.conns.get_mut(&conn) {
@@ -769,7 +769,7 @@ impl<I: Timestamp> Server<I> {
     fn handle_line(&mut self, conn: ConnId, line: &[u8], now: I) {
         let logged_in = self.conns.get(&conn).is_some_and(|c| c.login.is_some());
         // A line of white space only (not the empty keep-alive) is answered
-        // with nothing, as in shogi-server (`docs/specs/csa.md`, *Transport
+        // with nothing, as in shogi-server (`spec/csa.md`, *Transport
         // and lexical rules*); so are `%%%` lines (81Dojo's commands).
         if logged_in
             && ((!line.is_empty() && line.iter().all(u8::is_ascii_whitespace))
@@ -807,7 +807,7 @@ impl<I: Timestamp> Server<I> {
                     self.login(conn, name.as_str(), password.expose(), x1, line, now);
                 }
                 // Before login an empty line is a bad login like any other
-                // (`docs/specs/csa.md`, *Transport and lexical rules*).
+                // (`spec/csa.md`, *Transport and lexical rules*).
                 _ => {
                     self.send_line(conn, "LOGIN:incorrect");
                     // shogi-server adds a usage hint when the line has four
@@ -1036,7 +1036,7 @@ fn words(line: &[u8]) -> impl Iterator<Item = &[u8]> {
         .filter(|w| !w.is_empty())
 }
 
-/// shogi-server's looser readings (`docs/specs/csa.md`, *Transport and
+/// shogi-server's looser readings ([`spec::csa`](crate::spec::csa), *Transport and
 /// lexical rules*): `LOGIN` split at any white space (before login);
 /// `%%GAME`/`%%CHALLENGE` with runs of spaces; `%%WHO`, `%%LIST`,
 /// `%%RATING`, `%%VERSION`, `%%HELP` and `LOGOUT` followed by anything;

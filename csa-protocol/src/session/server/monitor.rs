@@ -1,5 +1,5 @@
 //! What watchers see: `%%SHOW`, `%%MONITORON` and `%%MONITOR2ON` output
-//! (`docs/specs/csa.md`, *Extended mode (x1)*).
+//! ([`spec::csa`](crate::spec::csa), *Extended mode (x1)*).
 
 use alloc::format;
 use alloc::string::String;
@@ -9,7 +9,7 @@ use super::*;
 
 impl<I: Timestamp> Server<I> {
     /// The `%%SHOW` text: the game's summary with the current position and
-    /// remaining times (`docs/specs/csa.md`, *Extended mode (x1)*).
+    /// remaining times ([`spec::csa`](crate::spec::csa), *Extended mode (x1)*).
     pub(super) fn show_summary(&self, g: &Game<I>) -> GameSummary {
         let mut s = self.summary_for(g, None);
         s.time = Some(self.time_section(g, true));
@@ -42,7 +42,7 @@ impl<I: Timestamp> Server<I> {
     }
 
     /// `%%MONITOR2ON` reply: the game record so far, as shogi-server sends
-    /// its record file (`docs/specs/csa.md`, *Extended mode (x1)*): the
+    /// its record file ([`spec::csa`](crate::spec::csa), *Extended mode (x1)*): the
     /// header (with `'Increment:` for Fischer games), the start position,
     /// the `'rating:` line (login names here, where shogi-server writes
     /// `<name>+<MD5 of the password>`; none when a player has no password),

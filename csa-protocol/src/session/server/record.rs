@@ -1,5 +1,5 @@
 //! Game records: the CSA V2 file shogi-server writes for every game it
-//! creates (`docs/specs/csa.md`, *Notation users expect*), built while the
+//! creates ([`spec::csa`](crate::spec::csa), *Notation users expect*), built while the
 //! game runs and handed out as [`ServerEvent::Record`] when it is over.
 //!
 //! The text, line by line, as shogi-server writes it (facts from its

@@ -1,4 +1,4 @@
-//! The x1 commands (`docs/specs/csa.md`, *Extended mode (x1)*).
+//! The x1 commands ([`spec::csa`](crate::spec::csa), *Extended mode (x1)*).
 
 use alloc::format;
 use alloc::string::{String, ToString};
