@@ -1,0 +1,389 @@
+//! The drivers, run over a toy line protocol: every line `x` from the peer
+//! is answered `ack x`; `bye` makes the session close after its answer; a
+//! line `slow` arms a 20 ms timeout that answers `tick`.
+
+use std::collections::VecDeque;
+use std::io::{self, Read, Write};
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+use boardwire_proto::drive::{Activity, Closed, Ended, Limits};
+use boardwire_proto::framer::{Framer, Status};
+use boardwire_proto::{FrameError, Session, Transmit};
+
+struct Lf {
+    max: usize,
+    discarding: bool,
+}
+
+impl Framer for Lf {
+    const DEFAULT_MAX_LEN: usize = 16;
+    const MAX_TERMINATOR_LEN: usize = 1;
+    const LAST_FRAME_NEEDS_TERMINATOR: bool = false;
+    fn new(max: usize) -> Self {
+        Lf {
+            max,
+            discarding: false,
+        }
+    }
+    fn max_frame_len(&self) -> usize {
+        self.max
+    }
+    fn decode<'b>(&mut self, buf: &'b [u8]) -> Status<'b> {
+        let lf = buf.iter().position(|&b| b == b'\n');
+        if self.discarding {
+            return match lf {
+                Some(i) => {
+                    self.discarding = false;
+                    Status::Partial { consumed: i + 1 }
+                }
+                None => Status::Partial {
+                    consumed: buf.len(),
+                },
+            };
+        }
+        match lf {
+            Some(i) if i <= self.max => Status::Complete {
+                frame: &buf[..i],
+                consumed: i + 1,
+            },
+            Some(i) => Status::Overlong {
+                len: i,
+                consumed: i + 1,
+            },
+            None if buf.len() > self.max => {
+                self.discarding = true;
+                Status::Overlong {
+                    len: buf.len(),
+                    consumed: buf.len(),
+                }
+            }
+            None => Status::Partial { consumed: 0 },
+        }
+    }
+    fn reset(&mut self) {
+        self.discarding = false;
+    }
+}
+
+#[derive(Debug, PartialEq)]
+enum Ev {
+    Got(String),
+    Bad,
+    Closed,
+    Tick,
+}
+
+#[derive(Default)]
+struct Echo {
+    out: VecDeque<Transmit>,
+    events: VecDeque<Ev>,
+    timer: Option<Instant>,
+}
+
+impl Session for Echo {
+    type Conn = ();
+    type Time = Instant;
+    type Incoming<'a> = &'a str;
+    type Outgoing<'a> = &'a str;
+    type Event = Ev;
+    type DecodeError = &'static str;
+    type Framer = Lf;
+
+    fn handle_input(&mut self, _: (), _: &[u8], _: Instant) {
+        unreachable!("the drivers frame and decode themselves")
+    }
+    fn handle_message(&mut self, _: (), msg: &&str, now: Instant) {
+        let mut t = Transmit::new(format!("ack {msg}\n").as_bytes());
+        if *msg == "bye" {
+            t = t.and_close();
+        }
+        if *msg == "slow" {
+            self.timer = Some(now + Duration::from_millis(20));
+        }
+        self.out.push_back(t);
+        self.events.push_back(Ev::Got(msg.to_string()));
+    }
+    fn handle_frame_error(&mut self, _: (), _: &FrameError<&'static str>, _: Instant) {
+        self.events.push_back(Ev::Bad);
+    }
+    fn handle_timeout(&mut self, now: Instant) {
+        if self.timer.is_some_and(|t| t <= now) {
+            self.timer = None;
+            self.out.push_back(Transmit::new(b"tick\n"));
+            self.events.push_back(Ev::Tick);
+        }
+    }
+    fn handle_close(&mut self, _: (), _: Instant) {
+        self.events.push_back(Ev::Closed);
+    }
+    fn poll_transmit(&mut self) -> Option<((), Transmit)> {
+        self.out.pop_front().map(|t| ((), t))
+    }
+    fn poll_event(&mut self) -> Option<Ev> {
+        self.events.pop_front()
+    }
+    fn poll_timeout(&self) -> Option<Instant> {
+        self.timer
+    }
+    fn max_frame_len(&self) -> usize {
+        8
+    }
+    fn decode_incoming<'a>(&self, frame: &'a [u8]) -> Result<&'a str, &'static str> {
+        match std::str::from_utf8(frame) {
+            Ok("") => Err("empty"),
+            Ok(s) if s.starts_with('?') => Ok(s),
+            Ok(s) if s.bytes().all(|b| b.is_ascii_alphanumeric()) => Ok(s),
+            _ => Err("not a word"),
+        }
+    }
+    fn decode_outgoing<'a>(&self, frame: &'a [u8]) -> Result<&'a str, &'static str> {
+        std::str::from_utf8(frame).map_err(|_| "not UTF-8")
+    }
+    fn is_unrecognised(msg: &&str) -> bool {
+        msg.starts_with('?')
+    }
+}
+
+/// What the callback saw, as text.
+fn record(log: &mut Vec<String>, a: &Activity<'_, '_, Echo, u32>) {
+    log.push(match a {
+        Activity::Sent { message, .. } => format!("sent {}", message.unwrap()),
+        Activity::Received { message, .. } => format!("recv {message}"),
+        Activity::Malformed { error, .. } => format!("bad {error}"),
+        Activity::Event(e) => format!("event {e:?}"),
+        Activity::Idle => return,
+        Activity::External(x) => format!("ext {x}"),
+        _ => "other".into(),
+    });
+}
+
+#[tokio::test]
+async fn tokio_driver_answers_in_order_and_resynchronises() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (ours, mut peer) = tokio::io::duplex(256);
+    let mut session = Echo::default();
+    let peer_task = tokio::spawn(async move {
+        // A word, an over-long line (skipped), a word, then a cut-off last
+        // line at the close: a line protocol decodes it.
+        peer.write_all(b"a\nwaytoolongline\nb\nlast").await.unwrap();
+        peer.shutdown().await.unwrap();
+        let mut got = Vec::new();
+        peer.read_to_end(&mut got).await.unwrap();
+        String::from_utf8(got).unwrap()
+    });
+    let mut log = Vec::new();
+    let ended = tokio::time::timeout(
+        Duration::from_secs(5),
+        boardwire_proto::drive::tokio::run(ours, &mut session, &Limits::default(), |_, a| {
+            let a: Activity<'_, '_, Echo, u32> = match a {
+                Activity::Sent { frame, message } => Activity::Sent { frame, message },
+                Activity::Received { frame, message } => Activity::Received { frame, message },
+                Activity::Malformed { error, frame } => Activity::Malformed { error, frame },
+                Activity::Event(e) => Activity::Event(e),
+                Activity::Idle => Activity::Idle,
+                _ => unreachable!(),
+            };
+            record(&mut log, &a);
+            ControlFlow::<()>::Continue(())
+        }),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(ended, Ended::Closed(Closed::ByPeer));
+    assert_eq!(
+        log,
+        [
+            "recv a",
+            "sent ack a",
+            "event Got(\"a\")",
+            "bad frame longer than 8 bytes (14 bytes seen): skipped up to the next terminator",
+            "event Bad",
+            "recv b",
+            "sent ack b",
+            "event Got(\"b\")",
+            "recv last",
+            "event Got(\"last\")",
+            "event Closed",
+        ]
+    );
+    // The answer to the last line is written after the close was seen.
+    assert_eq!(peer_task.await.unwrap(), "ack a\nack b\nack last\n");
+}
+
+#[tokio::test]
+async fn tokio_driver_times_out_closes_by_session_and_takes_external_values() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (ours, mut peer) = tokio::io::duplex(256);
+    let (tx, rx) = tokio::sync::mpsc::channel::<u32>(4);
+    let mut session = Echo::default();
+    let peer_task = tokio::spawn(async move {
+        peer.write_all(b"slow\n").await.unwrap();
+        let mut buf = [0u8; 64];
+        let mut got = Vec::new();
+        while !got.ends_with(b"tick\n") {
+            let n = peer.read(&mut buf).await.unwrap();
+            got.extend_from_slice(&buf[..n]);
+        }
+        tx.send(7).await.unwrap();
+        peer.write_all(b"bye\n").await.unwrap();
+        peer.read_to_end(&mut got).await.unwrap();
+        String::from_utf8(got).unwrap()
+    });
+    let mut log = Vec::new();
+    let ended = tokio::time::timeout(
+        Duration::from_secs(5),
+        boardwire_proto::drive::tokio::run_with(
+            ours,
+            &mut session,
+            &Limits::default(),
+            rx,
+            |_, a| {
+                record(&mut log, &a);
+                ControlFlow::<()>::Continue(())
+            },
+        ),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(ended, Ended::Closed(Closed::BySession));
+    assert_eq!(peer_task.await.unwrap(), "ack slow\ntick\nack bye\n");
+    assert!(log.iter().any(|l| l == "event Tick"), "{log:?}");
+    assert!(log.iter().any(|l| l == "ext 7"), "{log:?}");
+    assert_eq!(log.last().unwrap(), "event Got(\"bye\")");
+}
+
+#[tokio::test]
+async fn tokio_driver_breaks_and_counts_bad_frames() {
+    use tokio::io::AsyncWriteExt;
+    // Break from the callback: the run ends with its value.
+    let (ours, mut peer) = tokio::io::duplex(256);
+    peer.write_all(b"x\nstop\ny\n").await.unwrap();
+    let mut session = Echo::default();
+    let ended = boardwire_proto::drive::tokio::run(
+        ours,
+        &mut session,
+        &Limits::default(),
+        |_, a| match a {
+            Activity::Received {
+                message: &"stop", ..
+            } => ControlFlow::Break(42),
+            _ => ControlFlow::Continue(()),
+        },
+    )
+    .await
+    .unwrap();
+    assert_eq!(ended, Ended::Break(42));
+
+    // Unrecognised and malformed lines in a row beyond the limit close.
+    let (ours, mut peer) = tokio::io::duplex(256);
+    peer.write_all(b"?a\n!!\n?b\n").await.unwrap();
+    let mut limits = Limits::default();
+    limits.max_bad_frames = 2;
+    let mut session = Echo::default();
+    let ended = boardwire_proto::drive::tokio::run(ours, &mut session, &limits, |_, _| {
+        ControlFlow::<()>::Continue(())
+    })
+    .await
+    .unwrap();
+    assert_eq!(ended, Ended::Closed(Closed::TooManyBadFrames));
+    drop(peer);
+}
+
+/// A port whose reads come from a script and time out when it is empty.
+struct Port {
+    input: VecDeque<Vec<u8>>,
+    written: Vec<u8>,
+    eof: bool,
+}
+
+impl Read for Port {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.input.pop_front() {
+            Some(mut chunk) => {
+                let n = chunk.len().min(buf.len());
+                buf[..n].copy_from_slice(&chunk[..n]);
+                if n < chunk.len() {
+                    self.input.push_front(chunk.split_off(n));
+                }
+                Ok(n)
+            }
+            None if self.eof => Ok(0),
+            None => {
+                std::thread::sleep(Duration::from_millis(5));
+                Err(io::ErrorKind::TimedOut.into())
+            }
+        }
+    }
+}
+
+impl Write for Port {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.written.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn blocking_driver_runs_the_same_session() {
+    let mut port = Port {
+        input: [&b"a\nsl"[..], b"ow\n"]
+            .iter()
+            .map(|c| c.to_vec())
+            .collect(),
+        written: Vec::new(),
+        eof: false,
+    };
+    let mut session = Echo::default();
+    let mut log = Vec::new();
+    let mut idles = 0;
+    let ended = boardwire_proto::drive::blocking::run(
+        &mut port,
+        &mut session,
+        &Limits::default(),
+        |_, a| {
+            if let Activity::Idle = a {
+                idles += 1;
+                return ControlFlow::Continue(());
+            }
+            if let Activity::Event(Ev::Tick) = a {
+                return ControlFlow::Break("ticked");
+            }
+            log.push(format!("{a:?}"));
+            ControlFlow::Continue(())
+        },
+    )
+    .unwrap();
+    assert_eq!(ended, Ended::Break("ticked"));
+    assert_eq!(port.written, b"ack a\nack slow\ntick\n");
+    assert!(idles >= 2);
+    assert_eq!(log[0], "Received(\"a\")");
+
+    // End of file: the session is closed and the run says so.
+    let mut port = Port {
+        input: [b"q\n".to_vec()].into(),
+        written: Vec::new(),
+        eof: true,
+    };
+    let mut session = Echo::default();
+    let mut events = Vec::new();
+    let ended = boardwire_proto::drive::blocking::run(
+        &mut port,
+        &mut session,
+        &Limits::default(),
+        |_, a| {
+            if let Activity::Event(e) = a {
+                events.push(e);
+            }
+            ControlFlow::<()>::Continue(())
+        },
+    )
+    .unwrap();
+    assert_eq!(ended, Ended::Closed(Closed::ByPeer));
+    assert_eq!(events, [Ev::Got("q".into()), Ev::Closed]);
+}
