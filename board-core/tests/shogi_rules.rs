@@ -4,7 +4,7 @@
 //! cases were cross-checked with cshogi's `is_nyugyoku`.
 
 use board_core::shogi::{
-    Color, DeclarationError, GameHistory, IllegalMoveError, ImpasseCount, Move, Position,
+    Color, DeclarationError, GameHistory, IllegalReason, ImpasseCount, Move, Position,
     Repetition,
 };
 
@@ -32,7 +32,7 @@ fn pawn_drop_mate_is_refused_with_its_own_reason_but_pawn_push_mate_is_fine() {
     let drop = Move::from_usi("P*1b").unwrap();
     assert_eq!(
         p.check_move(drop),
-        Err(IllegalMoveError::PawnDropMate { square: drop.to() })
+        Err(IllegalReason::PawnDropMate { square: drop.to() })
     );
     assert!(!p.legal_moves().contains(&drop));
     // The same mate by moving a pawn (not a drop) is legal.
@@ -64,7 +64,7 @@ fn forced_and_optional_promotion() {
     assert!(p.is_legal(Move::from_usi("9c5g").unwrap()));
     assert_eq!(
         pos("4k4/9/9/B8/9/9/9/9/4K4 b - 1").check_move(Move::from_usi("9d5h+").unwrap()),
-        Err(IllegalMoveError::PromotionOutsideZone {
+        Err(IllegalReason::PromotionOutsideZone {
             from: Move::from_usi("9d5h").unwrap().from().unwrap(),
             to: Move::from_usi("9d5h").unwrap().to(),
         })
