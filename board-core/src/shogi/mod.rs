@@ -26,8 +26,9 @@
 //! side on a file); no pawn-drop mate (uchifuzume, a distinct
 //! [`IllegalReason::PawnDropMate`]); no move leaving one's own king in
 //! check. Queries: [`Position::is_check`], [`Position::is_checkmate`],
-//! [`Position::impasse_declaration`] (CSA `%KACHI`), and [`GameHistory`]
-//! for repetition / perpetual check.
+//! [`Position::outcome`] (the side to move has no legal move: it loses,
+//! [`Outcome`]), [`Position::impasse_declaration`] (CSA `%KACHI`), and
+//! [`GameHistory`] for repetition / perpetual check.
 //!
 //! ```
 //! use board_core::shogi::{perft, Position};
@@ -57,7 +58,7 @@ pub use csa::{
 };
 pub use legality::{IllegalReason, PlayError};
 pub use movegen::{MAX_MOVES, MoveList, perft, perft_divide};
-pub use position::{Position, Setup, SetupError};
+pub use position::{Outcome, Position, Setup, SetupError};
 pub use rules::{DeclarationError, GameHistory, ImpasseCount, Repetition};
 pub use sfen::{ParseSfenError, SfenField};
 pub use types::{Color, Hand, Move, Piece, PieceKind, Square};
