@@ -106,7 +106,7 @@ fn game_end_queries(c: &mut Criterion) {
     let drop_move = board_core::shogi::Move::from_usi("P*6d").unwrap();
     assert!(matches!(
         p.check_move(drop_move),
-        Err(board_core::shogi::IllegalMoveError::PawnDropMate { .. })
+        Err(board_core::shogi::IllegalReason::PawnDropMate { .. })
     ));
     g.bench_function("uchifuzume_game_end/check_move_P*6d", |b| {
         b.iter(|| assert!(black_box(&p).check_move(black_box(drop_move)).is_err()))

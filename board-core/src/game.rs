@@ -71,8 +71,10 @@ pub trait Game:
     type PlayError: fmt::Debug + fmt::Display;
     /// A move in the game's main notation (PDN, UCI, USI), for `Display`.
     type MoveText: fmt::Display;
-    /// Why [`Game::parse_move`] refused a text (syntax or legality).
-    type ParseMoveError: fmt::Debug + fmt::Display;
+    /// Why [`Game::parse_move`] refused a text (syntax or legality):
+    /// draughts' and shogi's `MoveTextError`, chess's `UciError`. (Each
+    /// game's `Parse…Error` types are syntax alone.)
+    type MoveTextError: fmt::Debug + fmt::Display;
 
     /// The game's name, lower case: `"draughts"`, `"chess"`, `"shogi"`.
     const NAME: &'static str;
@@ -135,9 +137,9 @@ pub trait Game:
     /// [`Game::move_text`] writes it).
     ///
     /// # Errors
-    /// [`Game::ParseMoveError`]: the text is not the notation, or the move
+    /// [`Game::MoveTextError`]: the text is not the notation, or the move
     /// is not legal here.
-    fn parse_move(&self, text: &str) -> Result<Self::Move, Self::ParseMoveError>;
+    fn parse_move(&self, text: &str) -> Result<Self::Move, Self::MoveTextError>;
 
     /// The number of leaf nodes of the legal move tree `depth` plies deep
     /// (`perft(0) == 1`); the last ply is counted, not played (bulk
@@ -254,7 +256,7 @@ impl Game for draughts::Position {
     type IllegalReason = draughts::IllegalReason;
     type PlayError = draughts::PlayError;
     type MoveText = draughts::MoveText;
-    type ParseMoveError = draughts::MoveTextError;
+    type MoveTextError = draughts::MoveTextError;
     const NAME: &'static str = "draughts";
     const MAX_MOVES: usize = draughts::MAX_MOVES;
 
@@ -281,7 +283,7 @@ impl Game for draughts::Position {
     fn move_text(&self, mv: Self::Move) -> Self::MoveText {
         Self::move_text(self, mv)
     }
-    fn parse_move(&self, text: &str) -> Result<Self::Move, Self::ParseMoveError> {
+    fn parse_move(&self, text: &str) -> Result<Self::Move, Self::MoveTextError> {
         Self::parse_move(self, text)
     }
     fn perft(&self, depth: u32) -> u64 {
@@ -312,7 +314,7 @@ impl Game for chess::Position {
     type IllegalReason = chess::IllegalReason;
     type PlayError = chess::PlayError;
     type MoveText = chess::UciMove;
-    type ParseMoveError = chess::UciError;
+    type MoveTextError = chess::UciError;
     const NAME: &'static str = "chess";
     const MAX_MOVES: usize = chess::MAX_MOVES;
 
@@ -331,7 +333,7 @@ impl Game for chess::Position {
     fn move_text(&self, mv: Self::Move) -> Self::MoveText {
         mv.to_uci()
     }
-    fn parse_move(&self, text: &str) -> Result<Self::Move, Self::ParseMoveError> {
+    fn parse_move(&self, text: &str) -> Result<Self::Move, Self::MoveTextError> {
         Self::parse_uci(self, text)
     }
     fn perft(&self, depth: u32) -> u64 {
@@ -366,7 +368,7 @@ impl Game for shogi::Position {
     type IllegalReason = shogi::IllegalReason;
     type PlayError = shogi::PlayError;
     type MoveText = shogi::Move;
-    type ParseMoveError = shogi::MoveTextError<shogi::ParseUsiMoveError>;
+    type MoveTextError = shogi::MoveTextError<shogi::ParseUsiMoveError>;
     const NAME: &'static str = "shogi";
     const MAX_MOVES: usize = shogi::MAX_MOVES;
 
@@ -390,7 +392,7 @@ impl Game for shogi::Position {
     fn move_text(&self, mv: Self::Move) -> Self::MoveText {
         mv
     }
-    fn parse_move(&self, text: &str) -> Result<Self::Move, Self::ParseMoveError> {
+    fn parse_move(&self, text: &str) -> Result<Self::Move, Self::MoveTextError> {
         Self::parse_usi(self, text)
     }
     fn perft(&self, depth: u32) -> u64 {

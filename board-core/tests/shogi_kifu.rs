@@ -3,7 +3,7 @@
 //! test extracts only the position block and the move lines.
 
 use board_core::shogi::{
-    CsaMove, CsaPositionParser, CsaPositionStatus, IllegalMoveError, MoveTextError, Position,
+    CsaMove, CsaPositionParser, CsaPositionStatus, IllegalReason, MoveTextError, Position,
 };
 
 // The recorded files, one copy for the workspace (the boardwire-vectors crate).
@@ -93,13 +93,11 @@ fn uchifuzume_game_replays_and_the_rejected_drop_is_pawn_drop_mate() {
     let drop = CsaMove::parse(b"-0064FU").unwrap();
     assert!(matches!(
         pos.move_from_csa(&drop),
-        Err(IllegalMoveError::PawnDropMate { .. })
+        Err(IllegalReason::PawnDropMate { .. })
     ));
     assert!(matches!(
         pos.parse_csa_move(b"-0064FU"),
-        Err(MoveTextError::Illegal(
-            IllegalMoveError::PawnDropMate { .. }
-        ))
+        Err(MoveTextError::Illegal(IllegalReason::PawnDropMate { .. }))
     ));
     // ...and it would be mate: the drop gives check and Black has no reply.
     let mut after = pos;

@@ -2,7 +2,7 @@
 //! and USI specifications' own examples and from real server output).
 
 use board_core::shogi::{
-    Color, CsaMove, CsaPositionErrorKind, CsaPositionParser, CsaPositionStatus, IllegalMoveError,
+    Color, CsaMove, CsaPositionErrorKind, CsaPositionParser, CsaPositionStatus, IllegalReason,
     Move, MoveTextError, ParseCsaMoveError, ParseSfenError, ParseUsiMoveError, PieceKind, Position,
     SetupError, SfenField, Square,
 };
@@ -312,7 +312,7 @@ fn csa_usi_conversion_both_ways() {
 #[test]
 fn csa_illegal_versus_malformed() {
     let pos = Position::startpos();
-    use IllegalMoveError as I;
+    use IllegalReason as I;
     let ill = |t: &str| match pos.parse_csa_move(t.as_bytes()) {
         Err(MoveTextError::Illegal(e)) => e,
         other => panic!("{t}: {other:?}"),

@@ -1,10 +1,10 @@
-//! Rule queries: checkmate, pawn-drop mate, the CSA 27-point impasse
+//! Rule queries: checkmate and the outcome, pawn-drop mate, the CSA 27-point impasse
 //! declaration, repetition and perpetual check. Expected values follow the
 //! rules as the CSA protocol 1.2 / shogi-server state them; the impasse
 //! cases were cross-checked with cshogi's `is_nyugyoku`.
 
 use board_core::shogi::{
-    Color, DeclarationError, GameHistory, IllegalMoveError, ImpasseCount, Move, Position,
+    Color, DeclarationError, GameHistory, IllegalReason, ImpasseCount, Move, Outcome, Position,
     Repetition,
 };
 
@@ -32,7 +32,7 @@ fn pawn_drop_mate_is_refused_with_its_own_reason_but_pawn_push_mate_is_fine() {
     let drop = Move::from_usi("P*1b").unwrap();
     assert_eq!(
         p.check_move(drop),
-        Err(IllegalMoveError::PawnDropMate { square: drop.to() })
+        Err(IllegalReason::PawnDropMate { square: drop.to() })
     );
     assert!(!p.legal_moves().contains(&drop));
     // The same mate by moving a pawn (not a drop) is legal.
@@ -43,6 +43,51 @@ fn pawn_drop_mate_is_refused_with_its_own_reason_but_pawn_push_mate_is_fine() {
     // A pawn-drop check that is not mate is legal: the king takes it.
     let p = pos("7lk/9/9/9/9/9/9/9/4K4 b P 1");
     assert!(p.is_legal(Move::from_usi("P*1b").unwrap()));
+}
+
+#[test]
+fn outcome_is_a_loss_for_the_side_with_no_legal_move() {
+    // The start position goes on.
+    assert_eq!(Position::startpos().outcome(), None);
+    // Head-gold mate of White: Black wins.
+    assert_eq!(
+        pos("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1").outcome(),
+        Some(Outcome::Checkmate {
+            winner: Color::Black
+        })
+    );
+    // The same mate of Black (gold on 5h guarded by the pawn on 5g).
+    assert_eq!(
+        pos("4k4/9/9/9/9/9/4p4/4g4/4K4 b - 1").outcome(),
+        Some(Outcome::Checkmate {
+            winner: Color::White
+        })
+    );
+    // Without the guard the king takes the gold: no outcome.
+    assert_eq!(pos("4k4/4G4/9/9/9/9/9/9/4K4 w - 1").outcome(), None);
+    // White's king on 1a, not in check, every square around it covered
+    // (2a by the knight on 3c, 1b and 2b by the gold on 2c), nothing else
+    // to move and nothing in hand: a stalemate, which loses in shogi.
+    let stalemate = pos("8k/9/6NG1/9/9/9/9/9/4K4 w - 1");
+    assert!(!stalemate.is_check());
+    assert_eq!(
+        stalemate.outcome(),
+        Some(Outcome::Stalemate {
+            winner: Color::Black
+        })
+    );
+    // The pawn drop that would mate is illegal, so it does not end the
+    // game: Black still has other moves; the mate by a pawn push does.
+    let p = pos("7lk/9/7G1/9/9/9/9/9/4K4 b P 1");
+    assert_eq!(p.outcome(), None);
+    let p = pos("7lk/9/7GP/9/9/9/9/9/4K4 b - 1");
+    let mated = p.play(Move::from_usi("1c1b").unwrap()).unwrap();
+    assert_eq!(
+        mated.outcome(),
+        Some(Outcome::Checkmate {
+            winner: Color::Black
+        })
+    );
 }
 
 #[test]
@@ -64,7 +109,7 @@ fn forced_and_optional_promotion() {
     assert!(p.is_legal(Move::from_usi("9c5g").unwrap()));
     assert_eq!(
         pos("4k4/9/9/B8/9/9/9/9/4K4 b - 1").check_move(Move::from_usi("9d5h+").unwrap()),
-        Err(IllegalMoveError::PromotionOutsideZone {
+        Err(IllegalReason::PromotionOutsideZone {
             from: Move::from_usi("9d5h").unwrap().from().unwrap(),
             to: Move::from_usi("9d5h").unwrap().to(),
         })

@@ -6,11 +6,11 @@
 //! USI moves are board-core's [`Move`] text (`7g7f`); a CSA move is
 //! written from a position (the piece after the move, `+7776FU`) with
 //! [`Position::move_to_csa`]. Both checks are board-core's: an engine move
-//! that is illegal in the position is an [`IllegalMoveError`].
+//! that is illegal in the position is an [`IllegalReason`].
 
 use std::fmt::Write as _;
 
-use board_core::shogi::{Color, IllegalMoveError, Move, Position};
+use board_core::shogi::{Color, IllegalReason, Move, Position};
 
 use crate::parse::{Info, Score};
 
@@ -38,7 +38,7 @@ pub fn floodgate_score(score: Score, us: Color) -> i32 {
 ///
 /// # Errors
 /// The move is illegal in `position` (board-core's reason).
-pub fn usi_to_csa(position: &Position, mv: Move) -> Result<String, IllegalMoveError> {
+pub fn usi_to_csa(position: &Position, mv: Move) -> Result<String, IllegalReason> {
     Ok(position.move_to_csa(mv)?.to_string())
 }
 

@@ -12,9 +12,7 @@
 use alloc::boxed::Box;
 use alloc::string::{String, ToString};
 
-use board_core::shogi::{
-    CsaPositionError, GameHistory, IllegalMoveError, Move, Position, Repetition,
-};
+use board_core::shogi::{CsaPositionError, GameHistory, IllegalReason, Move, Position, Repetition};
 
 use crate::moves::CsaMove;
 use crate::types::Side;
@@ -83,7 +81,7 @@ pub enum PlayOutcome {
 /// A move was rejected by the rules: board-core's reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("illegal move: {0}")]
-pub struct IllegalMove(pub IllegalMoveError);
+pub struct IllegalMove(pub IllegalReason);
 
 /// A position with its repetition history.
 #[derive(Clone)]

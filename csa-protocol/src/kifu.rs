@@ -1040,7 +1040,7 @@ pub enum RuleViolation {
         /// The move as written.
         mv: CsaMove,
         /// Why it is illegal.
-        reason: board_core::shogi::IllegalMoveError,
+        reason: board_core::shogi::IllegalReason,
     },
 }
 

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use board_core::shogi::{CsaPositionErrorKind, IllegalMoveError, PieceKind, SetupError};
+use board_core::shogi::{CsaPositionErrorKind, IllegalReason, PieceKind, SetupError};
 use csa_protocol::convert::IllegalMove;
 use csa_protocol::decode::decode;
 use csa_protocol::error::{Expected, Field, Problem};
@@ -113,7 +113,7 @@ fn an_illegal_move_in_the_position_block_is_rejected() {
         Event::BadPositionMove {
             number: 3,
             mv: "+0055HI".parse().unwrap(),
-            reason: IllegalMove(IllegalMoveError::NotInHand {
+            reason: IllegalMove(IllegalReason::NotInHand {
                 kind: PieceKind::Rook
             }),
         }

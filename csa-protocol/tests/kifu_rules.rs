@@ -2,7 +2,7 @@
 //! shogi rules (spec/csa.md, *Server-side legality*): a
 //! kifu whose moves break the rules is refused, not replayed blindly.
 
-use board_core::shogi::{CsaPositionErrorKind, IllegalMoveError};
+use board_core::shogi::{CsaPositionErrorKind, IllegalReason};
 use csa_protocol::kifu::{IllegalStatement, RuleViolation, check_rules, parse_kifu};
 
 fn refused(text: &[u8]) -> IllegalStatement {
@@ -21,7 +21,7 @@ fn a_drop_of_a_piece_not_in_hand_is_refused_at_its_byte() {
     };
     assert_eq!(mv.to_string(), "+0055HI");
     assert!(
-        matches!(reason, IllegalMoveError::NotInHand { .. }),
+        matches!(reason, IllegalReason::NotInHand { .. }),
         "{reason:?}"
     );
     assert!(
@@ -48,7 +48,7 @@ fn a_move_of_the_side_not_to_move_in_the_second_record() {
         matches!(
             e.what,
             RuleViolation::IllegalMove {
-                reason: IllegalMoveError::WrongSide { .. },
+                reason: IllegalReason::WrongSide { .. },
                 ..
             }
         ),

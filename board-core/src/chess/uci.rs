@@ -62,7 +62,12 @@ pub struct ParseUciError {
     pub kind: ParseUciErrorKind,
 }
 
-/// A well-formed UCI move that is not legal in the position, and why.
+/// A well-formed UCI move that is not legal in the position, and why: the
+/// text as read and the [`IllegalReason`].
+///
+/// `IllegalMoveError` means this in every game that has one (draughts:
+/// PDN text, [`draughts::IllegalMoveError`](crate::draughts::IllegalMoveError));
+/// why a [`Move`] value is illegal is [`IllegalReason`] alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
 #[error("illegal move {uci}: {reason}")]
 pub struct IllegalMoveError {

@@ -233,7 +233,17 @@ impl FromStr for PdnMove {
 /// How many candidates an [`IllegalMoveError::Ambiguous`] error carries.
 pub const AMBIGUOUS_SHOWN: usize = 4;
 
-/// A well-formed move text that names no legal move, or more than one.
+/// A well-formed PDN move text that is not a legal move here, and why: it
+/// names no legal move, or (a short-form capture) more than one. Each
+/// variant carries the squares as written.
+///
+/// `IllegalMoveError` means this in every game that has one (chess: UCI
+/// text, [`chess::IllegalMoveError`](crate::chess::IllegalMoveError), a
+/// struct of the text and its reason). Why a [`Move`] value is illegal is
+/// [`IllegalReason`](super::IllegalReason); the reasons differ because
+/// PDN text does not say everything a [`Move`] holds (a short capture
+/// names no captured pieces), so one text can fit several moves or fail
+/// along a written path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum IllegalMoveError {

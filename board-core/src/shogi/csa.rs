@@ -11,7 +11,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use super::legality::IllegalMoveError;
+use super::legality::IllegalReason;
 use super::position::{Position, Setup, SetupError};
 use super::types::{Color, Move, Piece, PieceKind, Square};
 use super::usi::MoveTextError;
@@ -203,33 +203,34 @@ impl Position {
     ///
     /// # Errors
     ///
-    /// [`IllegalMoveError`]: the sign is not the side to move's
-    /// ([`IllegalMoveError::WrongSide`]), no piece or the opponent's on the
+    /// [`IllegalReason`]: the sign is not the side to move's
+    /// ([`IllegalReason::WrongSide`]), no piece or the opponent's on the
     /// origin, a piece named that is neither the one on the origin nor its
     /// promotion, a drop of a piece not in hand, or a move the rules refuse
     /// (see [`Position::check_move`]).
-    pub fn move_from_csa(&self, csa: &CsaMove) -> Result<Move, IllegalMoveError> {
+    pub fn move_from_csa(&self, csa: &CsaMove) -> Result<Move, IllegalReason> {
         if csa.color != self.side {
-            return Err(IllegalMoveError::WrongSide { to_move: self.side });
+            return Err(IllegalReason::WrongSide { to_move: self.side });
         }
         let mv = match csa.from {
-            None => Move::drop(csa.piece, csa.to)
-                .ok_or(IllegalMoveError::NotInHand { kind: csa.piece })?,
+            None => {
+                Move::drop(csa.piece, csa.to).ok_or(IllegalReason::NotInHand { kind: csa.piece })?
+            }
             Some(from) => {
                 let piece = self
                     .piece_at(from)
-                    .ok_or(IllegalMoveError::NoPiece { square: from })?;
+                    .ok_or(IllegalReason::NoPiece { square: from })?;
                 if piece.color != self.side {
-                    return Err(IllegalMoveError::OpponentPiece { square: from });
+                    return Err(IllegalReason::OpponentPiece { square: from });
                 }
                 let promote = if piece.kind == csa.piece {
                     false
                 } else if piece.kind.promoted() == Some(csa.piece) {
                     true
                 } else if csa.piece.promoted() == Some(piece.kind) {
-                    return Err(IllegalMoveError::Unpromotion { square: from });
+                    return Err(IllegalReason::Unpromotion { square: from });
                 } else {
-                    return Err(IllegalMoveError::PieceMismatch {
+                    return Err(IllegalReason::PieceMismatch {
                         square: from,
                         on_board: piece.kind,
                         named: csa.piece,
@@ -246,25 +247,25 @@ impl Position {
     ///
     /// # Errors
     ///
-    /// [`IllegalMoveError`] when `mv` is not legal here (see
+    /// [`IllegalReason`] when `mv` is not legal here (see
     /// [`Position::check_move`]).
-    pub fn move_to_csa(&self, mv: Move) -> Result<CsaMove, IllegalMoveError> {
+    pub fn move_to_csa(&self, mv: Move) -> Result<CsaMove, IllegalReason> {
         self.check_move(mv)?;
         let piece = match (mv.drop_kind(), mv.from()) {
             (Some(k), _) => k,
             (None, Some(from)) => {
                 let k = self
                     .piece_at(from)
-                    .ok_or(IllegalMoveError::NoPiece { square: from })?
+                    .ok_or(IllegalReason::NoPiece { square: from })?
                     .kind;
                 if mv.is_promotion() {
                     k.promoted()
-                        .ok_or(IllegalMoveError::CannotPromote { kind: k })?
+                        .ok_or(IllegalReason::CannotPromote { kind: k })?
                 } else {
                     k
                 }
             }
-            (None, None) => return Err(IllegalMoveError::NoPiece { square: mv.to() }),
+            (None, None) => return Err(IllegalReason::NoPiece { square: mv.to() }),
         };
         Ok(CsaMove {
             color: self.side,

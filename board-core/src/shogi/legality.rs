@@ -12,12 +12,25 @@ fn sente_gote(c: Color) -> &'static str {
     }
 }
 
-/// Why a move is illegal in a position. Syntax errors are separate types
+/// Why a move is not legal in a position: of CSA text
+/// ([`Position::move_from_csa`], which alone gives
+/// [`IllegalReason::WrongSide`], [`IllegalReason::PieceMismatch`] and
+/// [`IllegalReason::Unpromotion`]) or of a [`Move`] value
+/// ([`Position::check_move`], [`PlayError`], [`Position::parse_usi`]).
+/// Syntax errors are separate types
 /// ([`ParseUsiMoveError`](super::ParseUsiMoveError),
 /// [`ParseCsaMoveError`](super::ParseCsaMoveError)).
+///
+/// Shogi has no `IllegalMoveError` (chess's and draughts' name for "a
+/// well-formed move text that is not a legal move here, and why"): a USI
+/// text is exactly one [`Move`] and a CSA token one board move or drop, so
+/// nothing of the text is lost between syntax and rules; the reasons name
+/// the squares and pieces involved, and
+/// [`MoveTextError::Illegal`](super::MoveTextError::Illegal) carries the
+/// reason alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
-pub enum IllegalMoveError {
+pub enum IllegalReason {
     /// A CSA move signed for the side that is not to move. Displayed with
     /// both names of the side and its CSA sign: `it is sente's (black's)
     /// turn: its moves start with +`.
@@ -126,11 +139,6 @@ pub enum IllegalMoveError {
     LeavesKingInCheck,
 }
 
-/// Why a move is illegal: the name the three games share for
-/// [`PlayError::reason`] and [`Position::check_move`]'s error (draughts and
-/// chess call theirs `IllegalReason` too).
-pub type IllegalReason = IllegalMoveError;
-
 /// A rejected [`Position::play`]: the position, unchanged, and the reason.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("illegal move {mv}: {reason}")]
@@ -148,7 +156,7 @@ impl Position {
     /// `mv` is in [`Position::legal_moves`].
     ///
     /// # Errors
-    /// [`IllegalReason`] (= [`IllegalMoveError`]): the rule `mv` breaks.
+    /// [`IllegalReason`]: the rule `mv` breaks.
     pub fn check_move(&self, mv: Move) -> Result<(), IllegalReason> {
         let us = self.side;
         let u = us.index();
@@ -158,10 +166,10 @@ impl Position {
         let occ = self.occupied_bits();
         if let Some(kind) = mv.drop_kind() {
             if self.hands[u].count(kind) == 0 {
-                return Err(IllegalMoveError::NotInHand { kind });
+                return Err(IllegalReason::NotInHand { kind });
             }
             if occ & tbit != 0 {
-                return Err(IllegalMoveError::DropOnOccupied { square: to });
+                return Err(IllegalReason::DropOnOccupied { square: to });
             }
             let dead = match kind {
                 PieceKind::Pawn | PieceKind::Lance => LAST1[u],
@@ -169,7 +177,7 @@ impl Position {
                 _ => 0,
             };
             if dead & tbit != 0 {
-                return Err(IllegalMoveError::DeadPiece { square: to });
+                return Err(IllegalReason::DeadPiece { square: to });
             }
             if kind == PieceKind::Pawn
                 && self.kind_bb(PieceKind::Pawn)
@@ -177,47 +185,47 @@ impl Position {
                     & bb::FILE_MASK[to.file() as usize - 1]
                     != 0
             {
-                return Err(IllegalMoveError::Nifu { file: to.file() });
+                return Err(IllegalReason::Nifu { file: to.file() });
             }
             if let Some(k) = self.king(us)
                 && self.attackers(us.opposite(), k.index(), occ | tbit) != 0
             {
-                return Err(IllegalMoveError::LeavesKingInCheck);
+                return Err(IllegalReason::LeavesKingInCheck);
             }
             if kind == PieceKind::Pawn
                 && let Some(tk) = self.king(us.opposite())
                 && PAWN[u][ti] == 1u128 << tk.index()
                 && self.is_pawn_drop_mate(us, ti, tk.index())
             {
-                return Err(IllegalMoveError::PawnDropMate { square: to });
+                return Err(IllegalReason::PawnDropMate { square: to });
             }
             return Ok(());
         }
 
         // Board move.
         let Some(from) = mv.from() else {
-            return Err(IllegalMoveError::NoPiece { square: to });
+            return Err(IllegalReason::NoPiece { square: to });
         };
         let Some(piece) = self.piece_at(from) else {
-            return Err(IllegalMoveError::NoPiece { square: from });
+            return Err(IllegalReason::NoPiece { square: from });
         };
         if piece.color != us {
-            return Err(IllegalMoveError::OpponentPiece { square: from });
+            return Err(IllegalReason::OpponentPiece { square: from });
         }
         if self.by_color[u] & tbit != 0 {
-            return Err(IllegalMoveError::CaptureOwnPiece { square: to });
+            return Err(IllegalReason::CaptureOwnPiece { square: to });
         }
         let kind = piece.kind;
         let fi = from.index();
         if attacks_of(kind, us, fi, occ) & tbit == 0 {
-            return Err(IllegalMoveError::Unreachable { kind, from, to });
+            return Err(IllegalReason::Unreachable { kind, from, to });
         }
         if mv.is_promotion() {
             if !kind.can_promote() {
-                return Err(IllegalMoveError::CannotPromote { kind });
+                return Err(IllegalReason::CannotPromote { kind });
             }
             if ZONE[u] & (tbit | 1u128 << fi) == 0 {
-                return Err(IllegalMoveError::PromotionOutsideZone { from, to });
+                return Err(IllegalReason::PromotionOutsideZone { from, to });
             }
         } else {
             let dead = match kind {
@@ -226,7 +234,7 @@ impl Position {
                 _ => 0,
             };
             if dead & tbit != 0 {
-                return Err(IllegalMoveError::DeadPiece { square: to });
+                return Err(IllegalReason::DeadPiece { square: to });
             }
         }
         if let Some(k) = self.king(us) {
@@ -234,7 +242,7 @@ impl Position {
             after.play_unchecked(mv);
             let k = if kind == PieceKind::King { to } else { k };
             if after.attackers(us.opposite(), k.index(), after.occupied_bits()) != 0 {
-                return Err(IllegalMoveError::LeavesKingInCheck);
+                return Err(IllegalReason::LeavesKingInCheck);
             }
         }
         Ok(())

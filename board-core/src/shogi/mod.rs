@@ -10,7 +10,7 @@
 //! | [`Move`] | 2-byte `Copy` move (board move with promotion flag, or drop); `Display`/`FromStr` = USI |
 //! | [`CsaMove`] | position-free CSA move token `+7776FU` (piece named *after* the move) |
 //! | [`Position::legal_moves`] | every legal move in a fixed-capacity [`MoveList`] (capacity [`MAX_MOVES`]); [`Position::count_legal_moves`] counts them, [`Position::for_each_legal_move`] visits them with early exit |
-//! | [`Position::play`] / [`Position::play_unchecked`] | checked (reason on error: [`IllegalMoveError`]) / fast |
+//! | [`Position::play`] / [`Position::play_unchecked`] | checked (reason on error: [`IllegalReason`]) / fast |
 //! | [`perft`], [`perft_divide`] | leaf counts (bulk counting at the last ply) |
 //!
 //! Colours: [`Color::Black`] is **sente** (先手, CSA `+`, SFEN `b`, moves
@@ -24,10 +24,11 @@
 //! or lance on the last rank, knight on the last two — where it is forced,
 //! and such drops are impossible; nifu (no second unpromoted pawn of one
 //! side on a file); no pawn-drop mate (uchifuzume, a distinct
-//! [`IllegalMoveError::PawnDropMate`]); no move leaving one's own king in
+//! [`IllegalReason::PawnDropMate`]); no move leaving one's own king in
 //! check. Queries: [`Position::is_check`], [`Position::is_checkmate`],
-//! [`Position::impasse_declaration`] (CSA `%KACHI`), and [`GameHistory`]
-//! for repetition / perpetual check.
+//! [`Position::outcome`] (the side to move has no legal move: it loses,
+//! [`Outcome`]), [`Position::impasse_declaration`] (CSA `%KACHI`), and
+//! [`GameHistory`] for repetition / perpetual check.
 //!
 //! ```
 //! use board_core::shogi::{perft, Position};
@@ -55,9 +56,9 @@ pub use csa::{
     CsaMove, CsaPosition, CsaPositionError, CsaPositionErrorKind, CsaPositionParser,
     CsaPositionStatus, ParseCsaMoveError,
 };
-pub use legality::{IllegalMoveError, IllegalReason, PlayError};
+pub use legality::{IllegalReason, PlayError};
 pub use movegen::{MAX_MOVES, MoveList, perft, perft_divide};
-pub use position::{Position, Setup, SetupError};
+pub use position::{Outcome, Position, Setup, SetupError};
 pub use rules::{DeclarationError, GameHistory, ImpasseCount, Repetition};
 pub use sfen::{ParseSfenError, SfenField};
 pub use types::{Color, Hand, Move, Piece, PieceKind, Square};

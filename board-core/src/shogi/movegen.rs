@@ -257,12 +257,6 @@ impl Position {
         self.generate(&mut AnyMove).is_break()
     }
 
-    /// `!has_legal_move()`: kept for callers of earlier versions.
-    #[deprecated(note = "use `!has_legal_move()`, the name all three games share")]
-    pub fn has_no_legal_move(&self) -> bool {
-        !self.has_legal_move()
-    }
-
     #[inline(always)]
     pub(crate) fn generate<S: Sink>(&self, sink: &mut S) -> ControlFlow<S::Break> {
         let us = self.side;

@@ -120,6 +120,28 @@ pub enum SetupError {
     MoveNumberZero,
 }
 
+/// How a game ended, as far as the position alone tells: the side to move
+/// has no legal move, and in shogi that loses whether it is in check or not
+/// ([`Position::outcome`]). A pawn drop that would mate is not a legal move
+/// (uchifuzume), so no game ends by one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Outcome {
+    /// The side to move is in check and has no legal move (tsumi); `winner`
+    /// is the other side.
+    Checkmate {
+        /// The side that gave mate.
+        winner: Color,
+    },
+    /// The side to move is not in check (or has no king) and has no legal
+    /// move: a stalemate, which in shogi loses too; `winner` is the other
+    /// side.
+    Stalemate {
+        /// The side that wins.
+        winner: Color,
+    },
+}
+
 /// A validated shogi position: board, hands, side to move and move number.
 ///
 /// Invariants (checked by [`Position::from_setup`]): no more pieces than a
@@ -430,6 +452,36 @@ impl Position {
     /// `true` if the side to move is in check.
     pub fn is_check(&self) -> bool {
         !self.checkers().is_empty()
+    }
+
+    /// The outcome if the side to move has no legal move (it loses:
+    /// [`Outcome::Checkmate`] in check, [`Outcome::Stalemate`] otherwise),
+    /// else `None`. Stops at the first legal move found.
+    ///
+    /// Decided from the position alone: repetition (sennichite, perpetual
+    /// check) needs the game's positions ([`GameHistory`](super::GameHistory)),
+    /// an impasse win needs the side to move's declaration
+    /// ([`Position::impasse_declaration`]), and time, resignation and
+    /// illegal moves are the referee's; none of them is an outcome here.
+    ///
+    /// ```
+    /// use board_core::shogi::{Color, Outcome, Position};
+    /// // Head-gold mate: the gold on 5b, guarded by the pawn on 5c.
+    /// let mate: Position = "4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1".parse()?;
+    /// assert_eq!(mate.outcome(), Some(Outcome::Checkmate { winner: Color::Black }));
+    /// assert_eq!(Position::startpos().outcome(), None);
+    /// # Ok::<(), board_core::shogi::ParseSfenError>(())
+    /// ```
+    pub fn outcome(&self) -> Option<Outcome> {
+        if self.has_legal_move() {
+            return None;
+        }
+        let winner = self.side.opposite();
+        Some(if self.is_check() {
+            Outcome::Checkmate { winner }
+        } else {
+            Outcome::Stalemate { winner }
+        })
     }
 
     /// `us`'s pieces pinned against `us`'s king at `k` (their only move

@@ -2,12 +2,12 @@
 
 use core::str::FromStr;
 
-use super::legality::IllegalMoveError;
+use super::legality::IllegalReason;
 use super::position::Position;
 use super::types::{Move, PieceKind, Square};
 
 /// Malformed USI move text (syntax only; legality is
-/// [`IllegalMoveError`]). Positions are 0-based byte offsets in the text
+/// [`IllegalReason`]). Positions are 0-based byte offsets in the text
 /// ([`ParseUsiMoveError::offset`]); `Display` says "at byte N".
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -138,7 +138,7 @@ pub enum MoveTextError<E> {
     Syntax(E),
     /// The text is a move, but not a legal one here.
     #[error(transparent)]
-    Illegal(IllegalMoveError),
+    Illegal(IllegalReason),
 }
 
 impl Position {
@@ -148,7 +148,7 @@ impl Position {
     ///
     /// [`MoveTextError::Syntax`] with the [`ParseUsiMoveError`] of
     /// [`Move::from_usi`], or [`MoveTextError::Illegal`] with the
-    /// [`IllegalMoveError`] that says why the move is not legal here.
+    /// [`IllegalReason`] that says why the move is not legal here.
     pub fn parse_usi(&self, text: &str) -> Result<Move, MoveTextError<ParseUsiMoveError>> {
         let mv = Move::from_usi(text).map_err(MoveTextError::Syntax)?;
         self.check_move(mv).map_err(MoveTextError::Illegal)?;

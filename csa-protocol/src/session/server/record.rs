@@ -26,7 +26,7 @@ use alloc::vec::Vec;
 
 use super::*;
 use crate::kifu::{Comment, Item, write_item};
-use board_core::shogi::IllegalMoveError;
+use board_core::shogi::IllegalReason;
 
 /// Which ids the `'rating:` line of a game record names
 /// ([`ServerConfig::rating_ids`]).
@@ -273,7 +273,7 @@ impl<I: Timestamp> Server<I> {
 
     /// `'ILLEGAL_MOVE(<line up to its first comma>)` (control bytes
     /// escaped), with the summary reason shogi-server gives `why`.
-    pub(super) fn record_illegal(&mut self, gk: u64, line: &[u8], why: Option<&IllegalMoveError>) {
+    pub(super) fn record_illegal(&mut self, gk: u64, line: &[u8], why: Option<&IllegalReason>) {
         if self.record_of(gk).is_none() {
             return;
         }
@@ -281,8 +281,8 @@ impl<I: Timestamp> Server<I> {
         let text = format!("ILLEGAL_MOVE({})", escape(mv));
         self.record_comment(gk, text.as_bytes());
         match why {
-            Some(IllegalMoveError::PawnDropMate { .. }) => self.record_summary(gk, "uchifuzume"),
-            Some(IllegalMoveError::LeavesKingInCheck) => {
+            Some(IllegalReason::PawnDropMate { .. }) => self.record_summary(gk, "uchifuzume"),
+            Some(IllegalReason::LeavesKingInCheck) => {
                 self.record_summary(gk, "oute_kaihimore");
             }
             _ => {}
