@@ -21,6 +21,7 @@
 //! `Break(r)` ends the run with [`Ended::Break`] after what is queued is
 //! written.
 
+use core::ops::ControlFlow;
 use core::time::Duration;
 
 #[cfg(feature = "std")]
@@ -159,33 +160,180 @@ pub enum Ended<R> {
     Closed(Closed),
 }
 
-/// Splits a transmit into its frames with a fresh framer of the session's
-/// kind and calls `f` with each frame and its decoded message.
+/// Why a driver's loop stops.
 #[cfg(feature = "std")]
-pub(crate) fn each_sent_frame<S: Session>(
-    session: &S,
+pub(crate) enum Stop<R> {
+    Break(R),
+    Closed(Closed),
+    Io(std::io::Error),
+}
+
+/// The callback's answer as the loop's `?`.
+#[cfg(feature = "std")]
+pub(crate) fn go<R>(flow: ControlFlow<R>) -> Result<(), Stop<R>> {
+    match flow {
+        ControlFlow::Continue(()) => Ok(()),
+        ControlFlow::Break(r) => Err(Stop::Break(r)),
+    }
+}
+
+/// Shows each frame of a transmit to the callback as [`Activity::Sent`]
+/// (split with a fresh framer of the session's kind, decoded with
+/// `decode_outgoing`); the first `Break` is returned after all are shown.
+#[cfg(feature = "std")]
+pub(crate) fn show_sent<S: Session, X, R>(
+    session: &mut S,
     bytes: &[u8],
-    mut f: impl FnMut(&[u8], Option<&S::Outgoing<'_>>),
-) {
+    callback: &mut impl FnMut(&mut S, Activity<'_, '_, S, X>) -> ControlFlow<R>,
+) -> Option<R> {
     use crate::framer::{Framer, Status};
     let mut framer = <S::Framer as Framer>::new(usize::MAX - 4);
     let mut rest = bytes;
+    let mut brk = None;
     while !rest.is_empty() {
-        match framer.decode(rest) {
-            Status::Complete { frame, consumed } => {
-                let msg = session.decode_outgoing(frame).ok();
-                f(frame, msg.as_ref());
-                rest = &rest[consumed.min(rest.len())..];
-            }
-            Status::Partial { consumed: 0 } => {
-                // A transmit without its last terminator: show it whole.
-                let msg = session.decode_outgoing(rest).ok();
-                f(rest, msg.as_ref());
-                return;
-            }
-            Status::Partial { consumed } | Status::Overlong { consumed, .. } => {
-                rest = &rest[consumed.min(rest.len())..];
+        let (frame, consumed) = match framer.decode(rest) {
+            Status::Complete { frame, consumed } => (Some(frame), consumed),
+            // A transmit without its last terminator: show it whole.
+            Status::Partial { consumed: 0 } => (Some(rest), rest.len()),
+            Status::Partial { consumed } | Status::Overlong { consumed, .. } => (None, consumed),
+        };
+        if let Some(frame) = frame {
+            let message = session.decode_outgoing(frame).ok();
+            let flow = callback(
+                session,
+                Activity::Sent {
+                    frame,
+                    message: message.as_ref(),
+                },
+            );
+            drop(message);
+            if let ControlFlow::Break(r) = flow {
+                brk.get_or_insert(r);
             }
         }
+        rest = &rest[consumed.clamp(1, rest.len())..];
+    }
+    brk
+}
+
+/// Decodes one frame from the buffer, shows it ([`Activity::Received`] or
+/// [`Activity::Malformed`]) and hands it to the session; counts consecutive
+/// bad frames in `bad`.
+#[cfg(feature = "std")]
+pub(crate) fn deliver<S: Session, X, R>(
+    session: &mut S,
+    frame: crate::framer::Frame<'_>,
+    bad: &mut u32,
+    now: S::Time,
+    callback: &mut impl FnMut(&mut S, Activity<'_, '_, S, X>) -> ControlFlow<R>,
+) -> ControlFlow<R>
+where
+    S: Session<Conn = ()>,
+{
+    match frame {
+        crate::framer::Frame::Complete(frame) => deliver_frame(session, frame, bad, now, callback),
+        crate::framer::Frame::Overlong { len, max } => {
+            *bad += 1;
+            let error = FrameError::Overlong { len, max };
+            let flow = callback(
+                session,
+                Activity::Malformed {
+                    error: &error,
+                    frame: &[],
+                },
+            );
+            session.handle_frame_error((), &error, now);
+            flow
+        }
+    }
+}
+
+/// [`deliver`] for a complete frame. The session sees the frame even when
+/// the callback breaks (it was received).
+#[cfg(feature = "std")]
+fn deliver_frame<S, X, R>(
+    session: &mut S,
+    frame: &[u8],
+    bad: &mut u32,
+    now: S::Time,
+    callback: &mut impl FnMut(&mut S, Activity<'_, '_, S, X>) -> ControlFlow<R>,
+) -> ControlFlow<R>
+where
+    S: Session<Conn = ()>,
+{
+    match session.decode_incoming(frame) {
+        Ok(message) => {
+            *bad = if S::is_unrecognised(&message) {
+                *bad + 1
+            } else {
+                0
+            };
+            let flow = callback(
+                session,
+                Activity::Received {
+                    frame,
+                    message: &message,
+                },
+            );
+            session.handle_message((), &message, now);
+            flow
+        }
+        Err(e) => {
+            *bad += 1;
+            let error = FrameError::Malformed(e);
+            let flow = callback(
+                session,
+                Activity::Malformed {
+                    error: &error,
+                    frame,
+                },
+            );
+            session.handle_frame_error((), &error, now);
+            flow
+        }
+    }
+}
+
+/// The stream ended with `rest` buffered: an error for a protocol whose
+/// frames always end with their terminator, else a last frame.
+#[cfg(feature = "std")]
+pub(crate) fn deliver_rest<S, X, R>(
+    session: &mut S,
+    rest: &[u8],
+    now: S::Time,
+    callback: &mut impl FnMut(&mut S, Activity<'_, '_, S, X>) -> ControlFlow<R>,
+) -> ControlFlow<R>
+where
+    S: Session<Conn = ()>,
+{
+    use crate::framer::Framer;
+    if rest.is_empty() {
+        return ControlFlow::Continue(());
+    }
+    if <S::Framer as Framer>::LAST_FRAME_NEEDS_TERMINATOR {
+        let error = FrameError::Unterminated { len: rest.len() };
+        let flow = callback(
+            session,
+            Activity::Malformed {
+                error: &error,
+                frame: rest,
+            },
+        );
+        session.handle_frame_error((), &error, now);
+        flow
+    } else {
+        deliver_frame(session, rest, &mut 0, now, callback)
+    }
+}
+
+/// Hands every pending event to the callback, ignoring `Break` (the run is
+/// ending anyway).
+#[cfg(feature = "std")]
+pub(crate) fn drain_events<S: Session, X, R>(
+    session: &mut S,
+    callback: &mut impl FnMut(&mut S, Activity<'_, '_, S, X>) -> ControlFlow<R>,
+) {
+    while let Some(e) = session.poll_event() {
+        let _ = callback(session, Activity::Event(e));
     }
 }
