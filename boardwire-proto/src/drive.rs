@@ -21,6 +21,7 @@
 //! `Break(r)` ends the run with [`Ended::Break`] after what is queued is
 //! written.
 
+#[cfg(feature = "std")]
 use core::ops::ControlFlow;
 use core::time::Duration;
 
@@ -220,7 +221,7 @@ pub(crate) fn show_sent<S: Session, X, R>(
 /// [`Activity::Malformed`]) and hands it to the session; counts consecutive
 /// bad frames in `bad`.
 #[cfg(feature = "std")]
-pub(crate) fn deliver<S: Session, X, R>(
+pub(crate) fn deliver<S, X, R>(
     session: &mut S,
     frame: crate::framer::Frame<'_>,
     bad: &mut u32,
