@@ -16,16 +16,28 @@
 //! | [`hub`] | Hub v2 (draughts): `hub::decode` (engine lines, `key=value` pairs), `hub::Command`, `HubMove` (from, to, captured set), the `pos=` string |
 //! | [`hub_engine`] | a Hub engine through its start-up and searches |
 //! | [`dxp_bridge`] | a Hub engine playing one side of DXP games: GAMEREQ clock → `level`, `done` → MOVE, take-backs, failures |
+//! | [`csa_bridge`] | a USI engine playing CSA games: Game_Summary → `AGREE`, both clocks → `go`, `bestmove` → the CSA move with its Floodgate comment, `resign`/`win` → `%TORYO`/`%KACHI`, `gameover`, failures |
+//! | [`citrine_bridge`] | a UCI engine playing the host's side against a Novag Citrine: position → `go movetime`, `bestmove` → `M`, new games, take-backs, failures |
 //! | [`time`] | CSA clocks (Game_Summary, `,T` confirmations) → USI `go` |
 //! | [`convert`] | USI ⇄ board-core ⇄ CSA moves; Floodgate comments `'* <score> <PV>` |
 //! | [`process`] | the tokio child-process driver: spawn (no shell), line cap, timeouts |
 //! | [`usi_engine`] | a USI engine through its handshake, games and moves |
 //! | [`kifu`] | a CSA kifu (V2.2) writer |
 //!
+//! The three bridges have one shape: `spawn` starts the engine in a task
+//! of its own (driven by the one child-process driver, [`process`]) and
+//! returns the bridge and the channel of its answers; the caller passes
+//! the session's events on (`game_started` or `game_offered`, `our_turn`
+//! whenever the session is idle, `answer` for each answer, `taken_back`,
+//! `game_ended`) and reads `failed()`; every call returns a `Report` for
+//! the transcript.
+//!
 //! Engine output is decoded without allocating (`decode` borrows the
 //! line); encoders cannot fail (texts are validated when made).
 
+pub mod citrine_bridge;
 pub mod convert;
+pub mod csa_bridge;
 pub mod dxp_bridge;
 pub mod error;
 pub mod hub;
