@@ -88,8 +88,10 @@ impl BridgePlan {
     /// no think margin, a 500 ms time margin and 5 s per move without a
     /// clock.
     pub fn new(spec: EngineSpec, options: Vec<EngineOption>) -> BridgePlan {
-        let mut timeouts = Timeouts::default();
-        timeouts.think_margin = Duration::ZERO;
+        let timeouts = Timeouts {
+            think_margin: Duration::ZERO,
+            ..Timeouts::default()
+        };
         BridgePlan {
             spec,
             options,
