@@ -27,10 +27,11 @@
 //! The three bridges have one shape: `spawn` starts the engine in a task
 //! of its own (driven by the one child-process driver, [`process`]) and
 //! returns the bridge and the channel of its answers; the caller passes
-//! the session's events on (`game_started` or `game_offered`, `our_turn`
-//! whenever the session is idle, `answer` for each answer, `taken_back`,
-//! `game_ended`) and reads `failed()`; every call returns a `Report` for
-//! the transcript.
+//! the session's events on (`game_started` — CSA: `game_offered`, where
+//! the game is agreed —, `our_turn` whenever the session is idle, `answer`
+//! for each answer, `taken_back` where the protocol has take-backs,
+//! `game_ended`) and reads `failed()`; the calls return a `Report` for the
+//! transcript.
 //!
 //! Engine output is decoded without allocating (`decode` borrows the
 //! line); encoders cannot fail (texts are validated when made).
