@@ -48,7 +48,10 @@ pub struct Limits {
     /// ([`Closed::SendTimeout`]; default 20 s, as shogi-server's writer).
     pub send_timeout: Duration,
     /// Consecutive malformed, over-long or unrecognised frames after which
-    /// the connection is closed ([`Closed::TooManyBadFrames`]; default 16).
+    /// the connection is closed ([`Closed::TooManyBadFrames`]; default 16:
+    /// the 16th in a row closes). A session that must answer misbehaviour
+    /// on the wire first (DXP's CHAT) does so itself, with its own count,
+    /// before this bound.
     pub max_bad_frames: u32,
     /// Blocking driver: the longest wait of one read, so that timeouts and
     /// [`Activity::Idle`] come at least this often (default 50 ms). The

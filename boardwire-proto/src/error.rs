@@ -137,16 +137,13 @@ impl fmt::Display for Problem {
                 count,
                 following_bytes,
             } => {
-                let squares = following_bytes / 2;
-                let odd = following_bytes % 2;
-                write!(f, "{count:02} captured but {squares} square")?;
-                if squares != 1 {
-                    f.write_str("s")?;
+                write!(f, "{count:02} captured but ")?;
+                match following_bytes {
+                    1 => f.write_str("1 byte (an odd number) follows"),
+                    n if n % 2 == 1 => write!(f, "{n} bytes (an odd number) follow"),
+                    2 => f.write_str("1 square follows"),
+                    n => write!(f, "{} squares follow", n / 2),
                 }
-                if odd == 1 {
-                    f.write_str(" and 1 byte")?;
-                }
-                f.write_str(" follow")
             }
             Problem::DuplicateCapture { square } => write!(f, "square {square:02} listed twice"),
             Problem::NotUtf8 => f.write_str("not valid UTF-8"),
@@ -405,7 +402,7 @@ mod tests {
                 following_bytes: 2
             }
             .to_string(),
-            "02 captured but 1 square follow"
+            "02 captured but 1 square follows"
         );
         assert_eq!(
             Problem::NotDroppable { code: *b"OU" }.to_string(),

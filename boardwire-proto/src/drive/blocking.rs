@@ -127,7 +127,7 @@ where
     while let Some(frame) = input.next_frame() {
         go(deliver(session, frame, bad, Instant::now(), callback))?;
         pump(port, session, limits, callback)?;
-        if *bad > limits.max_bad_frames {
+        if *bad >= limits.max_bad_frames {
             return Err(Stop::Closed(Closed::TooManyBadFrames));
         }
     }

@@ -249,7 +249,7 @@ where
             while let Some(frame) = input.next_frame() {
                 go(deliver(session, frame, bad, Instant::now(), callback))?;
                 pump(session, stream, limits, callback).await?;
-                if *bad > limits.max_bad_frames {
+                if *bad >= limits.max_bad_frames {
                     return Err(Stop::Closed(Closed::TooManyBadFrames));
                 }
             }
