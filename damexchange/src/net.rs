@@ -282,7 +282,9 @@ async fn run_connection<S: Driven, M>(
                 {
                     return Ok(Closed::OutputFull);
                 }
-                if let Ok(msg) = decode::<Message>(t.message_bytes()) {
+                if let Ok(msg) =
+                    decode::<Message>(t.as_bytes().strip_suffix(b"\0").unwrap_or(t.as_bytes()))
+                {
                     tell!(NetEvent::Sent(&msg));
                 }
                 framed.feed(t).await?;
@@ -398,7 +400,8 @@ async fn drain_out<S: Driven, M>(
         if queued > limits.output_queue_cap {
             break;
         }
-        if let Ok(msg) = decode::<Message>(t.message_bytes()) {
+        if let Ok(msg) = decode::<Message>(t.as_bytes().strip_suffix(b"\0").unwrap_or(t.as_bytes()))
+        {
             let _ = callback(session, ConnectInput::Net(NetEvent::Sent(&msg)));
         }
         if framed.feed(t).await.is_err() {

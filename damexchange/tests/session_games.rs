@@ -3,6 +3,8 @@
 //! both colours), with take-backs (granted, refused, crossing a move), chat,
 //! and random chunking of the bytes in flight.
 
+mod common;
+use common::WireText;
 use std::time::Duration;
 
 use board_core::draughts::{self as board, Position};

@@ -3,6 +3,8 @@
 //! opponent's clock bounding the wait for its move (a silent peer must not
 //! hang the session).
 
+mod common;
+use common::WireText;
 use std::time::Duration;
 
 use damexchange::session::{

@@ -13,6 +13,7 @@
 #![cfg(feature = "std")]
 
 mod common;
+use common::WireText;
 
 use std::time::{Duration, Instant};
 

@@ -3,6 +3,8 @@
 //! outcome before the game is cleared, `PeerSilent` for an answer that does
 //! not come, and `handle_message` for codec users.
 
+mod common;
+use common::WireText;
 use std::time::Duration;
 
 use board_core::draughts::{self as board, Position};
@@ -335,7 +337,7 @@ fn a_frame_error_is_reported_and_the_game_goes_on() {
     // One description, not the event's prefix and the error's.
     assert_eq!(
         Event::Malformed(err).to_string(),
-        "frame longer than 127 bytes (200 bytes seen): skipped up to the next NUL"
+        "frame longer than 127 bytes (200 bytes seen): skipped up to the next terminator"
     );
 }
 

@@ -253,3 +253,70 @@ fn on_gameacc<T: Timestamp>(role: &mut Role, core: &mut Core<T>, acc: &GameAcc<'
         }
     }
 }
+
+/// The family's session contract ([`Session`](super::Session)): one peer
+/// (`Conn = ()`); every method forwards to the inherent one of the same
+/// name.
+impl<T: Timestamp> super::Session for Initiator<T> {
+    type Conn = ();
+    type Time = T;
+    type Incoming<'a> = Message<'a>;
+    type Outgoing<'a> = Message<'a>;
+    type Event = Event;
+    type DecodeError = crate::error::DecodeError;
+    type Framer = crate::framer::Framer;
+
+    fn handle_input(&mut self, (): (), bytes: &[u8], now: T) {
+        Initiator::handle_input(self, bytes, now);
+    }
+
+    fn handle_message(&mut self, (): (), msg: &Message<'_>, now: T) {
+        Initiator::handle_message(self, msg, now);
+    }
+
+    fn handle_frame_error(&mut self, (): (), error: &FrameError, now: T) {
+        Initiator::handle_frame_error(self, error, now);
+    }
+
+    fn handle_timeout(&mut self, now: T) {
+        Initiator::handle_timeout(self, now);
+    }
+
+    fn handle_close(&mut self, (): (), now: T) {
+        Initiator::handle_close(self, now);
+    }
+
+    fn poll_transmit(&mut self) -> Option<((), Transmit)> {
+        Initiator::poll_transmit(self).map(|t| ((), t))
+    }
+
+    fn poll_event(&mut self) -> Option<Event> {
+        Initiator::poll_event(self)
+    }
+
+    fn poll_timeout(&self) -> Option<T> {
+        Initiator::poll_timeout(self)
+    }
+
+    fn max_frame_len(&self) -> usize {
+        crate::framer::DEFAULT_MAX_LEN
+    }
+
+    fn decode_incoming<'a>(
+        &self,
+        frame: &'a [u8],
+    ) -> Result<Message<'a>, crate::error::DecodeError> {
+        crate::decode::decode_with(frame, &self.core.leniency)
+    }
+
+    fn decode_outgoing<'a>(
+        &self,
+        frame: &'a [u8],
+    ) -> Result<Message<'a>, crate::error::DecodeError> {
+        crate::decode::decode(frame)
+    }
+
+    fn is_unrecognised(msg: &Message<'_>) -> bool {
+        matches!(msg, Message::Unrecognised(_))
+    }
+}

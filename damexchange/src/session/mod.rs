@@ -69,7 +69,7 @@ use board_core::draughts::{self as board, Position};
 use crate::convert::{color_to_board, color_to_wire, find_move, move_to_wire};
 use crate::decode::{Leniency, decode_with};
 use crate::error::{DecodeError, FrameError, MessageKind, ValueError};
-use crate::framer::{Framer, Status};
+use crate::framer::{Frame, FrameBuffer, Framer};
 use crate::message::{
     AcceptanceCode, BackAcc, BackAccCode, BackReq, Chat, Encoded, GameEnd, GameEndReason, Message,
     Move as WireMove, StopCode, Unrecognised,
@@ -85,43 +85,28 @@ pub use initiator::{GameRequest, Initiator, InitiatorConfig};
 pub use board_core::time::Timestamp;
 
 /// The bytes of one frame to write to the peer (message and its NUL), from
-/// `poll_transmit()`. Held in a stack buffer: queuing it does not allocate
-/// beyond the queue itself.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct Transmit(Encoded);
+/// `poll_transmit()`: the family's one `Transmit`, re-exported from
+/// `boardwire-proto`. A DXP frame (at most 128 bytes with its NUL) is held
+/// inline: queuing it does not allocate beyond the queue itself. The
+/// message without its NUL is `t.as_bytes().strip_suffix(b"\0")`; decode it
+/// for the message.
+pub use boardwire_proto::Transmit;
 
-impl Transmit {
-    /// The bytes to write, NUL included.
-    pub fn as_bytes(&self) -> &[u8] {
-        self.0.as_frame()
-    }
+/// The family's sans-IO session contract, re-exported from
+/// `boardwire-proto`: [`Initiator`] and [`Follower`] implement it (`Conn =
+/// ()`), so code written over it (a driver, a logger, a test harness) runs
+/// them as it runs the other protocols' sessions.
+pub use boardwire_proto::Session;
 
-    /// The bytes to write as a vector.
-    pub fn into_bytes(self) -> Vec<u8> {
-        self.0.as_frame().to_vec()
-    }
+/// Bytes of a session's input buffer: one whole frame of the spec's cap
+/// and its NUL.
+const INPUT_LEN: usize = crate::message::MAX_MESSAGE_LEN + 1;
 
-    /// The message bytes without the NUL (as a transcript shows them).
-    pub fn message_bytes(&self) -> &[u8] {
-        self.0.as_bytes()
-    }
+/// The session's input: a capped buffer on the stack with the NUL framer.
+pub(crate) type Input = FrameBuffer<Framer, [u8; INPUT_LEN]>;
 
-    /// The message as text, without the NUL (every byte is 7-bit ASCII).
-    pub fn as_str(&self) -> &str {
-        self.0.as_str()
-    }
-}
-
-impl AsRef<[u8]> for Transmit {
-    fn as_ref(&self) -> &[u8] {
-        self.as_bytes()
-    }
-}
-
-impl core::fmt::Debug for Transmit {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        core::fmt::Debug::fmt(&self.0, f)
-    }
+pub(crate) fn new_input() -> Input {
+    FrameBuffer::new(Framer::default(), [0u8; INPUT_LEN])
 }
 
 /// A game has started ([`spec::damexchange`](crate::spec::damexchange), *GAMEREQ*, *GAMEACC*).
@@ -641,10 +626,10 @@ pub(crate) struct Core<T> {
     clear_finished: bool,
     pub(crate) take_backs: bool,
     pub(crate) stop: StopCode,
-    leniency: Leniency,
-    framer: Framer,
-    /// Raw input not yet framed (at most the framer's cap + 1 bytes).
-    input: Vec<u8>,
+    pub(crate) leniency: Leniency,
+    /// Raw input not yet framed (at most the framer's cap + 1 bytes);
+    /// `None` only while [`Core::frames`] runs.
+    input: Option<Input>,
     transmit: VecDeque<Encoded>,
     /// Frames held back until `release_at` (the follower's first-move pause).
     held: VecDeque<(MessageKind, Encoded)>,
@@ -675,8 +660,7 @@ impl<T: Timestamp> Core<T> {
             take_backs,
             stop,
             leniency,
-            framer: Framer::default(),
-            input: Vec::new(),
+            input: Some(new_input()),
             transmit: VecDeque::new(),
             held: VecDeque::new(),
             release_at: None,
@@ -771,36 +755,25 @@ impl<T: Timestamp> Core<T> {
         mut bytes: &[u8],
         mut on_item: impl FnMut(&mut Self, Result<&Message<'_>, FrameError>),
     ) {
-        let cap = self.framer.max_frame_len() + 1;
+        let Some(mut input) = self.input.take() else {
+            return;
+        };
         while !bytes.is_empty() {
-            let room = cap.saturating_sub(self.input.len()).max(1);
-            let (now, later) = bytes.split_at(room.min(bytes.len()));
-            self.input.extend_from_slice(now);
-            bytes = later;
-            loop {
-                let input = core::mem::take(&mut self.input);
-                let consumed = match self.framer.decode(&input) {
-                    Status::Complete { frame, consumed } => {
-                        match decode_with::<Message>(frame, &self.leniency) {
-                            Ok(msg) => on_item(self, Ok(&msg)),
-                            Err(e) => on_item(self, Err(FrameError::Malformed(e))),
-                        }
-                        consumed
-                    }
-                    Status::Partial { consumed } => consumed,
-                    Status::Overlong { len, consumed } => {
-                        let max = self.framer.max_frame_len();
+            let n = input.push(bytes);
+            bytes = &bytes[n..];
+            while let Some(frame) = input.next_frame() {
+                match frame {
+                    Frame::Complete(frame) => match decode_with::<Message>(frame, &self.leniency) {
+                        Ok(msg) => on_item(self, Ok(&msg)),
+                        Err(e) => on_item(self, Err(FrameError::Malformed(e))),
+                    },
+                    Frame::Overlong { len, max } => {
                         on_item(self, Err(FrameError::Overlong { len, max }));
-                        consumed
                     }
-                };
-                self.input = input;
-                self.input.drain(..consumed);
-                if consumed == 0 {
-                    break;
                 }
             }
         }
+        self.input = Some(input);
     }
 
     pub(crate) fn send(&mut self, msg: &Message<'_>) {
@@ -839,7 +812,9 @@ impl<T: Timestamp> Core<T> {
     }
 
     pub(crate) fn poll_transmit(&mut self) -> Option<Transmit> {
-        self.transmit.pop_front().map(Transmit)
+        self.transmit
+            .pop_front()
+            .map(|e| Transmit::new(e.as_frame()))
     }
 
     pub(crate) fn poll_event(&mut self) -> Option<Event> {
