@@ -1167,206 +1167,99 @@ impl<T: Timestamp> Core<T> {
     }
 }
 
-/// Shared methods, implemented by both roles.
-macro_rules! session_accessors {
-    () => {
-        /// Feeds bytes received from the peer (any amount: part of a
-        /// message, several messages). Frames are cut with the
-        /// [`Framer`](crate::framer::Framer) (cap 127 bytes) and decoded
-        /// with the config's leniency; a bad frame is reported as
-        /// [`Event::Malformed`] and the next one still decodes.
-        pub fn handle_input(&mut self, bytes: &[u8], now: T) {
-            self.core.settle();
-            let Self { role, core } = self;
-            core.frames(bytes, |core, item| match item {
-                Ok(msg) => Self::on_message(role, core, msg, now),
-                Err(e) => Self::on_frame_error(role, core, &e, now),
-            });
-            self.core.mark_turn(now);
-        }
-
-        /// Feeds one message already decoded (e.g. by
-        /// [`DxpCodec`](crate::codec::DxpCodec)).
-        pub fn handle_message(&mut self, msg: &Message<'_>, now: T) {
-            self.core.settle();
-            Self::on_message(&mut self.role, &mut self.core, msg, now);
-            self.core.mark_turn(now);
-        }
-
-        /// Feeds what the codec reported instead of a message (an
-        /// over-long or malformed frame): reported as [`Event::Malformed`],
-        /// which the drivers count towards their misbehaviour limit. A
-        /// request the peer waits on is answered all the same, with a CHAT
-        /// naming the field: a GAMEREQ (follower) with GAMEACC `1` when
-        /// its version field is bad, else `2`; a BACKREQ with `K1`; a
-        /// GAMEEND during a game as reason `0`, stop code `1` (answered
-        /// with our GAMEEND, the game ends without result). Other bad
-        /// frames have no answer; the game is unchanged.
-        pub fn handle_frame_error(&mut self, error: &crate::error::FrameError, now: T) {
-            self.core.settle();
-            Self::on_frame_error(&mut self.role, &mut self.core, error, now);
-            self.core.mark_turn(now);
-        }
-
-        /// The peer closed the stream. A game in progress ends:
-        /// [`Event::GameEnded`] with [`Outcome::Unknown`](super::Outcome::Unknown)
-        /// and `closed` set, delivered before the game is cleared; nothing
-        /// is awaited any more (no [`Event::PeerSilent`]).
-        pub fn handle_close(&mut self, _now: T) {
-            self.core.settle();
-            self.on_close();
-            self.core.handle_close();
-        }
-
-        /// Tells the session the time: releases held-back output that is
-        /// due and reports a silent peer ([`Event::PeerSilent`]).
-        pub fn handle_timeout(&mut self, now: T) {
-            self.core.handle_timeout(now);
-        }
-
-        /// Next frame to write to the peer (call 1 of 3 after an input).
-        pub fn poll_transmit(&mut self) -> Option<Transmit> {
-            self.core.poll_transmit()
-        }
-
-        /// Next event for the application (call 2 of 3).
-        pub fn poll_event(&mut self) -> Option<Event> {
-            self.core.poll_event()
-        }
-
-        /// When to call `handle_timeout` next (call 3 of 3): held-back
-        /// output, or the end of the wait for an answer.
-        pub fn poll_timeout(&self) -> Option<T> {
-            self.core.poll_timeout()
-        }
-
-        /// The current position: of the game in progress, or of the game
-        /// that just ended while its [`Event::GameEnded`] is handled.
-        pub fn position(&self) -> Option<&board_core::draughts::Position> {
-            self.core.shown_game().map(|g| &g.position)
-        }
-
-        /// The start position of the game (as [`Self::position`]).
-        pub fn start_position(&self) -> Option<&board_core::draughts::Position> {
-            self.core.shown_game().map(|g| &g.start)
-        }
-
-        /// The moves played so far in the game (board-core moves, in
-        /// order, from its start position; as [`Self::position`]).
-        pub fn moves(&self) -> &[board_core::draughts::Move] {
-            self.core.shown_game().map_or(&[], |g| &g.history)
-        }
-
-        /// The colour we play (as [`Self::position`]).
-        pub fn our_color(&self) -> Option<board_core::draughts::Color> {
-            self.core.shown_game().map(|g| g.our_color)
-        }
-
-        /// `true` when a game is in progress, it is our move, our move of
-        /// this turn has not been sent, and nothing (a GAMEEND or take-back
-        /// of ours) is pending.
-        pub fn is_our_turn(&self) -> bool {
-            self.core.game.as_ref().is_some_and(|g| {
-                g.our_turn()
-                    && g.ending.is_none()
-                    && g.take_back_pending.is_none()
-                    && g.next_move_number() <= MAX_MOVE_NUMBER
-            })
-        }
-
-        /// Move number (1..) and colour to move of the current position.
-        pub fn move_number(&self) -> Option<(u16, board_core::draughts::Color)> {
-            self.core
-                .shown_game()
-                .map(|g| g.move_number_at(g.history.len()))
-        }
-
-        /// The GAMEREQ settings of the game: (minutes per player, moves in
-        /// that time; 0 = all).
-        pub fn time_control(&self) -> Option<(u16, u16)> {
-            self.core.shown_game().map(|g| (g.minutes, g.moves))
-        }
-
-        /// Plays our move `mv` (checked against the legal moves) and queues
-        /// its MOVE; the MOVE's time is the whole seconds since our turn
-        /// began (the input after which it was our move), clamped to
-        /// 0..=9999 ([`spec::damexchange`](crate::spec::damexchange), *MOVE*).
-        ///
-        /// # Errors
-        /// [`CommandError::NoGame`], [`CommandError::NotYourTurn`] (also for
-        /// a second move in one turn), [`CommandError::IllegalMove`],
-        /// [`CommandError::TakeBackPending`], [`CommandError::MoveLimit`]
-        /// after move 999; nothing is sent then.
-        pub fn send_move(
-            &mut self,
-            mv: board_core::draughts::Move,
-            now: T,
-        ) -> Result<(), CommandError> {
-            self.core.settle();
-            let seconds = self.core.seconds_used(now);
-            self.send_move_with(mv, seconds, now)
-        }
-
-        /// [`Self::send_move`] with the seconds we say we used (0..=9999,
-        /// clamped) instead of the time since our turn began.
-        ///
-        /// # Errors
-        /// As [`Self::send_move`].
-        pub fn send_move_with(
-            &mut self,
-            mv: board_core::draughts::Move,
-            seconds: u16,
-            now: T,
-        ) -> Result<(), CommandError> {
-            self.core.settle();
-            let not_before = self.first_move_not_before();
-            self.core.send_move(mv, seconds, not_before, now)
-        }
-
-        /// Ends the game: sends GAMEEND with `reason` (from our side) and
-        /// our stop code; the game is over when the answer arrives
-        /// ([`Event::GameEnded`]); no answer within the reply timeout is
-        /// [`Event::PeerSilent`].
-        ///
-        /// # Errors
-        /// [`CommandError::NoGame`] with no game (or one already ending).
-        pub fn end_game(
-            &mut self,
-            reason: crate::message::GameEndReason,
-            now: T,
-        ) -> Result<(), CommandError> {
-            let stop = self.core.stop;
-            self.core.end_game(reason, stop, now)
-        }
-
-        /// Sends CHAT (1..=126 bytes of 7-bit text), allowed at any time.
-        ///
-        /// # Errors
-        /// [`CommandError::Value`] for text the message cannot carry.
-        pub fn send_chat(&mut self, text: &str, _now: T) -> Result<(), CommandError> {
-            self.core.send_chat(text)
-        }
-
-        /// Asks to take the game back to move `move_number` (1..=999) with
-        /// `color` to move (BACKREQ). We cannot move until the answer; the
-        /// opponent's moves that cross the request are still played.
-        ///
-        /// # Errors
-        /// [`CommandError::NotInHistory`] when that point is not in the game,
-        /// [`CommandError::NoGame`], [`CommandError::TakeBackPending`].
-        pub fn request_take_back(
-            &mut self,
-            move_number: u16,
-            color: board_core::draughts::Color,
-            now: T,
-        ) -> Result<(), CommandError> {
-            self.core.request_take_back(move_number, color, now)
-        }
-
-        /// Allows or refuses (answer `K1`) the opponent's take-backs.
-        pub fn set_take_backs(&mut self, allowed: bool) {
-            self.core.take_backs = allowed;
-        }
-    };
+/// What differs between the two roles, for the shared input handling in
+/// [`Core`]: each role's own state implements it.
+pub(crate) trait RoleState<T: Timestamp> {
+    /// A decoded message from the peer.
+    fn on_message(&mut self, core: &mut Core<T>, msg: &Message<'_>, now: T);
+    /// What the framer or decoder reported instead of a message.
+    fn on_frame_error(&mut self, core: &mut Core<T>, error: &FrameError, now: T);
+    /// The peer closed the stream.
+    fn on_close(&mut self);
+    /// When our next move may go out at the earliest (the follower's
+    /// first-move pause); `None`: at once.
+    fn first_move_not_before(&mut self, core: &Core<T>) -> Option<T>;
 }
-pub(crate) use session_accessors;
+
+/// The inputs and commands both roles handle alike, over the role's state
+/// and the shared [`Core`]: `Initiator` and `Follower` call these from
+/// their own (plain, documented) methods.
+impl<T: Timestamp> Core<T> {
+    pub(crate) fn input<R: RoleState<T>>(&mut self, role: &mut R, bytes: &[u8], now: T) {
+        self.settle();
+        self.frames(bytes, |core, item| match item {
+            Ok(msg) => role.on_message(core, msg, now),
+            Err(e) => role.on_frame_error(core, &e, now),
+        });
+        self.mark_turn(now);
+    }
+
+    pub(crate) fn message<R: RoleState<T>>(&mut self, role: &mut R, msg: &Message<'_>, now: T) {
+        self.settle();
+        role.on_message(self, msg, now);
+        self.mark_turn(now);
+    }
+
+    pub(crate) fn frame_error<R: RoleState<T>>(
+        &mut self,
+        role: &mut R,
+        error: &FrameError,
+        now: T,
+    ) {
+        self.settle();
+        role.on_frame_error(self, error, now);
+        self.mark_turn(now);
+    }
+
+    pub(crate) fn close<R: RoleState<T>>(&mut self, role: &mut R) {
+        self.settle();
+        role.on_close();
+        self.handle_close();
+    }
+
+    pub(crate) fn our_move<R: RoleState<T>>(
+        &mut self,
+        role: &mut R,
+        mv: board::Move,
+        seconds: Option<u16>,
+        now: T,
+    ) -> Result<(), CommandError> {
+        self.settle();
+        let seconds = seconds.unwrap_or_else(|| self.seconds_used(now));
+        let not_before = role.first_move_not_before(self);
+        self.send_move(mv, seconds, not_before, now)
+    }
+
+    pub(crate) fn position(&self) -> Option<&Position> {
+        self.shown_game().map(|g| &g.position)
+    }
+
+    pub(crate) fn start_position(&self) -> Option<&Position> {
+        self.shown_game().map(|g| &g.start)
+    }
+
+    pub(crate) fn moves(&self) -> &[board::Move] {
+        self.shown_game().map_or(&[], |g| &g.history)
+    }
+
+    pub(crate) fn our_color(&self) -> Option<board::Color> {
+        self.shown_game().map(|g| g.our_color)
+    }
+
+    pub(crate) fn is_our_turn(&self) -> bool {
+        self.game.as_ref().is_some_and(|g| {
+            g.our_turn()
+                && g.ending.is_none()
+                && g.take_back_pending.is_none()
+                && g.next_move_number() <= MAX_MOVE_NUMBER
+        })
+    }
+
+    pub(crate) fn move_number(&self) -> Option<(u16, board::Color)> {
+        self.shown_game().map(|g| g.move_number_at(g.history.len()))
+    }
+
+    pub(crate) fn time_control(&self) -> Option<(u16, u16)> {
+        self.shown_game().map(|g| (g.minutes, g.moves))
+    }
+}
