@@ -235,7 +235,9 @@ fn play_games(seed: u64, games: usize) -> Stats {
                 };
                 assert!(ended(&pair.i_events, i_by), "{:?}", pair.i_events);
                 assert!(ended(&pair.f_events, f_by), "{:?}", pair.f_events);
-                assert!(pair.i.position().is_none() && pair.f.position().is_none());
+                // The finished game stays readable until the next starts.
+                assert_eq!(pair.i.moves(), pair.f.moves());
+                assert!(pair.i.position().is_some() && pair.f.position().is_some());
                 break;
             }
 
@@ -598,7 +600,9 @@ fn rejected_moves_and_gameend_at_any_time() {
     assert_eq!(ended.moves, f.moves());
     assert!(f.position().is_some());
     assert!(f.poll_event().is_none());
-    assert!(f.position().is_none() && f.moves().is_empty());
+    // Readable after the event too, until the next game starts.
+    assert_eq!(ended.moves, f.moves());
+    assert!(!f.is_our_turn());
     // No game: MOVE rejected, GAMEEND not answered.
     f.handle_input(b"M0000322800\0E00\0", t);
     assert!(f.poll_transmit().is_none());

@@ -131,7 +131,6 @@ impl<T: Timestamp> Initiator<T> {
     /// GAMEREQ awaits its answer; [`CommandError::Stopped`] after GAMEACC
     /// `1` or `3`; [`CommandError::Value`] for minutes or moves above 999.
     pub fn request_game(&mut self, request: GameRequest, now: T) -> Result<(), CommandError> {
-        self.core.settle();
         if self.role.stopped {
             return Err(CommandError::Stopped);
         }
@@ -166,7 +165,6 @@ impl<T: Timestamp> Initiator<T> {
     /// [`CommandError::GameInProgress`] while a game is in progress or a
     /// GAMEREQ awaits its answer.
     pub fn end_stale_game(&mut self, _now: T) -> Result<(), CommandError> {
-        self.core.settle();
         if self.core.game.is_some() || self.role.requested.is_some() {
             return Err(CommandError::GameInProgress);
         }

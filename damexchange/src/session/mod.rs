@@ -32,9 +32,9 @@
 //! [`Event::MoveRejected`] and never changes the game. When a game ends,
 //! [`Event::GameEnded`] carries the outcome from our side, the reason, the
 //! start position and the moves; `position()`, `start_position()` and
-//! `moves()` still show the finished game while that event is handled (the
-//! game is cleared on the next `poll_event`, command or input after it was
-//! delivered). A stream closed during a game (`handle_close`) ends it the
+//! `moves()` (and `our_color()`, `move_number()`, `time_control()`) still
+//! show the finished game after that event, until the next game starts (a
+//! GAMEACC `0` sent or received). A stream closed during a game (`handle_close`) ends it the
 //! same way, with [`Outcome::Unknown`].
 //!
 //! Every [`Event`] has a `Display`: one line for a person (a transcript
@@ -227,7 +227,8 @@ pub enum Event {
         /// Why.
         reason: MoveRejection,
     },
-    /// The game is over; delivered before the game is cleared.
+    /// The game is over. The session's `position()`, `moves()`, ... still
+    /// show it until the next game starts.
     GameEnded(GameEnded),
     /// CHAT from the opponent.
     Chat(String),
@@ -622,8 +623,6 @@ pub(crate) struct Core<T> {
     pub(crate) game: Option<Game<T>>,
     /// The game that ended, kept until its GameEnded event was delivered.
     finished: Option<Game<T>>,
-    /// The GameEnded event was delivered: clear `finished` at the next call.
-    clear_finished: bool,
     pub(crate) take_backs: bool,
     pub(crate) stop: StopCode,
     pub(crate) leniency: Leniency,
@@ -656,7 +655,6 @@ impl<T: Timestamp> Core<T> {
         Core {
             game: None,
             finished: None,
-            clear_finished: false,
             take_backs,
             stop,
             leniency,
@@ -727,14 +725,6 @@ impl<T: Timestamp> Core<T> {
         }
     }
 
-    /// Clears a finished game once its GameEnded event was delivered.
-    pub(crate) fn settle(&mut self) {
-        if self.clear_finished {
-            self.clear_finished = false;
-            self.finished = None;
-        }
-    }
-
     /// The game in progress, or the one that just ended (until its event
     /// was handled).
     pub(crate) fn shown_game(&self) -> Option<&Game<T>> {
@@ -743,7 +733,6 @@ impl<T: Timestamp> Core<T> {
 
     pub(crate) fn start_game(&mut self, game: Game<T>) {
         self.finished = None;
-        self.clear_finished = false;
         self.turn_began = None;
         self.game = Some(game);
     }
@@ -818,12 +807,7 @@ impl<T: Timestamp> Core<T> {
     }
 
     pub(crate) fn poll_event(&mut self) -> Option<Event> {
-        self.settle();
-        let e = self.events.pop_front();
-        if matches!(e, Some(Event::GameEnded(_))) {
-            self.clear_finished = true;
-        }
-        e
+        self.events.pop_front()
     }
 
     pub(crate) fn poll_timeout(&self) -> Option<T> {
@@ -838,7 +822,6 @@ impl<T: Timestamp> Core<T> {
     }
 
     pub(crate) fn handle_timeout(&mut self, now: T) {
-        self.settle();
         if self.release_at.is_some_and(|at| now >= at) {
             self.release_at = None;
             self.transmit.extend(self.held.drain(..).map(|(_, e)| e));
@@ -896,7 +879,6 @@ impl<T: Timestamp> Core<T> {
             moves: game.history.clone(),
         }));
         self.finished = Some(game);
-        self.clear_finished = false;
     }
 
     pub(crate) fn send_move(
@@ -906,7 +888,6 @@ impl<T: Timestamp> Core<T> {
         not_before: Option<T>,
         now: T,
     ) -> Result<(), CommandError> {
-        self.settle();
         let game = self.game.as_mut().ok_or(CommandError::NoGame)?;
         if game.ending.is_some() {
             return Err(CommandError::NoGame);
@@ -942,7 +923,6 @@ impl<T: Timestamp> Core<T> {
         stop: StopCode,
         now: T,
     ) -> Result<(), CommandError> {
-        self.settle();
         let game = self.game.as_mut().ok_or(CommandError::NoGame)?;
         if game.ending.is_some() {
             return Err(CommandError::NoGame);
@@ -957,7 +937,6 @@ impl<T: Timestamp> Core<T> {
     }
 
     pub(crate) fn send_chat(&mut self, text: &str) -> Result<(), CommandError> {
-        self.settle();
         let text = ChatText::new(text)?;
         self.send(&Message::Chat(Chat { text }));
         Ok(())
@@ -969,7 +948,6 @@ impl<T: Timestamp> Core<T> {
         color: board::Color,
         now: T,
     ) -> Result<(), CommandError> {
-        self.settle();
         let req = BackReq::new(move_number, color_to_wire(color))?;
         let game = self.game.as_mut().ok_or(CommandError::NoGame)?;
         if game.ending.is_some() {
@@ -1186,7 +1164,6 @@ pub(crate) trait RoleState<T: Timestamp> {
 /// their own (plain, documented) methods.
 impl<T: Timestamp> Core<T> {
     pub(crate) fn input<R: RoleState<T>>(&mut self, role: &mut R, bytes: &[u8], now: T) {
-        self.settle();
         self.frames(bytes, |core, item| match item {
             Ok(msg) => role.on_message(core, msg, now),
             Err(e) => role.on_frame_error(core, &e, now),
@@ -1195,7 +1172,6 @@ impl<T: Timestamp> Core<T> {
     }
 
     pub(crate) fn message<R: RoleState<T>>(&mut self, role: &mut R, msg: &Message<'_>, now: T) {
-        self.settle();
         role.on_message(self, msg, now);
         self.mark_turn(now);
     }
@@ -1206,13 +1182,11 @@ impl<T: Timestamp> Core<T> {
         error: &FrameError,
         now: T,
     ) {
-        self.settle();
         role.on_frame_error(self, error, now);
         self.mark_turn(now);
     }
 
     pub(crate) fn close<R: RoleState<T>>(&mut self, role: &mut R) {
-        self.settle();
         role.on_close();
         self.handle_close();
     }
@@ -1224,7 +1198,6 @@ impl<T: Timestamp> Core<T> {
         seconds: Option<u16>,
         now: T,
     ) -> Result<(), CommandError> {
-        self.settle();
         let seconds = seconds.unwrap_or_else(|| self.seconds_used(now));
         let not_before = role.first_move_not_before(self);
         self.send_move(mv, seconds, not_before, now)
