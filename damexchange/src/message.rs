@@ -399,7 +399,7 @@ impl Setup {
 /// set-up position).
 ///
 /// ```
-/// use damexchange::{Color, GameReq, Name, StartPosition};
+/// use damexchange::wire::{Color, GameReq, Name, StartPosition};
 /// let req = GameReq::new(
 ///     Name::new("Tornado voor Windows 4.0").unwrap(),
 ///     Color::White,
@@ -729,7 +729,7 @@ impl fmt::Debug for Captures {
 /// the captured squares. Intermediate landing squares are not sent.
 ///
 /// ```
-/// use damexchange::{Move, Square};
+/// use damexchange::wire::{Move, Square};
 /// let sq = |n| Square::new(n).unwrap();
 /// // The spec's example: 5x25 taking four pieces, 12 seconds.
 /// let mv = Move::new(12, sq(5), sq(25), &[sq(22), sq(12), sq(23), sq(20)]).unwrap();

@@ -621,7 +621,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::GameRequest;
+    use crate::session::GameOffer;
     use crate::types::Name;
     use board_core::draughts::Color;
     use std::sync::Mutex;
@@ -667,7 +667,7 @@ mod tests {
         for conn in 1..=2u64 {
             let (tx, rx) = mpsc::channel::<()>(1);
             let mut moves = 0usize;
-            let request = GameRequest {
+            let request = GameOffer {
                 our_color: Color::Black,
                 minutes: 1,
                 moves: 0,

@@ -1,6 +1,7 @@
 //! Known-answer tests from the spec's own examples, typed errors for
 //! malformed input, leniency options, and the framer.
 
+use damexchange::wire::*;
 use damexchange::*;
 
 fn sq(n: u8) -> Square {

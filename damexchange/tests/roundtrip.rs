@@ -6,6 +6,7 @@
 mod common;
 
 use common::Stream;
+use damexchange::wire::*;
 use damexchange::*;
 use proptest::prelude::*;
 

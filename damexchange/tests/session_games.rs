@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use board_core::draughts::{self as board, Position};
 use damexchange::session::{
-    CommandError, Event, Follower, FollowerConfig, GameEnded, GameRequest, GameStarted, Initiator,
+    CommandError, Event, Follower, FollowerConfig, GameEnded, GameOffer, GameStarted, Initiator,
     InitiatorConfig, MoveRejection, Outcome, Side,
 };
 use damexchange::{AcceptanceCode, BackAccCode, GameEndReason, Name, decode};
@@ -166,7 +166,7 @@ fn play_games(seed: u64, games: usize) -> Stats {
         pair.f.set_take_backs(f_takes);
         pair.i
             .request_game(
-                GameRequest {
+                GameOffer {
                     our_color,
                     minutes: 5,
                     moves: 75,
@@ -496,7 +496,7 @@ fn gameacc_codes_acted_on() {
     assert!(answer(cfg(), blocked).ends_with('2'));
 
     // The initiator: 2 lets it ask again, 1 and 3 stop it.
-    let req = || GameRequest {
+    let req = || GameOffer {
         our_color: board::Color::White,
         minutes: 5,
         moves: 0,

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use board_core::draughts::{self as board, Position};
 use damexchange::session::{
-    CommandError, Event, Follower, FollowerConfig, GameRequest, Initiator, InitiatorConfig,
+    CommandError, Event, Follower, FollowerConfig, GameOffer, Initiator, InitiatorConfig,
     MAX_MOVE_NUMBER, Outcome, Side,
 };
 use damexchange::{GameEndReason, Message, MessageKind, Name, decode};
@@ -24,8 +24,8 @@ fn initiator(reply_timeout: Option<Duration>) -> Initiator<Duration> {
     Initiator::new(config, Duration::ZERO)
 }
 
-fn request(our_color: board::Color, start: Option<Position>) -> GameRequest {
-    GameRequest {
+fn request(our_color: board::Color, start: Option<Position>) -> GameOffer {
+    GameOffer {
         our_color,
         minutes: 5,
         moves: 0,

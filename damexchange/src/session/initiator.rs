@@ -55,9 +55,11 @@ impl InitiatorConfig {
     }
 }
 
-/// A game to propose.
+/// A game to propose, the initiator's GAMEREQ parameters in board-core
+/// terms (for [`Initiator::request_game`]). Not a message: the GAMEREQ itself
+/// is [`GameReq`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GameRequest {
+pub struct GameOffer {
     /// The colour *we* play (the GAMEREQ carries the follower's, the other).
     pub our_color: board::Color,
     /// Thinking time per player, minutes (0..=999).
@@ -73,7 +75,7 @@ pub struct GameRequest {
 struct Role {
     config: InitiatorConfig,
     /// The GAMEREQ awaiting its GAMEACC.
-    requested: Option<(GameRequest, Position)>,
+    requested: Option<(GameOffer, Position)>,
     stopped: bool,
     /// We sent a GAMEEND with no game ([`Initiator::end_stale_game`]); its
     /// answer, if any, comes before the next GAMEACC.
@@ -130,7 +132,7 @@ impl<T: Timestamp> Initiator<T> {
     /// [`CommandError::GameInProgress`] while a game is in progress or a
     /// GAMEREQ awaits its answer; [`CommandError::Stopped`] after GAMEACC
     /// `1` or `3`; [`CommandError::Value`] for minutes or moves above 999.
-    pub fn request_game(&mut self, request: GameRequest, now: T) -> Result<(), CommandError> {
+    pub fn request_game(&mut self, request: GameOffer, now: T) -> Result<(), CommandError> {
         if self.role.stopped {
             return Err(CommandError::Stopped);
         }

@@ -77,7 +77,7 @@ use crate::message::{
 use crate::types::ChatText;
 
 pub use follower::{Follower, FollowerConfig};
-pub use initiator::{GameRequest, Initiator, InitiatorConfig};
+pub use initiator::{GameOffer, Initiator, InitiatorConfig};
 
 /// A point in time on the application's monotonic clock, as the sessions
 /// take it in `handle_*` and give it back from `poll_timeout` (shared by the
