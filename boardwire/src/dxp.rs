@@ -351,7 +351,11 @@ fn message_line(m: &Message<'_>) -> (usize, String) {
     let wire = m.encoded();
     (
         wire.as_bytes().len() + 1,
-        format!("{}  ({})", show(wire.as_bytes()), printable(&m.to_string())),
+        format!(
+            "{}  ({})",
+            show(wire.as_bytes()),
+            printable(&m.describe().to_string())
+        ),
     )
 }
 
@@ -1181,7 +1185,7 @@ fn decode(
         let result = match result {
             Ok(Message::Unrecognised(u)) => Err(format!(
                 "frame at stream offset {offset}: {}",
-                Message::Unrecognised(u)
+                Message::Unrecognised(u).describe()
             )),
             r => r,
         };
@@ -1389,7 +1393,7 @@ impl Frames {
 /// A message in words (`dxp decode` and the transcript's readings): the
 /// library's `Display`.
 fn text_of(m: &Message<'_>) -> String {
-    m.to_string()
+    m.describe().to_string()
 }
 
 fn json_of(offset: u64, m: &Message<'_>) -> String {

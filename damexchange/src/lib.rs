@@ -74,8 +74,8 @@ mod arbitrary_impls;
 /// ```
 pub mod wire {
     pub use crate::message::{
-        AcceptanceCode, BackAcc, BackAccCode, BackReq, Captures, Chat, DEFAULT_PORT, Encoded,
-        GameAcc, GameEnd, GameEndReason, GameReq, MAX_MESSAGE_LEN, Message, Move, Setup,
+        AcceptanceCode, BackAcc, BackAccCode, BackReq, Captures, Chat, DEFAULT_PORT, Describe,
+        Encoded, GameAcc, GameEnd, GameEndReason, GameReq, MAX_MESSAGE_LEN, Message, Move, Setup,
         StartPosition, StopCode, Unrecognised,
     };
     pub use crate::types::{

@@ -124,6 +124,20 @@ proptest! {
         prop_assert_eq!(decode_with::<Message>(enc.as_bytes(), &Leniency::ALL).unwrap(), msg);
     }
 
+    /// The family's `Display` contract: `Display` is the wire form without
+    /// the NUL, so the text decodes back to the message, for every kind
+    /// (unrecognised frames too); `describe()` is words, never the wire.
+    #[test]
+    fn display_is_the_wire_form(msg in message()) {
+        let text = msg.to_string();
+        let encoded = msg.encoded();
+        prop_assert_eq!(text.as_bytes(), encoded.as_bytes());
+        let back: Message = decode(text.as_bytes()).unwrap();
+        prop_assert_eq!(&back, &msg);
+        let words = msg.describe().to_string();
+        prop_assert!(words.starts_with(msg.kind().name()), "{} does not name its kind", words);
+    }
+
     #[test]
     fn stream_through_framer(
         msgs in proptest::collection::vec(message(), 1..20),

@@ -364,7 +364,7 @@ impl core::fmt::Display for Event {
             }
             Event::Unexpected { message, reason } => write!(f, "unexpected {message}: {reason}"),
             Event::Malformed(e) => write!(f, "{e}"),
-            Event::Unrecognised(u) => write!(f, "{}", Message::Unrecognised(u.clone())),
+            Event::Unrecognised(u) => write!(f, "{}", Message::Unrecognised(u.clone()).describe()),
             Event::PeerSilent { awaiting } => write!(f, "no {awaiting} from the peer in time"),
         }
     }
