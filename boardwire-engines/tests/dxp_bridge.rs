@@ -13,7 +13,7 @@ use boardwire_engines::process::EngineSpec;
 use boardwire_engines::types::EngineOption;
 use damexchange::net::{self, ConnectInput, Flow, Limits, NetEvent};
 use damexchange::session::{
-    Event, FollowerConfig, GameEnded, GameRequest, InitiatorConfig, Outcome, Side,
+    Event, FollowerConfig, GameEnded, GameOffer, InitiatorConfig, Outcome, Side,
 };
 use damexchange::{GameEndReason, Name};
 use tokio::net::TcpListener;
@@ -106,7 +106,7 @@ async fn game(
     ));
     let mut seen = Seen::default();
     let (mut bridge, answers) = HubBridge::spawn(plan(initiator_mode), Box::new(|_| {}));
-    let request = GameRequest {
+    let request = GameOffer {
         our_color: Color::White,
         minutes,
         moves: 0,

@@ -40,7 +40,7 @@ use csa_protocol::net::Limits as CsaLimits;
 use csa_protocol::session::{ClientConfig, Outcome as CsaOutcome, ServerConfig};
 use csa_protocol::types::{GameName, Password, Side as CsaSide, SidePreference, UserName};
 use damexchange::Name;
-use damexchange::session::{FollowerConfig, GameRequest, InitiatorConfig, Outcome};
+use damexchange::session::{FollowerConfig, GameOffer, InitiatorConfig, Outcome};
 use novag_citrine::serial::{self as citrine_serial, Input as CitrineInput, Limits};
 use novag_citrine::session::{
     DeviceConfig, Driver, DriverConfig, Event as CitrineEvent, Misbehaviour,
@@ -251,7 +251,7 @@ async fn dxp_part(sink: Sink, inject: bool) -> Result<Report, String> {
     let mut t = Transcript::new("dxp", "initiator", sink);
     t.note(&format!("follower listening on {addr}"));
     let name = Name::new("boardwire-initiator").expect("a valid name");
-    let request = GameRequest {
+    let request = GameOffer {
         our_color: Color::White,
         minutes: 5,
         moves: 0,

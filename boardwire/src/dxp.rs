@@ -40,7 +40,7 @@ use clap::{Subcommand, ValueEnum};
 use damexchange::framer::{Framer, Status};
 use damexchange::net::{Closed, ConnectInput, Flow, Limits, NetEvent};
 use damexchange::session::{
-    Event, Follower, FollowerConfig, GameEnded, GameRequest, InitiatorConfig, Outcome,
+    Event, Follower, FollowerConfig, GameEnded, GameOffer, InitiatorConfig, Outcome,
 };
 use damexchange::{
     AcceptanceCode, GameEndReason, Leniency, Message, Name, StartPosition, decode_with,
@@ -298,7 +298,7 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
                 ColorArg::White => Color::White,
                 ColorArg::Black => Color::Black,
             };
-            let request = GameRequest {
+            let request = GameOffer {
                 our_color,
                 minutes,
                 moves,
@@ -351,7 +351,11 @@ fn message_line(m: &Message<'_>) -> (usize, String) {
     let wire = m.encoded();
     (
         wire.as_bytes().len() + 1,
-        format!("{}  ({})", show(wire.as_bytes()), printable(&m.to_string())),
+        format!(
+            "{}  ({})",
+            show(wire.as_bytes()),
+            printable(&m.describe().to_string())
+        ),
     )
 }
 
@@ -469,7 +473,7 @@ fn log(t: &mut Transcript, bad: &mut BadLines, position: Option<&Position>, e: &
 }
 
 /// The CHAT telling the peer that its MOVE was not played.
-fn rejection_chat(mv: &damexchange::Move, reason: &dyn std::fmt::Display) -> String {
+fn rejection_chat(mv: &damexchange::wire::Move, reason: &dyn std::fmt::Display) -> String {
     format!(
         "error: MOVE {} rejected: {reason}",
         Message::Move(*mv).encoded().as_str()
@@ -814,7 +818,7 @@ pub(crate) struct InitiatorReport {
 pub(crate) async fn initiate(
     address: &str,
     config: InitiatorConfig,
-    request: GameRequest,
+    request: GameOffer,
     plan: &InitiatorPlan,
     t: &mut Transcript,
 ) -> Result<InitiatorReport, String> {
@@ -828,7 +832,7 @@ pub(crate) async fn initiate(
 pub(crate) async fn initiate_with(
     address: &str,
     mut config: InitiatorConfig,
-    mut request: GameRequest,
+    mut request: GameOffer,
     plan: &InitiatorPlan,
     engine: Option<BridgePlan>,
     t: &mut Transcript,
@@ -1085,7 +1089,7 @@ pub(crate) async fn initiate_with(
 async fn connect(
     address: &str,
     config: InitiatorConfig,
-    request: GameRequest,
+    request: GameOffer,
     plan: InitiatorPlan,
     engine: Option<BridgePlan>,
     out: &mut impl Write,
@@ -1181,7 +1185,7 @@ fn decode(
         let result = match result {
             Ok(Message::Unrecognised(u)) => Err(format!(
                 "frame at stream offset {offset}: {}",
-                Message::Unrecognised(u)
+                Message::Unrecognised(u).describe()
             )),
             r => r,
         };
@@ -1389,7 +1393,7 @@ impl Frames {
 /// A message in words (`dxp decode` and the transcript's readings): the
 /// library's `Display`.
 fn text_of(m: &Message<'_>) -> String {
-    m.to_string()
+    m.describe().to_string()
 }
 
 fn json_of(offset: u64, m: &Message<'_>) -> String {

@@ -17,7 +17,7 @@ use board_core::player::Player;
 use damexchange::codec::DxpCodec;
 use damexchange::net::{self, Flow, Limits, NetEvent};
 use damexchange::session::{
-    Event, Follower, FollowerConfig, GameRequest, Initiator, InitiatorConfig,
+    Event, Follower, FollowerConfig, GameOffer, Initiator, InitiatorConfig,
 };
 use damexchange::{GameEndReason, Name};
 use futures_util::{SinkExt, StreamExt};
@@ -36,7 +36,7 @@ async fn main() -> Result<(), Box<dyn Error>> {
         Instant::now(),
     );
     let mut player = Player::new(7);
-    let request = GameRequest {
+    let request = GameOffer {
         our_color: Color::White,
         minutes: 5,
         moves: 0,

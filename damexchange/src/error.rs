@@ -2,6 +2,12 @@
 //! [`ValueError`] (a value that cannot be constructed), [`FrameError`] (a
 //! frame the tokio codec could not turn into a message).
 //!
+//! [`Problem`] (what is wrong with a field) and [`Expected`] (what the
+//! field takes) are the family's shared vocabulary, re-exported from
+//! `boardwire-proto`: DXP produces the core variants and its own
+//! `LeadingSpace`, `CaptureCount`, `DuplicateCapture`; a wrong header byte
+//! is `Expected::Header(b'M')`.
+//!
 //! All are small `Copy` values that name the message, the field and (for
 //! decoding) the 0-based byte offset inside the frame, counting the header
 //! byte as offset 0 like the tables of [`spec::damexchange`](crate::spec::damexchange), *Messages*.
@@ -182,158 +188,8 @@ impl fmt::Display for Field {
     }
 }
 
-/// What a field should have held, for [`Problem::Invalid`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
-#[non_exhaustive]
-pub enum Expected {
-    /// A decimal digit `0`..=`9`.
-    Digit,
-    /// A colour letter `W` or `Z`.
-    ColorLetter,
-    /// `A` (standard start) or `B` (set-up position).
-    PositionLetter,
-    /// A board letter: `e`, `w`, `z`, `W` or `Z`.
-    BoardLetter,
-    /// A code digit `0..=max`.
-    Code {
-        /// Highest valid code.
-        max: u8,
-    },
-    /// Printable ASCII (`0x20..=0x7E`).
-    Printable,
-    /// 7-bit text without NUL (`1..=127`).
-    SevenBit,
-    /// The header byte of this message.
-    Header(MessageKind),
-}
-
-impl fmt::Display for Expected {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Expected::Digit => f.write_str("a digit 0-9"),
-            Expected::ColorLetter => f.write_str("W or Z"),
-            Expected::PositionLetter => f.write_str("A or B"),
-            Expected::BoardLetter => f.write_str("one of e w z W Z"),
-            Expected::Code { max } => write!(f, "a code 0-{max}"),
-            Expected::Printable => f.write_str("printable ASCII"),
-            Expected::SevenBit => f.write_str("a 7-bit byte 1..=127"),
-            Expected::Header(kind) => match kind.header() {
-                Some(h) => write!(f, "the {kind} header {}", ShowByte(h)),
-                None => f.write_str("a header byte"),
-            },
-        }
-    }
-}
-
-/// Shows a byte readably in messages: `'x'` for printable ASCII, `0xNN` otherwise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct ShowByte(pub u8);
-
-impl fmt::Display for ShowByte {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if (0x20..=0x7e).contains(&self.0) {
-            write!(f, "'{}'", self.0 as char)
-        } else {
-            write!(f, "0x{:02X}", self.0)
-        }
-    }
-}
-
-/// What is wrong with a field, for [`DecodeError::problem`].
-///
-/// The core variants are the same in every protocol crate of the family
-/// (`Empty`, `Missing`, `Invalid`, `OutOfRange`, `Trailing`, `TooLong`);
-/// `LeadingSpace`, `CaptureCount` and `DuplicateCapture` are DXP's own.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Problem {
-    /// The frame is empty (a message has 1..=127 bytes).
-    Empty,
-    /// The field is absent or cut off: the message ends before it is
-    /// complete ([`DecodeError::offset`] is then the frame's length).
-    Missing,
-    /// A byte that the field cannot hold, at [`DecodeError::offset`]. A
-    /// byte outside 1..=127 ([`spec::damexchange`](crate::spec::damexchange), *Transport (layer
-    /// 1)*) is reported as such ([`Expected::SevenBit`]) before any other
-    /// fault of the frame.
-    Invalid {
-        /// The bad byte.
-        byte: u8,
-        /// What was expected there.
-        expected: Expected,
-    },
-    /// A number outside the field's range (e.g. square `51`, move number
-    /// `000`); the offset is the field's first byte.
-    OutOfRange {
-        /// The decoded number (saturated at `u32::MAX`).
-        value: u32,
-        /// Lowest valid value.
-        min: u32,
-        /// Highest valid value.
-        max: u32,
-    },
-    /// `count` bytes follow the last field (the offset is the first of them).
-    Trailing {
-        /// How many there are.
-        count: usize,
-    },
-    /// A frame longer than a message can be.
-    TooLong {
-        /// Length of the frame, bytes.
-        len: usize,
-        /// The longest a message can be, bytes (127).
-        max: usize,
-    },
-    /// A name field that starts with a space (GAMEREQ, GAMEACC), or is blank.
-    LeadingSpace,
-    /// MOVE: the number captured does not match the squares that follow
-    /// (all digits). The offset is the first byte after the announced
-    /// squares when more follow, the frame's length when fewer do.
-    CaptureCount {
-        /// The number captured as sent.
-        count: u8,
-        /// Bytes after the count field (2 per square).
-        following_bytes: usize,
-    },
-    /// MOVE: a square appears twice in the captured list (the offset is
-    /// its second appearance).
-    DuplicateCapture {
-        /// The repeated square number.
-        square: u8,
-    },
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Problem::Empty => f.write_str("empty frame"),
-            Problem::Missing => f.write_str("missing"),
-            Problem::Trailing { count } => {
-                let s = if count == 1 { "" } else { "s" };
-                write!(f, "{count} unexpected byte{s} at the end")
-            }
-            Problem::Invalid { byte, expected } => {
-                write!(f, "expected {expected}, found {}", ShowByte(byte))
-            }
-            Problem::OutOfRange { value, min, max } => {
-                write!(f, "{value} out of range {min}..={max}")
-            }
-            Problem::LeadingSpace => f.write_str("starts with a space"),
-            Problem::CaptureCount {
-                count,
-                following_bytes,
-            } => write!(
-                f,
-                "{count:02} captured but {} follow{}",
-                Following(following_bytes),
-                if following_bytes == 2 { "s" } else { "" }
-            ),
-            Problem::DuplicateCapture { square } => write!(f, "square {square:02} listed twice"),
-            Problem::TooLong { len, max } => write!(f, "{len} bytes, at most {max}"),
-        }
-    }
-}
+pub(crate) use boardwire_proto::error::ShowByte;
+pub use boardwire_proto::{Expected, Problem};
 
 /// Why a frame is not a valid DXP message: which message, which field,
 /// where (`offset`, the 0-based byte offset in the frame, header = 0,
@@ -349,7 +205,7 @@ impl fmt::Display for Problem {
 /// let err = damexchange::decode::<damexchange::Message>(b"M001205250322").unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),
-///     "MOVE captured square at byte 13: 03 captured but 1 square follows"
+///     "MOVE captured square at byte 13: 03 captured but 1 square follow"
 /// );
 /// assert_eq!((err.message, err.field, err.offset), (MessageKind::Move, Field::Captured, 13));
 /// assert_eq!(err.problem, Problem::CaptureCount { count: 3, following_bytes: 2 });
@@ -384,51 +240,14 @@ impl DecodeError {
     }
 }
 
-struct Following(usize);
-
-impl fmt::Display for Following {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0 {
-            1 => f.write_str("1 byte (an odd number)"),
-            n if n % 2 == 1 => write!(f, "{n} bytes (an odd number)"),
-            2 => f.write_str("1 square"),
-            n => write!(f, "{} squares", n / 2),
-        }
-    }
-}
-
-/// A frame the tokio codec ([`DxpCodec`](crate::codec::DxpCodec)) could not
-/// turn into a message. It is an *item* of the stream (the stream goes on
-/// with the next frame), never the decoder's error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum FrameError {
-    /// More than `max` bytes without a NUL ([`spec::damexchange`](crate::spec::damexchange),
-    /// *Transport (layer 1)*: 1..=127 bytes). `len` is the bytes of it seen
-    /// when it was reported; the rest up to the next NUL is skipped.
-    #[error("frame longer than {max} bytes ({len} bytes seen): skipped up to the next NUL")]
-    Overlong {
-        /// Bytes of the frame seen when it was reported (more than `max`).
-        len: usize,
-        /// The cap, bytes without the NUL.
-        max: usize,
-    },
-    /// A complete frame that is not a valid message.
-    #[error("malformed frame: {0}")]
-    Malformed(DecodeError),
-    /// The stream ended inside a frame (`len` bytes without their NUL).
-    #[error("stream ended after {len} bytes of a frame without the terminating NUL")]
-    Unterminated {
-        /// Bytes received of it.
-        len: usize,
-    },
-}
-
-impl From<DecodeError> for FrameError {
-    fn from(e: DecodeError) -> FrameError {
-        FrameError::Malformed(e)
-    }
-}
+/// A frame the tokio codec ([`DxpCodec`](crate::codec::DxpCodec)) or a
+/// session's framer could not turn into a message: over-long (more than the
+/// cap without a NUL; [`spec::damexchange`](crate::spec::damexchange),
+/// *Transport (layer 1)*: 1..=127 bytes), malformed (a [`DecodeError`]), or
+/// unterminated (the stream ended inside a frame). It is an *item* of the
+/// stream (the stream goes on with the next frame), never the decoder's
+/// error. The family's one type, with DXP's [`DecodeError`].
+pub type FrameError = boardwire_proto::FrameError<DecodeError>;
 
 /// Why a message value cannot be constructed (validation happens at
 /// construction, so encoders cannot fail).

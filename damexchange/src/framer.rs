@@ -12,37 +12,21 @@
 
 use crate::message::MAX_MESSAGE_LEN;
 
-/// What [`Framer::decode`] found at the front of the buffer.
+/// What [`Framer::decode`] found at the front of the buffer: the family's
+/// one `Status` (`Complete { frame, consumed }`, `Partial { consumed }`,
+/// `Overlong { len, consumed }`), re-exported from `boardwire-proto`.
 ///
 /// After every call the caller drops `consumed` bytes from the front of its
 /// buffer. Call again while `consumed` is non-zero; `Partial { consumed: 0 }`
-/// means "read more bytes, append them, call again".
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status<'b> {
-    /// One frame, its NUL stripped; `consumed` counts the NUL too.
-    Complete {
-        /// The message bytes (0..=cap bytes; an empty frame is a decode
-        /// error, not a framing one).
-        frame: &'b [u8],
-        /// Bytes to drop from the front of the buffer.
-        consumed: usize,
-    },
-    /// No complete frame yet. `consumed` is non-zero only while the rest of
-    /// an over-long frame is being discarded.
-    Partial {
-        /// Bytes to drop from the front of the buffer.
-        consumed: usize,
-    },
-    /// More than the cap without a NUL: reported once; `len` is the bytes
-    /// of it seen so far, all of them consumed. The framer then discards up
-    /// to and including the next NUL (as `Partial { consumed }`).
-    Overlong {
-        /// Bytes of the frame seen so far (more than the cap).
-        len: usize,
-        /// Bytes to drop from the front of the buffer.
-        consumed: usize,
-    },
-}
+/// means "read more bytes, append them, call again". A
+/// [`FrameBuffer`] does all of this.
+pub use boardwire_proto::Status;
+
+/// A capped buffer the caller owns, with a framer: bytes in, frames out
+/// (the family's one "buffer + framer" loop, from `boardwire-proto`).
+/// `FrameBuffer::new(Framer::default(), [0u8; 128])` holds a whole DXP
+/// message on the stack.
+pub use boardwire_proto::framer::{Frame, FrameBuffer};
 
 /// Splits a DXP byte stream into frames (messages without their NUL), over
 /// a buffer the caller owns.
@@ -103,6 +87,13 @@ impl Framer {
         self.discarding
     }
 
+    /// Forgets what was scanned and any over-long frame being skipped (a new
+    /// stream).
+    pub fn reset(&mut self) {
+        self.scanned = 0;
+        self.discarding = false;
+    }
+
     /// Looks for the next frame at the front of `buf` (the bytes not yet
     /// consumed, with new bytes appended). See [`Status`] for the result.
     pub fn decode<'b>(&mut self, buf: &'b [u8]) -> Status<'b> {
@@ -160,6 +151,31 @@ impl Framer {
                 Status::Partial { consumed: 0 }
             }
         }
+    }
+}
+
+/// The family's framer contract: `Framer::new(cap)`, `decode`, the spec's
+/// cap (127), a one-byte terminator, and bytes left without their NUL when
+/// the stream ends are an error ([`FrameError::Unterminated`](crate::error::FrameError)).
+impl boardwire_proto::Framer for Framer {
+    const DEFAULT_MAX_LEN: usize = DEFAULT_MAX_LEN;
+    const MAX_TERMINATOR_LEN: usize = 1;
+    const LAST_FRAME_NEEDS_TERMINATOR: bool = true;
+
+    fn new(max_frame_len: usize) -> Framer {
+        Framer::new(max_frame_len)
+    }
+
+    fn max_frame_len(&self) -> usize {
+        self.max
+    }
+
+    fn decode<'b>(&mut self, buf: &'b [u8]) -> Status<'b> {
+        Framer::decode(self, buf)
+    }
+
+    fn reset(&mut self) {
+        Framer::reset(self);
     }
 }
 

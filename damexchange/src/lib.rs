@@ -4,7 +4,8 @@
 //!
 //! | module | holds |
 //! |---|---|
-//! | [`types`] | the wire vocabulary: [`Color`], [`Square`], [`Piece`], [`Name`], [`ChatText`] |
+//! | [`types`] | the wire vocabulary: [`wire::Color`], [`wire::Square`], [`wire::Piece`], [`Name`], [`ChatText`] |
+//! | [`wire`] | every message and value type of the wire in one place (`wire::Move`, `wire::Color`, ...; the root leaves those names to board-core) |
 //! | [`message`] | [`Message`] and one struct per kind; encoders that cannot fail |
 //! | [`parse`] | the `nom` parsers, one per field and message |
 //! | [`decode`](mod@decode) | [`decode()`], [`decode_with()`], [`Decode`], [`Leniency`] |
@@ -54,14 +55,42 @@ pub mod types;
 #[cfg(feature = "arbitrary")]
 mod arbitrary_impls;
 
+/// The wire vocabulary in one place: every message type and every value
+/// type of the DXP wire, as `message` and `types` define them.
+///
+/// The wire's own [`Color`](wire::Color), [`Move`](wire::Move),
+/// [`Square`](wire::Square), [`Piece`](wire::Piece),
+/// [`PieceKind`](wire::PieceKind) and [`Setup`](wire::Setup) live here and
+/// not at the crate root, so that `use board_core::draughts::*; use
+/// damexchange::*;` leaves those names to board-core's game types (which
+/// the sessions take); [`convert`] goes between the two.
+///
+/// ```
+/// use board_core::draughts::*;
+/// use damexchange::*;
+/// let mv: Move = Position::startpos().legal_moves()[0]; // board-core's
+/// let wire: wire::Move = convert::move_to_wire(mv, 3);   // the MOVE message
+/// assert_eq!(wire.time(), 3);
+/// ```
+pub mod wire {
+    pub use crate::message::{
+        AcceptanceCode, BackAcc, BackAccCode, BackReq, Captures, Chat, DEFAULT_PORT, Describe,
+        Encoded, GameAcc, GameEnd, GameEndReason, GameReq, MAX_MESSAGE_LEN, Message, Move, Setup,
+        StartPosition, StopCode, Unrecognised,
+    };
+    pub use crate::types::{
+        ChatText, Color, Name, Piece, PieceKind, Square, board_letter, parse_board_letter,
+    };
+}
+
 pub use decode::{Decode, Leniency, decode, decode_with};
 pub use error::{DecodeError, Expected, Field, FrameError, MessageKind, Problem, ValueError};
 pub use framer::{Framer, Status};
+// The wire types whose names board-core's draughts module does not use;
+// the others are in [`wire`].
 pub use message::{
     AcceptanceCode, BackAcc, BackAccCode, BackReq, Captures, Chat, DEFAULT_PORT, Encoded, GameAcc,
-    GameEnd, GameEndReason, GameReq, MAX_MESSAGE_LEN, Message, Move, Setup, StartPosition,
-    StopCode, Unrecognised,
+    GameEnd, GameEndReason, GameReq, MAX_MESSAGE_LEN, Message, StartPosition, StopCode,
+    Unrecognised,
 };
-pub use types::{
-    ChatText, Color, Name, Piece, PieceKind, Square, board_letter, parse_board_letter,
-};
+pub use types::{ChatText, Name, board_letter, parse_board_letter};

@@ -20,10 +20,11 @@ pub const DEFAULT_PORT: u16 = 27531;
 
 /// A DXP message, borrowing its text (names, chat) from the decoded bytes.
 ///
-/// Use [`Message::into_owned`] for a `Message<'static>`. `Display` is what a
-/// person reads in a transcript: the kind and its fields in the spec's terms
-/// (`MOVE 5x25 taking 22,12,23,20, 12 s`); [`Message::encoded`] gives the
-/// wire text.
+/// Use [`Message::into_owned`] for a `Message<'static>`. `Display` is the
+/// wire form without the NUL (`M001205250422122320`, what
+/// [`Message::encoded`] holds); [`Message::describe`] is what a person reads
+/// in a transcript: the kind and its fields in the spec's terms (`MOVE 5x25
+/// taking 22,12,23,20, 12 s`).
 ///
 /// ```
 /// use damexchange::{decode, Message};
@@ -32,7 +33,8 @@ pub const DEFAULT_PORT: u16 = 27531;
 /// assert_eq!((mv.from().number(), mv.to().number()), (5, 25));
 /// assert_eq!(msg.encoded().as_bytes(), b"M001205250422122320");
 /// assert_eq!(msg.to_bytes(), b"M001205250422122320\0");
-/// assert_eq!(msg.to_string(), "MOVE 5x25 taking 22,12,23,20, 12 s");
+/// assert_eq!(msg.to_string(), "M001205250422122320");
+/// assert_eq!(msg.describe().to_string(), "MOVE 5x25 taking 22,12,23,20, 12 s");
 /// ```
 #[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -130,13 +132,45 @@ impl<'a> Message<'a> {
     }
 }
 
-/// The message in words, as a transcript shows it: the kind (the spec's
-/// name) and its fields in the spec's terms, e.g. `MOVE 32-28, 0 s`,
-/// `GAMEACC: follower "Scan", accepted`, `GAMEEND: sender loses, will play
-/// another game`.
+/// The wire form, without the terminating NUL: `M0000322800`, `E10`
+/// (the family's `Display` contract: decoding `to_string()` gives the
+/// message back). The words a person reads are [`Message::describe`].
 impl fmt::Display for Message<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        let encoded = self.encoded();
+        // Every byte of a message is 7-bit (1..=127): one char each.
+        for &b in encoded.as_bytes() {
+            fmt::Write::write_char(f, char::from(b))?;
+        }
+        Ok(())
+    }
+}
+
+impl<'a> Message<'a> {
+    /// The message in words, as a transcript shows it: the kind (the
+    /// spec's name) and its fields in the spec's terms, e.g. `MOVE 32-28, 0
+    /// s`, `GAMEACC: follower "Scan", accepted`, `GAMEEND: sender loses,
+    /// will play another game`; an unknown kind says so (`unrecognised
+    /// message: header 'X', 5 bytes`). `Display` is the wire form.
+    ///
+    /// ```
+    /// use damexchange::{decode, Message};
+    /// let msg: Message = decode(b"M0000322800").unwrap();
+    /// assert_eq!(msg.describe().to_string(), "MOVE 32-28, 0 s");
+    /// assert_eq!(msg.to_string(), "M0000322800");
+    /// ```
+    pub fn describe(&self) -> Describe<'_, 'a> {
+        Describe(self)
+    }
+}
+
+/// A [`Message`] in words ([`Message::describe`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Describe<'m, 'a>(&'m Message<'a>);
+
+impl fmt::Display for Describe<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
             Message::GameReq(r) => {
                 write!(
                     f,
@@ -399,7 +433,7 @@ impl Setup {
 /// set-up position).
 ///
 /// ```
-/// use damexchange::{Color, GameReq, Name, StartPosition};
+/// use damexchange::wire::{Color, GameReq, Name, StartPosition};
 /// let req = GameReq::new(
 ///     Name::new("Tornado voor Windows 4.0").unwrap(),
 ///     Color::White,
@@ -729,7 +763,7 @@ impl fmt::Debug for Captures {
 /// the captured squares. Intermediate landing squares are not sent.
 ///
 /// ```
-/// use damexchange::{Move, Square};
+/// use damexchange::wire::{Move, Square};
 /// let sq = |n| Square::new(n).unwrap();
 /// // The spec's example: 5x25 taking four pieces, 12 seconds.
 /// let mv = Move::new(12, sq(5), sq(25), &[sq(22), sq(12), sq(23), sq(20)]).unwrap();

@@ -282,7 +282,9 @@ async fn run_connection<S: Driven, M>(
                 {
                     return Ok(Closed::OutputFull);
                 }
-                if let Ok(msg) = decode::<Message>(t.message_bytes()) {
+                if let Ok(msg) =
+                    decode::<Message>(t.as_bytes().strip_suffix(b"\0").unwrap_or(t.as_bytes()))
+                {
                     tell!(NetEvent::Sent(&msg));
                 }
                 framed.feed(t).await?;
@@ -398,7 +400,8 @@ async fn drain_out<S: Driven, M>(
         if queued > limits.output_queue_cap {
             break;
         }
-        if let Ok(msg) = decode::<Message>(t.message_bytes()) {
+        if let Ok(msg) = decode::<Message>(t.as_bytes().strip_suffix(b"\0").unwrap_or(t.as_bytes()))
+        {
             let _ = callback(session, ConnectInput::Net(NetEvent::Sent(&msg)));
         }
         if framed.feed(t).await.is_err() {
@@ -618,7 +621,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::GameRequest;
+    use crate::session::GameOffer;
     use crate::types::Name;
     use board_core::draughts::Color;
     use std::sync::Mutex;
@@ -664,7 +667,7 @@ mod tests {
         for conn in 1..=2u64 {
             let (tx, rx) = mpsc::channel::<()>(1);
             let mut moves = 0usize;
-            let request = GameRequest {
+            let request = GameOffer {
                 our_color: Color::Black,
                 minutes: 1,
                 moves: 0,

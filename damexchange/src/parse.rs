@@ -318,7 +318,7 @@ fn tag_kind<'a>(kind: MessageKind) -> impl Parser<&'a [u8], Output = (), Error =
             Field::Header,
             Problem::Invalid {
                 byte,
-                expected: Expected::Header(kind),
+                expected: Expected::Header(kind.header().unwrap_or(0)),
             },
         ),
         None => fail(i, Field::Header, Problem::Empty),

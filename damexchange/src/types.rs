@@ -68,7 +68,7 @@ impl fmt::Display for Color {
 /// decimal digits, `01`..=`50`.
 ///
 /// ```
-/// use damexchange::Square;
+/// use damexchange::wire::Square;
 /// assert_eq!(Square::new(32).map(Square::number), Some(32));
 /// assert!(Square::new(0).is_none());
 /// assert!(Square::new(51).is_none());

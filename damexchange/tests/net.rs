@@ -8,9 +8,7 @@ use std::time::{Duration, Instant};
 use board_core::draughts::Color;
 use board_core::player::Player;
 use damexchange::net::{self, Closed, Flow, Limits, NetEvent};
-use damexchange::session::{
-    Event, Follower, FollowerConfig, GameRequest, InitiatorConfig, Outcome,
-};
+use damexchange::session::{Event, Follower, FollowerConfig, GameOffer, InitiatorConfig, Outcome};
 use damexchange::{GameEndReason, Name};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -60,7 +58,7 @@ async fn a_whole_game_between_serve_and_connect() {
         let now = Instant::now();
         match e {
             NetEvent::Connected { .. } => {
-                let request = GameRequest {
+                let request = GameOffer {
                     our_color: Color::White,
                     minutes: 5,
                     moves: 0,

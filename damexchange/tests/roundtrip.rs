@@ -6,6 +6,7 @@
 mod common;
 
 use common::Stream;
+use damexchange::wire::*;
 use damexchange::*;
 use proptest::prelude::*;
 
@@ -121,6 +122,20 @@ proptest! {
         prop_assert_eq!(back.into_owned(), msg.clone());
         // The lenient decoder agrees on valid input.
         prop_assert_eq!(decode_with::<Message>(enc.as_bytes(), &Leniency::ALL).unwrap(), msg);
+    }
+
+    /// The family's `Display` contract: `Display` is the wire form without
+    /// the NUL, so the text decodes back to the message, for every kind
+    /// (unrecognised frames too); `describe()` is words, never the wire.
+    #[test]
+    fn display_is_the_wire_form(msg in message()) {
+        let text = msg.to_string();
+        let encoded = msg.encoded();
+        prop_assert_eq!(text.as_bytes(), encoded.as_bytes());
+        let back: Message = decode(text.as_bytes()).unwrap();
+        prop_assert_eq!(&back, &msg);
+        let words = msg.describe().to_string();
+        prop_assert!(words.starts_with(msg.kind().name()), "{} does not name its kind", words);
     }
 
     #[test]

@@ -3,11 +3,13 @@
 //! both colours), with take-backs (granted, refused, crossing a move), chat,
 //! and random chunking of the bytes in flight.
 
+mod common;
+use common::WireText;
 use std::time::Duration;
 
 use board_core::draughts::{self as board, Position};
 use damexchange::session::{
-    CommandError, Event, Follower, FollowerConfig, GameEnded, GameRequest, GameStarted, Initiator,
+    CommandError, Event, Follower, FollowerConfig, GameEnded, GameOffer, GameStarted, Initiator,
     InitiatorConfig, MoveRejection, Outcome, Side,
 };
 use damexchange::{AcceptanceCode, BackAccCode, GameEndReason, Name, decode};
@@ -164,7 +166,7 @@ fn play_games(seed: u64, games: usize) -> Stats {
         pair.f.set_take_backs(f_takes);
         pair.i
             .request_game(
-                GameRequest {
+                GameOffer {
                     our_color,
                     minutes: 5,
                     moves: 75,
@@ -233,7 +235,9 @@ fn play_games(seed: u64, games: usize) -> Stats {
                 };
                 assert!(ended(&pair.i_events, i_by), "{:?}", pair.i_events);
                 assert!(ended(&pair.f_events, f_by), "{:?}", pair.f_events);
-                assert!(pair.i.position().is_none() && pair.f.position().is_none());
+                // The finished game stays readable until the next starts.
+                assert_eq!(pair.i.moves(), pair.f.moves());
+                assert!(pair.i.position().is_some() && pair.f.position().is_some());
                 break;
             }
 
@@ -492,7 +496,7 @@ fn gameacc_codes_acted_on() {
     assert!(answer(cfg(), blocked).ends_with('2'));
 
     // The initiator: 2 lets it ask again, 1 and 3 stop it.
-    let req = || GameRequest {
+    let req = || GameOffer {
         our_color: board::Color::White,
         minutes: 5,
         moves: 0,
@@ -596,7 +600,9 @@ fn rejected_moves_and_gameend_at_any_time() {
     assert_eq!(ended.moves, f.moves());
     assert!(f.position().is_some());
     assert!(f.poll_event().is_none());
-    assert!(f.position().is_none() && f.moves().is_empty());
+    // Readable after the event too, until the next game starts.
+    assert_eq!(ended.moves, f.moves());
+    assert!(!f.is_our_turn());
     // No game: MOVE rejected, GAMEEND not answered.
     f.handle_input(b"M0000322800\0E00\0", t);
     assert!(f.poll_transmit().is_none());

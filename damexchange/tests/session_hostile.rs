@@ -3,10 +3,12 @@
 //! opponent's clock bounding the wait for its move (a silent peer must not
 //! hang the session).
 
+mod common;
+use common::WireText;
 use std::time::Duration;
 
 use damexchange::session::{
-    Event, Follower, FollowerConfig, GameRequest, Initiator, InitiatorConfig, Outcome,
+    Event, Follower, FollowerConfig, GameOffer, Initiator, InitiatorConfig, Outcome,
 };
 use damexchange::{Field, FrameError, Leniency, MessageKind, Name};
 
@@ -173,7 +175,7 @@ fn the_wait_for_the_opponents_move_is_bounded_by_its_clock() {
     let mut config = InitiatorConfig::new(Name::new("I").unwrap());
     config.reply_timeout = Some(Duration::from_secs(5));
     let mut i = Initiator::new(config, T0);
-    let request = GameRequest {
+    let request = GameOffer {
         our_color: board_core::draughts::Color::Black,
         minutes: 1,
         moves: 0,

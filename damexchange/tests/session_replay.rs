@@ -13,6 +13,7 @@
 #![cfg(feature = "std")]
 
 mod common;
+use common::WireText;
 
 use std::time::{Duration, Instant};
 
@@ -20,9 +21,10 @@ use board_core::draughts as board;
 use common::{Chunk, Conversation, Dir, conversations, messages};
 use damexchange::convert::{color_to_board, find_move, setup_to_position};
 use damexchange::session::{
-    Event, Follower, FollowerConfig, GameEnded, GameRequest, GameStarted, Initiator,
-    InitiatorConfig, Transmit,
+    Event, Follower, FollowerConfig, GameEnded, GameOffer, GameStarted, Initiator, InitiatorConfig,
+    Transmit,
 };
+use damexchange::wire::*;
 use damexchange::*;
 
 /// A session of either role, driven the same way.
@@ -85,7 +87,7 @@ fn game_request<T: 'static>(session: &mut T, req: &GameReq<'_>, now: Instant) {
         .expect("only the initiator sends GAMEREQ");
     initiator
         .request_game(
-            GameRequest {
+            GameOffer {
                 our_color: color_to_board(req.follower_color()).opposite(),
                 minutes: req.minutes(),
                 moves: req.moves(),

@@ -3,11 +3,13 @@
 //! outcome before the game is cleared, `PeerSilent` for an answer that does
 //! not come, and `handle_message` for codec users.
 
+mod common;
+use common::WireText;
 use std::time::Duration;
 
 use board_core::draughts::{self as board, Position};
 use damexchange::session::{
-    CommandError, Event, Follower, FollowerConfig, GameRequest, Initiator, InitiatorConfig,
+    CommandError, Event, Follower, FollowerConfig, GameOffer, Initiator, InitiatorConfig,
     MAX_MOVE_NUMBER, Outcome, Side,
 };
 use damexchange::{GameEndReason, Message, MessageKind, Name, decode};
@@ -22,8 +24,8 @@ fn initiator(reply_timeout: Option<Duration>) -> Initiator<Duration> {
     Initiator::new(config, Duration::ZERO)
 }
 
-fn request(our_color: board::Color, start: Option<Position>) -> GameRequest {
-    GameRequest {
+fn request(our_color: board::Color, start: Option<Position>) -> GameOffer {
+    GameOffer {
         our_color,
         minutes: 5,
         moves: 0,
@@ -81,7 +83,7 @@ fn a_second_move_in_one_turn_is_not_your_turn() {
 }
 
 #[test]
-fn game_ended_carries_our_outcome_before_the_game_is_cleared() {
+fn game_ended_carries_our_outcome_and_the_game_stays_readable_until_the_next() {
     let (mut i, mut f) = (initiator(None), follower());
     let t = Duration::ZERO;
     i.request_game(request(board::Color::White, None), t)
@@ -120,9 +122,33 @@ fn game_ended_carries_our_outcome_before_the_game_is_cleared() {
         assert_eq!(history, [mv]);
     }
     assert!(i.poll_event().is_none() && f.poll_event().is_none());
-    // ... and cleared once the events were delivered.
-    assert!(i.position().is_none() && i.moves().is_empty());
-    assert!(f.position().is_none() && f.moves().is_empty());
+    // ... and still readable once the events were delivered (a caller may
+    // write the game's record after its event loop), after any command or
+    // input that does not start a game ...
+    let mut after = Position::startpos();
+    after.play_unchecked(mv);
+    f.send_chat("gg", t).unwrap();
+    exchange(&mut i, &mut f, t);
+    while i.poll_event().is_some() {}
+    for (moves, start, position, color) in [
+        (i.moves(), i.start_position(), i.position(), i.our_color()),
+        (f.moves(), f.start_position(), f.position(), f.our_color()),
+    ] {
+        assert_eq!(moves, [mv]);
+        assert_eq!(start, Some(&Position::startpos()));
+        assert_eq!(position, Some(&after));
+        assert!(color.is_some());
+    }
+    assert!(!i.is_our_turn() && !f.is_our_turn(), "no game in progress");
+    // ... while a new GAMEREQ awaits its answer ...
+    i.request_game(request(board::Color::Black, None), t)
+        .unwrap();
+    assert_eq!(i.moves(), [mv]);
+    // ... until the next game starts.
+    exchange(&mut i, &mut f, t);
+    assert!(i.moves().is_empty() && f.moves().is_empty());
+    assert_eq!(i.our_color(), Some(board::Color::Black));
+    assert_eq!(i.position(), Some(&Position::startpos()));
     // Outcome from our side, for every reason (spec, GAMEEND: the reason is
     // the sender's).
     assert_eq!(
@@ -292,11 +318,12 @@ fn a_close_during_a_game_ends_it_without_result_before_clearing() {
     assert!(ended.closed);
     assert_eq!(ended.outcome, Outcome::Unknown);
     assert_eq!(ended.moves.len(), 1);
-    // Still visible while the event is handled, cleared afterwards.
+    // Still visible while the event is handled, and afterwards (until a
+    // next game starts).
     assert_eq!(f.moves().len(), 1);
     assert!(f.start_position() == Some(&Position::startpos()));
     assert!(f.poll_event().is_none());
-    assert!(f.position().is_none() && f.moves().is_empty());
+    assert!(f.position().is_some() && f.moves().len() == 1);
     assert_eq!(
         ended.to_string_line(),
         "game over: no result (the connection closed during the game); moves: 32-28"
@@ -335,7 +362,7 @@ fn a_frame_error_is_reported_and_the_game_goes_on() {
     // One description, not the event's prefix and the error's.
     assert_eq!(
         Event::Malformed(err).to_string(),
-        "frame longer than 127 bytes (200 bytes seen): skipped up to the next NUL"
+        "frame longer than 127 bytes (200 bytes seen): skipped up to the next terminator"
     );
 }
 

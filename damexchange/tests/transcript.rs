@@ -6,6 +6,7 @@
 mod common;
 
 use common::{Dir, Stream, conversations, messages};
+use damexchange::wire::*;
 use damexchange::*;
 
 /// The malformed messages the recording contains, and their faults.

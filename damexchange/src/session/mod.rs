@@ -32,9 +32,9 @@
 //! [`Event::MoveRejected`] and never changes the game. When a game ends,
 //! [`Event::GameEnded`] carries the outcome from our side, the reason, the
 //! start position and the moves; `position()`, `start_position()` and
-//! `moves()` still show the finished game while that event is handled (the
-//! game is cleared on the next `poll_event`, command or input after it was
-//! delivered). A stream closed during a game (`handle_close`) ends it the
+//! `moves()` (and `our_color()`, `move_number()`, `time_control()`) still
+//! show the finished game after that event, until the next game starts (a
+//! GAMEACC `0` sent or received). A stream closed during a game (`handle_close`) ends it the
 //! same way, with [`Outcome::Unknown`].
 //!
 //! Every [`Event`] has a `Display`: one line for a person (a transcript
@@ -69,7 +69,7 @@ use board_core::draughts::{self as board, Position};
 use crate::convert::{color_to_board, color_to_wire, find_move, move_to_wire};
 use crate::decode::{Leniency, decode_with};
 use crate::error::{DecodeError, FrameError, MessageKind, ValueError};
-use crate::framer::{Framer, Status};
+use crate::framer::{Frame, FrameBuffer, Framer};
 use crate::message::{
     AcceptanceCode, BackAcc, BackAccCode, BackReq, Chat, Encoded, GameEnd, GameEndReason, Message,
     Move as WireMove, StopCode, Unrecognised,
@@ -77,7 +77,7 @@ use crate::message::{
 use crate::types::ChatText;
 
 pub use follower::{Follower, FollowerConfig};
-pub use initiator::{GameRequest, Initiator, InitiatorConfig};
+pub use initiator::{GameOffer, Initiator, InitiatorConfig};
 
 /// A point in time on the application's monotonic clock, as the sessions
 /// take it in `handle_*` and give it back from `poll_timeout` (shared by the
@@ -85,43 +85,28 @@ pub use initiator::{GameRequest, Initiator, InitiatorConfig};
 pub use board_core::time::Timestamp;
 
 /// The bytes of one frame to write to the peer (message and its NUL), from
-/// `poll_transmit()`. Held in a stack buffer: queuing it does not allocate
-/// beyond the queue itself.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct Transmit(Encoded);
+/// `poll_transmit()`: the family's one `Transmit`, re-exported from
+/// `boardwire-proto`. A DXP frame (at most 128 bytes with its NUL) is held
+/// inline: queuing it does not allocate beyond the queue itself. The
+/// message without its NUL is `t.as_bytes().strip_suffix(b"\0")`; decode it
+/// for the message.
+pub use boardwire_proto::Transmit;
 
-impl Transmit {
-    /// The bytes to write, NUL included.
-    pub fn as_bytes(&self) -> &[u8] {
-        self.0.as_frame()
-    }
+/// The family's sans-IO session contract, re-exported from
+/// `boardwire-proto`: [`Initiator`] and [`Follower`] implement it (`Conn =
+/// ()`), so code written over it (a driver, a logger, a test harness) runs
+/// them as it runs the other protocols' sessions.
+pub use boardwire_proto::Session;
 
-    /// The bytes to write as a vector.
-    pub fn into_bytes(self) -> Vec<u8> {
-        self.0.as_frame().to_vec()
-    }
+/// Bytes of a session's input buffer: one whole frame of the spec's cap
+/// and its NUL.
+const INPUT_LEN: usize = crate::message::MAX_MESSAGE_LEN + 1;
 
-    /// The message bytes without the NUL (as a transcript shows them).
-    pub fn message_bytes(&self) -> &[u8] {
-        self.0.as_bytes()
-    }
+/// The session's input: a capped buffer on the stack with the NUL framer.
+pub(crate) type Input = FrameBuffer<Framer, [u8; INPUT_LEN]>;
 
-    /// The message as text, without the NUL (every byte is 7-bit ASCII).
-    pub fn as_str(&self) -> &str {
-        self.0.as_str()
-    }
-}
-
-impl AsRef<[u8]> for Transmit {
-    fn as_ref(&self) -> &[u8] {
-        self.as_bytes()
-    }
-}
-
-impl core::fmt::Debug for Transmit {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        core::fmt::Debug::fmt(&self.0, f)
-    }
+pub(crate) fn new_input() -> Input {
+    FrameBuffer::new(Framer::default(), [0u8; INPUT_LEN])
 }
 
 /// A game has started ([`spec::damexchange`](crate::spec::damexchange), *GAMEREQ*, *GAMEACC*).
@@ -242,7 +227,8 @@ pub enum Event {
         /// Why.
         reason: MoveRejection,
     },
-    /// The game is over; delivered before the game is cleared.
+    /// The game is over. The session's `position()`, `moves()`, ... still
+    /// show it until the next game starts.
     GameEnded(GameEnded),
     /// CHAT from the opponent.
     Chat(String),
@@ -378,7 +364,7 @@ impl core::fmt::Display for Event {
             }
             Event::Unexpected { message, reason } => write!(f, "unexpected {message}: {reason}"),
             Event::Malformed(e) => write!(f, "{e}"),
-            Event::Unrecognised(u) => write!(f, "{}", Message::Unrecognised(u.clone())),
+            Event::Unrecognised(u) => write!(f, "{}", Message::Unrecognised(u.clone()).describe()),
             Event::PeerSilent { awaiting } => write!(f, "no {awaiting} from the peer in time"),
         }
     }
@@ -637,14 +623,12 @@ pub(crate) struct Core<T> {
     pub(crate) game: Option<Game<T>>,
     /// The game that ended, kept until its GameEnded event was delivered.
     finished: Option<Game<T>>,
-    /// The GameEnded event was delivered: clear `finished` at the next call.
-    clear_finished: bool,
     pub(crate) take_backs: bool,
     pub(crate) stop: StopCode,
-    leniency: Leniency,
-    framer: Framer,
-    /// Raw input not yet framed (at most the framer's cap + 1 bytes).
-    input: Vec<u8>,
+    pub(crate) leniency: Leniency,
+    /// Raw input not yet framed (at most the framer's cap + 1 bytes);
+    /// `None` only while [`Core::frames`] runs.
+    input: Option<Input>,
     transmit: VecDeque<Encoded>,
     /// Frames held back until `release_at` (the follower's first-move pause).
     held: VecDeque<(MessageKind, Encoded)>,
@@ -671,12 +655,10 @@ impl<T: Timestamp> Core<T> {
         Core {
             game: None,
             finished: None,
-            clear_finished: false,
             take_backs,
             stop,
             leniency,
-            framer: Framer::default(),
-            input: Vec::new(),
+            input: Some(new_input()),
             transmit: VecDeque::new(),
             held: VecDeque::new(),
             release_at: None,
@@ -743,14 +725,6 @@ impl<T: Timestamp> Core<T> {
         }
     }
 
-    /// Clears a finished game once its GameEnded event was delivered.
-    pub(crate) fn settle(&mut self) {
-        if self.clear_finished {
-            self.clear_finished = false;
-            self.finished = None;
-        }
-    }
-
     /// The game in progress, or the one that just ended (until its event
     /// was handled).
     pub(crate) fn shown_game(&self) -> Option<&Game<T>> {
@@ -759,7 +733,6 @@ impl<T: Timestamp> Core<T> {
 
     pub(crate) fn start_game(&mut self, game: Game<T>) {
         self.finished = None;
-        self.clear_finished = false;
         self.turn_began = None;
         self.game = Some(game);
     }
@@ -771,36 +744,25 @@ impl<T: Timestamp> Core<T> {
         mut bytes: &[u8],
         mut on_item: impl FnMut(&mut Self, Result<&Message<'_>, FrameError>),
     ) {
-        let cap = self.framer.max_frame_len() + 1;
+        let Some(mut input) = self.input.take() else {
+            return;
+        };
         while !bytes.is_empty() {
-            let room = cap.saturating_sub(self.input.len()).max(1);
-            let (now, later) = bytes.split_at(room.min(bytes.len()));
-            self.input.extend_from_slice(now);
-            bytes = later;
-            loop {
-                let input = core::mem::take(&mut self.input);
-                let consumed = match self.framer.decode(&input) {
-                    Status::Complete { frame, consumed } => {
-                        match decode_with::<Message>(frame, &self.leniency) {
-                            Ok(msg) => on_item(self, Ok(&msg)),
-                            Err(e) => on_item(self, Err(FrameError::Malformed(e))),
-                        }
-                        consumed
-                    }
-                    Status::Partial { consumed } => consumed,
-                    Status::Overlong { len, consumed } => {
-                        let max = self.framer.max_frame_len();
+            let n = input.push(bytes);
+            bytes = &bytes[n..];
+            while let Some(frame) = input.next_frame() {
+                match frame {
+                    Frame::Complete(frame) => match decode_with::<Message>(frame, &self.leniency) {
+                        Ok(msg) => on_item(self, Ok(&msg)),
+                        Err(e) => on_item(self, Err(FrameError::Malformed(e))),
+                    },
+                    Frame::Overlong { len, max } => {
                         on_item(self, Err(FrameError::Overlong { len, max }));
-                        consumed
                     }
-                };
-                self.input = input;
-                self.input.drain(..consumed);
-                if consumed == 0 {
-                    break;
                 }
             }
         }
+        self.input = Some(input);
     }
 
     pub(crate) fn send(&mut self, msg: &Message<'_>) {
@@ -839,16 +801,13 @@ impl<T: Timestamp> Core<T> {
     }
 
     pub(crate) fn poll_transmit(&mut self) -> Option<Transmit> {
-        self.transmit.pop_front().map(Transmit)
+        self.transmit
+            .pop_front()
+            .map(|e| Transmit::new(e.as_frame()))
     }
 
     pub(crate) fn poll_event(&mut self) -> Option<Event> {
-        self.settle();
-        let e = self.events.pop_front();
-        if matches!(e, Some(Event::GameEnded(_))) {
-            self.clear_finished = true;
-        }
-        e
+        self.events.pop_front()
     }
 
     pub(crate) fn poll_timeout(&self) -> Option<T> {
@@ -863,7 +822,6 @@ impl<T: Timestamp> Core<T> {
     }
 
     pub(crate) fn handle_timeout(&mut self, now: T) {
-        self.settle();
         if self.release_at.is_some_and(|at| now >= at) {
             self.release_at = None;
             self.transmit.extend(self.held.drain(..).map(|(_, e)| e));
@@ -921,7 +879,6 @@ impl<T: Timestamp> Core<T> {
             moves: game.history.clone(),
         }));
         self.finished = Some(game);
-        self.clear_finished = false;
     }
 
     pub(crate) fn send_move(
@@ -931,7 +888,6 @@ impl<T: Timestamp> Core<T> {
         not_before: Option<T>,
         now: T,
     ) -> Result<(), CommandError> {
-        self.settle();
         let game = self.game.as_mut().ok_or(CommandError::NoGame)?;
         if game.ending.is_some() {
             return Err(CommandError::NoGame);
@@ -967,7 +923,6 @@ impl<T: Timestamp> Core<T> {
         stop: StopCode,
         now: T,
     ) -> Result<(), CommandError> {
-        self.settle();
         let game = self.game.as_mut().ok_or(CommandError::NoGame)?;
         if game.ending.is_some() {
             return Err(CommandError::NoGame);
@@ -982,7 +937,6 @@ impl<T: Timestamp> Core<T> {
     }
 
     pub(crate) fn send_chat(&mut self, text: &str) -> Result<(), CommandError> {
-        self.settle();
         let text = ChatText::new(text)?;
         self.send(&Message::Chat(Chat { text }));
         Ok(())
@@ -994,7 +948,6 @@ impl<T: Timestamp> Core<T> {
         color: board::Color,
         now: T,
     ) -> Result<(), CommandError> {
-        self.settle();
         let req = BackReq::new(move_number, color_to_wire(color))?;
         let game = self.game.as_mut().ok_or(CommandError::NoGame)?;
         if game.ending.is_some() {
@@ -1192,206 +1145,94 @@ impl<T: Timestamp> Core<T> {
     }
 }
 
-/// Shared methods, implemented by both roles.
-macro_rules! session_accessors {
-    () => {
-        /// Feeds bytes received from the peer (any amount: part of a
-        /// message, several messages). Frames are cut with the
-        /// [`Framer`](crate::framer::Framer) (cap 127 bytes) and decoded
-        /// with the config's leniency; a bad frame is reported as
-        /// [`Event::Malformed`] and the next one still decodes.
-        pub fn handle_input(&mut self, bytes: &[u8], now: T) {
-            self.core.settle();
-            let Self { role, core } = self;
-            core.frames(bytes, |core, item| match item {
-                Ok(msg) => Self::on_message(role, core, msg, now),
-                Err(e) => Self::on_frame_error(role, core, &e, now),
-            });
-            self.core.mark_turn(now);
-        }
-
-        /// Feeds one message already decoded (e.g. by
-        /// [`DxpCodec`](crate::codec::DxpCodec)).
-        pub fn handle_message(&mut self, msg: &Message<'_>, now: T) {
-            self.core.settle();
-            Self::on_message(&mut self.role, &mut self.core, msg, now);
-            self.core.mark_turn(now);
-        }
-
-        /// Feeds what the codec reported instead of a message (an
-        /// over-long or malformed frame): reported as [`Event::Malformed`],
-        /// which the drivers count towards their misbehaviour limit. A
-        /// request the peer waits on is answered all the same, with a CHAT
-        /// naming the field: a GAMEREQ (follower) with GAMEACC `1` when
-        /// its version field is bad, else `2`; a BACKREQ with `K1`; a
-        /// GAMEEND during a game as reason `0`, stop code `1` (answered
-        /// with our GAMEEND, the game ends without result). Other bad
-        /// frames have no answer; the game is unchanged.
-        pub fn handle_frame_error(&mut self, error: &crate::error::FrameError, now: T) {
-            self.core.settle();
-            Self::on_frame_error(&mut self.role, &mut self.core, error, now);
-            self.core.mark_turn(now);
-        }
-
-        /// The peer closed the stream. A game in progress ends:
-        /// [`Event::GameEnded`] with [`Outcome::Unknown`](super::Outcome::Unknown)
-        /// and `closed` set, delivered before the game is cleared; nothing
-        /// is awaited any more (no [`Event::PeerSilent`]).
-        pub fn handle_close(&mut self, _now: T) {
-            self.core.settle();
-            self.on_close();
-            self.core.handle_close();
-        }
-
-        /// Tells the session the time: releases held-back output that is
-        /// due and reports a silent peer ([`Event::PeerSilent`]).
-        pub fn handle_timeout(&mut self, now: T) {
-            self.core.handle_timeout(now);
-        }
-
-        /// Next frame to write to the peer (call 1 of 3 after an input).
-        pub fn poll_transmit(&mut self) -> Option<Transmit> {
-            self.core.poll_transmit()
-        }
-
-        /// Next event for the application (call 2 of 3).
-        pub fn poll_event(&mut self) -> Option<Event> {
-            self.core.poll_event()
-        }
-
-        /// When to call `handle_timeout` next (call 3 of 3): held-back
-        /// output, or the end of the wait for an answer.
-        pub fn poll_timeout(&self) -> Option<T> {
-            self.core.poll_timeout()
-        }
-
-        /// The current position: of the game in progress, or of the game
-        /// that just ended while its [`Event::GameEnded`] is handled.
-        pub fn position(&self) -> Option<&board_core::draughts::Position> {
-            self.core.shown_game().map(|g| &g.position)
-        }
-
-        /// The start position of the game (as [`Self::position`]).
-        pub fn start_position(&self) -> Option<&board_core::draughts::Position> {
-            self.core.shown_game().map(|g| &g.start)
-        }
-
-        /// The moves played so far in the game (board-core moves, in
-        /// order, from its start position; as [`Self::position`]).
-        pub fn moves(&self) -> &[board_core::draughts::Move] {
-            self.core.shown_game().map_or(&[], |g| &g.history)
-        }
-
-        /// The colour we play (as [`Self::position`]).
-        pub fn our_color(&self) -> Option<board_core::draughts::Color> {
-            self.core.shown_game().map(|g| g.our_color)
-        }
-
-        /// `true` when a game is in progress, it is our move, our move of
-        /// this turn has not been sent, and nothing (a GAMEEND or take-back
-        /// of ours) is pending.
-        pub fn is_our_turn(&self) -> bool {
-            self.core.game.as_ref().is_some_and(|g| {
-                g.our_turn()
-                    && g.ending.is_none()
-                    && g.take_back_pending.is_none()
-                    && g.next_move_number() <= MAX_MOVE_NUMBER
-            })
-        }
-
-        /// Move number (1..) and colour to move of the current position.
-        pub fn move_number(&self) -> Option<(u16, board_core::draughts::Color)> {
-            self.core
-                .shown_game()
-                .map(|g| g.move_number_at(g.history.len()))
-        }
-
-        /// The GAMEREQ settings of the game: (minutes per player, moves in
-        /// that time; 0 = all).
-        pub fn time_control(&self) -> Option<(u16, u16)> {
-            self.core.shown_game().map(|g| (g.minutes, g.moves))
-        }
-
-        /// Plays our move `mv` (checked against the legal moves) and queues
-        /// its MOVE; the MOVE's time is the whole seconds since our turn
-        /// began (the input after which it was our move), clamped to
-        /// 0..=9999 ([`spec::damexchange`](crate::spec::damexchange), *MOVE*).
-        ///
-        /// # Errors
-        /// [`CommandError::NoGame`], [`CommandError::NotYourTurn`] (also for
-        /// a second move in one turn), [`CommandError::IllegalMove`],
-        /// [`CommandError::TakeBackPending`], [`CommandError::MoveLimit`]
-        /// after move 999; nothing is sent then.
-        pub fn send_move(
-            &mut self,
-            mv: board_core::draughts::Move,
-            now: T,
-        ) -> Result<(), CommandError> {
-            self.core.settle();
-            let seconds = self.core.seconds_used(now);
-            self.send_move_with(mv, seconds, now)
-        }
-
-        /// [`Self::send_move`] with the seconds we say we used (0..=9999,
-        /// clamped) instead of the time since our turn began.
-        ///
-        /// # Errors
-        /// As [`Self::send_move`].
-        pub fn send_move_with(
-            &mut self,
-            mv: board_core::draughts::Move,
-            seconds: u16,
-            now: T,
-        ) -> Result<(), CommandError> {
-            self.core.settle();
-            let not_before = self.first_move_not_before();
-            self.core.send_move(mv, seconds, not_before, now)
-        }
-
-        /// Ends the game: sends GAMEEND with `reason` (from our side) and
-        /// our stop code; the game is over when the answer arrives
-        /// ([`Event::GameEnded`]); no answer within the reply timeout is
-        /// [`Event::PeerSilent`].
-        ///
-        /// # Errors
-        /// [`CommandError::NoGame`] with no game (or one already ending).
-        pub fn end_game(
-            &mut self,
-            reason: crate::message::GameEndReason,
-            now: T,
-        ) -> Result<(), CommandError> {
-            let stop = self.core.stop;
-            self.core.end_game(reason, stop, now)
-        }
-
-        /// Sends CHAT (1..=126 bytes of 7-bit text), allowed at any time.
-        ///
-        /// # Errors
-        /// [`CommandError::Value`] for text the message cannot carry.
-        pub fn send_chat(&mut self, text: &str, _now: T) -> Result<(), CommandError> {
-            self.core.send_chat(text)
-        }
-
-        /// Asks to take the game back to move `move_number` (1..=999) with
-        /// `color` to move (BACKREQ). We cannot move until the answer; the
-        /// opponent's moves that cross the request are still played.
-        ///
-        /// # Errors
-        /// [`CommandError::NotInHistory`] when that point is not in the game,
-        /// [`CommandError::NoGame`], [`CommandError::TakeBackPending`].
-        pub fn request_take_back(
-            &mut self,
-            move_number: u16,
-            color: board_core::draughts::Color,
-            now: T,
-        ) -> Result<(), CommandError> {
-            self.core.request_take_back(move_number, color, now)
-        }
-
-        /// Allows or refuses (answer `K1`) the opponent's take-backs.
-        pub fn set_take_backs(&mut self, allowed: bool) {
-            self.core.take_backs = allowed;
-        }
-    };
+/// What differs between the two roles, for the shared input handling in
+/// [`Core`]: each role's own state implements it.
+pub(crate) trait RoleState<T: Timestamp> {
+    /// A decoded message from the peer.
+    fn on_message(&mut self, core: &mut Core<T>, msg: &Message<'_>, now: T);
+    /// What the framer or decoder reported instead of a message.
+    fn on_frame_error(&mut self, core: &mut Core<T>, error: &FrameError, now: T);
+    /// The peer closed the stream.
+    fn on_close(&mut self);
+    /// When our next move may go out at the earliest (the follower's
+    /// first-move pause); `None`: at once.
+    fn first_move_not_before(&mut self, core: &Core<T>) -> Option<T>;
 }
-pub(crate) use session_accessors;
+
+/// The inputs and commands both roles handle alike, over the role's state
+/// and the shared [`Core`]: `Initiator` and `Follower` call these from
+/// their own (plain, documented) methods.
+impl<T: Timestamp> Core<T> {
+    pub(crate) fn input<R: RoleState<T>>(&mut self, role: &mut R, bytes: &[u8], now: T) {
+        self.frames(bytes, |core, item| match item {
+            Ok(msg) => role.on_message(core, msg, now),
+            Err(e) => role.on_frame_error(core, &e, now),
+        });
+        self.mark_turn(now);
+    }
+
+    pub(crate) fn message<R: RoleState<T>>(&mut self, role: &mut R, msg: &Message<'_>, now: T) {
+        role.on_message(self, msg, now);
+        self.mark_turn(now);
+    }
+
+    pub(crate) fn frame_error<R: RoleState<T>>(
+        &mut self,
+        role: &mut R,
+        error: &FrameError,
+        now: T,
+    ) {
+        role.on_frame_error(self, error, now);
+        self.mark_turn(now);
+    }
+
+    pub(crate) fn close<R: RoleState<T>>(&mut self, role: &mut R) {
+        role.on_close();
+        self.handle_close();
+    }
+
+    pub(crate) fn our_move<R: RoleState<T>>(
+        &mut self,
+        role: &mut R,
+        mv: board::Move,
+        seconds: Option<u16>,
+        now: T,
+    ) -> Result<(), CommandError> {
+        let seconds = seconds.unwrap_or_else(|| self.seconds_used(now));
+        let not_before = role.first_move_not_before(self);
+        self.send_move(mv, seconds, not_before, now)
+    }
+
+    pub(crate) fn position(&self) -> Option<&Position> {
+        self.shown_game().map(|g| &g.position)
+    }
+
+    pub(crate) fn start_position(&self) -> Option<&Position> {
+        self.shown_game().map(|g| &g.start)
+    }
+
+    pub(crate) fn moves(&self) -> &[board::Move] {
+        self.shown_game().map_or(&[], |g| &g.history)
+    }
+
+    pub(crate) fn our_color(&self) -> Option<board::Color> {
+        self.shown_game().map(|g| g.our_color)
+    }
+
+    pub(crate) fn is_our_turn(&self) -> bool {
+        self.game.as_ref().is_some_and(|g| {
+            g.our_turn()
+                && g.ending.is_none()
+                && g.take_back_pending.is_none()
+                && g.next_move_number() <= MAX_MOVE_NUMBER
+        })
+    }
+
+    pub(crate) fn move_number(&self) -> Option<(u16, board::Color)> {
+        self.shown_game().map(|g| g.move_number_at(g.history.len()))
+    }
+
+    pub(crate) fn time_control(&self) -> Option<(u16, u16)> {
+        self.shown_game().map(|g| (g.minutes, g.moves))
+    }
+}

@@ -144,3 +144,21 @@ impl Stream {
         &self.buf
     }
 }
+
+/// The text of a session's transmit without its NUL (what a transcript
+/// shows), for assertions.
+pub trait WireText {
+    /// The message bytes, NUL stripped.
+    fn message_bytes(&self) -> &[u8];
+    /// The same as text (DXP frames are 7-bit ASCII).
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(self.message_bytes()).expect("DXP frames are ASCII")
+    }
+}
+
+impl WireText for damexchange::session::Transmit {
+    fn message_bytes(&self) -> &[u8] {
+        let b = self.as_bytes();
+        b.strip_suffix(b"\0").unwrap_or(b)
+    }
+}

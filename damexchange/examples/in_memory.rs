@@ -1,0 +1,91 @@
+//! An `Initiator` and a `Follower` wired together in memory, no sockets:
+//! what one side transmits is fed to the other's `handle_input`. Both play
+//! with board-core's built-in `Player` until the game ends (a side with no
+//! legal move loses, and resigns with GAMEEND) or a ply limit is reached.
+//!
+//! `cargo run -p damexchange --example in_memory`
+
+use core::time::Duration;
+
+use board_core::draughts::Color;
+use board_core::player::Player;
+use damexchange::session::{
+    Event, Follower, FollowerConfig, GameOffer, Initiator, InitiatorConfig, Session,
+};
+use damexchange::{GameEndReason, Name};
+
+/// A game still running after this many plies is ended without result.
+const MAX_PLIES: usize = 120;
+
+/// Moves every transmit of `from` into `to` (generic over the family's
+/// `Session` trait) and prints the events of `to`; `true` if anything moved.
+fn deliver<A, B>(from: &mut A, to: &mut B, now: Duration, who: &str) -> bool
+where
+    A: Session<Conn = (), Time = Duration>,
+    B: Session<Conn = (), Time = Duration, Event = Event>,
+{
+    let mut any = false;
+    while let Some(((), t)) = from.poll_transmit() {
+        any = true;
+        to.handle_input((), t.as_bytes(), now);
+    }
+    while let Some(event) = to.poll_event() {
+        any = true;
+        println!("{who}: {event}");
+    }
+    any
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // A clock of our own: the sessions never read one.
+    let mut now = Duration::ZERO;
+    let mut init = Initiator::new(InitiatorConfig::new(Name::new("Init")?), now);
+    let mut config = FollowerConfig::new(Name::new("Follow")?);
+    config.first_move_delay = Duration::ZERO;
+    let mut follow = Follower::new(config, now);
+    let (mut p1, mut p2) = (Player::new(1), Player::new(2));
+
+    init.request_game(
+        GameOffer {
+            our_color: Color::White,
+            minutes: 5,
+            moves: 0,
+            start: None,
+        },
+        now,
+    )?;
+    loop {
+        now += Duration::from_secs(1);
+        let a = deliver(&mut init, &mut follow, now, "follower");
+        let b = deliver(&mut follow, &mut init, now, "initiator");
+        if let Some(pos) = init.position().copied()
+            && init.is_our_turn()
+        {
+            match p1.choose_draughts(&pos) {
+                Some(mv) => init.send_move(mv, now)?,
+                None => init.end_game(GameEndReason::SenderLoses, now)?,
+            }
+        } else if let Some(pos) = follow.position().copied()
+            && follow.is_our_turn()
+        {
+            if init.moves().len() >= MAX_PLIES {
+                follow.end_game(GameEndReason::Unknown, now)?;
+            } else {
+                match p2.choose_draughts(&pos) {
+                    Some(mv) => follow.send_move(mv, now)?,
+                    None => follow.end_game(GameEndReason::SenderLoses, now)?,
+                }
+            }
+        } else if !a && !b {
+            break;
+        }
+    }
+    // The finished game stays readable until the next one starts.
+    println!(
+        "{} plies played; final position: {}",
+        init.moves().len(),
+        init.position().ok_or("no game")?
+    );
+    assert_eq!(init.moves(), follow.moves());
+    Ok(())
+}
