@@ -205,7 +205,7 @@ pub use boardwire_proto::{Expected, Problem};
 /// let err = damexchange::decode::<damexchange::Message>(b"M001205250322").unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),
-///     "MOVE captured square at byte 13: 03 captured but 1 square follow"
+///     "MOVE captured square at byte 13: 03 captured but 1 square follows"
 /// );
 /// assert_eq!((err.message, err.field, err.offset), (MessageKind::Move, Field::Captured, 13));
 /// assert_eq!(err.problem, Problem::CaptureCount { count: 3, following_bytes: 2 });

@@ -290,7 +290,7 @@ fn typed_errors() {
             b"M001205250322",
             // 3 squares from offset 11; the second would start at 13, the end.
             DecodeError::new(K::Move, Field::Captured, 13, P::CaptureCount { count: 3, following_bytes: 2 }),
-            "MOVE captured square at byte 13: 03 captured but 1 square follow",
+            "MOVE captured square at byte 13: 03 captured but 1 square follows",
         ),
         (
             b"M00120525032212",
@@ -308,7 +308,7 @@ fn typed_errors() {
             b"M00120611001",
             // No square announced; a digit at 11 is one byte too many.
             DecodeError::new(K::Move, Field::Captured, 11, P::CaptureCount { count: 0, following_bytes: 1 }),
-            "MOVE captured square at byte 11: 00 captured but 0 squares and 1 byte follow",
+            "MOVE captured square at byte 11: 00 captured but 1 byte (an odd number) follows",
         ),
         (
             b"M0012061100x",
