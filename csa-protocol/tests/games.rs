@@ -104,7 +104,7 @@ impl Net {
                     let text = String::from_utf8(data.to_vec()).unwrap();
                     self.received[i].extend(text.lines().map(String::from));
                     self.clients[i].1.handle_input(data, self.now);
-                    if t.close_after() {
+                    if t.closes() {
                         self.clients[i].1.handle_close(self.now);
                     }
                 } else if let Some(r) = self.raw.iter_mut().find(|(id, _)| *id == conn) {
@@ -1091,7 +1091,7 @@ fn frame_errors_from_a_codec_are_reported_and_drop_an_open_summary_block() {
     assert_eq!(conn, ConnId(1));
     assert!(
         out.as_bytes()
-            .starts_with(b"##[ERROR] line too long: 9000 bytes"),
+            .starts_with(b"##[ERROR] line too long: more than 8192 bytes"),
         "{:?}",
         String::from_utf8_lossy(out.as_bytes())
     );
