@@ -166,7 +166,7 @@ mod tests {
         let moves = r.moves();
         assert_eq!(moves.len(), 2);
         assert_eq!(moves[0].mv.to_string(), "+0055FU");
-        assert_eq!(r.names().1, Some(&b"b c"[..]));
+        assert_eq!(r.names().1, Some("b c"));
         assert_eq!(r.end().map(|e| e.0), Some(KifuSpecial::MaxMoves));
         assert!(text.contains("P1 *  *  *  * -OU *  *  *  * \n"), "{text}");
     }

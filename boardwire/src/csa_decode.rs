@@ -16,7 +16,7 @@ use std::io::{Read, Write};
 use csa_protocol::decode::decode as decode_line;
 use csa_protocol::error::MessageKind;
 use csa_protocol::framer::{Framer, Status};
-use csa_protocol::kifu::{Item, Statement, Statements, check_rules};
+use csa_protocol::kifu::{Item, Statement, Statements, check_file_rules};
 use csa_protocol::message::{
     ClientMessage, EndReason, GameResult, ServerMessage, ServerSpecial, SpecialMove, SummaryLine,
     X1Command, X1Reply,
@@ -450,16 +450,16 @@ fn summarised(text: &str) -> Option<&str> {
 }
 
 /// Prints the statements of a kifu, each with its line in the file and
-/// its record (`kifu1` for the first, as [`check_rules`] numbers them).
+/// its record (`kifu1` for the first, as [`check_file_rules`] numbers them).
 /// The first malformed statement, or else the first position or move that
-/// the rules refuse ([`check_rules`]), ends the listing: the statements
+/// the rules refuse ([`check_file_rules`]), ends the listing: the statements
 /// of the lines before it are printed, then the error, and the run fails
 /// naming that line.
 fn decode_kifu(data: &[u8], json: bool, out: &mut dyn Write) -> Result<(), Failure> {
     // Where the kifu stops: its line, the line's start in the file, why.
     // The first malformed statement is found without collecting records.
     let stop = match Statements::new(data).find_map(Result::err) {
-        None => check_rules(data).err().map(|bad| {
+        None => check_file_rules(data).err().map(|bad| {
             (
                 bad.line,
                 bad.offset - bad.column,

@@ -190,7 +190,7 @@ fn resign_in_csa_mode_and_the_server_closes_both() {
     net.play_usi(1, "8h2b+");
     assert_eq!(net.received[0].last().unwrap(), "+8822UM,T0");
     let now = net.now;
-    net.client(0).special(SpecialMove::Toryo, now).unwrap();
+    net.client(0).resign(now).unwrap();
     net.pump();
     assert_eq!(
         &net.received[0][net.received[0].len() - 3..],
@@ -493,7 +493,7 @@ fn valid_declaration_wins_by_jishogi() {
     };
     let mut net = x1_pair(config, "kachi-300-0");
     let now = net.now;
-    net.client(0).special(SpecialMove::Kachi, now).unwrap();
+    net.client(0).declare_win(now).unwrap();
     net.pump();
     // spec/csa.md, *Results* (observed 2026-12-01): `%KACHI,T0`,
     // `%KACHI`, `#JISHOGI`, then the outcome.
@@ -690,7 +690,7 @@ fn monitors_see_every_move_and_challenge_needs_a_rival() {
             .contains(&"##[WHO] observer x1 connected".to_string())
     );
     let now = net.now;
-    net.client(0).special(SpecialMove::Toryo, now).unwrap();
+    net.client(0).resign(now).unwrap();
     net.pump();
     assert_eq!(
         &net.raw[o].1[net.raw[o].1.len() - 2..],

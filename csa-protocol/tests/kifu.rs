@@ -17,7 +17,11 @@ fn floodgate_v2_record_reads_completely_and_writes_back_byte_for_byte() {
     assert_eq!(records.len(), 1);
     let r = &records[0];
     assert_eq!(r.version(), Some("2"));
-    assert_eq!(r.names(), (Some(&b"gps_normal"[..]), Some(&b"gps_l"[..])));
+    assert_eq!(r.names(), (Some("gps_normal"), Some("gps_l")));
+    assert_eq!(
+        r.names_raw(),
+        (Some(&b"gps_normal"[..]), Some(&b"gps_l"[..]))
+    );
     assert_eq!(
         r.info("EVENT"),
         Some(&b"wdoor+floodgate-900-0+gps_normal+gps_l+20100507120007"[..])
@@ -59,10 +63,7 @@ fn floodgate_v2_record_reads_completely_and_writes_back_byte_for_byte() {
 fn shift_jis_record_keeps_comment_bytes_and_round_trips() {
     let records = parse_kifu(UCHIFUZUME).unwrap();
     let r = &records[0];
-    assert_eq!(
-        r.names(),
-        (Some(&b"usapyon-on-note"[..]), Some(&b"KShogi900"[..]))
-    );
+    assert_eq!(r.names(), (Some("usapyon-on-note"), Some("KShogi900")));
     // The shogi issue: "all 103 recorded moves are legal".
     assert_eq!(r.moves().len(), 103);
     assert_eq!(r.end(), None, "the record ends without a special move");
@@ -116,7 +117,8 @@ fn v22_and_v30_features() {
     let r = &records[0];
     assert_eq!(r.version(), Some("3.0"));
     assert_eq!(r.encoding(), Some(&b"UTF-8"[..]));
-    assert_eq!(r.names().0, Some("先手".as_bytes()));
+    assert_eq!(r.names().0, Some("先手"));
+    assert_eq!(r.names_raw().0, Some("先手".as_bytes()));
     let t = r.time_control().unwrap();
     assert_eq!(
         (
@@ -420,4 +422,13 @@ mod round_trip {
             prop_assert_eq!(write_kifu(&parsed), text);
         }
     }
+}
+
+#[test]
+fn a_name_that_is_not_utf8_is_only_in_the_raw_names() {
+    // `N+` in Shift_JIS (先手 = 0x90 0xE6 0x8E 0xE8), `N-` in ASCII.
+    let records = parse_kifu(b"V2\nN+\x90\xe6\x8e\xe8\nN-b\nPI\n+\n").unwrap();
+    let r = &records[0];
+    assert_eq!(r.names(), (None, Some("b")));
+    assert_eq!(r.names_raw().0, Some(&b"\x90\xe6\x8e\xe8"[..]));
 }

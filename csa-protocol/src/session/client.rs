@@ -733,6 +733,34 @@ impl<I: Timestamp> Client<I> {
         Ok(())
     }
 
+    /// Resigns: sends `%TORYO` on our turn. The server ends the game
+    /// (`#RESIGN` `#LOSE`) and [`Event::GameEnded`] follows.
+    ///
+    /// ```
+    /// # use core::time::Duration;
+    /// # use csa_protocol::session::{Client, ClientConfig, CommandError};
+    /// # use csa_protocol::types::{Password, UserName};
+    /// # let config = ClientConfig::new(UserName::new("a").unwrap(), Password::new("p").unwrap());
+    /// let mut client: Client<Duration> = Client::new(config, Duration::ZERO);
+    /// assert_eq!(client.resign(Duration::ZERO), Err(CommandError::NoGame));
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Client::special`].
+    pub fn resign(&mut self, now: I) -> Result<(), CommandError> {
+        self.special(SpecialMove::Toryo, now)
+    }
+
+    /// Declares a win by the entering-king rule: sends `%KACHI` on our
+    /// turn. The server answers `#JISHOGI` with `#WIN` when the
+    /// declaration holds (`#ILLEGAL_MOVE` `#LOSE` when it does not).
+    ///
+    /// # Errors
+    /// As [`Client::special`].
+    pub fn declare_win(&mut self, now: I) -> Result<(), CommandError> {
+        self.special(SpecialMove::Kachi, now)
+    }
+
     /// Sends `%TORYO`, `%KACHI` or `%CHUDAN` instead of a move.
     ///
     /// # Errors
