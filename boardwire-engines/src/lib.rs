@@ -20,7 +20,6 @@
 //! | [`convert`] | USI ⇄ board-core ⇄ CSA moves; Floodgate comments `'* <score> <PV>` |
 //! | [`process`] | the tokio child-process driver: spawn (no shell), line cap, timeouts |
 //! | [`usi_engine`] | a USI engine through its handshake, games and moves |
-//! | [`kifu`] | a CSA kifu (V2.2) writer |
 //!
 //! Engine output is decoded without allocating (`decode` borrows the
 //! line); encoders cannot fail (texts are validated when made).
@@ -30,7 +29,6 @@ pub mod dxp_bridge;
 pub mod error;
 pub mod hub;
 pub mod hub_engine;
-pub mod kifu;
 mod line_engine;
 pub mod parse;
 pub mod process;

@@ -1245,3 +1245,138 @@ pub fn write_item(item: &Item<'_>, out: &mut Vec<u8>) {
     }
     out.push(b'\n');
 }
+
+// ------------------------------------------------------------ game writer
+
+/// One move of a [`Kifu`] to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameMove {
+    /// The CSA move (`+7776FU`).
+    pub csa: CsaMove,
+    /// Seconds charged (`T` line).
+    pub time: Option<u64>,
+    /// A comment written after it (`'` added; a Floodgate evaluation is
+    /// `* 30 -3334FU`). Line ends in it are written as spaces.
+    pub comment: Option<alloc::string::String>,
+}
+
+/// A played game to write as a kifu file (the CSA standard file format
+/// V2.2, as [`parse_kifu`] reads it): names, game id, start time, the
+/// position (`PI` for the initial position, else `P1`..`P9` and hands),
+/// every move with its `T` line and its comment, the end statement.
+/// `Display` writes the file, with [`write_record`] (the one CSA writer),
+/// so it reads back with [`parse_kifu`].
+///
+/// ```
+/// use board_core::shogi::Position;
+/// use csa_protocol::kifu::{GameMove, Kifu, KifuSpecial};
+///
+/// let start = Position::startpos();
+/// let k = Kifu {
+///     names: [Some("sente".into()), Some("gote".into())],
+///     game_id: None,
+///     start: &start,
+///     moves: vec![GameMove { csa: "+7776FU".parse()?, time: Some(3), comment: Some("* 30".into()) }],
+///     end: Some(KifuSpecial::Toryo),
+/// };
+/// assert_eq!(k.to_string(), "V2.2\nN+sente\nN-gote\nPI\n+\n+7776FU\nT3\n'* 30\n%TORYO\n");
+/// # Ok::<(), board_core::shogi::ParseCsaMoveError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kifu<'a> {
+    /// Sente's and gote's names (`N+`, `N-`).
+    pub names: [Option<alloc::string::String>; 2],
+    /// `$EVENT`: the game id.
+    pub game_id: Option<alloc::string::String>,
+    /// The start position.
+    pub start: &'a board_core::shogi::Position,
+    /// The moves from it.
+    pub moves: Vec<GameMove>,
+    /// The end statement.
+    pub end: Option<KifuSpecial>,
+}
+
+/// The kifu end statement of a CSA server's end reason (`#RESIGN` →
+/// `%TORYO`, `#TIME_UP` → `%TIME_UP`, `#SENNICHITE` → `%SENNICHITE`,
+/// `#JISHOGI` → `%KACHI`, `#MAX_MOVES` → `%MAX_MOVES`, `#ILLEGAL_MOVE` →
+/// `%ILLEGAL_MOVE`, `#OUTE_SENNICHITE` → `%±ILLEGAL_ACTION` of the side
+/// that checked, here the side not to move, `#CHUDAN` → `%CHUDAN`).
+pub fn end_statement(
+    reason: crate::message::EndReason,
+    to_move: board_core::shogi::Color,
+) -> Option<KifuSpecial> {
+    use crate::message::EndReason;
+    use board_core::shogi::Color;
+    Some(match reason {
+        EndReason::Resign => KifuSpecial::Toryo,
+        EndReason::TimeUp => KifuSpecial::TimeUp,
+        EndReason::Sennichite => KifuSpecial::Sennichite,
+        EndReason::Jishogi => KifuSpecial::Kachi,
+        EndReason::MaxMoves => KifuSpecial::MaxMoves,
+        EndReason::IllegalMove => KifuSpecial::IllegalMove,
+        EndReason::Chudan => KifuSpecial::Chudan,
+        EndReason::OuteSennichite => match to_move {
+            Color::Black => KifuSpecial::IllegalActionWhite,
+            Color::White => KifuSpecial::IllegalActionBlack,
+        },
+        _ => return None,
+    })
+}
+
+fn one_line(s: &str) -> alloc::string::String {
+    s.replace(['\r', '\n'], " ")
+}
+
+impl fmt::Display for Kifu<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use alloc::string::{String, ToString};
+        use board_core::shogi::Position;
+        let names = self.names.clone().map(|n| n.map(|n| one_line(&n)));
+        let game_id = self.game_id.as_deref().map(one_line);
+        let comments: Vec<Option<String>> = self
+            .moves
+            .iter()
+            .map(|m| m.comment.as_deref().map(one_line))
+            .collect();
+        let position = (!self.start.same_position(&Position::startpos()))
+            .then(|| self.start.csa().to_string());
+        let mut items = alloc::vec![Item::Version("2.2")];
+        for (side, name) in [Side::Black, Side::White].into_iter().zip(&names) {
+            if let Some(name) = name {
+                items.push(Item::Name {
+                    side,
+                    name: name.as_bytes(),
+                });
+            }
+        }
+        if let Some(id) = &game_id {
+            items.push(Item::Info {
+                key: "EVENT",
+                value: id.as_bytes(),
+            });
+        }
+        match &position {
+            None => items.extend([Item::Position("PI"), Item::SideToMove(Side::Black)]),
+            Some(text) => items.extend(text.lines().map(|line| match line {
+                "+" => Item::SideToMove(Side::Black),
+                "-" => Item::SideToMove(Side::White),
+                line => Item::Position(line),
+            })),
+        }
+        for (m, comment) in self.moves.iter().zip(&comments) {
+            items.push(Item::Move(m.csa));
+            if let Some(t) = m.time {
+                items.push(Item::Time(MoveTime::from_secs(t)));
+            }
+            if let Some(c) = comment.as_deref().and_then(|c| Comment::new(c.as_bytes())) {
+                items.push(Item::Comment(c));
+            }
+        }
+        if let Some(e) = self.end {
+            items.push(Item::Special(e));
+        }
+        let mut out = Vec::new();
+        write_record(&Record { items }, &mut out);
+        f.write_str(&String::from_utf8_lossy(&out))
+    }
+}

@@ -206,7 +206,37 @@ pub struct GameNameTime {
     pub fischer: bool,
 }
 
+/// A Floodgate game name: `floodgate-<total>-<byoyomi>` with an optional
+/// `F` (Fischer) suffix, the whole name (shogi-server's rule; a longer name
+/// such as `floodgate-600-10-x` is an ordinary game). In a Floodgate game
+/// the server assigns the sides: a `%%GAME` with side `+` or `-` is
+/// refused ([`spec::csa`](crate::spec::csa), *Extended mode (x1)*).
+///
+/// ```
+/// use csa_protocol::types::is_floodgate_game;
+/// assert!(is_floodgate_game("floodgate-300-10F"));
+/// assert!(!is_floodgate_game("floodgate-600-10-x"));
+/// ```
+pub fn is_floodgate_game(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("floodgate-") else {
+        return false;
+    };
+    let rest = rest.strip_suffix('F').unwrap_or(rest);
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let mut parts = rest.split('-');
+    matches!(
+        (parts.next(), parts.next(), parts.next()),
+        (Some(total), Some(byoyomi), None) if digits(total) && digits(byoyomi)
+    )
+}
+
 impl GameName<'_> {
+    /// Whether this is a Floodgate game ([`is_floodgate_game`]): the
+    /// server assigns the sides.
+    pub fn is_floodgate(&self) -> bool {
+        is_floodgate_game(self.as_str())
+    }
+
     /// Splits `<base>-<total>-<byoyomi>[F]`; `None` when the name has no such
     /// suffix (shogi-server then refuses the game).
     ///

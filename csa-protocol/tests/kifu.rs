@@ -432,3 +432,40 @@ fn a_name_that_is_not_utf8_is_only_in_the_raw_names() {
     assert_eq!(r.names(), (None, Some("b")));
     assert_eq!(r.names_raw().0, Some(&b"\x90\xe6\x8e\xe8"[..]));
 }
+
+#[test]
+fn a_written_game_reads_back() {
+    use board_core::shogi::{Color, Position};
+    use csa_protocol::kifu::{GameMove, Kifu, KifuSpecial, end_statement};
+    use csa_protocol::message::EndReason;
+
+    let start = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b P 1").unwrap();
+    let k = Kifu {
+        names: [Some("a".into()), Some("b\nc".into())],
+        game_id: Some("g-0-1+a+b+1".into()),
+        start: &start,
+        moves: vec![
+            GameMove {
+                csa: "+0055FU".parse().unwrap(),
+                time: Some(1),
+                comment: Some("* 100 -5152OU".into()),
+            },
+            GameMove {
+                csa: "-5152OU".parse().unwrap(),
+                time: Some(0),
+                comment: None,
+            },
+        ],
+        end: end_statement(EndReason::MaxMoves, Color::Black),
+    };
+    let text = k.to_string();
+    let records = parse_kifu(text.as_bytes()).unwrap();
+    assert_eq!(records.len(), 1);
+    let r = &records[0];
+    let moves = r.moves();
+    assert_eq!(moves.len(), 2);
+    assert_eq!(moves[0].mv.to_string(), "+0055FU");
+    assert_eq!(r.names().1, Some("b c"));
+    assert_eq!(r.end().map(|e| e.0), Some(KifuSpecial::MaxMoves));
+    assert!(text.contains("P1 *  *  *  * -OU *  *  *  * \n"), "{text}");
+}

@@ -12,6 +12,7 @@
 mod client_line;
 mod server_line;
 mod summary;
+mod x1_block;
 
 pub use client_line::{ClientMessage, GameRequest, SpecialMove, X1Command};
 pub use server_line::{
@@ -21,6 +22,7 @@ pub use summary::{
     FieldKey, GameSummary, GameSummaryReader, PositionSection, SummaryError, TimeBase, TimeSection,
     TimeUnit,
 };
+pub use x1_block::{X1Block, X1Push};
 
 pub(crate) use client_line::decode_client_line;
 pub(crate) use server_line::decode_server_line;

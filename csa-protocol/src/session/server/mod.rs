@@ -1153,8 +1153,8 @@ impl<I: Timestamp> boardwire_proto::Session for Server<I> {
 #[cfg(test)]
 mod tests {
     use super::login::gamename_from_password;
-    use super::matching::is_floodgate_name;
     use super::*;
+    use crate::types::is_floodgate_game as is_floodgate_name;
 
     #[test]
     fn floodgate_game_names() {
