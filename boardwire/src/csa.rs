@@ -623,7 +623,7 @@ impl CsaWire {
 
     /// A line we sent (its `Display`: a `LOGIN` password as `*****`).
     pub(crate) fn sent(&mut self, t: &mut Transcript, msg: &ClientMessage<'_>, len: usize) {
-        t.sent(len, &msg.to_string());
+        t.sent(len, &msg.shown().to_string());
     }
 
     /// A line we received, decoded.
@@ -661,7 +661,7 @@ impl CsaWire {
             ServerMessage::X1(r) if X1Block::start(r).is_some() => {
                 self.block = X1Block::start(r).map(|b| (Block::X1(b), len));
             }
-            m => t.received(len, &clean(&m.to_string())),
+            m => t.received(len, &clean(&m.shown().to_string())),
         }
     }
 

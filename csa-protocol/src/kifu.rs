@@ -210,6 +210,21 @@ pub enum Item<'a> {
     Blank,
 }
 
+impl Item<'_> {
+    /// The statement in words (what `boardwire csa decode` prints for a
+    /// kifu line): `move +7776FU: sente FU 7g to 7f`, `name of sente (+):
+    /// alice`. Raw text that is not UTF-8 is shown with U+FFFD.
+    pub fn describe(&self) -> impl fmt::Display + '_ {
+        crate::describe::kifu_text(self).1
+    }
+
+    /// What kind of statement this is, as `boardwire csa decode` labels it:
+    /// `comment`, `name`, `info` or `statement`.
+    pub fn kind(&self) -> &'static str {
+        crate::describe::kifu_text(self).0
+    }
+}
+
 /// One game record of a kifu file.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Record<'a> {

@@ -692,6 +692,35 @@ impl fmt::Display for MoveTime {
 
 /// Writes bytes as text: valid UTF-8 as is (control characters escaped),
 /// other bytes as `\xNN`.
+/// Bytes for a person, on one line: UTF-8 text as it is, control
+/// characters (C0, DEL, C1) and bytes that are not UTF-8 as `\xNN`, so
+/// that text from a peer cannot drive a terminal. The workspace's one
+/// escaper of peer text.
+///
+/// ```
+/// use csa_protocol::types::Escaped;
+/// assert_eq!(Escaped(b"a\x1b[2J\xff").to_string(), "a\\x1b[2J\\xff");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Escaped<'b>(pub &'b [u8]);
+
+impl fmt::Display for Escaped<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_escaped(f, self.0)
+    }
+}
+
+/// `bytes` as text: UTF-8 as it is, other bytes as U+FFFD.
+pub(crate) fn write_lossy(f: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result {
+    for chunk in bytes.utf8_chunks() {
+        f.write_str(chunk.valid())?;
+        if !chunk.invalid().is_empty() {
+            f.write_str("\u{FFFD}")?;
+        }
+    }
+    Ok(())
+}
+
 pub(crate) fn write_escaped(f: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result {
     use fmt::Write as _;
     for chunk in bytes.utf8_chunks() {

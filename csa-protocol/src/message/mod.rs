@@ -6,8 +6,10 @@
 //!
 //! Every message encodes with `encode(&self, out)` (the line and its LF)
 //! or `to_bytes()`, and cannot fail: values are validated when they are
-//! constructed. `Display` is what a person reads in a transcript: the wire
-//! line, with a `LOGIN` password shown as `*****`.
+//! constructed. `Display` is the wire line without its LF (for every message
+//! type, `Game_Summary` lines and blocks and x1 replies included); `shown()`
+//! is the line as a transcript shows it (a `LOGIN` password as `*****`,
+//! control bytes escaped); `describe()` is the message in words.
 
 mod client_line;
 mod server_line;
