@@ -166,7 +166,10 @@ impl<I: Timestamp> Server<I> {
     /// `None` for a player shogi-server does not rate.
     pub(super) fn rating_id(&self, conn: ConnId) -> Option<String> {
         let l = self.conns.get(&conn)?.login.as_ref()?;
+        // Unrated without a password, whichever ids are written.
         let password = rated_password(&l.password, l.x1)?;
+        #[cfg(not(feature = "rating-ids"))]
+        let _ = password;
         Some(match self.config.rating_ids {
             RatingIds::Names => l.name.clone(),
             #[cfg(feature = "rating-ids")]
