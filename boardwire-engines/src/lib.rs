@@ -22,7 +22,6 @@
 //! | [`convert`] | USI ⇄ board-core ⇄ CSA moves; Floodgate comments `'* <score> <PV>` |
 //! | [`process`] | the tokio child-process driver: spawn (no shell), line cap, timeouts |
 //! | [`usi_engine`] | a USI engine through its handshake, games and moves |
-//! | [`kifu`] | a CSA kifu (V2.2) writer |
 //!
 //! The three bridges have one shape: `spawn` starts the engine in a task
 //! of its own (driven by the one child-process driver, [`process`]) and
@@ -43,7 +42,6 @@ pub mod dxp_bridge;
 pub mod error;
 pub mod hub;
 pub mod hub_engine;
-pub mod kifu;
 mod line_engine;
 pub mod parse;
 pub mod process;

@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 
 use board_core::player::Player;
 use csa_protocol::message::{
-    ClientMessage, EndReason, GameSummary, ServerMessage, SpecialMove, SummaryLine, X1Command,
-    X1Reply,
+    ClientMessage, EndReason, GameSummary, ServerMessage, SpecialMove, SummaryLine, X1Block,
+    X1Command, X1Push, X1Reply,
 };
 use csa_protocol::net::{self, Activity, ConnectError, Limits, ServeEvent};
 use csa_protocol::session::{
@@ -461,7 +461,7 @@ fn connect(
     };
     // Floodgate games pick the sides themselves: shogi-server and `csa
     // serve` refuse a side there (csa-protocol's spec/csa.md, *Extended mode (x1)*).
-    if side != SidePreference::Any && is_floodgate_game(&game) {
+    if side != SidePreference::Any && csa_protocol::types::is_floodgate_game(&game) {
         return Err(input(format!(
             "--side: a Floodgate game ({game}) takes no side: the server assigns it (use --side '*')"
         )));
@@ -548,18 +548,6 @@ fn connect(
     })
 }
 
-/// `floodgate-<total>-<byoyomi>` with an optional `F` (shogi-server's
-/// Floodgate game names; `floodgate-600-10-x` is an ordinary game).
-fn is_floodgate_game(name: &str) -> bool {
-    let Some(rest) = name.strip_prefix("floodgate-") else {
-        return false;
-    };
-    let rest = rest.strip_suffix('F').unwrap_or(rest);
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    rest.split_once('-')
-        .is_some_and(|(total, byoyomi)| digits(total) && digits(byoyomi))
-}
-
 /// `csa connect --engine`: the engine first (its handshake), then the
 /// connection.
 async fn connect_engine(
@@ -618,8 +606,8 @@ const MAX_X1_BLOCK_LINES: usize = 256;
 enum Block {
     /// `Game_Summary` lines so far.
     Summary { lines: usize },
-    /// The x1 reply's prefix (`##[TAG]`, `[<id>]`, a space) and the bodies.
-    X1 { prefix: String, lines: Vec<String> },
+    /// The x1 reply's lines so far.
+    X1(X1Block),
 }
 
 /// Renders a client's wire traffic from the decoded messages: one line per
@@ -635,7 +623,7 @@ impl CsaWire {
 
     /// A line we sent (its `Display`: a `LOGIN` password as `*****`).
     pub(crate) fn sent(&mut self, t: &mut Transcript, msg: &ClientMessage<'_>, len: usize) {
-        t.sent(len, &msg.to_string());
+        t.sent(len, &msg.shown().to_string());
     }
 
     /// A line we received, decoded.
@@ -649,20 +637,20 @@ impl CsaWire {
                 *n += len;
                 return;
             }
-            (Some((Block::X1 { prefix, lines }, n)), ServerMessage::X1(r))
-                if *prefix == x1_prefix(r) =>
-            {
-                lines.push(r.body());
-                *n += len;
-                if r.is_end() {
-                    self.flush(t, "");
-                } else if lines.len() >= MAX_X1_BLOCK_LINES {
-                    // A server that never ends the reply cannot grow the
-                    // block: show what came so far and start afresh.
-                    self.flush(t, " (continued)");
+            (Some((Block::X1(block), n)), ServerMessage::X1(r)) => match block.push(r) {
+                X1Push::NotPart => self.flush(t, " (unfinished)"),
+                push => {
+                    *n += len;
+                    if push == X1Push::Ended {
+                        self.flush(t, "");
+                    } else if block.lines().len() >= MAX_X1_BLOCK_LINES {
+                        // A server that never ends the reply cannot grow the
+                        // block: show what came so far and start afresh.
+                        self.flush(t, " (continued)");
+                    }
+                    return;
                 }
-                return;
-            }
+            },
             (Some(_), _) => self.flush(t, " (unfinished)"),
             (None, _) => {}
         }
@@ -670,16 +658,10 @@ impl CsaWire {
             ServerMessage::Summary(SummaryLine::Begin(b)) if b.as_str() == "Game_Summary" => {
                 self.block = Some((Block::Summary { lines: 1 }, len));
             }
-            ServerMessage::X1(r) if r.is_multi_line() && !r.is_end() => {
-                self.block = Some((
-                    Block::X1 {
-                        prefix: x1_prefix(r),
-                        lines: vec![r.body()],
-                    },
-                    len,
-                ));
+            ServerMessage::X1(r) if X1Block::start(r).is_some() => {
+                self.block = X1Block::start(r).map(|b| (Block::X1(b), len));
             }
-            m => t.received(len, &clean(&m.to_string())),
+            m => t.received(len, &clean(&m.shown().to_string())),
         }
     }
 
@@ -755,24 +737,8 @@ impl CsaWire {
                     &format!("BEGIN Game_Summary ...  ({lines} lines){suffix}"),
                 );
             }
-            Some((Block::X1 { prefix, lines }, len)) => {
-                let shown: Vec<&str> = if lines.len() <= 6 {
-                    lines.iter().map(String::as_str).collect()
-                } else {
-                    let mut v: Vec<&str> = lines[..3].iter().map(String::as_str).collect();
-                    v.push("...");
-                    v.extend(lines[lines.len() - 2..].iter().map(String::as_str));
-                    v
-                };
-                let n = lines.len();
-                let plural = if n == 1 { "" } else { "s" };
-                t.received(
-                    len,
-                    &clean(&format!(
-                        "{prefix}{}  ({n} line{plural}){suffix}",
-                        shown.join(" | ")
-                    )),
-                );
+            Some((Block::X1(block), len)) => {
+                t.received(len, &clean(&format!("{}{suffix}", block.summary())));
             }
             None => {}
         }
@@ -795,15 +761,6 @@ fn clean(text: &str) -> std::borrow::Cow<'_, str> {
         }
     }
     out.into()
-}
-
-/// `##[TAG] ` or `##[TAG][<game id>] `: what the lines of one multi-line
-/// x1 reply share.
-fn x1_prefix(r: &X1Reply<'_>) -> String {
-    match r.game_id() {
-        Some(id) => format!("##[{}][{id}] ", r.tag()),
-        None => format!("##[{}] ", r.tag()),
-    }
 }
 
 // ------------------------------------------------------------- client

@@ -16,12 +16,8 @@ use std::io::{Read, Write};
 use csa_protocol::decode::decode as decode_line;
 use csa_protocol::error::MessageKind;
 use csa_protocol::framer::{Framer, Status};
-use csa_protocol::kifu::{Item, Statement, Statements, check_rules};
-use csa_protocol::message::{
-    ClientMessage, EndReason, GameResult, ServerMessage, ServerSpecial, SpecialMove, SummaryLine,
-    X1Command, X1Reply,
-};
-use csa_protocol::types::{Side, SidePreference};
+use csa_protocol::kifu::{Statement, Statements, check_file_rules};
+use csa_protocol::message::{ClientMessage, ServerMessage};
 
 use crate::Failure;
 use crate::batch::json_string;
@@ -233,7 +229,7 @@ type Reading = Result<Option<String>, String>;
 fn client(line: &[u8]) -> (Reading, String) {
     match decode_line::<ClientMessage>(line) {
         Ok(ClientMessage::Unrecognised(_)) => (Ok(None), show(line)),
-        Ok(m) => (Ok(Some(client_text(&m))), m.to_string()),
+        Ok(m) => (Ok(Some(m.describe().to_string())), m.shown().to_string()),
         Err(e) if e.message == MessageKind::Login => (
             Err(e.to_string()),
             "LOGIN *****  (malformed: fields not shown)".into(),
@@ -246,7 +242,7 @@ fn client(line: &[u8]) -> (Reading, String) {
 fn server(line: &[u8]) -> (Reading, String) {
     let reading = match decode_line::<ServerMessage>(line) {
         Ok(ServerMessage::Unrecognised(_)) => Ok(None),
-        Ok(m) => Ok(Some(server_text(&m))),
+        Ok(m) => Ok(Some(m.describe().to_string())),
         Err(e) => Err(e.to_string()),
     };
     (reading, show(line))
@@ -450,16 +446,16 @@ fn summarised(text: &str) -> Option<&str> {
 }
 
 /// Prints the statements of a kifu, each with its line in the file and
-/// its record (`kifu1` for the first, as [`check_rules`] numbers them).
+/// its record (`kifu1` for the first, as [`check_file_rules`] numbers them).
 /// The first malformed statement, or else the first position or move that
-/// the rules refuse ([`check_rules`]), ends the listing: the statements
+/// the rules refuse ([`check_file_rules`]), ends the listing: the statements
 /// of the lines before it are printed, then the error, and the run fails
 /// naming that line.
 fn decode_kifu(data: &[u8], json: bool, out: &mut dyn Write) -> Result<(), Failure> {
     // Where the kifu stops: its line, the line's start in the file, why.
     // The first malformed statement is found without collecting records.
     let stop = match Statements::new(data).find_map(Result::err) {
-        None => check_rules(data).err().map(|bad| {
+        None => check_file_rules(data).err().map(|bad| {
             (
                 bad.line,
                 bad.offset - bad.column,
@@ -487,7 +483,7 @@ fn print_kifu(data: &[u8], json: bool, out: &mut dyn Write) -> Result<(), Failur
         let line = statements.line();
         let direction = format!("kifu{record}");
         let (kind, reading) = match statement {
-            Ok(Statement::Item(item)) => kifu_text(&item),
+            Ok(Statement::Item(item)) => (item.kind(), item.describe().to_string()),
             Ok(Statement::RecordEnd) => {
                 record += 1;
                 continue;
@@ -501,233 +497,6 @@ fn print_kifu(data: &[u8], json: bool, out: &mut dyn Write) -> Result<(), Failur
 }
 
 // ------------------------------------------------------------ readings
-
-fn side_word(side: Side) -> &'static str {
-    match side {
-        Side::Black => "sente (+)",
-        Side::White => "gote (-)",
-    }
-}
-
-fn preference_word(p: SidePreference) -> &'static str {
-    p.side().map_or("either side (*)", side_word)
-}
-
-/// `sente FU 7g to 7f`, `gote drops KA on 5e` (piece after the move, as
-/// CSA writes it; squares in USI form).
-fn move_words(mv: &board_core::shogi::CsaMove) -> String {
-    let side = match mv.color() {
-        board_core::shogi::Color::Black => "sente",
-        board_core::shogi::Color::White => "gote",
-    };
-    match mv.from() {
-        Some(from) => format!("{side} {} {from} to {}", mv.piece(), mv.to()),
-        None => format!("{side} drops {} on {}", mv.piece(), mv.to()),
-    }
-}
-
-fn special_words(s: SpecialMove) -> &'static str {
-    match s {
-        SpecialMove::Toryo => "%TORYO: resign",
-        SpecialMove::Kachi => "%KACHI: declare a win (jishogi)",
-        SpecialMove::Chudan => "%CHUDAN: abort the game",
-    }
-}
-
-/// A client line in words.
-fn client_text(m: &ClientMessage<'_>) -> String {
-    match m {
-        ClientMessage::KeepAlive => "keep-alive (empty line)".into(),
-        ClientMessage::Login { name, x1, .. } => format!(
-            "LOGIN: name {name}, password hidden, {}",
-            if *x1 { "x1 mode" } else { "CSA mode" }
-        ),
-        ClientMessage::Logout => "LOGOUT".into(),
-        ClientMessage::Agree(None) => "AGREE: the offered game".into(),
-        ClientMessage::Agree(Some(id)) => format!("AGREE: game {id}"),
-        ClientMessage::Reject(None) => "REJECT: the offered game".into(),
-        ClientMessage::Reject(Some(id)) => format!("REJECT: game {id}"),
-        ClientMessage::Move { mv, comment } => {
-            let mut s = format!("move {mv}: {}", move_words(mv));
-            if let Some(c) = comment {
-                s.push_str(&format!(", comment \"{c}\""));
-            }
-            s
-        }
-        ClientMessage::Special(s) => special_words(*s).into(),
-        ClientMessage::X1(c) => x1_command_text(c),
-        // `Unrecognised` never comes here (see `client`).
-        _ => "a client message this version cannot show".into(),
-    }
-}
-
-fn x1_command_text(c: &X1Command<'_>) -> String {
-    match c {
-        X1Command::Who => "%%WHO: list the players".into(),
-        X1Command::Chat(t) => format!("%%CHAT: \"{t}\""),
-        X1Command::Game(None) => "%%GAME: stop waiting".into(),
-        X1Command::Game(Some(r)) => format!(
-            "%%GAME: wait for game {} as {}",
-            r.name,
-            preference_word(r.side)
-        ),
-        X1Command::Challenge(r) => format!(
-            "%%CHALLENGE: game {} as {}",
-            r.name,
-            preference_word(r.side)
-        ),
-        X1Command::List => "%%LIST: list the games".into(),
-        X1Command::Show(id) => format!("%%SHOW: game {id}"),
-        X1Command::MonitorOn(id) => format!("%%MONITORON: watch game {id}"),
-        X1Command::MonitorOff(id) => format!("%%MONITOROFF: stop watching game {id}"),
-        X1Command::Monitor2On(id) => format!("%%MONITOR2ON: watch game {id}"),
-        X1Command::Monitor2Off(id) => format!("%%MONITOR2OFF: stop watching game {id}"),
-        X1Command::Rating => "%%RATING: list the ratings".into(),
-        X1Command::SetBuoy { name, moves, count } => format!(
-            "%%SETBUOY: buoy {name}, moves {moves}, {}",
-            match count {
-                Some(n) => format!("{n} game(s)"),
-                None => "count not given (1)".into(),
-            }
-        ),
-        X1Command::DeleteBuoy(name) => format!("%%DELETEBUOY: buoy {name}"),
-        X1Command::GetBuoyCount(name) => format!("%%GETBUOYCOUNT: buoy {name}"),
-        X1Command::Version => "%%VERSION".into(),
-        X1Command::Help => "%%HELP".into(),
-        X1Command::Fork { game_id, buoy, nth } => format!(
-            "%%FORK: game {game_id}, buoy {}, {}",
-            buoy.as_ref()
-                .map_or("chosen by the server".into(), |b| b.to_string()),
-            nth.map_or("all moves but the last".into(), |n| format!(
-                "first {n} moves"
-            ))
-        ),
-        _ => "%%: an x1 command this version cannot show".into(),
-    }
-}
-
-fn time_words(time: Option<csa_protocol::types::MoveTime>) -> String {
-    time.map_or(String::new(), |t| format!(", {t} s"))
-}
-
-/// A server line in words.
-fn server_text(m: &ServerMessage<'_>) -> String {
-    match m {
-        ServerMessage::KeepAlive => "keep-alive (empty line)".into(),
-        ServerMessage::LoginOk(name) => format!("LOGIN OK: logged in as {name}"),
-        ServerMessage::LoginIncorrect => "LOGIN incorrect: login refused".into(),
-        ServerMessage::LoginUsage => "LOGIN usage hint: the LOGIN line was malformed".into(),
-        ServerMessage::AlreadyConnected(name) => {
-            format!("login refused: {name} is already connected")
-        }
-        ServerMessage::LogoutCompleted => "LOGOUT completed".into(),
-        ServerMessage::Summary(s) => match s {
-            SummaryLine::Begin(b) => format!("Game_Summary: BEGIN {}", b.as_str()),
-            SummaryLine::End(b) => format!("Game_Summary: END {}", b.as_str()),
-            SummaryLine::Field { key, value } => {
-                format!("Game_Summary: {} = \"{value}\"", key.as_str())
-            }
-            SummaryLine::Position(p) => format!("Game_Summary: position line {}", p.as_str()),
-            SummaryLine::SideToMove(side) => {
-                format!("Game_Summary: {} to move", side_word(*side))
-            }
-        },
-        ServerMessage::Start(id) => format!("START: game {id}"),
-        ServerMessage::Reject { game_id, by } => format!("REJECT: game {game_id} by {by}"),
-        ServerMessage::Move { mv, time } => {
-            format!("move {mv}: {}{}", move_words(mv), time_words(*time))
-        }
-        ServerMessage::Special { special, time } => {
-            let what = match special {
-                ServerSpecial::Toryo => "%TORYO: resigned",
-                ServerSpecial::Kachi => "%KACHI: declared a win (jishogi)",
-            };
-            format!("{what}{}", time_words(*time))
-        }
-        ServerMessage::Reason(r) => format!(
-            "{}: game over, {}",
-            r.as_str(),
-            match r {
-                EndReason::Resign => "resignation",
-                EndReason::TimeUp => "time up",
-                EndReason::IllegalMove => "illegal move",
-                EndReason::Sennichite => "repetition (sennichite)",
-                EndReason::OuteSennichite => "perpetual check (oute sennichite)",
-                EndReason::Jishogi => "a valid win declaration (jishogi)",
-                EndReason::MaxMoves => "move limit reached",
-                EndReason::Chudan => "interrupted",
-                EndReason::IllegalAction => "illegal action",
-                _ => "another reason",
-            }
-        ),
-        ServerMessage::GameResult(o) => format!(
-            "{}: {}",
-            o.as_str(),
-            match o {
-                GameResult::Win => "the receiver won",
-                GameResult::Lose => "the receiver lost",
-                GameResult::Draw => "draw",
-                GameResult::Censored => "no result (move limit)",
-            }
-        ),
-        ServerMessage::X1(r) => x1_reply_text(r),
-        // `Unrecognised` never comes here (see `server`).
-        _ => "a server message this version cannot show".into(),
-    }
-}
-
-fn x1_reply_text(r: &X1Reply<'_>) -> String {
-    match r {
-        X1Reply::LoginOk => "##[LOGIN]: logged in, x1 mode".into(),
-        X1Reply::Ok(tag) => format!("##[{}]: +OK (end of reply)", tag.as_str()),
-        X1Reply::Who(w) => {
-            let mut s = format!(
-                "##[WHO]: player {}, protocol {}, {}",
-                w.name.as_str(),
-                w.protocol.as_str(),
-                w.status.as_str()
-            );
-            if let Some((game, side)) = &w.game {
-                s.push_str(&format!(", game {} side {}", game.as_str(), side.as_str()));
-            }
-            s
-        }
-        X1Reply::Chat { sender, text } => format!("##[CHAT]: from {sender}: \"{text}\""),
-        X1Reply::List(id) => format!("##[LIST]: game {id}"),
-        X1Reply::Show(t) => format!("##[SHOW]: {t}"),
-        X1Reply::Monitor { game_id, line } => format!("##[MONITOR]: game {game_id}: {line}"),
-        X1Reply::Monitor2 { game_id, line } => format!("##[MONITOR2]: game {game_id}: {line}"),
-        X1Reply::Rating(t) => format!("##[RATING]: {t}"),
-        X1Reply::BuoyCount(-1) => "##[GETBUOYCOUNT]: no such buoy (-1)".into(),
-        X1Reply::BuoyCount(n) => format!("##[GETBUOYCOUNT]: {n} game(s) left"),
-        X1Reply::Version(t) => format!("##[VERSION]: {t}"),
-        X1Reply::Help(t) => format!("##[HELP]: {t}"),
-        X1Reply::Error(t) => format!("##[ERROR]: {t}"),
-        X1Reply::Other { tag, text } => format!("##[{}]: {text}", tag.as_str()),
-        _ => "##[...]: an x1 reply this version cannot show".into(),
-    }
-}
-
-/// A kifu statement: its kind and its reading.
-fn kifu_text(item: &Item<'_>) -> (&'static str, String) {
-    let lossy = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    match item {
-        Item::Comment(c) => ("comment", format!("comment: {}", lossy(c.as_bytes()))),
-        Item::Name { side, name } => (
-            "name",
-            format!("name of {}: {}", side_word(*side), lossy(name)),
-        ),
-        Item::Info { key, value } => ("info", format!("${key}: {}", lossy(value))),
-        Item::Version(v) => ("statement", format!("version {v}")),
-        Item::Position(p) => ("statement", format!("position line {p}")),
-        Item::SideToMove(side) => ("statement", format!("{} to move", side_word(*side))),
-        Item::Move(mv) => ("statement", format!("move {mv}: {}", move_words(mv))),
-        Item::Time(t) => ("statement", format!("time {t} s")),
-        Item::Special(s) => ("statement", format!("special {}", s.as_str())),
-        Item::Blank => ("statement", "blank line".into()),
-        _ => ("statement", "a statement this version cannot show".into()),
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -17,12 +17,12 @@ use std::time::{Duration, Instant};
 
 use board_core::shogi::{Color, Move, Position};
 use boardwire_engines::convert::floodgate_comment;
-use boardwire_engines::kifu::{Kifu, KifuMove, end_statement};
 use boardwire_engines::process::{EngineSpec, Limits as EngineLimits};
 use boardwire_engines::time::{clocks, go};
 use boardwire_engines::types::EngineOption;
 use boardwire_engines::usi::{BestMove, GameOver, Go};
 use boardwire_engines::usi_engine::{Thought, Timeouts, UsiEngine};
+use csa_protocol::kifu::{GameMove, Kifu, end_statement};
 use csa_protocol::message::{EndReason, SpecialMove, X1Reply};
 use csa_protocol::net::{self, Activity, ConnectError, ConnectInput, Limits};
 use csa_protocol::session::{Client, ClientConfig, ClientState, Event, Outcome};
@@ -444,7 +444,7 @@ impl State {
         let mut km = Vec::with_capacity(moves.len());
         for (i, &m) in moves.iter().enumerate() {
             let Ok(csa) = pos.move_to_csa(m) else { break };
-            km.push(KifuMove {
+            km.push(GameMove {
                 csa,
                 time: self.times.get(i).copied().flatten(),
                 comment: self.comments.get(i).cloned().flatten(),

@@ -15,7 +15,6 @@ use std::time::Instant;
 
 use board_core::player::Player;
 use csa_protocol::codec::ClientCodec;
-use csa_protocol::message::SpecialMove;
 use csa_protocol::net::{self, Limits};
 use csa_protocol::session::{Client, ClientConfig, Event, Outcome, ServerConfig};
 use csa_protocol::types::{Password, UserName};
@@ -57,7 +56,7 @@ async fn play(addr: SocketAddr, name: &'static str, seed: u64) -> Result<Outcome
             let position = session.position().ok_or("our turn without a game")?;
             match player.choose_shogi(position) {
                 Some(mv) if session.moves().len() < MAX_PLIES => session.send_move(mv, now)?,
-                _ => session.special(SpecialMove::Toryo, now)?,
+                _ => session.resign(now)?,
             }
         }
         // 1. Bytes to write.

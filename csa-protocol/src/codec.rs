@@ -171,7 +171,7 @@ codec!(
     /// The server side: decodes [`ClientMessage`]s, encodes
     /// [`ServerMessage`]s and a [`crate::session::Server`]'s [`Transmit`]
     /// (the I/O layer closes the connection when
-    /// [`Transmit::close_after`] says so).
+    /// [`Transmit::closes`] says so).
     ServerCodec, decodes ClientMessage, encodes ServerMessage
 );
 
@@ -241,9 +241,7 @@ mod tests {
         let mut out = BytesMut::new();
         let ok = ServerMessage::LoginOk(UserName::new("alice").unwrap());
         codec.encode(&ok, &mut out).unwrap();
-        codec
-            .encode(Transmit::new(b"#WIN\n".to_vec()), &mut out)
-            .unwrap();
+        codec.encode(Transmit::new(b"#WIN\n"), &mut out).unwrap();
         assert_eq!(&out[..], b"LOGIN:alice OK\n#WIN\n");
     }
 }

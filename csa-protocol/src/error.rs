@@ -196,128 +196,14 @@ named_enum! {
     }
 }
 
-named_enum! {
-    /// What a field takes (see [`Problem::Invalid`]).
-    pub enum Expected {
-        /// A login or game name byte, `[0-9A-Za-z_@.-]`.
-        NameByte => "[0-9A-Za-z_@.-]",
-        /// Printable ASCII without space.
-        Graphic => "printable ASCII without space",
-        /// A game id byte: printable ASCII without space, `[` or `]`.
-        GameIdByte => "printable ASCII without space, `[` or `]`",
-        /// An x1 tag byte, `[0-9A-Za-z_]`.
-        TagByte => "[0-9A-Za-z_]",
-        /// A position line byte: printable ASCII or space.
-        PositionByte => "printable ASCII or space",
-        /// A block name byte, `[0-9A-Za-z_+-]`.
-        BlockByte => "[0-9A-Za-z_+-]",
-        /// Text: no control byte.
-        Text => "text without control bytes",
-        /// A decimal digit.
-        Digit => "a digit",
-        /// One space.
-        Space => "a space",
-        /// The word `x1`.
-        X1 => "`x1`",
-        /// `,'` and a comment.
-        Comment => "`,'` and a comment",
-        /// `+`, `-` or `*`.
-        SidePreference => "`+`, `-` or `*`",
-        /// ` OK` or `incorrect`.
-        OkOrIncorrect => "` OK` or `incorrect`",
-        /// `,T<seconds>`.
-        TimeSuffix => "`,T<seconds>`",
-        /// `[`.
-        OpenBracket => "`[`",
-        /// `]`.
-        CloseBracket => "`]`",
-        /// `<name> <protocol> <status> [<game> <side>]`.
-        WhoEntry => "`<name> <protocol> <status> [<game> <side>]`",
-        /// `P1`..`P9`, `PI`, `P+` or `P-`.
-        PositionRow => "P1..P9, PI, P+ or P-",
-        /// Seconds: digits with up to 3 decimals.
-        Seconds => "seconds: digits with up to 3 decimals",
-        /// The sign of a move, `+` or `-`.
-        MoveSign => "`+` or `-`",
-        /// A move's origin: a square `11`..`99`, or `00` for a drop.
-        MoveOrigin => "a square 11-99 or 00 (a drop)",
-        /// A move's destination: a square `11`..`99`.
-        MoveDestination => "a square 11-99",
-        /// A `Game_Summary` field key.
-        FieldKey => "a letter, then [A-Za-z0-9_], optionally ending in + or -",
-    }
-}
-
-/// What is wrong with a field. See [`DecodeError`]. The core variants
-/// (`Empty` to `TooLong`) are the same in every protocol crate of the
-/// family; `NotUtf8` and `CsaMove` are CSA's own.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Problem {
-    /// The field (or value) is present but empty.
-    Empty,
-    /// The field is absent or cut off (the offset is the line's length).
-    Missing,
-    /// A byte the field does not take at this place.
-    Invalid {
-        /// The byte found.
-        byte: u8,
-        /// What the field takes there.
-        expected: Expected,
-    },
-    /// A number outside `min..=max` (`value` saturated at `u32::MAX`).
-    OutOfRange {
-        /// The number read.
-        value: u32,
-        /// Smallest allowed.
-        min: u32,
-        /// Largest allowed.
-        max: u32,
-    },
-    /// `count` bytes follow the last field.
-    Trailing {
-        /// Bytes after the last field.
-        count: usize,
-    },
-    /// The field is `len` bytes long, more than `max`.
-    TooLong {
-        /// Its length in bytes.
-        len: usize,
-        /// Maximum length in bytes.
-        max: usize,
-    },
-    /// The field is not valid UTF-8 where text is required.
-    NotUtf8,
-    /// A CSA move with an unknown piece code or a drop of a piece that
-    /// cannot be dropped (board-core's reason). A cut-off move is
-    /// [`Problem::Missing`], a wrong sign or square byte [`Problem::Invalid`].
-    CsaMove(board_core::shogi::ParseCsaMoveError),
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Problem::Missing => f.write_str("missing"),
-            Problem::Empty => f.write_str("empty"),
-            Problem::TooLong { len, max } => write!(f, "{len} bytes, at most {max}"),
-            Problem::Invalid { byte, expected } if (0x20..=0x7e).contains(byte) => {
-                write!(f, "expected {expected}, found '{}'", *byte as char)
-            }
-            Problem::Invalid { byte, expected } => {
-                write!(f, "expected {expected}, found 0x{byte:02X}")
-            }
-            Problem::Trailing { count } => {
-                let s = if *count == 1 { "" } else { "s" };
-                write!(f, "{count} unexpected byte{s} at the end")
-            }
-            Problem::NotUtf8 => f.write_str("not valid UTF-8"),
-            Problem::OutOfRange { value, min, max } => {
-                write!(f, "{value} out of range {min}..={max}")
-            }
-            Problem::CsaMove(e) => write!(f, "{e}"),
-        }
-    }
-}
+/// What is wrong with a field, and what a field takes: the family's one
+/// vocabulary, shared with `damexchange` and `novag-citrine` (defined in
+/// `boardwire-proto`). A CSA move's own faults are [`Problem::UnknownPiece`]
+/// and [`Problem::NotDroppable`]; a cut-off move is [`Problem::Missing`], a
+/// wrong sign, square or piece byte [`Problem::Invalid`] with
+/// [`Expected::MoveSign`], [`Expected::MoveOrigin`],
+/// [`Expected::MoveDestination`] or [`Expected::PieceCode`].
+pub use boardwire_proto::{Expected, Problem};
 
 /// A line could not be decoded.
 ///
@@ -499,21 +385,7 @@ impl ValueError {
     }
 }
 
-/// The item error of the tokio codecs (the `codec` module, feature `tokio`): the line was
-/// skipped and the stream goes on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum FrameError {
-    /// A line longer than the cap (`len`: its bytes seen so far, terminator
-    /// excluded; `max`: the cap).
-    #[error("line longer than {max} bytes ({len} bytes seen): skipped up to the next line end")]
-    Overlong {
-        /// Bytes of the line seen when it was reported.
-        len: usize,
-        /// The cap in bytes.
-        max: usize,
-    },
-    /// A complete line that is malformed.
-    #[error("malformed line: {0}")]
-    Malformed(#[from] DecodeError),
-}
+/// What a stream of lines reports beside the messages: the item error of
+/// the tokio codecs (the `codec` module, feature `tokio`) and what
+/// `handle_frame_error` takes. The line was skipped and the stream goes on.
+pub type FrameError = boardwire_proto::FrameError<DecodeError>;

@@ -28,35 +28,23 @@
 /// rules*).
 pub const DEFAULT_MAX_LEN: usize = 8192;
 
-/// The answer of [`Framer::decode`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status<'b> {
-    /// A complete line. Drop `consumed` bytes from the front of the buffer
-    /// after using the frame (which borrows it).
-    Complete {
-        /// The line without its LF or CR LF terminator; empty for a
-        /// keep-alive line.
-        frame: &'b [u8],
-        /// Bytes to drop from the front of the buffer, terminator included.
-        consumed: usize,
-    },
-    /// No complete line yet: drop `consumed` bytes (non-zero only while an
-    /// over-long line is being discarded), append more input and call
-    /// again.
-    Partial {
-        /// Bytes to drop from the front of the buffer.
-        consumed: usize,
-    },
-    /// A line longer than the cap: reported once, its bytes so far
-    /// discarded; the rest of it up to its LF is discarded by the following
-    /// calls.
-    Overlong {
-        /// Bytes of the line seen so far (terminator excluded).
-        len: usize,
-        /// Bytes to drop from the front of the buffer.
-        consumed: usize,
-    },
-}
+/// The answer of [`Framer::decode`]: the family's one framer status (the
+/// httparse shape), shared with `damexchange` and `novag-citrine`.
+pub use boardwire_proto::Status;
+
+/// The family's capped caller-owned input buffer: push bytes in, take lines
+/// out. `FrameBuffer<Framer, _>` is the "buffer + framer" loop written once;
+/// the sessions keep one per peer.
+///
+/// ```
+/// use csa_protocol::framer::{Frame, FrameBuffer, Framer};
+///
+/// let mut input = FrameBuffer::new(Framer::new(16), [0u8; 18]);
+/// input.push(b"LOGIN a b\r\n+77");
+/// assert_eq!(input.next_frame(), Some(Frame::Complete(b"LOGIN a b")));
+/// assert_eq!(input.next_frame(), None); // `+77` waits for its LF
+/// ```
+pub use boardwire_proto::{Frame, FrameBuffer};
 
 /// Incremental LF / CR LF line framer with a maximum line length.
 ///
@@ -167,86 +155,67 @@ impl Framer {
     }
 }
 
+impl boardwire_proto::Framer for Framer {
+    const DEFAULT_MAX_LEN: usize = DEFAULT_MAX_LEN;
+    /// CR LF.
+    const MAX_TERMINATOR_LEN: usize = 2;
+    /// A peer that closes right after its last line without an LF: that
+    /// line is decoded (CSA is a line protocol, the close ends the line).
+    const LAST_FRAME_NEEDS_TERMINATOR: bool = false;
+
+    fn new(max_frame_len: usize) -> Self {
+        Framer::new(max_frame_len)
+    }
+
+    fn max_frame_len(&self) -> usize {
+        Framer::max_frame_len(self)
+    }
+
+    fn decode<'b>(&mut self, buf: &'b [u8]) -> Status<'b> {
+        Framer::decode(self, buf)
+    }
+
+    fn reset(&mut self) {
+        Framer::reset(self);
+    }
+}
+
 fn memchr_lf(b: &[u8]) -> Option<usize> {
     b.iter().position(|&c| c == b'\n')
 }
 
-/// An owned buffer plus a [`Framer`], as the sessions keep one per peer.
+/// The input buffer of one peer, as the sessions keep it: allocated on the
+/// first bytes (a connection that never sends costs nothing), sized to hold
+/// one line of the cap and its CR LF, never grown.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct LineBuffer {
-    buf: alloc::vec::Vec<u8>,
-    framer: Framer,
+pub(crate) struct LineInput {
+    max_len: usize,
+    buf: Option<FrameBuffer<Framer, alloc::boxed::Box<[u8]>>>,
 }
 
-/// A frame given by [`LineBuffer::push`].
-pub(crate) enum Frame<'a> {
-    Line(&'a [u8]),
-    Overlong(usize),
-}
-
-impl LineBuffer {
+impl LineInput {
     pub(crate) fn new(max_len: usize) -> Self {
-        Self {
-            buf: alloc::vec::Vec::new(),
-            framer: Framer::new(max_len),
-        }
+        Self { max_len, buf: None }
     }
 
-    /// Appends bytes and calls `f` on every complete frame (borrowed).
-    pub(crate) fn push(&mut self, bytes: &[u8], mut f: impl FnMut(Frame<'_>)) {
-        let mut input = bytes;
-        // Frames wholly inside `bytes` are used without copying when the
-        // buffer is empty; the rest is buffered.
-        if self.buf.is_empty() {
-            loop {
-                match self.framer.decode(input) {
-                    Status::Complete { frame, consumed } => {
-                        f(Frame::Line(frame));
-                        input = &input[consumed..];
-                    }
-                    Status::Overlong { len, consumed } => {
-                        f(Frame::Overlong(len));
-                        input = &input[consumed..];
-                    }
-                    Status::Partial { consumed } => {
-                        input = &input[consumed..];
-                        if consumed == 0 {
-                            break;
-                        }
-                    }
-                }
-            }
-            // The framer remembers it scanned `input`; keep the bytes.
-            self.buf.extend_from_slice(input);
-            return;
-        }
-        self.buf.extend_from_slice(input);
-        let mut head = 0;
-        loop {
-            match self.framer.decode(&self.buf[head..]) {
-                Status::Complete { frame, consumed } => {
-                    f(Frame::Line(frame));
-                    head += consumed;
-                }
-                Status::Overlong { len, consumed } => {
-                    f(Frame::Overlong(len));
-                    head += consumed;
-                }
-                Status::Partial { consumed } => {
-                    head += consumed;
-                    if consumed == 0 {
-                        break;
-                    }
-                }
-            }
-        }
-        self.buf.drain(..head);
+    /// Takes the buffer out (allocating it the first time), so that the
+    /// session can handle each frame with `&mut self`; give it back with
+    /// [`put`](Self::put).
+    pub(crate) fn take(&mut self) -> FrameBuffer<Framer, alloc::boxed::Box<[u8]>> {
+        let max = self.max_len;
+        self.buf
+            .take()
+            .unwrap_or_else(|| FrameBuffer::with_capacity(Framer::new(max), 0))
+    }
+
+    pub(crate) fn put(&mut self, buf: FrameBuffer<Framer, alloc::boxed::Box<[u8]>>) {
+        self.buf = Some(buf);
     }
 
     /// The bytes of an unfinished line.
-    #[allow(dead_code)]
+    #[cfg(test)]
     pub(crate) fn pending(&self) -> &[u8] {
-        &self.buf
+        self.buf.as_ref().map_or(&[], |b| b.buffered())
     }
 }
 
@@ -262,14 +231,30 @@ mod tests {
         Overlong(usize),
     }
 
+    fn push(lb: &mut LineInput, bytes: &[u8], mut f: impl FnMut(Frame<'_>)) {
+        let mut input = lb.take();
+        let mut rest = bytes;
+        loop {
+            let n = input.push(rest);
+            rest = &rest[n..];
+            while let Some(frame) = input.next_frame() {
+                f(frame);
+            }
+            if rest.is_empty() {
+                break;
+            }
+        }
+        lb.put(input);
+    }
+
     fn all_frames(max: usize, chunks: &[&[u8]]) -> Vec<F> {
-        let mut lb = LineBuffer::new(max);
+        let mut lb = LineInput::new(max);
         let mut out = Vec::new();
         for c in chunks {
-            lb.push(c, |f| {
+            push(&mut lb, c, |f| {
                 out.push(match f {
-                    Frame::Line(l) => F::Line(l.to_vec()),
-                    Frame::Overlong(n) => F::Overlong(n),
+                    Frame::Complete(l) => F::Line(l.to_vec()),
+                    Frame::Overlong { len, .. } => F::Overlong(len),
                 })
             });
         }
@@ -342,16 +327,16 @@ mod tests {
 
     #[test]
     fn buffer_stays_bounded_while_discarding() {
-        let mut lb = LineBuffer::new(16);
+        let mut lb = LineInput::new(16);
         let mut n = 0;
         for _ in 0..1000 {
-            lb.push(&[b'z'; 100], |_| n += 1);
+            push(&mut lb, &[b'z'; 100], |_| n += 1);
             assert!(lb.pending().len() <= 17, "pending {}", lb.pending().len());
         }
         assert_eq!(n, 1, "reported once");
         let mut got = Vec::new();
-        lb.push(b"\nX\n", |f| {
-            if let Frame::Line(l) = f {
+        push(&mut lb, b"\nX\n", |f| {
+            if let Frame::Complete(l) = f {
                 got.push(l.to_vec())
             }
         });

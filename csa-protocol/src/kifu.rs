@@ -210,6 +210,21 @@ pub enum Item<'a> {
     Blank,
 }
 
+impl Item<'_> {
+    /// The statement in words (what `boardwire csa decode` prints for a
+    /// kifu line): `move +7776FU: sente FU 7g to 7f`, `name of sente (+):
+    /// alice`. Raw text that is not UTF-8 is shown with U+FFFD.
+    pub fn describe(&self) -> impl fmt::Display + '_ {
+        crate::describe::kifu_text(self).1
+    }
+
+    /// What kind of statement this is, as `boardwire csa decode` labels it:
+    /// `comment`, `name`, `info` or `statement`.
+    pub fn kind(&self) -> &'static str {
+        crate::describe::kifu_text(self).0
+    }
+}
+
 /// One game record of a kifu file.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Record<'a> {
@@ -303,8 +318,18 @@ impl<'a> Record<'a> {
         })
     }
 
-    /// `(N+, N-)` names as raw bytes.
-    pub fn names(&self) -> (Option<&'a [u8]>, Option<&'a [u8]>) {
+    /// `(N+, N-)` names as text: exactly the bytes of the file when they
+    /// are valid UTF-8 (ASCII included). A name in another encoding (a
+    /// Shift_JIS V2 file, see [`Record::encoding`]) is `None` here, as an
+    /// absent one; its bytes are in [`Record::names_raw`].
+    pub fn names(&self) -> (Option<&'a str>, Option<&'a str>) {
+        let (b, w) = self.names_raw();
+        let text = |n: Option<&'a [u8]>| n.and_then(|n| core::str::from_utf8(n).ok());
+        (text(b), text(w))
+    }
+
+    /// `(N+, N-)` names as the file's bytes, whatever their encoding.
+    pub fn names_raw(&self) -> (Option<&'a [u8]>, Option<&'a [u8]>) {
         let mut out = (None, None);
         for i in &self.items {
             if let Item::Name { side, name } = i {
@@ -994,14 +1019,14 @@ pub fn parse_kifu(input: &[u8]) -> Result<Vec<Record<'_>>, KifuError> {
     Records::new(input).collect()
 }
 
-/// A statement of a kifu file that the rules refuse ([`check_rules`]):
+/// A statement of a kifu file that the rules refuse ([`check_file_rules`]):
 /// which record, where, and why.
 ///
 /// ```
-/// use csa_protocol::kifu::{RuleViolation, check_rules};
+/// use csa_protocol::kifu::{RuleViolation, check_file_rules};
 ///
 /// // Sente holds no rook to drop.
-/// let e = check_rules(b"V2.2\nPI\n+\n+7776FU,T1\n-3334FU\n+0055HI\n").unwrap_err();
+/// let e = check_file_rules(b"V2.2\nPI\n+\n+7776FU,T1\n-3334FU\n+0055HI\n").unwrap_err();
 /// assert_eq!((e.record, e.line, e.column, e.offset), (1, 6, 0, 29));
 /// assert!(matches!(e.what, RuleViolation::IllegalMove { .. }));
 /// ```
@@ -1018,6 +1043,30 @@ pub struct IllegalStatement {
     pub column: usize,
     /// 0-based byte offset in the file (`column` plus the line's start).
     pub offset: usize,
+    /// What the rules refuse.
+    pub what: RuleViolation,
+}
+
+/// An item of a [`Record`] that the rules refuse ([`check_rules`]): which
+/// item, where in its text, and why.
+///
+/// ```
+/// use csa_protocol::kifu::{RuleViolation, check_rules, parse_kifu};
+///
+/// let records = parse_kifu(b"V2.2\nPI\n+\n+7776FU,T1\n-3334FU\n+0055HI\n").unwrap();
+/// let e = check_rules(&records[0]).unwrap_err();
+/// assert_eq!(e.item, 6); // V2.2, PI, +, +7776FU, T1, -3334FU, +0055HI
+/// assert!(matches!(e.what, RuleViolation::IllegalMove { .. }));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("kifu item {item}, byte {column}: {what}")]
+#[non_exhaustive]
+pub struct IllegalItem {
+    /// 0-based index of the item in [`Record::items`].
+    pub item: usize,
+    /// 0-based byte offset in the item's text (a position line's refused
+    /// byte; 0 for a move).
+    pub column: usize,
     /// What the rules refuse.
     pub what: RuleViolation,
 }
@@ -1044,46 +1093,24 @@ pub enum RuleViolation {
     },
 }
 
-/// Plays every record of a kifu file on board-core's shogi rules
-/// ([`spec::csa`](crate::spec::csa), *Server-side legality*): its position lines are
-/// read by board-core's CSA position reader, then each move is checked
-/// and played from that position. Returns the first statement the rules
-/// refuse; the rest of the file is not checked.
-///
-/// This is the rules check beside the grammar of [`parse_kifu`]: a
-/// statement that does not read is skipped here ([`parse_kifu`] reports
-/// it), so check a file that [`parse_kifu`] accepts. Reads the file one
-/// statement at a time ([`Statements`]) and does not allocate.
-///
-/// # Errors
-/// [`IllegalStatement`]: the record, line, column and file offset of the
-/// first refused position line or move, and why.
-pub fn check_rules(input: &[u8]) -> Result<(), IllegalStatement> {
-    use board_core::shogi::{CsaPositionParser, CsaPositionStatus, Position};
+/// The rules, fed one item at a time: the one implementation behind
+/// [`check_rules`] and [`check_file_rules`].
+struct Rules {
+    parser: board_core::shogi::CsaPositionParser,
+    pos: Option<board_core::shogi::Position>,
+}
 
-    let mut record = 1;
-    let mut parser = CsaPositionParser::new();
-    let mut pos: Option<Position> = None;
-    let mut statements = Statements::new(input);
-    while let Some(statement) = statements.next() {
-        let item = match statement {
-            Ok(Statement::Item(item)) => item,
-            Ok(Statement::RecordEnd) => {
-                record += 1;
-                parser = CsaPositionParser::new();
-                pos = None;
-                continue;
-            }
-            Err(_) => continue,
-        };
-        let illegal = |column: usize, what: RuleViolation| IllegalStatement {
-            record,
-            line: statements.line_no,
-            column,
-            offset: statements.line_start + column,
-            what,
-        };
-        let at = statements.start;
+impl Rules {
+    fn new() -> Self {
+        Rules {
+            parser: board_core::shogi::CsaPositionParser::new(),
+            pos: None,
+        }
+    }
+
+    /// Plays `item`; on refusal, the byte of the item's text and why.
+    fn feed(&mut self, item: &Item<'_>) -> Result<(), (usize, RuleViolation)> {
+        use board_core::shogi::CsaPositionStatus;
         let fed = match item {
             Item::Position(p) => Some(p.as_bytes()),
             Item::SideToMove(Side::Black) => Some(&b"+"[..]),
@@ -1091,26 +1118,86 @@ pub fn check_rules(input: &[u8]) -> Result<(), IllegalStatement> {
             _ => None,
         };
         if let Some(text) = fed {
-            match parser.feed_line(text) {
-                Ok(CsaPositionStatus::Complete(p)) => pos = Some(p),
+            match self.parser.feed_line(text) {
+                Ok(CsaPositionStatus::Complete(p)) => self.pos = Some(p),
                 Ok(CsaPositionStatus::NeedMore) => {}
                 Err(e) => {
-                    let column = at + e.offset.min(text.len());
-                    return Err(illegal(column, RuleViolation::Position(e.kind)));
+                    return Err((e.offset.min(text.len()), RuleViolation::Position(e.kind)));
                 }
             }
         }
-        if let Item::Move(mv) = item {
-            let Some(p) = pos else {
-                return Err(illegal(at, RuleViolation::MoveBeforePosition(mv)));
+        if let Item::Move(mv) = *item {
+            let Some(p) = self.pos else {
+                return Err((0, RuleViolation::MoveBeforePosition(mv)));
             };
             let played = p
                 .move_from_csa(&mv)
                 .and_then(|m| p.play(m).map_err(|e| e.reason));
             match played {
-                Ok(next) => pos = Some(next),
-                Err(reason) => return Err(illegal(at, RuleViolation::IllegalMove { mv, reason })),
+                Ok(next) => self.pos = Some(next),
+                Err(reason) => return Err((0, RuleViolation::IllegalMove { mv, reason })),
             }
+        }
+        Ok(())
+    }
+}
+
+/// Plays a record on board-core's shogi rules ([`spec::csa`](crate::spec::csa),
+/// *Server-side legality*): its position lines are read by board-core's
+/// CSA position reader, then each move is checked and played from that
+/// position. Returns the first item the rules refuse.
+///
+/// This is the rules check beside the grammar of [`parse_kifu`], on the
+/// record it returned (nothing is read twice). For a whole file read one
+/// statement at a time, with line numbers, see [`check_file_rules`].
+///
+/// # Errors
+/// [`IllegalItem`]: the index of the first refused position line or move
+/// in [`Record::items`], and why.
+pub fn check_rules(record: &Record<'_>) -> Result<(), IllegalItem> {
+    let mut rules = Rules::new();
+    for (i, item) in record.items.iter().enumerate() {
+        rules.feed(item).map_err(|(column, what)| IllegalItem {
+            item: i,
+            column,
+            what,
+        })?;
+    }
+    Ok(())
+}
+
+/// [`check_rules`] over every record of a kifu file, read one statement at
+/// a time ([`Statements`]) without collecting records and without
+/// allocating: the first refused statement with its record, line and
+/// column. A statement that does not read is skipped here ([`parse_kifu`]
+/// reports it), so check a file that [`parse_kifu`] accepts.
+///
+/// # Errors
+/// [`IllegalStatement`]: the record, line, column and file offset of the
+/// first refused position line or move, and why.
+pub fn check_file_rules(input: &[u8]) -> Result<(), IllegalStatement> {
+    let mut record = 1;
+    let mut rules = Rules::new();
+    let mut statements = Statements::new(input);
+    while let Some(statement) = statements.next() {
+        let item = match statement {
+            Ok(Statement::Item(item)) => item,
+            Ok(Statement::RecordEnd) => {
+                record += 1;
+                rules = Rules::new();
+                continue;
+            }
+            Err(_) => continue,
+        };
+        if let Err((col, what)) = rules.feed(&item) {
+            let column = statements.start + col;
+            return Err(IllegalStatement {
+                record,
+                line: statements.line_no,
+                column,
+                offset: statements.line_start + column,
+                what,
+            });
         }
     }
     Ok(())
@@ -1172,4 +1259,139 @@ pub fn write_item(item: &Item<'_>, out: &mut Vec<u8>) {
         out.push(b'\r');
     }
     out.push(b'\n');
+}
+
+// ------------------------------------------------------------ game writer
+
+/// One move of a [`Kifu`] to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameMove {
+    /// The CSA move (`+7776FU`).
+    pub csa: CsaMove,
+    /// Seconds charged (`T` line).
+    pub time: Option<u64>,
+    /// A comment written after it (`'` added; a Floodgate evaluation is
+    /// `* 30 -3334FU`). Line ends in it are written as spaces.
+    pub comment: Option<alloc::string::String>,
+}
+
+/// A played game to write as a kifu file (the CSA standard file format
+/// V2.2, as [`parse_kifu`] reads it): names, game id, start time, the
+/// position (`PI` for the initial position, else `P1`..`P9` and hands),
+/// every move with its `T` line and its comment, the end statement.
+/// `Display` writes the file, with [`write_record`] (the one CSA writer),
+/// so it reads back with [`parse_kifu`].
+///
+/// ```
+/// use board_core::shogi::Position;
+/// use csa_protocol::kifu::{GameMove, Kifu, KifuSpecial};
+///
+/// let start = Position::startpos();
+/// let k = Kifu {
+///     names: [Some("sente".into()), Some("gote".into())],
+///     game_id: None,
+///     start: &start,
+///     moves: vec![GameMove { csa: "+7776FU".parse()?, time: Some(3), comment: Some("* 30".into()) }],
+///     end: Some(KifuSpecial::Toryo),
+/// };
+/// assert_eq!(k.to_string(), "V2.2\nN+sente\nN-gote\nPI\n+\n+7776FU\nT3\n'* 30\n%TORYO\n");
+/// # Ok::<(), board_core::shogi::ParseCsaMoveError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kifu<'a> {
+    /// Sente's and gote's names (`N+`, `N-`).
+    pub names: [Option<alloc::string::String>; 2],
+    /// `$EVENT`: the game id.
+    pub game_id: Option<alloc::string::String>,
+    /// The start position.
+    pub start: &'a board_core::shogi::Position,
+    /// The moves from it.
+    pub moves: Vec<GameMove>,
+    /// The end statement.
+    pub end: Option<KifuSpecial>,
+}
+
+/// The kifu end statement of a CSA server's end reason (`#RESIGN` →
+/// `%TORYO`, `#TIME_UP` → `%TIME_UP`, `#SENNICHITE` → `%SENNICHITE`,
+/// `#JISHOGI` → `%KACHI`, `#MAX_MOVES` → `%MAX_MOVES`, `#ILLEGAL_MOVE` →
+/// `%ILLEGAL_MOVE`, `#OUTE_SENNICHITE` → `%±ILLEGAL_ACTION` of the side
+/// that checked, here the side not to move, `#CHUDAN` → `%CHUDAN`).
+pub fn end_statement(
+    reason: crate::message::EndReason,
+    to_move: board_core::shogi::Color,
+) -> Option<KifuSpecial> {
+    use crate::message::EndReason;
+    use board_core::shogi::Color;
+    Some(match reason {
+        EndReason::Resign => KifuSpecial::Toryo,
+        EndReason::TimeUp => KifuSpecial::TimeUp,
+        EndReason::Sennichite => KifuSpecial::Sennichite,
+        EndReason::Jishogi => KifuSpecial::Kachi,
+        EndReason::MaxMoves => KifuSpecial::MaxMoves,
+        EndReason::IllegalMove => KifuSpecial::IllegalMove,
+        EndReason::Chudan => KifuSpecial::Chudan,
+        EndReason::OuteSennichite => match to_move {
+            Color::Black => KifuSpecial::IllegalActionWhite,
+            Color::White => KifuSpecial::IllegalActionBlack,
+        },
+        _ => return None,
+    })
+}
+
+fn one_line(s: &str) -> alloc::string::String {
+    s.replace(['\r', '\n'], " ")
+}
+
+impl fmt::Display for Kifu<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use alloc::string::{String, ToString};
+        use board_core::shogi::Position;
+        let names = self.names.clone().map(|n| n.map(|n| one_line(&n)));
+        let game_id = self.game_id.as_deref().map(one_line);
+        let comments: Vec<Option<String>> = self
+            .moves
+            .iter()
+            .map(|m| m.comment.as_deref().map(one_line))
+            .collect();
+        let position = (!self.start.same_position(&Position::startpos()))
+            .then(|| self.start.csa().to_string());
+        let mut items = alloc::vec![Item::Version("2.2")];
+        for (side, name) in [Side::Black, Side::White].into_iter().zip(&names) {
+            if let Some(name) = name {
+                items.push(Item::Name {
+                    side,
+                    name: name.as_bytes(),
+                });
+            }
+        }
+        if let Some(id) = &game_id {
+            items.push(Item::Info {
+                key: "EVENT",
+                value: id.as_bytes(),
+            });
+        }
+        match &position {
+            None => items.extend([Item::Position("PI"), Item::SideToMove(Side::Black)]),
+            Some(text) => items.extend(text.lines().map(|line| match line {
+                "+" => Item::SideToMove(Side::Black),
+                "-" => Item::SideToMove(Side::White),
+                line => Item::Position(line),
+            })),
+        }
+        for (m, comment) in self.moves.iter().zip(&comments) {
+            items.push(Item::Move(m.csa));
+            if let Some(t) = m.time {
+                items.push(Item::Time(MoveTime::from_secs(t)));
+            }
+            if let Some(c) = comment.as_deref().and_then(|c| Comment::new(c.as_bytes())) {
+                items.push(Item::Comment(c));
+            }
+        }
+        if let Some(e) = self.end {
+            items.push(Item::Special(e));
+        }
+        let mut out = Vec::new();
+        write_record(&Record { items }, &mut out);
+        f.write_str(&String::from_utf8_lossy(&out))
+    }
 }

@@ -31,6 +31,7 @@ mod clock;
 pub mod codec;
 pub mod convert;
 pub mod decode;
+mod describe;
 pub mod error;
 pub mod framer;
 pub mod kifu;

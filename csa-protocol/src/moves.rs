@@ -22,8 +22,10 @@ use crate::error::{Expected, Problem};
 
 /// The shared [`Problem`] for a notation error in `tok` (the move token,
 /// at most 7 bytes): a cut-off token is [`Problem::Missing`], a wrong byte
-/// [`Problem::Invalid`] as everywhere else; only what is CSA's own (an
-/// unknown piece code, an undroppable piece) stays [`Problem::CsaMove`].
+/// [`Problem::Invalid`] as everywhere else, a longer one
+/// [`Problem::Trailing`]; an unknown piece code is
+/// [`Problem::UnknownPiece`], a drop of a promoted piece or a king
+/// [`Problem::NotDroppable`].
 pub(crate) fn move_problem(e: ParseCsaMoveError, tok: &[u8]) -> Problem {
     match e {
         ParseCsaMoveError::Length { len } if len < MOVE_LEN => Problem::Missing,
@@ -37,7 +39,23 @@ pub(crate) fn move_problem(e: ParseCsaMoveError, tok: &[u8]) -> Problem {
                 },
             }
         }
-        e => Problem::CsaMove(e),
+        ParseCsaMoveError::Length { len } => Problem::Trailing {
+            count: len.saturating_sub(MOVE_LEN),
+        },
+        ParseCsaMoveError::UnknownPiece if tok.len() >= MOVE_LEN => Problem::UnknownPiece {
+            code: [tok[5], tok[6]],
+        },
+        ParseCsaMoveError::NotDroppable { .. } if tok.len() >= MOVE_LEN => Problem::NotDroppable {
+            code: [tok[5], tok[6]],
+        },
+        ParseCsaMoveError::UnexpectedChar { offset, .. } => Problem::Invalid {
+            byte: tok.get(offset).copied().unwrap_or(0),
+            expected: Expected::PieceCode,
+        },
+        _ => Problem::Invalid {
+            byte: tok.get(5).copied().unwrap_or(0),
+            expected: Expected::PieceCode,
+        },
     }
 }
 use crate::types::Side;

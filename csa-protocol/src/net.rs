@@ -587,7 +587,7 @@ fn flush(
     loop {
         let mut over: Vec<ConnId> = Vec::new();
         while let Some((conn, t)) = server.poll_transmit() {
-            let close = t.close_after();
+            let close = t.closes();
             if let Some(w) = writers.get(&conn) {
                 let n = t.as_bytes().len();
                 if n > 0 {

@@ -206,7 +206,37 @@ pub struct GameNameTime {
     pub fischer: bool,
 }
 
+/// A Floodgate game name: `floodgate-<total>-<byoyomi>` with an optional
+/// `F` (Fischer) suffix, the whole name (shogi-server's rule; a longer name
+/// such as `floodgate-600-10-x` is an ordinary game). In a Floodgate game
+/// the server assigns the sides: a `%%GAME` with side `+` or `-` is
+/// refused ([`spec::csa`](crate::spec::csa), *Extended mode (x1)*).
+///
+/// ```
+/// use csa_protocol::types::is_floodgate_game;
+/// assert!(is_floodgate_game("floodgate-300-10F"));
+/// assert!(!is_floodgate_game("floodgate-600-10-x"));
+/// ```
+pub fn is_floodgate_game(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("floodgate-") else {
+        return false;
+    };
+    let rest = rest.strip_suffix('F').unwrap_or(rest);
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let mut parts = rest.split('-');
+    matches!(
+        (parts.next(), parts.next(), parts.next()),
+        (Some(total), Some(byoyomi), None) if digits(total) && digits(byoyomi)
+    )
+}
+
 impl GameName<'_> {
+    /// Whether this is a Floodgate game ([`is_floodgate_game`]): the
+    /// server assigns the sides.
+    pub fn is_floodgate(&self) -> bool {
+        is_floodgate_game(self.as_str())
+    }
+
     /// Splits `<base>-<total>-<byoyomi>[F]`; `None` when the name has no such
     /// suffix (shogi-server then refuses the game).
     ///
@@ -662,6 +692,35 @@ impl fmt::Display for MoveTime {
 
 /// Writes bytes as text: valid UTF-8 as is (control characters escaped),
 /// other bytes as `\xNN`.
+/// Bytes for a person, on one line: UTF-8 text as it is, control
+/// characters (C0, DEL, C1) and bytes that are not UTF-8 as `\xNN`, so
+/// that text from a peer cannot drive a terminal. The workspace's one
+/// escaper of peer text.
+///
+/// ```
+/// use csa_protocol::types::Escaped;
+/// assert_eq!(Escaped(b"a\x1b[2J\xff").to_string(), "a\\x1b[2J\\xff");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Escaped<'b>(pub &'b [u8]);
+
+impl fmt::Display for Escaped<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_escaped(f, self.0)
+    }
+}
+
+/// `bytes` as text: UTF-8 as it is, other bytes as U+FFFD.
+pub(crate) fn write_lossy(f: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result {
+    for chunk in bytes.utf8_chunks() {
+        f.write_str(chunk.valid())?;
+        if !chunk.invalid().is_empty() {
+            f.write_str("\u{FFFD}")?;
+        }
+    }
+    Ok(())
+}
+
 pub(crate) fn write_escaped(f: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result {
     use fmt::Write as _;
     for chunk in bytes.utf8_chunks() {

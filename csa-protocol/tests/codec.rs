@@ -1113,6 +1113,32 @@ proptest! {
         prop_assert_eq!(back, m);
     }
 
+    /// `Display` is the wire line: decoding it gives the message back.
+    #[test]
+    fn client_messages_display_as_their_line(m in arb_client()) {
+        let text = m.to_string();
+        // Bytes that are not UTF-8 (a raw comment, an unrecognised line) are
+        // written as U+FFFD: the property holds for the lines that are text.
+        prop_assume!(core::str::from_utf8(&m.to_line()).is_ok());
+        prop_assert_eq!(decode::<ClientMessage>(text.as_bytes()).map_err(|e| TestCaseError::fail(format!("{e}: {text:?}")))?, m.clone());
+        if let ClientMessage::X1(c) = &m {
+            prop_assert_eq!(c.to_string(), text);
+        }
+    }
+
+    /// `Display` is the wire line: decoding it gives the message back.
+    #[test]
+    fn server_messages_display_as_their_line(m in arb_server()) {
+        let text = m.to_string();
+        prop_assume!(core::str::from_utf8(&m.to_line()).is_ok());
+        prop_assert_eq!(decode::<ServerMessage>(text.as_bytes()).map_err(|e| TestCaseError::fail(format!("{e}: {text:?}")))?, m.clone());
+        match &m {
+            ServerMessage::X1(r) => prop_assert_eq!(r.to_string(), text),
+            ServerMessage::Summary(l) => prop_assert_eq!(l.to_string(), text),
+            _ => {}
+        }
+    }
+
     #[test]
     fn decoders_never_panic_and_errors_point_inside_the_line(line in prop::collection::vec(any::<u8>(), 0..80)) {
         if let Err(e) = decode::<ClientMessage>(&line) {
@@ -1160,6 +1186,8 @@ proptest! {
         p.side_to_move = Some(Side::Black);
         p.moves = moves;
         s.position = Some(p);
-        prop_assert_eq!(GameSummary::parse(&s.to_bytes()).unwrap(), s);
+        prop_assert_eq!(GameSummary::parse(&s.to_bytes()).unwrap(), s.clone());
+        // `Display`: the block without its last LF.
+        prop_assert_eq!(GameSummary::parse(s.to_string().as_bytes()).unwrap(), s);
     }
 }

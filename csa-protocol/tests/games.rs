@@ -104,7 +104,7 @@ impl Net {
                     let text = String::from_utf8(data.to_vec()).unwrap();
                     self.received[i].extend(text.lines().map(String::from));
                     self.clients[i].1.handle_input(data, self.now);
-                    if t.close_after() {
+                    if t.closes() {
                         self.clients[i].1.handle_close(self.now);
                     }
                 } else if let Some(r) = self.raw.iter_mut().find(|(id, _)| *id == conn) {
@@ -190,7 +190,7 @@ fn resign_in_csa_mode_and_the_server_closes_both() {
     net.play_usi(1, "8h2b+");
     assert_eq!(net.received[0].last().unwrap(), "+8822UM,T0");
     let now = net.now;
-    net.client(0).special(SpecialMove::Toryo, now).unwrap();
+    net.client(0).resign(now).unwrap();
     net.pump();
     assert_eq!(
         &net.received[0][net.received[0].len() - 3..],
@@ -493,7 +493,7 @@ fn valid_declaration_wins_by_jishogi() {
     };
     let mut net = x1_pair(config, "kachi-300-0");
     let now = net.now;
-    net.client(0).special(SpecialMove::Kachi, now).unwrap();
+    net.client(0).declare_win(now).unwrap();
     net.pump();
     // spec/csa.md, *Results* (observed 2026-12-01): `%KACHI,T0`,
     // `%KACHI`, `#JISHOGI`, then the outcome.
@@ -690,7 +690,7 @@ fn monitors_see_every_move_and_challenge_needs_a_rival() {
             .contains(&"##[WHO] observer x1 connected".to_string())
     );
     let now = net.now;
-    net.client(0).special(SpecialMove::Toryo, now).unwrap();
+    net.client(0).resign(now).unwrap();
     net.pump();
     assert_eq!(
         &net.raw[o].1[net.raw[o].1.len() - 2..],
@@ -1091,7 +1091,7 @@ fn frame_errors_from_a_codec_are_reported_and_drop_an_open_summary_block() {
     assert_eq!(conn, ConnId(1));
     assert!(
         out.as_bytes()
-            .starts_with(b"##[ERROR] line too long: 9000 bytes"),
+            .starts_with(b"##[ERROR] line too long: more than 8192 bytes"),
         "{:?}",
         String::from_utf8_lossy(out.as_bytes())
     );

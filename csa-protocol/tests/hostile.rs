@@ -54,7 +54,7 @@ impl Raw {
             let text = String::from_utf8_lossy(t.as_bytes()).into_owned();
             let v = self.got.entry(c.0).or_default();
             v.extend(text.lines().map(str::to_string));
-            if t.close_after() {
+            if t.closes() {
                 self.closed.insert(c.0, true);
             }
         }

@@ -17,7 +17,11 @@ fn floodgate_v2_record_reads_completely_and_writes_back_byte_for_byte() {
     assert_eq!(records.len(), 1);
     let r = &records[0];
     assert_eq!(r.version(), Some("2"));
-    assert_eq!(r.names(), (Some(&b"gps_normal"[..]), Some(&b"gps_l"[..])));
+    assert_eq!(r.names(), (Some("gps_normal"), Some("gps_l")));
+    assert_eq!(
+        r.names_raw(),
+        (Some(&b"gps_normal"[..]), Some(&b"gps_l"[..]))
+    );
     assert_eq!(
         r.info("EVENT"),
         Some(&b"wdoor+floodgate-900-0+gps_normal+gps_l+20100507120007"[..])
@@ -59,10 +63,7 @@ fn floodgate_v2_record_reads_completely_and_writes_back_byte_for_byte() {
 fn shift_jis_record_keeps_comment_bytes_and_round_trips() {
     let records = parse_kifu(UCHIFUZUME).unwrap();
     let r = &records[0];
-    assert_eq!(
-        r.names(),
-        (Some(&b"usapyon-on-note"[..]), Some(&b"KShogi900"[..]))
-    );
+    assert_eq!(r.names(), (Some("usapyon-on-note"), Some("KShogi900")));
     // The shogi issue: "all 103 recorded moves are legal".
     assert_eq!(r.moves().len(), 103);
     assert_eq!(r.end(), None, "the record ends without a special move");
@@ -116,7 +117,8 @@ fn v22_and_v30_features() {
     let r = &records[0];
     assert_eq!(r.version(), Some("3.0"));
     assert_eq!(r.encoding(), Some(&b"UTF-8"[..]));
-    assert_eq!(r.names().0, Some("先手".as_bytes()));
+    assert_eq!(r.names().0, Some("先手"));
+    assert_eq!(r.names_raw().0, Some("先手".as_bytes()));
     let t = r.time_control().unwrap();
     assert_eq!(
         (
@@ -420,4 +422,50 @@ mod round_trip {
             prop_assert_eq!(write_kifu(&parsed), text);
         }
     }
+}
+
+#[test]
+fn a_name_that_is_not_utf8_is_only_in_the_raw_names() {
+    // `N+` in Shift_JIS (先手 = 0x90 0xE6 0x8E 0xE8), `N-` in ASCII.
+    let records = parse_kifu(b"V2\nN+\x90\xe6\x8e\xe8\nN-b\nPI\n+\n").unwrap();
+    let r = &records[0];
+    assert_eq!(r.names(), (None, Some("b")));
+    assert_eq!(r.names_raw().0, Some(&b"\x90\xe6\x8e\xe8"[..]));
+}
+
+#[test]
+fn a_written_game_reads_back() {
+    use board_core::shogi::{Color, Position};
+    use csa_protocol::kifu::{GameMove, Kifu, KifuSpecial, end_statement};
+    use csa_protocol::message::EndReason;
+
+    let start = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b P 1").unwrap();
+    let k = Kifu {
+        names: [Some("a".into()), Some("b\nc".into())],
+        game_id: Some("g-0-1+a+b+1".into()),
+        start: &start,
+        moves: vec![
+            GameMove {
+                csa: "+0055FU".parse().unwrap(),
+                time: Some(1),
+                comment: Some("* 100 -5152OU".into()),
+            },
+            GameMove {
+                csa: "-5152OU".parse().unwrap(),
+                time: Some(0),
+                comment: None,
+            },
+        ],
+        end: end_statement(EndReason::MaxMoves, Color::Black),
+    };
+    let text = k.to_string();
+    let records = parse_kifu(text.as_bytes()).unwrap();
+    assert_eq!(records.len(), 1);
+    let r = &records[0];
+    let moves = r.moves();
+    assert_eq!(moves.len(), 2);
+    assert_eq!(moves[0].mv.to_string(), "+0055FU");
+    assert_eq!(r.names().1, Some("b c"));
+    assert_eq!(r.end().map(|e| e.0), Some(KifuSpecial::MaxMoves));
+    assert!(text.contains("P1 *  *  *  * -OU *  *  *  * \n"), "{text}");
 }

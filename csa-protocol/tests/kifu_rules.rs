@@ -1,13 +1,19 @@
-//! `kifu::check_rules`: the records of a kifu file played on board-core's
+//! `kifu::check_rules` and `kifu::check_file_rules`: the records of a kifu file played on board-core's
 //! shogi rules (spec/csa.md, *Server-side legality*): a
 //! kifu whose moves break the rules is refused, not replayed blindly.
 
 use board_core::shogi::{CsaPositionErrorKind, IllegalReason};
-use csa_protocol::kifu::{IllegalStatement, RuleViolation, check_rules, parse_kifu};
+use csa_protocol::kifu::{
+    IllegalStatement, RuleViolation, check_file_rules, check_rules, parse_kifu,
+};
 
 fn refused(text: &[u8]) -> IllegalStatement {
-    parse_kifu(text).expect("the grammar accepts the file");
-    check_rules(text).expect_err("the rules refuse the file")
+    let records = parse_kifu(text).expect("the grammar accepts the file");
+    let e = check_file_rules(text).expect_err("the rules refuse the file");
+    // The same refusal from the parsed record.
+    let on_record = check_rules(&records[e.record - 1]).expect_err("the record is refused");
+    assert_eq!(on_record.what, e.what);
+    e
 }
 
 #[test]
@@ -104,6 +110,22 @@ fn recorded_kifu_files_are_legal() {
     ];
     files.extend(boardwire_vectors::data::CSA_RECORDS.iter().copied());
     for (name, data) in files {
-        assert_eq!(check_rules(data), Ok(()), "{name}");
+        assert_eq!(check_file_rules(data), Ok(()), "{name}");
+        for record in parse_kifu(data).expect(name) {
+            assert_eq!(check_rules(&record), Ok(()), "{name}");
+        }
     }
+}
+
+#[test]
+fn a_parsed_record_names_the_refused_item() {
+    let records = parse_kifu(b"V2.2\nPI\nP+00KI00XY\n+\n").unwrap();
+    let e = check_rules(&records[0]).unwrap_err();
+    // V2.2, PI, P+00KI00XY: the third item, refused at its `00KI`.
+    assert_eq!((e.item, e.column), (2, 2));
+    assert!(
+        e.to_string()
+            .starts_with("kifu item 2, byte 2: position: too many pieces"),
+        "{e}"
+    );
 }

@@ -2,7 +2,7 @@
 //! of `csa_protocol::decode`: "borrows from the line and never allocates"),
 //! and the kifu reader's streaming parts do not either (`kifu::Statements`,
 //! "one by one, without allocating"; `Record::iter_moves`, "without
-//! allocating"; `check_rules`, "does not allocate"). `kifu::Records` allocates only a record's item list.
+//! allocating"; `check_file_rules`, "does not allocate"). `kifu::Records` allocates only a record's item list.
 //!
 //! Input: every line of the recorded shogi-server conversation
 //! (`boardwire_vectors::data::CSA_SHOGI_SERVER`: logins, `Game_Summary`
@@ -19,7 +19,7 @@ use std::cell::Cell;
 use common::{Dir, lines};
 use csa_protocol::decode::decode;
 use csa_protocol::framer::{Framer, Status};
-use csa_protocol::kifu::{Records, Statement, Statements, check_rules, parse_kifu};
+use csa_protocol::kifu::{Records, Statement, Statements, check_file_rules, parse_kifu};
 use csa_protocol::message::{ClientMessage, ServerMessage};
 
 struct Counting;
@@ -172,9 +172,9 @@ fn kifu_statements_and_moves_do_not_allocate() {
             statements += usize::from(matches!(s, Ok(Statement::Item(_))));
         }
     }
-    // The rules check, which plays every move (`check_rules`: "does not
+    // The rules check, which plays every move (`check_file_rules`: "does not
     // allocate").
-    let legal = files.iter().filter(|f| check_rules(f).is_ok()).count();
+    let legal = files.iter().filter(|f| check_file_rules(f).is_ok()).count();
     let mut moves = 0;
     let mut comments = 0;
     for records in &parsed {

@@ -55,7 +55,7 @@ impl Raw {
             if !bytes.is_empty() {
                 v.extend(body.split(|&b| b == b'\n').map(<[u8]>::to_vec));
             }
-            if t.close_after() {
+            if t.closes() {
                 self.closed.insert(c.0, true);
             }
         }

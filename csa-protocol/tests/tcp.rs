@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use board_core::player::Player as BuiltIn;
 use board_core::shogi::Move;
-use csa_protocol::message::{SpecialMove, X1Command, X1Reply};
+use csa_protocol::message::{X1Command, X1Reply};
 use csa_protocol::net::{Activity, Limits, connect, serve};
 use csa_protocol::session::{Client, ClientConfig, ClientState, Event, ServerConfig};
 use csa_protocol::types::*;
@@ -73,7 +73,7 @@ async fn two_clients_play_a_game_over_tcp() {
                         Event::OurTurn { .. } if client.is_our_turn() => {
                             match choose(&mut player, client) {
                                 Some(mv) => client.send_move(mv, now).unwrap(),
-                                None => client.special(SpecialMove::Toryo, now).unwrap(),
+                                None => client.resign(now).unwrap(),
                             }
                         }
                         _ => {}
@@ -163,7 +163,7 @@ impl Player {
                     Event::OurTurn { .. } if moves_allowed && self.client.is_our_turn() => {
                         match choose(&mut self.player, &self.client) {
                             Some(mv) => self.client.send_move(mv, now).unwrap(),
-                            None => self.client.special(SpecialMove::Toryo, now).unwrap(),
+                            None => self.client.resign(now).unwrap(),
                         }
                     }
                     _ => {}

@@ -3,7 +3,6 @@
 //! "unrecognised line" value or a typed error — never a panic — and every
 //! decoded line re-encodes to the bytes it came from.
 
-use board_core::shogi::ParseCsaMoveError;
 use csa_protocol::decode::decode;
 use csa_protocol::error::{DecodeError, Expected, Field, MessageKind, Problem};
 use csa_protocol::message::{ClientMessage, ServerMessage};
@@ -53,11 +52,11 @@ fn every_transcript_line_decodes_and_round_trips() {
     let expected: Vec<(String, Option<DecodeError>)> = vec![
         (
             "%%SETBUOY buoy_bad-300-0 +7776XX 1".into(),
-            Some(err(MessageKind::SetBuoy, Field::Moves, 30, Problem::CsaMove(ParseCsaMoveError::UnknownPiece))),
+            Some(err(MessageKind::SetBuoy, Field::Moves, 30, Problem::UnknownPiece { code: *b"XX" })),
         ),
         (
             "+7776XX".into(),
-            Some(err(MessageKind::Move, Field::Move, 5, Problem::CsaMove(ParseCsaMoveError::UnknownPiece))),
+            Some(err(MessageKind::Move, Field::Move, 5, Problem::UnknownPiece { code: *b"XX" })),
         ),
         (
             "%%GAME testgame5-300-0".into(),

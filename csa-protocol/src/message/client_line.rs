@@ -316,32 +316,77 @@ impl ClientMessage<'_> {
     }
 }
 
-/// What a person reads in a transcript: the line as sent (the keep-alive:
-/// empty; an unrecognised line `unrecognised: <line>`), with the password of `LOGIN` shown as `*****` (taken from the decoded value, so
-/// whatever the spacing of the wire line, the secret never shows).
+/// The wire line, without its LF (the keep-alive: empty; an unrecognised
+/// line as received), so that decoding `to_string()` gives the message
+/// back. Bytes that are not UTF-8 (a raw move comment, an `Unrecognised`
+/// line) are written as U+FFFD: the wire bytes are `to_line()`. What a person reads: [`ClientMessage::describe`]
+/// (in words) or [`ClientMessage::shown`] (the line, password hidden).
 ///
 /// ```
 /// use csa_protocol::decode::decode;
 /// use csa_protocol::message::ClientMessage;
 ///
 /// let m = decode::<ClientMessage>(b"LOGIN alice SECRET4 x1").unwrap();
-/// assert_eq!(m.to_string(), "LOGIN alice ***** x1");
-/// // A line that is no client line cannot pass for one.
+/// assert_eq!(m.to_string(), "LOGIN alice SECRET4 x1");
+/// assert_eq!(m.shown().to_string(), "LOGIN alice ***** x1");
+/// assert_eq!(m.describe().to_string(), "LOGIN: name alice, password hidden, x1 mode");
 /// let u = decode::<ClientMessage>(b"HELLO").unwrap();
-/// assert_eq!(u.to_string(), "unrecognised: HELLO");
+/// assert_eq!(u.to_string(), "HELLO");
+/// assert_eq!(u.shown().to_string(), "unrecognised: HELLO");
 /// ```
 impl core::fmt::Display for ClientMessage<'_> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            ClientMessage::KeepAlive => Ok(()), // the empty line
-            ClientMessage::Login { name, x1, .. } => {
-                write!(f, "LOGIN {name} *****{}", if *x1 { " x1" } else { "" })
+        crate::types::write_lossy(f, &self.to_line())
+    }
+}
+
+impl ClientMessage<'_> {
+    /// The line as a log or transcript shows it: the wire line with the
+    /// password of `LOGIN` shown as `*****` (taken from the decoded value,
+    /// so whatever the spacing of the wire line, the secret never shows),
+    /// control bytes and bytes that are not UTF-8 as `\xNN`
+    /// ([`Escaped`](crate::types::Escaped)); an unrecognised line reads
+    /// `unrecognised: <line>`.
+    pub fn shown(&self) -> impl core::fmt::Display + '_ {
+        struct Shown<'m, 'a>(&'m ClientMessage<'a>);
+        impl core::fmt::Display for Shown<'_, '_> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                match self.0 {
+                    ClientMessage::KeepAlive => Ok(()), // the empty line
+                    ClientMessage::Login { name, x1, .. } => {
+                        write!(f, "LOGIN {name} *****{}", if *x1 { " x1" } else { "" })
+                    }
+                    ClientMessage::Unrecognised(b) => {
+                        f.write_str("unrecognised: ")?;
+                        crate::types::write_escaped(f, b)
+                    }
+                    other => crate::types::write_escaped(f, &other.to_line()),
+                }
             }
-            ClientMessage::Unrecognised(b) => {
-                f.write_str("unrecognised: ")?;
-                crate::types::write_escaped(f, b)
-            }
-            other => crate::types::write_escaped(f, &other.to_line()),
         }
+        Shown(self)
+    }
+
+    /// The message in words (what `boardwire csa decode` prints): `move
+    /// +7776FU: sente FU 7g to 7f`, `LOGIN: name alice, password hidden, x1
+    /// mode`. Text from the peer is written as it is (escape it for a
+    /// terminal).
+    pub fn describe(&self) -> impl core::fmt::Display + '_ {
+        crate::describe::client_text(self)
+    }
+}
+
+impl core::fmt::Display for X1Command<'_> {
+    /// The wire line, without its LF.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        ClientMessage::X1(self.clone()).fmt(f)
+    }
+}
+
+impl X1Command<'_> {
+    /// The command in words (`%%WHO: list the players`); see
+    /// [`ClientMessage::describe`].
+    pub fn describe(&self) -> impl core::fmt::Display + '_ {
+        crate::describe::x1_command_text(self)
     }
 }

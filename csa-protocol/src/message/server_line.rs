@@ -438,22 +438,79 @@ impl ServerMessage<'_> {
     }
 }
 
-/// What a person reads in a transcript: the line as sent (the keep-alive:
-/// empty; a server line holds no secret). An unrecognised line reads
-/// `unrecognised: <line>`, bytes that are not printable ASCII or UTF-8 text
-/// shown as `\xNN`.
+/// The wire line, without its LF (the keep-alive: empty; an unrecognised
+/// line as received), so that decoding `to_string()` gives the message
+/// back. Bytes that are not UTF-8 (a raw move comment, an `Unrecognised`
+/// line) are written as U+FFFD: the wire bytes are `to_line()`. What a person reads: [`ServerMessage::describe`]
+/// (in words) or [`ServerMessage::shown`] (the line, escaped).
+///
+/// ```
+/// use csa_protocol::decode::decode;
+/// use csa_protocol::message::ServerMessage;
+///
+/// let m = decode::<ServerMessage>(b"+7776FU,T12").unwrap();
+/// assert_eq!(m.to_string(), "+7776FU,T12");
+/// assert_eq!(m.describe().to_string(), "move +7776FU: sente FU 7g to 7f, 12 s");
+/// ```
 impl fmt::Display for ServerMessage<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ServerMessage::KeepAlive => Ok(()), // the empty line
-            ServerMessage::Unrecognised(b) => {
-                f.write_str("unrecognised: ")?;
-                crate::types::write_escaped(f, b)
-            }
-            other => crate::types::write_escaped(f, &other.to_line()),
-        }
+        crate::types::write_lossy(f, &self.to_line())
     }
 }
+
+impl ServerMessage<'_> {
+    /// The line as a log or transcript shows it: the wire line with control
+    /// bytes and bytes that are not UTF-8 as `\xNN`
+    /// ([`Escaped`](crate::types::Escaped)); an unrecognised line reads
+    /// `unrecognised: <line>` (a server line holds no secret).
+    pub fn shown(&self) -> impl fmt::Display + '_ {
+        struct Shown<'m, 'a>(&'m ServerMessage<'a>);
+        impl fmt::Display for Shown<'_, '_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match self.0 {
+                    ServerMessage::KeepAlive => Ok(()), // the empty line
+                    ServerMessage::Unrecognised(b) => {
+                        f.write_str("unrecognised: ")?;
+                        crate::types::write_escaped(f, b)
+                    }
+                    other => crate::types::write_escaped(f, &other.to_line()),
+                }
+            }
+        }
+        Shown(self)
+    }
+
+    /// The message in words (what `boardwire csa decode` prints): `move
+    /// +7776FU: sente FU 7g to 7f, 12 s`, `#RESIGN: game over,
+    /// resignation`. Text from the peer is written as it is (escape it for
+    /// a terminal).
+    pub fn describe(&self) -> impl fmt::Display + '_ {
+        crate::describe::server_text(self)
+    }
+}
+
+impl fmt::Display for X1Reply<'_> {
+    /// The wire line, without its LF.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        ServerMessage::X1(self.clone()).fmt(f)
+    }
+}
+
+impl fmt::Display for SummaryLine<'_> {
+    /// The wire line, without its LF.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        ServerMessage::Summary(self.clone()).fmt(f)
+    }
+}
+
+impl X1Reply<'_> {
+    /// The reply in words (`##[LIST]: game <id>`); see
+    /// [`ServerMessage::describe`].
+    pub fn describe(&self) -> impl fmt::Display + '_ {
+        crate::describe::x1_reply_text(self)
+    }
+}
+
 impl X1Reply<'_> {
     /// The same value with owned text.
     pub fn into_owned(self) -> X1Reply<'static> {

@@ -834,3 +834,14 @@ impl GameSummary {
         v
     }
 }
+
+/// The wire block, its lines separated by LF, without the last LF (as a
+/// message's `Display` is its line without the terminator):
+/// `GameSummary::parse(s.to_string().as_bytes()) == Ok(s)`.
+impl fmt::Display for GameSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let bytes = self.to_bytes();
+        let body = bytes.strip_suffix(b"\n").unwrap_or(&bytes);
+        crate::types::write_lossy(f, body)
+    }
+}

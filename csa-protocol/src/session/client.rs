@@ -43,7 +43,7 @@ use crate::clock::{Clock, TimeControl};
 use crate::convert::{GameBoard, IllegalMove};
 use crate::decode::decode;
 use crate::error::{DecodeError, FrameError};
-use crate::framer::{Frame, LineBuffer};
+use crate::framer::{Frame, LineInput};
 use crate::message::{
     ClientMessage, EndReason, GameRequest, GameResult, GameSummary, GameSummaryReader,
     ServerMessage, SpecialMove, SummaryError, SummaryLine, TimeSection, X1Command, X1Reply,
@@ -415,7 +415,7 @@ pub enum CommandError {
 pub struct Client<I> {
     config: ClientConfig,
     state: ClientState,
-    lines: LineBuffer,
+    lines: LineInput,
     reader: GameSummaryReader,
     summary: Option<GameSummary>,
     board: Option<GameBoard>,
@@ -464,7 +464,7 @@ impl<I: Timestamp> Client<I> {
     /// A session; queues the `LOGIN` line.
     pub fn new(config: ClientConfig, now: I) -> Self {
         let mut c = Self {
-            lines: LineBuffer::new(config.max_line_len),
+            lines: LineInput::new(config.max_line_len),
             config,
             state: ClientState::Login,
             reader: GameSummaryReader::new(),
@@ -560,7 +560,7 @@ impl<I: Timestamp> Client<I> {
     fn send(&mut self, m: &ClientMessage<'_>, now: I) {
         let mut v = Vec::new();
         m.encode(&mut v);
-        self.tx.push_back(Transmit::new(v));
+        self.tx.push_back(Transmit::from_vec(v));
         self.last_send = now;
     }
 
@@ -733,6 +733,34 @@ impl<I: Timestamp> Client<I> {
         Ok(())
     }
 
+    /// Resigns: sends `%TORYO` on our turn. The server ends the game
+    /// (`#RESIGN` `#LOSE`) and [`Event::GameEnded`] follows.
+    ///
+    /// ```
+    /// # use core::time::Duration;
+    /// # use csa_protocol::session::{Client, ClientConfig, CommandError};
+    /// # use csa_protocol::types::{Password, UserName};
+    /// # let config = ClientConfig::new(UserName::new("a").unwrap(), Password::new("p").unwrap());
+    /// let mut client: Client<Duration> = Client::new(config, Duration::ZERO);
+    /// assert_eq!(client.resign(Duration::ZERO), Err(CommandError::NoGame));
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Client::special`].
+    pub fn resign(&mut self, now: I) -> Result<(), CommandError> {
+        self.special(SpecialMove::Toryo, now)
+    }
+
+    /// Declares a win by the entering-king rule: sends `%KACHI` on our
+    /// turn. The server answers `#JISHOGI` with `#WIN` when the
+    /// declaration holds (`#ILLEGAL_MOVE` `#LOSE` when it does not).
+    ///
+    /// # Errors
+    /// As [`Client::special`].
+    pub fn declare_win(&mut self, now: I) -> Result<(), CommandError> {
+        self.special(SpecialMove::Kachi, now)
+    }
+
     /// Sends `%TORYO`, `%KACHI` or `%CHUDAN` instead of a move.
     ///
     /// # Errors
@@ -803,7 +831,7 @@ impl<I: Timestamp> Client<I> {
         }
         let mut v = line.to_vec();
         v.push(b'\n');
-        self.tx.push_back(Transmit::new(v));
+        self.tx.push_back(Transmit::from_vec(v));
         self.last_send = now;
         Ok(())
     }
@@ -847,6 +875,9 @@ impl<I: Timestamp> Client<I> {
         self.events.push_back(match *e {
             FrameError::Overlong { len, .. } => Event::Overlong { len },
             FrameError::Malformed(d) => Event::Malformed(d),
+            // Not a CSA report (a line protocol decodes the last line
+            // without its LF instead); reported with the line's length.
+            _ => return,
         });
     }
 
@@ -855,23 +886,33 @@ impl<I: Timestamp> Client<I> {
     /// lines are reported ([`Event::Malformed`], [`Event::Overlong`]) and
     /// skipped.
     pub fn handle_input(&mut self, bytes: &[u8], now: I) {
-        let mut lines = core::mem::take(&mut self.lines);
-        lines.push(bytes, |frame| match frame {
-            Frame::Line(line) => match decode::<ServerMessage>(line) {
-                Ok(msg) => self.handle_message(&msg, now),
-                Err(e) => {
-                    // A complete line: the server is alive.
-                    self.heard = now;
-                    if self.reader.in_block() {
-                        // The block cannot be completed: drop it.
-                        self.reader = GameSummaryReader::new();
-                    }
-                    self.events.push_back(Event::Malformed(e));
+        let mut input = self.lines.take();
+        let mut rest = bytes;
+        loop {
+            let n = input.push(rest);
+            rest = &rest[n..];
+            while let Some(frame) = input.next_frame() {
+                match frame {
+                    Frame::Complete(line) => match decode::<ServerMessage>(line) {
+                        Ok(msg) => self.handle_message(&msg, now),
+                        Err(e) => {
+                            // A complete line: the server is alive.
+                            self.heard = now;
+                            if self.reader.in_block() {
+                                // The block cannot be completed: drop it.
+                                self.reader = GameSummaryReader::new();
+                            }
+                            self.events.push_back(Event::Malformed(e));
+                        }
+                    },
+                    Frame::Overlong { len, .. } => self.events.push_back(Event::Overlong { len }),
                 }
-            },
-            Frame::Overlong(len) => self.events.push_back(Event::Overlong { len }),
-        });
-        self.lines = lines;
+            }
+            if rest.is_empty() {
+                break;
+            }
+        }
+        self.lines.put(input);
     }
 
     /// A line from the server, already decoded (codec users). A
@@ -1084,5 +1125,60 @@ impl<I: Timestamp> Client<I> {
         if self.state == ClientState::Game {
             self.begin_turn();
         }
+    }
+}
+
+/// The family's [`Session`](boardwire_proto::Session) contract: one peer
+/// (`Conn = ()`); each method forwards to the inherent one of the same name.
+impl<I: Timestamp> boardwire_proto::Session for Client<I> {
+    type Conn = ();
+    type Time = I;
+    type Incoming<'a> = ServerMessage<'a>;
+    type Outgoing<'a> = ClientMessage<'a>;
+    type Event = Event;
+    type DecodeError = crate::error::DecodeError;
+    type Framer = crate::framer::Framer;
+
+    fn handle_input(&mut self, (): (), bytes: &[u8], now: I) {
+        Client::handle_input(self, bytes, now);
+    }
+    fn handle_message(&mut self, (): (), msg: &ServerMessage<'_>, now: I) {
+        Client::handle_message(self, msg, now);
+    }
+    fn handle_frame_error(&mut self, (): (), error: &FrameError, now: I) {
+        Client::handle_frame_error(self, error, now);
+    }
+    fn handle_timeout(&mut self, now: I) {
+        Client::handle_timeout(self, now);
+    }
+    fn handle_close(&mut self, (): (), now: I) {
+        Client::handle_close(self, now);
+    }
+    fn poll_transmit(&mut self) -> Option<((), Transmit)> {
+        Client::poll_transmit(self).map(|t| ((), t))
+    }
+    fn poll_event(&mut self) -> Option<Event> {
+        Client::poll_event(self)
+    }
+    fn poll_timeout(&self) -> Option<I> {
+        Client::poll_timeout(self)
+    }
+    fn max_frame_len(&self) -> usize {
+        self.config.max_line_len
+    }
+    fn decode_incoming<'a>(
+        &self,
+        frame: &'a [u8],
+    ) -> Result<ServerMessage<'a>, crate::error::DecodeError> {
+        decode(frame)
+    }
+    fn decode_outgoing<'a>(
+        &self,
+        frame: &'a [u8],
+    ) -> Result<ClientMessage<'a>, crate::error::DecodeError> {
+        decode(frame)
+    }
+    fn is_unrecognised(msg: &ServerMessage<'_>) -> bool {
+        matches!(msg, ServerMessage::Unrecognised(_))
     }
 }

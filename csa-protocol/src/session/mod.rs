@@ -21,7 +21,7 @@
 //! now)`, `handle_message(conn, &msg, now)`, `handle_frame_error(conn,
 //! &err, now)`, `handle_close(conn, now)`) and
 //! its `poll_transmit()` yields `(conn, transmit)`; a transmit with
-//! [`Transmit::close_after`] asks the I/O layer to close that connection
+//! [`Transmit::closes`] asks the I/O layer to close that connection
 //! once the bytes are written.
 //!
 //! # Time
@@ -48,8 +48,6 @@
 //! );
 //! ```
 
-use alloc::vec::Vec;
-
 pub mod client;
 pub mod server;
 
@@ -65,42 +63,12 @@ pub use server::{ConnId, GameRecord, Rating, RatingIds, Server, ServerConfig, Se
 pub use board_core::time::Timestamp;
 
 /// Bytes a session wants written: one or more whole lines, each with its
-/// LF. From the [`Server`], it may also ask for the connection to be closed
-/// after the bytes ([`Transmit::close_after`]; the bytes may then be empty).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Transmit {
-    bytes: Vec<u8>,
-    close: bool,
-}
+/// LF, and (from the [`Server`]) whether the connection is to be closed
+/// after them ([`Transmit::closes`]; the bytes may then be empty). The
+/// family's one `Transmit`, shared with `damexchange` and `novag-citrine`.
+pub use boardwire_proto::Transmit;
 
-impl Transmit {
-    pub(crate) fn new(bytes: Vec<u8>) -> Self {
-        Self {
-            bytes,
-            close: false,
-        }
-    }
-
-    /// The bytes to write.
-    pub fn as_bytes(&self) -> &[u8] {
-        &self.bytes
-    }
-
-    /// The bytes to write, owned.
-    pub fn into_bytes(self) -> Vec<u8> {
-        self.bytes
-    }
-
-    /// `true`: close the connection once these bytes are written (the
-    /// server ends a CSA-mode connection after the game, a duplicate login,
-    /// a `LOGOUT`). Never set by a [`Client`].
-    pub fn close_after(&self) -> bool {
-        self.close
-    }
-}
-
-impl AsRef<[u8]> for Transmit {
-    fn as_ref(&self) -> &[u8] {
-        &self.bytes
-    }
-}
+/// The family's sans-IO contract, implemented by [`Client`] (`Conn = ()`)
+/// and [`Server`] (`Conn =` [`ConnId`]): code written once over it runs any
+/// session of `damexchange`, `csa-protocol` and `novag-citrine`.
+pub use boardwire_proto::Session;

@@ -23,7 +23,7 @@ impl<I: Timestamp> Server<I> {
         // `*` (`spec/csa.md`, *Extended mode (x1)*). shogi-server answers this
         // error and leaves the player's status as it was; in CSA mode, where
         // `floodgate-...-B` becomes `%%GAME floodgate-... +`, the same.
-        if is_floodgate_name(&gamename) && pref != SidePreference::Any {
+        if crate::types::is_floodgate_game(&gamename) && pref != SidePreference::Any {
             let side = pref.as_char();
             return self.error(
                 conn,
@@ -232,21 +232,5 @@ pub(super) fn compatible(a: SidePreference, b: SidePreference) -> bool {
         (a, b),
         (SidePreference::Black, SidePreference::Black)
             | (SidePreference::White, SidePreference::White)
-    )
-}
-
-/// A Floodgate game name: `floodgate-<total>-<byoyomi>` with an optional
-/// `F` (Fischer) suffix, the whole name (shogi-server's rule; a longer name
-/// such as `floodgate-600-10-x` is an ordinary game).
-pub(super) fn is_floodgate_name(name: &str) -> bool {
-    let Some(rest) = name.strip_prefix("floodgate-") else {
-        return false;
-    };
-    let rest = rest.strip_suffix('F').unwrap_or(rest);
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let mut parts = rest.split('-');
-    matches!(
-        (parts.next(), parts.next(), parts.next()),
-        (Some(total), Some(byoyomi), None) if digits(total) && digits(byoyomi)
     )
 }

@@ -6,7 +6,7 @@
 //! [`Server::poll_timeout`]: clocks, agree timeouts, the login timeout,
 //! closing refused logins). Outputs, in this
 //! order: [`Server::poll_transmit`] (`(conn, bytes)` in the order they must
-//! be written; [`Transmit::close_after`] asks for the connection to be
+//! be written; [`Transmit::closes`] asks for the connection to be
 //! closed after its bytes), [`Server::poll_event`], [`Server::poll_timeout`].
 //! No I/O, no clock reads, no threads.
 //!
@@ -45,7 +45,7 @@
 //! are also named in the replay test):
 //! - a disconnected player loses at once (shogi-server notices only when that
 //!   player is on move);
-//! - lines longer than the cap get `##[ERROR] line too long: <n> bytes (limit <m>)`
+//! - lines longer than the cap get `##[ERROR] line too long: more than <m> bytes`
 //!   and are skipped (shogi-server has no cap);
 //! - `%%WHO` and monitor output show login names only, never a password hash;
 //! - at most 8 lines per player wait for their turn (sent out of turn or
@@ -83,7 +83,7 @@ pub(crate) use crate::clock::{Clock, TimeControl, civil};
 pub(crate) use crate::convert::{GameBoard, PlayOutcome};
 use crate::decode::decode;
 use crate::error::{DecodeError, Field, FrameError, MessageKind, Problem};
-use crate::framer::{Frame, LineBuffer};
+use crate::framer::{Frame, LineInput};
 pub(crate) use crate::message::{
     ClientMessage, EndReason, GameSummary, PositionSection, SpecialMove, TimeSection, TimeUnit,
     X1Command,
@@ -320,7 +320,7 @@ struct Login {
 
 #[derive(Debug)]
 struct Conn<I> {
-    lines: LineBuffer,
+    lines: LineInput,
     login: Option<Login>,
     closed: bool,
     bad_lines: u32,
@@ -488,7 +488,7 @@ impl<I: Timestamp> Server<I> {
         self.conns.insert(
             id,
             Conn {
-                lines: LineBuffer::new(self.config.max_line_len),
+                lines: LineInput::new(self.config.max_line_len),
                 login: None,
                 closed: false,
                 bad_lines: 0,
@@ -500,7 +500,7 @@ impl<I: Timestamp> Server<I> {
 
     /// Bytes arrived on `conn`. Complete lines are processed at once; a
     /// line longer than [`ServerConfig::max_line_len`] is answered with
-    /// `##[ERROR] line too long: <n> bytes (limit <m>)` and skipped.
+    /// `##[ERROR] line too long: more than <m> bytes` and skipped.
     pub fn handle_input(&mut self, conn: ConnId, bytes: &[u8], now: I) {
         self.last_now = self.last_now.max(now);
         let Some(c) = self.conns.get_mut(&conn) else {
@@ -509,27 +509,35 @@ impl<I: Timestamp> Server<I> {
         if c.closed || c.refused_until.is_some() {
             return;
         }
-        let mut lines = core::mem::take(&mut c.lines);
-        lines.push(bytes, |frame| {
-            if self.conns.get(&conn).is_none_or(|c| c.closed) {
-                return;
-            }
-            match frame {
-                Frame::Line(line) => self.handle_line(conn, line, now),
-                Frame::Overlong(len) => {
-                    if let Some(c) = self.conns.get_mut(&conn) {
-                        c.bad_lines += 1;
+        let mut input = c.lines.take();
+        let mut rest = bytes;
+        'read: loop {
+            let n = input.push(rest);
+            rest = &rest[n..];
+            while let Some(frame) = input.next_frame() {
+                if self.conns.get(&conn).is_none_or(|c| c.closed) {
+                    break 'read;
+                }
+                match frame {
+                    Frame::Complete(line) => self.handle_line(conn, line, now),
+                    Frame::Overlong { .. } => {
+                        if let Some(c) = self.conns.get_mut(&conn) {
+                            c.bad_lines += 1;
+                        }
+                        let max = self.config.max_line_len;
+                        self.send_line(
+                            conn,
+                            &format!("##[ERROR] line too long: more than {max} bytes"),
+                        );
                     }
-                    let max = self.config.max_line_len;
-                    self.send_line(
-                        conn,
-                        &format!("##[ERROR] line too long: {len} bytes (limit {max})"),
-                    );
                 }
             }
-        });
+            if rest.is_empty() {
+                break;
+            }
+        }
         if let Some(c) = self.conns.get_mut(&conn) {
-            c.lines = lines;
+            c.lines.put(input);
         }
     }
 
@@ -565,14 +573,16 @@ impl<I: Timestamp> Server<I> {
         }
         c.bad_lines += 1;
         match *e {
-            FrameError::Overlong { len, .. } => {
+            FrameError::Overlong { .. } => {
                 let max = self.config.max_line_len;
                 self.send_line(
                     conn,
-                    &format!("##[ERROR] line too long: {len} bytes (limit {max})"),
+                    &format!("##[ERROR] line too long: more than {max} bytes"),
                 );
             }
             FrameError::Malformed(d) => self.dispatch(conn, b"", Err(d), now),
+            // Not a CSA report (the last line without its LF is a line).
+            _ => {}
         }
     }
 
@@ -730,12 +740,12 @@ impl<I: Timestamp> Server<I> {
     fn send_bytes(&mut self, conn: ConnId, data: Vec<u8>) {
         if let Some((c, t)) = self.out.back_mut()
             && *c == conn
-            && !t.close
+            && !t.closes()
         {
-            t.bytes.extend_from_slice(&data);
+            t.extend_from_slice(&data);
             return;
         }
-        self.out.push_back((conn, Transmit::new(data)));
+        self.out.push_back((conn, Transmit::from_vec(data)));
     }
 
     fn close(&mut self, conn: ConnId) {
@@ -744,14 +754,10 @@ impl<I: Timestamp> Server<I> {
         {
             c.closed = true;
             match self.out.back_mut() {
-                Some((c, t)) if *c == conn => t.close = true,
-                _ => self.out.push_back((
-                    conn,
-                    Transmit {
-                        bytes: Vec::new(),
-                        close: true,
-                    },
-                )),
+                Some((c, t)) if *c == conn => {
+                    *t = core::mem::replace(t, Transmit::close()).and_close();
+                }
+                _ => self.out.push_back((conn, Transmit::close())),
             }
         }
     }
@@ -1087,11 +1093,68 @@ fn compat_line(line: &[u8], logged_in: bool) -> Option<Compat> {
     }
 }
 
+/// The family's [`Session`](boardwire_proto::Session) contract with many
+/// peers (`Conn =` [`ConnId`]); each method forwards to the inherent one of
+/// the same name. A connection must still be announced with
+/// [`Server::handle_connect`] (not part of the trait) before its input.
+impl<I: Timestamp> boardwire_proto::Session for Server<I> {
+    type Conn = ConnId;
+    type Time = I;
+    type Incoming<'a> = ClientMessage<'a>;
+    type Outgoing<'a> = crate::message::ServerMessage<'a>;
+    type Event = ServerEvent;
+    type DecodeError = crate::error::DecodeError;
+    type Framer = crate::framer::Framer;
+
+    fn handle_input(&mut self, conn: ConnId, bytes: &[u8], now: I) {
+        Server::handle_input(self, conn, bytes, now);
+    }
+    fn handle_message(&mut self, conn: ConnId, msg: &ClientMessage<'_>, now: I) {
+        Server::handle_message(self, conn, msg, now);
+    }
+    fn handle_frame_error(&mut self, conn: ConnId, error: &FrameError, now: I) {
+        Server::handle_frame_error(self, conn, error, now);
+    }
+    fn handle_timeout(&mut self, now: I) {
+        Server::handle_timeout(self, now);
+    }
+    fn handle_close(&mut self, conn: ConnId, now: I) {
+        Server::handle_close(self, conn, now);
+    }
+    fn poll_transmit(&mut self) -> Option<(ConnId, Transmit)> {
+        Server::poll_transmit(self)
+    }
+    fn poll_event(&mut self) -> Option<ServerEvent> {
+        Server::poll_event(self)
+    }
+    fn poll_timeout(&self) -> Option<I> {
+        Server::poll_timeout(self)
+    }
+    fn max_frame_len(&self) -> usize {
+        self.config.max_line_len
+    }
+    fn decode_incoming<'a>(
+        &self,
+        frame: &'a [u8],
+    ) -> Result<ClientMessage<'a>, crate::error::DecodeError> {
+        crate::decode::decode(frame)
+    }
+    fn decode_outgoing<'a>(
+        &self,
+        frame: &'a [u8],
+    ) -> Result<crate::message::ServerMessage<'a>, crate::error::DecodeError> {
+        crate::decode::decode(frame)
+    }
+    fn is_unrecognised(msg: &ClientMessage<'_>) -> bool {
+        matches!(msg, ClientMessage::Unrecognised(_))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::login::gamename_from_password;
-    use super::matching::is_floodgate_name;
     use super::*;
+    use crate::types::is_floodgate_game as is_floodgate_name;
 
     #[test]
     fn floodgate_game_names() {

@@ -41,6 +41,12 @@ pub enum RatingIds {
     /// `LOGIN` password), for rating tools that read them. An unsalted MD5
     /// of a password is easily reversed: use it only where the records stay
     /// private or the passwords are throw-away.
+    ///
+    /// Feature `rating-ids` (it pulls `md-5`). Without it this variant
+    /// does not exist, so a server cannot be configured to write hashes:
+    /// its records name the players by login name ([`RatingIds::Names`]).
+    #[cfg(feature = "rating-ids")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "rating-ids")))]
     Md5,
 }
 
@@ -122,6 +128,7 @@ pub(super) fn rated_password(password: &str, x1: bool) -> Option<&str> {
 }
 
 /// Lowercase hex MD5 of `s` (shogi-server's `Digest::MD5.hexdigest`).
+#[cfg(feature = "rating-ids")]
 fn md5_hex(s: &str) -> String {
     use core::fmt::Write as _;
     use md5::Digest as _;
@@ -159,9 +166,13 @@ impl<I: Timestamp> Server<I> {
     /// `None` for a player shogi-server does not rate.
     pub(super) fn rating_id(&self, conn: ConnId) -> Option<String> {
         let l = self.conns.get(&conn)?.login.as_ref()?;
+        // Unrated without a password, whichever ids are written.
         let password = rated_password(&l.password, l.x1)?;
+        #[cfg(not(feature = "rating-ids"))]
+        let _ = password;
         Some(match self.config.rating_ids {
             RatingIds::Names => l.name.clone(),
+            #[cfg(feature = "rating-ids")]
             RatingIds::Md5 => format!("{}+{}", l.name, md5_hex(password)),
         })
     }
@@ -380,6 +391,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "rating-ids")]
     fn md5_of_the_vectors_passwords() {
         // The ids in boardwire-vectors' csa-records (`dummy`, `atrip`,
         // `anothertrip`).
