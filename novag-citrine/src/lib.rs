@@ -13,7 +13,7 @@
 //! | [`convert`] | printed moves ⇄ board-core chess moves against a position |
 //! | [`session`] | sans-IO [`Driver`](session::Driver) (host) and [`Device`](session::Device) (simulated Citrine) |
 //! | `codec` | feature `tokio`: `HostCodec`, `DeviceCodec` for `tokio_util::codec::Framed` |
-//! | `serial` | feature `serialport` (default): the driver that owns the port (`serial::open`, `serial::run`, `serial::Limits`), the simulator on a pty, and with `tokio` on Unix `serial::AsyncPort` (the port as `AsyncRead + AsyncWrite` for the codecs) |
+//! | `serial` | feature `serial` (opt-in): the driver that owns the port (`serial::open`, `serial::run`, `serial::Limits`), the simulator on a pty, and with `tokio` on Unix `serial::AsyncPort` (the port as `AsyncRead + AsyncWrite` for the codecs) |
 //!
 //! The reference for every item is [`spec::citrine`](crate::spec::citrine), shipped
 //! with this crate (Novag's 2008 "Citrine to PC Communication Protocol",
@@ -41,8 +41,8 @@ pub mod error;
 pub mod framer;
 pub mod message;
 pub mod parse;
-#[cfg(feature = "serialport")]
-#[cfg_attr(docsrs, doc(cfg(feature = "serialport")))]
+#[cfg(feature = "serial")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serial")))]
 pub mod serial;
 pub mod session;
 /// The specification notes this crate's documentation cites ("spec note,

@@ -1,4 +1,4 @@
-//! The serial driver (feature `serialport`): the only code that owns a
+//! The serial driver (feature `serial`): the only code that owns a
 //! port. [`open`] opens it at 57600 baud, 8 data bits, no parity, 1 stop
 //! bit, no flow control ([`spec::citrine`](crate::spec::citrine), *Link*); [`run`] runs a
 //! host [`Driver`] over it until the caller's callback stops it, enforcing

@@ -2,7 +2,7 @@
 //! at 57600 8N1, through the library's serial driver (`serial::run`): whole
 //! games with duplicate acknowledgements and take-backs, and a clear error
 //! when the device goes away or stops answering. Bounded in time.
-#![cfg(all(unix, feature = "serialport"))]
+#![cfg(all(unix, feature = "serial"))]
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};

@@ -1,7 +1,7 @@
 //! `serial::run`'s limits over an in-memory port (any `Read + Write`
 //! whose reads time out when the line is quiet): a peer that sends only
 //! lines it cannot have meant, and a caller that floods the driver.
-#![cfg(feature = "serialport")]
+#![cfg(feature = "serial")]
 
 use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
