@@ -110,8 +110,10 @@ impl core::fmt::Display for Event {
                 }
             ),
             Event::Malformed(e) => write!(f, "bad command line: {e}"),
-            Event::Unrecognised(raw) => write!(f, "unrecognised command {raw}"),
-            Event::Overloaded(cmd) => write!(f, "output queue full, not answered: {cmd}"),
+            Event::Unrecognised(raw) => write!(f, "unrecognised command {}", raw.describe()),
+            Event::Overloaded(cmd) => {
+                write!(f, "output queue full, not answered: {}", cmd.describe())
+            }
         }
     }
 }

@@ -330,7 +330,7 @@ impl core::fmt::Display for Event {
             Event::Level(l) => write!(f, "level {} {}", l.kind().reply_name(), l.number()),
             Event::Clock { white, black } => write!(f, "clock {white} {black}"),
             Event::Malformed(e) => write!(f, "{e}"),
-            Event::Unrecognised(raw) => write!(f, "unrecognised line {raw}"),
+            Event::Unrecognised(raw) => write!(f, "unrecognised line {}", raw.describe()),
             Event::Line(r) => write!(f, "line {r}"),
         }
     }
