@@ -253,10 +253,12 @@ proptest! {
     #[test]
     fn any_decoded_line_displays_as_itself(line in "[ -~\t]{0,40}") {
         if let Ok(r) = decode::<Reply>(line.as_bytes()) {
-            prop_assert_eq!(decode::<Reply>(r.to_string().as_bytes()).unwrap(), r);
+            let shown = r.to_string();
+            prop_assert_eq!(decode::<Reply>(shown.as_bytes()).unwrap(), r);
         }
         if let Ok(c) = decode::<Command>(line.as_bytes()) {
-            prop_assert_eq!(decode::<Command>(c.to_string().as_bytes()).unwrap(), c);
+            let shown = c.to_string();
+            prop_assert_eq!(decode::<Command>(shown.as_bytes()).unwrap(), c);
         }
     }
 }

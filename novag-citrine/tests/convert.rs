@@ -203,8 +203,8 @@ fn typed_moves_are_uci_or_san() {
     assert_eq!(uci_of(&start, "e4").unwrap(), "e2e4", "SAN pawn push");
     assert_eq!(uci_of(&start, "Nf3").unwrap(), "g1f3", "SAN knight move");
     assert_eq!(uci_of(&start, "Nc3").unwrap(), "b1c3");
-    // Both sides castle short and long; a pawn on e7 promotes.
-    let p: Position = "r3k2r/4P3/8/3p4/4P3/8/8/R3K2R w KQkq - 0 1"
+    // White castles short or long; a pawn on b7 promotes.
+    let p: Position = "r3k2r/1P6/8/3p4/4P3/8/8/R3K2R w KQkq - 0 1"
         .parse()
         .unwrap();
     assert_eq!(
@@ -216,9 +216,9 @@ fn typed_moves_are_uci_or_san() {
     assert_eq!(uci_of(&p, "O-O-O").unwrap(), "e1c1");
     assert_eq!(uci_of(&p, "exd5").unwrap(), "e4d5", "SAN capture");
     assert_eq!(uci_of(&p, "e4d5").unwrap(), "e4d5");
-    assert_eq!(uci_of(&p, "e7e8q").unwrap(), "e7e8q", "UCI promotion");
-    assert_eq!(uci_of(&p, "e8=Q").unwrap(), "e7e8q", "SAN promotion");
-    assert_eq!(uci_of(&p, "e8=N").unwrap(), "e7e8n");
+    assert_eq!(uci_of(&p, "b7b8q").unwrap(), "b7b8q", "UCI promotion");
+    assert_eq!(uci_of(&p, "b8=Q").unwrap(), "b7b8q", "SAN promotion");
+    assert_eq!(uci_of(&p, "b8=N").unwrap(), "b7b8n");
     // Neither notation: both reasons are given.
     for bad in ["", "e2e5", "Nf6", "hello", "O-O-O-O"] {
         let e = parse_typed_move(&start, bad).unwrap_err();
