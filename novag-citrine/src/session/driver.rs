@@ -535,6 +535,7 @@ impl<T: Timestamp> Driver<T> {
     /// pending acknowledgement, no resync, no take-back in flight.
     pub fn is_idle(&self) -> bool {
         self.queue.is_empty()
+            && self.awaiting.is_empty()
             && self.pending.is_none()
             && !self.resync_requested
             && self.take_backs == 0
