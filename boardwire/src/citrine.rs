@@ -51,9 +51,9 @@ use std::time::{Duration, Instant};
 use board_core::chess::{Color, Position};
 use board_core::player::Player;
 use clap::{ArgGroup, Args, ValueEnum};
-use novag_citrine::message::Command;
-use novag_citrine::message::Reply;
-use novag_citrine::serial::{self, Input, Limits, Simulator};
+use novag_citrine::convert::parse_typed_move;
+use novag_citrine::message::{Command, Escaped, Reply};
+use novag_citrine::serial::{self, Activity, Config, Ended, Simulator};
 use novag_citrine::session::{
     DeviceConfig, Disagreement, Driver, DriverConfig, Event, Misbehaviour,
 };
@@ -298,6 +298,11 @@ struct Ui<'o, W: Write> {
     engine: Option<EngineBridge>,
     /// The engine failed: why.
     engine_failed: Option<String>,
+    /// Send `I` (identity) at the first chance (a real device).
+    identify: bool,
+    /// The driver's state at the latest callback (the serial driver owns
+    /// the driver): its position, plies and disagreements.
+    last: (Option<Position>, usize, u64),
 }
 
 impl<W: Write> Ui<'_, W> {
@@ -305,10 +310,20 @@ impl<W: Write> Ui<'_, W> {
     /// an output error) stops the game.
     fn on(
         &mut self,
-        input: Input<'_>,
         driver: &mut Driver<Instant>,
+        activity: Activity<'_, '_, Driver<Instant>>,
     ) -> ControlFlow<io::Result<String>> {
-        match self.step(input, driver) {
+        if std::mem::take(&mut self.identify) {
+            // A fresh driver is open: this cannot be refused.
+            let _ = driver.send(Command::Identity, Instant::now());
+        }
+        let step = self.step(activity, driver);
+        self.last = (
+            driver.position().copied(),
+            driver.moves().len(),
+            driver.disagreements(),
+        );
+        match step {
             Ok(None) => ControlFlow::Continue(()),
             Ok(Some(result)) => ControlFlow::Break(Ok(result)),
             Err(e) => ControlFlow::Break(Err(e)),
@@ -317,11 +332,12 @@ impl<W: Write> Ui<'_, W> {
 
     fn step(
         &mut self,
-        input: Input<'_>,
+        activity: Activity<'_, '_, Driver<Instant>>,
         driver: &mut Driver<Instant>,
     ) -> io::Result<Option<String>> {
-        match input {
-            Input::Event(ev) => {
+        match activity {
+            Activity::Event(ev) => {
+                let ev = &ev;
                 let bad = matches!(
                     ev,
                     Event::Malformed(_)
@@ -330,7 +346,7 @@ impl<W: Write> Ui<'_, W> {
                 );
                 let (text, disagreement) = describe(ev);
                 self.disagreed |= disagreement;
-                // A bad line is printed once, by `Input::Malformed` (with
+                // A bad line is printed once, by `Activity::Malformed` (with
                 // its text); an unrecognised one here.
                 let shown = match ev {
                     Event::Malformed(_) => false,
@@ -354,17 +370,17 @@ impl<W: Write> Ui<'_, W> {
                 }
                 Ok(None)
             }
-            Input::Malformed { line, error, .. } => {
+            Activity::Malformed { frame, error } => {
                 if self.bad_line() {
-                    writeln!(self.out, "bad line {line}: {error}")?;
+                    writeln!(self.out, "bad line {}: {error}", Escaped(frame))?;
                 }
                 Ok(None)
             }
-            Input::Received { reply, .. } if !matches!(reply, Reply::Unrecognised(_)) => {
+            Activity::Received { message, .. } if !matches!(message, Reply::Unrecognised(_)) => {
                 self.end_bad_run()?;
                 Ok(None)
             }
-            Input::Tick => self.tick(driver),
+            Activity::Idle => self.tick(driver),
             _ => Ok(None),
         }
     }
@@ -533,16 +549,13 @@ impl<W: Write> Ui<'_, W> {
     }
 }
 
-/// A typed move: UCI first, then SAN; the error names both notations
-/// (and `help`).
+/// A typed move: UCI first, then SAN (the library's
+/// `convert::parse_typed_move`); the error names both notations (and
+/// `help`).
 fn parse_move(position: &Position, text: &str) -> Result<board_core::chess::Move, String> {
-    let uci = match position.parse_uci(text) {
-        Ok(mv) => return Ok(mv),
-        Err(e) => e,
-    };
-    position.parse_san(text).map_err(|san| {
+    parse_typed_move(position, text).map_err(|e| {
         format!(
-            "not a move here: {:?} is neither UCI (e2e4, e7e8q, castling e1g1: {uci}) nor SAN (Nf3, exd5, O-O, e8=Q: {san}); type help for the commands",
+            "not a move here: {:?} is {e}; type help for the commands",
             text.escape_default().to_string()
         )
     })
@@ -580,10 +593,7 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
         (None, Some(p)) => p.clone(),
         (None, None) => return Err(Failure::Input("give --port PATH or --simulate".into())),
     };
-    let limits = Limits {
-        ack_timeout: Duration::from_millis(args.ack_timeout_ms),
-        ..Limits::default()
-    };
+    let ack_timeout = Duration::from_millis(args.ack_timeout_ms);
     // The engine first (its handshake), then the port: an engine that
     // does not start never touches the device.
     let engine = match args.engine.spec() {
@@ -603,26 +613,18 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
         }
         None => None,
     };
-    let mut port = serial::open(&path, &limits).map_err(|e| Failure::Input(e.to_string()))?;
+    let mut config = Config::new(DriverConfig {
+        host_color: Some(host),
+        min_gap: Duration::from_millis(args.gap_ms),
+        resend: (!args.no_resend).then_some(Duration::from_millis(200)),
+        // The Citrine plays Black after every new game: flip it.
+        flip: host == Color::Black,
+        ack_timeout,
+        ..DriverConfig::default()
+    });
+    config.limits.ack_timeout = ack_timeout;
+    let port = serial::open(&path, &config.limits).map_err(|e| Failure::Input(e.to_string()))?;
     writeln!(out, "connected to {path} at 57600 8N1")?;
-    let mut driver = Driver::new(
-        DriverConfig {
-            host_color: Some(host),
-            min_gap: Duration::from_millis(args.gap_ms),
-            resend: (!args.no_resend).then_some(Duration::from_millis(200)),
-            // The Citrine plays Black after every new game: flip it.
-            flip: host == Color::Black,
-            ack_timeout: limits.ack_timeout,
-            ..DriverConfig::default()
-        },
-        Instant::now(),
-    );
-    // A fresh driver is open: these cannot be refused.
-    if !args.simulate {
-        driver
-            .send(Command::Identity, Instant::now())
-            .map_err(|e| Failure::Failed(e.to_string()))?;
-    }
     let auto = args.auto || engine.is_some();
     let mut ui = Ui {
         out,
@@ -639,18 +641,23 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
         ended_plies: None,
         engine,
         engine_failed: None,
+        identify: !args.simulate,
+        last: (None, 0, 0),
     };
-    let result = match serial::run(&mut port, &mut driver, &limits, |input, driver| {
-        ui.on(input, driver)
-    }) {
-        Ok(result) => result?,
+    let result = match serial::run(port, config, |driver, activity| ui.on(driver, activity)) {
+        Ok(Ended::Break(result)) => result?,
+        Ok(Ended::Closed(why)) => {
+            ui.end_bad_run()?;
+            exit_failure(ui.out, format!("serial device lost: {why}"))
+        }
         Err(e) => {
             ui.end_bad_run()?;
             exit_failure(ui.out, e)
         }
     };
     ui.end_bad_run()?;
-    let plies = ui.ended_plies.unwrap_or_else(|| driver.moves().len());
+    let (position, driver_plies, disagreements) = ui.last;
+    let plies = ui.ended_plies.unwrap_or(driver_plies);
     let engine_failed = ui.engine_failed.take();
     drop(ui.engine.take());
     let (disagreed, out_of_sync, out) = (ui.disagreed, ui.out_of_sync, ui.out);
@@ -658,13 +665,13 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
     let mut final_differs = false;
     if let Some(sim) = sim {
         let device = sim.stop().unwrap_or_else(|e| exit_failure(out, e));
-        if device.position() != driver.position() {
+        if device.position() != position.as_ref() {
             let show = |p: Option<&Position>| p.map_or_else(|| "none".into(), Position::to_string);
             writeln!(
                 out,
                 "device position {} differs from ours {}",
                 show(device.position()),
-                show(driver.position())
+                show(position.as_ref())
             )?;
             final_differs = true;
         }
@@ -676,7 +683,7 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
     if (disagreed || final_differs) && auto {
         exit_failure(
             out,
-            disagreement_summary(driver.disagreements(), out_of_sync, final_differs),
+            disagreement_summary(disagreements, out_of_sync, final_differs),
         );
     }
     Ok(())

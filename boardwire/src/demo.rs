@@ -41,10 +41,9 @@ use csa_protocol::session::{ClientConfig, Outcome as CsaOutcome, ServerConfig};
 use csa_protocol::types::{GameName, Password, Side as CsaSide, SidePreference, UserName};
 use damexchange::Name;
 use damexchange::session::{FollowerConfig, GameOffer, InitiatorConfig, Outcome};
-use novag_citrine::serial::{self as citrine_serial, Input as CitrineInput, Limits};
-use novag_citrine::session::{
-    DeviceConfig, Driver, DriverConfig, Event as CitrineEvent, Misbehaviour,
-};
+use novag_citrine::message::Escaped;
+use novag_citrine::serial::{self as citrine_serial, Activity as CitrineActivity, Config, Ended};
+use novag_citrine::session::{DeviceConfig, DriverConfig, Event as CitrineEvent, Misbehaviour};
 use tokio::net::{TcpListener, TcpStream};
 
 use crate::transcript::{Sink, Transcript, show};
@@ -497,25 +496,31 @@ fn citrine_part(sink: Sink, inject: bool, deadline: Instant) -> Result<Report, S
         "simulated Citrine on {} (57600 8N1, 100 ms between commands)",
         sim.path()
     ));
-    let limits = Limits {
-        poll_interval: Duration::from_millis(5),
-        ..Limits::default()
-    };
-    let mut port = citrine_serial::open(sim.path(), &limits).map_err(|e| e.to_string())?;
-    let mut driver = Driver::new(DriverConfig::default(), Instant::now());
+    let mut config = Config::new(DriverConfig::default());
+    config.limits.driver.poll_interval = Duration::from_millis(5);
+    let port = citrine_serial::open(sim.path(), &config.limits).map_err(|e| e.to_string())?;
     let mut step = 0;
     let (mut duplicates, mut taken_back) = (0, 0);
     let mut done_at: Option<Instant> = None;
-    let run = citrine_serial::run(&mut port, &mut driver, &limits, |input, driver| {
-        match input {
-            CitrineInput::Sent(cmd) => t.sent(cmd.to_bytes().len(), &cmd.to_string()),
-            CitrineInput::Received { reply, bytes } => {
-                t.received(bytes, &show(reply.to_string().as_bytes()));
+    // Wire bytes of a line: the line and its CR LF.
+    let wire = |frame: &[u8]| frame.len() + 2;
+    let run = citrine_serial::run(port, config, |driver, activity| {
+        match activity {
+            CitrineActivity::Sent { frame, message } => t.sent(
+                wire(frame),
+                &message.map_or_else(|| Escaped(frame).to_string(), |m| m.describe().to_string()),
+            ),
+            CitrineActivity::Received { frame, message } => {
+                t.received(
+                    wire(frame),
+                    &show(message.describe().to_string().as_bytes()),
+                );
             }
-            CitrineInput::Malformed { line, error, bytes } => {
-                t.received(bytes, &format!("{} ({error})", show(line.as_bytes())));
+            CitrineActivity::Malformed { frame, error } => {
+                t.received(wire(frame), &format!("{} ({error})", show(frame)));
             }
-            CitrineInput::Event(ev) => {
+            CitrineActivity::Event(ev) => {
+                let ev = &ev;
                 let (text, disagreement) = citrine::describe(ev);
                 t.note(&text);
                 match ev {
@@ -529,7 +534,7 @@ fn citrine_part(sink: Sink, inject: bool, deadline: Instant) -> Result<Report, S
                     _ => {}
                 }
             }
-            CitrineInput::Tick => {
+            CitrineActivity::Idle => {
                 let now = Instant::now();
                 if now > deadline {
                     return ControlFlow::Break(Err(format!(
@@ -542,7 +547,10 @@ fn citrine_part(sink: Sink, inject: bool, deadline: Instant) -> Result<Report, S
                     // Let the device finish writing (late duplicates)
                     // before comparing.
                     return if now >= at {
-                        ControlFlow::Break(Ok(()))
+                        ControlFlow::Break(Ok((
+                            driver.position().copied(),
+                            driver.moves().to_vec(),
+                        )))
                     } else {
                         ControlFlow::Continue(())
                     };
@@ -579,13 +587,14 @@ fn citrine_part(sink: Sink, inject: bool, deadline: Instant) -> Result<Report, S
         }
         ControlFlow::Continue(())
     });
-    match run {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => return Err(e),
+    let (position, moves) = match run {
+        Ok(Ended::Break(Ok(end))) => end,
+        Ok(Ended::Break(Err(e))) => return Err(e),
+        Ok(Ended::Closed(why)) => return Err(why.to_string()),
         Err(e) => return Err(e.to_string()),
-    }
+    };
     let device = sim.stop().map_err(|e| e.to_string())?;
-    let (Some(device_position), Some(position)) = (device.position(), driver.position()) else {
+    let (Some(device_position), Some(position)) = (device.position(), position.as_ref()) else {
         return Err("the stream was closed".into());
     };
     if device_position != position {
@@ -599,7 +608,7 @@ fn citrine_part(sink: Sink, inject: bool, deadline: Instant) -> Result<Report, S
     if taken_back != 2 {
         return Err(format!("expected 2 plies taken back, saw {taken_back}"));
     }
-    let moves: Vec<String> = driver.moves().iter().map(|m| m.to_string()).collect();
+    let moves: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
     t.note(&format!(
         "device and driver agree: {position} after {}",
         moves.join(" ")

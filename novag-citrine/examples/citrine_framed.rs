@@ -13,7 +13,7 @@
 //! for a new game; the driver ends the unfinished game (`GameEnded`,
 //! outcome unknown). The example prints every event and ends with the game.
 //!
-//! `cargo run -p novag-citrine --example citrine_framed --features tokio,serialport` (Unix)
+//! `cargo run -p novag-citrine --example citrine_framed --features tokio,serial` (Unix)
 
 use std::error::Error;
 use std::time::{Duration, Instant};

@@ -1,6 +1,6 @@
 //! tokio codecs (feature `tokio`) for `tokio_util::codec::Framed` over any
 //! `AsyncRead + AsyncWrite`: a serial port or pseudo-terminal opened as
-//! `serial::AsyncPort` (features `tokio` + `serialport`, Unix), a TCP
+//! `serial::AsyncPort` (features `tokio` + `serial`, Unix), a TCP
 //! serial bridge such as ser2net.
 //!
 //! [`HostCodec`] is the host's end (decodes [`Reply`], encodes

@@ -6,6 +6,9 @@
 //! `e5xd6ep`; promotions as `d7-d8/N`; captures with `x`. The host sends
 //! castling as the king's move (`M e1g1`) and may omit the promotion piece
 //! (the device then promotes to a queen).
+//!
+//! [`parse_typed_move`] reads what a person types at a Citrine host's
+//! prompt, UCI (`e2e4`) or SAN (`Nf3`), as a move against the position.
 
 use crate::message::HostMove;
 use crate::types::{MoveText, NormalMove, Promotion};
@@ -178,4 +181,39 @@ pub fn host_move_to_move(position: &Position, hm: &HostMove) -> Result<Move, Ill
         return Err(err(IllegalReason::Promotion));
     }
     Ok(mv)
+}
+
+/// A typed move that is neither UCI nor SAN here: both notations' reasons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("neither UCI (e2e4, e7e8q, castling e1g1: {uci}) nor SAN (Nf3, exd5, O-O, e8=Q: {san})")]
+pub struct TypedMoveError {
+    /// Why it is not a legal UCI move here.
+    pub uci: board_core::chess::UciError,
+    /// Why it is not a legal SAN move here.
+    pub san: board_core::chess::SanError,
+}
+
+/// A move as a person types it at a host's prompt: UCI first (`e2e4`,
+/// `e7e8q`, castling as the king's move `e1g1`), then SAN (`Nf3`, `exd5`,
+/// `O-O`, `e8=Q`), legal in `position`.
+///
+/// ```
+/// use novag_citrine::convert::parse_typed_move;
+/// use novag_citrine::vocab::Position;
+/// let start = Position::startpos();
+/// assert_eq!(parse_typed_move(&start, "g1f3"), parse_typed_move(&start, "Nf3"));
+/// assert!(parse_typed_move(&start, "Nf6").is_err());
+/// ```
+///
+/// # Errors
+/// [`TypedMoveError`] when the text is neither a legal UCI nor a legal SAN
+/// move in `position`.
+pub fn parse_typed_move(position: &Position, text: &str) -> Result<Move, TypedMoveError> {
+    let uci = match position.parse_uci(text) {
+        Ok(mv) => return Ok(mv),
+        Err(e) => e,
+    };
+    position
+        .parse_san(text)
+        .map_err(|san| TypedMoveError { uci, san })
 }

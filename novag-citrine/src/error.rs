@@ -139,138 +139,18 @@ impl fmt::Display for Field {
     }
 }
 
-/// What a field takes, for [`Problem::Invalid`] ([`spec::citrine`](crate::spec::citrine),
+/// What a field takes, for [`Problem::Invalid`], and what is wrong with a
+/// field: the family's one vocabulary (`boardwire_proto`), the same types
+/// as `damexchange::error` and `csa_protocol::error` re-export. The
+/// variants Citrine produces ([`spec::citrine`](crate::spec::citrine),
 /// *Commands (host -> device) and replies (device -> host)* and *Move text
-/// the Citrine prints*).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
-#[non_exhaustive]
-pub enum Expected {
-    /// A decimal digit `0`..=`9`.
-    Digit,
-    /// A file letter `a`..=`h` (`A`..=`H` too in commands).
-    File,
-    /// A rank digit `1`..=`8`.
-    Rank,
-    /// The separator of a printed move: `-` (a move) or `x` (a capture).
-    MoveSeparator,
-    /// A promotion piece `Q`, `R`, `B` or `N`.
-    PromotionPiece,
-    /// What may follow a printed move: a blank, `|` or the end of the line.
-    MoveEnd,
-    /// The `:` between the parts of a clock reading `hh:mm:ss`.
-    Colon,
-    /// A blank (a space or a tab) between two fields.
-    Blank,
-    /// `on` or `off`.
-    Switch,
-    /// `White` or `Black` after `Flip -->`.
-    Side,
-    /// The arrow `-->` after `Flip`.
-    Arrow,
-    /// A level as replies print it: `tr`, `sd`, `at` or `be`.
-    LevelKind,
-    /// A level as commands name it: `CITRINE`, `TR`, `AT` or `BE`.
-    LevelName,
-    /// Printable ASCII (`0x21..=0x7E`).
-    Printable,
-    /// The keyword of the line (`Clock`, `Flip`, `Game`, `black` in
-    /// `. white black`, ...).
-    Keyword,
-    /// A diagram cell: a colour `W`/`B` (either case) and a piece letter,
-    /// or `::`.
-    DiagramCell,
-}
-
-impl fmt::Display for Expected {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Expected::Digit => "a digit 0-9",
-            Expected::File => "a file a-h",
-            Expected::Rank => "a rank 1-8",
-            Expected::MoveSeparator => "- or x",
-            Expected::PromotionPiece => "Q, R, B or N",
-            Expected::MoveEnd => "a blank, | or the end of the line",
-            Expected::Colon => ":",
-            Expected::Blank => "a blank",
-            Expected::Switch => "on or off",
-            Expected::Side => "White or Black",
-            Expected::Arrow => "-->",
-            Expected::LevelKind => "tr, sd, at or be",
-            Expected::LevelName => "CITRINE, TR, AT or BE",
-            Expected::Printable => "printable ASCII",
-            Expected::Keyword => "the keyword of the line",
-            Expected::DiagramCell => "a piece code (WP, bk, ...) or ::",
-        })
-    }
-}
-
-/// What was wrong with the field. The core variants are the same in every
-/// protocol crate of the workspace.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Problem {
-    /// The line is empty (or only blanks).
-    Empty,
-    /// The field is absent or cut off by the end of the line (the offset is
-    /// then the line's length).
-    Missing,
-    /// An unexpected byte (the offset is where it is).
-    Invalid {
-        /// The byte found.
-        byte: u8,
-        /// What the field takes there.
-        expected: Expected,
-    },
-    /// A number outside its range (`value` saturated at `u32::MAX`; the
-    /// offset is the number's first digit).
-    OutOfRange {
-        /// The number read.
-        value: u32,
-        /// Smallest allowed.
-        min: u32,
-        /// Largest allowed.
-        max: u32,
-    },
-    /// Bytes after the last field (trailing blanks are allowed and not
-    /// counted; the offset is the first of them).
-    Trailing {
-        /// How many.
-        count: usize,
-    },
-    /// A text field longer than its cap (the offset is the first byte past
-    /// the cap).
-    TooLong {
-        /// The field's length in bytes.
-        len: usize,
-        /// The cap in bytes.
-        max: usize,
-    },
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Problem::Empty => f.write_str("empty line"),
-            Problem::Missing => f.write_str("missing"),
-            Problem::Invalid { byte, expected } => {
-                if (0x20..=0x7e).contains(&byte) {
-                    write!(f, "expected {expected}, found '{}'", byte as char)
-                } else {
-                    write!(f, "expected {expected}, found 0x{byte:02X}")
-                }
-            }
-            Problem::OutOfRange { value, min, max } => {
-                write!(f, "{value} out of range {min}..={max}")
-            }
-            Problem::Trailing { count } => {
-                let s = if count == 1 { "" } else { "s" };
-                write!(f, "{count} unexpected byte{s} at the end")
-            }
-            Problem::TooLong { len, max } => write!(f, "{len} bytes, at most {max}"),
-        }
-    }
-}
+/// the Citrine prints*): [`Problem::Empty`], [`Problem::Missing`],
+/// [`Problem::Invalid`] (with [`Expected::Digit`], `File`, `Rank`,
+/// `MoveSeparator`, `PromotionPiece`, `MoveEnd`, `Colon`, `Blank`,
+/// `Switch`, `Side`, `Arrow`, `LevelKind`, `LevelName`, `Graphic`,
+/// `Keyword`, `DiagramCell`), [`Problem::OutOfRange`],
+/// [`Problem::Trailing`] and [`Problem::TooLong`].
+pub use boardwire_proto::{Expected, Problem};
 
 /// A line that starts like a known reply or command but does not decode.
 ///
@@ -320,25 +200,13 @@ impl DecodeError {
 }
 
 /// The item error of a framed stream ([`Framer`](crate::framer::Framer)
-/// users, the tokio `codec` module): the line was skipped and
-/// the stream goes on with the next one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
-#[non_exhaustive]
-pub enum FrameError {
-    /// A line longer than the cap; `len` bytes of it were seen (and
-    /// discarded) when it was reported, `max` is the cap (bytes, terminator
-    /// not counted).
-    #[error("line longer than {max} bytes ({len} bytes seen): skipped up to the next line end")]
-    Overlong {
-        /// Bytes of the line seen when it was reported.
-        len: usize,
-        /// The cap.
-        max: usize,
-    },
-    /// A line that does not decode.
-    #[error("malformed line: {0}")]
-    Malformed(DecodeError),
-}
+/// users, the tokio `codec` module, the sessions' `handle_frame_error`):
+/// an over-long line (`Overlong { len, max }`) or a line that does not
+/// decode (`Malformed(DecodeError)`); the line was skipped and the stream
+/// goes on with the next one. The family's `FrameError` over this crate's
+/// [`DecodeError`]. (`Unterminated` is never produced here: a last line
+/// without its terminator is decoded as a line.)
+pub type FrameError = boardwire_proto::FrameError<DecodeError>;
 
 /// A value rejected by a validated constructor (`MoveNumber::new`,
 /// `ClockTime::new`, `Level::new`, `Token::new`, ...).

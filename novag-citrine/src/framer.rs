@@ -6,40 +6,31 @@
 //! driver sends): any run of CR and LF bytes ends a line, and empty lines
 //! carry nothing, so they are not reported.
 
-/// What [`Framer::decode`] found at the front of the buffer. In every case
-/// the caller drops `consumed` bytes from the front of its buffer (after
-/// using `frame`, which borrows them) and calls again with the rest and any
-/// new bytes appended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status<'b> {
-    /// A complete line, terminator stripped, `1..=max_frame_len` bytes.
-    /// `consumed` counts the line, its terminator bytes present in the
-    /// buffer and any empty lines before it.
-    Complete {
-        /// The line.
-        frame: &'b [u8],
-        /// Bytes to drop.
-        consumed: usize,
-    },
-    /// No complete line yet: more bytes are needed. `consumed` counts
-    /// terminators of empty lines and bytes of an over-long line being
-    /// discarded (often 0).
-    Partial {
-        /// Bytes to drop.
-        consumed: usize,
-    },
-    /// A line longer than the cap, reported once as soon as more than the
-    /// cap has arrived without a terminator (`len` = the bytes of it seen so
-    /// far, all consumed). The framer then discards the rest of it, up to
-    /// and including the next terminator (as `Partial` consumption), and
-    /// the line after it frames normally.
-    Overlong {
-        /// Bytes of the line seen when it was reported.
-        len: usize,
-        /// Bytes to drop.
-        consumed: usize,
-    },
-}
+/// What [`Framer::decode`] found at the front of the buffer: the family's
+/// `Status` (`boardwire_proto::Status`). In every case the caller drops
+/// `consumed` bytes from the front of its buffer (after using `frame`,
+/// which borrows them) and calls again with the rest and any new bytes
+/// appended. For Citrine lines: `Complete` carries `1..=max_frame_len`
+/// bytes and `consumed` counts the line, its terminator bytes present in
+/// the buffer and any empty lines before it; `Partial`'s `consumed` counts
+/// terminators of empty lines and bytes of an over-long line being
+/// discarded (often 0); `Overlong` is reported once, as soon as more than
+/// the cap has arrived without a terminator, then the rest of that line is
+/// discarded up to and including the next terminator.
+pub use boardwire_proto::Status;
+
+/// A [`Framer`] with an input buffer of its own: the family's capped
+/// `FrameBuffer` (`boardwire_proto::FrameBuffer`) over this crate's line
+/// framer, the loop "push bytes, take lines, compact" written once.
+///
+/// ```
+/// use novag_citrine::framer::{Frame, FrameBuffer, Framer};
+/// let mut input = FrameBuffer::with_capacity(Framer::new(80), 512);
+/// input.push(b"New Game\r\nM 1 e2");
+/// assert_eq!(input.next_frame(), Some(Frame::Complete(b"New Game")));
+/// assert_eq!(input.next_frame(), None); // `M 1 e2` is incomplete
+/// ```
+pub use boardwire_proto::framer::{Frame, FrameBuffer};
 
 /// A sans-IO line framer with a length cap.
 ///
@@ -168,4 +159,34 @@ impl Default for Framer {
     fn default() -> Self {
         Framer::new(DEFAULT_MAX_LEN)
     }
+}
+
+impl boardwire_proto::Framer for Framer {
+    const DEFAULT_MAX_LEN: usize = DEFAULT_MAX_LEN;
+    /// CR LF (or LF CR).
+    const MAX_TERMINATOR_LEN: usize = 2;
+    /// A last line without its terminator is a line (a peer that closed
+    /// right after writing it).
+    const LAST_FRAME_NEEDS_TERMINATOR: bool = false;
+
+    fn new(max_frame_len: usize) -> Self {
+        Framer::new(max_frame_len)
+    }
+
+    fn max_frame_len(&self) -> usize {
+        Framer::max_frame_len(self)
+    }
+
+    fn decode<'b>(&mut self, buf: &'b [u8]) -> Status<'b> {
+        Framer::decode(self, buf)
+    }
+
+    fn reset(&mut self) {
+        Framer::reset(self);
+    }
+}
+
+/// A heap [`FrameBuffer`] for `max_line_len`-byte lines, room for several.
+pub(crate) fn line_buffer(max_line_len: usize) -> FrameBuffer<Framer, alloc::boxed::Box<[u8]>> {
+    FrameBuffer::with_capacity(Framer::new(max_line_len), 512)
 }

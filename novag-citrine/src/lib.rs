@@ -5,15 +5,15 @@
 //! | module | holds |
 //! |---|---|
 //! | [`types`] | validated wire vocabulary: [`MoveNumber`](types::MoveNumber), [`ClockTime`](types::ClockTime), [`Level`](types::Level), [`MoveText`](types::MoveText), [`Token`](types::Token), ...; [`vocab`]: board-core's chess types re-exported |
-//! | [`message`] | [`Command`](message::Command) (host → device), [`Reply`](message::Reply) (device → host); encoders that cannot fail, `Display` for transcripts |
+//! | [`message`] | [`Command`](message::Command) (host → device), [`Reply`](message::Reply) (device → host); encoders that cannot fail, `Display` the wire line, `describe()` for transcripts |
 //! | [`parse`] | the nom parsers, one public function per grammar rule |
 //! | [`decode`](mod@decode) | [`decode::<Reply>(line)`](decode::decode), [`decode::<Command>(line)`](decode::decode), [`decode_with`], [`Leniency`] |
 //! | [`error`] | [`DecodeError`] (with [`MessageKind`], [`Field`], [`Problem`], [`Expected`]), [`ValueError`], [`FrameError`] |
 //! | [`framer`] | [`Framer`](framer::Framer): CR / LF / CR LF lines over a caller-owned buffer, with a cap ([`framer::DEFAULT_MAX_LEN`], 256 bytes, by default) |
-//! | [`convert`] | printed moves ⇄ board-core chess moves against a position |
+//! | [`convert`] | printed moves ⇄ board-core chess moves against a position; typed moves (UCI or SAN) |
 //! | [`session`] | sans-IO [`Driver`](session::Driver) (host) and [`Device`](session::Device) (simulated Citrine) |
 //! | `codec` | feature `tokio`: `HostCodec`, `DeviceCodec` for `tokio_util::codec::Framed` |
-//! | `serial` | feature `serialport` (default): the driver that owns the port (`serial::open`, `serial::run`, `serial::Limits`), the simulator on a pty, and with `tokio` on Unix `serial::AsyncPort` (the port as `AsyncRead + AsyncWrite` for the codecs) |
+//! | `serial` | feature `serial` (opt-in): the driver that owns the port (`serial::connect`, `serial::run`, `serial::Config`, `serial::Limits`, `serial::open`), the simulator on a pty, and with `tokio` on Unix `serial::AsyncPort` (the port as `AsyncRead + AsyncWrite` for the codecs) |
 //!
 //! The reference for every item is [`spec::citrine`](crate::spec::citrine), shipped
 //! with this crate (Novag's 2008 "Citrine to PC Communication Protocol",
@@ -41,8 +41,8 @@ pub mod error;
 pub mod framer;
 pub mod message;
 pub mod parse;
-#[cfg(feature = "serialport")]
-#[cfg_attr(docsrs, doc(cfg(feature = "serialport")))]
+#[cfg(feature = "serial")]
+#[cfg_attr(docsrs, doc(cfg(feature = "serial")))]
 pub mod serial;
 pub mod session;
 /// The specification notes this crate's documentation cites ("spec note,

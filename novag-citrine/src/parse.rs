@@ -548,11 +548,7 @@ pub fn token(i: &[u8]) -> ParseResult<'_, Token<'_>> {
 fn token_of<'a>(f: Field, what: &'static str, i: In<'a>) -> ParseResult<'a, Token<'a>> {
     let (rest, text) = in_field(
         f,
-        want(
-            Expected::Printable,
-            take_while1(|b: u8| b.is_ascii_graphic()),
-        )
-        .parse(i),
+        want(Expected::Graphic, take_while1(|b: u8| b.is_ascii_graphic())).parse(i),
     )?;
     if text.len() > Token::MAX_LEN {
         return error(ParseError {

@@ -1,15 +1,24 @@
-//! The serial driver (feature `serialport`): the only code that owns a
-//! port. [`open`] opens it at 57600 baud, 8 data bits, no parity, 1 stop
-//! bit, no flow control ([`spec::citrine`](crate::spec::citrine), *Link*); [`run`] runs a
-//! host [`Driver`] over it until the caller's callback stops it, enforcing
-//! [`Limits`]; a vanished device (unplugged USB adapter) is
+//! The serial driver (feature `serial`): the only code that owns a port.
+//! [`connect`] opens a port at 57600 baud, 8 data bits, no parity, 1 stop
+//! bit, no flow control ([`spec::citrine`](crate::spec::citrine), *Link*)
+//! and runs a host [`Driver`] over it until the caller's callback stops it;
+//! [`run`] does the same over a port the caller opened (any `Read + Write`
+//! whose reads time out when the line is quiet: a port from [`open`], a
+//! pty, a TCP serial bridge with a read timeout). Both are the family's one
+//! blocking loop (`boardwire_proto::drive::blocking`, the same as
+//! `damexchange::net` and `csa_protocol::net` run over tokio), with the
+//! same shape: `connect(path, config, callback)`, `run(port, config,
+//! callback)`, a [`Config`] of the session's settings and [`Limits`], a
+//! callback `FnMut(&mut Driver, Activity) -> ControlFlow<R>` and
+//! [`Ended`] when it returns.
+//!
+//! A vanished device (unplugged USB adapter) is
 //! [`SerialError::DeviceLost`], a device that does not answer is
-//! [`SerialError::PeerSilent`], never a hang. [`Simulator`] (Unix) runs
-//! the simulated [`Device`](crate::session::Device) on a pseudo-terminal.
-//! With the `tokio` feature too, `AsyncPort` (Unix) is an open port as a
-//! tokio `AsyncRead + AsyncWrite`, for
-//! `tokio_util::codec::Framed<AsyncPort, HostCodec>` (see the `codec`
-//! module; both exist only with that feature).
+//! [`SerialError::PeerSilent`], never a hang. [`Simulator`] (Unix) runs the
+//! simulated [`Device`](crate::session::Device) on a pseudo-terminal. With
+//! the `tokio` feature too, `AsyncPort` (Unix) is an open port as a tokio
+//! `AsyncRead + AsyncWrite`, for `tokio_util::codec::Framed<AsyncPort,
+//! HostCodec>` (see the `codec` module; both exist only with that feature).
 //!
 //! On Linux the user needs access to the tty device (e.g. membership of the
 //! `dialout` group).
@@ -17,18 +26,23 @@
 //! ```no_run
 //! use std::ops::ControlFlow;
 //! use std::time::Instant;
-//! use novag_citrine::serial::{self, Input, Limits};
-//! use novag_citrine::session::{Driver, DriverConfig, Event};
+//! use novag_citrine::serial::{self, Activity, Config};
+//! use novag_citrine::session::{DriverConfig, Event};
 //!
-//! let limits = Limits::default();
-//! let mut port = serial::open("/dev/ttyUSB0", &limits)?;
-//! let mut driver = Driver::new(DriverConfig::default(), Instant::now());
-//! let e2e4 = driver.position().ok_or("no game")?.parse_uci("e2e4")?;
-//! driver.send_move(e2e4, Instant::now())?;
-//! serial::run(&mut port, &mut driver, &limits, |input, _driver| match input {
-//!     Input::Event(Event::Acknowledged(m)) => ControlFlow::Break(println!("ack {m}")),
-//!     _ => ControlFlow::Continue(()),
+//! let mut sent = false;
+//! let ended = serial::connect("/dev/ttyUSB0", Config::new(DriverConfig::default()), |driver, activity| {
+//!     match activity {
+//!         Activity::Idle if !sent && driver.is_our_turn() && driver.is_idle() => {
+//!             let e2e4 = driver.position().unwrap().parse_uci("e2e4").unwrap();
+//!             driver.send_move(e2e4, Instant::now()).unwrap();
+//!             sent = true;
+//!         }
+//!         Activity::Event(Event::Acknowledged(m)) => return ControlFlow::Break(m),
+//!         _ => {}
+//!     }
+//!     ControlFlow::Continue(())
 //! })?;
+//! println!("{ended:?}");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -38,13 +52,23 @@ use std::ops::ControlFlow;
 use std::string::String;
 use std::time::{Duration, Instant};
 
+use boardwire_proto::drive::{self, blocking};
 use serialport::{DataBits, FlowControl, Parity, SerialPort, StopBits};
 
-use crate::decode::{decode, decode_with};
-use crate::error::{FrameError, MessageKind};
-use crate::framer::{Framer, Status};
-use crate::message::{Command, RawLine, Reply};
-use crate::session::{Driver, Event};
+use crate::error::MessageKind;
+use crate::session::{Driver, DriverConfig, Event};
+
+/// What [`run`] shows its callback, in wire order (the family's
+/// `boardwire_proto::drive::Activity`): `Sent { frame, message }` for each
+/// command line written, `Received { frame, message }` for each reply line
+/// read (before the driver handles it), `Malformed { error, frame }` for a
+/// line that is over-long or does not decode, `Event(event)` for each
+/// driver event, and `Idle` once all is written and handled (at least
+/// every [`drive::Limits::poll_interval`]): the time to issue commands (a
+/// move when [`Driver::is_our_turn`], user input).
+pub use boardwire_proto::drive::Activity;
+/// How a run ended: `Break(r)` (the callback's value) or `Closed(why)`.
+pub use boardwire_proto::drive::{Closed, Ended};
 
 /// The Citrine's baud rate.
 pub const BAUD_RATE: u32 = 57_600;
@@ -58,42 +82,70 @@ pub type NativePort = serialport::COMPort;
 
 /// Resource bounds of [`run`], each with a documented default.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Limits {
-    /// Longest line accepted from the device, in bytes without the
-    /// terminator (default 256, [`framer::DEFAULT_MAX_LEN`](crate::framer::DEFAULT_MAX_LEN)); longer lines
-    /// are skipped and count as malformed.
-    pub max_line_len: usize,
-    /// Most command lines queued in the driver and not yet written (default
-    /// 64: at the 100 ms pacing, 6.4 s of commands);
-    /// [`SerialError::QueueFull`] beyond.
-    pub output_queue_cap: usize,
+    /// The family driver's bounds: `max_bad_frames` (default 16
+    /// consecutive malformed, over-long or unrecognised lines;
+    /// [`SerialError::Misbehaving`] beyond), `poll_interval` (the port's
+    /// read timeout: how often the callback sees [`Activity::Idle`] when
+    /// the line is quiet; default 10 ms here), `read_buffer`,
+    /// `output_queue_cap` (lines written in one round, default 64) and
+    /// `send_timeout`. The longest line accepted from the device is the
+    /// driver's [`DriverConfig::max_line_len`].
+    pub driver: drive::Limits,
     /// How long the device may take to answer a command with a known reply
-    /// and how long it may send only undecodable lines
-    /// (default 10 s; applied to the driver as
-    /// [`DriverConfig::ack_timeout`](crate::session::DriverConfig::ack_timeout));
+    /// and how long it may send only undecodable lines (default 10 s;
+    /// applied to the driver as
+    /// [`DriverConfig::ack_timeout`]);
     /// [`SerialError::PeerSilent`] beyond.
     pub ack_timeout: Duration,
-    /// Most consecutive malformed, overlong or unrecognised lines (default
-    /// 16); [`SerialError::Misbehaving`] beyond.
-    pub max_bad_lines: u32,
-    /// The port's read timeout: how often [`run`] calls back with
-    /// [`Input::Tick`] when the line is quiet (default 10 ms).
-    pub poll_interval: Duration,
+    /// Most command lines queued in the driver and not yet written (default
+    /// 64: at the 100 ms pacing, 6.4 s of commands); [`SerialError::QueueFull`]
+    /// beyond.
+    pub max_queued_commands: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
+        let mut driver = drive::Limits::default();
+        driver.poll_interval = Duration::from_millis(10);
         Limits {
-            max_line_len: crate::framer::DEFAULT_MAX_LEN,
-            output_queue_cap: 64,
+            driver,
             ack_timeout: Duration::from_secs(10),
-            max_bad_lines: 16,
-            poll_interval: Duration::from_millis(10),
+            max_queued_commands: 64,
         }
     }
 }
 
-/// Why the serial driver stopped.
+/// What [`connect`] and [`run`] take: the driver's settings and the
+/// limits.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Config<C> {
+    /// The session's settings ([`DriverConfig`]).
+    pub session: C,
+    /// The driver's resource bounds.
+    pub limits: Limits,
+}
+
+impl<C> Config<C> {
+    /// `session` with the default [`Limits`].
+    pub fn new(session: C) -> Self {
+        Config {
+            session,
+            limits: Limits::default(),
+        }
+    }
+}
+
+impl<C: Default> Default for Config<C> {
+    fn default() -> Self {
+        Config::new(C::default())
+    }
+}
+
+/// Why the serial driver stopped, other than the callback's `Break` or the
+/// end of the stream.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum SerialError {
@@ -105,8 +157,8 @@ pub enum SerialError {
         /// The cause.
         source: serialport::Error,
     },
-    /// The device went away (hang-up, I/O error, end of file): e.g. the USB
-    /// adapter was unplugged.
+    /// The device went away (hang-up, I/O error, a write that makes no
+    /// progress): e.g. the USB adapter was unplugged.
     #[error("serial device lost: {0}")]
     DeviceLost(io::Error),
     /// The device did not answer within [`Limits::ack_timeout`] (e.g. an
@@ -118,53 +170,22 @@ pub enum SerialError {
         /// How long the driver waited.
         waited: Duration,
     },
-    /// More than [`Limits::max_bad_lines`] malformed or unrecognised lines
-    /// in a row (wrong baud rate, line noise, not a Citrine).
+    /// More than the driver limits' `max_bad_frames` malformed or
+    /// unrecognised lines in a row (wrong baud rate, line noise, not a
+    /// Citrine).
     #[error("{count} malformed or unrecognised lines in a row from the device")]
     Misbehaving {
         /// Lines in a row.
         count: u32,
     },
-    /// More than [`Limits::output_queue_cap`] commands queued in the driver.
+    /// More than [`Limits::max_queued_commands`] commands queued in the
+    /// driver (or more lines than the driver limits' `output_queue_cap` in
+    /// one round).
     #[error("{queued} commands queued for the device, more than the limit")]
     QueueFull {
         /// Commands queued.
         queued: usize,
     },
-}
-
-/// What [`run`] shows its callback, in this order per round: the lines
-/// written, the lines read (each before the driver handles it), the
-/// driver's events, then one `Tick`.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum Input<'a> {
-    /// A command line written to the device.
-    Sent(&'a Command<'a>),
-    /// A line read from the device, decoded (before the driver handles it).
-    Received {
-        /// The line.
-        reply: &'a Reply<'a>,
-        /// Its bytes on the wire (terminator and empty lines before it
-        /// included).
-        bytes: usize,
-    },
-    /// A line read from the device that did not decode (or was too long:
-    /// then `line` holds the bytes seen).
-    Malformed {
-        /// The line (or its start).
-        line: &'a RawLine<'a>,
-        /// Why.
-        error: &'a FrameError,
-        /// Its bytes on the wire (terminator and empty lines before it
-        /// included).
-        bytes: usize,
-    },
-    /// An event of the driver.
-    Event(&'a Event),
-    /// Once per round (at least every [`Limits::poll_interval`]): the time
-    /// to issue commands (a move when [`Driver::is_our_turn`], user input).
-    Tick,
 }
 
 /// Sets 57600 8N1 without flow control on an open port.
@@ -179,8 +200,9 @@ pub fn configure(port: &mut dyn SerialPort) -> serialport::Result<()> {
     port.set_flow_control(FlowControl::None)
 }
 
-/// Opens `path` at 57600 8N1, no flow control, reads timing out after
-/// [`Limits::poll_interval`].
+/// Opens `path` at 57600 8N1, no flow control, reads timing out after the
+/// limits' `poll_interval`: the port for [`run`] (which [`connect`] opens
+/// itself).
 ///
 /// # Errors
 /// [`SerialError::Open`] naming the path.
@@ -190,7 +212,7 @@ pub fn open(path: &str, limits: &Limits) -> Result<NativePort, SerialError> {
         .parity(Parity::None)
         .stop_bits(StopBits::One)
         .flow_control(FlowControl::None)
-        .timeout(limits.poll_interval)
+        .timeout(limits.driver.poll_interval)
         .open_native()
         .map_err(|source| SerialError::Open {
             path: path.to_owned(),
@@ -198,176 +220,92 @@ pub fn open(path: &str, limits: &Limits) -> Result<NativePort, SerialError> {
         })
 }
 
-/// Reads what is available within the port's timeout; 0 when nothing came.
-fn read_some<P: Read>(port: &mut P, buf: &mut [u8]) -> Result<usize, SerialError> {
-    loop {
-        return match port.read(buf) {
-            Ok(0) => Err(SerialError::DeviceLost(io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                "end of file",
-            ))),
-            Ok(n) => Ok(n),
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock
-                ) =>
-            {
-                Ok(0)
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => Err(SerialError::DeviceLost(e)),
-        };
-    }
-}
-
-fn write_line<P: Write>(port: &mut P, bytes: &[u8]) -> Result<(), SerialError> {
-    port.write_all(bytes)
-        .and_then(|()| port.flush())
-        .map_err(SerialError::DeviceLost)
-}
-
-/// The line of a transmit without its CR LF.
-fn line_of(bytes: &[u8]) -> &[u8] {
-    let mut l = bytes;
-    while let [rest @ .., b'\r' | b'\n'] = l {
-        l = rest;
-    }
-    l
-}
-
-/// Runs `driver` over `port` (open and configured, reads timing out: a
-/// port from [`open`], or any `Read + Write` whose reads return
-/// `TimedOut`/`WouldBlock` when the line is quiet) until `on` returns
-/// `Break`, and returns its value.
-///
-/// Each round: writes what the driver releases ([`Input::Sent`]), reads
-/// once, frames (cap [`Limits::max_line_len`]) and decodes the lines
-/// ([`Input::Received`] / [`Input::Malformed`]) and hands them to the
-/// driver, shows its events ([`Input::Event`]), then calls back with
-/// [`Input::Tick`]. The callback gets the driver to issue commands.
+/// Opens `path` ([`open`]: 57600 8N1, no flow control) and runs a host
+/// [`Driver`] made from `config.session` over it ([`run`]).
 ///
 /// # Errors
-/// [`SerialError::DeviceLost`] on hang-up, end of file or an I/O error
-/// (the driver is closed first, [`Driver::handle_close`], and its events,
-/// a [`Event::GameEnded`] for a game in progress, go to the callback);
+/// [`SerialError::Open`], then as [`run`].
+pub fn connect<R>(
+    path: &str,
+    config: Config<DriverConfig>,
+    callback: impl FnMut(&mut Driver<Instant>, Activity<'_, '_, Driver<Instant>>) -> ControlFlow<R>,
+) -> Result<Ended<R>, SerialError> {
+    let port = open(path, &config.limits)?;
+    run(port, config, callback)
+}
+
+/// Runs a host [`Driver`] made from `config.session` (its ack timeout set
+/// to [`Limits::ack_timeout`]) over `port` (open and configured, reads
+/// timing out: a port from [`open`], or any `Read + Write` whose reads
+/// return `TimedOut`/`WouldBlock` when the line is quiet; `&mut port`
+/// works too) until the callback returns `Break` or the stream ends.
+///
+/// Each round: what the driver releases is written ([`Activity::Sent`]),
+/// its events shown ([`Activity::Event`]), then [`Activity::Idle`] (issue
+/// commands here); one read; each line framed (cap
+/// [`DriverConfig::max_line_len`]), decoded ([`Activity::Received`] /
+/// [`Activity::Malformed`]) and handed to the driver.
+///
+/// Returns [`Ended::Break`] with the callback's value, or
+/// [`Ended::Closed`]`(`[`Closed::ByPeer`]`)` at the end of the stream
+/// (the driver was closed, [`Driver::handle_close`], and its last events,
+/// a [`Event::GameEnded`] for a game in progress, went to the callback).
+///
+/// # Errors
+/// [`SerialError::DeviceLost`] on hang-up or an I/O error (the driver is
+/// closed first and its events go to the callback);
 /// [`SerialError::PeerSilent`] after the driver's [`Event::PeerSilent`]
 /// (shown to the callback first); [`SerialError::Misbehaving`];
 /// [`SerialError::QueueFull`].
 pub fn run<P: Read + Write, R>(
-    port: &mut P,
-    driver: &mut Driver<Instant>,
-    limits: &Limits,
-    mut on: impl FnMut(Input<'_>, &mut Driver<Instant>) -> ControlFlow<R>,
-) -> Result<R, SerialError> {
+    mut port: P,
+    config: Config<DriverConfig>,
+    mut callback: impl FnMut(&mut Driver<Instant>, Activity<'_, '_, Driver<Instant>>) -> ControlFlow<R>,
+) -> Result<Ended<R>, SerialError> {
+    let Config { session, limits } = config;
+    let mut driver = Driver::new(session, Instant::now());
     driver.set_ack_timeout(limits.ack_timeout);
-    let mut framer = Framer::new(limits.max_line_len);
-    let mut inbuf: std::vec::Vec<u8> = std::vec::Vec::new();
-    let mut chunk = [0u8; 512];
-    let mut bad_lines = 0u32;
-    macro_rules! call {
-        ($input:expr) => {
-            if let ControlFlow::Break(r) = on($input, driver) {
-                return Ok(r);
-            }
-        };
-    }
-    // The port is gone: the driver closes the game (its `GameEnded` is
-    // shown to the callback) before the error is returned.
-    macro_rules! lost {
-        ($result:expr) => {
-            match $result {
-                Ok(v) => v,
-                Err(e) => {
-                    driver.handle_close(Instant::now());
-                    while let Some(ev) = driver.poll_event() {
-                        call!(Input::Event(&ev));
-                    }
-                    return Err(e);
+    let ended = blocking::run(
+        &mut port,
+        &mut driver,
+        &limits.driver,
+        |driver, activity| {
+            let silent = match &activity {
+                Activity::Event(Event::PeerSilent { awaiting, waited }) => {
+                    Some((*awaiting, *waited))
                 }
+                _ => None,
+            };
+            let idle = matches!(activity, Activity::Idle);
+            if let ControlFlow::Break(r) = callback(driver, activity) {
+                return ControlFlow::Break(Ok(r));
             }
-        };
-    }
-    loop {
-        driver.handle_timeout(Instant::now());
-        while let Some(t) = driver.poll_transmit() {
-            lost!(write_line(port, t.as_bytes()));
-            if let Ok(cmd) = decode::<Command<'_>>(line_of(t.as_bytes())) {
-                call!(Input::Sent(&cmd));
+            if let Some((awaiting, waited)) = silent {
+                return ControlFlow::Break(Err(SerialError::PeerSilent { awaiting, waited }));
             }
-        }
-        let n = lost!(read_some(port, &mut chunk));
-        inbuf.extend_from_slice(&chunk[..n]);
-        let now = Instant::now();
-        let mut start = 0;
-        loop {
-            match framer.decode(&inbuf[start..]) {
-                Status::Complete { frame, consumed } => {
-                    match decode_with::<Reply<'_>>(frame, &driver.config().leniency) {
-                        Ok(reply) => {
-                            if matches!(reply, Reply::Unrecognised(_)) {
-                                bad_lines += 1;
-                            } else {
-                                bad_lines = 0;
-                            }
-                            call!(Input::Received {
-                                reply: &reply,
-                                bytes: consumed,
-                            });
-                            driver.handle_message(&reply, now);
-                        }
-                        Err(e) => {
-                            bad_lines += 1;
-                            let error = FrameError::Malformed(e);
-                            let line = RawLine::borrowed(frame);
-                            call!(Input::Malformed {
-                                line: &line,
-                                error: &error,
-                                bytes: consumed,
-                            });
-                            driver.handle_frame_error(&error, now);
-                        }
-                    }
-                    start += consumed;
-                }
-                Status::Overlong { len, consumed } => {
-                    bad_lines += 1;
-                    let error = FrameError::Overlong {
-                        len,
-                        max: limits.max_line_len,
-                    };
-                    let seen = &inbuf[start..start + consumed];
-                    let line = RawLine::borrowed(seen);
-                    call!(Input::Malformed {
-                        line: &line,
-                        error: &error,
-                        bytes: consumed,
-                    });
-                    driver.handle_frame_error(&error, now);
-                    start += consumed;
-                }
-                Status::Partial { consumed } => {
-                    start += consumed;
-                    break;
-                }
+            if idle && driver.queued() > limits.max_queued_commands {
+                return ControlFlow::Break(Err(SerialError::QueueFull {
+                    queued: driver.queued(),
+                }));
             }
-            if bad_lines > limits.max_bad_lines {
-                return Err(SerialError::Misbehaving { count: bad_lines });
-            }
-        }
-        inbuf.drain(..start);
-        while let Some(ev) = driver.poll_event() {
-            call!(Input::Event(&ev));
-            if let Event::PeerSilent { awaiting, waited } = ev {
-                return Err(SerialError::PeerSilent { awaiting, waited });
-            }
-        }
-        call!(Input::Tick);
-        if driver.queued() > limits.output_queue_cap {
-            return Err(SerialError::QueueFull {
-                queued: driver.queued(),
-            });
-        }
+            ControlFlow::Continue(())
+        },
+    );
+    match ended {
+        Ok(Ended::Break(Ok(r))) => Ok(Ended::Break(r)),
+        Ok(Ended::Break(Err(e))) => Err(e),
+        Ok(Ended::Closed(Closed::TooManyBadFrames)) => Err(SerialError::Misbehaving {
+            count: limits.driver.max_bad_frames.saturating_add(1),
+        }),
+        Ok(Ended::Closed(Closed::OutputQueueFull)) => Err(SerialError::QueueFull {
+            queued: driver.queued().max(limits.driver.output_queue_cap + 1),
+        }),
+        Ok(Ended::Closed(Closed::SendTimeout)) => Err(SerialError::DeviceLost(io::Error::new(
+            io::ErrorKind::TimedOut,
+            "a write to the device made no progress",
+        ))),
+        Ok(Ended::Closed(c)) => Ok(Ended::Closed(c)),
+        Err(e) => Err(SerialError::DeviceLost(e)),
     }
 }
 
@@ -376,7 +314,8 @@ pub use self::simulator::Simulator;
 
 #[cfg(unix)]
 mod simulator {
-    use std::string::String;
+    use std::ops::ControlFlow;
+    use std::string::{String, ToString};
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::thread::JoinHandle;
@@ -384,7 +323,7 @@ mod simulator {
 
     use serialport::{SerialPort as _, TTYPort};
 
-    use super::{SerialError, configure, read_some, write_line};
+    use super::{Activity, Ended, SerialError, blocking, configure, drive};
     use crate::session::{Device, DeviceConfig};
 
     /// A simulated Citrine on a pseudo-terminal: a thread runs a
@@ -426,19 +365,28 @@ mod simulator {
             let flag = Arc::clone(&stop);
             let thread = std::thread::spawn(move || {
                 let mut device = Device::new(config, Instant::now());
-                let mut buf = [0u8; 512];
-                while !flag.load(Ordering::Relaxed) {
-                    device.handle_timeout(Instant::now());
-                    while let Some(t) = device.poll_transmit() {
-                        write_line(&mut master, t.as_bytes())?;
+                // The device is the peer under test's opposite: it takes
+                // whatever the host sends (bad lines are its events) and
+                // answers at its own pace; only the host's end is bounded.
+                let mut limits = drive::Limits::default();
+                limits.poll_interval = Duration::from_millis(5);
+                limits.max_bad_frames = u32::MAX;
+                limits.output_queue_cap = usize::MAX;
+                let ended = blocking::run(&mut master, &mut device, &limits, |_, activity| {
+                    if matches!(activity, Activity::Idle) && flag.load(Ordering::Relaxed) {
+                        ControlFlow::Break(())
+                    } else {
+                        ControlFlow::Continue(())
                     }
-                    while device.poll_event().is_some() {}
-                    let n = read_some(&mut master, &mut buf)?;
-                    if n > 0 {
-                        device.handle_input(&buf[..n], Instant::now());
-                    }
+                });
+                match ended {
+                    Ok(Ended::Break(())) => Ok(device),
+                    Ok(Ended::Closed(c)) => Err(SerialError::DeviceLost(std::io::Error::new(
+                        std::io::ErrorKind::UnexpectedEof,
+                        c.to_string(),
+                    ))),
+                    Err(e) => Err(SerialError::DeviceLost(e)),
                 }
-                Ok(device)
             });
             Ok(Simulator {
                 path,

@@ -5,7 +5,7 @@
 //! line or a full output buffer does not hold the runtime's only thread,
 //! and that a hung-up line ends the stream. Every test is bounded in time:
 //! a hang is a failure, not a stuck run.
-#![cfg(all(unix, feature = "serialport", feature = "tokio"))]
+#![cfg(all(unix, feature = "serial", feature = "tokio"))]
 
 use std::io::{Read, Write};
 use std::sync::mpsc;

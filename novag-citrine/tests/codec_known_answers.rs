@@ -847,16 +847,24 @@ fn command_errors_name_the_command() {
     );
 }
 
-/// An unrecognised line cannot pass for a known one in `Display` (the wire
-/// encoding stays verbatim).
+/// An unrecognised line cannot pass for a known one in `describe()` (the
+/// human reading); `Display` and the encoding stay the wire, verbatim.
 #[test]
-fn unrecognised_lines_say_so_in_display() {
+fn unrecognised_lines_say_so_in_describe() {
     let r = decode::<Reply>(b"Hello there").unwrap();
-    assert_eq!(r.to_string(), "unrecognised: Hello there");
+    assert_eq!(r.describe().to_string(), "unrecognised: Hello there");
+    assert_eq!(r.to_string(), "Hello there");
     assert_eq!(r.to_bytes(), b"Hello there\r\n");
     let c = decode::<Command>(b"Z").unwrap();
-    assert_eq!(c.to_string(), "unrecognised: Z");
+    assert_eq!(c.describe().to_string(), "unrecognised: Z");
+    assert_eq!(c.to_string(), "Z");
     assert_eq!(c.to_bytes(), b"Z\r\n");
+    // Control bytes and bytes that are not UTF-8 are escaped for a person.
+    let r = decode::<Reply>(b"M   1, \x1b[2J\x07\xff garbage").unwrap_err();
+    assert_eq!(r.message, MessageKind::MoveLine);
+    let r = decode::<Reply>(b"Hi\x1b[2J\x07\xff").unwrap();
+    assert_eq!(r.describe().to_string(), r"unrecognised: Hi\x1b[2J\x07\xff");
+    assert_eq!(r.to_string(), "Hi\x1b[2J\x07\u{FFFD}");
 }
 
 /// A malformed Clock line names the Clock line (it once said `.Referee`).

@@ -231,4 +231,34 @@ proptest! {
             prop_assert_eq!(decode::<Reply>(strip_crlf(&bytes)), Ok(r));
         }
     }
+
+    /// `Display` is the wire line: what it writes decodes to the same reply.
+    #[test]
+    fn reply_display_is_the_wire(r in reply()) {
+        let shown = r.to_string();
+        prop_assert_eq!(decode::<Reply>(shown.as_bytes()).unwrap(), r.clone());
+        prop_assert_eq!(format!("{shown}\r\n").into_bytes(), r.to_bytes());
+    }
+
+    /// `Display` is the wire line: what it writes decodes to the same command.
+    #[test]
+    fn command_display_is_the_wire(c in command()) {
+        let shown = c.to_string();
+        prop_assert_eq!(decode::<Command>(shown.as_bytes()).unwrap(), c.clone());
+        prop_assert_eq!(format!("{shown}\r\n").into_bytes(), c.to_bytes());
+    }
+
+    /// Any UTF-8 line that decodes (unrecognised lines included) displays as
+    /// a line that decodes to the same value, for both message types.
+    #[test]
+    fn any_decoded_line_displays_as_itself(line in "[ -~\t]{0,40}") {
+        if let Ok(r) = decode::<Reply>(line.as_bytes()) {
+            let shown = r.to_string();
+            prop_assert_eq!(decode::<Reply>(shown.as_bytes()).unwrap(), r);
+        }
+        if let Ok(c) = decode::<Command>(line.as_bytes()) {
+            let shown = c.to_string();
+            prop_assert_eq!(decode::<Command>(shown.as_bytes()).unwrap(), c);
+        }
+    }
 }

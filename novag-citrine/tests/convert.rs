@@ -188,3 +188,50 @@ fn every_legal_move_round_trips_through_text() {
     }
     assert!(checked > 10_000, "{checked}");
 }
+
+/// What a person types at a host's prompt: UCI first, then SAN. The
+/// expected moves follow from the notations' rules (SAN names the piece
+/// and the destination; UCI gives both squares, castling as the king's
+/// two-square move, the promotion piece as a lower-case suffix).
+#[test]
+fn typed_moves_are_uci_or_san() {
+    use novag_citrine::convert::parse_typed_move;
+    let uci_of =
+        |p: &Position, text: &str| parse_typed_move(p, text).map(|m| m.to_uci().to_string());
+    let start = Position::startpos();
+    assert_eq!(uci_of(&start, "e2e4").unwrap(), "e2e4");
+    assert_eq!(uci_of(&start, "e4").unwrap(), "e2e4", "SAN pawn push");
+    assert_eq!(uci_of(&start, "Nf3").unwrap(), "g1f3", "SAN knight move");
+    assert_eq!(uci_of(&start, "Nc3").unwrap(), "b1c3");
+    // White castles short or long; a pawn on b7 promotes.
+    let p: Position = "r3k2r/1P6/8/3p4/4P3/8/8/R3K2R w KQkq - 0 1"
+        .parse()
+        .unwrap();
+    assert_eq!(
+        uci_of(&p, "O-O").unwrap(),
+        "e1g1",
+        "SAN castling is the king's move"
+    );
+    assert_eq!(uci_of(&p, "e1g1").unwrap(), "e1g1", "UCI castling");
+    assert_eq!(uci_of(&p, "O-O-O").unwrap(), "e1c1");
+    assert_eq!(uci_of(&p, "exd5").unwrap(), "e4d5", "SAN capture");
+    assert_eq!(uci_of(&p, "e4d5").unwrap(), "e4d5");
+    assert_eq!(uci_of(&p, "b7b8q").unwrap(), "b7b8q", "UCI promotion");
+    assert_eq!(uci_of(&p, "b8=Q").unwrap(), "b7b8q", "SAN promotion");
+    assert_eq!(uci_of(&p, "b8=N").unwrap(), "b7b8n");
+    // Neither notation: both reasons are given.
+    for bad in ["", "e2e5", "Nf6", "hello", "O-O-O-O"] {
+        let e = parse_typed_move(&start, bad).unwrap_err();
+        let text = e.to_string();
+        assert!(text.starts_with("neither UCI (e2e4"), "{bad:?}: {text}");
+        assert!(text.contains(") nor SAN (Nf3"), "{bad:?}: {text}");
+    }
+    // Black to move: SAN is read for the side to move.
+    let after = start.play(start.parse_uci("e2e4").unwrap()).unwrap();
+    assert_eq!(uci_of(&after, "Nf6").unwrap(), "g8f6");
+    assert_eq!(uci_of(&after, "e5").unwrap(), "e7e5");
+    assert!(
+        parse_typed_move(&after, "Nf3").is_err(),
+        "white's move, black to move"
+    );
+}

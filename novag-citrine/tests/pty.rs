@@ -2,15 +2,15 @@
 //! at 57600 8N1, through the library's serial driver (`serial::run`): whole
 //! games with duplicate acknowledgements and take-backs, and a clear error
 //! when the device goes away or stops answering. Bounded in time.
-#![cfg(all(unix, feature = "serialport"))]
+#![cfg(all(unix, feature = "serial"))]
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use board_core::player::Player;
 use novag_citrine::error::MessageKind;
-use novag_citrine::serial::{self, Input, Limits, SerialError, Simulator};
-use novag_citrine::session::{DeviceConfig, Driver, DriverConfig, Event, Misbehaviour};
+use novag_citrine::serial::{self, Activity, Config, Ended, SerialError, Simulator};
+use novag_citrine::session::{DeviceConfig, DriverConfig, Event, Misbehaviour};
 
 #[derive(Debug, Default)]
 struct Counts {
@@ -23,11 +23,10 @@ struct Counts {
     received: usize,
 }
 
-fn limits() -> Limits {
-    Limits {
-        poll_interval: Duration::from_millis(5),
-        ..Limits::default()
-    }
+fn config(driver: DriverConfig) -> Config<DriverConfig> {
+    let mut config = Config::new(driver);
+    config.limits.driver.poll_interval = Duration::from_millis(5);
+    config
 }
 
 /// Plays over the pty until the game ends or `max_plies`; panics after
@@ -40,19 +39,18 @@ fn play(
     limit: Duration,
 ) {
     let sim = Simulator::spawn(device_cfg).unwrap();
-    let limits = limits();
-    let mut port = serial::open(sim.path(), &limits).unwrap();
-    let mut driver = Driver::new(driver_cfg, Instant::now());
+    let config = config(driver_cfg);
+    let port = serial::open(sim.path(), &config.limits).unwrap();
     let mut host = Player::new(99);
     let mut counts = Counts::default();
     let mut done_take_backs = Vec::new();
     let deadline = Instant::now() + limit;
     let mut settle: Option<Instant> = None;
-    serial::run(&mut port, &mut driver, &limits, |input, driver| {
-        match input {
-            Input::Sent(_) => counts.sent += 1,
-            Input::Received { .. } | Input::Malformed { .. } => counts.received += 1,
-            Input::Event(ev) => match ev {
+    let ended = serial::run(port, config, |driver, activity| {
+        match activity {
+            Activity::Sent { .. } => counts.sent += 1,
+            Activity::Received { .. } | Activity::Malformed { .. } => counts.received += 1,
+            Activity::Event(ev) => match ev {
                 Event::Acknowledged(_) => counts.acks += 1,
                 Event::Duplicate(_) => counts.duplicates += 1,
                 Event::TakenBack(_) => counts.taken_back += 1,
@@ -60,7 +58,7 @@ fn play(
                 Event::OutOfTurn(_) => counts.out_of_turn += 1,
                 _ => {}
             },
-            Input::Tick => {
+            Activity::Idle => {
                 let now = Instant::now();
                 assert!(
                     now < deadline,
@@ -71,7 +69,7 @@ fn play(
                 // Let the device finish writing, then compare its state.
                 if let Some(t) = settle {
                     return if now >= t {
-                        ControlFlow::Break(())
+                        ControlFlow::Break(driver.position().copied())
                     } else {
                         ControlFlow::Continue(())
                     };
@@ -95,8 +93,11 @@ fn play(
         ControlFlow::Continue(())
     })
     .unwrap();
+    let Ended::Break(position) = ended else {
+        panic!("{ended:?}")
+    };
     let device = sim.stop().unwrap();
-    assert_eq!(driver.position(), device.position(), "{counts:?}");
+    assert_eq!(position.as_ref(), device.position(), "{counts:?}");
     assert!(device.xmit());
     assert_eq!(
         counts.taken_back,
@@ -166,13 +167,12 @@ fn real_pacing_over_pty_with_all_misbehaviour() {
 #[test]
 fn device_loss_is_an_error_not_a_hang() {
     let mut sim = Some(Simulator::spawn(DeviceConfig::default()).unwrap());
-    let limits = limits();
-    let mut port = serial::open(sim.as_ref().unwrap().path(), &limits).unwrap();
-    let mut driver = Driver::new(DriverConfig::default(), Instant::now());
+    let config = config(DriverConfig::default());
+    let port = serial::open(sim.as_ref().unwrap().path(), &config.limits).unwrap();
     let start = Instant::now();
     let mut ticks = 0;
-    let err = serial::run(&mut port, &mut driver, &limits, |input, _| {
-        if let Input::Tick = input {
+    let err = serial::run(port, config, |_, activity| {
+        if let Activity::Idle = activity {
             ticks += 1;
             if ticks == 3 {
                 // The "adapter" is unplugged: both pty ends of the device close.
@@ -199,16 +199,13 @@ fn a_device_that_receives_but_never_answers_stops_the_driver() {
         ..DeviceConfig::default()
     })
     .unwrap();
-    let limits = Limits {
-        ack_timeout: Duration::from_millis(300),
-        ..limits()
-    };
-    let mut port = serial::open(sim.path(), &limits).unwrap();
-    let mut driver = Driver::new(DriverConfig::default(), Instant::now());
+    let mut config = config(DriverConfig::default());
+    config.limits.ack_timeout = Duration::from_millis(300);
+    let port = serial::open(sim.path(), &config.limits).unwrap();
     let start = Instant::now();
     let mut seen_event = false;
-    let err = serial::run(&mut port, &mut driver, &limits, |input, _| {
-        if let Input::Event(Event::PeerSilent { .. }) = input {
+    let err = serial::run(port, config, |_, activity| {
+        if let Activity::Event(Event::PeerSilent { .. }) = activity {
             seen_event = true;
         }
         assert!(start.elapsed() < Duration::from_secs(5), "waited forever");
@@ -242,18 +239,15 @@ fn a_device_that_answers_only_garbage_stops_the_driver() {
         ..DeviceConfig::default()
     })
     .unwrap();
-    let limits = Limits {
-        ack_timeout: Duration::from_millis(400),
-        ..limits()
-    };
-    let mut port = serial::open(sim.path(), &limits).unwrap();
-    let mut driver = Driver::new(DriverConfig::default(), Instant::now());
+    let mut config = config(DriverConfig::default());
+    config.limits.ack_timeout = Duration::from_millis(400);
+    let port = serial::open(sim.path(), &config.limits).unwrap();
     let start = Instant::now();
     let mut malformed = 0;
-    let err = serial::run(&mut port, &mut driver, &limits, |input, _| {
-        if let Input::Malformed { line, .. } = input {
+    let err = serial::run(port, config, |_, activity| {
+        if let Activity::Malformed { frame, .. } = activity {
             assert_eq!(
-                [line.as_bytes(), b"\r\n"].concat(),
+                [frame, b"\r\n"].concat(),
                 novag_citrine::session::GARBAGE_LINE
             );
             malformed += 1;

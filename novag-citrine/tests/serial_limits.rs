@@ -1,14 +1,14 @@
 //! `serial::run`'s limits over an in-memory port (any `Read + Write`
 //! whose reads time out when the line is quiet): a peer that sends only
 //! lines it cannot have meant, and a caller that floods the driver.
-#![cfg(feature = "serialport")]
+#![cfg(feature = "serial")]
 
 use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
 use std::time::Instant;
 
 use novag_citrine::message::Command;
-use novag_citrine::serial::{self, Input, Limits, SerialError};
+use novag_citrine::serial::{self, Activity, Config, SerialError};
 use novag_citrine::session::{Driver, DriverConfig};
 
 /// A port that answers every read with `line` (or times out when `line` is
@@ -49,14 +49,14 @@ fn consecutive_unrecognised_and_malformed_lines_stop_the_driver() {
             line,
             written: Vec::new(),
         };
-        let mut driver = Driver::new(DriverConfig::default(), Instant::now());
-        let limits = Limits {
-            max_bad_lines: 5,
-            ..Limits::default()
-        };
+        let mut config = Config::new(DriverConfig::default());
+        config.limits.driver.max_bad_frames = 5;
         let mut seen = 0;
-        let err = serial::run(&mut port, &mut driver, &limits, |input, _| {
-            if matches!(input, Input::Received { .. } | Input::Malformed { .. }) {
+        let err = serial::run(&mut port, config, |_, activity| {
+            if matches!(
+                activity,
+                Activity::Received { .. } | Activity::Malformed { .. }
+            ) {
                 seen += 1;
             }
             ControlFlow::<()>::Continue(())
@@ -76,19 +76,20 @@ fn a_queue_past_the_limit_stops_the_driver() {
         line: b"",
         written: Vec::new(),
     };
-    let mut driver = Driver::new(DriverConfig::default(), Instant::now());
-    let limits = Limits {
-        output_queue_cap: 8,
-        ..Limits::default()
-    };
-    let err = serial::run(&mut port, &mut driver, &limits, |input, driver| {
-        if let Input::Tick = input {
-            for _ in 0..10 {
-                driver.send(Command::Clock, Instant::now()).unwrap();
+    let mut config = Config::new(DriverConfig::default());
+    config.limits.max_queued_commands = 8;
+    let err = serial::run(
+        &mut port,
+        config,
+        |driver: &mut Driver<Instant>, activity| {
+            if let Activity::Idle = activity {
+                for _ in 0..10 {
+                    driver.send(Command::Clock, Instant::now()).unwrap();
+                }
             }
-        }
-        ControlFlow::<()>::Continue(())
-    })
+            ControlFlow::<()>::Continue(())
+        },
+    )
     .unwrap_err();
     assert!(
         matches!(err, SerialError::QueueFull { queued } if queued > 8),

@@ -125,10 +125,39 @@ impl<'a> Command<'a> {
     }
 }
 
+impl Command<'_> {
+    /// The command as a person reads it in a transcript or log: the wire
+    /// text for every known command, and `unrecognised: <line>` with
+    /// control bytes and bytes that are not UTF-8 escaped (`\xNN`) for an
+    /// unrecognised one, so that it cannot be mistaken for a known command.
+    ///
+    /// ```
+    /// use novag_citrine::{decode, Command};
+    /// let c = decode::<Command>(b"Z\x1b").unwrap();
+    /// assert_eq!(c.to_string(), "Z\x1b"); // the wire
+    /// assert_eq!(c.describe().to_string(), r"unrecognised: Z\x1b");
+    /// assert_eq!(Command::Clock.describe().to_string(), "C");
+    /// ```
+    pub fn describe(&self) -> impl fmt::Display + '_ {
+        Describe(self)
+    }
+}
+
+struct Describe<'c, 'a>(&'c Command<'a>);
+
+impl fmt::Display for Describe<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Command::Unrecognised(raw) => write!(f, "unrecognised: {}", raw.describe()),
+            known => fmt::Display::fmt(known, f),
+        }
+    }
+}
+
 impl fmt::Display for Command<'_> {
-    /// The command line without terminator, as sent; an unrecognised line
-    /// reads `unrecognised: <line>` (bytes that are not UTF-8 escaped as
-    /// `\xNN`), so it cannot be mistaken for a known command.
+    /// The command line as on the wire, without its terminator:
+    /// `decode(c.to_string().as_bytes()) == c` (for an unrecognised line
+    /// whose bytes are UTF-8). For a person, [`describe`](Command::describe).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let switch = |f: &mut fmt::Formatter<'_>, c: &str, s: &Option<bool>| match s {
             None => f.write_str(c),
@@ -175,7 +204,7 @@ impl fmt::Display for Command<'_> {
             Command::Referee(s) => switch(f, "U", s),
             Command::Xmit(s) => switch(f, "X", s),
             Command::EngineMove => f.write_str("J"),
-            Command::Unrecognised(raw) => write!(f, "unrecognised: {raw}"),
+            Command::Unrecognised(raw) => write!(f, "{raw}"),
         }
     }
 }

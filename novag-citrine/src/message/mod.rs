@@ -4,8 +4,9 @@
 //!
 //! Every message encodes with `encode(&self, out)` (the line and CR LF; it
 //! cannot fail: values are validated when constructed) and `to_bytes()`;
-//! `Display` is the line as a person reads it in a transcript (the wire
-//! text without its terminator); `into_owned()` gives a `'static` value.
+//! `Display` is the wire line without its terminator
+//! (`decode(x.to_string().as_bytes()) == x`), `describe()` the line as a
+//! person reads it in a transcript (unrecognised lines marked and escaped); `into_owned()` gives a `'static` value.
 //! Decoding is [`decode::<Reply>`](crate::decode::decode) /
 //! [`decode::<Command>`](crate::decode::decode).
 
@@ -13,4 +14,4 @@ mod command;
 mod reply;
 
 pub use command::{Command, HostMove, LevelTarget};
-pub use reply::{DiagramRow, MoveLine, RawLine, Reply};
+pub use reply::{DiagramRow, Escaped, MoveLine, RawLine, Reply};

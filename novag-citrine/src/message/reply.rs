@@ -94,10 +94,41 @@ impl<'a> RawLine<'a> {
     }
 }
 
+impl RawLine<'_> {
+    /// The line as text for a person ([`Escaped`]: control bytes and bytes
+    /// that are not UTF-8 written `\xNN`), safe to print on a terminal.
+    pub fn describe(&self) -> Escaped<'_> {
+        Escaped(&self.0)
+    }
+}
+
 impl fmt::Display for RawLine<'_> {
-    /// The line as text for a person: control bytes and bytes that are not
-    /// UTF-8 are written `\xNN` (so a line cannot move the cursor of the
-    /// terminal it is printed on).
+    /// The line as on the wire (without terminator); bytes that are not
+    /// UTF-8 become U+FFFD. For a person, [`describe`](RawLine::describe).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for chunk in self.0.utf8_chunks() {
+            f.write_str(chunk.valid())?;
+            if !chunk.invalid().is_empty() {
+                f.write_str("\u{FFFD}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Bytes of a line as text for a person: control bytes and bytes that are
+/// not UTF-8 are written `\xNN` (so a line cannot move the cursor of the
+/// terminal it is printed on). For lines that do not decode (a driver's
+/// `Activity::Malformed` frame) and unrecognised lines.
+///
+/// ```
+/// use novag_citrine::message::Escaped;
+/// assert_eq!(Escaped(b"M 1 \x1b[2J\xff").to_string(), r"M 1 \x1b[2J\xff");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Escaped<'a>(pub &'a [u8]);
+
+impl fmt::Display for Escaped<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for chunk in self.0.utf8_chunks() {
             for c in chunk.valid().chars() {
@@ -241,7 +272,41 @@ impl<'a> Reply<'a> {
 /// The reply line without terminator, as the device sends it; an
 /// unrecognised line reads `unrecognised: <line>` (bytes that are not UTF-8
 /// escaped as `\xNN`), so it cannot be mistaken for a known reply.
+impl Reply<'_> {
+    /// The line as a person reads it in a transcript or log: the wire text
+    /// for every known kind, and `unrecognised: <line>` with control bytes
+    /// and bytes that are not UTF-8 escaped (`\xNN`) for an unrecognised
+    /// one, so that it cannot be mistaken for a known reply or move the
+    /// terminal's cursor.
+    ///
+    /// ```
+    /// use novag_citrine::{decode, Reply};
+    /// let r = decode::<Reply>(b"Hello\x07").unwrap();
+    /// assert_eq!(r.to_string(), "Hello\x07"); // the wire
+    /// assert_eq!(r.describe().to_string(), r"unrecognised: Hello\x07");
+    /// let m = decode::<Reply>(b"M   1   e2-e4").unwrap();
+    /// assert_eq!(m.describe().to_string(), m.to_string());
+    /// ```
+    pub fn describe(&self) -> impl fmt::Display + '_ {
+        Describe(self)
+    }
+}
+
+struct Describe<'r, 'a>(&'r Reply<'a>);
+
+impl fmt::Display for Describe<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Reply::Unrecognised(raw) => write!(f, "unrecognised: {}", raw.describe()),
+            known => fmt::Display::fmt(known, f),
+        }
+    }
+}
+
 impl fmt::Display for Reply<'_> {
+    /// The line as on the wire, without its terminator:
+    /// `decode(r.to_string().as_bytes()) == r` (for an unrecognised line
+    /// whose bytes are UTF-8). For a person, [`describe`](Reply::describe).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Reply::Clock { white, black } => write!(f, "Clock {white} {black}"),
@@ -321,7 +386,7 @@ impl fmt::Display for Reply<'_> {
             }
             Reply::Xmit(on) => write!(f, "Xmit {}", if *on { "on" } else { "off" }),
             Reply::Referee(on) => write!(f, ".Referee {}", if *on { "on" } else { "off" }),
-            Reply::Unrecognised(raw) => write!(f, "unrecognised: {raw}"),
+            Reply::Unrecognised(raw) => write!(f, "{raw}"),
         }
     }
 }

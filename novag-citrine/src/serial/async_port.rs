@@ -1,5 +1,5 @@
 //! [`AsyncPort`]: an open serial port as a tokio `AsyncRead + AsyncWrite`
-//! (features `serialport` and `tokio`, Unix).
+//! (features `serial` and `tokio`, Unix).
 //!
 //! The only `unsafe` code of the crate: registering the port's file
 //! descriptor with tokio's reactor (`AsyncFd::register`, whose contract is
@@ -20,7 +20,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use super::{Limits, NativePort, SerialError, open};
 
 /// An open serial port as a tokio `AsyncRead + AsyncWrite` (features
-/// `serialport` and `tokio`, Unix): the port's file descriptor set
+/// `serial` and `tokio`, Unix): the port's file descriptor set
 /// non-blocking and registered with the runtime's reactor, so reads and
 /// writes wait without holding a thread. Give it to
 /// `tokio_util::codec::Framed` with a [`HostCodec`](crate::codec::HostCodec)

@@ -67,7 +67,7 @@ use super::{CommandError, EndReason, GameEnded, GameStarted, Outcome, Timestamp,
 use crate::convert::{host_move_to_move, to_text};
 use crate::decode::decode;
 use crate::error::FrameError;
-use crate::framer::{Framer, Status};
+use crate::framer::{Frame, FrameBuffer, Framer, line_buffer};
 use crate::message::{Command, DiagramRow, HostMove, LevelTarget, MoveLine, RawLine, Reply};
 use crate::types::{ClockTime, Level, MoveNumber, Token};
 use crate::vocab::{Color, Move, Position, square};
@@ -110,8 +110,10 @@ impl core::fmt::Display for Event {
                 }
             ),
             Event::Malformed(e) => write!(f, "bad command line: {e}"),
-            Event::Unrecognised(raw) => write!(f, "unrecognised command {raw}"),
-            Event::Overloaded(cmd) => write!(f, "output queue full, not answered: {cmd}"),
+            Event::Unrecognised(raw) => write!(f, "unrecognised command {}", raw.describe()),
+            Event::Overloaded(cmd) => {
+                write!(f, "output queue full, not answered: {}", cmd.describe())
+            }
         }
     }
 }
@@ -183,8 +185,8 @@ impl Default for DeviceConfig {
 pub struct Device<T> {
     config: DeviceConfig,
     player: Player,
-    framer: Framer,
-    inbuf: Vec<u8>,
+    /// The input lines (taken out while they are handled).
+    input: Option<FrameBuffer<Framer, alloc::boxed::Box<[u8]>>>,
     now: T,
     start: Position,
     ended: bool,
@@ -221,8 +223,7 @@ impl<T: Timestamp> Device<T> {
             player: Player::new(config.seed),
             engine_color: config.engine_color,
             config,
-            framer: Framer::default(),
-            inbuf: Vec::new(),
+            input: Some(line_buffer(crate::framer::DEFAULT_MAX_LEN)),
             now,
             start: Position::startpos(),
             ended: false,
@@ -397,8 +398,9 @@ impl<T: Timestamp> Device<T> {
         self.engine_due = None;
         self.oot_due = None;
         self.pending_dup = None;
-        self.inbuf.clear();
-        self.framer.reset();
+        if let Some(input) = &mut self.input {
+            input.clear();
+        }
     }
 
     /// Feeds bytes the host wrote at `now`: frames them into lines (CR, LF
@@ -408,39 +410,33 @@ impl<T: Timestamp> Device<T> {
         if self.closed {
             return;
         }
-        self.inbuf.extend_from_slice(bytes);
-        let buf = core::mem::take(&mut self.inbuf);
-        let mut start = 0;
+        let Some(mut input) = self.input.take() else {
+            return;
+        };
+        let mut rest = bytes;
         loop {
-            match self.framer.decode(&buf[start..]) {
-                Status::Complete { frame, consumed } => {
-                    self.commands += 1;
-                    match decode::<Command<'_>>(frame) {
+            let n = input.push(rest);
+            rest = &rest[n..];
+            while let Some(frame) = input.next_frame() {
+                self.commands += 1;
+                match frame {
+                    Frame::Complete(line) => match decode::<Command<'_>>(line) {
                         Ok(cmd) => self.on_command(cmd),
                         Err(e) => self
                             .events
                             .push_back(Event::Malformed(FrameError::Malformed(e))),
+                    },
+                    Frame::Overlong { len, max } => {
+                        self.events
+                            .push_back(Event::Malformed(FrameError::Overlong { len, max }));
                     }
-                    start += consumed;
-                }
-                Status::Overlong { len, consumed } => {
-                    self.commands += 1;
-                    self.events
-                        .push_back(Event::Malformed(FrameError::Overlong {
-                            len,
-                            max: self.framer.max_frame_len(),
-                        }));
-                    start += consumed;
-                }
-                Status::Partial { consumed } => {
-                    start += consumed;
-                    break;
                 }
             }
+            if rest.is_empty() {
+                break;
+            }
         }
-        let mut buf = buf;
-        buf.drain(..start);
-        self.inbuf = buf;
+        self.input = Some(input);
     }
 
     /// Handles one command already decoded (by a codec) at `now`.
@@ -479,7 +475,9 @@ impl<T: Timestamp> Device<T> {
     /// the latest `handle_*` call.
     pub fn poll_transmit(&mut self) -> Option<Transmit> {
         match self.out.front() {
-            Some((at, _)) if *at <= self.now => self.out.pop_front().map(|(_, l)| Transmit::new(l)),
+            Some((at, _)) if *at <= self.now => {
+                self.out.pop_front().map(|(_, l)| Transmit::from_vec(l))
+            }
             _ => None,
         }
     }
@@ -869,5 +867,55 @@ impl<T: Timestamp> Device<T> {
         for l in lines {
             self.push_line(now, &l);
         }
+    }
+}
+
+impl<T: Timestamp> boardwire_proto::Session for Device<T> {
+    type Conn = ();
+    type Time = T;
+    type Incoming<'a> = Command<'a>;
+    type Outgoing<'a> = Reply<'a>;
+    type Event = Event;
+    type DecodeError = crate::error::DecodeError;
+    type Framer = Framer;
+
+    fn handle_input(&mut self, (): (), bytes: &[u8], now: T) {
+        Device::handle_input(self, bytes, now);
+    }
+    fn handle_message(&mut self, (): (), msg: &Command<'_>, now: T) {
+        Device::handle_message(self, msg, now);
+    }
+    fn handle_frame_error(&mut self, (): (), error: &FrameError, now: T) {
+        Device::handle_frame_error(self, error, now);
+    }
+    fn handle_timeout(&mut self, now: T) {
+        Device::handle_timeout(self, now);
+    }
+    fn handle_close(&mut self, (): (), now: T) {
+        Device::handle_close(self, now);
+    }
+    fn poll_transmit(&mut self) -> Option<((), Transmit)> {
+        Device::poll_transmit(self).map(|t| ((), t))
+    }
+    fn poll_event(&mut self) -> Option<Event> {
+        Device::poll_event(self)
+    }
+    fn poll_timeout(&self) -> Option<T> {
+        Device::poll_timeout(self)
+    }
+    fn max_frame_len(&self) -> usize {
+        crate::framer::DEFAULT_MAX_LEN
+    }
+    fn decode_incoming<'a>(
+        &self,
+        frame: &'a [u8],
+    ) -> Result<Command<'a>, crate::error::DecodeError> {
+        decode(frame)
+    }
+    fn decode_outgoing<'a>(&self, frame: &'a [u8]) -> Result<Reply<'a>, crate::error::DecodeError> {
+        crate::decode::decode_with(frame, &crate::decode::Leniency::DOCUMENT)
+    }
+    fn is_unrecognised(msg: &Command<'_>) -> bool {
+        matches!(msg, Command::Unrecognised(_))
     }
 }

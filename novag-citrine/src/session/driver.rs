@@ -75,7 +75,7 @@ use super::{
 use crate::convert::{IllegalMoveError, to_host_move, to_move};
 use crate::decode::{Leniency, decode_with};
 use crate::error::{FrameError, MessageKind};
-use crate::framer::{Framer, Status};
+use crate::framer::{Frame, FrameBuffer, Framer, line_buffer};
 use crate::message::{Command, MoveLine, RawLine, Reply};
 use crate::types::{ClockTime, Level, MoveNumber};
 use crate::vocab::{Color, Move, Position};
@@ -330,7 +330,7 @@ impl core::fmt::Display for Event {
             Event::Level(l) => write!(f, "level {} {}", l.kind().reply_name(), l.number()),
             Event::Clock { white, black } => write!(f, "clock {white} {black}"),
             Event::Malformed(e) => write!(f, "{e}"),
-            Event::Unrecognised(raw) => write!(f, "unrecognised line {raw}"),
+            Event::Unrecognised(raw) => write!(f, "unrecognised line {}", raw.describe()),
             Event::Line(r) => write!(f, "line {r}"),
         }
     }
@@ -406,8 +406,8 @@ fn reply_kind(r: &Reply<'_>) -> Option<MessageKind> {
 #[derive(Debug)]
 pub struct Driver<T> {
     config: DriverConfig,
-    framer: Framer,
-    inbuf: Vec<u8>,
+    /// The input lines (taken out while they are handled).
+    input: Option<FrameBuffer<Framer, Box<[u8]>>>,
     now: T,
     start: Position,
     position: Position,
@@ -442,9 +442,8 @@ impl<T: Timestamp> Driver<T> {
     /// settings.
     pub fn new(config: DriverConfig, now: T) -> Self {
         let mut d = Driver {
-            framer: Framer::new(config.max_line_len),
+            input: Some(line_buffer(config.max_line_len)),
             config,
-            inbuf: Vec::new(),
             now,
             start: Position::startpos(),
             position: Position::startpos(),
@@ -536,6 +535,7 @@ impl<T: Timestamp> Driver<T> {
     /// pending acknowledgement, no resync, no take-back in flight.
     pub fn is_idle(&self) -> bool {
         self.queue.is_empty()
+            && self.awaiting.is_empty()
             && self.pending.is_none()
             && !self.resync_requested
             && self.take_backs == 0
@@ -754,7 +754,7 @@ impl<T: Timestamp> Driver<T> {
             let stale = r.generation != self.generation || self.history.len() > r.ply + 1;
             if !stale {
                 self.last_write = Some(now);
-                return Some(Transmit::new(r.bytes));
+                return Some(Transmit::from_vec(r.bytes));
             }
         }
         let q = self.queue.pop_front()?;
@@ -776,7 +776,7 @@ impl<T: Timestamp> Driver<T> {
                 generation: self.generation,
             });
         }
-        Some(Transmit::new(q.bytes))
+        Some(Transmit::from_vec(q.bytes))
     }
 
     /// The next event, if any.
@@ -844,34 +844,31 @@ impl<T: Timestamp> Driver<T> {
         if self.closed {
             return;
         }
-        self.inbuf.extend_from_slice(bytes);
-        let buf = core::mem::take(&mut self.inbuf);
-        let mut start = 0;
+        let Some(mut input) = self.input.take() else {
+            return;
+        };
+        let mut rest = bytes;
         loop {
-            match self.framer.decode(&buf[start..]) {
-                Status::Complete { frame, consumed } => {
-                    match decode_with::<Reply<'_>>(frame, &self.config.leniency) {
-                        Ok(reply) => self.on_reply(&reply),
-                        Err(e) => self.on_frame_error(FrameError::Malformed(e)),
+            let n = input.push(rest);
+            rest = &rest[n..];
+            while let Some(frame) = input.next_frame() {
+                match frame {
+                    Frame::Complete(line) => {
+                        match decode_with::<Reply<'_>>(line, &self.config.leniency) {
+                            Ok(reply) => self.on_reply(&reply),
+                            Err(e) => self.on_frame_error(FrameError::Malformed(e)),
+                        }
                     }
-                    start += consumed;
-                }
-                Status::Overlong { len, consumed } => {
-                    self.on_frame_error(FrameError::Overlong {
-                        len,
-                        max: self.framer.max_frame_len(),
-                    });
-                    start += consumed;
-                }
-                Status::Partial { consumed } => {
-                    start += consumed;
-                    break;
+                    Frame::Overlong { len, max } => {
+                        self.on_frame_error(FrameError::Overlong { len, max });
+                    }
                 }
             }
+            if rest.is_empty() {
+                break;
+            }
         }
-        let mut buf = buf;
-        buf.drain(..start);
-        self.inbuf = buf;
+        self.input = Some(input);
         self.check_silence();
     }
 
@@ -925,8 +922,9 @@ impl<T: Timestamp> Driver<T> {
         self.awaiting.clear();
         self.diagram = None;
         self.resync_requested = false;
-        self.inbuf.clear();
-        self.framer.reset();
+        if let Some(input) = &mut self.input {
+            input.clear();
+        }
         self.bad_since = None;
     }
 
@@ -1279,5 +1277,55 @@ impl<T: Timestamp> Driver<T> {
         self.events.push_back(Event::OutOfSync {
             device: Box::new(*device),
         });
+    }
+}
+
+impl<T: Timestamp> boardwire_proto::Session for Driver<T> {
+    type Conn = ();
+    type Time = T;
+    type Incoming<'a> = Reply<'a>;
+    type Outgoing<'a> = Command<'a>;
+    type Event = Event;
+    type DecodeError = crate::error::DecodeError;
+    type Framer = Framer;
+
+    fn handle_input(&mut self, (): (), bytes: &[u8], now: T) {
+        Driver::handle_input(self, bytes, now);
+    }
+    fn handle_message(&mut self, (): (), msg: &Reply<'_>, now: T) {
+        Driver::handle_message(self, msg, now);
+    }
+    fn handle_frame_error(&mut self, (): (), error: &FrameError, now: T) {
+        Driver::handle_frame_error(self, error, now);
+    }
+    fn handle_timeout(&mut self, now: T) {
+        Driver::handle_timeout(self, now);
+    }
+    fn handle_close(&mut self, (): (), now: T) {
+        Driver::handle_close(self, now);
+    }
+    fn poll_transmit(&mut self) -> Option<((), Transmit)> {
+        Driver::poll_transmit(self).map(|t| ((), t))
+    }
+    fn poll_event(&mut self) -> Option<Event> {
+        Driver::poll_event(self)
+    }
+    fn poll_timeout(&self) -> Option<T> {
+        Driver::poll_timeout(self)
+    }
+    fn max_frame_len(&self) -> usize {
+        self.config.max_line_len.max(1)
+    }
+    fn decode_incoming<'a>(&self, frame: &'a [u8]) -> Result<Reply<'a>, crate::error::DecodeError> {
+        decode_with(frame, &self.config.leniency)
+    }
+    fn decode_outgoing<'a>(
+        &self,
+        frame: &'a [u8],
+    ) -> Result<Command<'a>, crate::error::DecodeError> {
+        crate::decode::decode(frame)
+    }
+    fn is_unrecognised(msg: &Reply<'_>) -> bool {
+        matches!(msg, Reply::Unrecognised(_))
     }
 }

@@ -42,31 +42,16 @@ pub use device::{Device, DeviceConfig, Event as DeviceEvent, GARBAGE_LINE, Misbe
 pub use driver::{Disagreement, Driver, DriverConfig, Event, Resync};
 
 /// The bytes of one line to write (a command for the driver, a reply for
-/// the device), terminator included.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Transmit {
-    bytes: Vec<u8>,
-}
+/// the device), terminator included: the family's `Transmit`
+/// (`boardwire_proto::Transmit`; a Citrine line fits inline, no
+/// allocation). A Citrine session never asks to close the port.
+pub use boardwire_proto::Transmit;
 
-impl Transmit {
-    pub(crate) fn new(bytes: Vec<u8>) -> Self {
-        Transmit { bytes }
-    }
-    /// The bytes to write.
-    pub fn as_bytes(&self) -> &[u8] {
-        &self.bytes
-    }
-    /// The bytes to write, owned.
-    pub fn into_bytes(self) -> Vec<u8> {
-        self.bytes
-    }
-}
-
-impl AsRef<[u8]> for Transmit {
-    fn as_ref(&self) -> &[u8] {
-        &self.bytes
-    }
-}
+/// The family's session contract (`boardwire_proto::Session`), which
+/// [`Driver`] and [`Device`] implement (`Conn = ()`): for code generic over
+/// the sessions of damexchange, csa-protocol and this crate. Concrete code
+/// calls the inherent methods.
+pub use boardwire_proto::Session;
 
 /// How a game ended, from our side (the host's colour for the
 /// [`Driver`], the engine's colour for the [`Device`]).
