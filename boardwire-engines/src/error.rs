@@ -9,31 +9,7 @@ use core::fmt;
 /// `Display`: `"<message> <field> at byte <offset>: <problem>"`; `offset`
 /// is the first bad byte (0-based, line end excluded), or the line's
 /// length for a field that is missing or cut off.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("{message} {field} at byte {offset}: {problem}")]
-#[non_exhaustive]
-pub struct DecodeError {
-    /// The kind of line (from its first word).
-    pub message: MessageKind,
-    /// The field at fault.
-    pub field: Field,
-    /// 0-based byte offset in the line.
-    pub offset: usize,
-    /// What is wrong.
-    pub problem: Problem,
-}
-
-impl DecodeError {
-    /// An error at `offset`.
-    pub fn new(message: MessageKind, field: Field, offset: usize, problem: Problem) -> Self {
-        Self {
-            message,
-            field,
-            offset,
-            problem,
-        }
-    }
-}
+pub type DecodeError = boardwire_proto::DecodeError<MessageKind, Field>;
 
 /// The kinds of engine output lines the codecs read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -130,103 +106,9 @@ impl fmt::Display for Field {
     }
 }
 
-/// What a field takes (in [`Problem::Invalid`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Expected {
-    /// A decimal digit (or a sign first).
-    Digit,
-    /// A space between fields.
-    Space,
-    /// A USI move (`7g7f`, `8h2b+`, `P*5e`), `resign` or `win`.
-    UsiMove,
-    /// A UCI move (`e2e4`, `e7e8q`) or `(none)` / `0000`.
-    UciMove,
-    /// A Hub move (`32-28`, `28x19`, `28x37x19`, squares 1..=50).
-    HubMove,
-    /// `cp`, `mate` (USI also `mate +`, `mate -`).
-    ScoreKind,
-    /// `=` between a Hub key and its value.
-    Equals,
-    /// A closing `"` of a quoted Hub value.
-    Quote,
-}
-
-impl fmt::Display for Expected {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Expected::Digit => "a digit",
-            Expected::Space => "a space",
-            Expected::UsiMove => "a USI move (7g7f, 8h2b+, P*5e), resign or win",
-            Expected::UciMove => "a UCI move (e2e4, e7e8q) or (none)",
-            Expected::HubMove => "a Hub move (32-28, 28x19, 28x37x19)",
-            Expected::ScoreKind => "cp or mate",
-            Expected::Equals => "'='",
-            Expected::Quote => "a closing '\"'",
-        })
-    }
-}
-
-/// What is wrong with a field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Problem {
-    /// The line is empty.
-    Empty,
-    /// The field is absent or cut off.
-    Missing,
-    /// A byte the field does not take.
-    Invalid {
-        /// The byte.
-        byte: u8,
-        /// What the field takes.
-        expected: Expected,
-    },
-    /// A number out of range (saturated at `u32::MAX`; negative numbers
-    /// are shown as 0).
-    OutOfRange {
-        /// The value.
-        value: u32,
-        /// Smallest allowed.
-        min: u32,
-        /// Largest allowed.
-        max: u32,
-    },
-    /// Bytes after the last field.
-    Trailing {
-        /// How many.
-        count: usize,
-    },
-    /// The line is longer than the cap.
-    TooLong {
-        /// Its length.
-        len: usize,
-        /// The cap.
-        max: usize,
-    },
-}
-
-impl fmt::Display for Problem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Problem::Empty => f.write_str("empty"),
-            Problem::Missing => f.write_str("missing"),
-            Problem::Invalid { byte, expected } => {
-                write!(f, "expected {expected}, found ")?;
-                if byte.is_ascii_graphic() || byte == b' ' {
-                    write!(f, "'{}'", byte as char)
-                } else {
-                    write!(f, "0x{byte:02x}")
-                }
-            }
-            Problem::OutOfRange { value, min, max } => {
-                write!(f, "{value} out of range ({min}..={max})")
-            }
-            Problem::Trailing { count } => write!(f, "{count} unexpected bytes at the end"),
-            Problem::TooLong { len, max } => write!(f, "{len} bytes, at most {max}"),
-        }
-    }
-}
+/// What is wrong with a field, and what a field takes: the family's one
+/// vocabulary (`boardwire_proto`), shared with the protocol crates.
+pub use boardwire_proto::{Expected, Problem};
 
 /// A value that cannot be sent to an engine (an option name or value
 /// with a line end in it, ...).

@@ -153,8 +153,7 @@ impl fmt::Display for Problem {
     }
 }
 
-#[cfg(feature = "std")]
-impl std::error::Error for Problem {}
+impl core::error::Error for Problem {}
 
 /// What a field takes, for [`Problem::Invalid`]: one vocabulary for the
 /// three protocols. Each variant's doc names the protocols that use it;
@@ -264,6 +263,19 @@ pub enum Expected {
     /// A diagram cell: a colour `W`/`B` (either case) and a piece letter, or
     /// `::` (Citrine).
     DiagramCell,
+    // ---- engine lines (boardwire-engines: USI, UCI, Hub) ----
+    /// A USI move (`7g7f`, `8h2b+`, `P*5e`), `resign` or `win`.
+    UsiMove,
+    /// A UCI move (`e2e4`, `e7e8q`) or `(none)`.
+    UciMove,
+    /// A Hub move (`32-28`, `28x19`, `28x37x19`).
+    HubMove,
+    /// A score kind, `cp` or `mate` (USI, UCI `info score`).
+    ScoreKind,
+    /// `=` (Hub `key=value`).
+    Equals,
+    /// A closing `"` of a quoted Hub value.
+    Quote,
 }
 
 impl fmt::Display for Expected {
@@ -314,9 +326,63 @@ impl fmt::Display for Expected {
             Expected::LevelKind => "tr, sd, at or be",
             Expected::LevelName => "CITRINE, TR, AT or BE",
             Expected::DiagramCell => "a piece code (WP, bk, ...) or ::",
+            Expected::UsiMove => "a USI move (7g7f, 8h2b+, P*5e), resign or win",
+            Expected::UciMove => "a UCI move (e2e4, e7e8q) or (none)",
+            Expected::HubMove => "a Hub move (32-28, 28x19, 28x37x19)",
+            Expected::ScoreKind => "cp or mate",
+            Expected::Equals => "'='",
+            Expected::Quote => "a closing '\"'",
         };
         f.write_str(s)
     }
+}
+
+/// A frame that does not decode: which message (`M`, the protocol's
+/// `MessageKind`), which field (`F`, its `Field`), where (`offset`, the
+/// 0-based byte in the frame, terminator excluded: the first bad byte, or
+/// the frame's length for a field that is missing or cut off), and what is
+/// wrong. Each protocol crate names it `error::DecodeError` =
+/// `DecodeError<MessageKind, Field>`.
+///
+/// `Display`: `"<message> <field> at byte <offset>: <problem>"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct DecodeError<M, F> {
+    /// The kind of message.
+    pub message: M,
+    /// The field at fault.
+    pub field: F,
+    /// 0-based byte offset in the frame.
+    pub offset: usize,
+    /// What is wrong.
+    pub problem: Problem,
+}
+
+impl<M, F> DecodeError<M, F> {
+    /// An error naming `message`, `field`, `offset` and `problem`.
+    pub const fn new(message: M, field: F, offset: usize, problem: Problem) -> Self {
+        DecodeError {
+            message,
+            field,
+            offset,
+            problem,
+        }
+    }
+}
+
+impl<M: fmt::Display, F: fmt::Display> fmt::Display for DecodeError<M, F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} at byte {}: {}",
+            self.message, self.field, self.offset, self.problem
+        )
+    }
+}
+
+impl<M: fmt::Debug + fmt::Display, F: fmt::Debug + fmt::Display> core::error::Error
+    for DecodeError<M, F>
+{
 }
 
 /// What a stream of frames reports beside the messages: the item error of

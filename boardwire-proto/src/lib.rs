@@ -50,7 +50,7 @@ pub mod framer;
 pub mod session;
 mod transmit;
 
-pub use error::{Expected, FrameError, Problem};
+pub use error::{DecodeError, Expected, FrameError, Problem};
 pub use framer::{Frame, FrameBuffer, Framer, Status};
 pub use session::Session;
 pub use transmit::Transmit;

@@ -224,32 +224,7 @@ pub use boardwire_proto::{Expected, Problem};
 ///     "LOGIN name at byte 9: expected [0-9A-Za-z_@.-], found '/'"
 /// );
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
-#[error("{message} {field} at byte {offset}: {problem}")]
-#[non_exhaustive]
-pub struct DecodeError {
-    /// The kind of line.
-    pub message: MessageKind,
-    /// The field that failed.
-    pub field: Field,
-    /// 0-based byte offset in the line where the failing field (or the
-    /// offending byte) starts; the line's length for a missing field.
-    pub offset: usize,
-    /// What is wrong.
-    pub problem: Problem,
-}
-
-impl DecodeError {
-    /// An error (for decoders built on [`crate::parse`]).
-    pub const fn new(message: MessageKind, field: Field, offset: usize, problem: Problem) -> Self {
-        Self {
-            message,
-            field,
-            offset,
-            problem,
-        }
-    }
-}
+pub type DecodeError = boardwire_proto::DecodeError<MessageKind, Field>;
 
 named_enum! {
     /// A section of a `Game_Summary` block ([`crate::message::SummaryError`]).

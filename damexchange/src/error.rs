@@ -210,35 +210,7 @@ pub use boardwire_proto::{Expected, Problem};
 /// assert_eq!((err.message, err.field, err.offset), (MessageKind::Move, Field::Captured, 13));
 /// assert_eq!(err.problem, Problem::CaptureCount { count: 3, following_bytes: 2 });
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
-#[error("{message} {field} at byte {offset}: {problem}")]
-#[non_exhaustive]
-pub struct DecodeError {
-    /// The message type ([`MessageKind::Unrecognised`] for an empty frame).
-    pub message: MessageKind,
-    /// The field at fault.
-    pub field: Field,
-    /// 0-based byte offset in the frame (header = 0) of the first bad
-    /// byte; for a field that is missing or cut off
-    /// ([`Problem::Missing`], [`Problem::CaptureCount`] with too few
-    /// squares), the frame's length.
-    pub offset: usize,
-    /// What is wrong.
-    pub problem: Problem,
-}
-
-impl DecodeError {
-    /// An error naming `message`, `field`, `offset` and `problem` (for
-    /// parsers built on [`crate::parse`] and for tests).
-    pub const fn new(message: MessageKind, field: Field, offset: usize, problem: Problem) -> Self {
-        DecodeError {
-            message,
-            field,
-            offset,
-            problem,
-        }
-    }
-}
+pub type DecodeError = boardwire_proto::DecodeError<MessageKind, Field>;
 
 /// A frame the tokio codec ([`DxpCodec`](crate::codec::DxpCodec)) or a
 /// session's framer could not turn into a message: over-long (more than the

@@ -171,33 +171,7 @@ pub use boardwire_proto::{Expected, Problem};
 /// );
 /// assert_eq!(decode::<Reply>(b"M 1").unwrap_err().offset, 3); // the move is missing
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
-#[error("{message} {field} at byte {offset}: {problem}")]
-#[non_exhaustive]
-pub struct DecodeError {
-    /// The kind of line.
-    pub message: MessageKind,
-    /// The field that failed.
-    pub field: Field,
-    /// 0-based byte offset in the line: the first bad byte, or the line's
-    /// length for a missing field.
-    pub offset: usize,
-    /// What was wrong.
-    pub problem: Problem,
-}
-
-impl DecodeError {
-    /// An error (`#[non_exhaustive]` keeps struct literals out of other
-    /// crates).
-    pub const fn new(message: MessageKind, field: Field, offset: usize, problem: Problem) -> Self {
-        DecodeError {
-            message,
-            field,
-            offset,
-            problem,
-        }
-    }
-}
+pub type DecodeError = boardwire_proto::DecodeError<MessageKind, Field>;
 
 /// The item error of a framed stream ([`Framer`](crate::framer::Framer)
 /// users, the tokio `codec` module, the sessions' `handle_frame_error`):
