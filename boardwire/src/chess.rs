@@ -5,6 +5,7 @@
 use std::io::Write;
 
 use board_core::chess::{Move, Position, UciError};
+use novag_citrine::convert::{TypedMoveError, parse_typed_move};
 
 use crate::Failure;
 use crate::batch::json_string;
@@ -26,12 +27,13 @@ impl GameCli for Position {
         }
     }
 
-    /// UCI first, then SAN; when both fail, the UCI reason for text that
-    /// is UCI syntax (`e2e5`: illegal) or starts like a UCI move (`e2e9`,
-    /// `e2e4k`: two squares' letters and a digit between), else the SAN
-    /// reason.
+    /// UCI first, then SAN (the library's `parse_typed_move`, which the
+    /// Citrine prompt uses too); when both fail, the UCI reason for text
+    /// that is UCI syntax (`e2e5`: illegal) or starts like a UCI move
+    /// (`e2e9`, `e2e4k`: two squares' letters and a digit between), else
+    /// the SAN reason.
     fn parse_any_move(&self, text: &str) -> Result<Move, String> {
-        let uci = match self.parse_uci(text) {
+        let TypedMoveError { uci, san } = match parse_typed_move(self, text) {
             Ok(mv) => return Ok(mv),
             Err(e) => e,
         };
@@ -40,19 +42,16 @@ impl GameCli for Position {
             && matches!(b[0], b'a'..=b'h')
             && b[1].is_ascii_digit()
             && matches!(b[2], b'a'..=b'h');
-        match self.parse_san(text) {
-            Ok(mv) => Ok(mv),
-            Err(san) => Err(match uci {
-                UciError::Illegal(_) => uci.to_string(),
-                UciError::Syntax(_) if uci_shaped => uci.to_string(),
-                UciError::Syntax(_) if san.problem.is_syntax() => {
-                    format!("neither UCI nor SAN ({san})")
-                }
-                // The SAN problem says itself what is wrong: "no legal move
-                // matches: ...", "ambiguous: ...".
-                UciError::Syntax(_) => san.problem.to_string(),
-            }),
-        }
+        Err(match uci {
+            UciError::Illegal(_) => uci.to_string(),
+            UciError::Syntax(_) if uci_shaped => uci.to_string(),
+            UciError::Syntax(_) if san.problem.is_syntax() => {
+                format!("neither UCI nor SAN ({san})")
+            }
+            // The SAN problem says itself what is wrong: "no legal move
+            // matches: ...", "ambiguous: ...".
+            UciError::Syntax(_) => san.problem.to_string(),
+        })
     }
 
     fn position(text: &str) -> Result<Position, Failure> {

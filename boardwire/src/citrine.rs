@@ -29,8 +29,10 @@
 //!
 //! With `--engine PROGRAM` a UCI engine plays the host's side, unattended
 //! as with `--auto`: `position ... moves ...` and `go movetime MS` on
-//! each host turn (the engine in a thread of its own, polled on the serial
-//! driver's ticks); an engine that fails ends the run with exit 1.
+//! each host turn (`boardwire_engines::citrine_bridge::UciBridge`: the
+//! engine in a task on a runtime of its own, its answers polled whenever
+//! the serial driver is idle); an engine that fails ends the run with
+//! exit 1. A new game (also one the device starts) is `ucinewgame`.
 //!
 //! The serial loop is the library's (`novag_citrine::serial::run`); this
 //! module is the command line and what it prints.
@@ -50,6 +52,7 @@ use std::time::{Duration, Instant};
 
 use board_core::chess::{Color, Position};
 use board_core::player::Player;
+use boardwire_engines::citrine_bridge::{Answer, BridgePlan, Report, UciBridge};
 use clap::{ArgGroup, Args, ValueEnum};
 use novag_citrine::convert::parse_typed_move;
 use novag_citrine::message::{Command, Escaped, Reply};
@@ -60,8 +63,7 @@ use novag_citrine::session::{
 use novag_citrine::types::LevelKind;
 
 use crate::Failure;
-use crate::engine_args::EngineArgs;
-use boardwire_engines::process::EngineSpec;
+use crate::engine_args::{EngineArgs, skipped_line_log};
 
 /// The side the host plays.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -152,94 +154,6 @@ pub struct CitrineArgs {
     movetime: u64,
 }
 
-/// The UCI engine of `--engine`, in a thread of its own (a tokio
-/// runtime owns the process); moves are asked for and answered over
-/// channels, polled on the serial driver's ticks.
-struct EngineBridge {
-    jobs: mpsc::Sender<(Position, Vec<board_core::chess::Move>)>,
-    answers: Receiver<Result<(Option<board_core::chess::Move>, Duration), String>>,
-    /// The ply the engine was asked about.
-    pending: Option<usize>,
-    name: String,
-}
-
-impl EngineBridge {
-    /// Starts the engine and waits for its handshake.
-    fn start(args: &CitrineArgs, spec: EngineSpec) -> Result<EngineBridge, String> {
-        use boardwire_engines::process::Limits as EngineLimits;
-        use boardwire_engines::uci_engine::UciEngine;
-        use boardwire_engines::usi_engine::Timeouts;
-        let options = args.engine.options.clone();
-        let timeouts = {
-            let mut t = Timeouts::default();
-            t.handshake = args.engine.start_timeout();
-            t.ready = args.engine.start_timeout();
-            t
-        };
-        let movetime = args.movetime;
-        let (jobs, job_rx) = mpsc::channel::<(Position, Vec<board_core::chess::Move>)>();
-        let (ans_tx, answers) = mpsc::channel();
-        let (ready_tx, ready_rx) = mpsc::channel::<Result<String, String>>();
-        std::thread::spawn(move || {
-            let rt = match tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-            {
-                Ok(rt) => rt,
-                Err(e) => {
-                    let _ = ready_tx.send(Err(format!("cannot start the async runtime: {e}")));
-                    return;
-                }
-            };
-            let started = rt.block_on(async {
-                let mut e = UciEngine::start(
-                    &spec,
-                    &options,
-                    EngineLimits::default(),
-                    timeouts,
-                    crate::engine_args::skipped_line_log(String::new()),
-                )
-                .await?;
-                e.new_game().await?;
-                Ok::<_, boardwire_engines::process::EngineError>(e)
-            });
-            let mut engine = match started {
-                Ok(e) => {
-                    let _ = ready_tx.send(Ok(e.name().unwrap_or("the engine").to_owned()));
-                    e
-                }
-                Err(e) => {
-                    let _ = ready_tx.send(Err(e.to_string()));
-                    return;
-                }
-            };
-            while let Ok((start, moves)) = job_rx.recv() {
-                let t0 = Instant::now();
-                let r = rt
-                    .block_on(engine.think(&start, &moves, movetime))
-                    .map(|m| (m, t0.elapsed()))
-                    .map_err(|e| e.to_string());
-                let failed = r.is_err();
-                if ans_tx.send(r).is_err() || failed {
-                    break;
-                }
-            }
-            rt.block_on(engine.quit());
-        });
-        // The handshake is bounded by the engine driver's own timeouts
-        // (uciok 10 s, readyok 60 s); this is a backstop.
-        let name = ready_rx
-            .recv_timeout(Duration::from_secs(80))
-            .map_err(|_| "the engine did not start in time".to_string())??;
-        Ok(EngineBridge {
-            jobs,
-            answers,
-            pending: None,
-            name,
-        })
-    }
-}
-
 /// Bad lines in a row printed before the rest are only counted.
 pub const BAD_LINES_SHOWN: u32 = 3;
 
@@ -294,8 +208,8 @@ struct Ui<'o, W: Write> {
     /// The plies of the game that ended (the driver may already hold the
     /// next game when the run stops).
     ended_plies: Option<usize>,
-    /// `--engine`.
-    engine: Option<EngineBridge>,
+    /// `--engine`: the bridge and its task's answers.
+    engine: Option<(UciBridge, tokio::sync::mpsc::Receiver<Answer>)>,
     /// The engine failed: why.
     engine_failed: Option<String>,
     /// Send `I` (identity) at the first chance (a real device).
@@ -360,10 +274,24 @@ impl<W: Write> Ui<'_, W> {
                     writeln!(self.out, "{text}")?;
                     self.out.flush()?;
                 }
+                let bridge = self.engine.as_mut().map(|(b, _)| b);
                 match ev {
+                    Event::GameStarted(g) => {
+                        if let Some(b) = bridge {
+                            b.game_started(g);
+                        }
+                    }
                     Event::GameEnded(end) => {
                         self.ended = Some(end.reason.to_string());
                         self.ended_plies = Some(end.moves.len());
+                        if let Some(b) = bridge {
+                            b.game_ended();
+                        }
+                    }
+                    Event::TakenBack(_) => {
+                        if let Some(b) = bridge {
+                            b.taken_back();
+                        }
                     }
                     Event::OutOfSync { .. } => self.out_of_sync = true,
                     _ => {}
@@ -442,8 +370,7 @@ impl<W: Write> Ui<'_, W> {
             return Ok(None);
         }
         if self.stdin.is_none() {
-            self.play(driver, &position)?;
-            return Ok(None);
+            return self.play(driver, &position);
         }
         if !self.prompted {
             writeln!(
@@ -459,7 +386,9 @@ impl<W: Write> Ui<'_, W> {
             let refused = match line.trim() {
                 "" => None,
                 "auto" => {
-                    self.play(driver, &position)?;
+                    if let Some(why) = self.play(driver, &position)? {
+                        return Ok(Some(why));
+                    }
                     None
                 }
                 "help" => Some(HELP.to_owned()),
@@ -495,57 +424,59 @@ impl<W: Write> Ui<'_, W> {
         Ok(None)
     }
 
-    /// The engine's answer, if one came: its move is played; a failure
-    /// ends the run (`Some(why)`).
+    /// The engine's answers that came: a move is played (through the
+    /// bridge); a failure ends the run (`Some(why)`).
     fn poll_engine(&mut self, driver: &mut Driver<Instant>) -> io::Result<Option<String>> {
-        let Some(engine) = &mut self.engine else {
+        let Some((bridge, answers)) = &mut self.engine else {
             return Ok(None);
         };
-        let answer = match engine.answers.try_recv() {
-            Ok(a) => a,
-            Err(TryRecvError::Empty) => return Ok(None),
-            Err(TryRecvError::Disconnected) => Err("the engine thread ended".to_string()),
+        let report = match answers.try_recv() {
+            Ok(a) => bridge.answer(driver, a, Instant::now()),
+            Err(tokio::sync::mpsc::error::TryRecvError::Empty) => return Ok(None),
+            Err(tokio::sync::mpsc::error::TryRecvError::Disconnected) => Report::Failed {
+                why: "the engine task ended".into(),
+            },
         };
-        match answer {
-            Ok((Some(mv), took)) => {
-                let plies = driver.moves().len();
-                if engine.pending == Some(plies) && driver.is_our_turn() {
-                    writeln!(self.out, "engine {mv} in {:.3} s", took.as_secs_f64())?;
-                    if let Err(e) = driver.send_move(mv, Instant::now()) {
-                        writeln!(self.out, "cannot play {mv}: {e}")?;
-                    }
-                }
+        self.engine_report(report)
+    }
+
+    /// A bridge's report: a move played or refused is printed; a failure
+    /// is printed and ends the run (`Some(why)`); the rest is silent.
+    fn engine_report(&mut self, report: Report) -> io::Result<Option<String>> {
+        match report {
+            Report::Failed { why } => {
+                let text = format!("engine failed: {why}");
+                writeln!(self.out, "{text}")?;
+                self.engine_failed = Some(why);
+                Ok(Some(text))
+            }
+            r @ (Report::Played { .. } | Report::Refused { .. }) => {
+                writeln!(self.out, "{r}")?;
                 Ok(None)
             }
-            // No legal move: the game's end is seen from the position.
-            Ok((None, _)) => Ok(None),
-            Err(why) => {
-                writeln!(self.out, "engine failed: {why}")?;
-                self.engine_failed = Some(why.clone());
-                Ok(Some(format!("engine failed: {why}")))
-            }
+            _ => Ok(None),
         }
     }
 
-    /// The built-in player's move, or the engine asked for one.
-    fn play(&mut self, driver: &mut Driver<Instant>, position: &Position) -> io::Result<()> {
-        if let Some(engine) = &mut self.engine {
-            let plies = driver.moves().len();
-            if engine.pending != Some(plies) {
-                let start = driver.start_position().copied().unwrap_or(*position);
-                engine.pending = Some(plies);
-                if engine.jobs.send((start, driver.moves().to_vec())).is_err() {
-                    writeln!(self.out, "engine failed: the engine thread ended")?;
-                }
-            }
-            return Ok(());
+    /// The built-in player's move, or the engine asked for one (`Some(why)`:
+    /// the engine failed).
+    fn play(
+        &mut self,
+        driver: &mut Driver<Instant>,
+        position: &Position,
+    ) -> io::Result<Option<String>> {
+        if let Some((bridge, _)) = &mut self.engine {
+            return match bridge.our_turn(driver, Instant::now()) {
+                Some(report) => self.engine_report(report),
+                None => Ok(None),
+            };
         }
         if let Some(mv) = self.player.choose_chess(position)
             && let Err(e) = driver.send_move(mv, Instant::now())
         {
             writeln!(self.out, "cannot play {mv}: {e}")?;
         }
-        Ok(())
+        Ok(None)
     }
 }
 
@@ -596,20 +527,57 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
     let ack_timeout = Duration::from_millis(args.ack_timeout_ms);
     // The engine first (its handshake), then the port: an engine that
     // does not start never touches the device.
+    // The engine's task runs on a runtime of its own (one worker) while
+    // the serial driver blocks this thread.
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .map_err(|e| Failure::Failed(format!("error: cannot start the async runtime: {e}")))?;
+    let _guard = rt.enter();
     let engine = match args.engine.spec() {
         Some(spec) => {
-            let e = EngineBridge::start(&args, spec)
-                .map_err(|e| Failure::Failed(format!("error: engine: {e}")))?;
+            let mut plan = BridgePlan::new(spec, args.engine.options.clone());
+            plan.timeouts.handshake = args.engine.start_timeout();
+            plan.timeouts.ready = args.engine.start_timeout();
+            plan.movetime_ms = args.movetime;
+            let (bridge, mut answers) = UciBridge::spawn(plan, skipped_line_log(String::new()));
+            // The handshake is bounded by the engine driver's own timeouts
+            // (`--engine-start-timeout`); this is a backstop.
+            let name = match rt.block_on(tokio::time::timeout(
+                Duration::from_secs(80),
+                answers.recv(),
+            )) {
+                Ok(Some(Answer::Started { name })) => name,
+                Ok(Some(Answer::Failed(why))) => {
+                    return Err(Failure::Failed(format!("error: engine: {why}")));
+                }
+                Ok(Some(_)) => {
+                    return Err(Failure::Failed(
+                        "error: engine: an answer before the handshake".into(),
+                    ));
+                }
+                Ok(None) => {
+                    return Err(Failure::Failed(
+                        "error: engine: the engine task ended".into(),
+                    ));
+                }
+                Err(_) => {
+                    return Err(Failure::Failed(
+                        "error: engine: the engine did not start in time".into(),
+                    ));
+                }
+            };
             writeln!(
                 out,
                 "engine {} plays {}",
-                e.name,
+                name.as_deref().unwrap_or("the engine"),
                 match host {
                     Color::White => "white",
                     Color::Black => "black",
                 }
             )?;
-            Some(e)
+            Some((bridge, answers))
         }
         None => None,
     };
@@ -659,7 +627,15 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
     let (position, driver_plies, disagreements) = ui.last;
     let plies = ui.ended_plies.unwrap_or(driver_plies);
     let engine_failed = ui.engine_failed.take();
-    drop(ui.engine.take());
+    if let Some((bridge, mut answers)) = ui.engine.take() {
+        // The engine is told `quit` once its last search is over: wait
+        // (bounded) for its task to end.
+        rt.block_on(async {
+            drop(bridge);
+            let drain = async { while answers.recv().await.is_some() {} };
+            let _ = tokio::time::timeout(Duration::from_secs(5), drain).await;
+        });
+    }
     let (disagreed, out_of_sync, out) = (ui.disagreed, ui.out_of_sync, ui.out);
     writeln!(out, "result {result} after {plies} plies")?;
     let mut final_differs = false;
