@@ -1,5 +1,5 @@
-//! One driver, written once over any one-peer [`Session`](crate::Session):
-//! [`tokio`](self::tokio) (feature `tokio`) over any `AsyncRead +
+//! One driver, written once over any one-peer [`Session`]:
+//! `tokio` (feature `tokio`) over any `AsyncRead +
 //! AsyncWrite` (a `TcpStream`, a pty, a TCP serial bridge), and
 //! [`blocking`] (feature `std`) over any `Read + Write` whose reads time
 //! out (a serial port). Each protocol crate's `net` / `serial` module wraps
@@ -17,7 +17,7 @@
 //! wait for bytes, a value on the external channel (tokio) or
 //! `poll_timeout()`.
 //!
-//! The callback returns [`ControlFlow`](core::ops::ControlFlow):
+//! The callback returns [`ControlFlow`]:
 //! `Break(r)` ends the run with [`Ended::Break`] after what is queued is
 //! written.
 

@@ -48,12 +48,12 @@ pub mod drive;
 pub mod error;
 pub mod framer;
 pub mod session;
-mod transmit;
+pub mod transmit;
 
 pub use error::{DecodeError, Expected, FrameError, Problem};
 pub use framer::{Frame, FrameBuffer, Framer, Status};
 pub use session::Session;
-pub use transmit::Transmit;
+pub use transmit::{INLINE_CAP, Transmit};
 
 /// The README's examples, compiled as doctests.
 #[cfg(doctest)]

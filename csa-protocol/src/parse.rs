@@ -412,7 +412,7 @@ pub fn end_of_line(i: &[u8]) -> PResult<'_, ()> {
 ///
 /// # Errors
 /// [`Problem::Missing`] (cut off), [`Problem::Invalid`] (sign or square),
-/// [`Problem::CsaMove`] (piece code) at the first bad byte.
+/// [`Problem::UnknownPiece`] / [`Problem::NotDroppable`] (piece code) at the first bad byte.
 pub fn csa_move(name: Field, i: &[u8]) -> PResult<'_, CsaMove> {
     let n = i.len().min(MOVE_LEN);
     let (tok, rest) = i.split_at(n);
@@ -429,7 +429,7 @@ pub fn csa_move(name: Field, i: &[u8]) -> PResult<'_, CsaMove> {
 /// ` <moves>` of `%%SETBUOY`: CSA moves one after another.
 ///
 /// # Errors
-/// As [`field`]; [`Problem::TooLong`]; [`Problem::CsaMove`] at the move.
+/// As [`field`]; [`Problem::TooLong`]; [`Problem::UnknownPiece`] / [`Problem::NotDroppable`] at the move.
 pub fn buoy_moves(i: &[u8]) -> PResult<'_, BuoyMoves<'_>> {
     buoy_moves_str(i).map(|(r, s)| (r, BuoyMoves::from_checked(s)))
 }
@@ -596,7 +596,7 @@ fn move_comment_bytes(i: &[u8]) -> Result<&[u8], nom::Err<ParseError>> {
 /// ([`spec::csa`](crate::spec::csa), *Moves*).
 ///
 /// # Errors
-/// [`Problem::CsaMove`]; [`Problem::Invalid`] `,'` and a comment.
+/// [`Problem::UnknownPiece`] / [`Problem::NotDroppable`]; [`Problem::Invalid`] `,'` and a comment.
 pub fn client_move(i: &[u8]) -> PResult<'_, ClientMessage<'_>> {
     let (mv, comment) = client_move_parts(i)?;
     Ok((

@@ -235,7 +235,7 @@ fn decline<T: Timestamp>(config: &FollowerConfig, core: &mut Core<T>, code: Acce
     core.event(Event::GameRefused { code });
 }
 
-/// Inputs, outputs and the game (the same methods as [`Initiator`]'s; the call
+/// Inputs, outputs and the game (the same methods as [`Initiator`](super::Initiator)'s; the call
 /// order is in the [module docs](super)).
 impl<T: Timestamp> Follower<T> {
     /// Feeds bytes received from the peer (any amount: part of a message,

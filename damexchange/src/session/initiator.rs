@@ -253,7 +253,7 @@ fn on_gameacc<T: Timestamp>(role: &mut Role, core: &mut Core<T>, acc: &GameAcc<'
     }
 }
 
-/// Inputs, outputs and the game (the same methods as [`Follower`]'s; the call
+/// Inputs, outputs and the game (the same methods as [`Follower`](super::Follower)'s; the call
 /// order is in the [module docs](super)).
 impl<T: Timestamp> Initiator<T> {
     /// Feeds bytes received from the peer (any amount: part of a message,
