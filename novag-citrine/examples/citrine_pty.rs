@@ -5,7 +5,7 @@
 //! `serialport::TTYPort::pair()`). Eight plies with the real 100 ms pacing,
 //! then stop; bounded to 30 s. Unix, feature `serial`.
 //!
-//! `cargo run -p novag-citrine --example pty --features serial`
+//! `cargo run -p novag-citrine --example citrine_pty --features serial`
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};

@@ -6,7 +6,7 @@
 //! (the moment to move); it returns `ControlFlow::Break` to end the run.
 //! Bounded: the whole example gives up after 20 seconds.
 //!
-//! `cargo run -p csa-protocol --features tokio --example loopback`
+//! `cargo run -p csa-protocol --features tokio --example csa_loopback`
 
 use std::error::Error;
 use std::ops::ControlFlow;

@@ -3,7 +3,7 @@
 //! `board_core::player::Player`. Sente resigns (`Client::resign`) after ten
 //! plies.
 //!
-//! `cargo run -p csa-protocol --example in_memory`
+//! `cargo run -p csa-protocol --example csa_in_memory`
 
 use core::time::Duration;
 

@@ -1,7 +1,7 @@
 //! The codec alone: encode commands, decode replies, cut lines out of a
 //! byte stream that arrives in pieces. No session, no port, no clock.
 //!
-//! `cargo run -p novag-citrine --example codec`
+//! `cargo run -p novag-citrine --example citrine_codec`
 
 use novag_citrine::convert;
 use novag_citrine::framer::{Frame, FrameBuffer, Framer};

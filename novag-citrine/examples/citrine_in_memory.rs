@@ -4,7 +4,7 @@
 //! board-core's built-in player; the device's engine answers. A short game:
 //! twelve plies.
 //!
-//! `cargo run -p novag-citrine --example in_memory`
+//! `cargo run -p novag-citrine --example citrine_in_memory`
 
 use std::time::Duration;
 

@@ -2,7 +2,7 @@
 //! with a capped `FrameBuffer`, decode each, show it as the wire line
 //! (`Display`), in words (`describe()`), and encode a reply.
 //!
-//! `cargo run -p csa-protocol --example codec`
+//! `cargo run -p csa-protocol --example csa_codec`
 
 use csa_protocol::decode;
 use csa_protocol::framer::{Frame, FrameBuffer, Framer};
