@@ -58,6 +58,7 @@
 
 mod follower;
 mod initiator;
+mod plan;
 
 use alloc::collections::VecDeque;
 use alloc::string::{String, ToString};
@@ -78,6 +79,7 @@ use crate::types::ChatText;
 
 pub use follower::{Follower, FollowerConfig};
 pub use initiator::{GameOffer, Initiator, InitiatorConfig};
+pub use plan::{Match, MatchPlan, MatchStep, MatchStop, Score};
 
 /// A point in time on the application's monotonic clock, as the sessions
 /// take it in `handle_*` and give it back from `poll_timeout` (shared by the
