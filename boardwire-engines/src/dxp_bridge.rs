@@ -131,6 +131,11 @@ pub trait DxpGame {
         reason: GameEndReason,
         now: std::time::Instant,
     ) -> Result<(), CommandError>;
+    /// `send_chat(text, now)`.
+    ///
+    /// # Errors
+    /// The session's [`CommandError`].
+    fn send_chat(&mut self, text: &str, now: std::time::Instant) -> Result<(), CommandError>;
 }
 
 macro_rules! dxp_game {
@@ -157,6 +162,13 @@ macro_rules! dxp_game {
                 now: std::time::Instant,
             ) -> Result<(), CommandError> {
                 <$t>::end_game(self, reason, now)
+            }
+            fn send_chat(
+                &mut self,
+                text: &str,
+                now: std::time::Instant,
+            ) -> Result<(), CommandError> {
+                <$t>::send_chat(self, text, now)
             }
         }
     };
