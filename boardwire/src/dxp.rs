@@ -37,7 +37,7 @@ use std::time::{Duration, Instant as StdInstant};
 use crate::engine_args::EngineArgs;
 use board_core::draughts::{Color, Position};
 use board_core::player::Player;
-use boardwire_engines::dxp_bridge::{Answer, BridgePlan, DxpGame, HubBridge, Report};
+use boardwire_engines::dxp_bridge::{Answer, BridgePlan, DxpGame, HubBridge, Mover, Report};
 use clap::{Subcommand, ValueEnum};
 use damexchange::framer::{Framer, Status};
 use damexchange::net::{self, Activity, Closed, Ended, Limits, Served};
@@ -511,14 +511,6 @@ enum Step {
     Event(Event),
 }
 
-/// Who chooses our moves: the built-in player or a Hub engine.
-pub(crate) enum Mover {
-    /// `board_core::player::Player`.
-    Builtin(Player),
-    /// `--engine`.
-    Engine(HubBridge),
-}
-
 /// One connection, either role: its transcript, who moves, the bad frames
 /// shown, the problems seen. What both roles do alike is here, once: the
 /// transcript lines, the engine forwarding (`HubBridge`), our move, the
@@ -567,10 +559,7 @@ impl<Tr: BorrowMut<Transcript>> Side<Tr> {
                 self.t.borrow_mut().received(len, &line);
             }
             Seen::Answer(a) => {
-                let r = match &mut self.mover {
-                    Mover::Engine(b) => Some(b.answer(s, a, now)),
-                    Mover::Builtin(_) => None,
-                };
+                let r = self.mover.answer(s, a, now);
                 if self.engine_report(s, r) {
                     return Step::Close;
                 }
@@ -601,14 +590,7 @@ impl<Tr: BorrowMut<Transcript>> Side<Tr> {
             }
             ev => self.note(&describe(ev, s.position())),
         }
-        if let Mover::Engine(b) = &mut self.mover {
-            match &e {
-                Event::GameStarted(g) => b.game_started(g),
-                Event::TakenBack { .. } => b.taken_back(),
-                Event::GameEnded(_) => b.game_ended(),
-                _ => {}
-            }
-        }
+        self.mover.event(&e);
         match &e {
             Event::MoveRejected { mv, reason } => {
                 self.problems.push(describe(&e, None));
@@ -626,7 +608,7 @@ impl<Tr: BorrowMut<Transcript>> Side<Tr> {
     }
 
     /// Idle: on our turn, stop at the ply limit, else the built-in player
-    /// or the engine moves. `true`: close the connection.
+    /// or the engine moves (`Mover`). `true`: close the connection.
     fn play<S: Role>(&mut self, s: &mut S, now: StdInstant) -> bool {
         if !s.is_our_turn() {
             return false;
@@ -639,25 +621,8 @@ impl<Tr: BorrowMut<Transcript>> Side<Tr> {
             let _ = s.end_game(GameEndReason::Unknown, now);
             return false;
         }
-        match &mut self.mover {
-            Mover::Builtin(player) => match s.position().and_then(|p| player.choose_draughts(p)) {
-                Some(mv) => {
-                    if let Err(e) = s.send_move(mv, now) {
-                        self.problems.push(format!("MOVE: {e}"));
-                        return true;
-                    }
-                }
-                None => {
-                    self.note("we have no legal move: we lose");
-                    let _ = s.end_game(GameEndReason::SenderLoses, now);
-                }
-            },
-            Mover::Engine(b) => {
-                let r = b.our_turn(s, now);
-                return self.engine_report(s, r);
-            }
-        }
-        false
+        let r = self.mover.our_turn(s, now);
+        self.engine_report(s, r)
     }
 
     /// A bridge report as a transcript note. `true` when the connection
