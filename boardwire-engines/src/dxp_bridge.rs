@@ -30,8 +30,9 @@
 use std::time::Duration;
 
 use board_core::draughts::{Move, Position};
+use board_core::player::Player;
 use damexchange::GameEndReason;
-use damexchange::session::{CommandError, Follower, GameStarted, Initiator};
+use damexchange::session::{CommandError, Event, Follower, GameStarted, Initiator};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
@@ -131,6 +132,11 @@ pub trait DxpGame {
         reason: GameEndReason,
         now: std::time::Instant,
     ) -> Result<(), CommandError>;
+    /// `send_chat(text, now)`.
+    ///
+    /// # Errors
+    /// The session's [`CommandError`].
+    fn send_chat(&mut self, text: &str, now: std::time::Instant) -> Result<(), CommandError>;
 }
 
 macro_rules! dxp_game {
@@ -157,6 +163,13 @@ macro_rules! dxp_game {
                 now: std::time::Instant,
             ) -> Result<(), CommandError> {
                 <$t>::end_game(self, reason, now)
+            }
+            fn send_chat(
+                &mut self,
+                text: &str,
+                now: std::time::Instant,
+            ) -> Result<(), CommandError> {
+                <$t>::send_chat(self, text, now)
             }
         }
     };
@@ -542,6 +555,78 @@ impl HubBridge {
         }
         let resigned = s.is_our_turn() && s.end_game(GameEndReason::SenderLoses, now).is_ok();
         Report::Failed { why, resigned }
+    }
+}
+
+/// Who chooses one side's moves in DXP games, the same calls for both
+/// roles: the built-in player (`board_core::player::Player`) or a Hub
+/// engine ([`HubBridge`]). The caller passes every session event
+/// ([`Mover::event`]), every engine answer ([`Mover::answer`]) and each
+/// idle moment ([`Mover::our_turn`]); what it returns is for the
+/// transcript.
+#[derive(Debug)]
+pub enum Mover {
+    /// The built-in player: moves at once.
+    Builtin(Player),
+    /// A Hub engine.
+    Engine(HubBridge),
+}
+
+impl Mover {
+    /// A session event: the engine is told of a new game
+    /// ([`HubBridge::game_started`]), a take-back and the game's end.
+    pub fn event(&mut self, e: &Event) {
+        if let Mover::Engine(b) = self {
+            match e {
+                Event::GameStarted(g) => b.game_started(g),
+                Event::TakenBack { .. } => b.taken_back(),
+                Event::GameEnded(_) => b.game_ended(),
+                _ => {}
+            }
+        }
+    }
+
+    /// An answer of the engine task ([`HubBridge::answer`]); `None` for
+    /// the built-in player (it has no task).
+    pub fn answer<S: DxpGame>(
+        &mut self,
+        s: &mut S,
+        a: Answer,
+        now: std::time::Instant,
+    ) -> Option<Report> {
+        match self {
+            Mover::Engine(b) => Some(b.answer(s, a, now)),
+            Mover::Builtin(_) => None,
+        }
+    }
+
+    /// The session is idle: on our turn the built-in player moves (or,
+    /// with no legal move, resigns: [`Report::NoMove`]), the engine is
+    /// asked ([`HubBridge::our_turn`]).
+    pub fn our_turn<S: DxpGame>(&mut self, s: &mut S, now: std::time::Instant) -> Option<Report> {
+        match self {
+            Mover::Engine(b) => b.our_turn(s, now),
+            Mover::Builtin(_) if !s.is_our_turn() => None,
+            Mover::Builtin(p) => match s.position().and_then(|pos| p.choose_draughts(pos)) {
+                // Legal, on our turn: the session takes it.
+                Some(mv) => s.send_move(mv, now).err().map(|e| Report::Failed {
+                    why: format!("its move: {e}"),
+                    resigned: false,
+                }),
+                None => {
+                    let _ = s.end_game(GameEndReason::SenderLoses, now);
+                    Some(Report::NoMove)
+                }
+            },
+        }
+    }
+
+    /// Why the engine failed, once it has (never for the built-in player).
+    pub fn failed(&self) -> Option<&str> {
+        match self {
+            Mover::Engine(b) => b.failed(),
+            Mover::Builtin(_) => None,
+        }
     }
 }
 

@@ -4,14 +4,15 @@
 //! silent ends its game with our GAMEEND (we lose), the other side sees
 //! the same game.
 
+use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use board_core::draughts::Color;
-use boardwire_engines::dxp_bridge::{BridgePlan, HubBridge, Report};
+use boardwire_engines::dxp_bridge::{BridgePlan, HubBridge, Mover, Report};
 use boardwire_engines::process::EngineSpec;
 use boardwire_engines::types::EngineOption;
-use damexchange::net::{self, ConnectInput, Flow, Limits, NetEvent};
+use damexchange::net::{self, Activity, Config};
 use damexchange::session::{
     Event, FollowerConfig, GameEnded, GameOffer, InitiatorConfig, Outcome, Side,
 };
@@ -43,6 +44,30 @@ struct Seen {
     taken_back: u32,
 }
 
+impl Seen {
+    /// An event: passed on to the engine (`Mover::event`), noted; `true`
+    /// when the game ended.
+    fn event(&mut self, mover: &mut Mover, e: &Event) -> bool {
+        mover.event(e);
+        match e {
+            Event::TakenBack { .. } => self.taken_back += 1,
+            Event::GameEnded(g) => {
+                self.end = Some(g.clone());
+                self.failed = mover.failed().map(str::to_owned);
+                return true;
+            }
+            _ => {}
+        }
+        false
+    }
+
+    fn report(&mut self, r: Option<Report>) {
+        if let Some(r) = r {
+            self.reports.push(r.to_string());
+        }
+    }
+}
+
 /// Plays one game: the follower's engine in `follower_mode`, the
 /// initiator's in `initiator_mode` (White); the initiator stops the game
 /// (GAMEEND 0) at its turn after `max_plies`, asks one take-back at ply
@@ -58,108 +83,74 @@ async fn game(
     let addr = listener.local_addr().unwrap();
     let follower_seen = Arc::new(Mutex::new(Seen::default()));
     let fs = follower_seen.clone();
-    let mut fconfig = FollowerConfig::new(Name::new("follower").unwrap());
-    fconfig.first_move_delay = Duration::ZERO;
+    let mut fconfig = Config::new(FollowerConfig::new(Name::new("follower").unwrap()));
+    fconfig.session.first_move_delay = Duration::ZERO;
     let server = tokio::spawn(net::serve_with(
         listener,
         fconfig,
-        Limits::default(),
         move |_, _| {
-            let (mut bridge, answers) = HubBridge::spawn(plan(follower_mode), Box::new(|_| {}));
+            let (bridge, answers) = HubBridge::spawn(plan(follower_mode), Box::new(|_| {}));
+            let mut mover = Mover::Engine(bridge);
             let seen = fs.clone();
             let callback = move |f: &mut damexchange::session::Follower<Instant>,
-                                 input: ConnectInput<'_, _>| {
+                                 a: Activity<'_, '_, _, _>| {
                 let now = Instant::now();
                 let mut s = seen.lock().unwrap();
-                let report: Option<Report> = match input {
-                    ConnectInput::External(a) => Some(bridge.answer(f, a, now)),
-                    ConnectInput::Net(NetEvent::Session(Event::GameStarted(g))) => {
-                        bridge.game_started(g);
-                        None
+                match a {
+                    Activity::External(a) => s.report(mover.answer(f, a, now)),
+                    Activity::Event(e) if s.event(&mut mover, &e) && s.failed.is_some() => {
+                        return ControlFlow::Break(());
                     }
-                    ConnectInput::Net(NetEvent::Session(Event::TakenBack { .. })) => {
-                        s.taken_back += 1;
-                        bridge.taken_back();
-                        None
-                    }
-                    ConnectInput::Net(NetEvent::Session(Event::GameEnded(g))) => {
-                        bridge.game_ended();
-                        s.end = Some(g.clone());
-                        s.failed = bridge.failed().map(str::to_owned);
-                        return if s.failed.is_some() {
-                            Flow::Close
-                        } else {
-                            Flow::Continue
-                        };
-                    }
-                    ConnectInput::Net(NetEvent::Idle) => bridge.our_turn(f, now),
-                    _ => None,
-                };
-                if let Some(r) = report {
-                    s.reports.push(r.to_string());
+                    Activity::Idle => s.report(mover.our_turn(f, now)),
+                    _ => {}
                 }
-                Flow::Continue
+                ControlFlow::Continue(())
             };
             (answers, callback)
         },
         |_, _| {},
     ));
     let mut seen = Seen::default();
-    let (mut bridge, answers) = HubBridge::spawn(plan(initiator_mode), Box::new(|_| {}));
+    let (bridge, answers) = HubBridge::spawn(plan(initiator_mode), Box::new(|_| {}));
+    let mut mover = Mover::Engine(bridge);
     let request = GameOffer {
         our_color: Color::White,
         minutes,
         moves: 0,
         start: None,
     };
-    let mut iconfig = InitiatorConfig::new(Name::new("initiator").unwrap());
-    iconfig.reply_timeout = Some(Duration::from_secs(10));
+    let mut iconfig = Config::new(InitiatorConfig::new(Name::new("initiator").unwrap()));
+    iconfig.session.reply_timeout = Some(Duration::from_secs(10));
     let mut asked_back = false;
+    let mut requested = false;
     let r = tokio::time::timeout(
         Duration::from_secs(60),
-        net::connect_with(addr, iconfig, &Limits::default(), answers, |i, input| {
+        net::connect_with(addr, iconfig, answers, |i, a| {
             let now = Instant::now();
-            let report = match input {
-                ConnectInput::Net(NetEvent::Connected { .. }) => {
+            match a {
+                Activity::Idle if !requested => {
+                    requested = true;
                     i.request_game(request, now).unwrap();
-                    None
                 }
-                ConnectInput::External(a) => Some(bridge.answer(i, a, now)),
-                ConnectInput::Net(NetEvent::Session(Event::GameStarted(g))) => {
-                    bridge.game_started(g);
-                    None
+                Activity::External(a) => seen.report(mover.answer(i, a, now)),
+                Activity::Event(e) if seen.event(&mut mover, &e) => {
+                    return ControlFlow::Break(());
                 }
-                ConnectInput::Net(NetEvent::Session(Event::TakenBack { .. })) => {
-                    seen.taken_back += 1;
-                    bridge.taken_back();
-                    None
-                }
-                ConnectInput::Net(NetEvent::Session(Event::GameEnded(g))) => {
-                    bridge.game_ended();
-                    seen.end = Some(g.clone());
-                    seen.failed = bridge.failed().map(str::to_owned);
-                    return Flow::Close;
-                }
-                ConnectInput::Net(NetEvent::Idle) if i.is_our_turn() => {
+                Activity::Idle if i.is_our_turn() => {
                     let plies = i.moves().len();
                     if take_back_at == Some(plies) && !asked_back {
                         asked_back = true;
                         let (n, c) = i.move_number().unwrap();
                         i.request_take_back(n - 1, c, now).unwrap();
-                        None
-                    } else if plies >= max_plies && bridge.failed().is_none() {
+                    } else if plies >= max_plies && mover.failed().is_none() {
                         i.end_game(GameEndReason::Unknown, now).unwrap();
-                        None
                     } else {
-                        bridge.our_turn(i, now)
+                        seen.report(mover.our_turn(i, now));
                     }
                 }
-                _ => None,
-            };
-            if let Some(r) = report {
-                seen.reports.push(r.to_string());
+                _ => {}
             }
-            Flow::Continue
+            ControlFlow::Continue(())
         }),
     )
     .await

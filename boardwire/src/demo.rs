@@ -2,9 +2,9 @@
 //! protocols end to end on loopback, with no hardware and no network
 //! beyond 127.0.0.1.
 //!
-//! 1. **dxp** — the follower of `dxp serve` ([`damexchange::net::serve`]
+//! 1. **dxp** — the follower of `dxp serve` ([`damexchange::net::serve_with`]
 //!    with [`dxp::follower_callback`]) and the initiator of `dxp connect`
-//!    ([`dxp::initiate`], over [`damexchange::net::connect`]) over TCP on an
+//!    ([`dxp::initiate`], over [`damexchange::net::run_with`]) over TCP on an
 //!    ephemeral port: GAMEREQ/GAMEACC, a game of the built-in players with
 //!    one take-back (BACKREQ/BACKACC), played until one side has no move (or
 //!    a ply limit), closed by the GAMEEND exchange.
@@ -233,17 +233,17 @@ async fn dxp_part(sink: Sink, inject: bool) -> Result<Report, String> {
     // its stats.
     let stats = Arc::new(Mutex::new(dxp::FollowStats::default()));
     let follower_stats = stats.clone();
-    let follower = tokio::spawn(damexchange::net::serve(
+    let follower = tokio::spawn(damexchange::net::serve_with(
         listener,
-        config,
-        damexchange::net::Limits::default(),
+        damexchange::net::Config::new(config),
         move |_, _| {
-            dxp::follower_callback(
+            let callback = dxp::follower_callback(
                 Transcript::new("dxp", "follower", Sink::Discard),
                 Player::new(DXP_FOLLOWER_SEED),
                 None,
                 Some(follower_stats.clone()),
-            )
+            );
+            (dxp::no_answers(), callback)
         },
         |_, _| {},
     ));

@@ -28,23 +28,24 @@
 //! shown, the rest counted in a note (`:: N more malformed or unrecognised
 //! frame(s), not shown`), so stdout stays bounded whatever a peer sends.
 
+use std::borrow::BorrowMut;
 use std::io::{self, Read, Write};
+use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant as StdInstant};
 
 use crate::engine_args::EngineArgs;
 use board_core::draughts::{Color, Position};
 use board_core::player::Player;
-use boardwire_engines::dxp_bridge::{Answer, BridgePlan, HubBridge, Report};
+use boardwire_engines::dxp_bridge::{Answer, BridgePlan, DxpGame, HubBridge, Mover, Report};
 use clap::{Subcommand, ValueEnum};
 use damexchange::framer::{Framer, Status};
-use damexchange::net::{Closed, ConnectInput, Flow, Limits, NetEvent};
+use damexchange::net::{self, Activity, Closed, Ended, Limits, Served};
 use damexchange::session::{
-    Event, Follower, FollowerConfig, GameEnded, GameOffer, InitiatorConfig, Outcome,
+    Event, Follower, FollowerConfig, GameEnded, GameOffer, Initiator, InitiatorConfig, Match,
+    MatchPlan, MatchStep, MatchStop, Outcome, Score, Session,
 };
-use damexchange::{
-    AcceptanceCode, GameEndReason, Leniency, Message, Name, StartPosition, decode_with,
-};
+use damexchange::{GameEndReason, Leniency, Message, Name, StartPosition, decode_with};
 
 use crate::Failure;
 use crate::batch::json_string;
@@ -263,7 +264,7 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
             }
             let mut limits = Limits::default();
             limits.max_connections = max_connections;
-            limits.max_bad_frames = max_bad_frames.max(1);
+            limits.driver.max_bad_frames = max_bad_frames.max(1);
             let plan = ServePlan {
                 seed,
                 max_plies,
@@ -439,45 +440,214 @@ impl BadLines {
     }
 }
 
-/// Writes the transcript lines of one driver event (both roles).
-fn log(t: &mut Transcript, bad: &mut BadLines, position: Option<&Position>, e: &NetEvent<'_>) {
-    match e {
-        // Noted by each role (connection from / connected to).
-        NetEvent::Connected { .. } => {}
-        NetEvent::Sent(m) => {
-            let (len, line) = message_line(m);
-            t.sent(len, &line);
-        }
-        NetEvent::Received(m @ Message::Unrecognised(_)) => bad.frame(t, &message_line(m).1),
-        NetEvent::Received(m) => {
-            bad.flush(t);
-            let (len, line) = message_line(m);
-            t.received(len, &line);
-        }
-        NetEvent::Session(Event::Malformed(e)) => {
-            bad.frame(t, &printable(&format!("(malformed: {e})")))
-        }
-        // The MOVE, CHAT and unrecognised lines show these; GameStarted and
-        // GameEnded are noted by the caller with the game number.
-        NetEvent::Session(
-            Event::MoveReceived { .. }
-            | Event::Chat(_)
-            | Event::Unrecognised(_)
-            | Event::GameStarted(_)
-            | Event::GameEnded(_),
-        ) => {}
-        NetEvent::Session(ev) => t.note(&describe(ev, position)),
-        NetEvent::Closed(_) => bad.flush(t),
-        _ => {}
-    }
-}
-
 /// The CHAT telling the peer that its MOVE was not played.
 fn rejection_chat(mv: &damexchange::wire::Move, reason: &dyn std::fmt::Display) -> String {
     format!(
         "error: MOVE {} rejected: {reason}",
         Message::Move(*mv).encoded().as_str()
     )
+}
+
+// ------------------------------------------------------- one connection
+
+/// What a connection's callback saw, either role (frames already as
+/// transcript lines).
+enum Seen {
+    Sent(usize, String),
+    Received {
+        len: usize,
+        line: String,
+        unrecognised: bool,
+    },
+    Event(Event),
+    Idle,
+    Answer(Answer),
+    Other,
+}
+
+/// The two sessions as the shared connection code drives them.
+trait Role: DxpGame + Session<Conn = (), Time = StdInstant> + Sized {
+    /// The driver's activity as [`Seen`].
+    fn seen(a: Activity<'_, '_, Self, Answer>) -> Seen;
+}
+
+macro_rules! role {
+    ($t:ty) => {
+        impl Role for $t {
+            fn seen(a: Activity<'_, '_, Self, Answer>) -> Seen {
+                match a {
+                    Activity::Sent {
+                        message: Some(m), ..
+                    } => {
+                        let (len, line) = message_line(m);
+                        Seen::Sent(len, line)
+                    }
+                    Activity::Received { message, .. } => {
+                        let (len, line) = message_line(message);
+                        let unrecognised = matches!(message, Message::Unrecognised(_));
+                        Seen::Received {
+                            len,
+                            line,
+                            unrecognised,
+                        }
+                    }
+                    Activity::Event(e) => Seen::Event(e),
+                    Activity::Idle => Seen::Idle,
+                    Activity::External(a) => Seen::Answer(a),
+                    _ => Seen::Other,
+                }
+            }
+        }
+    };
+}
+role!(Initiator<StdInstant>);
+role!(Follower<StdInstant>);
+
+/// What the shared part leaves to the role.
+enum Step {
+    Done,
+    Close,
+    Idle,
+    Event(Event),
+}
+
+/// One connection, either role: its transcript, who moves, the bad frames
+/// shown, the problems seen. What both roles do alike is here, once: the
+/// transcript lines, the engine forwarding (`HubBridge`), our move, the
+/// answer to a rejected move.
+struct Side<Tr: BorrowMut<Transcript>> {
+    t: Tr,
+    mover: Mover,
+    bad: BadLines,
+    problems: crate::transcript::Problems,
+    /// Stop a game at our first turn after this many plies.
+    max_plies: Option<usize>,
+    /// Engine failures go to stderr with this prefix (`follower#N: `);
+    /// `None`: not at all (the initiator's run ends with them).
+    stderr: Option<String>,
+    engine_failed: Option<String>,
+}
+
+impl<Tr: BorrowMut<Transcript>> Side<Tr> {
+    fn new(t: Tr, mover: Mover, max_plies: Option<usize>, stderr: Option<String>) -> Self {
+        Side {
+            t,
+            mover,
+            bad: BadLines::default(),
+            problems: Default::default(),
+            max_plies,
+            stderr,
+            engine_failed: None,
+        }
+    }
+
+    fn note(&self, text: &str) {
+        self.t.borrow().note(text);
+    }
+
+    /// Logs and handles what both roles handle alike.
+    fn common<S: Role>(&mut self, s: &mut S, seen: Seen, now: StdInstant) -> Step {
+        match seen {
+            Seen::Sent(len, line) => self.t.borrow_mut().sent(len, &line),
+            Seen::Received {
+                line,
+                unrecognised: true,
+                ..
+            } => self.bad.frame(self.t.borrow_mut(), &line),
+            Seen::Received { len, line, .. } => {
+                self.bad.flush(self.t.borrow());
+                self.t.borrow_mut().received(len, &line);
+            }
+            Seen::Answer(a) => {
+                let r = self.mover.answer(s, a, now);
+                if self.engine_report(s, r) {
+                    return Step::Close;
+                }
+            }
+            Seen::Idle => return Step::Idle,
+            Seen::Event(e) => return self.event(s, e, now),
+            Seen::Other => {}
+        }
+        Step::Done
+    }
+
+    fn event<S: Role>(&mut self, s: &mut S, e: Event, now: StdInstant) -> Step {
+        match &e {
+            Event::Malformed(err) => self.bad.frame(
+                self.t.borrow_mut(),
+                &printable(&format!("(malformed: {err})")),
+            ),
+            // The MOVE, CHAT and unrecognised lines show these; GameStarted
+            // and GameEnded are noted by the role with the game number.
+            Event::MoveReceived { .. }
+            | Event::Chat(_)
+            | Event::Unrecognised(_)
+            | Event::GameStarted(_)
+            | Event::GameEnded(_) => {}
+            Event::Closing(_) => {
+                self.note(&describe(&e, None));
+                self.bad.flush(self.t.borrow());
+            }
+            ev => self.note(&describe(ev, s.position())),
+        }
+        self.mover.event(&e);
+        match &e {
+            Event::MoveRejected { mv, reason } => {
+                self.problems.push(describe(&e, None));
+                // Tell the peer, end the game rather than hang.
+                let _ = s.send_chat(&rejection_chat(mv, reason), now);
+                let _ = s.end_game(GameEndReason::Unknown, now);
+            }
+            Event::Malformed(_)
+            | Event::Unexpected { .. }
+            | Event::Unrecognised(_)
+            | Event::PeerSilent { .. } => self.problems.push(describe(&e, None)),
+            _ => {}
+        }
+        Step::Event(e)
+    }
+
+    /// Idle: on our turn, stop at the ply limit, else the built-in player
+    /// or the engine moves (`Mover`). `true`: close the connection.
+    fn play<S: Role>(&mut self, s: &mut S, now: StdInstant) -> bool {
+        if !s.is_our_turn() {
+            return false;
+        }
+        let plies = s.moves().len();
+        if self.max_plies.is_some_and(|max| plies >= max) {
+            self.note(&format!(
+                "{plies} plies played: we stop the game (GAMEEND reason 0, no result)"
+            ));
+            let _ = s.end_game(GameEndReason::Unknown, now);
+            return false;
+        }
+        let r = self.mover.our_turn(s, now);
+        self.engine_report(s, r)
+    }
+
+    /// A bridge report as a transcript note. `true` when the connection
+    /// should close now (the engine failed and no game is left to resign).
+    fn engine_report<S: Role>(&mut self, s: &S, r: Option<Report>) -> bool {
+        let Some(r) = r else { return false };
+        self.note(&printable(&r.to_string()));
+        let warn = |r: &Report| {
+            if let Some(prefix) = &self.stderr {
+                eprintln!("{prefix}{r}");
+            }
+        };
+        match &r {
+            Report::Failed { why, .. } => {
+                warn(&r);
+                self.engine_failed.get_or_insert_with(|| why.clone());
+                s.position().is_none()
+            }
+            Report::Started { unknown, .. } if !unknown.is_empty() => {
+                warn(&r);
+                false
+            }
+            _ => false,
+        }
+    }
 }
 
 // ---------------------------------------------------------------- serve
@@ -495,7 +665,7 @@ pub(crate) struct ServePlan {
 
 async fn serve(
     listen: &str,
-    config: FollowerConfig,
+    session: FollowerConfig,
     plan: ServePlan,
     engine: Option<BridgePlan>,
 ) -> Result<(), Failure> {
@@ -503,53 +673,46 @@ async fn serve(
         .await
         .map_err(Failure::Input)?;
     let (seed, max_plies) = (plan.seed, plan.max_plies);
-    let on_closed = |n, result: io::Result<Closed>| match (n, result) {
+    let mut config = net::Config::new(session);
+    config.limits = plan.limits;
+    let on_closed = |n, served: Served<()>| match (n, served) {
         // Accept errors: once per burst (the driver backs off and retries).
-        (0, Err(e)) => eprintln!("accept failed: {e} (retrying with back-off)"),
-        (n, result) => {
-            let t = Transcript::new("dxp", format!("follower#{n}"), Sink::Stdout);
-            match result {
-                Ok(closed) => t.note(&format!("connection {closed}")),
-                Err(e) => t.note(&format!("connection error: {e}")),
-            }
-        }
+        (0, Served::Failed(e)) => eprintln!("accept failed: {e} (retrying with back-off)"),
+        (n, served) => Transcript::new("dxp", format!("follower#{n}"), Sink::Stdout)
+            .note(&format!("connection {served}")),
     };
-    let Some(engine) = engine else {
-        return damexchange::net::serve(
-            listener,
-            config,
-            plan.limits,
-            move |n, peer| {
-                let t = Transcript::new("dxp", format!("follower#{n}"), Sink::Stdout);
-                t.note(&format!("connection from {peer}"));
-                let player = Player::new(seed ^ n.wrapping_mul(0x1000_0000_01B3));
-                follower_callback(t, player, max_plies, None)
-            },
-            on_closed,
-        )
-        .await
-        .map_err(Failure::Output);
-    };
-    // One engine per connection, started when it is accepted (within
-    // --max-connections); it quits when the connection ends.
-    damexchange::net::serve_with(
+    // With --engine: one engine per connection, started when it is
+    // accepted (within --max-connections); it quits when the connection
+    // ends.
+    net::serve_with(
         listener,
         config,
-        plan.limits,
         move |n, peer| {
             let t = Transcript::new("dxp", format!("follower#{n}"), Sink::Stdout);
-            t.note(&format!("connection from {peer}; starting the engine"));
-            let (bridge, answers) = HubBridge::spawn(engine.clone(), skipped_line_log(n));
-            let mut state = FollowerState::new(t, Mover::Engine(bridge), max_plies, None);
-            state.connection = n;
-            (answers, move |f: &mut Follower<StdInstant>, input| {
-                state.input(f, input)
-            })
+            let (mover, answers) = match &engine {
+                None => {
+                    t.note(&format!("connection from {peer}"));
+                    let player = Player::new(seed ^ n.wrapping_mul(0x1000_0000_01B3));
+                    (Mover::Builtin(player), no_answers())
+                }
+                Some(engine) => {
+                    t.note(&format!("connection from {peer}; starting the engine"));
+                    let (bridge, answers) = HubBridge::spawn(engine.clone(), skipped_line_log(n));
+                    (Mover::Engine(bridge), answers)
+                }
+            };
+            let side = Side::new(t, mover, max_plies, Some(format!("follower#{n}: ")));
+            (answers, FollowerState::new(side, None).callback())
         },
         on_closed,
     )
     .await
     .map_err(Failure::Output)
+}
+
+/// A channel without a sender: closed, no longer waited on.
+pub(crate) fn no_answers() -> tokio::sync::mpsc::Receiver<Answer> {
+    tokio::sync::mpsc::channel::<Answer>(1).1
 }
 
 /// Engine lines that were skipped, on stderr (connection `n`; 0 for
@@ -560,14 +723,6 @@ fn skipped_line_log(n: u64) -> Box<dyn FnMut(boardwire_engines::usi_engine::Skip
     } else {
         format!("follower#{n}: ")
     })
-}
-
-/// Who chooses our moves: the built-in player or a Hub engine.
-pub(crate) enum Mover {
-    /// `board_core::player::Player`.
-    Builtin(Player),
-    /// `--engine`.
-    Engine(HubBridge),
 }
 
 /// What one follower connection did.
@@ -583,186 +738,117 @@ pub(crate) struct FollowStats {
     pub problems: crate::transcript::Problems,
 }
 
-/// One follower connection: its transcript, its player, its counts.
+/// One follower connection: the shared part and its counts.
 struct FollowerState {
-    t: Transcript,
-    mover: Mover,
-    max_plies: Option<usize>,
+    side: Side<Transcript>,
     stats: Option<Arc<Mutex<FollowStats>>>,
     local: FollowStats,
-    bad: BadLines,
-    /// The connection number (for stderr lines).
-    connection: u64,
+}
+
+impl Drop for FollowerState {
+    fn drop(&mut self) {
+        self.side.bad.flush(&self.side.t);
+    }
 }
 
 impl FollowerState {
-    fn new(
-        t: Transcript,
-        mover: Mover,
-        max_plies: Option<usize>,
-        stats: Option<Arc<Mutex<FollowStats>>>,
-    ) -> FollowerState {
+    fn new(side: Side<Transcript>, stats: Option<Arc<Mutex<FollowStats>>>) -> FollowerState {
         FollowerState {
-            t,
-            mover,
-            max_plies,
+            side,
             stats,
             local: FollowStats::default(),
-            bad: BadLines::default(),
-            connection: 0,
         }
     }
 
-    /// A bridge report as a transcript note; a failure also on stderr.
-    /// `true` when the connection should close now (the engine failed and
-    /// no game is left to resign).
-    fn engine_report(&mut self, f: &Follower<StdInstant>, r: Option<Report>) -> bool {
-        let Some(r) = r else { return false };
-        self.t.note(&printable(&r.to_string()));
-        match &r {
-            Report::Failed { .. } => {
-                eprintln!("follower#{}: {r}", self.connection);
-                f.position().is_none()
-            }
-            Report::Started { unknown, .. } if !unknown.is_empty() => {
-                eprintln!("follower#{}: {r}", self.connection);
-                false
-            }
-            _ => false,
-        }
+    fn callback(
+        mut self,
+    ) -> impl FnMut(
+        &mut Follower<StdInstant>,
+        Activity<'_, '_, Follower<StdInstant>, Answer>,
+    ) -> ControlFlow<()>
+    + Send
+    + 'static {
+        move |f, a| self.activity(f, a)
     }
 
-    fn input(&mut self, f: &mut Follower<StdInstant>, input: ConnectInput<'_, Answer>) -> Flow {
-        let flow = match input {
-            ConnectInput::External(a) => {
-                let r = match &mut self.mover {
-                    Mover::Engine(b) => Some(b.answer(f, a, StdInstant::now())),
-                    Mover::Builtin(_) => None,
-                };
-                if self.engine_report(f, r) {
-                    Flow::Close
-                } else {
-                    Flow::Continue
-                }
-            }
-            ConnectInput::Net(e) => self.net(f, e),
-            _ => Flow::Continue,
+    fn activity(
+        &mut self,
+        f: &mut Follower<StdInstant>,
+        a: Activity<'_, '_, Follower<StdInstant>, Answer>,
+    ) -> ControlFlow<()> {
+        let now = StdInstant::now();
+        let close = match self.side.common(f, Role::seen(a), now) {
+            Step::Done => false,
+            Step::Close => true,
+            Step::Idle => self.side.play(f, now),
+            Step::Event(e) => self.event(f, &e, now),
         };
+        self.local.problems = self.side.problems.clone();
         if let Some(s) = &self.stats
             && let Ok(mut s) = s.lock()
         {
             *s = self.local.clone();
         }
-        flow
+        if close {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
     }
 
-    fn net(&mut self, f: &mut Follower<StdInstant>, e: NetEvent<'_>) -> Flow {
-        let t = &mut self.t;
+    /// The follower's part of an event. `true`: close.
+    fn event(&mut self, f: &mut Follower<StdInstant>, e: &Event, now: StdInstant) -> bool {
         let local = &mut self.local;
-        log(t, &mut self.bad, f.position(), &e);
-        let mut flow = Flow::Continue;
         match e {
-            NetEvent::Session(ev @ Event::GameStarted(g)) => {
+            Event::GameStarted(_) => {
                 local.games += 1;
-                t.note(&format!("game {}: {}", local.games, describe(ev, None)));
-                if let Mover::Engine(b) = &mut self.mover {
-                    b.game_started(g);
-                }
+                self.side
+                    .note(&format!("game {}: {}", local.games, describe(e, None)));
             }
-            NetEvent::Session(Event::TakenBack { .. }) => {
-                if let Mover::Engine(b) = &mut self.mover {
-                    b.taken_back();
-                }
-            }
-            NetEvent::Session(ev @ Event::GameEnded(g)) => {
+            Event::GameEnded(g) => {
                 if g.closed {
                     local.unfinished += 1;
-                    t.note(&format!(
+                    self.side.note(&format!(
                         "game {} unfinished: {}",
                         local.games,
-                        describe(ev, None)
+                        describe(e, None)
                     ));
                 } else {
                     local.ended += 1;
-                    t.note(&format!("game {}: {}", local.games, describe(ev, None)));
+                    self.side
+                        .note(&format!("game {}: {}", local.games, describe(e, None)));
                 }
-                if let Mover::Engine(b) = &mut self.mover {
-                    b.game_ended();
-                    if b.failed().is_some() {
-                        // The engine is gone: no further games here.
-                        flow = Flow::Close;
-                    }
-                }
+                // The engine is gone: no further games here.
+                return self.side.engine_failed.is_some();
             }
-            NetEvent::Session(ev @ Event::MoveRejected { mv, reason }) => {
-                local.problems.push(describe(ev, None));
-                // Tell the peer, end the game rather than hang.
-                let now = StdInstant::now();
-                let _ = f.send_chat(&rejection_chat(mv, reason), now);
-                let _ = f.end_game(GameEndReason::Unknown, now);
-            }
-            NetEvent::Session(ev @ Event::PeerSilent { awaiting }) => {
-                local.problems.push(describe(ev, None));
-                let _ = f.send_chat(
-                    &format!("error: no {awaiting} in time; closing"),
-                    StdInstant::now(),
-                );
-                flow = Flow::Close;
-            }
-            NetEvent::Session(
-                ev @ (Event::Malformed(_) | Event::Unexpected { .. } | Event::Unrecognised(_)),
-            ) => local.problems.push(describe(ev, None)),
-            NetEvent::Idle if f.is_our_turn() => {
-                let now = StdInstant::now();
-                let position = *f.position().expect("our turn implies a game");
-                let plies = f.moves().len();
-                if self.max_plies.is_some_and(|max| plies >= max) {
-                    t.note(&format!(
-                        "{plies} plies played: we stop the game (GAMEEND reason 0, no result)"
-                    ));
-                    let _ = f.end_game(GameEndReason::Unknown, now);
-                } else {
-                    match &mut self.mover {
-                        Mover::Builtin(player) => match player.choose_draughts(&position) {
-                            Some(mv) => {
-                                let _ = f.send_move(mv, now);
-                            }
-                            None => {
-                                let _ = f.end_game(GameEndReason::SenderLoses, now);
-                            }
-                        },
-                        Mover::Engine(b) => {
-                            let r = b.our_turn(f, now);
-                            if self.engine_report(f, r) {
-                                flow = Flow::Close;
-                            }
-                        }
-                    }
-                }
+            Event::PeerSilent { awaiting } => {
+                let _ = f.send_chat(&format!("error: no {awaiting} in time; closing"), now);
+                return true;
             }
             _ => {}
         }
-        flow
+        false
     }
 }
 
-/// The follower's callback for [`damexchange::net::serve`]: logs to `t`,
-/// plays with `player`, stops a game at our first turn after `max_plies`
-/// plies, counts into `stats`.
+/// The follower's callback for `net::serve_with` (with [`no_answers`]):
+/// logs to `t`, plays with `player`, stops a game at our first turn after
+/// `max_plies` plies, counts into `stats`.
 pub(crate) fn follower_callback(
     t: Transcript,
     player: Player,
     max_plies: Option<usize>,
     stats: Option<Arc<Mutex<FollowStats>>>,
-) -> impl FnMut(&mut Follower<StdInstant>, NetEvent<'_>) -> Flow + Send + 'static {
-    let mut state = FollowerState::new(t, Mover::Builtin(player), max_plies, stats);
-    move |f, e| state.input(f, ConnectInput::Net(e))
+) -> impl FnMut(
+    &mut Follower<StdInstant>,
+    Activity<'_, '_, Follower<StdInstant>, Answer>,
+) -> ControlFlow<()>
++ Send
++ 'static {
+    FollowerState::new(Side::new(t, Mover::Builtin(player), max_plies, None), stats).callback()
 }
 
 // ---------------------------------------------------------------- connect
-
-/// Refusals (GAMEACC `2`) in a row after which `dxp connect` stops.
-pub(crate) const MAX_REFUSALS: u32 = 3;
 
 /// How the initiator plays.
 pub(crate) struct InitiatorPlan {
@@ -791,9 +877,8 @@ pub(crate) struct InitiatorPlan {
 pub(crate) struct InitiatorReport {
     /// Games ended by a GAMEEND exchange.
     pub games_done: u32,
-    /// Games we won, lost, drew, and ended without a result (GAMEEND
-    /// reason 0).
-    pub score: (u32, u32, u32, u32),
+    /// Games we won, lost, drew, and ended without a result.
+    pub score: Score,
     /// The last game's end.
     pub last: Option<GameEnded>,
     /// Take-backs done (ours or the follower's).
@@ -809,8 +894,135 @@ pub(crate) struct InitiatorReport {
     pub stopped: Option<String>,
     /// `--engine`: why the engine failed (we resigned).
     pub engine_failed: Option<String>,
-    /// The TCP connection was made.
-    pub connected: bool,
+}
+
+/// The initiator's connection: the shared part, the match (games,
+/// colours, refusals: `damexchange::session::Match`) and the report.
+struct InitiatorState<'a> {
+    side: Side<&'a mut Transcript>,
+    plan: &'a InitiatorPlan,
+    game: Match,
+    report: InitiatorReport,
+    take_back_pending: Option<usize>,
+    started: bool,
+}
+
+impl InitiatorState<'_> {
+    fn activity(
+        &mut self,
+        i: &mut Initiator<StdInstant>,
+        a: Activity<'_, '_, Initiator<StdInstant>, Answer>,
+    ) -> ControlFlow<()> {
+        let now = StdInstant::now();
+        let go = match self.side.common(i, Role::seen(a), now) {
+            Step::Done => true,
+            Step::Close => false,
+            Step::Idle if !self.started => self.start(i, now),
+            Step::Idle => self.idle(i, now),
+            Step::Event(e) => self.event(i, &e, now),
+        };
+        if go {
+            ControlFlow::Continue(())
+        } else {
+            ControlFlow::Break(())
+        }
+    }
+
+    /// The first `Idle`: CHAT, GAMEEND for a stale game, the first GAMEREQ.
+    fn start(&mut self, i: &mut Initiator<StdInstant>, now: StdInstant) -> bool {
+        self.started = true;
+        if let Some(text) = &self.plan.chat
+            && let Err(e) = i.send_chat(text, now)
+        {
+            self.side.problems.push(format!("CHAT: {e}"));
+            self.report.stopped = Some(format!("--chat: {e}"));
+            return false;
+        }
+        if self.plan.end_first {
+            self.side
+                .note("we end any game left open (GAMEEND before the first GAMEREQ)");
+            let _ = i.end_stale_game(now);
+        }
+        if self.game.start(i, now) == MatchStep::Over {
+            return self.over();
+        }
+        true
+    }
+
+    /// The match is over: why, if games are left.
+    fn over(&mut self) -> bool {
+        if let Some(why) = self.game.stopped() {
+            if matches!(why, MatchStop::Request(_)) {
+                self.side.problems.push(why.to_string());
+            }
+            self.report.stopped.get_or_insert_with(|| why.to_string());
+        }
+        false
+    }
+
+    fn idle(&mut self, i: &mut Initiator<StdInstant>, now: StdInstant) -> bool {
+        let plies = i.moves().len();
+        if i.is_our_turn() && self.take_back_pending == Some(plies) && plies >= 2 {
+            self.take_back_pending = None;
+            let (number, color) = i.move_number().expect("a game");
+            // Our previous move: one move number earlier, same colour.
+            self.side.note(&format!(
+                "we ask to take back our last move: back to move {}, {} to move",
+                number - 1,
+                color_name(color)
+            ));
+            if let Err(e) = i.request_take_back(number - 1, color, now) {
+                self.side.problems.push(format!("BACKREQ: {e}"));
+                self.report.stopped = Some(format!("BACKREQ: {e}"));
+                return false;
+            }
+            return true;
+        }
+        !self.side.play(i, now)
+    }
+
+    fn event(&mut self, i: &mut Initiator<StdInstant>, e: &Event, now: StdInstant) -> bool {
+        let n = self.game.game_number();
+        match e {
+            Event::GameStarted(_) => self.side.note(&format!("game {n}: {}", describe(e, None))),
+            Event::GameRefused { .. } => {
+                let note = describe(e, None);
+                self.side.note(&format!("game {n}: {note}"));
+                self.side.problems.push(note);
+            }
+            Event::TakenBack { .. } => self.report.take_backs += 1,
+            Event::GameEnded(g) if g.closed => {
+                // The follower closed the stream during the game: not a
+                // completed game; the run ends with the close.
+                self.side
+                    .note(&format!("game {n} unfinished: {}", describe(e, None)));
+                self.game.handle_event(i, e, now);
+                let _ = self.over();
+                return true;
+            }
+            Event::GameEnded(_) => {
+                self.side.note(&format!("game {n}: {}", describe(e, None)));
+                if self.report.misbehaved || self.side.engine_failed.is_some() {
+                    self.game.stop();
+                }
+            }
+            Event::PeerSilent { .. } => {
+                self.report.silent = true;
+                return false;
+            }
+            // Told and ended by the shared part; the run fails.
+            Event::MoveRejected { .. } => self.report.misbehaved = true,
+            Event::Malformed(_) | Event::Unexpected { .. } | Event::Unrecognised(_) => {
+                self.report.misbehaved = true;
+                let _ = i.end_game(GameEndReason::Unknown, now);
+            }
+            _ => {}
+        }
+        match self.game.handle_event(i, e, now) {
+            MatchStep::Continue => true,
+            MatchStep::Over => self.over(),
+        }
+    }
 }
 
 /// Plays `plan.games` games as the initiator against `address` with
@@ -825,30 +1037,24 @@ pub(crate) async fn initiate(
     initiate_with(address, config, request, plan, None, t).await
 }
 
-/// [`initiate`] with a Hub engine (`engine`) or the built-in player, with
-/// [`damexchange::net::connect_with`]. The engine is started (its
-/// start-up done) before the connection is opened; one that does not
-/// start is an `Err`.
+/// [`initiate`] with a Hub engine (`engine`) or the built-in player, over
+/// `damexchange::net::run_with`. The engine is started (its start-up done)
+/// before the connection is opened; one that does not start is an `Err`.
 pub(crate) async fn initiate_with(
     address: &str,
-    mut config: InitiatorConfig,
-    mut request: GameOffer,
+    mut session: InitiatorConfig,
+    request: GameOffer,
     plan: &InitiatorPlan,
     engine: Option<BridgePlan>,
     t: &mut Transcript,
 ) -> Result<InitiatorReport, String> {
-    config.reply_timeout = Some(plan.timeout);
-    let (mut mover, answers) = match engine {
-        None => {
-            // No sender: the channel is closed and never waited on.
-            let (_, none) = tokio::sync::mpsc::channel::<Answer>(1);
-            (Mover::Builtin(Player::new(plan.seed)), none)
-        }
+    session.reply_timeout = Some(plan.timeout);
+    let (mover, answers) = match engine {
+        None => (Mover::Builtin(Player::new(plan.seed)), no_answers()),
         Some(p) => {
             let (bridge, mut answers) = HubBridge::spawn(p, skipped_line_log(0));
             // The start-up is bounded by the engine driver (--engine-timeout).
-            let first = answers.recv().await;
-            let r = match first {
+            let r = match answers.recv().await {
                 Some(Answer::Started { name, unknown }) => Report::Started { name, unknown },
                 Some(Answer::Failed(why)) => return Err(format!("engine: {why}")),
                 _ => return Err("engine: the engine task ended".into()),
@@ -862,207 +1068,39 @@ pub(crate) async fn initiate_with(
             (Mover::Engine(bridge), answers)
         }
     };
-    let mut report = InitiatorReport::default();
-    let mut take_back_pending = plan.take_back_at;
-    let mut game_no = 1;
-    let mut refusals = 0u32;
-    let mut bad = BadLines::default();
-    let mut limits = Limits::default();
+    let mut config = net::Config::new(session);
     // The GAMEACC wait is the reply timeout's; the handshake bound no shorter.
-    limits.handshake_timeout = limits
+    config.limits.handshake_timeout = config
+        .limits
         .handshake_timeout
         .max(plan.timeout + Duration::from_secs(1));
-    let closed = damexchange::net::connect_with(address, config, &limits, answers, |i, input| {
-        let now = StdInstant::now();
-        let e = match input {
-            ConnectInput::Net(e) => e,
-            ConnectInput::External(a) => {
-                if let Mover::Engine(b) = &mut mover {
-                    let r = b.answer(i, a, now);
-                    t.note(&printable(&r.to_string()));
-                    if let Report::Failed { why, .. } = r {
-                        report.engine_failed.get_or_insert(why);
-                        if i.position().is_none() {
-                            return Flow::Close;
-                        }
-                    }
-                }
-                return Flow::Continue;
-            }
-            _ => return Flow::Continue,
-        };
-        log(t, &mut bad, i.position(), &e);
-        if let (NetEvent::Session(Event::GameEnded(_)), Mover::Engine(b)) = (&e, &mut mover) {
-            b.game_ended();
-        }
-        match e {
-            NetEvent::Connected { peer } => {
-                report.connected = true;
-                t.note(&format!("connected to {peer}"));
-                if let Some(text) = &plan.chat
-                    && let Err(e) = i.send_chat(text, now)
-                {
-                    report.problems.push(format!("CHAT: {e}"));
-                    report.stopped = Some(format!("--chat: {e}"));
-                    return Flow::Close;
-                }
-                if plan.end_first {
-                    t.note("we end any game left open (GAMEEND before the first GAMEREQ)");
-                    let _ = i.end_stale_game(now);
-                }
-                if let Err(e) = i.request_game(request, now) {
-                    report.problems.push(format!("GAMEREQ: {e}"));
-                    report.stopped = Some(format!("GAMEREQ: {e}"));
-                    return Flow::Close;
-                }
-            }
-            NetEvent::Session(ev @ Event::GameStarted(g)) => {
-                refusals = 0;
-                t.note(&format!("game {game_no}: {}", describe(ev, None)));
-                if let Mover::Engine(b) = &mut mover {
-                    b.game_started(g);
-                }
-            }
-            NetEvent::Session(ev @ Event::GameRefused { code }) => {
-                let note = describe(ev, None);
-                t.note(&format!("game {game_no}: {note}"));
-                report.problems.push(note.clone());
-                if *code != AcceptanceCode::NotThisGame {
-                    report.stopped = Some(format!("the follower refused: {note}"));
-                    return Flow::Close;
-                }
-                // GAMEACC 2: propose the next game (damexchange's spec/damexchange.md,
-                // *GAMEACC*); a refusal does not count towards --games.
-                refusals += 1;
-                if refusals >= MAX_REFUSALS {
-                    report.stopped = Some(format!(
-                        "the follower refused {refusals} games in a row (GAMEACC 2)"
-                    ));
-                    return Flow::Close;
-                }
-                request.our_color = request.our_color.opposite();
-                if let Err(e) = i.request_game(request, now) {
-                    report.stopped = Some(format!("GAMEREQ: {e}"));
-                    return Flow::Close;
-                }
-            }
-            NetEvent::Session(Event::TakenBack { .. }) => {
-                report.take_backs += 1;
-                if let Mover::Engine(b) = &mut mover {
-                    b.taken_back();
-                }
-            }
-            NetEvent::Session(ev @ Event::GameEnded(g)) if g.closed => {
-                // The follower closed the stream during the game: not a
-                // completed game.
-                t.note(&format!(
-                    "game {game_no} unfinished: {}",
-                    describe(ev, None)
-                ));
-                report.stopped = Some(format!(
-                    "the follower closed the connection during game {game_no}"
-                ));
-                report.last = Some(g.clone());
-            }
-            NetEvent::Session(ev @ Event::GameEnded(g)) => {
-                match g.outcome {
-                    Outcome::Won => report.score.0 += 1,
-                    Outcome::Lost => report.score.1 += 1,
-                    Outcome::Drawn => report.score.2 += 1,
-                    _ => report.score.3 += 1,
-                }
-                t.note(&format!("game {game_no}: {}", describe(ev, None)));
-                report.last = Some(g.clone());
-                report.games_done += 1;
-                if report.games_done >= plan.games
-                    || report.misbehaved
-                    || report.engine_failed.is_some()
-                {
-                    return Flow::Close;
-                }
-                game_no += 1;
-                request.our_color = request.our_color.opposite();
-                if let Err(e) = i.request_game(request, now) {
-                    report.stopped = Some(format!("GAMEREQ: {e}"));
-                    return Flow::Close;
-                }
-            }
-            NetEvent::Session(ev @ Event::PeerSilent { .. }) => {
-                report.problems.push(describe(ev, None));
-                report.silent = true;
-                return Flow::Close;
-            }
-            NetEvent::Session(ev @ Event::MoveRejected { mv, reason }) => {
-                // The follower played an illegal move: tell it, end the game
-                // without result, and fail the run.
-                report.problems.push(describe(ev, None));
-                report.misbehaved = true;
-                let _ = i.send_chat(&rejection_chat(mv, reason), now);
-                let _ = i.end_game(GameEndReason::Unknown, now);
-            }
-            NetEvent::Session(
-                ev @ (Event::Malformed(_) | Event::Unexpected { .. } | Event::Unrecognised(_)),
-            ) => {
-                report.problems.push(describe(ev, None));
-                report.misbehaved = true;
-                let _ = i.end_game(GameEndReason::Unknown, now);
-            }
-            NetEvent::Idle if i.is_our_turn() => {
-                let position = *i.position().expect("a game");
-                let plies = i.moves().len();
-                if take_back_pending == Some(plies) && plies >= 2 {
-                    take_back_pending = None;
-                    let (number, color) = i.move_number().expect("a game");
-                    // Our previous move: one move number earlier, same colour.
-                    t.note(&format!(
-                        "we ask to take back our last move: back to move {}, {} to move",
-                        number - 1,
-                        color_name(color)
-                    ));
-                    if let Err(e) = i.request_take_back(number - 1, color, now) {
-                        report.problems.push(format!("BACKREQ: {e}"));
-                        report.stopped = Some(format!("BACKREQ: {e}"));
-                        return Flow::Close;
-                    }
-                } else if plies >= plan.max_plies {
-                    t.note(&format!(
-                        "{plies} plies played: we stop the game (GAMEEND reason 0, no result)"
-                    ));
-                    let _ = i.end_game(GameEndReason::Unknown, now);
-                } else if let Mover::Engine(b) = &mut mover {
-                    if let Some(r) = b.our_turn(i, now) {
-                        t.note(&printable(&r.to_string()));
-                        if let Report::Failed { why, .. } = r {
-                            report.engine_failed.get_or_insert(why);
-                        }
-                    }
-                } else if let Mover::Builtin(player) = &mut mover
-                    && let Some(mv) = player.choose_draughts(&position)
-                {
-                    if let Err(e) = i.send_move(mv, now) {
-                        report.problems.push(format!("MOVE: {e}"));
-                        report.stopped = Some(format!("MOVE: {e}"));
-                        return Flow::Close;
-                    }
-                } else {
-                    t.note("we have no legal move: we lose");
-                    let _ = i.end_game(GameEndReason::SenderLoses, now);
-                }
-            }
-            _ => {}
-        }
-        Flow::Continue
-    })
-    .await
-    .map_err(|e| {
-        // No connection at all is bad input (exit 2), as for `csa connect`;
-        // an I/O error later is a run that went wrong.
-        if !report.connected {
-            format!("cannot connect: {e}")
-        } else {
-            e.to_string()
-        }
-    })?;
+    // No connection at all is bad input (exit 2), as for `csa connect`.
+    let stream = net::dial(address, &config.limits)
+        .await
+        .map_err(|e| format!("cannot connect: {e}"))?;
+    if let Ok(peer) = stream.peer_addr() {
+        t.note(&format!("connected to {peer}"));
+    }
+    let mut state = InitiatorState {
+        side: Side::new(t, mover, Some(plan.max_plies), None),
+        plan,
+        game: Match::new(MatchPlan::new(plan.games, request)),
+        report: InitiatorReport::default(),
+        take_back_pending: plan.take_back_at,
+        started: false,
+    };
+    let ended = net::run_with(stream, config, answers, |i, a| state.activity(i, a))
+        .await
+        .map_err(|e| e.to_string())?;
+    let InitiatorState {
+        side, game, report, ..
+    } = &mut state;
+    side.bad.flush(side.t);
+    report.games_done = game.games_done();
+    report.score = game.score();
+    report.last = game.last().cloned();
+    report.problems = side.problems.clone();
+    report.engine_failed = side.engine_failed.clone();
     if report.silent {
         return Err(format!(
             "no answer from the follower for {} s",
@@ -1075,15 +1113,17 @@ pub(crate) async fn initiate_with(
             report.problems.first().unwrap_or("?")
         ));
     }
-    if closed == Closed::ByPeer {
-        t.note("connection closed by the follower");
-        if report.stopped.is_none() && report.games_done < plan.games {
-            report.stopped = Some("the follower closed the connection".into());
+    match ended {
+        Ended::Closed(Closed::ByPeer) => {
+            side.note("connection closed by the follower");
+            if report.stopped.is_none() && report.games_done < plan.games {
+                report.stopped = Some("the follower closed the connection".into());
+            }
         }
-    } else if closed != Closed::ByUs {
-        return Err(format!("connection {closed}"));
+        Ended::Break(()) => {}
+        Ended::Closed(c) => return Err(format!("connection closed: {c}")),
     }
-    Ok(report)
+    Ok(state.report)
 }
 
 async fn connect(
@@ -1109,7 +1149,12 @@ async fn connect(
                 Failure::Failed(format!("error: {address}: {e}"))
             }
         })?;
-    let (won, lost, drawn, no_result) = report.score;
+    let Score {
+        won,
+        lost,
+        drawn,
+        no_result,
+    } = report.score;
     writeln!(
         out,
         "result: {} games, {won} won, {lost} lost, {drawn} drawn, {no_result} without result",

@@ -1,14 +1,18 @@
 //! The TCP drivers on 127.0.0.1: a whole game between `net::serve` and
-//! `net::connect`, and the limits (handshake timeout, bad frames in a row).
+//! `net::connect`, and the limits (handshake timeout, bad frames in a row,
+//! max connections, send timeout), with how each connection ended.
 #![cfg(feature = "tokio")]
 
+use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use board_core::draughts::Color;
 use board_core::player::Player;
-use damexchange::net::{self, Closed, Flow, Limits, NetEvent};
-use damexchange::session::{Event, Follower, FollowerConfig, GameOffer, InitiatorConfig, Outcome};
+use damexchange::net::{self, Activity, Closed, Config, Ended, Limits};
+use damexchange::session::{
+    CloseReason, Event, Follower, FollowerConfig, GameOffer, InitiatorConfig, Outcome,
+};
 use damexchange::{GameEndReason, Name};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -16,20 +20,20 @@ use tokio::net::{TcpListener, TcpStream};
 type Log = Arc<Mutex<Vec<String>>>;
 
 /// A follower served on an ephemeral port, playing the built-in player;
-/// `closed` collects how each connection ended.
+/// `closed` collects how each connection ended (`n: Served`, Debug).
 async fn serve(limits: Limits, closed: Log) -> std::net::SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let mut config = FollowerConfig::new(Name::new("net follower").unwrap());
-    config.first_move_delay = Duration::ZERO;
+    let mut config = Config::new(FollowerConfig::new(Name::new("net follower").unwrap()));
+    config.session.first_move_delay = Duration::ZERO;
+    config.limits = limits;
     tokio::spawn(net::serve(
         listener,
         config,
-        limits,
         |n, _| {
             let mut player = Player::new(n);
-            move |f: &mut Follower<Instant>, e: NetEvent<'_>| {
-                if matches!(e, NetEvent::Idle) && f.is_our_turn() {
+            move |f: &mut Follower<Instant>, a: Activity<'_, '_, Follower<Instant>>| {
+                if matches!(a, Activity::Idle) && f.is_our_turn() {
                     let now = Instant::now();
                     let pos = *f.position().unwrap();
                     let _ = match player.choose_draughts(&pos) {
@@ -37,7 +41,7 @@ async fn serve(limits: Limits, closed: Log) -> std::net::SocketAddr {
                         None => f.end_game(GameEndReason::SenderLoses, now),
                     };
                 }
-                Flow::Continue
+                ControlFlow::<()>::Continue(())
             }
         },
         move |n, r| closed.lock().unwrap().push(format!("{n}: {r:?}")),
@@ -52,12 +56,14 @@ async fn a_whole_game_between_serve_and_connect() {
     let mut player = Player::new(3);
     let mut sent = Vec::new();
     let mut received = Vec::new();
-    let mut ended = None;
-    let config = InitiatorConfig::new(Name::new("net initiator").unwrap());
-    let result = net::connect(addr, config, &Limits::default(), |i, e| {
+    let mut asked = false;
+    let config = Config::new(InitiatorConfig::new(Name::new("net initiator").unwrap()));
+    let result = net::connect(addr, config, |i, a| {
         let now = Instant::now();
-        match e {
-            NetEvent::Connected { .. } => {
+        match a {
+            // The first Idle: connected, nothing sent yet.
+            Activity::Idle if !asked => {
+                asked = true;
                 let request = GameOffer {
                     our_color: Color::White,
                     minutes: 5,
@@ -66,15 +72,16 @@ async fn a_whole_game_between_serve_and_connect() {
                 };
                 i.request_game(request, now).unwrap();
             }
-            NetEvent::Sent(m) => sent.push(m.kind()),
-            NetEvent::Received(m) => received.push(m.kind()),
-            NetEvent::Session(Event::GameEnded(g)) => {
-                // Delivered before the game is cleared.
+            Activity::Sent {
+                message: Some(m), ..
+            } => sent.push(m.kind()),
+            Activity::Received { message, .. } => received.push(message.kind()),
+            Activity::Event(Event::GameEnded(g)) => {
+                // Delivered with the game still readable.
                 assert_eq!(i.moves(), &g.moves[..]);
-                ended = Some(g.clone());
-                return Flow::Close;
+                return ControlFlow::Break(g);
             }
-            NetEvent::Idle if i.is_our_turn() => {
+            Activity::Idle if i.is_our_turn() => {
                 let pos = *i.position().unwrap();
                 let _ = match player.choose_draughts(&pos) {
                     _ if i.moves().len() >= 300 => i.end_game(GameEndReason::Draw, now),
@@ -84,12 +91,13 @@ async fn a_whole_game_between_serve_and_connect() {
             }
             _ => {}
         }
-        Flow::Continue
+        ControlFlow::Continue(())
     })
     .await
     .unwrap();
-    assert_eq!(result, Closed::ByUs);
-    let ended = ended.expect("the game ended");
+    let Ended::Break(ended) = result else {
+        panic!("{result:?}")
+    };
     assert_ne!(ended.outcome, Outcome::Unknown);
     use damexchange::MessageKind as K;
     assert_eq!(sent[0], K::GameReq);
@@ -104,7 +112,7 @@ async fn limits_close_misbehaving_connections() {
     let closed = Log::default();
     let mut limits = Limits::default();
     limits.handshake_timeout = Duration::from_millis(200);
-    limits.max_bad_frames = 3;
+    limits.driver.max_bad_frames = 3;
     let addr = serve(limits, closed.clone()).await;
     // Silent after connecting: closed after the handshake timeout.
     let mut silent = TcpStream::connect(addr).await.unwrap();
@@ -127,15 +135,14 @@ async fn limits_close_misbehaving_connections() {
         got,
         b"Cerror: 3 malformed or unrecognised frames in a row; closing\0"
     );
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    let closed = closed.lock().unwrap().clone();
+    let log = wait_for(&closed, "2: BySession(TooManyBadFrames)").await;
     assert!(
-        closed.contains(&"1: Ok(HandshakeTimeout)".to_string()),
-        "{closed:?}"
+        log.contains(&"1: BySession(HandshakeTimeout)".to_string()),
+        "{log:?}"
     );
     assert!(
-        closed.contains(&"2: Ok(TooManyBadFrames)".to_string()),
-        "{closed:?}"
+        log.contains(&"2: BySession(TooManyBadFrames)".to_string()),
+        "{log:?}"
     );
 }
 
@@ -166,9 +173,9 @@ async fn connections_beyond_max_connections_are_closed_at_once() {
         .expect("closed at once")
         .unwrap_or(0);
     assert_eq!(n, 0);
-    let log = wait_for(&closed, "2: Ok(TooManyConnections)").await;
+    let log = wait_for(&closed, "2: TooManyConnections").await;
     assert!(
-        log.contains(&"2: Ok(TooManyConnections)".to_string()),
+        log.contains(&"2: TooManyConnections".to_string()),
         "{log:?}"
     );
 }
@@ -177,7 +184,7 @@ async fn connections_beyond_max_connections_are_closed_at_once() {
 async fn a_peer_that_does_not_read_is_closed_after_the_send_timeout() {
     let closed = Log::default();
     let mut limits = Limits::default();
-    limits.send_timeout = Duration::from_millis(300);
+    limits.driver.send_timeout = Duration::from_millis(300);
     let addr = serve(limits, closed.clone()).await;
     // A peer with a small receive buffer sends BACKREQs (each answered
     // `K1`, no game) and never reads: the follower's writes stall.
@@ -193,14 +200,15 @@ async fn a_peer_that_does_not_read_is_closed_after_the_send_timeout() {
             }
         }
     });
-    let log = wait_for(&closed, "1: Ok(SendTimeout)").await;
+    let entry = "1: Ended(Closed(SendTimeout))";
+    let log = wait_for(&closed, entry).await;
     writer.abort();
-    assert!(log.contains(&"1: Ok(SendTimeout)".to_string()), "{log:?}");
+    assert!(log.contains(&entry.to_string()), "{log:?}");
 }
 
 #[tokio::test]
-async fn what_is_queued_when_the_callback_closes_is_still_sent() {
-    // The callback sends a CHAT and closes at once: the CHAT goes out.
+async fn what_is_queued_when_the_callback_breaks_is_still_sent() {
+    // The callback sends a CHAT and breaks at once: the CHAT goes out.
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let peer = tokio::spawn(async move {
@@ -209,16 +217,52 @@ async fn what_is_queued_when_the_callback_closes_is_still_sent() {
         s.read_to_end(&mut got).await.unwrap();
         got
     });
-    let config = InitiatorConfig::new(Name::new("I").unwrap());
-    let closed = net::connect(addr, config, &Limits::default(), |i, e| {
-        if matches!(e, NetEvent::Connected { .. }) {
+    let config = Config::new(InitiatorConfig::new(Name::new("I").unwrap()));
+    let ended = net::connect(addr, config, |i, a| {
+        if matches!(a, Activity::Idle) {
             i.send_chat("bye", Instant::now()).unwrap();
-            return Flow::Close;
+            return ControlFlow::Break("bye");
         }
-        Flow::Continue
+        ControlFlow::Continue(())
     })
     .await
     .unwrap();
-    assert_eq!(closed, Closed::ByUs);
+    assert_eq!(ended, Ended::Break("bye"));
     assert_eq!(peer.await.unwrap(), b"Cbye\0");
+}
+
+/// `run` over any stream (here an in-memory duplex): the initiator's
+/// handshake bound is the session's, told as `Event::Closing` before the
+/// run ends with `Closed::BySession`.
+#[tokio::test]
+async fn run_over_a_duplex_and_the_initiators_handshake_bound() {
+    let (ours, mut theirs) = tokio::io::duplex(1024);
+    let mut config = Config::new(InitiatorConfig::new(Name::new("I").unwrap()));
+    config.limits.handshake_timeout = Duration::from_millis(100);
+    let mut events = Vec::new();
+    let mut asked = false;
+    let ended = net::run(ours, config, |i, a| {
+        match a {
+            Activity::Idle if !asked => {
+                asked = true;
+                let offer = GameOffer {
+                    our_color: Color::White,
+                    minutes: 1,
+                    moves: 0,
+                    start: None,
+                };
+                i.request_game(offer, Instant::now()).unwrap();
+            }
+            Activity::Event(e) => events.push(e),
+            _ => {}
+        }
+        ControlFlow::<()>::Continue(())
+    })
+    .await
+    .unwrap();
+    assert_eq!(ended, Ended::Closed(Closed::BySession));
+    assert_eq!(events, [Event::Closing(CloseReason::HandshakeTimeout)]);
+    let mut got = Vec::new();
+    theirs.read_to_end(&mut got).await.unwrap();
+    assert!(got.starts_with(b"R01I"), "{got:?}");
 }

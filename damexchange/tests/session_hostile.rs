@@ -214,3 +214,47 @@ fn no_clock_no_bound() {
     events(&mut f);
     assert_eq!(f.poll_timeout(), None);
 }
+
+/// The session's own bounds (config `max_bad_frames`, `handshake_timeout`):
+/// a CHAT then a closing transmit at the limit of bad frames in a row;
+/// a close with nothing sent when no GAMEACC came in time.
+#[test]
+fn sessions_close_on_bad_frames_and_handshake_timeout() {
+    use damexchange::session::{CloseReason, Event, Follower, FollowerConfig};
+    let t0 = Duration::ZERO;
+    let mut c = FollowerConfig::new(damexchange::Name::new("F").unwrap());
+    c.max_bad_frames = Some(2);
+    c.handshake_timeout = Some(Duration::from_secs(5));
+    let mut f = Follower::new(c.clone(), t0);
+    assert_eq!(f.poll_timeout(), Some(Duration::from_secs(5)));
+    // A good frame between two bad ones resets the count.
+    f.handle_input(b"X\0C hi\0Y\0", t0);
+    assert!(f.poll_transmit().is_none());
+    f.handle_input(b"\x01\0R01", t0);
+    let chat = f.poll_transmit().unwrap();
+    assert_eq!(
+        chat.as_bytes(),
+        b"Cerror: 2 malformed or unrecognised frames in a row; closing\0"
+    );
+    let close = f.poll_transmit().unwrap();
+    assert!(close.closes() && close.is_empty());
+    assert!(f.poll_transmit().is_none());
+    let events: Vec<_> = std::iter::from_fn(|| f.poll_event()).collect();
+    assert_eq!(
+        events.last(),
+        Some(&Event::Closing(CloseReason::TooManyBadFrames))
+    );
+    assert_eq!(f.close_reason(), Some(CloseReason::TooManyBadFrames));
+    assert_eq!(f.poll_timeout(), None);
+    // Input after the close is ignored.
+    f.handle_input(b"Z\0", t0);
+    assert!(f.poll_event().is_none());
+
+    let mut f = Follower::new(c, t0);
+    f.handle_timeout(Duration::from_secs(5));
+    assert!(f.poll_transmit().unwrap().closes());
+    assert_eq!(
+        f.poll_event(),
+        Some(Event::Closing(CloseReason::HandshakeTimeout))
+    );
+}

@@ -38,6 +38,18 @@ pub struct InitiatorConfig {
     /// [`Event::PeerSilent`] with `awaiting` MOVE. No bound for thinking
     /// time `000` or `None`.
     pub clock_margin: Option<Duration>,
+    /// The connection closes ([`Event::Closing`] with
+    /// [`CloseReason::HandshakeTimeout`](super::CloseReason::HandshakeTimeout),
+    /// nothing sent) when no GAMEACC was received within this time of the
+    /// session's creation; `None` (the default): no bound. `net` sets it
+    /// from its `Limits::handshake_timeout` when `None`.
+    pub handshake_timeout: Option<Duration>,
+    /// This many malformed or unrecognised frames in a row close the
+    /// connection, after a CHAT saying why ([`Event::Closing`] with
+    /// [`CloseReason::TooManyBadFrames`](super::CloseReason::TooManyBadFrames));
+    /// `None` (the default): no bound. `net` sets it from its driver
+    /// limits' `max_bad_frames` when `None`.
+    pub max_bad_frames: Option<u32>,
 }
 
 impl InitiatorConfig {
@@ -51,6 +63,8 @@ impl InitiatorConfig {
             leniency: Leniency::STRICT,
             reply_timeout: Some(Duration::from_secs(60)),
             clock_margin: Some(Duration::from_secs(60)),
+            handshake_timeout: None,
+            max_bad_frames: None,
         }
     }
 }
@@ -102,14 +116,19 @@ impl<T: Timestamp> Initiator<T> {
     ///
     /// `now` is the time on the application's clock when the connection
     /// began (the same clock as every later call).
-    pub fn new(config: InitiatorConfig, _now: T) -> Initiator<T> {
+    pub fn new(config: InitiatorConfig, now: T) -> Initiator<T> {
         Initiator {
             core: Core::new(
                 config.take_backs,
                 config.stop,
                 config.leniency,
-                config.reply_timeout,
-                config.clock_margin,
+                super::Bounds {
+                    reply_timeout: config.reply_timeout,
+                    clock_margin: config.clock_margin,
+                    handshake_timeout: config.handshake_timeout,
+                    max_bad_frames: config.max_bad_frames,
+                },
+                now,
             ),
             role: Role {
                 config,
@@ -312,6 +331,12 @@ impl<T: Timestamp> Initiator<T> {
     /// or the end of the wait for an answer.
     pub fn poll_timeout(&self) -> Option<T> {
         self.core.poll_timeout()
+    }
+
+    /// Why the session closes the connection, once it does
+    /// ([`Event::Closing`]).
+    pub fn close_reason(&self) -> Option<super::CloseReason> {
+        self.core.close_reason()
     }
 
     /// The current position: of the game in progress, or of the game that

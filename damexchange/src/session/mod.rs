@@ -58,6 +58,7 @@
 
 mod follower;
 mod initiator;
+mod plan;
 
 use alloc::collections::VecDeque;
 use alloc::string::{String, ToString};
@@ -78,6 +79,7 @@ use crate::types::ChatText;
 
 pub use follower::{Follower, FollowerConfig};
 pub use initiator::{GameOffer, Initiator, InitiatorConfig};
+pub use plan::{Match, MatchPlan, MatchStep, MatchStop, Score};
 
 /// A point in time on the application's monotonic clock, as the sessions
 /// take it in `handle_*` and give it back from `poll_timeout` (shared by the
@@ -272,6 +274,36 @@ pub enum Event {
         /// the opponent's clock (plus the margin) ran out.
         awaiting: MessageKind,
     },
+    /// The session closes the connection: what it still had to say (a
+    /// CHAT saying why) is queued, then a [`Transmit`] that closes
+    /// ([`Transmit::closes`]); further input is ignored. A driver ends
+    /// the run then (`net`: `Closed::BySession`).
+    Closing(CloseReason),
+}
+
+/// Why a session closes the connection by itself ([`Event::Closing`]):
+/// the bounds a DXP driver used to keep, now kept by the session so that
+/// any driver (the family's one loop, or the application's) applies them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CloseReason {
+    /// No game was agreed (GAMEACC sent or received, any code) within the
+    /// config's `handshake_timeout` of the session's creation. Nothing is
+    /// sent before the close.
+    HandshakeTimeout,
+    /// The config's `max_bad_frames` malformed or unrecognised frames came
+    /// in a row; a CHAT `error: N malformed or unrecognised frames in a
+    /// row; closing` is sent before the close.
+    TooManyBadFrames,
+}
+
+impl core::fmt::Display for CloseReason {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            CloseReason::HandshakeTimeout => "no GAMEREQ/GAMEACC in time",
+            CloseReason::TooManyBadFrames => "too many malformed or unrecognised frames in a row",
+        })
+    }
 }
 
 fn color_name(c: board::Color) -> &'static str {
@@ -366,6 +398,7 @@ impl core::fmt::Display for Event {
             Event::Malformed(e) => write!(f, "{e}"),
             Event::Unrecognised(u) => write!(f, "{}", Message::Unrecognised(u.clone()).describe()),
             Event::PeerSilent { awaiting } => write!(f, "no {awaiting} from the peer in time"),
+            Event::Closing(why) => write!(f, "closing the connection: {why}"),
         }
     }
 }
@@ -642,6 +675,25 @@ pub(crate) struct Core<T> {
     /// Added to the opponent's remaining clock time to bound the wait for
     /// its move; `None`: no bound.
     clock_margin: Option<Duration>,
+    /// When the handshake (a GAMEACC either way) must be done; `None`:
+    /// done, or no bound.
+    handshake_by: Option<T>,
+    /// Bad frames in a row that close the connection; `None`: no bound.
+    max_bad_frames: Option<u32>,
+    /// Malformed or unrecognised frames in a row so far.
+    bad_frames: u32,
+    /// The session closes: `Some` once decided; the bool is whether the
+    /// closing transmit went out.
+    closing: Option<(CloseReason, bool)>,
+}
+
+/// The bounds a session keeps on its connection (both roles' configs).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bounds {
+    pub(crate) reply_timeout: Option<Duration>,
+    pub(crate) clock_margin: Option<Duration>,
+    pub(crate) handshake_timeout: Option<Duration>,
+    pub(crate) max_bad_frames: Option<u32>,
 }
 
 impl<T: Timestamp> Core<T> {
@@ -649,10 +701,20 @@ impl<T: Timestamp> Core<T> {
         take_backs: bool,
         stop: StopCode,
         leniency: Leniency,
-        reply_timeout: Option<Duration>,
-        clock_margin: Option<Duration>,
+        bounds: Bounds,
+        now: T,
     ) -> Core<T> {
+        let Bounds {
+            reply_timeout,
+            clock_margin,
+            handshake_timeout,
+            max_bad_frames,
+        } = bounds;
         Core {
+            handshake_by: handshake_timeout.map(|d| now.saturating_add(d)),
+            max_bad_frames: max_bad_frames.map(|n| n.max(1)),
+            bad_frames: 0,
+            closing: None,
             game: None,
             finished: None,
             take_backs,
@@ -797,13 +859,64 @@ impl<T: Timestamp> Core<T> {
     }
 
     pub(crate) fn event(&mut self, e: Event) {
+        if matches!(e, Event::GameStarted(_) | Event::GameRefused { .. }) {
+            self.handshake_by = None;
+        }
         self.events.push_back(e);
     }
 
+    /// The session closes the connection: `chat` first (if any), then the
+    /// closing transmit; nothing else is sent, awaited or read after it.
+    fn close_for(&mut self, why: CloseReason, chat: Option<&str>) {
+        if self.closing.is_some() {
+            return;
+        }
+        if let Some(text) = chat {
+            let _ = self.send_chat(text);
+        }
+        self.closing = Some((why, false));
+        self.release_at = None;
+        self.held.clear();
+        self.awaiting = None;
+        self.handshake_by = None;
+        self.event(Event::Closing(why));
+    }
+
+    /// Why the session closes the connection, once it does.
+    pub(crate) fn close_reason(&self) -> Option<CloseReason> {
+        self.closing.map(|(why, _)| why)
+    }
+
+    /// Counts a bad frame (`true`) or a good one; closes at the limit.
+    fn count_frame(&mut self, bad: bool) {
+        if !bad {
+            self.bad_frames = 0;
+            return;
+        }
+        self.bad_frames = self.bad_frames.saturating_add(1);
+        if self
+            .max_bad_frames
+            .is_some_and(|max| self.bad_frames >= max)
+        {
+            let text = alloc::format!(
+                "error: {} malformed or unrecognised frames in a row; closing",
+                self.bad_frames
+            );
+            self.close_for(CloseReason::TooManyBadFrames, Some(&text));
+        }
+    }
+
     pub(crate) fn poll_transmit(&mut self) -> Option<Transmit> {
-        self.transmit
-            .pop_front()
-            .map(|e| Transmit::new(e.as_frame()))
+        if let Some(e) = self.transmit.pop_front() {
+            return Some(Transmit::new(e.as_frame()));
+        }
+        match &mut self.closing {
+            Some((_, sent @ false)) => {
+                *sent = true;
+                Some(Transmit::close())
+            }
+            _ => None,
+        }
     }
 
     pub(crate) fn poll_event(&mut self) -> Option<Event> {
@@ -811,7 +924,11 @@ impl<T: Timestamp> Core<T> {
     }
 
     pub(crate) fn poll_timeout(&self) -> Option<T> {
+        if self.closing.is_some() {
+            return None;
+        }
         [
+            self.handshake_by,
             self.release_at,
             self.awaiting.map(|(_, at)| at),
             self.clock_deadline(),
@@ -822,6 +939,12 @@ impl<T: Timestamp> Core<T> {
     }
 
     pub(crate) fn handle_timeout(&mut self, now: T) {
+        if self.closing.is_some() {
+            return;
+        }
+        if self.handshake_by.is_some_and(|at| now >= at) {
+            return self.close_for(CloseReason::HandshakeTimeout, None);
+        }
         if self.release_at.is_some_and(|at| now >= at) {
             self.release_at = None;
             self.transmit.extend(self.held.drain(..).map(|(_, e)| e));
@@ -1165,14 +1288,14 @@ pub(crate) trait RoleState<T: Timestamp> {
 impl<T: Timestamp> Core<T> {
     pub(crate) fn input<R: RoleState<T>>(&mut self, role: &mut R, bytes: &[u8], now: T) {
         self.frames(bytes, |core, item| match item {
-            Ok(msg) => role.on_message(core, msg, now),
-            Err(e) => role.on_frame_error(core, &e, now),
+            Ok(msg) => core.one_message(role, msg, now),
+            Err(e) => core.one_frame_error(role, &e, now),
         });
         self.mark_turn(now);
     }
 
     pub(crate) fn message<R: RoleState<T>>(&mut self, role: &mut R, msg: &Message<'_>, now: T) {
-        role.on_message(self, msg, now);
+        self.one_message(role, msg, now);
         self.mark_turn(now);
     }
 
@@ -1182,8 +1305,24 @@ impl<T: Timestamp> Core<T> {
         error: &FrameError,
         now: T,
     ) {
-        role.on_frame_error(self, error, now);
+        self.one_frame_error(role, error, now);
         self.mark_turn(now);
+    }
+
+    fn one_message<R: RoleState<T>>(&mut self, role: &mut R, msg: &Message<'_>, now: T) {
+        if self.closing.is_some() {
+            return;
+        }
+        role.on_message(self, msg, now);
+        self.count_frame(matches!(msg, Message::Unrecognised(_)));
+    }
+
+    fn one_frame_error<R: RoleState<T>>(&mut self, role: &mut R, error: &FrameError, now: T) {
+        if self.closing.is_some() {
+            return;
+        }
+        role.on_frame_error(self, error, now);
+        self.count_frame(true);
     }
 
     pub(crate) fn close<R: RoleState<T>>(&mut self, role: &mut R) {
