@@ -42,7 +42,6 @@ use std::time::Duration;
 
 use board_core::shogi::{Move, Position};
 use board_core::time::Timestamp;
-use csa_protocol::message::SpecialMove;
 use csa_protocol::session::{Client, GameEnded, Outcome};
 use csa_protocol::types::{Side, Text};
 use tokio::sync::mpsc;
@@ -385,8 +384,7 @@ impl UsiBridge {
             return None;
         }
         if let Some(why) = &self.failed {
-            // TODO(s12): resign()
-            let resigned = client.special(SpecialMove::Toryo, now).is_ok();
+            let resigned = client.resign(now).is_ok();
             return Some(Report::Failed {
                 why: why.clone(),
                 resigned,
@@ -469,13 +467,11 @@ impl UsiBridge {
                         }
                     }
                     BestMove::Resign => {
-                        // TODO(s12): resign()
-                        let _ = client.special(SpecialMove::Toryo, now);
+                        let _ = client.resign(now);
                         Report::Resigned { took }
                     }
                     BestMove::Win => {
-                        // TODO(s12): declare_win()
-                        let _ = client.special(SpecialMove::Kachi, now);
+                        let _ = client.declare_win(now);
                         Report::DeclaredWin { took }
                     }
                 }
@@ -489,8 +485,7 @@ impl UsiBridge {
         if self.failed.is_none() {
             self.failed = Some(why.clone());
         }
-        // TODO(s12): resign()
-        let resigned = client.is_our_turn() && client.special(SpecialMove::Toryo, now).is_ok();
+        let resigned = client.is_our_turn() && client.resign(now).is_ok();
         Report::Failed { why, resigned }
     }
 }

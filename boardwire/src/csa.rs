@@ -13,14 +13,16 @@
 
 use std::collections::HashMap;
 use std::io::Write;
+use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use board_core::player::Player;
+use csa_protocol::error::FrameError;
 use csa_protocol::message::{
     ClientMessage, EndReason, GameSummary, ServerMessage, SpecialMove, SummaryLine, X1Block,
     X1Command, X1Push, X1Reply,
 };
-use csa_protocol::net::{self, Activity, ConnectError, Limits, ServeEvent};
+use csa_protocol::net::{self, Activity, Closed, Config, Ended, ServeEvent};
 use csa_protocol::session::{
     Awaited, Client, ClientConfig, ClientState, Event, Outcome, RatingIds, ServerConfig,
     ServerEvent,
@@ -336,20 +338,21 @@ fn serve(
         utc_offset_secs: utc_offset_secs(),
         ..Default::default()
     };
-    let mut limits = Limits::default();
+    let mut config = Config::new(config);
+    let limits = &mut config.limits;
     limits.max_connections = opts.max_connections;
     limits.output_queue_cap = opts.output_queue_cap;
     limits.output_budget = opts.output_budget;
-    limits.send_timeout = Duration::from_secs(opts.send_timeout);
+    limits.driver.send_timeout = Duration::from_secs(opts.send_timeout);
     limits.login_timeout = Duration::from_secs(opts.login_timeout);
-    limits.max_bad_lines = opts.max_bad_lines;
+    limits.driver.max_bad_frames = opts.max_bad_lines;
     runtime()?.block_on(async {
         let listener = crate::listen::listen(listen).await?;
         // Accept failures (once per burst), the connections the driver
         // closes and records that could not be written go to stderr; game
         // starts and ends to stdout (the operator's log).
         let mut players: HashMap<String, [String; 2]> = HashMap::new();
-        let on_event = move |e: ServeEvent| match e {
+        let mut on_event = move |e: ServeEvent| match e {
             ServeEvent::AcceptFailed(_)
             | ServeEvent::Dropped { .. }
             | ServeEvent::RecordFailed { .. } => eprintln!("{e}"),
@@ -392,9 +395,13 @@ fn serve(
             }
             _ => {}
         };
+        let on_event = move |e| {
+            on_event(e);
+            std::ops::ControlFlow::Continue(())
+        };
         match records.records {
-            Some(dir) => net::serve_with_records(listener, config, limits, dir, on_event).await,
-            None => net::serve(listener, config, limits, on_event).await,
+            Some(dir) => net::serve_with_records(listener, config, dir, on_event).await,
+            None => net::serve(listener, config, on_event).await,
         }
         .map_err(|e| format!("server stopped: {e}"))
     })
@@ -610,6 +617,44 @@ enum Block {
     X1(X1Block),
 }
 
+/// Why a client run failed.
+#[derive(Debug)]
+pub(crate) enum ConnectError {
+    /// The server owed an answer and sent none in time
+    /// ([`Event::PeerSilent`]).
+    Silent(Awaited),
+    /// Too many consecutive bad lines, or another limit of the driver.
+    Closed(Closed),
+    /// Reading or writing the socket failed.
+    Io(std::io::Error),
+}
+
+impl From<std::io::Error> for ConnectError {
+    fn from(e: std::io::Error) -> Self {
+        ConnectError::Io(e)
+    }
+}
+
+impl std::fmt::Display for ConnectError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ConnectError::Silent(what) => write!(f, "the server did not send {what} in time"),
+            ConnectError::Closed(c) => c.fmt(f),
+            ConnectError::Io(e) => e.fmt(f),
+        }
+    }
+}
+
+/// A run's end as `Ok` (the connection closed) or the [`ConnectError`]
+/// (a `Break` is a silent server).
+pub(crate) fn ended(r: std::io::Result<Ended<Awaited>>) -> Result<(), ConnectError> {
+    match r? {
+        Ended::Break(awaiting) => Err(ConnectError::Silent(awaiting)),
+        Ended::Closed(Closed::ByPeer | Closed::BySession) => Ok(()),
+        Ended::Closed(c) => Err(ConnectError::Closed(c)),
+    }
+}
+
 /// Renders a client's wire traffic from the decoded messages: one line per
 /// message; a `Game_Summary` block and a multi-line x1 reply become one.
 pub(crate) struct CsaWire {
@@ -619,6 +664,32 @@ pub(crate) struct CsaWire {
 impl CsaWire {
     pub(crate) fn new() -> CsaWire {
         CsaWire { block: None }
+    }
+
+    /// A line sent or received, or a bad line, as the driver showed it
+    /// (events are the caller's). A line took its frame and the LF.
+    pub(crate) fn activity<X>(
+        &mut self,
+        t: &mut Transcript,
+        activity: Activity<'_, '_, Client<Instant>, X>,
+    ) {
+        match activity {
+            Activity::Sent {
+                frame,
+                message: Some(m),
+            } => self.sent(t, m, frame.len() + 1),
+            Activity::Received { frame, message } => self.received(t, message, frame.len() + 1),
+            Activity::Malformed {
+                error: FrameError::Overlong { len, .. },
+                ..
+            } => t.received(*len, &format!("(a line of more than {len} bytes, skipped)")),
+            Activity::Malformed {
+                error: FrameError::Malformed(e),
+                frame,
+            } => self.malformed(t, frame, &e.to_string()),
+            Activity::Malformed { error, frame } => self.malformed(t, frame, &error.to_string()),
+            _ => {}
+        }
     }
 
     /// A line we sent (its `Display`: a `LOGIN` password as `*****`).
@@ -832,35 +903,33 @@ pub(crate) async fn play_client(
     let mut report = ClientReport::default();
     let mut inject = plan.inject_illegal;
     let mut player = Player::new(plan.seed);
-    let result = net::connect(
-        stream,
-        config,
-        Limits::default(),
-        Some(plan.timeout),
-        |client, activity| match activity {
-            Activity::Sent(m, len) => wire.sent(t, m, len),
-            Activity::Received(m, len) => wire.received(t, m, len),
-            Activity::Malformed(e, bytes) => wire.malformed(t, bytes, &e.to_string()),
-            Activity::Overlong(len) => {
-                t.received(len, &format!("(a line of more than {len} bytes, skipped)"))
+    let mut config = Config::new(config);
+    config.session.reply_timeout = plan.timeout;
+    let result = net::run(stream, config, |client, activity| {
+        match activity {
+            Activity::Event(e) => {
+                on_event(
+                    client,
+                    &e,
+                    plan,
+                    &mut inject,
+                    &mut player,
+                    &mut wire,
+                    t,
+                    &mut report,
+                );
+                if let Event::PeerSilent { awaiting } = e {
+                    return ControlFlow::Break(awaiting);
+                }
             }
-            Activity::Closed(rest) => wire.closed(t, rest),
-            Activity::Event(e) => on_event(
-                client,
-                e,
-                plan,
-                &mut inject,
-                &mut player,
-                &mut wire,
-                t,
-                &mut report,
-            ),
-            _ => {}
-        },
-    )
+            a => wire.activity(t, a),
+        }
+        ControlFlow::Continue(())
+    })
     .await;
-    match result {
-        Ok(_) => Ok(report),
+    wire.closed(t, b"");
+    match ended(result) {
+        Ok(()) => Ok(report),
         // After the game our LOGOUT may meet a server that had already
         // closed the connection (CSA mode): the game is over all the same.
         Err(ConnectError::Io(e))

@@ -2,7 +2,7 @@
 //! server (plain and x1 mode; `--games N` in x1).
 //!
 //! The engine runs in its own task (`boardwire_engines::usi_engine`);
-//! `csa_protocol::net::connect_with` passes its answers to the session.
+//! `csa_protocol::net::run_with` passes its answers to the session.
 //! Per game: `isready`/`usinewgame` when the Game_Summary arrives (we
 //! agree), then on each of our turns `position ... moves ...` and a `go`
 //! converted from both clocks (`boardwire_engines::time`, with
@@ -24,12 +24,14 @@ use boardwire_engines::usi::{BestMove, GameOver, Go};
 use boardwire_engines::usi_engine::{Thought, Timeouts, UsiEngine};
 use csa_protocol::kifu::{GameMove, Kifu, end_statement};
 use csa_protocol::message::{EndReason, SpecialMove, X1Reply};
-use csa_protocol::net::{self, Activity, ConnectError, ConnectInput, Limits};
+use std::ops::ControlFlow;
+
+use csa_protocol::net::{self, Activity, Config};
 use csa_protocol::session::{Client, ClientConfig, ClientState, Event, Outcome};
 use csa_protocol::types::{GameName, Side, SidePreference, Text};
 use tokio::sync::mpsc;
 
-use crate::csa::{CsaWire, result_words};
+use crate::csa::{ConnectError, CsaWire, ended, result_words};
 use crate::transcript::Transcript;
 
 /// The engine options of `csa connect`.
@@ -162,38 +164,30 @@ pub(crate) async fn play_engine(
         games: 0,
         thinking: None,
     };
-    let result = net::connect_with(
-        stream,
-        config,
-        Limits::default(),
-        Some(plan.timeout),
-        ans_rx,
-        |client, input| match input {
-            ConnectInput::Activity(a) => match a {
-                Activity::Sent(m, len) => wire.sent(t, m, len),
-                Activity::Received(m, len) => wire.received(t, m, len),
-                Activity::Malformed(e, bytes) => wire.malformed(t, bytes, &e.to_string()),
-                Activity::Overlong(len) => {
-                    t.received(len, &format!("(a line of more than {len} bytes, skipped)"))
+    let mut config = Config::new(config);
+    config.session.reply_timeout = plan.timeout;
+    let result = net::run_with(stream, config, ans_rx, |client, activity| {
+        match activity {
+            Activity::Event(e) => {
+                if let Event::GameSummary(s) = &e {
+                    wire.summary(t, s);
                 }
-                Activity::Closed(rest) => wire.closed(t, rest),
-                Activity::Event(e) => {
-                    if let Event::GameSummary(s) = e {
-                        wire.summary(t, s);
-                    }
-                    st.on_event(client, e, plan, x1, &job_tx, t);
+                st.on_event(client, &e, plan, x1, &job_tx, t);
+                if let Event::PeerSilent { awaiting } = e {
+                    return ControlFlow::Break(awaiting);
                 }
-                _ => {}
-            },
-            ConnectInput::External(a) => st.on_answer(client, a, t),
-            _ => {}
-        },
-    )
+            }
+            Activity::External(a) => st.on_answer(client, a, t),
+            a => wire.activity(t, a),
+        }
+        ControlFlow::Continue(())
+    })
     .await;
+    wire.closed(t, b"");
     drop(job_tx);
     // The engine is told `quit` (killed after 2 s); wait a little more.
     let _ = tokio::time::timeout(Duration::from_secs(5), task).await;
-    result?;
+    ended(result)?;
     Ok(st.report)
 }
 

@@ -36,7 +36,6 @@ use board_core::draughts::Color;
 use board_core::player::Player;
 use clap::{Args, ValueEnum};
 use csa_protocol::message::EndReason;
-use csa_protocol::net::Limits as CsaLimits;
 use csa_protocol::session::{ClientConfig, Outcome as CsaOutcome, ServerConfig};
 use csa_protocol::types::{GameName, Password, Side as CsaSide, SidePreference, UserName};
 use damexchange::Name;
@@ -341,9 +340,8 @@ async fn csa_part(sink: Sink, inject: bool) -> Result<Report, String> {
     };
     let server = tokio::spawn(csa_protocol::net::serve(
         listener,
-        config,
-        CsaLimits::default(),
-        |_| {},
+        csa_protocol::net::Config::new(config),
+        |_| std::ops::ControlFlow::Continue(()),
     ));
     let result = csa_game(addr, sink, inject).await;
     server.abort();

@@ -15,7 +15,7 @@ use std::time::Instant;
 
 use board_core::player::Player;
 use csa_protocol::codec::ClientCodec;
-use csa_protocol::net::{self, Limits};
+use csa_protocol::net;
 use csa_protocol::session::{Client, ClientConfig, Event, Outcome, ServerConfig};
 use csa_protocol::types::{Password, UserName};
 use futures_util::{SinkExt, StreamExt};
@@ -108,9 +108,11 @@ async fn start_peer() -> Result<SocketAddr, Box<dyn Error>> {
     let addr = listener.local_addr()?;
     tokio::spawn(net::serve(
         listener,
-        ServerConfig::default(),
-        Limits::default(),
-        |event| println!("server: {event}"),
+        net::Config::new(ServerConfig::default()),
+        |event| {
+            println!("server: {event}");
+            std::ops::ControlFlow::Continue(())
+        },
     ));
     Ok(addr)
 }

@@ -1,6 +1,6 @@
 //! The driver on loopback: `net::serve` on an ephemeral port of 127.0.0.1
-//! and two `Client`s, each run over TCP by the family's one tokio driver
-//! (`boardwire_proto::drive::tokio::run`, which any `Session` of
+//! and two `Client`s, each run over TCP by `net::run` (the family's one
+//! tokio driver, `boardwire_proto::drive::tokio`, which any `Session` of
 //! `damexchange`, `csa-protocol` and `novag-citrine` runs on). The callback
 //! sees every line sent and received, the session's events, and `Idle`
 //! (the moment to move); it returns `ControlFlow::Break` to end the run.
@@ -13,9 +13,8 @@ use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use board_core::player::Player;
-use boardwire_proto::drive::{self, Activity, Ended};
-use csa_protocol::net::{self, Limits};
-use csa_protocol::session::{Client, ClientConfig, Event, Outcome, ServerConfig};
+use csa_protocol::net::{self, Activity, Config, Ended};
+use csa_protocol::session::{ClientConfig, Event, Outcome, ServerConfig};
 use csa_protocol::types::{Password, UserName};
 use tokio::net::{TcpListener, TcpStream};
 
@@ -27,9 +26,8 @@ async fn main() -> Result<(), Box<dyn Error>> {
     let addr = listener.local_addr()?;
     tokio::spawn(net::serve(
         listener,
-        ServerConfig::default(),
-        Limits::default(),
-        |_| {},
+        Config::new(ServerConfig::default()),
+        |_| ControlFlow::Continue(()),
     ));
     let game = async { tokio::join!(play(addr, "alice", 1), play(addr, "bob", 2)) };
     let (a, b) = tokio::time::timeout(Duration::from_secs(20), game).await?;
@@ -52,35 +50,29 @@ async fn play(
         UserName::new(name.to_owned())?,
         Password::new("example-600-10")?,
     );
-    let mut client = Client::new(config, Instant::now());
     let mut player = Player::new(seed);
-    let ended = drive::tokio::run(
-        stream,
-        &mut client,
-        &drive::Limits::default(),
-        |client, activity| {
-            match activity {
-                Activity::Sent { frame, .. } => {
-                    println!("{name} -> {}", String::from_utf8_lossy(frame))
-                }
-                Activity::Received { message, .. } => println!("{name} <- {}", message.shown()),
-                Activity::Event(Event::GameSummary(_)) => client.agree(Instant::now()).unwrap(),
-                Activity::Event(Event::GameEnded(end)) => return ControlFlow::Break(end.outcome),
-                Activity::Idle if client.is_our_turn() => {
-                    let now = Instant::now();
-                    let position = *client.position().unwrap();
-                    match player.choose_shogi(&position) {
-                        Some(mv) if client.moves().len() < MAX_PLIES => {
-                            client.send_move(mv, now).unwrap()
-                        }
-                        _ => client.resign(now).unwrap(),
-                    }
-                }
-                _ => {}
+    let ended = net::run(stream, Config::new(config), |client, activity| {
+        match activity {
+            Activity::Sent { frame, .. } => {
+                println!("{name} -> {}", String::from_utf8_lossy(frame))
             }
-            ControlFlow::Continue(())
-        },
-    )
+            Activity::Received { message, .. } => println!("{name} <- {}", message.shown()),
+            Activity::Event(Event::GameSummary(_)) => client.agree(Instant::now()).unwrap(),
+            Activity::Event(Event::GameEnded(end)) => return ControlFlow::Break(end.outcome),
+            Activity::Idle if client.is_our_turn() => {
+                let now = Instant::now();
+                let position = *client.position().unwrap();
+                match player.choose_shogi(&position) {
+                    Some(mv) if client.moves().len() < MAX_PLIES => {
+                        client.send_move(mv, now).unwrap()
+                    }
+                    _ => client.resign(now).unwrap(),
+                }
+            }
+            _ => {}
+        }
+        ControlFlow::Continue(())
+    })
     .await?;
     match ended {
         Ended::Break(outcome) => Ok(outcome),

@@ -14,7 +14,7 @@
 //! | [`kifu`] | CSA kifu files: V2, V2.1, V2.2, V3.0, raw-byte comments |
 //! | [`session`] | sans-IO [`session::Client`] and [`session::Server`] |
 //! | `codec` | feature `tokio`: `ClientCodec`, `ServerCodec` (tokio-util) |
-//! | `net` | feature `tokio`: `net::serve`, `net::connect`, `net::connect_with` |
+//! | `net` | feature `tokio`: `net::serve`, `net::connect`, `net::run`, `net::connect_with`, `net::run_with` |
 #![no_std]
 #![deny(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

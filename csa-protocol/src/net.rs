@@ -1,92 +1,169 @@
 //! TCP drivers (feature `tokio`): the only code of the crate that owns a
 //! socket.
 //!
+//! - [`connect`] / [`run`]: a [`Client`] session on a TCP connection (or
+//!   any `AsyncRead + AsyncWrite`), the family's one loop
+//!   (`boardwire_proto::drive::tokio`, the same as `damexchange::net` and
+//!   `novag_citrine::serial`): a callback `FnMut(&mut Client, Activity) ->
+//!   ControlFlow<R>` sees every line sent and received (decoded), every
+//!   event and every quiet moment ([`Activity::Idle`]), and may command the
+//!   session (play, resign, log out); [`connect_with`] / [`run_with`] also
+//!   wait on a channel (an engine's moves from another task). They return
+//!   [`Ended`].
 //! - [`serve`]: runs a [`Server`] session on a `TcpListener`; one task owns
 //!   the session, each connection has a reader and a writer task.
 //!   [`serve_with_records`] also writes every game's record to a file.
-//! - [`connect`]: runs a [`Client`] session on a `TcpStream` with a callback
-//!   that sees every line sent and received (decoded) and every event, and
-//!   may command the session (play, resign, log out).
 //!
-//! Both enforce [`Limits`]: a line cap, an output queue cap per connection
-//! and a global output budget, a maximum number of connections, a login
-//! timeout, a back-off after accept errors, and a limit on consecutive
-//! malformed or unrecognised lines.
+//! Both enforce [`Limits`]: a line cap, a bound on consecutive malformed or
+//! unrecognised lines, a write timeout; the server also an output queue cap
+//! per connection and a global output budget, a maximum number of
+//! connections, a login timeout and a back-off after accept errors.
+//!
+//! ```no_run
+//! use std::ops::ControlFlow;
+//! use std::time::Instant;
+//! use csa_protocol::net::{self, Activity, Config};
+//! use csa_protocol::session::{ClientConfig, Event};
+//! use csa_protocol::types::{Password, UserName};
+//!
+//! # async fn f() -> std::io::Result<()> {
+//! let name = UserName::new("alice").unwrap();
+//! let password = Password::new("secret").unwrap();
+//! let config = Config::new(ClientConfig::new(name, password));
+//! let ended = net::connect("localhost:4081", config, |client, activity| {
+//!     match activity {
+//!         Activity::Event(Event::GameSummary(_)) => {
+//!             let _ = client.agree(Instant::now());
+//!         }
+//!         Activity::Event(Event::PeerSilent { awaiting }) => return ControlFlow::Break(awaiting),
+//!         Activity::Event(Event::GameEnded(_)) => {
+//!             let _ = client.logout(Instant::now());
+//!         }
+//!         _ => {}
+//!     }
+//!     ControlFlow::Continue(())
+//! })
+//! .await?;
+//! println!("{ended:?}");
+//! # Ok(())
+//! # }
+//! ```
 
 use std::collections::HashMap;
 use std::io;
+use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::string::String;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use std::vec;
 use std::vec::Vec;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use boardwire_proto::drive;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::sync::{Notify, mpsc};
 
-use crate::decode::decode;
-use crate::framer::{Framer, Status};
-use crate::message::{ClientMessage, ServerMessage};
-use crate::session::{
-    Awaited, Client, ClientConfig, ConnId, Event, Server, ServerConfig, ServerEvent,
-};
+use crate::session::{Client, ClientConfig, ConnId, Server, ServerConfig, ServerEvent};
+
+/// What [`run`] shows its callback, in wire order (the family's
+/// `boardwire_proto::drive::Activity`): `Sent { frame, message }` for each
+/// line written (a [`ClientMessage`](crate::message::ClientMessage)),
+/// `Received { frame, message }` for each line read (a
+/// [`ServerMessage`](crate::message::ServerMessage), before the session
+/// handles it), `Malformed { error, frame }` for a line that is over-long
+/// or does not decode, `Event(event)` for each session
+/// [`Event`](crate::session::Event), `Idle` once all is written and
+/// handled (the moment to act: move when it is our turn), and
+/// `External(x)` for a value from [`run_with`]'s channel. Frames exclude
+/// the LF: a line took `frame.len() + 1` bytes on the wire (a last line
+/// without LF at the end of the stream is decoded as a line too).
+pub use boardwire_proto::drive::Activity;
+/// How a run ended: `Break(r)` (the callback's value) or `Closed(why)`.
+pub use boardwire_proto::drive::{Closed, Ended};
 
 /// Resource bounds of the drivers. Every field has a documented default
 /// ([`Limits::default`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Limits {
+    /// The family driver's bounds. [`run`] uses them all: `read_buffer`,
+    /// `output_queue_cap` (transmits in one round, default 64),
+    /// `send_timeout` (default 20 s), `max_bad_frames` (default 16
+    /// consecutive malformed, unrecognised or over-long lines, then
+    /// [`Closed::TooManyBadFrames`]; 0 = no limit). [`serve`] uses
+    /// `send_timeout` (a write to a connection that makes no progress for
+    /// this long closes it, shogi-server's writer timeout) and
+    /// `max_bad_frames` (a peer is disconnected; 0 = no limit).
+    pub driver: drive::Limits,
     /// Longest line in bytes, terminator excluded (default 8192,
     /// [`crate::framer::DEFAULT_MAX_LEN`]). Overrides the sessions'
     /// `max_line_len`.
     pub max_line_len: usize,
-    /// Bytes that may wait to be written to one connection (default
-    /// 128 KiB: 200 peers that never read hold at most 25 MiB); a
+    /// [`connect`], [`connect_with`]: how long dialling may take (default
+    /// 10 s); an `io::ErrorKind::TimedOut` error beyond.
+    pub connect_timeout: Duration,
+    /// [`serve`]: time from accept to a successful `LOGIN` (default 300 s,
+    /// shogi-server's); overrides [`ServerConfig::login_timeout`]. (A
+    /// client bounds the `LOGIN` reply with
+    /// [`ClientConfig::reply_timeout`].)
+    pub login_timeout: Duration,
+    /// [`serve`]: bytes that may wait to be written to one connection
+    /// (default 128 KiB: 200 peers that never read hold at most 25 MiB); a
     /// connection past it is closed at once (a player in a game loses by
     /// disconnect). Monitor output and chat count like everything else.
     pub output_queue_cap: usize,
-    /// Bytes that may wait to be written to all connections together
-    /// (default 48 MiB); past it, the connections with the largest queues
-    /// are closed first until the total is under it again.
+    /// [`serve`]: bytes that may wait to be written to all connections
+    /// together (default 48 MiB); past it, the connections with the
+    /// largest queues are closed first until the total is under it again.
     pub output_budget: usize,
-    /// A write to a connection that makes no progress for this long closes
-    /// it (default 20 s, shogi-server's writer timeout).
-    pub send_timeout: Duration,
-    /// Open connections at most (default 10,000); a connection beyond is
-    /// answered `##[ERROR] too many connections` (when its socket takes
-    /// the line at once) and closed.
+    /// [`serve`]: open connections at most (default 10,000); a connection
+    /// beyond is answered `##[ERROR] too many connections` (when its socket
+    /// takes the line at once) and closed.
     pub max_connections: usize,
-    /// [`serve`]: time from accept to a successful `LOGIN` (default 300 s,
-    /// shogi-server's); overrides [`ServerConfig::login_timeout`]. Not
-    /// used by [`connect`] (its `silence` bounds the `LOGIN` reply).
-    pub login_timeout: Duration,
-    /// First pause after a failed `accept` (default 10 ms: out of file
-    /// descriptors, for instance); it doubles with every failure in a row
-    /// up to [`Limits::accept_backoff_max`]. The listener is kept.
+    /// [`serve`]: first pause after a failed `accept` (default 10 ms: out
+    /// of file descriptors, for instance); it doubles with every failure in
+    /// a row up to [`Limits::accept_backoff_max`]. The listener is kept.
     pub accept_backoff: Duration,
-    /// Longest pause after failed accepts (default 250 ms).
+    /// [`serve`]: longest pause after failed accepts (default 250 ms).
     pub accept_backoff_max: Duration,
-    /// Consecutive malformed, unrecognised or over-long lines from a peer
-    /// after which it is disconnected (default 16; 0 = no limit).
-    pub max_bad_lines: u32,
 }
 
 impl Default for Limits {
     fn default() -> Self {
         Self {
+            driver: drive::Limits::default(),
             max_line_len: crate::framer::DEFAULT_MAX_LEN,
+            connect_timeout: Duration::from_secs(10),
+            login_timeout: Duration::from_secs(300),
             output_queue_cap: 128 << 10,
             output_budget: 48 << 20,
-            send_timeout: Duration::from_secs(20),
             max_connections: 10_000,
-            login_timeout: Duration::from_secs(300),
             accept_backoff: Duration::from_millis(10),
             accept_backoff_max: Duration::from_millis(250),
-            max_bad_lines: 16,
+        }
+    }
+}
+
+/// What the drivers take: the session's settings ([`ClientConfig`],
+/// [`ServerConfig`]) and the limits.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Config<C> {
+    /// The session's settings.
+    pub session: C,
+    /// The drivers' resource bounds.
+    pub limits: Limits,
+}
+
+impl<C> Config<C> {
+    /// `session` with the default [`Limits`].
+    pub fn new(session: C) -> Self {
+        Config {
+            session,
+            limits: Limits::default(),
         }
     }
 }
@@ -139,7 +216,7 @@ pub enum DropReason {
     /// The total queued output passed [`Limits::output_budget`] and
     /// its queue was among the largest.
     OutputBudget,
-    /// More than [`Limits::max_bad_lines`] bad lines in a row.
+    /// More bad lines in a row than the driver limits' `max_bad_frames`.
     BadLines,
 }
 
@@ -218,24 +295,26 @@ impl Writer {
 /// sends faster than the server handles it is slowed down by TCP.
 const INPUT_QUEUE: usize = 256;
 
-/// Runs a CSA server on `listener` until the task is dropped; every
-/// [`ServeEvent`] goes to `on_event`.
+/// Runs a CSA server made from `config.session` on `listener` until
+/// `on_event` returns `Break` (every connection is then closed after what
+/// is queued for it, within the send timeout) or the task is dropped;
+/// every [`ServeEvent`] goes to `on_event`.
 ///
-/// Enforces [`Limits`]: accept errors never end it (back-off, listener
-/// kept); a connection past [`Limits::max_connections`] is refused; the
-/// output of every connection is capped and the total budgeted; a write
-/// without progress for [`Limits::send_timeout`] closes the connection;
-/// the login timeout; the bad-line limit.
+/// Enforces `config.limits` ([`Limits`]): accept errors never end it
+/// (back-off, listener kept); a connection past
+/// [`Limits::max_connections`] is refused; the output of every connection
+/// is capped and the total budgeted; a write without progress for the
+/// driver limits' `send_timeout` closes the connection; the login timeout;
+/// the bad-line limit (the driver limits' `max_bad_frames`).
 ///
 /// # Errors
 /// None today (the signature leaves room for setup errors).
 pub async fn serve(
     listener: TcpListener,
-    config: ServerConfig,
-    limits: Limits,
-    on_event: impl FnMut(ServeEvent) + Send,
+    config: Config<ServerConfig>,
+    on_event: impl FnMut(ServeEvent) -> ControlFlow<()> + Send,
 ) -> io::Result<()> {
-    serve_inner(listener, config, limits, on_event).await
+    serve_inner(listener, config, on_event).await
 }
 
 /// [`serve`], writing the record of every game (shogi-server's CSA V2 file,
@@ -251,12 +330,11 @@ pub async fn serve(
 /// As [`serve`].
 pub async fn serve_with_records(
     listener: TcpListener,
-    mut config: ServerConfig,
-    limits: Limits,
+    mut config: Config<ServerConfig>,
     dir: PathBuf,
-    mut on_event: impl FnMut(ServeEvent) + Send,
+    mut on_event: impl FnMut(ServeEvent) -> ControlFlow<()> + Send,
 ) -> io::Result<()> {
-    config.records = true;
+    config.session.records = true;
     let on_event = move |e: ServeEvent| match e {
         ServeEvent::Server(ServerEvent::Record(r)) => {
             let mut path = dir.clone();
@@ -275,7 +353,7 @@ pub async fn serve_with_records(
         }
         e => on_event(e),
     };
-    serve_inner(listener, config, limits, on_event).await
+    serve_inner(listener, config, on_event).await
 }
 
 fn write_record_file(path: &Path, text: &[u8]) -> io::Result<()> {
@@ -287,10 +365,21 @@ fn write_record_file(path: &Path, text: &[u8]) -> io::Result<()> {
 
 async fn serve_inner(
     listener: TcpListener,
-    mut config: ServerConfig,
-    limits: Limits,
-    mut on_event: impl FnMut(ServeEvent) + Send,
+    config: Config<ServerConfig>,
+    mut user: impl FnMut(ServeEvent) -> ControlFlow<()> + Send,
 ) -> io::Result<()> {
+    let Config {
+        session: mut config,
+        limits,
+    } = config;
+    // `Break` stops the loop at its next turn; nothing more is reported.
+    let stop = AtomicBool::new(false);
+    let mut on_event = |e: ServeEvent| {
+        if !stop.load(Ordering::Relaxed) && user(e).is_break() {
+            stop.store(true, Ordering::Relaxed);
+        }
+    };
+    let max_bad_lines = limits.driver.max_bad_frames;
     config.max_line_len = limits.max_line_len;
     config.login_timeout = limits.login_timeout;
     let (tx, mut rx) = mpsc::channel::<Input>(INPUT_QUEUE);
@@ -328,6 +417,12 @@ async fn serve_inner(
     let total = Arc::new(AtomicUsize::new(0));
     let mut next_id = 1u64;
     loop {
+        if stop.load(Ordering::Relaxed) {
+            for (_, w) in writers.drain() {
+                w.close();
+            }
+            break;
+        }
         let input = match server.poll_timeout() {
             Some(d) => {
                 tokio::select! {
@@ -379,7 +474,7 @@ async fn serve_inner(
                     total.clone(),
                     kill.clone(),
                     drained.clone(),
-                    limits.send_timeout,
+                    limits.driver.send_timeout,
                     tx.clone(),
                     id,
                 ));
@@ -397,7 +492,7 @@ async fn serve_inner(
             }
             Input::Data(id, bytes) => {
                 server.handle_input(id, &bytes, now);
-                if limits.max_bad_lines > 0 && server.bad_line_streak(id) >= limits.max_bad_lines {
+                if max_bad_lines > 0 && server.bad_line_streak(id) >= max_bad_lines {
                     // The answers first, then the close.
                     flush(
                         &mut server,
@@ -649,263 +744,116 @@ fn flush(
     }
 }
 
-/// What [`connect`]'s callback sees, in wire order.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum Activity<'a> {
-    /// A line we sent (decoded from the session's transmit; its byte count
-    /// with the terminator).
-    Sent(&'a ClientMessage<'a>, usize),
-    /// A line we received, decoded (its byte count with the terminator).
-    Received(&'a ServerMessage<'a>, usize),
-    /// A line we received that does not decode: the error and its bytes.
-    Malformed(&'a crate::error::DecodeError, &'a [u8]),
-    /// A received line over [`Limits::max_line_len`] (skipped): bytes seen.
-    Overlong(usize),
-    /// A session event (after the line that caused it).
-    Event(&'a Event),
-    /// The server closed the connection; the bytes of an unfinished line.
-    Closed(&'a [u8]),
-}
-
-/// Why [`connect`] stopped early.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ConnectError {
-    /// The server owed an answer and sent no complete line with it in
-    /// time ([`Event::PeerSilent`]): the `silence` given to [`connect`] (or
-    /// [`Limits::login_timeout`] for the `LOGIN` reply), or, in a game, the
-    /// opponent's clock plus [`ClientConfig::clock_margin`].
-    #[error("the server did not send {0} in time")]
-    Silent(Awaited),
-    /// More consecutive bad lines than [`Limits::max_bad_lines`].
-    #[error("{0} malformed or unrecognised lines in a row from the server")]
-    BadLines(u32),
-    /// Reading or writing the socket failed.
-    #[error(transparent)]
-    Io(#[from] io::Error),
-}
-
-/// Runs a [`Client`] session on `stream` until the server closes the
-/// connection (CSA mode: after the game; x1 mode: call
-/// [`Client::logout`] from the callback to finish).
-///
-/// `on_activity` sees every line sent and received (decoded) and every
-/// event, in order, with the session so that it can act: play a move on
-/// [`Event::OurTurn`], agree on [`Event::GameSummary`], log out after
-/// [`Event::GameEnded`]. `silence`: how long the server may take to send a
-/// complete line that answers one of ours (the `LOGIN` reply, the
-/// confirmation of our move, the `LOGOUT` reply; it replaces
-/// [`ClientConfig::reply_timeout`]); `None` keeps the config's. Bytes
-/// without a line end do not count: they are cut at
-/// [`Limits::max_line_len`], reported once ([`Activity::Overlong`]) and
-/// skipped. Waiting for an opponent to be paired is not bounded; waiting
-/// for the opponent's move is bounded by its clock
-/// ([`ClientConfig::clock_margin`]). Returns the session at the end.
-///
-/// A player that answers later (an engine in another task) uses
-/// [`connect_with`] instead.
+/// Dials `address` (bounded by [`Limits::connect_timeout`]) and runs a
+/// [`Client`] made from `config.session` over the connection ([`run`]).
 ///
 /// # Errors
-/// [`ConnectError`]: silence (any [`Event::PeerSilent`], after the callback
-/// saw it), too many bad lines, I/O.
-pub async fn connect(
-    stream: TcpStream,
-    config: ClientConfig,
-    limits: Limits,
-    silence: Option<Duration>,
-    mut on_activity: impl FnMut(&mut Client<Instant>, Activity<'_>),
-) -> Result<Client<Instant>, ConnectError> {
-    // No sender: the channel is closed from the start and never selected.
-    let (_, none) = mpsc::channel::<core::convert::Infallible>(1);
-    connect_with(
-        stream,
-        config,
-        limits,
-        silence,
-        none,
-        |client, input| match input {
-            ConnectInput::Activity(a) => on_activity(client, a),
-            ConnectInput::External(never) => match never {},
-        },
-    )
-    .await
+/// The connection failed or timed out (`io::ErrorKind::TimedOut`), then as
+/// [`run`].
+pub async fn connect<A: ToSocketAddrs, R>(
+    address: A,
+    config: Config<ClientConfig>,
+    callback: impl FnMut(&mut Client<Instant>, Activity<'_, '_, Client<Instant>>) -> ControlFlow<R>,
+) -> io::Result<Ended<R>> {
+    let stream = dial(address, config.limits.connect_timeout).await?;
+    run(stream, config, callback).await
 }
 
-/// What [`connect_with`]'s callback sees: the connection's
-/// [`Activity`], or a value that arrived on its channel.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum ConnectInput<'a, M> {
-    /// A line sent or received, an event, the close (as [`connect`]).
-    Activity(Activity<'a>),
-    /// A value from the `external` channel (a move an engine found, a
-    /// command from another task): act on it with the session.
-    External(M),
-}
-
-/// [`connect`] that also waits on a channel: each value received on
-/// `external` is passed to the callback as [`ConnectInput::External`]
-/// with the session, which may then play it ([`Client::send_move_with`],
-/// [`Client::special`]); what that queues is written at once. Everything
-/// else is [`connect`]'s: the same limits, timeouts, order of activity
-/// and errors. When every sender of `external` is dropped the channel is
-/// no longer waited on (the connection goes on).
+/// [`connect`] that also waits on `external` ([`run_with`]).
 ///
 /// # Errors
 /// As [`connect`].
-pub async fn connect_with<M>(
-    stream: TcpStream,
-    mut config: ClientConfig,
-    limits: Limits,
-    silence: Option<Duration>,
-    mut external: mpsc::Receiver<M>,
-    mut on_input: impl FnMut(&mut Client<Instant>, ConnectInput<'_, M>),
-) -> Result<Client<Instant>, ConnectError> {
+pub async fn connect_with<A: ToSocketAddrs, X, R>(
+    address: A,
+    config: Config<ClientConfig>,
+    external: mpsc::Receiver<X>,
+    callback: impl FnMut(&mut Client<Instant>, Activity<'_, '_, Client<Instant>, X>) -> ControlFlow<R>,
+) -> io::Result<Ended<R>> {
+    let stream = dial(address, config.limits.connect_timeout).await?;
+    run_with(stream, config, external, callback).await
+}
+
+async fn dial<A: ToSocketAddrs>(address: A, timeout: Duration) -> io::Result<TcpStream> {
+    let stream = tokio::time::timeout(timeout, TcpStream::connect(address))
+        .await
+        .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, "connection timed out"))??;
     let _ = stream.set_nodelay(true);
-    config.max_line_len = limits.max_line_len;
-    if let Some(s) = silence {
-        config.reply_timeout = s;
-    }
-    let (mut read, mut write) = stream.into_split();
-    let mut client = Client::new(config, Instant::now());
-    let mut framer = Framer::new(limits.max_line_len);
-    let mut buf: Vec<u8> = Vec::new();
-    let mut chunk = vec![0u8; 8192];
-    let mut bad = 0u32;
-    let mut external_open = true;
-    loop {
-        // 1. transmit, 2. events (which may queue more to transmit).
-        loop {
-            let mut busy = false;
-            while let Some(t) = client.poll_transmit() {
-                busy = true;
-                for line in t.as_bytes().split_inclusive(|&b| b == b'\n') {
-                    let body = line.strip_suffix(b"\n").unwrap_or(line);
-                    if let Ok(m) = decode::<ClientMessage>(body) {
-                        on_input(
-                            &mut client,
-                            ConnectInput::Activity(Activity::Sent(&m, line.len())),
-                        );
-                    }
-                }
-                write.write_all(t.as_bytes()).await?;
-            }
-            while let Some(e) = client.poll_event() {
-                busy = true;
-                on_input(&mut client, ConnectInput::Activity(Activity::Event(&e)));
-                if let Event::PeerSilent { awaiting } = e {
-                    return Err(ConnectError::Silent(awaiting));
-                }
-            }
-            if !busy {
-                break;
-            }
-        }
-        let deadline = client.poll_timeout();
-        let wake = tokio::select! {
-            r = read.read(&mut chunk) => Wake::Read(r?),
-            () = sleep_until_some(deadline) => Wake::Timeout,
-            m = external.recv(), if external_open => Wake::External(m),
-        };
-        let n = match wake {
-            Wake::Read(n) => n,
-            Wake::Timeout => {
-                client.handle_timeout(Instant::now());
-                continue;
-            }
-            Wake::External(Some(m)) => {
-                on_input(&mut client, ConnectInput::External(m));
-                continue;
-            }
-            Wake::External(None) => {
-                external_open = false;
-                continue;
-            }
-        };
-        let now = Instant::now();
-        if n == 0 {
-            on_input(&mut client, ConnectInput::Activity(Activity::Closed(&buf)));
-            client.handle_close(now);
-            while let Some(e) = client.poll_event() {
-                on_input(&mut client, ConnectInput::Activity(Activity::Event(&e)));
-            }
-            return Ok(client);
-        }
-        buf.extend_from_slice(&chunk[..n]);
-        let mut head = 0;
-        loop {
-            match framer.decode(&buf[head..]) {
-                Status::Complete { frame, consumed } => {
-                    match decode::<ServerMessage>(frame) {
-                        Ok(m) => {
-                            bad = match m {
-                                ServerMessage::Unrecognised(_) => bad + 1,
-                                _ => 0,
-                            };
-                            on_input(
-                                &mut client,
-                                ConnectInput::Activity(Activity::Received(&m, consumed)),
-                            );
-                            client.handle_message(&m, now);
-                        }
-                        Err(e) => {
-                            bad += 1;
-                            on_input(
-                                &mut client,
-                                ConnectInput::Activity(Activity::Malformed(&e, frame)),
-                            );
-                            client.handle_input(&buf[head..head + consumed], now);
-                        }
-                    }
-                    head += consumed;
-                    // Events of this line before the next line is shown.
-                    while let Some(e) = client.poll_event() {
-                        on_input(&mut client, ConnectInput::Activity(Activity::Event(&e)));
-                    }
-                    while let Some(t) = client.poll_transmit() {
-                        for line in t.as_bytes().split_inclusive(|&b| b == b'\n') {
-                            let body = line.strip_suffix(b"\n").unwrap_or(line);
-                            if let Ok(m) = decode::<ClientMessage>(body) {
-                                on_input(
-                                    &mut client,
-                                    ConnectInput::Activity(Activity::Sent(&m, line.len())),
-                                );
-                            }
-                        }
-                        write.write_all(t.as_bytes()).await?;
-                    }
-                }
-                Status::Overlong { len, consumed } => {
-                    bad += 1;
-                    on_input(&mut client, ConnectInput::Activity(Activity::Overlong(len)));
-                    head += consumed;
-                }
-                Status::Partial { consumed } => {
-                    head += consumed;
-                    if consumed == 0 {
-                        break;
-                    }
-                }
-            }
-            if limits.max_bad_lines > 0 && bad >= limits.max_bad_lines {
-                return Err(ConnectError::BadLines(bad));
-            }
-        }
-        buf.drain(..head);
-    }
+    Ok(stream)
 }
 
-enum Wake<M> {
-    Read(usize),
-    Timeout,
-    External(Option<M>),
+/// Runs a [`Client`] made from `config.session` (its line cap set to
+/// [`Limits::max_line_len`]) over `stream` until the callback returns
+/// `Break`, the server closes the connection (CSA mode: after the game;
+/// x1 mode: call [`Client::logout`] from the callback to finish) or a
+/// limit is hit.
+///
+/// The callback sees every line sent and received (decoded), every event
+/// and every quiet moment, in order, with the session so that it can act:
+/// agree on [`Event::GameSummary`](crate::session::Event::GameSummary),
+/// play a move at [`Activity::Idle`] when [`Client::is_our_turn`], log out
+/// after [`Event::GameEnded`](crate::session::Event::GameEnded). A server
+/// that owes an answer and sends none in time is
+/// [`Event::PeerSilent`](crate::session::Event::PeerSilent) (the
+/// `LOGIN` reply, the move confirmation and the `LOGOUT` reply within
+/// [`ClientConfig::reply_timeout`], `START` within
+/// [`ClientConfig::start_timeout`], the opponent's move within its clock
+/// plus [`ClientConfig::clock_margin`]): the run goes on until the
+/// callback breaks. Waiting for an opponent to be paired is not bounded.
+///
+/// Returns [`Ended::Break`] with the callback's value, or
+/// [`Ended::Closed`]: [`Closed::ByPeer`] at the end of the stream (the
+/// session was closed and its last events, a
+/// [`Event::GameEnded`](crate::session::Event::GameEnded) for a game in
+/// progress, went to the callback), [`Closed::BySession`],
+/// [`Closed::TooManyBadFrames`], [`Closed::OutputQueueFull`],
+/// [`Closed::SendTimeout`].
+///
+/// # Errors
+/// Reading or writing `stream` failed (the session was closed and its last
+/// events went to the callback first).
+pub async fn run<IO, R>(
+    stream: IO,
+    config: Config<ClientConfig>,
+    callback: impl FnMut(&mut Client<Instant>, Activity<'_, '_, Client<Instant>>) -> ControlFlow<R>,
+) -> io::Result<Ended<R>>
+where
+    IO: AsyncRead + AsyncWrite + Unpin,
+{
+    let (mut client, limits) = client(config);
+    drive::tokio::run(stream, &mut client, &limits, callback).await
 }
 
-/// Sleeps until `deadline`; forever without one.
-async fn sleep_until_some(deadline: Option<Instant>) {
-    match deadline {
-        Some(d) => tokio::time::sleep_until(tokio::time::Instant::from_std(d)).await,
-        None => core::future::pending().await,
+/// [`run`] that also waits on `external`: each value received is shown to
+/// the callback as [`Activity::External`] with the session, which may then
+/// play it ([`Client::send_move_with`], [`Client::resign`]); what that
+/// queues is written at once. When every sender is dropped the channel is
+/// no longer waited on (the connection goes on).
+///
+/// # Errors
+/// As [`run`].
+pub async fn run_with<IO, X, R>(
+    stream: IO,
+    config: Config<ClientConfig>,
+    external: mpsc::Receiver<X>,
+    callback: impl FnMut(&mut Client<Instant>, Activity<'_, '_, Client<Instant>, X>) -> ControlFlow<R>,
+) -> io::Result<Ended<R>>
+where
+    IO: AsyncRead + AsyncWrite + Unpin,
+{
+    let (mut client, limits) = client(config);
+    drive::tokio::run_with(stream, &mut client, &limits, external, callback).await
+}
+
+/// The session and the core driver's limits of a run.
+fn client(config: Config<ClientConfig>) -> (Client<Instant>, drive::Limits) {
+    let Config {
+        mut session,
+        limits,
+    } = config;
+    session.max_line_len = limits.max_line_len;
+    let mut driver = limits.driver;
+    if driver.max_bad_frames == 0 {
+        driver.max_bad_frames = u32::MAX;
     }
+    (Client::new(session, Instant::now()), driver)
 }

@@ -374,7 +374,9 @@ fn in_a_game_the_opponent_is_bounded_by_its_clock_and_keep_alive_lines_count() {
 #[cfg(feature = "tokio")]
 mod tcp {
     use super::*;
-    use csa_protocol::net::{self, Activity, ConnectError, DropReason, Limits, ServeEvent};
+    use csa_protocol::error::FrameError;
+    use csa_protocol::net::{self, Activity, Config, DropReason, Ended, Limits, ServeEvent};
+    use std::ops::ControlFlow;
     use std::sync::{Arc, Mutex};
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     use tokio::net::{TcpListener, TcpSocket, TcpStream};
@@ -384,16 +386,14 @@ mod tcp {
         let addr = listener.local_addr().unwrap();
         let drops = Arc::new(Mutex::new(Vec::new()));
         let d = drops.clone();
-        tokio::spawn(net::serve(
-            listener,
-            ServerConfig::default(),
-            limits,
-            move |e| {
-                if let ServeEvent::Dropped { reason, .. } = e {
-                    d.lock().unwrap().push(reason);
-                }
-            },
-        ));
+        let mut config = Config::new(ServerConfig::default());
+        config.limits = limits;
+        tokio::spawn(net::serve(listener, config, move |e| {
+            if let ServeEvent::Dropped { reason, .. } = e {
+                d.lock().unwrap().push(reason);
+            }
+            ControlFlow::Continue(())
+        }));
         (addr, drops)
     }
 
@@ -526,25 +526,23 @@ mod tcp {
             let chunk = vec![b'A'; 65536];
             while s.write_all(&chunk).await.is_ok() {}
         });
-        let stream = TcpStream::connect(addr).await.unwrap();
         let started = std::time::Instant::now();
         let mut overlong = 0;
-        let r = net::connect(
-            stream,
-            client_config(false),
-            Limits::default(),
-            Some(Duration::from_secs(1)),
-            |_, a| {
-                if let Activity::Overlong(_) = a {
-                    overlong += 1;
-                }
-            },
-        )
+        let mut config = Config::new(client_config(false));
+        config.session.reply_timeout = Duration::from_secs(1);
+        let r = net::connect(addr, config, |_, a| match a {
+            Activity::Malformed {
+                error: FrameError::Overlong { .. },
+                ..
+            } => {
+                overlong += 1;
+                ControlFlow::Continue(())
+            }
+            Activity::Event(Event::PeerSilent { awaiting }) => ControlFlow::Break(awaiting),
+            _ => ControlFlow::Continue(()),
+        })
         .await;
-        assert!(
-            matches!(r, Err(ConnectError::Silent(Awaited::LoginReply))),
-            "{r:?}"
-        );
+        assert!(matches!(r, Ok(Ended::Break(Awaited::LoginReply))), "{r:?}");
         let took = started.elapsed();
         assert!(
             took >= Duration::from_secs(1) && took < Duration::from_secs(5),

@@ -10,8 +10,10 @@ use std::time::{Duration, Instant};
 use board_core::player::Player as BuiltIn;
 use board_core::shogi::Move;
 use csa_protocol::message::{X1Command, X1Reply};
-use csa_protocol::net::{Activity, Limits, connect, serve};
-use csa_protocol::session::{Client, ClientConfig, ClientState, Event, ServerConfig};
+use std::ops::ControlFlow;
+
+use csa_protocol::net::{Activity, Closed, Config, Ended, connect, serve};
+use csa_protocol::session::{Client, ClientConfig, Event, ServerConfig};
 use csa_protocol::types::*;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -35,7 +37,9 @@ fn choose(player: &mut BuiltIn, client: &Client<Instant>) -> Option<Move> {
 async fn start_server(config: ServerConfig) -> std::net::SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(serve(listener, config, Limits::default(), |_| {}));
+    tokio::spawn(serve(listener, Config::new(config), |_| {
+        ControlFlow::Continue(())
+    }));
     addr
 }
 
@@ -57,16 +61,15 @@ async fn two_clients_play_a_game_over_tcp() {
         })
         .unwrap();
         handles.push(tokio::spawn(async move {
-            let stream = TcpStream::connect(addr).await.unwrap();
             let mut events = Vec::new();
             let mut player = BuiltIn::new(i as u64);
-            let client = connect(
-                stream,
-                c,
-                Limits::default(),
-                Some(Duration::from_secs(30)),
-                |client, activity| {
-                    let Activity::Event(e) = activity else { return };
+            let ended = connect(
+                addr,
+                Config::new(c),
+                |client, activity| -> ControlFlow<()> {
+                    let Activity::Event(e) = activity else {
+                        return ControlFlow::Continue(());
+                    };
                     let now = Instant::now();
                     match e {
                         Event::GameSummary(_) => client.agree(now).unwrap(),
@@ -78,12 +81,13 @@ async fn two_clients_play_a_game_over_tcp() {
                         }
                         _ => {}
                     }
-                    events.push(e.clone());
+                    events.push(e);
+                    ControlFlow::Continue(())
                 },
             )
             .await
             .unwrap();
-            (client.state(), events)
+            (ended, events)
         }));
     }
     let mut results = Vec::new();
@@ -95,10 +99,10 @@ async fn two_clients_play_a_game_over_tcp() {
                 .unwrap(),
         );
     }
-    for (i, (state, events)) in results.iter().enumerate() {
+    for (i, (ended, events)) in results.iter().enumerate() {
         assert_eq!(
-            *state,
-            ClientState::Disconnected,
+            *ended,
+            Ended::Closed(Closed::ByPeer),
             "CSA mode: the server closes after the game"
         );
         let over = events.iter().find_map(|e| match e {
@@ -328,12 +332,12 @@ async fn read_to_close(stream: &mut TcpStream) -> Vec<u8> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn limits_close_silent_and_misbehaving_peers() {
-    let mut limits = Limits::default();
-    limits.login_timeout = Duration::from_millis(300);
-    limits.max_bad_lines = 3;
+    let mut config = Config::new(ServerConfig::default());
+    config.limits.login_timeout = Duration::from_millis(300);
+    config.limits.driver.max_bad_frames = 3;
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(serve(listener, ServerConfig::default(), limits, |_| {}));
+    tokio::spawn(serve(listener, config, |_| ControlFlow::Continue(())));
     // No LOGIN within the login timeout: closed, unanswered.
     let mut silent = TcpStream::connect(addr).await.unwrap();
     let started = Instant::now();
