@@ -227,6 +227,8 @@ async fn tokio_driver_times_out_closes_by_session_and_takes_external_values() {
             got.extend_from_slice(&buf[..n]);
         }
         tx.send(7).await.unwrap();
+        // Let the driver take the value before the line that closes.
+        tokio::time::sleep(Duration::from_millis(100)).await;
         peer.write_all(b"bye\n").await.unwrap();
         peer.read_to_end(&mut got).await.unwrap();
         String::from_utf8(got).unwrap()

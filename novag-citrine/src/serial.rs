@@ -86,7 +86,7 @@ pub type NativePort = serialport::COMPort;
 pub struct Limits {
     /// The family driver's bounds: `max_bad_frames` (default 16
     /// consecutive malformed, over-long or unrecognised lines;
-    /// [`SerialError::Misbehaving`] beyond), `poll_interval` (the port's
+    /// [`SerialError::Misbehaving`] at the limit), `poll_interval` (the port's
     /// read timeout: how often the callback sees [`Activity::Idle`] when
     /// the line is quiet; default 10 ms here), `read_buffer`,
     /// `output_queue_cap` (lines written in one round, default 64) and
@@ -295,7 +295,7 @@ pub fn run<P: Read + Write, R>(
         Ok(Ended::Break(Ok(r))) => Ok(Ended::Break(r)),
         Ok(Ended::Break(Err(e))) => Err(e),
         Ok(Ended::Closed(Closed::TooManyBadFrames)) => Err(SerialError::Misbehaving {
-            count: limits.driver.max_bad_frames.saturating_add(1),
+            count: limits.driver.max_bad_frames,
         }),
         Ok(Ended::Closed(Closed::OutputQueueFull)) => Err(SerialError::QueueFull {
             queued: driver.queued().max(limits.driver.output_queue_cap + 1),

@@ -63,10 +63,10 @@ fn consecutive_unrecognised_and_malformed_lines_stop_the_driver() {
         })
         .unwrap_err();
         assert!(
-            matches!(err, SerialError::Misbehaving { count: 6 }),
+            matches!(err, SerialError::Misbehaving { count: 5 }),
             "{kind}: {err}"
         );
-        assert_eq!(seen, 6, "{kind}");
+        assert_eq!(seen, 5, "{kind}");
     }
 }
 
