@@ -208,8 +208,11 @@ impl LineInput {
             .unwrap_or_else(|| FrameBuffer::with_capacity(Framer::new(max), 0))
     }
 
+    /// Gives the buffer back; an empty one (no unfinished line, not
+    /// skipping an over-long one) is freed, so that an idle connection
+    /// holds no buffer (a server with thousands of them).
     pub(crate) fn put(&mut self, buf: FrameBuffer<Framer, alloc::boxed::Box<[u8]>>) {
-        self.buf = Some(buf);
+        self.buf = (!buf.buffered().is_empty() || buf.framer().discarding).then_some(buf);
     }
 
     /// The bytes of an unfinished line.
