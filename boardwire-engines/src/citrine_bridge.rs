@@ -49,8 +49,9 @@ use novag_citrine::session::{Driver, GameStarted};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+use crate::bridge::{self, Link, TaskEngine};
 use crate::line_engine::{Skipped, Timeouts};
-use crate::process::{EngineSpec, Limits};
+use crate::process::{EngineError, EngineSpec, Limits};
 use crate::types::EngineOption;
 use crate::uci_engine::UciEngine;
 
@@ -86,13 +87,54 @@ impl BridgePlan {
     }
 }
 
-enum Job {
-    NewGame,
-    Think {
-        id: u64,
-        start: Position,
-        moves: Vec<Move>,
-    },
+/// The engine task's side: the engine and its `movetime`.
+struct Task {
+    engine: UciEngine,
+    movetime_ms: u64,
+}
+
+impl TaskEngine for Task {
+    /// The start position and the moves since.
+    type Search = (Position, Vec<Move>);
+    type Found = (Option<Move>, Duration);
+    type Notice = core::convert::Infallible;
+    type Answer = Answer;
+
+    fn started(&mut self) -> Answer {
+        Answer::Started {
+            name: self.engine.name().map(str::to_owned),
+        }
+    }
+
+    fn failed(why: String) -> Answer {
+        Answer::Failed(why)
+    }
+
+    fn answered(id: u64, result: Result<Self::Found, String>) -> Answer {
+        Answer::Moved { id, result }
+    }
+
+    async fn new_game(&mut self) -> Result<(), EngineError> {
+        self.engine.new_game().await
+    }
+
+    async fn search(
+        &mut self,
+        _id: u64,
+        (start, moves): Self::Search,
+    ) -> Option<Result<Self::Found, EngineError>> {
+        let t0 = Instant::now();
+        let result = self.engine.think(&start, &moves, self.movetime_ms).await;
+        Some(result.map(|m| (m, t0.elapsed())))
+    }
+
+    async fn notice(&mut self, notice: Self::Notice) {
+        match notice {}
+    }
+
+    async fn quit(self) {
+        self.engine.quit().await;
+    }
 }
 
 /// What the engine task sends back.
@@ -164,9 +206,7 @@ pub enum Report {
 impl core::fmt::Display for Report {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            Report::Started { name } => {
-                write!(f, "engine {} ready", name.as_deref().unwrap_or("(no name)"))
-            }
+            Report::Started { name } => bridge::write_started(f, name.as_deref()),
             Report::Asked { movetime_ms } => write!(f, "engine asked: go movetime {movetime_ms}"),
             Report::Played { mv, took } => write!(f, "engine {mv} in {:.3} s", took.as_secs_f64()),
             Report::Refused { mv, why } => write!(f, "cannot play {mv}: {why}"),
@@ -180,12 +220,10 @@ impl core::fmt::Display for Report {
 /// The engine's side of a Citrine game. See the module documentation.
 #[derive(Debug)]
 pub struct UciBridge {
-    jobs: mpsc::Sender<Job>,
+    link: Link<Task>,
     /// The search we wait for, and the position it is about.
     thinking: Option<(u64, Position)>,
-    next_id: u64,
     movetime_ms: u64,
-    failed: Option<String>,
 }
 
 impl UciBridge {
@@ -200,76 +238,40 @@ impl UciBridge {
         plan: BridgePlan,
         log: Box<dyn FnMut(Skipped) + Send>,
     ) -> (UciBridge, mpsc::Receiver<Answer>) {
-        let (job_tx, mut job_rx) = mpsc::channel::<Job>(8);
-        let (ans_tx, ans_rx) = mpsc::channel::<Answer>(8);
         let movetime_ms = plan.movetime_ms;
-        tokio::spawn(async move {
-            let started = async {
-                let mut e =
-                    UciEngine::start(&plan.spec, &plan.options, plan.limits, plan.timeouts, log)
-                        .await?;
-                e.new_game().await?;
-                Ok::<_, crate::process::EngineError>(e)
-            };
-            let mut engine = match started.await {
-                Ok(e) => e,
-                Err(e) => {
-                    let _ = ans_tx.send(Answer::Failed(e.to_string())).await;
-                    return;
-                }
-            };
-            let name = engine.name().map(str::to_owned);
-            if ans_tx.send(Answer::Started { name }).await.is_err() {
-                engine.quit().await;
-                return;
-            }
-            while let Some(job) = job_rx.recv().await {
-                match job {
-                    Job::NewGame => {
-                        if let Err(e) = engine.new_game().await {
-                            let _ = ans_tx.send(Answer::Failed(e.to_string())).await;
-                            break;
-                        }
-                    }
-                    Job::Think { id, start, moves } => {
-                        let t0 = Instant::now();
-                        let result = engine
-                            .think(&start, &moves, movetime_ms)
-                            .await
-                            .map(|m| (m, t0.elapsed()))
-                            .map_err(|e| e.to_string());
-                        let failed = result.is_err();
-                        if ans_tx.send(Answer::Moved { id, result }).await.is_err() || failed {
-                            break;
-                        }
-                    }
-                }
-            }
-            engine.quit().await;
+        let (link, answers) = bridge::spawn(8, async move {
+            let mut engine =
+                UciEngine::start(&plan.spec, &plan.options, plan.limits, plan.timeouts, log)
+                    .await?;
+            engine.new_game().await?;
+            Ok(Task {
+                engine,
+                movetime_ms,
+            })
         });
         (
             UciBridge {
-                jobs: job_tx,
+                link,
                 thinking: None,
-                next_id: 1,
                 movetime_ms,
-                failed: None,
             },
-            ans_rx,
+            answers,
         )
     }
 
     /// Why the engine failed, once it has.
     pub fn failed(&self) -> Option<&str> {
-        self.failed.as_deref()
+        self.link.failed()
     }
 
     /// A game started (the device said `New Game`): `ucinewgame`; a search
     /// under way no longer counts.
     pub fn game_started(&mut self, _g: &GameStarted) {
         self.thinking = None;
-        if self.failed.is_none() && self.jobs.try_send(Job::NewGame).is_err() {
-            self.failed = Some("the engine task is gone".into());
+        if self.link.failed().is_none()
+            && let Err(why) = self.link.new_game()
+        {
+            self.link.set_failed(why);
         }
     }
 
@@ -293,7 +295,7 @@ impl UciBridge {
     /// called alike.
     pub fn our_turn<T: Timestamp>(&mut self, driver: &mut Driver<T>, now: T) -> Option<Report> {
         let _ = now;
-        if self.failed.is_some() || !(driver.is_our_turn() && driver.is_idle()) {
+        if self.link.failed().is_some() || !(driver.is_our_turn() && driver.is_idle()) {
             return None;
         }
         let position = *driver.position()?;
@@ -301,16 +303,10 @@ impl UciBridge {
             return None;
         }
         let start = *driver.start_position()?;
-        let id = self.next_id;
-        self.next_id += 1;
-        let job = Job::Think {
-            id,
-            start,
-            moves: driver.moves().to_vec(),
+        let id = match self.link.think((start, driver.moves().to_vec())) {
+            Ok(id) => id,
+            Err(why) => return Some(self.fail(why.into())),
         };
-        if self.jobs.try_send(job).is_err() {
-            return Some(self.fail("the engine task is gone".into()));
-        }
         self.thinking = Some((id, position));
         Some(Report::Asked {
             movetime_ms: self.movetime_ms,
@@ -356,9 +352,7 @@ impl UciBridge {
 
     fn fail(&mut self, why: String) -> Report {
         self.thinking = None;
-        if self.failed.is_none() {
-            self.failed = Some(why.clone());
-        }
+        self.link.set_failed(&why);
         Report::Failed { why }
     }
 }

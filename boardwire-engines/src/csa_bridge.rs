@@ -46,10 +46,11 @@ use csa_protocol::session::{Client, GameEnded, Outcome};
 use csa_protocol::types::{Side, Text};
 use tokio::sync::mpsc;
 
+use crate::bridge::{self, Link, TaskEngine};
 use crate::convert::floodgate_comment;
 use crate::line_engine::{Skipped, Timeouts};
 use crate::parse::Score;
-use crate::process::{EngineSpec, Limits};
+use crate::process::{EngineError, EngineSpec, Limits};
 use crate::time::{clocks, go};
 use crate::types::EngineOption;
 use crate::usi::{BestMove, EngineMessage, GameOver, Go};
@@ -102,16 +103,51 @@ impl BridgePlan {
     }
 }
 
-enum Job {
-    NewGame,
-    Think {
-        id: u64,
-        start: Box<Position>,
-        moves: Vec<Move>,
-        go: Go,
-        allowed: Duration,
-    },
-    GameOver(GameOver),
+/// What one search is asked with.
+pub(crate) struct Search {
+    start: Box<Position>,
+    moves: Vec<Move>,
+    go: Go,
+    allowed: Duration,
+}
+
+impl TaskEngine for UsiEngine {
+    type Search = Search;
+    type Found = Thought;
+    type Notice = GameOver;
+    type Answer = Answer;
+
+    fn started(&mut self) -> Answer {
+        Answer::Started {
+            name: self.name().map(str::to_owned),
+        }
+    }
+
+    fn failed(why: String) -> Answer {
+        Answer::Failed(why)
+    }
+
+    fn answered(id: u64, result: Result<Thought, String>) -> Answer {
+        Answer::Thought { id, result }
+    }
+
+    async fn new_game(&mut self) -> Result<(), EngineError> {
+        UsiEngine::new_game(self).await
+    }
+
+    async fn search(&mut self, _id: u64, s: Search) -> Option<Result<Thought, EngineError>> {
+        Some(self.think(&s.start, &s.moves, s.go, s.allowed).await)
+    }
+
+    async fn notice(&mut self, r: GameOver) {
+        // An engine that cannot be told is found out at the next
+        // `isready`.
+        let _ = self.game_over(r).await;
+    }
+
+    async fn quit(self) {
+        UsiEngine::quit(self).await;
+    }
 }
 
 /// What the engine task sends back.
@@ -205,9 +241,7 @@ fn score_words(score: Option<Score>) -> String {
 impl core::fmt::Display for Report {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
-            Report::Started { name } => {
-                write!(f, "engine {} ready", name.as_deref().unwrap_or("(no name)"))
-            }
+            Report::Started { name } => bridge::write_started(f, name.as_deref()),
             Report::Agreed => f.write_str("game agreed; engine told usinewgame"),
             Report::Rejected { why } => write!(f, "game rejected: {why}"),
             Report::Asked(g) => {
@@ -252,13 +286,11 @@ impl core::fmt::Display for Report {
 /// The engine's side of a CSA connection. See the module documentation.
 #[derive(Debug)]
 pub struct UsiBridge {
-    jobs: mpsc::Sender<Job>,
+    link: Link<UsiEngine>,
     /// The search we wait for.
     thinking: Option<u64>,
-    next_id: u64,
     margin_ms: u64,
     no_clock_byoyomi_ms: u64,
-    failed: Option<String>,
 }
 
 impl UsiBridge {
@@ -271,74 +303,24 @@ impl UsiBridge {
         plan: BridgePlan,
         log: Box<dyn FnMut(Skipped) + Send>,
     ) -> (UsiBridge, mpsc::Receiver<Answer>) {
-        let (job_tx, mut job_rx) = mpsc::channel::<Job>(8);
-        let (ans_tx, ans_rx) = mpsc::channel::<Answer>(8);
         let (margin_ms, no_clock_byoyomi_ms) = (plan.margin_ms, plan.no_clock_byoyomi_ms);
-        tokio::spawn(async move {
-            let mut engine =
-                match UsiEngine::start(&plan.spec, &plan.options, plan.limits, plan.timeouts, log)
-                    .await
-                {
-                    Ok(e) => e,
-                    Err(e) => {
-                        let _ = ans_tx.send(Answer::Failed(e.to_string())).await;
-                        return;
-                    }
-                };
-            let name = engine.name().map(str::to_owned);
-            if ans_tx.send(Answer::Started { name }).await.is_err() {
-                engine.quit().await;
-                return;
-            }
-            while let Some(job) = job_rx.recv().await {
-                match job {
-                    Job::NewGame => {
-                        if let Err(e) = engine.new_game().await {
-                            let _ = ans_tx.send(Answer::Failed(e.to_string())).await;
-                            break;
-                        }
-                    }
-                    Job::Think {
-                        id,
-                        start,
-                        moves,
-                        go,
-                        allowed,
-                    } => {
-                        let result = engine
-                            .think(&start, &moves, go, allowed)
-                            .await
-                            .map_err(|e| e.to_string());
-                        let failed = result.is_err();
-                        if ans_tx.send(Answer::Thought { id, result }).await.is_err() || failed {
-                            break;
-                        }
-                    }
-                    Job::GameOver(r) => {
-                        // An engine that cannot be told is found out at
-                        // the next `isready`.
-                        let _ = engine.game_over(r).await;
-                    }
-                }
-            }
-            engine.quit().await;
+        let (link, answers) = bridge::spawn(8, async move {
+            UsiEngine::start(&plan.spec, &plan.options, plan.limits, plan.timeouts, log).await
         });
         (
             UsiBridge {
-                jobs: job_tx,
+                link,
                 thinking: None,
-                next_id: 1,
                 margin_ms,
                 no_clock_byoyomi_ms,
-                failed: None,
             },
-            ans_rx,
+            answers,
         )
     }
 
     /// Why the engine failed, once it has.
     pub fn failed(&self) -> Option<&str> {
-        self.failed.as_deref()
+        self.link.failed()
     }
 
     /// A `Game_Summary` arrived (CSA `Event::GameSummary`): `AGREE` and
@@ -347,7 +329,7 @@ impl UsiBridge {
     /// `Event::BadStartPosition`) is [`Report::Rejected`] too.
     pub fn game_offered<I: Timestamp>(&mut self, client: &mut Client<I>, now: I) -> Report {
         self.thinking = None;
-        if let Some(why) = &self.failed {
+        if let Some(why) = self.link.failed() {
             let _ = client.reject(now);
             return Report::Rejected {
                 why: format!("the engine failed: {why}"),
@@ -358,8 +340,8 @@ impl UsiBridge {
                 why: format!("cannot agree: {e}"),
             };
         }
-        if self.jobs.try_send(Job::NewGame).is_err() {
-            return self.fail(client, "the engine task is gone".into(), now);
+        if let Err(why) = self.link.new_game() {
+            return self.fail(client, why.into(), now);
         }
         Report::Agreed
     }
@@ -373,7 +355,7 @@ impl UsiBridge {
             Outcome::Lost => GameOver::Lose,
             Outcome::Drawn | Outcome::Unknown => GameOver::Draw,
         };
-        let _ = self.jobs.try_send(Job::GameOver(r));
+        let _ = self.link.notice(r);
     }
 
     /// Call whenever the session is idle. On our turn with no search under
@@ -383,12 +365,10 @@ impl UsiBridge {
         if !client.is_our_turn() || self.thinking.is_some() {
             return None;
         }
-        if let Some(why) = &self.failed {
+        if let Some(why) = self.link.failed() {
+            let why = why.to_owned();
             let resigned = client.resign(now).is_ok();
-            return Some(Report::Failed {
-                why: why.clone(),
-                resigned,
-            });
+            return Some(Report::Failed { why, resigned });
         }
         let (Some(start), Some(side)) = (client.start_position(), client.side()) else {
             return None;
@@ -408,18 +388,16 @@ impl UsiBridge {
             Duration::from_millis(mine.remaining_ms.saturating_add(mine.byoyomi_ms))
                 .saturating_sub(RESIGN_LEAD)
         };
-        let id = self.next_id;
-        self.next_id += 1;
-        let job = Job::Think {
-            id,
+        let search = Search {
             start,
             moves: client.moves().to_vec(),
             go: g,
             allowed,
         };
-        if self.jobs.try_send(job).is_err() {
-            return Some(self.fail(client, "the engine task is gone".into(), now));
-        }
+        let id = match self.link.think(search) {
+            Ok(id) => id,
+            Err(why) => return Some(self.fail(client, why.into(), now)),
+        };
         self.thinking = Some(id);
         Some(Report::Asked(g))
     }
@@ -482,9 +460,7 @@ impl UsiBridge {
     /// The engine cannot go on: resign now on our turn, else at the next.
     fn fail<I: Timestamp>(&mut self, client: &mut Client<I>, why: String, now: I) -> Report {
         self.thinking = None;
-        if self.failed.is_none() {
-            self.failed = Some(why.clone());
-        }
+        self.link.set_failed(&why);
         let resigned = client.is_our_turn() && client.resign(now).is_ok();
         Report::Failed { why, resigned }
     }

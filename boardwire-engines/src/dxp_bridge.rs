@@ -36,10 +36,11 @@ use damexchange::session::{CommandError, Event, Follower, GameStarted, Initiator
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
+use crate::bridge::{self, Link, TaskEngine};
 use crate::hub::{HubMove, Level};
 use crate::hub_engine::HubEngine;
 use crate::line_engine::{Skipped, Timeouts};
-use crate::process::{EngineSpec, Limits};
+use crate::process::{EngineError, EngineSpec, Limits};
 use crate::types::EngineOption;
 
 /// One side's clock of a DXP game, as the GAMEREQ sets it
@@ -210,15 +211,74 @@ impl BridgePlan {
     }
 }
 
-enum Job {
-    NewGame,
-    Think {
-        id: u64,
-        start: Position,
-        moves: Vec<Move>,
-        level: Level,
-        allowed: Duration,
-    },
+/// What one search is asked with.
+struct Search {
+    start: Position,
+    moves: Vec<Move>,
+    level: Level,
+    allowed: Duration,
+}
+
+/// The engine task's side: the engine, the search that counts (0: none;
+/// a search that no longer does is stopped, a job that no longer does is
+/// skipped) and the `--option` names it does not list.
+struct Task {
+    engine: HubEngine,
+    current: watch::Receiver<u64>,
+    unknown: Vec<String>,
+}
+
+impl TaskEngine for Task {
+    type Search = Search;
+    type Found = (Move, Duration);
+    type Notice = core::convert::Infallible;
+    type Answer = Answer;
+
+    fn started(&mut self) -> Answer {
+        Answer::Started {
+            name: self.engine.name().map(str::to_owned),
+            unknown: core::mem::take(&mut self.unknown),
+        }
+    }
+
+    fn failed(why: String) -> Answer {
+        Answer::Failed(why)
+    }
+
+    fn answered(id: u64, result: Result<Self::Found, String>) -> Answer {
+        Answer::Moved { id, result }
+    }
+
+    async fn new_game(&mut self) -> Result<(), EngineError> {
+        self.engine.new_game().await
+    }
+
+    async fn search(&mut self, id: u64, s: Search) -> Option<Result<Self::Found, EngineError>> {
+        if *self.current.borrow_and_update() != id {
+            return None;
+        }
+        let t0 = Instant::now();
+        let r = self
+            .engine
+            .think_while_current(
+                &s.start,
+                &s.moves,
+                s.level,
+                s.allowed,
+                &mut self.current,
+                id,
+            )
+            .await;
+        Some(r.map(|m| (m, t0.elapsed())))
+    }
+
+    async fn notice(&mut self, notice: Self::Notice) {
+        match notice {}
+    }
+
+    async fn quit(self) {
+        self.engine.quit().await;
+    }
 }
 
 /// What the engine task sends back.
@@ -285,7 +345,7 @@ impl core::fmt::Display for Report {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             Report::Started { name, unknown } => {
-                write!(f, "engine {} ready", name.as_deref().unwrap_or("(no name)"))?;
+                bridge::write_started(f, name.as_deref())?;
                 if !unknown.is_empty() {
                     write!(
                         f,
@@ -324,14 +384,12 @@ impl core::fmt::Display for Report {
 /// The engine's side of a DXP connection. See the module documentation.
 #[derive(Debug)]
 pub struct HubBridge {
-    jobs: mpsc::Sender<Job>,
+    link: Link<Task>,
     current: watch::Sender<u64>,
     /// The search we wait for, when it was asked.
     thinking: Option<(u64, Instant)>,
-    next_id: u64,
     clock: Clock,
     no_clock: f64,
-    failed: Option<String>,
 }
 
 impl HubBridge {
@@ -344,94 +402,41 @@ impl HubBridge {
         plan: BridgePlan,
         log: Box<dyn FnMut(Skipped) + Send>,
     ) -> (HubBridge, mpsc::Receiver<Answer>) {
-        let (job_tx, mut job_rx) = mpsc::channel::<Job>(4);
         // The search that counts (0: none); a search that no longer does
         // is stopped, a job that no longer does is skipped.
-        let (current_tx, mut current_rx) = watch::channel(0u64);
-        let (ans_tx, ans_rx) = mpsc::channel::<Answer>(4);
+        let (current_tx, current) = watch::channel(0u64);
         let no_clock = plan.no_clock_move_time;
-        tokio::spawn(async move {
-            let mut engine =
-                match HubEngine::start(&plan.spec, &plan.options, plan.limits, plan.timeouts, log)
-                    .await
-                {
-                    Ok(e) => e,
-                    Err(e) => {
-                        let _ = ans_tx.send(Answer::Failed(e.to_string())).await;
-                        return;
-                    }
-                };
+        let (link, answers) = bridge::spawn(4, async move {
+            let engine =
+                HubEngine::start(&plan.spec, &plan.options, plan.limits, plan.timeouts, log)
+                    .await?;
             let unknown = plan
                 .options
                 .iter()
                 .filter(|o| !engine.params().iter().any(|p| p == o.name.as_str()))
                 .map(|o| o.name.as_str().to_owned())
                 .collect();
-            let name = engine.name().map(str::to_owned);
-            if ans_tx
-                .send(Answer::Started { name, unknown })
-                .await
-                .is_err()
-            {
-                engine.quit().await;
-                return;
-            }
-            while let Some(job) = job_rx.recv().await {
-                match job {
-                    Job::NewGame => {
-                        if let Err(e) = engine.new_game().await {
-                            let _ = ans_tx.send(Answer::Failed(e.to_string())).await;
-                            break;
-                        }
-                    }
-                    Job::Think {
-                        id,
-                        start,
-                        moves,
-                        level,
-                        allowed,
-                    } => {
-                        if *current_rx.borrow_and_update() != id {
-                            continue;
-                        }
-                        let t0 = Instant::now();
-                        let r = engine
-                            .think_while_current(
-                                &start,
-                                &moves,
-                                level,
-                                allowed,
-                                &mut current_rx,
-                                id,
-                            )
-                            .await;
-                        let failed = r.is_err();
-                        let result = r.map(|m| (m, t0.elapsed())).map_err(|e| e.to_string());
-                        if ans_tx.send(Answer::Moved { id, result }).await.is_err() || failed {
-                            break;
-                        }
-                    }
-                }
-            }
-            engine.quit().await;
+            Ok(Task {
+                engine,
+                current,
+                unknown,
+            })
         });
         (
             HubBridge {
-                jobs: job_tx,
+                link,
                 current: current_tx,
                 thinking: None,
-                next_id: 1,
                 clock: Clock::new(0, 0),
                 no_clock,
-                failed: None,
             },
-            ans_rx,
+            answers,
         )
     }
 
     /// Why the engine failed, once it has.
     pub fn failed(&self) -> Option<&str> {
-        self.failed.as_deref()
+        self.link.failed()
     }
 
     /// Our clock in the current game.
@@ -443,8 +448,10 @@ impl HubBridge {
     pub fn game_started(&mut self, g: &GameStarted) {
         self.drop_search();
         self.clock = Clock::new(g.minutes, g.moves);
-        if self.failed.is_none() && self.jobs.try_send(Job::NewGame).is_err() {
-            self.failed = Some("the engine task is gone".into());
+        if self.link.failed().is_none()
+            && let Err(why) = self.link.new_game()
+        {
+            self.link.set_failed(why);
         }
     }
 
@@ -476,10 +483,10 @@ impl HubBridge {
         if !s.is_our_turn() || self.thinking.is_some() {
             return None;
         }
-        if let Some(why) = &self.failed {
+        if let Some(why) = self.link.failed() {
             let _ = s.end_game(GameEndReason::SenderLoses, now);
             return Some(Report::Failed {
-                why: why.clone(),
+                why: why.to_owned(),
                 resigned: true,
             });
         }
@@ -493,19 +500,17 @@ impl HubBridge {
             Some(left) => left.max(Duration::from_millis(100)),
             None => Duration::from_secs_f64(self.no_clock.max(0.0)),
         };
-        let id = self.next_id;
-        self.next_id += 1;
-        self.current.send_replace(id);
-        let job = Job::Think {
-            id,
+        self.current.send_replace(self.link.next_id());
+        let search = Search {
             start,
             moves: s.moves().to_vec(),
             level,
             allowed,
         };
-        if self.jobs.try_send(job).is_err() {
-            return Some(self.fail(s, "the engine task is gone".into(), now));
-        }
+        let id = match self.link.think(search) {
+            Ok(id) => id,
+            Err(why) => return Some(self.fail(s, why.into(), now)),
+        };
         self.thinking = Some((id, Instant::now()));
         Some(Report::Asked(level))
     }
@@ -550,9 +555,7 @@ impl HubBridge {
     /// The engine cannot go on: resign now on our turn, else at the next.
     fn fail<S: DxpGame>(&mut self, s: &mut S, why: String, now: std::time::Instant) -> Report {
         self.drop_search();
-        if self.failed.is_none() {
-            self.failed = Some(why.clone());
-        }
+        self.link.set_failed(&why);
         let resigned = s.is_our_turn() && s.end_game(GameEndReason::SenderLoses, now).is_ok();
         Report::Failed { why, resigned }
     }

@@ -35,6 +35,7 @@
 //! Engine output is decoded without allocating (`decode` borrows the
 //! line); encoders cannot fail (texts are validated when made).
 
+mod bridge;
 pub mod citrine_bridge;
 pub mod convert;
 pub mod csa_bridge;
