@@ -42,8 +42,10 @@ pub(crate) trait TaskEngine: Sized + Send + 'static {
         search: Self::Search,
     ) -> impl Future<Output = Option<Result<Self::Found, EngineError>>> + Send;
     /// Tells the engine `notice`; an engine that cannot be told is found
-    /// out at its next exchange.
-    fn notice(&mut self, notice: Self::Notice) -> impl Future<Output = ()> + Send;
+    /// out at its next exchange. By default nothing is said.
+    fn notice(&mut self, notice: Self::Notice) -> impl Future<Output = ()> + Send {
+        async move { drop(notice) }
+    }
     /// `quit`, the process killed after 2 s.
     fn quit(self) -> impl Future<Output = ()> + Send;
 }
@@ -196,4 +198,20 @@ pub(crate) fn write_started(
     name: Option<&str>,
 ) -> core::fmt::Result {
     write!(f, "engine {} ready", name.unwrap_or("(no name)"))
+}
+
+/// `engine failed: WHY; we resign (RESIGNATION)` (or `at our turn`), the
+/// `Report::Failed` line of the bridges that can resign.
+pub(crate) fn write_failed(
+    f: &mut core::fmt::Formatter<'_>,
+    why: &str,
+    resigned: bool,
+    resignation: &str,
+) -> core::fmt::Result {
+    write!(f, "engine failed: {why}")?;
+    if resigned {
+        write!(f, "; we resign ({resignation})")
+    } else {
+        f.write_str("; we resign at our turn")
+    }
 }

@@ -87,22 +87,16 @@ impl BridgePlan {
     }
 }
 
-/// The engine task's side: the engine and its `movetime`.
-struct Task {
-    engine: UciEngine,
-    movetime_ms: u64,
-}
-
-impl TaskEngine for Task {
-    /// The start position and the moves since.
-    type Search = (Position, Vec<Move>);
+impl TaskEngine for UciEngine {
+    /// The start position, the moves since and the `movetime`.
+    type Search = (Position, Vec<Move>, u64);
     type Found = (Option<Move>, Duration);
     type Notice = core::convert::Infallible;
     type Answer = Answer;
 
     fn started(&mut self) -> Answer {
         Answer::Started {
-            name: self.engine.name().map(str::to_owned),
+            name: self.name().map(str::to_owned),
         }
     }
 
@@ -115,25 +109,21 @@ impl TaskEngine for Task {
     }
 
     async fn new_game(&mut self) -> Result<(), EngineError> {
-        self.engine.new_game().await
+        UciEngine::new_game(self).await
     }
 
     async fn search(
         &mut self,
         _id: u64,
-        (start, moves): Self::Search,
+        (start, moves, movetime_ms): Self::Search,
     ) -> Option<Result<Self::Found, EngineError>> {
         let t0 = Instant::now();
-        let result = self.engine.think(&start, &moves, self.movetime_ms).await;
+        let result = self.think(&start, &moves, movetime_ms).await;
         Some(result.map(|m| (m, t0.elapsed())))
     }
 
-    async fn notice(&mut self, notice: Self::Notice) {
-        match notice {}
-    }
-
     async fn quit(self) {
-        self.engine.quit().await;
+        UciEngine::quit(self).await;
     }
 }
 
@@ -220,7 +210,7 @@ impl core::fmt::Display for Report {
 /// The engine's side of a Citrine game. See the module documentation.
 #[derive(Debug)]
 pub struct UciBridge {
-    link: Link<Task>,
+    link: Link<UciEngine>,
     /// The search we wait for, and the position it is about.
     thinking: Option<(u64, Position)>,
     movetime_ms: u64,
@@ -244,10 +234,7 @@ impl UciBridge {
                 UciEngine::start(&plan.spec, &plan.options, plan.limits, plan.timeouts, log)
                     .await?;
             engine.new_game().await?;
-            Ok(Task {
-                engine,
-                movetime_ms,
-            })
+            Ok(engine)
         });
         (
             UciBridge {
@@ -303,7 +290,10 @@ impl UciBridge {
             return None;
         }
         let start = *driver.start_position()?;
-        let id = match self.link.think((start, driver.moves().to_vec())) {
+        let id = match self
+            .link
+            .think((start, driver.moves().to_vec(), self.movetime_ms))
+        {
             Ok(id) => id,
             Err(why) => return Some(self.fail(why.into())),
         };

@@ -270,14 +270,7 @@ impl core::fmt::Display for Report {
                 "engine: bestmove win in {:.3} s; the engine declares a win (%KACHI)",
                 took.as_secs_f64()
             ),
-            Report::Failed { why, resigned } => {
-                write!(f, "engine failed: {why}")?;
-                f.write_str(if *resigned {
-                    "; we resign (%TORYO)"
-                } else {
-                    "; we resign at our turn"
-                })
-            }
+            Report::Failed { why, resigned } => bridge::write_failed(f, why, *resigned, "%TORYO"),
             Report::Stale => f.write_str("engine answer to an old position dropped"),
         }
     }

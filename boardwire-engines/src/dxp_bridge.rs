@@ -272,10 +272,6 @@ impl TaskEngine for Task {
         Some(r.map(|m| (m, t0.elapsed())))
     }
 
-    async fn notice(&mut self, notice: Self::Notice) {
-        match notice {}
-    }
-
     async fn quit(self) {
         self.engine.quit().await;
     }
@@ -369,12 +365,7 @@ impl core::fmt::Display for Report {
             }
             Report::NoMove => f.write_str("we have no legal move: we lose (GAMEEND 1)"),
             Report::Failed { why, resigned } => {
-                write!(f, "engine failed: {why}")?;
-                f.write_str(if *resigned {
-                    "; we resign (GAMEEND 1)"
-                } else {
-                    "; we resign at our turn"
-                })
+                bridge::write_failed(f, why, *resigned, "GAMEEND 1")
             }
             Report::Stale => f.write_str("engine answer to an old position dropped"),
         }
