@@ -25,13 +25,27 @@ fn for_random_bytes(seed: u64, mut check: impl FnMut(&mut Unstructured<'_>)) {
     }
 }
 
+/// A generated `T` whose text (`Display`) reads back (`read`) as itself;
+/// returns it with its text.
+fn printed<'a, T, E>(
+    u: &mut Unstructured<'a>,
+    read: impl FnOnce(&str) -> Result<T, E>,
+) -> (T, String)
+where
+    T: Arbitrary<'a> + Clone + std::fmt::Display + PartialEq + std::fmt::Debug,
+    E: PartialEq + std::fmt::Debug,
+{
+    let value = T::arbitrary(u).unwrap();
+    let text = value.to_string();
+    assert_eq!(read(&text), Ok(value.clone()), "{text}");
+    (value, text)
+}
+
 #[test]
 fn draughts_values() {
     let mut deep = 0;
     for_random_bytes(1, |u| {
-        let pos = draughts::Position::arbitrary(u).unwrap();
-        let fen = pos.to_string();
-        assert_eq!(fen.parse::<draughts::Position>(), Ok(pos), "{fen}");
+        let (pos, fen) = printed(u, str::parse::<draughts::Position>);
         if pos != draughts::Position::startpos() {
             deep += 1;
         }
@@ -39,9 +53,7 @@ fn draughts_values() {
         assert!((1..=50).contains(&sq.number()));
         let set = draughts::SquareSet::arbitrary(u).unwrap();
         assert!(set.iter().all(|s| (1..=50).contains(&s.number())));
-        let pdn = draughts::PdnMove::arbitrary(u).unwrap();
-        let text = pdn.to_string();
-        assert_eq!(text.parse::<draughts::PdnMove>(), Ok(pdn), "{text}");
+        let (pdn, text) = printed(u, str::parse::<draughts::PdnMove>);
         if let Ok(mv) = pos.resolve_move(&pdn) {
             assert!(pos.legal_moves().contains(&mv), "{fen} {text}");
         }
@@ -56,9 +68,7 @@ fn draughts_values() {
 fn chess_values() {
     let mut deep = 0;
     for_random_bytes(2, |u| {
-        let pos = chess::Position::arbitrary(u).unwrap();
-        let fen = pos.to_string();
-        assert_eq!(fen.parse::<chess::Position>(), Ok(pos), "{fen}");
+        let (pos, fen) = printed(u, str::parse::<chess::Position>);
         if pos.fullmove_number() > 10 {
             deep += 1;
         }
@@ -68,9 +78,7 @@ fn chess_values() {
             pos.legal_moves().contains(&mv),
             "{fen} {mv}"
         );
-        let uci = chess::UciMove::arbitrary(u).unwrap();
-        let text = uci.to_string();
-        assert_eq!(text.parse::<chess::UciMove>(), Ok(uci), "{text}");
+        let (uci, text) = printed(u, str::parse::<chess::UciMove>);
         match uci.to_move(&pos) {
             Ok(mv) => assert!(pos.legal_moves().contains(&mv)),
             Err(_) => assert!(!pos.legal_moves().iter().any(|m| m.to_string() == text)),
@@ -85,15 +93,11 @@ fn chess_values() {
 fn shogi_values() {
     let mut deep = 0;
     for_random_bytes(3, |u| {
-        let pos = shogi::Position::arbitrary(u).unwrap();
-        let sfen = pos.to_string();
-        assert_eq!(shogi::Position::from_sfen(&sfen), Ok(pos), "{sfen}");
+        let (pos, sfen) = printed(u, shogi::Position::from_sfen);
         if pos.move_number() > 20 {
             deep += 1;
         }
-        let mv = shogi::Move::arbitrary(u).unwrap();
-        let usi = mv.to_string();
-        assert_eq!(shogi::Move::from_usi(&usi), Ok(mv), "{usi}");
+        let (mv, usi) = printed(u, shogi::Move::from_usi);
         assert_eq!(
             pos.is_legal(mv),
             pos.legal_moves().contains(&mv),

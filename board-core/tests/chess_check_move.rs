@@ -98,236 +98,83 @@ fn check_move_is_ok_exactly_for_the_legal_moves() {
     }
 }
 
-fn reason(fen: &str, m: Move) -> IllegalReason {
-    pos(fen)
-        .check_move(m)
-        .expect_err(&format!("{m:?} in {fen}"))
-}
-
 #[test]
 fn the_reasons_of_hand_picked_refusals() {
+    use CastlingProblem::{Blocked, InCheck, IntoCheck, NoRight, ThroughCheck, WrongSquares};
+    use CastlingSide::{KingSide, QueenSide};
+    use IllegalReason::{NoPiece, NotAPromotion, OpponentPiece, PromotionMissing};
     use MoveKind::{Castle, EnPassant, Normal, Promotion};
     use PieceKind::{King, Knight, Pawn, Queen, Rook};
-    let king_side = Castle(CastlingSide::KingSide);
-    let queen_side = Castle(CastlingSide::QueenSide);
-    let castling = |side, problem| IllegalReason::Castling { side, problem };
-
-    assert_eq!(pos(START).check_move(mv("e2", "e4", Normal)), Ok(()));
-    assert_eq!(
-        reason(START, mv("e3", "e4", Normal)),
-        IllegalReason::NoPiece
-    );
-    assert_eq!(
-        reason(START, mv("e7", "e5", Normal)),
-        IllegalReason::OpponentPiece
-    );
-    assert_eq!(
-        reason(START, mv("g1", "f3", EnPassant)),
-        IllegalReason::WrongKind {
-            kind: Knight,
-            move_kind: EnPassant
-        }
-    );
-    assert_eq!(
-        reason(START, mv("a1", "a3", king_side)),
-        IllegalReason::WrongKind {
-            kind: Rook,
-            move_kind: king_side
-        }
-    );
-    assert_eq!(
-        reason(START, mv("b1", "c3", Promotion(Queen))),
-        IllegalReason::WrongKind {
-            kind: Knight,
-            move_kind: Promotion(Queen)
-        }
-    );
-    assert_eq!(
-        reason(START, mv("e2", "e5", Normal)),
-        IllegalReason::NoSuchMove {
-            kind: Pawn,
-            in_check: false
-        }
-    );
-    // Onto its own piece.
-    assert_eq!(
-        reason(START, mv("e1", "e2", Normal)),
-        IllegalReason::NoSuchMove {
-            kind: King,
-            in_check: false
-        }
-    );
-    assert_eq!(
-        reason(START, mv("e2", "e4", Promotion(Queen))),
-        IllegalReason::NotAPromotion
-    );
-    assert_eq!(
-        reason(START, mv("e2", "e4", EnPassant)),
-        IllegalReason::KindMismatch {
-            given: EnPassant,
-            legal: Normal
-        }
-    );
-    assert_eq!(
-        reason(START, mv("e1", "g1", king_side)),
-        castling(
-            CastlingSide::KingSide,
-            CastlingProblem::Blocked { square: Square::F1 }
-        )
-    );
-
-    // Kiwipete: both castlings legal; the same squares with other flags.
-    let kiwi = pos(KIWIPETE);
-    assert_eq!(kiwi.check_move(mv("e1", "g1", king_side)), Ok(()));
-    assert_eq!(kiwi.check_move(mv("e1", "c1", queen_side)), Ok(()));
-    assert_eq!(
-        reason(KIWIPETE, mv("e1", "g1", Normal)),
-        IllegalReason::KindMismatch {
-            given: Normal,
-            legal: king_side
-        }
-    );
-    assert_eq!(
-        reason(KIWIPETE, mv("e1", "g1", queen_side)),
-        IllegalReason::KindMismatch {
-            given: queen_side,
-            legal: king_side
-        }
-    );
-    assert_eq!(
-        reason(KIWIPETE, mv("e1", "f1", king_side)),
-        IllegalReason::KindMismatch {
-            given: king_side,
-            legal: Normal
-        }
-    );
-    assert_eq!(
-        reason(KIWIPETE, mv("e1", "e3", king_side)),
-        castling(CastlingSide::KingSide, CastlingProblem::WrongSquares)
-    );
-
-    assert_eq!(
-        reason(PINNED, mv("e2", "f4", Normal)),
-        IllegalReason::LeavesKingInCheck {
-            kind: Knight,
-            pinned: true,
-            in_check: false
-        }
-    );
-    assert_eq!(
-        reason(IN_CHECK, mv("g1", "f3", Normal)),
-        IllegalReason::LeavesKingInCheck {
-            kind: Knight,
-            pinned: false,
-            in_check: true
-        }
-    );
-    // Along the checking rook's line, also away from it (f1: the king
-    // does not shield f1 from the rook).
-    for to in ["d1", "f1"] {
-        assert_eq!(
-            reason(IN_CHECK, mv("e1", to, Normal)),
-            IllegalReason::LeavesKingInCheck {
-                kind: King,
-                pinned: false,
-                in_check: true
-            }
-        );
+    let king_side = Castle(KingSide);
+    let queen_side = Castle(QueenSide);
+    let castling = |side, problem| Err(IllegalReason::Castling { side, problem });
+    let wrong_kind = |kind, move_kind| Err(IllegalReason::WrongKind { kind, move_kind });
+    let no_such = |kind| {
+        Err(IllegalReason::NoSuchMove {
+            kind,
+            in_check: false,
+        })
+    };
+    let mismatch = |given, legal| Err(IllegalReason::KindMismatch { given, legal });
+    let leaves = |kind, pinned, in_check| {
+        Err(IllegalReason::LeavesKingInCheck {
+            kind,
+            pinned,
+            in_check,
+        })
+    };
+    let illegal = Err;
+    #[rustfmt::skip]
+    let cases = [
+        (START, "e2", "e4", Normal, Ok(())),
+        (START, "e3", "e4", Normal, illegal(NoPiece)),
+        (START, "e7", "e5", Normal, illegal(OpponentPiece)),
+        (START, "g1", "f3", EnPassant, wrong_kind(Knight, EnPassant)),
+        (START, "a1", "a3", king_side, wrong_kind(Rook, king_side)),
+        (START, "b1", "c3", Promotion(Queen), wrong_kind(Knight, Promotion(Queen))),
+        (START, "e2", "e5", Normal, no_such(Pawn)),
+        // Onto its own piece.
+        (START, "e1", "e2", Normal, no_such(King)),
+        (START, "e2", "e4", Promotion(Queen), illegal(NotAPromotion)),
+        (START, "e2", "e4", EnPassant, mismatch(EnPassant, Normal)),
+        (START, "e1", "g1", king_side, castling(KingSide, Blocked { square: Square::F1 })),
+        // Kiwipete: both castlings legal; the same squares with other flags.
+        (KIWIPETE, "e1", "g1", king_side, Ok(())),
+        (KIWIPETE, "e1", "c1", queen_side, Ok(())),
+        (KIWIPETE, "e1", "g1", Normal, mismatch(Normal, king_side)),
+        (KIWIPETE, "e1", "g1", queen_side, mismatch(queen_side, king_side)),
+        (KIWIPETE, "e1", "f1", king_side, mismatch(king_side, Normal)),
+        (KIWIPETE, "e1", "e3", king_side, castling(KingSide, WrongSquares)),
+        (PINNED, "e2", "f4", Normal, leaves(Knight, true, false)),
+        (IN_CHECK, "g1", "f3", Normal, leaves(Knight, false, true)),
+        // Along the checking rook's line, also away from it (f1: the king
+        // does not shield f1 from the rook).
+        (IN_CHECK, "e1", "d1", Normal, leaves(King, false, true)),
+        (IN_CHECK, "e1", "f1", Normal, leaves(King, false, true)),
+        (IN_CHECK, "e1", "e2", Normal, Ok(())),
+        (IN_CHECK, "e1", "g1", king_side, castling(KingSide, NoRight)),
+        (EN_PASSANT, "e5", "d6", EnPassant, Ok(())),
+        (EN_PASSANT, "e5", "d6", Normal, mismatch(Normal, EnPassant)),
+        (EN_PASSANT, "e5", "e6", EnPassant, mismatch(EnPassant, Normal)),
+        (EN_PASSANT, "e5", "f6", EnPassant, no_such(Pawn)),
+        // The position keeps no en passant square when no capture is legal,
+        // so the discovered-check capture is reported as no such move.
+        (EP_DISCOVERED, "d4", "e3", EnPassant, no_such(Pawn)),
+        (THROUGH_CHECK, "e1", "g1", king_side, castling(KingSide, ThroughCheck { square: Square::F1 })),
+        (THROUGH_CHECK, "e1", "c1", queen_side, Ok(())),
+        (INTO_CHECK, "e1", "g1", king_side, castling(KingSide, IntoCheck { square: Square::G1 })),
+        (CASTLE_IN_CHECK, "e1", "c1", queen_side, castling(QueenSide, InCheck)),
+        (B1_ATTACKED, "e1", "c1", queen_side, Ok(())),
+        (B1_BLOCKED, "e1", "c1", queen_side, castling(QueenSide, Blocked { square: Square::B1 })),
+        (PROMOTION, "d7", "d8", Normal, illegal(PromotionMissing)),
+        (PROMOTION, "e7", "f8", Normal, illegal(PromotionMissing)),
+        (PROMOTION, "e7", "f8", Promotion(Knight), Ok(())),
+        (PROMOTION, "a1", "a2", Promotion(Queen), wrong_kind(King, Promotion(Queen))),
+    ];
+    for (fen, from, to, kind, want) in cases {
+        let m = mv(from, to, kind);
+        assert_eq!(pos(fen).check_move(m), want, "{m:?} in {fen}");
     }
-    assert_eq!(pos(IN_CHECK).check_move(mv("e1", "e2", Normal)), Ok(()));
-    assert_eq!(
-        reason(IN_CHECK, mv("e1", "g1", king_side)),
-        castling(CastlingSide::KingSide, CastlingProblem::NoRight)
-    );
-
-    assert_eq!(
-        pos(EN_PASSANT).check_move(mv("e5", "d6", EnPassant)),
-        Ok(())
-    );
-    assert_eq!(
-        reason(EN_PASSANT, mv("e5", "d6", Normal)),
-        IllegalReason::KindMismatch {
-            given: Normal,
-            legal: EnPassant
-        }
-    );
-    assert_eq!(
-        reason(EN_PASSANT, mv("e5", "e6", EnPassant)),
-        IllegalReason::KindMismatch {
-            given: EnPassant,
-            legal: Normal
-        }
-    );
-    assert_eq!(
-        reason(EN_PASSANT, mv("e5", "f6", EnPassant)),
-        IllegalReason::NoSuchMove {
-            kind: Pawn,
-            in_check: false
-        }
-    );
-    // The position keeps no en passant square when no capture is legal,
-    // so the discovered-check capture is reported as no such move.
-    assert_eq!(
-        reason(EP_DISCOVERED, mv("d4", "e3", EnPassant)),
-        IllegalReason::NoSuchMove {
-            kind: Pawn,
-            in_check: false
-        }
-    );
-
-    assert_eq!(
-        reason(THROUGH_CHECK, mv("e1", "g1", king_side)),
-        castling(
-            CastlingSide::KingSide,
-            CastlingProblem::ThroughCheck { square: Square::F1 }
-        )
-    );
-    assert_eq!(
-        pos(THROUGH_CHECK).check_move(mv("e1", "c1", queen_side)),
-        Ok(())
-    );
-    assert_eq!(
-        reason(INTO_CHECK, mv("e1", "g1", king_side)),
-        castling(
-            CastlingSide::KingSide,
-            CastlingProblem::IntoCheck { square: Square::G1 }
-        )
-    );
-    assert_eq!(
-        reason(CASTLE_IN_CHECK, mv("e1", "c1", queen_side)),
-        castling(CastlingSide::QueenSide, CastlingProblem::InCheck)
-    );
-    assert_eq!(
-        pos(B1_ATTACKED).check_move(mv("e1", "c1", queen_side)),
-        Ok(())
-    );
-    assert_eq!(
-        reason(B1_BLOCKED, mv("e1", "c1", queen_side)),
-        castling(
-            CastlingSide::QueenSide,
-            CastlingProblem::Blocked { square: Square::B1 }
-        )
-    );
-
-    assert_eq!(
-        reason(PROMOTION, mv("d7", "d8", Normal)),
-        IllegalReason::PromotionMissing
-    );
-    assert_eq!(
-        reason(PROMOTION, mv("e7", "f8", Normal)),
-        IllegalReason::PromotionMissing
-    );
-    assert_eq!(
-        pos(PROMOTION).check_move(mv("e7", "f8", Promotion(Knight))),
-        Ok(())
-    );
-    assert_eq!(
-        reason(PROMOTION, mv("a1", "a2", Promotion(Queen))),
-        IllegalReason::WrongKind {
-            kind: King,
-            move_kind: Promotion(Queen)
-        }
-    );
 }
 
 #[test]

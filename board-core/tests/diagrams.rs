@@ -3,6 +3,30 @@
 //! Laws 2.3, draughts squares 1..=20 Black and 31..=50 White, shogi the
 //! USI `startpos`), and a few positions that show the other symbols.
 
+use core::fmt::{Debug, Display};
+use core::str::FromStr;
+
+/// Checks the diagram of `pos` against `expected`; returns its plain form.
+fn start_diagram(pos: impl Display, expected: &str) -> String {
+    assert_eq!(format!("{pos:#}"), expected);
+    pos.to_string()
+}
+
+/// Each `(line, text)`: line `line` (0-based) of the diagram of the
+/// position `fen` reads as (a `P`) is `text`.
+fn diagram_has<P>(fen: &str, lines: &[(usize, &str)])
+where
+    P: FromStr + Display,
+    P::Err: Debug,
+{
+    let pos: P = fen.parse().unwrap();
+    let d = format!("{pos:#}");
+    let got: Vec<&str> = d.lines().collect();
+    for &(i, text) in lines {
+        assert_eq!(got[i], text, "line {i} of {fen}");
+    }
+}
+
 #[test]
 fn chess_start_position() {
     let expected = "  +-----------------+
@@ -18,25 +42,23 @@ fn chess_start_position() {
     a b c d e f g h
 white to move";
     let pos = board_core::chess::Position::startpos();
-    assert_eq!(format!("{pos:#}"), expected);
     // The plain form stays FEN.
     assert_eq!(
-        pos.to_string(),
+        start_diagram(pos, expected),
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     );
 }
 
 #[test]
 fn chess_after_e4_black_to_move() {
-    let pos: board_core::chess::Position =
-        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
-            .parse()
-            .unwrap();
-    let d = format!("{pos:#}");
-    let lines: Vec<&str> = d.lines().collect();
-    assert_eq!(lines[5], "4 | . . . . P . . . |");
-    assert_eq!(lines[7], "2 | P P P P . P P P |");
-    assert_eq!(lines[11], "black to move");
+    diagram_has::<board_core::chess::Position>(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        &[
+            (5, "4 | . . . . P . . . |"),
+            (7, "2 | P P P P . P P P |"),
+            (11, "black to move"),
+        ],
+    );
 }
 
 #[test]
@@ -56,29 +78,30 @@ fn draughts_start_position() {
 +---------------------+   +-------------------------------+
 white to move";
     let pos = board_core::draughts::Position::startpos();
-    assert_eq!(format!("{pos:#}"), expected);
-    assert!(pos.to_string().starts_with("W:W31,"));
+    assert!(start_diagram(pos, expected).starts_with("W:W31,"));
 }
 
 #[test]
 fn draughts_kings_and_black_to_move() {
     // A white king on 1, a black king on 50, a black man on 28.
-    let pos: board_core::draughts::Position = "B:WK1:BK50,28".parse().unwrap();
-    let d = format!("{pos:#}");
-    let lines: Vec<&str> = d.lines().collect();
-    assert_eq!(
-        lines[1],
-        "|   W   .   .   .   . |   |     1     2     3     4     5 |"
+    diagram_has::<board_core::draughts::Position>(
+        "B:WK1:BK50,28",
+        &[
+            (
+                1,
+                "|   W   .   .   .   . |   |     1     2     3     4     5 |",
+            ),
+            (
+                6,
+                "| .   .   b   .   .   |   | 26    27    28    29    30    |",
+            ),
+            (
+                10,
+                "| .   .   .   .   B   |   | 46    47    48    49    50    |",
+            ),
+            (12, "black to move"),
+        ],
     );
-    assert_eq!(
-        lines[6],
-        "| .   .   b   .   .   |   | 26    27    28    29    30    |"
-    );
-    assert_eq!(
-        lines[10],
-        "| .   .   .   .   B   |   | 46    47    48    49    50    |"
-    );
-    assert_eq!(lines[12], "black to move");
 }
 
 #[test]
@@ -100,9 +123,8 @@ gote (w) in hand: -
 sente (b) in hand: -
 sente (b) to move";
     let pos = board_core::shogi::Position::startpos();
-    assert_eq!(format!("{pos:#}"), expected);
     assert_eq!(
-        pos.to_string(),
+        start_diagram(pos, expected),
         "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
     );
 }
@@ -111,19 +133,20 @@ sente (b) to move";
 fn shogi_hands_and_promoted_pieces() {
     // Sente's bishop has taken on 2b and promoted (8h2b+), gote to move:
     // sente holds a bishop, the horse stands on 2b.
-    let pos: board_core::shogi::Position =
-        "lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4"
-            .parse()
-            .unwrap();
-    let d = format!("{pos:#}");
-    let lines: Vec<&str> = d.lines().collect();
-    assert_eq!(lines[0], "gote (w) in hand: -");
-    assert_eq!(lines[4], "  |  .  r  .  .  .  .  . +B  . | b");
-    assert_eq!(lines[13], "sente (b) in hand: B");
-    assert_eq!(lines[14], "gote (w) to move");
-    let pos: board_core::shogi::Position = "4k4/9/9/9/9/9/9/9/4K4 b RG2Pbs3p 1".parse().unwrap();
-    let d = format!("{pos:#}");
-    let lines: Vec<&str> = d.lines().collect();
-    assert_eq!(lines[0], "gote (w) in hand: b s 3p");
-    assert_eq!(lines[13], "sente (b) in hand: R G 2P");
+    diagram_has::<board_core::shogi::Position>(
+        "lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4",
+        &[
+            (0, "gote (w) in hand: -"),
+            (4, "  |  .  r  .  .  .  .  . +B  . | b"),
+            (13, "sente (b) in hand: B"),
+            (14, "gote (w) to move"),
+        ],
+    );
+    diagram_has::<board_core::shogi::Position>(
+        "4k4/9/9/9/9/9/9/9/4K4 b RG2Pbs3p 1",
+        &[
+            (0, "gote (w) in hand: b s 3p"),
+            (13, "sente (b) in hand: R G 2P"),
+        ],
+    );
 }

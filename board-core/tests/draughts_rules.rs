@@ -262,38 +262,30 @@ fn pdn_move_text() {
 
 #[test]
 fn pdn_move_syntax_errors() {
+    use ParseMoveError::{
+        Empty, ExpectedSquare, InvalidSeparator, MissingDestination, QuietMoveTooLong,
+        SquareOutOfRange, TooManySquares,
+    };
     let e = |s: &str| s.parse::<PdnMove>().unwrap_err();
-    assert_eq!(e(""), ParseMoveError::Empty);
-    // "32" is two bytes: the separator was expected at byte 2.
-    assert_eq!(e("32"), ParseMoveError::MissingDestination { offset: 2 });
-    assert_eq!(e(" 32 "), ParseMoveError::MissingDestination { offset: 3 });
-    assert_eq!(e("32-"), ParseMoveError::ExpectedSquare { offset: 3 });
-    assert_eq!(
-        e("32-51"),
-        ParseMoveError::SquareOutOfRange {
-            number: 51,
-            offset: 3
-        }
-    );
-    assert_eq!(
-        e("0-5"),
-        ParseMoveError::SquareOutOfRange {
-            number: 0,
-            offset: 0
-        }
-    );
-    assert_eq!(
-        e("32-28x19"),
-        ParseMoveError::InvalidSeparator { offset: 5 }
-    );
-    assert_eq!(e("32/28"), ParseMoveError::InvalidSeparator { offset: 2 });
-    assert_eq!(
-        e("32-28-23"),
-        ParseMoveError::QuietMoveTooLong { offset: 6 }
-    );
-    assert_eq!(e("a-b"), ParseMoveError::ExpectedSquare { offset: 0 });
     let long = std::iter::repeat_n("1", 60).collect::<Vec<_>>().join("x");
-    assert_eq!(e(&long), ParseMoveError::TooManySquares { offset: 102 });
+    #[rustfmt::skip]
+    let cases = [
+        ("", Empty),
+        // "32" is two bytes: the separator was expected at byte 2.
+        ("32", MissingDestination { offset: 2 }),
+        (" 32 ", MissingDestination { offset: 3 }),
+        ("32-", ExpectedSquare { offset: 3 }),
+        ("32-51", SquareOutOfRange { number: 51, offset: 3 }),
+        ("0-5", SquareOutOfRange { number: 0, offset: 0 }),
+        ("32-28x19", InvalidSeparator { offset: 5 }),
+        ("32/28", InvalidSeparator { offset: 2 }),
+        ("32-28-23", QuietMoveTooLong { offset: 6 }),
+        ("a-b", ExpectedSquare { offset: 0 }),
+        (&long, TooManySquares { offset: 102 }),
+    ];
+    for (text, want) in cases {
+        assert_eq!(e(text), want, "{text:?}");
+    }
     assert_eq!(" 32-28 ".parse::<PdnMove>().unwrap().to_string(), "32-28");
     assert_eq!(e(" 32-51").offset(), Some(4));
     assert_eq!(

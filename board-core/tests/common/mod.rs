@@ -132,3 +132,17 @@ impl std::fmt::Write for StackBuf {
         Ok(())
     }
 }
+
+/// The parsers' round trip on arbitrary text: text that reads as a `P`
+/// writes back (`Display`) as text that reads as the same `P`; text that
+/// does not read is fine (only a panic fails).
+pub fn reparses<P>(text: &str) -> Result<(), proptest::test_runner::TestCaseError>
+where
+    P: std::str::FromStr + std::fmt::Display + PartialEq + std::fmt::Debug,
+    P::Err: PartialEq + std::fmt::Debug,
+{
+    if let Ok(p) = text.parse::<P>() {
+        proptest::prop_assert_eq!(p.to_string().parse::<P>(), Ok(p));
+    }
+    Ok(())
+}
