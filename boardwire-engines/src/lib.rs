@@ -36,6 +36,7 @@
 //! line); encoders cannot fail (texts are validated when made).
 
 pub mod citrine_bridge;
+mod citrine_events;
 pub mod convert;
 pub mod csa_bridge;
 pub mod dxp_bridge;

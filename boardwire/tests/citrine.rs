@@ -8,79 +8,14 @@
 //! with `--side black` the device's move must come first; the moves are
 //! checked against the chess rules of `board-core`, not against our output.
 
-// Shared helpers; this binary uses only some of them.
-#[allow(dead_code)]
 mod common;
 
 use std::io::{Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use board_core::chess::Position;
-use common::{boardwire, stderr};
-
-/// A finished (or killed) run.
-struct Run {
-    code: Option<i32>,
-    timed_out: bool,
-    stdout: String,
-    stderr: String,
-}
-
-fn spawn(args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_boardwire"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
-/// Waits for `child` up to `limit`, kills it after that; `stdin` is kept
-/// open until then (dropping it would be an end of input).
-fn finish(mut child: Child, stdin: Option<ChildStdin>, limit: Duration) -> Run {
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let out = thread::spawn(move || {
-        let mut s = String::new();
-        out.read_to_string(&mut s).unwrap();
-        s
-    });
-    let err = thread::spawn(move || {
-        let mut s = String::new();
-        err.read_to_string(&mut s).unwrap();
-        s
-    });
-    let start = Instant::now();
-    let mut timed_out = false;
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > limit {
-            timed_out = true;
-            child.kill().unwrap();
-            break child.wait().unwrap();
-        }
-        thread::sleep(Duration::from_millis(20));
-    };
-    drop(stdin);
-    Run {
-        code: status.code(),
-        timed_out,
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
-    }
-}
-
-/// Runs with stdin open but silent (as `--auto` needs no input).
-fn run(args: &[&str], limit: Duration) -> Run {
-    let mut child = spawn(args);
-    let stdin = child.stdin.take();
-    finish(child, stdin, limit)
-}
+use common::{Run, boardwire, exited, finish, run_bounded as run, spawn, stderr};
 
 #[test]
 fn host_as_black_flips_the_device_to_white_and_the_device_moves_first() {
@@ -191,7 +126,7 @@ fn no_port_and_no_simulate_names_both() {
     );
     // Both at once is an error too.
     let o = boardwire(&["citrine", "--simulate", "--port", "/dev/null"]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    exited(&o, 2);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! Expected counts come from the perft vectors (board-core/tests/data/perft-*.txt).
 
 mod common;
-use common::{boardwire, stderr, stdout, with_stdin};
+use common::{assert_contains, boardwire, exited, stderr, stdout, with_stdin};
 
 #[test]
 fn perft_prints_the_count_alone() {
@@ -180,7 +180,7 @@ fn csa_connect_without_a_game_is_an_argument_error() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = stderr(&o);
         assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(err.contains("needs --game"), "{err}");
+        assert_contains(&err, "needs --game");
         assert!(stdout(&o).is_empty());
     }
 }
@@ -193,8 +193,7 @@ fn dxp_connect_gives_up_on_a_silent_follower() {
     let (addr, server) = silent_server();
     let o = boardwire(&["dxp", "connect", &addr, "--timeout", "1"]);
     drop(server.join());
-    assert_eq!(o.status.code(), Some(1));
-    let err = stderr(&o);
+    let err = exited(&o, 1);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
         err.starts_with("error: ") && err.contains("for 1 s"),
@@ -221,8 +220,7 @@ fn csa_connect_gives_up_on_a_silent_server() {
         "1",
     ]);
     drop(server.join());
-    assert_eq!(o.status.code(), Some(1));
-    let err = stderr(&o);
+    let err = exited(&o, 1);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
         err.starts_with("error: ") && err.contains("for 1 s"),
@@ -230,7 +228,7 @@ fn csa_connect_gives_up_on_a_silent_server() {
     );
     // The LOGIN we sent is shown without its password.
     let out = stdout(&o);
-    assert!(out.contains("erin      -> LOGIN erin *****\n"), "{out}");
+    assert_contains(&out, "erin      -> LOGIN erin *****\n");
     assert!(!out.contains("s3cret"), "{out}");
 }
 
@@ -246,8 +244,7 @@ fn csa_connect_refused_names_the_address() {
         "--game",
         "g-60-5",
     ]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = stderr(&o);
+    let err = exited(&o, 2);
     assert!(
         err.starts_with("error: cannot connect to 127.0.0.1:1: "),
         "{err}"
@@ -341,7 +338,7 @@ fn dxp_connect_max_plies_stops_the_game_without_result() {
     server.wait().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("initiator -> E00  (GAMEEND"), "{out}");
+    assert_contains(&out, "initiator -> E00  (GAMEEND");
     assert_eq!(
         out.lines().last(),
         Some("result: 1 games, 0 won, 0 lost, 0 drawn, 1 without result"),
@@ -358,17 +355,13 @@ fn serve_on_port_0(proto: &str) -> (std::process::Child, String) {
 /// `boardwire <proto> serve --listen <listen>`: the child and its first
 /// stderr line.
 fn serve_on(proto: &str, listen: &str) -> (std::process::Child, String) {
-    use std::io::BufRead;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardwire"))
         .args([proto, "serve", "--listen", listen])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stderr.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let line = common::first_stderr_line(&mut child);
     (child, line)
 }
 
@@ -564,9 +557,8 @@ fn csa_connect_games_zero_is_bad_input() {
         "--engine",
         "x",
     ]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = stderr(&o);
-    assert!(err.contains("--games"), "{err}");
-    assert!(err.contains("1.."), "{err}");
+    let err = exited(&o, 2);
+    assert_contains(&err, "--games");
+    assert_contains(&err, "1..");
     assert!(!err.contains("cannot connect"), "{err}");
 }

@@ -2,8 +2,6 @@
 //! 16, item 8): by from square, then to square, then captured set; in
 //! plain text, `--json` and batch mode alike.
 
-// Shared helpers; this binary uses only some of them.
-#[allow(dead_code)]
 mod common;
 
 use common::{boardwire, with_stdin};

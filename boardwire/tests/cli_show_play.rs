@@ -6,7 +6,7 @@
 //! diagram values from the standard start positions.
 
 mod common;
-use common::{boardwire, stderr, stdout, with_stdin};
+use common::{assert_contains, boardwire, exited, stderr, stdout, with_stdin};
 
 const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
 const AFTER_NF3: &str = "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
@@ -104,11 +104,7 @@ fn play_reads_options_and_dashes_after_the_moves() {
     // --help after a move prints play's help.
     let o = boardwire(&["play", "chess", "startpos", "e4", "--help"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(
-        stdout(&o).contains("Usage: boardwire play"),
-        "{}",
-        stdout(&o)
-    );
+    assert_contains(&stdout(&o), "Usage: boardwire play");
 }
 
 #[test]
@@ -123,10 +119,9 @@ fn an_unquoted_position_is_named_as_such() {
         "0",
         "1",
     ]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = stderr(&o);
-    assert!(err.contains("unexpected argument 'w'"), "{err}");
-    assert!(err.contains("quote it"), "{err}");
+    let err = exited(&o, 2);
+    assert_contains(&err, "unexpected argument 'w'");
+    assert_contains(&err, "quote it");
 }
 
 #[test]
@@ -138,7 +133,7 @@ fn an_unknown_option_gets_no_quoting_hint() {
         let o = boardwire(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = stderr(&o);
-        assert!(err.contains("unexpected argument"), "{err}");
+        assert_contains(&err, "unexpected argument");
         assert!(!err.contains("quote it"), "{args:?}: {err}");
     }
 }
@@ -300,17 +295,17 @@ fn a_notation_of_another_game_is_refused() {
     ] {
         let o = boardwire(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
-        assert!(stderr(&o).contains("not written in"), "{}", stderr(&o));
+        assert_contains(&stderr(&o), "not written in");
     }
 }
 
 #[test]
 fn help_lists_show_and_play() {
     let out = stdout(&boardwire(&["--help"]));
-    assert!(out.contains("show"), "{out}");
-    assert!(out.contains("play"), "{out}");
+    assert_contains(&out, "show");
+    assert_contains(&out, "play");
     let out = stdout(&boardwire(&["moves", "--help"]));
-    assert!(out.contains("--notation"), "{out}");
+    assert_contains(&out, "--notation");
 }
 
 #[test]
@@ -319,7 +314,7 @@ fn play_batch_mode_answers_every_line() {
         &["play", "chess", "-"],
         b"startpos moves e4 c5 Nf3\nstartpos moves e4 e4\n\nstartpos\nnot a fen moves e4\n",
     );
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    exited(&o, 2);
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 5, "{out}");
@@ -335,11 +330,7 @@ fn play_batch_mode_answers_every_line() {
         "{}",
         lines[4]
     );
-    assert!(
-        stderr(&o).contains("3 stdin line(s) failed"),
-        "{}",
-        stderr(&o)
-    );
+    assert_contains(&stderr(&o), "3 stdin line(s) failed");
     let o = with_stdin(&["play", "shogi", "-"], b"startpos moves 7g7f -3334FU\n");
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), format!("{SHOGI_AFTER_2}\n"));

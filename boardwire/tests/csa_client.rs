@@ -2,14 +2,13 @@
 //! CSA-mode logout after the result, an unplayable Position block, a side
 //! given for a Floodgate game, and a refused x1 game request.
 
-#[allow(dead_code)]
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::time::{Duration, Instant};
 
-use common::{boardwire, stderr, stdout};
+use common::{assert_contains, boardwire, exited, stderr, stdout};
 
 /// A server on 127.0.0.1 that runs `script` on the one connection it
 /// accepts: its address and the thread (returning what the script returns).
@@ -89,7 +88,7 @@ fn csa_mode_logs_out_after_the_result() {
     assert!(started.elapsed() < Duration::from_secs(20));
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("#RESIGN, we won"), "{out}");
+    assert_contains(&out, "#RESIGN, we won");
 }
 
 #[test]
@@ -123,7 +122,7 @@ fn an_illegal_summary_position_is_rejected() {
     let (answer, after) = server.join().unwrap();
     assert_eq!(answer.as_deref(), Some("REJECT g1"));
     assert_eq!(after.as_deref(), Some("LOGOUT"));
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    exited(&o, 1);
     let err = stderr(&o);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
@@ -175,7 +174,7 @@ fn a_side_for_a_floodgate_game_is_an_argument_error() {
         "--side",
         "+",
     ]);
-    assert!(stderr(&o).contains("cannot connect"), "{}", stderr(&o));
+    assert_contains(&stderr(&o), "cannot connect");
 }
 
 #[test]
@@ -203,7 +202,7 @@ fn x1_game_request_refused_ends_the_run() {
     ]);
     let got = server.join().unwrap();
     assert!(started.elapsed() < Duration::from_secs(10));
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    exited(&o, 1);
     assert_eq!(
         stderr(&o).trim_end(),
         "error: the server refused the game request: bad game name: foo."

@@ -2,14 +2,9 @@
 //! start (the bridge itself is tested with the test engine in
 //! boardwire-engines and by the CI check 77-hub-dxp-bridge).
 
-use std::process::{Command, Output};
+mod common;
 
-fn boardwire(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_boardwire"))
-        .args(args)
-        .output()
-        .expect("boardwire runs")
-}
+use common::{assert_contains, boardwire};
 
 #[test]
 fn an_engine_that_cannot_start_is_exit_1_before_connecting() {
@@ -106,7 +101,7 @@ fn the_engine_timeout_is_checked() {
             let o = boardwire(&[cmd, &["--engine", "x", "--engine-timeout", bad]].concat());
             assert_eq!(o.status.code(), Some(2), "{cmd:?} {bad}");
             let err = String::from_utf8_lossy(&o.stderr);
-            assert!(err.contains("--engine-timeout"), "{err}");
+            assert_contains(&err, "--engine-timeout");
         }
     }
 }
