@@ -15,24 +15,17 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use board_core::chess::Position;
-use common::{Run, boardwire, exited, finish, run_bounded as run, spawn, stderr};
+use common::{
+    Run, assert_starts, boardwire, exited, finish, run_bounded as run, spawn, stderr, words,
+};
 
 #[test]
 fn host_as_black_flips_the_device_to_white_and_the_device_moves_first() {
     let r = run(
-        &[
-            "citrine",
-            "--simulate",
-            "--auto",
-            "--side",
-            "black",
-            "--max-plies",
-            "6",
-        ],
+        &words("citrine --simulate --auto --side black --max-plies 6"),
         Duration::from_secs(30),
     );
-    assert!(!r.timed_out, "hung; output so far:\n{}", r.stdout);
-    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    r.exited(0);
     // The device acknowledges the flip at the new-game position with a bare
     // `Flip` (spec note novag-citrine's spec/citrine.md, *Commands (host -> device) and
     // replies (device -> host)*, command `F`), printed as the decoded line's text.
@@ -69,19 +62,14 @@ fn host_as_black_flips_the_device_to_white_and_the_device_moves_first() {
 fn quit_works_while_the_device_thinks() {
     // As Black with a 20 s thinking time it is never the host's turn while
     // the test runs: `quit` must still stop the game at once.
-    let mut child = spawn(&[
-        "citrine",
-        "--simulate",
-        "--side",
-        "black",
-        "--sim-think-ms",
-        "20000",
-    ]);
+    let mut child = spawn(&words(
+        "citrine --simulate --side black --sim-think-ms 20000",
+    ));
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(b"quit\n").unwrap();
     let r = finish(child, Some(stdin), Duration::from_secs(10));
     assert!(!r.timed_out, "quit ignored; output so far:\n{}", r.stdout);
-    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    r.exited(0);
     assert!(
         r.stdout.lines().any(|l| l == "result quit after 0 plies"),
         "{}",
@@ -91,18 +79,13 @@ fn quit_works_while_the_device_thinks() {
 
 #[test]
 fn end_of_input_works_while_the_device_thinks() {
-    let mut child = spawn(&[
-        "citrine",
-        "--simulate",
-        "--side",
-        "black",
-        "--sim-think-ms",
-        "20000",
-    ]);
+    let mut child = spawn(&words(
+        "citrine --simulate --side black --sim-think-ms 20000",
+    ));
     drop(child.stdin.take());
     let r = finish(child, None, Duration::from_secs(10));
     assert!(!r.timed_out, "end of input ignored:\n{}", r.stdout);
-    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    r.exited(0);
     assert!(
         r.stdout
             .lines()
@@ -119,7 +102,7 @@ fn no_port_and_no_simulate_names_both() {
     assert!(o.stdout.is_empty());
     let err = stderr(&o);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with("error"), "{err}");
+    assert_starts(&err, "error");
     assert!(
         err.contains("--port") && err.contains("--simulate"),
         "{err}"
@@ -135,19 +118,10 @@ fn repaired_disagreements_are_counted_in_the_auto_failure() {
     // the driver repairs through `P`; `--auto` still exits 1 (README, exit
     // codes) and says how many there were and that all were repaired.
     let r = run(
-        &[
-            "citrine",
-            "--simulate",
-            "--auto",
-            "--sim-truncate",
-            "3",
-            "--max-plies",
-            "12",
-        ],
+        &words("citrine --simulate --auto --sim-truncate 3 --max-plies 12"),
         Duration::from_secs(60),
     );
-    assert!(!r.timed_out, "hung:\n{}", r.stdout);
-    assert_eq!(r.code, Some(1), "{}\n{}", r.stdout, r.stderr);
+    r.exited(1);
     let seen = r
         .stdout
         .lines()
@@ -179,18 +153,10 @@ fn a_device_that_never_answers_stops_the_run() {
     // run used to wait forever; now the first unanswered
     // command (`X ON`) stops it after --ack-timeout-ms with exit 1.
     let r = run(
-        &[
-            "citrine",
-            "--simulate",
-            "--auto",
-            "--sim-mute",
-            "--ack-timeout-ms",
-            "500",
-        ],
+        &words("citrine --simulate --auto --sim-mute --ack-timeout-ms 500"),
         Duration::from_secs(20),
     );
-    assert!(!r.timed_out, "hung:\n{}", r.stdout);
-    assert_eq!(r.code, Some(1), "{}\n{}", r.stdout, r.stderr);
+    r.exited(1);
     assert!(
         r.stdout
             .lines()
@@ -200,9 +166,9 @@ fn a_device_that_never_answers_stops_the_run() {
     );
     let err = r.stderr.trim_end();
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(
-        err.starts_with("error: the device did not answer: no Xmit line within "),
-        "{err}"
+    assert_starts(
+        &err,
+        "error: the device did not answer: no Xmit line within ",
     );
 }
 
@@ -239,7 +205,7 @@ fn duplicate_acks_and_a_cut_out_of_turn_line_end_for_every_seed() {
             "oot {oot} seed {seed} hung; output so far:\n{}",
             r.stdout
         );
-        assert_eq!(r.code, Some(1), "{}\n{}", r.stdout, r.stderr);
+        r.exited(1);
         assert!(
             r.stderr
                 .contains("all were repaired by resynchronising through P"),
@@ -262,18 +228,10 @@ fn a_device_sending_only_garbage_is_summarised_then_silent() {
     // line raw. Now: the first 3 bad lines, escaped, one summary line,
     // then the silence rule (no answer to `X ON`) with exit 1.
     let r = run(
-        &[
-            "citrine",
-            "--simulate",
-            "--auto",
-            "--sim-garbage",
-            "--ack-timeout-ms",
-            "1000",
-        ],
+        &words("citrine --simulate --auto --sim-garbage --ack-timeout-ms 1000"),
         Duration::from_secs(20),
     );
-    assert!(!r.timed_out, "hung:\n{}", r.stdout);
-    assert_eq!(r.code, Some(1), "{}\n{}", r.stdout, r.stderr);
+    r.exited(1);
     assert!(
         !r.stdout.bytes().any(|b| b < 0x20 && b != b'\n'),
         "raw control bytes on stdout: {:?}",
@@ -298,9 +256,9 @@ fn a_device_sending_only_garbage_is_summarised_then_silent() {
     assert!(r.stdout.lines().count() < 12, "{}", r.stdout);
     let err = r.stderr.trim_end();
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(
-        err.starts_with("error: the device did not answer: no Xmit line within "),
-        "{err}"
+    assert_starts(
+        &err,
+        "error: the device did not answer: no Xmit line within ",
     );
 }
 
@@ -378,7 +336,7 @@ fn takeback_at_the_first_prompt_as_black_takes_back_nothing() {
     // A take-back must not half happen: the second `T` was refused but the first had gone
     // out, taking back the device's move; then no prompt ever again.
     let r = interactive(
-        &["citrine", "--simulate", "--side", "black"],
+        &words("citrine --simulate --side black"),
         &[
             ("your move", "takeback"),
             ("cannot take back", "position"),
@@ -388,7 +346,7 @@ fn takeback_at_the_first_prompt_as_black_takes_back_nothing() {
             ("takeback e7e5", "quit"),
         ],
     );
-    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    r.exited(0);
     let refused: Vec<&str> = r
         .stdout
         .lines()
@@ -422,7 +380,7 @@ fn takeback_at_the_first_prompt_as_white_is_refused_once() {
         &["citrine", "--simulate"],
         &[("your move", "takeback"), ("your move", "quit")],
     );
-    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    r.exited(0);
     assert_eq!(
         r.stdout.matches("cannot take back").count(),
         1,
@@ -446,7 +404,7 @@ fn help_and_san_at_the_prompt() {
             ("neither UCI", "quit"),
         ],
     );
-    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    r.exited(0);
     let help = r
         .stdout
         .lines()

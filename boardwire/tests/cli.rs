@@ -2,7 +2,9 @@
 //! Expected counts come from the perft vectors (board-core/tests/data/perft-*.txt).
 
 mod common;
-use common::{assert_contains, boardwire, exited, stderr, stdout, with_stdin};
+use common::{
+    assert_contains, assert_starts, boardwire, exited, stderr, stdout, with_stdin, words,
+};
 
 #[test]
 fn perft_prints_the_count_alone() {
@@ -101,7 +103,7 @@ fn moves_plain_and_json() {
 #[test]
 fn moves_batch_from_stdin() {
     let o = with_stdin(
-        &["moves", "draughts", "-", "--json"],
+        &words("moves draughts - --json"),
         b"W:W31-50:B1-20\nW:W28:B23,14\nnonsense\n",
     );
     assert_eq!(o.status.code(), Some(2));
@@ -122,7 +124,7 @@ fn assert_one_line_error(args: &[&str], needle: &str) {
     assert!(o.stdout.is_empty(), "{args:?}");
     let err = stderr(&o);
     assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-    assert!(err.starts_with("error"), "{err}");
+    assert_starts(&err, "error");
     assert!(err.contains(needle), "{args:?}: {err}");
     assert!(!err.contains("panicked"));
 }
@@ -135,7 +137,7 @@ fn bad_input_is_a_one_line_error_with_exit_2() {
     assert_one_line_error(&["perft", "checkers", "startpos", "1"], "checkers");
     // Positions in errors are 0-based byte offsets into the quoted text.
     assert_one_line_error(
-        &["perft", "draughts", "W:W51:B1", "3"],
+        &words("perft draughts W:W51:B1 3"),
         "\"W:W51:B1\": PDN FEN white pieces at byte 3: square 51 out of range",
     );
     assert_one_line_error(&["moves", "draughts", "X:W1:B2"], "at byte 0: side to move");
@@ -235,20 +237,9 @@ fn csa_connect_gives_up_on_a_silent_server() {
 #[test]
 fn csa_connect_refused_names_the_address() {
     // Port 1 on loopback: nothing listens there.
-    let o = boardwire(&[
-        "csa",
-        "connect",
-        "127.0.0.1:1",
-        "--user",
-        "erin",
-        "--game",
-        "g-60-5",
-    ]);
+    let o = boardwire(&words("csa connect 127.0.0.1:1 --user erin --game g-60-5"));
     let err = exited(&o, 2);
-    assert!(
-        err.starts_with("error: cannot connect to 127.0.0.1:1: "),
-        "{err}"
-    );
+    assert_starts(&err, "error: cannot connect to 127.0.0.1:1: ");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
@@ -384,31 +375,13 @@ fn silent_server() -> (
 #[test]
 fn unwritable_records_and_kifu_paths_are_refused_at_start() {
     assert_one_line_error(
-        &[
-            "csa",
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--records",
-            "/proc/no/such/dir",
-        ],
+        &words("csa serve --listen 127.0.0.1:0 --records /proc/no/such/dir"),
         "--records /proc/no/such/dir: cannot create the directory",
     );
     assert_one_line_error(
-        &[
-            "csa",
-            "connect",
-            "127.0.0.1:9",
-            "--user",
-            "a",
-            "--x1",
-            "--game",
-            "g-60-0",
-            "--engine",
-            "/bin/true",
-            "--kifu",
-            "/proc/no/such/k.csa",
-        ],
+        &words(
+            "csa connect 127.0.0.1:9 --user a --x1 --game g-60-0 --engine /bin/true --kifu /proc/no/such/k.csa",
+        ),
         "--kifu /proc/no/such/k.csa: cannot write",
     );
 }
@@ -547,16 +520,7 @@ fn dxp_connect_checks_chat_and_games_before_connecting() {
 /// listens there).
 #[test]
 fn csa_connect_games_zero_is_bad_input() {
-    let o = boardwire(&[
-        "csa",
-        "connect",
-        "127.0.0.1:1",
-        "--x1",
-        "--games",
-        "0",
-        "--engine",
-        "x",
-    ]);
+    let o = boardwire(&words("csa connect 127.0.0.1:1 --x1 --games 0 --engine x"));
     let err = exited(&o, 2);
     assert_contains(&err, "--games");
     assert_contains(&err, "1..");

@@ -3,7 +3,7 @@
 //! (Chess Programming Wiki "Perft Results", board-core/tests/data).
 
 mod common;
-use common::{assert_contains, boardwire, stderr, stdout, with_stdin};
+use common::{assert_contains, boardwire, stderr, stdout, with_stdin, words};
 
 #[test]
 fn perft_prints_the_count_alone() {
@@ -74,7 +74,7 @@ fn moves_plain_and_json() {
 #[test]
 fn moves_batch_from_stdin() {
     let o = with_stdin(
-        &["moves", "chess", "-", "--json"],
+        &words("moves chess - --json"),
         b"startpos\nnot a fen\n8/8/8/8/8/8/8/K6k w - - 0 1\n",
     );
     assert_eq!(o.status.code(), Some(2));

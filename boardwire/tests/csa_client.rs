@@ -8,7 +8,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::time::{Duration, Instant};
 
-use common::{assert_contains, boardwire, exited, stderr, stdout};
+use common::{assert_contains, boardwire, exited, stderr, stdout, words};
 
 /// A server on 127.0.0.1 that runs `script` on the one connection it
 /// accepts: its address and the thread (returning what the script returns).
@@ -163,17 +163,9 @@ fn a_side_for_a_floodgate_game_is_an_argument_error() {
     }
     // Not Floodgate names (shogi-server: `floodgate-<total>-<byoyomi>[F]`
     // only): a side is fine, and the run gets as far as connecting.
-    let o = boardwire(&[
-        "csa",
-        "connect",
-        "127.0.0.1:1",
-        "--user",
-        "erin",
-        "--game",
-        "floodgate-600-10-x",
-        "--side",
-        "+",
-    ]);
+    let o = boardwire(&words(
+        "csa connect 127.0.0.1:1 --user erin --game floodgate-600-10-x --side +",
+    ));
     assert_contains(&stderr(&o), "cannot connect");
 }
 

@@ -5,13 +5,13 @@
 //! note examples; expected readings state what those records say.
 
 mod common;
-use common::{assert_contains, boardwire, exited, stderr, stdout};
+use common::{assert_contains, assert_starts, boardwire, exited, stderr, stdout};
 
 /// Runs `boardwire args` on `input`; the exit code must be `code`; returns
 /// the stdout lines.
 fn decoded(args: &[&str], input: &str, code: i32) -> Vec<String> {
     let o = common::with_stdin(args, input.as_bytes());
-    assert_eq!(o.status.code(), Some(code), "{}", stderr(&o));
+    exited(&o, code);
     stdout(&o).lines().map(String::from).collect()
 }
 
@@ -175,9 +175,9 @@ fn csa_decode_json_and_messages_on_the_command_line() {
     let o = boardwire(&["csa", "decode", "--json", "--message", "+7776ZZ"]);
     assert_eq!(o.status.code(), Some(2));
     let out = stdout(&o);
-    assert!(
-        out.starts_with("{\"line\":1,\"direction\":\"client\",\"kind\":\"error\",\"value\":\""),
-        "{out}"
+    assert_starts(
+        &out,
+        "{\"line\":1,\"direction\":\"client\",\"kind\":\"error\",\"value\":\"",
     );
     assert!(!out.contains("\"value\":\"error: "), "{out}");
 }

@@ -4,24 +4,20 @@
 
 mod common;
 
-use common::{assert_contains, boardwire};
+use common::{assert_contains, assert_starts, boardwire, words};
 
 #[test]
 fn an_engine_that_cannot_start_is_exit_1_before_connecting() {
     // Nothing listens on this address: the engine is started first, so its
     // failure is what is reported.
-    let o = boardwire(&[
-        "dxp",
-        "connect",
-        "127.0.0.1:9",
-        "--engine",
-        "/nonexistent/hub-engine",
-    ]);
+    let o = boardwire(&words(
+        "dxp connect 127.0.0.1:9 --engine /nonexistent/hub-engine",
+    ));
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.starts_with("error: engine: cannot start the engine /nonexistent/hub-engine"),
-        "{err}"
+    assert_starts(
+        &err,
+        "error: engine: cannot start the engine /nonexistent/hub-engine",
     );
     assert_eq!(err.lines().count(), 1, "{err}");
 }

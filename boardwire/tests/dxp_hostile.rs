@@ -11,7 +11,7 @@ use std::process::{Child, Command, Stdio};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use common::{assert_contains, boardwire, stderr, stdout};
+use common::{assert_contains, assert_starts, boardwire, stderr, stdout};
 
 /// Reads one frame (up to its NUL, not included).
 fn frame(s: &mut TcpStream) -> String {
@@ -302,7 +302,7 @@ fn serve_answers_a_gamereq_it_cannot_decode() {
         let mut s = server.connect();
         send(&mut s, &[&req]);
         let chat = frame(&mut s);
-        assert!(chat.starts_with("Cerror: GAMEREQ "), "{chat}");
+        assert_starts(&chat, "Cerror: GAMEREQ ");
         assert!(chat.contains(field), "{chat}");
         assert_eq!(frame(&mut s), format!("A{:<32}{code}", "boardwire"));
     }

@@ -63,6 +63,15 @@ pub struct Run {
     pub stderr: String,
 }
 
+impl Run {
+    /// Asserts that the run ended by itself with exit code `code`.
+    #[track_caller]
+    pub fn exited(&self, code: i32) {
+        assert!(!self.timed_out, "hung; output so far:\n{}", self.stdout);
+        assert_eq!(self.code, Some(code), "{}\n{}", self.stdout, self.stderr);
+    }
+}
+
 /// Starts `boardwire` with `args`, stdin, stdout and stderr piped.
 pub fn spawn(args: &[&str]) -> std::process::Child {
     Command::new(env!("CARGO_BIN_EXE_boardwire"))
@@ -140,4 +149,16 @@ pub fn first_stderr_line(child: &mut std::process::Child) -> String {
 pub fn listening_addr(child: &mut std::process::Child) -> String {
     let line = first_stderr_line(child);
     line.trim().rsplit(' ').next().unwrap().to_string()
+}
+
+/// The words of `line` (arguments without blanks written as one string:
+/// `words("dxp connect 127.0.0.1:1 --games 0")`).
+pub fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
+/// Asserts that `text` starts with `prefix`, showing `text` when not.
+#[track_caller]
+pub fn assert_starts(text: &str, prefix: &str) {
+    assert!(text.starts_with(prefix), "not {prefix:?} first in:\n{text}");
 }
