@@ -167,7 +167,7 @@ fn a_device_that_never_answers_stops_the_run() {
     let err = r.stderr.trim_end();
     assert_eq!(err.lines().count(), 1, "{err}");
     assert_starts(
-        &err,
+        err,
         "error: the device did not answer: no Xmit line within ",
     );
 }
@@ -257,7 +257,7 @@ fn a_device_sending_only_garbage_is_summarised_then_silent() {
     let err = r.stderr.trim_end();
     assert_eq!(err.lines().count(), 1, "{err}");
     assert_starts(
-        &err,
+        err,
         "error: the device did not answer: no Xmit line within ",
     );
 }

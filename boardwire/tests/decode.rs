@@ -323,7 +323,7 @@ fn every_line_of_the_real_servers_decodes() {
     assert_eq!(out.lines().count(), records.len(), "{out}");
     for line in out.lines() {
         if line.contains(" error: ") || line.contains(" unrecognised: ") {
-            assert_contains(&line, " client  ");
+            assert_contains(line, " client  ");
         }
     }
     // The one copy of the recording (`boardwire-vectors`), as a file for
@@ -344,7 +344,7 @@ fn every_line_of_the_real_servers_decodes() {
     assert_eq!(out.lines().count(), expected, "{out}");
     for line in out.lines() {
         if line.contains(" error: ") && !line.contains("CHAT: ") {
-            assert_contains(&line, " C->S ");
+            assert_contains(line, " C->S ");
         }
     }
 }
