@@ -181,23 +181,9 @@ fn duplicate_acks_and_a_cut_out_of_turn_line_end_for_every_seed() {
     // Each run must end (exit 1: the cut lines are disagreements).
     for (oot, seed) in [("4", "1"), ("2", "1"), ("2", "2"), ("4", "3")] {
         let r = run(
-            &[
-                "citrine",
-                "--simulate",
-                "--auto",
-                "--side",
-                "black",
-                "--sim-duplicate-acks",
-                "1",
-                "--sim-truncate",
-                "2",
-                "--sim-new-game-at",
-                "4",
-                "--sim-out-of-turn-at",
-                oot,
-                "--seed",
-                seed,
-            ],
+            &words(&format!(
+                "citrine --simulate --auto --side black --sim-duplicate-acks 1 --sim-truncate 2 --sim-new-game-at 4 --sim-out-of-turn-at {oot} --seed {seed}"
+            )),
             Duration::from_secs(30),
         );
         assert!(

@@ -208,19 +208,9 @@ fn csa_connect_gives_up_on_a_silent_server() {
     // A server that accepts and never answers: --timeout 1 ends the run
     // with exit code 1 and one error line, as `dxp connect --timeout`.
     let (addr, server) = silent_server();
-    let o = boardwire(&[
-        "csa",
-        "connect",
-        &addr,
-        "--user",
-        "erin",
-        "--game",
-        "g-60-5",
-        "--password",
-        "s3cret",
-        "--timeout",
-        "1",
-    ]);
+    let o = boardwire(&words(&format!(
+        "csa connect {addr} --user erin --game g-60-5 --password s3cret --timeout 1"
+    )));
     drop(server.join());
     let err = exited(&o, 1);
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -302,7 +292,7 @@ fn servers_listen_on_host_names() {
 fn a_listen_address_without_a_port_is_refused() {
     for proto in ["dxp", "csa"] {
         assert_one_line_error(
-            &[proto, "serve", "--listen", "localhost"],
+            &words(&format!("{proto} serve --listen localhost")),
             "cannot listen on localhost: ",
         );
     }
@@ -316,15 +306,9 @@ fn dxp_connect_max_plies_stops_the_game_without_result() {
     // game on our first turn (we play White, who begins).
     let (mut server, line) = serve_on_port_0("dxp");
     let addr = line.trim_end().rsplit(' ').next().unwrap().to_string();
-    let o = boardwire(&[
-        "dxp",
-        "connect",
-        &addr,
-        "--max-plies",
-        "0",
-        "--timeout",
-        "20",
-    ]);
+    let o = boardwire(&words(&format!(
+        "dxp connect {addr} --max-plies 0 --timeout 20"
+    )));
     server.kill().unwrap();
     server.wait().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));

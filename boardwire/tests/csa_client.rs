@@ -69,17 +69,9 @@ fn csa_mode_logs_out_after_the_result() {
         (login, agree, after, waited)
     });
     let started = Instant::now();
-    let o = boardwire(&[
-        "csa",
-        "connect",
-        &addr,
-        "--user",
-        "dave",
-        "--game",
-        "g-300-0",
-        "--timeout",
-        "30",
-    ]);
+    let o = boardwire(&words(&format!(
+        "csa connect {addr} --user dave --game g-300-0 --timeout 30"
+    )));
     let (login, agree, after, waited) = server.join().unwrap();
     assert_eq!(login.as_deref(), Some("LOGIN dave g-300-0"));
     assert_eq!(agree.as_deref(), Some("AGREE g1"));
@@ -108,17 +100,9 @@ fn an_illegal_summary_position_is_rejected() {
         drop(w.shutdown(std::net::Shutdown::Both));
         (answer, after)
     });
-    let o = boardwire(&[
-        "csa",
-        "connect",
-        &addr,
-        "--user",
-        "dave",
-        "--game",
-        "g-300-0",
-        "--timeout",
-        "30",
-    ]);
+    let o = boardwire(&words(&format!(
+        "csa connect {addr} --user dave --game g-300-0 --timeout 30"
+    )));
     let (answer, after) = server.join().unwrap();
     assert_eq!(answer.as_deref(), Some("REJECT g1"));
     assert_eq!(after.as_deref(), Some("LOGOUT"));
@@ -189,9 +173,9 @@ fn x1_game_request_refused_ends_the_run() {
         got
     });
     let started = Instant::now();
-    let o = boardwire(&[
-        "csa", "connect", &addr, "--user", "erin", "--x1", "--game", "foo",
-    ]);
+    let o = boardwire(&words(&format!(
+        "csa connect {addr} --user erin --x1 --game foo"
+    )));
     let got = server.join().unwrap();
     assert!(started.elapsed() < Duration::from_secs(10));
     exited(&o, 1);

@@ -8,7 +8,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Run, assert_contains};
+use common::{Run, assert_contains, words};
 
 /// Runs `boardwire args`, failing after `limit`.
 fn run_bounded(args: &[&str], limit: Duration) -> Run {
@@ -220,7 +220,7 @@ fn quiet_prints_the_summary_only() {
 fn a_failing_part_fails_the_demo() {
     for part in ["dxp", "csa", "citrine"] {
         let o = run_bounded(
-            &["demo", "--quiet", "--only", part, "--fail", part],
+            &words(&format!("demo --quiet --only {part} --fail {part}")),
             Duration::from_secs(60),
         );
         let out = o.stdout;

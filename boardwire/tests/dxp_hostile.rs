@@ -11,7 +11,7 @@ use std::process::{Child, Command, Stdio};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use common::{assert_contains, assert_starts, boardwire, stderr, stdout};
+use common::{assert_contains, assert_starts, boardwire, stderr, stdout, words};
 
 /// Reads one frame (up to its NUL, not included).
 fn frame(s: &mut TcpStream) -> String {
@@ -149,16 +149,9 @@ fn end_first_and_chat_come_before_the_gamereq() {
         send(s, &[&gameacc('3')]);
         got
     });
-    let o = boardwire(&[
-        "dxp",
-        "connect",
-        &addr,
-        "--timeout",
-        "5",
-        "--end-first",
-        "--chat",
-        "hello",
-    ]);
+    let o = boardwire(&words(&format!(
+        "dxp connect {addr} --timeout 5 --end-first --chat hello"
+    )));
     let seen = follower.join().unwrap();
     assert_eq!(seen[0], "Chello");
     assert_eq!(seen[1], "E00");
@@ -196,15 +189,9 @@ fn gameacc_and_move_in_one_segment_print_in_protocol_order() {
         send(s, &[&gameacc('0'), "M0000322800", "E00"]);
         vec![req, frame(s), frame(s)]
     });
-    let o = boardwire(&[
-        "dxp",
-        "connect",
-        &addr,
-        "--timeout",
-        "5",
-        "--color",
-        "black",
-    ]);
+    let o = boardwire(&words(&format!(
+        "dxp connect {addr} --timeout 5 --color black"
+    )));
     follower.join().unwrap();
     let out = stdout(&o);
     let at = |needle: &str| {
