@@ -67,14 +67,9 @@ fn csa_connect_gives_up_on_a_peer_without_line_ends() {
 #[test]
 fn csa_serve_refuses_connections_past_the_limit() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_boardwire"))
-        .args([
-            "csa",
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--max-connections",
-            "1",
-        ])
+        .args(common::words(
+            "csa serve --listen 127.0.0.1:0 --max-connections 1",
+        ))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()

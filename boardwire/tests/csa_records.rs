@@ -22,14 +22,9 @@ fn spawn_server(dir: &Path) -> (Child, String) {
 /// The server with `TZ=<tz>` (its local time zone).
 fn spawn_server_in(dir: &Path, tz: &str) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_boardwire"))
-        .args([
-            "csa",
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--event",
-            "ceotest",
-        ])
+        .args(common::words(
+            "csa serve --listen 127.0.0.1:0 --event ceotest",
+        ))
         .arg("--records")
         .arg(dir)
         .args(["--rating-ids", "md5"])
