@@ -37,6 +37,7 @@
 
 mod bridge;
 pub mod citrine_bridge;
+mod citrine_events;
 pub mod convert;
 pub mod csa_bridge;
 pub mod dxp_bridge;

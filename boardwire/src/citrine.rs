@@ -274,24 +274,13 @@ impl<W: Write> Ui<'_, W> {
                     writeln!(self.out, "{text}")?;
                     self.out.flush()?;
                 }
-                let bridge = self.engine.as_mut().map(|(b, _)| b);
+                if let Some((b, _)) = &mut self.engine {
+                    b.event(ev);
+                }
                 match ev {
-                    Event::GameStarted(g) => {
-                        if let Some(b) = bridge {
-                            b.game_started(g);
-                        }
-                    }
                     Event::GameEnded(end) => {
                         self.ended = Some(end.reason.to_string());
                         self.ended_plies = Some(end.moves.len());
-                        if let Some(b) = bridge {
-                            b.game_ended();
-                        }
-                    }
-                    Event::TakenBack(_) => {
-                        if let Some(b) = bridge {
-                            b.taken_back();
-                        }
                     }
                     Event::OutOfSync { .. } => self.out_of_sync = true,
                     _ => {}
@@ -544,38 +533,26 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
             let (bridge, mut answers) = UciBridge::spawn(plan, skipped_line_log(String::new()));
             // The handshake is bounded by the engine driver's own timeouts
             // (`--engine-start-timeout`); this is a backstop.
-            let name = match rt.block_on(tokio::time::timeout(
+            let started = rt.block_on(tokio::time::timeout(
                 Duration::from_secs(80),
                 answers.recv(),
-            )) {
+            ));
+            let name = match started {
                 Ok(Some(Answer::Started { name })) => name,
-                Ok(Some(Answer::Failed(why))) => {
+                other => {
+                    let why = match other {
+                        Ok(Some(Answer::Failed(why))) => why,
+                        Ok(Some(_)) => "an answer before the handshake".into(),
+                        Ok(None) => "the engine task ended".into(),
+                        Err(_) => "the engine did not start in time".into(),
+                    };
                     return Err(Failure::Failed(format!("error: engine: {why}")));
-                }
-                Ok(Some(_)) => {
-                    return Err(Failure::Failed(
-                        "error: engine: an answer before the handshake".into(),
-                    ));
-                }
-                Ok(None) => {
-                    return Err(Failure::Failed(
-                        "error: engine: the engine task ended".into(),
-                    ));
-                }
-                Err(_) => {
-                    return Err(Failure::Failed(
-                        "error: engine: the engine did not start in time".into(),
-                    ));
                 }
             };
             writeln!(
                 out,
-                "engine {} plays {}",
+                "engine {} plays {host}",
                 name.as_deref().unwrap_or("the engine"),
-                match host {
-                    Color::White => "white",
-                    Color::Black => "black",
-                }
             )?;
             Some((bridge, answers))
         }

@@ -39,7 +39,7 @@ use board_core::draughts::{Color, Position};
 use board_core::player::Player;
 use boardwire_engines::dxp_bridge::{Answer, BridgePlan, DxpGame, HubBridge, Mover, Report};
 use clap::{Subcommand, ValueEnum};
-use damexchange::framer::{Framer, Status};
+use damexchange::framer::{Frame, FrameBuffer, Framer};
 use damexchange::net::{self, Activity, Closed, Ended, Limits, Served};
 use damexchange::session::{
     Event, Follower, FollowerConfig, GameEnded, GameOffer, Initiator, InitiatorConfig, Match,
@@ -375,17 +375,10 @@ pub(crate) fn printable(text: &str) -> String {
     s
 }
 
-pub(crate) fn color_name(c: Color) -> &'static str {
-    match c {
-        Color::White => "white",
-        Color::Black => "black",
-    }
-}
-
 /// How a game ended, in colours: `white wins`, `draw`, `no result`.
 pub(crate) fn result_text(e: &GameEnded) -> String {
     match (e.outcome, e.winner()) {
-        (_, Some(c)) => format!("{} wins", color_name(c)),
+        (_, Some(c)) => format!("{c} wins"),
         (Outcome::Drawn, None) => "draw".into(),
         _ => "no result".into(),
     }
@@ -450,58 +443,20 @@ fn rejection_chat(mv: &damexchange::wire::Move, reason: &dyn std::fmt::Display) 
 
 // ------------------------------------------------------- one connection
 
-/// What a connection's callback saw, either role (frames already as
-/// transcript lines).
-enum Seen {
-    Sent(usize, String),
-    Received {
-        len: usize,
-        line: String,
-        unrecognised: bool,
-    },
-    Event(Event),
-    Idle,
-    Answer(Answer),
-    Other,
-}
-
 /// The two sessions as the shared connection code drives them.
-trait Role: DxpGame + Session<Conn = (), Time = StdInstant> + Sized {
-    /// The driver's activity as [`Seen`].
-    fn seen(a: Activity<'_, '_, Self, Answer>) -> Seen;
+trait Role:
+    DxpGame
+    + for<'m> Session<
+        Conn = (),
+        Time = StdInstant,
+        Event = Event,
+        Incoming<'m> = Message<'m>,
+        Outgoing<'m> = Message<'m>,
+    > + Sized
+{
 }
-
-macro_rules! role {
-    ($t:ty) => {
-        impl Role for $t {
-            fn seen(a: Activity<'_, '_, Self, Answer>) -> Seen {
-                match a {
-                    Activity::Sent {
-                        message: Some(m), ..
-                    } => {
-                        let (len, line) = message_line(m);
-                        Seen::Sent(len, line)
-                    }
-                    Activity::Received { message, .. } => {
-                        let (len, line) = message_line(message);
-                        let unrecognised = matches!(message, Message::Unrecognised(_));
-                        Seen::Received {
-                            len,
-                            line,
-                            unrecognised,
-                        }
-                    }
-                    Activity::Event(e) => Seen::Event(e),
-                    Activity::Idle => Seen::Idle,
-                    Activity::External(a) => Seen::Answer(a),
-                    _ => Seen::Other,
-                }
-            }
-        }
-    };
-}
-role!(Initiator<StdInstant>);
-role!(Follower<StdInstant>);
+impl Role for Initiator<StdInstant> {}
+impl Role for Follower<StdInstant> {}
 
 /// What the shared part leaves to the role.
 enum Step {
@@ -546,27 +501,37 @@ impl<Tr: BorrowMut<Transcript>> Side<Tr> {
     }
 
     /// Logs and handles what both roles handle alike.
-    fn common<S: Role>(&mut self, s: &mut S, seen: Seen, now: StdInstant) -> Step {
-        match seen {
-            Seen::Sent(len, line) => self.t.borrow_mut().sent(len, &line),
-            Seen::Received {
-                line,
-                unrecognised: true,
-                ..
-            } => self.bad.frame(self.t.borrow_mut(), &line),
-            Seen::Received { len, line, .. } => {
-                self.bad.flush(self.t.borrow());
-                self.t.borrow_mut().received(len, &line);
+    fn common<S: Role>(
+        &mut self,
+        s: &mut S,
+        a: Activity<'_, '_, S, Answer>,
+        now: StdInstant,
+    ) -> Step {
+        match a {
+            Activity::Sent {
+                message: Some(m), ..
+            } => {
+                let (len, line) = message_line(m);
+                self.t.borrow_mut().sent(len, &line);
             }
-            Seen::Answer(a) => {
+            Activity::Received { message, .. } => {
+                let (len, line) = message_line(message);
+                if matches!(message, Message::Unrecognised(_)) {
+                    self.bad.frame(self.t.borrow_mut(), &line);
+                } else {
+                    self.bad.flush(self.t.borrow());
+                    self.t.borrow_mut().received(len, &line);
+                }
+            }
+            Activity::External(a) => {
                 let r = self.mover.answer(s, a, now);
                 if self.engine_report(s, r) {
                     return Step::Close;
                 }
             }
-            Seen::Idle => return Step::Idle,
-            Seen::Event(e) => return self.event(s, e, now),
-            Seen::Other => {}
+            Activity::Idle => return Step::Idle,
+            Activity::Event(e) => return self.event(s, e, now),
+            _ => {}
         }
         Step::Done
     }
@@ -777,7 +742,7 @@ impl FollowerState {
         a: Activity<'_, '_, Follower<StdInstant>, Answer>,
     ) -> ControlFlow<()> {
         let now = StdInstant::now();
-        let close = match self.side.common(f, Role::seen(a), now) {
+        let close = match self.side.common(f, a, now) {
             Step::Done => false,
             Step::Close => true,
             Step::Idle => self.side.play(f, now),
@@ -914,7 +879,7 @@ impl InitiatorState<'_> {
         a: Activity<'_, '_, Initiator<StdInstant>, Answer>,
     ) -> ControlFlow<()> {
         let now = StdInstant::now();
-        let go = match self.side.common(i, Role::seen(a), now) {
+        let go = match self.side.common(i, a, now) {
             Step::Done => true,
             Step::Close => false,
             Step::Idle if !self.started => self.start(i, now),
@@ -967,9 +932,8 @@ impl InitiatorState<'_> {
             let (number, color) = i.move_number().expect("a game");
             // Our previous move: one move number earlier, same colour.
             self.side.note(&format!(
-                "we ask to take back our last move: back to move {}, {} to move",
+                "we ask to take back our last move: back to move {}, {color} to move",
                 number - 1,
-                color_name(color)
             ));
             if let Err(e) = i.request_take_back(number - 1, color, now) {
                 self.side.problems.push(format!("BACKREQ: {e}"));
@@ -1343,7 +1307,7 @@ fn decode(
                     }
                     Payload::Shortened { total, .. } => {
                         let e = format!("shortened by the recorder ({total} bytes): cannot decode");
-                        emit(at(framer.position), Err(e), out)?;
+                        emit(at(framer.position()), Err(e), out)?;
                     }
                     Payload::Note(_) => {}
                 }
@@ -1362,74 +1326,77 @@ fn decode(
     Ok(())
 }
 
-/// One direction of a decoded file: the library's [`Framer`] over a buffer,
-/// and the stream offset of the buffer's first byte (for the messages).
+/// One direction of a decoded file: the library's [`FrameBuffer`], and the
+/// bytes given to it (for the stream offsets of the messages).
 struct Frames {
-    framer: Framer,
-    buf: Vec<u8>,
-    position: u64,
+    input: FrameBuffer<Framer, Box<[u8]>>,
+    taken: u64,
     leniency: Leniency,
 }
 
 impl Frames {
     fn new(leniency: Leniency) -> Frames {
+        let input = FrameBuffer::with_capacity(Framer::default(), 1 << 16);
         Frames {
-            framer: Framer::default(),
-            buf: Vec::new(),
-            position: 0,
+            input,
+            taken: 0,
             leniency,
         }
+    }
+
+    /// The stream offset of the first byte not yet framed.
+    fn position(&self) -> u64 {
+        self.taken - self.input.buffered().len() as u64
     }
 
     /// Feeds `bytes`, calling `each(stream offset, message or error)` for
     /// every complete frame.
     fn feed(
         &mut self,
-        bytes: &[u8],
+        mut bytes: &[u8],
         mut each: impl FnMut(u64, Result<Message<'_>, String>) -> Result<(), Failure>,
     ) -> Result<(), Failure> {
-        self.buf.extend_from_slice(bytes);
-        loop {
-            let at = self.position;
-            let consumed = match self.framer.decode(&self.buf) {
-                Status::Complete { frame, consumed } => {
-                    let r = decode_with::<Message>(frame, &self.leniency)
-                        .map_err(|e| format!("frame at stream offset {at}: {e}"));
-                    each(at, r)?;
-                    consumed
-                }
-                Status::Partial { consumed } => consumed,
-                Status::Overlong { consumed, .. } => {
-                    each(
-                        at,
-                        Err(format!(
-                            "frame at stream offset {at}: longer than {} bytes, skipped up to the next NUL",
+        while !bytes.is_empty() {
+            let n = self.input.push(bytes);
+            (bytes, self.taken) = (&bytes[n..], self.taken + n as u64);
+            // The frame (copied: the offset needs the buffer) and its length
+            // on the wire, its NUL counted.
+            while let Some(frame) = self.input.next_frame() {
+                let (frame, len) = match frame {
+                    Frame::Complete(f) => (Some(f.to_vec()), f.len() + 1),
+                    Frame::Overlong { len, .. } => (None, len),
+                };
+                let at = self.position() - len as u64;
+                each(
+                    at,
+                    match &frame {
+                        Some(f) => {
+                            decode_with::<Message>(f, &self.leniency).map_err(|e| e.to_string())
+                        }
+                        None => Err(format!(
+                            "longer than {} bytes, skipped up to the next NUL",
                             damexchange::MAX_MESSAGE_LEN
                         )),
-                    )?;
-                    consumed
-                }
-            };
-            self.buf.drain(..consumed);
-            self.position += consumed as u64;
-            if consumed == 0 {
-                return Ok(());
+                    }
+                    .map_err(|e| format!("frame at stream offset {at}: {e}")),
+                )?;
             }
         }
+        Ok(())
     }
 
     /// At the end of the stream: an unterminated last frame, if any.
     fn finish(&mut self) -> Option<(u64, String)> {
-        if self.buf.is_empty() || self.framer.is_discarding() {
+        let len = self.input.buffered().len();
+        if len == 0 || self.input.framer().is_discarding() {
             return None;
         }
-        let len = self.buf.len();
-        self.buf.clear();
+        let at = self.position();
+        self.input.clear();
         Some((
-            self.position,
+            at,
             format!(
-                "frame at stream offset {}: stream ended after {len} bytes without the terminating NUL",
-                self.position
+                "frame at stream offset {at}: stream ended after {len} bytes without the terminating NUL"
             ),
         ))
     }

@@ -37,14 +37,10 @@ pub(crate) enum Notation {
 }
 
 impl Notation {
-    fn name(self) -> &'static str {
-        match self {
-            Notation::Uci => "uci",
-            Notation::San => "san",
-            Notation::Usi => "usi",
-            Notation::Csa => "csa",
-            Notation::Pdn => "pdn",
-        }
+    /// Its name on the command line: `uci`, `san`, `usi`, `csa`, `pdn`.
+    fn name(self) -> String {
+        let value = self.to_possible_value().expect("no variant is skipped");
+        value.get_name().to_owned()
     }
 }
 
@@ -153,7 +149,7 @@ pub(crate) fn moves<G: GameCli>(
         None => G::NOTATIONS[0],
         Some(n) if G::NOTATIONS.contains(&n) => n,
         Some(n) => {
-            let names: Vec<&str> = G::NOTATIONS.iter().map(|n| n.name()).collect();
+            let names: Vec<String> = G::NOTATIONS.iter().map(|n| n.name()).collect();
             return Err(Failure::Input(format!(
                 "{} moves are not written in {}: use --notation {}",
                 <G as Game>::NAME,

@@ -8,96 +8,24 @@
 //! with `--side black` the device's move must come first; the moves are
 //! checked against the chess rules of `board-core`, not against our output.
 
-// Shared helpers; this binary uses only some of them.
-#[allow(dead_code)]
 mod common;
 
 use std::io::{Read, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use board_core::chess::Position;
-use common::{boardwire, stderr};
-
-/// A finished (or killed) run.
-struct Run {
-    code: Option<i32>,
-    timed_out: bool,
-    stdout: String,
-    stderr: String,
-}
-
-fn spawn(args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_boardwire"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
-/// Waits for `child` up to `limit`, kills it after that; `stdin` is kept
-/// open until then (dropping it would be an end of input).
-fn finish(mut child: Child, stdin: Option<ChildStdin>, limit: Duration) -> Run {
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let out = thread::spawn(move || {
-        let mut s = String::new();
-        out.read_to_string(&mut s).unwrap();
-        s
-    });
-    let err = thread::spawn(move || {
-        let mut s = String::new();
-        err.read_to_string(&mut s).unwrap();
-        s
-    });
-    let start = Instant::now();
-    let mut timed_out = false;
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > limit {
-            timed_out = true;
-            child.kill().unwrap();
-            break child.wait().unwrap();
-        }
-        thread::sleep(Duration::from_millis(20));
-    };
-    drop(stdin);
-    Run {
-        code: status.code(),
-        timed_out,
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
-    }
-}
-
-/// Runs with stdin open but silent (as `--auto` needs no input).
-fn run(args: &[&str], limit: Duration) -> Run {
-    let mut child = spawn(args);
-    let stdin = child.stdin.take();
-    finish(child, stdin, limit)
-}
+use common::{
+    Run, assert_starts, boardwire, exited, finish, run_bounded as run, spawn, stderr, words,
+};
 
 #[test]
 fn host_as_black_flips_the_device_to_white_and_the_device_moves_first() {
     let r = run(
-        &[
-            "citrine",
-            "--simulate",
-            "--auto",
-            "--side",
-            "black",
-            "--max-plies",
-            "6",
-        ],
+        &words("citrine --simulate --auto --side black --max-plies 6"),
         Duration::from_secs(30),
     );
-    assert!(!r.timed_out, "hung; output so far:\n{}", r.stdout);
-    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    r.exited(0);
     // The device acknowledges the flip at the new-game position with a bare
     // `Flip` (spec note novag-citrine's spec/citrine.md, *Commands (host -> device) and
     // replies (device -> host)*, command `F`), printed as the decoded line's text.
@@ -134,19 +62,14 @@ fn host_as_black_flips_the_device_to_white_and_the_device_moves_first() {
 fn quit_works_while_the_device_thinks() {
     // As Black with a 20 s thinking time it is never the host's turn while
     // the test runs: `quit` must still stop the game at once.
-    let mut child = spawn(&[
-        "citrine",
-        "--simulate",
-        "--side",
-        "black",
-        "--sim-think-ms",
-        "20000",
-    ]);
+    let mut child = spawn(&words(
+        "citrine --simulate --side black --sim-think-ms 20000",
+    ));
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(b"quit\n").unwrap();
     let r = finish(child, Some(stdin), Duration::from_secs(10));
     assert!(!r.timed_out, "quit ignored; output so far:\n{}", r.stdout);
-    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    r.exited(0);
     assert!(
         r.stdout.lines().any(|l| l == "result quit after 0 plies"),
         "{}",
@@ -156,18 +79,13 @@ fn quit_works_while_the_device_thinks() {
 
 #[test]
 fn end_of_input_works_while_the_device_thinks() {
-    let mut child = spawn(&[
-        "citrine",
-        "--simulate",
-        "--side",
-        "black",
-        "--sim-think-ms",
-        "20000",
-    ]);
+    let mut child = spawn(&words(
+        "citrine --simulate --side black --sim-think-ms 20000",
+    ));
     drop(child.stdin.take());
     let r = finish(child, None, Duration::from_secs(10));
     assert!(!r.timed_out, "end of input ignored:\n{}", r.stdout);
-    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    r.exited(0);
     assert!(
         r.stdout
             .lines()
@@ -184,14 +102,14 @@ fn no_port_and_no_simulate_names_both() {
     assert!(o.stdout.is_empty());
     let err = stderr(&o);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.starts_with("error"), "{err}");
+    assert_starts(&err, "error");
     assert!(
         err.contains("--port") && err.contains("--simulate"),
         "{err}"
     );
     // Both at once is an error too.
     let o = boardwire(&["citrine", "--simulate", "--port", "/dev/null"]);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    exited(&o, 2);
 }
 
 #[test]
@@ -200,19 +118,10 @@ fn repaired_disagreements_are_counted_in_the_auto_failure() {
     // the driver repairs through `P`; `--auto` still exits 1 (README, exit
     // codes) and says how many there were and that all were repaired.
     let r = run(
-        &[
-            "citrine",
-            "--simulate",
-            "--auto",
-            "--sim-truncate",
-            "3",
-            "--max-plies",
-            "12",
-        ],
+        &words("citrine --simulate --auto --sim-truncate 3 --max-plies 12"),
         Duration::from_secs(60),
     );
-    assert!(!r.timed_out, "hung:\n{}", r.stdout);
-    assert_eq!(r.code, Some(1), "{}\n{}", r.stdout, r.stderr);
+    r.exited(1);
     let seen = r
         .stdout
         .lines()
@@ -244,18 +153,10 @@ fn a_device_that_never_answers_stops_the_run() {
     // run used to wait forever; now the first unanswered
     // command (`X ON`) stops it after --ack-timeout-ms with exit 1.
     let r = run(
-        &[
-            "citrine",
-            "--simulate",
-            "--auto",
-            "--sim-mute",
-            "--ack-timeout-ms",
-            "500",
-        ],
+        &words("citrine --simulate --auto --sim-mute --ack-timeout-ms 500"),
         Duration::from_secs(20),
     );
-    assert!(!r.timed_out, "hung:\n{}", r.stdout);
-    assert_eq!(r.code, Some(1), "{}\n{}", r.stdout, r.stderr);
+    r.exited(1);
     assert!(
         r.stdout
             .lines()
@@ -265,9 +166,9 @@ fn a_device_that_never_answers_stops_the_run() {
     );
     let err = r.stderr.trim_end();
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(
-        err.starts_with("error: the device did not answer: no Xmit line within "),
-        "{err}"
+    assert_starts(
+        err,
+        "error: the device did not answer: no Xmit line within ",
     );
 }
 
@@ -280,23 +181,9 @@ fn duplicate_acks_and_a_cut_out_of_turn_line_end_for_every_seed() {
     // Each run must end (exit 1: the cut lines are disagreements).
     for (oot, seed) in [("4", "1"), ("2", "1"), ("2", "2"), ("4", "3")] {
         let r = run(
-            &[
-                "citrine",
-                "--simulate",
-                "--auto",
-                "--side",
-                "black",
-                "--sim-duplicate-acks",
-                "1",
-                "--sim-truncate",
-                "2",
-                "--sim-new-game-at",
-                "4",
-                "--sim-out-of-turn-at",
-                oot,
-                "--seed",
-                seed,
-            ],
+            &words(&format!(
+                "citrine --simulate --auto --side black --sim-duplicate-acks 1 --sim-truncate 2 --sim-new-game-at 4 --sim-out-of-turn-at {oot} --seed {seed}"
+            )),
             Duration::from_secs(30),
         );
         assert!(
@@ -304,7 +191,7 @@ fn duplicate_acks_and_a_cut_out_of_turn_line_end_for_every_seed() {
             "oot {oot} seed {seed} hung; output so far:\n{}",
             r.stdout
         );
-        assert_eq!(r.code, Some(1), "{}\n{}", r.stdout, r.stderr);
+        r.exited(1);
         assert!(
             r.stderr
                 .contains("all were repaired by resynchronising through P"),
@@ -327,18 +214,10 @@ fn a_device_sending_only_garbage_is_summarised_then_silent() {
     // line raw. Now: the first 3 bad lines, escaped, one summary line,
     // then the silence rule (no answer to `X ON`) with exit 1.
     let r = run(
-        &[
-            "citrine",
-            "--simulate",
-            "--auto",
-            "--sim-garbage",
-            "--ack-timeout-ms",
-            "1000",
-        ],
+        &words("citrine --simulate --auto --sim-garbage --ack-timeout-ms 1000"),
         Duration::from_secs(20),
     );
-    assert!(!r.timed_out, "hung:\n{}", r.stdout);
-    assert_eq!(r.code, Some(1), "{}\n{}", r.stdout, r.stderr);
+    r.exited(1);
     assert!(
         !r.stdout.bytes().any(|b| b < 0x20 && b != b'\n'),
         "raw control bytes on stdout: {:?}",
@@ -363,9 +242,9 @@ fn a_device_sending_only_garbage_is_summarised_then_silent() {
     assert!(r.stdout.lines().count() < 12, "{}", r.stdout);
     let err = r.stderr.trim_end();
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(
-        err.starts_with("error: the device did not answer: no Xmit line within "),
-        "{err}"
+    assert_starts(
+        err,
+        "error: the device did not answer: no Xmit line within ",
     );
 }
 
@@ -443,7 +322,7 @@ fn takeback_at_the_first_prompt_as_black_takes_back_nothing() {
     // A take-back must not half happen: the second `T` was refused but the first had gone
     // out, taking back the device's move; then no prompt ever again.
     let r = interactive(
-        &["citrine", "--simulate", "--side", "black"],
+        &words("citrine --simulate --side black"),
         &[
             ("your move", "takeback"),
             ("cannot take back", "position"),
@@ -453,7 +332,7 @@ fn takeback_at_the_first_prompt_as_black_takes_back_nothing() {
             ("takeback e7e5", "quit"),
         ],
     );
-    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    r.exited(0);
     let refused: Vec<&str> = r
         .stdout
         .lines()
@@ -487,7 +366,7 @@ fn takeback_at_the_first_prompt_as_white_is_refused_once() {
         &["citrine", "--simulate"],
         &[("your move", "takeback"), ("your move", "quit")],
     );
-    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    r.exited(0);
     assert_eq!(
         r.stdout.matches("cannot take back").count(),
         1,
@@ -511,7 +390,7 @@ fn help_and_san_at_the_prompt() {
             ("neither UCI", "quit"),
         ],
     );
-    assert_eq!(r.code, Some(0), "{}\n{}", r.stdout, r.stderr);
+    r.exited(0);
     let help = r
         .stdout
         .lines()

@@ -2,7 +2,9 @@
 //! Expected counts come from the perft vectors (board-core/tests/data/perft-*.txt).
 
 mod common;
-use common::{boardwire, stderr, stdout, with_stdin};
+use common::{
+    assert_contains, assert_starts, boardwire, exited, stderr, stdout, with_stdin, words,
+};
 
 #[test]
 fn perft_prints_the_count_alone() {
@@ -101,7 +103,7 @@ fn moves_plain_and_json() {
 #[test]
 fn moves_batch_from_stdin() {
     let o = with_stdin(
-        &["moves", "draughts", "-", "--json"],
+        &words("moves draughts - --json"),
         b"W:W31-50:B1-20\nW:W28:B23,14\nnonsense\n",
     );
     assert_eq!(o.status.code(), Some(2));
@@ -122,7 +124,7 @@ fn assert_one_line_error(args: &[&str], needle: &str) {
     assert!(o.stdout.is_empty(), "{args:?}");
     let err = stderr(&o);
     assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-    assert!(err.starts_with("error"), "{err}");
+    assert_starts(&err, "error");
     assert!(err.contains(needle), "{args:?}: {err}");
     assert!(!err.contains("panicked"));
 }
@@ -135,7 +137,7 @@ fn bad_input_is_a_one_line_error_with_exit_2() {
     assert_one_line_error(&["perft", "checkers", "startpos", "1"], "checkers");
     // Positions in errors are 0-based byte offsets into the quoted text.
     assert_one_line_error(
-        &["perft", "draughts", "W:W51:B1", "3"],
+        &words("perft draughts W:W51:B1 3"),
         "\"W:W51:B1\": PDN FEN white pieces at byte 3: square 51 out of range",
     );
     assert_one_line_error(&["moves", "draughts", "X:W1:B2"], "at byte 0: side to move");
@@ -180,7 +182,7 @@ fn csa_connect_without_a_game_is_an_argument_error() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = stderr(&o);
         assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(err.contains("needs --game"), "{err}");
+        assert_contains(&err, "needs --game");
         assert!(stdout(&o).is_empty());
     }
 }
@@ -193,8 +195,7 @@ fn dxp_connect_gives_up_on_a_silent_follower() {
     let (addr, server) = silent_server();
     let o = boardwire(&["dxp", "connect", &addr, "--timeout", "1"]);
     drop(server.join());
-    assert_eq!(o.status.code(), Some(1));
-    let err = stderr(&o);
+    let err = exited(&o, 1);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
         err.starts_with("error: ") && err.contains("for 1 s"),
@@ -207,22 +208,11 @@ fn csa_connect_gives_up_on_a_silent_server() {
     // A server that accepts and never answers: --timeout 1 ends the run
     // with exit code 1 and one error line, as `dxp connect --timeout`.
     let (addr, server) = silent_server();
-    let o = boardwire(&[
-        "csa",
-        "connect",
-        &addr,
-        "--user",
-        "erin",
-        "--game",
-        "g-60-5",
-        "--password",
-        "s3cret",
-        "--timeout",
-        "1",
-    ]);
+    let o = boardwire(&words(&format!(
+        "csa connect {addr} --user erin --game g-60-5 --password s3cret --timeout 1"
+    )));
     drop(server.join());
-    assert_eq!(o.status.code(), Some(1));
-    let err = stderr(&o);
+    let err = exited(&o, 1);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
         err.starts_with("error: ") && err.contains("for 1 s"),
@@ -230,28 +220,16 @@ fn csa_connect_gives_up_on_a_silent_server() {
     );
     // The LOGIN we sent is shown without its password.
     let out = stdout(&o);
-    assert!(out.contains("erin      -> LOGIN erin *****\n"), "{out}");
+    assert_contains(&out, "erin      -> LOGIN erin *****\n");
     assert!(!out.contains("s3cret"), "{out}");
 }
 
 #[test]
 fn csa_connect_refused_names_the_address() {
     // Port 1 on loopback: nothing listens there.
-    let o = boardwire(&[
-        "csa",
-        "connect",
-        "127.0.0.1:1",
-        "--user",
-        "erin",
-        "--game",
-        "g-60-5",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = stderr(&o);
-    assert!(
-        err.starts_with("error: cannot connect to 127.0.0.1:1: "),
-        "{err}"
-    );
+    let o = boardwire(&words("csa connect 127.0.0.1:1 --user erin --game g-60-5"));
+    let err = exited(&o, 2);
+    assert_starts(&err, "error: cannot connect to 127.0.0.1:1: ");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
 
@@ -314,7 +292,7 @@ fn servers_listen_on_host_names() {
 fn a_listen_address_without_a_port_is_refused() {
     for proto in ["dxp", "csa"] {
         assert_one_line_error(
-            &[proto, "serve", "--listen", "localhost"],
+            &words(&format!("{proto} serve --listen localhost")),
             "cannot listen on localhost: ",
         );
     }
@@ -328,20 +306,14 @@ fn dxp_connect_max_plies_stops_the_game_without_result() {
     // game on our first turn (we play White, who begins).
     let (mut server, line) = serve_on_port_0("dxp");
     let addr = line.trim_end().rsplit(' ').next().unwrap().to_string();
-    let o = boardwire(&[
-        "dxp",
-        "connect",
-        &addr,
-        "--max-plies",
-        "0",
-        "--timeout",
-        "20",
-    ]);
+    let o = boardwire(&words(&format!(
+        "dxp connect {addr} --max-plies 0 --timeout 20"
+    )));
     server.kill().unwrap();
     server.wait().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("initiator -> E00  (GAMEEND"), "{out}");
+    assert_contains(&out, "initiator -> E00  (GAMEEND");
     assert_eq!(
         out.lines().last(),
         Some("result: 1 games, 0 won, 0 lost, 0 drawn, 1 without result"),
@@ -358,17 +330,13 @@ fn serve_on_port_0(proto: &str) -> (std::process::Child, String) {
 /// `boardwire <proto> serve --listen <listen>`: the child and its first
 /// stderr line.
 fn serve_on(proto: &str, listen: &str) -> (std::process::Child, String) {
-    use std::io::BufRead;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_boardwire"))
         .args([proto, "serve", "--listen", listen])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let mut line = String::new();
-    std::io::BufReader::new(child.stderr.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    let line = common::first_stderr_line(&mut child);
     (child, line)
 }
 
@@ -391,31 +359,13 @@ fn silent_server() -> (
 #[test]
 fn unwritable_records_and_kifu_paths_are_refused_at_start() {
     assert_one_line_error(
-        &[
-            "csa",
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--records",
-            "/proc/no/such/dir",
-        ],
+        &words("csa serve --listen 127.0.0.1:0 --records /proc/no/such/dir"),
         "--records /proc/no/such/dir: cannot create the directory",
     );
     assert_one_line_error(
-        &[
-            "csa",
-            "connect",
-            "127.0.0.1:9",
-            "--user",
-            "a",
-            "--x1",
-            "--game",
-            "g-60-0",
-            "--engine",
-            "/bin/true",
-            "--kifu",
-            "/proc/no/such/k.csa",
-        ],
+        &words(
+            "csa connect 127.0.0.1:9 --user a --x1 --game g-60-0 --engine /bin/true --kifu /proc/no/such/k.csa",
+        ),
         "--kifu /proc/no/such/k.csa: cannot write",
     );
 }
@@ -554,19 +504,9 @@ fn dxp_connect_checks_chat_and_games_before_connecting() {
 /// listens there).
 #[test]
 fn csa_connect_games_zero_is_bad_input() {
-    let o = boardwire(&[
-        "csa",
-        "connect",
-        "127.0.0.1:1",
-        "--x1",
-        "--games",
-        "0",
-        "--engine",
-        "x",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = stderr(&o);
-    assert!(err.contains("--games"), "{err}");
-    assert!(err.contains("1.."), "{err}");
+    let o = boardwire(&words("csa connect 127.0.0.1:1 --x1 --games 0 --engine x"));
+    let err = exited(&o, 2);
+    assert_contains(&err, "--games");
+    assert_contains(&err, "1..");
     assert!(!err.contains("cannot connect"), "{err}");
 }

@@ -4,9 +4,8 @@
 //! Expected moves: the 20 legal first moves of chess (any perft table,
 //! depth 1) and the 9 of international draughts.
 
-#[allow(dead_code)]
 mod common;
-use common::{stderr, stdout, with_stdin};
+use common::{assert_contains, exited, stderr, stdout, with_stdin};
 
 #[test]
 fn every_line_is_answered_once_even_blank_and_non_utf8_ones() {
@@ -14,7 +13,7 @@ fn every_line_is_answered_once_even_blank_and_non_utf8_ones() {
         &["moves", "chess", "-"],
         b"startpos\n\xff\xfe\n\n   \nstartpos\r\n\x01bad\nstartpos",
     );
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    exited(&o, 2);
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 7, "{out}");
@@ -32,11 +31,7 @@ fn every_line_is_answered_once_even_blank_and_non_utf8_ones() {
     assert_eq!(lines[3], "error: line 4 is blank");
     assert!(lines[5].starts_with("error: "), "{}", lines[5]);
     assert!(!lines[5].contains('\u{1}'), "a control byte reached stdout");
-    assert!(
-        stderr(&o).contains("4 stdin line(s) failed"),
-        "{}",
-        stderr(&o)
-    );
+    assert_contains(&stderr(&o), "4 stdin line(s) failed");
 }
 
 #[test]

@@ -3,14 +3,14 @@
 //! (Chess Programming Wiki "Perft Results", board-core/tests/data).
 
 mod common;
-use common::{boardwire, stderr, stdout, with_stdin};
+use common::{assert_contains, boardwire, stderr, stdout, with_stdin, words};
 
 #[test]
 fn perft_prints_the_count_alone() {
     let o = boardwire(&["perft", "chess", "startpos", "4"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), "197281\n");
-    assert!(stderr(&o).contains("nodes 197281"), "{}", stderr(&o));
+    assert_contains(&stderr(&o), "nodes 197281");
     assert_eq!(
         stdout(&boardwire(&["perft", "chess", "kiwipete", "3"])),
         "97862\n"
@@ -74,7 +74,7 @@ fn moves_plain_and_json() {
 #[test]
 fn moves_batch_from_stdin() {
     let o = with_stdin(
-        &["moves", "chess", "-", "--json"],
+        &words("moves chess - --json"),
         b"startpos\nnot a fen\n8/8/8/8/8/8/8/K6k w - - 0 1\n",
     );
     assert_eq!(o.status.code(), Some(2));

@@ -2,11 +2,9 @@
 //! 16, item 8): by from square, then to square, then captured set; in
 //! plain text, `--json` and batch mode alike.
 
-// Shared helpers; this binary uses only some of them.
-#[allow(dead_code)]
 mod common;
 
-use common::{boardwire, with_stdin};
+use common::{boardwire, with_stdin, words};
 
 /// White's nine first moves in international draughts (every opening
 /// book lists them), in the documented order.
@@ -63,12 +61,7 @@ fn json_and_captures_are_in_the_same_order() {
     assert_eq!(notations.join(" "), OPENING);
     // A king on 38 with two capture routes ending on different squares
     // (and the same from square): sorted by the to square.
-    let out = stdout(&[
-        "moves",
-        "draughts",
-        "W:WK38:B22,24,32,33,42,43,44",
-        "--json",
-    ]);
+    let out = stdout(&words("moves draughts W:WK38:B22,24,32,33,42,43,44 --json"));
     let keys = json_keys(&out);
     assert!(keys.len() >= 2, "{out}");
     let mut sorted = keys.clone();

@@ -6,7 +6,7 @@
 //! diagram values from the standard start positions.
 
 mod common;
-use common::{boardwire, stderr, stdout, with_stdin};
+use common::{assert_contains, boardwire, exited, stderr, stdout, with_stdin, words};
 
 const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
 const AFTER_NF3: &str = "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
@@ -88,9 +88,7 @@ fn play_shogi_in_usi_and_csa() {
 #[test]
 fn play_reads_options_and_dashes_after_the_moves() {
     // README: `--board` and one `--` may come before or after the moves.
-    let o = boardwire(&[
-        "play", "shogi", "startpos", "7g7f", "--board", "--", "-3334FU",
-    ]);
+    let o = boardwire(&words("play shogi startpos 7g7f --board -- -3334FU"));
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o).lines().next(), Some(SHOGI_AFTER_2));
     // No move starts with `--`: an unknown option after a move is named.
@@ -104,29 +102,17 @@ fn play_reads_options_and_dashes_after_the_moves() {
     // --help after a move prints play's help.
     let o = boardwire(&["play", "chess", "startpos", "e4", "--help"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(
-        stdout(&o).contains("Usage: boardwire play"),
-        "{}",
-        stdout(&o)
-    );
+    assert_contains(&stdout(&o), "Usage: boardwire play");
 }
 
 #[test]
 fn an_unquoted_position_is_named_as_such() {
-    let o = boardwire(&[
-        "show",
-        "chess",
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR",
-        "w",
-        "KQkq",
-        "-",
-        "0",
-        "1",
-    ]);
-    assert_eq!(o.status.code(), Some(2));
-    let err = stderr(&o);
-    assert!(err.contains("unexpected argument 'w'"), "{err}");
-    assert!(err.contains("quote it"), "{err}");
+    let o = boardwire(&words(
+        "show chess rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    ));
+    let err = exited(&o, 2);
+    assert_contains(&err, "unexpected argument 'w'");
+    assert_contains(&err, "quote it");
 }
 
 #[test]
@@ -138,7 +124,7 @@ fn an_unknown_option_gets_no_quoting_hint() {
         let o = boardwire(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = stderr(&o);
-        assert!(err.contains("unexpected argument"), "{err}");
+        assert_contains(&err, "unexpected argument");
         assert!(!err.contains("quote it"), "{args:?}: {err}");
     }
 }
@@ -169,7 +155,7 @@ fn an_illegal_move_fails_with_exit_2_naming_it() {
             &["move 1 \"Nd7\": ambiguous: knights on f6 and b8 can reach d7"],
         ),
         (
-            &["play", "chess", "startpos", "e2e5"],
+            &words("play chess startpos e2e5"),
             &["move 1 \"e2e5\"", "illegal move e2e5"],
         ),
         (
@@ -178,19 +164,19 @@ fn an_illegal_move_fails_with_exit_2_naming_it() {
             &["move 1 \"e2e9\"", "invalid UCI move at byte 3"],
         ),
         (
-            &["play", "chess", "startpos", "Nf9"],
+            &words("play chess startpos Nf9"),
             &["move 1 \"Nf9\"", "at byte 2", "expected a square"],
         ),
         (
-            &["play", "chess", "startpos", "O-O"],
+            &words("play chess startpos O-O"),
             &["move 1 \"O-O\"", "castling is not legal here"],
         ),
         (
-            &["play", "shogi", "startpos", "--", "-3334FU"],
+            &words("play shogi startpos -- -3334FU"),
             &["move 1 \"-3334FU\""],
         ),
         (
-            &["play", "draughts", "startpos", "32-26"],
+            &words("play draughts startpos 32-26"),
             &["move 1 \"32-26\""],
         ),
     ] {
@@ -280,7 +266,7 @@ fn moves_json_carries_both_chess_notations_and_batch_works() {
     );
     assert!(out.lines().any(|l| l == r#"{"uci":"e4f5","san":"exf5"}"#));
     let o = with_stdin(
-        &["moves", "chess", "-", "--notation", "san"],
+        &words("moves chess - --notation san"),
         format!("{fen}\n8/8/8/8/8/8/8/K6k w - - 0 1\n").as_bytes(),
     );
     assert!(o.status.success(), "{}", stderr(&o));
@@ -300,17 +286,17 @@ fn a_notation_of_another_game_is_refused() {
     ] {
         let o = boardwire(args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");
-        assert!(stderr(&o).contains("not written in"), "{}", stderr(&o));
+        assert_contains(&stderr(&o), "not written in");
     }
 }
 
 #[test]
 fn help_lists_show_and_play() {
     let out = stdout(&boardwire(&["--help"]));
-    assert!(out.contains("show"), "{out}");
-    assert!(out.contains("play"), "{out}");
+    assert_contains(&out, "show");
+    assert_contains(&out, "play");
     let out = stdout(&boardwire(&["moves", "--help"]));
-    assert!(out.contains("--notation"), "{out}");
+    assert_contains(&out, "--notation");
 }
 
 #[test]
@@ -319,7 +305,7 @@ fn play_batch_mode_answers_every_line() {
         &["play", "chess", "-"],
         b"startpos moves e4 c5 Nf3\nstartpos moves e4 e4\n\nstartpos\nnot a fen moves e4\n",
     );
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    exited(&o, 2);
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 5, "{out}");
@@ -335,11 +321,7 @@ fn play_batch_mode_answers_every_line() {
         "{}",
         lines[4]
     );
-    assert!(
-        stderr(&o).contains("3 stdin line(s) failed"),
-        "{}",
-        stderr(&o)
-    );
+    assert_contains(&stderr(&o), "3 stdin line(s) failed");
     let o = with_stdin(&["play", "shogi", "-"], b"startpos moves 7g7f -3334FU\n");
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(stdout(&o), format!("{SHOGI_AFTER_2}\n"));

@@ -2,14 +2,13 @@
 //! CSA-mode logout after the result, an unplayable Position block, a side
 //! given for a Floodgate game, and a refused x1 game request.
 
-#[allow(dead_code)]
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::time::{Duration, Instant};
 
-use common::{boardwire, stderr, stdout};
+use common::{assert_contains, boardwire, exited, stderr, stdout, words};
 
 /// A server on 127.0.0.1 that runs `script` on the one connection it
 /// accepts: its address and the thread (returning what the script returns).
@@ -70,17 +69,9 @@ fn csa_mode_logs_out_after_the_result() {
         (login, agree, after, waited)
     });
     let started = Instant::now();
-    let o = boardwire(&[
-        "csa",
-        "connect",
-        &addr,
-        "--user",
-        "dave",
-        "--game",
-        "g-300-0",
-        "--timeout",
-        "30",
-    ]);
+    let o = boardwire(&words(&format!(
+        "csa connect {addr} --user dave --game g-300-0 --timeout 30"
+    )));
     let (login, agree, after, waited) = server.join().unwrap();
     assert_eq!(login.as_deref(), Some("LOGIN dave g-300-0"));
     assert_eq!(agree.as_deref(), Some("AGREE g1"));
@@ -89,7 +80,7 @@ fn csa_mode_logs_out_after_the_result() {
     assert!(started.elapsed() < Duration::from_secs(20));
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    assert!(out.contains("#RESIGN, we won"), "{out}");
+    assert_contains(&out, "#RESIGN, we won");
 }
 
 #[test]
@@ -109,21 +100,13 @@ fn an_illegal_summary_position_is_rejected() {
         drop(w.shutdown(std::net::Shutdown::Both));
         (answer, after)
     });
-    let o = boardwire(&[
-        "csa",
-        "connect",
-        &addr,
-        "--user",
-        "dave",
-        "--game",
-        "g-300-0",
-        "--timeout",
-        "30",
-    ]);
+    let o = boardwire(&words(&format!(
+        "csa connect {addr} --user dave --game g-300-0 --timeout 30"
+    )));
     let (answer, after) = server.join().unwrap();
     assert_eq!(answer.as_deref(), Some("REJECT g1"));
     assert_eq!(after.as_deref(), Some("LOGOUT"));
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    exited(&o, 1);
     let err = stderr(&o);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
@@ -164,18 +147,10 @@ fn a_side_for_a_floodgate_game_is_an_argument_error() {
     }
     // Not Floodgate names (shogi-server: `floodgate-<total>-<byoyomi>[F]`
     // only): a side is fine, and the run gets as far as connecting.
-    let o = boardwire(&[
-        "csa",
-        "connect",
-        "127.0.0.1:1",
-        "--user",
-        "erin",
-        "--game",
-        "floodgate-600-10-x",
-        "--side",
-        "+",
-    ]);
-    assert!(stderr(&o).contains("cannot connect"), "{}", stderr(&o));
+    let o = boardwire(&words(
+        "csa connect 127.0.0.1:1 --user erin --game floodgate-600-10-x --side +",
+    ));
+    assert_contains(&stderr(&o), "cannot connect");
 }
 
 #[test]
@@ -198,12 +173,12 @@ fn x1_game_request_refused_ends_the_run() {
         got
     });
     let started = Instant::now();
-    let o = boardwire(&[
-        "csa", "connect", &addr, "--user", "erin", "--x1", "--game", "foo",
-    ]);
+    let o = boardwire(&words(&format!(
+        "csa connect {addr} --user erin --x1 --game foo"
+    )));
     let got = server.join().unwrap();
     assert!(started.elapsed() < Duration::from_secs(10));
-    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    exited(&o, 1);
     assert_eq!(
         stderr(&o).trim_end(),
         "error: the server refused the game request: bad game name: foo."

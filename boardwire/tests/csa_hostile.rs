@@ -2,7 +2,6 @@
 //! streams bytes without line ends, and a `csa serve` that refuses
 //! connections past `--max-connections`.
 
-#[allow(dead_code)]
 mod common;
 
 use std::io::{Read, Write};
@@ -10,7 +9,7 @@ use std::net::{TcpListener, TcpStream};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::boardwire;
+use common::{assert_contains, boardwire};
 
 /// A listener that streams `A` to whoever connects, without a line end.
 fn streaming_peer() -> String {
@@ -58,9 +57,9 @@ fn csa_connect_gives_up_on_a_peer_without_line_ends() {
             out.stdout.len()
         );
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.contains("the server did not send the LOGIN reply for 2 s (--timeout)"),
-            "{err}"
+        assert_contains(
+            &err,
+            "the server did not send the LOGIN reply for 2 s (--timeout)",
         );
     }
 }
@@ -68,27 +67,14 @@ fn csa_connect_gives_up_on_a_peer_without_line_ends() {
 #[test]
 fn csa_serve_refuses_connections_past_the_limit() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_boardwire"))
-        .args([
-            "csa",
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--max-connections",
-            "1",
-        ])
+        .args(common::words(
+            "csa serve --listen 127.0.0.1:0 --max-connections 1",
+        ))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let mut line = Vec::new();
-    let mut b = [0u8; 1];
-    while !line.ends_with(b"\n") {
-        assert_eq!(stderr.read(&mut b).unwrap(), 1);
-        line.push(b[0]);
-    }
-    let line = String::from_utf8(line).unwrap();
-    let addr = line.trim().rsplit(' ').next().unwrap().to_string();
+    let addr = common::listening_addr(&mut child);
     let mut first = TcpStream::connect(&addr).unwrap();
     first.write_all(b"LOGIN a pw x1\n").unwrap();
     let mut got = [0u8; 64];

@@ -5,7 +5,9 @@
 //! has one line per game start, end and rejection on stdout; the dates
 //! are the server's local time.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -20,14 +22,9 @@ fn spawn_server(dir: &Path) -> (Child, String) {
 /// The server with `TZ=<tz>` (its local time zone).
 fn spawn_server_in(dir: &Path, tz: &str) -> (Child, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_boardwire"))
-        .args([
-            "csa",
-            "serve",
-            "--listen",
-            "127.0.0.1:0",
-            "--event",
-            "ceotest",
-        ])
+        .args(common::words(
+            "csa serve --listen 127.0.0.1:0 --event ceotest",
+        ))
         .arg("--records")
         .arg(dir)
         .args(["--rating-ids", "md5"])
@@ -36,15 +33,7 @@ fn spawn_server_in(dir: &Path, tz: &str) -> (Child, String) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let mut line = Vec::new();
-    let mut b = [0u8; 1];
-    while !line.ends_with(b"\n") {
-        assert_eq!(stderr.read(&mut b).unwrap(), 1);
-        line.push(b[0]);
-    }
-    let line = String::from_utf8(line).unwrap();
-    let addr = line.trim().rsplit(' ').next().unwrap().to_string();
+    let addr = common::listening_addr(&mut child);
     (child, addr)
 }
 

@@ -5,13 +5,13 @@
 //! note examples; expected readings state what those records say.
 
 mod common;
-use common::{boardwire, stderr, stdout};
+use common::{assert_contains, assert_starts, boardwire, exited, stderr, stdout};
 
 /// Runs `boardwire args` on `input`; the exit code must be `code`; returns
 /// the stdout lines.
 fn decoded(args: &[&str], input: &str, code: i32) -> Vec<String> {
     let o = common::with_stdin(args, input.as_bytes());
-    assert_eq!(o.status.code(), Some(code), "{}", stderr(&o));
+    exited(&o, code);
     stdout(&o).lines().map(String::from).collect()
 }
 
@@ -101,9 +101,9 @@ fn dxp_decode_names_the_bad_byte() {
     let o = boardwire(&["dxp", "decode", "-m", "M0000322800xx"]);
     assert_eq!(o.status.code(), Some(2));
     let out = stdout(&o);
-    assert!(
-        out.contains("MOVE captured square at byte 11: expected a digit 0-9, found 'x'"),
-        "{out}"
+    assert_contains(
+        &out,
+        "MOVE captured square at byte 11: expected a digit 0-9, found 'x'",
     );
     assert!(!out.contains("captured but"), "{out}");
     // The raw frame M 0x01 0x02 0xFF: 0xFF at offset 3 (in the time field).
@@ -169,15 +169,15 @@ fn csa_decode_json_and_messages_on_the_command_line() {
     // made every position a 0-based byte offset; this said "column 6").
     let o = boardwire(&["csa", "decode", "--message", "+7776ZZ"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stdout(&o).contains("error: "), "{}", stdout(&o));
-    assert!(stdout(&o).contains("at byte 5"), "{}", stdout(&o));
+    assert_contains(&stdout(&o), "error: ");
+    assert_contains(&stdout(&o), "at byte 5");
     // With --json the kind says it is an error; the value does not repeat it.
     let o = boardwire(&["csa", "decode", "--json", "--message", "+7776ZZ"]);
     assert_eq!(o.status.code(), Some(2));
     let out = stdout(&o);
-    assert!(
-        out.starts_with("{\"line\":1,\"direction\":\"client\",\"kind\":\"error\",\"value\":\""),
-        "{out}"
+    assert_starts(
+        &out,
+        "{\"line\":1,\"direction\":\"client\",\"kind\":\"error\",\"value\":\"",
     );
     assert!(!out.contains("\"value\":\"error: "), "{out}");
 }
@@ -216,7 +216,7 @@ fn csa_decode_refuses_an_illegal_kifu_move_with_its_line_and_byte() {
         &["csa", "decode"],
         b"V2.2\nPI\n+\n+7776FU,T1\n-3334FU\n+0055HI\n",
     );
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    exited(&o, 2);
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     // Each statement is shown at its line: `+7776FU,T1` are both line 4.
@@ -239,11 +239,7 @@ fn csa_decode_refuses_an_illegal_kifu_move_with_its_line_and_byte() {
         ),
         "{out}"
     );
-    assert!(
-        stderr(&o).contains("kifu line 6 breaks the rules"),
-        "{}",
-        stderr(&o)
-    );
+    assert_contains(&stderr(&o), "kifu line 6 breaks the rules");
 }
 
 #[test]
@@ -256,7 +252,7 @@ fn csa_decode_lists_a_refused_kifu_only_up_to_the_refused_line() {
         &["csa", "decode", "--json"],
         b"V2.2\nPI\n+\n+7776FU\n/\nV2.2\nPI\n+\n+0055HI\n-3334FU\n",
     );
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    exited(&o, 2);
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 8, "{out}");
@@ -274,11 +270,7 @@ fn csa_decode_lists_a_refused_kifu_only_up_to_the_refused_line() {
         ),
         "{out}"
     );
-    assert!(
-        stderr(&o).contains("kifu line 9 breaks the rules"),
-        "{}",
-        stderr(&o)
-    );
+    assert_contains(&stderr(&o), "kifu line 9 breaks the rules");
 }
 
 #[test]
@@ -331,7 +323,7 @@ fn every_line_of_the_real_servers_decodes() {
     assert_eq!(out.lines().count(), records.len(), "{out}");
     for line in out.lines() {
         if line.contains(" error: ") || line.contains(" unrecognised: ") {
-            assert!(line.contains(" client  "), "{line}");
+            assert_contains(line, " client  ");
         }
     }
     // The one copy of the recording (`boardwire-vectors`), as a file for
@@ -352,7 +344,7 @@ fn every_line_of_the_real_servers_decodes() {
     assert_eq!(out.lines().count(), expected, "{out}");
     for line in out.lines() {
         if line.contains(" error: ") && !line.contains("CHAT: ") {
-            assert!(line.contains(" C->S "), "{line}");
+            assert_contains(line, " C->S ");
         }
     }
 }
@@ -397,10 +389,10 @@ fn a_malformed_login_shows_no_field() {
             args.insert(2, "--json");
         }
         let o = boardwire(&args);
-        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        exited(&o, 2);
         let out = stdout(&o);
         assert!(!out.contains("SECRET4"), "{out}");
-        assert!(out.contains("LOGIN name at byte 6: empty"), "{out}");
+        assert_contains(&out, "LOGIN name at byte 6: empty");
     }
 }
 
@@ -463,19 +455,11 @@ fn csa_decode_from_names_the_direction_of_the_lines() {
     // `,T`, so read as a client line it is malformed.
     let o = boardwire(&["csa", "decode", "--from", "server", "-m", "+7776FU,T3"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(
-        stdout(&o).contains("  server  move +7776FU"),
-        "{}",
-        stdout(&o)
-    );
+    assert_contains(&stdout(&o), "  server  move +7776FU");
     let o = boardwire(&["csa", "decode", "--from", "client", "-m", "+7776FU,T3"]);
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
-    assert!(stdout(&o).contains("  client  "), "{}", stdout(&o));
+    assert_contains(&stdout(&o), "  client  ");
     // Without --from a move line is guessed to be a client line.
     let o = boardwire(&["csa", "decode", "-m", "+7776FU"]);
-    assert!(
-        stdout(&o).contains("  client  move +7776FU"),
-        "{}",
-        stdout(&o)
-    );
+    assert_contains(&stdout(&o), "  client  move +7776FU");
 }

@@ -4,45 +4,20 @@
 //! (damexchange's spec/damexchange.md, csa-protocol's spec/csa.md,
 //! novag-citrine's spec/citrine.md), not from our output.
 
-use std::io::Read;
-use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+mod common;
 
-/// Runs `boardwire args`, killing it after `limit`.
-fn run_bounded(args: &[&str], limit: Duration) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_boardwire"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Read the pipes on threads so a chatty child never blocks on them.
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let out_t = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        out.read_to_end(&mut v).map(|_| v)
-    });
-    let err_t = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        err.read_to_end(&mut v).map(|_| v)
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            panic!("boardwire {args:?} still running after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Output {
-        status,
-        stdout: out_t.join().unwrap().unwrap(),
-        stderr: err_t.join().unwrap().unwrap(),
-    }
+use std::time::Duration;
+
+use common::{Run, assert_contains, words};
+
+/// Runs `boardwire args`, failing after `limit`.
+fn run_bounded(args: &[&str], limit: Duration) -> Run {
+    let r = common::run_bounded(args, limit);
+    assert!(
+        !r.timed_out,
+        "boardwire {args:?} still running after {limit:?}"
+    );
+    r
 }
 
 /// The transcript lines of `proto` as (party, arrow, message text without
@@ -71,9 +46,9 @@ fn is_digits(s: &str) -> bool {
 #[test]
 fn no_arguments_runs_the_whole_demo() {
     let o = run_bounded(&[], Duration::from_secs(60));
-    let out = String::from_utf8(o.stdout).unwrap();
-    let err = String::from_utf8(o.stderr).unwrap();
-    assert!(o.status.success(), "exit {:?}\n{err}\n{out}", o.status);
+    let out = o.stdout;
+    let err = o.stderr;
+    assert_eq!(o.code, Some(0), "{err}\n{out}");
 
     // ---- DXP (spec note damexchange's spec/damexchange.md: *Messages*, *BACKREQ*,
     // *BACKACC*, *Roles and dialogue (layer 2)*).
@@ -222,7 +197,7 @@ fn no_arguments_runs_the_whole_demo() {
             "{part} not passed:\n{out}"
         );
     }
-    assert!(out.contains("3 of 3 part(s) passed"), "{out}");
+    assert_contains(&out, "3 of 3 part(s) passed");
 }
 
 #[test]
@@ -234,8 +209,8 @@ fn quiet_prints_the_summary_only() {
         &["--quiet", "--only", "dxp"][..],
     ] {
         let o = run_bounded(args, Duration::from_secs(60));
-        let out = String::from_utf8(o.stdout).unwrap();
-        assert!(o.status.success(), "{args:?}: {out}");
+        let out = o.stdout;
+        assert_eq!(o.code, Some(0), "{args:?}: {out}");
         assert_eq!(out.lines().count(), 3, "{args:?}: {out}");
         assert!(out.starts_with("== summary\ndxp "), "{args:?}: {out}");
     }
@@ -245,18 +220,18 @@ fn quiet_prints_the_summary_only() {
 fn a_failing_part_fails_the_demo() {
     for part in ["dxp", "csa", "citrine"] {
         let o = run_bounded(
-            &["demo", "--quiet", "--only", part, "--fail", part],
+            &words(&format!("demo --quiet --only {part} --fail {part}")),
             Duration::from_secs(60),
         );
-        let out = String::from_utf8(o.stdout).unwrap();
-        let err = String::from_utf8(o.stderr).unwrap();
-        assert_eq!(o.status.code(), Some(1), "{part}: {out}{err}");
+        let out = o.stdout;
+        let err = o.stderr;
+        assert_eq!(o.code, Some(1), "{part}: {out}{err}");
         assert!(
             err.starts_with(&format!("error: demo part {part} failed: ")),
             "{part}: {err}"
         );
         assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(out.contains(" FAILED "), "{out}");
+        assert_contains(&out, " FAILED ");
         assert!(!err.contains("panicked"), "{err}");
     }
 }
@@ -264,8 +239,8 @@ fn a_failing_part_fails_the_demo() {
 #[test]
 fn help_lists_demo() {
     let o = run_bounded(&["--help"], Duration::from_secs(20));
-    let out = String::from_utf8(o.stdout).unwrap();
-    assert!(o.status.success());
+    let out = o.stdout;
+    assert_eq!(o.code, Some(0));
     assert!(
         out.lines().any(|l| l.trim_start().starts_with("demo ")),
         "{out}"

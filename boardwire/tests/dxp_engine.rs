@@ -2,31 +2,22 @@
 //! start (the bridge itself is tested with the test engine in
 //! boardwire-engines and by the CI check 77-hub-dxp-bridge).
 
-use std::process::{Command, Output};
+mod common;
 
-fn boardwire(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_boardwire"))
-        .args(args)
-        .output()
-        .expect("boardwire runs")
-}
+use common::{assert_contains, assert_starts, boardwire, words};
 
 #[test]
 fn an_engine_that_cannot_start_is_exit_1_before_connecting() {
     // Nothing listens on this address: the engine is started first, so its
     // failure is what is reported.
-    let o = boardwire(&[
-        "dxp",
-        "connect",
-        "127.0.0.1:9",
-        "--engine",
-        "/nonexistent/hub-engine",
-    ]);
+    let o = boardwire(&words(
+        "dxp connect 127.0.0.1:9 --engine /nonexistent/hub-engine",
+    ));
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(
-        err.starts_with("error: engine: cannot start the engine /nonexistent/hub-engine"),
-        "{err}"
+    assert_starts(
+        &err,
+        "error: engine: cannot start the engine /nonexistent/hub-engine",
     );
     assert_eq!(err.lines().count(), 1, "{err}");
 }
@@ -106,7 +97,7 @@ fn the_engine_timeout_is_checked() {
             let o = boardwire(&[cmd, &["--engine", "x", "--engine-timeout", bad]].concat());
             assert_eq!(o.status.code(), Some(2), "{cmd:?} {bad}");
             let err = String::from_utf8_lossy(&o.stderr);
-            assert!(err.contains("--engine-timeout"), "{err}");
+            assert_contains(&err, "--engine-timeout");
         }
     }
 }

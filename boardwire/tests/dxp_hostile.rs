@@ -3,16 +3,15 @@
 //! codes are the spec's (damexchange's spec/damexchange.md, *Messages*).
 
 // Shared helpers it does not use are allowed.
-#[allow(dead_code)]
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use common::{boardwire, stderr, stdout};
+use common::{assert_contains, assert_starts, boardwire, stderr, stdout, words};
 
 /// Reads one frame (up to its NUL, not included).
 fn frame(s: &mut TcpStream) -> String {
@@ -82,8 +81,8 @@ fn an_illegal_move_from_the_follower_is_told_and_exits_1() {
     );
     assert_eq!(seen[3], "E00", "{seen:?}");
     let err = stderr(&o);
-    assert!(err.contains("misbehaved"), "{err}");
-    assert!(err.contains("50-45"), "{err}");
+    assert_contains(&err, "misbehaved");
+    assert_contains(&err, "50-45");
 }
 
 #[test]
@@ -136,9 +135,9 @@ fn three_refusals_in_a_row_exit_1_saying_so() {
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(seen[3], "", "{seen:?}");
     let err = stderr(&o);
-    assert!(
-        err.contains("only 0 of 1 games completed: the follower refused 3 games in a row"),
-        "{err}"
+    assert_contains(
+        &err,
+        "only 0 of 1 games completed: the follower refused 3 games in a row",
     );
 }
 
@@ -150,26 +149,15 @@ fn end_first_and_chat_come_before_the_gamereq() {
         send(s, &[&gameacc('3')]);
         got
     });
-    let o = boardwire(&[
-        "dxp",
-        "connect",
-        &addr,
-        "--timeout",
-        "5",
-        "--end-first",
-        "--chat",
-        "hello",
-    ]);
+    let o = boardwire(&words(&format!(
+        "dxp connect {addr} --timeout 5 --end-first --chat hello"
+    )));
     let seen = follower.join().unwrap();
     assert_eq!(seen[0], "Chello");
     assert_eq!(seen[1], "E00");
     assert!(seen[2].starts_with("R01"), "{seen:?}");
     assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stderr(&o).contains("the follower refused"),
-        "{}",
-        stderr(&o)
-    );
+    assert_contains(&stderr(&o), "the follower refused");
 }
 
 #[test]
@@ -182,11 +170,7 @@ fn a_follower_that_closes_mid_game_is_named_on_stderr() {
     let o = boardwire(&["dxp", "connect", &addr, "--timeout", "5"]);
     follower.join().unwrap();
     assert_eq!(o.status.code(), Some(1));
-    assert!(
-        stdout(&o).contains(":: game 1 unfinished: "),
-        "{}",
-        stdout(&o)
-    );
+    assert_contains(&stdout(&o), ":: game 1 unfinished: ");
     assert!(
         stderr(&o).contains(
             "only 0 of 1 games completed: the follower closed the connection during game 1"
@@ -205,15 +189,9 @@ fn gameacc_and_move_in_one_segment_print_in_protocol_order() {
         send(s, &[&gameacc('0'), "M0000322800", "E00"]);
         vec![req, frame(s), frame(s)]
     });
-    let o = boardwire(&[
-        "dxp",
-        "connect",
-        &addr,
-        "--timeout",
-        "5",
-        "--color",
-        "black",
-    ]);
+    let o = boardwire(&words(&format!(
+        "dxp connect {addr} --timeout 5 --color black"
+    )));
     follower.join().unwrap();
     let out = stdout(&o);
     let at = |needle: &str| {
@@ -263,11 +241,7 @@ impl Server {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stderr.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line.trim_end().rsplit(' ').next().unwrap().to_string();
+        let addr = common::listening_addr(&mut child);
         Server { child, addr }
     }
 
@@ -315,7 +289,7 @@ fn serve_answers_a_gamereq_it_cannot_decode() {
         let mut s = server.connect();
         send(&mut s, &[&req]);
         let chat = frame(&mut s);
-        assert!(chat.starts_with("Cerror: GAMEREQ "), "{chat}");
+        assert_starts(&chat, "Cerror: GAMEREQ ");
         assert!(chat.contains(field), "{chat}");
         assert_eq!(frame(&mut s), format!("A{:<32}{code}", "boardwire"));
     }
@@ -346,14 +320,11 @@ fn serve_closes_after_16_bad_frames_with_a_chat_and_shows_3() {
     assert_eq!(frame(&mut s), "", "closed");
     let out = server.stop();
     assert_eq!(out.matches("<- X").count(), 3, "{out}");
-    assert!(
-        out.contains(":: 13 more malformed or unrecognised frame(s), not shown"),
-        "{out}"
+    assert_contains(
+        &out,
+        ":: 13 more malformed or unrecognised frame(s), not shown",
     );
-    assert!(
-        out.contains("too many malformed or unrecognised frames in a row"),
-        "{out}"
-    );
+    assert_contains(&out, "too many malformed or unrecognised frames in a row");
 }
 
 #[test]
@@ -378,10 +349,7 @@ fn serve_max_plies_stops_with_reason_0_and_a_disconnect_is_unfinished() {
         ),
         "{out}"
     );
-    assert!(
-        out.contains("follower#1 :: game 1: game over: no result"),
-        "{out}"
-    );
+    assert_contains(&out, "follower#1 :: game 1: game over: no result");
     assert!(
         out.contains(
             "follower#2 :: game 1 unfinished: game over: no result (the connection closed"
@@ -398,9 +366,6 @@ fn chat_control_bytes_are_escaped_on_stdout() {
     send(&mut s, &[&gamereq("Z005000A")]);
     frame(&mut s);
     let out = server.stop();
-    assert!(
-        out.contains("Cbell\\x07esc\\x1b[2J  (CHAT: bell\\x07esc\\x1b[2J)"),
-        "{out}"
-    );
+    assert_contains(&out, "Cbell\\x07esc\\x1b[2J  (CHAT: bell\\x07esc\\x1b[2J)");
     assert!(!out.contains('\x07') && !out.contains('\x1b'), "{out}");
 }
