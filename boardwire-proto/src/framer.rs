@@ -58,7 +58,7 @@ pub trait Framer {
     const MAX_TERMINATOR_LEN: usize;
     /// Whether bytes left without a terminator when the stream ends are an
     /// error (`true`: DXP, whose messages always end with NUL;
-    /// [`FrameError::Unterminated`](crate::FrameError::Unterminated)) or a
+    /// [`FrameError::Unterminated`]) or a
     /// last frame (`false`: the line protocols, a peer that closed right
     /// after writing its last line).
     const LAST_FRAME_NEEDS_TERMINATOR: bool;
