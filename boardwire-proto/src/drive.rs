@@ -34,6 +34,30 @@ pub mod tokio;
 use crate::error::FrameError;
 use crate::session::Session;
 
+/// What a protocol crate's driver (`connect`, `run`, ...) takes: the
+/// session's settings and the driver's resource bounds, `L` being the
+/// protocol's `Limits` (which holds this module's [`Limits`] as its
+/// `driver` field). Each crate names it `Config<C>` (`damexchange::net`,
+/// `csa_protocol::net`, `novag_citrine::serial`).
+#[derive(Clone, Debug, Default)]
+#[non_exhaustive]
+pub struct Config<C, L> {
+    /// The session's settings.
+    pub session: C,
+    /// The driver's resource bounds.
+    pub limits: L,
+}
+
+impl<C, L: Default> Config<C, L> {
+    /// `session` with the default limits.
+    pub fn new(session: C) -> Self {
+        Config {
+            session,
+            limits: L::default(),
+        }
+    }
+}
+
 /// Resource bounds of a driver (both drivers), each with its default.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]

@@ -2,7 +2,14 @@
 //! httparse shape), the [`Framer`] trait that each protocol's terminator
 //! rule implements (DXP: NUL; CSA: LF or CR LF; Citrine: CR, LF or CR LF),
 //! and [`FrameBuffer`], the capped buffer that runs the loop "fill, cut
-//! frames, compact" once for every user.
+//! frames, compact" once for every user; and [`LineFramer`], the one line
+//! framer of the two line protocols (what tells them apart is
+//! [`LineRules`]).
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use crate::error::FrameError;
 
 /// What a [`Framer`] found at the front of the buffer it was given.
 ///
@@ -51,7 +58,7 @@ pub trait Framer {
     const MAX_TERMINATOR_LEN: usize;
     /// Whether bytes left without a terminator when the stream ends are an
     /// error (`true`: DXP, whose messages always end with NUL;
-    /// [`FrameError::Unterminated`](crate::FrameError::Unterminated)) or a
+    /// [`FrameError::Unterminated`]) or a
     /// last frame (`false`: the line protocols, a peer that closed right
     /// after writing its last line).
     const LAST_FRAME_NEEDS_TERMINATOR: bool;
@@ -260,6 +267,322 @@ impl<F: Framer> FrameBuffer<F, alloc::boxed::Box<[u8]>> {
         let storage = alloc::vec![0u8; capacity.max(need)].into_boxed_slice();
         FrameBuffer::new(framer, storage)
     }
+}
+
+/// What tells the family's two line protocols apart, for [`LineFramer`]:
+/// a protocol crate names its rules with a marker type
+/// (`csa_protocol::framer::CsaLines`, `novag_citrine::framer::CitrineLines`).
+pub trait LineRules {
+    /// The cap of [`LineFramer::default`], bytes, the terminator not counted.
+    const DEFAULT_MAX_LEN: usize;
+    /// How a line ends.
+    ///
+    /// `false` (CSA): at LF; a CR just before the LF is removed too (CR LF);
+    /// an empty line is a frame of its own (CSA's keep-alive); a CR at the
+    /// end of the buffer is left unconsumed (its LF may be on the way).
+    ///
+    /// `true` (Citrine): at CR or LF, and any run of them (CR LF, LF CR, an
+    /// empty line) is one terminator, so empty lines are never frames and a
+    /// cap of 0 is raised to 1; after an over-long line, the next line is
+    /// framed in the same call.
+    const BARE_CR_ENDS_LINE: bool;
+}
+
+/// The family's line framer, over a buffer the caller owns, with a length
+/// cap; `R` says where a line ends ([`LineRules`]). `csa_protocol::framer::Framer`
+/// and `novag_citrine::framer::Framer` are this type with their protocol's
+/// rules.
+///
+/// The framer remembers how far it has looked for a terminator, so a line
+/// that arrives in many small reads is scanned once in total. A line longer
+/// than the cap is reported once, as [`Status::Overlong`], as soon as more
+/// than the cap has arrived without a terminator; the rest of it is then
+/// discarded up to and including the next terminator (as
+/// [`Status::Partial`] with the discarded bytes as `consumed`), so the
+/// caller's buffer never holds more than the cap plus one read, and the next
+/// line decodes normally.
+///
+/// ```
+/// use boardwire_proto::framer::{LineFramer, LineRules, Status};
+///
+/// enum Lf {}
+/// impl LineRules for Lf {
+///     const DEFAULT_MAX_LEN: usize = 16;
+///     const BARE_CR_ENDS_LINE: bool = false;
+/// }
+///
+/// let mut framer = LineFramer::<Lf>::default();
+/// let Status::Complete { frame, consumed } = framer.decode(b"hi\r\n") else { panic!() };
+/// assert_eq!((frame, consumed), (&b"hi"[..], 4));
+/// ```
+pub struct LineFramer<R> {
+    max_len: usize,
+    /// Bytes at the front of the line (after any leading terminators)
+    /// already known to hold no terminator.
+    scanned: usize,
+    /// Discarding the rest of an over-long line.
+    discarding: bool,
+    rules: PhantomData<fn() -> R>,
+}
+
+impl<R> Clone for LineFramer<R> {
+    fn clone(&self) -> Self {
+        LineFramer { ..*self }
+    }
+}
+
+impl<R> fmt::Debug for LineFramer<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("LineFramer")
+            .field("max_len", &self.max_len)
+            .field("scanned", &self.scanned)
+            .field("discarding", &self.discarding)
+            .finish()
+    }
+}
+
+impl<R: LineRules> Default for LineFramer<R> {
+    /// A framer with the protocol's cap, [`LineRules::DEFAULT_MAX_LEN`].
+    fn default() -> Self {
+        Self::new(R::DEFAULT_MAX_LEN)
+    }
+}
+
+#[inline]
+fn is_cr_lf(b: &u8) -> bool {
+    matches!(b, b'\r' | b'\n')
+}
+
+impl<R: LineRules> LineFramer<R> {
+    /// A framer accepting lines of at most `max_frame_len` bytes (the
+    /// terminator not counted; a CR before the LF counts as terminator).
+    pub const fn new(max_frame_len: usize) -> Self {
+        let max_len = if R::BARE_CR_ENDS_LINE && max_frame_len == 0 {
+            1
+        } else {
+            max_frame_len
+        };
+        LineFramer {
+            max_len,
+            scanned: 0,
+            discarding: false,
+            rules: PhantomData,
+        }
+    }
+
+    /// The cap: the maximum line length in bytes, terminator excluded.
+    pub const fn max_frame_len(&self) -> usize {
+        self.max_len
+    }
+
+    /// `true` while the rest of an over-long line is being discarded.
+    pub const fn is_discarding(&self) -> bool {
+        self.discarding
+    }
+
+    /// Forgets any partial state (call when the caller clears its buffer,
+    /// e.g. a new connection or a reopened port).
+    pub fn reset(&mut self) {
+        self.scanned = 0;
+        self.discarding = false;
+    }
+
+    /// Finds the next line at the front of `buf` (see [`Status`]).
+    ///
+    /// `buf` must start where the previous call's `consumed` left off (the
+    /// caller drops exactly the consumed bytes and may append more). Never
+    /// fails.
+    pub fn decode<'b>(&mut self, buf: &'b [u8]) -> Status<'b> {
+        // Leading terminators (rules with bare CR): empty lines, or the rest
+        // of a CR LF pair.
+        let lead = if R::BARE_CR_ENDS_LINE {
+            buf.iter().take_while(|b| is_cr_lf(b)).count()
+        } else {
+            0
+        };
+        if lead > 0 {
+            self.discarding = false;
+            self.scanned = 0;
+        }
+        let body = &buf[lead..];
+        let from = self.scanned.min(body.len());
+        let found = if R::BARE_CR_ENDS_LINE {
+            body[from..].iter().position(is_cr_lf)
+        } else {
+            body[from..].iter().position(|&b| b == b'\n')
+        };
+        match found {
+            Some(p) => {
+                let at = from + p;
+                self.scanned = 0;
+                let next = if R::BARE_CR_ENDS_LINE {
+                    at + body[at..].iter().take_while(|b| is_cr_lf(b)).count()
+                } else {
+                    at + 1
+                };
+                let consumed = lead + next;
+                if self.discarding {
+                    self.discarding = false;
+                    if !R::BARE_CR_ENDS_LINE {
+                        return Status::Partial { consumed };
+                    }
+                    // The rest of an over-long line ends here; what follows
+                    // frames normally, in this same call.
+                    return match self.decode(&buf[consumed..]) {
+                        Status::Complete { frame, consumed: c } => Status::Complete {
+                            frame,
+                            consumed: consumed + c,
+                        },
+                        Status::Partial { consumed: c } => Status::Partial {
+                            consumed: consumed + c,
+                        },
+                        Status::Overlong { len, consumed: c } => Status::Overlong {
+                            len,
+                            consumed: consumed + c,
+                        },
+                    };
+                }
+                // The CR of a CR LF is terminator, not line.
+                let end = if at > 0 && body[at - 1] == b'\r' {
+                    at - 1
+                } else {
+                    at
+                };
+                if end > self.max_len {
+                    // Complete but over the cap: report it (the whole line).
+                    return Status::Overlong { len: end, consumed };
+                }
+                Status::Complete {
+                    frame: &body[..end],
+                    consumed,
+                }
+            }
+            None => {
+                // Keep one trailing CR: it may be the CR of a CR LF whose LF
+                // has not arrived yet (it must not count as line body). With
+                // bare CR ending lines, `body` holds none.
+                let keep = usize::from(body.last() == Some(&b'\r'));
+                let seen = body.len() - keep;
+                if self.discarding {
+                    self.scanned = keep;
+                    Status::Partial {
+                        consumed: lead + seen,
+                    }
+                } else if seen > self.max_len {
+                    self.discarding = true;
+                    self.scanned = keep;
+                    Status::Overlong {
+                        len: seen,
+                        consumed: lead + seen,
+                    }
+                } else {
+                    self.scanned = body.len();
+                    Status::Partial { consumed: lead }
+                }
+            }
+        }
+    }
+}
+
+/// The family's framer contract for line protocols: CR LF is the longest
+/// terminator, and a last line without its terminator is a line (a peer
+/// that closed right after writing it).
+impl<R: LineRules> Framer for LineFramer<R> {
+    const DEFAULT_MAX_LEN: usize = R::DEFAULT_MAX_LEN;
+    /// CR LF (or LF CR).
+    const MAX_TERMINATOR_LEN: usize = 2;
+    const LAST_FRAME_NEEDS_TERMINATOR: bool = false;
+
+    fn new(max_frame_len: usize) -> Self {
+        LineFramer::new(max_frame_len)
+    }
+
+    fn max_frame_len(&self) -> usize {
+        self.max_len
+    }
+
+    fn decode<'b>(&mut self, buf: &'b [u8]) -> Status<'b> {
+        LineFramer::decode(self, buf)
+    }
+
+    fn reset(&mut self) {
+        LineFramer::reset(self);
+    }
+}
+
+/// One step of a codec's decoder, written once for the family's tokio
+/// codecs: frames the front of `buf` with `framer` and decodes the frame
+/// with `decode`. Returns how many bytes to drop from the front of `buf`,
+/// and the item: `Ok` or `Err(FrameError::Malformed)` for a frame,
+/// `Err(FrameError::Overlong)` for a frame over the cap, `None` when more
+/// bytes are needed. Bytes the framer skips (empty lines, the rest of an
+/// over-long frame) are passed over in the same call.
+///
+/// ```
+/// use boardwire_proto::framer::{LineFramer, LineRules, frame_and_decode};
+///
+/// enum Lf {}
+/// impl LineRules for Lf {
+///     const DEFAULT_MAX_LEN: usize = 4;
+///     const BARE_CR_ENDS_LINE: bool = false;
+/// }
+///
+/// let mut framer = LineFramer::<Lf>::default();
+/// let parse = |f: &[u8]| core::str::from_utf8(f).map(str::len);
+/// assert_eq!(frame_and_decode(&mut framer, b"abc\r\nd", parse), (5, Some(Ok(3))));
+/// assert_eq!(frame_and_decode(&mut framer, b"d", parse), (0, None));
+/// ```
+pub fn frame_and_decode<F: Framer, T, E>(
+    framer: &mut F,
+    buf: &[u8],
+    decode: impl FnOnce(&[u8]) -> Result<T, E>,
+) -> (usize, Option<Result<T, FrameError<E>>>) {
+    let mut skipped = 0;
+    loop {
+        match framer.decode(&buf[skipped..]) {
+            Status::Complete { frame, consumed } => {
+                let item = decode(frame).map_err(FrameError::Malformed);
+                return (skipped + consumed, Some(item));
+            }
+            Status::Overlong { len, consumed } => {
+                let max = framer.max_frame_len();
+                return (
+                    skipped + consumed,
+                    Some(Err(FrameError::Overlong { len, max })),
+                );
+            }
+            Status::Partial { consumed: 0 } => return (skipped, None),
+            Status::Partial { consumed } => skipped += consumed,
+        }
+    }
+}
+
+/// A codec's end of stream, written once: `rest` is what is left after
+/// [`frame_and_decode`] asked for more bytes, all of which the caller then
+/// drops. `None` when it is empty; else, for a protocol whose frames always
+/// end with their terminator ([`Framer::LAST_FRAME_NEEDS_TERMINATOR`]),
+/// `FrameError::Unterminated`; else a last frame (a peer that closed right
+/// after writing it) without one trailing CR: `FrameError::Overlong` when
+/// `rest` is longer than the cap, or `rest` decoded by `decode`. The framer
+/// is reset (a new stream).
+pub fn decode_rest<F: Framer, T, E>(
+    framer: &mut F,
+    rest: &[u8],
+    decode: impl FnOnce(&[u8]) -> Result<T, E>,
+) -> Option<Result<T, FrameError<E>>> {
+    if rest.is_empty() {
+        return None;
+    }
+    framer.reset();
+    let len = rest.len();
+    let max = framer.max_frame_len();
+    Some(if F::LAST_FRAME_NEEDS_TERMINATOR {
+        Err(FrameError::Unterminated { len })
+    } else if len > max {
+        Err(FrameError::Overlong { len, max })
+    } else {
+        decode(rest.strip_suffix(b"\r").unwrap_or(rest)).map_err(FrameError::Malformed)
+    })
 }
 
 #[cfg(test)]

@@ -51,7 +51,7 @@ pub mod session;
 pub mod transmit;
 
 pub use error::{DecodeError, Expected, FrameError, Problem};
-pub use framer::{Frame, FrameBuffer, Framer, Status};
+pub use framer::{Frame, FrameBuffer, Framer, LineFramer, LineRules, Status};
 pub use session::Session;
 pub use transmit::{INLINE_CAP, Transmit};
 

@@ -101,3 +101,124 @@ pub trait Session {
     /// towards their limit.
     fn is_unrecognised(msg: &Self::Incoming<'_>) -> bool;
 }
+
+/// Writes the [`Session`] impl of a one-peer session (`Conn = ()`) whose
+/// inherent methods have the trait's names without the connection: each of
+/// `handle_input`, `handle_message`, `handle_frame_error`, `handle_timeout`,
+/// `handle_close`, `poll_transmit`, `poll_event` and `poll_timeout`
+/// forwards to the inherent method of the same name (which stays plain,
+/// documented source a reader finds on the type). It generates no method of
+/// its own: the associated types and the session-specific methods
+/// (`max_frame_len`, `decode_incoming`, `decode_outgoing`,
+/// `is_unrecognised`) are written in the invocation, as in an ordinary impl.
+/// The type takes one type parameter, the clock reading, with one bound
+/// (`impl<T: Timestamp> Session for Driver<T>`).
+///
+/// ```
+/// use std::collections::VecDeque;
+/// use boardwire_proto::framer::{LineFramer, LineRules};
+/// use boardwire_proto::{FrameError, Transmit};
+///
+/// enum Lf {}
+/// impl LineRules for Lf {
+///     const DEFAULT_MAX_LEN: usize = 64;
+///     const BARE_CR_ENDS_LINE: bool = false;
+/// }
+///
+/// /// The clock readings this example is driven by.
+/// trait Clock: Copy + Ord + core::fmt::Debug {}
+/// impl Clock for u64 {}
+///
+/// /// Counts the bytes it is given.
+/// struct Counter<T> { seen: usize, last: Option<T> }
+///
+/// impl<T: Clock> Counter<T> {
+///     fn handle_input(&mut self, bytes: &[u8], now: T) { self.seen += bytes.len(); self.last = Some(now); }
+///     fn handle_message(&mut self, msg: &&[u8], now: T) { self.handle_input(msg, now) }
+///     fn handle_frame_error(&mut self, _: &FrameError<&'static str>, _: T) {}
+///     fn handle_timeout(&mut self, _: T) {}
+///     fn handle_close(&mut self, _: T) {}
+///     fn poll_transmit(&mut self) -> Option<Transmit> { None }
+///     fn poll_event(&mut self) -> Option<usize> { None }
+///     fn poll_timeout(&self) -> Option<T> { None }
+/// }
+///
+/// boardwire_proto::forward_session! {
+///     /// The family's contract; each method forwards to the inherent one.
+///     impl<T: Clock> Session for Counter<T> {
+///         type Incoming<'a> = &'a [u8];
+///         type Outgoing<'a> = &'a [u8];
+///         type Event = usize;
+///         type DecodeError = &'static str;
+///         type Framer = LineFramer<Lf>;
+///
+///         fn max_frame_len(&self) -> usize { 64 }
+///         fn decode_incoming<'a>(&self, frame: &'a [u8]) -> Result<&'a [u8], &'static str> { Ok(frame) }
+///         fn decode_outgoing<'a>(&self, frame: &'a [u8]) -> Result<&'a [u8], &'static str> { Ok(frame) }
+///         fn is_unrecognised(_: &&[u8]) -> bool { false }
+///     }
+/// }
+///
+/// use boardwire_proto::Session;
+/// let mut c = Counter { seen: 0, last: None };
+/// Session::handle_input(&mut c, (), b"abc", 7);
+/// assert_eq!((c.seen, c.last), (3, Some(7)));
+/// ```
+#[macro_export]
+macro_rules! forward_session {
+    (
+        $(#[$attr:meta])*
+        impl<$t:ident: $bound:path> Session for $ty:ident<$t2:ident> {
+            type Incoming<$la:lifetime> = $incoming:ty;
+            type Outgoing<$lb:lifetime> = $outgoing:ty;
+            type Event = $event:ty;
+            type DecodeError = $error:ty;
+            type Framer = $framer:ty;
+
+            $($rest:tt)*
+        }
+    ) => {
+        $(#[$attr])*
+        impl<$t: $bound> $crate::Session for $ty<$t2> {
+            type Conn = ();
+            type Time = $t;
+            type Incoming<$la> = $incoming;
+            type Outgoing<$lb> = $outgoing;
+            type Event = $event;
+            type DecodeError = $error;
+            type Framer = $framer;
+
+            fn handle_input(&mut self, (): (), bytes: &[u8], now: $t) {
+                <$ty<$t2>>::handle_input(self, bytes, now);
+            }
+            fn handle_message(&mut self, (): (), msg: &Self::Incoming<'_>, now: $t) {
+                <$ty<$t2>>::handle_message(self, msg, now);
+            }
+            fn handle_frame_error(
+                &mut self,
+                (): (),
+                error: &$crate::FrameError<$error>,
+                now: $t,
+            ) {
+                <$ty<$t2>>::handle_frame_error(self, error, now);
+            }
+            fn handle_timeout(&mut self, now: $t) {
+                <$ty<$t2>>::handle_timeout(self, now);
+            }
+            fn handle_close(&mut self, (): (), now: $t) {
+                <$ty<$t2>>::handle_close(self, now);
+            }
+            fn poll_transmit(&mut self) -> Option<((), $crate::Transmit)> {
+                <$ty<$t2>>::poll_transmit(self).map(|t| ((), t))
+            }
+            fn poll_event(&mut self) -> Option<$event> {
+                <$ty<$t2>>::poll_event(self)
+            }
+            fn poll_timeout(&self) -> Option<$t> {
+                <$ty<$t2>>::poll_timeout(self)
+            }
+
+            $($rest)*
+        }
+    };
+}

@@ -8,62 +8,15 @@ use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use boardwire_proto::drive::{Activity, Closed, Ended, Limits};
-use boardwire_proto::framer::{Framer, Status};
+use boardwire_proto::framer::{LineFramer, LineRules};
 use boardwire_proto::{FrameError, Session, Transmit};
 
-struct Lf {
-    max: usize,
-    discarding: bool,
-}
+/// LF-ended lines (a CR before the LF is dropped), at most 16 bytes.
+enum Lf {}
 
-impl Framer for Lf {
+impl LineRules for Lf {
     const DEFAULT_MAX_LEN: usize = 16;
-    const MAX_TERMINATOR_LEN: usize = 1;
-    const LAST_FRAME_NEEDS_TERMINATOR: bool = false;
-    fn new(max: usize) -> Self {
-        Lf {
-            max,
-            discarding: false,
-        }
-    }
-    fn max_frame_len(&self) -> usize {
-        self.max
-    }
-    fn decode<'b>(&mut self, buf: &'b [u8]) -> Status<'b> {
-        let lf = buf.iter().position(|&b| b == b'\n');
-        if self.discarding {
-            return match lf {
-                Some(i) => {
-                    self.discarding = false;
-                    Status::Partial { consumed: i + 1 }
-                }
-                None => Status::Partial {
-                    consumed: buf.len(),
-                },
-            };
-        }
-        match lf {
-            Some(i) if i <= self.max => Status::Complete {
-                frame: &buf[..i],
-                consumed: i + 1,
-            },
-            Some(i) => Status::Overlong {
-                len: i,
-                consumed: i + 1,
-            },
-            None if buf.len() > self.max => {
-                self.discarding = true;
-                Status::Overlong {
-                    len: buf.len(),
-                    consumed: buf.len(),
-                }
-            }
-            None => Status::Partial { consumed: 0 },
-        }
-    }
-    fn reset(&mut self) {
-        self.discarding = false;
-    }
+    const BARE_CR_ENDS_LINE: bool = false;
 }
 
 #[derive(Debug, PartialEq)]
@@ -88,7 +41,7 @@ impl Session for Echo {
     type Outgoing<'a> = &'a str;
     type Event = Ev;
     type DecodeError = &'static str;
-    type Framer = Lf;
+    type Framer = LineFramer<Lf>;
 
     fn handle_input(&mut self, _: (), _: &[u8], _: Instant) {
         unreachable!("the drivers frame and decode themselves")

@@ -3,6 +3,7 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod capture;
+pub mod counting;
 
 /// The recorded files, as the peers produced them (byte for byte).
 pub mod data {

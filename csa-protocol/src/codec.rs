@@ -25,44 +25,15 @@
 use std::io;
 use std::vec::Vec;
 
+use boardwire_proto::framer::{decode_rest, frame_and_decode};
 use bytes::{Buf, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
 use crate::decode::{Leniency, decode_with};
 use crate::error::FrameError;
-use crate::framer::{DEFAULT_MAX_LEN, Framer, Status};
+use crate::framer::{DEFAULT_MAX_LEN, Framer};
 use crate::message::{ClientMessage, ServerMessage};
 use crate::session::Transmit;
-
-/// Cuts one line out of `src` and decodes it with `f`.
-fn next_line<T>(
-    framer: &mut Framer,
-    src: &mut BytesMut,
-    f: impl FnOnce(&[u8]) -> Result<T, FrameError>,
-) -> Option<Result<T, FrameError>> {
-    loop {
-        match framer.decode(&src[..]) {
-            Status::Complete { frame, consumed } => {
-                let item = f(frame);
-                src.advance(consumed);
-                return Some(item);
-            }
-            Status::Overlong { len, consumed } => {
-                src.advance(consumed);
-                return Some(Err(FrameError::Overlong {
-                    len,
-                    max: framer.max_frame_len(),
-                }));
-            }
-            Status::Partial { consumed } => {
-                src.advance(consumed);
-                if consumed == 0 {
-                    return None;
-                }
-            }
-        }
-    }
-}
 
 macro_rules! codec {
     ($(#[$meta:meta])* $name:ident, decodes $in:ident, encodes $out:ident) => {
@@ -104,12 +75,11 @@ macro_rules! codec {
             type Error = io::Error;
 
             fn decode(&mut self, src: &mut BytesMut) -> io::Result<Option<Self::Item>> {
-                let leniency = self.leniency;
-                Ok(next_line(&mut self.framer, src, |line| {
-                    decode_with::<$in<'_>>(line, &leniency)
-                        .map($in::into_owned)
-                        .map_err(FrameError::Malformed)
-                }))
+                let (consumed, item) = frame_and_decode(&mut self.framer, src, |line| {
+                    decode_with::<$in<'_>>(line, &self.leniency).map($in::into_owned)
+                });
+                src.advance(consumed);
+                Ok(item)
             }
 
             /// At the end of the stream a last line without its LF is
@@ -120,22 +90,11 @@ macro_rules! codec {
                 if let Some(item) = self.decode(src)? {
                     return Ok(Some(item));
                 }
-                if src.is_empty() {
-                    return Ok(None);
-                }
-                let len = src.len();
-                let max = self.framer.max_frame_len();
-                let item = if len > max {
-                    Err(FrameError::Overlong { len, max })
-                } else {
-                    let line = src.strip_suffix(b"\r").unwrap_or(&src[..]);
-                    decode_with::<$in<'_>>(line, &self.leniency)
-                        .map($in::into_owned)
-                        .map_err(FrameError::Malformed)
-                };
-                src.advance(len);
-                self.framer.reset();
-                Ok(Some(item))
+                let item = decode_rest(&mut self.framer, src, |line| {
+                    decode_with::<$in<'_>>(line, &self.leniency).map($in::into_owned)
+                });
+                src.clear();
+                Ok(item)
             }
         }
 

@@ -46,7 +46,24 @@ pub use boardwire_proto::Status;
 /// ```
 pub use boardwire_proto::{Frame, FrameBuffer};
 
-/// Incremental LF / CR LF line framer with a maximum line length.
+/// CSA's line rules for the family's [`LineFramer`](boardwire_proto::LineFramer):
+/// a line ends at LF (a CR before it is removed too), an empty line is a
+/// frame (the keep-alive), the default cap is [`DEFAULT_MAX_LEN`].
+#[derive(Debug, Clone, Copy)]
+pub enum CsaLines {}
+
+impl boardwire_proto::LineRules for CsaLines {
+    const DEFAULT_MAX_LEN: usize = DEFAULT_MAX_LEN;
+    const BARE_CR_ENDS_LINE: bool = false;
+}
+
+/// Incremental LF / CR LF line framer with a maximum line length: the
+/// family's `LineFramer` with [`CsaLines`]. `Framer::new(max_frame_len)`
+/// accepts lines of at most `max_frame_len` bytes (terminator excluded; a
+/// CR before the LF counts as terminator); [`Framer::default`] has the cap
+/// [`DEFAULT_MAX_LEN`]. A peer that closes right after its last line
+/// without an LF: that line is decoded (CSA is a line protocol, the close
+/// ends the line).
 ///
 /// ```
 /// use csa_protocol::framer::{Framer, Status};
@@ -61,128 +78,7 @@ pub use boardwire_proto::{Frame, FrameBuffer};
 /// buf.drain(..consumed);
 /// assert_eq!(framer.decode(&buf), Status::Partial { consumed: 0 });
 /// ```
-#[derive(Debug, Clone)]
-pub struct Framer {
-    max_len: usize,
-    /// Bytes at the front of the caller's buffer already known to hold no LF.
-    scanned: usize,
-    /// Discarding the rest of an over-long line.
-    discarding: bool,
-}
-
-impl Default for Framer {
-    /// A framer with the cap [`DEFAULT_MAX_LEN`].
-    fn default() -> Self {
-        Self::new(DEFAULT_MAX_LEN)
-    }
-}
-
-impl Framer {
-    /// A framer accepting lines of at most `max_frame_len` bytes
-    /// (terminator excluded; a CR before the LF counts as terminator).
-    pub fn new(max_frame_len: usize) -> Self {
-        Self {
-            max_len: max_frame_len,
-            scanned: 0,
-            discarding: false,
-        }
-    }
-
-    /// The maximum line length in bytes, terminator excluded.
-    pub fn max_frame_len(&self) -> usize {
-        self.max_len
-    }
-
-    /// Finds the next frame at the front of `buf`.
-    ///
-    /// `buf` must start where the previous call's `consumed` left off (the
-    /// caller drops exactly the consumed bytes and may append more). Never
-    /// fails.
-    pub fn decode<'b>(&mut self, buf: &'b [u8]) -> Status<'b> {
-        let start = self.scanned.min(buf.len());
-        match memchr_lf(&buf[start..]) {
-            Some(i) => {
-                let lf = start + i;
-                self.scanned = 0;
-                if self.discarding {
-                    self.discarding = false;
-                    return Status::Partial { consumed: lf + 1 };
-                }
-                let mut end = lf;
-                if end > 0 && buf[end - 1] == b'\r' {
-                    end -= 1;
-                }
-                if end > self.max_len {
-                    // Complete but over the cap: report it (the whole line).
-                    return Status::Overlong {
-                        len: end,
-                        consumed: lf + 1,
-                    };
-                }
-                Status::Complete {
-                    frame: &buf[..end],
-                    consumed: lf + 1,
-                }
-            }
-            None => {
-                // Keep one trailing CR: it may be the CR of a CR LF whose LF
-                // has not arrived yet (it must not count as line body).
-                let keep = usize::from(buf.last() == Some(&b'\r'));
-                if self.discarding {
-                    let drop = buf.len() - keep;
-                    self.scanned = keep;
-                    Status::Partial { consumed: drop }
-                } else if buf.len() - keep > self.max_len {
-                    let drop = buf.len() - keep;
-                    self.discarding = true;
-                    self.scanned = keep;
-                    Status::Overlong {
-                        len: drop,
-                        consumed: drop,
-                    }
-                } else {
-                    self.scanned = buf.len();
-                    Status::Partial { consumed: 0 }
-                }
-            }
-        }
-    }
-
-    /// Forgets any partial state (call when the caller clears its buffer).
-    pub fn reset(&mut self) {
-        self.scanned = 0;
-        self.discarding = false;
-    }
-}
-
-impl boardwire_proto::Framer for Framer {
-    const DEFAULT_MAX_LEN: usize = DEFAULT_MAX_LEN;
-    /// CR LF.
-    const MAX_TERMINATOR_LEN: usize = 2;
-    /// A peer that closes right after its last line without an LF: that
-    /// line is decoded (CSA is a line protocol, the close ends the line).
-    const LAST_FRAME_NEEDS_TERMINATOR: bool = false;
-
-    fn new(max_frame_len: usize) -> Self {
-        Framer::new(max_frame_len)
-    }
-
-    fn max_frame_len(&self) -> usize {
-        Framer::max_frame_len(self)
-    }
-
-    fn decode<'b>(&mut self, buf: &'b [u8]) -> Status<'b> {
-        Framer::decode(self, buf)
-    }
-
-    fn reset(&mut self) {
-        Framer::reset(self);
-    }
-}
-
-fn memchr_lf(b: &[u8]) -> Option<usize> {
-    b.iter().position(|&c| c == b'\n')
-}
+pub type Framer = boardwire_proto::LineFramer<CsaLines>;
 
 /// The input buffer of one peer, as the sessions keep it: allocated on the
 /// first bytes (a connection that never sends costs nothing), sized to hold
@@ -212,7 +108,7 @@ impl LineInput {
     /// skipping an over-long one) is freed, so that an idle connection
     /// holds no buffer (a server with thousands of them).
     pub(crate) fn put(&mut self, buf: FrameBuffer<Framer, alloc::boxed::Box<[u8]>>) {
-        self.buf = (!buf.buffered().is_empty() || buf.framer().discarding).then_some(buf);
+        self.buf = (!buf.buffered().is_empty() || buf.framer().is_discarding()).then_some(buf);
     }
 
     /// The bytes of an unfinished line.

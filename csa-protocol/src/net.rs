@@ -147,26 +147,11 @@ impl Default for Limits {
     }
 }
 
-/// What the drivers take: the session's settings ([`ClientConfig`],
-/// [`ServerConfig`]) and the limits.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct Config<C> {
-    /// The session's settings.
-    pub session: C,
-    /// The drivers' resource bounds.
-    pub limits: Limits,
-}
-
-impl<C> Config<C> {
-    /// `session` with the default [`Limits`].
-    pub fn new(session: C) -> Self {
-        Config {
-            session,
-            limits: Limits::default(),
-        }
-    }
-}
+/// What the drivers take: the session's settings (`session`:
+/// [`ClientConfig`], [`ServerConfig`]) and the limits (`limits`);
+/// `Config::new(session)` has the default [`Limits`]. The family's
+/// `boardwire_proto::drive::Config`.
+pub type Config<C> = drive::Config<C, Limits>;
 
 /// What [`serve`] reports beside the session's [`ServerEvent`]s.
 #[derive(Debug)]
@@ -371,6 +356,7 @@ async fn serve_inner(
     let Config {
         session: mut config,
         limits,
+        ..
     } = config;
     // `Break` stops the loop at its next turn; nothing more is reported.
     let stop = AtomicBool::new(false);
@@ -849,6 +835,7 @@ fn client(config: Config<ClientConfig>) -> (Client<Instant>, drive::Limits) {
     let Config {
         mut session,
         limits,
+        ..
     } = config;
     session.max_line_len = limits.max_line_len;
     let mut driver = limits.driver;

@@ -13,50 +13,15 @@
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
+use boardwire_vectors::counting::{Counting, allocations};
 use common::{Dir, lines};
 use csa_protocol::decode::decode;
 use csa_protocol::framer::{Framer, Status};
 use csa_protocol::kifu::{Records, Statement, Statements, check_file_rules, parse_kifu};
 use csa_protocol::message::{ClientMessage, ServerMessage};
 
-struct Counting;
-
-thread_local! {
-    /// Allocations made by this thread (the tests run in parallel threads).
-    static ALLOCS: Cell<usize> = const { Cell::new(0) };
-}
-
-fn count() {
-    // `try_with`: nothing to count while the thread is being torn down.
-    let _ = ALLOCS.try_with(|n| n.set(n.get() + 1));
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-fn allocs() -> usize {
-    ALLOCS.with(Cell::get)
-}
 
 /// Kinds of decoded lines counted by the test.
 #[derive(Default, Debug)]
@@ -129,10 +94,10 @@ fn framing_and_decoding_lines_does_not_allocate() {
     count += 3;
 
     let mut seen = Seen::default();
-    let before = allocs();
+    let before = allocations();
     frame_and_decode(&sent, Dir::Sent, &mut seen);
     frame_and_decode(&received, Dir::Received, &mut seen);
-    let n = allocs() - before;
+    let n = allocations() - before;
 
     assert_eq!(seen.lines, count);
     assert!(seen.client_moves > 0 && seen.server_moves > 0, "{seen:?}");
@@ -165,7 +130,7 @@ fn kifu_statements_and_moves_do_not_allocate() {
     let files = kifu_files();
     let parsed: Vec<_> = files.iter().map(|f| parse_kifu(f).unwrap()).collect();
 
-    let before = allocs();
+    let before = allocations();
     let mut statements = 0;
     for f in &files {
         for s in Statements::new(f) {
@@ -185,7 +150,7 @@ fn kifu_statements_and_moves_do_not_allocate() {
             }
         }
     }
-    let n = allocs() - before;
+    let n = allocations() - before;
 
     let items: usize = parsed.iter().flatten().map(|r| r.items.len()).sum();
     assert_eq!(statements, items);
@@ -203,13 +168,13 @@ fn kifu_statements_and_moves_do_not_allocate() {
 #[test]
 fn kifu_records_allocate_their_item_list_only() {
     for f in kifu_files() {
-        let before = allocs();
+        let before = allocations();
         let mut records = 0;
         for r in Records::new(f) {
             std::hint::black_box(&r);
             records += 1;
         }
-        let n = allocs() - before;
+        let n = allocations() - before;
         assert!(records >= 1);
         // The item list: reserved from a guess of 24 bytes per statement,
         // grown when the statements are shorter (two reallocs for the

@@ -6,12 +6,13 @@
 //! `Ok(Err(FrameError))` for it and goes on with the next frame. Only an I/O
 //! error ends the stream.
 
+use boardwire_proto::framer::{decode_rest, frame_and_decode};
 use bytes::{Buf, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
 use crate::decode::{Leniency, decode_with};
 use crate::error::FrameError;
-use crate::framer::{Framer, Status};
+use crate::framer::Framer;
 use crate::message::{MAX_MESSAGE_LEN, Message};
 use crate::session::Transmit;
 
@@ -69,37 +70,22 @@ impl Decoder for DxpCodec {
     type Error = std::io::Error;
 
     fn decode(&mut self, buf: &mut BytesMut) -> std::io::Result<Option<Self::Item>> {
-        loop {
-            match self.framer.decode(buf) {
-                Status::Complete { frame, consumed } => {
-                    let item = decode_with::<Message>(frame, &self.leniency)
-                        .map(Message::into_owned)
-                        .map_err(FrameError::Malformed);
-                    buf.advance(consumed);
-                    return Ok(Some(item));
-                }
-                Status::Partial { consumed: 0 } => return Ok(None),
-                Status::Partial { consumed } => buf.advance(consumed),
-                Status::Overlong { len, consumed } => {
-                    buf.advance(consumed);
-                    let max = self.framer.max_frame_len();
-                    return Ok(Some(Err(FrameError::Overlong { len, max })));
-                }
-            }
-        }
+        let (consumed, item) = frame_and_decode(&mut self.framer, buf, |frame| {
+            decode_with::<Message>(frame, &self.leniency).map(Message::into_owned)
+        });
+        buf.advance(consumed);
+        Ok(item)
     }
 
     fn decode_eof(&mut self, buf: &mut BytesMut) -> std::io::Result<Option<Self::Item>> {
         if let Some(item) = self.decode(buf)? {
             return Ok(Some(item));
         }
-        if buf.is_empty() {
-            return Ok(None);
-        }
-        let len = buf.len();
-        buf.advance(len);
-        self.framer = Framer::new(self.framer.max_frame_len());
-        Ok(Some(Err(FrameError::Unterminated { len })))
+        let item = decode_rest(&mut self.framer, buf, |frame| {
+            decode_with::<Message>(frame, &self.leniency).map(Message::into_owned)
+        });
+        buf.clear();
+        Ok(item)
     }
 }
 

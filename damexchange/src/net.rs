@@ -96,25 +96,11 @@ impl Default for Limits {
     }
 }
 
-/// What a driver runs: the session's config and the limits.
-#[derive(Clone, Debug)]
-#[non_exhaustive]
-pub struct Config<C> {
-    /// [`InitiatorConfig`] or [`FollowerConfig`].
-    pub session: C,
-    /// The bounds.
-    pub limits: Limits,
-}
-
-impl<C> Config<C> {
-    /// `session` with the default [`Limits`].
-    pub fn new(session: C) -> Config<C> {
-        Config {
-            session,
-            limits: Limits::default(),
-        }
-    }
-}
+/// What a driver runs: the session's config (`session`:
+/// [`InitiatorConfig`] or [`FollowerConfig`]) and the bounds (`limits`);
+/// `Config::new(session)` has the default [`Limits`]. The family's
+/// `boardwire_proto::drive::Config`.
+pub type Config<C> = drive::Config<C, Limits>;
 
 /// The session-kept bounds a driver fills in from [`Limits`].
 fn bounds(
@@ -133,6 +119,7 @@ fn initiator(config: Config<InitiatorConfig>) -> (Initiator<Instant>, drive::Lim
     let Config {
         session: mut c,
         limits,
+        ..
     } = config;
     let driver = bounds(&mut c.handshake_timeout, &mut c.max_bad_frames, &limits);
     (Initiator::new(c, Instant::now()), driver)

@@ -10,28 +10,10 @@
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
+use boardwire_vectors::counting::{Counting, allocations};
 use common::{Dir, conversations};
 use damexchange::framer::{Framer, Status};
 use damexchange::{Leniency, Message, decode, decode_with};
-
-struct Counting;
-
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::SeqCst);
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -80,7 +62,7 @@ fn framing_and_decoding_the_recording_does_not_allocate() {
     let mut frames = 0;
     let mut lenient_ok = 0;
     let mut encoded_same = 0;
-    let before = ALLOCS.load(Ordering::SeqCst);
+    let before = allocations();
     for stream in &streams {
         let mut framer = Framer::default();
         let mut rest = &stream[..];
@@ -104,7 +86,7 @@ fn framing_and_decoding_the_recording_does_not_allocate() {
         }
         std::hint::black_box(rest);
     }
-    let allocs = ALLOCS.load(Ordering::SeqCst) - before;
+    let allocs = allocations() - before;
 
     assert_eq!(frames, nuls, "one frame per recorded NUL");
     for (k, n) in kinds[..8].iter().enumerate() {

@@ -28,12 +28,13 @@
 
 use std::io;
 
+use boardwire_proto::framer::{decode_rest, frame_and_decode};
 use bytes::{Buf, BytesMut};
 use tokio_util::codec::{Decoder, Encoder};
 
 use crate::decode::{Leniency, decode_with};
 use crate::error::FrameError;
-use crate::framer::{Framer, Status};
+use crate::framer::Framer;
 use crate::message::{Command, Reply};
 use crate::session::Transmit;
 
@@ -62,12 +63,6 @@ macro_rules! codec {
                 self.leniency = leniency;
                 self
             }
-
-            fn item(&self, frame: &[u8]) -> Result<$item<'static>, FrameError> {
-                decode_with::<$item<'_>>(frame, &self.leniency)
-                    .map($item::into_owned)
-                    .map_err(FrameError::Malformed)
-            }
         }
 
         impl Default for $name {
@@ -82,17 +77,9 @@ macro_rules! codec {
             type Error = io::Error;
 
             fn decode(&mut self, src: &mut BytesMut) -> io::Result<Option<Self::Item>> {
-                let (item, consumed) = match self.framer.decode(&src[..]) {
-                    Status::Complete { frame, consumed } => (Some(self.item(frame)), consumed),
-                    Status::Overlong { len, consumed } => (
-                        Some(Err(FrameError::Overlong {
-                            len,
-                            max: self.framer.max_frame_len(),
-                        })),
-                        consumed,
-                    ),
-                    Status::Partial { consumed } => (None, consumed),
-                };
+                let (consumed, item) = frame_and_decode(&mut self.framer, src, |line| {
+                    decode_with::<$item<'_>>(line, &self.leniency).map($item::into_owned)
+                });
                 src.advance(consumed);
                 Ok(item)
             }
@@ -103,21 +90,11 @@ macro_rules! codec {
                 if let Some(item) = self.decode(src)? {
                     return Ok(Some(item));
                 }
-                if src.is_empty() {
-                    return Ok(None);
-                }
-                let len = src.len();
-                let item = if len > self.framer.max_frame_len() {
-                    Err(FrameError::Overlong {
-                        len,
-                        max: self.framer.max_frame_len(),
-                    })
-                } else {
-                    self.item(&src[..])
-                };
-                src.advance(len);
-                self.framer.reset();
-                Ok(Some(item))
+                let item = decode_rest(&mut self.framer, src, |line| {
+                    decode_with::<$item<'_>>(line, &self.leniency).map($item::into_owned)
+                });
+                src.clear();
+                Ok(item)
             }
         }
 

@@ -117,32 +117,10 @@ impl Default for Limits {
     }
 }
 
-/// What [`connect`] and [`run`] take: the driver's settings and the
-/// limits.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct Config<C> {
-    /// The session's settings ([`DriverConfig`]).
-    pub session: C,
-    /// The driver's resource bounds.
-    pub limits: Limits,
-}
-
-impl<C> Config<C> {
-    /// `session` with the default [`Limits`].
-    pub fn new(session: C) -> Self {
-        Config {
-            session,
-            limits: Limits::default(),
-        }
-    }
-}
-
-impl<C: Default> Default for Config<C> {
-    fn default() -> Self {
-        Config::new(C::default())
-    }
-}
+/// What [`connect`] and [`run`] take: the driver's settings (`session`:
+/// [`DriverConfig`]) and the limits (`limits`); `Config::new(session)` has
+/// the default [`Limits`]. The family's `boardwire_proto::drive::Config`.
+pub type Config<C> = drive::Config<C, Limits>;
 
 /// Why the serial driver stopped, other than the callback's `Break` or the
 /// end of the stream.
@@ -262,7 +240,9 @@ pub fn run<P: Read + Write, R>(
     config: Config<DriverConfig>,
     mut callback: impl FnMut(&mut Driver<Instant>, Activity<'_, '_, Driver<Instant>>) -> ControlFlow<R>,
 ) -> Result<Ended<R>, SerialError> {
-    let Config { session, limits } = config;
+    let Config {
+        session, limits, ..
+    } = config;
     let mut driver = Driver::new(session, Instant::now());
     driver.set_ack_timeout(limits.ack_timeout);
     let ended = blocking::run(

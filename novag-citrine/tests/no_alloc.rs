@@ -1,27 +1,9 @@
 //! Decoding a reply line and framing never allocate on the heap.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
+use boardwire_vectors::counting::{Counting, allocations};
 use novag_citrine::decode::{Leniency, decode, decode_with};
 use novag_citrine::framer::{Framer, Status};
 use novag_citrine::message::{Command, Reply};
-
-struct Counting;
-
-static ALLOCS: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        ALLOCS.fetch_add(1, Ordering::SeqCst);
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged to the system allocator.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-}
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
@@ -41,7 +23,7 @@ fn decoding_does_not_allocate() {
         b"M 1 e9-e4",
     ];
     let stream = b"New Game\r\nM 1 e2-e4 |\r\nXmit on\n";
-    let before = ALLOCS.load(Ordering::SeqCst);
+    let before = allocations();
     let mut decoded = 0;
     for l in lines {
         decoded += usize::from(decode::<Reply>(l).is_ok());
@@ -57,7 +39,7 @@ fn decoding_does_not_allocate() {
         rest = &rest[consumed..];
         decoded += 1;
     }
-    let after = ALLOCS.load(Ordering::SeqCst);
+    let after = allocations();
     assert_eq!(decoded, 9 + 10 + 2 + 3);
     assert_eq!(after - before, 0, "heap allocations while decoding");
 }

@@ -1128,57 +1128,34 @@ impl<I: Timestamp> Client<I> {
     }
 }
 
-/// The family's [`Session`](boardwire_proto::Session) contract: one peer
-/// (`Conn = ()`); each method forwards to the inherent one of the same name.
-impl<I: Timestamp> boardwire_proto::Session for Client<I> {
-    type Conn = ();
-    type Time = I;
-    type Incoming<'a> = ServerMessage<'a>;
-    type Outgoing<'a> = ClientMessage<'a>;
-    type Event = Event;
-    type DecodeError = crate::error::DecodeError;
-    type Framer = crate::framer::Framer;
+boardwire_proto::forward_session! {
+    /// The family's [`Session`](boardwire_proto::Session) contract: one peer
+    /// (`Conn = ()`); each method forwards to the inherent one of the same
+    /// name.
+    impl<I: Timestamp> Session for Client<I> {
+        type Incoming<'a> = ServerMessage<'a>;
+        type Outgoing<'a> = ClientMessage<'a>;
+        type Event = Event;
+        type DecodeError = crate::error::DecodeError;
+        type Framer = crate::framer::Framer;
 
-    fn handle_input(&mut self, (): (), bytes: &[u8], now: I) {
-        Client::handle_input(self, bytes, now);
-    }
-    fn handle_message(&mut self, (): (), msg: &ServerMessage<'_>, now: I) {
-        Client::handle_message(self, msg, now);
-    }
-    fn handle_frame_error(&mut self, (): (), error: &FrameError, now: I) {
-        Client::handle_frame_error(self, error, now);
-    }
-    fn handle_timeout(&mut self, now: I) {
-        Client::handle_timeout(self, now);
-    }
-    fn handle_close(&mut self, (): (), now: I) {
-        Client::handle_close(self, now);
-    }
-    fn poll_transmit(&mut self) -> Option<((), Transmit)> {
-        Client::poll_transmit(self).map(|t| ((), t))
-    }
-    fn poll_event(&mut self) -> Option<Event> {
-        Client::poll_event(self)
-    }
-    fn poll_timeout(&self) -> Option<I> {
-        Client::poll_timeout(self)
-    }
-    fn max_frame_len(&self) -> usize {
-        self.config.max_line_len
-    }
-    fn decode_incoming<'a>(
-        &self,
-        frame: &'a [u8],
-    ) -> Result<ServerMessage<'a>, crate::error::DecodeError> {
-        decode(frame)
-    }
-    fn decode_outgoing<'a>(
-        &self,
-        frame: &'a [u8],
-    ) -> Result<ClientMessage<'a>, crate::error::DecodeError> {
-        decode(frame)
-    }
-    fn is_unrecognised(msg: &ServerMessage<'_>) -> bool {
-        matches!(msg, ServerMessage::Unrecognised(_))
+        fn max_frame_len(&self) -> usize {
+            self.config.max_line_len
+        }
+        fn decode_incoming<'a>(
+            &self,
+            frame: &'a [u8],
+        ) -> Result<ServerMessage<'a>, crate::error::DecodeError> {
+            decode(frame)
+        }
+        fn decode_outgoing<'a>(
+            &self,
+            frame: &'a [u8],
+        ) -> Result<ClientMessage<'a>, crate::error::DecodeError> {
+            decode(frame)
+        }
+        fn is_unrecognised(msg: &ServerMessage<'_>) -> bool {
+            matches!(msg, ServerMessage::Unrecognised(_))
+        }
     }
 }

@@ -870,52 +870,31 @@ impl<T: Timestamp> Device<T> {
     }
 }
 
-impl<T: Timestamp> boardwire_proto::Session for Device<T> {
-    type Conn = ();
-    type Time = T;
-    type Incoming<'a> = Command<'a>;
-    type Outgoing<'a> = Reply<'a>;
-    type Event = Event;
-    type DecodeError = crate::error::DecodeError;
-    type Framer = Framer;
+boardwire_proto::forward_session! {
+    /// The family's [`Session`](boardwire_proto::Session) contract: one peer
+    /// (`Conn = ()`); the inputs and polls forward to the inherent methods
+    /// of the same name.
+    impl<T: Timestamp> Session for Device<T> {
+        type Incoming<'a> = Command<'a>;
+        type Outgoing<'a> = Reply<'a>;
+        type Event = Event;
+        type DecodeError = crate::error::DecodeError;
+        type Framer = Framer;
 
-    fn handle_input(&mut self, (): (), bytes: &[u8], now: T) {
-        Device::handle_input(self, bytes, now);
-    }
-    fn handle_message(&mut self, (): (), msg: &Command<'_>, now: T) {
-        Device::handle_message(self, msg, now);
-    }
-    fn handle_frame_error(&mut self, (): (), error: &FrameError, now: T) {
-        Device::handle_frame_error(self, error, now);
-    }
-    fn handle_timeout(&mut self, now: T) {
-        Device::handle_timeout(self, now);
-    }
-    fn handle_close(&mut self, (): (), now: T) {
-        Device::handle_close(self, now);
-    }
-    fn poll_transmit(&mut self) -> Option<((), Transmit)> {
-        Device::poll_transmit(self).map(|t| ((), t))
-    }
-    fn poll_event(&mut self) -> Option<Event> {
-        Device::poll_event(self)
-    }
-    fn poll_timeout(&self) -> Option<T> {
-        Device::poll_timeout(self)
-    }
-    fn max_frame_len(&self) -> usize {
-        crate::framer::DEFAULT_MAX_LEN
-    }
-    fn decode_incoming<'a>(
-        &self,
-        frame: &'a [u8],
-    ) -> Result<Command<'a>, crate::error::DecodeError> {
-        decode(frame)
-    }
-    fn decode_outgoing<'a>(&self, frame: &'a [u8]) -> Result<Reply<'a>, crate::error::DecodeError> {
-        crate::decode::decode_with(frame, &crate::decode::Leniency::DOCUMENT)
-    }
-    fn is_unrecognised(msg: &Command<'_>) -> bool {
-        matches!(msg, Command::Unrecognised(_))
+        fn max_frame_len(&self) -> usize {
+            crate::framer::DEFAULT_MAX_LEN
+        }
+        fn decode_incoming<'a>(
+            &self,
+            frame: &'a [u8],
+        ) -> Result<Command<'a>, crate::error::DecodeError> {
+            decode(frame)
+        }
+        fn decode_outgoing<'a>(&self, frame: &'a [u8]) -> Result<Reply<'a>, crate::error::DecodeError> {
+            crate::decode::decode_with(frame, &crate::decode::Leniency::DOCUMENT)
+        }
+        fn is_unrecognised(msg: &Command<'_>) -> bool {
+            matches!(msg, Command::Unrecognised(_))
+        }
     }
 }

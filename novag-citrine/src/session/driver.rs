@@ -1280,52 +1280,31 @@ impl<T: Timestamp> Driver<T> {
     }
 }
 
-impl<T: Timestamp> boardwire_proto::Session for Driver<T> {
-    type Conn = ();
-    type Time = T;
-    type Incoming<'a> = Reply<'a>;
-    type Outgoing<'a> = Command<'a>;
-    type Event = Event;
-    type DecodeError = crate::error::DecodeError;
-    type Framer = Framer;
+boardwire_proto::forward_session! {
+    /// The family's [`Session`](boardwire_proto::Session) contract: one peer
+    /// (`Conn = ()`); the inputs and polls forward to the inherent methods
+    /// of the same name.
+    impl<T: Timestamp> Session for Driver<T> {
+        type Incoming<'a> = Reply<'a>;
+        type Outgoing<'a> = Command<'a>;
+        type Event = Event;
+        type DecodeError = crate::error::DecodeError;
+        type Framer = Framer;
 
-    fn handle_input(&mut self, (): (), bytes: &[u8], now: T) {
-        Driver::handle_input(self, bytes, now);
-    }
-    fn handle_message(&mut self, (): (), msg: &Reply<'_>, now: T) {
-        Driver::handle_message(self, msg, now);
-    }
-    fn handle_frame_error(&mut self, (): (), error: &FrameError, now: T) {
-        Driver::handle_frame_error(self, error, now);
-    }
-    fn handle_timeout(&mut self, now: T) {
-        Driver::handle_timeout(self, now);
-    }
-    fn handle_close(&mut self, (): (), now: T) {
-        Driver::handle_close(self, now);
-    }
-    fn poll_transmit(&mut self) -> Option<((), Transmit)> {
-        Driver::poll_transmit(self).map(|t| ((), t))
-    }
-    fn poll_event(&mut self) -> Option<Event> {
-        Driver::poll_event(self)
-    }
-    fn poll_timeout(&self) -> Option<T> {
-        Driver::poll_timeout(self)
-    }
-    fn max_frame_len(&self) -> usize {
-        self.config.max_line_len.max(1)
-    }
-    fn decode_incoming<'a>(&self, frame: &'a [u8]) -> Result<Reply<'a>, crate::error::DecodeError> {
-        decode_with(frame, &self.config.leniency)
-    }
-    fn decode_outgoing<'a>(
-        &self,
-        frame: &'a [u8],
-    ) -> Result<Command<'a>, crate::error::DecodeError> {
-        crate::decode::decode(frame)
-    }
-    fn is_unrecognised(msg: &Reply<'_>) -> bool {
-        matches!(msg, Reply::Unrecognised(_))
+        fn max_frame_len(&self) -> usize {
+            self.config.max_line_len.max(1)
+        }
+        fn decode_incoming<'a>(&self, frame: &'a [u8]) -> Result<Reply<'a>, crate::error::DecodeError> {
+            decode_with(frame, &self.config.leniency)
+        }
+        fn decode_outgoing<'a>(
+            &self,
+            frame: &'a [u8],
+        ) -> Result<Command<'a>, crate::error::DecodeError> {
+            crate::decode::decode(frame)
+        }
+        fn is_unrecognised(msg: &Reply<'_>) -> bool {
+            matches!(msg, Reply::Unrecognised(_))
+        }
     }
 }
