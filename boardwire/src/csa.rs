@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 use board_core::player::Player;
 use boardwire_engines::csa_bridge::BridgePlan;
 use csa_protocol::error::FrameError;
+use csa_protocol::join::{self, JoinError};
 use csa_protocol::message::{EndReason, SpecialMove, X1Command, X1Reply};
 use csa_protocol::net::{self, Activity, Closed, Config, Ended, ServeEvent};
 use csa_protocol::session::{
@@ -26,7 +27,6 @@ use csa_protocol::session::{
     ServerEvent,
 };
 use csa_protocol::transcript::ServerLines;
-use csa_protocol::join::{self, JoinError};
 use csa_protocol::types::{Side, SidePreference};
 
 use crate::Failure;
@@ -460,14 +460,13 @@ fn connect(
             return Err(input(format!("--side: expected +, - or *, got {other:?}")));
         }
     };
-    let mut config = join::client_config(user, password.as_deref(), x1, &game, side).map_err(
-        |e| match e {
+    let mut config =
+        join::client_config(user, password.as_deref(), x1, &game, side).map_err(|e| match e {
             JoinError::Name(e) => input(format!("--user: {e}")),
             JoinError::Game(e) => input(format!("--game: {e}")),
             JoinError::Password(e) => input(format!("--password: {e}")),
             e => input(format!("--side: {e} (use --side '*')")),
-        },
-    )?;
+        })?;
     config.clock_margin = clock_margin;
     let engine_plan = engine.engine.spec().map(|spec| {
         let mut bridge = BridgePlan::new(spec, engine.engine.options.clone());
@@ -610,7 +609,10 @@ pub(crate) async fn drive<X>(
                     FrameError::Malformed(e) => e.to_string(),
                     e => e.to_string(),
                 };
-                t.received(len(frame), &format!("{}  (malformed: {error})", show(frame)));
+                t.received(
+                    len(frame),
+                    &format!("{}  (malformed: {error})", show(frame)),
+                );
             }
             Activity::Event(Event::GameSummary(s)) => lines.summary(s),
             Activity::Event(Event::PeerSilent { awaiting }) => {

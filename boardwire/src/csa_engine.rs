@@ -81,63 +81,72 @@ pub(crate) async fn play_engine(
             let _ = tx.send(a).await;
         }
     });
-    let result = drive(stream, config, plan.timeout, rx, t, |client, activity, t| {
-        let now = Instant::now();
-        let shown = match activity {
-            Activity::Event(e) => {
-                game_event(client, &e, &mut report.problems, t);
-                match e {
-                    Event::GameSummary(s) => {
-                        kifu.new_game(&s);
-                        Some(bridge.game_offered(client, now))
-                    }
-                    Event::Move { time, .. } => {
-                        let ply = client.moves().len().saturating_sub(1);
-                        set(&mut kifu.times, ply, time.map(|t| t.as_secs()));
-                        None
-                    }
-                    Event::GameEnded(end) => {
-                        bridge.game_ended(&end);
-                        report.games += 1;
-                        if let Some(path) = &plan.kifu {
-                            let (start, moves) = (&end.start, &end.moves);
-                            match kifu.write(path, start, moves, end.reason) {
-                                Ok(()) => t.note(&format!("kifu written to {}", path.display())),
-                                Err(e) => report.problems.push(e),
-                            }
+    let result = drive(
+        stream,
+        config,
+        plan.timeout,
+        rx,
+        t,
+        |client, activity, t| {
+            let now = Instant::now();
+            let shown = match activity {
+                Activity::Event(e) => {
+                    game_event(client, &e, &mut report.problems, t);
+                    match e {
+                        Event::GameSummary(s) => {
+                            kifu.new_game(&s);
+                            Some(bridge.game_offered(client, now))
                         }
-                        let more = report.games < plan.games && bridge.failed().is_none();
-                        match plan.rematch.as_ref().filter(|_| more) {
-                            Some((name, side)) => {
-                                t.note(&format!("game {} of {}", report.games + 1, plan.games));
-                                if let Err(e) = client.request_game(name.clone(), *side, now) {
-                                    report.problems.push(format!("%%GAME: {e}"));
+                        Event::Move { time, .. } => {
+                            let ply = client.moves().len().saturating_sub(1);
+                            set(&mut kifu.times, ply, time.map(|t| t.as_secs()));
+                            None
+                        }
+                        Event::GameEnded(end) => {
+                            bridge.game_ended(&end);
+                            report.games += 1;
+                            if let Some(path) = &plan.kifu {
+                                let (start, moves) = (&end.start, &end.moves);
+                                match kifu.write(path, start, moves, end.reason) {
+                                    Ok(()) => {
+                                        t.note(&format!("kifu written to {}", path.display()))
+                                    }
+                                    Err(e) => report.problems.push(e),
+                                }
+                            }
+                            let more = report.games < plan.games && bridge.failed().is_none();
+                            match plan.rematch.as_ref().filter(|_| more) {
+                                Some((name, side)) => {
+                                    t.note(&format!("game {} of {}", report.games + 1, plan.games));
+                                    if let Err(e) = client.request_game(name.clone(), *side, now) {
+                                        report.problems.push(format!("%%GAME: {e}"));
+                                        let _ = client.logout(now);
+                                    }
+                                }
+                                None => {
                                     let _ = client.logout(now);
                                 }
                             }
-                            None => {
-                                let _ = client.logout(now);
-                            }
+                            None
                         }
-                        None
+                        _ => None,
                     }
-                    _ => None,
+                }
+                Activity::Idle => bridge.our_turn(client, now),
+                Activity::External(answer) => Some(bridge.answer(client, answer, now)),
+                _ => None,
+            };
+            match shown {
+                None | Some(Report::Started { .. } | Report::Agreed | Report::Asked(_)) => {}
+                Some(r) => {
+                    if let Report::Played { ply, comment, .. } = &r {
+                        set(&mut kifu.comments, *ply, comment.clone());
+                    }
+                    t.note(&r.to_string());
                 }
             }
-            Activity::Idle => bridge.our_turn(client, now),
-            Activity::External(answer) => Some(bridge.answer(client, answer, now)),
-            _ => None,
-        };
-        match shown {
-            None | Some(Report::Started { .. } | Report::Agreed | Report::Asked(_)) => {}
-            Some(r) => {
-                if let Report::Played { ply, comment, .. } = &r {
-                    set(&mut kifu.comments, *ply, comment.clone());
-                }
-                t.note(&r.to_string());
-            }
-        }
-    })
+        },
+    )
     .await;
     report.engine_failed = bridge.failed().map(str::to_owned);
     // The engine is told `quit` (killed after 2 s); wait a little more.
@@ -204,6 +213,7 @@ impl KifuFile {
             self.text.push_str("/\n");
         }
         self.text.push_str(&k.to_string());
-        std::fs::write(path, &self.text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        std::fs::write(path, &self.text)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 }

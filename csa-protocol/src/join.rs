@@ -141,7 +141,9 @@ mod tests {
                 "a Floodgate game (floodgate-900-0) takes no side: the server assigns it"
             );
             // Not a Floodgate name: a side is fine.
-            assert!(client_config("a", None, x1, "floodgate-600-10-x", SidePreference::Black).is_ok());
+            assert!(
+                client_config("a", None, x1, "floodgate-600-10-x", SidePreference::Black).is_ok()
+            );
         }
     }
 }
