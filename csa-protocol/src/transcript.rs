@@ -43,8 +43,8 @@ enum Block {
 ///
 /// let mut shown = ServerLines::new();
 /// let mut reader = GameSummaryReader::new();
-/// let wire = "BEGIN Game_Summary\nGame_ID:g1\nYour_Turn:+\nEND Game_Summary\n\
-///             ##[WHO] alice x1 connected\n##[WHO] +OK\n#RESIGN\n";
+/// let summary = "BEGIN Game_Summary\nGame_ID:g1\nYour_Turn:+\nEND Game_Summary\n";
+/// let wire = [summary, "##[WHO] alice x1 connected\n##[WHO] +OK\n#RESIGN\n"].concat();
 /// for line in wire.lines() {
 ///     let m = decode::<ServerMessage>(line.as_bytes()).unwrap();
 ///     shown.push(&m, line.len() + 1);
