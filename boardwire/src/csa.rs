@@ -17,23 +17,23 @@ use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use board_core::player::Player;
+use boardwire_engines::csa_bridge::BridgePlan;
 use csa_protocol::error::FrameError;
-use csa_protocol::message::{
-    ClientMessage, EndReason, GameSummary, ServerMessage, SpecialMove, SummaryLine, X1Block,
-    X1Command, X1Push, X1Reply,
-};
+use csa_protocol::join::{self, JoinError};
+use csa_protocol::message::{EndReason, SpecialMove, X1Command, X1Reply};
 use csa_protocol::net::{self, Activity, Closed, Config, Ended, ServeEvent};
 use csa_protocol::session::{
     Awaited, Client, ClientConfig, ClientState, Event, Outcome, RatingIds, ServerConfig,
     ServerEvent,
 };
-use csa_protocol::types::{GameName, Password, Side, SidePreference, UserName};
+use csa_protocol::transcript::ServerLines;
+use csa_protocol::types::{Side, SidePreference};
 
 use crate::Failure;
 use crate::csa_decode::{self, CsaFormat, CsaFrom};
 use crate::csa_engine::{EnginePlan, play_engine, start_engine};
 use crate::engine_args::EngineArgs;
-use crate::transcript::{Sink, Transcript, show};
+use crate::transcript::{Problems, Sink, Transcript, show};
 
 /// The `csa` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -443,21 +443,15 @@ fn connect(
     if !x1 && engine.games != 1 {
         return Err(input("--games N is for x1 mode (--x1)".into()));
     }
-    let name = UserName::new(user.to_string()).map_err(|e| input(format!("--user: {e}")))?;
     // Both modes need the game: x1 asks for it by %%GAME, plain mode by the
-    // password (csa-protocol's spec/csa.md, *Plain CSA mode*: shogi-server reads the
-    // password as `<gamename>`, `<gamename>-B|-W` or `<gamename>,<secret>`;
-    // anything else means `default-1500-0`: we ask for that one only when
-    // told so).
+    // password (csa_protocol::join; anything else means `default-1500-0`:
+    // we ask for that one only when told so).
     let Some(game) = game else {
         let mode = if x1 { "x1" } else { "plain CSA" };
         return Err(input(format!(
             "{mode} mode needs --game (e.g. --game testgame-300-10F; the server's default game is default-1500-0)"
         )));
     };
-    // Checked as a game name first: in plain mode it also goes into the
-    // password, whose error would name --password.
-    GameName::new(game.as_str()).map_err(|e| input(format!("--game: {e}")))?;
     let side = match side {
         "+" => SidePreference::Black,
         "-" => SidePreference::White,
@@ -466,65 +460,37 @@ fn connect(
             return Err(input(format!("--side: expected +, - or *, got {other:?}")));
         }
     };
-    // Floodgate games pick the sides themselves: shogi-server and `csa
-    // serve` refuse a side there (csa-protocol's spec/csa.md, *Extended mode (x1)*).
-    if side != SidePreference::Any && csa_protocol::types::is_floodgate_game(&game) {
-        return Err(input(format!(
-            "--side: a Floodgate game ({game}) takes no side: the server assigns it (use --side '*')"
-        )));
-    }
-    // Plain mode: the password is the game name, with `-B`/`-W` for the
-    // side asked for and `,PW` for a password (the Floodgate convention).
-    // x1: the password as is, the game and side by %%GAME.
-    let plain_side = match side {
-        SidePreference::Black => "-B",
-        SidePreference::White => "-W",
-        SidePreference::Any => "",
-    };
-    let pw = match (x1, password) {
-        (false, Some(p)) => format!("{game}{plain_side},{p}"),
-        (false, None) => format!("{game}{plain_side}"),
-        (true, Some(p)) => p,
-        (true, None) => "nopassword".to_string(),
-    };
-    let password = Password::new(pw).map_err(|e| input(format!("--password: {e}")))?;
-    let mut config = ClientConfig::new(name, password);
-    config.x1 = x1;
+    let mut config =
+        join::client_config(user, password.as_deref(), x1, &game, side).map_err(|e| match e {
+            JoinError::Name(e) => input(format!("--user: {e}")),
+            JoinError::Game(e) => input(format!("--game: {e}")),
+            JoinError::Password(e) => input(format!("--password: {e}")),
+            e => input(format!("--side: {e} (use --side '*')")),
+        })?;
     config.clock_margin = clock_margin;
-    if x1 {
-        config.game = Some((
-            GameName::new(game).map_err(|e| input(format!("--game: {e}")))?,
-            side,
-        ));
-    }
-    let ready_timeout = engine.engine.start_timeout();
-    let engine_plan = engine.engine.spec().map(|spec| EnginePlan {
-        spec,
-        options: engine.engine.options,
-        margin_ms: engine.time_margin,
-        games: engine.games,
-        kifu: engine.kifu,
-        rematch: config.game.clone(),
-        timeout,
-        ready_timeout,
+    let engine_plan = engine.engine.spec().map(|spec| {
+        let mut bridge = BridgePlan::new(spec, engine.engine.options.clone());
+        bridge.timeouts.handshake = engine.engine.start_timeout();
+        bridge.timeouts.ready = engine.engine.start_timeout();
+        bridge.margin_ms = engine.time_margin;
+        EnginePlan {
+            bridge,
+            games: engine.games,
+            kifu: engine.kifu,
+            rematch: config.game.clone(),
+            timeout,
+        }
     });
-    if let Some(plan) = engine_plan {
-        return runtime().map_err(input)?.block_on(connect_engine(
-            addr,
-            user,
-            config,
-            plan,
-            clock_margin,
-        ));
-    }
-    let plan = ClientPlan {
-        seed,
-        resign_at: None,
-        monitor2: false,
-        timeout,
-        inject_illegal: false,
-    };
     runtime().map_err(input)?.block_on(async {
+        // The engine first (its handshake), then the connection.
+        let engine = match &engine_plan {
+            Some(plan) => Some(
+                start_engine(plan)
+                    .await
+                    .map_err(|e| Failure::Failed(format!("error: engine: {e}")))?,
+            ),
+            None => None,
+        };
         let stream = tokio::time::timeout(
             Duration::from_secs(10),
             tokio::net::TcpStream::connect(addr),
@@ -533,89 +499,56 @@ fn connect(
         .map_err(|_| input(format!("cannot connect to {addr}: connection timed out")))?
         .map_err(|e| input(format!("cannot connect to {addr}: {e}")))?;
         let mut t = Transcript::new("csa", user, Sink::Stdout);
-        let report = play_client(stream, config, &plan, &mut t)
-            .await
-            .map_err(|e| match e {
-                ConnectError::Silent(Awaited::OpponentMove) => Failure::Failed(format!(
-                    "error: {addr}: no move from the opponent within its clock + {} s (--clock-margin)",
-                    clock_margin.as_secs()
-                )),
-                ConnectError::Silent(what) => Failure::Failed(format!(
-                    "error: {addr}: the server did not send {what} for {} s (--timeout)",
-                    plan.timeout.as_secs()
-                )),
-                e => Failure::Failed(format!("error: {addr}: {e}")),
-            })?;
-        // A refused login or a broken game is a run gone wrong (exit 1), not
-        // bad input.
-        match report.problems.first() {
-            Some(p) => Err(Failure::Failed(format!("error: {p}"))),
-            None => Ok(()),
-        }
-    })
-}
-
-/// `csa connect --engine`: the engine first (its handshake), then the
-/// connection.
-async fn connect_engine(
-    addr: &str,
-    user: &str,
-    config: ClientConfig,
-    plan: EnginePlan,
-    clock_margin: Duration,
-) -> Result<(), Failure> {
-    let engine = start_engine(&plan)
-        .await
-        .map_err(|e| Failure::Failed(format!("error: engine: {e}")))?;
-    let stream = tokio::time::timeout(
-        Duration::from_secs(10),
-        tokio::net::TcpStream::connect(addr),
-    )
-    .await
-    .map_err(|_| Failure::Input(format!("cannot connect to {addr}: connection timed out")))?
-    .map_err(|e| Failure::Input(format!("cannot connect to {addr}: {e}")))?;
-    let mut t = Transcript::new("csa", user, Sink::Stdout);
-    let report = play_engine(stream, config, &plan, engine, &mut t)
-        .await
-        .map_err(|e| match e {
+        let failed = |e| match e {
             ConnectError::Silent(Awaited::OpponentMove) => Failure::Failed(format!(
                 "error: {addr}: no move from the opponent within its clock + {} s (--clock-margin)",
                 clock_margin.as_secs()
             )),
             ConnectError::Silent(what) => Failure::Failed(format!(
                 "error: {addr}: the server did not send {what} for {} s (--timeout)",
-                plan.timeout.as_secs()
+                timeout.as_secs()
             )),
             e => Failure::Failed(format!("error: {addr}: {e}")),
-        })?;
-    if let Some(why) = report.engine_failed {
-        return Err(Failure::Failed(format!(
-            "error: engine: {why} (we resigned)"
-        )));
-    }
-    if let Some(p) = report.problems.first() {
-        return Err(Failure::Failed(format!("error: {p}")));
-    }
-    if report.results.is_empty() {
-        return Err(Failure::Failed("error: no game was played".into()));
-    }
-    Ok(())
+        };
+        let problems = match (engine_plan, engine) {
+            (Some(plan), Some(engine)) => {
+                let report = play_engine(stream, config, &plan, engine, &mut t)
+                    .await
+                    .map_err(failed)?;
+                if let Some(why) = report.engine_failed {
+                    return Err(Failure::Failed(format!(
+                        "error: engine: {why} (we resigned)"
+                    )));
+                }
+                if report.problems.first().is_none() && report.games == 0 {
+                    return Err(Failure::Failed("error: no game was played".into()));
+                }
+                report.problems
+            }
+            _ => {
+                let plan = ClientPlan {
+                    seed,
+                    resign_at: None,
+                    monitor2: false,
+                    timeout,
+                    inject_illegal: false,
+                };
+                let report = play_client(stream, config, &plan, &mut t)
+                    .await
+                    .map_err(failed)?;
+                report.problems
+            }
+        };
+        // A refused login or a broken game is a run gone wrong (exit 1), not
+        // bad input.
+        match problems.first() {
+            Some(p) => Err(Failure::Failed(format!("error: {p}"))),
+            None => Ok(()),
+        }
+    })
 }
 
-// ------------------------------------------------------------- transcript
-
-/// The most lines of one x1 reply shown as one transcript line.
-const MAX_X1_BLOCK_LINES: usize = 256;
-
-/// A multi-line message being collected: a `Game_Summary` block or a
-/// multi-line x1 reply ([`csa_protocol::spec::csa`], *Extended mode (x1)*), shown as
-/// one transcript line.
-enum Block {
-    /// `Game_Summary` lines so far.
-    Summary { lines: usize },
-    /// The x1 reply's lines so far.
-    X1(X1Block),
-}
+// ------------------------------------------------------------- client
 
 /// Why a client run failed.
 #[derive(Debug)]
@@ -629,12 +562,6 @@ pub(crate) enum ConnectError {
     Io(std::io::Error),
 }
 
-impl From<std::io::Error> for ConnectError {
-    fn from(e: std::io::Error) -> Self {
-        ConnectError::Io(e)
-    }
-}
-
 impl std::fmt::Display for ConnectError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -645,174 +572,72 @@ impl std::fmt::Display for ConnectError {
     }
 }
 
-/// A run's end as `Ok` (the connection closed) or the [`ConnectError`]
-/// (a `Break` is a silent server).
-pub(crate) fn ended(r: std::io::Result<Ended<Awaited>>) -> Result<(), ConnectError> {
-    match r? {
+/// Runs a client on `stream` with `csa_protocol::net::run_with`: every
+/// line goes to the transcript `t` (format: `transcript.rs`; a
+/// `Game_Summary` block and a multi-line x1 reply as one line,
+/// `csa_protocol::transcript::ServerLines`), then `on` sees the activity
+/// (events, idle moments, the values of `external`). A server that stays
+/// silent when it owes an answer ends the run; else it ends when the
+/// server closes the connection.
+pub(crate) async fn drive<X>(
+    stream: tokio::net::TcpStream,
+    config: ClientConfig,
+    timeout: Duration,
+    external: tokio::sync::mpsc::Receiver<X>,
+    t: &mut Transcript,
+    mut on: impl FnMut(&mut Client<Instant>, Activity<'_, '_, Client<Instant>, X>, &mut Transcript),
+) -> Result<(), ConnectError> {
+    let mut config = Config::new(config);
+    config.session.reply_timeout = timeout;
+    let mut lines = ServerLines::new();
+    let result = net::run_with(stream, config, external, |client, activity| {
+        let len = |frame: &[u8]| frame.len() + 1;
+        match &activity {
+            Activity::Sent {
+                frame,
+                message: Some(m),
+            } => t.sent(len(frame), &m.shown().to_string()),
+            Activity::Received { frame, message } => lines.push(message, len(frame)),
+            Activity::Malformed {
+                error: FrameError::Overlong { len, .. },
+                ..
+            } => t.received(*len, &format!("(a line of more than {len} bytes, skipped)")),
+            Activity::Malformed { error, frame } => {
+                lines.interrupt();
+                show_lines(&mut lines, t);
+                let error = match error {
+                    FrameError::Malformed(e) => e.to_string(),
+                    e => e.to_string(),
+                };
+                t.received(
+                    len(frame),
+                    &format!("{}  (malformed: {error})", show(frame)),
+                );
+            }
+            Activity::Event(Event::GameSummary(s)) => lines.summary(s),
+            Activity::Event(Event::PeerSilent { awaiting }) => {
+                return ControlFlow::Break(*awaiting);
+            }
+            _ => {}
+        }
+        show_lines(&mut lines, t);
+        on(client, activity, t);
+        ControlFlow::Continue(())
+    })
+    .await;
+    lines.interrupt();
+    show_lines(&mut lines, t);
+    match result.map_err(ConnectError::Io)? {
         Ended::Break(awaiting) => Err(ConnectError::Silent(awaiting)),
         Ended::Closed(Closed::ByPeer | Closed::BySession) => Ok(()),
         Ended::Closed(c) => Err(ConnectError::Closed(c)),
     }
 }
 
-/// Renders a client's wire traffic from the decoded messages: one line per
-/// message; a `Game_Summary` block and a multi-line x1 reply become one.
-pub(crate) struct CsaWire {
-    block: Option<(Block, usize)>,
-}
-
-impl CsaWire {
-    pub(crate) fn new() -> CsaWire {
-        CsaWire { block: None }
-    }
-
-    /// A line sent or received, or a bad line, as the driver showed it
-    /// (events are the caller's). A line took its frame and the LF.
-    pub(crate) fn activity<X>(
-        &mut self,
-        t: &mut Transcript,
-        activity: Activity<'_, '_, Client<Instant>, X>,
-    ) {
-        match activity {
-            Activity::Sent {
-                frame,
-                message: Some(m),
-            } => self.sent(t, m, frame.len() + 1),
-            Activity::Received { frame, message } => self.received(t, message, frame.len() + 1),
-            Activity::Malformed {
-                error: FrameError::Overlong { len, .. },
-                ..
-            } => t.received(*len, &format!("(a line of more than {len} bytes, skipped)")),
-            Activity::Malformed {
-                error: FrameError::Malformed(e),
-                frame,
-            } => self.malformed(t, frame, &e.to_string()),
-            Activity::Malformed { error, frame } => self.malformed(t, frame, &error.to_string()),
-            _ => {}
-        }
-    }
-
-    /// A line we sent (its `Display`: a `LOGIN` password as `*****`).
-    pub(crate) fn sent(&mut self, t: &mut Transcript, msg: &ClientMessage<'_>, len: usize) {
-        t.sent(len, &msg.shown().to_string());
-    }
-
-    /// A line we received, decoded.
-    pub(crate) fn received(&mut self, t: &mut Transcript, msg: &ServerMessage<'_>, len: usize) {
-        match (&mut self.block, msg) {
-            (
-                Some((Block::Summary { lines }, n)),
-                ServerMessage::Summary(_) | ServerMessage::Move { .. },
-            ) => {
-                *lines += 1;
-                *n += len;
-                return;
-            }
-            (Some((Block::X1(block), n)), ServerMessage::X1(r)) => match block.push(r) {
-                X1Push::NotPart => self.flush(t, " (unfinished)"),
-                push => {
-                    *n += len;
-                    if push == X1Push::Ended {
-                        self.flush(t, "");
-                    } else if block.lines().len() >= MAX_X1_BLOCK_LINES {
-                        // A server that never ends the reply cannot grow the
-                        // block: show what came so far and start afresh.
-                        self.flush(t, " (continued)");
-                    }
-                    return;
-                }
-            },
-            (Some(_), _) => self.flush(t, " (unfinished)"),
-            (None, _) => {}
-        }
-        match msg {
-            ServerMessage::Summary(SummaryLine::Begin(b)) if b.as_str() == "Game_Summary" => {
-                self.block = Some((Block::Summary { lines: 1 }, len));
-            }
-            ServerMessage::X1(r) if X1Block::start(r).is_some() => {
-                self.block = X1Block::start(r).map(|b| (Block::X1(b), len));
-            }
-            m => t.received(len, &clean(&m.shown().to_string())),
-        }
-    }
-
-    /// The `Game_Summary` the session read: ends its block.
-    pub(crate) fn summary(&mut self, t: &mut Transcript, s: &GameSummary) {
-        let (lines, len) = match self.block.take() {
-            Some((Block::Summary { lines }, len)) => (lines, len),
-            other => {
-                self.block = other;
-                return;
-            }
-        };
-        let mut fields = Vec::new();
-        if let Some(id) = &s.game_id {
-            fields.push(format!("Game_ID:{id}"));
-        }
-        if let Some(n) = &s.name_black {
-            fields.push(format!("Name+:{n}"));
-        }
-        if let Some(n) = &s.name_white {
-            fields.push(format!("Name-:{n}"));
-        }
-        if let Some(side) = s.your_turn {
-            fields.push(format!("Your_Turn:{}", side.sign()));
-        }
-        if let Some(side) = s.to_move {
-            fields.push(format!("To_Move:{}", side.sign()));
-        }
-        if let Some(time) = s.time.as_ref().or(s.time_black.as_ref()) {
-            for (k, v) in [
-                ("Total_Time", time.total_time),
-                ("Byoyomi", time.byoyomi),
-                ("Increment", time.increment),
-            ] {
-                if let Some(v) = v {
-                    fields.push(format!("{k}:{v}"));
-                }
-            }
-        }
-        t.received(
-            len,
-            &clean(&format!(
-                "BEGIN Game_Summary ... END Game_Summary  ({lines} lines; {})",
-                fields.join(", ")
-            )),
-        );
-    }
-
-    /// A received line that does not decode.
-    pub(crate) fn malformed(&mut self, t: &mut Transcript, bytes: &[u8], err: &str) {
-        if self.block.is_some() {
-            self.flush(t, " (unfinished)");
-        }
-        t.received(
-            bytes.len() + 1,
-            &format!("{}  (malformed: {err})", show(bytes)),
-        );
-    }
-
-    /// At the end of the connection: what is left unfinished.
-    pub(crate) fn closed(&mut self, t: &mut Transcript, rest: &[u8]) {
-        self.flush(t, " (unfinished)");
-        if !rest.is_empty() {
-            t.received(rest.len(), &format!("{}  (unfinished line)", show(rest)));
-        }
-    }
-
-    fn flush(&mut self, t: &mut Transcript, suffix: &str) {
-        match self.block.take() {
-            Some((Block::Summary { lines }, len)) => {
-                t.received(
-                    len,
-                    &format!("BEGIN Game_Summary ...  ({lines} lines){suffix}"),
-                );
-            }
-            Some((Block::X1(block), len)) => {
-                t.received(len, &clean(&format!("{}{suffix}", block.summary())));
-            }
-            None => {}
-        }
+/// The server lines collected, to the transcript (their text escaped).
+fn show_lines(lines: &mut ServerLines, t: &mut Transcript) {
+    while let Some((len, text)) = lines.poll_line() {
+        t.received(len, &clean(&text));
     }
 }
 
@@ -834,7 +659,48 @@ fn clean(text: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
-// ------------------------------------------------------------- client
+/// What every client does with an event beside playing: problems are
+/// recorded (the first one is the run's error), the result is noted, and
+/// where no game will come (a rejected offer, a refused x1 game request)
+/// it logs out.
+pub(crate) fn game_event(
+    client: &mut Client<Instant>,
+    e: &Event,
+    problems: &mut Problems,
+    t: &Transcript,
+) {
+    let now = Instant::now();
+    match e {
+        Event::LoginFailed => problems.push("login refused".into()),
+        Event::GameEnded(end) => t.note(&format!(
+            "game over after {} moves: {}",
+            end.moves.len(),
+            result_words(end.reason, end.outcome)
+        )),
+        // x1: the server refused our %%GAME (a bad game name, a wrong
+        // state): no game will come, so stop waiting for one.
+        Event::X1(X1Reply::Error(text)) if client.state() == ClientState::GameWaiting => {
+            problems.push(format!("the server refused the game request: {text}"));
+            let _ = client.logout(now);
+        }
+        Event::Malformed(err) => problems.push(format!("malformed line: {err}")),
+        Event::Overlong { len } => {
+            problems.push(format!("a line of more than {len} bytes from the server"));
+        }
+        Event::BadSummary(err) => problems.push(format!("bad Game_Summary: {err}")),
+        Event::BoardMismatch { mv } => {
+            problems.push(format!("server move {mv} is illegal on our board"));
+        }
+        Event::Rejected { game_id, by } => {
+            problems.push(format!("game {game_id} rejected by {by}"));
+            let _ = client.logout(now);
+        }
+        Event::PeerSilent { .. } | Event::BadStartPosition(_) | Event::BadPositionMove { .. } => {
+            problems.push(e.to_string());
+        }
+        _ => {}
+    }
+}
 
 /// How a client plays.
 pub(crate) struct ClientPlan {
@@ -869,7 +735,7 @@ pub(crate) struct ClientReport {
     /// The position when the game ended (for the demo's diagram).
     pub position: Option<board_core::shogi::Position>,
     /// Problems: login refused, malformed lines, board mismatches.
-    pub problems: crate::transcript::Problems,
+    pub problems: Problems,
 }
 
 /// The result in words: `#RESIGN, we lost`.
@@ -887,49 +753,31 @@ pub(crate) fn result_words(reason: Option<EndReason>, outcome: Outcome) -> Strin
     format!("{reason}, {outcome}")
 }
 
-/// Plays one game as a client on `stream` with `csa_protocol::net::connect`,
-/// logging to `t`: agrees to the offered game, plays the built-in player's
-/// moves, resigns as planned, logs out after the game (or a rejected
-/// offer) in both modes, so that a server that keeps the connection open
-/// (shogi-server in CSA mode, until its 60 s read timeout) closes it;
-/// returns when the server closes the connection.
+/// Plays one game as a client on `stream` ([`drive`]), logging to `t`:
+/// agrees to the offered game, plays the built-in player's moves, resigns
+/// as planned, logs out after the game (or a rejected offer) in both
+/// modes, so that a server that keeps the connection open (shogi-server
+/// in CSA mode, until its 60 s read timeout) closes it; returns when the
+/// server closes the connection.
 pub(crate) async fn play_client(
     stream: tokio::net::TcpStream,
     config: ClientConfig,
     plan: &ClientPlan,
     t: &mut Transcript,
 ) -> Result<ClientReport, ConnectError> {
-    let mut wire = CsaWire::new();
     let mut report = ClientReport::default();
     let mut inject = plan.inject_illegal;
     let mut player = Player::new(plan.seed);
-    let mut config = Config::new(config);
-    config.session.reply_timeout = plan.timeout;
-    let result = net::run(stream, config, |client, activity| {
-        match activity {
-            Activity::Event(e) => {
-                on_event(
-                    client,
-                    &e,
-                    plan,
-                    &mut inject,
-                    &mut player,
-                    &mut wire,
-                    t,
-                    &mut report,
-                );
-                if let Event::PeerSilent { awaiting } = e {
-                    return ControlFlow::Break(awaiting);
-                }
-            }
-            a => wire.activity(t, a),
+    // No external values: the channel is closed at once.
+    let external = tokio::sync::mpsc::channel::<std::convert::Infallible>(1).1;
+    let result = drive(stream, config, plan.timeout, external, t, |client, a, t| {
+        if let Activity::Event(e) = a {
+            game_event(client, &e, &mut report.problems, t);
+            on_event(client, &e, plan, &mut inject, &mut player, t, &mut report);
         }
-        ControlFlow::Continue(())
     })
     .await;
-    wire.closed(t, b"");
-    match ended(result) {
-        Ok(()) => Ok(report),
+    match result {
         // After the game our LOGOUT may meet a server that had already
         // closed the connection (CSA mode): the game is over all the same.
         Err(ConnectError::Io(e))
@@ -941,27 +789,23 @@ pub(crate) async fn play_client(
         {
             Ok(report)
         }
-        Err(e) => Err(e),
+        r => r.map(|()| report),
     }
 }
 
-#[allow(clippy::too_many_arguments)]
 fn on_event(
     client: &mut Client<Instant>,
     e: &Event,
     plan: &ClientPlan,
     inject: &mut bool,
     player: &mut Player,
-    wire: &mut CsaWire,
     t: &mut Transcript,
     report: &mut ClientReport,
 ) {
     let now = Instant::now();
     match e {
         Event::LoggedIn => report.logged_in = true,
-        Event::LoginFailed => report.problems.push("login refused".into()),
         Event::GameSummary(s) => {
-            wire.summary(t, s);
             report.side = s.your_turn;
             let _ = client.agree(now);
         }
@@ -1012,41 +856,9 @@ fn on_event(
         Event::GameEnded(end) => {
             report.position = client.position().copied();
             report.result = Some((end.reason, end.outcome));
-            t.note(&format!(
-                "game over after {} moves: {}",
-                end.moves.len(),
-                result_words(end.reason, end.outcome)
-            ));
             let _ = client.logout(now);
         }
         Event::X1(X1Reply::Monitor2 { .. }) => report.monitor_replies += 1,
-        // x1: the server refused our %%GAME (a bad game name, a wrong
-        // state): no game will come, so stop waiting for one.
-        Event::X1(X1Reply::Error(text)) if client.state() == ClientState::GameWaiting => {
-            report
-                .problems
-                .push(format!("the server refused the game request: {text}"));
-            let _ = client.logout(now);
-        }
-        Event::Malformed(err) => report.problems.push(format!("malformed line: {err}")),
-        Event::Overlong { len } => report
-            .problems
-            .push(format!("a line of more than {len} bytes from the server")),
-        Event::BadSummary(err) => report.problems.push(format!("bad Game_Summary: {err}")),
-        Event::BoardMismatch { mv } => {
-            report
-                .problems
-                .push(format!("server move {mv} is illegal on our board"));
-        }
-        Event::Rejected { game_id, by } => {
-            report
-                .problems
-                .push(format!("game {game_id} rejected by {by}"));
-            let _ = client.logout(now);
-        }
-        Event::PeerSilent { .. } | Event::BadStartPosition(_) | Event::BadPositionMove { .. } => {
-            report.problems.push(e.to_string());
-        }
         _ => {}
     }
 }
@@ -1055,80 +867,21 @@ fn on_event(
 mod tests {
     use super::*;
     use csa_protocol::decode::decode;
+    use csa_protocol::message::ClientMessage;
     use std::sync::{Arc, Mutex};
-
-    fn run(input: &[u8]) -> (Vec<String>, u64, u64) {
-        let buf = Arc::new(Mutex::new(Vec::new()));
-        let mut t = Transcript::new("csa", "bob", Sink::Buffer(buf.clone()));
-        let mut wire = CsaWire::new();
-        let mut reader = csa_protocol::message::GameSummaryReader::new();
-        let lines = input.split_inclusive(|&b| b == b'\n');
-        let mut rest: &[u8] = b"";
-        for line in lines {
-            if !line.ends_with(b"\n") {
-                rest = line;
-                break;
-            }
-            let body = line.strip_suffix(b"\n").unwrap();
-            let body = body.strip_suffix(b"\r").unwrap_or(body);
-            let m = decode::<ServerMessage>(body).unwrap();
-            wire.received(&mut t, &m, line.len());
-            let in_summary = reader.in_block()
-                || matches!(&m, ServerMessage::Summary(SummaryLine::Begin(b)) if b.as_str() == "Game_Summary");
-            if in_summary && let Ok(Some(s)) = reader.push_message(&m) {
-                wire.summary(&mut t, &s);
-            }
-        }
-        wire.closed(&mut t, rest);
-        let text = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
-        let lines = text
-            .lines()
-            .map(|l| l.split_once(" <- ").unwrap().1.to_string())
-            .collect();
-        (lines, t.bytes_received, t.messages_received)
-    }
-
-    #[test]
-    fn multi_line_messages_are_one_line() {
-        // csa-protocol's spec/csa.md, *Extended mode (x1)* table and examples; the
-        // recorded shogi-server transcript for the MONITOR2 lines.
-        let input = b"LOGIN:bob OK\n##[LOGIN] +OK x1\n\
-##[MONITOR2][g1] -3334FU\n##[MONITOR2][g1] T9\n##[MONITOR2][g1] +OK\n\
-##[GETBUOYCOUNT] 10\n##[GETBUOYCOUNT] +OK\n\
-##[CHAT][carol] hello everyone\n\
-BEGIN Game_Summary\nProtocol_Version:1.2\nGame_ID:e+g-300-0+a+b+1\nYour_Turn:-\nEND Game_Summary\n\
-#RESIGN\n#WIN\n";
-        let (lines, bytes, messages) = run(input);
-        assert_eq!(
-            lines,
-            [
-                "LOGIN:bob OK",
-                "##[LOGIN] +OK x1",
-                "##[MONITOR2][g1] -3334FU | T9 | +OK  (3 lines)",
-                "##[GETBUOYCOUNT] 10 | +OK  (2 lines)",
-                "##[CHAT][carol] hello everyone",
-                "BEGIN Game_Summary ... END Game_Summary  (5 lines; Game_ID:e+g-300-0+a+b+1, Your_Turn:-)",
-                "#RESIGN",
-                "#WIN",
-            ]
-        );
-        assert_eq!(bytes, input.len() as u64);
-        assert_eq!(messages, 8);
-    }
 
     #[test]
     fn login_passwords_are_not_shown() {
         // csa-protocol's spec/csa.md, *Plain CSA mode*: `LOGIN <name> <password>`
-        // and `LOGIN <name> <password> x1`.
+        // and `LOGIN <name> <password> x1`; shown as `drive` shows a line sent.
         let buf = Arc::new(Mutex::new(Vec::new()));
         let mut t = Transcript::new("csa", "carol", Sink::Buffer(buf.clone()));
-        let mut wire = CsaWire::new();
         let sent: [&[u8]; 2] = [b"LOGIN carol g-60-5,s3cret\r\n", b"LOGIN carol pw x1\n"];
         for line in sent {
             let body = line.strip_suffix(b"\n").unwrap();
             let body = body.strip_suffix(b"\r").unwrap_or(body);
             let m = decode::<ClientMessage>(body).unwrap();
-            wire.sent(&mut t, &m, line.len());
+            t.sent(line.len(), &m.shown().to_string());
         }
         let text = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
         assert!(!text.contains("s3cret") && !text.contains(" pw"), "{text}");
@@ -1139,21 +892,6 @@ BEGIN Game_Summary\nProtocol_Version:1.2\nGame_ID:e+g-300-0+a+b+1\nYour_Turn:-\n
         assert_eq!(lines, ["LOGIN carol *****", "LOGIN carol ***** x1"]);
         // The real bytes are counted.
         assert_eq!(t.bytes_sent, (sent[0].len() + sent[1].len()) as u64);
-    }
-
-    #[test]
-    fn an_interrupted_block_is_shown_as_unfinished() {
-        let input = b"##[WHO] alice x1 connected\n#LOSE\r\nBEGIN Game_Summary\nName+:a\n";
-        let (lines, bytes, _) = run(input);
-        assert_eq!(
-            lines,
-            [
-                "##[WHO] alice x1 connected  (1 line) (unfinished)",
-                "#LOSE",
-                "BEGIN Game_Summary ...  (2 lines) (unfinished)",
-            ]
-        );
-        assert_eq!(bytes, input.len() as u64);
     }
 
     #[test]

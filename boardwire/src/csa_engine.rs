@@ -1,47 +1,31 @@
 //! `boardwire csa connect --engine PROGRAM`: a USI engine plays on a CSA
-//! server (plain and x1 mode; `--games N` in x1).
-//!
-//! The engine runs in its own task (`boardwire_engines::usi_engine`);
-//! `csa_protocol::net::run_with` passes its answers to the session.
-//! Per game: `isready`/`usinewgame` when the Game_Summary arrives (we
-//! agree), then on each of our turns `position ... moves ...` and a `go`
-//! converted from both clocks (`boardwire_engines::time`, with
-//! `--time-margin`), `bestmove` → the CSA move with a Floodgate comment
-//! (`,'* <score> <PV>`), `resign` → `%TORYO`, `win` → `%KACHI`;
-//! `gameover` at the end. An engine that exits, stays silent past its
-//! time, or plays an illegal move: `%TORYO`, the reason as a note and on
-//! stderr, exit 1 (x1: no further game).
+//! server (plain and x1 mode; `--games N` in x1) through
+//! `boardwire_engines::csa_bridge::UsiBridge`, which does the engine's
+//! work (the handshake, `usinewgame`, `position`/`go` from both clocks,
+//! `bestmove` → the move with its Floodgate comment, `%TORYO`/`%KACHI`,
+//! resigning for an engine that exits, stays silent or plays an illegal
+//! move). Here: what the bridge did as transcript notes, the next game
+//! asked for (x1), and the kifu file.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use board_core::shogi::{Color, Move, Position};
-use boardwire_engines::convert::floodgate_comment;
-use boardwire_engines::process::{EngineSpec, Limits as EngineLimits};
-use boardwire_engines::time::{clocks, go};
-use boardwire_engines::types::EngineOption;
-use boardwire_engines::usi::{BestMove, GameOver, Go};
-use boardwire_engines::usi_engine::{Thought, Timeouts, UsiEngine};
+use board_core::shogi::{Move, Position};
+use boardwire_engines::csa_bridge::{Answer, BridgePlan, Report, UsiBridge};
 use csa_protocol::kifu::{GameMove, Kifu, end_statement};
-use csa_protocol::message::{EndReason, SpecialMove, X1Reply};
-use std::ops::ControlFlow;
-
-use csa_protocol::net::{self, Activity, Config};
-use csa_protocol::session::{Client, ClientConfig, ClientState, Event, Outcome};
-use csa_protocol::types::{GameName, Side, SidePreference, Text};
+use csa_protocol::message::{EndReason, GameSummary};
+use csa_protocol::net::Activity;
+use csa_protocol::session::{ClientConfig, Event};
+use csa_protocol::types::{GameName, SidePreference};
 use tokio::sync::mpsc;
 
-use crate::csa::{ConnectError, CsaWire, ended, result_words};
-use crate::transcript::Transcript;
+use crate::csa::{ConnectError, drive, game_event};
+use crate::transcript::{Problems, Transcript};
 
 /// The engine options of `csa connect`.
 pub(crate) struct EnginePlan {
-    /// `--engine`, `--engine-arg`.
-    pub spec: EngineSpec,
-    /// `--option NAME=VALUE`.
-    pub options: Vec<EngineOption>,
-    /// `--time-margin`, milliseconds.
-    pub margin_ms: u64,
+    /// The engine, its options, `--time-margin` and `--engine-timeout`.
+    pub bridge: BridgePlan,
     /// x1: games to play (`--games`).
     pub games: u32,
     /// `--kifu FILE`.
@@ -50,390 +34,163 @@ pub(crate) struct EnginePlan {
     pub rematch: Option<(GameName<'static>, SidePreference)>,
     /// Server silence bound (`--timeout`).
     pub timeout: Duration,
-    /// `--engine-timeout`: `usiok`/`readyok`.
-    pub ready_timeout: Duration,
 }
 
-/// What a game with the engine gave.
+/// What the games with the engine gave.
 #[derive(Debug, Default)]
 pub(crate) struct EngineReport {
-    /// Results of the games: reason, outcome, moves.
-    pub results: Vec<(Option<EndReason>, Outcome, usize)>,
+    /// Games played.
+    pub games: u32,
     /// The engine failed: why.
     pub engine_failed: Option<String>,
     /// Other problems (login refused, board mismatch...).
-    pub problems: Vec<String>,
+    pub problems: Problems,
 }
 
-/// How long before our clock runs out an engine that has not answered is
-/// given up (and we resign).
-const RESIGN_LEAD_MS: u64 = 100;
+/// The engine with its answers, started.
+pub(crate) type Engine = (UsiBridge, mpsc::Receiver<Answer>);
 
-enum Job {
-    NewGame,
-    Think {
-        id: usize,
-        start: Box<Position>,
-        moves: Vec<Move>,
-        go: Go,
-        allowed: Duration,
-    },
-    GameOver(GameOver),
+/// Starts the engine and waits for its handshake (before connecting).
+pub(crate) async fn start_engine(plan: &EnginePlan) -> Result<Engine, String> {
+    let log = crate::engine_args::skipped_line_log(String::new());
+    let (bridge, mut answers) = UsiBridge::spawn(plan.bridge.clone(), log);
+    match answers.recv().await {
+        Some(Answer::Started { .. }) => Ok((bridge, answers)),
+        Some(Answer::Failed(why)) => Err(why),
+        _ => Err("the engine task is gone".into()),
+    }
 }
 
-enum Answer {
-    Thought {
-        id: usize,
-        result: Result<Thought, String>,
-    },
-    Failed(String),
-}
-
-/// Starts the engine (the handshake) before the connection is opened.
-pub(crate) async fn start_engine(plan: &EnginePlan) -> Result<UsiEngine, String> {
-    let timeouts = {
-        let mut t = Timeouts::default();
-        t.handshake = plan.ready_timeout;
-        t.ready = plan.ready_timeout;
-        // The bridge gives the engine a deadline of its own (before our
-        // clock runs out), nothing on top.
-        t.think_margin = Duration::ZERO;
-        t
-    };
-    UsiEngine::start(
-        &plan.spec,
-        &plan.options,
-        EngineLimits::default(),
-        timeouts,
-        crate::engine_args::skipped_line_log(String::new()),
-    )
-    .await
-    .map_err(|e| e.to_string())
-}
-
-/// Plays on `stream` with `engine` until the server closes the
+/// Plays on `stream` with the engine until the server closes the
 /// connection (x1: until `plan.games` games are played, or the engine
 /// failed, then LOGOUT).
 pub(crate) async fn play_engine(
     stream: tokio::net::TcpStream,
     config: ClientConfig,
     plan: &EnginePlan,
-    engine: UsiEngine,
+    (mut bridge, mut answers): Engine,
     t: &mut Transcript,
 ) -> Result<EngineReport, ConnectError> {
-    let x1 = config.x1;
-    let (job_tx, mut job_rx) = mpsc::channel::<Job>(8);
-    let (ans_tx, ans_rx) = mpsc::channel::<Answer>(8);
-    let task = tokio::spawn(async move {
-        let mut engine = engine;
-        while let Some(job) = job_rx.recv().await {
-            match job {
-                Job::NewGame => {
-                    if let Err(e) = engine.new_game().await {
-                        let _ = ans_tx.send(Answer::Failed(e.to_string())).await;
+    let mut report = EngineReport::default();
+    let mut kifu = KifuFile::default();
+    // The answers go through a channel of ours, so that once the run is
+    // over they can still be drained while the engine quits.
+    let (tx, rx) = mpsc::channel(8);
+    let forward = tokio::spawn(async move {
+        while let Some(a) = answers.recv().await {
+            let _ = tx.send(a).await;
+        }
+    });
+    let result = drive(
+        stream,
+        config,
+        plan.timeout,
+        rx,
+        t,
+        |client, activity, t| {
+            let now = Instant::now();
+            let shown = match activity {
+                Activity::Event(e) => {
+                    game_event(client, &e, &mut report.problems, t);
+                    match e {
+                        Event::GameSummary(s) => {
+                            kifu.new_game(&s);
+                            Some(bridge.game_offered(client, now))
+                        }
+                        Event::Move { time, .. } => {
+                            let ply = client.moves().len().saturating_sub(1);
+                            set(&mut kifu.times, ply, time.map(|t| t.as_secs()));
+                            None
+                        }
+                        Event::GameEnded(end) => {
+                            bridge.game_ended(&end);
+                            report.games += 1;
+                            if let Some(path) = &plan.kifu {
+                                let (start, moves) = (&end.start, &end.moves);
+                                match kifu.write(path, start, moves, end.reason) {
+                                    Ok(()) => {
+                                        t.note(&format!("kifu written to {}", path.display()))
+                                    }
+                                    Err(e) => report.problems.push(e),
+                                }
+                            }
+                            let more = report.games < plan.games && bridge.failed().is_none();
+                            match plan.rematch.as_ref().filter(|_| more) {
+                                Some((name, side)) => {
+                                    t.note(&format!("game {} of {}", report.games + 1, plan.games));
+                                    if let Err(e) = client.request_game(name.clone(), *side, now) {
+                                        report.problems.push(format!("%%GAME: {e}"));
+                                        let _ = client.logout(now);
+                                    }
+                                }
+                                None => {
+                                    let _ = client.logout(now);
+                                }
+                            }
+                            None
+                        }
+                        _ => None,
                     }
                 }
-                Job::Think {
-                    id,
-                    start,
-                    moves,
-                    go,
-                    allowed,
-                } => {
-                    let result = engine
-                        .think(&start, &moves, go, allowed)
-                        .await
-                        .map_err(|e| e.to_string());
-                    let _ = ans_tx.send(Answer::Thought { id, result }).await;
-                }
-                Job::GameOver(r) => {
-                    let _ = engine.game_over(r).await;
+                Activity::Idle => bridge.our_turn(client, now),
+                Activity::External(answer) => Some(bridge.answer(client, answer, now)),
+                _ => None,
+            };
+            match shown {
+                None | Some(Report::Started { .. } | Report::Agreed | Report::Asked(_)) => {}
+                Some(r) => {
+                    if let Report::Played { ply, comment, .. } = &r {
+                        set(&mut kifu.comments, *ply, comment.clone());
+                    }
+                    t.note(&r.to_string());
                 }
             }
-        }
-        engine.quit().await;
-    });
-    let mut wire = CsaWire::new();
-    let mut st = State {
-        report: EngineReport::default(),
-        times: Vec::new(),
-        comments: Vec::new(),
-        kifu_text: String::new(),
-        names: [None, None],
-        game_id: None,
-        games: 0,
-        thinking: None,
-    };
-    let mut config = Config::new(config);
-    config.session.reply_timeout = plan.timeout;
-    let result = net::run_with(stream, config, ans_rx, |client, activity| {
-        match activity {
-            Activity::Event(e) => {
-                if let Event::GameSummary(s) = &e {
-                    wire.summary(t, s);
-                }
-                st.on_event(client, &e, plan, x1, &job_tx, t);
-                if let Event::PeerSilent { awaiting } = e {
-                    return ControlFlow::Break(awaiting);
-                }
-            }
-            Activity::External(a) => st.on_answer(client, a, t),
-            a => wire.activity(t, a),
-        }
-        ControlFlow::Continue(())
-    })
+        },
+    )
     .await;
-    wire.closed(t, b"");
-    drop(job_tx);
+    report.engine_failed = bridge.failed().map(str::to_owned);
     // The engine is told `quit` (killed after 2 s); wait a little more.
-    let _ = tokio::time::timeout(Duration::from_secs(5), task).await;
-    ended(result)?;
-    Ok(st.report)
+    drop(bridge);
+    let _ = tokio::time::timeout(Duration::from_secs(5), forward).await;
+    result?;
+    Ok(report)
 }
 
-struct State {
-    report: EngineReport,
+/// `v[i] = x`, growing `v` as needed.
+fn set<T: Clone + Default>(v: &mut Vec<T>, i: usize, x: T) {
+    if v.len() <= i {
+        v.resize(i + 1, T::default());
+    }
+    v[i] = x;
+}
+
+/// The kifu of the games so far (`--kifu`), rewritten after each game.
+#[derive(Default)]
+struct KifuFile {
     /// `T` of every move of the current game, by ply.
     times: Vec<Option<u64>>,
     /// Our Floodgate comments, by ply.
     comments: Vec<Option<String>>,
-    kifu_text: String,
     names: [Option<String>; 2],
     game_id: Option<String>,
-    games: u32,
-    /// The ply our engine is thinking about.
-    thinking: Option<usize>,
+    text: String,
 }
 
-impl State {
-    fn on_event(
+impl KifuFile {
+    fn new_game(&mut self, s: &GameSummary) {
+        self.names = [&s.name_black, &s.name_white].map(|n| n.as_ref().map(|n| n.to_string()));
+        self.game_id = s.game_id.as_ref().map(|g| g.to_string());
+        self.times.clear();
+        self.comments.clear();
+    }
+
+    fn write(
         &mut self,
-        client: &mut Client<Instant>,
-        e: &Event,
-        plan: &EnginePlan,
-        x1: bool,
-        jobs: &mpsc::Sender<Job>,
-        t: &mut Transcript,
-    ) {
-        let now = Instant::now();
-        match e {
-            Event::LoginFailed => self.report.problems.push("login refused".into()),
-            Event::GameSummary(s) => {
-                self.names = [
-                    s.name_black.as_ref().map(|n| n.to_string()),
-                    s.name_white.as_ref().map(|n| n.to_string()),
-                ];
-                self.game_id = s.game_id.as_ref().map(|g| g.to_string());
-                self.times.clear();
-                self.comments.clear();
-                if self.report.engine_failed.is_some() {
-                    let _ = client.reject(now);
-                    return;
-                }
-                let _ = client.agree(now);
-                if jobs.try_send(Job::NewGame).is_err() {
-                    self.fail(client, "the engine task is gone".into(), t);
-                }
-            }
-            Event::OurTurn { .. } if client.is_our_turn() => {
-                if self.report.engine_failed.is_some() {
-                    let _ = client.special(SpecialMove::Toryo, now);
-                    return;
-                }
-                let (Some(start), Some(side)) = (client.start_position(), client.side()) else {
-                    return;
-                };
-                let Some((b, w)) = clocks(client) else { return };
-                let g = go(b, w, side, plan.margin_ms, 5000);
-                let mine = if side == Side::Black { b } else { w };
-                // The engine must answer before our clock runs out, 100 ms
-                // early so that we can still resign cleanly; with no clock,
-                // within the byoyomi it was given plus 10 s.
-                let allowed = if b.remaining_ms + b.byoyomi_ms + b.increment_ms == 0
-                    && w.remaining_ms + w.byoyomi_ms + w.increment_ms == 0
-                {
-                    Duration::from_millis(g.byoyomi.unwrap_or(0) + 10_000)
-                } else {
-                    Duration::from_millis(
-                        mine.remaining_ms
-                            .saturating_add(mine.byoyomi_ms)
-                            .saturating_sub(RESIGN_LEAD_MS),
-                    )
-                };
-                let id = client.moves().len();
-                self.thinking = Some(id);
-                let job = Job::Think {
-                    id,
-                    start: Box::new(*start),
-                    moves: client.moves().to_vec(),
-                    go: g,
-                    allowed,
-                };
-                if jobs.try_send(job).is_err() {
-                    self.fail(client, "the engine task is gone".into(), t);
-                }
-            }
-            Event::Move { time, .. } => {
-                let ply = client.moves().len().saturating_sub(1);
-                if self.times.len() <= ply {
-                    self.times.resize(ply + 1, None);
-                }
-                self.times[ply] = time.map(|t| t.as_secs());
-            }
-            Event::GameEnded(end) => {
-                self.games += 1;
-                self.report
-                    .results
-                    .push((end.reason, end.outcome, end.moves.len()));
-                t.note(&format!(
-                    "game over after {} moves: {}",
-                    end.moves.len(),
-                    result_words(end.reason, end.outcome)
-                ));
-                let r = match end.outcome {
-                    Outcome::Won => GameOver::Win,
-                    Outcome::Lost => GameOver::Lose,
-                    Outcome::Drawn | Outcome::Unknown => GameOver::Draw,
-                };
-                let _ = jobs.try_send(Job::GameOver(r));
-                self.thinking = None;
-                if let Some(path) = &plan.kifu {
-                    self.write_kifu(path, &end.start, &end.moves, end.reason, t);
-                }
-                {
-                    let more = self.games < plan.games && self.report.engine_failed.is_none();
-                    match (&plan.rematch, more && x1) {
-                        (Some((name, side)), true) => {
-                            t.note(&format!("game {} of {}", self.games + 1, plan.games));
-                            if let Err(e) = client.request_game(name.clone(), *side, now) {
-                                self.report.problems.push(format!("%%GAME: {e}"));
-                                let _ = client.logout(now);
-                            }
-                        }
-                        _ => {
-                            let _ = client.logout(now);
-                        }
-                    }
-                }
-            }
-            Event::Malformed(err) => self.report.problems.push(format!("malformed line: {err}")),
-            Event::BadSummary(err) => self
-                .report
-                .problems
-                .push(format!("bad Game_Summary: {err}")),
-            Event::BoardMismatch { mv } => self
-                .report
-                .problems
-                .push(format!("server move {mv} is illegal on our board")),
-            Event::Rejected { game_id, by } => self
-                .report
-                .problems
-                .push(format!("game {game_id} rejected by {by}")),
-            // x1: the server refused our %%GAME: no game will come.
-            Event::X1(X1Reply::Error(text)) if client.state() == ClientState::GameWaiting => {
-                self.report
-                    .problems
-                    .push(format!("the server refused the game request: {text}"));
-                let _ = client.logout(now);
-            }
-            Event::PeerSilent { .. } | Event::BadStartPosition(_) => {
-                self.report.problems.push(e.to_string());
-            }
-            _ => {}
-        }
-    }
-
-    fn on_answer(&mut self, client: &mut Client<Instant>, a: Answer, t: &mut Transcript) {
-        let now = Instant::now();
-        match a {
-            Answer::Failed(why) => self.fail(client, why, t),
-            Answer::Thought {
-                result: Err(why), ..
-            } => {
-                // Also when the game ended meanwhile: the engine is gone.
-                self.thinking = None;
-                self.fail(client, why, t);
-            }
-            Answer::Thought { id, result } => {
-                if self.thinking != Some(id) || !client.is_our_turn() {
-                    // The game ended (or moved on) while the engine thought.
-                    return;
-                }
-                self.thinking = None;
-                let th = match result {
-                    Ok(th) => th,
-                    Err(why) => return self.fail(client, why, t),
-                };
-                let score = match th.score {
-                    Some(boardwire_engines::parse::Score::Cp(cp)) => format!(", score cp {cp}"),
-                    Some(boardwire_engines::parse::Score::Mate(n)) => format!(", score mate {n}"),
-                    Some(_) => ", score mate".to_string(),
-                    None => String::new(),
-                };
-                let best = match th.best {
-                    BestMove::Move(m) => m.to_string(),
-                    BestMove::Resign => "resign".into(),
-                    BestMove::Win => "win".into(),
-                };
-                t.note(&format!(
-                    "engine: bestmove {best} in {:.3} s{score}",
-                    th.elapsed.as_secs_f64()
-                ));
-                match th.best {
-                    BestMove::Move(m) => {
-                        let comment = client.position().and_then(|pos| {
-                            let text = th.info.as_deref()?;
-                            match boardwire_engines::usi::decode(text) {
-                                Ok(boardwire_engines::usi::EngineMessage::Info(i)) => {
-                                    floodgate_comment(pos, m, &i)
-                                }
-                                _ => None,
-                            }
-                        });
-                        let ply = client.moves().len();
-                        if self.comments.len() <= ply {
-                            self.comments.resize(ply + 1, None);
-                        }
-                        self.comments[ply] = comment.clone();
-                        let text = comment.and_then(|c| Text::new(c).ok());
-                        if let Err(e) = client.send_move_with(m, text, now) {
-                            self.fail(client, format!("the engine's move {m}: {e}"), t);
-                        }
-                    }
-                    BestMove::Resign => {
-                        t.note("the engine resigns");
-                        let _ = client.special(SpecialMove::Toryo, now);
-                    }
-                    BestMove::Win => {
-                        t.note("the engine declares a win (%KACHI)");
-                        let _ = client.special(SpecialMove::Kachi, now);
-                    }
-                }
-            }
-        }
-    }
-
-    /// The engine cannot go on: resign now when it is our turn (else at
-    /// our next turn), say why.
-    fn fail(&mut self, client: &mut Client<Instant>, why: String, t: &mut Transcript) {
-        // The reason goes to stderr once, when the run ends (csa.rs).
-        t.note(&format!("engine failed: {why}; we resign"));
-        if self.report.engine_failed.is_none() {
-            self.report.engine_failed = Some(why);
-        }
-        if client.is_our_turn() {
-            let _ = client.special(SpecialMove::Toryo, Instant::now());
-        }
-    }
-
-    fn write_kifu(
-        &mut self,
-        path: &std::path::Path,
+        path: &Path,
         start: &Position,
         moves: &[Move],
         reason: Option<EndReason>,
-        t: &mut Transcript,
-    ) {
+    ) -> Result<(), String> {
         let mut pos = *start;
         let mut km = Vec::with_capacity(moves.len());
         for (i, &m) in moves.iter().enumerate() {
@@ -445,24 +202,18 @@ impl State {
             });
             pos.play_unchecked(m);
         }
-        let to_move: Color = pos.side_to_move();
         let k = Kifu {
             names: self.names.clone(),
             game_id: self.game_id.clone(),
             start,
             moves: km,
-            end: reason.and_then(|r| end_statement(r, to_move)),
+            end: reason.and_then(|r| end_statement(r, pos.side_to_move())),
         };
-        if !self.kifu_text.is_empty() {
-            self.kifu_text.push_str("/\n");
+        if !self.text.is_empty() {
+            self.text.push_str("/\n");
         }
-        self.kifu_text.push_str(&k.to_string());
-        if let Err(e) = std::fs::write(path, &self.kifu_text) {
-            self.report
-                .problems
-                .push(format!("cannot write {}: {e}", path.display()));
-        } else {
-            t.note(&format!("kifu written to {}", path.display()));
-        }
+        self.text.push_str(&k.to_string());
+        std::fs::write(path, &self.text)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))
     }
 }

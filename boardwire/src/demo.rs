@@ -36,8 +36,8 @@ use board_core::draughts::Color;
 use board_core::player::Player;
 use clap::{Args, ValueEnum};
 use csa_protocol::message::EndReason;
-use csa_protocol::session::{ClientConfig, Outcome as CsaOutcome, ServerConfig};
-use csa_protocol::types::{GameName, Password, Side as CsaSide, SidePreference, UserName};
+use csa_protocol::session::{Outcome as CsaOutcome, ServerConfig};
+use csa_protocol::types::{Side as CsaSide, SidePreference};
 use damexchange::Name;
 use damexchange::session::{FollowerConfig, GameOffer, InitiatorConfig, Outcome};
 use novag_citrine::message::Escaped;
@@ -350,17 +350,13 @@ async fn csa_part(sink: Sink, inject: bool) -> Result<Report, String> {
 
 async fn csa_game(addr: std::net::SocketAddr, sink: Sink, inject: bool) -> Result<Report, String> {
     const GAME: &str = "demo-600-10";
-    let user = |n: &str| UserName::new(n.to_string()).expect("a valid name");
-    let password = |p: &str| Password::new(p.to_string()).expect("a valid password");
-    // alice: plain CSA mode; the password names the game and asks for sente.
-    let alice = ClientConfig::new(user("alice"), password(&format!("{GAME}-B")));
-    // bob: x1 mode, asks for the same game as gote.
-    let mut bob = ClientConfig::new(user("bob"), password("bobpw"));
-    bob.x1 = true;
-    bob.game = Some((
-        GameName::new(GAME.to_string()).expect("a valid game name"),
-        SidePreference::White,
-    ));
+    // alice: plain CSA mode, the password names the game and asks for
+    // sente; bob: x1 mode, asks for the same game as gote.
+    let config = |name, password, x1, side| {
+        csa_protocol::join::client_config(name, password, x1, GAME, side).expect("valid settings")
+    };
+    let alice = config("alice", None, false, SidePreference::Black);
+    let bob = config("bob", Some("bobpw"), true, SidePreference::White);
     let mut ta = Transcript::new("csa", "alice", sink.clone());
     let mut tb = Transcript::new("csa", "bob", sink);
     ta.note(&format!("server listening on {addr}"));

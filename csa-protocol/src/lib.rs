@@ -34,6 +34,7 @@ pub mod decode;
 mod describe;
 pub mod error;
 pub mod framer;
+pub mod join;
 pub mod kifu;
 pub mod message;
 mod moves;
@@ -52,6 +53,7 @@ pub mod spec {
     #[doc = include_str!("../spec/csa.md")]
     pub mod csa {}
 }
+pub mod transcript;
 pub mod types;
 
 // The family's common names at the crate root, as in `damexchange` and
