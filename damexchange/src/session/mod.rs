@@ -2,6 +2,13 @@
 //! [`Follower`] (accepts). [`spec::damexchange`](crate::spec::damexchange), *Roles and dialogue
 //! (layer 2)*.
 //!
+//! Both are one type, [`Endpoint`], in a [`Role`]: `Initiator<T>` is
+//! `Endpoint<InitiatorRole, T>` and `Follower<T>` is
+//! `Endpoint<FollowerRole, T>`. The methods the roles share are written
+//! and documented once on [`Endpoint`]; each role's own (`new`, `config`,
+//! the initiator's `request_game`, ...) are on [`Initiator`] and
+//! [`Follower`].
+//!
 //! A session never touches a socket or the clock. The application
 //!
 //! 1. feeds what it received, either as raw bytes with
