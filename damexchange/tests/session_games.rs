@@ -391,14 +391,21 @@ fn many_random_games() {
     println!("{stats:?}");
 }
 
+/// A follower (Black, 5 minutes, standard start) after the initiator's
+/// first move 32-28: our turn.
+fn follower_after_32_28(t: Duration) -> Follower<Duration> {
+    let mut f = Follower::new(FollowerConfig::new(Name::new("F").unwrap()), Duration::ZERO);
+    f.handle_input(b"R01I                               Z005000A\0", t);
+    f.handle_input(b"M0000322800\0", t);
+    f
+}
+
 /// BACKREQ answers: K0 and the side to move then moves; K1 when switched
 /// off; K2 for a point not in the game.
 #[test]
 fn back_acc_codes() {
     let t = Duration::ZERO;
-    let mut f = Follower::new(FollowerConfig::new(Name::new("F").unwrap()), Duration::ZERO);
-    f.handle_input(b"R01I                               Z005000A\0", t);
-    f.handle_input(b"M0000322800\0", t);
+    let mut f = follower_after_32_28(t);
     let mv = f.position().unwrap().parse_move("17-21").unwrap();
     f.send_move_with(mv, 0, t).unwrap();
     f.handle_input(b"M0000373200\0", t);
@@ -529,9 +536,7 @@ fn gameacc_codes_acted_on() {
 #[test]
 fn rejected_moves_and_gameend_at_any_time() {
     let t = Duration::ZERO;
-    let mut f = Follower::new(FollowerConfig::new(Name::new("F").unwrap()), Duration::ZERO);
-    f.handle_input(b"R01I                               Z005000A\0", t);
-    f.handle_input(b"M0000322800\0", t);
+    let mut f = follower_after_32_28(t);
     let before = *f.position().unwrap();
     // Out of turn (Black, we, to move), then illegal.
     f.handle_input(b"M0000282300\0M0000171200\0", t);

@@ -151,22 +151,14 @@ fn game_ended_carries_our_outcome_and_the_game_stays_readable_until_the_next() {
     assert_eq!(i.position(), Some(&Position::startpos()));
     // Outcome from our side, for every reason (spec, GAMEEND: the reason is
     // the sender's).
-    assert_eq!(
-        Outcome::of(Side::Us, GameEndReason::SenderWins),
-        Outcome::Won
-    );
-    assert_eq!(
-        Outcome::of(Side::Opponent, GameEndReason::SenderWins),
-        Outcome::Lost
-    );
-    assert_eq!(
-        Outcome::of(Side::Opponent, GameEndReason::Draw),
-        Outcome::Drawn
-    );
-    assert_eq!(
-        Outcome::of(Side::Us, GameEndReason::Unknown),
-        Outcome::Unknown
-    );
+    for (by, reason, outcome) in [
+        (Side::Us, GameEndReason::SenderWins, Outcome::Won),
+        (Side::Opponent, GameEndReason::SenderWins, Outcome::Lost),
+        (Side::Opponent, GameEndReason::Draw, Outcome::Drawn),
+        (Side::Us, GameEndReason::Unknown, Outcome::Unknown),
+    ] {
+        assert_eq!(Outcome::of(by, reason), outcome, "{by:?} {reason:?}");
+    }
 }
 
 #[test]

@@ -4,17 +4,14 @@
 use alloc::string::ToString;
 use core::time::Duration;
 
-use board_core::draughts::{self as board, Position};
+use board_core::draughts::Position;
 
-use super::{
-    CommandError, Core, Event, Game, GameStarted, RoleState, Timestamp, Transmit, Unexpected,
-};
+use super::endpoint::{Endpoint, Role, sealed::RoleState};
+use super::{Core, Event, Game, GameStarted, Timestamp, Unexpected};
 use crate::convert::{color_to_board, setup_to_position};
 use crate::decode::Leniency;
 use crate::error::{Field, FrameError, MessageKind};
-use crate::message::{
-    AcceptanceCode, GameAcc, GameEndReason, GameReq, Message, StartPosition, StopCode,
-};
+use crate::message::{AcceptanceCode, GameAcc, GameReq, Message, StartPosition, StopCode};
 use crate::types::Name;
 
 /// Follower settings.
@@ -82,13 +79,14 @@ impl FollowerConfig {
     }
 }
 
-/// The follower's own state.
+/// The follower's own state, the role parameter of [`Follower`]: its
+/// settings (GAMEREQ is answered from them).
 #[derive(Debug)]
-struct Role<T> {
+pub struct FollowerRole {
     config: FollowerConfig,
-    /// When GAMEACC `0` went out and our first move has not been sent yet.
-    accepted_at: Option<T>,
 }
+
+impl Role for FollowerRole {}
 
 /// The follower side of a DXP connection (sans-IO; see the
 /// [module docs](super) for the call order).
@@ -117,11 +115,16 @@ struct Role<T> {
 /// assert!(matches!(f.poll_event(), Some(Event::MoveReceived { .. })));
 /// assert!(f.is_our_turn());
 /// ```
-#[derive(Debug)]
-pub struct Follower<T> {
-    role: Role<T>,
-    core: Core<T>,
-}
+///
+/// The methods of both roles are on [`Endpoint`] (this is
+/// `Endpoint<FollowerRole, T>`): `handle_input`, `handle_message`,
+/// `handle_frame_error`, `handle_close`, `handle_timeout`,
+/// `poll_transmit`, `poll_event`, `poll_timeout`, `close_reason`,
+/// `position`, `start_position`, `moves`, `our_color`, `is_our_turn`,
+/// `move_number`, `time_control`, `send_move`, `send_move_with`,
+/// `end_game`, `send_chat`, `request_take_back`, `set_take_backs`; the
+/// follower's own ([`Follower::new`], [`Follower::config`]) are below.
+pub type Follower<T> = Endpoint<FollowerRole, T>;
 
 impl<T: Timestamp> Follower<T> {
     /// A follower waiting for a GAMEREQ.
@@ -129,7 +132,7 @@ impl<T: Timestamp> Follower<T> {
     /// `now` is the time on the application's clock when the connection
     /// began (the same clock as every later call).
     pub fn new(config: FollowerConfig, now: T) -> Follower<T> {
-        Follower {
+        Endpoint {
             core: Core::new(
                 config.take_backs,
                 config.stop,
@@ -142,10 +145,7 @@ impl<T: Timestamp> Follower<T> {
                 },
                 now,
             ),
-            role: Role {
-                config,
-                accepted_at: None,
-            },
+            role: FollowerRole { config },
         }
     }
 
@@ -155,10 +155,11 @@ impl<T: Timestamp> Follower<T> {
     }
 }
 
-impl<T: Timestamp> RoleState<T> for Role<T> {
-    fn on_message(&mut self, core: &mut Core<T>, msg: &Message<'_>, now: T) {
+impl RoleState for FollowerRole {
+    fn on_message<T: Timestamp>(f: &mut Follower<T>, msg: &Message<'_>, now: T) {
+        let core = &mut f.core;
         match msg {
-            Message::GameReq(req) => on_gamereq(self, core, req, now),
+            Message::GameReq(req) => on_gamereq(&f.role.config, core, req, now),
             Message::GameAcc(_) => core.event(Event::Unexpected {
                 message: MessageKind::GameAcc,
                 reason: Unexpected::GameAccToFollower,
@@ -167,7 +168,8 @@ impl<T: Timestamp> RoleState<T> for Role<T> {
         }
     }
 
-    fn on_frame_error(&mut self, core: &mut Core<T>, e: &FrameError, _now: T) {
+    fn on_frame_error<T: Timestamp>(f: &mut Follower<T>, e: &FrameError) {
+        let core = &mut f.core;
         if let Some(e) = core.on_frame_error(e) {
             // A GAMEREQ we cannot read: never silence (the initiator
             // waits for GAMEACC).
@@ -177,30 +179,26 @@ impl<T: Timestamp> RoleState<T> for Role<T> {
             } else {
                 AcceptanceCode::NotThisGame
             };
-            decline(&self.config, core, code);
+            decline(&f.role.config, core, code);
         }
-    }
-
-    fn on_close(&mut self) {
-        self.accepted_at = None;
-    }
-
-    fn first_move_not_before(&mut self, core: &Core<T>) -> Option<T> {
-        // Only the first move of a game, and only if it comes right after
-        // our GAMEACC. A pause ending past the clock's range is no pause
-        // (held output would never be released).
-        let accepted = self.accepted_at.take()?;
-        let delay = self.config.first_move_delay;
-        let at = accepted.saturating_add(delay);
-        if at.saturating_duration_since(accepted) < delay {
-            return None;
-        }
-        (core.game.as_ref()?.history.is_empty()).then_some(at)
     }
 }
 
-fn on_gamereq<T: Timestamp>(role: &mut Role<T>, core: &mut Core<T>, req: &GameReq<'_>, now: T) {
-    let config = &role.config;
+/// When our first move of a game accepted at `accepted` may go out: after
+/// the config's pause; a pause ending past the clock's range is no pause
+/// (held output would never be released).
+fn first_move_at<T: Timestamp>(config: &FollowerConfig, accepted: T) -> Option<T> {
+    let delay = config.first_move_delay;
+    let at = accepted.saturating_add(delay);
+    (at.saturating_duration_since(accepted) >= delay).then_some(at)
+}
+
+fn on_gamereq<T: Timestamp>(
+    config: &FollowerConfig,
+    core: &mut Core<T>,
+    req: &GameReq<'_>,
+    now: T,
+) {
     // A game whose side to move has no legal move is over even without the
     // GAMEEND exchange.
     if core
@@ -236,7 +234,7 @@ fn on_gamereq<T: Timestamp>(role: &mut Role<T>, core: &mut Core<T>, req: &GameRe
         follower: config.name.clone(),
         code: AcceptanceCode::Accepted,
     }));
-    role.accepted_at = Some(now);
+    core.first_move_at = first_move_at(config, now);
     core.event(Event::GameStarted(GameStarted {
         our_color,
         opponent: req.initiator().as_str().to_string(),
@@ -252,252 +250,4 @@ fn decline<T: Timestamp>(config: &FollowerConfig, core: &mut Core<T>, code: Acce
         code,
     }));
     core.event(Event::GameRefused { code });
-}
-
-/// Inputs, outputs and the game (the same methods as [`Initiator`](super::Initiator)'s; the call
-/// order is in the [module docs](super)).
-impl<T: Timestamp> Follower<T> {
-    /// Feeds bytes received from the peer (any amount: part of a message,
-    /// several messages). Frames are cut with the
-    /// [`Framer`](crate::framer::Framer) (cap 127 bytes) in a
-    /// [`FrameBuffer`](crate::framer::FrameBuffer) and decoded with the
-    /// config's leniency; a bad frame is reported as [`Event::Malformed`]
-    /// and the next one still decodes.
-    pub fn handle_input(&mut self, bytes: &[u8], now: T) {
-        self.core.input(&mut self.role, bytes, now);
-    }
-
-    /// Feeds one message already decoded (e.g. by
-    /// [`DxpCodec`](crate::codec::DxpCodec)).
-    pub fn handle_message(&mut self, msg: &Message<'_>, now: T) {
-        self.core.message(&mut self.role, msg, now);
-    }
-
-    /// Feeds what the codec reported instead of a message (an over-long or
-    /// malformed frame): reported as [`Event::Malformed`], which the
-    /// drivers count towards their misbehaviour limit. A request the peer
-    /// waits on is answered all the same, with a CHAT naming the field: a
-    /// GAMEREQ (follower) with GAMEACC `1` when its version field is bad,
-    /// else `2`; a BACKREQ with `K1`; a GAMEEND during a game as reason
-    /// `0`, stop code `1` (answered with our GAMEEND, the game ends without
-    /// result). Other bad frames have no answer; the game is unchanged.
-    pub fn handle_frame_error(&mut self, error: &FrameError, now: T) {
-        self.core.frame_error(&mut self.role, error, now);
-    }
-
-    /// The peer closed the stream. A game in progress ends:
-    /// [`Event::GameEnded`] with [`Outcome::Unknown`](super::Outcome::Unknown)
-    /// and `closed` set; nothing is awaited any more (no
-    /// [`Event::PeerSilent`]).
-    pub fn handle_close(&mut self, _now: T) {
-        self.core.close(&mut self.role);
-    }
-
-    /// Tells the session the time: releases held-back output that is due
-    /// and reports a silent peer ([`Event::PeerSilent`]).
-    pub fn handle_timeout(&mut self, now: T) {
-        self.core.handle_timeout(now);
-    }
-
-    /// Next frame to write to the peer (call 1 of 3 after an input).
-    pub fn poll_transmit(&mut self) -> Option<Transmit> {
-        self.core.poll_transmit()
-    }
-
-    /// Next event for the application (call 2 of 3).
-    pub fn poll_event(&mut self) -> Option<Event> {
-        self.core.poll_event()
-    }
-
-    /// When to call `handle_timeout` next (call 3 of 3): held-back output,
-    /// or the end of the wait for an answer.
-    pub fn poll_timeout(&self) -> Option<T> {
-        self.core.poll_timeout()
-    }
-
-    /// Why the session closes the connection, once it does
-    /// ([`Event::Closing`]).
-    pub fn close_reason(&self) -> Option<super::CloseReason> {
-        self.core.close_reason()
-    }
-
-    /// The current position: of the game in progress, or of the game that
-    /// ended last, until the next game starts.
-    pub fn position(&self) -> Option<&Position> {
-        self.core.position()
-    }
-
-    /// The start position of the game (as [`Self::position`]).
-    pub fn start_position(&self) -> Option<&Position> {
-        self.core.start_position()
-    }
-
-    /// The moves played so far in the game (board-core moves, in order,
-    /// from its start position; as [`Self::position`]: the finished game's
-    /// stay readable after [`Event::GameEnded`] until the next game starts).
-    pub fn moves(&self) -> &[board::Move] {
-        self.core.moves()
-    }
-
-    /// The colour we play (as [`Self::position`]).
-    pub fn our_color(&self) -> Option<board::Color> {
-        self.core.our_color()
-    }
-
-    /// `true` when a game is in progress, it is our move, our move of this
-    /// turn has not been sent, and nothing (a GAMEEND or take-back of ours)
-    /// is pending.
-    pub fn is_our_turn(&self) -> bool {
-        self.core.is_our_turn()
-    }
-
-    /// Move number (1..) and colour to move of the current position (as
-    /// [`Self::position`]).
-    pub fn move_number(&self) -> Option<(u16, board::Color)> {
-        self.core.move_number()
-    }
-
-    /// The GAMEREQ settings of the game: (minutes per player, moves in that
-    /// time; 0 = all) (as [`Self::position`]).
-    pub fn time_control(&self) -> Option<(u16, u16)> {
-        self.core.time_control()
-    }
-
-    /// Plays our move `mv` (checked against the legal moves) and queues its
-    /// MOVE; the MOVE's time is the whole seconds since our turn began (the
-    /// input after which it was our move), clamped to 0..=9999
-    /// ([`spec::damexchange`](crate::spec::damexchange), *MOVE*).
-    /// The first move of a game we play White goes out no earlier than
-    /// the config's `first_move_delay` after our GAMEACC.
-    ///
-    /// # Errors
-    /// [`CommandError::NoGame`], [`CommandError::NotYourTurn`] (also for a
-    /// second move in one turn), [`CommandError::IllegalMove`],
-    /// [`CommandError::TakeBackPending`], [`CommandError::MoveLimit`] after
-    /// move 999; nothing is sent then.
-    pub fn send_move(&mut self, mv: board::Move, now: T) -> Result<(), CommandError> {
-        self.core.our_move(&mut self.role, mv, None, now)
-    }
-
-    /// [`Self::send_move`] with the seconds we say we used (0..=9999,
-    /// clamped) instead of the time since our turn began.
-    ///
-    /// # Errors
-    /// As [`Self::send_move`].
-    pub fn send_move_with(
-        &mut self,
-        mv: board::Move,
-        seconds: u16,
-        now: T,
-    ) -> Result<(), CommandError> {
-        self.core.our_move(&mut self.role, mv, Some(seconds), now)
-    }
-
-    /// Ends the game: sends GAMEEND with `reason` (from our side) and our
-    /// stop code; the game is over when the answer arrives
-    /// ([`Event::GameEnded`]); no answer within the reply timeout is
-    /// [`Event::PeerSilent`].
-    ///
-    /// # Errors
-    /// [`CommandError::NoGame`] with no game (or one already ending).
-    pub fn end_game(&mut self, reason: GameEndReason, now: T) -> Result<(), CommandError> {
-        let stop = self.core.stop;
-        self.core.end_game(reason, stop, now)
-    }
-
-    /// Sends CHAT (1..=126 bytes of 7-bit text), allowed at any time.
-    ///
-    /// # Errors
-    /// [`CommandError::Value`] for text the message cannot carry.
-    pub fn send_chat(&mut self, text: &str, _now: T) -> Result<(), CommandError> {
-        self.core.send_chat(text)
-    }
-
-    /// Asks to take the game back to move `move_number` (1..=999) with
-    /// `color` to move (BACKREQ). We cannot move until the answer; the
-    /// opponent's moves that cross the request are still played.
-    ///
-    /// # Errors
-    /// [`CommandError::NotInHistory`] when that point is not in the game,
-    /// [`CommandError::NoGame`], [`CommandError::TakeBackPending`].
-    pub fn request_take_back(
-        &mut self,
-        move_number: u16,
-        color: board::Color,
-        now: T,
-    ) -> Result<(), CommandError> {
-        self.core.request_take_back(move_number, color, now)
-    }
-
-    /// Allows or refuses (answer `K1`) the opponent's take-backs.
-    pub fn set_take_backs(&mut self, allowed: bool) {
-        self.core.take_backs = allowed;
-    }
-}
-
-/// The family's session contract ([`Session`](super::Session)): one peer
-/// (`Conn = ()`); every method forwards to the inherent one of the same
-/// name.
-impl<T: Timestamp> super::Session for Follower<T> {
-    type Conn = ();
-    type Time = T;
-    type Incoming<'a> = Message<'a>;
-    type Outgoing<'a> = Message<'a>;
-    type Event = Event;
-    type DecodeError = crate::error::DecodeError;
-    type Framer = crate::framer::Framer;
-
-    fn handle_input(&mut self, (): (), bytes: &[u8], now: T) {
-        Follower::handle_input(self, bytes, now);
-    }
-
-    fn handle_message(&mut self, (): (), msg: &Message<'_>, now: T) {
-        Follower::handle_message(self, msg, now);
-    }
-
-    fn handle_frame_error(&mut self, (): (), error: &FrameError, now: T) {
-        Follower::handle_frame_error(self, error, now);
-    }
-
-    fn handle_timeout(&mut self, now: T) {
-        Follower::handle_timeout(self, now);
-    }
-
-    fn handle_close(&mut self, (): (), now: T) {
-        Follower::handle_close(self, now);
-    }
-
-    fn poll_transmit(&mut self) -> Option<((), Transmit)> {
-        Follower::poll_transmit(self).map(|t| ((), t))
-    }
-
-    fn poll_event(&mut self) -> Option<Event> {
-        Follower::poll_event(self)
-    }
-
-    fn poll_timeout(&self) -> Option<T> {
-        Follower::poll_timeout(self)
-    }
-
-    fn max_frame_len(&self) -> usize {
-        crate::framer::DEFAULT_MAX_LEN
-    }
-
-    fn decode_incoming<'a>(
-        &self,
-        frame: &'a [u8],
-    ) -> Result<Message<'a>, crate::error::DecodeError> {
-        crate::decode::decode_with(frame, &self.core.leniency)
-    }
-
-    fn decode_outgoing<'a>(
-        &self,
-        frame: &'a [u8],
-    ) -> Result<Message<'a>, crate::error::DecodeError> {
-        crate::decode::decode(frame)
-    }
-
-    fn is_unrecognised(msg: &Message<'_>) -> bool {
-        matches!(msg, Message::Unrecognised(_))
-    }
 }

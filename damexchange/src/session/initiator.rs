@@ -6,9 +6,8 @@ use core::time::Duration;
 
 use board_core::draughts::{self as board, Position};
 
-use super::{
-    CommandError, Core, Event, Game, GameStarted, RoleState, Timestamp, Transmit, Unexpected,
-};
+use super::endpoint::{Endpoint, Role, sealed::RoleState};
+use super::{CommandError, Core, Event, Game, GameStarted, Timestamp, Unexpected};
 use crate::convert::{color_to_wire, position_to_setup};
 use crate::decode::Leniency;
 use crate::error::{FrameError, MessageKind};
@@ -84,9 +83,10 @@ pub struct GameOffer {
     pub start: Option<Position>,
 }
 
-/// The initiator's own state.
+/// The initiator's own state, the role parameter of [`Initiator`]: its
+/// settings and the GAMEREQ awaiting its answer.
 #[derive(Debug)]
-struct Role {
+pub struct InitiatorRole {
     config: InitiatorConfig,
     /// The GAMEREQ awaiting its GAMEACC.
     requested: Option<(GameOffer, Position)>,
@@ -95,6 +95,8 @@ struct Role {
     /// answer, if any, comes before the next GAMEACC.
     stale_end: bool,
 }
+
+impl Role for InitiatorRole {}
 
 /// The initiator side of a DXP connection (sans-IO; see the
 /// [module docs](super) for the call order).
@@ -105,11 +107,18 @@ struct Role {
 /// [`Initiator::request_game`] calls fail with [`CommandError::Stopped`].
 ///
 /// `T` is the application's clock type ([`Timestamp`]).
-#[derive(Debug)]
-pub struct Initiator<T> {
-    role: Role,
-    core: Core<T>,
-}
+///
+/// The methods of both roles are on [`Endpoint`] (this is
+/// `Endpoint<InitiatorRole, T>`): `handle_input`, `handle_message`,
+/// `handle_frame_error`, `handle_close`, `handle_timeout`,
+/// `poll_transmit`, `poll_event`, `poll_timeout`, `close_reason`,
+/// `position`, `start_position`, `moves`, `our_color`, `is_our_turn`,
+/// `move_number`, `time_control`, `send_move`, `send_move_with`,
+/// `end_game`, `send_chat`, `request_take_back`, `set_take_backs`; the
+/// initiator's own ([`Initiator::new`], [`Initiator::config`],
+/// [`Initiator::request_game`], [`Initiator::end_stale_game`],
+/// [`Initiator::is_stopped`]) are below.
+pub type Initiator<T> = Endpoint<InitiatorRole, T>;
 
 impl<T: Timestamp> Initiator<T> {
     /// An initiator with no game yet.
@@ -117,7 +126,7 @@ impl<T: Timestamp> Initiator<T> {
     /// `now` is the time on the application's clock when the connection
     /// began (the same clock as every later call).
     pub fn new(config: InitiatorConfig, now: T) -> Initiator<T> {
-        Initiator {
+        Endpoint {
             core: Core::new(
                 config.take_backs,
                 config.stop,
@@ -130,7 +139,7 @@ impl<T: Timestamp> Initiator<T> {
                 },
                 now,
             ),
-            role: Role {
+            role: InitiatorRole {
                 config,
                 requested: None,
                 stopped: false,
@@ -203,16 +212,17 @@ impl<T: Timestamp> Initiator<T> {
     }
 }
 
-impl<T: Timestamp> RoleState<T> for Role {
-    fn on_message(&mut self, core: &mut Core<T>, msg: &Message<'_>, now: T) {
+impl RoleState for InitiatorRole {
+    fn on_message<T: Timestamp>(i: &mut Initiator<T>, msg: &Message<'_>, now: T) {
+        let (role, core) = (&mut i.role, &mut i.core);
         match msg {
             Message::GameAcc(acc) => {
-                self.stale_end = false;
-                on_gameacc(self, core, acc)
+                role.stale_end = false;
+                on_gameacc(role, core, acc)
             }
             // The answer to our GAMEEND of `end_stale_game`.
-            Message::GameEnd(_) if self.stale_end && core.game.is_none() => {
-                self.stale_end = false;
+            Message::GameEnd(_) if role.stale_end && core.game.is_none() => {
+                role.stale_end = false;
             }
             Message::GameReq(_) => core.event(Event::Unexpected {
                 message: MessageKind::GameReq,
@@ -222,21 +232,17 @@ impl<T: Timestamp> RoleState<T> for Role {
         }
     }
 
-    fn on_frame_error(&mut self, core: &mut Core<T>, e: &FrameError, _now: T) {
+    fn on_frame_error<T: Timestamp>(i: &mut Initiator<T>, e: &FrameError) {
         // A GAMEREQ sent to the initiator is not answered, decodable or not.
-        let _ = core.on_frame_error(e);
+        let _ = i.core.on_frame_error(e);
     }
 
     fn on_close(&mut self) {
         self.requested = None;
     }
-
-    fn first_move_not_before(&mut self, _core: &Core<T>) -> Option<T> {
-        None
-    }
 }
 
-fn on_gameacc<T: Timestamp>(role: &mut Role, core: &mut Core<T>, acc: &GameAcc<'_>) {
+fn on_gameacc<T: Timestamp>(role: &mut InitiatorRole, core: &mut Core<T>, acc: &GameAcc<'_>) {
     let Some((request, start)) = role.requested.take() else {
         return core.event(Event::Unexpected {
             message: MessageKind::GameAcc,
@@ -269,251 +275,5 @@ fn on_gameacc<T: Timestamp>(role: &mut Role, core: &mut Core<T>, acc: &GameAcc<'
             }
             core.event(Event::GameRefused { code });
         }
-    }
-}
-
-/// Inputs, outputs and the game (the same methods as [`Follower`](super::Follower)'s; the call
-/// order is in the [module docs](super)).
-impl<T: Timestamp> Initiator<T> {
-    /// Feeds bytes received from the peer (any amount: part of a message,
-    /// several messages). Frames are cut with the
-    /// [`Framer`](crate::framer::Framer) (cap 127 bytes) in a
-    /// [`FrameBuffer`](crate::framer::FrameBuffer) and decoded with the
-    /// config's leniency; a bad frame is reported as [`Event::Malformed`]
-    /// and the next one still decodes.
-    pub fn handle_input(&mut self, bytes: &[u8], now: T) {
-        self.core.input(&mut self.role, bytes, now);
-    }
-
-    /// Feeds one message already decoded (e.g. by
-    /// [`DxpCodec`](crate::codec::DxpCodec)).
-    pub fn handle_message(&mut self, msg: &Message<'_>, now: T) {
-        self.core.message(&mut self.role, msg, now);
-    }
-
-    /// Feeds what the codec reported instead of a message (an over-long or
-    /// malformed frame): reported as [`Event::Malformed`], which the
-    /// drivers count towards their misbehaviour limit. A request the peer
-    /// waits on is answered all the same, with a CHAT naming the field: a
-    /// GAMEREQ (follower) with GAMEACC `1` when its version field is bad,
-    /// else `2`; a BACKREQ with `K1`; a GAMEEND during a game as reason
-    /// `0`, stop code `1` (answered with our GAMEEND, the game ends without
-    /// result). Other bad frames have no answer; the game is unchanged.
-    pub fn handle_frame_error(&mut self, error: &FrameError, now: T) {
-        self.core.frame_error(&mut self.role, error, now);
-    }
-
-    /// The peer closed the stream. A game in progress ends:
-    /// [`Event::GameEnded`] with [`Outcome::Unknown`](super::Outcome::Unknown)
-    /// and `closed` set; nothing is awaited any more (no
-    /// [`Event::PeerSilent`]).
-    pub fn handle_close(&mut self, _now: T) {
-        self.core.close(&mut self.role);
-    }
-
-    /// Tells the session the time: releases held-back output that is due
-    /// and reports a silent peer ([`Event::PeerSilent`]).
-    pub fn handle_timeout(&mut self, now: T) {
-        self.core.handle_timeout(now);
-    }
-
-    /// Next frame to write to the peer (call 1 of 3 after an input).
-    pub fn poll_transmit(&mut self) -> Option<Transmit> {
-        self.core.poll_transmit()
-    }
-
-    /// Next event for the application (call 2 of 3).
-    pub fn poll_event(&mut self) -> Option<Event> {
-        self.core.poll_event()
-    }
-
-    /// When to call `handle_timeout` next (call 3 of 3): held-back output,
-    /// or the end of the wait for an answer.
-    pub fn poll_timeout(&self) -> Option<T> {
-        self.core.poll_timeout()
-    }
-
-    /// Why the session closes the connection, once it does
-    /// ([`Event::Closing`]).
-    pub fn close_reason(&self) -> Option<super::CloseReason> {
-        self.core.close_reason()
-    }
-
-    /// The current position: of the game in progress, or of the game that
-    /// ended last, until the next game starts.
-    pub fn position(&self) -> Option<&Position> {
-        self.core.position()
-    }
-
-    /// The start position of the game (as [`Self::position`]).
-    pub fn start_position(&self) -> Option<&Position> {
-        self.core.start_position()
-    }
-
-    /// The moves played so far in the game (board-core moves, in order,
-    /// from its start position; as [`Self::position`]: the finished game's
-    /// stay readable after [`Event::GameEnded`] until the next game starts).
-    pub fn moves(&self) -> &[board::Move] {
-        self.core.moves()
-    }
-
-    /// The colour we play (as [`Self::position`]).
-    pub fn our_color(&self) -> Option<board::Color> {
-        self.core.our_color()
-    }
-
-    /// `true` when a game is in progress, it is our move, our move of this
-    /// turn has not been sent, and nothing (a GAMEEND or take-back of ours)
-    /// is pending.
-    pub fn is_our_turn(&self) -> bool {
-        self.core.is_our_turn()
-    }
-
-    /// Move number (1..) and colour to move of the current position (as
-    /// [`Self::position`]).
-    pub fn move_number(&self) -> Option<(u16, board::Color)> {
-        self.core.move_number()
-    }
-
-    /// The GAMEREQ settings of the game: (minutes per player, moves in that
-    /// time; 0 = all) (as [`Self::position`]).
-    pub fn time_control(&self) -> Option<(u16, u16)> {
-        self.core.time_control()
-    }
-
-    /// Plays our move `mv` (checked against the legal moves) and queues its
-    /// MOVE; the MOVE's time is the whole seconds since our turn began (the
-    /// input after which it was our move), clamped to 0..=9999
-    /// ([`spec::damexchange`](crate::spec::damexchange), *MOVE*).
-    ///
-    /// # Errors
-    /// [`CommandError::NoGame`], [`CommandError::NotYourTurn`] (also for a
-    /// second move in one turn), [`CommandError::IllegalMove`],
-    /// [`CommandError::TakeBackPending`], [`CommandError::MoveLimit`] after
-    /// move 999; nothing is sent then.
-    pub fn send_move(&mut self, mv: board::Move, now: T) -> Result<(), CommandError> {
-        self.core.our_move(&mut self.role, mv, None, now)
-    }
-
-    /// [`Self::send_move`] with the seconds we say we used (0..=9999,
-    /// clamped) instead of the time since our turn began.
-    ///
-    /// # Errors
-    /// As [`Self::send_move`].
-    pub fn send_move_with(
-        &mut self,
-        mv: board::Move,
-        seconds: u16,
-        now: T,
-    ) -> Result<(), CommandError> {
-        self.core.our_move(&mut self.role, mv, Some(seconds), now)
-    }
-
-    /// Ends the game: sends GAMEEND with `reason` (from our side) and our
-    /// stop code; the game is over when the answer arrives
-    /// ([`Event::GameEnded`]); no answer within the reply timeout is
-    /// [`Event::PeerSilent`].
-    ///
-    /// # Errors
-    /// [`CommandError::NoGame`] with no game (or one already ending).
-    pub fn end_game(&mut self, reason: GameEndReason, now: T) -> Result<(), CommandError> {
-        let stop = self.core.stop;
-        self.core.end_game(reason, stop, now)
-    }
-
-    /// Sends CHAT (1..=126 bytes of 7-bit text), allowed at any time.
-    ///
-    /// # Errors
-    /// [`CommandError::Value`] for text the message cannot carry.
-    pub fn send_chat(&mut self, text: &str, _now: T) -> Result<(), CommandError> {
-        self.core.send_chat(text)
-    }
-
-    /// Asks to take the game back to move `move_number` (1..=999) with
-    /// `color` to move (BACKREQ). We cannot move until the answer; the
-    /// opponent's moves that cross the request are still played.
-    ///
-    /// # Errors
-    /// [`CommandError::NotInHistory`] when that point is not in the game,
-    /// [`CommandError::NoGame`], [`CommandError::TakeBackPending`].
-    pub fn request_take_back(
-        &mut self,
-        move_number: u16,
-        color: board::Color,
-        now: T,
-    ) -> Result<(), CommandError> {
-        self.core.request_take_back(move_number, color, now)
-    }
-
-    /// Allows or refuses (answer `K1`) the opponent's take-backs.
-    pub fn set_take_backs(&mut self, allowed: bool) {
-        self.core.take_backs = allowed;
-    }
-}
-
-/// The family's session contract ([`Session`](super::Session)): one peer
-/// (`Conn = ()`); every method forwards to the inherent one of the same
-/// name.
-impl<T: Timestamp> super::Session for Initiator<T> {
-    type Conn = ();
-    type Time = T;
-    type Incoming<'a> = Message<'a>;
-    type Outgoing<'a> = Message<'a>;
-    type Event = Event;
-    type DecodeError = crate::error::DecodeError;
-    type Framer = crate::framer::Framer;
-
-    fn handle_input(&mut self, (): (), bytes: &[u8], now: T) {
-        Initiator::handle_input(self, bytes, now);
-    }
-
-    fn handle_message(&mut self, (): (), msg: &Message<'_>, now: T) {
-        Initiator::handle_message(self, msg, now);
-    }
-
-    fn handle_frame_error(&mut self, (): (), error: &FrameError, now: T) {
-        Initiator::handle_frame_error(self, error, now);
-    }
-
-    fn handle_timeout(&mut self, now: T) {
-        Initiator::handle_timeout(self, now);
-    }
-
-    fn handle_close(&mut self, (): (), now: T) {
-        Initiator::handle_close(self, now);
-    }
-
-    fn poll_transmit(&mut self) -> Option<((), Transmit)> {
-        Initiator::poll_transmit(self).map(|t| ((), t))
-    }
-
-    fn poll_event(&mut self) -> Option<Event> {
-        Initiator::poll_event(self)
-    }
-
-    fn poll_timeout(&self) -> Option<T> {
-        Initiator::poll_timeout(self)
-    }
-
-    fn max_frame_len(&self) -> usize {
-        crate::framer::DEFAULT_MAX_LEN
-    }
-
-    fn decode_incoming<'a>(
-        &self,
-        frame: &'a [u8],
-    ) -> Result<Message<'a>, crate::error::DecodeError> {
-        crate::decode::decode_with(frame, &self.core.leniency)
-    }
-
-    fn decode_outgoing<'a>(
-        &self,
-        frame: &'a [u8],
-    ) -> Result<Message<'a>, crate::error::DecodeError> {
-        crate::decode::decode(frame)
-    }
-
-    fn is_unrecognised(msg: &Message<'_>) -> bool {
-        matches!(msg, Message::Unrecognised(_))
     }
 }

@@ -2,6 +2,13 @@
 //! [`Follower`] (accepts). [`spec::damexchange`](crate::spec::damexchange), *Roles and dialogue
 //! (layer 2)*.
 //!
+//! Both are one type, [`Endpoint`], in a [`Role`]: `Initiator<T>` is
+//! `Endpoint<InitiatorRole, T>` and `Follower<T>` is
+//! `Endpoint<FollowerRole, T>`. The methods the roles share are written
+//! and documented once on [`Endpoint`]; each role's own (`new`, `config`,
+//! the initiator's `request_game`, ...) are on [`Initiator`] and
+//! [`Follower`].
+//!
 //! A session never touches a socket or the clock. The application
 //!
 //! 1. feeds what it received, either as raw bytes with
@@ -56,6 +63,7 @@
 //! (GAMEREQ, BACKREQ, GAMEEND) is still answered, with a CHAT naming the
 //! field; see `handle_frame_error`.
 
+mod endpoint;
 mod follower;
 mod initiator;
 mod plan;
@@ -68,17 +76,18 @@ use core::time::Duration;
 use board_core::draughts::{self as board, Position};
 
 use crate::convert::{color_to_board, color_to_wire, find_move, move_to_wire};
-use crate::decode::{Leniency, decode_with};
+use crate::decode::Leniency;
 use crate::error::{DecodeError, FrameError, MessageKind, ValueError};
-use crate::framer::{Frame, FrameBuffer, Framer};
+use crate::framer::{FrameBuffer, Framer};
 use crate::message::{
     AcceptanceCode, BackAcc, BackAccCode, BackReq, Chat, Encoded, GameEnd, GameEndReason, Message,
     Move as WireMove, StopCode, Unrecognised,
 };
 use crate::types::ChatText;
 
-pub use follower::{Follower, FollowerConfig};
-pub use initiator::{GameOffer, Initiator, InitiatorConfig};
+pub use endpoint::{Endpoint, Role};
+pub use follower::{Follower, FollowerConfig, FollowerRole};
+pub use initiator::{GameOffer, Initiator, InitiatorConfig, InitiatorRole};
 pub use plan::{Match, MatchPlan, MatchStep, MatchStop, Score};
 
 /// A point in time on the application's monotonic clock, as the sessions
@@ -660,7 +669,7 @@ pub(crate) struct Core<T> {
     pub(crate) stop: StopCode,
     pub(crate) leniency: Leniency,
     /// Raw input not yet framed (at most the framer's cap + 1 bytes);
-    /// `None` only while [`Core::frames`] runs.
+    /// `None` only while `Endpoint::handle_input` runs.
     input: Option<Input>,
     transmit: VecDeque<Encoded>,
     /// Frames held back until `release_at` (the follower's first-move pause).
@@ -672,6 +681,9 @@ pub(crate) struct Core<T> {
     awaiting: Option<(MessageKind, T)>,
     /// When our turn began (for the seconds of `send_move`).
     turn_began: Option<T>,
+    /// The earliest our first move of the game may go out (the follower's
+    /// pause after its GAMEACC); taken by our next `send_move`.
+    pub(crate) first_move_at: Option<T>,
     /// Added to the opponent's remaining clock time to bound the wait for
     /// its move; `None`: no bound.
     clock_margin: Option<Duration>,
@@ -728,6 +740,7 @@ impl<T: Timestamp> Core<T> {
             reply_timeout,
             awaiting: None,
             turn_began: None,
+            first_move_at: None,
             clock_margin,
         }
     }
@@ -779,6 +792,7 @@ impl<T: Timestamp> Core<T> {
     /// nothing is awaited or held any more.
     pub(crate) fn handle_close(&mut self) {
         self.awaiting = None;
+        self.first_move_at = None;
         self.release_at = None;
         self.held.clear();
         self.turn_began = None;
@@ -797,34 +811,6 @@ impl<T: Timestamp> Core<T> {
         self.finished = None;
         self.turn_began = None;
         self.game = Some(game);
-    }
-
-    /// Frames raw input and hands each frame to `on_item`: decoded, or
-    /// the frame error (malformed or over-long).
-    pub(crate) fn frames(
-        &mut self,
-        mut bytes: &[u8],
-        mut on_item: impl FnMut(&mut Self, Result<&Message<'_>, FrameError>),
-    ) {
-        let Some(mut input) = self.input.take() else {
-            return;
-        };
-        while !bytes.is_empty() {
-            let n = input.push(bytes);
-            bytes = &bytes[n..];
-            while let Some(frame) = input.next_frame() {
-                match frame {
-                    Frame::Complete(frame) => match decode_with::<Message>(frame, &self.leniency) {
-                        Ok(msg) => on_item(self, Ok(&msg)),
-                        Err(e) => on_item(self, Err(FrameError::Malformed(e))),
-                    },
-                    Frame::Overlong { len, max } => {
-                        on_item(self, Err(FrameError::Overlong { len, max }));
-                    }
-                }
-            }
-        }
-        self.input = Some(input);
     }
 
     pub(crate) fn send(&mut self, msg: &Message<'_>) {
@@ -1004,13 +990,15 @@ impl<T: Timestamp> Core<T> {
         self.finished = Some(game);
     }
 
+    /// Plays our move and queues its MOVE (saying `time` seconds), no
+    /// earlier than [`Core::first_move_at`] for the game's first move.
     pub(crate) fn send_move(
         &mut self,
         mv: board::Move,
         time: u16,
-        not_before: Option<T>,
         now: T,
     ) -> Result<(), CommandError> {
+        let first_move_at = self.first_move_at.take();
         let game = self.game.as_mut().ok_or(CommandError::NoGame)?;
         if game.ending.is_some() {
             return Err(CommandError::NoGame);
@@ -1028,6 +1016,7 @@ impl<T: Timestamp> Core<T> {
             .position
             .play(mv)
             .map_err(|_| CommandError::IllegalMove)?;
+        let not_before = first_move_at.filter(|_| game.history.is_empty());
         game.position = next;
         game.history.push(mv);
         game.clock.mark(true, now);
@@ -1040,12 +1029,8 @@ impl<T: Timestamp> Core<T> {
         Ok(())
     }
 
-    pub(crate) fn end_game(
-        &mut self,
-        reason: GameEndReason,
-        stop: StopCode,
-        now: T,
-    ) -> Result<(), CommandError> {
+    pub(crate) fn end_game(&mut self, reason: GameEndReason, now: T) -> Result<(), CommandError> {
+        let stop = self.stop;
         let game = self.game.as_mut().ok_or(CommandError::NoGame)?;
         if game.ending.is_some() {
             return Err(CommandError::NoGame);
@@ -1265,113 +1250,5 @@ impl<T: Timestamp> Core<T> {
                 code: acc.code,
             });
         }
-    }
-}
-
-/// What differs between the two roles, for the shared input handling in
-/// [`Core`]: each role's own state implements it.
-pub(crate) trait RoleState<T: Timestamp> {
-    /// A decoded message from the peer.
-    fn on_message(&mut self, core: &mut Core<T>, msg: &Message<'_>, now: T);
-    /// What the framer or decoder reported instead of a message.
-    fn on_frame_error(&mut self, core: &mut Core<T>, error: &FrameError, now: T);
-    /// The peer closed the stream.
-    fn on_close(&mut self);
-    /// When our next move may go out at the earliest (the follower's
-    /// first-move pause); `None`: at once.
-    fn first_move_not_before(&mut self, core: &Core<T>) -> Option<T>;
-}
-
-/// The inputs and commands both roles handle alike, over the role's state
-/// and the shared [`Core`]: `Initiator` and `Follower` call these from
-/// their own (plain, documented) methods.
-impl<T: Timestamp> Core<T> {
-    pub(crate) fn input<R: RoleState<T>>(&mut self, role: &mut R, bytes: &[u8], now: T) {
-        self.frames(bytes, |core, item| match item {
-            Ok(msg) => core.one_message(role, msg, now),
-            Err(e) => core.one_frame_error(role, &e, now),
-        });
-        self.mark_turn(now);
-    }
-
-    pub(crate) fn message<R: RoleState<T>>(&mut self, role: &mut R, msg: &Message<'_>, now: T) {
-        self.one_message(role, msg, now);
-        self.mark_turn(now);
-    }
-
-    pub(crate) fn frame_error<R: RoleState<T>>(
-        &mut self,
-        role: &mut R,
-        error: &FrameError,
-        now: T,
-    ) {
-        self.one_frame_error(role, error, now);
-        self.mark_turn(now);
-    }
-
-    fn one_message<R: RoleState<T>>(&mut self, role: &mut R, msg: &Message<'_>, now: T) {
-        if self.closing.is_some() {
-            return;
-        }
-        role.on_message(self, msg, now);
-        self.count_frame(matches!(msg, Message::Unrecognised(_)));
-    }
-
-    fn one_frame_error<R: RoleState<T>>(&mut self, role: &mut R, error: &FrameError, now: T) {
-        if self.closing.is_some() {
-            return;
-        }
-        role.on_frame_error(self, error, now);
-        self.count_frame(true);
-    }
-
-    pub(crate) fn close<R: RoleState<T>>(&mut self, role: &mut R) {
-        role.on_close();
-        self.handle_close();
-    }
-
-    pub(crate) fn our_move<R: RoleState<T>>(
-        &mut self,
-        role: &mut R,
-        mv: board::Move,
-        seconds: Option<u16>,
-        now: T,
-    ) -> Result<(), CommandError> {
-        let seconds = seconds.unwrap_or_else(|| self.seconds_used(now));
-        let not_before = role.first_move_not_before(self);
-        self.send_move(mv, seconds, not_before, now)
-    }
-
-    pub(crate) fn position(&self) -> Option<&Position> {
-        self.shown_game().map(|g| &g.position)
-    }
-
-    pub(crate) fn start_position(&self) -> Option<&Position> {
-        self.shown_game().map(|g| &g.start)
-    }
-
-    pub(crate) fn moves(&self) -> &[board::Move] {
-        self.shown_game().map_or(&[], |g| &g.history)
-    }
-
-    pub(crate) fn our_color(&self) -> Option<board::Color> {
-        self.shown_game().map(|g| g.our_color)
-    }
-
-    pub(crate) fn is_our_turn(&self) -> bool {
-        self.game.as_ref().is_some_and(|g| {
-            g.our_turn()
-                && g.ending.is_none()
-                && g.take_back_pending.is_none()
-                && g.next_move_number() <= MAX_MOVE_NUMBER
-        })
-    }
-
-    pub(crate) fn move_number(&self) -> Option<(u16, board::Color)> {
-        self.shown_game().map(|g| g.move_number_at(g.history.len()))
-    }
-
-    pub(crate) fn time_control(&self) -> Option<(u16, u16)> {
-        self.shown_game().map(|g| (g.minutes, g.moves))
     }
 }
