@@ -15,61 +15,10 @@
 
 #![allow(dead_code)]
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
-/// A global allocator that forwards to [`System`] and counts allocations
-/// (`alloc`, `alloc_zeroed`, `realloc`) per thread: the test harness runs
-/// tests on several threads, and each test looks only at its own count.
-pub struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-fn count() {
-    // `try_with`: the counter may already be gone while a thread exits.
-    let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-}
-
-// SAFETY: forwards every call to the system allocator unchanged; the
-// thread-local counter is a const-initialised `Cell` (no allocation, no
-// re-entrancy into the allocator).
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: same contract as ours.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        count();
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        count();
-        // SAFETY: same contract as ours.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-/// How many heap allocations this thread has made so far (0 unless
-/// [`Counting`] is the global allocator).
-pub fn allocations() -> u64 {
-    ALLOCATIONS.with(Cell::get)
-}
-
-/// Runs `f` and returns how many heap allocations this thread made during
-/// it, with `f`'s result.
-pub fn allocations_during<R>(f: impl FnOnce() -> R) -> (u64, R) {
-    let before = allocations();
-    let r = f();
-    (allocations() - before, r)
-}
+/// The counting allocator of the family's no-alloc tests (one copy, in
+/// `boardwire-vectors`).
+#[allow(unused_imports)] // each test binary uses a part
+pub use boardwire_vectors::counting::{Counting, allocations, allocations_during};
 
 /// The lines of a perft vector file (`tests/data/perft-*.txt`,
 /// `perftsuite.epd`): `<position> ; D1 <nodes> ; D2 <nodes> ...` (spaces
