@@ -99,6 +99,7 @@ impl<'a> Message<'a> {
 
     /// Encodes the message into a stack buffer (no heap allocation), the
     /// allocation-free form of [`Message::encode`].
+    #[inline]
     pub fn encoded(&self) -> Encoded {
         let mut out = Encoded::new();
         match self {
