@@ -47,6 +47,7 @@ extern crate std;
 pub mod drive;
 pub mod error;
 pub mod framer;
+pub mod memory;
 pub mod session;
 pub mod transmit;
 
