@@ -70,7 +70,7 @@ impl LineReading {
 /// let r = read_line(b"+7776FU,T12", Some(Direction::Server));
 /// assert_eq!(r.reading, Ok(Some("move +7776FU: sente FU 7g to 7f, 12 s".into())));
 /// let r = read_line(b"LOGIN:alice OK", None);
-/// assert_eq!((r.direction, r.reading), (Direction::Server, Ok(Some("LOGIN:alice OK: login accepted".into()))));
+/// assert_eq!((r.direction, r.reading), (Direction::Server, Ok(Some("LOGIN OK: logged in as alice".into()))));
 /// let r = read_line(b"LOGIN alice secret", None);
 /// assert_eq!(r.shown.as_deref(), Some("LOGIN alice *****"));
 /// assert_eq!(read_line(b"HELLO", None).reading, Ok(None));
@@ -167,14 +167,15 @@ pub struct KifuStop {
 /// use csa_protocol::reading::KifuReadings;
 ///
 /// // csa-protocol's spec/csa.md, *Kifu*: a move that drops a piece not in hand.
-/// let kifu = b"V2.2\nPI\n+\n+7776FU\n+0055HI\n";
+/// let kifu = b"V2.2\nPI\n+\n+7776FU\n-3334FU\n+0055HI\n";
 /// let all: Vec<_> = KifuReadings::new(kifu).collect();
-/// assert_eq!(all.len(), 5);
+/// assert_eq!(all.len(), 6);
 /// let first = all[0].as_ref().unwrap();
 /// assert_eq!((first.line, first.record, first.kind), (1, 1, "statement"));
-/// let stop = all[4].as_ref().unwrap_err();
-/// assert_eq!((stop.line, stop.malformed), (5, false));
-/// assert!(stop.reading.starts_with("kifu record 1, line 5, column 0 (byte 20): illegal move +0055HI"));
+/// let stop = all[5].as_ref().unwrap_err();
+/// assert_eq!((stop.line, stop.malformed), (6, false));
+/// let error = "kifu record 1, line 6, column 0 (byte 26): illegal move +0055HI";
+/// assert!(stop.reading.starts_with(error), "{}", stop.reading);
 /// ```
 #[derive(Debug)]
 pub struct KifuReadings<'a> {
