@@ -11,29 +11,24 @@
 //!   per line in words, `--json` for one JSON object per line
 //!   (`csa_decode.rs`).
 
-use std::collections::HashMap;
 use std::io::Write;
-use std::ops::ControlFlow;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use board_core::player::Player;
 use boardwire_engines::csa_bridge::BridgePlan;
-use csa_protocol::error::FrameError;
 use csa_protocol::join::{self, JoinError};
-use csa_protocol::message::{EndReason, SpecialMove, X1Command, X1Reply};
-use csa_protocol::net::{self, Activity, Closed, Config, Ended, ServeEvent};
-use csa_protocol::session::{
-    Awaited, Client, ClientConfig, ClientState, Event, Outcome, RatingIds, ServerConfig,
-    ServerEvent,
-};
-use csa_protocol::transcript::ServerLines;
-use csa_protocol::types::{Side, SidePreference};
+use csa_protocol::net::{self, Config, ServeEvent};
+use csa_protocol::play::PlayError;
+pub(crate) use csa_protocol::play::{ClientPlan, play_client, result_words};
+use csa_protocol::server_log::ServerLog;
+use csa_protocol::session::{Awaited, RatingIds, ServerConfig};
+use csa_protocol::transcript::Log;
+use csa_protocol::types::SidePreference;
 
 use crate::Failure;
 use crate::csa_decode::{self, CsaFormat, CsaFrom};
 use crate::csa_engine::{EnginePlan, play_engine, start_engine};
 use crate::engine_args::EngineArgs;
-use crate::transcript::{Problems, Sink, Transcript, show};
+use crate::transcript::{Sink, Transcript, show};
 
 /// The `csa` subcommands.
 #[derive(Debug, clap::Subcommand)]
@@ -76,46 +71,7 @@ pub(crate) enum CsaCommand {
     /// Plain CSA mode needs --game (the game name is the LOGIN password);
     /// x1 mode needs it too (`%%GAME`). Exit code 2 for bad arguments or
     /// no connection, 1 when the server stays silent longer than --timeout.
-    Connect {
-        /// Server address, HOST:PORT.
-        addr: String,
-        /// Login name.
-        #[arg(long)]
-        user: String,
-        /// Password (plain mode: combined with --game as `GAME,PW`).
-        #[arg(long)]
-        password: Option<String>,
-        /// Use shogi-server's extended mode (x1).
-        #[arg(long)]
-        x1: bool,
-        /// Game name, e.g. `testgame-300-10F`.
-        #[arg(long)]
-        game: Option<String>,
-        /// Side to ask for: `+`, `-` or `*` (x1: in %%GAME; plain mode: as a
-        /// `-B`/`-W` suffix of the game name in the password).
-        #[arg(long, default_value = "*")]
-        side: String,
-        /// Seed of the built-in player's choices.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Give up when the server owes an answer (the LOGIN reply, the
-        /// confirmation of our move, the LOGOUT reply) and sends no
-        /// complete line with it for this long, seconds. Bytes without a
-        /// line end do not count. Waiting to be paired is not bounded; the
-        /// opponent's thinking is bounded by its clock plus --clock-margin.
-        /// Exit code 1 when it runs out. Range 1..=86400 seconds.
-        #[arg(long, default_value_t = 600, value_name = "SECONDS",
-              value_parser = clap::value_parser!(u64).range(1..=86400))]
-        timeout: u64,
-        /// Seconds added to the opponent's clock (remaining time +
-        /// byoyomi/increment) before its silence ends the game for us.
-        /// Range 0..=3600 seconds.
-        #[arg(long, default_value_t = 30, value_name = "SECONDS",
-              value_parser = clap::value_parser!(u64).range(0..=3600))]
-        clock_margin: u64,
-        #[command(flatten)]
-        engine: CsaEngineArgs,
-    },
+    Connect(ConnectArgs),
     /// Decode CSA lines, a recorded capture or a CSA kifu file: one line
     /// per message, in words.
     ///
@@ -152,6 +108,49 @@ pub(crate) enum CsaCommand {
     },
 }
 
+// `csa connect`'s options (the subcommand's help is the variant's).
+#[derive(Debug, clap::Args)]
+pub(crate) struct ConnectArgs {
+    /// Server address, HOST:PORT.
+    addr: String,
+    /// Login name.
+    #[arg(long)]
+    user: String,
+    /// Password (plain mode: combined with --game as `GAME,PW`).
+    #[arg(long)]
+    password: Option<String>,
+    /// Use shogi-server's extended mode (x1).
+    #[arg(long)]
+    x1: bool,
+    /// Game name, e.g. `testgame-300-10F`.
+    #[arg(long)]
+    game: Option<String>,
+    /// Side to ask for: `+`, `-` or `*` (x1: in %%GAME; plain mode: as a
+    /// `-B`/`-W` suffix of the game name in the password).
+    #[arg(long, default_value = "*")]
+    side: String,
+    /// Seed of the built-in player's choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Give up when the server owes an answer (the LOGIN reply, the
+    /// confirmation of our move, the LOGOUT reply) and sends no
+    /// complete line with it for this long, seconds. Bytes without a
+    /// line end do not count. Waiting to be paired is not bounded; the
+    /// opponent's thinking is bounded by its clock plus --clock-margin.
+    /// Exit code 1 when it runs out. Range 1..=86400 seconds.
+    #[arg(long, default_value_t = 600, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..=86400))]
+    timeout: u64,
+    /// Seconds added to the opponent's clock (remaining time +
+    /// byoyomi/increment) before its silence ends the game for us.
+    /// Range 0..=3600 seconds.
+    #[arg(long, default_value_t = 30, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(0..=3600))]
+    clock_margin: u64,
+    #[command(flatten)]
+    engine: CsaEngineArgs,
+}
+
 /// Runs a `csa` subcommand. Errors are one-line messages for the user.
 pub(crate) fn run(cmd: CsaCommand, out: &mut dyn Write) -> Result<(), Failure> {
     let result = match cmd {
@@ -176,24 +175,7 @@ pub(crate) fn run(cmd: CsaCommand, out: &mut dyn Write) -> Result<(), Failure> {
                 records,
             )
         }
-        CsaCommand::Connect {
-            addr,
-            user,
-            password,
-            x1,
-            game,
-            side,
-            seed,
-            timeout,
-            clock_margin,
-            engine,
-        } => {
-            let timeout = Duration::from_secs(timeout);
-            let margin = Duration::from_secs(clock_margin);
-            return connect(
-                &addr, &user, password, x1, game, &side, seed, timeout, margin, engine,
-            );
-        }
+        CsaCommand::Connect(args) => return connect(args),
         CsaCommand::Decode {
             file,
             message,
@@ -351,52 +333,20 @@ fn serve(
         // Accept failures (once per burst), the connections the driver
         // closes and records that could not be written go to stderr; game
         // starts and ends to stdout (the operator's log).
-        let mut players: HashMap<String, [String; 2]> = HashMap::new();
-        let mut on_event = move |e: ServeEvent| match e {
-            ServeEvent::AcceptFailed(_)
-            | ServeEvent::Dropped { .. }
-            | ServeEvent::RecordFailed { .. } => eprintln!("{e}"),
-            ServeEvent::Server(ServerEvent::GameStarted {
-                game_id,
-                black,
-                white,
-            }) => {
-                // A closed stdout does not stop the server.
-                let _ = writeln!(
-                    std::io::stdout(),
-                    "{} start {game_id} + {black} - {white}",
-                    log_time()
-                );
-                players.insert(game_id, [black, white]);
+        let mut log = ServerLog::new();
+        let on_event = move |e: ServeEvent| {
+            match e {
+                ServeEvent::AcceptFailed(_)
+                | ServeEvent::Dropped { .. }
+                | ServeEvent::RecordFailed { .. } => eprintln!("{e}"),
+                ServeEvent::Server(e) => {
+                    if let Some(line) = log.line(&e) {
+                        // A closed stdout does not stop the server.
+                        let _ = writeln!(std::io::stdout(), "{} {line}", log_time());
+                    }
+                }
+                _ => {}
             }
-            ServeEvent::Server(ServerEvent::GameRejected { game_id, by }) => {
-                let _ = writeln!(std::io::stdout(), "{} reject {game_id} by {by}", log_time());
-            }
-            ServeEvent::Server(ServerEvent::GameEnded {
-                game_id,
-                reason,
-                winner,
-                moves,
-            }) => {
-                let [black, white] = players.remove(&game_id).unwrap_or_default();
-                let result = |side| match winner {
-                    None => "draw",
-                    Some(w) if w == side => "win",
-                    Some(_) => "lose",
-                };
-                let _ = writeln!(
-                    std::io::stdout(),
-                    "{} end {game_id} {} + {black} {} - {white} {} {moves} moves",
-                    log_time(),
-                    reason.as_str(),
-                    result(Side::Black),
-                    result(Side::White),
-                );
-            }
-            _ => {}
-        };
-        let on_event = move |e| {
-            on_event(e);
             std::ops::ControlFlow::Continue(())
         };
         match records.records {
@@ -407,19 +357,15 @@ fn serve(
     })
 }
 
-#[allow(clippy::too_many_arguments)]
-fn connect(
-    addr: &str,
-    user: &str,
-    password: Option<String>,
-    x1: bool,
-    game: Option<String>,
-    side: &str,
-    seed: u64,
-    timeout: Duration,
-    clock_margin: Duration,
-    engine: CsaEngineArgs,
-) -> Result<(), Failure> {
+fn connect(args: ConnectArgs) -> Result<(), Failure> {
+    let ConnectArgs {
+        addr, user, engine, ..
+    } = &args;
+    let (x1, timeout, clock_margin) = (args.x1, args.timeout, args.clock_margin);
+    let (timeout, clock_margin) = (
+        Duration::from_secs(timeout),
+        Duration::from_secs(clock_margin),
+    );
     let input = |s: String| Failure::Input(s);
     if engine.engine.engine.is_none() && engine.kifu.is_some() {
         return Err(input(
@@ -446,13 +392,13 @@ fn connect(
     // Both modes need the game: x1 asks for it by %%GAME, plain mode by the
     // password (csa_protocol::join; anything else means `default-1500-0`:
     // we ask for that one only when told so).
-    let Some(game) = game else {
+    let Some(game) = &args.game else {
         let mode = if x1 { "x1" } else { "plain CSA" };
         return Err(input(format!(
             "{mode} mode needs --game (e.g. --game testgame-300-10F; the server's default game is default-1500-0)"
         )));
     };
-    let side = match side {
+    let side = match args.side.as_str() {
         "+" => SidePreference::Black,
         "-" => SidePreference::White,
         "*" => SidePreference::Any,
@@ -460,13 +406,14 @@ fn connect(
             return Err(input(format!("--side: expected +, - or *, got {other:?}")));
         }
     };
-    let mut config =
-        join::client_config(user, password.as_deref(), x1, &game, side).map_err(|e| match e {
+    let mut config = join::client_config(user, args.password.as_deref(), x1, game, side).map_err(
+        |e| match e {
             JoinError::Name(e) => input(format!("--user: {e}")),
             JoinError::Game(e) => input(format!("--game: {e}")),
             JoinError::Password(e) => input(format!("--password: {e}")),
             e => input(format!("--side: {e} (use --side '*')")),
-        })?;
+        },
+    )?;
     config.clock_margin = clock_margin;
     let engine_plan = engine.engine.spec().map(|spec| {
         let mut bridge = BridgePlan::new(spec, engine.engine.options.clone());
@@ -476,7 +423,7 @@ fn connect(
         EnginePlan {
             bridge,
             games: engine.games,
-            kifu: engine.kifu,
+            kifu: engine.kifu.clone(),
             rematch: config.game.clone(),
             timeout,
         }
@@ -500,11 +447,11 @@ fn connect(
         .map_err(|e| input(format!("cannot connect to {addr}: {e}")))?;
         let mut t = Transcript::new("csa", user, Sink::Stdout);
         let failed = |e| match e {
-            ConnectError::Silent(Awaited::OpponentMove) => Failure::Failed(format!(
+            PlayError::Silent(Awaited::OpponentMove) => Failure::Failed(format!(
                 "error: {addr}: no move from the opponent within its clock + {} s (--clock-margin)",
                 clock_margin.as_secs()
             )),
-            ConnectError::Silent(what) => Failure::Failed(format!(
+            PlayError::Silent(what) => Failure::Failed(format!(
                 "error: {addr}: the server did not send {what} for {} s (--timeout)",
                 timeout.as_secs()
             )),
@@ -527,7 +474,7 @@ fn connect(
             }
             _ => {
                 let plan = ClientPlan {
-                    seed,
+                    seed: args.seed,
                     resign_at: None,
                     monitor2: false,
                     timeout,
@@ -550,316 +497,22 @@ fn connect(
 
 // ------------------------------------------------------------- client
 
-/// Why a client run failed.
-#[derive(Debug)]
-pub(crate) enum ConnectError {
-    /// The server owed an answer and sent none in time
-    /// ([`Event::PeerSilent`]).
-    Silent(Awaited),
-    /// Too many consecutive bad lines, or another limit of the driver.
-    Closed(Closed),
-    /// Reading or writing the socket failed.
-    Io(std::io::Error),
-}
-
-impl std::fmt::Display for ConnectError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ConnectError::Silent(what) => write!(f, "the server did not send {what} in time"),
-            ConnectError::Closed(c) => c.fmt(f),
-            ConnectError::Io(e) => e.fmt(f),
-        }
+/// The transcript of `csa connect` and the demo (`transcript.rs`) as the
+/// log of `csa_protocol::play`'s runs; a malformed line shown escaped
+/// with its error, so that `csa decode` reads it back.
+impl Log for Transcript {
+    fn sent(&mut self, wire_len: usize, text: &str) {
+        Transcript::sent(self, wire_len, text);
     }
-}
-
-/// Runs a client on `stream` with `csa_protocol::net::run_with`: every
-/// line goes to the transcript `t` (format: `transcript.rs`; a
-/// `Game_Summary` block and a multi-line x1 reply as one line,
-/// `csa_protocol::transcript::ServerLines`), then `on` sees the activity
-/// (events, idle moments, the values of `external`). A server that stays
-/// silent when it owes an answer ends the run; else it ends when the
-/// server closes the connection.
-pub(crate) async fn drive<X>(
-    stream: tokio::net::TcpStream,
-    config: ClientConfig,
-    timeout: Duration,
-    external: tokio::sync::mpsc::Receiver<X>,
-    t: &mut Transcript,
-    mut on: impl FnMut(&mut Client<Instant>, Activity<'_, '_, Client<Instant>, X>, &mut Transcript),
-) -> Result<(), ConnectError> {
-    let mut config = Config::new(config);
-    config.session.reply_timeout = timeout;
-    let mut lines = ServerLines::new();
-    let result = net::run_with(stream, config, external, |client, activity| {
-        let len = |frame: &[u8]| frame.len() + 1;
-        match &activity {
-            Activity::Sent {
-                frame,
-                message: Some(m),
-            } => t.sent(len(frame), &m.shown().to_string()),
-            Activity::Received { frame, message } => lines.push(message, len(frame)),
-            Activity::Malformed {
-                error: FrameError::Overlong { len, .. },
-                ..
-            } => t.received(*len, &format!("(a line of more than {len} bytes, skipped)")),
-            Activity::Malformed { error, frame } => {
-                lines.interrupt();
-                show_lines(&mut lines, t);
-                let error = match error {
-                    FrameError::Malformed(e) => e.to_string(),
-                    e => e.to_string(),
-                };
-                t.received(
-                    len(frame),
-                    &format!("{}  (malformed: {error})", show(frame)),
-                );
-            }
-            Activity::Event(Event::GameSummary(s)) => lines.summary(s),
-            Activity::Event(Event::PeerSilent { awaiting }) => {
-                return ControlFlow::Break(*awaiting);
-            }
-            _ => {}
-        }
-        show_lines(&mut lines, t);
-        on(client, activity, t);
-        ControlFlow::Continue(())
-    })
-    .await;
-    lines.interrupt();
-    show_lines(&mut lines, t);
-    match result.map_err(ConnectError::Io)? {
-        Ended::Break(awaiting) => Err(ConnectError::Silent(awaiting)),
-        Ended::Closed(Closed::ByPeer | Closed::BySession) => Ok(()),
-        Ended::Closed(c) => Err(ConnectError::Closed(c)),
+    fn received(&mut self, wire_len: usize, text: &str) {
+        Transcript::received(self, wire_len, text);
     }
-}
-
-/// The server lines collected, to the transcript (their text escaped).
-fn show_lines(lines: &mut ServerLines, t: &mut Transcript) {
-    while let Some((len, text)) = lines.poll_line() {
-        t.received(len, &clean(&text));
+    fn received_malformed(&mut self, wire_len: usize, line: &[u8], error: &str) {
+        let text = format!("{}  (malformed: {error})", show(line));
+        Transcript::received(self, wire_len, &text);
     }
-}
-
-/// Text from the peer as shown on stdout: control characters (C0, DEL,
-/// C1) as `\xNN` / `\u{NN}`, so a peer cannot send escape sequences to
-/// the terminal; everything else as is.
-fn clean(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(char::is_control) {
-        return text.into();
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        match c as u32 {
-            n @ 0..0x80 if c.is_control() => out.push_str(&format!("\\x{n:02X}")),
-            n if c.is_control() => out.push_str(&format!("\\u{{{n:02X}}}")),
-            _ => out.push(c),
-        }
-    }
-    out.into()
-}
-
-/// What every client does with an event beside playing: problems are
-/// recorded (the first one is the run's error), the result is noted, and
-/// where no game will come (a rejected offer, a refused x1 game request)
-/// it logs out.
-pub(crate) fn game_event(
-    client: &mut Client<Instant>,
-    e: &Event,
-    problems: &mut Problems,
-    t: &Transcript,
-) {
-    let now = Instant::now();
-    match e {
-        Event::LoginFailed => problems.push("login refused".into()),
-        Event::GameEnded(end) => t.note(&format!(
-            "game over after {} moves: {}",
-            end.moves.len(),
-            result_words(end.reason, end.outcome)
-        )),
-        // x1: the server refused our %%GAME (a bad game name, a wrong
-        // state): no game will come, so stop waiting for one.
-        Event::X1(X1Reply::Error(text)) if client.state() == ClientState::GameWaiting => {
-            problems.push(format!("the server refused the game request: {text}"));
-            let _ = client.logout(now);
-        }
-        Event::Malformed(err) => problems.push(format!("malformed line: {err}")),
-        Event::Overlong { len } => {
-            problems.push(format!("a line of more than {len} bytes from the server"));
-        }
-        Event::BadSummary(err) => problems.push(format!("bad Game_Summary: {err}")),
-        Event::BoardMismatch { mv } => {
-            problems.push(format!("server move {mv} is illegal on our board"));
-        }
-        Event::Rejected { game_id, by } => {
-            problems.push(format!("game {game_id} rejected by {by}"));
-            let _ = client.logout(now);
-        }
-        Event::PeerSilent { .. } | Event::BadStartPosition(_) | Event::BadPositionMove { .. } => {
-            problems.push(e.to_string());
-        }
-        _ => {}
-    }
-}
-
-/// How a client plays.
-pub(crate) struct ClientPlan {
-    /// Seed of the built-in player (`board_core::player::Player`).
-    pub seed: u64,
-    /// Resign (`%TORYO`) on our turn once the game has this many plies.
-    pub resign_at: Option<usize>,
-    /// x1: send `%%MONITOR2ON <game id>` when the game starts.
-    pub monitor2: bool,
-    /// Give up when the server is silent this long.
-    pub timeout: Duration,
-    /// Test hook (`demo --fail csa`): play a move that is not legal on our
-    /// first turn.
-    pub inject_illegal: bool,
-}
-
-/// What a client saw.
-#[derive(Debug, Default)]
-pub(crate) struct ClientReport {
-    /// `LOGIN:<name> OK` arrived.
-    pub logged_in: bool,
-    /// The Game_Summary's `Your_Turn`.
-    pub side: Option<Side>,
-    /// `START:<game id>` arrived.
-    pub started: bool,
-    /// Moves confirmed by the server.
-    pub moves: usize,
-    /// The result: the reason and our outcome.
-    pub result: Option<(Option<EndReason>, Outcome)>,
-    /// `##[MONITOR2]` replies received.
-    pub monitor_replies: usize,
-    /// The position when the game ended (for the demo's diagram).
-    pub position: Option<board_core::shogi::Position>,
-    /// Problems: login refused, malformed lines, board mismatches.
-    pub problems: Problems,
-}
-
-/// The result in words: `#RESIGN, we lost`.
-pub(crate) fn result_words(reason: Option<EndReason>, outcome: Outcome) -> String {
-    let reason = reason.map_or("no reason line", EndReason::as_str);
-    let outcome = match outcome {
-        Outcome::Won => "we won",
-        Outcome::Lost => "we lost",
-        Outcome::Drawn => "a draw",
-        // `#MAX_MOVES` is followed by `#CENSORED`: the server declares no
-        // winner (a result, not a lost connection).
-        Outcome::Unknown if reason == "#MAX_MOVES" => "move limit reached, no winner (#CENSORED)",
-        Outcome::Unknown => "no result",
-    };
-    format!("{reason}, {outcome}")
-}
-
-/// Plays one game as a client on `stream` ([`drive`]), logging to `t`:
-/// agrees to the offered game, plays the built-in player's moves, resigns
-/// as planned, logs out after the game (or a rejected offer) in both
-/// modes, so that a server that keeps the connection open (shogi-server
-/// in CSA mode, until its 60 s read timeout) closes it; returns when the
-/// server closes the connection.
-pub(crate) async fn play_client(
-    stream: tokio::net::TcpStream,
-    config: ClientConfig,
-    plan: &ClientPlan,
-    t: &mut Transcript,
-) -> Result<ClientReport, ConnectError> {
-    let mut report = ClientReport::default();
-    let mut inject = plan.inject_illegal;
-    let mut player = Player::new(plan.seed);
-    // No external values: the channel is closed at once.
-    let external = tokio::sync::mpsc::channel::<std::convert::Infallible>(1).1;
-    let result = drive(stream, config, plan.timeout, external, t, |client, a, t| {
-        if let Activity::Event(e) = a {
-            game_event(client, &e, &mut report.problems, t);
-            on_event(client, &e, plan, &mut inject, &mut player, t, &mut report);
-        }
-    })
-    .await;
-    match result {
-        // After the game our LOGOUT may meet a server that had already
-        // closed the connection (CSA mode): the game is over all the same.
-        Err(ConnectError::Io(e))
-            if report.result.is_some()
-                && matches!(
-                    e.kind(),
-                    std::io::ErrorKind::BrokenPipe | std::io::ErrorKind::ConnectionReset
-                ) =>
-        {
-            Ok(report)
-        }
-        r => r.map(|()| report),
-    }
-}
-
-fn on_event(
-    client: &mut Client<Instant>,
-    e: &Event,
-    plan: &ClientPlan,
-    inject: &mut bool,
-    player: &mut Player,
-    t: &mut Transcript,
-    report: &mut ClientReport,
-) {
-    let now = Instant::now();
-    match e {
-        Event::LoggedIn => report.logged_in = true,
-        Event::GameSummary(s) => {
-            report.side = s.your_turn;
-            let _ = client.agree(now);
-        }
-        Event::GameStarted(started) => {
-            let game_id = &started.game_id;
-            report.started = true;
-            if plan.monitor2
-                && let Err(e) = client.x1_command(X1Command::Monitor2On(game_id.clone()), now)
-            {
-                report.problems.push(format!("%%MONITOR2ON: {e}"));
-            }
-        }
-        // Only if still so: a result read in the same chunk as the last
-        // move has already ended the game.
-        Event::OurTurn { .. } if client.is_our_turn() => {
-            let plies = client.moves().len();
-            if *inject {
-                *inject = false;
-                // Square 11 holds gote's lance at the start: never a legal
-                // move for sente, nor a move of gote's own.
-                let bad = match report.side {
-                    Some(Side::White) => "-1918FU",
-                    _ => "+1112FU",
-                };
-                t.note(&format!("test hook: we play the illegal move {bad}"));
-                if let Err(e) = client.send_raw_line(bad.as_bytes(), now) {
-                    report.problems.push(format!("our move {bad}: {e}"));
-                }
-            } else if plan.resign_at.is_some_and(|n| plies >= n) {
-                t.note(&format!("{plies} plies played: we resign"));
-                let _ = client.special(SpecialMove::Toryo, now);
-            } else {
-                let chosen = client.position().and_then(|pos| player.choose_shogi(pos));
-                match chosen {
-                    Some(mv) => {
-                        if let Err(e) = client.send_move(mv, now) {
-                            report.problems.push(format!("our move {mv}: {e}"));
-                        }
-                    }
-                    None => {
-                        t.note("no legal move: we resign");
-                        let _ = client.special(SpecialMove::Toryo, now);
-                    }
-                }
-            }
-        }
-        Event::Move { .. } => report.moves += 1,
-        Event::GameEnded(end) => {
-            report.position = client.position().copied();
-            report.result = Some((end.reason, end.outcome));
-            let _ = client.logout(now);
-        }
-        Event::X1(X1Reply::Monitor2 { .. }) => report.monitor_replies += 1,
-        _ => {}
+    fn note(&mut self, text: &str) {
+        Transcript::note(self, text);
     }
 }
 
@@ -873,7 +526,7 @@ mod tests {
     #[test]
     fn login_passwords_are_not_shown() {
         // csa-protocol's spec/csa.md, *Plain CSA mode*: `LOGIN <name> <password>`
-        // and `LOGIN <name> <password> x1`; shown as `drive` shows a line sent.
+        // and `LOGIN <name> <password> x1`; shown as `run_logged` shows a line sent.
         let buf = Arc::new(Mutex::new(Vec::new()));
         let mut t = Transcript::new("csa", "carol", Sink::Buffer(buf.clone()));
         let sent: [&[u8]; 2] = [b"LOGIN carol g-60-5,s3cret\r\n", b"LOGIN carol pw x1\n"];
@@ -881,26 +534,24 @@ mod tests {
             let body = line.strip_suffix(b"\n").unwrap();
             let body = body.strip_suffix(b"\r").unwrap_or(body);
             let m = decode::<ClientMessage>(body).unwrap();
-            t.sent(line.len(), &m.shown().to_string());
+            Log::sent(&mut t, line.len(), &m.shown().to_string());
         }
+        Log::received_malformed(&mut t, 4, b"+77", "cut off");
         let text = String::from_utf8(buf.lock().unwrap().clone()).unwrap();
         assert!(!text.contains("s3cret") && !text.contains(" pw"), "{text}");
         let lines: Vec<&str> = text
             .lines()
-            .map(|l| l.split_once(" -> ").unwrap().1)
+            .map(|l| l.split_once(" -> ").or(l.split_once(" <- ")).unwrap().1)
             .collect();
-        assert_eq!(lines, ["LOGIN carol *****", "LOGIN carol ***** x1"]);
+        assert_eq!(
+            lines,
+            [
+                "LOGIN carol *****",
+                "LOGIN carol ***** x1",
+                "+77  (malformed: cut off)"
+            ]
+        );
         // The real bytes are counted.
         assert_eq!(t.bytes_sent, (sent[0].len() + sent[1].len()) as u64);
-    }
-
-    #[test]
-    fn peer_text_on_stdout_has_its_control_characters_escaped() {
-        // ESC [ 2 J clears a terminal; U+009B is the one-character CSI.
-        assert_eq!(
-            clean("chat \u{1b}[2J\u{7}x\u{9b}y"),
-            "chat \\x1B[2J\\x07x\\u{9B}y"
-        );
-        assert_eq!(clean("こんにちは [x]"), "こんにちは [x]");
     }
 }

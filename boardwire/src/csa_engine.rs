@@ -19,8 +19,10 @@ use csa_protocol::session::{ClientConfig, Event};
 use csa_protocol::types::{GameName, SidePreference};
 use tokio::sync::mpsc;
 
-use crate::csa::{ConnectError, drive, game_event};
-use crate::transcript::{Problems, Transcript};
+use csa_protocol::play::{PlayError, game_event, run_logged};
+use csa_protocol::transcript::Problems;
+
+use crate::transcript::Transcript;
 
 /// The engine options of `csa connect`.
 pub(crate) struct EnginePlan {
@@ -70,7 +72,7 @@ pub(crate) async fn play_engine(
     plan: &EnginePlan,
     (mut bridge, mut answers): Engine,
     t: &mut Transcript,
-) -> Result<EngineReport, ConnectError> {
+) -> Result<EngineReport, PlayError> {
     let mut report = EngineReport::default();
     let mut kifu = KifuFile::default();
     // The answers go through a channel of ours, so that once the run is
@@ -81,7 +83,7 @@ pub(crate) async fn play_engine(
             let _ = tx.send(a).await;
         }
     });
-    let result = drive(
+    let result = run_logged(
         stream,
         config,
         plan.timeout,

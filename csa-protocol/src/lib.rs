@@ -42,7 +42,12 @@ mod moves;
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod net;
 pub mod parse;
+#[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
+pub mod play;
 mod position;
+pub mod reading;
+pub mod server_log;
 pub mod session;
 mod sink;
 /// The specification notes this crate's documentation cites ("spec note,

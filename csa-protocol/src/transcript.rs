@@ -1,12 +1,175 @@
-//! [`ServerLines`]: the lines a server sends, grouped as a person reads
-//! them in a log or transcript: one line per message, a `Game_Summary`
-//! block and a multi-line x1 reply ([`X1Block`]) as one line each.
+//! Transcripts: what a person reads of a connection.
+//!
+//! - [`ServerLines`]: the lines a server sends, grouped as a person reads
+//!   them in a log or transcript: one line per message, a `Game_Summary`
+//!   block and a multi-line x1 reply ([`X1Block`]) as one line each;
+//!   [`is_summarised`] tells such a shown line from one wire line.
+//! - [`Log`]: where a client run's transcript goes (`play::run_logged`,
+//!   feature `tokio`); [`Problems`]: what went wrong on a connection,
+//!   bounded; [`escape_controls`]: peer text made safe for a terminal.
+//! - [`numbered_lines`]: a whole input (a file of wire lines, a capture,
+//!   a transcript) cut into numbered lines as the [`Framer`] cuts them;
+//!   [`starts_like_kifu`]: a CSA kifu told from the other inputs.
 
 use alloc::collections::VecDeque;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use crate::framer::{Framer, Status};
 use crate::message::{GameSummary, ServerMessage, SummaryLine, X1Block, X1Push};
+
+/// Where the transcript of one connection goes, one call per shown line:
+/// the lines we sent and received as a person reads them
+/// ([`ClientMessage::shown`](crate::message::ClientMessage::shown), the
+/// [`ServerLines`]) and notes (what happened, not a line on the wire).
+pub trait Log {
+    /// A line we sent: `wire_len` bytes on the wire (its LF included),
+    /// shown as `text`.
+    fn sent(&mut self, wire_len: usize, text: &str);
+    /// A line (or a block of lines, [`ServerLines`]) we received:
+    /// `wire_len` bytes on the wire, line ends included.
+    fn received(&mut self, wire_len: usize, text: &str);
+    /// A line we received that did not decode: `wire_len` bytes on the
+    /// wire, the line's bytes (without its line end; the peer's, escape
+    /// them) and why it is malformed (the [`DecodeError`](crate::DecodeError)
+    /// as text).
+    fn received_malformed(&mut self, wire_len: usize, line: &[u8], error: &str);
+    /// A note: something that happened, not a line on the wire.
+    fn note(&mut self, text: &str);
+}
+
+/// What went wrong on a connection, bounded whatever the peer sends: the
+/// first problem's text (what a program reports when it exits) and how
+/// many there were. A peer that keeps sending bad lines cannot grow it.
+///
+/// ```
+/// use csa_protocol::transcript::Problems;
+///
+/// let mut p = Problems::default();
+/// p.push("login refused".into());
+/// p.push("malformed line: ...".into());
+/// assert_eq!((p.first(), p.count()), (Some("login refused"), 2));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Problems {
+    first: Option<String>,
+    count: u64,
+}
+
+impl Problems {
+    /// Records one problem (its text is kept only if it is the first).
+    pub fn push(&mut self, text: String) {
+        self.count = self.count.saturating_add(1);
+        if self.first.is_none() {
+            self.first = Some(text);
+        }
+    }
+
+    /// The first problem, if there was any.
+    pub fn first(&self) -> Option<&str> {
+        self.first.as_deref()
+    }
+
+    /// How many problems were recorded (saturating at `u64::MAX`).
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+}
+
+/// Text from a peer as a terminal may show it: control characters (C0,
+/// DEL, C1) as `\xNN` (`\u{NN}` for U+0080 to U+009F), so that a peer
+/// cannot send escape sequences to the terminal; everything else as it is.
+/// The same escaping as the server's `##[ERROR]` replies quoting a peer.
+///
+/// ```
+/// use csa_protocol::transcript::escape_controls;
+///
+/// assert_eq!(escape_controls("chat \u{1b}[2J\u{9b}y"), "chat \\x1B[2J\\u{9B}y");
+/// ```
+pub fn escape_controls(text: &str) -> String {
+    crate::session::server::escape(text.as_bytes())
+}
+
+/// The lines of a whole input without their LF (and CR), numbered from 1,
+/// as the line [`Framer`] cuts them (no length cap: the whole input is
+/// there); no empty last line for a final LF, and a last line without its
+/// LF is a line.
+///
+/// ```
+/// use csa_protocol::transcript::numbered_lines;
+///
+/// let lines: Vec<(usize, &[u8])> = numbered_lines(b"LOGIN a b\r\n\n+7776FU").collect();
+/// assert_eq!(lines, [(1, &b"LOGIN a b"[..]), (2, b""), (3, b"+7776FU")]);
+/// ```
+pub fn numbered_lines(data: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
+    let mut framer = Framer::new(data.len());
+    let mut rest = data;
+    core::iter::from_fn(move || match framer.decode(rest) {
+        Status::Complete { frame, consumed } => {
+            rest = &rest[consumed..];
+            Some(frame)
+        }
+        // The cap is the input's length: nothing is over-long, so this is
+        // the unterminated last line (or the end).
+        _ => {
+            let last = core::mem::take(&mut rest);
+            (!last.is_empty()).then(|| last.strip_suffix(b"\r").unwrap_or(last))
+        }
+    })
+    .enumerate()
+    .map(|(i, l)| (i + 1, l))
+}
+
+/// Whether `data` is a CSA kifu file: its first line that is not empty
+/// nor a comment is the version line (`V2`, `V2.2`, `V3.0`, ...), or it
+/// starts with the `'CSA encoding=...` line of V3.0
+/// ([`spec::csa`](crate::spec::csa), *Kifu*).
+///
+/// ```
+/// use csa_protocol::transcript::starts_like_kifu;
+///
+/// assert!(starts_like_kifu(b"'a comment\nV2.2\nN+alice\n"));
+/// assert!(starts_like_kifu(b"'CSA encoding=UTF-8\nV3.0\n"));
+/// assert!(!starts_like_kifu(b"LOGIN alice pw\n"));
+/// ```
+pub fn starts_like_kifu(data: &[u8]) -> bool {
+    let first = numbered_lines(data)
+        .map(|(_, l)| l)
+        .find(|l| !l.is_empty() && (!l.starts_with(b"'") || l.starts_with(b"'CSA encoding")))
+        .unwrap_or(b"");
+    first.starts_with(b"V2") || first.starts_with(b"V3") || first.starts_with(b"'CSA encoding")
+}
+
+/// Whether a shown server line (as [`ServerLines`] and `play::run_logged`
+/// show them) stands for several wire lines (a `Game_Summary` block, an
+/// x1 reply: `... (N lines)`) or for none (an over-long line skipped, a
+/// line cut off at the end of the connection): such a line cannot be
+/// decoded again.
+///
+/// ```
+/// use csa_protocol::transcript::is_summarised;
+///
+/// assert!(is_summarised("##[WHO] alice x1 connected | +OK  (2 lines)"));
+/// assert!(is_summarised("BEGIN Game_Summary ...  (2 lines) (unfinished)"));
+/// assert!(is_summarised("(a line of more than 4096 bytes, skipped)"));
+/// assert!(!is_summarised("+7776FU,T12"));
+/// ```
+pub fn is_summarised(text: &str) -> bool {
+    let core = text
+        .strip_suffix(" (unfinished)")
+        .or_else(|| text.strip_suffix(" (continued)"))
+        .unwrap_or(text);
+    let counted = core.rsplit_once("  (").is_some_and(|(_, tail)| {
+        tail.strip_suffix(')')
+            .map(|t| t.split(';').next().unwrap_or(t))
+            .and_then(|t| t.strip_suffix(" lines").or_else(|| t.strip_suffix(" line")))
+            .is_some_and(|n| n.parse::<u32>().is_ok())
+    });
+    counted
+        || text.starts_with("BEGIN Game_Summary ...")
+        || text.starts_with("(a line of more than ")
+        || text.ends_with("  (unfinished line)")
+}
 
 /// The most lines of one x1 reply shown as one line: a server that never
 /// ends its reply cannot grow a block past it (what came so far is shown,
@@ -196,6 +359,36 @@ mod tests {
         let lines: Vec<(usize, String)> = core::iter::from_fn(|| shown.poll_line()).collect();
         let bytes = lines.iter().map(|l| l.0).sum();
         (lines.into_iter().map(|l| l.1).collect(), bytes)
+    }
+
+    #[test]
+    fn problems_keep_the_first_and_count() {
+        let mut p = Problems::default();
+        assert_eq!(p.first(), None);
+        for i in 0..1000 {
+            p.push(alloc::format!("problem {i}"));
+        }
+        assert_eq!((p.first(), p.count()), (Some("problem 0"), 1000));
+    }
+
+    #[test]
+    fn peer_text_on_stdout_has_its_control_characters_escaped() {
+        // ESC [ 2 J clears a terminal; U+009B is the one-character CSI.
+        assert_eq!(
+            escape_controls("chat \u{1b}[2J\u{7}x\u{9b}y"),
+            "chat \\x1B[2J\\x07x\\u{9B}y"
+        );
+        assert_eq!(escape_controls("こんにちは [x]"), "こんにちは [x]");
+    }
+
+    #[test]
+    fn shown_blocks_are_summarised() {
+        // Every block text ServerLines writes is told apart from a line.
+        let (lines, _) = run(b"##[WHO] a x1 connected\n##[WHO] +OK\nBEGIN Game_Summary\nGame_ID:g\nEND Game_Summary\n#WIN\n##[LIST] g1\n");
+        let summarised: Vec<bool> = lines.iter().map(|l| is_summarised(l)).collect();
+        assert_eq!(summarised, [true, true, false, true], "{lines:?}");
+        assert!(is_summarised("+77  (unfinished line)"));
+        assert!(!is_summarised("+77  (malformed: cut off)"));
     }
 
     #[test]
