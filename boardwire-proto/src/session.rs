@@ -112,8 +112,9 @@ pub trait Session {
 /// forwards to the inherent method of the same name (which stays plain,
 /// documented source a reader finds on the type). It generates no method of
 /// its own: the associated types and the session-specific methods
-/// (`max_frame_len`, `decode_incoming`, `decode_outgoing`,
-/// `is_unrecognised`) are written in the invocation, as in an ordinary impl.
+/// (`decode_incoming`, `decode_outgoing`, `is_unrecognised`, and
+/// `max_frame_len` unless the framer's default cap is the session's) are
+/// written in the invocation, as in an ordinary impl.
 /// The type's parameters each take one bound. With one parameter, it is
 /// the clock reading (`impl<T: Timestamp> Session for Driver<T>`); with
 /// more, the invocation names the clock first, `type Time = T;`
