@@ -1,20 +1,27 @@
 //! Validated values sent to engines.
 
-use std::borrow::Cow;
 use std::fmt;
+
+pub use boardwire_proto::text::{CheckedText, TextRule};
 
 use crate::error::ValueError;
 
 /// Text that fits on one command line: not empty, no CR, LF or NUL
-/// (option names and values, Hub parameter values).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Text<'a>(Cow<'a, str>);
+/// (option names and values, Hub parameter values). `Text::new(s)`
+/// returns [`ValueError::Empty`], or [`ValueError::Byte`] for CR, LF or
+/// NUL; `as_str`, `into_owned` and `Display` are the family's
+/// ([`CheckedText`]).
+pub type Text<'a> = CheckedText<'a, CommandLine>;
 
-impl<'a> Text<'a> {
-    /// # Errors
-    /// [`ValueError::Empty`], [`ValueError::Byte`] for CR, LF or NUL.
-    pub fn new(s: impl Into<Cow<'a, str>>) -> Result<Self, ValueError> {
-        let s = s.into();
+/// The rule of [`Text`]: one command line's text.
+#[derive(Debug)]
+pub struct CommandLine(());
+
+impl TextRule for CommandLine {
+    type Error = ValueError;
+    const MAX_LEN: usize = usize::MAX;
+
+    fn check(s: &str) -> Result<(), ValueError> {
         if s.is_empty() {
             return Err(ValueError::Empty);
         }
@@ -24,23 +31,11 @@ impl<'a> Text<'a> {
                 offset,
             });
         }
-        Ok(Self(s))
+        Ok(())
     }
 
-    /// The text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-
-    /// An owned copy.
-    pub fn into_owned(self) -> Text<'static> {
-        Text(Cow::Owned(self.0.into_owned()))
-    }
-}
-
-impl fmt::Display for Text<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+    fn fmt_debug(text: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Text").field(&text).finish()
     }
 }
 

@@ -218,6 +218,42 @@ impl<F: Framer, B: AsRef<[u8]> + AsMut<[u8]>> FrameBuffer<F, B> {
         n
     }
 
+    /// Pushes all of `bytes`, handing each frame to `each` as it comes out:
+    /// the [`push`](Self::push) / [`next_frame`](Self::next_frame) loop of
+    /// every session's `handle_input`, written once. Any amount of input
+    /// fits (the buffer is emptied of frames whenever it is full); bytes of
+    /// an unfinished frame stay buffered for the next call.
+    ///
+    /// ```
+    /// use boardwire_proto::{Frame, FrameBuffer, LineFramer, LineRules};
+    /// # struct Lf;
+    /// # impl LineRules for Lf {
+    /// #     const DEFAULT_MAX_LEN: usize = 8;
+    /// #     const BARE_CR_ENDS_LINE: bool = false;
+    /// # }
+    /// let mut input = FrameBuffer::new(LineFramer::<Lf>::new(8), [0u8; 16]);
+    /// let mut lines = Vec::new();
+    /// input.feed(b"one\ntwo\nthr", |frame| {
+    ///     if let Frame::Complete(line) = frame {
+    ///         lines.push(line.to_vec());
+    ///     }
+    /// });
+    /// assert_eq!(lines, [b"one".to_vec(), b"two".to_vec()]);
+    /// assert_eq!(input.buffered(), b"thr");
+    /// ```
+    pub fn feed(&mut self, mut bytes: &[u8], mut each: impl FnMut(Frame<'_>)) {
+        loop {
+            let n = self.push(bytes);
+            bytes = &bytes[n..];
+            while let Some(frame) = self.next_frame() {
+                each(frame);
+            }
+            if bytes.is_empty() {
+                return;
+            }
+        }
+    }
+
     /// The next frame of the buffered bytes, or `None` when more bytes are
     /// needed.
     pub fn next_frame(&mut self) -> Option<Frame<'_>> {

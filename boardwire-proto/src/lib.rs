@@ -16,6 +16,9 @@
 //! - [`Session`]: the sans-IO contract every session of the family
 //!   implements (`handle_*` inputs, then `poll_transmit`, `poll_event`,
 //!   `poll_timeout` in that order).
+//! - `text` (feature `alloc`): `CheckedText`, a wire field's text checked
+//!   once by the field's `TextRule`: the protocol crates' validated text
+//!   types.
 //! - [`drive`]: one driver over any [`Session`]: `drive::tokio` (feature
 //!   `tokio`, any `AsyncRead + AsyncWrite`) and `drive::blocking` (feature
 //!   `std`, any `Read + Write` whose reads time out, e.g. a serial port).
@@ -34,7 +37,7 @@
 //! | feature | default | what it adds |
 //! |---|---|---|
 //! | `std` | yes | the blocking driver, `std::error::Error` impls; implies `alloc` |
-//! | `alloc` | yes (via `std`) | [`Transmit`] frames longer than 128 bytes (heap) |
+//! | `alloc` | yes (via `std`) | [`Transmit`] frames longer than 128 bytes (heap); `text` |
 //! | `tokio` | no | the tokio driver `drive::tokio` |
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -49,6 +52,8 @@ pub mod error;
 pub mod framer;
 pub mod memory;
 pub mod session;
+#[cfg(feature = "alloc")]
+pub mod text;
 pub mod transmit;
 
 pub use error::{DecodeError, Expected, FrameError, Problem};

@@ -81,8 +81,11 @@ pub trait Session {
     fn poll_timeout(&self) -> Option<Self::Time>;
 
     /// The session's cap on an incoming frame, bytes without the terminator
-    /// (what a driver's framer must use).
-    fn max_frame_len(&self) -> usize;
+    /// (what a driver's framer must use). By default the framer's own
+    /// default cap ([`Framer::DEFAULT_MAX_LEN`](crate::Framer::DEFAULT_MAX_LEN)).
+    fn max_frame_len(&self) -> usize {
+        <Self::Framer as crate::Framer>::DEFAULT_MAX_LEN
+    }
     /// Decodes a frame from the peer as the session would (its leniency).
     ///
     /// # Errors
@@ -109,10 +112,14 @@ pub trait Session {
 /// forwards to the inherent method of the same name (which stays plain,
 /// documented source a reader finds on the type). It generates no method of
 /// its own: the associated types and the session-specific methods
-/// (`max_frame_len`, `decode_incoming`, `decode_outgoing`,
-/// `is_unrecognised`) are written in the invocation, as in an ordinary impl.
-/// The type takes one type parameter, the clock reading, with one bound
-/// (`impl<T: Timestamp> Session for Driver<T>`).
+/// (`decode_incoming`, `decode_outgoing`, `is_unrecognised`, and
+/// `max_frame_len` unless the framer's default cap is the session's) are
+/// written in the invocation, as in an ordinary impl.
+/// The type's parameters each take one bound. With one parameter, it is
+/// the clock reading (`impl<T: Timestamp> Session for Driver<T>`); with
+/// more, the invocation names the clock first, `type Time = T;`
+/// (`impl<R: Role, T: Timestamp> Session for Endpoint<R, T> { type Time =
+/// T; .. }`).
 ///
 /// ```
 /// use std::collections::VecDeque;
@@ -168,7 +175,8 @@ pub trait Session {
 macro_rules! forward_session {
     (
         $(#[$attr:meta])*
-        impl<$t:ident: $bound:path> Session for $ty:ident<$t2:ident> {
+        impl<$($g:ident: $bound:path),+> Session for $ty:ident<$($g2:ident),+> {
+            type Time = $t:ty;
             type Incoming<$la:lifetime> = $incoming:ty;
             type Outgoing<$lb:lifetime> = $outgoing:ty;
             type Event = $event:ty;
@@ -179,7 +187,7 @@ macro_rules! forward_session {
         }
     ) => {
         $(#[$attr])*
-        impl<$t: $bound> $crate::Session for $ty<$t2> {
+        impl<$($g: $bound),+> $crate::Session for $ty<$($g2),+> {
             type Conn = ();
             type Time = $t;
             type Incoming<$la> = $incoming;
@@ -189,10 +197,10 @@ macro_rules! forward_session {
             type Framer = $framer;
 
             fn handle_input(&mut self, (): (), bytes: &[u8], now: $t) {
-                <$ty<$t2>>::handle_input(self, bytes, now);
+                <$ty<$($g2),+>>::handle_input(self, bytes, now);
             }
             fn handle_message(&mut self, (): (), msg: &Self::Incoming<'_>, now: $t) {
-                <$ty<$t2>>::handle_message(self, msg, now);
+                <$ty<$($g2),+>>::handle_message(self, msg, now);
             }
             fn handle_frame_error(
                 &mut self,
@@ -200,25 +208,39 @@ macro_rules! forward_session {
                 error: &$crate::FrameError<$error>,
                 now: $t,
             ) {
-                <$ty<$t2>>::handle_frame_error(self, error, now);
+                <$ty<$($g2),+>>::handle_frame_error(self, error, now);
             }
             fn handle_timeout(&mut self, now: $t) {
-                <$ty<$t2>>::handle_timeout(self, now);
+                <$ty<$($g2),+>>::handle_timeout(self, now);
             }
             fn handle_close(&mut self, (): (), now: $t) {
-                <$ty<$t2>>::handle_close(self, now);
+                <$ty<$($g2),+>>::handle_close(self, now);
             }
             fn poll_transmit(&mut self) -> Option<((), $crate::Transmit)> {
-                <$ty<$t2>>::poll_transmit(self).map(|t| ((), t))
+                <$ty<$($g2),+>>::poll_transmit(self).map(|t| ((), t))
             }
             fn poll_event(&mut self) -> Option<$event> {
-                <$ty<$t2>>::poll_event(self)
+                <$ty<$($g2),+>>::poll_event(self)
             }
             fn poll_timeout(&self) -> Option<$t> {
-                <$ty<$t2>>::poll_timeout(self)
+                <$ty<$($g2),+>>::poll_timeout(self)
             }
 
             $($rest)*
+        }
+    };
+    (
+        $(#[$attr:meta])*
+        impl<$t:ident: $bound:path> Session for $ty:ident<$t2:ident> {
+            $($rest:tt)*
+        }
+    ) => {
+        $crate::forward_session! {
+            $(#[$attr])*
+            impl<$t: $bound> Session for $ty<$t2> {
+                type Time = $t;
+                $($rest)*
+            }
         }
     };
 }

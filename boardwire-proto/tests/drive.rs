@@ -3,13 +3,13 @@
 //! line `slow` arms a 20 ms timeout that answers `tick`.
 
 use std::collections::VecDeque;
-use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use boardwire_proto::drive::{Activity, Closed, Ended, Limits};
 use boardwire_proto::framer::{LineFramer, LineRules};
 use boardwire_proto::{FrameError, Session, Transmit};
+use boardwire_vectors::port::ScriptedPort;
 
 /// LF-ended lines (a CR before the LF is dropped), at most 16 bytes.
 enum Lf {}
@@ -247,53 +247,9 @@ async fn tokio_driver_breaks_and_counts_bad_frames() {
     drop(peer);
 }
 
-/// A port whose reads come from a script and time out when it is empty.
-struct Port {
-    input: VecDeque<Vec<u8>>,
-    written: Vec<u8>,
-    eof: bool,
-}
-
-impl Read for Port {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match self.input.pop_front() {
-            Some(mut chunk) => {
-                let n = chunk.len().min(buf.len());
-                buf[..n].copy_from_slice(&chunk[..n]);
-                if n < chunk.len() {
-                    self.input.push_front(chunk.split_off(n));
-                }
-                Ok(n)
-            }
-            None if self.eof => Ok(0),
-            None => {
-                std::thread::sleep(Duration::from_millis(5));
-                Err(io::ErrorKind::TimedOut.into())
-            }
-        }
-    }
-}
-
-impl Write for Port {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.written.extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 #[test]
 fn blocking_driver_runs_the_same_session() {
-    let mut port = Port {
-        input: [&b"a\nsl"[..], b"ow\n"]
-            .iter()
-            .map(|c| c.to_vec())
-            .collect(),
-        written: Vec::new(),
-        eof: false,
-    };
+    let mut port = ScriptedPort::new([&b"a\nsl"[..], b"ow\n"]).quiet(Duration::from_millis(5));
     let mut session = Echo::default();
     let mut log = Vec::new();
     let mut idles = 0;
@@ -320,11 +276,7 @@ fn blocking_driver_runs_the_same_session() {
     assert_eq!(log[0], "Received(\"a\")");
 
     // End of file: the session is closed and the run says so.
-    let mut port = Port {
-        input: [b"q\n".to_vec()].into(),
-        written: Vec::new(),
-        eof: true,
-    };
+    let mut port = ScriptedPort::new([&b"q\n"[..]]).eof();
     let mut session = Echo::default();
     let mut events = Vec::new();
     let ended = boardwire_proto::drive::blocking::run(

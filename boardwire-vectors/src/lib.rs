@@ -4,6 +4,7 @@
 
 pub mod capture;
 pub mod counting;
+pub mod port;
 
 /// The recorded files, as the peers produced them (byte for byte).
 pub mod data {

@@ -17,20 +17,13 @@ fn main() {
     // The cap is mandatory: a peer that never ends a line costs 258 bytes.
     let mut input = FrameBuffer::new(Framer::new(256), [0u8; 258]);
     for chunk in stream {
-        let mut rest = *chunk;
-        while !rest.is_empty() {
-            let n = input.push(rest);
-            rest = &rest[n..];
-            while let Some(frame) = input.next_frame() {
-                match frame {
-                    Frame::Complete(line) => match decode::<ServerMessage>(line) {
-                        Ok(msg) => println!("{:<20} | {}", msg.to_string(), msg.describe()),
-                        Err(e) => println!("malformed: {e}"),
-                    },
-                    Frame::Overlong { len, max } => println!("skipped {len} > {max} bytes"),
-                }
-            }
-        }
+        input.feed(chunk, |frame| match frame {
+            Frame::Complete(line) => match decode::<ServerMessage>(line) {
+                Ok(msg) => println!("{:<20} | {}", msg.to_string(), msg.describe()),
+                Err(e) => println!("malformed: {e}"),
+            },
+            Frame::Overlong { len, max } => println!("skipped {len} > {max} bytes"),
+        });
     }
     // Encoding cannot fail: the value was validated when it was made.
     let resign = ClientMessage::Special(SpecialMove::Toryo);

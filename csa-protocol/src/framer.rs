@@ -132,17 +132,7 @@ mod tests {
 
     fn push(lb: &mut LineInput, bytes: &[u8], mut f: impl FnMut(Frame<'_>)) {
         let mut input = lb.take();
-        let mut rest = bytes;
-        loop {
-            let n = input.push(rest);
-            rest = &rest[n..];
-            while let Some(frame) = input.next_frame() {
-                f(frame);
-            }
-            if rest.is_empty() {
-                break;
-            }
-        }
+        input.feed(bytes, &mut f);
         lb.put(input);
     }
 

@@ -39,23 +39,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Cut the stream in uneven reads, as a socket delivers it.
     let mut input = FrameBuffer::new(Framer::default(), [0u8; 128]);
     for chunk in stream.chunks(7) {
-        let mut rest = chunk;
-        while !rest.is_empty() {
-            let n = input.push(rest);
-            rest = &rest[n..];
-            while let Some(frame) = input.next_frame() {
-                match frame {
-                    Frame::Complete(bytes) => match decode::<Message>(bytes) {
-                        Ok(Message::Unrecognised(u)) => {
-                            println!("unrecognised: {}", Message::Unrecognised(u).describe());
-                        }
-                        Ok(msg) => println!("decoded: {}", msg.describe()),
-                        Err(e) => report(&e),
-                    },
-                    Frame::Overlong { len, max } => println!("over-long: {len} > {max}"),
+        input.feed(chunk, |frame| match frame {
+            Frame::Complete(bytes) => match decode::<Message>(bytes) {
+                Ok(Message::Unrecognised(u)) => {
+                    println!("unrecognised: {}", Message::Unrecognised(u).describe());
                 }
-            }
-        }
+                Ok(msg) => println!("decoded: {}", msg.describe()),
+                Err(e) => report(&e),
+            },
+            Frame::Overlong { len, max } => println!("over-long: {len} > {max}"),
+        });
     }
     Ok(())
 }

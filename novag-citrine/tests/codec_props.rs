@@ -15,18 +15,11 @@ fn square() -> impl Strategy<Value = Square> {
 }
 
 fn role() -> impl Strategy<Value = PieceKind> {
-    prop_oneof![
-        Just(PieceKind::Pawn),
-        Just(PieceKind::Knight),
-        Just(PieceKind::Bishop),
-        Just(PieceKind::Rook),
-        Just(PieceKind::Queen),
-        Just(PieceKind::King)
-    ]
+    prop::sample::select(PieceKind::ALL.to_vec())
 }
 
 fn color() -> impl Strategy<Value = Color> {
-    prop_oneof![Just(Color::White), Just(Color::Black)]
+    prop::sample::select(Color::ALL.to_vec())
 }
 
 fn promotion() -> impl Strategy<Value = Promotion> {

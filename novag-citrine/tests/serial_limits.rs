@@ -3,41 +3,13 @@
 //! lines it cannot have meant, and a caller that floods the driver.
 #![cfg(feature = "serial")]
 
-use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
 use std::time::Instant;
 
+use boardwire_vectors::port::ScriptedPort;
 use novag_citrine::message::Command;
 use novag_citrine::serial::{self, Activity, Config, SerialError};
 use novag_citrine::session::{Driver, DriverConfig};
-
-/// A port that answers every read with `line` (or times out when `line` is
-/// empty) and swallows writes.
-struct Port {
-    line: &'static [u8],
-    written: Vec<u8>,
-}
-
-impl Read for Port {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.line.is_empty() {
-            return Err(io::ErrorKind::TimedOut.into());
-        }
-        let n = self.line.len().min(buf.len());
-        buf[..n].copy_from_slice(&self.line[..n]);
-        Ok(n)
-    }
-}
-
-impl Write for Port {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.written.extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
 
 #[test]
 fn consecutive_unrecognised_and_malformed_lines_stop_the_driver() {
@@ -45,10 +17,7 @@ fn consecutive_unrecognised_and_malformed_lines_stop_the_driver() {
         (&b"Hello\r\n"[..], "unrecognised"),
         (b"M 0 e2-e4\r\n", "malformed"),
     ] {
-        let mut port = Port {
-            line,
-            written: Vec::new(),
-        };
+        let mut port = ScriptedPort::repeating(line);
         let mut config = Config::new(DriverConfig::default());
         config.limits.driver.max_bad_frames = 5;
         let mut seen = 0;
@@ -72,10 +41,7 @@ fn consecutive_unrecognised_and_malformed_lines_stop_the_driver() {
 
 #[test]
 fn a_queue_past_the_limit_stops_the_driver() {
-    let mut port = Port {
-        line: b"",
-        written: Vec::new(),
-    };
+    let mut port = ScriptedPort::default();
     let mut config = Config::new(DriverConfig::default());
     config.limits.max_queued_commands = 8;
     let err = serial::run(

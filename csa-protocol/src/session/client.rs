@@ -887,31 +887,21 @@ impl<I: Timestamp> Client<I> {
     /// skipped.
     pub fn handle_input(&mut self, bytes: &[u8], now: I) {
         let mut input = self.lines.take();
-        let mut rest = bytes;
-        loop {
-            let n = input.push(rest);
-            rest = &rest[n..];
-            while let Some(frame) = input.next_frame() {
-                match frame {
-                    Frame::Complete(line) => match decode::<ServerMessage>(line) {
-                        Ok(msg) => self.handle_message(&msg, now),
-                        Err(e) => {
-                            // A complete line: the server is alive.
-                            self.heard = now;
-                            if self.reader.in_block() {
-                                // The block cannot be completed: drop it.
-                                self.reader = GameSummaryReader::new();
-                            }
-                            self.events.push_back(Event::Malformed(e));
-                        }
-                    },
-                    Frame::Overlong { len, .. } => self.events.push_back(Event::Overlong { len }),
+        input.feed(bytes, |frame| match frame {
+            Frame::Complete(line) => match decode::<ServerMessage>(line) {
+                Ok(msg) => self.handle_message(&msg, now),
+                Err(e) => {
+                    // A complete line: the server is alive.
+                    self.heard = now;
+                    if self.reader.in_block() {
+                        // The block cannot be completed: drop it.
+                        self.reader = GameSummaryReader::new();
+                    }
+                    self.events.push_back(Event::Malformed(e));
                 }
-            }
-            if rest.is_empty() {
-                break;
-            }
-        }
+            },
+            Frame::Overlong { len, .. } => self.events.push_back(Event::Overlong { len }),
+        });
         self.lines.put(input);
     }
 

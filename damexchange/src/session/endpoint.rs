@@ -61,27 +61,19 @@ impl<R: Role, T: Timestamp> Endpoint<R, T> {
     /// [`FrameBuffer`](crate::framer::FrameBuffer) and decoded with the
     /// config's leniency; a bad frame is reported as [`Event::Malformed`]
     /// and the next one still decodes.
-    pub fn handle_input(&mut self, mut bytes: &[u8], now: T) {
+    pub fn handle_input(&mut self, bytes: &[u8], now: T) {
         let Some(mut input) = self.core.input.take() else {
             return;
         };
-        while !bytes.is_empty() {
-            let n = input.push(bytes);
-            bytes = &bytes[n..];
-            while let Some(frame) = input.next_frame() {
-                match frame {
-                    Frame::Complete(frame) => {
-                        match decode_with::<Message>(frame, &self.core.leniency) {
-                            Ok(msg) => self.one_message(&msg, now),
-                            Err(e) => self.one_frame_error(&FrameError::Malformed(e)),
-                        }
-                    }
-                    Frame::Overlong { len, max } => {
-                        self.one_frame_error(&FrameError::Overlong { len, max });
-                    }
-                }
+        input.feed(bytes, |frame| match frame {
+            Frame::Complete(frame) => match decode_with::<Message>(frame, &self.core.leniency) {
+                Ok(msg) => self.one_message(&msg, now),
+                Err(e) => self.one_frame_error(&FrameError::Malformed(e)),
+            },
+            Frame::Overlong { len, max } => {
+                self.one_frame_error(&FrameError::Overlong { len, max })
             }
-        }
+        });
         self.core.input = Some(input);
         self.core.mark_turn(now);
     }
@@ -287,69 +279,34 @@ impl<R: Role, T: Timestamp> Endpoint<R, T> {
     }
 }
 
-/// The family's session contract ([`Session`](super::Session)): one peer
-/// (`Conn = ()`); every method forwards to the inherent one of the same
-/// name.
-impl<R: Role, T: Timestamp> super::Session for Endpoint<R, T> {
-    type Conn = ();
-    type Time = T;
-    type Incoming<'a> = Message<'a>;
-    type Outgoing<'a> = Message<'a>;
-    type Event = Event;
-    type DecodeError = crate::error::DecodeError;
-    type Framer = crate::framer::Framer;
+boardwire_proto::forward_session! {
+    /// The family's session contract ([`Session`](super::Session)): one peer
+    /// (`Conn = ()`); the inputs and polls forward to the inherent methods
+    /// of the same name.
+    impl<R: Role, T: Timestamp> Session for Endpoint<R, T> {
+        type Time = T;
+        type Incoming<'a> = Message<'a>;
+        type Outgoing<'a> = Message<'a>;
+        type Event = Event;
+        type DecodeError = crate::error::DecodeError;
+        type Framer = crate::framer::Framer;
 
-    fn handle_input(&mut self, (): (), bytes: &[u8], now: T) {
-        Endpoint::handle_input(self, bytes, now);
-    }
+        fn decode_incoming<'a>(
+            &self,
+            frame: &'a [u8],
+        ) -> Result<Message<'a>, crate::error::DecodeError> {
+            crate::decode::decode_with(frame, &self.core.leniency)
+        }
 
-    fn handle_message(&mut self, (): (), msg: &Message<'_>, now: T) {
-        Endpoint::handle_message(self, msg, now);
-    }
+        fn decode_outgoing<'a>(
+            &self,
+            frame: &'a [u8],
+        ) -> Result<Message<'a>, crate::error::DecodeError> {
+            crate::decode::decode(frame)
+        }
 
-    fn handle_frame_error(&mut self, (): (), error: &FrameError, now: T) {
-        Endpoint::handle_frame_error(self, error, now);
-    }
-
-    fn handle_timeout(&mut self, now: T) {
-        Endpoint::handle_timeout(self, now);
-    }
-
-    fn handle_close(&mut self, (): (), now: T) {
-        Endpoint::handle_close(self, now);
-    }
-
-    fn poll_transmit(&mut self) -> Option<((), Transmit)> {
-        Endpoint::poll_transmit(self).map(|t| ((), t))
-    }
-
-    fn poll_event(&mut self) -> Option<Event> {
-        Endpoint::poll_event(self)
-    }
-
-    fn poll_timeout(&self) -> Option<T> {
-        Endpoint::poll_timeout(self)
-    }
-
-    fn max_frame_len(&self) -> usize {
-        crate::framer::DEFAULT_MAX_LEN
-    }
-
-    fn decode_incoming<'a>(
-        &self,
-        frame: &'a [u8],
-    ) -> Result<Message<'a>, crate::error::DecodeError> {
-        crate::decode::decode_with(frame, &self.core.leniency)
-    }
-
-    fn decode_outgoing<'a>(
-        &self,
-        frame: &'a [u8],
-    ) -> Result<Message<'a>, crate::error::DecodeError> {
-        crate::decode::decode(frame)
-    }
-
-    fn is_unrecognised(msg: &Message<'_>) -> bool {
-        matches!(msg, Message::Unrecognised(_))
+        fn is_unrecognised(msg: &Message<'_>) -> bool {
+            matches!(msg, Message::Unrecognised(_))
+        }
     }
 }

@@ -413,29 +413,21 @@ impl<T: Timestamp> Device<T> {
         let Some(mut input) = self.input.take() else {
             return;
         };
-        let mut rest = bytes;
-        loop {
-            let n = input.push(rest);
-            rest = &rest[n..];
-            while let Some(frame) = input.next_frame() {
-                self.commands += 1;
-                match frame {
-                    Frame::Complete(line) => match decode::<Command<'_>>(line) {
-                        Ok(cmd) => self.on_command(cmd),
-                        Err(e) => self
-                            .events
-                            .push_back(Event::Malformed(FrameError::Malformed(e))),
-                    },
-                    Frame::Overlong { len, max } => {
-                        self.events
-                            .push_back(Event::Malformed(FrameError::Overlong { len, max }));
-                    }
+        input.feed(bytes, |frame| {
+            self.commands += 1;
+            match frame {
+                Frame::Complete(line) => match decode::<Command<'_>>(line) {
+                    Ok(cmd) => self.on_command(cmd),
+                    Err(e) => self
+                        .events
+                        .push_back(Event::Malformed(FrameError::Malformed(e))),
+                },
+                Frame::Overlong { len, max } => {
+                    self.events
+                        .push_back(Event::Malformed(FrameError::Overlong { len, max }));
                 }
             }
-            if rest.is_empty() {
-                break;
-            }
-        }
+        });
         self.input = Some(input);
     }
 
@@ -881,9 +873,6 @@ boardwire_proto::forward_session! {
         type DecodeError = crate::error::DecodeError;
         type Framer = Framer;
 
-        fn max_frame_len(&self) -> usize {
-            crate::framer::DEFAULT_MAX_LEN
-        }
         fn decode_incoming<'a>(
             &self,
             frame: &'a [u8],

@@ -847,27 +847,13 @@ impl<T: Timestamp> Driver<T> {
         let Some(mut input) = self.input.take() else {
             return;
         };
-        let mut rest = bytes;
-        loop {
-            let n = input.push(rest);
-            rest = &rest[n..];
-            while let Some(frame) = input.next_frame() {
-                match frame {
-                    Frame::Complete(line) => {
-                        match decode_with::<Reply<'_>>(line, &self.config.leniency) {
-                            Ok(reply) => self.on_reply(&reply),
-                            Err(e) => self.on_frame_error(FrameError::Malformed(e)),
-                        }
-                    }
-                    Frame::Overlong { len, max } => {
-                        self.on_frame_error(FrameError::Overlong { len, max });
-                    }
-                }
-            }
-            if rest.is_empty() {
-                break;
-            }
-        }
+        input.feed(bytes, |frame| match frame {
+            Frame::Complete(line) => match decode_with::<Reply<'_>>(line, &self.config.leniency) {
+                Ok(reply) => self.on_reply(&reply),
+                Err(e) => self.on_frame_error(FrameError::Malformed(e)),
+            },
+            Frame::Overlong { len, max } => self.on_frame_error(FrameError::Overlong { len, max }),
+        });
         self.input = Some(input);
         self.check_silence();
     }

@@ -1,0 +1,160 @@
+//! Validated text of a wire field, written once for the family: a
+//! [`CheckedText`] is text that a [`TextRule`] accepted when the value was
+//! made, borrowed from the frame it was decoded from or owned.
+//!
+//! A protocol crate names its field type as an alias,
+//! `pub type Text<'a> = CheckedText<'a, TextLine>;`, and writes only the
+//! rule: the constructor, the accessors and `Display` are these.
+//!
+//! ```
+//! use boardwire_proto::text::{CheckedText, TextRule};
+//!
+//! /// Text without a space.
+//! #[derive(Debug)]
+//! pub struct NoSpace(());
+//! impl TextRule for NoSpace {
+//!     type Error = usize;
+//!     const MAX_LEN: usize = 8;
+//!     fn check(text: &str) -> Result<(), usize> {
+//!         match text.bytes().position(|b| b == b' ') {
+//!             Some(offset) => Err(offset),
+//!             None if text.len() > Self::MAX_LEN => Err(Self::MAX_LEN),
+//!             None => Ok(()),
+//!         }
+//!     }
+//! }
+//! pub type Word<'a> = CheckedText<'a, NoSpace>;
+//!
+//! assert_eq!(Word::new("two words").unwrap_err(), 3);
+//! let w = Word::new("one").unwrap();
+//! assert_eq!((w.as_str(), w.to_string()), ("one", "one".to_string()));
+//! let owned: Word<'static> = w.into_owned();
+//! assert_eq!(format!("{owned:?}"), r#""one""#);
+//! ```
+
+use alloc::borrow::Cow;
+use core::cmp::Ordering;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+use core::marker::PhantomData;
+
+/// What a field's text may hold: the one thing a protocol crate writes for
+/// a [`CheckedText`].
+///
+/// Give the rule type a private field (`pub struct Rule(());`): a value of
+/// it is then the proof, only the rule's own crate can make, that a text
+/// was checked ([`CheckedText::from_checked`]).
+pub trait TextRule {
+    /// Why a text breaks the rule (the crate's `ValueError`).
+    type Error;
+    /// The longest text, in bytes ([`usize::MAX`]: no bound of its own).
+    const MAX_LEN: usize;
+    /// Checks `text` against the rule.
+    ///
+    /// # Errors
+    /// What is wrong with `text`, as the crate reports it.
+    fn check(text: &str) -> Result<(), Self::Error>;
+    /// How `Debug` shows a valid text; by default as a string literal
+    /// (`"text"`).
+    ///
+    /// # Errors
+    /// The formatter's.
+    fn fmt_debug(text: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(text, f)
+    }
+}
+
+/// Text that rule `R` accepted when the value was made, borrowed (`'a`) or
+/// owned (`'static` after [`into_owned`](Self::into_owned)). `Display` is
+/// the text as it goes on the wire.
+pub struct CheckedText<'a, R> {
+    text: Cow<'a, str>,
+    rule: PhantomData<fn() -> R>,
+}
+
+impl<'a, R: TextRule> CheckedText<'a, R> {
+    /// The longest text, in bytes: `R::MAX_LEN`.
+    pub const MAX_LEN: usize = R::MAX_LEN;
+
+    /// Checks `text` against the rule.
+    ///
+    /// # Errors
+    /// The rule's error ([`TextRule::check`]).
+    pub fn new(text: impl Into<Cow<'a, str>>) -> Result<Self, R::Error> {
+        let text = text.into();
+        R::check(&text)?;
+        Ok(Self::wrap(text))
+    }
+
+    /// Text the rule's crate has already checked (its decoder): `_rule`, a
+    /// value only that crate can make, vouches for it.
+    pub fn from_checked(text: impl Into<Cow<'a, str>>, _rule: R) -> Self {
+        Self::wrap(text.into())
+    }
+
+    const fn wrap(text: Cow<'a, str>) -> Self {
+        CheckedText {
+            text,
+            rule: PhantomData,
+        }
+    }
+
+    /// The text.
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The same value, owning its text (`'static`).
+    pub fn into_owned(self) -> CheckedText<'static, R> {
+        CheckedText::wrap(Cow::Owned(self.text.into_owned()))
+    }
+}
+
+impl<R: TextRule> fmt::Display for CheckedText<'_, R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl<R: TextRule> fmt::Debug for CheckedText<'_, R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        R::fmt_debug(self.as_str(), f)
+    }
+}
+
+// By hand, not derived: a derive would ask `R` for the trait as well.
+impl<R> Clone for CheckedText<'_, R> {
+    fn clone(&self) -> Self {
+        CheckedText {
+            text: self.text.clone(),
+            rule: PhantomData,
+        }
+    }
+}
+
+impl<R> PartialEq for CheckedText<'_, R> {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+    }
+}
+
+impl<R> Eq for CheckedText<'_, R> {}
+
+impl<R> PartialOrd for CheckedText<'_, R> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<R> Ord for CheckedText<'_, R> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.text.cmp(&other.text)
+    }
+}
+
+impl<R> Hash for CheckedText<'_, R> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.text.hash(state);
+    }
+}
