@@ -37,20 +37,23 @@ use std::time::{Duration, Instant as StdInstant};
 use crate::engine_args::EngineArgs;
 use board_core::draughts::{Color, Position};
 use board_core::player::Player;
-use boardwire_engines::dxp_bridge::{Answer, BridgePlan, DxpGame, HubBridge, Mover, Report};
+use boardwire_engines::dxp_bridge::{Answer, BridgePlan, HubBridge, Mover, Report};
 use clap::{Subcommand, ValueEnum};
-use damexchange::framer::{Frame, FrameBuffer, Framer};
-use damexchange::net::{self, Activity, Closed, Ended, Limits, Served};
+use damexchange::net::{self, Activity, Limits, Served};
+use damexchange::play::{self, FollowerRun, InitiatorRun, Note, printable};
 use damexchange::session::{
-    Event, Follower, FollowerConfig, GameEnded, GameOffer, Initiator, InitiatorConfig, Match,
-    MatchPlan, MatchStep, MatchStop, Outcome, Score, Session,
+    Endpoint, Event, Follower, FollowerConfig, GameOffer, InitiatorConfig, MatchPlan, Role, Score,
 };
-use damexchange::{GameEndReason, Leniency, Message, Name, StartPosition, decode_with};
+use damexchange::stream::StreamDecoder;
+use damexchange::{Leniency, Message, Name, StartPosition, decode_with};
 
 use crate::Failure;
 use crate::batch::json_string;
 use crate::transcript::{Sink, Transcript, show};
 use boardwire_vectors::capture::{self, Escapes, Payload};
+
+pub(crate) use boardwire_engines::dxp_bridge::no_answers;
+pub(crate) use damexchange::play::{FollowStats, InitiatorReport, result_text};
 
 /// `boardwire dxp ...`
 #[derive(Debug, Subcommand)]
@@ -347,53 +350,12 @@ fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
 // ------------------------------------------------------------- transcript
 
 /// One decoded message as a transcript line: its wire text (no NUL), then
-/// its reading (the library's `Display`, control bytes as `\xNN`).
+/// its reading (the library's `describe()`, control bytes as `\xNN`).
 fn message_line(m: &Message<'_>) -> (usize, String) {
     let wire = m.encoded();
-    (
-        wire.as_bytes().len() + 1,
-        format!(
-            "{}  ({})",
-            show(wire.as_bytes()),
-            printable(&m.describe().to_string())
-        ),
-    )
-}
-
-/// `text` with control bytes (and DEL) as `\xNN`: what a peer sent (CHAT
-/// text, names in notes) never reaches stdout raw. The session and the
-/// peer still get the text byte for byte; only the transcript escapes it.
-pub(crate) fn printable(text: &str) -> String {
-    let mut s = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_control() {
-            s.push_str(&format!("\\x{:02x}", u32::from(c)));
-        } else {
-            s.push(c);
-        }
-    }
-    s
-}
-
-/// How a game ended, in colours: `white wins`, `draw`, `no result`.
-pub(crate) fn result_text(e: &GameEnded) -> String {
-    match (e.outcome, e.winner()) {
-        (_, Some(c)) => format!("{c} wins"),
-        (Outcome::Drawn, None) => "draw".into(),
-        _ => "no result".into(),
-    }
-}
-
-/// An event as a transcript note (the library's `Display`, control bytes
-/// escaped); `before` is the position before a received move, to write it
-/// in PDN.
-fn describe(e: &Event, before: Option<&Position>) -> String {
-    match (e, before) {
-        (Event::MoveReceived { mv, time }, Some(p)) => {
-            format!("opponent played {} ({time} s)", p.move_text(*mv))
-        }
-        _ => printable(&e.to_string()),
-    }
+    let reading = printable(&m.describe().to_string());
+    let line = format!("{}  ({reading})", show(wire.as_bytes()));
+    (wire.as_bytes().len() + 1, line)
 }
 
 /// Malformed and unrecognised frames of one connection in the transcript:
@@ -401,216 +363,112 @@ fn describe(e: &Event, before: Option<&Position>) -> String {
 /// noted when a valid frame comes or the connection ends), so a peer
 /// sending garbage cannot grow stdout beyond a few lines per connection.
 #[derive(Debug, Default)]
-pub(crate) struct BadLines {
+struct BadLines {
     seen: u64,
     hidden: u64,
 }
 
 impl BadLines {
     /// Bad frames shown per connection.
-    pub(crate) const SHOWN: u64 = 3;
+    const SHOWN: u64 = 3;
 
     fn frame(&mut self, t: &mut Transcript, line: &str) {
         self.seen += 1;
-        if self.seen <= Self::SHOWN {
-            t.received(0, line);
-            if self.seen == Self::SHOWN {
-                t.note("further malformed or unrecognised frames are counted, not shown");
-            }
-        } else {
+        if self.seen > Self::SHOWN {
             self.hidden += 1;
+            return;
+        }
+        t.received(0, line);
+        if self.seen == Self::SHOWN {
+            t.note("further malformed or unrecognised frames are counted, not shown");
         }
     }
 
     fn flush(&mut self, t: &Transcript) {
         if self.hidden > 0 {
+            let n = std::mem::take(&mut self.hidden);
             t.note(&format!(
-                "{} more malformed or unrecognised frame(s), not shown",
-                self.hidden
+                "{n} more malformed or unrecognised frame(s), not shown"
             ));
-            self.hidden = 0;
         }
     }
 }
 
-/// The CHAT telling the peer that its MOVE was not played.
-fn rejection_chat(mv: &damexchange::wire::Move, reason: &dyn std::fmt::Display) -> String {
-    format!(
-        "error: MOVE {} rejected: {reason}",
-        Message::Move(*mv).encoded().as_str()
-    )
-}
-
-// ------------------------------------------------------- one connection
-
-/// The two sessions as the shared connection code drives them.
-trait Role:
-    DxpGame
-    + for<'m> Session<
-        Conn = (),
-        Time = StdInstant,
-        Event = Event,
-        Incoming<'m> = Message<'m>,
-        Outgoing<'m> = Message<'m>,
-    > + Sized
-{
-}
-impl Role for Initiator<StdInstant> {}
-impl Role for Follower<StdInstant> {}
-
-/// What the shared part leaves to the role.
-enum Step {
-    Done,
-    Close,
-    Idle,
-    Event(Event),
-}
-
-/// One connection, either role: its transcript, who moves, the bad frames
-/// shown, the problems seen. What both roles do alike is here, once: the
-/// transcript lines, the engine forwarding (`HubBridge`), our move, the
-/// answer to a rejected move.
-struct Side<Tr: BorrowMut<Transcript>> {
+/// One connection's transcript, either role: the frames and events as the
+/// driver reports them (shown before the run acts on them), then the
+/// run's notes (`damexchange::play`); bad frames bounded ([`BadLines`]).
+struct View<Tr: BorrowMut<Transcript>> {
     t: Tr,
-    mover: Mover,
     bad: BadLines,
-    problems: crate::transcript::Problems,
-    /// Stop a game at our first turn after this many plies.
-    max_plies: Option<usize>,
-    /// Engine failures go to stderr with this prefix (`follower#N: `);
-    /// `None`: not at all (the initiator's run ends with them).
+    /// Engine failures and warnings go to stderr with this prefix
+    /// (`follower#N: `); `None`: not at all.
     stderr: Option<String>,
-    engine_failed: Option<String>,
 }
 
-impl<Tr: BorrowMut<Transcript>> Side<Tr> {
-    fn new(t: Tr, mover: Mover, max_plies: Option<usize>, stderr: Option<String>) -> Self {
-        Side {
-            t,
-            mover,
-            bad: BadLines::default(),
-            problems: Default::default(),
-            max_plies,
-            stderr,
-            engine_failed: None,
-        }
+impl<Tr: BorrowMut<Transcript>> Drop for View<Tr> {
+    fn drop(&mut self) {
+        self.bad.flush(self.t.borrow());
+    }
+}
+
+impl<Tr: BorrowMut<Transcript>> View<Tr> {
+    fn new(t: Tr, stderr: Option<String>) -> Self {
+        let bad = BadLines::default();
+        View { t, bad, stderr }
     }
 
-    fn note(&self, text: &str) {
-        self.t.borrow().note(text);
-    }
-
-    /// Logs and handles what both roles handle alike.
-    fn common<S: Role>(
-        &mut self,
-        s: &mut S,
-        a: Activity<'_, '_, S, Answer>,
-        now: StdInstant,
-    ) -> Step {
+    fn show<R: Role>(&mut self, a: &Activity<'_, '_, Endpoint<R, StdInstant>, Answer>) {
+        let t = self.t.borrow_mut();
         match a {
             Activity::Sent {
                 message: Some(m), ..
             } => {
                 let (len, line) = message_line(m);
-                self.t.borrow_mut().sent(len, &line);
+                t.sent(len, &line);
             }
             Activity::Received { message, .. } => {
                 let (len, line) = message_line(message);
                 if matches!(message, Message::Unrecognised(_)) {
-                    self.bad.frame(self.t.borrow_mut(), &line);
+                    self.bad.frame(t, &line);
                 } else {
-                    self.bad.flush(self.t.borrow());
-                    self.t.borrow_mut().received(len, &line);
+                    self.bad.flush(t);
+                    t.received(len, &line);
                 }
             }
-            Activity::External(a) => {
-                let r = self.mover.answer(s, a, now);
-                if self.engine_report(s, r) {
-                    return Step::Close;
+            Activity::Event(Event::Malformed(err)) => {
+                self.bad
+                    .frame(t, &printable(&format!("(malformed: {err})")));
+            }
+            // The MOVE, CHAT and unrecognised lines show these; the run
+            // notes GameStarted and GameEnded with the game number.
+            Activity::Event(
+                Event::MoveReceived { .. }
+                | Event::Chat(_)
+                | Event::Unrecognised(_)
+                | Event::GameStarted(_)
+                | Event::GameEnded(_),
+            ) => {}
+            Activity::Event(e) => {
+                t.note(&printable(&e.to_string()));
+                if matches!(e, Event::Closing(_)) {
+                    self.bad.flush(t);
                 }
             }
-            Activity::Idle => return Step::Idle,
-            Activity::Event(e) => return self.event(s, e, now),
             _ => {}
         }
-        Step::Done
     }
 
-    fn event<S: Role>(&mut self, s: &mut S, e: Event, now: StdInstant) -> Step {
-        match &e {
-            Event::Malformed(err) => self.bad.frame(
-                self.t.borrow_mut(),
-                &printable(&format!("(malformed: {err})")),
-            ),
-            // The MOVE, CHAT and unrecognised lines show these; GameStarted
-            // and GameEnded are noted by the role with the game number.
-            Event::MoveReceived { .. }
-            | Event::Chat(_)
-            | Event::Unrecognised(_)
-            | Event::GameStarted(_)
-            | Event::GameEnded(_) => {}
-            Event::Closing(_) => {
-                self.note(&describe(&e, None));
-                self.bad.flush(self.t.borrow());
-            }
-            ev => self.note(&describe(ev, s.position())),
-        }
-        self.mover.event(&e);
-        match &e {
-            Event::MoveRejected { mv, reason } => {
-                self.problems.push(describe(&e, None));
-                // Tell the peer, end the game rather than hang.
-                let _ = s.send_chat(&rejection_chat(mv, reason), now);
-                let _ = s.end_game(GameEndReason::Unknown, now);
-            }
-            Event::Malformed(_)
-            | Event::Unexpected { .. }
-            | Event::Unrecognised(_)
-            | Event::PeerSilent { .. } => self.problems.push(describe(&e, None)),
-            _ => {}
-        }
-        Step::Event(e)
-    }
-
-    /// Idle: on our turn, stop at the ply limit, else the built-in player
-    /// or the engine moves (`Mover`). `true`: close the connection.
-    fn play<S: Role>(&mut self, s: &mut S, now: StdInstant) -> bool {
-        if !s.is_our_turn() {
-            return false;
-        }
-        let plies = s.moves().len();
-        if self.max_plies.is_some_and(|max| plies >= max) {
-            self.note(&format!(
-                "{plies} plies played: we stop the game (GAMEEND reason 0, no result)"
-            ));
-            let _ = s.end_game(GameEndReason::Unknown, now);
-            return false;
-        }
-        let r = self.mover.our_turn(s, now);
-        self.engine_report(s, r)
-    }
-
-    /// A bridge report as a transcript note. `true` when the connection
-    /// should close now (the engine failed and no game is left to resign).
-    fn engine_report<S: Role>(&mut self, s: &S, r: Option<Report>) -> bool {
-        let Some(r) = r else { return false };
-        self.note(&printable(&r.to_string()));
-        let warn = |r: &Report| {
-            if let Some(prefix) = &self.stderr {
+    fn notes(&mut self, notes: impl Iterator<Item = Note<Report>>) {
+        for n in notes {
+            self.t.borrow().note(&printable(&n.to_string()));
+            let warn = match &n {
+                Note::Source(r @ Report::Failed { .. }) => Some(r),
+                Note::Source(r @ Report::Started { unknown, .. }) if !unknown.is_empty() => Some(r),
+                _ => None,
+            };
+            if let (Some(r), Some(prefix)) = (warn, &self.stderr) {
                 eprintln!("{prefix}{r}");
             }
-        };
-        match &r {
-            Report::Failed { why, .. } => {
-                warn(&r);
-                self.engine_failed.get_or_insert_with(|| why.clone());
-                s.position().is_none()
-            }
-            Report::Started { unknown, .. } if !unknown.is_empty() => {
-                warn(&r);
-                false
-            }
-            _ => false,
         }
     }
 }
@@ -649,35 +507,26 @@ async fn serve(
     // With --engine: one engine per connection, started when it is
     // accepted (within --max-connections); it quits when the connection
     // ends.
-    net::serve_with(
-        listener,
-        config,
-        move |n, peer| {
-            let t = Transcript::new("dxp", format!("follower#{n}"), Sink::Stdout);
-            let (mover, answers) = match &engine {
-                None => {
-                    t.note(&format!("connection from {peer}"));
-                    let player = Player::new(seed ^ n.wrapping_mul(0x1000_0000_01B3));
-                    (Mover::Builtin(player), no_answers())
-                }
-                Some(engine) => {
-                    t.note(&format!("connection from {peer}; starting the engine"));
-                    let (bridge, answers) = HubBridge::spawn(engine.clone(), skipped_line_log(n));
-                    (Mover::Engine(bridge), answers)
-                }
-            };
-            let side = Side::new(t, mover, max_plies, Some(format!("follower#{n}: ")));
-            (answers, FollowerState::new(side, None).callback())
-        },
-        on_closed,
-    )
-    .await
-    .map_err(Failure::Output)
-}
-
-/// A channel without a sender: closed, no longer waited on.
-pub(crate) fn no_answers() -> tokio::sync::mpsc::Receiver<Answer> {
-    tokio::sync::mpsc::channel::<Answer>(1).1
+    let connection = move |n: u64, peer| {
+        let t = Transcript::new("dxp", format!("follower#{n}"), Sink::Stdout);
+        let (mover, answers) = match &engine {
+            None => {
+                t.note(&format!("connection from {peer}"));
+                let player = Player::new(seed ^ n.wrapping_mul(0x1000_0000_01B3));
+                (Mover::Builtin(player), no_answers())
+            }
+            Some(engine) => {
+                t.note(&format!("connection from {peer}; starting the engine"));
+                let (bridge, answers) = HubBridge::spawn(engine.clone(), skipped_line_log(n));
+                (Mover::Engine(bridge), answers)
+            }
+        };
+        let view = View::new(t, Some(format!("follower#{n}: ")));
+        (answers, follower(view, mover, max_plies, None))
+    };
+    net::serve_with(listener, config, connection, on_closed)
+        .await
+        .map_err(Failure::Output)
 }
 
 /// Engine lines that were skipped, on stderr (connection `n`; 0 for
@@ -690,109 +539,30 @@ fn skipped_line_log(n: u64) -> Box<dyn FnMut(boardwire_engines::usi_engine::Skip
     })
 }
 
-/// What one follower connection did.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct FollowStats {
-    /// Games started.
-    pub games: u32,
-    /// Games ended by a GAMEEND exchange.
-    pub ended: u32,
-    /// Games cut by the connection closing (unfinished).
-    pub unfinished: u32,
-    /// Rejected moves, malformed frames and unexpected messages, as noted.
-    pub problems: crate::transcript::Problems,
-}
-
-/// One follower connection: the shared part and its counts.
-struct FollowerState {
-    side: Side<Transcript>,
+/// One follower connection: `damexchange::play::FollowerRun` with `mover`,
+/// shown in `view`, its counts copied into `stats` after each activity.
+fn follower(
+    mut view: View<Transcript>,
+    mover: Mover,
+    max_plies: Option<usize>,
     stats: Option<Arc<Mutex<FollowStats>>>,
-    local: FollowStats,
-}
-
-impl Drop for FollowerState {
-    fn drop(&mut self) {
-        self.side.bad.flush(&self.side.t);
-    }
-}
-
-impl FollowerState {
-    fn new(side: Side<Transcript>, stats: Option<Arc<Mutex<FollowStats>>>) -> FollowerState {
-        FollowerState {
-            side,
-            stats,
-            local: FollowStats::default(),
-        }
-    }
-
-    fn callback(
-        mut self,
-    ) -> impl FnMut(
-        &mut Follower<StdInstant>,
-        Activity<'_, '_, Follower<StdInstant>, Answer>,
-    ) -> ControlFlow<()>
-    + Send
-    + 'static {
-        move |f, a| self.activity(f, a)
-    }
-
-    fn activity(
-        &mut self,
-        f: &mut Follower<StdInstant>,
-        a: Activity<'_, '_, Follower<StdInstant>, Answer>,
-    ) -> ControlFlow<()> {
-        let now = StdInstant::now();
-        let close = match self.side.common(f, a, now) {
-            Step::Done => false,
-            Step::Close => true,
-            Step::Idle => self.side.play(f, now),
-            Step::Event(e) => self.event(f, &e, now),
-        };
-        self.local.problems = self.side.problems.clone();
-        if let Some(s) = &self.stats
+) -> impl FnMut(
+    &mut Follower<StdInstant>,
+    Activity<'_, '_, Follower<StdInstant>, Answer>,
+) -> ControlFlow<()>
++ Send
++ 'static {
+    let mut run = FollowerRun::new(mover, max_plies);
+    move |f, a| {
+        view.show(&a);
+        let flow = run.handle(f, a, StdInstant::now());
+        view.notes(std::iter::from_fn(|| run.poll_note()));
+        if let Some(s) = &stats
             && let Ok(mut s) = s.lock()
         {
-            *s = self.local.clone();
+            *s = run.stats();
         }
-        if close {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    }
-
-    /// The follower's part of an event. `true`: close.
-    fn event(&mut self, f: &mut Follower<StdInstant>, e: &Event, now: StdInstant) -> bool {
-        let local = &mut self.local;
-        match e {
-            Event::GameStarted(_) => {
-                local.games += 1;
-                self.side
-                    .note(&format!("game {}: {}", local.games, describe(e, None)));
-            }
-            Event::GameEnded(g) => {
-                if g.closed {
-                    local.unfinished += 1;
-                    self.side.note(&format!(
-                        "game {} unfinished: {}",
-                        local.games,
-                        describe(e, None)
-                    ));
-                } else {
-                    local.ended += 1;
-                    self.side
-                        .note(&format!("game {}: {}", local.games, describe(e, None)));
-                }
-                // The engine is gone: no further games here.
-                return self.side.engine_failed.is_some();
-            }
-            Event::PeerSilent { awaiting } => {
-                let _ = f.send_chat(&format!("error: no {awaiting} in time; closing"), now);
-                return true;
-            }
-            _ => {}
-        }
-        false
+        flow
     }
 }
 
@@ -810,12 +580,13 @@ pub(crate) fn follower_callback(
 ) -> ControlFlow<()>
 + Send
 + 'static {
-    FollowerState::new(Side::new(t, Mover::Builtin(player), max_plies, None), stats).callback()
+    follower(View::new(t, None), Mover::Builtin(player), max_plies, stats)
 }
 
 // ---------------------------------------------------------------- connect
 
-/// How the initiator plays.
+/// How the initiator plays (`damexchange::play::InitiatorPlan`, and the
+/// built-in player's seed).
 pub(crate) struct InitiatorPlan {
     /// Games to play; colours alternate after the first.
     pub games: u32,
@@ -837,158 +608,6 @@ pub(crate) struct InitiatorPlan {
     pub chat: Option<String>,
 }
 
-/// What the initiator saw.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct InitiatorReport {
-    /// Games ended by a GAMEEND exchange.
-    pub games_done: u32,
-    /// Games we won, lost, drew, and ended without a result.
-    pub score: Score,
-    /// The last game's end.
-    pub last: Option<GameEnded>,
-    /// Take-backs done (ours or the follower's).
-    pub take_backs: u32,
-    /// Rejected moves, malformed frames, unexpected messages, refused games.
-    pub problems: crate::transcript::Problems,
-    /// The follower misbehaved (an illegal or malformed frame, an
-    /// unexpected message): the run fails.
-    pub misbehaved: bool,
-    /// The follower did not answer in time.
-    pub silent: bool,
-    /// Why the run stopped before all games were played.
-    pub stopped: Option<String>,
-    /// `--engine`: why the engine failed (we resigned).
-    pub engine_failed: Option<String>,
-}
-
-/// The initiator's connection: the shared part, the match (games,
-/// colours, refusals: `damexchange::session::Match`) and the report.
-struct InitiatorState<'a> {
-    side: Side<&'a mut Transcript>,
-    plan: &'a InitiatorPlan,
-    game: Match,
-    report: InitiatorReport,
-    take_back_pending: Option<usize>,
-    started: bool,
-}
-
-impl InitiatorState<'_> {
-    fn activity(
-        &mut self,
-        i: &mut Initiator<StdInstant>,
-        a: Activity<'_, '_, Initiator<StdInstant>, Answer>,
-    ) -> ControlFlow<()> {
-        let now = StdInstant::now();
-        let go = match self.side.common(i, a, now) {
-            Step::Done => true,
-            Step::Close => false,
-            Step::Idle if !self.started => self.start(i, now),
-            Step::Idle => self.idle(i, now),
-            Step::Event(e) => self.event(i, &e, now),
-        };
-        if go {
-            ControlFlow::Continue(())
-        } else {
-            ControlFlow::Break(())
-        }
-    }
-
-    /// The first `Idle`: CHAT, GAMEEND for a stale game, the first GAMEREQ.
-    fn start(&mut self, i: &mut Initiator<StdInstant>, now: StdInstant) -> bool {
-        self.started = true;
-        if let Some(text) = &self.plan.chat
-            && let Err(e) = i.send_chat(text, now)
-        {
-            self.side.problems.push(format!("CHAT: {e}"));
-            self.report.stopped = Some(format!("--chat: {e}"));
-            return false;
-        }
-        if self.plan.end_first {
-            self.side
-                .note("we end any game left open (GAMEEND before the first GAMEREQ)");
-            let _ = i.end_stale_game(now);
-        }
-        if self.game.start(i, now) == MatchStep::Over {
-            return self.over();
-        }
-        true
-    }
-
-    /// The match is over: why, if games are left.
-    fn over(&mut self) -> bool {
-        if let Some(why) = self.game.stopped() {
-            if matches!(why, MatchStop::Request(_)) {
-                self.side.problems.push(why.to_string());
-            }
-            self.report.stopped.get_or_insert_with(|| why.to_string());
-        }
-        false
-    }
-
-    fn idle(&mut self, i: &mut Initiator<StdInstant>, now: StdInstant) -> bool {
-        let plies = i.moves().len();
-        if i.is_our_turn() && self.take_back_pending == Some(plies) && plies >= 2 {
-            self.take_back_pending = None;
-            let (number, color) = i.move_number().expect("a game");
-            // Our previous move: one move number earlier, same colour.
-            self.side.note(&format!(
-                "we ask to take back our last move: back to move {}, {color} to move",
-                number - 1,
-            ));
-            if let Err(e) = i.request_take_back(number - 1, color, now) {
-                self.side.problems.push(format!("BACKREQ: {e}"));
-                self.report.stopped = Some(format!("BACKREQ: {e}"));
-                return false;
-            }
-            return true;
-        }
-        !self.side.play(i, now)
-    }
-
-    fn event(&mut self, i: &mut Initiator<StdInstant>, e: &Event, now: StdInstant) -> bool {
-        let n = self.game.game_number();
-        match e {
-            Event::GameStarted(_) => self.side.note(&format!("game {n}: {}", describe(e, None))),
-            Event::GameRefused { .. } => {
-                let note = describe(e, None);
-                self.side.note(&format!("game {n}: {note}"));
-                self.side.problems.push(note);
-            }
-            Event::TakenBack { .. } => self.report.take_backs += 1,
-            Event::GameEnded(g) if g.closed => {
-                // The follower closed the stream during the game: not a
-                // completed game; the run ends with the close.
-                self.side
-                    .note(&format!("game {n} unfinished: {}", describe(e, None)));
-                self.game.handle_event(i, e, now);
-                let _ = self.over();
-                return true;
-            }
-            Event::GameEnded(_) => {
-                self.side.note(&format!("game {n}: {}", describe(e, None)));
-                if self.report.misbehaved || self.side.engine_failed.is_some() {
-                    self.game.stop();
-                }
-            }
-            Event::PeerSilent { .. } => {
-                self.report.silent = true;
-                return false;
-            }
-            // Told and ended by the shared part; the run fails.
-            Event::MoveRejected { .. } => self.report.misbehaved = true,
-            Event::Malformed(_) | Event::Unexpected { .. } | Event::Unrecognised(_) => {
-                self.report.misbehaved = true;
-                let _ = i.end_game(GameEndReason::Unknown, now);
-            }
-            _ => {}
-        }
-        match self.game.handle_event(i, e, now) {
-            MatchStep::Continue => true,
-            MatchStep::Over => self.over(),
-        }
-    }
-}
-
 /// Plays `plan.games` games as the initiator against `address` with
 /// the built-in player, logging to `t`.
 pub(crate) async fn initiate(
@@ -1002,27 +621,24 @@ pub(crate) async fn initiate(
 }
 
 /// [`initiate`] with a Hub engine (`engine`) or the built-in player, over
-/// `damexchange::net::run_with`. The engine is started (its start-up done)
-/// before the connection is opened; one that does not start is an `Err`.
+/// `damexchange::net::run_with` and `damexchange::play::InitiatorRun`. The
+/// engine is started (its start-up done) before the connection is opened;
+/// one that does not start is an `Err`.
 pub(crate) async fn initiate_with(
     address: &str,
-    mut session: InitiatorConfig,
+    session: InitiatorConfig,
     request: GameOffer,
     plan: &InitiatorPlan,
     engine: Option<BridgePlan>,
     t: &mut Transcript,
 ) -> Result<InitiatorReport, String> {
-    session.reply_timeout = Some(plan.timeout);
     let (mover, answers) = match engine {
         None => (Mover::Builtin(Player::new(plan.seed)), no_answers()),
         Some(p) => {
-            let (bridge, mut answers) = HubBridge::spawn(p, skipped_line_log(0));
             // The start-up is bounded by the engine driver (--engine-timeout).
-            let r = match answers.recv().await {
-                Some(Answer::Started { name, unknown }) => Report::Started { name, unknown },
-                Some(Answer::Failed(why)) => return Err(format!("engine: {why}")),
-                _ => return Err("engine: the engine task ended".into()),
-            };
+            let (bridge, answers, r) = HubBridge::start(p, skipped_line_log(0))
+                .await
+                .map_err(|why| format!("engine: {why}"))?;
             if let Report::Started { unknown, .. } = &r
                 && !unknown.is_empty()
             {
@@ -1032,12 +648,13 @@ pub(crate) async fn initiate_with(
             (Mover::Engine(bridge), answers)
         }
     };
-    let mut config = net::Config::new(session);
-    // The GAMEACC wait is the reply timeout's; the handshake bound no shorter.
-    config.limits.handshake_timeout = config
-        .limits
-        .handshake_timeout
-        .max(plan.timeout + Duration::from_secs(1));
+    let mut games = play::InitiatorPlan::new(MatchPlan::new(plan.games, request));
+    games.max_plies = Some(plan.max_plies);
+    games.reply_timeout = plan.timeout;
+    games.take_back_at = plan.take_back_at;
+    games.end_first = plan.end_first;
+    games.chat = plan.chat.clone();
+    let config = games.configure(session);
     // No connection at all is bad input (exit 2), as for `csa connect`.
     let stream = net::dial(address, &config.limits)
         .await
@@ -1045,49 +662,20 @@ pub(crate) async fn initiate_with(
     if let Ok(peer) = stream.peer_addr() {
         t.note(&format!("connected to {peer}"));
     }
-    let mut state = InitiatorState {
-        side: Side::new(t, mover, Some(plan.max_plies), None),
-        plan,
-        game: Match::new(MatchPlan::new(plan.games, request)),
-        report: InitiatorReport::default(),
-        take_back_pending: plan.take_back_at,
-        started: false,
-    };
-    let ended = net::run_with(stream, config, answers, |i, a| state.activity(i, a))
-        .await
-        .map_err(|e| e.to_string())?;
-    let InitiatorState {
-        side, game, report, ..
-    } = &mut state;
-    side.bad.flush(side.t);
-    report.games_done = game.games_done();
-    report.score = game.score();
-    report.last = game.last().cloned();
-    report.problems = side.problems.clone();
-    report.engine_failed = side.engine_failed.clone();
-    if report.silent {
-        return Err(format!(
-            "no answer from the follower for {} s",
-            plan.timeout.as_secs()
-        ));
-    }
-    if report.misbehaved {
-        return Err(format!(
-            "the follower misbehaved: {}",
-            report.problems.first().unwrap_or("?")
-        ));
-    }
-    match ended {
-        Ended::Closed(Closed::ByPeer) => {
-            side.note("connection closed by the follower");
-            if report.stopped.is_none() && report.games_done < plan.games {
-                report.stopped = Some("the follower closed the connection".into());
-            }
-        }
-        Ended::Break(()) => {}
-        Ended::Closed(c) => return Err(format!("connection closed: {c}")),
-    }
-    Ok(state.report)
+    let mut run = InitiatorRun::new(games, mover);
+    let mut view = View::new(t, None);
+    let ended = net::run_with(stream, config, answers, |i, a| {
+        view.show(&a);
+        let flow = run.handle(i, a, StdInstant::now());
+        view.notes(std::iter::from_fn(|| run.poll_note()));
+        flow
+    })
+    .await
+    .map_err(|e| e.to_string())?;
+    view.bad.flush(view.t);
+    let report = run.finish(ended).map_err(|e| e.to_string());
+    view.notes(std::iter::from_fn(|| run.poll_note()));
+    report
 }
 
 async fn connect(
@@ -1125,7 +713,7 @@ async fn connect(
         report.games_done
     )
     .map_err(Failure::Output)?;
-    if let Some(why) = report.engine_failed {
+    if let Some(why) = report.source_failed {
         return Err(Failure::Failed(format!(
             "error: engine: {why} (we resigned)"
         )));
@@ -1199,7 +787,7 @@ fn decode(
             r => r,
         };
         let text = match (&result, json) {
-            (Ok(m), false) => text_of(m),
+            (Ok(m), false) => m.describe().to_string(),
             (Ok(m), true) => json_of(offset, m),
             (Err(e), false) => format!("error: {e}"),
             (Err(e), true) => format!("{{\"offset\":{offset},\"error\":{}}}", json_string(e)),
@@ -1223,10 +811,12 @@ fn decode(
     };
     match format {
         DxpFormat::Raw | DxpFormat::Auto => {
-            let mut framer = Frames::new(leniency);
-            framer.feed(&data, |o, r| emit((o, None), r, out))?;
-            if let Some((o, e)) = framer.finish() {
-                emit((o, None), Err(e), out)?;
+            let mut framer = StreamDecoder::new(leniency);
+            framer.feed(&data, |o, r| {
+                emit((o, None), r.map_err(|e| e.to_string()), out)
+            })?;
+            if let Some(e) = framer.finish() {
+                emit((e.offset, None), Err(e.to_string()), out)?;
             }
         }
         DxpFormat::Lines => {
@@ -1244,7 +834,7 @@ fn decode(
         }
         DxpFormat::Capture => {
             // One framer per direction: a frame may span recv() chunks.
-            let mut streams: Vec<(String, Frames)> = Vec::new();
+            let mut streams: Vec<(String, StreamDecoder)> = Vec::new();
             let text = String::from_utf8_lossy(&data);
             let mut last_secs = 0.0;
             for (i, line) in text.lines().enumerate() {
@@ -1258,8 +848,8 @@ fn decode(
                 };
                 if new {
                     for (who, mut framer) in streams.drain(..) {
-                        if let Some((o, e)) = framer.finish() {
-                            emit((o, Some((n - 1, &who))), Err(e), out)?;
+                        if let Some(e) = framer.finish() {
+                            emit((e.offset, Some((n - 1, &who))), Err(e.to_string()), out)?;
                         }
                     }
                 }
@@ -1276,19 +866,20 @@ fn decode(
                 let k = match streams.iter().position(|(w, _)| w == record.who) {
                     Some(k) => k,
                     None => {
-                        streams.push((record.who.to_string(), Frames::new(leniency)));
+                        streams.push((record.who.to_string(), StreamDecoder::new(leniency)));
                         streams.len() - 1
                     }
                 };
                 let framer = &mut streams[k].1;
                 match &record.payload {
                     Payload::Bytes(bytes) => {
-                        framer.feed(bytes, |o, r| emit(at(o), r, out))?;
+                        framer
+                            .feed(bytes, |o, r| emit(at(o), r.map_err(|e| e.to_string()), out))?;
                     }
                     Payload::Eof(why) => {
                         let (_, mut framer) = streams.remove(k);
-                        if let Some((o, e)) = framer.finish() {
-                            emit(at(o), Err(e), out)?;
+                        if let Some(e) = framer.finish() {
+                            emit(at(e.offset), Err(e.to_string()), out)?;
                         }
                         let note = match why.as_str() {
                             "" => "end of stream".to_string(),
@@ -1313,9 +904,9 @@ fn decode(
                 }
             }
             for (who, mut framer) in streams {
-                if let Some((o, e)) = framer.finish() {
+                if let Some(e) = framer.finish() {
                     let n = text.lines().count();
-                    emit((o, Some((n, &who))), Err(e), out)?;
+                    emit((e.offset, Some((n, &who))), Err(e.to_string()), out)?;
                 }
             }
         }
@@ -1324,88 +915,6 @@ fn decode(
         return Err(Failure::Input(format!("{bad} malformed message(s)")));
     }
     Ok(())
-}
-
-/// One direction of a decoded file: the library's [`FrameBuffer`], and the
-/// bytes given to it (for the stream offsets of the messages).
-struct Frames {
-    input: FrameBuffer<Framer, Box<[u8]>>,
-    taken: u64,
-    leniency: Leniency,
-}
-
-impl Frames {
-    fn new(leniency: Leniency) -> Frames {
-        let input = FrameBuffer::with_capacity(Framer::default(), 1 << 16);
-        Frames {
-            input,
-            taken: 0,
-            leniency,
-        }
-    }
-
-    /// The stream offset of the first byte not yet framed.
-    fn position(&self) -> u64 {
-        self.taken - self.input.buffered().len() as u64
-    }
-
-    /// Feeds `bytes`, calling `each(stream offset, message or error)` for
-    /// every complete frame.
-    fn feed(
-        &mut self,
-        mut bytes: &[u8],
-        mut each: impl FnMut(u64, Result<Message<'_>, String>) -> Result<(), Failure>,
-    ) -> Result<(), Failure> {
-        while !bytes.is_empty() {
-            let n = self.input.push(bytes);
-            (bytes, self.taken) = (&bytes[n..], self.taken + n as u64);
-            // The frame (copied: the offset needs the buffer) and its length
-            // on the wire, its NUL counted.
-            while let Some(frame) = self.input.next_frame() {
-                let (frame, len) = match frame {
-                    Frame::Complete(f) => (Some(f.to_vec()), f.len() + 1),
-                    Frame::Overlong { len, .. } => (None, len),
-                };
-                let at = self.position() - len as u64;
-                each(
-                    at,
-                    match &frame {
-                        Some(f) => {
-                            decode_with::<Message>(f, &self.leniency).map_err(|e| e.to_string())
-                        }
-                        None => Err(format!(
-                            "longer than {} bytes, skipped up to the next NUL",
-                            damexchange::MAX_MESSAGE_LEN
-                        )),
-                    }
-                    .map_err(|e| format!("frame at stream offset {at}: {e}")),
-                )?;
-            }
-        }
-        Ok(())
-    }
-
-    /// At the end of the stream: an unterminated last frame, if any.
-    fn finish(&mut self) -> Option<(u64, String)> {
-        let len = self.input.buffered().len();
-        if len == 0 || self.input.framer().is_discarding() {
-            return None;
-        }
-        let at = self.position();
-        self.input.clear();
-        Some((
-            at,
-            format!(
-                "frame at stream offset {at}: stream ended after {len} bytes without the terminating NUL"
-            ),
-        ))
-    }
-}
-
-/// A message in words (`dxp decode` and the transcript's readings): the
-/// library's `Display`.
-fn text_of(m: &Message<'_>) -> String {
-    m.describe().to_string()
 }
 
 fn json_of(offset: u64, m: &Message<'_>) -> String {

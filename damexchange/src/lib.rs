@@ -13,6 +13,8 @@
 //! | [`framer`] | [`Framer`] over a caller-owned buffer, [`framer::Status`] |
 //! | [`convert`] | wire ⇄ `board-core` draughts moves, colours, positions |
 //! | [`session`] | the sans-IO [`Initiator`](session::Initiator) and [`Follower`](session::Follower) |
+//! | `play` | feature `std`: games on one connection over the drivers' callback, either role (move source, ply limit, rejected moves, the initiator's match and report) |
+//! | [`stream`] | a recorded byte stream decoded message by message, with stream offsets |
 //! | `codec` | feature `tokio`: `DxpCodec` for `tokio_util::codec::Framed` |
 //! | `net` | feature `tokio`: `net::serve` (follower) and `net::connect` (initiator) over TCP |
 //!
@@ -41,6 +43,9 @@ pub mod message;
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod net;
 pub mod parse;
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub mod play;
 pub mod session;
 /// The specification notes this crate's documentation cites ("spec note,
 /// *Section*"), shipped in the package as `spec/<name>.md` and rendered
@@ -50,6 +55,7 @@ pub mod spec {
     #[doc = include_str!("../spec/damexchange.md")]
     pub mod damexchange {}
 }
+pub mod stream;
 pub mod types;
 
 #[cfg(feature = "arbitrary")]
