@@ -28,7 +28,6 @@
 //! shown, the rest counted in a note (`:: N more malformed or unrecognised
 //! frame(s), not shown`), so stdout stays bounded whatever a peer sends.
 
-use std::borrow::BorrowMut;
 use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
@@ -40,12 +39,12 @@ use board_core::player::Player;
 use boardwire_engines::dxp_bridge::{Answer, BridgePlan, HubBridge, Mover, Report};
 use clap::{Subcommand, ValueEnum};
 use damexchange::net::{self, Activity, Limits, Served};
-use damexchange::play::{self, FollowerRun, InitiatorRun, Note, printable};
+use damexchange::play::{self, FollowerRun, InitiatorRun, Line, Note, printable};
 use damexchange::session::{
-    Endpoint, Event, Follower, FollowerConfig, GameOffer, InitiatorConfig, MatchPlan, Role, Score,
+    Follower, FollowerConfig, GameOffer, InitiatorConfig, MatchPlan, Score,
 };
-use damexchange::stream::StreamDecoder;
-use damexchange::{Leniency, Message, Name, StartPosition, decode_with};
+use damexchange::stream::{self, Directions, StreamDecoder};
+use damexchange::{Leniency, Message, Name, StartPosition};
 
 use crate::Failure;
 use crate::batch::json_string;
@@ -349,126 +348,40 @@ fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
 
 // ------------------------------------------------------------- transcript
 
-/// One decoded message as a transcript line: its wire text (no NUL), then
-/// its reading (the library's `describe()`, control bytes as `\xNN`).
-fn message_line(m: &Message<'_>) -> (usize, String) {
-    let wire = m.encoded();
+/// One message as a transcript line: its wire text (no NUL), then its
+/// reading (`describe()`, control bytes as `\xNN`).
+fn message_line(m: &Message<'_>) -> String {
     let reading = printable(&m.describe().to_string());
-    let line = format!("{}  ({reading})", show(wire.as_bytes()));
-    (wire.as_bytes().len() + 1, line)
+    format!("{}  ({reading})", show(m.encoded().as_bytes()))
 }
 
-/// Malformed and unrecognised frames of one connection in the transcript:
-/// the first [`BadLines::SHOWN`] are shown, the rest counted (the count is
-/// noted when a valid frame comes or the connection ends), so a peer
-/// sending garbage cannot grow stdout beyond a few lines per connection.
-#[derive(Debug, Default)]
-struct BadLines {
-    seen: u64,
-    hidden: u64,
-}
-
-impl BadLines {
-    /// Bad frames shown per connection.
-    const SHOWN: u64 = 3;
-
-    fn frame(&mut self, t: &mut Transcript, line: &str) {
-        self.seen += 1;
-        if self.seen > Self::SHOWN {
-            self.hidden += 1;
-            return;
-        }
-        t.received(0, line);
-        if self.seen == Self::SHOWN {
-            t.note("further malformed or unrecognised frames are counted, not shown");
-        }
-    }
-
-    fn flush(&mut self, t: &Transcript) {
-        if self.hidden > 0 {
-            let n = std::mem::take(&mut self.hidden);
-            t.note(&format!(
-                "{n} more malformed or unrecognised frame(s), not shown"
-            ));
-        }
-    }
-}
-
-/// One connection's transcript, either role: the frames and events as the
-/// driver reports them (shown before the run acts on them), then the
-/// run's notes (`damexchange::play`); bad frames bounded ([`BadLines`]).
-struct View<Tr: BorrowMut<Transcript>> {
-    t: Tr,
-    bad: BadLines,
-    /// Engine failures and warnings go to stderr with this prefix
-    /// (`follower#N: `); `None`: not at all.
-    stderr: Option<String>,
-}
-
-impl<Tr: BorrowMut<Transcript>> Drop for View<Tr> {
-    fn drop(&mut self) {
-        self.bad.flush(self.t.borrow());
-    }
-}
-
-impl<Tr: BorrowMut<Transcript>> View<Tr> {
-    fn new(t: Tr, stderr: Option<String>) -> Self {
-        let bad = BadLines::default();
-        View { t, bad, stderr }
-    }
-
-    fn show<R: Role>(&mut self, a: &Activity<'_, '_, Endpoint<R, StdInstant>, Answer>) {
-        let t = self.t.borrow_mut();
-        match a {
-            Activity::Sent {
-                message: Some(m), ..
-            } => {
-                let (len, line) = message_line(m);
-                t.sent(len, &line);
-            }
-            Activity::Received { message, .. } => {
-                let (len, line) = message_line(message);
-                if matches!(message, Message::Unrecognised(_)) {
-                    self.bad.frame(t, &line);
-                } else {
-                    self.bad.flush(t);
-                    t.received(len, &line);
-                }
-            }
-            Activity::Event(Event::Malformed(err)) => {
-                self.bad
-                    .frame(t, &printable(&format!("(malformed: {err})")));
-            }
-            // The MOVE, CHAT and unrecognised lines show these; the run
-            // notes GameStarted and GameEnded with the game number.
-            Activity::Event(
-                Event::MoveReceived { .. }
-                | Event::Chat(_)
-                | Event::Unrecognised(_)
-                | Event::GameStarted(_)
-                | Event::GameEnded(_),
-            ) => {}
-            Activity::Event(e) => {
-                t.note(&printable(&e.to_string()));
-                if matches!(e, Event::Closing(_)) {
-                    self.bad.flush(t);
+/// A run's transcript lines (`damexchange::play::Line`) written to `t`;
+/// engine failures and warnings also to stderr, after `stderr` (`None`:
+/// not at all).
+fn write_lines(
+    t: &mut Transcript,
+    stderr: Option<&str>,
+    lines: impl Iterator<Item = Line<Report>>,
+) {
+    for line in lines {
+        match line {
+            Line::Sent { wire_len, message } => t.sent(wire_len, &message_line(&message)),
+            Line::Received { wire_len, message } => t.received(wire_len, &message_line(&message)),
+            Line::Malformed(e) => t.received(0, &printable(&format!("(malformed: {e})"))),
+            Line::Note(n) => {
+                t.note(&printable(&n.to_string()));
+                let warn = match &n {
+                    Note::Source(r @ Report::Failed { .. }) => Some(r),
+                    Note::Source(r @ Report::Started { unknown, .. }) if !unknown.is_empty() => {
+                        Some(r)
+                    }
+                    _ => None,
+                };
+                if let (Some(r), Some(prefix)) = (warn, stderr) {
+                    eprintln!("{prefix}{r}");
                 }
             }
             _ => {}
-        }
-    }
-
-    fn notes(&mut self, notes: impl Iterator<Item = Note<Report>>) {
-        for n in notes {
-            self.t.borrow().note(&printable(&n.to_string()));
-            let warn = match &n {
-                Note::Source(r @ Report::Failed { .. }) => Some(r),
-                Note::Source(r @ Report::Started { unknown, .. }) if !unknown.is_empty() => Some(r),
-                _ => None,
-            };
-            if let (Some(r), Some(prefix)) = (warn, &self.stderr) {
-                eprintln!("{prefix}{r}");
-            }
         }
     }
 }
@@ -521,8 +434,17 @@ async fn serve(
                 (Mover::Engine(bridge), answers)
             }
         };
-        let view = View::new(t, Some(format!("follower#{n}: ")));
-        (answers, follower(view, mover, max_plies, None))
+        let (run, stderr) = (
+            FollowerRun::new(mover, max_plies),
+            Some(format!("follower#{n}: ")),
+        );
+        let conn = FollowerConn {
+            run,
+            t,
+            stderr,
+            stats: None,
+        };
+        (answers, conn.callback())
     };
     net::serve_with(listener, config, connection, on_closed)
         .await
@@ -539,30 +461,48 @@ fn skipped_line_log(n: u64) -> Box<dyn FnMut(boardwire_engines::usi_engine::Skip
     })
 }
 
-/// One follower connection: `damexchange::play::FollowerRun` with `mover`,
-/// shown in `view`, its counts copied into `stats` after each activity.
-fn follower(
-    mut view: View<Transcript>,
-    mover: Mover,
-    max_plies: Option<usize>,
+/// One follower connection: its run (`damexchange::play::FollowerRun`),
+/// its transcript (`stderr`: as [`write_lines`]) and the counts shared
+/// with `demo`. The end of the transcript is written when the connection
+/// ends (the callback is dropped).
+struct FollowerConn {
+    run: FollowerRun<Mover>,
+    t: Transcript,
+    stderr: Option<String>,
     stats: Option<Arc<Mutex<FollowStats>>>,
-) -> impl FnMut(
-    &mut Follower<StdInstant>,
-    Activity<'_, '_, Follower<StdInstant>, Answer>,
-) -> ControlFlow<()>
-+ Send
-+ 'static {
-    let mut run = FollowerRun::new(mover, max_plies);
-    move |f, a| {
-        view.show(&a);
-        let flow = run.handle(f, a, StdInstant::now());
-        view.notes(std::iter::from_fn(|| run.poll_note()));
-        if let Some(s) = &stats
-            && let Ok(mut s) = s.lock()
-        {
-            *s = run.stats();
+}
+
+impl Drop for FollowerConn {
+    fn drop(&mut self) {
+        self.run.end();
+        self.write();
+    }
+}
+
+impl FollowerConn {
+    fn write(&mut self) {
+        let lines = std::iter::from_fn(|| self.run.poll_line());
+        write_lines(&mut self.t, self.stderr.as_deref(), lines);
+    }
+
+    fn callback(
+        mut self,
+    ) -> impl FnMut(
+        &mut Follower<StdInstant>,
+        Activity<'_, '_, Follower<StdInstant>, Answer>,
+    ) -> ControlFlow<()>
+    + Send
+    + 'static {
+        move |f, a| {
+            let flow = self.run.handle(f, a, StdInstant::now());
+            self.write();
+            if let Some(s) = &self.stats
+                && let Ok(mut s) = s.lock()
+            {
+                *s = self.run.stats();
+            }
+            flow
         }
-        flow
     }
 }
 
@@ -580,7 +520,15 @@ pub(crate) fn follower_callback(
 ) -> ControlFlow<()>
 + Send
 + 'static {
-    follower(View::new(t, None), Mover::Builtin(player), max_plies, stats)
+    let run = FollowerRun::new(Mover::Builtin(player), max_plies);
+    let stderr = None;
+    FollowerConn {
+        run,
+        t,
+        stderr,
+        stats,
+    }
+    .callback()
 }
 
 // ---------------------------------------------------------------- connect
@@ -663,18 +611,15 @@ pub(crate) async fn initiate_with(
         t.note(&format!("connected to {peer}"));
     }
     let mut run = InitiatorRun::new(games, mover);
-    let mut view = View::new(t, None);
     let ended = net::run_with(stream, config, answers, |i, a| {
-        view.show(&a);
         let flow = run.handle(i, a, StdInstant::now());
-        view.notes(std::iter::from_fn(|| run.poll_note()));
+        write_lines(t, None, std::iter::from_fn(|| run.poll_line()));
         flow
     })
     .await
     .map_err(|e| e.to_string())?;
-    view.bad.flush(view.t);
     let report = run.finish(ended).map_err(|e| e.to_string());
-    view.notes(std::iter::from_fn(|| run.poll_note()));
+    write_lines(t, None, std::iter::from_fn(|| run.poll_line()));
     report
 }
 
@@ -771,34 +716,133 @@ fn decode(
         DxpFormat::Auto => DxpFormat::Lines,
         f => f,
     };
-    let mut bad = 0usize;
-    // `at`: the stream offset, and for a capture the line and direction.
-    let mut emit = |at: (u64, Option<(usize, &str)>),
-                    result: Result<Message<'_>, String>,
-                    out: &mut dyn Write| {
-        let (offset, line) = at;
+    let mut p = Printer { json, bad: 0 };
+    match format {
+        DxpFormat::Raw | DxpFormat::Auto => {
+            let mut stream = StreamDecoder::new(leniency);
+            stream.feed(&data, |o, r| {
+                p.emit(out, o, None, r.map_err(|e| e.to_string()))
+            })?;
+            if let Some(e) = stream.finish() {
+                p.emit(out, e.offset, None, Err(e.to_string()))?;
+            }
+        }
+        DxpFormat::Lines => {
+            for (o, r) in stream::lines(&data, &leniency) {
+                p.emit(out, o, None, r.map_err(|e| e.to_string()))?;
+            }
+        }
+        DxpFormat::Capture => decode_capture(&data, leniency, &mut p, out)?,
+    }
+    if p.bad > 0 {
+        return Err(Failure::Input(format!("{} malformed message(s)", p.bad)));
+    }
+    Ok(())
+}
+
+/// A recorded capture (`boardwire_vectors::capture`): one decoder per
+/// direction (a frame may span recv() chunks), new ones for a new
+/// connection.
+fn decode_capture(
+    data: &[u8],
+    leniency: Leniency,
+    p: &mut Printer,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let mut streams = Directions::new(leniency);
+    let text = String::from_utf8_lossy(data);
+    let (mut last_secs, mut n) = (0.0, 0);
+    for (i, line) in text.lines().enumerate() {
+        n = i + 1;
+        let record = capture::parse_record(line, Escapes::Backslash);
+        // A new connection: new streams.
+        let new = match &record {
+            None => capture::is_new_connection(line),
+            Some(Ok(r)) => r.secs < last_secs,
+            Some(Err(_)) => false,
+        };
+        if new {
+            for (who, e) in streams.end_all() {
+                p.emit(out, e.offset, Some((n - 1, &who)), Err(e.to_string()))?;
+            }
+        }
+        let r = match record {
+            None => continue, // a comment
+            Some(Ok(r)) => r,
+            Some(Err(e)) => {
+                p.emit(out, 0, Some((n, "")), Err(e.to_string()))?;
+                continue;
+            }
+        };
+        last_secs = r.secs;
+        let at = Some((n, r.who));
+        let stream = streams.get(r.who);
+        match &r.payload {
+            Payload::Bytes(bytes) => {
+                stream.feed(bytes, |o, m| {
+                    p.emit(out, o, at, m.map_err(|e| e.to_string()))
+                })?;
+            }
+            Payload::Eof(why) => {
+                if let Some(e) = streams.end(r.who) {
+                    p.emit(out, e.offset, at, Err(e.to_string()))?;
+                }
+                let note = match why.as_str() {
+                    "" => "end of stream".to_string(),
+                    w => format!("end of stream: {w}"),
+                };
+                p.note(out, n, r.who, &note)?;
+            }
+            Payload::Shortened { total, .. } => {
+                let e = format!("shortened by the recorder ({total} bytes): cannot decode");
+                p.emit(out, stream.position(), at, Err(e))?;
+            }
+            Payload::Note(_) => {}
+        }
+    }
+    for (who, e) in streams.end_all() {
+        p.emit(out, e.offset, Some((n, &who)), Err(e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// What `dxp decode` prints: one line per message (`<offset>: <reading>`,
+/// for a capture `<line> <direction> <reading>`), or per error; JSON
+/// objects with --json. Counts the errors.
+struct Printer {
+    json: bool,
+    bad: usize,
+}
+
+impl Printer {
+    /// One message or error at stream offset `offset` (`line`: the
+    /// capture's line and direction).
+    fn emit(
+        &mut self,
+        out: &mut dyn Write,
+        offset: u64,
+        line: Option<(usize, &str)>,
+        result: Result<Message<'_>, String>,
+    ) -> Result<(), Failure> {
         // A frame of an unknown kind decodes (as `Unrecognised`) but is not
         // a DXP message: reported like a malformed one.
         let result = match result {
-            Ok(Message::Unrecognised(u)) => Err(format!(
-                "frame at stream offset {offset}: {}",
-                Message::Unrecognised(u).describe()
-            )),
+            Ok(m @ Message::Unrecognised(_)) => {
+                Err(format!("frame at stream offset {offset}: {}", m.describe()))
+            }
             r => r,
         };
-        let text = match (&result, json) {
+        self.bad += usize::from(result.is_err());
+        let text = match (&result, self.json) {
             (Ok(m), false) => m.describe().to_string(),
             (Ok(m), true) => json_of(offset, m),
             (Err(e), false) => format!("error: {e}"),
             (Err(e), true) => format!("{{\"offset\":{offset},\"error\":{}}}", json_string(e)),
         };
-        if result.is_err() {
-            bad += 1;
-        }
-        let text = match (line, json) {
+        let text = match (line, self.json) {
             (None, false) => format!("{offset}: {text}"),
-            (Some((n, who)), false) => format!("{n:>5}  {who:<12} {text}"),
             (None, true) => text,
+            (Some((n, who)), false) => format!("{n:>5}  {who:<12} {text}"),
             (Some((n, who)), true) => {
                 format!(
                     "{{\"line\":{n},\"direction\":{},{}",
@@ -808,115 +852,21 @@ fn decode(
             }
         };
         writeln!(out, "{text}").map_err(Failure::Output)
-    };
-    match format {
-        DxpFormat::Raw | DxpFormat::Auto => {
-            let mut framer = StreamDecoder::new(leniency);
-            framer.feed(&data, |o, r| {
-                emit((o, None), r.map_err(|e| e.to_string()), out)
-            })?;
-            if let Some(e) = framer.finish() {
-                emit((e.offset, None), Err(e.to_string()), out)?;
-            }
-        }
-        DxpFormat::Lines => {
-            let mut offset = 0u64;
-            for line in data.split_inclusive(|&b| b == b'\n') {
-                let len = line.len() as u64;
-                let msg = line.strip_suffix(b"\n").unwrap_or(line);
-                let msg = msg.strip_suffix(b"\r").unwrap_or(msg);
-                if !msg.is_empty() {
-                    let r = decode_with(msg, &leniency).map_err(|e| e.to_string());
-                    emit((offset, None), r, out)?;
-                }
-                offset += len;
-            }
-        }
-        DxpFormat::Capture => {
-            // One framer per direction: a frame may span recv() chunks.
-            let mut streams: Vec<(String, StreamDecoder)> = Vec::new();
-            let text = String::from_utf8_lossy(&data);
-            let mut last_secs = 0.0;
-            for (i, line) in text.lines().enumerate() {
-                let n = i + 1;
-                let record = capture::parse_record(line, Escapes::Backslash);
-                // A new connection: new streams.
-                let new = match &record {
-                    None => capture::is_new_connection(line),
-                    Some(Ok(r)) => r.secs < last_secs,
-                    Some(Err(_)) => false,
-                };
-                if new {
-                    for (who, mut framer) in streams.drain(..) {
-                        if let Some(e) = framer.finish() {
-                            emit((e.offset, Some((n - 1, &who))), Err(e.to_string()), out)?;
-                        }
-                    }
-                }
-                let record = match record {
-                    None => continue, // a comment
-                    Some(Ok(r)) => r,
-                    Some(Err(e)) => {
-                        emit((0, Some((n, ""))), Err(e.to_string()), out)?;
-                        continue;
-                    }
-                };
-                last_secs = record.secs;
-                let at = |o| (o, Some((n, record.who)));
-                let k = match streams.iter().position(|(w, _)| w == record.who) {
-                    Some(k) => k,
-                    None => {
-                        streams.push((record.who.to_string(), StreamDecoder::new(leniency)));
-                        streams.len() - 1
-                    }
-                };
-                let framer = &mut streams[k].1;
-                match &record.payload {
-                    Payload::Bytes(bytes) => {
-                        framer
-                            .feed(bytes, |o, r| emit(at(o), r.map_err(|e| e.to_string()), out))?;
-                    }
-                    Payload::Eof(why) => {
-                        let (_, mut framer) = streams.remove(k);
-                        if let Some(e) = framer.finish() {
-                            emit(at(e.offset), Err(e.to_string()), out)?;
-                        }
-                        let note = match why.as_str() {
-                            "" => "end of stream".to_string(),
-                            w => format!("end of stream: {w}"),
-                        };
-                        let note = if json {
-                            format!(
-                                "{{\"line\":{n},\"direction\":{},\"note\":{}}}",
-                                json_string(record.who),
-                                json_string(&note)
-                            )
-                        } else {
-                            format!("{n:>5}  {:<12} {note}", record.who)
-                        };
-                        writeln!(out, "{note}").map_err(Failure::Output)?;
-                    }
-                    Payload::Shortened { total, .. } => {
-                        let e = format!("shortened by the recorder ({total} bytes): cannot decode");
-                        emit(at(framer.position()), Err(e), out)?;
-                    }
-                    Payload::Note(_) => {}
-                }
-            }
-            for (who, mut framer) in streams {
-                if let Some(e) = framer.finish() {
-                    let n = text.lines().count();
-                    emit((e.offset, Some((n, &who))), Err(e.to_string()), out)?;
-                }
-            }
-        }
     }
-    if bad > 0 {
-        return Err(Failure::Input(format!("{bad} malformed message(s)")));
+
+    /// A note of a capture's line `n` about direction `who`.
+    fn note(&self, out: &mut dyn Write, n: usize, who: &str, note: &str) -> Result<(), Failure> {
+        let line = if self.json {
+            let (who, note) = (json_string(who), json_string(note));
+            format!("{{\"line\":{n},\"direction\":{who},\"note\":{note}}}")
+        } else {
+            format!("{n:>5}  {who:<12} {note}")
+        };
+        writeln!(out, "{line}").map_err(Failure::Output)
     }
-    Ok(())
 }
 
+/// A message as one JSON object, its fields in the spec's terms.
 fn json_of(offset: u64, m: &Message<'_>) -> String {
     let body = match m {
         Message::GameReq(r) => {
@@ -990,22 +940,14 @@ fn json_of(offset: u64, m: &Message<'_>) -> String {
 mod tests {
     use super::*;
 
+    /// The readings themselves are damexchange's (its tests/readings.rs,
+    /// on the spec note's examples); a line is the wire text, then them.
     #[test]
-    fn transcript_readings_of_the_spec_examples() {
-        let line = |wire: &[u8]| message_line(&damexchange::decode(wire).unwrap()).1;
-        // Spec note examples (damexchange's spec/damexchange.md, *Messages*): `B005Z` goes back to move 5, Black to move;
-        // `M001205250422122320` is 5x25 taking 4 pieces; `E00`.
+    fn transcript_lines_of_messages() {
+        let line = |wire: &[u8]| message_line(&damexchange::decode(wire).unwrap());
         assert_eq!(
             line(b"B005Z"),
             "B005Z  (BACKREQ: back to move 5, black to move)"
-        );
-        assert_eq!(
-            line(b"M001205250422122320"),
-            "M001205250422122320  (MOVE 5x25 taking 22,12,23,20, 12 s)"
-        );
-        assert_eq!(
-            line(b"E00"),
-            "E00  (GAMEEND: no reason, will play another game)"
         );
         assert_eq!(line(b"K1"), "K1  (BACKACC: refused)");
     }

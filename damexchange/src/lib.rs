@@ -6,6 +6,7 @@
 //! |---|---|
 //! | [`types`] | the wire vocabulary: [`wire::Color`], [`wire::Square`], [`wire::Piece`], [`Name`], [`ChatText`] |
 //! | [`wire`] | every message and value type of the wire in one place (`wire::Move`, `wire::Color`, ...; the root leaves those names to board-core) |
+//! | [`json`] | a message as one JSON object, fields in the spec's terms ([`json::Json`]) |
 //! | [`message`] | [`Message`] and one struct per kind; encoders that cannot fail |
 //! | [`parse`] | the `nom` parsers, one per field and message |
 //! | [`decode`](mod@decode) | [`decode()`], [`decode_with()`], [`Decode`], [`Leniency`] |
@@ -38,6 +39,7 @@ pub mod convert;
 pub mod decode;
 pub mod error;
 pub mod framer;
+pub mod json;
 pub mod message;
 #[cfg(feature = "tokio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]

@@ -22,10 +22,12 @@
 //!   misbehaving follower fail it, [`RunError`]).
 //!
 //! Each run takes every [`Activity`] of its connection (`handle`, which
-//! returns the callback's `ControlFlow`) and says what it did for a person
-//! in [`Note`]s (`poll_note`, one line each by `Display`). Showing the
-//! frames and events themselves stays the application's: it looks at the
-//! activity before handing it over.
+//! returns the callback's `ControlFlow`) and gives its transcript in
+//! [`Line`]s (`poll_line`): the frames sent and received (the message, for
+//! its wire form and its reading, [`Message::describe`]; of the malformed
+//! and unrecognised ones the first [`BAD_FRAMES_SHOWN`], the rest counted)
+//! and [`Note`]s (events and what the run did, one line each by
+//! `Display`). Writing them is the application's.
 //!
 //! ```
 //! use std::ops::ControlFlow;
@@ -62,8 +64,8 @@
 //! plan.max_plies = Some(40);
 //! let mut run = InitiatorRun::new(plan, First);
 //! // In the callback of `net::run_with`:
-//! // |i, activity| { show(&activity); let flow = run.handle(i, activity, Instant::now());
-//! //                 while let Some(n) = run.poll_note() { println!("{n}") } flow }
+//! // |i, activity| { let flow = run.handle(i, activity, Instant::now());
+//! //                 while let Some(line) = run.poll_line() { show(line) } flow }
 //! # let _ = &mut run;
 //! ```
 
@@ -77,6 +79,7 @@ use std::time::{Duration, Instant};
 use board_core::draughts::Color;
 pub use boardwire_proto::drive::{Activity, Closed, Ended};
 
+use crate::error::FrameError;
 use crate::message::{GameEndReason, Message};
 use crate::session::{
     Endpoint, Event, Follower, GameEnded, Initiator, Match, MatchPlan, MatchStep, MatchStop, Role,
@@ -225,6 +228,16 @@ pub enum Note<P> {
     },
     /// The follower closed the connection (the initiator's run is over).
     ClosedByFollower,
+    /// An event shown as it is (`Display`): those the frames do not show
+    /// already (a MOVE, a CHAT) and the run does not note with the game
+    /// number; e.g. `take-back asked by us done: ...`.
+    Event(Event),
+    /// [`BAD_FRAMES_SHOWN`] bad frames were shown; further ones are
+    /// counted.
+    BadFramesCounted,
+    /// This many bad frames were not shown (noted when a valid frame
+    /// comes, the session closes or the connection ends).
+    BadFramesHidden(u64),
     /// What the move source reported.
     Source(P),
 }
@@ -251,9 +264,50 @@ impl<P: fmt::Display> fmt::Display for Note<P> {
                 "we ask to take back our last move: back to move {move_number}, {color} to move"
             ),
             Note::ClosedByFollower => f.write_str("connection closed by the follower"),
+            Note::Event(e) => e.fmt(f),
+            Note::BadFramesCounted => {
+                f.write_str("further malformed or unrecognised frames are counted, not shown")
+            }
+            Note::BadFramesHidden(n) => {
+                write!(f, "{n} more malformed or unrecognised frame(s), not shown")
+            }
             Note::Source(p) => p.fmt(f),
         }
     }
+}
+
+/// Malformed and unrecognised frames of one connection shown as
+/// [`Line`]s; the rest are counted ([`Note::BadFramesHidden`]), so a peer
+/// sending garbage cannot grow a transcript beyond a few lines per
+/// connection.
+pub const BAD_FRAMES_SHOWN: u64 = 3;
+
+/// One line of a connection's transcript, in order: the frames (with the
+/// message, for its wire form and its reading, [`Message::describe`]) and
+/// the [`Note`]s. `P` is the [`MoveSource::Report`].
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Line<P> {
+    /// A message we sent; `wire_len`: its bytes on the wire, NUL counted.
+    Sent {
+        /// Bytes on the wire.
+        wire_len: usize,
+        /// The message.
+        message: Message<'static>,
+    },
+    /// A message we received; `wire_len` 0 for an unrecognised one (it
+    /// is shown among the bad frames, [`BAD_FRAMES_SHOWN`], and not
+    /// counted as a message).
+    Received {
+        /// Bytes on the wire (0: a bad frame).
+        wire_len: usize,
+        /// The message.
+        message: Message<'static>,
+    },
+    /// A frame that did not decode (among the bad frames shown).
+    Malformed(FrameError),
+    /// Something that happened, not a frame.
+    Note(Note<P>),
 }
 
 /// What the part shared by both roles leaves to the role.
@@ -265,13 +319,16 @@ enum Step {
 }
 
 /// The part of a run both roles share: the move source, the ply limit,
-/// the answer to a rejected MOVE, the problems, the notes.
+/// the answer to a rejected MOVE, the problems, the transcript lines.
 struct Side<M: MoveSource> {
     source: M,
     max_plies: Option<usize>,
     problems: Problems,
     source_failed: Option<String>,
-    notes: VecDeque<Note<M::Report>>,
+    lines: VecDeque<Line<M::Report>>,
+    /// Bad frames seen, and not shown since the last count noted.
+    bad_seen: u64,
+    bad_hidden: u64,
 }
 
 impl<M: MoveSource> Side<M> {
@@ -281,7 +338,74 @@ impl<M: MoveSource> Side<M> {
             max_plies,
             problems: Problems::default(),
             source_failed: None,
-            notes: VecDeque::new(),
+            lines: VecDeque::new(),
+            bad_seen: 0,
+            bad_hidden: 0,
+        }
+    }
+
+    fn note(&mut self, note: Note<M::Report>) {
+        self.lines.push_back(Line::Note(note));
+    }
+
+    /// The transcript lines of an activity, before the run acts on it.
+    fn show<R: Role>(&mut self, a: &Activity<'_, '_, Endpoint<R, Instant>, M::External>) {
+        let owned = |m: &Message<'_>| (m.encoded().as_bytes().len() + 1, m.clone().into_owned());
+        match a {
+            Activity::Sent {
+                message: Some(m), ..
+            } => {
+                let (wire_len, message) = owned(m);
+                self.lines.push_back(Line::Sent { wire_len, message });
+            }
+            Activity::Received { message, .. } => {
+                let (wire_len, message) = owned(message);
+                if let Message::Unrecognised(_) = message {
+                    let wire_len = 0;
+                    self.bad(Line::Received { wire_len, message });
+                } else {
+                    self.flush_bad();
+                    self.lines.push_back(Line::Received { wire_len, message });
+                }
+            }
+            Activity::Event(Event::Malformed(e)) => self.bad(Line::Malformed(*e)),
+            // The MOVE, CHAT and unrecognised lines show these; the role
+            // notes GameStarted and GameEnded with the game number.
+            Activity::Event(
+                Event::MoveReceived { .. }
+                | Event::Chat(_)
+                | Event::Unrecognised(_)
+                | Event::GameStarted(_)
+                | Event::GameEnded(_),
+            ) => {}
+            Activity::Event(e) => {
+                self.note(Note::Event(e.clone()));
+                if let Event::Closing(_) = e {
+                    self.flush_bad();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A bad frame: shown while fewer than [`BAD_FRAMES_SHOWN`] were.
+    fn bad(&mut self, line: Line<M::Report>) {
+        self.bad_seen += 1;
+        if self.bad_seen > BAD_FRAMES_SHOWN {
+            self.bad_hidden += 1;
+            return;
+        }
+        self.lines.push_back(line);
+        if self.bad_seen == BAD_FRAMES_SHOWN {
+            self.note(Note::BadFramesCounted);
+        }
+    }
+
+    /// Notes the bad frames not shown, if any.
+    fn flush_bad(&mut self) {
+        if self.bad_hidden > 0 {
+            let n = core::mem::take(&mut self.bad_hidden);
+            self.note(Note::BadFramesHidden(n));
         }
     }
 
@@ -331,7 +455,7 @@ impl<M: MoveSource> Side<M> {
         }
         let plies = s.moves().len();
         if self.max_plies.is_some_and(|max| plies >= max) {
-            self.notes.push_back(Note::PlyLimit { plies });
+            self.note(Note::PlyLimit { plies });
             let _ = s.end_game(GameEndReason::Unknown, now);
             return false;
         }
@@ -350,7 +474,7 @@ impl<M: MoveSource> Side<M> {
             }
             None => false,
         };
-        self.notes.push_back(Note::Source(r));
+        self.note(Note::Source(r));
         close
     }
 }
@@ -416,6 +540,7 @@ impl<M: MoveSource> FollowerRun<M> {
         a: Activity<'_, '_, Follower<Instant>, M::External>,
         now: Instant,
     ) -> ControlFlow<()> {
+        self.side.show(&a);
         let close = match self.side.common(f, a, now) {
             Step::Done => false,
             Step::Close => true,
@@ -446,13 +571,19 @@ impl<M: MoveSource> FollowerRun<M> {
             _ => return false,
         }
         let number = self.games;
-        self.side.notes.push_back(Note::Game { number, event: e });
+        self.side.note(Note::Game { number, event: e });
         close
     }
 
-    /// The next note, in order.
-    pub fn poll_note(&mut self) -> Option<Note<M::Report>> {
-        self.side.notes.pop_front()
+    /// The next transcript line, in order.
+    pub fn poll_line(&mut self) -> Option<Line<M::Report>> {
+        self.side.lines.pop_front()
+    }
+
+    /// The connection ended: the count of the bad frames not shown, if
+    /// any, becomes the last line.
+    pub fn end(&mut self) {
+        self.side.flush_bad();
     }
 
     /// The counts so far.
@@ -558,6 +689,24 @@ pub struct InitiatorReport {
     pub source_failed: Option<String>,
 }
 
+/// The score line: `<N> games, <W> won, <L> lost, <D> drawn, <U> without
+/// result` (games completed, by our outcome).
+impl fmt::Display for InitiatorReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Score {
+            won,
+            lost,
+            drawn,
+            no_result,
+        } = self.score;
+        let games = self.games_done;
+        write!(
+            f,
+            "{games} games, {won} won, {lost} lost, {drawn} drawn, {no_result} without result"
+        )
+    }
+}
+
 /// Why an initiator's run failed ([`InitiatorRun::finish`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -633,6 +782,7 @@ impl<M: MoveSource> InitiatorRun<M> {
         a: Activity<'_, '_, Initiator<Instant>, M::External>,
         now: Instant,
     ) -> ControlFlow<()> {
+        self.side.show(&a);
         flow(match self.side.common(i, a, now) {
             Step::Done => true,
             Step::Close => false,
@@ -653,7 +803,7 @@ impl<M: MoveSource> InitiatorRun<M> {
             return false;
         }
         if self.plan.end_first {
-            self.side.notes.push_back(Note::EndingStaleGame);
+            self.side.note(Note::EndingStaleGame);
             let _ = i.end_stale_game(now);
         }
         if self.games.start(i, now) == MatchStep::Over {
@@ -681,7 +831,7 @@ impl<M: MoveSource> InitiatorRun<M> {
                 return true;
             };
             // Our previous move: one move number earlier, same colour.
-            self.side.notes.push_back(Note::TakeBackAsked {
+            self.side.note(Note::TakeBackAsked {
                 move_number: number - 1,
                 color,
             });
@@ -702,22 +852,22 @@ impl<M: MoveSource> InitiatorRun<M> {
             event: e.clone(),
         };
         match &e {
-            Event::GameStarted(_) => self.side.notes.push_back(game(&e)),
+            Event::GameStarted(_) => self.side.note(game(&e)),
             Event::GameRefused { .. } => {
-                self.side.notes.push_back(game(&e));
+                self.side.note(game(&e));
                 self.side.problems.push(printable(&e.to_string()));
             }
             Event::TakenBack { .. } => self.report.take_backs += 1,
             Event::GameEnded(g) if g.closed => {
                 // The follower closed the stream during the game: not a
                 // completed game; the run ends with the close.
-                self.side.notes.push_back(game(&e));
+                self.side.note(game(&e));
                 self.games.handle_event(i, &e, now);
                 let _ = self.over();
                 return true;
             }
             Event::GameEnded(_) => {
-                self.side.notes.push_back(game(&e));
+                self.side.note(game(&e));
                 if self.report.misbehaved || self.side.source_failed.is_some() {
                     self.games.stop();
                 }
@@ -740,9 +890,9 @@ impl<M: MoveSource> InitiatorRun<M> {
         }
     }
 
-    /// The next note, in order.
-    pub fn poll_note(&mut self) -> Option<Note<M::Report>> {
-        self.side.notes.pop_front()
+    /// The next transcript line, in order.
+    pub fn poll_line(&mut self) -> Option<Line<M::Report>> {
+        self.side.lines.pop_front()
     }
 
     /// The run ended so: the report, or why the run failed (silence, a
@@ -753,6 +903,7 @@ impl<M: MoveSource> InitiatorRun<M> {
     /// # Errors
     /// [`RunError`].
     pub fn finish(&mut self, ended: Ended<()>) -> Result<InitiatorReport, RunError> {
+        self.side.flush_bad();
         let report = &mut self.report;
         report.games_done = self.games.games_done();
         report.score = self.games.score();
@@ -768,7 +919,7 @@ impl<M: MoveSource> InitiatorRun<M> {
         }
         match ended {
             Ended::Closed(Closed::ByPeer) => {
-                self.side.notes.push_back(Note::ClosedByFollower);
+                self.side.note(Note::ClosedByFollower);
                 if report.stopped.is_none() && report.games_done < self.plan.games.games {
                     report.stopped = Some("the follower closed the connection".into());
                 }

@@ -73,13 +73,21 @@ fn play(i: &mut InitiatorRun<Player>, f: &mut FollowerRun<Player>) -> (Vec<Strin
             let _ = f.handle(&mut fol, Activity::Idle, now);
             over |= i.handle(&mut ini, Activity::Idle, now).is_break();
         }
-        inotes.extend(core::iter::from_fn(|| i.poll_note()).map(|n| n.to_string()));
-        fnotes.extend(core::iter::from_fn(|| f.poll_note()).map(|n| n.to_string()));
+        inotes.extend(core::iter::from_fn(|| i.poll_line()).filter_map(note));
+        fnotes.extend(core::iter::from_fn(|| f.poll_line()).filter_map(note));
         if over {
             return (inotes, fnotes);
         }
     }
     panic!("the match did not end: {inotes:?}");
+}
+
+/// A note's text (no frames are shown here: the activities are events).
+fn note(line: Line<&'static str>) -> Option<String> {
+    match line {
+        Line::Note(n) => Some(n.to_string()),
+        _ => None,
+    }
 }
 
 fn offer() -> GameOffer {
@@ -111,6 +119,10 @@ fn a_match_of_two_games_with_a_ply_limit_and_a_take_back() {
     assert_eq!(report.problems.first(), None);
     assert_eq!(report.stopped, None);
     assert_eq!(
+        report.to_string(),
+        "2 games, 0 won, 0 lost, 0 drawn, 2 without result"
+    );
+    assert_eq!(
         inotes[0],
         "we end any game left open (GAMEEND before the first GAMEREQ)"
     );
@@ -141,7 +153,9 @@ fn a_match_of_two_games_with_a_ply_limit_and_a_take_back() {
         Some("unexpected GAMEEND: GAMEEND with no game in progress (not answered)")
     );
     assert_eq!(stats.problems.count(), 1);
-    assert!(fnotes[0].starts_with("game 1: game started against \"I\": we play Black"));
+    // The follower's notes: our E00 was unexpected there, then the game.
+    assert!(fnotes[0].starts_with("unexpected GAMEEND"), "{fnotes:?}");
+    assert!(fnotes[1].starts_with("game 1: game started against \"I\": we play Black"));
 }
 
 /// How a run ends: the follower's close with games left stops it (a
@@ -158,7 +172,7 @@ fn how_an_initiator_run_ends() {
         Some("the follower closed the connection")
     );
     assert_eq!(
-        i.poll_note().unwrap().to_string(),
+        i.poll_line().and_then(note).unwrap(),
         "connection closed by the follower"
     );
     assert_eq!(
