@@ -1,32 +1,18 @@
-//! `boardwire dxp`: DamExchange on real TCP sockets (tokio), driving the
-//! sans-IO sessions of the `damexchange` crate, and a decoder for captures.
+//! `boardwire dxp`: clap and presentation over the `damexchange` crate.
 //!
-//! * `dxp serve` — a follower: accepts connections (one task each), answers
-//!   GAMEREQ, plays with the built-in player, prints the wire transcript of
-//!   every connection to stdout (party `follower#N`), and keeps serving
-//!   further games and connections. [`follower_callback`] serves one connection; `demo`
-//!   runs it too.
-//! * `dxp connect` — an initiator: plays `--games N` games against a DXP
-//!   engine, prints the transcript (party `initiator`) and a `result:` line
-//!   to stdout. [`initiate`] is the game loop; `demo` runs it too.
-//! * With `--engine PROGRAM` (both): a Hub engine plays instead of the
-//!   built-in player (`boardwire_engines::dxp_bridge`): one engine process
-//!   per connection, its moves passed to the session over the driver's
-//!   channel (`damexchange::net::connect_with`, `serve_with`); what it does
-//!   is noted in the transcript (`:: engine: done move=28x19x23 in 0.012
-//!   s`). An engine that fails resigns its game (GAMEEND `1`) and ends its
-//!   connection; `dxp connect` then exits 1.
-//! * `dxp decode` — decodes a raw capture (NUL-separated), one message per
-//!   line, a recorded capture (`[t] C->S ...\0`, see
-//!   `boardwire_vectors::capture`) or `--message` arguments, and prints each
-//!   message in words, or its error with the offsets.
-//!
-//! Transcript format: see `transcript.rs` (one line per frame, the wire text
-//! without its NUL, then its reading in parentheses; `::` lines are notes).
-//! What a peer sent is shown with control bytes as `\xNN`, and of the
-//! malformed or unrecognised frames of a connection only the first 3 are
-//! shown, the rest counted in a note (`:: N more malformed or unrecognised
-//! frame(s), not shown`), so stdout stays bounded whatever a peer sends.
+//! * `dxp serve` (a follower per connection, party `follower#N`) and `dxp
+//!   connect` (an initiator playing `--games N`, party `initiator`, then a
+//!   `result:` line) run `damexchange::play`'s runs on `damexchange::net`
+//!   with the built-in player or, `--engine PROGRAM`, a Hub engine per
+//!   connection (`boardwire_engines::dxp_bridge::Mover`); this file writes
+//!   their transcript lines (`transcript.rs`: the wire text, its reading in
+//!   parentheses, `::` notes; control bytes as `\xNN`; of the bad frames of
+//!   a connection only the first 3). [`follower_callback`] and
+//!   [`initiate`] are what `demo` runs too.
+//! * `dxp decode` prints a raw capture, lines or a recorded capture
+//!   (`boardwire_vectors::capture`) message by message
+//!   (`damexchange::stream`): the reading, its JSON (`damexchange::json`)
+//!   or the error with its offsets.
 
 use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
@@ -37,14 +23,13 @@ use crate::engine_args::EngineArgs;
 use board_core::draughts::{Color, Position};
 use board_core::player::Player;
 use boardwire_engines::dxp_bridge::{Answer, BridgePlan, HubBridge, Mover, Report};
-use clap::{Subcommand, ValueEnum};
+use clap::{Args, Subcommand, ValueEnum};
+use damexchange::json::Json;
 use damexchange::net::{self, Activity, Limits, Served};
 use damexchange::play::{self, FollowerRun, InitiatorRun, Line, Note, printable};
-use damexchange::session::{
-    Follower, FollowerConfig, GameOffer, InitiatorConfig, MatchPlan, Score,
-};
+use damexchange::session::{Follower, FollowerConfig, GameOffer, InitiatorConfig, MatchPlan};
 use damexchange::stream::{self, Directions, StreamDecoder};
-use damexchange::{Leniency, Message, Name, StartPosition};
+use damexchange::{Leniency, Message, Name};
 
 use crate::Failure;
 use crate::batch::json_string;
@@ -64,114 +49,10 @@ pub enum DxpCommand {
     /// serving further connections and games until killed; an engine that
     /// fails resigns its game (GAMEEND 1) and ends only its connection. Prints
     /// `listening on ADDR` to stderr first (useful with port 0).
-    Serve {
-        /// Address to listen on, HOST:PORT (a host name such as
-        /// `localhost` is resolved at start; port 0: any free port).
-        #[arg(long, default_value = "127.0.0.1:27531", value_name = "HOST:PORT")]
-        listen: String,
-        /// Seed of the built-in player's random choices.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Our name in GAMEACC (at most 32 printable characters).
-        #[arg(long, default_value = "boardwire")]
-        name: String,
-        /// Pause before our first move when we play White, milliseconds
-        /// (clients such as pydraughts lose a MOVE that arrives together
-        /// with GAMEACC). Range 0..=60000 ms.
-        #[arg(long, default_value_t = 500, value_name = "MS",
-              value_parser = clap::value_parser!(u64).range(0..=60000))]
-        first_move_delay_ms: u64,
-        /// Refuse the opponent's take-backs (answer K1).
-        #[arg(long)]
-        no_take_backs: bool,
-        /// Accept lower-case colours, `B` for black, trailing blanks, short
-        /// names, extra bytes and a decimal thinking time (`0.5`, rounded
-        /// up to whole minutes).
-        #[arg(long)]
-        lenient: bool,
-        /// Connections served at once; more are accepted and closed at once
-        /// (keep it below the file-descriptor limit, `ulimit -n`).
-        #[arg(long, default_value_t = 10_000)]
-        max_connections: usize,
-        /// Malformed or unrecognised frames in a row after which a
-        /// connection is closed (after a CHAT saying why).
-        #[arg(long, default_value_t = 16)]
-        max_bad_frames: u32,
-        /// Stop a game (GAMEEND reason 0, no result) at our first turn after
-        /// this many plies (only the side to move may send GAMEEND, so the
-        /// game has N or N+1 plies). Default: no limit, unlike `dxp
-        /// connect` (400): the initiator asked for the game and bounds it
-        /// (GAMEEND at its turn); a follower that cut games short would
-        /// spoil the initiator's match.
-        #[arg(long, value_name = "PLIES")]
-        max_plies: Option<usize>,
-        #[command(flatten)]
-        engine: EngineArgs,
-    },
+    Serve(ServeArgs),
     /// Initiator: connect to a DXP engine and play games, with the
     /// built-in player or a Hub engine (--engine; exit 1 if it fails).
-    Connect {
-        /// The engine's address, HOST:PORT (a host name such as `localhost`
-        /// is resolved; each address it gives is tried in turn).
-        address: String,
-        /// Our own colour (the GAMEREQ carries the follower's, the other).
-        #[arg(long, value_enum, default_value_t = ColorArg::White)]
-        color: ColorArg,
-        /// Thinking time per player, minutes (the GAMEREQ's thinking time).
-        /// Range 0..=999 minutes.
-        #[arg(long, default_value_t = 5, value_name = "MINUTES",
-              value_parser = clap::value_parser!(u16).range(0..=999))]
-        minutes: u16,
-        /// Moves in that time (0..=999; 0 = the whole game).
-        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=999))]
-        moves: u16,
-        /// Start position in PDN FEN (default: the standard start).
-        #[arg(long)]
-        fen: Option<String>,
-        /// Number of games to complete; colours alternate after each
-        /// GAMEREQ. A game the engine refuses with GAMEACC 2 does not count
-        /// (the next GAMEREQ follows); 3 refusals in a row, or GAMEACC 1 or
-        /// 3, stop the run (exit 1). At least 1.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
-        games: u32,
-        /// Seed of the built-in player's random choices.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Our name in GAMEREQ.
-        #[arg(long, default_value = "boardwire")]
-        name: String,
-        /// Stop a game (GAMEEND reason 0, no result) at our first turn after
-        /// this many plies (only the side to move may send GAMEEND, so the
-        /// game has N or N+1 plies). Default 400: no draw rule ends a game
-        /// here (neither DXP nor the draughts rules of board-core apply
-        /// repetition or the 25-move rule), and kings can move to and fro
-        /// forever; 400 plies bounds an unattended run.
-        #[arg(long, default_value_t = 400, value_name = "PLIES")]
-        max_plies: usize,
-        /// Give up (exit 1) when the engine owes an answer (GAMEACC,
-        /// BACKACC, the GAMEEND reply) and sends no complete frame for this
-        /// long, seconds. The wait for the engine's move is bounded by its
-        /// clock instead (its remaining thinking time plus 60 s; none for
-        /// --minutes 0). Range 1..=86400 seconds.
-        #[arg(long, default_value_t = 120, value_name = "SECONDS",
-              value_parser = clap::value_parser!(u64).range(1..=86400))]
-        timeout: u64,
-        /// Send GAMEEND `E00` before the first GAMEREQ, for an engine that
-        /// kept a game open from an earlier connection (Moby Dam refuses new
-        /// games with GAMEACC 2 until it gets one).
-        #[arg(long)]
-        end_first: bool,
-        /// Send this CHAT right after connecting (1..=126 bytes of 7-bit
-        /// text).
-        #[arg(long, value_name = "TEXT")]
-        chat: Option<String>,
-        /// Once, in the first game, when this many plies have been played
-        /// and it is our turn, ask to take back our last move (BACKREQ).
-        #[arg(long)]
-        take_back_at: Option<usize>,
-        #[command(flatten)]
-        engine: EngineArgs,
-    },
+    Connect(ConnectArgs),
     /// Decode DXP messages: a raw capture, one message per line, a recorded
     /// capture, or messages given with --message.
     ///
@@ -183,26 +64,142 @@ pub enum DxpCommand {
     /// NUL, one recv() chunk per line, `<EOF>` closing a direction). The
     /// format is detected unless --format says it. Exit code 2 if any
     /// message is malformed.
-    Decode {
-        /// The file (default: stdin).
-        #[arg(conflicts_with = "message")]
-        file: Option<std::path::PathBuf>,
-        /// Decode this message instead of reading a file (repeatable; each is
-        /// one message without its NUL, e.g. `M0000322800`; offsets count
-        /// them as NUL-terminated frames).
-        #[arg(long, short = 'm', value_name = "MESSAGE", allow_hyphen_values = true)]
-        message: Vec<String>,
-        /// The input format.
-        #[arg(long, value_enum, default_value_t = DxpFormat::Auto)]
-        format: DxpFormat,
-        /// One JSON object per message:
-        /// `{"offset":0,"type":"MOVE","time":0,"from":32,"to":28,"captured":[]}`.
-        #[arg(long)]
-        json: bool,
-        /// Accept what real peers send beyond the spec.
-        #[arg(long)]
-        lenient: bool,
-    },
+    Decode(DecodeArgs),
+}
+
+/// The options of `dxp serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on, HOST:PORT (a host name such as
+    /// `localhost` is resolved at start; port 0: any free port).
+    #[arg(long, default_value = "127.0.0.1:27531", value_name = "HOST:PORT")]
+    listen: String,
+    /// Seed of the built-in player's random choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Our name in GAMEACC (at most 32 printable characters).
+    #[arg(long, default_value = "boardwire")]
+    name: String,
+    /// Pause before our first move when we play White, milliseconds
+    /// (clients such as pydraughts lose a MOVE that arrives together
+    /// with GAMEACC). Range 0..=60000 ms.
+    #[arg(long, default_value_t = 500, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(0..=60000))]
+    first_move_delay_ms: u64,
+    /// Refuse the opponent's take-backs (answer K1).
+    #[arg(long)]
+    no_take_backs: bool,
+    /// Accept lower-case colours, `B` for black, trailing blanks, short
+    /// names, extra bytes and a decimal thinking time (`0.5`, rounded
+    /// up to whole minutes).
+    #[arg(long)]
+    lenient: bool,
+    /// Connections served at once; more are accepted and closed at once
+    /// (keep it below the file-descriptor limit, `ulimit -n`).
+    #[arg(long, default_value_t = 10_000)]
+    max_connections: usize,
+    /// Malformed or unrecognised frames in a row after which a
+    /// connection is closed (after a CHAT saying why).
+    #[arg(long, default_value_t = 16)]
+    max_bad_frames: u32,
+    /// Stop a game (GAMEEND reason 0, no result) at our first turn after
+    /// this many plies (only the side to move may send GAMEEND, so the
+    /// game has N or N+1 plies). Default: no limit, unlike `dxp
+    /// connect` (400): the initiator asked for the game and bounds it
+    /// (GAMEEND at its turn); a follower that cut games short would
+    /// spoil the initiator's match.
+    #[arg(long, value_name = "PLIES")]
+    max_plies: Option<usize>,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// The options of `dxp connect`.
+#[derive(Debug, Args)]
+pub struct ConnectArgs {
+    /// The engine's address, HOST:PORT (a host name such as `localhost`
+    /// is resolved; each address it gives is tried in turn).
+    address: String,
+    /// Our own colour (the GAMEREQ carries the follower's, the other).
+    #[arg(long, value_enum, default_value_t = ColorArg::White)]
+    color: ColorArg,
+    /// Thinking time per player, minutes (the GAMEREQ's thinking time).
+    /// Range 0..=999 minutes.
+    #[arg(long, default_value_t = 5, value_name = "MINUTES",
+          value_parser = clap::value_parser!(u16).range(0..=999))]
+    minutes: u16,
+    /// Moves in that time (0..=999; 0 = the whole game).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=999))]
+    moves: u16,
+    /// Start position in PDN FEN (default: the standard start).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Number of games to complete; colours alternate after each
+    /// GAMEREQ. A game the engine refuses with GAMEACC 2 does not count
+    /// (the next GAMEREQ follows); 3 refusals in a row, or GAMEACC 1 or
+    /// 3, stop the run (exit 1). At least 1.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    games: u32,
+    /// Seed of the built-in player's random choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Our name in GAMEREQ.
+    #[arg(long, default_value = "boardwire")]
+    name: String,
+    /// Stop a game (GAMEEND reason 0, no result) at our first turn after
+    /// this many plies (only the side to move may send GAMEEND, so the
+    /// game has N or N+1 plies). Default 400: no draw rule ends a game
+    /// here (neither DXP nor the draughts rules of board-core apply
+    /// repetition or the 25-move rule), and kings can move to and fro
+    /// forever; 400 plies bounds an unattended run.
+    #[arg(long, default_value_t = 400, value_name = "PLIES")]
+    max_plies: usize,
+    /// Give up (exit 1) when the engine owes an answer (GAMEACC,
+    /// BACKACC, the GAMEEND reply) and sends no complete frame for this
+    /// long, seconds. The wait for the engine's move is bounded by its
+    /// clock instead (its remaining thinking time plus 60 s; none for
+    /// --minutes 0). Range 1..=86400 seconds.
+    #[arg(long, default_value_t = 120, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..=86400))]
+    timeout: u64,
+    /// Send GAMEEND `E00` before the first GAMEREQ, for an engine that
+    /// kept a game open from an earlier connection (Moby Dam refuses new
+    /// games with GAMEACC 2 until it gets one).
+    #[arg(long)]
+    end_first: bool,
+    /// Send this CHAT right after connecting (1..=126 bytes of 7-bit
+    /// text).
+    #[arg(long, value_name = "TEXT")]
+    chat: Option<String>,
+    /// Once, in the first game, when this many plies have been played
+    /// and it is our turn, ask to take back our last move (BACKREQ).
+    #[arg(long)]
+    take_back_at: Option<usize>,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// The options of `dxp decode`.
+#[derive(Debug, Args)]
+pub struct DecodeArgs {
+    /// The file (default: stdin).
+    #[arg(conflicts_with = "message")]
+    file: Option<std::path::PathBuf>,
+    /// Decode this message instead of reading a file (repeatable; each is
+    /// one message without its NUL, e.g. `M0000322800`; offsets count
+    /// them as NUL-terminated frames).
+    #[arg(long, short = 'm', value_name = "MESSAGE", allow_hyphen_values = true)]
+    message: Vec<String>,
+    /// The input format.
+    #[arg(long, value_enum, default_value_t = DxpFormat::Auto)]
+    format: DxpFormat,
+    /// One JSON object per message:
+    /// `{"offset":0,"type":"MOVE","time":0,"from":32,"to":28,"captured":[]}`.
+    #[arg(long)]
+    json: bool,
+    /// Accept what real peers send beyond the spec.
+    #[arg(long)]
+    lenient: bool,
 }
 
 /// The bridge's plan, when `--engine` is given (a Hub engine).
@@ -239,98 +236,52 @@ pub enum ColorArg {
 /// Runs a `dxp` subcommand.
 pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
     match command {
-        DxpCommand::Decode {
-            file,
-            message,
-            format,
-            json,
-            lenient,
-        } => decode(file.as_deref(), &message, format, json, lenient, out),
-        DxpCommand::Serve {
-            listen,
-            seed,
-            name,
-            first_move_delay_ms,
-            no_take_backs,
-            lenient,
-            max_connections,
-            max_bad_frames,
-            max_plies,
-            engine,
-        } => {
-            let mut config = FollowerConfig::new(parse_name(&name)?);
-            config.first_move_delay = Duration::from_millis(first_move_delay_ms);
-            config.take_backs = !no_take_backs;
-            if lenient {
+        DxpCommand::Decode(a) => decode(a, out),
+        DxpCommand::Serve(a) => {
+            let mut config = FollowerConfig::new(parse_name(&a.name)?);
+            config.first_move_delay = Duration::from_millis(a.first_move_delay_ms);
+            config.take_backs = !a.no_take_backs;
+            if a.lenient {
                 config.leniency = Leniency::ALL;
             }
             let mut limits = Limits::default();
-            limits.max_connections = max_connections;
-            limits.driver.max_bad_frames = max_bad_frames.max(1);
-            let plan = ServePlan {
-                seed,
-                max_plies,
-                limits,
-            };
-            runtime()?.block_on(serve(&listen, config, plan, bridge_plan(engine)))
+            limits.max_connections = a.max_connections;
+            limits.driver.max_bad_frames = a.max_bad_frames.max(1);
+            let plan = (a.seed, a.max_plies, limits);
+            runtime()?.block_on(serve(&a.listen, config, plan, bridge_plan(a.engine)))
         }
-        DxpCommand::Connect {
-            address,
-            color,
-            minutes,
-            moves,
-            fen,
-            games,
-            seed,
-            name,
-            max_plies,
-            timeout,
-            take_back_at,
-            end_first,
-            chat,
-            engine,
-        } => {
-            let start = match fen {
-                None => None,
-                Some(fen) => Some(
-                    fen.parse::<Position>()
-                        .map_err(|e| Failure::Input(format!("--fen: {e}")))?,
-                ),
-            };
-            let our_color = match color {
+        DxpCommand::Connect(a) => {
+            let start = a.fen.map(|f| f.parse::<Position>()).transpose();
+            let start = start.map_err(|e| Failure::Input(format!("--fen: {e}")))?;
+            let our_color = match a.color {
                 ColorArg::White => Color::White,
                 ColorArg::Black => Color::Black,
             };
+            let (minutes, moves) = (a.minutes, a.moves);
             let request = GameOffer {
                 our_color,
                 minutes,
                 moves,
                 start,
             };
-            let config = InitiatorConfig::new(parse_name(&name)?);
+            let config = InitiatorConfig::new(parse_name(&a.name)?);
             // Checked now, not once connected (where it would stop the run
             // as a failure, exit 1): bad input, exit 2.
-            if let Some(text) = &chat {
+            if let Some(text) = &a.chat {
                 damexchange::ChatText::new(text.as_str())
                     .map_err(|e| Failure::Input(format!("--chat: {e}")))?;
             }
             let plan = InitiatorPlan {
-                games,
-                seed,
-                max_plies,
-                timeout: Duration::from_secs(timeout),
-                take_back_at,
-                end_first,
-                chat,
+                games: a.games,
+                seed: a.seed,
+                max_plies: a.max_plies,
+                timeout: Duration::from_secs(a.timeout),
+                take_back_at: a.take_back_at,
+                end_first: a.end_first,
+                chat: a.chat,
             };
-            runtime()?.block_on(connect(
-                &address,
-                config,
-                request,
-                plan,
-                bridge_plan(engine),
-                out,
-            ))
+            let engine = bridge_plan(a.engine);
+            runtime()?.block_on(connect(&a.address, config, request, plan, engine, out))
         }
     }
 }
@@ -388,29 +339,20 @@ fn write_lines(
 
 // ---------------------------------------------------------------- serve
 
-/// How `dxp serve` runs.
-pub(crate) struct ServePlan {
-    /// Seed of the built-in player.
-    pub seed: u64,
-    /// Stop a game (GAMEEND reason 0) at our first turn after this many
-    /// plies.
-    pub max_plies: Option<usize>,
-    /// The drivers' limits.
-    pub limits: Limits,
-}
-
+/// `dxp serve`: `seed` of the built-in players, `max_plies` (stop a game,
+/// GAMEEND reason 0, at our first turn after so many plies), `limits` of
+/// the driver.
 async fn serve(
     listen: &str,
     session: FollowerConfig,
-    plan: ServePlan,
+    (seed, max_plies, limits): (u64, Option<usize>, Limits),
     engine: Option<BridgePlan>,
 ) -> Result<(), Failure> {
     let listener = crate::listen::listen(listen)
         .await
         .map_err(Failure::Input)?;
-    let (seed, max_plies) = (plan.seed, plan.max_plies);
     let mut config = net::Config::new(session);
-    config.limits = plan.limits;
+    config.limits = limits;
     let on_closed = |n, served: Served<()>| match (n, served) {
         // Accept errors: once per burst (the driver backs off and retries).
         (0, Served::Failed(e)) => eprintln!("accept failed: {e} (retrying with back-off)"),
@@ -422,6 +364,7 @@ async fn serve(
     // ends.
     let connection = move |n: u64, peer| {
         let t = Transcript::new("dxp", format!("follower#{n}"), Sink::Stdout);
+        let prefix = format!("follower#{n}: ");
         let (mover, answers) = match &engine {
             None => {
                 t.note(&format!("connection from {peer}"));
@@ -430,35 +373,25 @@ async fn serve(
             }
             Some(engine) => {
                 t.note(&format!("connection from {peer}; starting the engine"));
-                let (bridge, answers) = HubBridge::spawn(engine.clone(), skipped_line_log(n));
+                let log = crate::engine_args::skipped_line_log(prefix.clone());
+                let (bridge, answers) = HubBridge::spawn(engine.clone(), log);
                 (Mover::Engine(bridge), answers)
             }
         };
-        let (run, stderr) = (
-            FollowerRun::new(mover, max_plies),
-            Some(format!("follower#{n}: ")),
-        );
-        let conn = FollowerConn {
-            run,
-            t,
-            stderr,
-            stats: None,
-        };
-        (answers, conn.callback())
+        let (run, stderr) = (FollowerRun::new(mover, max_plies), Some(prefix));
+        (
+            answers,
+            follower(FollowerConn {
+                run,
+                t,
+                stderr,
+                stats: None,
+            }),
+        )
     };
     net::serve_with(listener, config, connection, on_closed)
         .await
         .map_err(Failure::Output)
-}
-
-/// Engine lines that were skipped, on stderr (connection `n`; 0 for
-/// `dxp connect`).
-fn skipped_line_log(n: u64) -> Box<dyn FnMut(boardwire_engines::usi_engine::Skipped) + Send> {
-    crate::engine_args::skipped_line_log(if n == 0 {
-        String::new()
-    } else {
-        format!("follower#{n}: ")
-    })
 }
 
 /// One follower connection: its run (`damexchange::play::FollowerRun`),
@@ -484,26 +417,6 @@ impl FollowerConn {
         let lines = std::iter::from_fn(|| self.run.poll_line());
         write_lines(&mut self.t, self.stderr.as_deref(), lines);
     }
-
-    fn callback(
-        mut self,
-    ) -> impl FnMut(
-        &mut Follower<StdInstant>,
-        Activity<'_, '_, Follower<StdInstant>, Answer>,
-    ) -> ControlFlow<()>
-    + Send
-    + 'static {
-        move |f, a| {
-            let flow = self.run.handle(f, a, StdInstant::now());
-            self.write();
-            if let Some(s) = &self.stats
-                && let Ok(mut s) = s.lock()
-            {
-                *s = self.run.stats();
-            }
-            flow
-        }
-    }
 }
 
 /// The follower's callback for `net::serve_with` (with [`no_answers`]):
@@ -521,14 +434,33 @@ pub(crate) fn follower_callback(
 + Send
 + 'static {
     let run = FollowerRun::new(Mover::Builtin(player), max_plies);
-    let stderr = None;
-    FollowerConn {
+    follower(FollowerConn {
         run,
         t,
-        stderr,
+        stderr: None,
         stats,
+    })
+}
+
+/// The callback of one follower connection.
+fn follower(
+    mut conn: FollowerConn,
+) -> impl FnMut(
+    &mut Follower<StdInstant>,
+    Activity<'_, '_, Follower<StdInstant>, Answer>,
+) -> ControlFlow<()>
++ Send
++ 'static {
+    move |f, a| {
+        let flow = conn.run.handle(f, a, StdInstant::now());
+        conn.write();
+        if let Some(s) = &conn.stats
+            && let Ok(mut s) = s.lock()
+        {
+            *s = conn.run.stats();
+        }
+        flow
     }
-    .callback()
 }
 
 // ---------------------------------------------------------------- connect
@@ -584,15 +516,12 @@ pub(crate) async fn initiate_with(
         None => (Mover::Builtin(Player::new(plan.seed)), no_answers()),
         Some(p) => {
             // The start-up is bounded by the engine driver (--engine-timeout).
-            let (bridge, answers, r) = HubBridge::start(p, skipped_line_log(0))
-                .await
-                .map_err(|why| format!("engine: {why}"))?;
-            if let Report::Started { unknown, .. } = &r
-                && !unknown.is_empty()
-            {
-                eprintln!("{r}");
-            }
-            t.note(&printable(&r.to_string()));
+            let (bridge, answers, r) =
+                HubBridge::start(p, crate::engine_args::skipped_line_log(String::new()))
+                    .await
+                    .map_err(|why| format!("engine: {why}"))?;
+            // Noted; unknown options also on stderr.
+            write_lines(t, Some(""), std::iter::once(Line::Note(Note::Source(r))));
             (Mover::Engine(bridge), answers)
         }
     };
@@ -646,18 +575,7 @@ async fn connect(
                 Failure::Failed(format!("error: {address}: {e}"))
             }
         })?;
-    let Score {
-        won,
-        lost,
-        drawn,
-        no_result,
-    } = report.score;
-    writeln!(
-        out,
-        "result: {} games, {won} won, {lost} lost, {drawn} drawn, {no_result} without result",
-        report.games_done
-    )
-    .map_err(Failure::Output)?;
+    writeln!(out, "result: {report}").map_err(Failure::Output)?;
     if let Some(why) = report.source_failed {
         return Err(Failure::Failed(format!(
             "error: engine: {why} (we resigned)"
@@ -675,22 +593,13 @@ async fn connect(
 
 // ---------------------------------------------------------------- decode
 
-fn decode(
-    file: Option<&std::path::Path>,
-    messages: &[String],
-    format: DxpFormat,
-    json: bool,
-    lenient: bool,
-    out: &mut impl Write,
-) -> Result<(), Failure> {
+fn decode(a: DecodeArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let (messages, json, lenient) = (&a.message, a.json, a.lenient);
     let mut data = Vec::new();
-    match file {
+    match &a.file {
         // The messages as the frames they would be on the wire.
         _ if !messages.is_empty() => {
-            for m in messages {
-                data.extend_from_slice(m.as_bytes());
-                data.push(0);
-            }
+            data = messages.iter().flat_map(|m| m.bytes().chain([0])).collect()
         }
         Some(path) => {
             data = std::fs::read(path)
@@ -707,7 +616,7 @@ fn decode(
     } else {
         Leniency::STRICT
     };
-    let format = match format {
+    let format = match a.format {
         _ if !messages.is_empty() => DxpFormat::Raw,
         DxpFormat::Auto if capture::is_capture(&String::from_utf8_lossy(&data)) => {
             DxpFormat::Capture
@@ -835,7 +744,7 @@ impl Printer {
         self.bad += usize::from(result.is_err());
         let text = match (&result, self.json) {
             (Ok(m), false) => m.describe().to_string(),
-            (Ok(m), true) => json_of(offset, m),
+            (Ok(m), true) => format!("{{\"offset\":{offset},{}", &Json::new(m).to_string()[1..]),
             (Err(e), false) => format!("error: {e}"),
             (Err(e), true) => format!("{{\"offset\":{offset},\"error\":{}}}", json_string(e)),
         };
@@ -864,76 +773,6 @@ impl Printer {
         };
         writeln!(out, "{line}").map_err(Failure::Output)
     }
-}
-
-/// A message as one JSON object, its fields in the spec's terms.
-fn json_of(offset: u64, m: &Message<'_>) -> String {
-    let body = match m {
-        Message::GameReq(r) => {
-            let position = match r.position() {
-                StartPosition::Initial => "\"A\"".to_string(),
-                StartPosition::Setup(s) => {
-                    let board: String = s
-                        .board
-                        .iter()
-                        .map(|&c| char::from(damexchange::board_letter(c)))
-                        .collect();
-                    format!(
-                        "{{\"side_to_move\":\"{}\",\"board\":\"{board}\"}}",
-                        char::from(s.side_to_move.letter())
-                    )
-                }
-            };
-            format!(
-                "\"type\":\"GAMEREQ\",\"version\":{},\"initiator\":{},\"follower_color\":\"{}\",\"minutes\":{},\"moves\":{},\"position\":{position}",
-                r.version(),
-                json_string(r.initiator().as_str()),
-                char::from(r.follower_color().letter()),
-                r.minutes(),
-                r.moves()
-            )
-        }
-        Message::GameAcc(a) => format!(
-            "\"type\":\"GAMEACC\",\"follower\":{},\"code\":{}",
-            json_string(a.follower.as_str()),
-            a.code.code()
-        ),
-        Message::Move(mv) => {
-            let caps: Vec<String> = mv
-                .captured()
-                .as_slice()
-                .iter()
-                .map(|s| s.number().to_string())
-                .collect();
-            format!(
-                "\"type\":\"MOVE\",\"time\":{},\"from\":{},\"to\":{},\"captured\":[{}]",
-                mv.time(),
-                mv.from(),
-                mv.to(),
-                caps.join(",")
-            )
-        }
-        Message::GameEnd(e) => format!(
-            "\"type\":\"GAMEEND\",\"reason\":{},\"stop\":{}",
-            e.reason.code(),
-            e.stop.code()
-        ),
-        Message::Chat(c) => format!(
-            "\"type\":\"CHAT\",\"text\":{}",
-            json_string(c.text.as_str())
-        ),
-        Message::BackReq(b) => format!(
-            "\"type\":\"BACKREQ\",\"move_number\":{},\"color\":\"{}\"",
-            b.move_number(),
-            char::from(b.color().letter())
-        ),
-        Message::BackAcc(k) => format!("\"type\":\"BACKACC\",\"code\":{}", k.code.code()),
-        Message::Unrecognised(u) => format!(
-            "\"type\":\"unrecognised\",\"text\":{}",
-            json_string(&String::from_utf8_lossy(u.as_bytes()))
-        ),
-    };
-    format!("{{\"offset\":{offset},{body}}}")
 }
 
 #[cfg(test)]

@@ -233,7 +233,10 @@ mod tests {
     use alloc::vec;
     use alloc::vec::Vec;
 
-    fn all(chunks: &[&[u8]]) -> (Vec<(u64, Result<String, String>)>, Option<String>) {
+    /// Each frame's offset and reading or error.
+    type Readings = Vec<(u64, Result<String, String>)>;
+
+    fn all(chunks: &[&[u8]]) -> (Readings, Option<String>) {
         let mut s = StreamDecoder::new(Leniency::STRICT);
         let mut out = Vec::new();
         for c in chunks {
