@@ -205,35 +205,10 @@ pub fn unshow(text: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// What went wrong on a connection, bounded whatever the peer sends: the
-/// first problem's text (what the exit message reports) and how many there
-/// were. A peer that keeps sending bad frames cannot grow it.
-#[derive(Clone, Debug, Default)]
-pub struct Problems {
-    first: Option<String>,
-    count: u64,
-}
-
-impl Problems {
-    /// Records one problem (its text is kept only if it is the first).
-    pub fn push(&mut self, text: String) {
-        self.count = self.count.saturating_add(1);
-        if self.first.is_none() {
-            self.first = Some(text);
-        }
-    }
-
-    /// The first problem, if there was any.
-    pub fn first(&self) -> Option<&str> {
-        self.first.as_deref()
-    }
-
-    /// How many problems were recorded.
-    #[allow(dead_code)]
-    pub fn count(&self) -> u64 {
-        self.count
-    }
-}
+/// What went wrong on a connection, bounded whatever the peer sends (the
+/// first problem's text and a count): one type for every protocol's
+/// transcript, `damexchange::play`'s.
+pub use damexchange::play::Problems;
 
 #[cfg(test)]
 mod tests {
