@@ -32,7 +32,8 @@ use std::time::Duration;
 use board_core::draughts::{Move, Position};
 use board_core::player::Player;
 use damexchange::GameEndReason;
-use damexchange::session::{CommandError, Event, Follower, GameStarted, Initiator};
+use damexchange::play::MoveSource;
+use damexchange::session::{CommandError, Endpoint, Event, GameStarted, Role};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
@@ -109,7 +110,8 @@ impl Clock {
 }
 
 /// The session calls of a DXP game the bridge makes; implemented for
-/// both roles ([`Initiator`], [`Follower`]).
+/// both roles ([`Initiator`](damexchange::session::Initiator),
+/// [`Follower`](damexchange::session::Follower)).
 pub trait DxpGame {
     /// `is_our_turn()`.
     fn is_our_turn(&self) -> bool;
@@ -140,43 +142,35 @@ pub trait DxpGame {
     fn send_chat(&mut self, text: &str, now: std::time::Instant) -> Result<(), CommandError>;
 }
 
-macro_rules! dxp_game {
-    ($t:ty) => {
-        impl DxpGame for $t {
-            fn is_our_turn(&self) -> bool {
-                <$t>::is_our_turn(self)
-            }
-            fn start_position(&self) -> Option<&Position> {
-                <$t>::start_position(self)
-            }
-            fn position(&self) -> Option<&Position> {
-                <$t>::position(self)
-            }
-            fn moves(&self) -> &[Move] {
-                <$t>::moves(self)
-            }
-            fn send_move(&mut self, mv: Move, now: std::time::Instant) -> Result<(), CommandError> {
-                <$t>::send_move(self, mv, now)
-            }
-            fn end_game(
-                &mut self,
-                reason: GameEndReason,
-                now: std::time::Instant,
-            ) -> Result<(), CommandError> {
-                <$t>::end_game(self, reason, now)
-            }
-            fn send_chat(
-                &mut self,
-                text: &str,
-                now: std::time::Instant,
-            ) -> Result<(), CommandError> {
-                <$t>::send_chat(self, text, now)
-            }
-        }
-    };
+/// Both roles: `Endpoint<R, Instant>` is `Initiator<Instant>` and
+/// `Follower<Instant>`.
+impl<R: Role> DxpGame for Endpoint<R, std::time::Instant> {
+    fn is_our_turn(&self) -> bool {
+        Endpoint::is_our_turn(self)
+    }
+    fn start_position(&self) -> Option<&Position> {
+        Endpoint::start_position(self)
+    }
+    fn position(&self) -> Option<&Position> {
+        Endpoint::position(self)
+    }
+    fn moves(&self) -> &[Move] {
+        Endpoint::moves(self)
+    }
+    fn send_move(&mut self, mv: Move, now: std::time::Instant) -> Result<(), CommandError> {
+        Endpoint::send_move(self, mv, now)
+    }
+    fn end_game(
+        &mut self,
+        reason: GameEndReason,
+        now: std::time::Instant,
+    ) -> Result<(), CommandError> {
+        Endpoint::end_game(self, reason, now)
+    }
+    fn send_chat(&mut self, text: &str, now: std::time::Instant) -> Result<(), CommandError> {
+        Endpoint::send_chat(self, text, now)
+    }
 }
-dxp_game!(Initiator<std::time::Instant>);
-dxp_game!(Follower<std::time::Instant>);
 
 /// How the engine is run.
 #[derive(Debug, Clone)]
@@ -425,6 +419,27 @@ impl HubBridge {
         )
     }
 
+    /// [`HubBridge::spawn`], then the engine's start-up awaited (bounded
+    /// by the plan's timeouts): the bridge, its answers and the
+    /// [`Report::Started`] to show, before a connection is opened.
+    ///
+    /// # Errors
+    /// Why the engine did not start ([`Answer::Failed`]), or `the engine
+    /// task ended`.
+    pub async fn start(
+        plan: BridgePlan,
+        log: Box<dyn FnMut(Skipped) + Send>,
+    ) -> Result<(HubBridge, mpsc::Receiver<Answer>, Report), String> {
+        let (bridge, mut answers) = HubBridge::spawn(plan, log);
+        match answers.recv().await {
+            Some(Answer::Started { name, unknown }) => {
+                Ok((bridge, answers, Report::Started { name, unknown }))
+            }
+            Some(Answer::Failed(why)) => Err(why),
+            _ => Err("the engine task ended".into()),
+        }
+    }
+
     /// Why the engine failed, once it has.
     pub fn failed(&self) -> Option<&str> {
         self.link.failed()
@@ -622,6 +637,48 @@ impl Mover {
             Mover::Builtin(_) => None,
         }
     }
+}
+
+/// The move source of `damexchange::play`'s runs (`dxp serve|connect`):
+/// [`Mover::event`], [`Mover::answer`] for the channel's values,
+/// [`Mover::our_turn`]; a [`Report::Failed`] is a failure.
+impl MoveSource for Mover {
+    type External = Answer;
+    type Report = Report;
+
+    fn event(&mut self, event: &Event) {
+        Mover::event(self, event);
+    }
+
+    fn external<R: Role>(
+        &mut self,
+        session: &mut Endpoint<R, std::time::Instant>,
+        value: Answer,
+        now: std::time::Instant,
+    ) -> Option<Report> {
+        self.answer(session, value, now)
+    }
+
+    fn our_turn<R: Role>(
+        &mut self,
+        session: &mut Endpoint<R, std::time::Instant>,
+        now: std::time::Instant,
+    ) -> Option<Report> {
+        Mover::our_turn(self, session, now)
+    }
+
+    fn failure(report: &Report) -> Option<&str> {
+        match report {
+            Report::Failed { why, .. } => Some(why),
+            _ => None,
+        }
+    }
+}
+
+/// A channel of answers without a sender: closed at once, so the driver
+/// no longer waits on it (for [`Mover::Builtin`], which has no task).
+pub fn no_answers() -> mpsc::Receiver<Answer> {
+    mpsc::channel::<Answer>(1).1
 }
 
 #[cfg(test)]

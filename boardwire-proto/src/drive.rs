@@ -365,3 +365,46 @@ pub(crate) fn drain_events<S: Session, X, R>(
         let _ = callback(session, Activity::Event(e));
     }
 }
+
+/// What went wrong on a connection, bounded whatever the peer sends: the
+/// first problem's text (what an exit message reports) and how many there
+/// were. A peer that keeps sending bad frames cannot grow it. Used by the
+/// game runs of damexchange (`play`) and csa-protocol (`play`,
+/// `transcript`), which re-export it.
+///
+/// ```
+/// use boardwire_proto::drive::Problems;
+///
+/// let mut p = Problems::default();
+/// p.push("login refused".into());
+/// p.push("malformed line: ...".into());
+/// assert_eq!((p.first(), p.count()), (Some("login refused"), 2));
+/// ```
+#[cfg(feature = "alloc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "alloc")))]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Problems {
+    first: Option<alloc::string::String>,
+    count: u64,
+}
+
+#[cfg(feature = "alloc")]
+impl Problems {
+    /// Records one problem (its text is kept only if it is the first).
+    pub fn push(&mut self, text: alloc::string::String) {
+        self.count = self.count.saturating_add(1);
+        if self.first.is_none() {
+            self.first = Some(text);
+        }
+    }
+
+    /// The first problem, if there was any.
+    pub fn first(&self) -> Option<&str> {
+        self.first.as_deref()
+    }
+
+    /// How many problems were recorded (saturating at `u64::MAX`).
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+}

@@ -1,34 +1,19 @@
-//! `boardwire dxp`: DamExchange on real TCP sockets (tokio), driving the
-//! sans-IO sessions of the `damexchange` crate, and a decoder for captures.
+//! `boardwire dxp`: clap and presentation over the `damexchange` crate.
 //!
-//! * `dxp serve` — a follower: accepts connections (one task each), answers
-//!   GAMEREQ, plays with the built-in player, prints the wire transcript of
-//!   every connection to stdout (party `follower#N`), and keeps serving
-//!   further games and connections. [`follower_callback`] serves one connection; `demo`
-//!   runs it too.
-//! * `dxp connect` — an initiator: plays `--games N` games against a DXP
-//!   engine, prints the transcript (party `initiator`) and a `result:` line
-//!   to stdout. [`initiate`] is the game loop; `demo` runs it too.
-//! * With `--engine PROGRAM` (both): a Hub engine plays instead of the
-//!   built-in player (`boardwire_engines::dxp_bridge`): one engine process
-//!   per connection, its moves passed to the session over the driver's
-//!   channel (`damexchange::net::connect_with`, `serve_with`); what it does
-//!   is noted in the transcript (`:: engine: done move=28x19x23 in 0.012
-//!   s`). An engine that fails resigns its game (GAMEEND `1`) and ends its
-//!   connection; `dxp connect` then exits 1.
-//! * `dxp decode` — decodes a raw capture (NUL-separated), one message per
-//!   line, a recorded capture (`[t] C->S ...\0`, see
-//!   `boardwire_vectors::capture`) or `--message` arguments, and prints each
-//!   message in words, or its error with the offsets.
-//!
-//! Transcript format: see `transcript.rs` (one line per frame, the wire text
-//! without its NUL, then its reading in parentheses; `::` lines are notes).
-//! What a peer sent is shown with control bytes as `\xNN`, and of the
-//! malformed or unrecognised frames of a connection only the first 3 are
-//! shown, the rest counted in a note (`:: N more malformed or unrecognised
-//! frame(s), not shown`), so stdout stays bounded whatever a peer sends.
+//! * `dxp serve` (a follower per connection, party `follower#N`) and `dxp
+//!   connect` (an initiator playing `--games N`, party `initiator`, then a
+//!   `result:` line) run `damexchange::play`'s runs on `damexchange::net`
+//!   with the built-in player or, `--engine PROGRAM`, a Hub engine per
+//!   connection (`boardwire_engines::dxp_bridge::Mover`); this file writes
+//!   their transcript lines (`transcript.rs`: the wire text, its reading in
+//!   parentheses, `::` notes; control bytes as `\xNN`; of the bad frames of
+//!   a connection only the first 3). [`follower_callback`] and
+//!   [`initiate`] are what `demo` runs too.
+//! * `dxp decode` prints a raw capture, lines or a recorded capture
+//!   (`boardwire_vectors::capture`) message by message
+//!   (`damexchange::stream`): the reading, its JSON (`damexchange::json`)
+//!   or the error with its offsets.
 
-use std::borrow::BorrowMut;
 use std::io::{self, Read, Write};
 use std::ops::ControlFlow;
 use std::sync::{Arc, Mutex};
@@ -37,20 +22,22 @@ use std::time::{Duration, Instant as StdInstant};
 use crate::engine_args::EngineArgs;
 use board_core::draughts::{Color, Position};
 use board_core::player::Player;
-use boardwire_engines::dxp_bridge::{Answer, BridgePlan, DxpGame, HubBridge, Mover, Report};
-use clap::{Subcommand, ValueEnum};
-use damexchange::framer::{Frame, FrameBuffer, Framer};
-use damexchange::net::{self, Activity, Closed, Ended, Limits, Served};
-use damexchange::session::{
-    Event, Follower, FollowerConfig, GameEnded, GameOffer, Initiator, InitiatorConfig, Match,
-    MatchPlan, MatchStep, MatchStop, Outcome, Score, Session,
-};
-use damexchange::{GameEndReason, Leniency, Message, Name, StartPosition, decode_with};
+use boardwire_engines::dxp_bridge::{Answer, BridgePlan, HubBridge, Mover, Report};
+use clap::{Args, Subcommand, ValueEnum};
+use damexchange::json::Json;
+use damexchange::net::{self, Activity, Limits, Served};
+use damexchange::play::{self, FollowerRun, InitiatorRun, Line, Note, printable};
+use damexchange::session::{Follower, FollowerConfig, GameOffer, InitiatorConfig, MatchPlan};
+use damexchange::stream::{self, Directions, StreamDecoder};
+use damexchange::{Leniency, Message, Name};
 
 use crate::Failure;
 use crate::batch::json_string;
 use crate::transcript::{Sink, Transcript, show};
 use boardwire_vectors::capture::{self, Escapes, Payload};
+
+pub(crate) use boardwire_engines::dxp_bridge::no_answers;
+pub(crate) use damexchange::play::{FollowStats, InitiatorReport, result_text};
 
 /// `boardwire dxp ...`
 #[derive(Debug, Subcommand)]
@@ -62,114 +49,10 @@ pub enum DxpCommand {
     /// serving further connections and games until killed; an engine that
     /// fails resigns its game (GAMEEND 1) and ends only its connection. Prints
     /// `listening on ADDR` to stderr first (useful with port 0).
-    Serve {
-        /// Address to listen on, HOST:PORT (a host name such as
-        /// `localhost` is resolved at start; port 0: any free port).
-        #[arg(long, default_value = "127.0.0.1:27531", value_name = "HOST:PORT")]
-        listen: String,
-        /// Seed of the built-in player's random choices.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Our name in GAMEACC (at most 32 printable characters).
-        #[arg(long, default_value = "boardwire")]
-        name: String,
-        /// Pause before our first move when we play White, milliseconds
-        /// (clients such as pydraughts lose a MOVE that arrives together
-        /// with GAMEACC). Range 0..=60000 ms.
-        #[arg(long, default_value_t = 500, value_name = "MS",
-              value_parser = clap::value_parser!(u64).range(0..=60000))]
-        first_move_delay_ms: u64,
-        /// Refuse the opponent's take-backs (answer K1).
-        #[arg(long)]
-        no_take_backs: bool,
-        /// Accept lower-case colours, `B` for black, trailing blanks, short
-        /// names, extra bytes and a decimal thinking time (`0.5`, rounded
-        /// up to whole minutes).
-        #[arg(long)]
-        lenient: bool,
-        /// Connections served at once; more are accepted and closed at once
-        /// (keep it below the file-descriptor limit, `ulimit -n`).
-        #[arg(long, default_value_t = 10_000)]
-        max_connections: usize,
-        /// Malformed or unrecognised frames in a row after which a
-        /// connection is closed (after a CHAT saying why).
-        #[arg(long, default_value_t = 16)]
-        max_bad_frames: u32,
-        /// Stop a game (GAMEEND reason 0, no result) at our first turn after
-        /// this many plies (only the side to move may send GAMEEND, so the
-        /// game has N or N+1 plies). Default: no limit, unlike `dxp
-        /// connect` (400): the initiator asked for the game and bounds it
-        /// (GAMEEND at its turn); a follower that cut games short would
-        /// spoil the initiator's match.
-        #[arg(long, value_name = "PLIES")]
-        max_plies: Option<usize>,
-        #[command(flatten)]
-        engine: EngineArgs,
-    },
+    Serve(ServeArgs),
     /// Initiator: connect to a DXP engine and play games, with the
     /// built-in player or a Hub engine (--engine; exit 1 if it fails).
-    Connect {
-        /// The engine's address, HOST:PORT (a host name such as `localhost`
-        /// is resolved; each address it gives is tried in turn).
-        address: String,
-        /// Our own colour (the GAMEREQ carries the follower's, the other).
-        #[arg(long, value_enum, default_value_t = ColorArg::White)]
-        color: ColorArg,
-        /// Thinking time per player, minutes (the GAMEREQ's thinking time).
-        /// Range 0..=999 minutes.
-        #[arg(long, default_value_t = 5, value_name = "MINUTES",
-              value_parser = clap::value_parser!(u16).range(0..=999))]
-        minutes: u16,
-        /// Moves in that time (0..=999; 0 = the whole game).
-        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=999))]
-        moves: u16,
-        /// Start position in PDN FEN (default: the standard start).
-        #[arg(long)]
-        fen: Option<String>,
-        /// Number of games to complete; colours alternate after each
-        /// GAMEREQ. A game the engine refuses with GAMEACC 2 does not count
-        /// (the next GAMEREQ follows); 3 refusals in a row, or GAMEACC 1 or
-        /// 3, stop the run (exit 1). At least 1.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
-        games: u32,
-        /// Seed of the built-in player's random choices.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Our name in GAMEREQ.
-        #[arg(long, default_value = "boardwire")]
-        name: String,
-        /// Stop a game (GAMEEND reason 0, no result) at our first turn after
-        /// this many plies (only the side to move may send GAMEEND, so the
-        /// game has N or N+1 plies). Default 400: no draw rule ends a game
-        /// here (neither DXP nor the draughts rules of board-core apply
-        /// repetition or the 25-move rule), and kings can move to and fro
-        /// forever; 400 plies bounds an unattended run.
-        #[arg(long, default_value_t = 400, value_name = "PLIES")]
-        max_plies: usize,
-        /// Give up (exit 1) when the engine owes an answer (GAMEACC,
-        /// BACKACC, the GAMEEND reply) and sends no complete frame for this
-        /// long, seconds. The wait for the engine's move is bounded by its
-        /// clock instead (its remaining thinking time plus 60 s; none for
-        /// --minutes 0). Range 1..=86400 seconds.
-        #[arg(long, default_value_t = 120, value_name = "SECONDS",
-              value_parser = clap::value_parser!(u64).range(1..=86400))]
-        timeout: u64,
-        /// Send GAMEEND `E00` before the first GAMEREQ, for an engine that
-        /// kept a game open from an earlier connection (Moby Dam refuses new
-        /// games with GAMEACC 2 until it gets one).
-        #[arg(long)]
-        end_first: bool,
-        /// Send this CHAT right after connecting (1..=126 bytes of 7-bit
-        /// text).
-        #[arg(long, value_name = "TEXT")]
-        chat: Option<String>,
-        /// Once, in the first game, when this many plies have been played
-        /// and it is our turn, ask to take back our last move (BACKREQ).
-        #[arg(long)]
-        take_back_at: Option<usize>,
-        #[command(flatten)]
-        engine: EngineArgs,
-    },
+    Connect(ConnectArgs),
     /// Decode DXP messages: a raw capture, one message per line, a recorded
     /// capture, or messages given with --message.
     ///
@@ -181,26 +64,142 @@ pub enum DxpCommand {
     /// NUL, one recv() chunk per line, `<EOF>` closing a direction). The
     /// format is detected unless --format says it. Exit code 2 if any
     /// message is malformed.
-    Decode {
-        /// The file (default: stdin).
-        #[arg(conflicts_with = "message")]
-        file: Option<std::path::PathBuf>,
-        /// Decode this message instead of reading a file (repeatable; each is
-        /// one message without its NUL, e.g. `M0000322800`; offsets count
-        /// them as NUL-terminated frames).
-        #[arg(long, short = 'm', value_name = "MESSAGE", allow_hyphen_values = true)]
-        message: Vec<String>,
-        /// The input format.
-        #[arg(long, value_enum, default_value_t = DxpFormat::Auto)]
-        format: DxpFormat,
-        /// One JSON object per message:
-        /// `{"offset":0,"type":"MOVE","time":0,"from":32,"to":28,"captured":[]}`.
-        #[arg(long)]
-        json: bool,
-        /// Accept what real peers send beyond the spec.
-        #[arg(long)]
-        lenient: bool,
-    },
+    Decode(DecodeArgs),
+}
+
+/// The options of `dxp serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to listen on, HOST:PORT (a host name such as
+    /// `localhost` is resolved at start; port 0: any free port).
+    #[arg(long, default_value = "127.0.0.1:27531", value_name = "HOST:PORT")]
+    listen: String,
+    /// Seed of the built-in player's random choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Our name in GAMEACC (at most 32 printable characters).
+    #[arg(long, default_value = "boardwire")]
+    name: String,
+    /// Pause before our first move when we play White, milliseconds
+    /// (clients such as pydraughts lose a MOVE that arrives together
+    /// with GAMEACC). Range 0..=60000 ms.
+    #[arg(long, default_value_t = 500, value_name = "MS",
+          value_parser = clap::value_parser!(u64).range(0..=60000))]
+    first_move_delay_ms: u64,
+    /// Refuse the opponent's take-backs (answer K1).
+    #[arg(long)]
+    no_take_backs: bool,
+    /// Accept lower-case colours, `B` for black, trailing blanks, short
+    /// names, extra bytes and a decimal thinking time (`0.5`, rounded
+    /// up to whole minutes).
+    #[arg(long)]
+    lenient: bool,
+    /// Connections served at once; more are accepted and closed at once
+    /// (keep it below the file-descriptor limit, `ulimit -n`).
+    #[arg(long, default_value_t = 10_000)]
+    max_connections: usize,
+    /// Malformed or unrecognised frames in a row after which a
+    /// connection is closed (after a CHAT saying why).
+    #[arg(long, default_value_t = 16)]
+    max_bad_frames: u32,
+    /// Stop a game (GAMEEND reason 0, no result) at our first turn after
+    /// this many plies (only the side to move may send GAMEEND, so the
+    /// game has N or N+1 plies). Default: no limit, unlike `dxp
+    /// connect` (400): the initiator asked for the game and bounds it
+    /// (GAMEEND at its turn); a follower that cut games short would
+    /// spoil the initiator's match.
+    #[arg(long, value_name = "PLIES")]
+    max_plies: Option<usize>,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// The options of `dxp connect`.
+#[derive(Debug, Args)]
+pub struct ConnectArgs {
+    /// The engine's address, HOST:PORT (a host name such as `localhost`
+    /// is resolved; each address it gives is tried in turn).
+    address: String,
+    /// Our own colour (the GAMEREQ carries the follower's, the other).
+    #[arg(long, value_enum, default_value_t = ColorArg::White)]
+    color: ColorArg,
+    /// Thinking time per player, minutes (the GAMEREQ's thinking time).
+    /// Range 0..=999 minutes.
+    #[arg(long, default_value_t = 5, value_name = "MINUTES",
+          value_parser = clap::value_parser!(u16).range(0..=999))]
+    minutes: u16,
+    /// Moves in that time (0..=999; 0 = the whole game).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u16).range(0..=999))]
+    moves: u16,
+    /// Start position in PDN FEN (default: the standard start).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Number of games to complete; colours alternate after each
+    /// GAMEREQ. A game the engine refuses with GAMEACC 2 does not count
+    /// (the next GAMEREQ follows); 3 refusals in a row, or GAMEACC 1 or
+    /// 3, stop the run (exit 1). At least 1.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    games: u32,
+    /// Seed of the built-in player's random choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Our name in GAMEREQ.
+    #[arg(long, default_value = "boardwire")]
+    name: String,
+    /// Stop a game (GAMEEND reason 0, no result) at our first turn after
+    /// this many plies (only the side to move may send GAMEEND, so the
+    /// game has N or N+1 plies). Default 400: no draw rule ends a game
+    /// here (neither DXP nor the draughts rules of board-core apply
+    /// repetition or the 25-move rule), and kings can move to and fro
+    /// forever; 400 plies bounds an unattended run.
+    #[arg(long, default_value_t = 400, value_name = "PLIES")]
+    max_plies: usize,
+    /// Give up (exit 1) when the engine owes an answer (GAMEACC,
+    /// BACKACC, the GAMEEND reply) and sends no complete frame for this
+    /// long, seconds. The wait for the engine's move is bounded by its
+    /// clock instead (its remaining thinking time plus 60 s; none for
+    /// --minutes 0). Range 1..=86400 seconds.
+    #[arg(long, default_value_t = 120, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..=86400))]
+    timeout: u64,
+    /// Send GAMEEND `E00` before the first GAMEREQ, for an engine that
+    /// kept a game open from an earlier connection (Moby Dam refuses new
+    /// games with GAMEACC 2 until it gets one).
+    #[arg(long)]
+    end_first: bool,
+    /// Send this CHAT right after connecting (1..=126 bytes of 7-bit
+    /// text).
+    #[arg(long, value_name = "TEXT")]
+    chat: Option<String>,
+    /// Once, in the first game, when this many plies have been played
+    /// and it is our turn, ask to take back our last move (BACKREQ).
+    #[arg(long)]
+    take_back_at: Option<usize>,
+    #[command(flatten)]
+    engine: EngineArgs,
+}
+
+/// The options of `dxp decode`.
+#[derive(Debug, Args)]
+pub struct DecodeArgs {
+    /// The file (default: stdin).
+    #[arg(conflicts_with = "message")]
+    file: Option<std::path::PathBuf>,
+    /// Decode this message instead of reading a file (repeatable; each is
+    /// one message without its NUL, e.g. `M0000322800`; offsets count
+    /// them as NUL-terminated frames).
+    #[arg(long, short = 'm', value_name = "MESSAGE", allow_hyphen_values = true)]
+    message: Vec<String>,
+    /// The input format.
+    #[arg(long, value_enum, default_value_t = DxpFormat::Auto)]
+    format: DxpFormat,
+    /// One JSON object per message:
+    /// `{"offset":0,"type":"MOVE","time":0,"from":32,"to":28,"captured":[]}`.
+    #[arg(long)]
+    json: bool,
+    /// Accept what real peers send beyond the spec.
+    #[arg(long)]
+    lenient: bool,
 }
 
 /// The bridge's plan, when `--engine` is given (a Hub engine).
@@ -237,98 +236,52 @@ pub enum ColorArg {
 /// Runs a `dxp` subcommand.
 pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
     match command {
-        DxpCommand::Decode {
-            file,
-            message,
-            format,
-            json,
-            lenient,
-        } => decode(file.as_deref(), &message, format, json, lenient, out),
-        DxpCommand::Serve {
-            listen,
-            seed,
-            name,
-            first_move_delay_ms,
-            no_take_backs,
-            lenient,
-            max_connections,
-            max_bad_frames,
-            max_plies,
-            engine,
-        } => {
-            let mut config = FollowerConfig::new(parse_name(&name)?);
-            config.first_move_delay = Duration::from_millis(first_move_delay_ms);
-            config.take_backs = !no_take_backs;
-            if lenient {
+        DxpCommand::Decode(a) => decode(a, out),
+        DxpCommand::Serve(a) => {
+            let mut config = FollowerConfig::new(parse_name(&a.name)?);
+            config.first_move_delay = Duration::from_millis(a.first_move_delay_ms);
+            config.take_backs = !a.no_take_backs;
+            if a.lenient {
                 config.leniency = Leniency::ALL;
             }
             let mut limits = Limits::default();
-            limits.max_connections = max_connections;
-            limits.driver.max_bad_frames = max_bad_frames.max(1);
-            let plan = ServePlan {
-                seed,
-                max_plies,
-                limits,
-            };
-            runtime()?.block_on(serve(&listen, config, plan, bridge_plan(engine)))
+            limits.max_connections = a.max_connections;
+            limits.driver.max_bad_frames = a.max_bad_frames.max(1);
+            let plan = (a.seed, a.max_plies, limits);
+            runtime()?.block_on(serve(&a.listen, config, plan, bridge_plan(a.engine)))
         }
-        DxpCommand::Connect {
-            address,
-            color,
-            minutes,
-            moves,
-            fen,
-            games,
-            seed,
-            name,
-            max_plies,
-            timeout,
-            take_back_at,
-            end_first,
-            chat,
-            engine,
-        } => {
-            let start = match fen {
-                None => None,
-                Some(fen) => Some(
-                    fen.parse::<Position>()
-                        .map_err(|e| Failure::Input(format!("--fen: {e}")))?,
-                ),
-            };
-            let our_color = match color {
+        DxpCommand::Connect(a) => {
+            let start = a.fen.map(|f| f.parse::<Position>()).transpose();
+            let start = start.map_err(|e| Failure::Input(format!("--fen: {e}")))?;
+            let our_color = match a.color {
                 ColorArg::White => Color::White,
                 ColorArg::Black => Color::Black,
             };
+            let (minutes, moves) = (a.minutes, a.moves);
             let request = GameOffer {
                 our_color,
                 minutes,
                 moves,
                 start,
             };
-            let config = InitiatorConfig::new(parse_name(&name)?);
+            let config = InitiatorConfig::new(parse_name(&a.name)?);
             // Checked now, not once connected (where it would stop the run
             // as a failure, exit 1): bad input, exit 2.
-            if let Some(text) = &chat {
+            if let Some(text) = &a.chat {
                 damexchange::ChatText::new(text.as_str())
                     .map_err(|e| Failure::Input(format!("--chat: {e}")))?;
             }
             let plan = InitiatorPlan {
-                games,
-                seed,
-                max_plies,
-                timeout: Duration::from_secs(timeout),
-                take_back_at,
-                end_first,
-                chat,
+                games: a.games,
+                seed: a.seed,
+                max_plies: a.max_plies,
+                timeout: Duration::from_secs(a.timeout),
+                take_back_at: a.take_back_at,
+                end_first: a.end_first,
+                chat: a.chat,
             };
-            runtime()?.block_on(connect(
-                &address,
-                config,
-                request,
-                plan,
-                bridge_plan(engine),
-                out,
-            ))
+            let engine = bridge_plan(a.engine);
+            runtime()?.block_on(connect(&a.address, config, request, plan, engine, out))
         }
     }
 }
@@ -346,300 +299,60 @@ fn runtime() -> Result<tokio::runtime::Runtime, Failure> {
 
 // ------------------------------------------------------------- transcript
 
-/// One decoded message as a transcript line: its wire text (no NUL), then
-/// its reading (the library's `Display`, control bytes as `\xNN`).
-fn message_line(m: &Message<'_>) -> (usize, String) {
-    let wire = m.encoded();
-    (
-        wire.as_bytes().len() + 1,
-        format!(
-            "{}  ({})",
-            show(wire.as_bytes()),
-            printable(&m.describe().to_string())
-        ),
-    )
+/// One message as a transcript line: its wire text (no NUL), then its
+/// reading (`describe()`, control bytes as `\xNN`).
+fn message_line(m: &Message<'_>) -> String {
+    let reading = printable(&m.describe().to_string());
+    format!("{}  ({reading})", show(m.encoded().as_bytes()))
 }
 
-/// `text` with control bytes (and DEL) as `\xNN`: what a peer sent (CHAT
-/// text, names in notes) never reaches stdout raw. The session and the
-/// peer still get the text byte for byte; only the transcript escapes it.
-pub(crate) fn printable(text: &str) -> String {
-    let mut s = String::with_capacity(text.len());
-    for c in text.chars() {
-        if c.is_control() {
-            s.push_str(&format!("\\x{:02x}", u32::from(c)));
-        } else {
-            s.push(c);
-        }
-    }
-    s
-}
-
-/// How a game ended, in colours: `white wins`, `draw`, `no result`.
-pub(crate) fn result_text(e: &GameEnded) -> String {
-    match (e.outcome, e.winner()) {
-        (_, Some(c)) => format!("{c} wins"),
-        (Outcome::Drawn, None) => "draw".into(),
-        _ => "no result".into(),
-    }
-}
-
-/// An event as a transcript note (the library's `Display`, control bytes
-/// escaped); `before` is the position before a received move, to write it
-/// in PDN.
-fn describe(e: &Event, before: Option<&Position>) -> String {
-    match (e, before) {
-        (Event::MoveReceived { mv, time }, Some(p)) => {
-            format!("opponent played {} ({time} s)", p.move_text(*mv))
-        }
-        _ => printable(&e.to_string()),
-    }
-}
-
-/// Malformed and unrecognised frames of one connection in the transcript:
-/// the first [`BadLines::SHOWN`] are shown, the rest counted (the count is
-/// noted when a valid frame comes or the connection ends), so a peer
-/// sending garbage cannot grow stdout beyond a few lines per connection.
-#[derive(Debug, Default)]
-pub(crate) struct BadLines {
-    seen: u64,
-    hidden: u64,
-}
-
-impl BadLines {
-    /// Bad frames shown per connection.
-    pub(crate) const SHOWN: u64 = 3;
-
-    fn frame(&mut self, t: &mut Transcript, line: &str) {
-        self.seen += 1;
-        if self.seen <= Self::SHOWN {
-            t.received(0, line);
-            if self.seen == Self::SHOWN {
-                t.note("further malformed or unrecognised frames are counted, not shown");
-            }
-        } else {
-            self.hidden += 1;
-        }
-    }
-
-    fn flush(&mut self, t: &Transcript) {
-        if self.hidden > 0 {
-            t.note(&format!(
-                "{} more malformed or unrecognised frame(s), not shown",
-                self.hidden
-            ));
-            self.hidden = 0;
-        }
-    }
-}
-
-/// The CHAT telling the peer that its MOVE was not played.
-fn rejection_chat(mv: &damexchange::wire::Move, reason: &dyn std::fmt::Display) -> String {
-    format!(
-        "error: MOVE {} rejected: {reason}",
-        Message::Move(*mv).encoded().as_str()
-    )
-}
-
-// ------------------------------------------------------- one connection
-
-/// The two sessions as the shared connection code drives them.
-trait Role:
-    DxpGame
-    + for<'m> Session<
-        Conn = (),
-        Time = StdInstant,
-        Event = Event,
-        Incoming<'m> = Message<'m>,
-        Outgoing<'m> = Message<'m>,
-    > + Sized
-{
-}
-impl Role for Initiator<StdInstant> {}
-impl Role for Follower<StdInstant> {}
-
-/// What the shared part leaves to the role.
-enum Step {
-    Done,
-    Close,
-    Idle,
-    Event(Event),
-}
-
-/// One connection, either role: its transcript, who moves, the bad frames
-/// shown, the problems seen. What both roles do alike is here, once: the
-/// transcript lines, the engine forwarding (`HubBridge`), our move, the
-/// answer to a rejected move.
-struct Side<Tr: BorrowMut<Transcript>> {
-    t: Tr,
-    mover: Mover,
-    bad: BadLines,
-    problems: crate::transcript::Problems,
-    /// Stop a game at our first turn after this many plies.
-    max_plies: Option<usize>,
-    /// Engine failures go to stderr with this prefix (`follower#N: `);
-    /// `None`: not at all (the initiator's run ends with them).
-    stderr: Option<String>,
-    engine_failed: Option<String>,
-}
-
-impl<Tr: BorrowMut<Transcript>> Side<Tr> {
-    fn new(t: Tr, mover: Mover, max_plies: Option<usize>, stderr: Option<String>) -> Self {
-        Side {
-            t,
-            mover,
-            bad: BadLines::default(),
-            problems: Default::default(),
-            max_plies,
-            stderr,
-            engine_failed: None,
-        }
-    }
-
-    fn note(&self, text: &str) {
-        self.t.borrow().note(text);
-    }
-
-    /// Logs and handles what both roles handle alike.
-    fn common<S: Role>(
-        &mut self,
-        s: &mut S,
-        a: Activity<'_, '_, S, Answer>,
-        now: StdInstant,
-    ) -> Step {
-        match a {
-            Activity::Sent {
-                message: Some(m), ..
-            } => {
-                let (len, line) = message_line(m);
-                self.t.borrow_mut().sent(len, &line);
-            }
-            Activity::Received { message, .. } => {
-                let (len, line) = message_line(message);
-                if matches!(message, Message::Unrecognised(_)) {
-                    self.bad.frame(self.t.borrow_mut(), &line);
-                } else {
-                    self.bad.flush(self.t.borrow());
-                    self.t.borrow_mut().received(len, &line);
+/// A run's transcript lines (`damexchange::play::Line`) written to `t`;
+/// engine failures and warnings also to stderr, after `stderr` (`None`:
+/// not at all).
+fn write_lines(
+    t: &mut Transcript,
+    stderr: Option<&str>,
+    lines: impl Iterator<Item = Line<Report>>,
+) {
+    for line in lines {
+        match line {
+            Line::Sent { wire_len, message } => t.sent(wire_len, &message_line(&message)),
+            Line::Received { wire_len, message } => t.received(wire_len, &message_line(&message)),
+            Line::Malformed(e) => t.received(0, &printable(&format!("(malformed: {e})"))),
+            Line::Note(n) => {
+                t.note(&printable(&n.to_string()));
+                let warn = match &n {
+                    Note::Source(r @ Report::Failed { .. }) => Some(r),
+                    Note::Source(r @ Report::Started { unknown, .. }) if !unknown.is_empty() => {
+                        Some(r)
+                    }
+                    _ => None,
+                };
+                if let (Some(r), Some(prefix)) = (warn, stderr) {
+                    eprintln!("{prefix}{r}");
                 }
             }
-            Activity::External(a) => {
-                let r = self.mover.answer(s, a, now);
-                if self.engine_report(s, r) {
-                    return Step::Close;
-                }
-            }
-            Activity::Idle => return Step::Idle,
-            Activity::Event(e) => return self.event(s, e, now),
             _ => {}
-        }
-        Step::Done
-    }
-
-    fn event<S: Role>(&mut self, s: &mut S, e: Event, now: StdInstant) -> Step {
-        match &e {
-            Event::Malformed(err) => self.bad.frame(
-                self.t.borrow_mut(),
-                &printable(&format!("(malformed: {err})")),
-            ),
-            // The MOVE, CHAT and unrecognised lines show these; GameStarted
-            // and GameEnded are noted by the role with the game number.
-            Event::MoveReceived { .. }
-            | Event::Chat(_)
-            | Event::Unrecognised(_)
-            | Event::GameStarted(_)
-            | Event::GameEnded(_) => {}
-            Event::Closing(_) => {
-                self.note(&describe(&e, None));
-                self.bad.flush(self.t.borrow());
-            }
-            ev => self.note(&describe(ev, s.position())),
-        }
-        self.mover.event(&e);
-        match &e {
-            Event::MoveRejected { mv, reason } => {
-                self.problems.push(describe(&e, None));
-                // Tell the peer, end the game rather than hang.
-                let _ = s.send_chat(&rejection_chat(mv, reason), now);
-                let _ = s.end_game(GameEndReason::Unknown, now);
-            }
-            Event::Malformed(_)
-            | Event::Unexpected { .. }
-            | Event::Unrecognised(_)
-            | Event::PeerSilent { .. } => self.problems.push(describe(&e, None)),
-            _ => {}
-        }
-        Step::Event(e)
-    }
-
-    /// Idle: on our turn, stop at the ply limit, else the built-in player
-    /// or the engine moves (`Mover`). `true`: close the connection.
-    fn play<S: Role>(&mut self, s: &mut S, now: StdInstant) -> bool {
-        if !s.is_our_turn() {
-            return false;
-        }
-        let plies = s.moves().len();
-        if self.max_plies.is_some_and(|max| plies >= max) {
-            self.note(&format!(
-                "{plies} plies played: we stop the game (GAMEEND reason 0, no result)"
-            ));
-            let _ = s.end_game(GameEndReason::Unknown, now);
-            return false;
-        }
-        let r = self.mover.our_turn(s, now);
-        self.engine_report(s, r)
-    }
-
-    /// A bridge report as a transcript note. `true` when the connection
-    /// should close now (the engine failed and no game is left to resign).
-    fn engine_report<S: Role>(&mut self, s: &S, r: Option<Report>) -> bool {
-        let Some(r) = r else { return false };
-        self.note(&printable(&r.to_string()));
-        let warn = |r: &Report| {
-            if let Some(prefix) = &self.stderr {
-                eprintln!("{prefix}{r}");
-            }
-        };
-        match &r {
-            Report::Failed { why, .. } => {
-                warn(&r);
-                self.engine_failed.get_or_insert_with(|| why.clone());
-                s.position().is_none()
-            }
-            Report::Started { unknown, .. } if !unknown.is_empty() => {
-                warn(&r);
-                false
-            }
-            _ => false,
         }
     }
 }
 
 // ---------------------------------------------------------------- serve
 
-/// How `dxp serve` runs.
-pub(crate) struct ServePlan {
-    /// Seed of the built-in player.
-    pub seed: u64,
-    /// Stop a game (GAMEEND reason 0) at our first turn after this many
-    /// plies.
-    pub max_plies: Option<usize>,
-    /// The drivers' limits.
-    pub limits: Limits,
-}
-
+/// `dxp serve`: `seed` of the built-in players, `max_plies` (stop a game,
+/// GAMEEND reason 0, at our first turn after so many plies), `limits` of
+/// the driver.
 async fn serve(
     listen: &str,
     session: FollowerConfig,
-    plan: ServePlan,
+    (seed, max_plies, limits): (u64, Option<usize>, Limits),
     engine: Option<BridgePlan>,
 ) -> Result<(), Failure> {
     let listener = crate::listen::listen(listen)
         .await
         .map_err(Failure::Input)?;
-    let (seed, max_plies) = (plan.seed, plan.max_plies);
     let mut config = net::Config::new(session);
-    config.limits = plan.limits;
+    config.limits = limits;
     let on_closed = |n, served: Served<()>| match (n, served) {
         // Accept errors: once per burst (the driver backs off and retries).
         (0, Served::Failed(e)) => eprintln!("accept failed: {e} (retrying with back-off)"),
@@ -649,150 +362,60 @@ async fn serve(
     // With --engine: one engine per connection, started when it is
     // accepted (within --max-connections); it quits when the connection
     // ends.
-    net::serve_with(
-        listener,
-        config,
-        move |n, peer| {
-            let t = Transcript::new("dxp", format!("follower#{n}"), Sink::Stdout);
-            let (mover, answers) = match &engine {
-                None => {
-                    t.note(&format!("connection from {peer}"));
-                    let player = Player::new(seed ^ n.wrapping_mul(0x1000_0000_01B3));
-                    (Mover::Builtin(player), no_answers())
-                }
-                Some(engine) => {
-                    t.note(&format!("connection from {peer}; starting the engine"));
-                    let (bridge, answers) = HubBridge::spawn(engine.clone(), skipped_line_log(n));
-                    (Mover::Engine(bridge), answers)
-                }
-            };
-            let side = Side::new(t, mover, max_plies, Some(format!("follower#{n}: ")));
-            (answers, FollowerState::new(side, None).callback())
-        },
-        on_closed,
-    )
-    .await
-    .map_err(Failure::Output)
-}
-
-/// A channel without a sender: closed, no longer waited on.
-pub(crate) fn no_answers() -> tokio::sync::mpsc::Receiver<Answer> {
-    tokio::sync::mpsc::channel::<Answer>(1).1
-}
-
-/// Engine lines that were skipped, on stderr (connection `n`; 0 for
-/// `dxp connect`).
-fn skipped_line_log(n: u64) -> Box<dyn FnMut(boardwire_engines::usi_engine::Skipped) + Send> {
-    crate::engine_args::skipped_line_log(if n == 0 {
-        String::new()
-    } else {
-        format!("follower#{n}: ")
-    })
-}
-
-/// What one follower connection did.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct FollowStats {
-    /// Games started.
-    pub games: u32,
-    /// Games ended by a GAMEEND exchange.
-    pub ended: u32,
-    /// Games cut by the connection closing (unfinished).
-    pub unfinished: u32,
-    /// Rejected moves, malformed frames and unexpected messages, as noted.
-    pub problems: crate::transcript::Problems,
-}
-
-/// One follower connection: the shared part and its counts.
-struct FollowerState {
-    side: Side<Transcript>,
-    stats: Option<Arc<Mutex<FollowStats>>>,
-    local: FollowStats,
-}
-
-impl Drop for FollowerState {
-    fn drop(&mut self) {
-        self.side.bad.flush(&self.side.t);
-    }
-}
-
-impl FollowerState {
-    fn new(side: Side<Transcript>, stats: Option<Arc<Mutex<FollowStats>>>) -> FollowerState {
-        FollowerState {
-            side,
-            stats,
-            local: FollowStats::default(),
-        }
-    }
-
-    fn callback(
-        mut self,
-    ) -> impl FnMut(
-        &mut Follower<StdInstant>,
-        Activity<'_, '_, Follower<StdInstant>, Answer>,
-    ) -> ControlFlow<()>
-    + Send
-    + 'static {
-        move |f, a| self.activity(f, a)
-    }
-
-    fn activity(
-        &mut self,
-        f: &mut Follower<StdInstant>,
-        a: Activity<'_, '_, Follower<StdInstant>, Answer>,
-    ) -> ControlFlow<()> {
-        let now = StdInstant::now();
-        let close = match self.side.common(f, a, now) {
-            Step::Done => false,
-            Step::Close => true,
-            Step::Idle => self.side.play(f, now),
-            Step::Event(e) => self.event(f, &e, now),
+    let connection = move |n: u64, peer| {
+        let t = Transcript::new("dxp", format!("follower#{n}"), Sink::Stdout);
+        let prefix = format!("follower#{n}: ");
+        let (mover, answers) = match &engine {
+            None => {
+                t.note(&format!("connection from {peer}"));
+                let player = Player::new(seed ^ n.wrapping_mul(0x1000_0000_01B3));
+                (Mover::Builtin(player), no_answers())
+            }
+            Some(engine) => {
+                t.note(&format!("connection from {peer}; starting the engine"));
+                let log = crate::engine_args::skipped_line_log(prefix.clone());
+                let (bridge, answers) = HubBridge::spawn(engine.clone(), log);
+                (Mover::Engine(bridge), answers)
+            }
         };
-        self.local.problems = self.side.problems.clone();
-        if let Some(s) = &self.stats
-            && let Ok(mut s) = s.lock()
-        {
-            *s = self.local.clone();
-        }
-        if close {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    }
+        let (run, stderr) = (FollowerRun::new(mover, max_plies), Some(prefix));
+        (
+            answers,
+            follower(FollowerConn {
+                run,
+                t,
+                stderr,
+                stats: None,
+            }),
+        )
+    };
+    net::serve_with(listener, config, connection, on_closed)
+        .await
+        .map_err(Failure::Output)
+}
 
-    /// The follower's part of an event. `true`: close.
-    fn event(&mut self, f: &mut Follower<StdInstant>, e: &Event, now: StdInstant) -> bool {
-        let local = &mut self.local;
-        match e {
-            Event::GameStarted(_) => {
-                local.games += 1;
-                self.side
-                    .note(&format!("game {}: {}", local.games, describe(e, None)));
-            }
-            Event::GameEnded(g) => {
-                if g.closed {
-                    local.unfinished += 1;
-                    self.side.note(&format!(
-                        "game {} unfinished: {}",
-                        local.games,
-                        describe(e, None)
-                    ));
-                } else {
-                    local.ended += 1;
-                    self.side
-                        .note(&format!("game {}: {}", local.games, describe(e, None)));
-                }
-                // The engine is gone: no further games here.
-                return self.side.engine_failed.is_some();
-            }
-            Event::PeerSilent { awaiting } => {
-                let _ = f.send_chat(&format!("error: no {awaiting} in time; closing"), now);
-                return true;
-            }
-            _ => {}
-        }
-        false
+/// One follower connection: its run (`damexchange::play::FollowerRun`),
+/// its transcript (`stderr`: as [`write_lines`]) and the counts shared
+/// with `demo`. The end of the transcript is written when the connection
+/// ends (the callback is dropped).
+struct FollowerConn {
+    run: FollowerRun<Mover>,
+    t: Transcript,
+    stderr: Option<String>,
+    stats: Option<Arc<Mutex<FollowStats>>>,
+}
+
+impl Drop for FollowerConn {
+    fn drop(&mut self) {
+        self.run.end();
+        self.write();
+    }
+}
+
+impl FollowerConn {
+    fn write(&mut self) {
+        let lines = std::iter::from_fn(|| self.run.poll_line());
+        write_lines(&mut self.t, self.stderr.as_deref(), lines);
     }
 }
 
@@ -810,12 +433,40 @@ pub(crate) fn follower_callback(
 ) -> ControlFlow<()>
 + Send
 + 'static {
-    FollowerState::new(Side::new(t, Mover::Builtin(player), max_plies, None), stats).callback()
+    let run = FollowerRun::new(Mover::Builtin(player), max_plies);
+    follower(FollowerConn {
+        run,
+        t,
+        stderr: None,
+        stats,
+    })
+}
+
+/// The callback of one follower connection.
+fn follower(
+    mut conn: FollowerConn,
+) -> impl FnMut(
+    &mut Follower<StdInstant>,
+    Activity<'_, '_, Follower<StdInstant>, Answer>,
+) -> ControlFlow<()>
++ Send
++ 'static {
+    move |f, a| {
+        let flow = conn.run.handle(f, a, StdInstant::now());
+        conn.write();
+        if let Some(s) = &conn.stats
+            && let Ok(mut s) = s.lock()
+        {
+            *s = conn.run.stats();
+        }
+        flow
+    }
 }
 
 // ---------------------------------------------------------------- connect
 
-/// How the initiator plays.
+/// How the initiator plays (`damexchange::play::InitiatorPlan`, and the
+/// built-in player's seed).
 pub(crate) struct InitiatorPlan {
     /// Games to play; colours alternate after the first.
     pub games: u32,
@@ -837,158 +488,6 @@ pub(crate) struct InitiatorPlan {
     pub chat: Option<String>,
 }
 
-/// What the initiator saw.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct InitiatorReport {
-    /// Games ended by a GAMEEND exchange.
-    pub games_done: u32,
-    /// Games we won, lost, drew, and ended without a result.
-    pub score: Score,
-    /// The last game's end.
-    pub last: Option<GameEnded>,
-    /// Take-backs done (ours or the follower's).
-    pub take_backs: u32,
-    /// Rejected moves, malformed frames, unexpected messages, refused games.
-    pub problems: crate::transcript::Problems,
-    /// The follower misbehaved (an illegal or malformed frame, an
-    /// unexpected message): the run fails.
-    pub misbehaved: bool,
-    /// The follower did not answer in time.
-    pub silent: bool,
-    /// Why the run stopped before all games were played.
-    pub stopped: Option<String>,
-    /// `--engine`: why the engine failed (we resigned).
-    pub engine_failed: Option<String>,
-}
-
-/// The initiator's connection: the shared part, the match (games,
-/// colours, refusals: `damexchange::session::Match`) and the report.
-struct InitiatorState<'a> {
-    side: Side<&'a mut Transcript>,
-    plan: &'a InitiatorPlan,
-    game: Match,
-    report: InitiatorReport,
-    take_back_pending: Option<usize>,
-    started: bool,
-}
-
-impl InitiatorState<'_> {
-    fn activity(
-        &mut self,
-        i: &mut Initiator<StdInstant>,
-        a: Activity<'_, '_, Initiator<StdInstant>, Answer>,
-    ) -> ControlFlow<()> {
-        let now = StdInstant::now();
-        let go = match self.side.common(i, a, now) {
-            Step::Done => true,
-            Step::Close => false,
-            Step::Idle if !self.started => self.start(i, now),
-            Step::Idle => self.idle(i, now),
-            Step::Event(e) => self.event(i, &e, now),
-        };
-        if go {
-            ControlFlow::Continue(())
-        } else {
-            ControlFlow::Break(())
-        }
-    }
-
-    /// The first `Idle`: CHAT, GAMEEND for a stale game, the first GAMEREQ.
-    fn start(&mut self, i: &mut Initiator<StdInstant>, now: StdInstant) -> bool {
-        self.started = true;
-        if let Some(text) = &self.plan.chat
-            && let Err(e) = i.send_chat(text, now)
-        {
-            self.side.problems.push(format!("CHAT: {e}"));
-            self.report.stopped = Some(format!("--chat: {e}"));
-            return false;
-        }
-        if self.plan.end_first {
-            self.side
-                .note("we end any game left open (GAMEEND before the first GAMEREQ)");
-            let _ = i.end_stale_game(now);
-        }
-        if self.game.start(i, now) == MatchStep::Over {
-            return self.over();
-        }
-        true
-    }
-
-    /// The match is over: why, if games are left.
-    fn over(&mut self) -> bool {
-        if let Some(why) = self.game.stopped() {
-            if matches!(why, MatchStop::Request(_)) {
-                self.side.problems.push(why.to_string());
-            }
-            self.report.stopped.get_or_insert_with(|| why.to_string());
-        }
-        false
-    }
-
-    fn idle(&mut self, i: &mut Initiator<StdInstant>, now: StdInstant) -> bool {
-        let plies = i.moves().len();
-        if i.is_our_turn() && self.take_back_pending == Some(plies) && plies >= 2 {
-            self.take_back_pending = None;
-            let (number, color) = i.move_number().expect("a game");
-            // Our previous move: one move number earlier, same colour.
-            self.side.note(&format!(
-                "we ask to take back our last move: back to move {}, {color} to move",
-                number - 1,
-            ));
-            if let Err(e) = i.request_take_back(number - 1, color, now) {
-                self.side.problems.push(format!("BACKREQ: {e}"));
-                self.report.stopped = Some(format!("BACKREQ: {e}"));
-                return false;
-            }
-            return true;
-        }
-        !self.side.play(i, now)
-    }
-
-    fn event(&mut self, i: &mut Initiator<StdInstant>, e: &Event, now: StdInstant) -> bool {
-        let n = self.game.game_number();
-        match e {
-            Event::GameStarted(_) => self.side.note(&format!("game {n}: {}", describe(e, None))),
-            Event::GameRefused { .. } => {
-                let note = describe(e, None);
-                self.side.note(&format!("game {n}: {note}"));
-                self.side.problems.push(note);
-            }
-            Event::TakenBack { .. } => self.report.take_backs += 1,
-            Event::GameEnded(g) if g.closed => {
-                // The follower closed the stream during the game: not a
-                // completed game; the run ends with the close.
-                self.side
-                    .note(&format!("game {n} unfinished: {}", describe(e, None)));
-                self.game.handle_event(i, e, now);
-                let _ = self.over();
-                return true;
-            }
-            Event::GameEnded(_) => {
-                self.side.note(&format!("game {n}: {}", describe(e, None)));
-                if self.report.misbehaved || self.side.engine_failed.is_some() {
-                    self.game.stop();
-                }
-            }
-            Event::PeerSilent { .. } => {
-                self.report.silent = true;
-                return false;
-            }
-            // Told and ended by the shared part; the run fails.
-            Event::MoveRejected { .. } => self.report.misbehaved = true,
-            Event::Malformed(_) | Event::Unexpected { .. } | Event::Unrecognised(_) => {
-                self.report.misbehaved = true;
-                let _ = i.end_game(GameEndReason::Unknown, now);
-            }
-            _ => {}
-        }
-        match self.game.handle_event(i, e, now) {
-            MatchStep::Continue => true,
-            MatchStep::Over => self.over(),
-        }
-    }
-}
-
 /// Plays `plan.games` games as the initiator against `address` with
 /// the built-in player, logging to `t`.
 pub(crate) async fn initiate(
@@ -1002,42 +501,37 @@ pub(crate) async fn initiate(
 }
 
 /// [`initiate`] with a Hub engine (`engine`) or the built-in player, over
-/// `damexchange::net::run_with`. The engine is started (its start-up done)
-/// before the connection is opened; one that does not start is an `Err`.
+/// `damexchange::net::run_with` and `damexchange::play::InitiatorRun`. The
+/// engine is started (its start-up done) before the connection is opened;
+/// one that does not start is an `Err`.
 pub(crate) async fn initiate_with(
     address: &str,
-    mut session: InitiatorConfig,
+    session: InitiatorConfig,
     request: GameOffer,
     plan: &InitiatorPlan,
     engine: Option<BridgePlan>,
     t: &mut Transcript,
 ) -> Result<InitiatorReport, String> {
-    session.reply_timeout = Some(plan.timeout);
     let (mover, answers) = match engine {
         None => (Mover::Builtin(Player::new(plan.seed)), no_answers()),
         Some(p) => {
-            let (bridge, mut answers) = HubBridge::spawn(p, skipped_line_log(0));
             // The start-up is bounded by the engine driver (--engine-timeout).
-            let r = match answers.recv().await {
-                Some(Answer::Started { name, unknown }) => Report::Started { name, unknown },
-                Some(Answer::Failed(why)) => return Err(format!("engine: {why}")),
-                _ => return Err("engine: the engine task ended".into()),
-            };
-            if let Report::Started { unknown, .. } = &r
-                && !unknown.is_empty()
-            {
-                eprintln!("{r}");
-            }
-            t.note(&printable(&r.to_string()));
+            let (bridge, answers, r) =
+                HubBridge::start(p, crate::engine_args::skipped_line_log(String::new()))
+                    .await
+                    .map_err(|why| format!("engine: {why}"))?;
+            // Noted; unknown options also on stderr.
+            write_lines(t, Some(""), std::iter::once(Line::Note(Note::Source(r))));
             (Mover::Engine(bridge), answers)
         }
     };
-    let mut config = net::Config::new(session);
-    // The GAMEACC wait is the reply timeout's; the handshake bound no shorter.
-    config.limits.handshake_timeout = config
-        .limits
-        .handshake_timeout
-        .max(plan.timeout + Duration::from_secs(1));
+    let mut games = play::InitiatorPlan::new(MatchPlan::new(plan.games, request));
+    games.max_plies = Some(plan.max_plies);
+    games.reply_timeout = plan.timeout;
+    games.take_back_at = plan.take_back_at;
+    games.end_first = plan.end_first;
+    games.chat = plan.chat.clone();
+    let config = games.configure(session);
     // No connection at all is bad input (exit 2), as for `csa connect`.
     let stream = net::dial(address, &config.limits)
         .await
@@ -1045,49 +539,17 @@ pub(crate) async fn initiate_with(
     if let Ok(peer) = stream.peer_addr() {
         t.note(&format!("connected to {peer}"));
     }
-    let mut state = InitiatorState {
-        side: Side::new(t, mover, Some(plan.max_plies), None),
-        plan,
-        game: Match::new(MatchPlan::new(plan.games, request)),
-        report: InitiatorReport::default(),
-        take_back_pending: plan.take_back_at,
-        started: false,
-    };
-    let ended = net::run_with(stream, config, answers, |i, a| state.activity(i, a))
-        .await
-        .map_err(|e| e.to_string())?;
-    let InitiatorState {
-        side, game, report, ..
-    } = &mut state;
-    side.bad.flush(side.t);
-    report.games_done = game.games_done();
-    report.score = game.score();
-    report.last = game.last().cloned();
-    report.problems = side.problems.clone();
-    report.engine_failed = side.engine_failed.clone();
-    if report.silent {
-        return Err(format!(
-            "no answer from the follower for {} s",
-            plan.timeout.as_secs()
-        ));
-    }
-    if report.misbehaved {
-        return Err(format!(
-            "the follower misbehaved: {}",
-            report.problems.first().unwrap_or("?")
-        ));
-    }
-    match ended {
-        Ended::Closed(Closed::ByPeer) => {
-            side.note("connection closed by the follower");
-            if report.stopped.is_none() && report.games_done < plan.games {
-                report.stopped = Some("the follower closed the connection".into());
-            }
-        }
-        Ended::Break(()) => {}
-        Ended::Closed(c) => return Err(format!("connection closed: {c}")),
-    }
-    Ok(state.report)
+    let mut run = InitiatorRun::new(games, mover);
+    let ended = net::run_with(stream, config, answers, |i, a| {
+        let flow = run.handle(i, a, StdInstant::now());
+        write_lines(t, None, std::iter::from_fn(|| run.poll_line()));
+        flow
+    })
+    .await
+    .map_err(|e| e.to_string())?;
+    let report = run.finish(ended).map_err(|e| e.to_string());
+    write_lines(t, None, std::iter::from_fn(|| run.poll_line()));
+    report
 }
 
 async fn connect(
@@ -1113,19 +575,8 @@ async fn connect(
                 Failure::Failed(format!("error: {address}: {e}"))
             }
         })?;
-    let Score {
-        won,
-        lost,
-        drawn,
-        no_result,
-    } = report.score;
-    writeln!(
-        out,
-        "result: {} games, {won} won, {lost} lost, {drawn} drawn, {no_result} without result",
-        report.games_done
-    )
-    .map_err(Failure::Output)?;
-    if let Some(why) = report.engine_failed {
+    writeln!(out, "result: {report}").map_err(Failure::Output)?;
+    if let Some(why) = report.source_failed {
         return Err(Failure::Failed(format!(
             "error: engine: {why} (we resigned)"
         )));
@@ -1142,22 +593,13 @@ async fn connect(
 
 // ---------------------------------------------------------------- decode
 
-fn decode(
-    file: Option<&std::path::Path>,
-    messages: &[String],
-    format: DxpFormat,
-    json: bool,
-    lenient: bool,
-    out: &mut impl Write,
-) -> Result<(), Failure> {
+fn decode(a: DecodeArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let (messages, json, lenient) = (&a.message, a.json, a.lenient);
     let mut data = Vec::new();
-    match file {
+    match &a.file {
         // The messages as the frames they would be on the wire.
         _ if !messages.is_empty() => {
-            for m in messages {
-                data.extend_from_slice(m.as_bytes());
-                data.push(0);
-            }
+            data = messages.iter().flat_map(|m| m.bytes().chain([0])).collect()
         }
         Some(path) => {
             data = std::fs::read(path)
@@ -1174,7 +616,7 @@ fn decode(
     } else {
         Leniency::STRICT
     };
-    let format = match format {
+    let format = match a.format {
         _ if !messages.is_empty() => DxpFormat::Raw,
         DxpFormat::Auto if capture::is_capture(&String::from_utf8_lossy(&data)) => {
             DxpFormat::Capture
@@ -1183,34 +625,133 @@ fn decode(
         DxpFormat::Auto => DxpFormat::Lines,
         f => f,
     };
-    let mut bad = 0usize;
-    // `at`: the stream offset, and for a capture the line and direction.
-    let mut emit = |at: (u64, Option<(usize, &str)>),
-                    result: Result<Message<'_>, String>,
-                    out: &mut dyn Write| {
-        let (offset, line) = at;
+    let mut p = Printer { json, bad: 0 };
+    match format {
+        DxpFormat::Raw | DxpFormat::Auto => {
+            let mut stream = StreamDecoder::new(leniency);
+            stream.feed(&data, |o, r| {
+                p.emit(out, o, None, r.map_err(|e| e.to_string()))
+            })?;
+            if let Some(e) = stream.finish() {
+                p.emit(out, e.offset, None, Err(e.to_string()))?;
+            }
+        }
+        DxpFormat::Lines => {
+            for (o, r) in stream::lines(&data, &leniency) {
+                p.emit(out, o, None, r.map_err(|e| e.to_string()))?;
+            }
+        }
+        DxpFormat::Capture => decode_capture(&data, leniency, &mut p, out)?,
+    }
+    if p.bad > 0 {
+        return Err(Failure::Input(format!("{} malformed message(s)", p.bad)));
+    }
+    Ok(())
+}
+
+/// A recorded capture (`boardwire_vectors::capture`): one decoder per
+/// direction (a frame may span recv() chunks), new ones for a new
+/// connection.
+fn decode_capture(
+    data: &[u8],
+    leniency: Leniency,
+    p: &mut Printer,
+    out: &mut dyn Write,
+) -> Result<(), Failure> {
+    let mut streams = Directions::new(leniency);
+    let text = String::from_utf8_lossy(data);
+    let (mut last_secs, mut n) = (0.0, 0);
+    for (i, line) in text.lines().enumerate() {
+        n = i + 1;
+        let record = capture::parse_record(line, Escapes::Backslash);
+        // A new connection: new streams.
+        let new = match &record {
+            None => capture::is_new_connection(line),
+            Some(Ok(r)) => r.secs < last_secs,
+            Some(Err(_)) => false,
+        };
+        if new {
+            for (who, e) in streams.end_all() {
+                p.emit(out, e.offset, Some((n - 1, &who)), Err(e.to_string()))?;
+            }
+        }
+        let r = match record {
+            None => continue, // a comment
+            Some(Ok(r)) => r,
+            Some(Err(e)) => {
+                p.emit(out, 0, Some((n, "")), Err(e.to_string()))?;
+                continue;
+            }
+        };
+        last_secs = r.secs;
+        let at = Some((n, r.who));
+        let stream = streams.get(r.who);
+        match &r.payload {
+            Payload::Bytes(bytes) => {
+                stream.feed(bytes, |o, m| {
+                    p.emit(out, o, at, m.map_err(|e| e.to_string()))
+                })?;
+            }
+            Payload::Eof(why) => {
+                if let Some(e) = streams.end(r.who) {
+                    p.emit(out, e.offset, at, Err(e.to_string()))?;
+                }
+                let note = match why.as_str() {
+                    "" => "end of stream".to_string(),
+                    w => format!("end of stream: {w}"),
+                };
+                p.note(out, n, r.who, &note)?;
+            }
+            Payload::Shortened { total, .. } => {
+                let e = format!("shortened by the recorder ({total} bytes): cannot decode");
+                p.emit(out, stream.position(), at, Err(e))?;
+            }
+            Payload::Note(_) => {}
+        }
+    }
+    for (who, e) in streams.end_all() {
+        p.emit(out, e.offset, Some((n, &who)), Err(e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// What `dxp decode` prints: one line per message (`<offset>: <reading>`,
+/// for a capture `<line> <direction> <reading>`), or per error; JSON
+/// objects with --json. Counts the errors.
+struct Printer {
+    json: bool,
+    bad: usize,
+}
+
+impl Printer {
+    /// One message or error at stream offset `offset` (`line`: the
+    /// capture's line and direction).
+    fn emit(
+        &mut self,
+        out: &mut dyn Write,
+        offset: u64,
+        line: Option<(usize, &str)>,
+        result: Result<Message<'_>, String>,
+    ) -> Result<(), Failure> {
         // A frame of an unknown kind decodes (as `Unrecognised`) but is not
         // a DXP message: reported like a malformed one.
         let result = match result {
-            Ok(Message::Unrecognised(u)) => Err(format!(
-                "frame at stream offset {offset}: {}",
-                Message::Unrecognised(u).describe()
-            )),
+            Ok(m @ Message::Unrecognised(_)) => {
+                Err(format!("frame at stream offset {offset}: {}", m.describe()))
+            }
             r => r,
         };
-        let text = match (&result, json) {
-            (Ok(m), false) => text_of(m),
-            (Ok(m), true) => json_of(offset, m),
+        self.bad += usize::from(result.is_err());
+        let text = match (&result, self.json) {
+            (Ok(m), false) => m.describe().to_string(),
+            (Ok(m), true) => format!("{{\"offset\":{offset},{}", &Json::new(m).to_string()[1..]),
             (Err(e), false) => format!("error: {e}"),
             (Err(e), true) => format!("{{\"offset\":{offset},\"error\":{}}}", json_string(e)),
         };
-        if result.is_err() {
-            bad += 1;
-        }
-        let text = match (line, json) {
+        let text = match (line, self.json) {
             (None, false) => format!("{offset}: {text}"),
-            (Some((n, who)), false) => format!("{n:>5}  {who:<12} {text}"),
             (None, true) => text,
+            (Some((n, who)), false) => format!("{n:>5}  {who:<12} {text}"),
             (Some((n, who)), true) => {
                 format!(
                     "{{\"line\":{n},\"direction\":{},{}",
@@ -1220,283 +761,32 @@ fn decode(
             }
         };
         writeln!(out, "{text}").map_err(Failure::Output)
-    };
-    match format {
-        DxpFormat::Raw | DxpFormat::Auto => {
-            let mut framer = Frames::new(leniency);
-            framer.feed(&data, |o, r| emit((o, None), r, out))?;
-            if let Some((o, e)) = framer.finish() {
-                emit((o, None), Err(e), out)?;
-            }
-        }
-        DxpFormat::Lines => {
-            let mut offset = 0u64;
-            for line in data.split_inclusive(|&b| b == b'\n') {
-                let len = line.len() as u64;
-                let msg = line.strip_suffix(b"\n").unwrap_or(line);
-                let msg = msg.strip_suffix(b"\r").unwrap_or(msg);
-                if !msg.is_empty() {
-                    let r = decode_with(msg, &leniency).map_err(|e| e.to_string());
-                    emit((offset, None), r, out)?;
-                }
-                offset += len;
-            }
-        }
-        DxpFormat::Capture => {
-            // One framer per direction: a frame may span recv() chunks.
-            let mut streams: Vec<(String, Frames)> = Vec::new();
-            let text = String::from_utf8_lossy(&data);
-            let mut last_secs = 0.0;
-            for (i, line) in text.lines().enumerate() {
-                let n = i + 1;
-                let record = capture::parse_record(line, Escapes::Backslash);
-                // A new connection: new streams.
-                let new = match &record {
-                    None => capture::is_new_connection(line),
-                    Some(Ok(r)) => r.secs < last_secs,
-                    Some(Err(_)) => false,
-                };
-                if new {
-                    for (who, mut framer) in streams.drain(..) {
-                        if let Some((o, e)) = framer.finish() {
-                            emit((o, Some((n - 1, &who))), Err(e), out)?;
-                        }
-                    }
-                }
-                let record = match record {
-                    None => continue, // a comment
-                    Some(Ok(r)) => r,
-                    Some(Err(e)) => {
-                        emit((0, Some((n, ""))), Err(e.to_string()), out)?;
-                        continue;
-                    }
-                };
-                last_secs = record.secs;
-                let at = |o| (o, Some((n, record.who)));
-                let k = match streams.iter().position(|(w, _)| w == record.who) {
-                    Some(k) => k,
-                    None => {
-                        streams.push((record.who.to_string(), Frames::new(leniency)));
-                        streams.len() - 1
-                    }
-                };
-                let framer = &mut streams[k].1;
-                match &record.payload {
-                    Payload::Bytes(bytes) => {
-                        framer.feed(bytes, |o, r| emit(at(o), r, out))?;
-                    }
-                    Payload::Eof(why) => {
-                        let (_, mut framer) = streams.remove(k);
-                        if let Some((o, e)) = framer.finish() {
-                            emit(at(o), Err(e), out)?;
-                        }
-                        let note = match why.as_str() {
-                            "" => "end of stream".to_string(),
-                            w => format!("end of stream: {w}"),
-                        };
-                        let note = if json {
-                            format!(
-                                "{{\"line\":{n},\"direction\":{},\"note\":{}}}",
-                                json_string(record.who),
-                                json_string(&note)
-                            )
-                        } else {
-                            format!("{n:>5}  {:<12} {note}", record.who)
-                        };
-                        writeln!(out, "{note}").map_err(Failure::Output)?;
-                    }
-                    Payload::Shortened { total, .. } => {
-                        let e = format!("shortened by the recorder ({total} bytes): cannot decode");
-                        emit(at(framer.position()), Err(e), out)?;
-                    }
-                    Payload::Note(_) => {}
-                }
-            }
-            for (who, mut framer) in streams {
-                if let Some((o, e)) = framer.finish() {
-                    let n = text.lines().count();
-                    emit((o, Some((n, &who))), Err(e), out)?;
-                }
-            }
-        }
-    }
-    if bad > 0 {
-        return Err(Failure::Input(format!("{bad} malformed message(s)")));
-    }
-    Ok(())
-}
-
-/// One direction of a decoded file: the library's [`FrameBuffer`], and the
-/// bytes given to it (for the stream offsets of the messages).
-struct Frames {
-    input: FrameBuffer<Framer, Box<[u8]>>,
-    taken: u64,
-    leniency: Leniency,
-}
-
-impl Frames {
-    fn new(leniency: Leniency) -> Frames {
-        let input = FrameBuffer::with_capacity(Framer::default(), 1 << 16);
-        Frames {
-            input,
-            taken: 0,
-            leniency,
-        }
     }
 
-    /// The stream offset of the first byte not yet framed.
-    fn position(&self) -> u64 {
-        self.taken - self.input.buffered().len() as u64
+    /// A note of a capture's line `n` about direction `who`.
+    fn note(&self, out: &mut dyn Write, n: usize, who: &str, note: &str) -> Result<(), Failure> {
+        let line = if self.json {
+            let (who, note) = (json_string(who), json_string(note));
+            format!("{{\"line\":{n},\"direction\":{who},\"note\":{note}}}")
+        } else {
+            format!("{n:>5}  {who:<12} {note}")
+        };
+        writeln!(out, "{line}").map_err(Failure::Output)
     }
-
-    /// Feeds `bytes`, calling `each(stream offset, message or error)` for
-    /// every complete frame.
-    fn feed(
-        &mut self,
-        mut bytes: &[u8],
-        mut each: impl FnMut(u64, Result<Message<'_>, String>) -> Result<(), Failure>,
-    ) -> Result<(), Failure> {
-        while !bytes.is_empty() {
-            let n = self.input.push(bytes);
-            (bytes, self.taken) = (&bytes[n..], self.taken + n as u64);
-            // The frame (copied: the offset needs the buffer) and its length
-            // on the wire, its NUL counted.
-            while let Some(frame) = self.input.next_frame() {
-                let (frame, len) = match frame {
-                    Frame::Complete(f) => (Some(f.to_vec()), f.len() + 1),
-                    Frame::Overlong { len, .. } => (None, len),
-                };
-                let at = self.position() - len as u64;
-                each(
-                    at,
-                    match &frame {
-                        Some(f) => {
-                            decode_with::<Message>(f, &self.leniency).map_err(|e| e.to_string())
-                        }
-                        None => Err(format!(
-                            "longer than {} bytes, skipped up to the next NUL",
-                            damexchange::MAX_MESSAGE_LEN
-                        )),
-                    }
-                    .map_err(|e| format!("frame at stream offset {at}: {e}")),
-                )?;
-            }
-        }
-        Ok(())
-    }
-
-    /// At the end of the stream: an unterminated last frame, if any.
-    fn finish(&mut self) -> Option<(u64, String)> {
-        let len = self.input.buffered().len();
-        if len == 0 || self.input.framer().is_discarding() {
-            return None;
-        }
-        let at = self.position();
-        self.input.clear();
-        Some((
-            at,
-            format!(
-                "frame at stream offset {at}: stream ended after {len} bytes without the terminating NUL"
-            ),
-        ))
-    }
-}
-
-/// A message in words (`dxp decode` and the transcript's readings): the
-/// library's `Display`.
-fn text_of(m: &Message<'_>) -> String {
-    m.describe().to_string()
-}
-
-fn json_of(offset: u64, m: &Message<'_>) -> String {
-    let body = match m {
-        Message::GameReq(r) => {
-            let position = match r.position() {
-                StartPosition::Initial => "\"A\"".to_string(),
-                StartPosition::Setup(s) => {
-                    let board: String = s
-                        .board
-                        .iter()
-                        .map(|&c| char::from(damexchange::board_letter(c)))
-                        .collect();
-                    format!(
-                        "{{\"side_to_move\":\"{}\",\"board\":\"{board}\"}}",
-                        char::from(s.side_to_move.letter())
-                    )
-                }
-            };
-            format!(
-                "\"type\":\"GAMEREQ\",\"version\":{},\"initiator\":{},\"follower_color\":\"{}\",\"minutes\":{},\"moves\":{},\"position\":{position}",
-                r.version(),
-                json_string(r.initiator().as_str()),
-                char::from(r.follower_color().letter()),
-                r.minutes(),
-                r.moves()
-            )
-        }
-        Message::GameAcc(a) => format!(
-            "\"type\":\"GAMEACC\",\"follower\":{},\"code\":{}",
-            json_string(a.follower.as_str()),
-            a.code.code()
-        ),
-        Message::Move(mv) => {
-            let caps: Vec<String> = mv
-                .captured()
-                .as_slice()
-                .iter()
-                .map(|s| s.number().to_string())
-                .collect();
-            format!(
-                "\"type\":\"MOVE\",\"time\":{},\"from\":{},\"to\":{},\"captured\":[{}]",
-                mv.time(),
-                mv.from(),
-                mv.to(),
-                caps.join(",")
-            )
-        }
-        Message::GameEnd(e) => format!(
-            "\"type\":\"GAMEEND\",\"reason\":{},\"stop\":{}",
-            e.reason.code(),
-            e.stop.code()
-        ),
-        Message::Chat(c) => format!(
-            "\"type\":\"CHAT\",\"text\":{}",
-            json_string(c.text.as_str())
-        ),
-        Message::BackReq(b) => format!(
-            "\"type\":\"BACKREQ\",\"move_number\":{},\"color\":\"{}\"",
-            b.move_number(),
-            char::from(b.color().letter())
-        ),
-        Message::BackAcc(k) => format!("\"type\":\"BACKACC\",\"code\":{}", k.code.code()),
-        Message::Unrecognised(u) => format!(
-            "\"type\":\"unrecognised\",\"text\":{}",
-            json_string(&String::from_utf8_lossy(u.as_bytes()))
-        ),
-    };
-    format!("{{\"offset\":{offset},{body}}}")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The readings themselves are damexchange's (its tests/readings.rs,
+    /// on the spec note's examples); a line is the wire text, then them.
     #[test]
-    fn transcript_readings_of_the_spec_examples() {
-        let line = |wire: &[u8]| message_line(&damexchange::decode(wire).unwrap()).1;
-        // Spec note examples (damexchange's spec/damexchange.md, *Messages*): `B005Z` goes back to move 5, Black to move;
-        // `M001205250422122320` is 5x25 taking 4 pieces; `E00`.
+    fn transcript_lines_of_messages() {
+        let line = |wire: &[u8]| message_line(&damexchange::decode(wire).unwrap());
         assert_eq!(
             line(b"B005Z"),
             "B005Z  (BACKREQ: back to move 5, black to move)"
-        );
-        assert_eq!(
-            line(b"M001205250422122320"),
-            "M001205250422122320  (MOVE 5x25 taking 22,12,23,20, 12 s)"
-        );
-        assert_eq!(
-            line(b"E00"),
-            "E00  (GAMEEND: no reason, will play another game)"
         );
         assert_eq!(line(b"K1"), "K1  (BACKACC: refused)");
     }

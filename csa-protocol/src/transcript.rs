@@ -38,43 +38,7 @@ pub trait Log {
     fn note(&mut self, text: &str);
 }
 
-/// What went wrong on a connection, bounded whatever the peer sends: the
-/// first problem's text (what a program reports when it exits) and how
-/// many there were. A peer that keeps sending bad lines cannot grow it.
-///
-/// ```
-/// use csa_protocol::transcript::Problems;
-///
-/// let mut p = Problems::default();
-/// p.push("login refused".into());
-/// p.push("malformed line: ...".into());
-/// assert_eq!((p.first(), p.count()), (Some("login refused"), 2));
-/// ```
-#[derive(Clone, Debug, Default)]
-pub struct Problems {
-    first: Option<String>,
-    count: u64,
-}
-
-impl Problems {
-    /// Records one problem (its text is kept only if it is the first).
-    pub fn push(&mut self, text: String) {
-        self.count = self.count.saturating_add(1);
-        if self.first.is_none() {
-            self.first = Some(text);
-        }
-    }
-
-    /// The first problem, if there was any.
-    pub fn first(&self) -> Option<&str> {
-        self.first.as_deref()
-    }
-
-    /// How many problems were recorded (saturating at `u64::MAX`).
-    pub fn count(&self) -> u64 {
-        self.count
-    }
-}
+pub use boardwire_proto::drive::Problems;
 
 /// Text from a peer as a terminal may show it: control characters (C0,
 /// DEL, C1) as `\xNN` (`\u{NN}` for U+0080 to U+009F), so that a peer

@@ -6,6 +6,7 @@
 //! |---|---|
 //! | [`types`] | the wire vocabulary: [`wire::Color`], [`wire::Square`], [`wire::Piece`], [`Name`], [`ChatText`] |
 //! | [`wire`] | every message and value type of the wire in one place (`wire::Move`, `wire::Color`, ...; the root leaves those names to board-core) |
+//! | [`json`] | a message as one JSON object, fields in the spec's terms ([`json::Json`]) |
 //! | [`message`] | [`Message`] and one struct per kind; encoders that cannot fail |
 //! | [`parse`] | the `nom` parsers, one per field and message |
 //! | [`decode`](mod@decode) | [`decode()`], [`decode_with()`], [`Decode`], [`Leniency`] |
@@ -13,6 +14,8 @@
 //! | [`framer`] | [`Framer`] over a caller-owned buffer, [`framer::Status`] |
 //! | [`convert`] | wire ⇄ `board-core` draughts moves, colours, positions |
 //! | [`session`] | the sans-IO [`Initiator`](session::Initiator) and [`Follower`](session::Follower) |
+//! | `play` | feature `std`: games on one connection over the drivers' callback, either role (move source, ply limit, rejected moves, the initiator's match and report) |
+//! | [`stream`] | a recorded byte stream decoded message by message, with stream offsets |
 //! | `codec` | feature `tokio`: `DxpCodec` for `tokio_util::codec::Framed` |
 //! | `net` | feature `tokio`: `net::serve` (follower) and `net::connect` (initiator) over TCP |
 //!
@@ -36,11 +39,15 @@ pub mod convert;
 pub mod decode;
 pub mod error;
 pub mod framer;
+pub mod json;
 pub mod message;
 #[cfg(feature = "tokio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod net;
 pub mod parse;
+#[cfg(feature = "std")]
+#[cfg_attr(docsrs, doc(cfg(feature = "std")))]
+pub mod play;
 pub mod session;
 /// The specification notes this crate's documentation cites ("spec note,
 /// *Section*"), shipped in the package as `spec/<name>.md` and rendered
@@ -50,6 +57,7 @@ pub mod spec {
     #[doc = include_str!("../spec/damexchange.md")]
     pub mod damexchange {}
 }
+pub mod stream;
 pub mod types;
 
 #[cfg(feature = "arbitrary")]
