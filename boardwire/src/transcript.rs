@@ -205,12 +205,6 @@ pub fn unshow(text: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
-/// What went wrong on a connection, bounded whatever the peer sends (the
-/// first problem's text and a count): one type for every protocol's
-/// transcript (boardwire-proto's, re-exported by damexchange and
-/// csa-protocol).
-pub use damexchange::play::Problems;
-
 #[cfg(test)]
 mod tests {
     use super::*;
