@@ -12,12 +12,41 @@
 #![deny(unsafe_code)]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
-// `arbitrary` needs `std`.
-#[cfg(any(feature = "std", feature = "arbitrary"))]
+// `arbitrary` needs `std`; so do the unit tests (also without `std`).
+#[cfg(any(feature = "std", feature = "arbitrary", test))]
 extern crate std;
 
 #[cfg(feature = "arbitrary")]
 mod arbitrary_impls;
+
+/// `impl core::ops::Not for COLOR` forwarding to the colour's inherent
+/// `opposite()`: the three games' colours share it (a trait impl that
+/// forwards, nothing else).
+macro_rules! not_is_opposite {
+    ($color:ty) => {
+        impl core::ops::Not for $color {
+            type Output = $color;
+            #[inline]
+            fn not(self) -> $color {
+                self.opposite()
+            }
+        }
+    };
+}
+
+/// `impl Default for POSITION` forwarding to the position's inherent
+/// `startpos()`: the three games' positions share it (a trait impl that
+/// forwards, nothing else).
+macro_rules! default_is_startpos {
+    ($position:ty) => {
+        impl Default for $position {
+            /// The start position (`startpos()`).
+            fn default() -> Self {
+                Self::startpos()
+            }
+        }
+    };
+}
 
 pub mod chess;
 pub mod draughts;

@@ -25,15 +25,11 @@ fn movegen_play_and_perft_do_not_allocate() {
     let before = allocations();
     let mut total = 0u64;
     for pos in &positions {
-        let moves = pos.legal_moves();
-        for &mv in moves.iter() {
-            let mut child = *pos;
-            child.play_unchecked(mv);
-            total += child.legal_moves().len() as u64;
-            let checked = pos.play(mv).unwrap();
-            assert_eq!(checked, child);
-            total += u64::from(checked.is_checkmate()) + u64::from(checked.is_stalemate());
-        }
+        let mut ends = 0u64;
+        total += common::each_child(pos, |_, child| {
+            ends += u64::from(child.is_checkmate()) + u64::from(child.is_stalemate());
+        });
+        total += ends;
         total += perft(pos, 3);
         total += perft_divide(pos, 2).1.len() as u64;
         total += u64::from(pos.is_insufficient_material());

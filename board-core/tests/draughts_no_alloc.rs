@@ -33,17 +33,11 @@ fn legal_moves_play_and_perft_do_not_allocate() {
     let (n, total) = allocations_during(|| {
         let mut total = 0u64;
         for pos in &positions {
-            let moves = pos.legal_moves();
-            for &mv in moves.iter() {
-                let mut child = *pos;
-                child.play_unchecked(mv);
-                let checked = pos.play(mv).unwrap();
-                assert!(checked == child);
+            total += common::each_child(pos, |mv, child| {
                 assert!(pos.is_legal(mv));
                 assert_eq!(pos.find_move(mv.from(), mv.to(), mv.captures()), Some(mv));
-                total += child.legal_moves().len() as u64;
                 let _ = child.outcome();
-            }
+            });
             total += perft(pos, 4);
             total += perft_divide(pos, 3).0;
         }

@@ -3,10 +3,14 @@
 //! expect*; FMJD art. 3-4) and were confirmed with dame-rs
 //! 0.2.0 and pydraughts 0.6.7 (which lists a windmill's two paths twice).
 
+use core::ops::ControlFlow;
+
 use board_core::draughts::{
     Color, IllegalMoveError, MAX_MOVES, Move, MoveTextError, Outcome, ParseFenError,
     ParseMoveError, PdnMove, Piece, PieceKind, Position, Setup, SetupError, Square, SquareSet,
 };
+
+mod common;
 
 fn pos(fen: &str) -> Position {
     fen.parse().unwrap_or_else(|e| panic!("{fen}: {e}"))
@@ -517,4 +521,48 @@ fn capacity_worst_positions() {
         assert_eq!(sorted.len(), n, "duplicates in {fen}");
         assert_eq!(p.count_legal_moves(), n as u64);
     }
+}
+
+/// `for_each_legal_move` hands over the moves of the list in its order
+/// (its generator's `for_each_capture` and `for_each_quiet` stream them),
+/// on positions along pseudo-random games from the start and the Woldouby
+/// position (captures of 1 to 3 pieces by men and kings stream; longer
+/// ones go through the list). Moved here from the generator's unit tests:
+/// it uses only the public API.
+#[test]
+fn streamed_moves_match_the_list() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut checked = 0;
+    for start in [
+        "W:W31-50:B1-20",
+        "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38",
+        "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
+    ] {
+        for _game in 0..40 {
+            let mut pos: Position = start.parse().unwrap();
+            for _ply in 0..120 {
+                let list = pos.legal_moves();
+                if list.is_empty() {
+                    break;
+                }
+                let mut streamed = Vec::new();
+                let _ = pos.for_each_legal_move(|mv| {
+                    streamed.push(mv);
+                    ControlFlow::<()>::Continue(())
+                });
+                assert_eq!(streamed, list.to_vec(), "{pos}");
+                // Stopping at the k-th move hands over exactly k moves.
+                let k = list.len().div_ceil(2);
+                let (r, seen) = common::break_at(&pos, k);
+                assert_eq!(r, ControlFlow::Break(list[k - 1]), "{pos}");
+                assert_eq!(seen, k);
+                checked += 1;
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                pos.play_unchecked(list[(seed % list.len() as u64) as usize]);
+            }
+        }
+    }
+    assert!(checked > 5_000, "{checked}");
 }

@@ -120,15 +120,7 @@ fn early_exit_stops_at_exactly_the_first_break() {
             if k == 0 || k > n {
                 continue;
             }
-            let mut calls = 0;
-            let flow = p.for_each_legal_move(|mv| {
-                calls += 1;
-                if calls == k {
-                    ControlFlow::Break(mv)
-                } else {
-                    ControlFlow::Continue(())
-                }
-            });
+            let (flow, calls) = common::break_at(&p, k);
             assert_eq!(calls, k, "{sfen}: break at call {k}");
             assert_eq!(flow, ControlFlow::Break(list[k - 1]), "{sfen}");
         }

@@ -18,6 +18,7 @@
 //! | [`dxp_bridge`] | a Hub engine playing one side of DXP games: GAMEREQ clock → `level`, `done` → MOVE, take-backs, failures |
 //! | [`csa_bridge`] | a USI engine playing CSA games: Game_Summary → `AGREE`, both clocks → `go`, `bestmove` → the CSA move with its Floodgate comment, `resign`/`win` → `%TORYO`/`%KACHI`, `gameover`, failures |
 //! | [`citrine_bridge`] | a UCI engine playing the host's side against a Novag Citrine: position → `go movetime`, `bestmove` → `M`, new games, take-backs, failures |
+//! | [`citrine_host`] | the host's side of a Citrine game (`boardwire citrine`) without port or terminal: the driver's activity and typed lines in, the built-in player or the engine, lines for a person out |
 //! | [`time`] | CSA clocks (Game_Summary, `,T` confirmations) → USI `go` |
 //! | [`convert`] | USI ⇄ board-core ⇄ CSA moves; Floodgate comments `'* <score> <PV>` |
 //! | [`process`] | the tokio child-process driver: spawn (no shell), line cap, timeouts |
@@ -38,6 +39,7 @@
 mod bridge;
 pub mod citrine_bridge;
 mod citrine_events;
+pub mod citrine_host;
 pub mod convert;
 pub mod csa_bridge;
 pub mod dxp_bridge;

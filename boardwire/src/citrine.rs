@@ -34,17 +34,18 @@
 //! the serial driver is idle); an engine that fails ends the run with
 //! exit 1. A new game (also one the device starts) is `ucinewgame`.
 //!
-//! The serial loop is the library's (`novag_citrine::serial::run`); this
-//! module is the command line and what it prints.
+//! The serial loop is the library's (`novag_citrine::serial::run`), and so
+//! is the game (`boardwire_engines::citrine_host::Host`: the typed lines,
+//! the built-in player, the engine, the lines to print); this module is
+//! the command line, stdin and the printing.
 //!
 //! Output: one line per event (`ack e2e4`, `device e7e5`, `duplicate
 //! e2e4`, `takeback e7e5`, ...) and `result ...` at the end. Lines from the
 //! device are printed with control bytes escaped (`\x07`); of a run of
 //! bad lines (undecodable, overlong or unrecognised) the first
-//! [`BAD_LINES_SHOWN`] are printed, then one line `(N more bad lines not
+//! `BAD_LINES_SHOWN` (`boardwire_engines::citrine_host`) are printed, then one line `(N more bad lines not
 //! shown)` when a good line comes or the run ends.
 
-use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
 use std::ops::ControlFlow;
 use std::sync::mpsc::{self, Receiver, TryRecvError};
@@ -52,15 +53,11 @@ use std::time::{Duration, Instant};
 
 use board_core::chess::{Color, Position};
 use board_core::player::Player;
-use boardwire_engines::citrine_bridge::{Answer, BridgePlan, Report, UciBridge};
+use boardwire_engines::citrine_bridge::BridgePlan;
+use boardwire_engines::citrine_host::{Engine, Host, HostConfig};
 use clap::{ArgGroup, Args, ValueEnum};
-use novag_citrine::convert::parse_typed_move;
-use novag_citrine::message::{Command, Escaped, Reply};
 use novag_citrine::serial::{self, Activity, Config, Ended, Simulator};
-use novag_citrine::session::{
-    DeviceConfig, Disagreement, Driver, DriverConfig, Event, Misbehaviour,
-};
-use novag_citrine::types::LevelKind;
+use novag_citrine::session::{DeviceConfig, DriverConfig, Misbehaviour};
 
 use crate::Failure;
 use crate::engine_args::{EngineArgs, skipped_line_log};
@@ -154,14 +151,6 @@ pub struct CitrineArgs {
     movetime: u64,
 }
 
-/// Bad lines in a row printed before the rest are only counted.
-pub const BAD_LINES_SHOWN: u32 = 3;
-
-/// The commands at the prompt, for `help`.
-const HELP: &str = "commands: a move in UCI (e2e4, e7e8q, castling e1g1) or SAN (Nf3, exd5, O-O, e8=Q); \
-auto (the built-in player moves); takeback (your last move and the device's reply); \
-position (compare boards through P); new (new game); help; quit";
-
 /// A line typed by the user.
 enum UserInput {
     Line(String),
@@ -190,295 +179,12 @@ fn exit_failure(out: &mut impl Write, msg: impl std::fmt::Display) -> ! {
     std::process::exit(1)
 }
 
-/// What the user interface keeps between rounds of the serial driver.
-struct Ui<'o, W: Write> {
-    out: &'o mut W,
-    auto: bool,
-    max_plies: usize,
-    stdin: Option<Receiver<UserInput>>,
-    typed: VecDeque<String>,
-    player: Player,
-    disagreed: bool,
-    out_of_sync: bool,
-    prompted: bool,
-    /// Bad lines in the current run of them (see [`BAD_LINES_SHOWN`]).
-    bad_run: u32,
-    /// Why the game ended, from the driver's `GameEnded`.
-    ended: Option<String>,
-    /// The plies of the game that ended (the driver may already hold the
-    /// next game when the run stops).
-    ended_plies: Option<usize>,
-    /// `--engine`: the bridge and its task's answers.
-    engine: Option<(UciBridge, tokio::sync::mpsc::Receiver<Answer>)>,
-    /// The engine failed: why.
-    engine_failed: Option<String>,
-    /// Send `I` (identity) at the first chance (a real device).
-    identify: bool,
-    /// The driver's state at the latest callback (the serial driver owns
-    /// the driver): its position, plies and disagreements.
-    last: (Option<Position>, usize, u64),
-}
-
-impl<W: Write> Ui<'_, W> {
-    /// One input from the serial driver; `Break` with the result text (or
-    /// an output error) stops the game.
-    fn on(
-        &mut self,
-        driver: &mut Driver<Instant>,
-        activity: Activity<'_, '_, Driver<Instant>>,
-    ) -> ControlFlow<io::Result<String>> {
-        if std::mem::take(&mut self.identify) {
-            // A fresh driver is open: this cannot be refused.
-            let _ = driver.send(Command::Identity, Instant::now());
-        }
-        let step = self.step(activity, driver);
-        self.last = (
-            driver.position().copied(),
-            driver.moves().len(),
-            driver.disagreements(),
-        );
-        match step {
-            Ok(None) => ControlFlow::Continue(()),
-            Ok(Some(result)) => ControlFlow::Break(Ok(result)),
-            Err(e) => ControlFlow::Break(Err(e)),
-        }
+/// Prints the host's lines.
+fn print(host: &mut Host, out: &mut impl Write) -> io::Result<()> {
+    while let Some(line) = host.poll_line() {
+        writeln!(out, "{line}")?;
     }
-
-    fn step(
-        &mut self,
-        activity: Activity<'_, '_, Driver<Instant>>,
-        driver: &mut Driver<Instant>,
-    ) -> io::Result<Option<String>> {
-        match activity {
-            Activity::Event(ev) => {
-                let ev = &ev;
-                let bad = matches!(
-                    ev,
-                    Event::Malformed(_)
-                        | Event::Unrecognised(_)
-                        | Event::Disagreement(Disagreement::BadLine(_))
-                );
-                let (text, disagreement) = describe(ev);
-                self.disagreed |= disagreement;
-                // A bad line is printed once, by `Activity::Malformed` (with
-                // its text); an unrecognised one here.
-                let shown = match ev {
-                    Event::Malformed(_) => false,
-                    Event::Unrecognised(_) => self.bad_line(),
-                    _ => !bad || self.bad_run <= BAD_LINES_SHOWN,
-                };
-                if matches!(ev, Event::PeerSilent { .. }) {
-                    self.end_bad_run()?;
-                }
-                if shown {
-                    writeln!(self.out, "{text}")?;
-                    self.out.flush()?;
-                }
-                if let Some((b, _)) = &mut self.engine {
-                    b.event(ev);
-                }
-                match ev {
-                    Event::GameEnded(end) => {
-                        self.ended = Some(end.reason.to_string());
-                        self.ended_plies = Some(end.moves.len());
-                    }
-                    Event::OutOfSync { .. } => self.out_of_sync = true,
-                    _ => {}
-                }
-                Ok(None)
-            }
-            Activity::Malformed { frame, error } => {
-                if self.bad_line() {
-                    writeln!(self.out, "bad line {}: {error}", Escaped(frame))?;
-                }
-                Ok(None)
-            }
-            Activity::Received { message, .. } if !matches!(message, Reply::Unrecognised(_)) => {
-                self.end_bad_run()?;
-                Ok(None)
-            }
-            Activity::Idle => self.tick(driver),
-            _ => Ok(None),
-        }
-    }
-
-    /// Counts a bad line; `true` when it is to be printed.
-    fn bad_line(&mut self) -> bool {
-        self.bad_run = self.bad_run.saturating_add(1);
-        self.bad_run <= BAD_LINES_SHOWN
-    }
-
-    /// A good line (or the end): the summary of the bad lines not shown.
-    fn end_bad_run(&mut self) -> io::Result<()> {
-        if self.bad_run > BAD_LINES_SHOWN {
-            writeln!(
-                self.out,
-                "({} more bad lines not shown)",
-                self.bad_run - BAD_LINES_SHOWN
-            )?;
-        }
-        self.bad_run = 0;
-        Ok(())
-    }
-
-    /// The user's turn: stdin, the built-in player, the end of the game.
-    fn tick(&mut self, driver: &mut Driver<Instant>) -> io::Result<Option<String>> {
-        // `quit` and the end of input work at any time, also while the
-        // device thinks; other lines wait for the host's turn.
-        if let Some(stdin) = &self.stdin {
-            loop {
-                match stdin.try_recv() {
-                    Ok(UserInput::Line(line)) if line.trim() == "quit" => {
-                        return Ok(Some("quit".into()));
-                    }
-                    Ok(UserInput::Line(line)) => self.typed.push_back(line),
-                    Ok(UserInput::Closed) | Err(TryRecvError::Disconnected) => {
-                        return Ok(Some("input closed".into()));
-                    }
-                    Err(TryRecvError::Empty) => break,
-                }
-            }
-        }
-        if let Some(why) = self.poll_engine(driver)? {
-            return Ok(Some(why));
-        }
-        if driver.is_out_of_sync() && self.auto {
-            return Ok(Some("out of sync with the device".into()));
-        }
-        let Some(position) = driver.position().copied() else {
-            return Ok(Some("the device closed the stream".into()));
-        };
-        let plies = driver.moves().len();
-        if let Some(end) = game_end(self.ended.as_deref(), &position, plies, self.max_plies)
-            && driver.is_idle()
-        {
-            return Ok(Some(end));
-        }
-        if !(driver.is_our_turn() && driver.is_idle()) {
-            self.prompted = false;
-            return Ok(None);
-        }
-        if self.stdin.is_none() {
-            return self.play(driver, &position);
-        }
-        if !self.prompted {
-            writeln!(
-                self.out,
-                "your move ({position}): a move (UCI or SAN), auto, takeback, position, new, help, quit"
-            )?;
-            self.out.flush()?;
-            self.prompted = true;
-        }
-        if let Some(line) = self.typed.pop_front() {
-            self.prompted = false;
-            let now = Instant::now();
-            let refused = match line.trim() {
-                "" => None,
-                "auto" => {
-                    if let Some(why) = self.play(driver, &position)? {
-                        return Ok(Some(why));
-                    }
-                    None
-                }
-                "help" => Some(HELP.to_owned()),
-                // At the host's turn: its last move and the device's reply,
-                // so that it is the host's turn again. Both or neither.
-                "takeback" if driver.moves().len() < 2 => {
-                    Some("cannot take back: no move of yours to take back".to_owned())
-                }
-                "takeback" => driver
-                    .take_back_plies(2, now)
-                    .err()
-                    .map(|e| format!("cannot take back: {e}")),
-                "position" => driver
-                    .request_position(now)
-                    .err()
-                    .map(|e| format!("cannot send P: {e}")),
-                "new" => driver
-                    .new_game(now)
-                    .err()
-                    .map(|e| format!("cannot send N: {e}")),
-                text => match parse_move(&position, text) {
-                    Ok(mv) => driver
-                        .send_move(mv, now)
-                        .err()
-                        .map(|e| format!("cannot play {mv}: {e}")),
-                    Err(e) => Some(e),
-                },
-            };
-            if let Some(refused) = refused {
-                writeln!(self.out, "{refused}")?;
-            }
-        }
-        Ok(None)
-    }
-
-    /// The engine's answers that came: a move is played (through the
-    /// bridge); a failure ends the run (`Some(why)`).
-    fn poll_engine(&mut self, driver: &mut Driver<Instant>) -> io::Result<Option<String>> {
-        let Some((bridge, answers)) = &mut self.engine else {
-            return Ok(None);
-        };
-        let report = match answers.try_recv() {
-            Ok(a) => bridge.answer(driver, a, Instant::now()),
-            Err(tokio::sync::mpsc::error::TryRecvError::Empty) => return Ok(None),
-            Err(tokio::sync::mpsc::error::TryRecvError::Disconnected) => Report::Failed {
-                why: "the engine task ended".into(),
-            },
-        };
-        self.engine_report(report)
-    }
-
-    /// A bridge's report: a move played or refused is printed; a failure
-    /// is printed and ends the run (`Some(why)`); the rest is silent.
-    fn engine_report(&mut self, report: Report) -> io::Result<Option<String>> {
-        match report {
-            Report::Failed { why } => {
-                let text = format!("engine failed: {why}");
-                writeln!(self.out, "{text}")?;
-                self.engine_failed = Some(why);
-                Ok(Some(text))
-            }
-            r @ (Report::Played { .. } | Report::Refused { .. }) => {
-                writeln!(self.out, "{r}")?;
-                Ok(None)
-            }
-            _ => Ok(None),
-        }
-    }
-
-    /// The built-in player's move, or the engine asked for one (`Some(why)`:
-    /// the engine failed).
-    fn play(
-        &mut self,
-        driver: &mut Driver<Instant>,
-        position: &Position,
-    ) -> io::Result<Option<String>> {
-        if let Some((bridge, _)) = &mut self.engine {
-            return match bridge.our_turn(driver, Instant::now()) {
-                Some(report) => self.engine_report(report),
-                None => Ok(None),
-            };
-        }
-        if let Some(mv) = self.player.choose_chess(position)
-            && let Err(e) = driver.send_move(mv, Instant::now())
-        {
-            writeln!(self.out, "cannot play {mv}: {e}")?;
-        }
-        Ok(None)
-    }
-}
-
-/// A typed move: UCI first, then SAN (the library's
-/// `convert::parse_typed_move`); the error names both notations (and
-/// `help`).
-fn parse_move(position: &Position, text: &str) -> Result<board_core::chess::Move, String> {
-    parse_typed_move(position, text).map_err(|e| {
-        format!(
-            "not a move here: {:?} is {e}; type help for the commands",
-            text.escape_default().to_string()
-        )
-    })
+    out.flush()
 }
 
 /// Runs `boardwire citrine`.
@@ -530,31 +236,12 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
             plan.timeouts.handshake = args.engine.start_timeout();
             plan.timeouts.ready = args.engine.start_timeout();
             plan.movetime_ms = args.movetime;
-            let (bridge, mut answers) = UciBridge::spawn(plan, skipped_line_log(String::new()));
-            // The handshake is bounded by the engine driver's own timeouts
-            // (`--engine-start-timeout`); this is a backstop.
-            let started = rt.block_on(tokio::time::timeout(
-                Duration::from_secs(80),
-                answers.recv(),
-            ));
-            let name = match started {
-                Ok(Some(Answer::Started { name })) => name,
-                other => {
-                    let why = match other {
-                        Ok(Some(Answer::Failed(why))) => why,
-                        Ok(Some(_)) => "an answer before the handshake".into(),
-                        Ok(None) => "the engine task ended".into(),
-                        Err(_) => "the engine did not start in time".into(),
-                    };
-                    return Err(Failure::Failed(format!("error: engine: {why}")));
-                }
-            };
-            writeln!(
-                out,
-                "engine {} plays {host}",
-                name.as_deref().unwrap_or("the engine"),
-            )?;
-            Some((bridge, answers))
+            let (engine, name) = rt
+                .block_on(Engine::start(plan, skipped_line_log(String::new())))
+                .map_err(|why| Failure::Failed(format!("error: engine: {why}")))?;
+            let name = name.as_deref().unwrap_or("the engine");
+            writeln!(out, "engine {name} plays {host}")?;
+            Some(engine)
         }
         None => None,
     };
@@ -571,162 +258,61 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
     let port = serial::open(&path, &config.limits).map_err(|e| Failure::Input(e.to_string()))?;
     writeln!(out, "connected to {path} at 57600 8N1")?;
     let auto = args.auto || engine.is_some();
-    let mut ui = Ui {
-        out,
-        auto,
+    let host_config = HostConfig {
+        typed: !auto,
         max_plies: args.max_plies,
-        stdin: (!auto).then(spawn_stdin),
-        typed: VecDeque::new(),
-        player: Player::new(args.seed),
-        disagreed: false,
-        out_of_sync: false,
-        prompted: false,
-        bad_run: 0,
-        ended: None,
-        ended_plies: None,
-        engine,
-        engine_failed: None,
         identify: !args.simulate,
-        last: (None, 0, 0),
     };
-    let result = match serial::run(port, config, |driver, activity| ui.on(driver, activity)) {
+    let mut ui = Host::new(host_config, Player::new(args.seed), engine);
+    let stdin = (!auto).then(spawn_stdin);
+    let run = serial::run(port, config, |driver, activity| {
+        // `quit` and the end of input are obeyed at the next idle moment,
+        // also while the device thinks; other lines wait for our turn.
+        if let (Some(stdin), Activity::Idle) = (&stdin, &activity) {
+            loop {
+                match stdin.try_recv() {
+                    Ok(UserInput::Line(line)) => ui.typed(line),
+                    Ok(UserInput::Closed) | Err(TryRecvError::Disconnected) => {
+                        ui.input_closed();
+                        break;
+                    }
+                    Err(TryRecvError::Empty) => break,
+                }
+            }
+        }
+        let flow = ui.on(driver, activity, Instant::now());
+        match print(&mut ui, out) {
+            Ok(()) => flow.map_break(Ok),
+            Err(e) => ControlFlow::Break(Err(e)),
+        }
+    });
+    ui.end_bad_run();
+    print(&mut ui, out)?;
+    let result = match run {
         Ok(Ended::Break(result)) => result?,
-        Ok(Ended::Closed(why)) => {
-            ui.end_bad_run()?;
-            exit_failure(ui.out, format!("serial device lost: {why}"))
-        }
-        Err(e) => {
-            ui.end_bad_run()?;
-            exit_failure(ui.out, e)
-        }
+        Ok(Ended::Closed(why)) => exit_failure(out, format!("serial device lost: {why}")),
+        Err(e) => exit_failure(out, e),
     };
-    ui.end_bad_run()?;
-    let (position, driver_plies, disagreements) = ui.last;
-    let plies = ui.ended_plies.unwrap_or(driver_plies);
-    let engine_failed = ui.engine_failed.take();
-    if let Some((bridge, mut answers)) = ui.engine.take() {
-        // The engine is told `quit` once its last search is over: wait
-        // (bounded) for its task to end.
-        rt.block_on(async {
-            drop(bridge);
-            let drain = async { while answers.recv().await.is_some() {} };
-            let _ = tokio::time::timeout(Duration::from_secs(5), drain).await;
-        });
+    if let Some(engine) = ui.take_engine() {
+        rt.block_on(engine.close());
     }
-    let (disagreed, out_of_sync, out) = (ui.disagreed, ui.out_of_sync, ui.out);
-    writeln!(out, "result {result} after {plies} plies")?;
+    writeln!(out, "result {result} after {} plies", ui.plies())?;
     let mut final_differs = false;
     if let Some(sim) = sim {
         let device = sim.stop().unwrap_or_else(|e| exit_failure(out, e));
-        if device.position() != position.as_ref() {
+        if device.position() != ui.position() {
             let show = |p: Option<&Position>| p.map_or_else(|| "none".into(), Position::to_string);
             writeln!(
                 out,
                 "device position {} differs from ours {}",
                 show(device.position()),
-                show(position.as_ref())
+                show(ui.position())
             )?;
             final_differs = true;
         }
     }
     out.flush()?;
-    if let Some(why) = engine_failed {
-        exit_failure(out, format!("engine: {why}"));
-    }
-    if (disagreed || final_differs) && auto {
-        exit_failure(
-            out,
-            disagreement_summary(disagreements, out_of_sync, final_differs),
-        );
-    }
+    ui.verdict(final_differs)
+        .unwrap_or_else(|why| exit_failure(out, why));
     Ok(())
-}
-
-/// The `--auto` failure message: how many disagreements there were and
-/// whether resynchronising through `P` repaired them all. Repaired ones
-/// still fail the run (exit 1, as documented): a lost or cut line means
-/// the link or the device is unreliable.
-fn disagreement_summary(count: u64, out_of_sync: bool, final_differs: bool) -> String {
-    let times = if count == 1 { "time" } else { "times" };
-    if final_differs {
-        format!(
-            "the device's final position differs from ours ({count} disagreement(s) seen during the game)"
-        )
-    } else if out_of_sync {
-        format!(
-            "the driver and the device disagreed {count} {times}; resynchronising through P failed (out of sync)"
-        )
-    } else {
-        format!(
-            "the driver and the device disagreed {count} {times}; all were repaired by resynchronising through P, but --auto exits 1 on any disagreement"
-        )
-    }
-}
-
-/// The game's end, if it is over: the driver's reason, the fifty-move
-/// rule (the Citrine plays on; we stop), or our ply limit.
-fn game_end(
-    ended: Option<&str>,
-    position: &Position,
-    plies: usize,
-    max_plies: usize,
-) -> Option<String> {
-    match ended {
-        Some(reason) => Some(reason.to_owned()),
-        None if position.is_fifty_moves() => Some("draw by the fifty-move rule".into()),
-        None if plies >= max_plies => Some(format!("unfinished at the {max_plies}-ply limit")),
-        None => None,
-    }
-}
-
-/// An event in words (the library's `Display`: `ack e2e4`, `duplicate
-/// e2e4`, `takeback e7e5`, ...; levels spelled out), and `true` when it is
-/// a disagreement with the device.
-pub(crate) fn describe(ev: &Event) -> (String, bool) {
-    let text = match ev {
-        Event::OutOfTurn(m) => format!("out-of-turn {m} (taking it back)"),
-        Event::GameStarted(_) => "new game (settings re-sent)".to_string(),
-        Event::Disagreement(d) => {
-            return (format!("disagreement: {d} (resynchronising with P)"), true);
-        }
-        Event::OutOfSync { .. } => return (ev.to_string(), true),
-        Event::Level(l) => {
-            let kind = match l.kind() {
-                LevelKind::Tournament => "tournament",
-                LevelKind::Citrine => "citrine",
-                LevelKind::AverageTime => "average time",
-                LevelKind::Beginner => "beginner",
-            };
-            format!(
-                "level {kind} {} ({} {})",
-                l.number(),
-                l.kind().reply_name(),
-                l.number()
-            )
-        }
-        _ => ev.to_string(),
-    };
-    (text, false)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use novag_citrine::types::Level;
-
-    #[test]
-    fn levels_in_words() {
-        // Spec note novag-citrine's spec/citrine.md, *Commands (host -> device) and
-        // replies (device -> host)*: `L CITRINE 5` is answered `Level sd 5`;
-        // the default is `Level tr 1` (tournament level 1).
-        let sd5 = Level::new(LevelKind::Citrine, 5).unwrap();
-        assert_eq!(
-            describe(&Event::Level(sd5)),
-            ("level citrine 5 (sd 5)".to_string(), false)
-        );
-        assert_eq!(
-            describe(&Event::Level(Level::DEFAULT)).0,
-            "level tournament 1 (tr 1)"
-        );
-    }
 }

@@ -46,7 +46,7 @@ use novag_citrine::session::{DeviceConfig, DriverConfig, Event as CitrineEvent, 
 use tokio::net::{TcpListener, TcpStream};
 
 use crate::transcript::{Sink, Transcript, show};
-use crate::{Failure, citrine, csa, dxp};
+use crate::{Failure, csa, dxp};
 
 /// `boardwire demo`
 #[derive(Debug, Default, Args)]
@@ -515,7 +515,7 @@ fn citrine_part(sink: Sink, inject: bool, deadline: Instant) -> Result<Report, S
             }
             CitrineActivity::Event(ev) => {
                 let ev = &ev;
-                let (text, disagreement) = citrine::describe(ev);
+                let (text, disagreement) = (ev.describe().to_string(), ev.is_disagreement());
                 t.note(&text);
                 match ev {
                     CitrineEvent::Duplicate(_) => duplicates += 1,

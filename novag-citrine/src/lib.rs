@@ -38,6 +38,7 @@ pub mod codec;
 pub mod convert;
 pub mod decode;
 pub mod error;
+mod event_text;
 pub mod framer;
 pub mod message;
 pub mod parse;

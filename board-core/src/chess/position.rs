@@ -144,12 +144,7 @@ pub struct Position {
     pub(crate) pinned: Bitboard,
 }
 
-impl Default for Position {
-    /// The standard start position.
-    fn default() -> Position {
-        Position::startpos()
-    }
-}
+default_is_startpos!(Position);
 
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

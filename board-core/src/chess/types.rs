@@ -5,7 +5,6 @@
 //! usual bitboard convention.
 
 use core::fmt;
-use core::ops::Not;
 use core::str::FromStr;
 
 /// The side a piece belongs to, or the side to move.
@@ -75,13 +74,7 @@ impl Color {
     }
 }
 
-impl Not for Color {
-    type Output = Color;
-    #[inline]
-    fn not(self) -> Color {
-        self.opposite()
-    }
-}
+not_is_opposite!(Color);
 
 impl fmt::Display for Color {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -19,6 +19,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use super::Position;
+use super::notation;
 use super::position::{Setup, SetupError};
 use super::types::{Color, Piece, PieceKind, Square};
 
@@ -241,14 +242,7 @@ impl FromStr for Position {
             return Ok(Position::startpos());
         }
         let bytes = text.as_bytes();
-        let start = bytes
-            .iter()
-            .position(|c| !c.is_ascii_whitespace())
-            .ok_or(ParseFenError::Empty)?;
-        let end = bytes
-            .iter()
-            .rposition(|c| !c.is_ascii_whitespace())
-            .map_or(start, |e| e + 1);
+        let (start, end) = notation::trimmed(bytes).ok_or(ParseFenError::Empty)?;
         let mut p = Parser {
             s: &bytes[..end],
             i: start,

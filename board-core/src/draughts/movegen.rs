@@ -1259,56 +1259,6 @@ mod tests {
         }
     }
 
-    /// `for_each_capture` and `for_each_quiet` hand over the moves of the
-    /// list in its order, on positions along pseudo-random games from the
-    /// start and the Woldouby position (captures of 1 to 3 pieces by men
-    /// and kings stream; longer ones go through the list).
-    #[test]
-    fn streamed_moves_match_the_list() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut checked = 0;
-        for start in [
-            "W:W31-50:B1-20",
-            "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38",
-            "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46",
-        ] {
-            for _game in 0..40 {
-                let mut pos: Position = start.parse().unwrap();
-                for _ply in 0..120 {
-                    let list = pos.legal_moves();
-                    if list.is_empty() {
-                        break;
-                    }
-                    let mut streamed = Vec::new();
-                    let _ = pos.for_each_legal_move(|mv| {
-                        streamed.push(mv);
-                        ControlFlow::<()>::Continue(())
-                    });
-                    assert_eq!(streamed, list.to_vec(), "{pos}");
-                    // Stopping at the k-th move hands over exactly k moves.
-                    let k = list.len().div_ceil(2);
-                    let mut seen = 0;
-                    let r = pos.for_each_legal_move(|mv| {
-                        seen += 1;
-                        if seen == k {
-                            ControlFlow::Break(mv)
-                        } else {
-                            ControlFlow::Continue(())
-                        }
-                    });
-                    assert_eq!(r, ControlFlow::Break(list[k - 1]), "{pos}");
-                    assert_eq!(seen, k);
-                    checked += 1;
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos.play_unchecked(list[(seed % list.len() as u64) as usize]);
-                }
-            }
-        }
-        assert!(checked > 5_000, "{checked}");
-    }
-
     /// The search itself stops once the sink says so (the early exit of
     /// `for_each_capture` happens inside the generator): on positions with
     /// many captures, the search ends within the first landing run.

@@ -97,28 +97,25 @@ impl ParseMoveError {
 /// [`Position::resolve_move`].
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct PdnMove {
-    /// Bit indices of the squares.
-    squares: [u8; MAX_PATH],
-    len: u8,
+    /// The listed squares.
+    path: CapturePath,
     capture: bool,
 }
 
 impl PdnMove {
     /// The listed squares: origin, landing squares (long form), destination.
     pub fn squares(&self) -> impl ExactSizeIterator<Item = Square> + '_ {
-        self.squares[..self.len as usize]
-            .iter()
-            .map(|&b| Square::from_bit(b as u32))
+        self.path.squares()
     }
 
     /// The origin square.
     pub fn from(&self) -> Square {
-        Square::from_bit(self.squares[0] as u32)
+        Square::from_bit(self.path.squares[0] as u32)
     }
 
     /// The destination square.
     pub fn to(&self) -> Square {
-        Square::from_bit(self.squares[(self.len as usize).saturating_sub(1)] as u32)
+        Square::from_bit(self.path.squares[(self.path.len as usize).saturating_sub(1)] as u32)
     }
 
     /// Whether the text is a capture (`x`).
@@ -134,12 +131,11 @@ impl PdnMove {
             return None;
         }
         let mut mv = PdnMove {
-            squares: [0; MAX_PATH],
-            len: squares.len() as u8,
+            path: CapturePath::EMPTY,
             capture,
         };
-        for (slot, sq) in mv.squares.iter_mut().zip(squares) {
-            *slot = sq.bit() as u8;
+        for sq in squares {
+            mv.path.push(sq.bit());
         }
         Some(mv)
     }
@@ -153,15 +149,17 @@ impl fmt::Debug for PdnMove {
 
 impl fmt::Display for PdnMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sep = if self.capture { "x" } else { "-" };
-        for (i, s) in self.squares().enumerate() {
-            if i > 0 {
-                f.write_str(sep)?;
-            }
-            write!(f, "{s}")?;
-        }
-        Ok(())
+        self.path.write(f, self.capture)
     }
+}
+
+/// The span of `bytes` without leading and trailing ASCII whitespace, as
+/// (start, end) byte offsets; `None` when nothing else is there. The PDN
+/// move and FEN readers report offsets into the untrimmed text.
+pub(super) fn trimmed(bytes: &[u8]) -> Option<(usize, usize)> {
+    let start = bytes.iter().position(|c| !c.is_ascii_whitespace())?;
+    let end = bytes.iter().rposition(|c| !c.is_ascii_whitespace())?;
+    Some((start, end + 1))
 }
 
 impl FromStr for PdnMove {
@@ -171,19 +169,11 @@ impl FromStr for PdnMove {
     /// ignored.
     fn from_str(text: &str) -> Result<PdnMove, ParseMoveError> {
         let bytes = text.as_bytes();
-        let start = bytes
-            .iter()
-            .position(|c| !c.is_ascii_whitespace())
-            .ok_or(ParseMoveError::Empty)?;
-        let end = bytes
-            .iter()
-            .rposition(|c| !c.is_ascii_whitespace())
-            .map_or(start, |e| e + 1);
+        let (start, end) = trimmed(bytes).ok_or(ParseMoveError::Empty)?;
         let s = &bytes[..end];
         let mut i = start;
         let mut mv = PdnMove {
-            squares: [0; MAX_PATH],
-            len: 0,
+            path: CapturePath::EMPTY,
             capture: false,
         };
         let mut sep: Option<u8> = None;
@@ -201,14 +191,13 @@ impl FromStr for PdnMove {
                 .ok()
                 .and_then(Square::new)
                 .ok_or(ParseMoveError::SquareOutOfRange { number: n, offset })?;
-            if mv.len as usize == MAX_PATH {
+            if mv.path.len as usize == MAX_PATH {
                 return Err(ParseMoveError::TooManySquares { offset });
             }
-            if sep == Some(b'-') && mv.len == 2 {
+            if sep == Some(b'-') && mv.path.len == 2 {
                 return Err(ParseMoveError::QuietMoveTooLong { offset });
             }
-            mv.squares[mv.len as usize] = square.bit() as u8;
-            mv.len += 1;
+            mv.path.push(square.bit());
             match s.get(i).copied() {
                 None => break,
                 Some(c @ (b'-' | b'x' | b'X')) => {
@@ -222,7 +211,7 @@ impl FromStr for PdnMove {
                 Some(_) => return Err(ParseMoveError::InvalidSeparator { offset: i }),
             }
         }
-        if mv.len < 2 {
+        if mv.path.len < 2 {
             return Err(ParseMoveError::MissingDestination { offset: end });
         }
         mv.capture = sep == Some(b'x');
@@ -361,6 +350,12 @@ pub struct CapturePath {
 }
 
 impl CapturePath {
+    /// No square yet.
+    const EMPTY: CapturePath = CapturePath {
+        squares: [0; MAX_PATH],
+        len: 0,
+    };
+
     /// The squares in order: origin, landing squares, destination.
     pub fn squares(&self) -> impl ExactSizeIterator<Item = Square> + '_ {
         self.squares[..self.len as usize]
@@ -373,6 +368,19 @@ impl CapturePath {
             *slot = bit as u8;
             self.len += 1;
         }
+    }
+
+    /// The squares as PDN writes them: separated by `x` for a capture, `-`
+    /// for a quiet move.
+    fn write(&self, f: &mut fmt::Formatter<'_>, capture: bool) -> fmt::Result {
+        let sep = if capture { "x" } else { "-" };
+        for (i, s) in self.squares().enumerate() {
+            if i > 0 {
+                f.write_str(sep)?;
+            }
+            write!(f, "{s}")?;
+        }
+        Ok(())
     }
 }
 
@@ -401,14 +409,7 @@ impl MoveText {
 
 impl fmt::Display for MoveText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sep = if self.capture { "x" } else { "-" };
-        for (i, s) in self.path.squares().enumerate() {
-            if i > 0 {
-                f.write_str(sep)?;
-            }
-            write!(f, "{s}")?;
-        }
-        Ok(())
+        self.path.write(f, self.capture)
     }
 }
 
@@ -484,10 +485,7 @@ impl Position {
         if own & from == 0 {
             return None;
         }
-        let mut path = CapturePath {
-            squares: [0; MAX_PATH],
-            len: 0,
-        };
+        let mut path = CapturePath::EMPTY;
         path.push(mv.origin_bit());
         if !mv.is_capture() {
             path.push(mv.dest_bit());
@@ -511,10 +509,7 @@ impl Position {
     /// `mv` should be legal here; for a move that is not, the short form is
     /// written.
     pub fn move_text(&self, mv: Move) -> MoveText {
-        let mut short = CapturePath {
-            squares: [0; MAX_PATH],
-            len: 0,
-        };
+        let mut short = CapturePath::EMPTY;
         short.push(mv.origin_bit());
         short.push(mv.dest_bit());
         let capture = mv.is_capture();
@@ -591,7 +586,7 @@ impl Position {
                     capture_here: here == 1,
                 });
             }
-        } else if pdn.len > 2 {
+        } else if pdn.path.len > 2 {
             return self.resolve_path(pdn, &list);
         }
         let mut count = 0;

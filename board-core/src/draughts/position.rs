@@ -481,11 +481,7 @@ impl Position {
     }
 }
 
-impl Default for Position {
-    fn default() -> Self {
-        Position::startpos()
-    }
-}
+default_is_startpos!(Position);
 
 impl fmt::Debug for Position {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

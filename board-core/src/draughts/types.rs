@@ -43,13 +43,7 @@ impl fmt::Display for Color {
     }
 }
 
-impl core::ops::Not for Color {
-    type Output = Color;
-    #[inline]
-    fn not(self) -> Color {
-        self.opposite()
-    }
-}
+not_is_opposite!(Color);
 
 /// A playable square of the 10x10 board, numbered 1..=50 from Black's side
 /// (top row 1..=5, left to right), as in PDN and DamExchange.

@@ -4,7 +4,7 @@
 //! each file is a run of 9 consecutive bits (rank 1 lowest). Black moves
 //! towards lower bits within a file.
 
-use super::types::{Color, Square};
+use super::types::{Color, PieceKind, Square};
 
 /// A set of squares (bits 0..=80 of a `u128`; bits 81.. always zero).
 #[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]
@@ -285,6 +285,18 @@ pub(crate) const LAST1: [u128; 2] = [RANK_MASK[0], RANK_MASK[8]];
 
 /// The two far ranks per colour: squares where a knight would have no move.
 pub(crate) const LAST2: [u128; 2] = [RANK_MASK[0] | RANK_MASK[1], RANK_MASK[7] | RANK_MASK[8]];
+
+/// The squares where a piece of `kind` of the colour with index `color`
+/// would have no move (a dead piece): [`LAST1`] for a pawn or lance,
+/// [`LAST2`] for a knight, none for the rest.
+#[inline]
+pub(crate) const fn dead_squares(kind: PieceKind, color: usize) -> u128 {
+    match kind {
+        PieceKind::Pawn | PieceKind::Lance => LAST1[color],
+        PieceKind::Knight => LAST2[color],
+        _ => 0,
+    }
+}
 
 // ---------------------------------------------------------------------------
 // Sliding attacks (classical ray approach: first blocker by bit scan).

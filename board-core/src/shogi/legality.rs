@@ -1,6 +1,6 @@
 //! Checking one move against a position, with the reason when it is illegal.
 
-use super::bitboard::{self as bb, GOLD, KING, KNIGHT, LAST1, LAST2, PAWN, SILVER, ZONE};
+use super::bitboard::{self as bb, GOLD, KING, KNIGHT, PAWN, SILVER, ZONE, dead_squares};
 use super::position::Position;
 use super::types::{Color, Move, PieceKind, Square};
 
@@ -171,12 +171,7 @@ impl Position {
             if occ & tbit != 0 {
                 return Err(IllegalReason::DropOnOccupied { square: to });
             }
-            let dead = match kind {
-                PieceKind::Pawn | PieceKind::Lance => LAST1[u],
-                PieceKind::Knight => LAST2[u],
-                _ => 0,
-            };
-            if dead & tbit != 0 {
+            if dead_squares(kind, u) & tbit != 0 {
                 return Err(IllegalReason::DeadPiece { square: to });
             }
             if kind == PieceKind::Pawn
@@ -228,12 +223,7 @@ impl Position {
                 return Err(IllegalReason::PromotionOutsideZone { from, to });
             }
         } else {
-            let dead = match kind {
-                PieceKind::Pawn | PieceKind::Lance => LAST1[u],
-                PieceKind::Knight => LAST2[u],
-                _ => 0,
-            };
-            if dead & tbit != 0 {
+            if dead_squares(kind, u) & tbit != 0 {
                 return Err(IllegalReason::DeadPiece { square: to });
             }
         }

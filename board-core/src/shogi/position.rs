@@ -1,6 +1,6 @@
 //! [`Setup`] (unchecked) and [`Position`] (validated), play, and queries.
 
-use super::bitboard::{self as bb, Bitboard, GOLD, KING, KNIGHT, LAST1, LAST2, PAWN, SILVER};
+use super::bitboard::{self as bb, Bitboard, GOLD, KING, KNIGHT, PAWN, SILVER, dead_squares};
 use super::types::{Color, Hand, Move, Piece, PieceKind, Square};
 use super::zobrist;
 
@@ -175,11 +175,7 @@ impl core::fmt::Debug for Position {
     }
 }
 
-impl Default for Position {
-    fn default() -> Self {
-        Position::startpos()
-    }
-}
+default_is_startpos!(Position);
 
 impl Position {
     /// The even-game start position, Black (sente) to move.
@@ -223,10 +219,7 @@ impl Position {
                         return Err(SetupError::TooManyKings { color: p.color });
                     }
                 }
-                PieceKind::Pawn | PieceKind::Lance if LAST1[c] & bit != 0 => {
-                    return Err(SetupError::DeadPiece { square: sq });
-                }
-                PieceKind::Knight if LAST2[c] & bit != 0 => {
+                kind if dead_squares(kind, c) & bit != 0 => {
                     return Err(SetupError::DeadPiece { square: sq });
                 }
                 _ => {}

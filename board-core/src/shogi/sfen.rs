@@ -228,16 +228,7 @@ fn parse_board(board: &str, off: usize, setup: &mut Setup) -> Result<(), ParseSf
         let at = off + i;
         match b {
             b'/' => {
-                if let Some(p) = promote_at {
-                    return Err(ParseSfenError::BadPromotion { offset: p });
-                }
-                if file_count != 9 {
-                    return Err(ParseSfenError::RankLength {
-                        rank,
-                        squares: file_count,
-                        offset: at,
-                    });
-                }
+                end_rank(promote_at, rank, file_count, at)?;
                 rank += 1;
                 if rank > 9 {
                     return Err(ParseSfenError::RankCount {
@@ -302,6 +293,24 @@ fn parse_board(board: &str, off: usize, setup: &mut Setup) -> Result<(), ParseSf
         i += 1;
     }
     let end = off + bytes.len();
+    end_rank(promote_at, rank, file_count, end)?;
+    if rank != 9 {
+        return Err(ParseSfenError::RankCount {
+            ranks: rank,
+            offset: end,
+        });
+    }
+    Ok(())
+}
+
+/// The end of a rank (a `/` or the end of the board field, at byte
+/// `offset`): no `+` left without its piece, and exactly nine squares.
+fn end_rank(
+    promote_at: Option<usize>,
+    rank: u8,
+    file_count: u8,
+    offset: usize,
+) -> Result<(), ParseSfenError> {
     if let Some(p) = promote_at {
         return Err(ParseSfenError::BadPromotion { offset: p });
     }
@@ -309,13 +318,7 @@ fn parse_board(board: &str, off: usize, setup: &mut Setup) -> Result<(), ParseSf
         return Err(ParseSfenError::RankLength {
             rank,
             squares: file_count,
-            offset: end,
-        });
-    }
-    if rank != 9 {
-        return Err(ParseSfenError::RankCount {
-            ranks: rank,
-            offset: end,
+            offset,
         });
     }
     Ok(())
@@ -437,17 +440,8 @@ impl Position {
         if self.hands[0].is_empty() && self.hands[1].is_empty() {
             w.write_char('-')?;
         } else {
-            const ORDER: [PieceKind; 7] = [
-                PieceKind::Rook,
-                PieceKind::Bishop,
-                PieceKind::Gold,
-                PieceKind::Silver,
-                PieceKind::Knight,
-                PieceKind::Lance,
-                PieceKind::Pawn,
-            ];
             for color in Color::ALL {
-                for kind in ORDER {
+                for kind in HAND_ORDER {
                     let n = self.hands[color.index()].count(kind);
                     if n == 0 {
                         continue;

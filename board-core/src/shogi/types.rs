@@ -60,13 +60,7 @@ impl Color {
     }
 }
 
-impl core::ops::Not for Color {
-    type Output = Color;
-    #[inline]
-    fn not(self) -> Color {
-        self.opposite()
-    }
-}
+not_is_opposite!(Color);
 
 impl fmt::Display for Color {
     /// `black` (sente) or `white` (gote), lower case as in the other two
@@ -235,16 +229,12 @@ impl PieceKind {
     ];
 
     /// The seven kinds that can be held in hand, in [`Hand`] index order
-    /// (pawn, lance, knight, silver, gold, bishop, rook).
-    pub const HAND: [PieceKind; 7] = [
-        PieceKind::Pawn,
-        PieceKind::Lance,
-        PieceKind::Knight,
-        PieceKind::Silver,
-        PieceKind::Gold,
-        PieceKind::Bishop,
-        PieceKind::Rook,
-    ];
+    /// (pawn, lance, knight, silver, gold, bishop, rook): the first seven
+    /// of [`PieceKind::ALL`].
+    pub const HAND: [PieceKind; 7] = {
+        let [pawn, lance, knight, silver, gold, bishop, rook, ..] = PieceKind::ALL;
+        [pawn, lance, knight, silver, gold, bishop, rook]
+    };
 
     /// The CSA two-letter codes, indexed by discriminant.
     const CSA: [&'static str; 14] = [

@@ -8,18 +8,25 @@ const fn splitmix(state: u64) -> (u64, u64) {
     (s, z ^ (z >> 31))
 }
 
+/// Fills `keys` with successive splitmix64 values from `state`; returns
+/// the state after them.
+const fn fill(keys: &mut [u64], mut state: u64) -> u64 {
+    let mut i = 0;
+    while i < keys.len() {
+        let (next, key) = splitmix(state);
+        state = next;
+        keys[i] = key;
+        i += 1;
+    }
+    state
+}
+
 const fn build_piece() -> [[u64; 81]; 29] {
     let mut t = [[0u64; 81]; 29];
     let mut st = 0x5348_4f47_4900_0001u64;
     let mut p = 1;
     while p < 29 {
-        let mut s = 0;
-        while s < 81 {
-            let (ns, v) = splitmix(st);
-            st = ns;
-            t[p][s] = v;
-            s += 1;
-        }
+        st = fill(&mut t[p], st);
         p += 1;
     }
     t
@@ -33,13 +40,8 @@ const fn build_hand() -> [[[u64; 32]; 7]; 2] {
         let mut k = 0;
         while k < 7 {
             // Count 0 keeps key 0 so an empty hand contributes nothing.
-            let mut n = 1;
-            while n < 32 {
-                let (ns, v) = splitmix(st);
-                st = ns;
-                t[c][k][n] = v;
-                n += 1;
-            }
+            let (_, counts) = t[c][k].split_at_mut(1);
+            st = fill(counts, st);
             k += 1;
         }
         c += 1;

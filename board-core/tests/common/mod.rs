@@ -1,6 +1,8 @@
 //! Helpers shared by the board-core test binaries (each uses a part, hence
 //! `allow(dead_code)`): the perft vector files' parser, a counting
-//! global allocator and a stack buffer to format into.
+//! global allocator, a stack buffer to format into, and the walks over a
+//! position's moves the three games' tests make alike ([`each_child`],
+//! [`break_at`]).
 //!
 //! The allocation-counting tests (`chess_alloc.rs`, `draughts_no_alloc.rs`,
 //! `shogi_alloc.rs`) install [`Counting`] themselves:
@@ -94,4 +96,36 @@ where
         proptest::prop_assert_eq!(p.to_string().parse::<P>(), Ok(p));
     }
     Ok(())
+}
+
+/// Plays each legal move of `pos` both unchecked and checked (`play`),
+/// asserts that the two agree, and hands the move and the position after it
+/// to `f`. Returns the number of legal moves of all those positions
+/// together (so that the work cannot be optimised away).
+pub fn each_child<G: board_core::Game>(pos: &G, mut f: impl FnMut(G::Move, &G)) -> u64 {
+    let mut total = 0;
+    for &mv in pos.legal_moves().iter() {
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        let checked = pos.play(mv).unwrap();
+        assert_eq!(checked, child, "{pos}: {mv:?}");
+        total += child.legal_moves().len() as u64;
+        f(mv, &child);
+    }
+    total
+}
+
+/// `pos.for_each_legal_move` told to stop at the `k`-th move (1-based):
+/// what it returned, and how many moves the callback saw.
+pub fn break_at<G: board_core::Game>(pos: &G, k: usize) -> (std::ops::ControlFlow<G::Move>, usize) {
+    let mut seen = 0;
+    let flow = pos.for_each_legal_move(|mv| {
+        seen += 1;
+        if seen == k {
+            std::ops::ControlFlow::Break(mv)
+        } else {
+            std::ops::ControlFlow::Continue(())
+        }
+    });
+    (flow, seen)
 }
