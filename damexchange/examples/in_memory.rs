@@ -9,32 +9,14 @@ use core::time::Duration;
 
 use board_core::draughts::Color;
 use board_core::player::Player;
+use damexchange::session::memory::{Side, handle_timeouts, next_deadline, pump};
 use damexchange::session::{
-    Event, Follower, FollowerConfig, GameOffer, Initiator, InitiatorConfig, Session,
+    Event, Follower, FollowerConfig, GameOffer, Initiator, InitiatorConfig,
 };
 use damexchange::{GameEndReason, Name};
 
 /// A game still running after this many plies is ended without result.
 const MAX_PLIES: usize = 120;
-
-/// Moves every transmit of `from` into `to` (generic over the family's
-/// `Session` trait) and prints the events of `to`; `true` if anything moved.
-fn deliver<A, B>(from: &mut A, to: &mut B, now: Duration, who: &str) -> bool
-where
-    A: Session<Conn = (), Time = Duration>,
-    B: Session<Conn = (), Time = Duration, Event = Event>,
-{
-    let mut any = false;
-    while let Some(((), t)) = from.poll_transmit() {
-        any = true;
-        to.handle_input((), t.as_bytes(), now);
-    }
-    while let Some(event) = to.poll_event() {
-        any = true;
-        println!("{who}: {event}");
-    }
-    any
-}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // A clock of our own: the sessions never read one.
@@ -54,17 +36,27 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         },
         now,
     )?;
+    // The loop that works for every session of the family
+    // (`session::memory`): deliver everything, act, and move the clock to
+    // the next deadline only when nothing moved and nobody acted.
+    let mut ended = false;
     loop {
-        now += Duration::from_secs(1);
-        let a = deliver(&mut init, &mut follow, now, "follower");
-        let b = deliver(&mut follow, &mut init, now, "initiator");
-        if let Some(pos) = init.position().copied()
+        let moved = pump(&mut init, &mut follow, now, |e| {
+            let (who, e) = match e {
+                Side::A(e) => ("initiator", e),
+                Side::B(e) => ("follower", e),
+            };
+            println!("{who}: {e}");
+            ended |= matches!(e, Event::GameEnded(_));
+        });
+        let acted = if let Some(pos) = init.position().copied()
             && init.is_our_turn()
         {
             match p1.choose_draughts(&pos) {
                 Some(mv) => init.send_move(mv, now)?,
                 None => init.end_game(GameEndReason::SenderLoses, now)?,
             }
+            true
         } else if let Some(pos) = follow.position().copied()
             && follow.is_our_turn()
         {
@@ -76,8 +68,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     None => follow.end_game(GameEndReason::SenderLoses, now)?,
                 }
             }
-        } else if !a && !b {
-            break;
+            true
+        } else {
+            false
+        };
+        if moved || acted {
+            continue;
+        }
+        // Quiet: the game is over, or a session waits for its clock (the
+        // follower's first-move delay, a peer's silence).
+        match next_deadline(&init, &follow) {
+            Some(t) if !ended => {
+                now = now.max(t);
+                handle_timeouts(&mut init, &mut follow, now);
+            }
+            _ => break,
         }
     }
     // The finished game stays readable until the next one starts.

@@ -212,7 +212,7 @@ pub use boardwire_proto::{Expected, Problem};
 /// ```
 pub type DecodeError = boardwire_proto::DecodeError<MessageKind, Field>;
 
-/// A frame the tokio codec ([`DxpCodec`](crate::codec::DxpCodec)) or a
+/// A frame the tokio codec (`codec::DxpCodec`, feature `tokio`) or a
 /// session's framer could not turn into a message: over-long (more than the
 /// cap without a NUL; [`spec::damexchange`](crate::spec::damexchange),
 /// *Transport (layer 1)*: 1..=127 bytes), malformed (a [`DecodeError`]), or

@@ -72,3 +72,7 @@ pub use boardwire_proto::Transmit;
 /// and [`Server`] (`Conn =` [`ConnId`]): code written once over it runs any
 /// session of `damexchange`, `csa-protocol` and `novag-citrine`.
 pub use boardwire_proto::Session;
+/// Two one-peer sessions wired together in memory (tests, examples,
+/// simulations): `pump`, `next_deadline`, `handle_timeouts`, and the loop
+/// that works for every session of the family (the shared core's).
+pub use boardwire_proto::memory;

@@ -79,7 +79,7 @@ impl<R: Role, T: Timestamp> Endpoint<R, T> {
     }
 
     /// Feeds one message already decoded (e.g. by
-    /// [`DxpCodec`](crate::codec::DxpCodec)).
+    /// `codec::DxpCodec`, feature `tokio`).
     pub fn handle_message(&mut self, msg: &Message<'_>, now: T) {
         self.one_message(msg, now);
         self.core.mark_turn(now);

@@ -13,7 +13,7 @@
 //!
 //! 1. feeds what it received, either as raw bytes with
 //!    `handle_input(bytes, now)` or, when a codec (e.g.
-//!    [`DxpCodec`](crate::codec::DxpCodec)) already decoded it, as a message
+//!    `codec::DxpCodec`, feature `tokio`) already decoded it, as a message
 //!    with `handle_message(&msg, now)` (and what the codec could not decode
 //!    with `handle_frame_error(&err, now)`); tells it that the peer closed
 //!    the stream with `handle_close(now)`; gives its own decisions with
@@ -108,6 +108,10 @@ pub use boardwire_proto::Transmit;
 /// ()`), so code written over it (a driver, a logger, a test harness) runs
 /// them as it runs the other protocols' sessions.
 pub use boardwire_proto::Session;
+/// Two one-peer sessions wired together in memory (tests, examples,
+/// simulations): `pump`, `next_deadline`, `handle_timeouts`, and the loop
+/// that works for every session of the family (the shared core's).
+pub use boardwire_proto::memory;
 
 /// Bytes of a session's input buffer: one whole frame of the spec's cap
 /// and its NUL.

@@ -52,6 +52,10 @@ pub use boardwire_proto::Transmit;
 /// the sessions of damexchange, csa-protocol and this crate. Concrete code
 /// calls the inherent methods.
 pub use boardwire_proto::Session;
+/// Two one-peer sessions wired together in memory (tests, examples,
+/// simulations): `pump`, `next_deadline`, `handle_timeouts`, and the loop
+/// that works for every session of the family (the shared core's).
+pub use boardwire_proto::memory;
 
 /// How a game ended, from our side (the host's colour for the
 /// [`Driver`], the engine's colour for the [`Device`]).
