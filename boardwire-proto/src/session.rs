@@ -82,7 +82,7 @@ pub trait Session {
 
     /// The session's cap on an incoming frame, bytes without the terminator
     /// (what a driver's framer must use). By default the framer's own
-    /// default cap ([`Framer::DEFAULT_MAX_LEN`](crate::Framer::DEFAULT_MAX_LEN)).
+    /// default cap ([`Framer::DEFAULT_MAX_LEN`]).
     fn max_frame_len(&self) -> usize {
         <Self::Framer as crate::Framer>::DEFAULT_MAX_LEN
     }

@@ -1,6 +1,6 @@
 //! Playing DXP games on one connection (feature `std`): the policy that
 //! `boardwire dxp serve` and `dxp connect` run over the drivers' callback
-//! ([`Activity`], [`net`](crate::net)), written once for both roles.
+//! ([`Activity`], `net`, feature `tokio`), written once for both roles.
 //!
 //! - Both roles ([`FollowerRun`], [`InitiatorRun`]): who chooses our moves
 //!   ([`MoveSource`]: a built-in player, or an engine in another task
@@ -474,7 +474,7 @@ pub struct FollowStats {
     pub problems: Problems,
 }
 
-/// One follower connection of [`net::serve_with`](crate::net::serve_with)
+/// One follower connection of `net::serve_with` (feature `tokio`)
 /// (see the [module docs](self)): give it every activity
 /// ([`FollowerRun::handle`]).
 pub struct FollowerRun<M: MoveSource> {
@@ -588,7 +588,7 @@ pub struct InitiatorPlan {
     pub max_plies: Option<usize>,
     /// How long the follower may take to answer a request (GAMEACC,
     /// BACKACC, the GAMEEND reply) before the run fails (default 120 s;
-    /// the session's `reply_timeout`, see [`InitiatorPlan::configure`]).
+    /// the session's `reply_timeout`, see `InitiatorPlan::configure` (feature `tokio`)).
     pub reply_timeout: Duration,
     /// Once, in the first game, when this many plies have been played and
     /// it is our turn, ask to take back our last move (BACKREQ; default
@@ -710,7 +710,7 @@ impl fmt::Display for RunError {
 impl std::error::Error for RunError {}
 
 /// The initiator's connection (see the [module docs](self)): give it every
-/// activity of [`net::run_with`](crate::net::run_with)
+/// activity of `net::run_with` (feature `tokio`)
 /// ([`InitiatorRun::handle`]), then how the run ended
 /// ([`InitiatorRun::finish`]).
 pub struct InitiatorRun<M: MoveSource> {
