@@ -45,8 +45,10 @@ pub trait Session {
     type Incoming<'a>;
     /// A message this session sends (borrowed from the frame).
     type Outgoing<'a>;
-    /// What happened, for the application.
-    type Event;
+    /// What happened, for the application. `Display` is the reading for a
+    /// person (the line a transcript or a log prints), so a generic harness
+    /// can show the events of any session.
+    type Event: Debug + Display;
     /// The protocol's decode error (`DecodeError { message, field, offset,
     /// problem }`).
     type DecodeError: Debug + Display;

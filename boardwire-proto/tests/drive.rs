@@ -27,6 +27,17 @@ enum Ev {
     Tick,
 }
 
+impl std::fmt::Display for Ev {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ev::Got(line) => write!(f, "got {line}"),
+            Ev::Bad => f.write_str("bad frame"),
+            Ev::Closed => f.write_str("closed"),
+            Ev::Tick => f.write_str("tick"),
+        }
+    }
+}
+
 #[derive(Default)]
 struct Echo {
     out: VecDeque<Transmit>,
