@@ -56,6 +56,9 @@ use crate::types::EngineOption;
 use crate::usi::{BestMove, EngineMessage, GameOver, Go};
 use crate::usi_engine::{Thought, UsiEngine};
 
+mod play;
+pub use play::{Engine, EnginePlan, EngineReport, play_engine};
+
 /// How long before our clock runs out an engine that has not answered is
 /// given up (and we resign).
 pub const RESIGN_LEAD: Duration = Duration::from_millis(100);

@@ -26,9 +26,10 @@ use csa_protocol::types::SidePreference;
 
 use crate::Failure;
 use crate::csa_decode::{self, CsaFormat, CsaFrom};
-use crate::csa_engine::{EnginePlan, play_engine, start_engine};
+use crate::csa_engine::start_engine;
 use crate::engine_args::EngineArgs;
 use crate::transcript::{Sink, Transcript, show};
+use boardwire_engines::csa_bridge::{EnginePlan, play_engine};
 
 /// The `csa` subcommands.
 #[derive(Debug, clap::Subcommand)]
