@@ -33,6 +33,8 @@ pub mod tokio;
 
 use crate::error::FrameError;
 use crate::session::Session;
+#[cfg(feature = "std")]
+use crate::transmit::Transmit;
 
 /// What a protocol crate's driver (`connect`, `run`, ...) takes: the
 /// session's settings and the driver's resource bounds, `L` being the
@@ -205,6 +207,46 @@ pub(crate) fn go<R>(flow: ControlFlow<R>) -> Result<(), Stop<R>> {
     }
 }
 
+/// The session's next transmit for a driver's flush loop, shown to the
+/// callback first ([`show_sent`]; a `Break` is returned beside it, to be
+/// acted on once the bytes are written); `written` counts the transmits of
+/// this flush against [`Limits::output_queue_cap`].
+#[cfg(feature = "std")]
+pub(crate) fn next_transmit<S, X, R>(
+    session: &mut S,
+    written: &mut usize,
+    limits: &Limits,
+    callback: &mut impl FnMut(&mut S, Activity<'_, '_, S, X>) -> ControlFlow<R>,
+) -> Result<Option<(Transmit, Option<R>)>, Stop<R>>
+where
+    S: Session<Conn = ()>,
+{
+    let Some(((), t)) = session.poll_transmit() else {
+        return Ok(None);
+    };
+    *written += 1;
+    if *written > limits.output_queue_cap {
+        return Err(Stop::Closed(Closed::OutputQueueFull));
+    }
+    let brk = show_sent(session, t.as_bytes(), callback);
+    Ok(Some((t, brk)))
+}
+
+/// Hands every pending event to the callback, for a driver's flush loop;
+/// returns whether there was one.
+#[cfg(feature = "std")]
+pub(crate) fn show_events<S: Session, X, R>(
+    session: &mut S,
+    callback: &mut impl FnMut(&mut S, Activity<'_, '_, S, X>) -> ControlFlow<R>,
+) -> Result<bool, Stop<R>> {
+    let mut any = false;
+    while let Some(e) = session.poll_event() {
+        any = true;
+        go(callback(session, Activity::Event(e)))?;
+    }
+    Ok(any)
+}
+
 /// Shows each frame of a transmit to the callback as [`Activity::Sent`]
 /// (split with a fresh framer of the session's kind, decoded with
 /// `decode_outgoing`); the first `Break` is returned after all are shown.
@@ -262,16 +304,13 @@ where
         crate::framer::Frame::Complete(frame) => deliver_frame(session, frame, bad, now, callback),
         crate::framer::Frame::Overlong { len, max } => {
             *bad += 1;
-            let error = FrameError::Overlong { len, max };
-            let flow = callback(
+            malformed(
                 session,
-                Activity::Malformed {
-                    error: &error,
-                    frame: &[],
-                },
-            );
-            session.handle_frame_error((), &error, now);
-            flow
+                &FrameError::Overlong { len, max },
+                &[],
+                now,
+                callback,
+            )
         }
     }
 }
@@ -308,18 +347,27 @@ where
         }
         Err(e) => {
             *bad += 1;
-            let error = FrameError::Malformed(e);
-            let flow = callback(
-                session,
-                Activity::Malformed {
-                    error: &error,
-                    frame,
-                },
-            );
-            session.handle_frame_error((), &error, now);
-            flow
+            malformed(session, &FrameError::Malformed(e), frame, now, callback)
         }
     }
+}
+
+/// Shows a bad frame ([`Activity::Malformed`]) and hands its error to the
+/// session; the session sees it even when the callback breaks.
+#[cfg(feature = "std")]
+fn malformed<S, X, R>(
+    session: &mut S,
+    error: &FrameError<S::DecodeError>,
+    frame: &[u8],
+    now: S::Time,
+    callback: &mut impl FnMut(&mut S, Activity<'_, '_, S, X>) -> ControlFlow<R>,
+) -> ControlFlow<R>
+where
+    S: Session<Conn = ()>,
+{
+    let flow = callback(session, Activity::Malformed { error, frame });
+    session.handle_frame_error((), error, now);
+    flow
 }
 
 /// The stream ended with `rest` buffered: an error for a protocol whose
@@ -340,15 +388,7 @@ where
     }
     if <S::Framer as Framer>::LAST_FRAME_NEEDS_TERMINATOR {
         let error = FrameError::Unterminated { len: rest.len() };
-        let flow = callback(
-            session,
-            Activity::Malformed {
-                error: &error,
-                frame: rest,
-            },
-        );
-        session.handle_frame_error((), &error, now);
-        flow
+        malformed(session, &error, rest, now, callback)
     } else {
         deliver_frame(session, rest, &mut 0, now, callback)
     }

@@ -3,68 +3,15 @@
 //! caps, escaped error quotes, the client's silence rules, output caps,
 //! the connection limit and a peer streaming bytes without line ends.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
-use csa_protocol::session::{Awaited, Client, ClientConfig, ConnId, Event, Server, ServerConfig};
+use csa_protocol::session::{Awaited, Client, ClientConfig, Event, ServerConfig};
 use csa_protocol::types::{Password, UserName};
 
-/// A server and raw connections: the lines each received, and whether the
-/// server closed it.
-struct Raw {
-    server: Server<Duration>,
-    got: BTreeMap<u64, Vec<String>>,
-    closed: BTreeMap<u64, bool>,
-    now: Duration,
-}
+mod raw;
+use raw::Raw;
 
 impl Raw {
-    fn new(config: ServerConfig) -> Raw {
-        Raw {
-            server: Server::new(config, Duration::ZERO, 1_795_964_195),
-            got: BTreeMap::new(),
-            closed: BTreeMap::new(),
-            now: Duration::ZERO,
-        }
-    }
-
-    fn connect(&mut self, id: u64) {
-        self.server.handle_connect(ConnId(id), self.now);
-        self.got.insert(id, Vec::new());
-        self.closed.insert(id, false);
-    }
-
-    fn send(&mut self, id: u64, bytes: &[u8]) {
-        self.server.handle_input(ConnId(id), bytes, self.now);
-        self.pump();
-    }
-
-    fn line(&mut self, id: u64, line: &str) {
-        self.send(id, format!("{line}\n").as_bytes());
-    }
-
-    fn at(&mut self, t: Duration) {
-        self.now = t;
-        self.server.handle_timeout(t);
-        self.pump();
-    }
-
-    fn pump(&mut self) {
-        while let Some((c, t)) = self.server.poll_transmit() {
-            let text = String::from_utf8_lossy(t.as_bytes()).into_owned();
-            let v = self.got.entry(c.0).or_default();
-            v.extend(text.lines().map(str::to_string));
-            if t.closes() {
-                self.closed.insert(c.0, true);
-            }
-        }
-        while self.server.poll_event().is_some() {}
-    }
-
-    fn take(&mut self, id: u64) -> Vec<String> {
-        std::mem::take(self.got.get_mut(&id).unwrap())
-    }
-
     /// Two x1 players `a` (conn 1, Black) and `b` (conn 2, White) in a
     /// started game `g-300-10`.
     fn game(&mut self) {
@@ -76,12 +23,8 @@ impl Raw {
         self.line(2, "%%GAME g-300-10 -");
         self.line(1, "AGREE");
         self.line(2, "AGREE");
-        assert!(
-            self.got[&1].iter().any(|l| l.starts_with("START:")),
-            "{:?}",
-            self.got[&1]
-        );
-        self.take(1);
+        let got = self.take(1);
+        assert!(got.iter().any(|l| l.starts_with("START:")), "{got:?}");
         self.take(2);
     }
 }
@@ -100,7 +43,7 @@ fn a_connection_that_does_not_log_in_is_closed_after_300_s() {
     assert!(!r.closed[&1]);
     r.at(S(300));
     assert!(r.closed[&1]);
-    assert_eq!(r.got[&1], Vec::<String>::new());
+    assert_eq!(r.take(1), Vec::<String>::new());
     // The one that logged in stays.
     assert!(!r.closed[&2]);
     assert_eq!(r.server.poll_timeout(), None);

@@ -10,7 +10,8 @@ use std::io::{self, Read, Write};
 use std::time::Instant;
 
 use super::{
-    Activity, Closed, Ended, Limits, Stop, deliver, deliver_rest, drain_events, go, show_sent,
+    Activity, Closed, Ended, Limits, Stop, deliver, deliver_rest, drain_events, go, next_transmit,
+    show_events,
 };
 use crate::framer::{FrameBuffer, Framer};
 use crate::session::Session;
@@ -150,13 +151,8 @@ where
     let mut written = 0usize;
     loop {
         let mut round = false;
-        while let Some(((), t)) = session.poll_transmit() {
+        while let Some((t, brk)) = next_transmit(session, &mut written, limits, callback)? {
             round = true;
-            written += 1;
-            if written > limits.output_queue_cap {
-                return Err(Stop::Closed(Closed::OutputQueueFull));
-            }
-            let brk = show_sent(session, t.as_bytes(), callback);
             write(port, t.as_bytes())?;
             if t.closes() {
                 return Err(Stop::Closed(Closed::BySession));
@@ -165,10 +161,7 @@ where
                 return Err(Stop::Break(r));
             }
         }
-        while let Some(e) = session.poll_event() {
-            round = true;
-            go(callback(session, Activity::Event(e)))?;
-        }
+        round |= show_events(session, callback)?;
         if !round {
             return Ok(any);
         }

@@ -10,7 +10,8 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 
 use super::{
-    Activity, Closed, Ended, Limits, Stop, deliver, deliver_rest, drain_events, go, show_sent,
+    Activity, Closed, Ended, Limits, Stop, deliver, deliver_rest, drain_events, go, next_transmit,
+    show_events,
 };
 use crate::framer::{FrameBuffer, Framer};
 use crate::session::Session;
@@ -87,15 +88,10 @@ where
     let mut written = 0usize;
     loop {
         let mut round = false;
-        while let Some(((), t)) = session.poll_transmit() {
+        // `Sent` is shown before the bytes go out; a `Break` still writes
+        // them.
+        while let Some((t, brk)) = next_transmit(session, &mut written, limits, callback)? {
             round = true;
-            written += 1;
-            if written > limits.output_queue_cap {
-                return Err(Stop::Closed(Closed::OutputQueueFull));
-            }
-            // `Sent` is shown before the bytes go out; a `Break` still
-            // writes them.
-            let brk = show_sent(session, t.as_bytes(), callback);
             write(stream, limits, t.as_bytes()).await?;
             if t.closes() {
                 let _ = tokio::time::timeout(limits.send_timeout, stream.shutdown()).await;
@@ -105,10 +101,7 @@ where
                 return Err(Stop::Break(r));
             }
         }
-        while let Some(e) = session.poll_event() {
-            round = true;
-            go(callback(session, Activity::Event(e)))?;
-        }
+        round |= show_events(session, callback)?;
         if !round {
             return Ok(any);
         }
