@@ -207,44 +207,71 @@ pub(crate) fn go<R>(flow: ControlFlow<R>) -> Result<(), Stop<R>> {
     }
 }
 
-/// The session's next transmit for a driver's flush loop, shown to the
-/// callback first ([`show_sent`]; a `Break` is returned beside it, to be
-/// acted on once the bytes are written); `written` counts the transmits of
-/// this flush against [`Limits::output_queue_cap`].
+/// A driver's flush of the session's output, written once for the tokio and
+/// the blocking driver: round after round, every transmit (shown to the
+/// callback first, [`show_sent`]), then every event, until a round has
+/// neither. The driver writes each transmit [`next`](Self::next) hands it,
+/// then calls [`written`](Self::written).
 #[cfg(feature = "std")]
-pub(crate) fn next_transmit<S, X, R>(
-    session: &mut S,
-    written: &mut usize,
-    limits: &Limits,
-    callback: &mut impl FnMut(&mut S, Activity<'_, '_, S, X>) -> ControlFlow<R>,
-) -> Result<Option<(Transmit, Option<R>)>, Stop<R>>
-where
-    S: Session<Conn = ()>,
-{
-    let Some(((), t)) = session.poll_transmit() else {
-        return Ok(None);
-    };
-    *written += 1;
-    if *written > limits.output_queue_cap {
-        return Err(Stop::Closed(Closed::OutputQueueFull));
-    }
-    let brk = show_sent(session, t.as_bytes(), callback);
-    Ok(Some((t, brk)))
+#[derive(Default)]
+pub(crate) struct Flush {
+    /// Whether any round had something (the flush's answer).
+    any: bool,
+    /// Whether the current round had something.
+    round: bool,
+    /// Transmits of this flush, against [`Limits::output_queue_cap`].
+    written: usize,
 }
 
-/// Hands every pending event to the callback, for a driver's flush loop;
-/// returns whether there was one.
 #[cfg(feature = "std")]
-pub(crate) fn show_events<S: Session, X, R>(
-    session: &mut S,
-    callback: &mut impl FnMut(&mut S, Activity<'_, '_, S, X>) -> ControlFlow<R>,
-) -> Result<bool, Stop<R>> {
-    let mut any = false;
-    while let Some(e) = session.poll_event() {
-        any = true;
-        go(callback(session, Activity::Event(e)))?;
+impl Flush {
+    /// The next transmit to write, with the callback's `Break` on seeing
+    /// it (acted on once the bytes are written); `None` when the session
+    /// is quiet.
+    pub(crate) fn next<S, X, R>(
+        &mut self,
+        session: &mut S,
+        limits: &Limits,
+        callback: &mut impl FnMut(&mut S, Activity<'_, '_, S, X>) -> ControlFlow<R>,
+    ) -> Result<Option<(Transmit, Option<R>)>, Stop<R>>
+    where
+        S: Session<Conn = ()>,
+    {
+        loop {
+            if let Some(((), t)) = session.poll_transmit() {
+                self.round = true;
+                self.written += 1;
+                if self.written > limits.output_queue_cap {
+                    return Err(Stop::Closed(Closed::OutputQueueFull));
+                }
+                let brk = show_sent(session, t.as_bytes(), callback);
+                return Ok(Some((t, brk)));
+            }
+            while let Some(e) = session.poll_event() {
+                self.round = true;
+                go(callback(session, Activity::Event(e)))?;
+            }
+            if !self.round {
+                return Ok(None);
+            }
+            self.any = true;
+            self.round = false;
+        }
     }
-    Ok(any)
+
+    /// `t` was written: the run ends if it closes the stream, or if the
+    /// callback broke on seeing it.
+    pub(crate) fn written<R>(&self, t: &Transmit, brk: Option<R>) -> Result<(), Stop<R>> {
+        if t.closes() {
+            return Err(Stop::Closed(Closed::BySession));
+        }
+        brk.map_or(Ok(()), |r| Err(Stop::Break(r)))
+    }
+
+    /// Whether anything was written or shown.
+    pub(crate) fn any(&self) -> bool {
+        self.any
+    }
 }
 
 /// Shows each frame of a transmit to the callback as [`Activity::Sent`]

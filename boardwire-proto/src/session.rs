@@ -232,41 +232,13 @@ macro_rules! forward_session {
             $($rest:tt)*
         }
     ) => {
-        /// The family's [`Session`](boardwire_proto::Session) contract with
-        /// many peers; each method forwards to the inherent one of the same
-        /// name.
-        $(#[$attr])*
-        impl<$($g: $bound),+> $crate::Session for $ty<$($g2),+> {
-            type Conn = $conn;
-            type Time = $t;
-            type Incoming<$la> = $incoming;
-            type Outgoing<$lb> = $outgoing;
-            type Event = $event;
-            $crate::forward_session!(@conventions);
-
-            fn handle_input(&mut self, conn: $conn, bytes: &[u8], now: $t) {
-                <$ty<$($g2),+>>::handle_input(self, conn, bytes, now);
-            }
-            fn handle_message(&mut self, conn: $conn, msg: &Self::Incoming<'_>, now: $t) {
-                <$ty<$($g2),+>>::handle_message(self, conn, msg, now);
-            }
-            fn handle_frame_error(
-                &mut self,
-                conn: $conn,
-                error: &$crate::FrameError<Self::DecodeError>,
-                now: $t,
-            ) {
-                <$ty<$($g2),+>>::handle_frame_error(self, conn, error, now);
-            }
-            fn handle_close(&mut self, conn: $conn, now: $t) {
-                <$ty<$($g2),+>>::handle_close(self, conn, now);
-            }
-            fn poll_transmit(&mut self) -> Option<($conn, $crate::Transmit)> {
-                <$ty<$($g2),+>>::poll_transmit(self)
-            }
-            $crate::forward_session!(@clock_and_events $ty<$($g2),+>, $t, $event);
-
-            $($rest)*
+        $crate::forward_session! {
+            @impl "The family's [`Session`](boardwire_proto::Session) contract with many \
+                   peers; each method forwards to the inherent one of the same name."
+            [$(#[$attr])*] [$($g: $bound),+] $ty [$($g2),+]
+            conn: $conn, conn, [conn], [];
+            types: $t; $la $incoming; $lb $outgoing; $event;
+            [$($rest)*]
         }
     };
     (
@@ -280,41 +252,13 @@ macro_rules! forward_session {
             $($rest:tt)*
         }
     ) => {
-        /// The family's [`Session`](boardwire_proto::Session) contract: one
-        /// peer (`Conn = ()`); each method forwards to the inherent one of
-        /// the same name.
-        $(#[$attr])*
-        impl<$($g: $bound),+> $crate::Session for $ty<$($g2),+> {
-            type Conn = ();
-            type Time = $t;
-            type Incoming<$la> = $incoming;
-            type Outgoing<$lb> = $outgoing;
-            type Event = $event;
-            $crate::forward_session!(@conventions);
-
-            fn handle_input(&mut self, (): (), bytes: &[u8], now: $t) {
-                <$ty<$($g2),+>>::handle_input(self, bytes, now);
-            }
-            fn handle_message(&mut self, (): (), msg: &Self::Incoming<'_>, now: $t) {
-                <$ty<$($g2),+>>::handle_message(self, msg, now);
-            }
-            fn handle_frame_error(
-                &mut self,
-                (): (),
-                error: &$crate::FrameError<Self::DecodeError>,
-                now: $t,
-            ) {
-                <$ty<$($g2),+>>::handle_frame_error(self, error, now);
-            }
-            fn handle_close(&mut self, (): (), now: $t) {
-                <$ty<$($g2),+>>::handle_close(self, now);
-            }
-            fn poll_transmit(&mut self) -> Option<((), $crate::Transmit)> {
-                <$ty<$($g2),+>>::poll_transmit(self).map(|t| ((), t))
-            }
-            $crate::forward_session!(@clock_and_events $ty<$($g2),+>, $t, $event);
-
-            $($rest)*
+        $crate::forward_session! {
+            @impl "The family's [`Session`](boardwire_proto::Session) contract: one peer \
+                   (`Conn = ()`); each method forwards to the inherent one of the same name."
+            [$(#[$attr])*] [$($g: $bound),+] $ty [$($g2),+]
+            conn: (), (), [], [.map(|t| ((), t))];
+            types: $t; $la $incoming; $lb $outgoing; $event;
+            [$($rest)*]
         }
     };
     (
@@ -331,22 +275,60 @@ macro_rules! forward_session {
             }
         }
     };
-    // The family's conventions, from the invoking crate (`crate::` is its
-    // root here).
-    (@conventions) => {
-        type DecodeError = crate::error::DecodeError;
-        type Framer = crate::framer::Framer;
-    };
-    // What the one-peer and many-peer impls forward alike.
-    (@clock_and_events $ty:ty, $t:ty, $event:ty) => {
-        fn handle_timeout(&mut self, now: $t) {
-            <$ty>::handle_timeout(self, now);
-        }
-        fn poll_event(&mut self) -> Option<$event> {
-            <$ty>::poll_event(self)
-        }
-        fn poll_timeout(&self) -> Option<$t> {
-            <$ty>::poll_timeout(self)
+    // The impl. `$p` is the connection parameter (`conn`, or `()` for one
+    // peer), `$c` the connection argument of the inherent methods (none for
+    // one peer), `$wrap` what makes the inherent `poll_transmit`'s answer
+    // the trait's. The family's conventions come from the invoking crate
+    // (`crate::` is its root here).
+    (
+        @impl $doc:literal
+        [$(#[$attr:meta])*] [$($g:ident: $bound:path),+] $ty:ident [$($g2:ident),+]
+        conn: $conn:ty, $p:pat, [$($c:ident)?], [$($wrap:tt)*];
+        types: $t:ty; $la:lifetime $incoming:ty; $lb:lifetime $outgoing:ty; $event:ty;
+        [$($rest:tt)*]
+    ) => {
+        #[doc = $doc]
+        $(#[$attr])*
+        impl<$($g: $bound),+> $crate::Session for $ty<$($g2),+> {
+            type Conn = $conn;
+            type Time = $t;
+            type Incoming<$la> = $incoming;
+            type Outgoing<$lb> = $outgoing;
+            type Event = $event;
+            type DecodeError = crate::error::DecodeError;
+            type Framer = crate::framer::Framer;
+
+            fn handle_input(&mut self, $p: $conn, bytes: &[u8], now: $t) {
+                <$ty<$($g2),+>>::handle_input(self, $($c,)? bytes, now);
+            }
+            fn handle_message(&mut self, $p: $conn, msg: &Self::Incoming<'_>, now: $t) {
+                <$ty<$($g2),+>>::handle_message(self, $($c,)? msg, now);
+            }
+            fn handle_frame_error(
+                &mut self,
+                $p: $conn,
+                error: &$crate::FrameError<Self::DecodeError>,
+                now: $t,
+            ) {
+                <$ty<$($g2),+>>::handle_frame_error(self, $($c,)? error, now);
+            }
+            fn handle_timeout(&mut self, now: $t) {
+                <$ty<$($g2),+>>::handle_timeout(self, now);
+            }
+            fn handle_close(&mut self, $p: $conn, now: $t) {
+                <$ty<$($g2),+>>::handle_close(self, $($c,)? now);
+            }
+            fn poll_transmit(&mut self) -> Option<($conn, $crate::Transmit)> {
+                <$ty<$($g2),+>>::poll_transmit(self) $($wrap)*
+            }
+            fn poll_event(&mut self) -> Option<$event> {
+                <$ty<$($g2),+>>::poll_event(self)
+            }
+            fn poll_timeout(&self) -> Option<$t> {
+                <$ty<$($g2),+>>::poll_timeout(self)
+            }
+
+            $($rest)*
         }
     };
 }

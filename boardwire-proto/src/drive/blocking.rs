@@ -10,8 +10,7 @@ use std::io::{self, Read, Write};
 use std::time::Instant;
 
 use super::{
-    Activity, Closed, Ended, Limits, Stop, deliver, deliver_rest, drain_events, go, next_transmit,
-    show_events,
+    Activity, Closed, Ended, Flush, Limits, Stop, deliver, deliver_rest, drain_events, go,
 };
 use crate::framer::{FrameBuffer, Framer};
 use crate::session::Session;
@@ -147,24 +146,10 @@ where
     S: Session<Conn = (), Time = Instant>,
     P: Write + ?Sized,
 {
-    let mut any = false;
-    let mut written = 0usize;
-    loop {
-        let mut round = false;
-        while let Some((t, brk)) = next_transmit(session, &mut written, limits, callback)? {
-            round = true;
-            write(port, t.as_bytes())?;
-            if t.closes() {
-                return Err(Stop::Closed(Closed::BySession));
-            }
-            if let Some(r) = brk {
-                return Err(Stop::Break(r));
-            }
-        }
-        round |= show_events(session, callback)?;
-        if !round {
-            return Ok(any);
-        }
-        any = true;
+    let mut flush = Flush::default();
+    while let Some((t, brk)) = flush.next(session, limits, callback)? {
+        write(port, t.as_bytes())?;
+        flush.written(&t, brk)?;
     }
+    Ok(flush.any())
 }
