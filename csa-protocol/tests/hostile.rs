@@ -55,13 +55,9 @@ fn a_login_for_a_connected_name_with_another_password_is_refused_and_closed_afte
     // (four words) also `username <name> is already connected`, then the
     // connection is closed 3 s later.
     let mut r = Raw::new(ServerConfig::default());
-    r.connect(1);
-    r.line(1, "LOGIN alice right x1");
-    r.take(1);
-    r.connect(2);
-    r.line(2, "LOGIN alice wrong x1");
+    r.ask(1, "LOGIN alice right x1");
     assert_eq!(
-        r.take(2),
+        r.ask(2, "LOGIN alice wrong x1"),
         ["LOGIN:incorrect", "username alice is already connected"]
     );
     // Further lines are ignored; the close comes 3 s later.
@@ -78,19 +74,15 @@ fn a_login_for_a_connected_name_with_another_password_is_refused_and_closed_afte
     r.line(1, "%%VERSION");
     assert!(r.take(1)[0].starts_with("##[VERSION]"));
     // Plain mode (three words): `LOGIN:incorrect` alone.
-    r.connect(3);
-    r.line(3, "LOGIN alice wrong");
-    assert_eq!(r.take(3), ["LOGIN:incorrect"]);
+    assert_eq!(r.ask(3, "LOGIN alice wrong"), ["LOGIN:incorrect"]);
 }
 
 #[test]
 fn the_right_password_for_a_player_in_a_game_is_refused_and_the_game_goes_on() {
     let mut r = Raw::new(ServerConfig::default());
     r.game();
-    r.connect(3);
-    r.line(3, "LOGIN a pa x1");
     assert_eq!(
-        r.take(3),
+        r.ask(3, "LOGIN a pa x1"),
         ["LOGIN:incorrect", "username a is already connected"]
     );
     assert_eq!(r.server.game_count(), 1);
@@ -103,12 +95,11 @@ fn the_right_password_for_a_player_in_a_game_is_refused_and_the_game_goes_on() {
 #[test]
 fn the_right_password_for_a_player_not_in_a_game_replaces_the_old_connection() {
     let mut r = Raw::new(ServerConfig::default());
-    r.connect(1);
-    r.line(1, "LOGIN dave pw x1");
-    r.take(1);
-    r.connect(2);
-    r.line(2, "LOGIN dave pw x1");
-    assert_eq!(r.take(2), ["LOGIN:dave OK", "##[LOGIN] +OK x1"]);
+    r.ask(1, "LOGIN dave pw x1");
+    assert_eq!(
+        r.ask(2, "LOGIN dave pw x1"),
+        ["LOGIN:dave OK", "##[LOGIN] +OK x1"]
+    );
     assert!(r.closed[&1]);
     assert_eq!(r.server.connection_count(), 1);
 }
@@ -149,12 +140,8 @@ fn buoys_are_capped_per_user_and_in_total() {
         ..ServerConfig::default()
     };
     let mut r = Raw::new(config);
-    r.connect(1);
-    r.line(1, "LOGIN a pw x1");
-    r.connect(2);
-    r.line(2, "LOGIN b pw x1");
-    r.take(1);
-    r.take(2);
+    r.ask(1, "LOGIN a pw x1");
+    r.ask(2, "LOGIN b pw x1");
     r.line(1, "%%SETBUOY buoy_a1-900-0 +7776FU");
     r.line(1, "%%SETBUOY buoy_a2-900-0 +7776FU");
     r.line(1, "%%SETBUOY buoy_a3-900-0 +7776FU");
@@ -188,9 +175,7 @@ fn a_buoy_whose_moves_already_end_the_game_is_refused() {
         max_moves: 6,
         ..ServerConfig::default()
     });
-    r.connect(1);
-    r.line(1, "LOGIN a pw x1");
-    r.take(1);
+    r.ask(1, "LOGIN a pw x1");
     // Kings stepping back and forth: the start position for the 4th time
     // after 12 moves (spec/csa.md, *Results*: #SENNICHITE).
     let shuffle = "+5958OU-5152OU+5859OU-5251OU".repeat(3);
@@ -221,12 +206,8 @@ fn a_buoy_whose_moves_already_end_the_game_is_refused() {
 #[test]
 fn control_bytes_are_escaped_in_error_replies_and_chat_is_relayed_as_is() {
     let mut r = Raw::new(ServerConfig::default());
-    r.connect(1);
-    r.line(1, "LOGIN a pw x1");
-    r.connect(2);
-    r.line(2, "LOGIN b pw x1");
-    r.take(1);
-    r.take(2);
+    r.ask(1, "LOGIN a pw x1");
+    r.ask(2, "LOGIN b pw x1");
     r.send(1, b"HELLO\x00\x1b[2J\x07\xff\n");
     let got = r.take(1);
     assert_eq!(
