@@ -157,9 +157,9 @@ impl Display for Outcome {
 ///
 /// The type's parameters each take one bound. With one parameter, it is
 /// the clock reading (`impl<T: Timestamp> Session for Driver<T>`); with
-/// more, the invocation names the clock, `type Time = T;` (`impl<R: Role,
-/// T: Timestamp> Session for Endpoint<R, T> { type Time = T; .. }`), after
-/// `type Conn` if there is one.
+/// more, or with a `type Conn`, the invocation names the clock, `type Time
+/// = T;` (`impl<R: Role, T: Timestamp> Session for Endpoint<R, T> { type
+/// Time = T; .. }`), after `type Conn` if there is one.
 ///
 /// ```
 /// use std::collections::VecDeque;
@@ -224,24 +224,17 @@ macro_rules! forward_session {
         $(#[$attr:meta])*
         impl<$($g:ident: $bound:path),+> Session for $ty:ident<$($g2:ident),+> {
             type Conn = $conn:ty;
-            type Time = $t:ty;
-            type Incoming<$la:lifetime> = $incoming:ty;
-            type Outgoing<$lb:lifetime> = $outgoing:ty;
-            type Event = $event:ty;
-
             $($rest:tt)*
         }
     ) => {
         $crate::forward_session! {
-            @impl "The family's [`Session`](boardwire_proto::Session) contract with many \
-                   peers; each method forwards to the inherent one of the same name."
-            [$(#[$attr])*] [$($g: $bound),+] $ty [$($g2),+]
-            conn: $conn, conn, [conn], [];
-            types: $t; $la $incoming; $lb $outgoing; $event;
-            [$($rest)*]
+            @many $conn;
+            $(#[$attr])*
+            impl<$($g: $bound),+> Session for $ty<$($g2),+> { $($rest)* }
         }
     };
     (
+        $(@many $conn:ty;)?
         $(#[$attr:meta])*
         impl<$($g:ident: $bound:path),+> Session for $ty:ident<$($g2:ident),+> {
             type Time = $t:ty;
@@ -253,10 +246,8 @@ macro_rules! forward_session {
         }
     ) => {
         $crate::forward_session! {
-            @impl "The family's [`Session`](boardwire_proto::Session) contract: one peer \
-                   (`Conn = ()`); each method forwards to the inherent one of the same name."
+            @peers [$($conn)?]
             [$(#[$attr])*] [$($g: $bound),+] $ty [$($g2),+]
-            conn: (), (), [], [.map(|t| ((), t))];
             types: $t; $la $incoming; $lb $outgoing; $event;
             [$($rest)*]
         }
@@ -275,6 +266,20 @@ macro_rules! forward_session {
             }
         }
     };
+    (@peers [] $($tail:tt)*) => {
+        $crate::forward_session! {
+            @impl "The family's [`Session`](boardwire_proto::Session) contract: one peer \
+                   (`Conn = ()`); each method forwards to the inherent one of the same name."
+            conn: (), (), [], [.map(|t| ((), t))]; $($tail)*
+        }
+    };
+    (@peers [$conn:ty] $($tail:tt)*) => {
+        $crate::forward_session! {
+            @impl "The family's [`Session`](boardwire_proto::Session) contract with many \
+                   peers; each method forwards to the inherent one of the same name."
+            conn: $conn, conn, [conn], []; $($tail)*
+        }
+    };
     // The impl. `$p` is the connection parameter (`conn`, or `()` for one
     // peer), `$c` the connection argument of the inherent methods (none for
     // one peer), `$wrap` what makes the inherent `poll_transmit`'s answer
@@ -282,8 +287,8 @@ macro_rules! forward_session {
     // (`crate::` is its root here).
     (
         @impl $doc:literal
-        [$(#[$attr:meta])*] [$($g:ident: $bound:path),+] $ty:ident [$($g2:ident),+]
         conn: $conn:ty, $p:pat, [$($c:ident)?], [$($wrap:tt)*];
+        [$(#[$attr:meta])*] [$($g:ident: $bound:path),+] $ty:ident [$($g2:ident),+]
         types: $t:ty; $la:lifetime $incoming:ty; $lb:lifetime $outgoing:ty; $event:ty;
         [$($rest:tt)*]
     ) => {
