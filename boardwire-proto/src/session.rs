@@ -219,6 +219,9 @@ impl Display for Outcome {
 /// }
 /// ```
 #[macro_export]
+// `crate::` names the invoking crate's types on purpose: the family's
+// conventions (`crate::error::DecodeError`, `crate::framer::Framer`).
+#[allow(clippy::crate_in_macro_def)]
 macro_rules! forward_session {
     (
         $(#[$attr:meta])*
