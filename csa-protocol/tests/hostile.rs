@@ -19,13 +19,7 @@ impl Raw {
         self.connect(2);
         self.line(1, "LOGIN a pa x1");
         self.line(2, "LOGIN b pb x1");
-        self.line(1, "%%GAME g-300-10 +");
-        self.line(2, "%%GAME g-300-10 -");
-        self.line(1, "AGREE");
-        self.line(2, "AGREE");
-        let got = self.take(1);
-        assert!(got.iter().any(|l| l.starts_with("START:")), "{got:?}");
-        self.take(2);
+        self.agree("g-300-10");
     }
 }
 

@@ -23,14 +23,7 @@ impl Raw {
     fn game(&mut self, game: &str) -> String {
         self.x1(1, "pa");
         self.x1(2, "pb");
-        self.line(1, &format!("%%GAME {game} +"));
-        self.line(2, &format!("%%GAME {game} -"));
-        self.line(1, "AGREE");
-        self.line(2, "AGREE");
-        let a = self.take(1);
-        self.take(2);
-        let start = a.iter().find_map(|l| l.strip_prefix("START:")).unwrap();
-        start.to_string()
+        self.agree(game)
     }
 }
 

@@ -98,6 +98,20 @@ impl Raw {
         std::mem::take(self.got.get_mut(&id).unwrap())
     }
 
+    /// The logged-in players on 1 (Black) and 2 (White) ask for `game` and
+    /// agree; returns the game id of the `START:` line 1 received (which
+    /// must come). What both received is taken.
+    pub fn agree(&mut self, game: &str) -> String {
+        self.line(1, &format!("%%GAME {game} +"));
+        self.line(2, &format!("%%GAME {game} -"));
+        self.line(1, "AGREE");
+        self.line(2, "AGREE");
+        let got = self.take(1);
+        self.take(2);
+        let start = got.iter().find_map(|l| l.strip_prefix("START:"));
+        start.unwrap_or_else(|| panic!("{got:?}")).to_string()
+    }
+
     /// Sends `line` on `id` and returns what `id` received.
     pub fn ask(&mut self, id: u64, line: &str) -> Vec<String> {
         self.line(id, line);
