@@ -182,8 +182,14 @@ async fn two_hub_engines_play_a_game_over_dxp() {
         ie.moves.len() >= 40 || ie.outcome != Outcome::Unknown,
         "{ie:?}"
     );
-    assert_eq!(Outcome::of(Side::Us, ie.reason), ie.outcome);
-    assert_eq!(Outcome::of(Side::Opponent, fe.reason), fe.outcome);
+    assert_eq!(
+        damexchange::session::outcome_of(Side::Us, ie.reason),
+        ie.outcome
+    );
+    assert_eq!(
+        damexchange::session::outcome_of(Side::Opponent, fe.reason),
+        fe.outcome
+    );
     assert!(i.failed.is_none() && f.failed.is_none(), "{i:?} {f:?}");
     // One take-back, seen by both.
     assert_eq!((i.taken_back, f.taken_back), (1, 1));

@@ -33,6 +33,8 @@ pub mod tokio;
 
 use crate::error::FrameError;
 use crate::session::Session;
+#[cfg(feature = "std")]
+use crate::transmit::Transmit;
 
 /// What a protocol crate's driver (`connect`, `run`, ...) takes: the
 /// session's settings and the driver's resource bounds, `L` being the
@@ -205,6 +207,73 @@ pub(crate) fn go<R>(flow: ControlFlow<R>) -> Result<(), Stop<R>> {
     }
 }
 
+/// A driver's flush of the session's output, written once for the tokio and
+/// the blocking driver: round after round, every transmit (shown to the
+/// callback first, [`show_sent`]), then every event, until a round has
+/// neither. The driver writes each transmit [`next`](Self::next) hands it,
+/// then calls [`written`](Self::written).
+#[cfg(feature = "std")]
+#[derive(Default)]
+pub(crate) struct Flush {
+    /// Whether any round had something (the flush's answer).
+    any: bool,
+    /// Whether the current round had something.
+    round: bool,
+    /// Transmits of this flush, against [`Limits::output_queue_cap`].
+    written: usize,
+}
+
+#[cfg(feature = "std")]
+impl Flush {
+    /// The next transmit to write, with the callback's `Break` on seeing
+    /// it (acted on once the bytes are written); `None` when the session
+    /// is quiet.
+    pub(crate) fn next<S, X, R>(
+        &mut self,
+        session: &mut S,
+        limits: &Limits,
+        callback: &mut impl FnMut(&mut S, Activity<'_, '_, S, X>) -> ControlFlow<R>,
+    ) -> Result<Option<(Transmit, Option<R>)>, Stop<R>>
+    where
+        S: Session<Conn = ()>,
+    {
+        loop {
+            if let Some(((), t)) = session.poll_transmit() {
+                self.round = true;
+                self.written += 1;
+                if self.written > limits.output_queue_cap {
+                    return Err(Stop::Closed(Closed::OutputQueueFull));
+                }
+                let brk = show_sent(session, t.as_bytes(), callback);
+                return Ok(Some((t, brk)));
+            }
+            while let Some(e) = session.poll_event() {
+                self.round = true;
+                go(callback(session, Activity::Event(e)))?;
+            }
+            if !self.round {
+                return Ok(None);
+            }
+            self.any = true;
+            self.round = false;
+        }
+    }
+
+    /// `t` was written: the run ends if it closes the stream, or if the
+    /// callback broke on seeing it.
+    pub(crate) fn written<R>(&self, t: &Transmit, brk: Option<R>) -> Result<(), Stop<R>> {
+        if t.closes() {
+            return Err(Stop::Closed(Closed::BySession));
+        }
+        brk.map_or(Ok(()), |r| Err(Stop::Break(r)))
+    }
+
+    /// Whether anything was written or shown.
+    pub(crate) fn any(&self) -> bool {
+        self.any
+    }
+}
+
 /// Shows each frame of a transmit to the callback as [`Activity::Sent`]
 /// (split with a fresh framer of the session's kind, decoded with
 /// `decode_outgoing`); the first `Break` is returned after all are shown.
@@ -262,16 +331,13 @@ where
         crate::framer::Frame::Complete(frame) => deliver_frame(session, frame, bad, now, callback),
         crate::framer::Frame::Overlong { len, max } => {
             *bad += 1;
-            let error = FrameError::Overlong { len, max };
-            let flow = callback(
+            malformed(
                 session,
-                Activity::Malformed {
-                    error: &error,
-                    frame: &[],
-                },
-            );
-            session.handle_frame_error((), &error, now);
-            flow
+                &FrameError::Overlong { len, max },
+                &[],
+                now,
+                callback,
+            )
         }
     }
 }
@@ -308,18 +374,27 @@ where
         }
         Err(e) => {
             *bad += 1;
-            let error = FrameError::Malformed(e);
-            let flow = callback(
-                session,
-                Activity::Malformed {
-                    error: &error,
-                    frame,
-                },
-            );
-            session.handle_frame_error((), &error, now);
-            flow
+            malformed(session, &FrameError::Malformed(e), frame, now, callback)
         }
     }
+}
+
+/// Shows a bad frame ([`Activity::Malformed`]) and hands its error to the
+/// session; the session sees it even when the callback breaks.
+#[cfg(feature = "std")]
+fn malformed<S, X, R>(
+    session: &mut S,
+    error: &FrameError<S::DecodeError>,
+    frame: &[u8],
+    now: S::Time,
+    callback: &mut impl FnMut(&mut S, Activity<'_, '_, S, X>) -> ControlFlow<R>,
+) -> ControlFlow<R>
+where
+    S: Session<Conn = ()>,
+{
+    let flow = callback(session, Activity::Malformed { error, frame });
+    session.handle_frame_error((), error, now);
+    flow
 }
 
 /// The stream ended with `rest` buffered: an error for a protocol whose
@@ -340,15 +415,7 @@ where
     }
     if <S::Framer as Framer>::LAST_FRAME_NEEDS_TERMINATOR {
         let error = FrameError::Unterminated { len: rest.len() };
-        let flow = callback(
-            session,
-            Activity::Malformed {
-                error: &error,
-                frame: rest,
-            },
-        );
-        session.handle_frame_error((), &error, now);
-        flow
+        malformed(session, &error, rest, now, callback)
     } else {
         deliver_frame(session, rest, &mut 0, now, callback)
     }

@@ -15,7 +15,8 @@
 //!   (inline up to 128 bytes, no allocation), and whether to close after.
 //! - [`Session`]: the sans-IO contract every session of the family
 //!   implements (`handle_*` inputs, then `poll_transmit`, `poll_event`,
-//!   `poll_timeout` in that order).
+//!   `poll_timeout` in that order), and [`Outcome`], how a game ended from
+//!   our side (every session's `GameEnded`).
 //! - `text` (feature `alloc`): `CheckedText`, a wire field's text checked
 //!   once by the field's `TextRule`: the protocol crates' validated text
 //!   types.
@@ -58,7 +59,7 @@ pub mod transmit;
 
 pub use error::{DecodeError, Expected, FrameError, Problem};
 pub use framer::{Frame, FrameBuffer, Framer, LineFramer, LineRules, Status};
-pub use session::Session;
+pub use session::{Outcome, Session};
 pub use transmit::{INLINE_CAP, Transmit};
 
 /// The README's examples, compiled as doctests.

@@ -94,29 +94,8 @@ where
     let (mut a_closed, mut b_closed) = (false, false);
     let mut any = false;
     for _ in 0..u16::MAX {
-        let mut moved = false;
-        while let Some(((), t)) = a.poll_transmit() {
-            moved = true;
-            if a_closed {
-                continue;
-            }
-            b.handle_input((), t.as_bytes(), now);
-            if t.closes() {
-                a_closed = true;
-                b.handle_close((), now);
-            }
-        }
-        while let Some(((), t)) = b.poll_transmit() {
-            moved = true;
-            if b_closed {
-                continue;
-            }
-            a.handle_input((), t.as_bytes(), now);
-            if t.closes() {
-                b_closed = true;
-                a.handle_close((), now);
-            }
-        }
+        let mut moved = deliver(a, b, &mut a_closed, now);
+        moved |= deliver(b, a, &mut b_closed, now);
         while let Some(e) = a.poll_event() {
             moved = true;
             on_event(Side::A(e));
@@ -131,6 +110,29 @@ where
         any = true;
     }
     true
+}
+
+/// One direction of [`pump`]: every transmit of `from` to `to`'s
+/// `handle_input` (then its `handle_close` after a closing one; once
+/// `from_closed`, the rest are discarded). Returns whether there was any.
+fn deliver<F, T>(from: &mut F, to: &mut T, from_closed: &mut bool, now: F::Time) -> bool
+where
+    F: Session<Conn = ()>,
+    T: Session<Conn = (), Time = F::Time>,
+{
+    let mut moved = false;
+    while let Some(((), t)) = from.poll_transmit() {
+        moved = true;
+        if *from_closed {
+            continue;
+        }
+        to.handle_input((), t.as_bytes(), now);
+        if t.closes() {
+            *from_closed = true;
+            to.handle_close((), now);
+        }
+    }
+    moved
 }
 
 /// The earlier of the two sessions' deadlines ([`Session::poll_timeout`]),

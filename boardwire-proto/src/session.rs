@@ -107,31 +107,76 @@ pub trait Session {
     fn is_unrecognised(msg: &Self::Incoming<'_>) -> bool;
 }
 
-/// Writes the [`Session`] impl of a one-peer session (`Conn = ()`) whose
-/// inherent methods have the trait's names without the connection: each of
-/// `handle_input`, `handle_message`, `handle_frame_error`, `handle_timeout`,
+/// How a game ended, from our side: the `outcome` of every session's
+/// `GameEnded` event in the family (DXP, CSA, Citrine), re-exported as
+/// `session::Outcome` by each protocol crate, whose documentation says
+/// what [`Unknown`](Outcome::Unknown) stands for there.
+///
+/// `Display` is the word for a person: `won`, `lost`, `drawn`, `no result`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// We won.
+    Won,
+    /// We lost.
+    Lost,
+    /// A draw.
+    Drawn,
+    /// No result: the game ended without one (what that means is the
+    /// protocol's: see the crate that re-exports it).
+    Unknown,
+}
+
+impl Display for Outcome {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Outcome::Won => "won",
+            Outcome::Lost => "lost",
+            Outcome::Drawn => "drawn",
+            Outcome::Unknown => "no result",
+        })
+    }
+}
+
+/// Writes the [`Session`] impl of a session of the family whose inherent
+/// methods have the trait's names: each of `handle_input`,
+/// `handle_message`, `handle_frame_error`, `handle_timeout`,
 /// `handle_close`, `poll_transmit`, `poll_event` and `poll_timeout`
 /// forwards to the inherent method of the same name (which stays plain,
-/// documented source a reader finds on the type). It generates no method of
-/// its own: the associated types and the session-specific methods
+/// documented source a reader finds on the type). A one-peer session's
+/// inherent methods have no connection argument (`Conn = ()`, the
+/// default); a session with many peers names its `type Conn` first and
+/// its inherent methods take the connection as the trait's do.
+///
+/// The family's conventions fill in the protocol's types, from the
+/// invoking crate: `type DecodeError = crate::error::DecodeError` and
+/// `type Framer = crate::framer::Framer`. The session-specific methods
 /// (`decode_incoming`, `decode_outgoing`, `is_unrecognised`, and
 /// `max_frame_len` unless the framer's default cap is the session's) are
-/// written in the invocation, as in an ordinary impl.
+/// written in the invocation, as in an ordinary impl. The macro writes the
+/// impl's doc line; attributes given before `impl` are added to it.
+///
 /// The type's parameters each take one bound. With one parameter, it is
 /// the clock reading (`impl<T: Timestamp> Session for Driver<T>`); with
-/// more, the invocation names the clock first, `type Time = T;`
-/// (`impl<R: Role, T: Timestamp> Session for Endpoint<R, T> { type Time =
-/// T; .. }`).
+/// more, or with a `type Conn`, the invocation names the clock, `type Time
+/// = T;` (`impl<R: Role, T: Timestamp> Session for Endpoint<R, T> { type
+/// Time = T; .. }`), after `type Conn` if there is one.
 ///
 /// ```
 /// use std::collections::VecDeque;
 /// use boardwire_proto::framer::{LineFramer, LineRules};
 /// use boardwire_proto::{FrameError, Transmit};
 ///
-/// enum Lf {}
-/// impl LineRules for Lf {
-///     const DEFAULT_MAX_LEN: usize = 64;
-///     const BARE_CR_ENDS_LINE: bool = false;
+/// // The conventions' names, as a protocol crate has them.
+/// mod error {
+///     pub type DecodeError = &'static str;
+/// }
+/// mod framer {
+///     pub enum Lf {}
+///     impl boardwire_proto::framer::LineRules for Lf {
+///         const DEFAULT_MAX_LEN: usize = 64;
+///         const BARE_CR_ENDS_LINE: bool = false;
+///     }
+///     pub type Framer = boardwire_proto::framer::LineFramer<Lf>;
 /// }
 ///
 /// /// The clock readings this example is driven by.
@@ -153,82 +198,61 @@ pub trait Session {
 /// }
 ///
 /// boardwire_proto::forward_session! {
-///     /// The family's contract; each method forwards to the inherent one.
 ///     impl<T: Clock> Session for Counter<T> {
 ///         type Incoming<'a> = &'a [u8];
 ///         type Outgoing<'a> = &'a [u8];
 ///         type Event = usize;
-///         type DecodeError = &'static str;
-///         type Framer = LineFramer<Lf>;
 ///
-///         fn max_frame_len(&self) -> usize { 64 }
 ///         fn decode_incoming<'a>(&self, frame: &'a [u8]) -> Result<&'a [u8], &'static str> { Ok(frame) }
 ///         fn decode_outgoing<'a>(&self, frame: &'a [u8]) -> Result<&'a [u8], &'static str> { Ok(frame) }
 ///         fn is_unrecognised(_: &&[u8]) -> bool { false }
 ///     }
 /// }
 ///
-/// use boardwire_proto::Session;
-/// let mut c = Counter { seen: 0, last: None };
-/// Session::handle_input(&mut c, (), b"abc", 7);
-/// assert_eq!((c.seen, c.last), (3, Some(7)));
+/// fn main() {
+///     use boardwire_proto::Session;
+///     let mut c = Counter { seen: 0, last: None };
+///     Session::handle_input(&mut c, (), b"abc", 7);
+///     assert_eq!((c.seen, c.last), (3, Some(7)));
+///     assert_eq!(c.max_frame_len(), 64);
+///     assert_eq!(c.decode_outgoing(b"xy"), Ok(&b"xy"[..]));
+/// }
 /// ```
 #[macro_export]
+// `crate::` names the invoking crate's types on purpose: the family's
+// conventions (`crate::error::DecodeError`, `crate::framer::Framer`).
+#[allow(clippy::crate_in_macro_def)]
 macro_rules! forward_session {
     (
+        $(#[$attr:meta])*
+        impl<$($g:ident: $bound:path),+> Session for $ty:ident<$($g2:ident),+> {
+            type Conn = $conn:ty;
+            $($rest:tt)*
+        }
+    ) => {
+        $crate::forward_session! {
+            @many $conn;
+            $(#[$attr])*
+            impl<$($g: $bound),+> Session for $ty<$($g2),+> { $($rest)* }
+        }
+    };
+    (
+        $(@many $conn:ty;)?
         $(#[$attr:meta])*
         impl<$($g:ident: $bound:path),+> Session for $ty:ident<$($g2:ident),+> {
             type Time = $t:ty;
             type Incoming<$la:lifetime> = $incoming:ty;
             type Outgoing<$lb:lifetime> = $outgoing:ty;
             type Event = $event:ty;
-            type DecodeError = $error:ty;
-            type Framer = $framer:ty;
 
             $($rest:tt)*
         }
     ) => {
-        $(#[$attr])*
-        impl<$($g: $bound),+> $crate::Session for $ty<$($g2),+> {
-            type Conn = ();
-            type Time = $t;
-            type Incoming<$la> = $incoming;
-            type Outgoing<$lb> = $outgoing;
-            type Event = $event;
-            type DecodeError = $error;
-            type Framer = $framer;
-
-            fn handle_input(&mut self, (): (), bytes: &[u8], now: $t) {
-                <$ty<$($g2),+>>::handle_input(self, bytes, now);
-            }
-            fn handle_message(&mut self, (): (), msg: &Self::Incoming<'_>, now: $t) {
-                <$ty<$($g2),+>>::handle_message(self, msg, now);
-            }
-            fn handle_frame_error(
-                &mut self,
-                (): (),
-                error: &$crate::FrameError<$error>,
-                now: $t,
-            ) {
-                <$ty<$($g2),+>>::handle_frame_error(self, error, now);
-            }
-            fn handle_timeout(&mut self, now: $t) {
-                <$ty<$($g2),+>>::handle_timeout(self, now);
-            }
-            fn handle_close(&mut self, (): (), now: $t) {
-                <$ty<$($g2),+>>::handle_close(self, now);
-            }
-            fn poll_transmit(&mut self) -> Option<((), $crate::Transmit)> {
-                <$ty<$($g2),+>>::poll_transmit(self).map(|t| ((), t))
-            }
-            fn poll_event(&mut self) -> Option<$event> {
-                <$ty<$($g2),+>>::poll_event(self)
-            }
-            fn poll_timeout(&self) -> Option<$t> {
-                <$ty<$($g2),+>>::poll_timeout(self)
-            }
-
-            $($rest)*
+        $crate::forward_session! {
+            @peers [$($conn)?]
+            [$(#[$attr])*] [$($g: $bound),+] $ty [$($g2),+]
+            types: $t; $la $incoming; $lb $outgoing; $event;
+            [$($rest)*]
         }
     };
     (
@@ -243,6 +267,76 @@ macro_rules! forward_session {
                 type Time = $t;
                 $($rest)*
             }
+        }
+    };
+    (@peers [] $($tail:tt)*) => {
+        $crate::forward_session! {
+            @impl "The family's [`Session`](boardwire_proto::Session) contract: one peer \
+                   (`Conn = ()`); each method forwards to the inherent one of the same name."
+            conn: (), (), [], [.map(|t| ((), t))]; $($tail)*
+        }
+    };
+    (@peers [$conn:ty] $($tail:tt)*) => {
+        $crate::forward_session! {
+            @impl "The family's [`Session`](boardwire_proto::Session) contract with many \
+                   peers; each method forwards to the inherent one of the same name."
+            conn: $conn, conn, [conn], []; $($tail)*
+        }
+    };
+    // The impl. `$p` is the connection parameter (`conn`, or `()` for one
+    // peer), `$c` the connection argument of the inherent methods (none for
+    // one peer), `$wrap` what makes the inherent `poll_transmit`'s answer
+    // the trait's. The family's conventions come from the invoking crate
+    // (`crate::` is its root here).
+    (
+        @impl $doc:literal
+        conn: $conn:ty, $p:pat, [$($c:ident)?], [$($wrap:tt)*];
+        [$(#[$attr:meta])*] [$($g:ident: $bound:path),+] $ty:ident [$($g2:ident),+]
+        types: $t:ty; $la:lifetime $incoming:ty; $lb:lifetime $outgoing:ty; $event:ty;
+        [$($rest:tt)*]
+    ) => {
+        #[doc = $doc]
+        $(#[$attr])*
+        impl<$($g: $bound),+> $crate::Session for $ty<$($g2),+> {
+            type Conn = $conn;
+            type Time = $t;
+            type Incoming<$la> = $incoming;
+            type Outgoing<$lb> = $outgoing;
+            type Event = $event;
+            type DecodeError = crate::error::DecodeError;
+            type Framer = crate::framer::Framer;
+
+            fn handle_input(&mut self, $p: $conn, bytes: &[u8], now: $t) {
+                <$ty<$($g2),+>>::handle_input(self, $($c,)? bytes, now);
+            }
+            fn handle_message(&mut self, $p: $conn, msg: &Self::Incoming<'_>, now: $t) {
+                <$ty<$($g2),+>>::handle_message(self, $($c,)? msg, now);
+            }
+            fn handle_frame_error(
+                &mut self,
+                $p: $conn,
+                error: &$crate::FrameError<Self::DecodeError>,
+                now: $t,
+            ) {
+                <$ty<$($g2),+>>::handle_frame_error(self, $($c,)? error, now);
+            }
+            fn handle_timeout(&mut self, now: $t) {
+                <$ty<$($g2),+>>::handle_timeout(self, now);
+            }
+            fn handle_close(&mut self, $p: $conn, now: $t) {
+                <$ty<$($g2),+>>::handle_close(self, $($c,)? now);
+            }
+            fn poll_transmit(&mut self) -> Option<($conn, $crate::Transmit)> {
+                <$ty<$($g2),+>>::poll_transmit(self) $($wrap)*
+            }
+            fn poll_event(&mut self) -> Option<$event> {
+                <$ty<$($g2),+>>::poll_event(self)
+            }
+            fn poll_timeout(&self) -> Option<$t> {
+                <$ty<$($g2),+>>::poll_timeout(self)
+            }
+
+            $($rest)*
         }
     };
 }

@@ -110,16 +110,34 @@ impl Session for Echo {
 }
 
 /// What the callback saw, as text.
-fn record(log: &mut Vec<String>, a: &Activity<'_, '_, Echo, u32>) {
+fn record<X: std::fmt::Debug>(log: &mut Vec<String>, a: &Activity<'_, '_, Echo, X>) {
     log.push(match a {
         Activity::Sent { message, .. } => format!("sent {}", message.unwrap()),
         Activity::Received { message, .. } => format!("recv {message}"),
         Activity::Malformed { error, .. } => format!("bad {error}"),
         Activity::Event(e) => format!("event {e:?}"),
         Activity::Idle => return,
-        Activity::External(x) => format!("ext {x}"),
+        Activity::External(x) => format!("ext {x:?}"),
         _ => "other".into(),
     });
+}
+
+/// A callback that [`record`]s everything and never breaks.
+fn recorder<X: std::fmt::Debug>(
+    log: &mut Vec<String>,
+) -> impl FnMut(&mut Echo, Activity<'_, '_, Echo, X>) -> ControlFlow<()> + '_ {
+    |_, a| {
+        record(log, &a);
+        ControlFlow::Continue(())
+    }
+}
+
+/// A driver's run, which must end within 5 s and without an I/O error.
+async fn within_5_s<T>(run: impl Future<Output = std::io::Result<T>>) -> T {
+    tokio::time::timeout(Duration::from_secs(5), run)
+        .await
+        .unwrap()
+        .unwrap()
 }
 
 #[tokio::test]
@@ -137,24 +155,13 @@ async fn tokio_driver_answers_in_order_and_resynchronises() {
         String::from_utf8(got).unwrap()
     });
     let mut log = Vec::new();
-    let ended = tokio::time::timeout(
-        Duration::from_secs(5),
-        boardwire_proto::drive::tokio::run(ours, &mut session, &Limits::default(), |_, a| {
-            let a: Activity<'_, '_, Echo, u32> = match a {
-                Activity::Sent { frame, message } => Activity::Sent { frame, message },
-                Activity::Received { frame, message } => Activity::Received { frame, message },
-                Activity::Malformed { error, frame } => Activity::Malformed { error, frame },
-                Activity::Event(e) => Activity::Event(e),
-                Activity::Idle => Activity::Idle,
-                _ => unreachable!(),
-            };
-            record(&mut log, &a);
-            ControlFlow::<()>::Continue(())
-        }),
-    )
-    .await
-    .unwrap()
-    .unwrap();
+    let ended = within_5_s(boardwire_proto::drive::tokio::run(
+        ours,
+        &mut session,
+        &Limits::default(),
+        recorder(&mut log),
+    ))
+    .await;
     assert_eq!(ended, Ended::Closed(Closed::ByPeer));
     assert_eq!(
         log,
@@ -198,22 +205,14 @@ async fn tokio_driver_times_out_closes_by_session_and_takes_external_values() {
         String::from_utf8(got).unwrap()
     });
     let mut log = Vec::new();
-    let ended = tokio::time::timeout(
-        Duration::from_secs(5),
-        boardwire_proto::drive::tokio::run_with(
-            ours,
-            &mut session,
-            &Limits::default(),
-            rx,
-            |_, a| {
-                record(&mut log, &a);
-                ControlFlow::<()>::Continue(())
-            },
-        ),
-    )
-    .await
-    .unwrap()
-    .unwrap();
+    let ended = within_5_s(boardwire_proto::drive::tokio::run_with(
+        ours,
+        &mut session,
+        &Limits::default(),
+        rx,
+        recorder(&mut log),
+    ))
+    .await;
     assert_eq!(ended, Ended::Closed(Closed::BySession));
     assert_eq!(peer_task.await.unwrap(), "ack slow\ntick\nack bye\n");
     assert!(log.iter().any(|l| l == "event Tick"), "{log:?}");

@@ -135,6 +135,22 @@ impl Net {
         &mut self.clients[i].1
     }
 
+    /// Client `i` acts now (the command must succeed); then [`pump`](Self::pump).
+    fn act<E: std::fmt::Debug>(
+        &mut self,
+        i: usize,
+        command: impl FnOnce(&mut Client<Duration>, Duration) -> Result<(), E>,
+    ) {
+        let now = self.now;
+        command(self.client(i), now).unwrap();
+        self.pump();
+    }
+
+    /// The last `n` lines client `i` received.
+    fn last(&self, i: usize, n: usize) -> &[String] {
+        &self.received[i][self.received[i].len() - n..]
+    }
+
     /// Plays a USI move for client `i` (converted to CSA on its board).
     fn play_usi(&mut self, i: usize, usi: &str) {
         let now = self.now;
@@ -189,17 +205,9 @@ fn resign_in_csa_mode_and_the_server_closes_both() {
     net.play_usi(0, "3c3d");
     net.play_usi(1, "8h2b+");
     assert_eq!(net.received[0].last().unwrap(), "+8822UM,T0");
-    let now = net.now;
-    net.client(0).resign(now).unwrap();
-    net.pump();
-    assert_eq!(
-        &net.received[0][net.received[0].len() - 3..],
-        ["%TORYO", "#RESIGN", "#LOSE"]
-    );
-    assert_eq!(
-        &net.received[1][net.received[1].len() - 3..],
-        ["%TORYO", "#RESIGN", "#WIN"]
-    );
+    net.act(0, |c, now| c.resign(now));
+    assert_eq!(net.last(0, 3), ["%TORYO", "#RESIGN", "#LOSE"]);
+    assert_eq!(net.last(1, 3), ["%TORYO", "#RESIGN", "#WIN"]);
     assert_eq!(net.game_over(0), Some((EndReason::Resign, Outcome::Lost)));
     assert_eq!(net.game_over(1), Some((EndReason::Resign, Outcome::Won)));
     assert_eq!(net.client(0).state(), ClientState::Disconnected);
@@ -311,9 +319,7 @@ fn illegal_moves_lose() {
         ("%KACHI", 0),  // declaration not valid here
     ] {
         let mut net = x1_pair(ServerConfig::default(), "t-300-0");
-        let now = net.now;
-        net.client(who).send_raw_line(line.as_bytes(), now).unwrap();
-        net.pump();
+        net.act(who, |c, now| c.send_raw_line(line.as_bytes(), now));
         assert_eq!(
             net.game_over(0),
             Some((EndReason::IllegalMove, Outcome::Lost)),
@@ -415,10 +421,7 @@ fn sennichite_is_a_draw() {
         net.game_over(1),
         Some((EndReason::Sennichite, Outcome::Drawn))
     );
-    assert_eq!(
-        &net.received[0][net.received[0].len() - 3..],
-        ["-7282HI,T0", "#SENNICHITE", "#DRAW"]
-    );
+    assert_eq!(net.last(0, 3), ["-7282HI,T0", "#SENNICHITE", "#DRAW"]);
 }
 
 /// White king 5a, Black rook 6h, Black king 9i: the rook can check the
@@ -492,15 +495,10 @@ fn valid_declaration_wins_by_jishogi() {
         ..Default::default()
     };
     let mut net = x1_pair(config, "kachi-300-0");
-    let now = net.now;
-    net.client(0).declare_win(now).unwrap();
-    net.pump();
+    net.act(0, |c, now| c.declare_win(now));
     // spec/csa.md, *Results* (observed 2026-12-01): `%KACHI,T0`,
     // `%KACHI`, `#JISHOGI`, then the outcome.
-    assert_eq!(
-        &net.received[1][net.received[1].len() - 4..],
-        ["%KACHI,T0", "%KACHI", "#JISHOGI", "#LOSE"]
-    );
+    assert_eq!(net.last(1, 4), ["%KACHI,T0", "%KACHI", "#JISHOGI", "#LOSE"]);
     assert_eq!(net.game_over(0), Some((EndReason::Jishogi, Outcome::Won)));
 }
 
@@ -515,10 +513,7 @@ fn max_moves_is_censored() {
     for (i, m) in [(0, "7g7f"), (1, "3c3d"), (0, "2g2f"), (1, "4c4d")] {
         net.play_usi(i, m);
     }
-    assert_eq!(
-        &net.received[0][net.received[0].len() - 3..],
-        ["-4344FU,T0", "#MAX_MOVES", "#CENSORED"]
-    );
+    assert_eq!(net.last(0, 3), ["-4344FU,T0", "#MAX_MOVES", "#CENSORED"]);
     assert_eq!(
         net.game_over(1),
         Some((EndReason::MaxMoves, Outcome::Unknown))
@@ -534,17 +529,12 @@ fn disconnect_and_logout_lose_at_once() {
     let now = net.now;
     net.server.handle_close(black, now);
     net.pump();
-    assert_eq!(
-        &net.received[1][net.received[1].len() - 3..],
-        ["%TORYO", "#RESIGN", "#WIN"]
-    );
+    assert_eq!(net.last(1, 3), ["%TORYO", "#RESIGN", "#WIN"]);
     // LOGOUT during a game counts as resigning.
     let mut net = x1_pair(ServerConfig::default(), "l-300-0");
-    let now = net.now;
-    net.client(1).logout(now).unwrap();
-    net.pump();
+    net.act(1, |c, now| c.logout(now));
     assert_eq!(
-        &net.received[1][net.received[1].len() - 4..],
+        net.last(1, 4),
         ["LOGOUT:completed", "%TORYO", "#RESIGN", "#LOSE"]
     );
     assert_eq!(net.game_over(0), Some((EndReason::Resign, Outcome::Won)));
@@ -553,9 +543,7 @@ fn disconnect_and_logout_lose_at_once() {
 #[test]
 fn out_of_turn_moves_are_deferred_and_retransmissions_ignored() {
     let mut net = x1_pair(ServerConfig::default(), "df-300-0");
-    let now = net.now;
-    net.client(1).send_raw_line(b"-3334FU", now).unwrap();
-    net.pump();
+    net.act(1, |c, now| c.send_raw_line(b"-3334FU", now));
     let id = net.client(0).summary().unwrap().game_id.clone().unwrap();
     assert_eq!(
         net.received[0].last().unwrap(),
@@ -564,16 +552,11 @@ fn out_of_turn_moves_are_deferred_and_retransmissions_ignored() {
     );
     net.play_usi(0, "7g7f");
     // White's held move is played right after Black's.
-    assert_eq!(
-        &net.received[0][net.received[0].len() - 2..],
-        ["+7776FU,T0", "-3334FU,T0"]
-    );
+    assert_eq!(net.last(0, 2), ["+7776FU,T0", "-3334FU,T0"]);
     // Black moves, then repeats the same line while White is on move: a
     // retransmission, ignored (not held for Black's next turn).
     net.play_usi(0, "2g2f");
-    let now = net.now;
-    net.client(0).send_raw_line(b"+2726FU", now).unwrap(); // retransmission, ignored
-    net.pump();
+    net.act(0, |c, now| c.send_raw_line(b"+2726FU", now)); // retransmission, ignored
     net.play_usi(1, "8c8d");
     assert_eq!(net.received[1].last().unwrap(), "-8384FU,T0");
     assert_eq!(net.game_over(0), None);
@@ -689,9 +672,7 @@ fn monitors_see_every_move_and_challenge_needs_a_rival() {
             .1
             .contains(&"##[WHO] observer x1 connected".to_string())
     );
-    let now = net.now;
-    net.client(0).resign(now).unwrap();
-    net.pump();
+    net.act(0, |c, now| c.resign(now));
     assert_eq!(
         &net.raw[o].1[net.raw[o].1.len() - 2..],
         [format!("{p2}%TORYO"), format!("{p2}+OK")]
@@ -792,12 +773,9 @@ fn rating_lists_logged_in_rated_players_best_first() {
         ..Default::default()
     };
     let mut net = x1_pair(config, "rated-300-0");
-    let now = net.now;
-    net.client(0).x1_command(X1Command::Rating, now).unwrap();
-    net.pump();
-    let n = net.received[0].len();
+    net.act(0, |c, now| c.x1_command(X1Command::Rating, now));
     assert_eq!(
-        net.received[0][n - 3..],
+        *net.last(0, 3),
         [
             "##[RATING] gote 1850 @2026-11-29",
             "##[RATING] sente 1700 @2026-11-29",
@@ -806,9 +784,7 @@ fn rating_lists_logged_in_rated_players_best_first() {
     );
     // Without ratings: `+OK` alone, as the recorded shogi-server answered.
     let mut net = x1_pair(ServerConfig::default(), "plain-300-0");
-    let now = net.now;
-    net.client(1).x1_command(X1Command::Rating, now).unwrap();
-    net.pump();
+    net.act(1, |c, now| c.x1_command(X1Command::Rating, now));
     let lines = &net.received[1];
     assert_eq!(lines.last().unwrap(), "##[RATING] +OK");
     assert!(!lines[lines.len() - 2].starts_with("##[RATING]"));

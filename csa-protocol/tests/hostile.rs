@@ -3,68 +3,15 @@
 //! caps, escaped error quotes, the client's silence rules, output caps,
 //! the connection limit and a peer streaming bytes without line ends.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
-use csa_protocol::session::{Awaited, Client, ClientConfig, ConnId, Event, Server, ServerConfig};
+use csa_protocol::session::{Awaited, Client, ClientConfig, Event, ServerConfig};
 use csa_protocol::types::{Password, UserName};
 
-/// A server and raw connections: the lines each received, and whether the
-/// server closed it.
-struct Raw {
-    server: Server<Duration>,
-    got: BTreeMap<u64, Vec<String>>,
-    closed: BTreeMap<u64, bool>,
-    now: Duration,
-}
+mod raw;
+use raw::Raw;
 
 impl Raw {
-    fn new(config: ServerConfig) -> Raw {
-        Raw {
-            server: Server::new(config, Duration::ZERO, 1_795_964_195),
-            got: BTreeMap::new(),
-            closed: BTreeMap::new(),
-            now: Duration::ZERO,
-        }
-    }
-
-    fn connect(&mut self, id: u64) {
-        self.server.handle_connect(ConnId(id), self.now);
-        self.got.insert(id, Vec::new());
-        self.closed.insert(id, false);
-    }
-
-    fn send(&mut self, id: u64, bytes: &[u8]) {
-        self.server.handle_input(ConnId(id), bytes, self.now);
-        self.pump();
-    }
-
-    fn line(&mut self, id: u64, line: &str) {
-        self.send(id, format!("{line}\n").as_bytes());
-    }
-
-    fn at(&mut self, t: Duration) {
-        self.now = t;
-        self.server.handle_timeout(t);
-        self.pump();
-    }
-
-    fn pump(&mut self) {
-        while let Some((c, t)) = self.server.poll_transmit() {
-            let text = String::from_utf8_lossy(t.as_bytes()).into_owned();
-            let v = self.got.entry(c.0).or_default();
-            v.extend(text.lines().map(str::to_string));
-            if t.closes() {
-                self.closed.insert(c.0, true);
-            }
-        }
-        while self.server.poll_event().is_some() {}
-    }
-
-    fn take(&mut self, id: u64) -> Vec<String> {
-        std::mem::take(self.got.get_mut(&id).unwrap())
-    }
-
     /// Two x1 players `a` (conn 1, Black) and `b` (conn 2, White) in a
     /// started game `g-300-10`.
     fn game(&mut self) {
@@ -72,17 +19,7 @@ impl Raw {
         self.connect(2);
         self.line(1, "LOGIN a pa x1");
         self.line(2, "LOGIN b pb x1");
-        self.line(1, "%%GAME g-300-10 +");
-        self.line(2, "%%GAME g-300-10 -");
-        self.line(1, "AGREE");
-        self.line(2, "AGREE");
-        assert!(
-            self.got[&1].iter().any(|l| l.starts_with("START:")),
-            "{:?}",
-            self.got[&1]
-        );
-        self.take(1);
-        self.take(2);
+        self.agree("g-300-10");
     }
 }
 
@@ -100,7 +37,7 @@ fn a_connection_that_does_not_log_in_is_closed_after_300_s() {
     assert!(!r.closed[&1]);
     r.at(S(300));
     assert!(r.closed[&1]);
-    assert_eq!(r.got[&1], Vec::<String>::new());
+    assert_eq!(r.take(1), Vec::<String>::new());
     // The one that logged in stays.
     assert!(!r.closed[&2]);
     assert_eq!(r.server.poll_timeout(), None);
@@ -112,13 +49,9 @@ fn a_login_for_a_connected_name_with_another_password_is_refused_and_closed_afte
     // (four words) also `username <name> is already connected`, then the
     // connection is closed 3 s later.
     let mut r = Raw::new(ServerConfig::default());
-    r.connect(1);
-    r.line(1, "LOGIN alice right x1");
-    r.take(1);
-    r.connect(2);
-    r.line(2, "LOGIN alice wrong x1");
+    r.ask(1, "LOGIN alice right x1");
     assert_eq!(
-        r.take(2),
+        r.ask(2, "LOGIN alice wrong x1"),
         ["LOGIN:incorrect", "username alice is already connected"]
     );
     // Further lines are ignored; the close comes 3 s later.
@@ -135,19 +68,15 @@ fn a_login_for_a_connected_name_with_another_password_is_refused_and_closed_afte
     r.line(1, "%%VERSION");
     assert!(r.take(1)[0].starts_with("##[VERSION]"));
     // Plain mode (three words): `LOGIN:incorrect` alone.
-    r.connect(3);
-    r.line(3, "LOGIN alice wrong");
-    assert_eq!(r.take(3), ["LOGIN:incorrect"]);
+    assert_eq!(r.ask(3, "LOGIN alice wrong"), ["LOGIN:incorrect"]);
 }
 
 #[test]
 fn the_right_password_for_a_player_in_a_game_is_refused_and_the_game_goes_on() {
     let mut r = Raw::new(ServerConfig::default());
     r.game();
-    r.connect(3);
-    r.line(3, "LOGIN a pa x1");
     assert_eq!(
-        r.take(3),
+        r.ask(3, "LOGIN a pa x1"),
         ["LOGIN:incorrect", "username a is already connected"]
     );
     assert_eq!(r.server.game_count(), 1);
@@ -160,12 +89,11 @@ fn the_right_password_for_a_player_in_a_game_is_refused_and_the_game_goes_on() {
 #[test]
 fn the_right_password_for_a_player_not_in_a_game_replaces_the_old_connection() {
     let mut r = Raw::new(ServerConfig::default());
-    r.connect(1);
-    r.line(1, "LOGIN dave pw x1");
-    r.take(1);
-    r.connect(2);
-    r.line(2, "LOGIN dave pw x1");
-    assert_eq!(r.take(2), ["LOGIN:dave OK", "##[LOGIN] +OK x1"]);
+    r.ask(1, "LOGIN dave pw x1");
+    assert_eq!(
+        r.ask(2, "LOGIN dave pw x1"),
+        ["LOGIN:dave OK", "##[LOGIN] +OK x1"]
+    );
     assert!(r.closed[&1]);
     assert_eq!(r.server.connection_count(), 1);
 }
@@ -206,12 +134,8 @@ fn buoys_are_capped_per_user_and_in_total() {
         ..ServerConfig::default()
     };
     let mut r = Raw::new(config);
-    r.connect(1);
-    r.line(1, "LOGIN a pw x1");
-    r.connect(2);
-    r.line(2, "LOGIN b pw x1");
-    r.take(1);
-    r.take(2);
+    r.ask(1, "LOGIN a pw x1");
+    r.ask(2, "LOGIN b pw x1");
     r.line(1, "%%SETBUOY buoy_a1-900-0 +7776FU");
     r.line(1, "%%SETBUOY buoy_a2-900-0 +7776FU");
     r.line(1, "%%SETBUOY buoy_a3-900-0 +7776FU");
@@ -245,9 +169,7 @@ fn a_buoy_whose_moves_already_end_the_game_is_refused() {
         max_moves: 6,
         ..ServerConfig::default()
     });
-    r.connect(1);
-    r.line(1, "LOGIN a pw x1");
-    r.take(1);
+    r.ask(1, "LOGIN a pw x1");
     // Kings stepping back and forth: the start position for the 4th time
     // after 12 moves (spec/csa.md, *Results*: #SENNICHITE).
     let shuffle = "+5958OU-5152OU+5859OU-5251OU".repeat(3);
@@ -278,12 +200,8 @@ fn a_buoy_whose_moves_already_end_the_game_is_refused() {
 #[test]
 fn control_bytes_are_escaped_in_error_replies_and_chat_is_relayed_as_is() {
     let mut r = Raw::new(ServerConfig::default());
-    r.connect(1);
-    r.line(1, "LOGIN a pw x1");
-    r.connect(2);
-    r.line(2, "LOGIN b pw x1");
-    r.take(1);
-    r.take(2);
+    r.ask(1, "LOGIN a pw x1");
+    r.ask(2, "LOGIN b pw x1");
     r.send(1, b"HELLO\x00\x1b[2J\x07\xff\n");
     let got = r.take(1);
     assert_eq!(

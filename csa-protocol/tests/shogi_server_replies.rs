@@ -4,83 +4,12 @@
 //! says it checks one of our deliberate differences
 //! (`csa-protocol/README.md`, *Differences from shogi-server*).
 
-use std::collections::BTreeMap;
-use std::time::Duration;
+use csa_protocol::session::{ConnId, ServerConfig};
 
-use csa_protocol::session::{ConnId, Server, ServerConfig};
-
-/// A server and raw connections: the lines each received.
-struct Raw {
-    server: Server<Duration>,
-    got: BTreeMap<u64, Vec<Vec<u8>>>,
-    closed: BTreeMap<u64, bool>,
-    now: Duration,
-}
+mod raw;
+use raw::Raw;
 
 impl Raw {
-    fn new() -> Raw {
-        Raw {
-            server: Server::new(ServerConfig::default(), Duration::ZERO, 1_795_964_195),
-            got: BTreeMap::new(),
-            closed: BTreeMap::new(),
-            now: Duration::ZERO,
-        }
-    }
-
-    fn connect(&mut self, id: u64) {
-        self.server.handle_connect(ConnId(id), self.now);
-        self.got.insert(id, Vec::new());
-    }
-
-    /// Sends `line` (bytes, LF added) on `id`, connecting first if needed.
-    fn bytes(&mut self, id: u64, line: &[u8]) {
-        if !self.got.contains_key(&id) {
-            self.connect(id);
-        }
-        let mut b = line.to_vec();
-        b.push(b'\n');
-        self.server.handle_input(ConnId(id), &b, self.now);
-        self.pump();
-    }
-
-    fn line(&mut self, id: u64, line: &str) {
-        self.bytes(id, line.as_bytes());
-    }
-
-    fn pump(&mut self) {
-        while let Some((c, t)) = self.server.poll_transmit() {
-            let v = self.got.entry(c.0).or_default();
-            let bytes = t.as_bytes();
-            let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
-            if !bytes.is_empty() {
-                v.extend(body.split(|&b| b == b'\n').map(<[u8]>::to_vec));
-            }
-            if t.closes() {
-                self.closed.insert(c.0, true);
-            }
-        }
-        while self.server.poll_event().is_some() {}
-    }
-
-    /// What `id` received since the last call, as text.
-    fn take(&mut self, id: u64) -> Vec<String> {
-        std::mem::take(self.got.get_mut(&id).unwrap())
-            .into_iter()
-            .map(|l| String::from_utf8(l).unwrap())
-            .collect()
-    }
-
-    /// What `id` received since the last call, as bytes.
-    fn take_bytes(&mut self, id: u64) -> Vec<Vec<u8>> {
-        std::mem::take(self.got.get_mut(&id).unwrap())
-    }
-
-    /// Sends `line` on `id` and returns what `id` received.
-    fn ask(&mut self, id: u64, line: &str) -> Vec<String> {
-        self.line(id, line);
-        self.take(id)
-    }
-
     /// Logs in x1 player `name` on `id`.
     fn x1(&mut self, id: u64, name: &str) {
         self.line(id, &format!("LOGIN {name} x x1"));
@@ -94,14 +23,7 @@ impl Raw {
     fn game(&mut self, game: &str) -> String {
         self.x1(1, "pa");
         self.x1(2, "pb");
-        self.line(1, &format!("%%GAME {game} +"));
-        self.line(2, &format!("%%GAME {game} -"));
-        self.line(1, "AGREE");
-        self.line(2, "AGREE");
-        let a = self.take(1);
-        self.take(2);
-        let start = a.iter().find_map(|l| l.strip_prefix("START:")).unwrap();
-        start.to_string()
+        self.agree(game)
     }
 }
 
@@ -111,7 +33,7 @@ fn none() -> Vec<String> {
 
 #[test]
 fn before_login_and_the_login_line() {
-    let mut r = Raw::new();
+    let mut r = Raw::new(ServerConfig::default());
     // An empty line before login is a bad login.
     assert_eq!(r.ask(1, ""), ["LOGIN:incorrect"]);
     // shogi-server splits LOGIN at runs of white space.
@@ -132,7 +54,7 @@ fn before_login_and_the_login_line() {
 
 #[test]
 fn connected_state_replies() {
-    let mut r = Raw::new();
+    let mut r = Raw::new(ServerConfig::default());
     r.x1(1, "pa");
     assert_eq!(
         r.ask(1, "AGREE"),
@@ -168,7 +90,7 @@ fn connected_state_replies() {
 
 #[test]
 fn game_and_challenge_errors() {
-    let mut r = Raw::new();
+    let mut r = Raw::new(ServerConfig::default());
     r.x1(1, "pa");
     assert_eq!(
         r.ask(1, "%%GAME bad"),
@@ -209,7 +131,7 @@ fn game_and_challenge_errors() {
 
 #[test]
 fn setbuoy_errors() {
-    let mut r = Raw::new();
+    let mut r = Raw::new(ServerConfig::default());
     r.x1(1, "pa");
     for (line, reply) in [
         (
@@ -243,7 +165,7 @@ fn setbuoy_errors() {
 
 #[test]
 fn agree_phase_and_game_status_errors() {
-    let mut r = Raw::new();
+    let mut r = Raw::new(ServerConfig::default());
     r.x1(1, "fa");
     r.x1(2, "fb");
     r.line(1, "%%GAME fk-1500-0 +");
@@ -284,7 +206,7 @@ fn agree_phase_and_game_status_errors() {
 
 #[test]
 fn moves_with_a_time_field_or_non_utf8_comments_are_played() {
-    let mut r = Raw::new();
+    let mut r = Raw::new(ServerConfig::default());
     r.game("t1-1500-0");
     // A field after the comma that is no comment: the move is played.
     r.line(1, "+7776FU,T5");
@@ -311,7 +233,7 @@ fn moves_with_a_time_field_or_non_utf8_comments_are_played() {
 
 #[test]
 fn fork_as_shogi_server_answers_it() {
-    let mut r = Raw::new();
+    let mut r = Raw::new(ServerConfig::default());
     let id = r.game("fk-1500-0");
     for (p, m) in [(1, "+7776FU"), (2, "-3334FU"), (1, "+2726FU")] {
         r.line(p, m);
@@ -361,7 +283,7 @@ fn fork_as_shogi_server_answers_it() {
 
 #[test]
 fn buoy_games_wait_for_their_setbuoy() {
-    let mut r = Raw::new();
+    let mut r = Raw::new(ServerConfig::default());
     r.x1(3, "fc");
     r.x1(4, "fd");
     r.x1(5, "fe");
@@ -403,7 +325,7 @@ fn buoy_games_wait_for_their_setbuoy() {
 
 #[test]
 fn monitor2_starts_with_the_record_header_and_rating_line() {
-    let mut r = Raw::new();
+    let mut r = Raw::new(ServerConfig::default());
     let id = r.game("m-1500-0");
     r.x1(3, "w");
     let got = r.ask(3, &format!("%%MONITOR2ON {id}"));
@@ -428,7 +350,7 @@ fn monitor2_starts_with_the_record_header_and_rating_line() {
 
 #[test]
 fn duplicate_logins() {
-    let mut r = Raw::new();
+    let mut r = Raw::new(ServerConfig::default());
     r.x1(2, "gb");
     r.x1(3, "gc");
     r.line(2, "%%GAME g5-1500-0 +");
@@ -453,7 +375,7 @@ fn duplicate_logins() {
 
 #[test]
 fn a_refused_plain_login_gets_one_line() {
-    let mut r = Raw::new();
+    let mut r = Raw::new(ServerConfig::default());
     r.game("p-1500-0");
     // In play, another password, three words: `LOGIN:incorrect` alone.
     assert_eq!(r.ask(4, "LOGIN pa other"), ["LOGIN:incorrect"]);
@@ -463,7 +385,7 @@ fn a_refused_plain_login_gets_one_line() {
 fn chat_as_shogi_server_reads_it() {
     // Recorded from shogi-server: `%%CHAT\s+(.+)`, the text after the
     // spaces; nothing after `%%CHAT` (or one space) is an unknown command.
-    let mut r = Raw::new();
+    let mut r = Raw::new(ServerConfig::default());
     r.x1(1, "pa");
     r.x1(2, "pb");
     for (line, reply) in [
@@ -490,7 +412,7 @@ fn monitor2_sends_the_record_so_far_with_comments_and_deferred_lines() {
     // simulated time): `%%MONITOR2ON` sends the record file so far, with
     // the `'*` comment lines and `'Deferred` notes; each move after it is
     // the move and its time alone (no comment); the end is the special.
-    let mut r = Raw::new();
+    let mut r = Raw::new(ServerConfig::default());
     let id = r.game("mon-1500-0");
     r.line(1, "+7776FU,'* hello comment");
     r.x1(3, "pw");
@@ -552,7 +474,7 @@ fn monitor2_sends_the_record_so_far_with_comments_and_deferred_lines() {
 /// its record's EUC-JP).
 #[test]
 fn monitor2_sends_non_utf8_comments_as_sent() {
-    let mut r = Raw::new();
+    let mut r = Raw::new(ServerConfig::default());
     let id = r.game("enc-1500-0");
     // "日本語" in each encoding.
     let euc: &[u8] = b"\xc6\xfc\xcb\xdc\xb8\xec";
@@ -594,7 +516,7 @@ fn monitor2_sends_non_utf8_comments_as_sent() {
 fn monitoroff_and_monitor2off_end_only_their_own_kind() {
     // Recorded from shogi-server: after `%%MONITOROFF` the MONITOR2 lines
     // still come, and the other way round.
-    let mut r = Raw::new();
+    let mut r = Raw::new(ServerConfig::default());
     let id = r.game("mo-1500-0");
     r.x1(3, "pw");
     r.line(3, &format!("%%MONITORON {id}"));
@@ -628,7 +550,7 @@ fn monitoroff_and_monitor2off_end_only_their_own_kind() {
 fn a_deleted_buoy_game_waits_for_its_setbuoy() {
     // Recorded from shogi-server: after `%%DELETEBUOY` the players of the
     // buoy game wait (`game_waiting`), no Game_Summary.
-    let mut r = Raw::new();
+    let mut r = Raw::new(ServerConfig::default());
     r.x1(3, "pw");
     r.x1(4, "qc");
     r.x1(5, "qd");
@@ -661,7 +583,7 @@ fn game_names_the_decoder_refuses_are_answered_as_shogi_server_answers_them() {
     // `[0-9A-Za-z_@.-]` or too long are bad game names (with the hint its
     // regular expressions give); without a side the turn is missing;
     // `%%GAME ` cancels as `%%GAME` does.
-    let mut r = Raw::new();
+    let mut r = Raw::new(ServerConfig::default());
     r.x1(1, "ra");
     let long = format!("{}-1500-0", "a".repeat(130));
     let three = "##[ERROR] invalid identifiers are found or too many characters are used.";

@@ -90,15 +90,7 @@ async fn two_clients_play_a_game_over_tcp() {
             (ended, events)
         }));
     }
-    let mut results = Vec::new();
-    for h in handles {
-        results.push(
-            tokio::time::timeout(Duration::from_secs(30), h)
-                .await
-                .unwrap()
-                .unwrap(),
-        );
-    }
+    let results = join_all(handles, Duration::from_secs(30)).await;
     for (i, (ended, events)) in results.iter().enumerate() {
         assert_eq!(
             *ended,
@@ -282,15 +274,7 @@ async fn load_200_clients_100_simultaneous_games() {
     assert_eq!(listed, GAMES, "simultaneous games");
     listed_barrier.wait().await;
 
-    let mut results = Vec::new();
-    for h in handles {
-        results.push(
-            tokio::time::timeout(Duration::from_secs(120), h)
-                .await
-                .unwrap()
-                .unwrap(),
-        );
-    }
+    let results = join_all(handles, Duration::from_secs(120)).await;
     let elapsed = started.elapsed();
     let mut total_moves = 0;
     for g in 0..GAMES {
@@ -318,6 +302,16 @@ async fn load_200_clients_100_simultaneous_games() {
         elapsed,
         total_moves as f64 / elapsed.as_secs_f64()
     );
+}
+
+/// The results of `handles`, in order; each task must end within `limit`
+/// (counted per task) and without panicking.
+async fn join_all<T>(handles: Vec<tokio::task::JoinHandle<T>>, limit: Duration) -> Vec<T> {
+    let mut results = Vec::new();
+    for h in handles {
+        results.push(tokio::time::timeout(limit, h).await.unwrap().unwrap());
+    }
+    results
 }
 
 /// Reads until the server closes the connection (bounded in time).

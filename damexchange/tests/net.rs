@@ -11,7 +11,7 @@ use board_core::draughts::Color;
 use board_core::player::Player;
 use damexchange::net::{self, Activity, Closed, Config, Ended, Limits};
 use damexchange::session::{
-    CloseReason, Event, Follower, FollowerConfig, GameOffer, InitiatorConfig, Outcome,
+    CloseReason, Event, Follower, FollowerConfig, GameOffer, Initiator, InitiatorConfig, Outcome,
 };
 use damexchange::{GameEndReason, Name};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -49,6 +49,19 @@ async fn serve(limits: Limits, closed: Log) -> std::net::SocketAddr {
     addr
 }
 
+/// The initiator asks for a game, White, `minutes` each for the whole
+/// game, from the start position; returns `true` (asked).
+fn request_white(i: &mut Initiator<Instant>, minutes: u16, now: Instant) -> bool {
+    let offer = GameOffer {
+        our_color: Color::White,
+        minutes,
+        moves: 0,
+        start: None,
+    };
+    i.request_game(offer, now).unwrap();
+    true
+}
+
 #[tokio::test]
 async fn a_whole_game_between_serve_and_connect() {
     let closed = Log::default();
@@ -62,16 +75,7 @@ async fn a_whole_game_between_serve_and_connect() {
         let now = Instant::now();
         match a {
             // The first Idle: connected, nothing sent yet.
-            Activity::Idle if !asked => {
-                asked = true;
-                let request = GameOffer {
-                    our_color: Color::White,
-                    minutes: 5,
-                    moves: 0,
-                    start: None,
-                };
-                i.request_game(request, now).unwrap();
-            }
+            Activity::Idle if !asked => asked = request_white(i, 5, now),
             Activity::Sent {
                 message: Some(m), ..
             } => sent.push(m.kind()),
@@ -243,16 +247,7 @@ async fn run_over_a_duplex_and_the_initiators_handshake_bound() {
     let mut asked = false;
     let ended = net::run(ours, config, |i, a| {
         match a {
-            Activity::Idle if !asked => {
-                asked = true;
-                let offer = GameOffer {
-                    our_color: Color::White,
-                    minutes: 1,
-                    moves: 0,
-                    start: None,
-                };
-                i.request_game(offer, Instant::now()).unwrap();
-            }
+            Activity::Idle if !asked => asked = request_white(i, 1, Instant::now()),
             Activity::Event(e) => events.push(e),
             _ => {}
         }

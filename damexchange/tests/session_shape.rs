@@ -10,7 +10,7 @@ use std::time::Duration;
 use board_core::draughts::{self as board, Position};
 use damexchange::session::{
     CommandError, Event, Follower, FollowerConfig, GameOffer, Initiator, InitiatorConfig,
-    MAX_MOVE_NUMBER, Outcome, Side,
+    MAX_MOVE_NUMBER, Outcome, Side, outcome_of,
 };
 use damexchange::{GameEndReason, Message, MessageKind, Name, decode};
 
@@ -157,7 +157,7 @@ fn game_ended_carries_our_outcome_and_the_game_stays_readable_until_the_next() {
         (Side::Opponent, GameEndReason::Draw, Outcome::Drawn),
         (Side::Us, GameEndReason::Unknown, Outcome::Unknown),
     ] {
-        assert_eq!(Outcome::of(by, reason), outcome, "{by:?} {reason:?}");
+        assert_eq!(outcome_of(by, reason), outcome, "{by:?} {reason:?}");
     }
 }
 

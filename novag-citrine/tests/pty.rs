@@ -10,7 +10,10 @@ use std::time::{Duration, Instant};
 use board_core::player::Player;
 use novag_citrine::error::MessageKind;
 use novag_citrine::serial::{self, Activity, Config, Ended, SerialError, Simulator};
-use novag_citrine::session::{DeviceConfig, DriverConfig, Event, Misbehaviour};
+use novag_citrine::session::{DeviceConfig, Driver, DriverConfig, Event, Misbehaviour};
+
+mod host;
+use host::host_turn;
 
 #[derive(Debug, Default)]
 struct Counts {
@@ -78,14 +81,7 @@ fn play(
                 if (driver.is_game_over() || plies >= max_plies) && driver.is_idle() {
                     settle = Some(now + Duration::from_millis(200));
                 } else if driver.is_our_turn() && driver.is_idle() && plies < max_plies {
-                    if take_backs_at.contains(&plies) && !done_take_backs.contains(&plies) {
-                        done_take_backs.push(plies);
-                        driver.take_back(now).unwrap();
-                        driver.take_back(now).unwrap();
-                    } else {
-                        let mv = host.choose_chess(driver.position().unwrap()).unwrap();
-                        driver.send_move(mv, now).unwrap();
-                    }
+                    host_turn(driver, &mut host, take_backs_at, &mut done_take_backs, now);
                 }
             }
             _ => {}
@@ -189,38 +185,57 @@ fn device_loss_is_an_error_not_a_hang() {
     assert!(matches!(err, SerialError::DeviceLost(_)), "{err}");
 }
 
-#[test]
-fn a_device_that_receives_but_never_answers_stops_the_driver() {
+/// Runs the driver against a device misbehaving as `set` makes it, with an
+/// ack timeout of `ack_timeout`, showing every activity to `on`: the run
+/// must end within 5 s with [`SerialError::PeerSilent`] for the first
+/// command, `X ON`, unanswered for at least the timeout. Returns the
+/// simulator, still running.
+fn until_silent(
+    set: impl FnOnce(&mut Misbehaviour),
+    ack_timeout: Duration,
+    mut on: impl FnMut(Activity<'_, '_, Driver<Instant>>),
+) -> Simulator {
+    let mut misbehaviour = Misbehaviour::default();
+    set(&mut misbehaviour);
     let sim = Simulator::spawn(DeviceConfig {
-        misbehaviour: Misbehaviour {
-            mute: true,
-            ..Misbehaviour::default()
-        },
+        misbehaviour,
         ..DeviceConfig::default()
     })
     .unwrap();
     let mut config = config(DriverConfig::default());
-    config.limits.ack_timeout = Duration::from_millis(300);
+    config.limits.ack_timeout = ack_timeout;
     let port = serial::open(sim.path(), &config.limits).unwrap();
     let start = Instant::now();
-    let mut seen_event = false;
     let err = serial::run(port, config, |_, activity| {
-        if let Activity::Event(Event::PeerSilent { .. }) = activity {
-            seen_event = true;
-        }
+        on(activity);
         assert!(start.elapsed() < Duration::from_secs(5), "waited forever");
         ControlFlow::<()>::Continue(())
     })
     .unwrap_err();
-    assert!(seen_event);
     match err {
         SerialError::PeerSilent { awaiting, waited } => {
             // `X ON` is the first command; its `Xmit on` never came.
             assert_eq!(awaiting, MessageKind::Xmit);
-            assert!(waited >= Duration::from_millis(300), "{waited:?}");
+            assert!(waited >= ack_timeout, "{waited:?}");
         }
         other => panic!("{other}"),
     }
+    sim
+}
+
+#[test]
+fn a_device_that_receives_but_never_answers_stops_the_driver() {
+    let mut seen_event = false;
+    let sim = until_silent(
+        |m| m.mute = true,
+        Duration::from_millis(300),
+        |activity| {
+            if let Activity::Event(Event::PeerSilent { .. }) = activity {
+                seen_event = true;
+            }
+        },
+    );
+    assert!(seen_event);
     let device = sim.stop().unwrap();
     assert!(device.xmit(), "the device did receive X ON");
 }
@@ -231,38 +246,20 @@ fn a_device_that_answers_only_garbage_stops_the_driver() {
     // device answering only garbage was never silent. Now the `X ON` stays
     // awaited through the garbage (and the resync's `P`, answered with
     // garbage too) until the ack timeout.
-    let sim = Simulator::spawn(DeviceConfig {
-        misbehaviour: Misbehaviour {
-            garbage: true,
-            ..Misbehaviour::default()
-        },
-        ..DeviceConfig::default()
-    })
-    .unwrap();
-    let mut config = config(DriverConfig::default());
-    config.limits.ack_timeout = Duration::from_millis(400);
-    let port = serial::open(sim.path(), &config.limits).unwrap();
-    let start = Instant::now();
     let mut malformed = 0;
-    let err = serial::run(port, config, |_, activity| {
-        if let Activity::Malformed { frame, .. } = activity {
-            assert_eq!(
-                [frame, b"\r\n"].concat(),
-                novag_citrine::session::GARBAGE_LINE
-            );
-            malformed += 1;
-        }
-        assert!(start.elapsed() < Duration::from_secs(5), "waited forever");
-        ControlFlow::<()>::Continue(())
-    })
-    .unwrap_err();
-    match err {
-        SerialError::PeerSilent { awaiting, waited } => {
-            assert_eq!(awaiting, MessageKind::Xmit);
-            assert!(waited >= Duration::from_millis(400), "{waited:?}");
-        }
-        other => panic!("{other}"),
-    }
+    until_silent(
+        |m| m.garbage = true,
+        Duration::from_millis(400),
+        |activity| {
+            if let Activity::Malformed { frame, .. } = activity {
+                assert_eq!(
+                    [frame, b"\r\n"].concat(),
+                    novag_citrine::session::GARBAGE_LINE
+                );
+                malformed += 1;
+            }
+        },
+    );
     // `X ON` and `P` (a header and eight rows) each answered with garbage.
     assert_eq!(malformed, 10);
 }

@@ -13,6 +13,9 @@ use novag_citrine::session::{
     GameEnded, Misbehaviour, Outcome, board_of,
 };
 
+mod host;
+use host::host_turn;
+
 #[derive(Debug, Default)]
 struct Stats {
     plies: usize,
@@ -98,14 +101,7 @@ fn play(
                 break;
             }
         } else if driver.is_our_turn() && driver.is_idle() {
-            if take_backs_at.contains(&plies) && !took_back.contains(&plies) && plies >= 2 {
-                took_back.push(plies);
-                driver.take_back(now).unwrap();
-                driver.take_back(now).unwrap();
-            } else {
-                let mv = host.choose_chess(driver.position().unwrap()).unwrap();
-                driver.send_move(mv, now).unwrap();
-            }
+            host_turn(&mut driver, &mut host, take_backs_at, &mut took_back, now);
             progressed = true;
         }
         if stats.out_of_sync > 0 {
@@ -130,6 +126,32 @@ fn play(
         }
     }
     (stats, driver, device)
+}
+
+/// A device whose engine is seeded with `seed`, misbehaving as `set` makes
+/// it (from well-behaved).
+fn misbehaving(seed: u64, set: impl FnOnce(&mut Misbehaviour)) -> DeviceConfig {
+    let mut misbehaviour = Misbehaviour::default();
+    set(&mut misbehaviour);
+    DeviceConfig {
+        misbehaviour,
+        seed,
+        ..DeviceConfig::default()
+    }
+}
+
+/// [`play`], checked: the game was played to its end and the driver and
+/// the device agree on it.
+fn play_to_end(
+    driver_cfg: DriverConfig,
+    device_cfg: DeviceConfig,
+    take_backs_at: &[usize],
+    max_plies: usize,
+) -> (Stats, Driver<Duration>, Device<Duration>) {
+    let (s, driver, device) = play(driver_cfg, device_cfg, take_backs_at, max_plies);
+    assert!(s.finished, "{s:?}");
+    assert_same_game(&driver, &device);
+    (s, driver, device)
 }
 
 fn assert_same_game(driver: &Driver<Duration>, device: &Device<Duration>) {
@@ -200,17 +222,8 @@ fn full_game_plain() {
 
 #[test]
 fn duplicate_acks_are_ignored() {
-    let device_cfg = DeviceConfig {
-        misbehaviour: Misbehaviour {
-            duplicate_ack_every: 3,
-            ..Misbehaviour::default()
-        },
-        seed: 11,
-        ..DeviceConfig::default()
-    };
-    let (s, driver, device) = play(DriverConfig::default(), device_cfg, &[], 1000);
-    assert!(s.finished, "{s:?}");
-    assert_same_game(&driver, &device);
+    let device_cfg = misbehaving(11, |m| m.duplicate_ack_every = 3);
+    let (s, ..) = play_to_end(DriverConfig::default(), device_cfg, &[], 1000);
     assert!(s.duplicates >= 3, "{s:?}");
     assert_eq!((s.disagreements, s.out_of_sync), (0, 0), "{s:?}");
 }
@@ -224,16 +237,14 @@ fn resent_moves_are_acknowledged_twice_when_the_device_is_slow() {
         seed: 5,
         ..DeviceConfig::default()
     };
-    let (s, driver, device) = play(DriverConfig::default(), device_cfg, &[], 60);
-    assert!(s.finished, "{s:?}");
-    assert_same_game(&driver, &device);
+    let (s, ..) = play_to_end(DriverConfig::default(), device_cfg, &[], 60);
     assert!(s.duplicates >= s.acks / 2, "{s:?}");
     assert_eq!(s.disagreements, 0, "{s:?}");
 }
 
 #[test]
 fn take_backs_by_the_host() {
-    let (s, driver, device) = play(
+    let (s, ..) = play_to_end(
         DriverConfig::default(),
         DeviceConfig {
             seed: 3,
@@ -242,46 +253,26 @@ fn take_backs_by_the_host() {
         &[4, 10, 16],
         1000,
     );
-    assert!(s.finished, "{s:?}");
-    assert_same_game(&driver, &device);
     assert_eq!(s.taken_back, 6, "{s:?}");
     assert_eq!(s.disagreements, 0, "{s:?}");
 }
 
 #[test]
 fn out_of_turn_move_is_taken_back() {
-    let device_cfg = DeviceConfig {
-        misbehaviour: Misbehaviour {
-            out_of_turn_at_ply: Some(6),
-            ..Misbehaviour::default()
-        },
-        seed: 9,
-        ..DeviceConfig::default()
-    };
-    let (s, driver, device) = play(DriverConfig::default(), device_cfg, &[], 1000);
-    assert!(s.finished, "{s:?}");
-    assert_same_game(&driver, &device);
+    let device_cfg = misbehaving(9, |m| m.out_of_turn_at_ply = Some(6));
+    let (s, ..) = play_to_end(DriverConfig::default(), device_cfg, &[], 1000);
     assert_eq!((s.out_of_turn, s.taken_back), (1, 1), "{s:?}");
     assert_eq!(s.disagreements, 0, "{s:?}");
 }
 
 #[test]
 fn spontaneous_new_game_resends_settings() {
-    let device_cfg = DeviceConfig {
-        misbehaviour: Misbehaviour {
-            new_game_at_ply: Some(9),
-            ..Misbehaviour::default()
-        },
-        seed: 4,
-        ..DeviceConfig::default()
-    };
+    let device_cfg = misbehaving(4, |m| m.new_game_at_ply = Some(9));
     let cfg = DriverConfig {
         referee: Some(false),
         ..DriverConfig::default()
     };
-    let (s, driver, device) = play(cfg, device_cfg, &[], 1000);
-    assert!(s.finished, "{s:?}");
-    assert_same_game(&driver, &device);
+    let (s, _, device) = play_to_end(cfg, device_cfg, &[], 1000);
     assert_eq!(s.new_games, 1, "{s:?}");
     assert!(device.xmit(), "Xmit re-sent after New Game");
     // The abandoned game was delivered whole before the driver forgot it.
@@ -296,17 +287,8 @@ fn spontaneous_new_game_resends_settings() {
 
 #[test]
 fn truncated_lines_are_recovered_through_p() {
-    let device_cfg = DeviceConfig {
-        misbehaviour: Misbehaviour {
-            truncate_every: 7,
-            ..Misbehaviour::default()
-        },
-        seed: 21,
-        ..DeviceConfig::default()
-    };
-    let (s, driver, device) = play(DriverConfig::default(), device_cfg, &[], 1000);
-    assert!(s.finished, "{s:?}");
-    assert_same_game(&driver, &device);
+    let device_cfg = misbehaving(21, |m| m.truncate_every = 7);
+    let (s, ..) = play_to_end(DriverConfig::default(), device_cfg, &[], 1000);
     assert!(s.disagreements >= 3, "{s:?}");
     assert_eq!(s.out_of_sync, 0, "{s:?}");
     assert!(s.resyncs >= 3, "{s:?}");

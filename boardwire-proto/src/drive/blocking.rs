@@ -10,7 +10,7 @@ use std::io::{self, Read, Write};
 use std::time::Instant;
 
 use super::{
-    Activity, Closed, Ended, Limits, Stop, deliver, deliver_rest, drain_events, go, show_sent,
+    Activity, Closed, Ended, Flush, Limits, Stop, deliver, deliver_rest, drain_events, go,
 };
 use crate::framer::{FrameBuffer, Framer};
 use crate::session::Session;
@@ -146,32 +146,10 @@ where
     S: Session<Conn = (), Time = Instant>,
     P: Write + ?Sized,
 {
-    let mut any = false;
-    let mut written = 0usize;
-    loop {
-        let mut round = false;
-        while let Some(((), t)) = session.poll_transmit() {
-            round = true;
-            written += 1;
-            if written > limits.output_queue_cap {
-                return Err(Stop::Closed(Closed::OutputQueueFull));
-            }
-            let brk = show_sent(session, t.as_bytes(), callback);
-            write(port, t.as_bytes())?;
-            if t.closes() {
-                return Err(Stop::Closed(Closed::BySession));
-            }
-            if let Some(r) = brk {
-                return Err(Stop::Break(r));
-            }
-        }
-        while let Some(e) = session.poll_event() {
-            round = true;
-            go(callback(session, Activity::Event(e)))?;
-        }
-        if !round {
-            return Ok(any);
-        }
-        any = true;
+    let mut flush = Flush::default();
+    while let Some((t, brk)) = flush.next(session, limits, callback)? {
+        write(port, t.as_bytes())?;
+        flush.written(&t, brk)?;
     }
+    Ok(flush.any())
 }

@@ -10,7 +10,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 
 use super::{
-    Activity, Closed, Ended, Limits, Stop, deliver, deliver_rest, drain_events, go, show_sent,
+    Activity, Closed, Ended, Flush, Limits, Stop, deliver, deliver_rest, drain_events, go,
 };
 use crate::framer::{FrameBuffer, Framer};
 use crate::session::Session;
@@ -83,37 +83,16 @@ where
     S: Session<Conn = (), Time = Instant>,
     IO: AsyncWrite + Unpin,
 {
-    let mut any = false;
-    let mut written = 0usize;
-    loop {
-        let mut round = false;
-        while let Some(((), t)) = session.poll_transmit() {
-            round = true;
-            written += 1;
-            if written > limits.output_queue_cap {
-                return Err(Stop::Closed(Closed::OutputQueueFull));
-            }
-            // `Sent` is shown before the bytes go out; a `Break` still
-            // writes them.
-            let brk = show_sent(session, t.as_bytes(), callback);
-            write(stream, limits, t.as_bytes()).await?;
-            if t.closes() {
-                let _ = tokio::time::timeout(limits.send_timeout, stream.shutdown()).await;
-                return Err(Stop::Closed(Closed::BySession));
-            }
-            if let Some(r) = brk {
-                return Err(Stop::Break(r));
-            }
+    let mut flush = Flush::default();
+    // `Sent` is shown before the bytes go out; a `Break` still writes them.
+    while let Some((t, brk)) = flush.next(session, limits, callback)? {
+        write(stream, limits, t.as_bytes()).await?;
+        if t.closes() {
+            let _ = tokio::time::timeout(limits.send_timeout, stream.shutdown()).await;
         }
-        while let Some(e) = session.poll_event() {
-            round = true;
-            go(callback(session, Activity::Event(e)))?;
-        }
-        if !round {
-            return Ok(any);
-        }
-        any = true;
+        flush.written(&t, brk)?;
     }
+    Ok(flush.any())
 }
 
 /// Ends a run: the session's last transmits (best effort) and events.

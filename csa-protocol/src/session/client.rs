@@ -159,19 +159,12 @@ pub enum Awaited {
     OpponentMove,
 }
 
-/// The outcome of a game, from our side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// `#WIN`.
-    Won,
-    /// `#LOSE`.
-    Lost,
-    /// `#DRAW`.
-    Drawn,
-    /// `#CENSORED` (the move limit: the server gives no result), or the
-    /// connection ended before a result.
-    Unknown,
-}
+/// The outcome of a game, from our side (the family's, `boardwire_proto`'s):
+/// `#WIN` is [`Outcome::Won`], `#LOSE` [`Outcome::Lost`], `#DRAW`
+/// [`Outcome::Drawn`]; [`Outcome::Unknown`] is `#CENSORED` (the move limit:
+/// the server gives no result), or the connection ended before a result.
+#[doc(inline)]
+pub use boardwire_proto::session::Outcome;
 
 impl From<GameResult> for Outcome {
     fn from(r: GameResult) -> Self {
@@ -314,17 +307,6 @@ impl fmt::Display for Awaited {
             Awaited::MoveConfirmation => "the confirmation of our move",
             Awaited::LogoutReply => "the LOGOUT reply",
             Awaited::OpponentMove => "the opponent's move within its clock",
-        })
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Outcome::Won => "won",
-            Outcome::Lost => "lost",
-            Outcome::Drawn => "drawn",
-            Outcome::Unknown => "no result",
         })
     }
 }
@@ -1119,15 +1101,10 @@ impl<I: Timestamp> Client<I> {
 }
 
 boardwire_proto::forward_session! {
-    /// The family's [`Session`](boardwire_proto::Session) contract: one peer
-    /// (`Conn = ()`); each method forwards to the inherent one of the same
-    /// name.
     impl<I: Timestamp> Session for Client<I> {
         type Incoming<'a> = ServerMessage<'a>;
         type Outgoing<'a> = ClientMessage<'a>;
         type Event = Event;
-        type DecodeError = crate::error::DecodeError;
-        type Framer = crate::framer::Framer;
 
         fn max_frame_len(&self) -> usize {
             self.config.max_line_len

@@ -280,16 +280,11 @@ impl<R: Role, T: Timestamp> Endpoint<R, T> {
 }
 
 boardwire_proto::forward_session! {
-    /// The family's session contract ([`Session`](super::Session)): one peer
-    /// (`Conn = ()`); the inputs and polls forward to the inherent methods
-    /// of the same name.
     impl<R: Role, T: Timestamp> Session for Endpoint<R, T> {
         type Time = T;
         type Incoming<'a> = Message<'a>;
         type Outgoing<'a> = Message<'a>;
         type Event = Event;
-        type DecodeError = crate::error::DecodeError;
-        type Framer = crate::framer::Framer;
 
         fn decode_incoming<'a>(
             &self,

@@ -139,43 +139,25 @@ pub struct GameStarted {
     pub moves: u16,
 }
 
-/// How a game ended, from our side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// We won.
-    Won,
-    /// We lost.
-    Lost,
-    /// A draw.
-    Drawn,
-    /// No result: the first GAMEEND gave reason `0`.
-    Unknown,
-}
+/// How a game ended, from our side (the family's, `boardwire_proto`'s).
+/// Here [`Outcome::Unknown`] means no result: the first GAMEEND gave
+/// reason `0`, or the stream closed during the game.
+#[doc(inline)]
+pub use boardwire_proto::session::Outcome;
 
-impl Outcome {
-    /// The outcome for us of a GAMEEND exchange that `by` started with
-    /// `reason` ([`spec::damexchange`](crate::spec::damexchange), *GAMEEND*: the reason is from
-    /// its sender's side).
-    pub const fn of(by: Side, reason: GameEndReason) -> Outcome {
-        match (by, reason) {
-            (_, GameEndReason::Unknown) => Outcome::Unknown,
-            (_, GameEndReason::Draw) => Outcome::Drawn,
-            (Side::Us, GameEndReason::SenderWins)
-            | (Side::Opponent, GameEndReason::SenderLoses) => Outcome::Won,
-            (Side::Us, GameEndReason::SenderLoses)
-            | (Side::Opponent, GameEndReason::SenderWins) => Outcome::Lost,
+/// The outcome for us of a GAMEEND exchange that `by` started with
+/// `reason` ([`spec::damexchange`](crate::spec::damexchange), *GAMEEND*: the
+/// reason is from its sender's side).
+pub const fn outcome_of(by: Side, reason: GameEndReason) -> Outcome {
+    match (by, reason) {
+        (_, GameEndReason::Unknown) => Outcome::Unknown,
+        (_, GameEndReason::Draw) => Outcome::Drawn,
+        (Side::Us, GameEndReason::SenderWins) | (Side::Opponent, GameEndReason::SenderLoses) => {
+            Outcome::Won
         }
-    }
-}
-
-impl core::fmt::Display for Outcome {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(match self {
-            Outcome::Won => "won",
-            Outcome::Lost => "lost",
-            Outcome::Drawn => "drawn",
-            Outcome::Unknown => "no result",
-        })
+        (Side::Us, GameEndReason::SenderLoses) | (Side::Opponent, GameEndReason::SenderWins) => {
+            Outcome::Lost
+        }
     }
 }
 
@@ -983,7 +965,7 @@ impl<T: Timestamp> Core<T> {
         self.turn_began = None;
         self.event(Event::GameEnded(GameEnded {
             closed,
-            outcome: Outcome::of(by, reason),
+            outcome: outcome_of(by, reason),
             reason,
             by,
             opponent_stop,

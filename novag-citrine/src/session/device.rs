@@ -63,7 +63,9 @@ use core::time::Duration;
 
 use board_core::player::Player;
 
-use super::{CommandError, EndReason, GameEnded, GameStarted, Outcome, Timestamp, Transmit};
+use super::{
+    CommandError, EndReason, GameEnded, GameStarted, Outcome, Timestamp, Transmit, outcome_of,
+};
 use crate::convert::{host_move_to_move, to_text};
 use crate::decode::decode;
 use crate::error::FrameError;
@@ -97,18 +99,7 @@ impl core::fmt::Display for Event {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             Event::GameStarted(_) => f.write_str("new game"),
-            Event::GameEnded(e) => write!(
-                f,
-                "game over after {} plies: {} ({})",
-                e.moves.len(),
-                e.reason,
-                match e.outcome {
-                    Outcome::Won => "the engine won",
-                    Outcome::Lost => "the engine lost",
-                    Outcome::Drawn => "drawn",
-                    Outcome::Unknown => "no result",
-                }
-            ),
+            Event::GameEnded(e) => e.write_line(f, "the engine"),
             Event::Malformed(e) => write!(f, "bad command line: {e}"),
             Event::Unrecognised(raw) => write!(f, "unrecognised command {}", raw.describe()),
             Event::Overloaded(cmd) => {
@@ -577,13 +568,12 @@ impl<T: Timestamp> Device<T> {
     fn play(&mut self, mv: Move, now: T) -> MoveLine {
         self.tick_clock(now);
         let before = self.position;
-        let text = to_text(&before, mv, false);
         self.position = before.play(mv).expect("checked legal");
         self.history.push((before, mv));
         self.moves.push(mv);
         if !self.ended && self.position.outcome().is_some() {
             self.ended = true;
-            let (outcome, reason) = Outcome::of(&self.position, Some(self.engine_color));
+            let (outcome, reason) = outcome_of(&self.position, Some(self.engine_color));
             self.events.push_back(Event::GameEnded(GameEnded {
                 outcome,
                 reason,
@@ -591,13 +581,7 @@ impl<T: Timestamp> Device<T> {
                 moves: self.moves.clone(),
             }));
         }
-        MoveLine {
-            number: MoveNumber::new(before.fullmove_number().min(9999) as u16)
-                .unwrap_or(MoveNumber::ONE),
-            black: before.side_to_move() == Color::Black,
-            text,
-            bar: true,
-        }
+        move_line(&before, mv, true)
     }
 
     fn push_line(&mut self, at: T, r: &Reply<'_>) {
@@ -753,14 +737,7 @@ impl<T: Timestamp> Device<T> {
                     self.ended = self.position.outcome().is_some();
                     self.engine_due = None;
                     self.pending_dup = None;
-                    let line = MoveLine {
-                        number: MoveNumber::new(before.fullmove_number().min(9999) as u16)
-                            .unwrap_or(MoveNumber::ONE),
-                        black: before.side_to_move() == Color::Black,
-                        text: to_text(&before, mv, false),
-                        bar: false,
-                    };
-                    self.push_line(now, &Reply::TakeBack(line));
+                    self.push_line(now, &Reply::TakeBack(move_line(&before, mv, false)));
                 }
             }
             Command::Referee(s) => {
@@ -812,14 +789,7 @@ impl<T: Timestamp> Device<T> {
                 if let Some(&(before, last)) = self.history.last()
                     && host_move_to_move(&before, hm) == Ok(last)
                 {
-                    let line = MoveLine {
-                        number: MoveNumber::new(before.fullmove_number().min(9999) as u16)
-                            .unwrap_or(MoveNumber::ONE),
-                        black: before.side_to_move() == Color::Black,
-                        text: to_text(&before, last, false),
-                        bar: true,
-                    };
-                    self.push_line(now, &Reply::Move(line));
+                    self.push_line(now, &Reply::Move(move_line(&before, last, true)));
                 }
             }
         }
@@ -848,10 +818,8 @@ impl<T: Timestamp> Device<T> {
             let (b0, m0) = pair[0];
             let white = to_text(&b0, m0, false);
             let black = pair.get(1).map(|&(b1, m1)| to_text(&b1, m1, false));
-            let number =
-                MoveNumber::new(b0.fullmove_number().min(9999) as u16).unwrap_or(MoveNumber::ONE);
             lines.push(Reply::GameRow {
-                number,
+                number: move_number(&b0),
                 white,
                 black,
             });
@@ -862,16 +830,28 @@ impl<T: Timestamp> Device<T> {
     }
 }
 
+/// The number the device prints for the move played from `position`
+/// (capped at 9999).
+fn move_number(position: &Position) -> MoveNumber {
+    MoveNumber::new(position.fullmove_number().min(9999) as u16).unwrap_or(MoveNumber::ONE)
+}
+
+/// The device's line for `mv` played from `before` (`bar`: with the `|`
+/// of an acknowledgement or of the engine's move).
+fn move_line(before: &Position, mv: Move, bar: bool) -> MoveLine {
+    MoveLine {
+        number: move_number(before),
+        black: before.side_to_move() == Color::Black,
+        text: to_text(before, mv, false),
+        bar,
+    }
+}
+
 boardwire_proto::forward_session! {
-    /// The family's [`Session`](boardwire_proto::Session) contract: one peer
-    /// (`Conn = ()`); the inputs and polls forward to the inherent methods
-    /// of the same name.
     impl<T: Timestamp> Session for Device<T> {
         type Incoming<'a> = Command<'a>;
         type Outgoing<'a> = Reply<'a>;
         type Event = Event;
-        type DecodeError = crate::error::DecodeError;
-        type Framer = Framer;
 
         fn decode_incoming<'a>(
             &self,

@@ -71,6 +71,7 @@ use core::time::Duration;
 
 use super::{
     Board, CommandError, EndReason, GameEnded, GameStarted, Outcome, Timestamp, Transmit, board_of,
+    outcome_of,
 };
 use crate::convert::{IllegalMoveError, to_host_move, to_move};
 use crate::decode::{Leniency, decode_with};
@@ -289,18 +290,7 @@ impl core::fmt::Display for Event {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             Event::GameStarted(_) => f.write_str("new game"),
-            Event::GameEnded(e) => write!(
-                f,
-                "game over after {} plies: {} ({})",
-                e.moves.len(),
-                e.reason,
-                match e.outcome {
-                    Outcome::Won => "we won",
-                    Outcome::Lost => "we lost",
-                    Outcome::Drawn => "drawn",
-                    Outcome::Unknown => "no result",
-                }
-            ),
+            Event::GameEnded(e) => e.write_line(f, "we"),
             Event::PeerSilent { awaiting, waited } => write!(
                 f,
                 "device silent: no {awaiting} within {} ms",
@@ -956,6 +946,21 @@ impl<T: Timestamp> Driver<T> {
         }
     }
 
+    /// The device played `mv` for the host's side: reported, applied, and
+    /// taken back if so configured. `voided`: our move in flight is void
+    /// (the device will not play it), its queued commands and resend too.
+    fn out_of_turn(&mut self, mv: Move, voided: bool) {
+        if voided {
+            self.queue.retain(|q| q.move_ply.is_none());
+            self.resend = None;
+        }
+        self.events.push_back(Event::OutOfTurn(mv));
+        self.apply(mv);
+        if self.config.take_back_out_of_turn {
+            self.queue_command(Command::TakeBack);
+        }
+    }
+
     fn apply(&mut self, mv: Move) {
         let before = self.position;
         self.position = before.play(mv).expect("checked legal");
@@ -963,7 +968,7 @@ impl<T: Timestamp> Driver<T> {
         self.moves.push(mv);
         if !self.ended && self.position.outcome().is_some() {
             self.ended = true;
-            let (outcome, reason) = Outcome::of(&self.position, self.config.host_color);
+            let (outcome, reason) = outcome_of(&self.position, self.config.host_color);
             self.events.push_back(Event::GameEnded(GameEnded {
                 outcome,
                 reason,
@@ -1119,16 +1124,11 @@ impl<T: Timestamp> Driver<T> {
                 _ if self.config.host_color == Some(color) => {
                     // The device moved for the host's side. A host move not
                     // yet acknowledged is void: the device will not play it.
-                    if self.pending.take().is_some() {
+                    let voided = self.pending.take().is_some();
+                    if voided {
                         self.answered(MessageKind::MoveLine);
-                        self.queue.retain(|q| q.move_ply.is_none());
-                        self.resend = None;
                     }
-                    self.events.push_back(Event::OutOfTurn(mv));
-                    self.apply(mv);
-                    if self.config.take_back_out_of_turn {
-                        self.queue_command(Command::TakeBack);
-                    }
+                    self.out_of_turn(mv, voided);
                 }
                 Some(sent) => {
                     self.answered(MessageKind::MoveLine);
@@ -1234,15 +1234,7 @@ impl<T: Timestamp> Driver<T> {
                 // The device moved for the host's side and its line was
                 // lost: handled as an out-of-turn line would be (else the
                 // device waits for its `T` and the driver for its move).
-                if sent.is_some() {
-                    self.queue.retain(|q| q.move_ply.is_none());
-                    self.resend = None;
-                }
-                self.events.push_back(Event::OutOfTurn(mv));
-                self.apply(mv);
-                if self.config.take_back_out_of_turn {
-                    self.queue_command(Command::TakeBack);
-                }
+                self.out_of_turn(mv, sent.is_some());
             } else {
                 self.apply(mv);
             }
@@ -1267,15 +1259,10 @@ impl<T: Timestamp> Driver<T> {
 }
 
 boardwire_proto::forward_session! {
-    /// The family's [`Session`](boardwire_proto::Session) contract: one peer
-    /// (`Conn = ()`); the inputs and polls forward to the inherent methods
-    /// of the same name.
     impl<T: Timestamp> Session for Driver<T> {
         type Incoming<'a> = Reply<'a>;
         type Outgoing<'a> = Command<'a>;
         type Event = Event;
-        type DecodeError = crate::error::DecodeError;
-        type Framer = Framer;
 
         fn max_frame_len(&self) -> usize {
             self.config.max_line_len.max(1)

@@ -58,37 +58,28 @@ pub use boardwire_proto::Session;
 pub use boardwire_proto::memory;
 
 /// How a game ended, from our side (the host's colour for the
-/// [`Driver`], the engine's colour for the [`Device`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    /// We won.
-    Won,
-    /// We lost.
-    Lost,
-    /// A draw.
-    Drawn,
-    /// No result: the game was abandoned (a new game started), or we play
-    /// no fixed side.
-    Unknown,
-}
+/// [`Driver`], the engine's colour for the [`Device`]; the family's,
+/// `boardwire_proto`'s). Here [`Outcome::Unknown`] means no result: the
+/// game was abandoned (a new game started, the stream closed), or we play
+/// no fixed side.
+#[doc(inline)]
+pub use boardwire_proto::session::Outcome;
 
-impl Outcome {
-    /// The outcome of `position` (a finished game) for `us`.
-    pub(crate) fn of(position: &Position, us: Option<Color>) -> (Outcome, EndReason) {
-        use board_core::chess::Outcome as Rules;
-        match position.outcome() {
-            Some(Rules::Checkmate { winner }) => (
-                match us {
-                    Some(c) if c == winner => Outcome::Won,
-                    Some(_) => Outcome::Lost,
-                    None => Outcome::Unknown,
-                },
-                EndReason::Checkmate { winner },
-            ),
-            Some(Rules::Stalemate) => (Outcome::Drawn, EndReason::Stalemate),
-            Some(Rules::InsufficientMaterial) => (Outcome::Drawn, EndReason::InsufficientMaterial),
-            None => (Outcome::Unknown, EndReason::NewGame),
-        }
+/// The outcome of `position` (a finished game) for `us`, and why.
+pub(crate) fn outcome_of(position: &Position, us: Option<Color>) -> (Outcome, EndReason) {
+    use board_core::chess::Outcome as Rules;
+    match position.outcome() {
+        Some(Rules::Checkmate { winner }) => (
+            match us {
+                Some(c) if c == winner => Outcome::Won,
+                Some(_) => Outcome::Lost,
+                None => Outcome::Unknown,
+            },
+            EndReason::Checkmate { winner },
+        ),
+        Some(Rules::Stalemate) => (Outcome::Drawn, EndReason::Stalemate),
+        Some(Rules::InsufficientMaterial) => (Outcome::Drawn, EndReason::InsufficientMaterial),
+        None => (Outcome::Unknown, EndReason::NewGame),
     }
 }
 
@@ -143,6 +134,28 @@ pub struct GameEnded {
     pub start: Position,
     /// The moves played from `start`, in order.
     pub moves: Vec<Move>,
+}
+
+impl GameEnded {
+    /// The line of both sessions' `Event::GameEnded`: `game over after <n>
+    /// plies: <reason> (<who> won)`, `(<who> lost)`, `(drawn)` or `(no
+    /// result)`, `who` naming our side (`we`, `the engine`).
+    pub(crate) fn write_line(
+        &self,
+        f: &mut core::fmt::Formatter<'_>,
+        who: &str,
+    ) -> core::fmt::Result {
+        write!(
+            f,
+            "game over after {} plies: {} (",
+            self.moves.len(),
+            self.reason
+        )?;
+        match self.outcome {
+            Outcome::Won | Outcome::Lost => write!(f, "{who} {})", self.outcome),
+            Outcome::Drawn | Outcome::Unknown => write!(f, "{})", self.outcome),
+        }
+    }
 }
 
 /// Why a command was refused.

@@ -1093,60 +1093,34 @@ fn compat_line(line: &[u8], logged_in: bool) -> Option<Compat> {
     }
 }
 
-/// The family's [`Session`](boardwire_proto::Session) contract with many
-/// peers (`Conn =` [`ConnId`]); each method forwards to the inherent one of
-/// the same name. A connection must still be announced with
-/// [`Server::handle_connect`] (not part of the trait) before its input.
-impl<I: Timestamp> boardwire_proto::Session for Server<I> {
-    type Conn = ConnId;
-    type Time = I;
-    type Incoming<'a> = ClientMessage<'a>;
-    type Outgoing<'a> = crate::message::ServerMessage<'a>;
-    type Event = ServerEvent;
-    type DecodeError = crate::error::DecodeError;
-    type Framer = crate::framer::Framer;
+boardwire_proto::forward_session! {
+    /// A connection must still be announced with
+    /// [`Server::handle_connect`] (not part of the trait) before its input.
+    impl<I: Timestamp> Session for Server<I> {
+        type Conn = ConnId;
+        type Time = I;
+        type Incoming<'a> = ClientMessage<'a>;
+        type Outgoing<'a> = crate::message::ServerMessage<'a>;
+        type Event = ServerEvent;
 
-    fn handle_input(&mut self, conn: ConnId, bytes: &[u8], now: I) {
-        Server::handle_input(self, conn, bytes, now);
-    }
-    fn handle_message(&mut self, conn: ConnId, msg: &ClientMessage<'_>, now: I) {
-        Server::handle_message(self, conn, msg, now);
-    }
-    fn handle_frame_error(&mut self, conn: ConnId, error: &FrameError, now: I) {
-        Server::handle_frame_error(self, conn, error, now);
-    }
-    fn handle_timeout(&mut self, now: I) {
-        Server::handle_timeout(self, now);
-    }
-    fn handle_close(&mut self, conn: ConnId, now: I) {
-        Server::handle_close(self, conn, now);
-    }
-    fn poll_transmit(&mut self) -> Option<(ConnId, Transmit)> {
-        Server::poll_transmit(self)
-    }
-    fn poll_event(&mut self) -> Option<ServerEvent> {
-        Server::poll_event(self)
-    }
-    fn poll_timeout(&self) -> Option<I> {
-        Server::poll_timeout(self)
-    }
-    fn max_frame_len(&self) -> usize {
-        self.config.max_line_len
-    }
-    fn decode_incoming<'a>(
-        &self,
-        frame: &'a [u8],
-    ) -> Result<ClientMessage<'a>, crate::error::DecodeError> {
-        crate::decode::decode(frame)
-    }
-    fn decode_outgoing<'a>(
-        &self,
-        frame: &'a [u8],
-    ) -> Result<crate::message::ServerMessage<'a>, crate::error::DecodeError> {
-        crate::decode::decode(frame)
-    }
-    fn is_unrecognised(msg: &ClientMessage<'_>) -> bool {
-        matches!(msg, ClientMessage::Unrecognised(_))
+        fn max_frame_len(&self) -> usize {
+            self.config.max_line_len
+        }
+        fn decode_incoming<'a>(
+            &self,
+            frame: &'a [u8],
+        ) -> Result<ClientMessage<'a>, crate::error::DecodeError> {
+            crate::decode::decode(frame)
+        }
+        fn decode_outgoing<'a>(
+            &self,
+            frame: &'a [u8],
+        ) -> Result<crate::message::ServerMessage<'a>, crate::error::DecodeError> {
+            crate::decode::decode(frame)
+        }
+        fn is_unrecognised(msg: &ClientMessage<'_>) -> bool {
+            matches!(msg, ClientMessage::Unrecognised(_))
+        }
     }
 }
 
@@ -1175,26 +1149,31 @@ mod tests {
 
     #[test]
     fn password_game_names() {
-        assert_eq!(
-            gamename_from_password("testgame3-300-0"),
-            ("testgame3-300-0".into(), SidePreference::Any)
-        );
-        assert_eq!(
-            gamename_from_password("testgame3-300-0,xyz"),
-            ("testgame3-300-0".into(), SidePreference::Any)
-        );
-        assert_eq!(
-            gamename_from_password("testgame6-300-0-b"),
-            ("testgame6-300-0".into(), SidePreference::Black)
-        );
-        assert_eq!(
-            gamename_from_password("testgame6-300-0-W"),
-            ("testgame6-300-0".into(), SidePreference::White)
-        );
-        assert_eq!(
-            gamename_from_password("pass"),
-            ("default-1500-0".into(), SidePreference::Any)
-        );
+        for (password, game, side) in [
+            ("testgame3-300-0", "testgame3-300-0", SidePreference::Any),
+            (
+                "testgame3-300-0,xyz",
+                "testgame3-300-0",
+                SidePreference::Any,
+            ),
+            (
+                "testgame6-300-0-b",
+                "testgame6-300-0",
+                SidePreference::Black,
+            ),
+            (
+                "testgame6-300-0-W",
+                "testgame6-300-0",
+                SidePreference::White,
+            ),
+            ("pass", "default-1500-0", SidePreference::Any),
+        ] {
+            assert_eq!(
+                gamename_from_password(password),
+                (game.into(), side),
+                "{password}"
+            );
+        }
     }
 
     #[test]

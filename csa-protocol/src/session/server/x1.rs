@@ -89,14 +89,9 @@ impl<I: Timestamp> Server<I> {
             },
             // An unknown id: no reply (shogi-server).
             X1Command::MonitorOn(id) => {
-                let Some(gk) = self.game_key(id.as_str()) else {
+                let Some(gk) = self.watch(id.as_str(), conn, |g| &mut g.monitors) else {
                     return;
                 };
-                if let Some(g) = self.games.get_mut(&gk)
-                    && !g.monitors.contains(&conn)
-                {
-                    g.monitors.push(conn);
-                }
                 let Some(g) = self.games.get(&gk) else { return };
                 let pre = format!("##[MONITOR][{}] ", g.id);
                 let mut data = Vec::new();
@@ -106,34 +101,17 @@ impl<I: Timestamp> Server<I> {
                 self.send_bytes(conn, data);
             }
             X1Command::Monitor2On(id) => {
-                let Some(gk) = self.game_key(id.as_str()) else {
+                let Some(gk) = self.watch(id.as_str(), conn, |g| &mut g.monitors2) else {
                     return;
                 };
-                if let Some(g) = self.games.get_mut(&gk)
-                    && !g.monitors2.contains(&conn)
-                {
-                    g.monitors2.push(conn);
-                }
                 let Some(g) = self.games.get(&gk) else { return };
                 let text = self.monitor2_record(g);
                 self.send_bytes(conn, text);
             }
             // Each ends its own kind of monitor (shogi-server compares the
             // handler's type).
-            X1Command::MonitorOff(id) => {
-                if let Some(gk) = self.game_key(id.as_str())
-                    && let Some(g) = self.games.get_mut(&gk)
-                {
-                    g.monitors.retain(|c| *c != conn);
-                }
-            }
-            X1Command::Monitor2Off(id) => {
-                if let Some(gk) = self.game_key(id.as_str())
-                    && let Some(g) = self.games.get_mut(&gk)
-                {
-                    g.monitors2.retain(|c| *c != conn);
-                }
-            }
+            X1Command::MonitorOff(id) => self.unwatch(id.as_str(), conn, |g| &mut g.monitors),
+            X1Command::Monitor2Off(id) => self.unwatch(id.as_str(), conn, |g| &mut g.monitors2),
             X1Command::Rating => {
                 let mut rated: Vec<&Rating> = self
                     .config
@@ -371,6 +349,34 @@ impl<I: Timestamp> Server<I> {
 
     pub(super) fn game_key(&self, id: &str) -> Option<u64> {
         self.games.iter().find(|(_, g)| g.id == id).map(|(k, _)| *k)
+    }
+
+    /// Adds `conn` to the monitors of one kind (`list`: `monitors` or
+    /// `monitors2`) of game `id`, once; the game's key, `None` for an
+    /// unknown id.
+    fn watch(
+        &mut self,
+        id: &str,
+        conn: ConnId,
+        list: fn(&mut Game<I>) -> &mut Vec<ConnId>,
+    ) -> Option<u64> {
+        let gk = self.game_key(id)?;
+        if let Some(g) = self.games.get_mut(&gk) {
+            let monitors = list(g);
+            if !monitors.contains(&conn) {
+                monitors.push(conn);
+            }
+        }
+        Some(gk)
+    }
+
+    /// Removes `conn` from the monitors of one kind (`list`) of game `id`.
+    fn unwatch(&mut self, id: &str, conn: ConnId, list: fn(&mut Game<I>) -> &mut Vec<ConnId>) {
+        if let Some(gk) = self.game_key(id)
+            && let Some(g) = self.games.get_mut(&gk)
+        {
+            list(g).retain(|c| *c != conn);
+        }
     }
 }
 
