@@ -15,73 +15,51 @@ use crate::message::{
     WhoEntry, X1Command, X1Reply,
 };
 use crate::types::{
-    BuoyMoves, CsaMove, GameId, GameName, MoveTime, Password, Side, SidePreference, Tag, Text,
-    UserName, Word,
+    BuoyMoves, CsaMove, FreeText, FromChecked, GAME_ID, GAME_NAME, GameId, GameName, MoveTime,
+    Password, Side, SidePreference, TAG, Tag, Text, Token, USER_NAME, UserName, WORD, Word,
 };
+use boardwire_proto::text::{ArbitraryRule, ascii_text};
 
 const NAME: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_@.-";
-const TAG: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_";
+const TAG_BYTES: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_";
 
 /// `min..=max` bytes of `alphabet`.
 fn word_of(u: &mut Unstructured<'_>, alphabet: &[u8], min: usize, max: usize) -> Result<String> {
-    let n = u.int_in_range(min..=max)?;
-    let mut s = String::with_capacity(n);
-    for _ in 0..n {
-        s.push(char::from(*u.choose(alphabet)?));
-    }
-    Ok(s)
+    ascii_text(u, min..=max, |u, _, _| u.choose(alphabet).copied())
 }
 
-/// Printable ASCII without space, minus `skip`.
+/// Printable ASCII without space, minus `skip` (made `x`).
 fn graphic(u: &mut Unstructured<'_>, min: usize, max: usize, skip: &[u8]) -> Result<String> {
-    let n = u.int_in_range(min..=max)?;
-    let mut s = String::with_capacity(n);
-    for _ in 0..n {
-        let mut b = u.int_in_range(0x21u8..=0x7e)?;
-        if skip.contains(&b) {
-            b = b'x';
-        }
-        s.push(char::from(b));
-    }
-    Ok(s)
+    ascii_text(u, min..=max, |u, _, _| {
+        let b = u.int_in_range(0x21u8..=0x7e)?;
+        Ok(if skip.contains(&b) { b'x' } else { b })
+    })
 }
 
 fn ok<T, E>(r: core::result::Result<T, E>) -> Result<T> {
     r.map_err(|_| arbitrary::Error::IncorrectFormat)
 }
 
-#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'a> Arbitrary<'a> for UserName<'static> {
-    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        ok(UserName::new(word_of(u, NAME, 1, 32)?))
+/// The token types' generator, one arm a type (short values: fuzz inputs
+/// stay small).
+impl<const K: usize> ArbitraryRule for Token<K> {
+    fn arbitrary_text(u: &mut Unstructured<'_>) -> Result<String> {
+        match K {
+            USER_NAME => word_of(u, NAME, 1, 32),
+            GAME_NAME => word_of(u, NAME, 1, 40),
+            GAME_ID => graphic(u, 1, 60, b"[]"),
+            WORD => graphic(u, 1, 20, b""),
+            TAG => word_of(u, TAG_BYTES, 1, 12),
+            _ => graphic(u, 1, 40, b""),
+        }
     }
 }
 
-#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'a> Arbitrary<'a> for GameName<'static> {
-    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        ok(GameName::new(word_of(u, NAME, 1, 40)?))
-    }
-}
-
-#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'a> Arbitrary<'a> for GameId<'static> {
-    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        ok(GameId::new(graphic(u, 1, 60, b"[]")?))
-    }
-}
-
-#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'a> Arbitrary<'a> for Word<'static> {
-    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        ok(Word::new(graphic(u, 1, 20, b"")?))
-    }
-}
-
-#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'a> Arbitrary<'a> for Tag<'static> {
-    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        ok(Tag::new(word_of(u, TAG, 1, 12)?))
+/// Any text but control characters, at most 200 characters.
+impl ArbitraryRule for FreeText {
+    fn arbitrary_text(u: &mut Unstructured<'_>) -> Result<String> {
+        let s: String = String::arbitrary(u)?;
+        Ok(s.chars().filter(|c| !c.is_control()).take(200).collect())
     }
 }
 
@@ -89,15 +67,6 @@ impl<'a> Arbitrary<'a> for Tag<'static> {
 impl<'a> Arbitrary<'a> for Password<'static> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         ok(Password::new(graphic(u, 1, 40, b"")?))
-    }
-}
-
-#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'a> Arbitrary<'a> for Text<'static> {
-    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        let s: String = String::arbitrary(u)?;
-        let s: String = s.chars().filter(|c| !c.is_control()).take(200).collect();
-        ok(Text::new(s))
     }
 }
 
@@ -389,7 +358,7 @@ impl<'a> Arbitrary<'a> for SummaryLine<'static> {
             1 => SummaryLine::End(Raw(Cow::Owned(word_of(u, BLOCK, 1, 20)?))),
             2 => {
                 // `K` first: no key may look like another line (`P1`, `LOGIN`).
-                let mut key = word_of(u, TAG, 0, 20)?;
+                let mut key = word_of(u, TAG_BYTES, 0, 20)?;
                 key.insert(0, 'K');
                 if bool::arbitrary(u)? {
                     key.push(*u.choose(&['+', '-'])?);
@@ -461,7 +430,7 @@ fn extra(u: &mut Unstructured<'_>) -> Result<Vec<(FieldKey, Text<'static>)>> {
     let n = u.int_in_range(0..=2)?;
     (0..n)
         .map(|_| {
-            let mut key = word_of(u, TAG, 0, 12)?;
+            let mut key = word_of(u, TAG_BYTES, 0, 12)?;
             key.insert(0, 'K');
             Ok((ok(FieldKey::new(&key))?, Text::arbitrary(u)?))
         })
