@@ -6,6 +6,8 @@
 
 use core::fmt;
 
+use board_core::draughts as board;
+
 pub use boardwire_proto::text::{CheckedText, TextRule};
 
 use crate::error::{Field, ValueError};
@@ -66,16 +68,19 @@ impl fmt::Display for Color {
 ///
 /// Square 1 is at the top left seen from White (Black's side); Black's men
 /// start on 1..=20 and White's on 31..=50. On the wire a square is two
-/// decimal digits, `01`..=`50`.
+/// decimal digits, `01`..=`50`. It is board-core's draughts square
+/// ([`board_core::draughts::Square`], whose range rule it uses) with the
+/// wire's API; `Debug` shows `Square(32)`, `Display` the number.
 ///
 /// ```
 /// use damexchange::wire::Square;
 /// assert_eq!(Square::new(32).map(Square::number), Some(32));
 /// assert!(Square::new(0).is_none());
 /// assert!(Square::new(51).is_none());
+/// assert_eq!(format!("{:?}", Square::new(32).unwrap()), "Square(32)");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square(u8);
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(board::Square);
 
 impl Square {
     /// The lowest square number, 1.
@@ -86,22 +91,21 @@ impl Square {
     /// The square numbered `number`, or `None` outside 1..=50.
     #[inline]
     pub const fn new(number: u8) -> Option<Square> {
-        if number >= Self::MIN && number <= Self::MAX {
-            Some(Square(number))
-        } else {
-            None
+        match board::Square::new(number) {
+            Some(square) => Some(Square(square)),
+            None => None,
         }
     }
 
     /// The square number, 1..=50.
     #[inline]
     pub const fn number(self) -> u8 {
-        self.0
+        self.0.number()
     }
 
     /// Every square, 1..=50 in order.
     pub fn all() -> impl Iterator<Item = Square> + Clone {
-        (Self::MIN..=Self::MAX).map(Square)
+        (Self::MIN..=Self::MAX).filter_map(Square::new)
     }
 }
 
@@ -114,6 +118,12 @@ impl TryFrom<u8> for Square {
             min: 1,
             max: 50,
         })
+    }
+}
+
+impl fmt::Debug for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
     }
 }
 
