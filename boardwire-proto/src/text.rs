@@ -57,13 +57,19 @@ pub trait TextRule {
     /// # Errors
     /// What is wrong with `text`, as the crate reports it.
     fn check(text: &str) -> Result<(), Self::Error>;
-    /// How `Debug` shows a valid text; by default as a string literal
-    /// (`"text"`).
+    /// The type's name for `Debug`: `Some("Name")` shows `Name("text")`;
+    /// `None` (the default) shows the string literal alone (`"text"`).
+    const DEBUG_NAME: Option<&'static str> = None;
+    /// How `Debug` shows a valid text; by default as [`DEBUG_NAME`](Self::DEBUG_NAME)
+    /// says.
     ///
     /// # Errors
     /// The formatter's.
     fn fmt_debug(text: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(text, f)
+        match Self::DEBUG_NAME {
+            Some(name) => f.debug_tuple(name).field(&text).finish(),
+            None => fmt::Debug::fmt(text, f),
+        }
     }
 }
 

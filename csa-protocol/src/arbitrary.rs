@@ -71,28 +71,6 @@ impl<'a> Arbitrary<'a> for Password<'static> {
 }
 
 #[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'a> Arbitrary<'a> for Side {
-    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        Ok(if bool::arbitrary(u)? {
-            Side::Black
-        } else {
-            Side::White
-        })
-    }
-}
-
-#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'a> Arbitrary<'a> for SidePreference {
-    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        Ok(*u.choose(&[
-            SidePreference::Black,
-            SidePreference::White,
-            SidePreference::Any,
-        ])?)
-    }
-}
-
-#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'a> Arbitrary<'a> for MoveTime {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         Ok(MoveTime::from_millis(
@@ -517,6 +495,18 @@ mod tests {
     use super::*;
     use crate::decode::decode;
 
+    /// `len` bytes of xorshift noise from `seed` (which moves on).
+    fn noise(seed: &mut u64, len: usize) -> Vec<u8> {
+        (0..len)
+            .map(|_| {
+                *seed ^= *seed << 13;
+                *seed ^= *seed >> 7;
+                *seed ^= *seed << 17;
+                *seed as u8
+            })
+            .collect()
+    }
+
     /// Deterministic inputs: every generated value encodes to a line that
     /// decodes back to it.
     #[test]
@@ -524,14 +514,7 @@ mod tests {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let (mut clients, mut servers) = (0, 0);
         for _ in 0..3000 {
-            let bytes: Vec<u8> = (0..256)
-                .map(|_| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    seed as u8
-                })
-                .collect();
+            let bytes = noise(&mut seed, 256);
             let mut u = Unstructured::new(&bytes);
             if let Ok(m) = ClientMessage::arbitrary(&mut u) {
                 let line = m.to_line();
@@ -553,14 +536,7 @@ mod tests {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut n = 0;
         for _ in 0..500 {
-            let bytes: Vec<u8> = (0..2048)
-                .map(|_| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    seed as u8
-                })
-                .collect();
+            let bytes = noise(&mut seed, 2048);
             let mut u = Unstructured::new(&bytes);
             if let Ok(s) = GameSummary::arbitrary(&mut u) {
                 assert_eq!(GameSummary::parse(&s.to_bytes()).as_ref(), Ok(&s), "{s:?}");

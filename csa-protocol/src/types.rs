@@ -356,28 +356,32 @@ impl TextRule for FreeText {
     const MAX_LEN: usize = 65_536;
 
     fn check(s: &str) -> Result<(), ValueError> {
-        if let Some(i) = s.bytes().position(|b| !is_text_byte(b)) {
-            return Err(ValueError::new(
-                ValueKind::Text,
-                i,
-                Problem::Invalid {
-                    byte: s.as_bytes()[i],
-                    expected: Expected::Text,
-                },
-            ));
-        }
-        if s.len() > Self::MAX_LEN {
-            return Err(ValueError::new(
-                ValueKind::Text,
-                Self::MAX_LEN,
-                Problem::TooLong {
-                    len: s.len(),
-                    max: Self::MAX_LEN,
-                },
-            ));
-        }
-        Ok(())
+        check_text(s.as_bytes(), is_text_byte, Self::MAX_LEN)
     }
+}
+
+/// The check of [`Text`] and [`MoveComment`] ([`ValueKind::Text`]): the
+/// first byte `allowed` refuses is [`Problem::Invalid`]
+/// ([`Expected::Text`]), more than `max` bytes [`Problem::TooLong`].
+fn check_text(b: &[u8], allowed: fn(u8) -> bool, max: usize) -> Result<(), ValueError> {
+    if let Some(i) = b.iter().position(|&c| !allowed(c)) {
+        return Err(ValueError::new(
+            ValueKind::Text,
+            i,
+            Problem::Invalid {
+                byte: b[i],
+                expected: Expected::Text,
+            },
+        ));
+    }
+    if b.len() > max {
+        return Err(ValueError::new(
+            ValueKind::Text,
+            max,
+            Problem::TooLong { len: b.len(), max },
+        ));
+    }
+    Ok(())
 }
 
 /// The comment of a client's move line (`+7776FU,'<comment>`, the bytes
@@ -402,26 +406,7 @@ impl<'a> MoveComment<'a> {
     /// or a comment longer than [`Self::MAX_LEN`].
     pub fn new(bytes: impl Into<Cow<'a, [u8]>>) -> Result<Self, ValueError> {
         let b = bytes.into();
-        if let Some(i) = b.iter().position(|&c| !is_comment_byte(c)) {
-            return Err(ValueError::new(
-                ValueKind::Text,
-                i,
-                Problem::Invalid {
-                    byte: b[i],
-                    expected: Expected::Text,
-                },
-            ));
-        }
-        if b.len() > Self::MAX_LEN {
-            return Err(ValueError::new(
-                ValueKind::Text,
-                Self::MAX_LEN,
-                Problem::TooLong {
-                    len: b.len(),
-                    max: Self::MAX_LEN,
-                },
-            ));
-        }
+        check_text(&b, is_comment_byte, Self::MAX_LEN)?;
         Ok(Self(b))
     }
 
@@ -476,6 +461,7 @@ impl fmt::Debug for MoveComment<'_> {
 }
 
 /// A player's side: `+` (Black, sente, moves first) or `-` (White, gote).
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Side {
     /// `+`: Black (sente).
@@ -522,6 +508,7 @@ impl From<board_core::shogi::Color> for Side {
 
 /// The side a player asks for in `%%GAME`/`%%CHALLENGE`: `+`, `-` or `*`
 /// (either; [`spec::csa`](crate::spec::csa), *Extended mode (x1)*).
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SidePreference {
     /// `+`.

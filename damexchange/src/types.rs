@@ -236,6 +236,7 @@ pub const fn parse_board_letter(letter: u8) -> Result<Option<Piece>, ()> {
 /// assert!(Name::new(" leading").is_err());
 /// assert!(Name::new("x".repeat(33)).is_err());
 /// assert_eq!(Name::MAX_LEN, 32);
+/// assert_eq!(format!("{:?}", Name::new("Scan").unwrap()), r#"Name("Scan")"#);
 /// ```
 pub type Name<'a> = CheckedText<'a, NameRule>;
 
@@ -246,13 +247,10 @@ pub struct NameRule(());
 impl TextRule for NameRule {
     type Error = ValueError;
     const MAX_LEN: usize = 32;
+    const DEBUG_NAME: Option<&'static str> = Some("Name");
 
     fn check(text: &str) -> Result<(), ValueError> {
         check_name(text.as_bytes(), Field::Name)
-    }
-
-    fn fmt_debug(text: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("Name").field(&text).finish()
     }
 }
 
@@ -337,13 +335,10 @@ pub struct ChatRule(());
 impl TextRule for ChatRule {
     type Error = ValueError;
     const MAX_LEN: usize = 126;
+    const DEBUG_NAME: Option<&'static str> = Some("ChatText");
 
     fn check(text: &str) -> Result<(), ValueError> {
         check_chat(text.as_bytes())
-    }
-
-    fn fmt_debug(text: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("ChatText").field(&text).finish()
     }
 }
 

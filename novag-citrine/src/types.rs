@@ -372,6 +372,7 @@ impl fmt::Display for MoveText {
 /// assert_eq!(Token::new("V1.09").unwrap().as_str(), "V1.09");
 /// assert!(Token::new("two words").is_err());
 /// assert_eq!(Token::MAX_LEN, 64);
+/// assert_eq!(format!("{:?}", Token::new("UCBII").unwrap()), r#"Token("UCBII")"#);
 /// ```
 pub type Token<'a> = CheckedText<'a, Printable>;
 
@@ -382,6 +383,7 @@ pub struct Printable(());
 impl TextRule for Printable {
     type Error = ValueError;
     const MAX_LEN: usize = 64;
+    const DEBUG_NAME: Option<&'static str> = Some("Token");
 
     fn check(text: &str) -> Result<(), ValueError> {
         let what = "token";
@@ -403,10 +405,6 @@ impl TextRule for Printable {
             }),
             None => Ok(()),
         }
-    }
-
-    fn fmt_debug(text: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("Token").field(&text).finish()
     }
 }
 
