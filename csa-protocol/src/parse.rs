@@ -340,7 +340,7 @@ fn digits(
     Ok(v)
 }
 /// Free text to the end of the line: UTF-8 without control bytes, at most
-/// [`Text::MAX_LEN`] bytes.
+/// `Text::MAX_LEN` bytes.
 ///
 /// # Errors
 /// [`Problem::Invalid`], [`Problem::TooLong`], [`Problem::NotUtf8`].

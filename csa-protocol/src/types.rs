@@ -396,7 +396,7 @@ fn check_text(b: &[u8], allowed: fn(u8) -> bool, max: usize) -> Result<(), Value
 pub struct MoveComment<'a>(Cow<'a, [u8]>);
 
 impl<'a> MoveComment<'a> {
-    /// Maximum length in bytes (as [`Text::MAX_LEN`], 65 536).
+    /// Maximum length in bytes (as `Text::MAX_LEN`, 65 536).
     pub const MAX_LEN: usize = Text::MAX_LEN;
 
     /// Validates `bytes`.

@@ -219,7 +219,7 @@ pub const fn parse_board_letter(letter: u8) -> Result<Option<Piece>, ()> {
 ///
 /// Valid names have 1..=32 bytes of printable ASCII (`0x20..=0x7E`), do not
 /// start with a space ([`spec::damexchange`](crate::spec::damexchange), *GAMEREQ*) and do not end with one: on the wire the
-/// name is right-padded with spaces to 32 bytes ([`Name::MAX_LEN`], the
+/// name is right-padded with spaces to 32 bytes (`Name::MAX_LEN`, the
 /// field's width), and the decoder removes that padding, so a trailing
 /// space could not survive a round trip.
 ///
