@@ -40,6 +40,7 @@
 //! | `std` | yes | the blocking driver, `std::error::Error` impls; implies `alloc` |
 //! | `alloc` | yes (via `std`) | [`Transmit`] frames longer than 128 bytes (heap); `text` |
 //! | `tokio` | no | the tokio driver `drive::tokio` |
+//! | `arbitrary` | no | `arbitrary::Arbitrary` for `text::CheckedText` (rules with a generator, `text::ArbitraryRule`); implies `alloc` |
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 

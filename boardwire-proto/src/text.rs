@@ -4,7 +4,10 @@
 //!
 //! A protocol crate names its field type as an alias,
 //! `pub type Text<'a> = CheckedText<'a, TextLine>;`, and writes only the
-//! rule: the constructor, the accessors and `Display` are these.
+//! rule: the constructor, the accessors, `Display`, `Debug`, equality,
+//! ordering and hashing are these. With the `arbitrary` feature, a rule
+//! that also implements [`ArbitraryRule`] (its generator) gives its type
+//! `arbitrary::Arbitrary`.
 //!
 //! ```
 //! use boardwire_proto::text::{CheckedText, TextRule};
@@ -43,7 +46,7 @@ use core::marker::PhantomData;
 ///
 /// Give the rule type a private field (`pub struct Rule(());`): a value of
 /// it is then the proof, only the rule's own crate can make, that a text
-/// was checked ([`CheckedText::from_checked`]).
+/// was checked ([`CheckedText::checked_by`]).
 pub trait TextRule {
     /// Why a text breaks the rule (the crate's `ValueError`).
     type Error;
@@ -54,13 +57,19 @@ pub trait TextRule {
     /// # Errors
     /// What is wrong with `text`, as the crate reports it.
     fn check(text: &str) -> Result<(), Self::Error>;
-    /// How `Debug` shows a valid text; by default as a string literal
-    /// (`"text"`).
+    /// The type's name for `Debug`: `Some("Name")` shows `Name("text")`;
+    /// `None` (the default) shows the string literal alone (`"text"`).
+    const DEBUG_NAME: Option<&'static str> = None;
+    /// How `Debug` shows a valid text; by default as [`DEBUG_NAME`](Self::DEBUG_NAME)
+    /// says.
     ///
     /// # Errors
     /// The formatter's.
     fn fmt_debug(text: &str, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(text, f)
+        match Self::DEBUG_NAME {
+            Some(name) => f.debug_tuple(name).field(&text).finish(),
+            None => fmt::Debug::fmt(text, f),
+        }
     }
 }
 
@@ -87,8 +96,9 @@ impl<'a, R: TextRule> CheckedText<'a, R> {
     }
 
     /// Text the rule's crate has already checked (its decoder): `_rule`, a
-    /// value only that crate can make, vouches for it.
-    pub fn from_checked(text: impl Into<Cow<'a, str>>, _rule: R) -> Self {
+    /// value only that crate can make, vouches for it. Not checked again.
+    #[inline]
+    pub fn checked_by(text: impl Into<Cow<'a, str>>, _rule: R) -> Self {
         Self::wrap(text.into())
     }
 
@@ -108,6 +118,11 @@ impl<'a, R: TextRule> CheckedText<'a, R> {
     /// The same value, owning its text (`'static`).
     pub fn into_owned(self) -> CheckedText<'static, R> {
         CheckedText::wrap(Cow::Owned(self.text.into_owned()))
+    }
+
+    /// The text itself, borrowed or owned as it was held.
+    pub fn into_cow(self) -> Cow<'a, str> {
+        self.text
     }
 }
 
@@ -156,5 +171,53 @@ impl<R> Ord for CheckedText<'_, R> {
 impl<R> Hash for CheckedText<'_, R> {
     fn hash<H: Hasher>(&self, state: &mut H) {
         self.text.hash(state);
+    }
+}
+
+/// A rule's generator of valid texts, for `arbitrary::Arbitrary` (feature
+/// `arbitrary`): with it, [`CheckedText<'_, R>`](CheckedText) implements
+/// `Arbitrary` once for every rule, and every value it makes passes the
+/// rule (a text the generator gets wrong is `IncorrectFormat`, never an
+/// invalid value).
+#[cfg(feature = "arbitrary")]
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
+pub trait ArbitraryRule: TextRule {
+    /// A text the rule accepts, made from `u` (see [`ascii_text`] for
+    /// the usual shape).
+    ///
+    /// # Errors
+    /// `u`'s, when it runs out or a draw fails.
+    fn arbitrary_text(
+        u: &mut arbitrary::Unstructured<'_>,
+    ) -> arbitrary::Result<alloc::string::String>;
+}
+
+/// `len` ASCII bytes, `len` drawn from `lens`, each byte drawn by
+/// `byte(u, index, len)` (the position lets a rule keep, say, spaces off
+/// the ends); a byte above `0x7F` that `byte` returns is taken as `?`.
+///
+/// # Errors
+/// `u`'s or `byte`'s.
+#[cfg(feature = "arbitrary")]
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
+pub fn ascii_text(
+    u: &mut arbitrary::Unstructured<'_>,
+    lens: core::ops::RangeInclusive<usize>,
+    mut byte: impl FnMut(&mut arbitrary::Unstructured<'_>, usize, usize) -> arbitrary::Result<u8>,
+) -> arbitrary::Result<alloc::string::String> {
+    let len = u.int_in_range(lens)?;
+    let mut text = alloc::string::String::with_capacity(len);
+    for index in 0..len {
+        let b = byte(u, index, len)?;
+        text.push(if b.is_ascii() { char::from(b) } else { '?' });
+    }
+    Ok(text)
+}
+
+#[cfg(feature = "arbitrary")]
+#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
+impl<'u, R: ArbitraryRule> arbitrary::Arbitrary<'u> for CheckedText<'_, R> {
+    fn arbitrary(u: &mut arbitrary::Unstructured<'u>) -> arbitrary::Result<Self> {
+        Self::new(R::arbitrary_text(u)?).map_err(|_| arbitrary::Error::IncorrectFormat)
     }
 }

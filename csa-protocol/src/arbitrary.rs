@@ -15,73 +15,51 @@ use crate::message::{
     WhoEntry, X1Command, X1Reply,
 };
 use crate::types::{
-    BuoyMoves, CsaMove, GameId, GameName, MoveTime, Password, Side, SidePreference, Tag, Text,
-    UserName, Word,
+    BuoyMoves, CsaMove, FreeText, FromChecked, GAME_ID, GAME_NAME, GameId, GameName, MoveTime,
+    Password, Side, SidePreference, TAG, Tag, Text, Token, USER_NAME, UserName, WORD, Word,
 };
+use boardwire_proto::text::{ArbitraryRule, ascii_text};
 
 const NAME: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_@.-";
-const TAG: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_";
+const TAG_BYTES: &[u8] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_";
 
 /// `min..=max` bytes of `alphabet`.
 fn word_of(u: &mut Unstructured<'_>, alphabet: &[u8], min: usize, max: usize) -> Result<String> {
-    let n = u.int_in_range(min..=max)?;
-    let mut s = String::with_capacity(n);
-    for _ in 0..n {
-        s.push(char::from(*u.choose(alphabet)?));
-    }
-    Ok(s)
+    ascii_text(u, min..=max, |u, _, _| u.choose(alphabet).copied())
 }
 
-/// Printable ASCII without space, minus `skip`.
+/// Printable ASCII without space, minus `skip` (made `x`).
 fn graphic(u: &mut Unstructured<'_>, min: usize, max: usize, skip: &[u8]) -> Result<String> {
-    let n = u.int_in_range(min..=max)?;
-    let mut s = String::with_capacity(n);
-    for _ in 0..n {
-        let mut b = u.int_in_range(0x21u8..=0x7e)?;
-        if skip.contains(&b) {
-            b = b'x';
-        }
-        s.push(char::from(b));
-    }
-    Ok(s)
+    ascii_text(u, min..=max, |u, _, _| {
+        let b = u.int_in_range(0x21u8..=0x7e)?;
+        Ok(if skip.contains(&b) { b'x' } else { b })
+    })
 }
 
 fn ok<T, E>(r: core::result::Result<T, E>) -> Result<T> {
     r.map_err(|_| arbitrary::Error::IncorrectFormat)
 }
 
-#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'a> Arbitrary<'a> for UserName<'static> {
-    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        ok(UserName::new(word_of(u, NAME, 1, 32)?))
+/// The token types' generator, one arm a type (short values: fuzz inputs
+/// stay small).
+impl<const K: usize> ArbitraryRule for Token<K> {
+    fn arbitrary_text(u: &mut Unstructured<'_>) -> Result<String> {
+        match K {
+            USER_NAME => word_of(u, NAME, 1, 32),
+            GAME_NAME => word_of(u, NAME, 1, 40),
+            GAME_ID => graphic(u, 1, 60, b"[]"),
+            WORD => graphic(u, 1, 20, b""),
+            TAG => word_of(u, TAG_BYTES, 1, 12),
+            _ => graphic(u, 1, 40, b""),
+        }
     }
 }
 
-#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'a> Arbitrary<'a> for GameName<'static> {
-    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        ok(GameName::new(word_of(u, NAME, 1, 40)?))
-    }
-}
-
-#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'a> Arbitrary<'a> for GameId<'static> {
-    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        ok(GameId::new(graphic(u, 1, 60, b"[]")?))
-    }
-}
-
-#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'a> Arbitrary<'a> for Word<'static> {
-    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        ok(Word::new(graphic(u, 1, 20, b"")?))
-    }
-}
-
-#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'a> Arbitrary<'a> for Tag<'static> {
-    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        ok(Tag::new(word_of(u, TAG, 1, 12)?))
+/// Any text but control characters, at most 200 characters.
+impl ArbitraryRule for FreeText {
+    fn arbitrary_text(u: &mut Unstructured<'_>) -> Result<String> {
+        let s: String = String::arbitrary(u)?;
+        Ok(s.chars().filter(|c| !c.is_control()).take(200).collect())
     }
 }
 
@@ -89,37 +67,6 @@ impl<'a> Arbitrary<'a> for Tag<'static> {
 impl<'a> Arbitrary<'a> for Password<'static> {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
         ok(Password::new(graphic(u, 1, 40, b"")?))
-    }
-}
-
-#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'a> Arbitrary<'a> for Text<'static> {
-    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        let s: String = String::arbitrary(u)?;
-        let s: String = s.chars().filter(|c| !c.is_control()).take(200).collect();
-        ok(Text::new(s))
-    }
-}
-
-#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'a> Arbitrary<'a> for Side {
-    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        Ok(if bool::arbitrary(u)? {
-            Side::Black
-        } else {
-            Side::White
-        })
-    }
-}
-
-#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'a> Arbitrary<'a> for SidePreference {
-    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        Ok(*u.choose(&[
-            SidePreference::Black,
-            SidePreference::White,
-            SidePreference::Any,
-        ])?)
     }
 }
 
@@ -389,7 +336,7 @@ impl<'a> Arbitrary<'a> for SummaryLine<'static> {
             1 => SummaryLine::End(Raw(Cow::Owned(word_of(u, BLOCK, 1, 20)?))),
             2 => {
                 // `K` first: no key may look like another line (`P1`, `LOGIN`).
-                let mut key = word_of(u, TAG, 0, 20)?;
+                let mut key = word_of(u, TAG_BYTES, 0, 20)?;
                 key.insert(0, 'K');
                 if bool::arbitrary(u)? {
                     key.push(*u.choose(&['+', '-'])?);
@@ -461,7 +408,7 @@ fn extra(u: &mut Unstructured<'_>) -> Result<Vec<(FieldKey, Text<'static>)>> {
     let n = u.int_in_range(0..=2)?;
     (0..n)
         .map(|_| {
-            let mut key = word_of(u, TAG, 0, 12)?;
+            let mut key = word_of(u, TAG_BYTES, 0, 12)?;
             key.insert(0, 'K');
             Ok((ok(FieldKey::new(&key))?, Text::arbitrary(u)?))
         })
@@ -548,6 +495,18 @@ mod tests {
     use super::*;
     use crate::decode::decode;
 
+    /// `len` bytes of xorshift noise from `seed` (which moves on).
+    fn noise(seed: &mut u64, len: usize) -> Vec<u8> {
+        (0..len)
+            .map(|_| {
+                *seed ^= *seed << 13;
+                *seed ^= *seed >> 7;
+                *seed ^= *seed << 17;
+                *seed as u8
+            })
+            .collect()
+    }
+
     /// Deterministic inputs: every generated value encodes to a line that
     /// decodes back to it.
     #[test]
@@ -555,14 +514,7 @@ mod tests {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let (mut clients, mut servers) = (0, 0);
         for _ in 0..3000 {
-            let bytes: Vec<u8> = (0..256)
-                .map(|_| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    seed as u8
-                })
-                .collect();
+            let bytes = noise(&mut seed, 256);
             let mut u = Unstructured::new(&bytes);
             if let Ok(m) = ClientMessage::arbitrary(&mut u) {
                 let line = m.to_line();
@@ -584,14 +536,7 @@ mod tests {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut n = 0;
         for _ in 0..500 {
-            let bytes: Vec<u8> = (0..2048)
-                .map(|_| {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    seed as u8
-                })
-                .collect();
+            let bytes = noise(&mut seed, 2048);
             let mut u = Unstructured::new(&bytes);
             if let Ok(s) = GameSummary::arbitrary(&mut u) {
                 assert_eq!(GameSummary::parse(&s.to_bytes()).as_ref(), Ok(&s), "{s:?}");

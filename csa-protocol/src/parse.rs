@@ -36,8 +36,8 @@ use crate::message::{
 };
 use crate::moves::{BuoyMoves, CsaMove, MOVE_LEN, move_error_offset, move_problem};
 use crate::types::{
-    Class, GameId, GameName, MoveComment, MoveTime, Password, Side, SidePreference, Tag, Text,
-    UserName, Word, check_token, is_comment_byte, is_text_byte,
+    Class, FromChecked, GameId, GameName, MoveComment, MoveTime, Password, Side, SidePreference,
+    Tag, Text, UserName, Word, check_token, is_comment_byte, is_text_byte,
 };
 
 /// Maximum length of a position line in bytes (a hand line listing all 38
@@ -340,7 +340,7 @@ fn digits(
     Ok(v)
 }
 /// Free text to the end of the line: UTF-8 without control bytes, at most
-/// [`Text::MAX_LEN`] bytes.
+/// `Text::MAX_LEN` bytes.
 ///
 /// # Errors
 /// [`Problem::Invalid`], [`Problem::TooLong`], [`Problem::NotUtf8`].

@@ -8,6 +8,8 @@
 use alloc::borrow::Cow;
 use core::fmt;
 
+pub use boardwire_proto::text::{CheckedText, TextRule};
+
 use crate::error::{Expected, Problem, ValueError, ValueKind};
 pub use crate::moves::{BuoyMoves, CsaMove, MOVE_LEN, move_side};
 
@@ -99,96 +101,96 @@ pub(crate) fn is_text_byte(b: u8) -> bool {
     !(b < 0x20 || b == 0x7f)
 }
 
-macro_rules! token_type {
-    (
-        $(#[$meta:meta])*
-        $name:ident, $what:expr, $max:expr, $class:expr
-    ) => {
-        $(#[$meta])*
-        #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub struct $name<'a>(Cow<'a, str>);
+/// The token types' rules, one row each: the [`ValueKind`] an error names,
+/// the longest length in bytes and the byte class. [`Token<K>`](Token) is
+/// row `K`.
+const TOKENS: [(ValueKind, usize, Class); 6] = [
+    (ValueKind::UserName, 32, Class::Name),
+    (ValueKind::GameId, 256, Class::GameId),
+    (ValueKind::GameName, 128, Class::Name),
+    (ValueKind::Word, 256, Class::Graphic),
+    (ValueKind::Tag, 32, Class::Tag),
+    (ValueKind::Password, 256, Class::Graphic),
+];
+pub(crate) const USER_NAME: usize = 0;
+pub(crate) const GAME_ID: usize = 1;
+pub(crate) const GAME_NAME: usize = 2;
+pub(crate) const WORD: usize = 3;
+pub(crate) const TAG: usize = 4;
+pub(crate) const PASSWORD: usize = 5;
 
-        impl<'a> $name<'a> {
-            /// Maximum length in bytes.
-            pub const MAX_LEN: usize = $max;
+/// The rule of the token types ([`UserName`], [`GameId`], [`GameName`],
+/// [`Word`], [`Tag`], and the text of a [`Password`]): 1..=`MAX_LEN`
+/// bytes of one byte class, each type's documented; `K` is the type's row
+/// in the crate's table of token rules. `new` returns a [`ValueError`]
+/// naming the first byte outside the class ([`Problem::Invalid`]), an
+/// empty value ([`Problem::Empty`]) or one longer than `MAX_LEN`
+/// ([`Problem::TooLong`]).
+#[derive(Debug)]
+pub struct Token<const K: usize>(());
 
-            /// Validates `s` (see the type's documentation for the rule).
-            ///
-            /// # Errors
-            /// [`ValueError`] naming the first offending byte, an empty value,
-            /// or a value longer than [`Self::MAX_LEN`].
-            pub fn new(s: impl Into<Cow<'a, str>>) -> Result<Self, ValueError> {
-                let s = s.into();
-                check_token(s.as_bytes(), $max, $class).map_err(|(offset, problem)| {
-                    ValueError::new($what, offset, problem)
-                })?;
-                Ok(Self(s))
-            }
+impl<const K: usize> TextRule for Token<K> {
+    type Error = ValueError;
+    const MAX_LEN: usize = TOKENS[K].1;
 
-            /// Wraps already-validated text (decoder use only).
-            pub(crate) fn from_checked(s: &'a str) -> Self {
-                Self(Cow::Borrowed(s))
-            }
-
-            /// The text.
-            pub fn as_str(&self) -> &str {
-                &self.0
-            }
-
-            /// The same value with owned text.
-            pub fn into_owned(self) -> $name<'static> {
-                $name(Cow::Owned(self.0.into_owned()))
-            }
-        }
-
-        impl fmt::Display for $name<'_> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(&self.0)
-            }
-        }
-
-        impl fmt::Debug for $name<'_> {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                fmt::Debug::fmt(&*self.0, f)
-            }
-        }
-    };
+    #[inline]
+    fn check(text: &str) -> Result<(), ValueError> {
+        let (kind, max, class) = TOKENS[K];
+        check_token(text.as_bytes(), max, class)
+            .map_err(|(offset, problem)| ValueError::new(kind, offset, problem))
+    }
 }
 
-token_type!(
-    /// A login name: 1..=32 bytes of `[0-9A-Za-z_@.-]` ([`spec::csa`](crate::spec::csa), *Plain CSA
-    /// mode*; the 1.1 spec allows `[0-9A-Za-z_-]`, shogi-server adds `@.`).
-    UserName, ValueKind::UserName, 32, Class::Name
-);
+/// Wraps text the crate's parsers have already checked (decoder use
+/// only): the rules' proofs are made here.
+pub(crate) trait FromChecked<'a> {
+    /// `text`, not checked again.
+    fn from_checked(text: &'a str) -> Self;
+}
 
-token_type!(
-    /// A game id as in `START:<id>`, `AGREE <id>`, `%%SHOW <id>`: 1..=256
-    /// printable ASCII bytes without space, e.g.
-    /// `testevent+testgame-300-0+alice+bob+20261129145635`; `[` and `]` are
-    /// excluded (they delimit the id in `##[MONITOR][<id>]`).
-    GameId, ValueKind::GameId, 256, Class::GameId
-);
+impl<'a, const K: usize> FromChecked<'a> for CheckedText<'a, Token<K>> {
+    #[inline]
+    fn from_checked(text: &'a str) -> Self {
+        CheckedText::checked_by(text, Token(()))
+    }
+}
 
-token_type!(
-    /// A game name as in `%%GAME <name> +` or the CSA-mode password:
-    /// 1..=128 bytes of `[0-9A-Za-z_@.-]`, conventionally
-    /// `<name>-<total_sec>-<byoyomi_sec>` with an optional `F` suffix
-    /// (Fischer increment), e.g. `floodgate-300-10F`
-    /// ([`spec::csa`](crate::spec::csa), *Extended mode (x1)*). See [`GameName::time_control`].
-    GameName, ValueKind::GameName, 128, Class::Name
-);
+impl<'a> FromChecked<'a> for Text<'a> {
+    #[inline]
+    fn from_checked(text: &'a str) -> Self {
+        CheckedText::checked_by(text, FreeText(()))
+    }
+}
 
-token_type!(
-    /// A word of a reply: 1..=256 printable ASCII bytes without space (e.g.
-    /// the fields of a `##[WHO]` entry).
-    Word, ValueKind::Word, 256, Class::Graphic
-);
+/// A login name: 1..=32 bytes of `[0-9A-Za-z_@.-]` ([`spec::csa`](crate::spec::csa), *Plain CSA
+/// mode*; the 1.1 spec allows `[0-9A-Za-z_-]`, shogi-server adds `@.`).
+/// `new`, `as_str`, `into_owned`, `MAX_LEN` (32) and `Display` are the
+/// family's [`CheckedText`]; `Debug` shows the text as a string literal.
+pub type UserName<'a> = CheckedText<'a, Token<USER_NAME>>;
 
-token_type!(
-    /// An x1 reply tag, the `WHO` of `##[WHO]`: 1..=32 bytes of
-    /// `[0-9A-Za-z_]`.
-    Tag, ValueKind::Tag, 32, Class::Tag
-);
+/// A game id as in `START:<id>`, `AGREE <id>`, `%%SHOW <id>`: 1..=256
+/// printable ASCII bytes without space, e.g.
+/// `testevent+testgame-300-0+alice+bob+20261129145635`; `[` and `]` are
+/// excluded (they delimit the id in `##[MONITOR][<id>]`). A
+/// [`CheckedText`], as [`UserName`].
+pub type GameId<'a> = CheckedText<'a, Token<GAME_ID>>;
+
+/// A game name as in `%%GAME <name> +` or the CSA-mode password:
+/// 1..=128 bytes of `[0-9A-Za-z_@.-]`, conventionally
+/// `<name>-<total_sec>-<byoyomi_sec>` with an optional `F` suffix
+/// (Fischer increment), e.g. `floodgate-300-10F`
+/// ([`spec::csa`](crate::spec::csa), *Extended mode (x1)*). A
+/// [`CheckedText`], as [`UserName`]; [`GameNameExt`] reads the time
+/// control.
+pub type GameName<'a> = CheckedText<'a, Token<GAME_NAME>>;
+
+/// A word of a reply: 1..=256 printable ASCII bytes without space (e.g.
+/// the fields of a `##[WHO]` entry). A [`CheckedText`], as [`UserName`].
+pub type Word<'a> = CheckedText<'a, Token<WORD>>;
+
+/// An x1 reply tag, the `WHO` of `##[WHO]`: 1..=32 bytes of
+/// `[0-9A-Za-z_]`. A [`CheckedText`], as [`UserName`].
+pub type Tag<'a> = CheckedText<'a, Token<TAG>>;
 
 /// Bytes allowed in an x1 reply tag.
 pub(crate) fn is_tag_byte(b: u8) -> bool {
@@ -230,18 +232,19 @@ pub fn is_floodgate_game(name: &str) -> bool {
     )
 }
 
-impl GameName<'_> {
+/// What a [`GameName`] says of its game. A trait because `GameName` is the
+/// family's [`CheckedText`] (a type of another crate takes no inherent
+/// methods here): `use csa_protocol::types::GameNameExt` to call them.
+pub trait GameNameExt {
     /// Whether this is a Floodgate game ([`is_floodgate_game`]): the
     /// server assigns the sides.
-    pub fn is_floodgate(&self) -> bool {
-        is_floodgate_game(self.as_str())
-    }
+    fn is_floodgate(&self) -> bool;
 
     /// Splits `<base>-<total>-<byoyomi>[F]`; `None` when the name has no such
     /// suffix (shogi-server then refuses the game).
     ///
     /// ```
-    /// use csa_protocol::types::{GameName, GameNameTime};
+    /// use csa_protocol::types::{GameName, GameNameExt, GameNameTime};
     /// let g = GameName::new("floodgate-300-10F").unwrap();
     /// assert_eq!(
     ///     g.time_control(),
@@ -249,7 +252,15 @@ impl GameName<'_> {
     /// );
     /// assert_eq!(GameName::new("badname").unwrap().time_control(), None);
     /// ```
-    pub fn time_control(&self) -> Option<(&str, GameNameTime)> {
+    fn time_control(&self) -> Option<(&str, GameNameTime)>;
+}
+
+impl GameNameExt for GameName<'_> {
+    fn is_floodgate(&self) -> bool {
+        is_floodgate_game(self.as_str())
+    }
+
+    fn time_control(&self) -> Option<(&str, GameNameTime)> {
         let s = self.as_str();
         let (rest, fischer) = match s.strip_suffix('F') {
             Some(r) => (r, true),
@@ -277,11 +288,13 @@ impl GameName<'_> {
     }
 }
 
-/// A password, never shown by `Debug`.
+/// A password, never shown by `Debug` and without `Display`.
 ///
 /// 1..=256 printable ASCII bytes without space. The 1.1 spec says at most 32,
 /// but Floodgate passwords `<gamename>,<secret>` are often longer; we accept
-/// up to 256 (deliberately lenient, documented).
+/// up to 256 (deliberately lenient, documented). Its text is a
+/// [`CheckedText`] kept private: [`expose`](Self::expose) is the one way to
+/// it.
 ///
 /// ```
 /// use csa_protocol::types::Password;
@@ -290,36 +303,33 @@ impl GameName<'_> {
 /// assert_eq!(p.expose(), "s3cret");
 /// ```
 #[derive(Clone, PartialEq, Eq)]
-pub struct Password<'a>(Cow<'a, str>);
+pub struct Password<'a>(CheckedText<'a, Token<PASSWORD>>);
 
 impl<'a> Password<'a> {
-    /// Maximum length in bytes.
-    pub const MAX_LEN: usize = 256;
+    /// Maximum length in bytes (256).
+    pub const MAX_LEN: usize = TOKENS[PASSWORD].1;
 
     /// Validates `s`.
     ///
     /// # Errors
-    /// [`ValueError`] for an empty password, a space or control byte, or one
-    /// longer than [`Self::MAX_LEN`].
+    /// [`ValueError`] ([`ValueKind::Password`]) for an empty password, a
+    /// space or control byte, or one longer than [`Self::MAX_LEN`].
     pub fn new(s: impl Into<Cow<'a, str>>) -> Result<Self, ValueError> {
-        let s = s.into();
-        check_token(s.as_bytes(), Self::MAX_LEN, Class::Graphic)
-            .map_err(|(offset, problem)| ValueError::new(ValueKind::Password, offset, problem))?;
-        Ok(Self(s))
+        CheckedText::new(s).map(Password)
     }
 
     pub(crate) fn from_checked(s: &'a str) -> Self {
-        Self(Cow::Borrowed(s))
+        Password(CheckedText::from_checked(s))
     }
 
     /// The secret text. Named so that every use is visible in review.
     pub fn expose(&self) -> &str {
-        &self.0
+        self.0.as_str()
     }
 
     /// The same value with owned text.
     pub fn into_owned(self) -> Password<'static> {
-        Password(Cow::Owned(self.0.into_owned()))
+        Password(self.0.into_owned())
     }
 }
 
@@ -330,69 +340,48 @@ impl fmt::Debug for Password<'_> {
 }
 
 /// Free text (chat, error and information replies): valid UTF-8 with no ASCII
-/// control characters (no CR, LF, TAB), at most 65 536 bytes. May be empty.
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Text<'a>(Cow<'a, str>);
+/// control characters (no CR, LF, TAB, DEL), at most 65 536 bytes. May be
+/// empty. A [`CheckedText`]: `new` returns a [`ValueError`]
+/// ([`ValueKind::Text`]) naming the first control byte
+/// ([`Problem::Invalid`]), or a text longer than `MAX_LEN`
+/// ([`Problem::TooLong`]); `Debug` shows it as a string literal.
+pub type Text<'a> = CheckedText<'a, FreeText>;
 
-impl<'a> Text<'a> {
-    /// Maximum length in bytes.
-    pub const MAX_LEN: usize = 65_536;
+/// The rule of [`Text`].
+#[derive(Debug)]
+pub struct FreeText(());
 
-    /// Validates `s`.
-    ///
-    /// # Errors
-    /// [`ValueError`] naming the first control byte, or a text longer than
-    /// [`Self::MAX_LEN`].
-    pub fn new(s: impl Into<Cow<'a, str>>) -> Result<Self, ValueError> {
-        let s = s.into();
-        if let Some(i) = s.bytes().position(|b| !is_text_byte(b)) {
-            return Err(ValueError::new(
-                ValueKind::Text,
-                i,
-                Problem::Invalid {
-                    byte: s.as_bytes()[i],
-                    expected: Expected::Text,
-                },
-            ));
-        }
-        if s.len() > Self::MAX_LEN {
-            return Err(ValueError::new(
-                ValueKind::Text,
-                Self::MAX_LEN,
-                Problem::TooLong {
-                    len: s.len(),
-                    max: Self::MAX_LEN,
-                },
-            ));
-        }
-        Ok(Self(s))
-    }
+impl TextRule for FreeText {
+    type Error = ValueError;
+    const MAX_LEN: usize = 65_536;
 
-    pub(crate) fn from_checked(s: &'a str) -> Self {
-        Self(Cow::Borrowed(s))
-    }
-
-    /// The text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-
-    /// The same value with owned text.
-    pub fn into_owned(self) -> Text<'static> {
-        Text(Cow::Owned(self.0.into_owned()))
+    fn check(s: &str) -> Result<(), ValueError> {
+        check_text(s.as_bytes(), is_text_byte, Self::MAX_LEN)
     }
 }
 
-impl fmt::Display for Text<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+/// The check of [`Text`] and [`MoveComment`] ([`ValueKind::Text`]): the
+/// first byte `allowed` refuses is [`Problem::Invalid`]
+/// ([`Expected::Text`]), more than `max` bytes [`Problem::TooLong`].
+fn check_text(b: &[u8], allowed: fn(u8) -> bool, max: usize) -> Result<(), ValueError> {
+    if let Some(i) = b.iter().position(|&c| !allowed(c)) {
+        return Err(ValueError::new(
+            ValueKind::Text,
+            i,
+            Problem::Invalid {
+                byte: b[i],
+                expected: Expected::Text,
+            },
+        ));
     }
-}
-
-impl fmt::Debug for Text<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&*self.0, f)
+    if b.len() > max {
+        return Err(ValueError::new(
+            ValueKind::Text,
+            max,
+            Problem::TooLong { len: b.len(), max },
+        ));
     }
+    Ok(())
 }
 
 /// The comment of a client's move line (`+7776FU,'<comment>`, the bytes
@@ -407,7 +396,7 @@ impl fmt::Debug for Text<'_> {
 pub struct MoveComment<'a>(Cow<'a, [u8]>);
 
 impl<'a> MoveComment<'a> {
-    /// Maximum length in bytes (as [`Text::MAX_LEN`]).
+    /// Maximum length in bytes (as `Text::MAX_LEN`, 65 536).
     pub const MAX_LEN: usize = Text::MAX_LEN;
 
     /// Validates `bytes`.
@@ -417,26 +406,7 @@ impl<'a> MoveComment<'a> {
     /// or a comment longer than [`Self::MAX_LEN`].
     pub fn new(bytes: impl Into<Cow<'a, [u8]>>) -> Result<Self, ValueError> {
         let b = bytes.into();
-        if let Some(i) = b.iter().position(|&c| !is_comment_byte(c)) {
-            return Err(ValueError::new(
-                ValueKind::Text,
-                i,
-                Problem::Invalid {
-                    byte: b[i],
-                    expected: Expected::Text,
-                },
-            ));
-        }
-        if b.len() > Self::MAX_LEN {
-            return Err(ValueError::new(
-                ValueKind::Text,
-                Self::MAX_LEN,
-                Problem::TooLong {
-                    len: b.len(),
-                    max: Self::MAX_LEN,
-                },
-            ));
-        }
+        check_text(&b, is_comment_byte, Self::MAX_LEN)?;
         Ok(Self(b))
     }
 
@@ -469,7 +439,7 @@ pub(crate) fn is_comment_byte(b: u8) -> bool {
 /// Every [`Text`] is a valid comment.
 impl<'a> From<Text<'a>> for MoveComment<'a> {
     fn from(t: Text<'a>) -> Self {
-        MoveComment(match t.0 {
+        MoveComment(match t.into_cow() {
             Cow::Borrowed(s) => Cow::Borrowed(s.as_bytes()),
             Cow::Owned(s) => Cow::Owned(s.into_bytes()),
         })
@@ -491,6 +461,7 @@ impl fmt::Debug for MoveComment<'_> {
 }
 
 /// A player's side: `+` (Black, sente, moves first) or `-` (White, gote).
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Side {
     /// `+`: Black (sente).
@@ -537,6 +508,7 @@ impl From<board_core::shogi::Color> for Side {
 
 /// The side a player asks for in `%%GAME`/`%%CHALLENGE`: `+`, `-` or `*`
 /// (either; [`spec::csa`](crate::spec::csa), *Extended mode (x1)*).
+#[cfg_attr(feature = "arbitrary", derive(arbitrary::Arbitrary))]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SidePreference {
     /// `+`.

@@ -7,7 +7,8 @@ use alloc::string::String;
 use arbitrary::{Arbitrary, Result, Unstructured};
 
 use crate::message::{BackReq, Captures, GameReq, MAX_MESSAGE_LEN, Move, Unrecognised};
-use crate::types::{ChatText, Color, Name, Square};
+use crate::types::{ChatRule, ChatText, Color, Name, NameRule, Square};
+use boardwire_proto::text::{ArbitraryRule, ascii_text};
 
 #[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
 impl<'u> Arbitrary<'u> for Square {
@@ -16,29 +17,20 @@ impl<'u> Arbitrary<'u> for Square {
     }
 }
 
-#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'u> Arbitrary<'u> for Name<'_> {
-    fn arbitrary(u: &mut Unstructured<'u>) -> Result<Self> {
-        let len = u.int_in_range(1..=Name::WIRE_LEN)?;
-        let mut s = String::with_capacity(len);
-        for k in 0..len {
-            // No space at either end.
+/// 1..=32 printable bytes, no space at either end.
+impl ArbitraryRule for NameRule {
+    fn arbitrary_text(u: &mut Unstructured<'_>) -> Result<String> {
+        ascii_text(u, 1..=Name::MAX_LEN, |u, k, len| {
             let lo = if k == 0 || k == len - 1 { 0x21 } else { 0x20 };
-            s.push(char::from(u.int_in_range(lo..=0x7eu8)?));
-        }
-        Ok(Name(Cow::Owned(s)))
+            u.int_in_range(lo..=0x7e)
+        })
     }
 }
 
-#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'u> Arbitrary<'u> for ChatText<'_> {
-    fn arbitrary(u: &mut Unstructured<'u>) -> Result<Self> {
-        let len = u.int_in_range(1..=ChatText::MAX_LEN)?;
-        let mut s = String::with_capacity(len);
-        for _ in 0..len {
-            s.push(char::from(u.int_in_range(1..=0x7fu8)?));
-        }
-        Ok(ChatText(Cow::Owned(s)))
+/// 1..=126 bytes in 1..=127.
+impl ArbitraryRule for ChatRule {
+    fn arbitrary_text(u: &mut Unstructured<'_>) -> Result<String> {
+        ascii_text(u, 1..=ChatText::MAX_LEN, |u, _, _| u.int_in_range(1..=0x7f))
     }
 }
 

@@ -11,7 +11,7 @@ use nom::Parser;
 use crate::error::{DecodeError, Expected, Field, MessageKind, Problem};
 use crate::message::{Captures, Chat, GameAcc, GameReq, MAX_MESSAGE_LEN, Message, Move};
 use crate::parse::{self, GameReqParts, ParseError};
-use crate::types::{ChatText, Name, Square};
+use crate::types::{ChatText, FromChecked, Name, Square};
 
 /// Runtime leniency for what real peers send ([`spec::damexchange`](crate::spec::damexchange),
 /// *How real implementations differ (interoperability)*). The default,

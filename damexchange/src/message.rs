@@ -564,7 +564,7 @@ impl<'a> GameReq<'a> {
 fn encode_name(out: &mut Encoded, name: &Name<'_>) {
     let bytes = name.as_str().as_bytes();
     out.extend(bytes);
-    for _ in bytes.len()..Name::WIRE_LEN {
+    for _ in bytes.len()..Name::MAX_LEN {
         out.push(b' ');
     }
 }

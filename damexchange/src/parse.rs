@@ -31,7 +31,7 @@ use crate::message::{
     AcceptanceCode, BackAcc, BackAccCode, BackReq, Captures, Chat, GameAcc, GameEnd, GameEndReason,
     GameReq, MAX_MESSAGE_LEN, Message, Move, Setup, StartPosition, StopCode, Unrecognised,
 };
-use crate::types::{ChatText, Color, Name, Piece, Square, parse_board_letter};
+use crate::types::{ChatText, Color, FromChecked, Name, Piece, Square, parse_board_letter};
 
 /// A parse failure: the field, what is wrong, and `remaining`, the length
 /// of the input left at the fault (the offset in a frame of `n` bytes is
@@ -336,7 +336,7 @@ pub fn version(i: &[u8]) -> PResult<'_, u8> {
 /// GAMEREQ initiator name (offset 3, 32 bytes, padding removed).
 #[inline]
 pub fn initiator_name(i: &[u8]) -> PResult<'_, Name<'_>> {
-    name_field(Field::InitiatorName, Name::WIRE_LEN).parse(i)
+    name_field(Field::InitiatorName, Name::MAX_LEN).parse(i)
 }
 
 /// GAMEREQ follower's colour (offset 35, `W`/`Z`).
@@ -524,7 +524,7 @@ pub(crate) fn game_req_parts<'a>(
                 _ => false,
             };
         let name_len = if strict_layout {
-            Name::WIRE_LEN
+            Name::MAX_LEN
         } else {
             // Short name: read the layout from the end. Everything from the
             // follower's colour on is 8 bytes (`A`) or 59 bytes (`B`); a
@@ -534,7 +534,7 @@ pub(crate) fn game_req_parts<'a>(
             // the strict layout (and its error).
             match msg_len.saturating_sub(3).saturating_sub(tail) {
                 n @ 1..=32 => n,
-                _ => Name::WIRE_LEN,
+                _ => Name::MAX_LEN,
             }
         };
         let (i, version) = version(body)?;
@@ -562,7 +562,7 @@ pub(crate) fn game_req_parts<'a>(
 /// GAMEACC follower name (offset 1, 32 bytes, padding removed).
 #[inline]
 pub fn follower_name(i: &[u8]) -> PResult<'_, Name<'_>> {
-    name_field(Field::FollowerName, Name::WIRE_LEN).parse(i)
+    name_field(Field::FollowerName, Name::MAX_LEN).parse(i)
 }
 
 /// GAMEACC acceptance code (offset 33, `0`..=`3`).
@@ -601,7 +601,7 @@ pub(crate) fn game_acc_parts<'a>(
         let name_len = if body.len() < GameAcc::LEN - 1 && l.short_names && body.len() >= 2 {
             body.len() - 1
         } else {
-            Name::WIRE_LEN
+            Name::MAX_LEN
         };
         (name_bytes(Field::FollowerName, name_len), acceptance_code).parse(body)
     }

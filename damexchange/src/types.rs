@@ -4,8 +4,11 @@
 //! the rules of draughts (that is `board-core`'s job, used by the sessions).
 //! Every value that exists is valid on the wire, so encoding never fails.
 
-use alloc::borrow::Cow;
 use core::fmt;
+
+use board_core::draughts as board;
+
+pub use boardwire_proto::text::{CheckedText, TextRule};
 
 use crate::error::{Field, ValueError};
 
@@ -65,16 +68,19 @@ impl fmt::Display for Color {
 ///
 /// Square 1 is at the top left seen from White (Black's side); Black's men
 /// start on 1..=20 and White's on 31..=50. On the wire a square is two
-/// decimal digits, `01`..=`50`.
+/// decimal digits, `01`..=`50`. It is board-core's draughts square
+/// ([`board_core::draughts::Square`], whose range rule it uses) with the
+/// wire's API; `Debug` shows `Square(32)`, `Display` the number.
 ///
 /// ```
 /// use damexchange::wire::Square;
 /// assert_eq!(Square::new(32).map(Square::number), Some(32));
 /// assert!(Square::new(0).is_none());
 /// assert!(Square::new(51).is_none());
+/// assert_eq!(format!("{:?}", Square::new(32).unwrap()), "Square(32)");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Square(u8);
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(board::Square);
 
 impl Square {
     /// The lowest square number, 1.
@@ -85,22 +91,21 @@ impl Square {
     /// The square numbered `number`, or `None` outside 1..=50.
     #[inline]
     pub const fn new(number: u8) -> Option<Square> {
-        if number >= Self::MIN && number <= Self::MAX {
-            Some(Square(number))
-        } else {
-            None
+        match board::Square::new(number) {
+            Some(square) => Some(Square(square)),
+            None => None,
         }
     }
 
     /// The square number, 1..=50.
     #[inline]
     pub const fn number(self) -> u8 {
-        self.0
+        self.0.number()
     }
 
     /// Every square, 1..=50 in order.
     pub fn all() -> impl Iterator<Item = Square> + Clone {
-        (Self::MIN..=Self::MAX).map(Square)
+        (Self::MIN..=Self::MAX).filter_map(Square::new)
     }
 }
 
@@ -113,6 +118,12 @@ impl TryFrom<u8> for Square {
             min: 1,
             max: 50,
         })
+    }
+}
+
+impl fmt::Debug for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
     }
 }
 
@@ -208,67 +219,77 @@ pub const fn parse_board_letter(letter: u8) -> Result<Option<Piece>, ()> {
 ///
 /// Valid names have 1..=32 bytes of printable ASCII (`0x20..=0x7E`), do not
 /// start with a space ([`spec::damexchange`](crate::spec::damexchange), *GAMEREQ*) and do not end with one: on the wire the
-/// name is right-padded with spaces to 32 bytes, and the decoder removes that
-/// padding, so a trailing space could not survive a round trip.
+/// name is right-padded with spaces to 32 bytes (`Name::MAX_LEN`, the
+/// field's width), and the decoder removes that padding, so a trailing
+/// space could not survive a round trip.
+///
+/// `new` returns [`ValueError::Length`] for an empty or over-long name,
+/// [`ValueError::InvalidByte`] for a byte outside `0x20..=0x7E`,
+/// [`ValueError::EdgeSpace`] for a leading or trailing space; `new`,
+/// `as_str` (the name without padding), `into_owned`, `MAX_LEN` and
+/// `Display` are the family's [`CheckedText`]; `Debug` shows
+/// `Name("Scan 3.1")`.
 ///
 /// ```
 /// use damexchange::Name;
 /// assert_eq!(Name::new("Scan 3.1").unwrap().as_str(), "Scan 3.1");
 /// assert!(Name::new(" leading").is_err());
 /// assert!(Name::new("x".repeat(33)).is_err());
+/// assert_eq!(Name::MAX_LEN, 32);
+/// assert_eq!(format!("{:?}", Name::new("Scan").unwrap()), r#"Name("Scan")"#);
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Name<'a>(pub(crate) Cow<'a, str>);
+pub type Name<'a> = CheckedText<'a, NameRule>;
 
-impl<'a> Name<'a> {
-    /// Width of the name field on the wire, in bytes.
-    pub const WIRE_LEN: usize = 32;
+/// The rule of [`Name`].
+#[derive(Debug)]
+pub struct NameRule(());
 
-    /// Validates a name (see the type's docs for the rules).
-    ///
-    /// # Errors
-    /// [`ValueError::Length`] for an empty or over-long name,
-    /// [`ValueError::InvalidByte`] for a byte outside `0x20..=0x7E`,
-    /// [`ValueError::EdgeSpace`] for a leading or trailing space.
-    pub fn new(name: impl Into<Cow<'a, str>>) -> Result<Name<'a>, ValueError> {
-        let name = name.into();
-        check_name(name.as_bytes(), Field::Name)?;
-        Ok(Name(name))
-    }
+impl TextRule for NameRule {
+    type Error = ValueError;
+    const MAX_LEN: usize = 32;
+    const DEBUG_NAME: Option<&'static str> = Some("Name");
 
-    /// Builds a name from bytes already checked by [`check_name`].
-    pub(crate) fn from_checked(bytes: &'a [u8]) -> Name<'a> {
-        // check_name only lets ASCII through, so this cannot fail; the
-        // fallback keeps the decoder panic-free regardless.
-        Name(Cow::Borrowed(core::str::from_utf8(bytes).unwrap_or("?")))
-    }
-
-    /// The name without padding.
-    #[inline]
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-
-    /// The same name, owning its text (`'static`).
-    pub fn into_owned(self) -> Name<'static> {
-        Name(Cow::Owned(self.0.into_owned()))
+    fn check(text: &str) -> Result<(), ValueError> {
+        check_name(text.as_bytes(), Field::Name)
     }
 }
 
-impl fmt::Display for Name<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+/// Wraps bytes the crate's parsers have already checked (decoder use
+/// only); the rules' proofs are made here.
+pub(crate) trait FromChecked<'a> {
+    /// `bytes` (ASCII), not checked again.
+    fn from_checked(bytes: &'a [u8]) -> Self;
+}
+
+impl<'a> FromChecked<'a> for Name<'a> {
+    #[inline]
+    fn from_checked(bytes: &'a [u8]) -> Self {
+        CheckedText::checked_by(ascii(bytes), NameRule(()))
     }
+}
+
+impl<'a> FromChecked<'a> for ChatText<'a> {
+    #[inline]
+    fn from_checked(bytes: &'a [u8]) -> Self {
+        CheckedText::checked_by(ascii(bytes), ChatRule(()))
+    }
+}
+
+/// Checked bytes as text: the checks only let ASCII through, so this cannot
+/// fail; the fallback keeps the decoder panic-free regardless.
+#[inline]
+fn ascii(bytes: &[u8]) -> &str {
+    core::str::from_utf8(bytes).unwrap_or("?")
 }
 
 /// Checks the name rules on raw bytes; errors carry indexes into `bytes`.
 pub(crate) fn check_name(bytes: &[u8], field: Field) -> Result<(), ValueError> {
-    if bytes.is_empty() || bytes.len() > Name::WIRE_LEN {
+    if bytes.is_empty() || bytes.len() > Name::MAX_LEN {
         return Err(ValueError::Length {
             field,
             len: bytes.len(),
             min: 1,
-            max: Name::WIRE_LEN,
+            max: Name::MAX_LEN,
         });
     }
     if let Some(index) = bytes.iter().position(|b| !(0x20..=0x7e).contains(b)) {
@@ -294,49 +315,30 @@ pub(crate) fn check_name(bytes: &[u8], field: Field) -> Result<(), ValueError> {
 /// without NUL; control characters are allowed, the spec restricts nothing
 /// else).
 ///
+/// `new` returns [`ValueError::Length`] outside 1..=126 bytes,
+/// [`ValueError::InvalidByte`] for NUL or a byte above 127; the rest is the
+/// family's [`CheckedText`], as for [`Name`] (`Debug`: `ChatText("...")`).
+///
 /// ```
 /// use damexchange::ChatText;
 /// assert!(ChatText::new("What do you think about move 35?").is_ok());
 /// assert!(ChatText::new("").is_err());
 /// assert!(ChatText::new("caf\u{e9}").is_err());
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ChatText<'a>(pub(crate) Cow<'a, str>);
+pub type ChatText<'a> = CheckedText<'a, ChatRule>;
 
-impl<'a> ChatText<'a> {
-    /// Longest chat text, in bytes (127 minus the header byte).
-    pub const MAX_LEN: usize = 126;
+/// The rule of [`ChatText`]; its `MAX_LEN`, 126, is 127 minus the header
+/// byte.
+#[derive(Debug)]
+pub struct ChatRule(());
 
-    /// Validates chat text.
-    ///
-    /// # Errors
-    /// [`ValueError::Length`] outside 1..=126 bytes, [`ValueError::InvalidByte`]
-    /// for NUL or a byte above 127.
-    pub fn new(text: impl Into<Cow<'a, str>>) -> Result<ChatText<'a>, ValueError> {
-        let text = text.into();
-        check_chat(text.as_bytes())?;
-        Ok(ChatText(text))
-    }
+impl TextRule for ChatRule {
+    type Error = ValueError;
+    const MAX_LEN: usize = 126;
+    const DEBUG_NAME: Option<&'static str> = Some("ChatText");
 
-    pub(crate) fn from_checked(bytes: &'a [u8]) -> ChatText<'a> {
-        ChatText(Cow::Borrowed(core::str::from_utf8(bytes).unwrap_or("?")))
-    }
-
-    /// The text.
-    #[inline]
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-
-    /// The same text, owning it (`'static`).
-    pub fn into_owned(self) -> ChatText<'static> {
-        ChatText(Cow::Owned(self.0.into_owned()))
-    }
-}
-
-impl fmt::Display for ChatText<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+    fn check(text: &str) -> Result<(), ValueError> {
+        check_chat(text.as_bytes())
     }
 }
 

@@ -11,9 +11,10 @@ use arbitrary::{Arbitrary, Result, Unstructured};
 use crate::decode::{Leniency, decode, decode_with};
 use crate::message::{Command, DiagramRow, HostMove, LevelTarget, MoveLine, RawLine, Reply};
 use crate::types::{
-    ClockTime, Level, LevelKind, MoveNumber, MoveText, NormalMove, Promotion, Token,
+    ClockTime, Level, LevelKind, MoveNumber, MoveText, NormalMove, Printable, Promotion, Token,
 };
 use crate::vocab::{CastlingSide, Color, Piece, PieceKind, Square};
+use boardwire_proto::text::{ArbitraryRule, ascii_text};
 
 fn square(u: &mut Unstructured<'_>) -> Result<Square> {
     Ok(Square::new(u32::from(u.int_in_range(0u8..=63)?)).expect("in range"))
@@ -87,17 +88,10 @@ impl<'a> Arbitrary<'a> for MoveText {
     }
 }
 
-#[cfg_attr(docsrs, doc(cfg(feature = "arbitrary")))]
-impl<'a> Arbitrary<'a> for Token<'a> {
-    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        let len = u.int_in_range(1..=Token::MAX_LEN)?;
-        let mut s = String::with_capacity(len);
-        for _ in 0..len {
-            s.push(char::from(u.int_in_range(0x21u8..=0x7e)?));
-        }
-        Ok(Token::new("token", &s)
-            .expect("printable, 1..=64 bytes")
-            .into_owned())
+/// 1..=64 printable bytes, no space.
+impl ArbitraryRule for Printable {
+    fn arbitrary_text(u: &mut Unstructured<'_>) -> Result<String> {
+        ascii_text(u, 1..=Token::MAX_LEN, |u, _, _| u.int_in_range(0x21..=0x7e))
     }
 }
 

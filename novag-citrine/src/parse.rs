@@ -541,11 +541,11 @@ pub fn level(i: &[u8]) -> ParseResult<'_, Level> {
 /// A token: 1..=64 printable ASCII bytes (`UCBII`, `V1.09`).
 #[inline]
 pub fn token(i: &[u8]) -> ParseResult<'_, Token<'_>> {
-    token_of(Field::Identity, "identity", i)
+    token_of(Field::Identity, i)
 }
 
 #[inline]
-fn token_of<'a>(f: Field, what: &'static str, i: In<'a>) -> ParseResult<'a, Token<'a>> {
+fn token_of<'a>(f: Field, i: In<'a>) -> ParseResult<'a, Token<'a>> {
     let (rest, text) = in_field(
         f,
         want(Expected::Graphic, take_while1(|b: u8| b.is_ascii_graphic())).parse(i),
@@ -559,7 +559,7 @@ fn token_of<'a>(f: Field, what: &'static str, i: In<'a>) -> ParseResult<'a, Toke
         });
     }
     let text = core::str::from_utf8(text).expect("ASCII");
-    Ok((rest, Token::new(what, text).expect("checked")))
+    Ok((rest, Token::new(text).expect("checked")))
 }
 
 /// After the `M`/`T` letter: `number[,] move [|]` to the end of the line.
@@ -1099,7 +1099,7 @@ fn command_position(i: In<'_>) -> ParseResult<'_, Command<'_>> {
     if let Ok((i, _)) = eof::<_, ParseError<'_>>(i) {
         return Ok((i, Command::ShowPosition));
     }
-    let (i, t) = token_of(Field::SetUp, "set-up", i)?;
+    let (i, t) = token_of(Field::SetUp, i)?;
     let (i, ()) = end_of_line(i)?;
     Ok((i, Command::SetUp(t)))
 }

@@ -6,9 +6,10 @@
 //! The chess vocabulary (squares, colours, pieces) is board-core's,
 //! re-exported in [`vocab`](crate::vocab).
 
-use alloc::borrow::Cow;
 use alloc::vec::Vec;
 use core::fmt;
+
+pub use boardwire_proto::text::{CheckedText, TextRule};
 
 use crate::error::ValueError;
 use crate::vocab::{CastlingSide, PieceKind, Square, role_letter, write_square};
@@ -356,22 +357,36 @@ impl fmt::Display for MoveText {
     }
 }
 
-/// A text token: `1..=64` printable ASCII bytes without whitespace (ID model
-/// and version, `P` set-up text). Borrows the line it was decoded from;
-/// [`into_owned`](Self::into_owned) for `'static`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Token<'a>(Cow<'a, str>);
+/// A text token: `1..=64` printable ASCII bytes without whitespace
+/// (`0x21..=0x7E`: ID model and version, `P` set-up text). Borrows the line
+/// it was decoded from; `into_owned` for `'static`.
+///
+/// `Token::new(text)` returns [`ValueError::Empty`], [`ValueError::TooLong`]
+/// past 64 bytes or [`ValueError::BadByte`] for a byte outside
+/// `0x21..=0x7e` (each with `what: "token"`); `new`, `as_str`,
+/// `into_owned`, `MAX_LEN` and `Display` are the family's [`CheckedText`];
+/// `Debug` shows `Token("UCBII")`.
+///
+/// ```
+/// use novag_citrine::types::Token;
+/// assert_eq!(Token::new("V1.09").unwrap().as_str(), "V1.09");
+/// assert!(Token::new("two words").is_err());
+/// assert_eq!(Token::MAX_LEN, 64);
+/// assert_eq!(format!("{:?}", Token::new("UCBII").unwrap()), r#"Token("UCBII")"#);
+/// ```
+pub type Token<'a> = CheckedText<'a, Printable>;
 
-impl<'a> Token<'a> {
-    /// Longest token, in bytes.
-    pub const MAX_LEN: usize = 64;
+/// The rule of [`Token`].
+#[derive(Debug)]
+pub struct Printable(());
 
-    /// A token.
-    ///
-    /// # Errors
-    /// [`ValueError::Empty`], [`ValueError::TooLong`] past 64 bytes,
-    /// [`ValueError::BadByte`] for a byte outside `0x21..=0x7e`.
-    pub fn new(what: &'static str, text: &'a str) -> Result<Self, ValueError> {
+impl TextRule for Printable {
+    type Error = ValueError;
+    const MAX_LEN: usize = 64;
+    const DEBUG_NAME: Option<&'static str> = Some("Token");
+
+    fn check(text: &str) -> Result<(), ValueError> {
+        let what = "token";
         if text.is_empty() {
             return Err(ValueError::Empty { what });
         }
@@ -382,29 +397,14 @@ impl<'a> Token<'a> {
                 max: Self::MAX_LEN,
             });
         }
-        if let Some((offset, &byte)) = text
-            .as_bytes()
-            .iter()
-            .enumerate()
-            .find(|(_, b)| !b.is_ascii_graphic())
-        {
-            return Err(ValueError::BadByte { what, byte, offset });
+        match text.bytes().position(|b| !b.is_ascii_graphic()) {
+            Some(offset) => Err(ValueError::BadByte {
+                what,
+                byte: text.as_bytes()[offset],
+                offset,
+            }),
+            None => Ok(()),
         }
-        Ok(Token(Cow::Borrowed(text)))
-    }
-    /// The text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The token with its own copy of the text.
-    pub fn into_owned(self) -> Token<'static> {
-        Token(Cow::Owned(self.0.into_owned()))
-    }
-}
-
-impl fmt::Display for Token<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
     }
 }
 

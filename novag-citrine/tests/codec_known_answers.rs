@@ -202,16 +202,16 @@ fn identity_both_spellings() {
     assert_eq!(
         doc,
         Reply::Identity {
-            model: Token::new("m", "UCBII").unwrap(),
-            version: Token::new("v", "VI.09").unwrap()
+            model: Token::new("UCBII").unwrap(),
+            version: Token::new("VI.09").unwrap()
         }
     );
     let real = dec("ID. UCBII V1.09");
     assert_eq!(
         real,
         Reply::Identity {
-            model: Token::new("m", "UCBII").unwrap(),
-            version: Token::new("v", "V1.09").unwrap()
+            model: Token::new("UCBII").unwrap(),
+            version: Token::new("V1.09").unwrap()
         }
     );
     assert_eq!(enc(&real), "ID. UCBII V1.09\r\n");
@@ -717,7 +717,7 @@ fn commands_encode_as_documented() {
         (Command::Origin, "O"),
         (Command::ShowPosition, "P"),
         (
-            Command::SetUp(Token::new("set-up", "pcpa2ka1bkh8-").unwrap()),
+            Command::SetUp(Token::new("pcpa2ka1bkh8-").unwrap()),
             "P pcpa2ka1bkh8-",
         ),
         (Command::TakeBack, "T"),

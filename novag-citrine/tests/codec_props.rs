@@ -182,7 +182,7 @@ proptest! {
 
     #[test]
     fn identity_round_trip(model in token(), version in token()) {
-        let r = Reply::Identity { model: Token::new("model", &model).unwrap(), version: Token::new("version", &version).unwrap() };
+        let r = Reply::Identity { model: Token::new(&model).unwrap(), version: Token::new(&version).unwrap() };
         let bytes = r.to_bytes();
         prop_assert_eq!(decode::<Reply>(strip_crlf(&bytes)), Ok(r));
     }
@@ -195,7 +195,7 @@ proptest! {
 
     #[test]
     fn set_up_round_trip(t in token()) {
-        let c = Command::SetUp(Token::new("set-up", &t).unwrap());
+        let c = Command::SetUp(Token::new(&t).unwrap());
         let bytes = c.to_bytes();
         prop_assert_eq!(decode::<Command>(strip_crlf(&bytes)), Ok(c));
     }

@@ -28,7 +28,7 @@ use core::fmt;
 use crate::error::{DecodeError, SummaryKey, SummarySection, ValueForm};
 use crate::message::server_line::{ServerMessage, SummaryLine, decode_server_line};
 use crate::moves::CsaMove;
-use crate::types::{GameId, MoveTime, Side, Text};
+use crate::types::{FromChecked, GameId, MoveTime, Side, Text};
 
 /// The unit of the Time block's numbers: `Time_Unit:<n>(sec|min|msec)`
 /// (default `1sec`).

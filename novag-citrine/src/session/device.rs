@@ -699,8 +699,8 @@ impl<T: Timestamp> Device<T> {
             Command::Game => self.game_list(now),
             Command::Identity => {
                 let r = Reply::Identity {
-                    model: Token::new("model", "UCBII").expect("valid"),
-                    version: Token::new("version", "V1.09").expect("valid"),
+                    model: Token::new("UCBII").expect("valid"),
+                    version: Token::new("V1.09").expect("valid"),
                 };
                 self.push_line(now, &r);
             }

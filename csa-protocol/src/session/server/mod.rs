@@ -89,7 +89,7 @@ pub(crate) use crate::message::{
     X1Command,
 };
 pub(crate) use crate::types::{
-    CsaMove, GameId, GameName, MoveTime, Side, SidePreference, Text, move_side,
+    CsaMove, GameId, GameName, GameNameExt, MoveTime, Side, SidePreference, Text, move_side,
 };
 
 mod game;
