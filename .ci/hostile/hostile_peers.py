@@ -477,19 +477,26 @@ def csa_load(bw):
         srv.stop()
 
 
+def open_connections(addr, n):
+    """Up to `n` connections to `addr` (1 s timeout each), left open; those
+    that fail (the server is out of descriptors) are dropped."""
+    socks = []
+    for _ in range(n):
+        s = socket.socket()
+        s.settimeout(1)
+        try:
+            s.connect(addr)
+            socks.append(s)
+        except OSError:
+            s.close()
+    return socks
+
+
 def csa_fds(bw):
     print("csa-fds: ulimit -n 64, 100 connections opened and closed, then a login", flush=True)
     srv = Server([bw, "csa", "serve", "--listen", "127.0.0.1:0"], shell_prefix="ulimit -n 64;")
     try:
-        socks = []
-        for _ in range(100):
-            s = socket.socket()
-            s.settimeout(1)
-            try:
-                s.connect(srv.addr)
-                socks.append(s)
-            except OSError:
-                s.close()
+        socks = open_connections(srv.addr, 100)
         time.sleep(1.0)
         for s in socks:
             s.close()
@@ -571,15 +578,7 @@ def dxp_fds(bw):
     print("dxp-fds: ulimit -n 64, 100 connections opened and closed, then a GAMEREQ", flush=True)
     srv = Server([bw, "dxp", "serve", "--listen", "127.0.0.1:0"], shell_prefix="ulimit -n 64;")
     try:
-        socks = []
-        for _ in range(100):
-            s = socket.socket()
-            s.settimeout(1)
-            try:
-                s.connect(srv.addr)
-                socks.append(s)
-            except OSError:
-                s.close()
+        socks = open_connections(srv.addr, 100)
         # Descriptors are out now: the server must wait, not spin.
         cpu0, t0 = cpu_seconds(srv.proc.pid), time.time()
         time.sleep(2.0)

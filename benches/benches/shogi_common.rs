@@ -8,6 +8,14 @@ pub const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGS
 /// The 593-legal-move position (vectors file).
 pub const MAX593: &str = "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1";
 
+/// The perft cases the shogi benchmarks time, each against both peers:
+/// (name, SFEN, depth for haitaka, its leaf count, depth for the slower
+/// shogi_legality_lite, its leaf count).
+pub const CASES: [(&str, &str, u32, u64, u32, u64); 2] = [
+    ("startpos", START, 5, 19_861_490, 4, 719_731),
+    ("max593", MAX593, 3, 53_393_368, 2, 105_677),
+];
+
 /// Our position from SFEN.
 pub fn ours(sfen: &str) -> board_core::shogi::Position {
     board_core::shogi::Position::from_sfen(sfen).unwrap()
@@ -25,38 +33,25 @@ pub fn haitaka_board(sfen: &str) -> haitaka::Board {
 
 /// haitaka's own bulk-counting perft (its `examples/perft.rs`, with drops).
 pub fn haitaka_perft(board: &haitaka::Board, depth: u8) -> u64 {
-    let mut nodes = 0;
-    match depth {
-        0 => nodes += 1,
-        1 => {
-            board.generate_board_moves(|moves| {
-                nodes += moves.into_iter().len() as u64;
-                false
-            });
-            board.generate_drops(|moves| {
-                nodes += moves.into_iter().len() as u64;
-                false
-            });
-        }
-        _ => {
-            board.generate_board_moves(|moves| {
-                for mv in moves {
-                    let mut b = board.clone();
-                    b.play_unchecked(mv);
-                    nodes += haitaka_perft(&b, depth - 1);
-                }
-                false
-            });
-            board.generate_drops(|moves| {
-                for mv in moves {
-                    let mut b = board.clone();
-                    b.play_unchecked(mv);
-                    nodes += haitaka_perft(&b, depth - 1);
-                }
-                false
-            });
-        }
+    if depth == 0 {
+        return 1;
     }
+    let mut nodes = 0;
+    // Board moves and drops come as the same kind of list.
+    let mut count = |moves: haitaka::PieceMoves| {
+        if depth == 1 {
+            nodes += moves.into_iter().len() as u64;
+        } else {
+            for mv in moves {
+                let mut b = board.clone();
+                b.play_unchecked(mv);
+                nodes += haitaka_perft(&b, depth - 1);
+            }
+        }
+        false
+    };
+    board.generate_board_moves(&mut count);
+    board.generate_drops(&mut count);
     nodes
 }
 
