@@ -10,35 +10,18 @@ use std::hint::black_box;
 mod common;
 use common::*;
 
-/// Each of [`CASES`]: board-core against haitaka at the deeper depth,
-/// then against shogi_legality_lite (far slower) at the shallower one.
+/// Each of [`CASES`]: board-core against the peer, same position and
+/// depth.
 fn perft_side_by_side(c: &mut Criterion) {
-    for (name, sfen, deep, deep_leaves, shallow, shallow_leaves) in CASES {
+    for (name, sfen, peer, depth, leaves) in CASES {
         let ours_p = ours(sfen);
-        let mut g = c.benchmark_group(format!("shogi_perft_{name}_d{deep}"));
+        let mut theirs = peer.perft(sfen, depth);
+        let mut g = c.benchmark_group(format!("shogi_perft_{name}_d{depth}"));
         g.sample_size(10);
-        let hai = haitaka_board(sfen);
         g.bench_function("board-core", |b| {
-            b.iter(|| assert_eq!(ours_perft(black_box(&ours_p), deep), deep_leaves))
+            b.iter(|| assert_eq!(ours_perft(black_box(&ours_p), depth), leaves))
         });
-        g.bench_function("haitaka", |b| {
-            b.iter(|| assert_eq!(haitaka_perft(black_box(&hai), deep as u8), deep_leaves))
-        });
-        g.finish();
-        let mut g = c.benchmark_group(format!("shogi_perft_{name}_d{shallow}"));
-        g.sample_size(10);
-        let lite = lite_position(sfen);
-        g.bench_function("board-core", |b| {
-            b.iter(|| assert_eq!(ours_perft(black_box(&ours_p), shallow), shallow_leaves))
-        });
-        g.bench_function("shogi_legality_lite", |b| {
-            b.iter(|| {
-                assert_eq!(
-                    lite_perft(black_box(&lite), shallow as usize),
-                    shallow_leaves
-                )
-            })
-        });
+        g.bench_function(peer.name(), |b| b.iter(|| assert_eq!(theirs(), leaves)));
         g.finish();
     }
 }

@@ -54,34 +54,20 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(5);
-    // Against haitaka at the deeper depths first, then against
-    // shogi_legality_lite at the shallower ones.
-    for (name, sfen, depth, leaves, _, _) in CASES {
-        let (p, hai) = (ours(sfen), haitaka_board(sfen));
-        compare(
-            &format!("{name} depth {depth}"),
-            leaves,
-            rounds,
-            &mut [
-                ("board-core", &mut || ours_perft(black_box(&p), depth)),
-                ("haitaka", &mut || {
-                    haitaka_perft(black_box(&hai), depth as u8)
-                }),
-            ],
-        );
-    }
-    for (name, sfen, _, _, depth, leaves) in CASES {
-        let (p, lite) = (ours(sfen), lite_position(sfen));
-        compare(
-            &format!("{name} depth {depth}"),
-            leaves,
-            rounds,
-            &mut [
-                ("board-core", &mut || ours_perft(black_box(&p), depth)),
-                ("shogi_legality_lite", &mut || {
-                    lite_perft(black_box(&lite), depth as usize)
-                }),
-            ],
-        );
+    // Against haitaka first, then against shogi_legality_lite.
+    for peer in [Peer::Haitaka, Peer::Lite] {
+        for (name, sfen, _, depth, leaves) in CASES.into_iter().filter(|c| c.2 == peer) {
+            let p = ours(sfen);
+            let mut theirs = peer.perft(sfen, depth);
+            compare(
+                &format!("{name} depth {depth}"),
+                leaves,
+                rounds,
+                &mut [
+                    ("board-core", &mut || ours_perft(black_box(&p), depth)),
+                    (peer.name(), &mut *theirs),
+                ],
+            );
+        }
     }
 }
