@@ -17,14 +17,13 @@ Usage: chess_moves.py BOARDWIRE [--positions N] [--seed S]
 Exit status 0 when every position agrees, 1 otherwise.
 """
 
-import argparse
 import json
 import random
 import sys
 
 import chess
 
-from common import PERFT_STARTS, SPECIAL_STARTS, run, special
+from common import PERFT_STARTS, SPECIAL_STARTS, parse_args, run, special
 
 STARTS = [
     *PERFT_STARTS,
@@ -60,11 +59,7 @@ def positions(count, seed):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("boardwire")
-    ap.add_argument("--positions", type=int, default=5000)
-    ap.add_argument("--seed", type=int, default=20240601)
-    args = ap.parse_args()
+    args = parse_args(5000, 20240601)
 
     fens = positions(args.positions, args.seed)
     proc = run(args.boardwire, ["moves", "chess", "-", "--json"], fens, timeout=600)

@@ -31,7 +31,6 @@ Positions are generated until N are reached or T seconds have passed
 everything agrees, 1 otherwise.
 """
 
-import argparse
 import json
 import random
 import sys
@@ -39,7 +38,7 @@ import time
 
 import chess
 
-from common import PERFT_STARTS, SPECIAL_STARTS, run, special
+from common import PERFT_STARTS, SPECIAL_STARTS, parse_args, run, special
 
 STARTS = [
     *PERFT_STARTS,
@@ -128,13 +127,9 @@ def python_verdict(board, text):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("boardwire")
-    ap.add_argument("--positions", type=int, default=10500)
-    ap.add_argument("--min-positions", type=int, default=10000)
-    ap.add_argument("--seed", type=int, default=20261201)
-    ap.add_argument("--max-seconds", type=float, default=300)
-    args = ap.parse_args()
+    args = parse_args(
+        10500, 20261201, ("--min-positions", int, 10000), ("--max-seconds", float, 300)
+    )
     start = time.monotonic()
     # Generation gets a third of the budget; the rest is for comparing.
     fens = positions(args.positions, args.seed, start + args.max_seconds / 3)

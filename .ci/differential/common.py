@@ -1,7 +1,9 @@
 """What the differential scripts in this folder share: the chess start
 positions of the random playouts, the chess moves the playouts favour, and
-the one batch run of the boardwire binary (one input line per position)."""
+the command line, and the one batch run of the boardwire binary (one
+input line per position)."""
 
+import argparse
 import subprocess
 
 import chess
@@ -46,3 +48,16 @@ def run(boardwire, args, lines, timeout=None):
         text=True,
         timeout=timeout,
     )
+
+
+def parse_args(positions, seed, *options):
+    """The command line of a differential script: the boardwire binary,
+    `--positions N` and `--seed S` (defaults `positions`, `seed`), and
+    `options`, each `(flag, type, default)`."""
+    ap = argparse.ArgumentParser()
+    ap.add_argument("boardwire")
+    ap.add_argument("--positions", type=int, default=positions)
+    ap.add_argument("--seed", type=int, default=seed)
+    for flag, kind, default in options:
+        ap.add_argument(flag, type=kind, default=default)
+    return ap.parse_args()

@@ -15,7 +15,6 @@ Usage: shogi_moves.py BOARDWIRE [--positions N] [--seed S] [--max-seconds T]
 Exit status 0 when every position agrees, 1 otherwise.
 """
 
-import argparse
 import json
 import random
 import sys
@@ -25,7 +24,7 @@ import importlib.metadata
 
 import cshogi
 
-from common import run
+from common import parse_args, run
 
 STARTS = [
     "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
@@ -109,12 +108,7 @@ def pawn_drop_mate_square(board):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("boardwire")
-    ap.add_argument("--positions", type=int, default=5000)
-    ap.add_argument("--seed", type=int, default=20260601)
-    ap.add_argument("--max-seconds", type=float, default=60.0)
-    args = ap.parse_args()
+    args = parse_args(5000, 20260601, ("--max-seconds", float, 60.0))
     started = time.monotonic()
     rng = random.Random(args.seed)
     sfens = positions(args.positions, rng)

@@ -174,6 +174,23 @@ class Probe(threading.Thread):
             time.sleep(0.1)
 
 
+def flood(sock, line, max_bytes, max_seconds, srv):
+    """Sends `line` on `sock` again and again until `max_bytes` are sent,
+    `max_seconds` have passed or the send fails, sampling the server's
+    memory every 100 lines. Returns the bytes sent and the start time."""
+    sent = 0
+    t0 = time.time()
+    while sent < max_bytes and time.time() - t0 < max_seconds:
+        try:
+            sock.sendall(line)
+        except OSError:
+            break
+        sent += len(line)
+        if sent % (100 * len(line)) == 0:
+            srv.sample()
+    return sent, t0
+
+
 def csa_flood(bw):
     print("csa-flood: 200 non-reading x1 clients + 10 MB of %%CHAT", flush=True)
     srv = Server([bw, "csa", "serve", "--listen", "127.0.0.1:0"])
@@ -204,16 +221,7 @@ def csa_flood(bw):
 
         threading.Thread(target=drain, daemon=True).start()
         line = b"%%CHAT " + b"x" * 8000 + b"\n"
-        sent = 0
-        t0 = time.time()
-        while sent < 10 * 1000 * 1000 and time.time() - t0 < 40:
-            try:
-                flooder.sendall(line)
-            except OSError:
-                break
-            sent += len(line)
-            if sent % (100 * len(line)) == 0:
-                srv.sample()
+        sent, t0 = flood(flooder, line, 10 * 1000 * 1000, 40, srv)
         for _ in range(20):
             srv.sample()
             time.sleep(0.1)
@@ -283,16 +291,7 @@ def csa_queues(bw):
         rb = Reader(b, [b"already waiting for its turn", b"+7776FU,T", b"+2726FU,T"])
         rb.start()
         line = b"-3334FU,'" + b"x" * 8000 + b"\n"  # a move with a Floodgate comment
-        sent = 0
-        t0 = time.time()
-        while sent < 20 * 1000 * 1000 and time.time() - t0 < 30:
-            try:
-                b.sendall(line)
-            except OSError:
-                break
-            sent += len(line)
-            if sent % (100 * len(line)) == 0:
-                srv.sample()
+        sent, t0 = flood(b, line, 20 * 1000 * 1000, 30, srv)
         time.sleep(0.5)
         srv.sample()
         errors = rb.counts[b"already waiting for its turn"]

@@ -28,11 +28,7 @@ pub fn fen_any(data: &[u8]) {
 /// text parses to a move exactly when that move is in the legal list, and
 /// `play` accepts any 16-bit move exactly when it is legal.
 pub fn play_any(data: &[u8]) {
-    let Ok(text) = core::str::from_utf8(data) else {
-        return;
-    };
-    let (fen, rest) = text.split_once('\n').unwrap_or((text, ""));
-    let Ok(pos) = fen.parse::<Position>() else {
+    let Some((pos, _, rest)) = crate::position_and_rest::<Position>(data) else {
         return;
     };
     match pos.parse_uci(rest) {

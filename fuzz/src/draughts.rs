@@ -35,11 +35,7 @@ fn check_position(pos: &Position) {
 /// panic; an accepted position passes [`check_position`]; move text that
 /// parses names a listed move.
 pub fn fen_any(data: &[u8]) {
-    let Ok(text) = core::str::from_utf8(data) else {
-        return;
-    };
-    let (fen, mv_text) = text.split_once('\n').unwrap_or((text, ""));
-    let Ok(pos) = fen.parse::<Position>() else {
+    let Some((pos, fen, mv_text)) = crate::position_and_rest::<Position>(data) else {
         return;
     };
     check_position(&pos);

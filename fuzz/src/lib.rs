@@ -10,6 +10,16 @@ pub mod draughts;
 pub mod dxp;
 pub mod shogi;
 
+/// Splits fuzz input into a position (its first line, parsed as `P`) and
+/// the rest: `None` when the input is not UTF-8 or the first line does not
+/// parse. Returns the position, its text and the rest (empty when there is
+/// no second line).
+pub fn position_and_rest<P: core::str::FromStr>(data: &[u8]) -> Option<(P, &str, &str)> {
+    let text = core::str::from_utf8(data).ok()?;
+    let (position, rest) = text.split_once('\n').unwrap_or((text, ""));
+    Some((position.parse().ok()?, position, rest))
+}
+
 /// Calls `check` on one value of `T` made by `arbitrary` from each of
 /// `rounds` fixed-seed byte strings (round `i` has `16 * i` bytes): the
 /// unit tests of the board games' value properties ([`chess::value`],
