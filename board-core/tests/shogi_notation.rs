@@ -195,30 +195,20 @@ fn usi_moves() {
     assert_eq!(m.to_string(), "P*5e");
     use ParseUsiMoveError as E;
     assert_eq!(Move::from_usi("7g7"), Err(E::Length { len: 3 }));
-    assert!(matches!(
-        Move::from_usi("7j7f"),
-        Err(E::UnexpectedChar { offset: 1, .. })
-    ));
-    assert!(matches!(
-        Move::from_usi("0g7f"),
-        Err(E::UnexpectedChar { offset: 0, .. })
-    ));
-    assert!(matches!(
-        Move::from_usi("7g7f="),
-        Err(E::UnexpectedChar { offset: 4, .. })
-    ));
-    assert!(matches!(
-        Move::from_usi("K*5e"),
-        Err(E::UnexpectedChar { offset: 0, .. })
-    ));
-    assert!(matches!(
-        Move::from_usi("p*5e"),
-        Err(E::UnexpectedChar { offset: 0, .. })
-    ));
-    assert!(matches!(
-        Move::from_usi("P5e1"),
-        Err(E::UnexpectedChar { offset: 1, .. })
-    ));
+    // A character that cannot stand where it is, and its byte offset.
+    for (text, at) in [
+        ("7j7f", 1),
+        ("0g7f", 0),
+        ("7g7f=", 4),
+        ("K*5e", 0),
+        ("p*5e", 0),
+        ("P5e1", 1),
+    ] {
+        assert!(
+            matches!(Move::from_usi(text), Err(E::UnexpectedChar { offset, .. }) if offset == at),
+            "{text}"
+        );
+    }
     assert_eq!(Move::from_usi("P*5e+"), Err(E::Length { len: 5 }));
     assert_eq!(
         Move::from_usi("7g7f=").unwrap_err().to_string(),
@@ -248,40 +238,27 @@ fn csa_move_tokens() {
     }
     use ParseCsaMoveError as E;
     assert_eq!(CsaMove::parse(b"+7776FU,T1"), Err(E::Length { len: 10 }));
-    assert!(matches!(
-        CsaMove::parse(b"*7776FU"),
-        Err(E::UnexpectedChar { offset: 0, .. })
-    ));
-    assert!(matches!(
-        CsaMove::parse(b"+7076FU"),
-        Err(E::UnexpectedChar { offset: 2, .. })
-    ));
-    assert!(matches!(
-        CsaMove::parse(b"+0776FU"),
-        Err(E::UnexpectedChar { offset: 2, .. })
-    ));
-    assert!(matches!(
-        CsaMove::parse(b"+7700FU"),
-        Err(E::UnexpectedChar { offset: 3, .. })
-    ));
-    assert!(matches!(
-        CsaMove::parse(b"+777xFU"),
-        Err(E::UnexpectedChar { offset: 4, .. })
-    ));
+    // A character that cannot stand where it is, and its byte offset.
+    for (text, at) in [
+        (&b"*7776FU"[..], 0),
+        (b"+7076FU", 2),
+        (b"+0776FU", 2),
+        (b"+7700FU", 3),
+        (b"+777xFU", 4),
+    ] {
+        assert!(
+            matches!(CsaMove::parse(text), Err(E::UnexpectedChar { offset, .. }) if offset == at),
+            "{text:?}"
+        );
+    }
+    for (text, kind) in [
+        (b"-0034UM", PieceKind::Horse),
+        (b"-0034OU", PieceKind::King),
+    ] {
+        assert_eq!(CsaMove::parse(text), Err(E::NotDroppable { kind }));
+    }
     assert_eq!(CsaMove::parse(b"+7776XX"), Err(E::UnknownPiece));
     assert_eq!(CsaMove::parse(b"+7776fu"), Err(E::UnknownPiece));
-    assert_eq!(
-        CsaMove::parse(b"-0034UM"),
-        Err(E::NotDroppable {
-            kind: PieceKind::Horse
-        })
-    );
-    assert_eq!(
-        CsaMove::parse(b"-0034OU"),
-        Err(E::NotDroppable {
-            kind: PieceKind::King
-        })
-    );
 }
 
 #[test]
