@@ -17,35 +17,19 @@ Usage: chess_moves.py BOARDWIRE [--positions N] [--seed S]
 Exit status 0 when every position agrees, 1 otherwise.
 """
 
-import argparse
 import json
 import random
-import subprocess
 import sys
 
 import chess
 
+from common import PERFT_STARTS, SPECIAL_STARTS, parse_args, run, special
+
 STARTS = [
-    chess.STARTING_FEN,
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    *PERFT_STARTS,
     "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
-    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
-    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
-    "8/8/8/KPp4r/8/8/8/7k w - c6 0 1",
+    *SPECIAL_STARTS,
 ]
-
-
-def special(board, move):
-    return (
-        move.promotion is not None
-        or board.is_en_passant(move)
-        or board.is_castling(move)
-        or (board.piece_type_at(move.from_square) == chess.PAWN
-            and abs(move.to_square - move.from_square) == 16)
-    )
 
 
 def positions(count, seed):
@@ -75,20 +59,10 @@ def positions(count, seed):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("boardwire")
-    ap.add_argument("--positions", type=int, default=5000)
-    ap.add_argument("--seed", type=int, default=20240601)
-    args = ap.parse_args()
+    args = parse_args(5000, 20240601)
 
     fens = positions(args.positions, args.seed)
-    proc = subprocess.run(
-        [args.boardwire, "moves", "chess", "-", "--json"],
-        input="\n".join(fens) + "\n",
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    proc = run(args.boardwire, ["moves", "chess", "-", "--json"], fens, timeout=600)
     lines = proc.stdout.splitlines()
     if len(lines) != len(fens):
         print(f"expected {len(fens)} answer lines, got {len(lines)}; stderr: {proc.stderr.strip()}")

@@ -31,24 +31,18 @@ Positions are generated until N are reached or T seconds have passed
 everything agrees, 1 otherwise.
 """
 
-import argparse
 import json
 import random
-import subprocess
 import sys
 import time
 
 import chess
 
+from common import PERFT_STARTS, SPECIAL_STARTS, parse_args, run, special
+
 STARTS = [
-    chess.STARTING_FEN,
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-    "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
-    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
-    "8/8/8/KPp4r/8/8/8/7k w - c6 0 1",
+    *PERFT_STARTS,
+    *SPECIAL_STARTS,
     # SAN-specific: disambiguation-rich (three queens, two rook pairs,
     # knights on one file and one rank) and promotion-rich.
     "6k1/1K6/8/R7/4Q2Q/8/8/R6Q w - - 0 1",
@@ -60,17 +54,6 @@ STARTS = [
 ]
 
 
-def special(board, move):
-    return (
-        move.promotion is not None
-        or board.is_en_passant(move)
-        or board.is_castling(move)
-        or board.is_capture(move)
-        or (board.piece_type_at(move.from_square) == chess.PAWN
-            and abs(move.to_square - move.from_square) == 16)
-    )
-
-
 def positions(count, seed, deadline):
     rng = random.Random(seed)
     out = []
@@ -80,7 +63,7 @@ def positions(count, seed, deadline):
             moves = list(board.legal_moves)
             if not moves or board.is_insufficient_material():
                 break
-            specials = [m for m in moves if special(board, m)]
+            specials = [m for m in moves if special(board, m, captures=True)]
             if specials and rng.random() < 0.4:
                 move = rng.choice(specials)
             else:
@@ -143,24 +126,10 @@ def python_verdict(board, text):
     return fen
 
 
-def run(boardwire, args, lines, timeout):
-    return subprocess.run(
-        [boardwire, *args],
-        input="\n".join(lines) + "\n",
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
-
-
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("boardwire")
-    ap.add_argument("--positions", type=int, default=10500)
-    ap.add_argument("--min-positions", type=int, default=10000)
-    ap.add_argument("--seed", type=int, default=20261201)
-    ap.add_argument("--max-seconds", type=float, default=300)
-    args = ap.parse_args()
+    args = parse_args(
+        10500, 20261201, ("--min-positions", int, 10000), ("--max-seconds", float, 300)
+    )
     start = time.monotonic()
     # Generation gets a third of the budget; the rest is for comparing.
     fens = positions(args.positions, args.seed, start + args.max_seconds / 3)

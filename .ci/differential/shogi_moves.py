@@ -15,16 +15,16 @@ Usage: shogi_moves.py BOARDWIRE [--positions N] [--seed S] [--max-seconds T]
 Exit status 0 when every position agrees, 1 otherwise.
 """
 
-import argparse
 import json
 import random
-import subprocess
 import sys
 import time
 
 import importlib.metadata
 
 import cshogi
+
+from common import parse_args, run
 
 STARTS = [
     "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
@@ -49,22 +49,17 @@ STARTS = [
 def pick(board, moves, rng):
     """A legal move, biased towards checks, drops, promotions, captures."""
     r = rng.random()
-    if r < 0.25:
-        checks = list(board.check_moves)
-        if checks:
-            return rng.choice(checks)
-    if r < 0.45:
-        drops = [m for m in moves if cshogi.move_is_drop(m)]
-        if drops:
-            return rng.choice(drops)
-    if r < 0.6:
-        promos = [m for m in moves if cshogi.move_is_promotion(m)]
-        if promos:
-            return rng.choice(promos)
-    if r < 0.75:
-        caps = [m for m in moves if cshogi.move_cap(m)]
-        if caps:
-            return rng.choice(caps)
+    # Below each threshold, the first kind of move the position has.
+    for threshold, kind in (
+        (0.25, lambda: list(board.check_moves)),
+        (0.45, lambda: [m for m in moves if cshogi.move_is_drop(m)]),
+        (0.6, lambda: [m for m in moves if cshogi.move_is_promotion(m)]),
+        (0.75, lambda: [m for m in moves if cshogi.move_cap(m)]),
+    ):
+        if r < threshold:
+            chosen = kind()
+            if chosen:
+                return rng.choice(chosen)
     return rng.choice(moves)
 
 
@@ -113,22 +108,11 @@ def pawn_drop_mate_square(board):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("boardwire")
-    ap.add_argument("--positions", type=int, default=5000)
-    ap.add_argument("--seed", type=int, default=20260601)
-    ap.add_argument("--max-seconds", type=float, default=60.0)
-    args = ap.parse_args()
+    args = parse_args(5000, 20260601, ("--max-seconds", float, 60.0))
     started = time.monotonic()
     rng = random.Random(args.seed)
     sfens = positions(args.positions, rng)
-    proc = subprocess.run(
-        [args.boardwire, "moves", "shogi", "-", "--json"],
-        input="\n".join(sfens) + "\n",
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    proc = run(args.boardwire, ["moves", "shogi", "-", "--json"], sfens)
     if proc.returncode != 0:
         print(f"boardwire failed ({proc.returncode}): {proc.stderr.strip()}", file=sys.stderr)
         return 1

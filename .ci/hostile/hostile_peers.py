@@ -174,6 +174,23 @@ class Probe(threading.Thread):
             time.sleep(0.1)
 
 
+def flood(sock, line, max_bytes, max_seconds, srv):
+    """Sends `line` on `sock` again and again until `max_bytes` are sent,
+    `max_seconds` have passed or the send fails, sampling the server's
+    memory every 100 lines. Returns the bytes sent and the start time."""
+    sent = 0
+    t0 = time.time()
+    while sent < max_bytes and time.time() - t0 < max_seconds:
+        try:
+            sock.sendall(line)
+        except OSError:
+            break
+        sent += len(line)
+        if sent % (100 * len(line)) == 0:
+            srv.sample()
+    return sent, t0
+
+
 def csa_flood(bw):
     print("csa-flood: 200 non-reading x1 clients + 10 MB of %%CHAT", flush=True)
     srv = Server([bw, "csa", "serve", "--listen", "127.0.0.1:0"])
@@ -204,16 +221,7 @@ def csa_flood(bw):
 
         threading.Thread(target=drain, daemon=True).start()
         line = b"%%CHAT " + b"x" * 8000 + b"\n"
-        sent = 0
-        t0 = time.time()
-        while sent < 10 * 1000 * 1000 and time.time() - t0 < 40:
-            try:
-                flooder.sendall(line)
-            except OSError:
-                break
-            sent += len(line)
-            if sent % (100 * len(line)) == 0:
-                srv.sample()
+        sent, t0 = flood(flooder, line, 10 * 1000 * 1000, 40, srv)
         for _ in range(20):
             srv.sample()
             time.sleep(0.1)
@@ -283,16 +291,7 @@ def csa_queues(bw):
         rb = Reader(b, [b"already waiting for its turn", b"+7776FU,T", b"+2726FU,T"])
         rb.start()
         line = b"-3334FU,'" + b"x" * 8000 + b"\n"  # a move with a Floodgate comment
-        sent = 0
-        t0 = time.time()
-        while sent < 20 * 1000 * 1000 and time.time() - t0 < 30:
-            try:
-                b.sendall(line)
-            except OSError:
-                break
-            sent += len(line)
-            if sent % (100 * len(line)) == 0:
-                srv.sample()
+        sent, t0 = flood(b, line, 20 * 1000 * 1000, 30, srv)
         time.sleep(0.5)
         srv.sample()
         errors = rb.counts[b"already waiting for its turn"]
@@ -477,19 +476,26 @@ def csa_load(bw):
         srv.stop()
 
 
+def open_connections(addr, n):
+    """Up to `n` connections to `addr` (1 s timeout each), left open; those
+    that fail (the server is out of descriptors) are dropped."""
+    socks = []
+    for _ in range(n):
+        s = socket.socket()
+        s.settimeout(1)
+        try:
+            s.connect(addr)
+            socks.append(s)
+        except OSError:
+            s.close()
+    return socks
+
+
 def csa_fds(bw):
     print("csa-fds: ulimit -n 64, 100 connections opened and closed, then a login", flush=True)
     srv = Server([bw, "csa", "serve", "--listen", "127.0.0.1:0"], shell_prefix="ulimit -n 64;")
     try:
-        socks = []
-        for _ in range(100):
-            s = socket.socket()
-            s.settimeout(1)
-            try:
-                s.connect(srv.addr)
-                socks.append(s)
-            except OSError:
-                s.close()
+        socks = open_connections(srv.addr, 100)
         time.sleep(1.0)
         for s in socks:
             s.close()
@@ -571,15 +577,7 @@ def dxp_fds(bw):
     print("dxp-fds: ulimit -n 64, 100 connections opened and closed, then a GAMEREQ", flush=True)
     srv = Server([bw, "dxp", "serve", "--listen", "127.0.0.1:0"], shell_prefix="ulimit -n 64;")
     try:
-        socks = []
-        for _ in range(100):
-            s = socket.socket()
-            s.settimeout(1)
-            try:
-                s.connect(srv.addr)
-                socks.append(s)
-            except OSError:
-                s.close()
+        socks = open_connections(srv.addr, 100)
         # Descriptors are out now: the server must wait, not spin.
         cpu0, t0 = cpu_seconds(srv.proc.pid), time.time()
         time.sleep(2.0)

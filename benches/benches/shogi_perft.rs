@@ -10,53 +10,20 @@ use std::hint::black_box;
 mod common;
 use common::*;
 
-fn startpos_d5(c: &mut Criterion) {
-    let mut g = c.benchmark_group("shogi_perft_startpos_d5");
-    g.sample_size(10);
-    let ours_p = ours(START);
-    let hai = haitaka_board(START);
-    g.bench_function("board-core", |b| {
-        b.iter(|| assert_eq!(ours_perft(black_box(&ours_p), 5), 19_861_490))
-    });
-    g.bench_function("haitaka", |b| {
-        b.iter(|| assert_eq!(haitaka_perft(black_box(&hai), 5), 19_861_490))
-    });
-    g.finish();
-    // shogi_legality_lite is far slower: depth 4 (719 731 leaves).
-    let mut g = c.benchmark_group("shogi_perft_startpos_d4");
-    g.sample_size(10);
-    let lite = lite_position(START);
-    g.bench_function("board-core", |b| {
-        b.iter(|| assert_eq!(ours_perft(black_box(&ours_p), 4), 719_731))
-    });
-    g.bench_function("shogi_legality_lite", |b| {
-        b.iter(|| assert_eq!(lite_perft(black_box(&lite), 4), 719_731))
-    });
-    g.finish();
-}
-
-fn max593_d3(c: &mut Criterion) {
-    let mut g = c.benchmark_group("shogi_perft_max593_d3");
-    g.sample_size(10);
-    let ours_p = ours(MAX593);
-    let hai = haitaka_board(MAX593);
-    g.bench_function("board-core", |b| {
-        b.iter(|| assert_eq!(ours_perft(black_box(&ours_p), 3), 53_393_368))
-    });
-    g.bench_function("haitaka", |b| {
-        b.iter(|| assert_eq!(haitaka_perft(black_box(&hai), 3), 53_393_368))
-    });
-    g.finish();
-    let mut g = c.benchmark_group("shogi_perft_max593_d2");
-    g.sample_size(10);
-    let lite = lite_position(MAX593);
-    g.bench_function("board-core", |b| {
-        b.iter(|| assert_eq!(ours_perft(black_box(&ours_p), 2), 105_677))
-    });
-    g.bench_function("shogi_legality_lite", |b| {
-        b.iter(|| assert_eq!(lite_perft(black_box(&lite), 2), 105_677))
-    });
-    g.finish();
+/// Each of [`CASES`]: board-core against the peer, same position and
+/// depth.
+fn perft_side_by_side(c: &mut Criterion) {
+    for (name, sfen, peer, depth, leaves) in CASES {
+        let ours_p = ours(sfen);
+        let mut theirs = peer.perft(sfen, depth);
+        let mut g = c.benchmark_group(format!("shogi_perft_{name}_d{depth}"));
+        g.sample_size(10);
+        g.bench_function("board-core", |b| {
+            b.iter(|| assert_eq!(ours_perft(black_box(&ours_p), depth), leaves))
+        });
+        g.bench_function(peer.name(), |b| b.iter(|| assert_eq!(theirs(), leaves)));
+        g.finish();
+    }
 }
 
 /// Game-end queries ("is there a legal move?", checkmate) and the
@@ -114,5 +81,5 @@ fn game_end_queries(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, startpos_d5, max593_d3, game_end_queries);
+criterion_group!(benches, perft_side_by_side, game_end_queries);
 criterion_main!(benches);

@@ -54,51 +54,20 @@ fn main() {
         .skip(1)
         .find_map(|a| a.parse().ok())
         .unwrap_or(5);
-    let start = ours(START);
-    let hai_start = haitaka_board(START);
-    let lite_start = lite_position(START);
-    let max = ours(MAX593);
-    let hai_max = haitaka_board(MAX593);
-    let lite_max = lite_position(MAX593);
-
-    compare(
-        "startpos depth 5",
-        19_861_490,
-        rounds,
-        &mut [
-            ("board-core", &mut || ours_perft(black_box(&start), 5)),
-            ("haitaka", &mut || haitaka_perft(black_box(&hai_start), 5)),
-        ],
-    );
-    compare(
-        "max593 depth 3",
-        53_393_368,
-        rounds,
-        &mut [
-            ("board-core", &mut || ours_perft(black_box(&max), 3)),
-            ("haitaka", &mut || haitaka_perft(black_box(&hai_max), 3)),
-        ],
-    );
-    compare(
-        "startpos depth 4",
-        719_731,
-        rounds,
-        &mut [
-            ("board-core", &mut || ours_perft(black_box(&start), 4)),
-            ("shogi_legality_lite", &mut || {
-                lite_perft(black_box(&lite_start), 4)
-            }),
-        ],
-    );
-    compare(
-        "max593 depth 2",
-        105_677,
-        rounds,
-        &mut [
-            ("board-core", &mut || ours_perft(black_box(&max), 2)),
-            ("shogi_legality_lite", &mut || {
-                lite_perft(black_box(&lite_max), 2)
-            }),
-        ],
-    );
+    // Against haitaka first, then against shogi_legality_lite.
+    for peer in [Peer::Haitaka, Peer::Lite] {
+        for (name, sfen, _, depth, leaves) in CASES.into_iter().filter(|c| c.2 == peer) {
+            let p = ours(sfen);
+            let mut theirs = peer.perft(sfen, depth);
+            compare(
+                &format!("{name} depth {depth}"),
+                leaves,
+                rounds,
+                &mut [
+                    ("board-core", &mut || ours_perft(black_box(&p), depth)),
+                    (peer.name(), &mut *theirs),
+                ],
+            );
+        }
+    }
 }

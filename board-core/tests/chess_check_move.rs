@@ -44,17 +44,6 @@ const PROMOTION: &str = "5r1k/3PP3/8/8/8/8/8/K7 w - - 0 1";
 /// expose its king on the fourth rank (the FEN's d3 is dropped).
 const EP_DISCOVERED: &str = "8/8/8/8/k2pP2R/8/8/4K3 b - e3 0 1";
 
-const KINDS: [MoveKind; 8] = [
-    MoveKind::Normal,
-    MoveKind::EnPassant,
-    MoveKind::Castle(CastlingSide::KingSide),
-    MoveKind::Castle(CastlingSide::QueenSide),
-    MoveKind::Promotion(PieceKind::Knight),
-    MoveKind::Promotion(PieceKind::Bishop),
-    MoveKind::Promotion(PieceKind::Rook),
-    MoveKind::Promotion(PieceKind::Queen),
-];
-
 #[test]
 fn check_move_is_ok_exactly_for_the_legal_moves() {
     for fen in [
@@ -75,7 +64,7 @@ fn check_move_is_ok_exactly_for_the_legal_moves() {
         let mut ok = 0;
         for from in 0..64 {
             for to in 0..64 {
-                for kind in KINDS {
+                for kind in MoveKind::ALL {
                     let m = Move::new(Square::new(from).unwrap(), Square::new(to).unwrap(), kind);
                     let checked = p.check_move(m);
                     assert_eq!(
@@ -250,7 +239,7 @@ fn check_move_agrees_with_is_legal_on_random_playouts() {
                 let mut ok = 0;
                 for from in 0..64 {
                     for to in 0..64 {
-                        for kind in KINDS {
+                        for kind in MoveKind::ALL {
                             let from = Square::new(from).unwrap();
                             let m = Move::new(from, Square::new(to).unwrap(), kind);
                             let checked = p.check_move(m);

@@ -370,19 +370,14 @@ proptest! {
     }
 
     #[test]
-    fn play_unchecked_never_panics(start in 0usize..4, choices in proptest::collection::vec(any::<u8>(), 0..20), from in 0u32..64, to in 0u32..64, kind in 0usize..8) {
+    fn play_unchecked_never_panics(start in 0usize..4, choices in proptest::collection::vec(any::<u8>(), 0..20), from in 0u32..64, to in 0u32..64, kind in 0usize..10) {
         // Malformed moves give an unspecified position, but no panic.
         let mut p = playout(start, &choices);
-        let kinds = [
-            MoveKind::Normal,
-            MoveKind::EnPassant,
-            MoveKind::Castle(board_core::chess::CastlingSide::KingSide),
-            MoveKind::Castle(board_core::chess::CastlingSide::QueenSide),
-            MoveKind::Promotion(PieceKind::Queen),
-            MoveKind::Promotion(PieceKind::Knight),
-            MoveKind::Promotion(PieceKind::Pawn),
-            MoveKind::Promotion(PieceKind::King),
-        ];
+        // Every kind, and promotions to a pawn or king (malformed).
+        let kinds: Vec<MoveKind> = MoveKind::ALL
+            .into_iter()
+            .chain([MoveKind::Promotion(PieceKind::Pawn), MoveKind::Promotion(PieceKind::King)])
+            .collect();
         let mv = board_core::chess::Move::new(Square::new(from).unwrap(), Square::new(to).unwrap(), kinds[kind]);
         let legal = p.is_legal(mv);
         prop_assert_eq!(p.play(mv).is_ok(), legal);

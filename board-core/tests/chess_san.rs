@@ -41,12 +41,16 @@ fn illegal(reason: SanIllegal) -> SanProblem {
     SanProblem::Illegal { reason }
 }
 
-fn ambiguous(kind: PieceKind, to: Square, from: &[Square]) -> SanProblem {
-    SanProblem::Ambiguous {
+/// Our reader refuses `san` as ambiguous at offset 0: the pieces of
+/// `kind` on `from` all reach `to`.
+fn assert_ambiguous(fen: &str, san: &str, kind: PieceKind, to: &str, from: &[&str]) {
+    let square = |name: &str| name.parse::<Square>().unwrap();
+    let expected = SanProblem::Ambiguous {
         kind,
-        to,
-        from: from.iter().copied().collect::<Bitboard>(),
-    }
+        to: square(to),
+        from: from.iter().map(|&name| square(name)).collect::<Bitboard>(),
+    };
+    assert_eq!(problem(fen, san), (0, expected), "{san} in {fen}");
 }
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -60,13 +64,7 @@ fn fide_c12_same_rank_file_letter() {
     assert_eq!(san(fen, "e1f3"), "Nef3");
     assert_eq!(parse(fen, "Ngf3"), "g1f3");
     assert_eq!(parse(fen, "Nef3"), "e1f3");
-    assert_eq!(
-        problem(fen, "Nf3"),
-        (
-            0,
-            ambiguous(PieceKind::Knight, Square::F3, &[Square::E1, Square::G1])
-        )
-    );
+    assert_ambiguous(fen, "Nf3", PieceKind::Knight, "f3", &["e1", "g1"]);
     assert_eq!(
         pos(fen).parse_san("Nf3").unwrap_err().problem.to_string(),
         "ambiguous: knights on e1 and g1 can reach f3"
@@ -81,13 +79,7 @@ fn fide_c12_same_file_rank_digit() {
     assert_eq!(san(fen, "g1f3"), "N1f3");
     assert_eq!(parse(fen, "N5f3"), "g5f3");
     assert_eq!(parse(fen, "N1f3"), "g1f3");
-    assert_eq!(
-        problem(fen, "Ngf3"),
-        (
-            0,
-            ambiguous(PieceKind::Knight, Square::F3, &[Square::G1, Square::G5])
-        )
-    );
+    assert_ambiguous(fen, "Ngf3", PieceKind::Knight, "f3", &["g1", "g5"]);
 }
 
 #[test]
@@ -113,20 +105,8 @@ fn wikipedia_disambiguation_rooks_and_three_queens() {
     assert_eq!(parse(white, "R1a3"), "a1a3");
     assert_eq!(parse(white, "Qh4e1"), "h4e1");
     assert_eq!(parse(white, "Qh4xe1"), "h4e1");
-    assert_eq!(
-        problem(white, "Qhe1"),
-        (
-            0,
-            ambiguous(PieceKind::Queen, Square::E1, &[Square::H1, Square::H4])
-        )
-    );
-    assert_eq!(
-        problem(white, "Q4e1"),
-        (
-            0,
-            ambiguous(PieceKind::Queen, Square::E1, &[Square::E4, Square::H4])
-        )
-    );
+    assert_ambiguous(white, "Qhe1", PieceKind::Queen, "e1", &["h1", "h4"]);
+    assert_ambiguous(white, "Q4e1", PieceKind::Queen, "e1", &["e4", "h4"]);
     // Three queens reach e1: all three are named.
     assert_eq!(
         pos(white).parse_san("Qe1").unwrap_err().problem.to_string(),

@@ -53,85 +53,78 @@ fn sfen_errors_name_field_and_byte_offset() {
     // Offsets are 0-based bytes into the text: the side letter of the start
     // position's SFEN is byte 58 (57 board bytes, one space).
     use ParseSfenError as E;
-    assert_eq!(
-        Position::from_sfen(""),
-        Err(E::MissingField {
-            field: SfenField::Board,
-            offset: 0
-        })
-    );
-    assert_eq!(
-        Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL"),
-        Err(E::MissingField {
-            field: SfenField::Side,
-            offset: 57
-        })
-    );
-    assert_eq!(
-        Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1"),
-        Err(E::UnexpectedChar {
-            field: SfenField::Side,
-            offset: 58,
-            found: 'x'
-        })
-    );
-    assert_eq!(
-        Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNX b - 1"),
-        Err(E::UnexpectedChar {
-            field: SfenField::Board,
-            offset: 56,
-            found: 'X'
-        })
-    );
-    assert!(matches!(
-        Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/8/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"),
-        Err(E::RankLength {
-            rank: 4,
-            squares: 8,
-            offset: 27
-        })
-    ));
-    assert!(matches!(
-        Position::from_sfen("lnsgkgsnl/1r5b1/ppppppppp/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"),
-        Err(E::RankCount {
-            ranks: 8,
-            offset: 55
-        })
-    ));
-    assert_eq!(
-        Position::from_sfen("4k4/9/9/9/9/9/9/9/4+K4 b - 1"),
-        Err(E::BadPromotion { offset: 19 })
-    );
-    assert_eq!(
-        Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 0P 1"),
-        Err(E::HandCount { offset: 24 })
-    );
-    assert_eq!(
-        Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 19P 1"),
-        Err(E::HandCount { offset: 24 })
-    );
-    assert_eq!(
-        Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b K 1"),
-        Err(E::HandCount { offset: 24 })
-    );
-    assert_eq!(
-        Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b - 0"),
-        Err(E::MoveNumber { offset: 26 })
-    );
-    assert_eq!(
-        Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b - 1 x"),
-        Err(E::TrailingText { offset: 28 })
-    );
+    let cases = [
+        (
+            "",
+            E::MissingField {
+                field: SfenField::Board,
+                offset: 0,
+            },
+        ),
+        (
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL",
+            E::MissingField {
+                field: SfenField::Side,
+                offset: 57,
+            },
+        ),
+        (
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL x - 1",
+            E::UnexpectedChar {
+                field: SfenField::Side,
+                offset: 58,
+                found: 'x',
+            },
+        ),
+        (
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNX b - 1",
+            E::UnexpectedChar {
+                field: SfenField::Board,
+                offset: 56,
+                found: 'X',
+            },
+        ),
+        (
+            "lnsgkgsnl/1r5b1/ppppppppp/8/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            E::RankLength {
+                rank: 4,
+                squares: 8,
+                offset: 27,
+            },
+        ),
+        (
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            E::RankCount {
+                ranks: 8,
+                offset: 55,
+            },
+        ),
+        (
+            "4k4/9/9/9/9/9/9/9/4+K4 b - 1",
+            E::BadPromotion { offset: 19 },
+        ),
+        ("4k4/9/9/9/9/9/9/9/4K4 b 0P 1", E::HandCount { offset: 24 }),
+        ("4k4/9/9/9/9/9/9/9/4K4 b 19P 1", E::HandCount { offset: 24 }),
+        ("4k4/9/9/9/9/9/9/9/4K4 b K 1", E::HandCount { offset: 24 }),
+        ("4k4/9/9/9/9/9/9/9/4K4 b - 0", E::MoveNumber { offset: 26 }),
+        (
+            "4k4/9/9/9/9/9/9/9/4K4 b - 1 x",
+            E::TrailingText { offset: 28 },
+        ),
+        // Leading spaces count.
+        (
+            "  4k4/9/9/9/9/9/9/9/4+K4 b - 1",
+            E::BadPromotion { offset: 21 },
+        ),
+    ];
+    for (sfen, error) in cases {
+        assert_eq!(Position::from_sfen(sfen), Err(error), "{sfen:?}");
+    }
     assert_eq!(
         Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b - 1 x")
             .unwrap_err()
             .to_string(),
         "SFEN at byte 28: unexpected text after the move number"
-    );
-    // Leading spaces count.
-    assert_eq!(
-        Position::from_sfen("  4k4/9/9/9/9/9/9/9/4+K4 b - 1"),
-        Err(E::BadPromotion { offset: 21 })
     );
     assert_eq!(
         Position::from_sfen("4k4/9/9/9/9/9/9/9/4+K4 b - 1")
@@ -202,30 +195,20 @@ fn usi_moves() {
     assert_eq!(m.to_string(), "P*5e");
     use ParseUsiMoveError as E;
     assert_eq!(Move::from_usi("7g7"), Err(E::Length { len: 3 }));
-    assert!(matches!(
-        Move::from_usi("7j7f"),
-        Err(E::UnexpectedChar { offset: 1, .. })
-    ));
-    assert!(matches!(
-        Move::from_usi("0g7f"),
-        Err(E::UnexpectedChar { offset: 0, .. })
-    ));
-    assert!(matches!(
-        Move::from_usi("7g7f="),
-        Err(E::UnexpectedChar { offset: 4, .. })
-    ));
-    assert!(matches!(
-        Move::from_usi("K*5e"),
-        Err(E::UnexpectedChar { offset: 0, .. })
-    ));
-    assert!(matches!(
-        Move::from_usi("p*5e"),
-        Err(E::UnexpectedChar { offset: 0, .. })
-    ));
-    assert!(matches!(
-        Move::from_usi("P5e1"),
-        Err(E::UnexpectedChar { offset: 1, .. })
-    ));
+    // A character that cannot stand where it is, and its byte offset.
+    for (text, at) in [
+        ("7j7f", 1),
+        ("0g7f", 0),
+        ("7g7f=", 4),
+        ("K*5e", 0),
+        ("p*5e", 0),
+        ("P5e1", 1),
+    ] {
+        assert!(
+            matches!(Move::from_usi(text), Err(E::UnexpectedChar { offset, .. }) if offset == at),
+            "{text}"
+        );
+    }
     assert_eq!(Move::from_usi("P*5e+"), Err(E::Length { len: 5 }));
     assert_eq!(
         Move::from_usi("7g7f=").unwrap_err().to_string(),
@@ -255,40 +238,27 @@ fn csa_move_tokens() {
     }
     use ParseCsaMoveError as E;
     assert_eq!(CsaMove::parse(b"+7776FU,T1"), Err(E::Length { len: 10 }));
-    assert!(matches!(
-        CsaMove::parse(b"*7776FU"),
-        Err(E::UnexpectedChar { offset: 0, .. })
-    ));
-    assert!(matches!(
-        CsaMove::parse(b"+7076FU"),
-        Err(E::UnexpectedChar { offset: 2, .. })
-    ));
-    assert!(matches!(
-        CsaMove::parse(b"+0776FU"),
-        Err(E::UnexpectedChar { offset: 2, .. })
-    ));
-    assert!(matches!(
-        CsaMove::parse(b"+7700FU"),
-        Err(E::UnexpectedChar { offset: 3, .. })
-    ));
-    assert!(matches!(
-        CsaMove::parse(b"+777xFU"),
-        Err(E::UnexpectedChar { offset: 4, .. })
-    ));
+    // A character that cannot stand where it is, and its byte offset.
+    for (text, at) in [
+        (&b"*7776FU"[..], 0),
+        (b"+7076FU", 2),
+        (b"+0776FU", 2),
+        (b"+7700FU", 3),
+        (b"+777xFU", 4),
+    ] {
+        assert!(
+            matches!(CsaMove::parse(text), Err(E::UnexpectedChar { offset, .. }) if offset == at),
+            "{text:?}"
+        );
+    }
+    for (text, kind) in [
+        (b"-0034UM", PieceKind::Horse),
+        (b"-0034OU", PieceKind::King),
+    ] {
+        assert_eq!(CsaMove::parse(text), Err(E::NotDroppable { kind }));
+    }
     assert_eq!(CsaMove::parse(b"+7776XX"), Err(E::UnknownPiece));
     assert_eq!(CsaMove::parse(b"+7776fu"), Err(E::UnknownPiece));
-    assert_eq!(
-        CsaMove::parse(b"-0034UM"),
-        Err(E::NotDroppable {
-            kind: PieceKind::Horse
-        })
-    );
-    assert_eq!(
-        CsaMove::parse(b"-0034OU"),
-        Err(E::NotDroppable {
-            kind: PieceKind::King
-        })
-    );
 }
 
 #[test]

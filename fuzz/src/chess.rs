@@ -1,6 +1,6 @@
 //! Chess (`board_core::chess`) properties.
 
-use board_core::chess::{Move, MoveKind, Position, PieceKind, Square, UciError};
+use board_core::chess::{Move, MoveKind, Position, Square, UciError};
 
 /// Any text as a FEN: parsing never panics; an accepted position prints a
 /// canonical FEN that parses back to the same position; its legal moves
@@ -28,11 +28,7 @@ pub fn fen_any(data: &[u8]) {
 /// text parses to a move exactly when that move is in the legal list, and
 /// `play` accepts any 16-bit move exactly when it is legal.
 pub fn play_any(data: &[u8]) {
-    let Ok(text) = core::str::from_utf8(data) else {
-        return;
-    };
-    let (fen, rest) = text.split_once('\n').unwrap_or((text, ""));
-    let Ok(pos) = fen.parse::<Position>() else {
+    let Some((pos, _, rest)) = crate::position_and_rest::<Position>(data) else {
         return;
     };
     match pos.parse_uci(rest) {
@@ -44,19 +40,9 @@ pub fn play_any(data: &[u8]) {
     }
     let b = rest.as_bytes();
     if b.len() >= 3 {
-        let kinds = [
-            MoveKind::Normal,
-            MoveKind::EnPassant,
-            MoveKind::Castle(board_core::chess::CastlingSide::KingSide),
-            MoveKind::Castle(board_core::chess::CastlingSide::QueenSide),
-            MoveKind::Promotion(PieceKind::Knight),
-            MoveKind::Promotion(PieceKind::Bishop),
-            MoveKind::Promotion(PieceKind::Rook),
-            MoveKind::Promotion(PieceKind::Queen),
-        ];
         let from = Square::new(u32::from(b[0] % 64)).unwrap();
         let to = Square::new(u32::from(b[1] % 64)).unwrap();
-        let mv = Move::new(from, to, kinds[usize::from(b[2] % 8)]);
+        let mv = Move::new(from, to, MoveKind::ALL[usize::from(b[2] % 8)]);
         let legal = pos.legal_moves().contains(&mv);
         assert_eq!(pos.play(mv).is_ok(), legal);
         let mut unchecked = pos;
@@ -94,19 +80,10 @@ pub fn value(pos: &Position, mv: Move, uci: board_core::chess::UciMove) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arbitrary::{Arbitrary, Unstructured};
 
     /// [`value`] on values made from 200 fixed-seed byte strings.
     #[test]
     fn values() {
-        let mut rng = board_core::player::Player::new(12);
-        for round in 0..200 {
-            let bytes: Vec<u8> = (0..round * 16).map(|_| rng.next_u64() as u8).collect();
-            let v = <(Position, Move, board_core::chess::UciMove)>::arbitrary(
-                &mut Unstructured::new(&bytes),
-            )
-            .unwrap();
-            value(&v.0, v.1, v.2);
-        }
+        crate::for_fixed_values(200, |v: (Position, Move, board_core::chess::UciMove)| value(&v.0, v.1, v.2));
     }
 }

@@ -35,11 +35,7 @@ fn check_position(pos: &Position) {
 /// panic; an accepted position passes [`check_position`]; move text that
 /// parses names a listed move.
 pub fn fen_any(data: &[u8]) {
-    let Ok(text) = core::str::from_utf8(data) else {
-        return;
-    };
-    let (fen, mv_text) = text.split_once('\n').unwrap_or((text, ""));
-    let Ok(pos) = fen.parse::<Position>() else {
+    let Some((pos, fen, mv_text)) = crate::position_and_rest::<Position>(data) else {
         return;
     };
     check_position(&pos);
@@ -102,19 +98,10 @@ pub fn value(pos: &Position, pdn: board_core::draughts::PdnMove, set: SquareSet)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arbitrary::{Arbitrary, Unstructured};
 
     /// [`value`] on values made from 200 fixed-seed byte strings.
     #[test]
     fn values() {
-        let mut rng = board_core::player::Player::new(12);
-        for round in 0..200 {
-            let bytes: Vec<u8> = (0..round * 16).map(|_| rng.next_u64() as u8).collect();
-            let v = <(Position, board_core::draughts::PdnMove, SquareSet)>::arbitrary(
-                &mut Unstructured::new(&bytes),
-            )
-            .unwrap();
-            value(&v.0, v.1, v.2);
-        }
+        crate::for_fixed_values(200, |v: (Position, board_core::draughts::PdnMove, SquareSet)| value(&v.0, v.1, v.2));
     }
 }

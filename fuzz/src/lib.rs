@@ -10,6 +10,28 @@ pub mod draughts;
 pub mod dxp;
 pub mod shogi;
 
+/// Splits fuzz input into a position (its first line, parsed as `P`) and
+/// the rest: `None` when the input is not UTF-8 or the first line does not
+/// parse. Returns the position, its text and the rest (empty when there is
+/// no second line).
+pub fn position_and_rest<P: core::str::FromStr>(data: &[u8]) -> Option<(P, &str, &str)> {
+    let text = core::str::from_utf8(data).ok()?;
+    let (position, rest) = text.split_once('\n').unwrap_or((text, ""));
+    Some((position.parse().ok()?, position, rest))
+}
+
+/// Calls `check` on one value of `T` made by `arbitrary` from each of
+/// `rounds` fixed-seed byte strings (round `i` has `16 * i` bytes): the
+/// unit tests of the board games' value properties ([`chess::value`],
+/// [`draughts::value`], [`shogi::value`]) run this way without the fuzzer.
+pub fn for_fixed_values<T: for<'a> arbitrary::Arbitrary<'a>>(rounds: usize, mut check: impl FnMut(T)) {
+    let mut rng = board_core::player::Player::new(12);
+    for round in 0..rounds {
+        let bytes: Vec<u8> = (0..round * 16).map(|_| rng.next_u64() as u8).collect();
+        check(T::arbitrary(&mut arbitrary::Unstructured::new(&bytes)).unwrap());
+    }
+}
+
 /// Every frame a crate's default [`Framer`](damexchange::framer::Framer)
 /// cuts from `bytes` (given whole), as owned byte vectors; over-long frames
 /// are left out. Used by the target macros for all three protocol crates,

@@ -108,16 +108,10 @@ pub fn value(pos: &Position, mv: Move, csa: CsaMove) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arbitrary::{Arbitrary, Unstructured};
 
     /// [`value`] on values made from 200 fixed-seed byte strings.
     #[test]
     fn values() {
-        let mut rng = board_core::player::Player::new(12);
-        for round in 0..200 {
-            let bytes: Vec<u8> = (0..round * 16).map(|_| rng.next_u64() as u8).collect();
-            let v = <(Position, Move, CsaMove)>::arbitrary(&mut Unstructured::new(&bytes)).unwrap();
-            value(&v.0, v.1, v.2);
-        }
+        crate::for_fixed_values(200, |v: (Position, Move, CsaMove)| value(&v.0, v.1, v.2));
     }
 }

@@ -468,6 +468,22 @@ pub enum MoveKind {
     Promotion(PieceKind),
 }
 
+impl MoveKind {
+    /// The eight kinds a legal move can have, in the order of their codes
+    /// in a [`Move`]: normal, en passant, castling king side and queen
+    /// side, promotion to a knight, bishop, rook and queen.
+    pub const ALL: [MoveKind; 8] = [
+        MoveKind::Normal,
+        MoveKind::EnPassant,
+        MoveKind::Castle(CastlingSide::KingSide),
+        MoveKind::Castle(CastlingSide::QueenSide),
+        MoveKind::Promotion(PieceKind::Knight),
+        MoveKind::Promotion(PieceKind::Bishop),
+        MoveKind::Promotion(PieceKind::Rook),
+        MoveKind::Promotion(PieceKind::Queen),
+    ];
+}
+
 /// A chess move: from, to, and its [`MoveKind`]. Packed in 16 bits.
 ///
 /// Moves come from [`Position::legal_moves`](super::Position::legal_moves)

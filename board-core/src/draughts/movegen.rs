@@ -376,15 +376,9 @@ impl Position {
 
     #[inline(always)]
     pub(crate) fn sides(&self) -> Sides {
-        let (own, opp) = match self.side {
-            Color::White => (self.white, self.black),
-            Color::Black => (self.black, self.white),
-        };
-        Sides {
-            men: own & !self.kings,
-            kings: own & self.kings,
-            opp,
-            empty: BOARD & !(self.white | self.black),
+        match self.side {
+            Color::White => self.sides_of::<true>(),
+            Color::Black => self.sides_of::<false>(),
         }
     }
 }

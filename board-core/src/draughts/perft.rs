@@ -153,36 +153,15 @@ fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> u64 {
     if has_capture(&s) {
         return captures::<WHITE>(pos, &s, depth);
     }
-    let mut nodes = 0;
     if depth == 2 {
         let q = QuietParent::new(opponent::<WHITE>(pos, &s));
-        if q.kings() {
-            each_quiet::<WHITE>(
-                &s,
-                #[inline(always)]
-                |ft, _| {
-                    nodes += if WHITE {
-                        q.count::<false, true>(ft)
-                    } else {
-                        q.count::<true, true>(ft)
-                    }
-                },
-            );
+        return if q.kings() {
+            quiet_leaves::<WHITE, true>(&s, &q)
         } else {
-            each_quiet::<WHITE>(
-                &s,
-                #[inline(always)]
-                |ft, _| {
-                    nodes += if WHITE {
-                        q.count::<false, false>(ft)
-                    } else {
-                        q.count::<true, false>(ft)
-                    }
-                },
-            );
-        }
-        return nodes;
+            quiet_leaves::<WHITE, false>(&s, &q)
+        };
     }
+    let mut nodes = 0;
     let side = if WHITE { Color::White } else { Color::Black };
     each_quiet::<WHITE>(&s, |ft, kx| {
         let mut child = *pos;
@@ -199,6 +178,26 @@ fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> u64 {
             inner::<true>(&child, depth - 1)
         };
     });
+    nodes
+}
+
+/// The leaves two plies below a position without a capture, `WHITE` to
+/// move: the replies to each quiet move, counted by `q` (`KINGS`: the
+/// opponent has kings).
+#[inline(always)]
+fn quiet_leaves<const WHITE: bool, const KINGS: bool>(s: &Sides, q: &QuietParent) -> u64 {
+    let mut nodes = 0;
+    each_quiet::<WHITE>(
+        s,
+        #[inline(always)]
+        |ft, _| {
+            nodes += if WHITE {
+                q.count::<false, KINGS>(ft)
+            } else {
+                q.count::<true, KINGS>(ft)
+            }
+        },
+    );
     nodes
 }
 
