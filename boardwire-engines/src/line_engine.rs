@@ -1,9 +1,16 @@
-//! What the USI, UCI and Hub engine drivers share: a line engine process
-//! ([`crate::process::Engine`]) with a name, timeouts and a log of
-//! skipped lines; the start-up (spawn, greeting, options, readiness:
-//! [`LineEngine::start`]); sending commands, and waiting for an answer
-//! until a deadline while counting bad lines. Each protocol gives only
-//! its commands and a classifier of its engine's lines.
+//! What the USI, UCI and Hub engine drivers share: one generic
+//! [`LineEngine`] (the engine process, [`crate::process::Engine`], with a
+//! name, timeouts and a log of skipped lines) whose start-up (spawn,
+//! greeting, options, readiness: [`LineEngine::start`]), name and `quit`
+//! are written once for the three protocols; sending commands, and
+//! waiting for an answer until a deadline while counting bad lines. Each
+//! protocol ([`Protocol`]: [`Usi`](crate::usi_engine::Usi),
+//! [`Uci`](crate::uci_engine::Uci), [`Hub`](crate::hub_engine::Hub)) gives
+//! only its commands and a classifier of its engine's lines; its games and
+//! searches are the inherent methods of its alias
+//! ([`UsiEngine`](crate::usi_engine::UsiEngine),
+//! [`UciEngine`](crate::uci_engine::UciEngine),
+//! [`HubEngine`](crate::hub_engine::HubEngine)).
 
 use std::time::Duration;
 
@@ -48,50 +55,156 @@ pub enum Skipped {
     Overlong(usize),
 }
 
-/// What a protocol's classifier makes of one (non-blank) line.
-pub(crate) enum Read<S> {
-    /// A line the driver waits for or uses.
-    Seen(S),
-    /// A known line of no interest (or one the protocol says to ignore).
-    Ignored,
-    /// An unrecognised line: counts towards [`Limits::max_bad_lines`].
-    Bad,
+/// A line protocol an engine speaks: [`Usi`](crate::usi_engine::Usi),
+/// [`Uci`](crate::uci_engine::Uci) or [`Hub`](crate::hub_engine::Hub)
+/// (sealed: its items are the crate's own).
+pub trait Protocol: sealed::Wire {}
+
+impl<P: sealed::Wire> Protocol for P {}
+
+/// What a protocol gives the one driver; crate-private in all but name.
+pub(crate) mod sealed {
+    use super::{DecodeError, EngineOption};
+
+    /// What a protocol's classifier makes of one (non-blank) line.
+    pub enum Read<S> {
+        /// A line the driver waits for or uses.
+        Seen(S),
+        /// A known line of no interest (or one the protocol says to ignore).
+        Ignored,
+        /// An unrecognised line: counts towards
+        /// [`Limits::max_bad_lines`](crate::process::Limits::max_bad_lines).
+        Bad,
+    }
+
+    /// A command and the answer that ends the wait for it.
+    pub struct Ask<S: 'static> {
+        /// The command's bytes (whole lines).
+        pub bytes: &'static [u8],
+        /// The answer's name, for [`EngineError::Silent`](crate::process::EngineError::Silent).
+        pub awaiting: &'static str,
+        /// Whether a line is that answer.
+        pub answers: fn(&S) -> bool,
+    }
+
+    /// A protocol's start-up, the same three steps in USI, UCI and Hub:
+    /// [`Wire::HELLO`] (USI `usi` → `usiok`, UCI `uci` → `uciok`, Hub
+    /// `hub` → `wait`, within [`Timeouts::handshake`](super::Timeouts));
+    /// the option lines ([`Wire::option`]); [`Wire::READY`] (USI/UCI
+    /// `isready` → `readyok`, Hub `init` → `ready`, within
+    /// [`Timeouts::ready`](super::Timeouts)); and its lines.
+    pub trait Wire: Sized + Send + 'static {
+        /// The lines the driver waits for or uses.
+        type Seen;
+        /// What the start-up keeps besides the name (Hub: the `param` names).
+        type Kept: Default + core::fmt::Debug + Send;
+        /// The greeting.
+        const HELLO: Ask<Self::Seen>;
+        /// The readiness check.
+        const READY: Ask<Self::Seen>;
+        /// `quit`.
+        const QUIT: &'static [u8];
+        /// Classifies one line; an `Err` is logged as
+        /// [`Skipped::Malformed`](super::Skipped) and counts as bad.
+        fn classify(line: &[u8]) -> Result<Read<Self::Seen>, DecodeError>;
+        /// The protocol's line for one option (`setoption`, `set-param`).
+        fn option(o: &EngineOption, out: &mut Vec<u8>);
+        /// A line before the greeting's answer: `Some(name)` is the
+        /// engine's name (a later one wins); what else counts is kept.
+        fn greet(seen: Self::Seen, kept: &mut Self::Kept) -> Option<String>;
+    }
 }
+
+pub(crate) use sealed::{Ask, Read, Wire};
 
 /// Classifies one line; an `Err` is logged as [`Skipped::Malformed`] and
 /// counts as bad.
 pub(crate) type Classify<S> = fn(&[u8]) -> Result<Read<S>, DecodeError>;
 
-/// A command and the answer that ends the wait for it.
-pub(crate) struct Ask<'a, S> {
-    /// The command's bytes (whole lines).
-    pub(crate) bytes: &'a [u8],
-    /// The answer's name, for [`EngineError::Silent`].
-    pub(crate) awaiting: &'static str,
-    /// Whether a line is that answer.
-    pub(crate) answers: fn(&S) -> bool,
+/// A line engine speaking protocol `P`, through its start-up; the
+/// protocol's games and searches are the inherent methods of
+/// [`UsiEngine`](crate::usi_engine::UsiEngine),
+/// [`UciEngine`](crate::uci_engine::UciEngine) and
+/// [`HubEngine`](crate::hub_engine::HubEngine).
+pub struct LineEngine<P: Protocol> {
+    pub(crate) core: Core,
+    pub(crate) kept: P::Kept,
 }
 
-/// A protocol's start-up, the same three steps in USI, UCI and Hub:
-/// `hello` (USI `usi` → `usiok`, UCI `uci` → `uciok`, Hub `hub` → `wait`,
-/// within [`Timeouts::handshake`]); the option lines; `ready` (USI/UCI
-/// `isready` → `readyok`, Hub `init` → `ready`, within
-/// [`Timeouts::ready`]).
-pub(crate) struct Startup<'a, S> {
-    /// The protocol's classifier.
-    pub(crate) classify: Classify<S>,
-    /// The greeting.
-    pub(crate) hello: Ask<'a, S>,
-    /// The options (`--option NAME=VALUE`), sent after it.
-    pub(crate) options: &'a [EngineOption],
-    /// The protocol's line for one option (`setoption`, `set-param`).
-    pub(crate) option: fn(&EngineOption, &mut Vec<u8>),
-    /// The readiness check.
-    pub(crate) ready: Ask<'a, S>,
+impl<P: Protocol> core::fmt::Debug for LineEngine<P> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("LineEngine")
+            .field("name", &self.core.name)
+            .field("kept", &self.kept)
+            .finish_non_exhaustive()
+    }
 }
 
-/// A line engine. See the module documentation.
-pub(crate) struct LineEngine {
+impl<P: Protocol> LineEngine<P> {
+    /// Starts the engine and runs the start-up: the greeting (USI `usi`
+    /// → `usiok`, UCI `uci` → `uciok`, Hub `hub` → `wait`, bounded by
+    /// [`Timeouts::handshake`]), the options (USI/UCI `setoption`, Hub
+    /// `set-param`, `NAME=` with no value as `value=""`), the readiness
+    /// check (USI/UCI `isready` → `readyok`, Hub `init` → `ready`, bounded
+    /// by [`Timeouts::ready`]). `log` sees every line that was skipped.
+    ///
+    /// # Errors
+    /// [`EngineError`]: not started, exited, silent past a timeout.
+    pub async fn start(
+        spec: &EngineSpec,
+        options: &[EngineOption],
+        limits: Limits,
+        timeouts: Timeouts,
+        log: Box<dyn FnMut(Skipped) + Send>,
+    ) -> Result<Self, EngineError> {
+        let mut core = Core::spawn(spec, limits, timeouts, log)?;
+        let hello = &P::HELLO;
+        let mut name = None;
+        let mut kept = P::Kept::default();
+        core.exchange(
+            hello.bytes,
+            timeouts.handshake,
+            hello.awaiting,
+            P::classify,
+            |s| {
+                if (hello.answers)(&s) {
+                    return Some(());
+                }
+                if let Some(n) = P::greet(s, &mut kept) {
+                    name = Some(n);
+                }
+                None
+            },
+        )
+        .await?;
+        core.name = name;
+        if !options.is_empty() {
+            let mut lines = Vec::new();
+            for o in options {
+                P::option(o, &mut lines);
+            }
+            core.send(&lines).await?;
+        }
+        core.ready::<P>().await?;
+        Ok(Self { core, kept })
+    }
+
+    /// The engine's name: USI/UCI `id name`, the `name=` of Hub's `id`.
+    pub fn name(&self) -> Option<&str> {
+        self.core.name.as_deref()
+    }
+
+    /// `quit`; the process is killed when it has not ended within 2 s.
+    pub async fn quit(self) {
+        self.core
+            .engine
+            .shutdown(P::QUIT, Duration::from_secs(2))
+            .await;
+    }
+}
+
+/// The protocol-free part of a [`LineEngine`].
+pub(crate) struct Core {
     engine: Engine,
     pub(crate) name: Option<String>,
     pub(crate) timeouts: Timeouts,
@@ -99,15 +212,7 @@ pub(crate) struct LineEngine {
     log: Box<dyn FnMut(Skipped) + Send>,
 }
 
-impl core::fmt::Debug for LineEngine {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("LineEngine")
-            .field("name", &self.name)
-            .finish_non_exhaustive()
-    }
-}
-
-impl LineEngine {
+impl Core {
     /// Starts the process.
     fn spawn(
         spec: &EngineSpec,
@@ -124,60 +229,11 @@ impl LineEngine {
         })
     }
 
-    /// Starts the process and runs `startup`: every line before the
-    /// greeting's answer is handed to `greet`, whose `Some(name)` is the
-    /// engine's name (a later one wins).
-    ///
-    /// # Errors
-    /// [`EngineError`]: not started, exited, silent past a timeout.
-    pub(crate) async fn start<S>(
-        spec: &EngineSpec,
-        limits: Limits,
-        timeouts: Timeouts,
-        log: Box<dyn FnMut(Skipped) + Send>,
-        startup: Startup<'_, S>,
-        mut greet: impl FnMut(S) -> Option<String>,
-    ) -> Result<Self, EngineError> {
-        let mut engine = Self::spawn(spec, limits, timeouts, log)?;
-        let hello = &startup.hello;
-        let mut name = None;
-        engine
-            .exchange(
-                hello.bytes,
-                timeouts.handshake,
-                hello.awaiting,
-                startup.classify,
-                |s| {
-                    if (hello.answers)(&s) {
-                        return Some(());
-                    }
-                    if let Some(n) = greet(s) {
-                        name = Some(n);
-                    }
-                    None
-                },
-            )
-            .await?;
-        engine.name = name;
-        if !startup.options.is_empty() {
-            let mut lines = Vec::new();
-            for o in startup.options {
-                (startup.option)(o, &mut lines);
-            }
-            engine.send(&lines).await?;
-        }
-        engine.ready(&startup.ready, startup.classify).await?;
-        Ok(engine)
-    }
-
-    /// Sends `ask` and waits up to [`Timeouts::ready`] for its answer.
-    pub(crate) async fn ready<S>(
-        &mut self,
-        ask: &Ask<'_, S>,
-        classify: Classify<S>,
-    ) -> Result<(), EngineError> {
-        let t = self.timeouts.ready;
-        self.exchange(ask.bytes, t, ask.awaiting, classify, |s| {
+    /// Sends `P`'s readiness check and waits up to [`Timeouts::ready`]
+    /// for its answer.
+    pub(crate) async fn ready<P: Wire>(&mut self) -> Result<(), EngineError> {
+        let (ask, t) = (&P::READY, self.timeouts.ready);
+        self.exchange(ask.bytes, t, ask.awaiting, P::classify, |s| {
             (ask.answers)(&s).then_some(())
         })
         .await
@@ -315,11 +371,5 @@ impl LineEngine {
                 Err(e) => return Err(e),
             }
         }
-    }
-
-    /// Sends `quit` (the protocol's line); the process is killed when it
-    /// has not ended within 2 s.
-    pub(crate) async fn quit(self, quit: &[u8]) {
-        self.engine.shutdown(quit, Duration::from_secs(2)).await;
     }
 }

@@ -9,91 +9,83 @@ use std::time::Duration;
 use board_core::chess::{Move, Position, UciMove};
 
 use crate::error::DecodeError;
-use crate::line_engine::{Ask, LineEngine, Read, Startup};
+use crate::line_engine::{Ask, LineEngine, Read, Wire};
 pub use crate::line_engine::{Skipped, Timeouts};
-use crate::process::{EngineError, EngineSpec, Limits};
+use crate::process::EngineError;
 use crate::types::EngineOption;
 use crate::uci::{Command, EngineMessage, decode};
 
-/// `isready` → `readyok`.
-const READY: Ask<'static, Seen> = Ask {
-    bytes: b"isready\n",
-    awaiting: "readyok",
-    answers: |s| matches!(s, Seen::ReadyOk),
-};
+/// UCI, for [`LineEngine`]: `uci` → `uciok`, `setoption`, `isready` →
+/// `readyok`, `quit`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Uci;
 
-/// A UCI engine. See the module documentation.
-#[derive(Debug)]
-pub struct UciEngine {
-    engine: LineEngine,
+/// A UCI engine. See the module documentation; the start-up, the name and
+/// `quit` are [`LineEngine`]'s.
+pub type UciEngine = LineEngine<Uci>;
+
+/// The lines the driver waits for or uses (`pub` in a private module:
+/// the type of a public trait's item).
+mod seen {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Eq)]
+    pub enum Seen {
+        UciOk,
+        ReadyOk,
+        IdName(String),
+        BestMove(Option<UciMove>),
+    }
 }
+use seen::Seen;
 
-enum Seen {
-    UciOk,
-    ReadyOk,
-    IdName(String),
-    BestMove(Option<UciMove>),
-}
+impl Wire for Uci {
+    type Seen = Seen;
+    type Kept = ();
+    const HELLO: Ask<Seen> = Ask {
+        bytes: b"uci\n",
+        awaiting: "uciok",
+        answers: |s| *s == Seen::UciOk,
+    };
+    const READY: Ask<Seen> = Ask {
+        bytes: b"isready\n",
+        awaiting: "readyok",
+        answers: |s| *s == Seen::ReadyOk,
+    };
+    const QUIT: &'static [u8] = b"quit\n";
 
-fn classify(line: &[u8]) -> Result<Read<Seen>, DecodeError> {
-    Ok(match decode(line)? {
-        EngineMessage::UciOk => Read::Seen(Seen::UciOk),
-        EngineMessage::ReadyOk => Read::Seen(Seen::ReadyOk),
-        EngineMessage::IdName(n) => {
-            Read::Seen(Seen::IdName(String::from_utf8_lossy(n).into_owned()))
+    fn classify(line: &[u8]) -> Result<Read<Seen>, DecodeError> {
+        Ok(match decode(line)? {
+            EngineMessage::UciOk => Read::Seen(Seen::UciOk),
+            EngineMessage::ReadyOk => Read::Seen(Seen::ReadyOk),
+            EngineMessage::IdName(n) => {
+                Read::Seen(Seen::IdName(String::from_utf8_lossy(n).into_owned()))
+            }
+            EngineMessage::BestMove { best, .. } => Read::Seen(Seen::BestMove(best)),
+            EngineMessage::Unrecognised(_) => Read::Bad,
+            _ => Read::Ignored,
+        })
+    }
+
+    fn option(o: &EngineOption, out: &mut Vec<u8>) {
+        Command::SetOption {
+            name: &o.name,
+            value: o.value.as_ref(),
         }
-        EngineMessage::BestMove { best, .. } => Read::Seen(Seen::BestMove(best)),
-        EngineMessage::Unrecognised(_) => Read::Bad,
-        _ => Read::Ignored,
-    })
-}
+        .encode(out);
+    }
 
-impl UciEngine {
-    /// Starts the engine and runs the handshake ([`Timeouts::handshake`] bounds
-    /// `uciok`, [`Timeouts::ready`] `readyok`). `log` sees every line
-    /// that was skipped.
-    ///
-    /// # Errors
-    /// [`EngineError`]: not started, exited, silent past a timeout.
-    pub async fn start(
-        spec: &EngineSpec,
-        options: &[EngineOption],
-        limits: Limits,
-        timeouts: Timeouts,
-        log: Box<dyn FnMut(Skipped) + Send>,
-    ) -> Result<Self, EngineError> {
-        let startup = Startup {
-            classify,
-            hello: Ask {
-                bytes: &Command::Uci.to_bytes(),
-                awaiting: "uciok",
-                answers: |s| matches!(s, Seen::UciOk),
-            },
-            options,
-            option: |o, out| {
-                Command::SetOption {
-                    name: &o.name,
-                    value: o.value.as_ref(),
-                }
-                .encode(out);
-            },
-            ready: READY,
-        };
-        let engine = LineEngine::start(spec, limits, timeouts, log, startup, |s| match s {
+    fn greet(seen: Seen, (): &mut ()) -> Option<String> {
+        match seen {
             Seen::IdName(n) => Some(n),
             _ => None,
-        })
-        .await?;
-        Ok(Self { engine })
+        }
     }
+}
 
-    /// `id name` of the engine.
-    pub fn name(&self) -> Option<&str> {
-        self.engine.name.as_deref()
-    }
-
+impl LineEngine<Uci> {
     async fn send(&mut self, c: Command<'_>) -> Result<(), EngineError> {
-        self.engine.send(&c.to_bytes()).await
+        self.core.send(&c.to_bytes()).await
     }
 
     /// `ucinewgame`, then `isready`/`readyok` (the order the UCI
@@ -104,7 +96,7 @@ impl UciEngine {
     /// As [`UciEngine::start`].
     pub async fn new_game(&mut self) -> Result<(), EngineError> {
         self.send(Command::UciNewGame).await?;
-        self.engine.ready(&READY, classify).await
+        self.core.ready::<Uci>().await
     }
 
     /// `position` + `go movetime MS`; waits for `bestmove` up to `MS` plus
@@ -128,13 +120,13 @@ impl UciEngine {
         Command::GoMovetime(movetime_ms).encode(&mut bytes);
         let allowed = Duration::from_millis(movetime_ms);
         let stop = Command::Stop.to_bytes();
-        self.engine
+        self.core
             .search(
                 &bytes,
                 allowed,
                 "bestmove",
                 &stop,
-                classify,
+                Uci::classify,
                 None,
                 |s, _, _| {
                     let Seen::BestMove(best) = s else {
@@ -155,11 +147,6 @@ impl UciEngine {
             )
             .await
     }
-
-    /// `quit`; the process is killed when it has not ended within 2 s.
-    pub async fn quit(self) {
-        self.engine.quit(&Command::Quit.to_bytes()).await;
-    }
 }
 
 #[cfg(test)]
@@ -168,7 +155,13 @@ mod tests {
 
     #[test]
     fn the_readiness_check_is_the_encoders_isready() {
-        assert_eq!(READY.bytes, Command::IsReady.to_bytes());
-        assert!((READY.answers)(&Seen::ReadyOk) && !(READY.answers)(&Seen::UciOk));
+        assert_eq!(Uci::READY.bytes, Command::IsReady.to_bytes());
+        assert!((Uci::READY.answers)(&Seen::ReadyOk) && !(Uci::READY.answers)(&Seen::UciOk));
+    }
+
+    #[test]
+    fn the_greeting_and_quit_are_the_encoders() {
+        assert_eq!(Uci::HELLO.bytes, Command::Uci.to_bytes());
+        assert_eq!(Uci::QUIT, Command::Quit.to_bytes());
     }
 }

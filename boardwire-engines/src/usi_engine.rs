@@ -10,10 +10,10 @@ use std::time::Duration;
 use board_core::shogi::{Move, Position};
 
 use crate::error::DecodeError;
-use crate::line_engine::{Ask, LineEngine, Read, Startup};
+use crate::line_engine::{Ask, LineEngine, Read, Wire};
 pub use crate::line_engine::{Skipped, Timeouts};
 use crate::parse::Score;
-use crate::process::{EngineError, EngineSpec, Limits};
+use crate::process::EngineError;
 use crate::types::EngineOption;
 use crate::usi::{BestMove, Command, EngineMessage, GameOver, Go, decode};
 
@@ -33,88 +33,79 @@ pub struct Thought {
     pub elapsed: Duration,
 }
 
-#[derive(Debug, PartialEq, Eq)]
-enum Seen {
-    UsiOk,
-    ReadyOk,
-    IdName(String),
-    BestMove(BestMove, Option<Move>),
-    Info,
-}
+/// The lines the driver waits for or uses (`pub` in a private module:
+/// the type of a public trait's item).
+mod seen {
+    use super::*;
 
-fn classify(line: &[u8]) -> Result<Read<Seen>, DecodeError> {
-    Ok(match decode(line)? {
-        EngineMessage::UsiOk => Read::Seen(Seen::UsiOk),
-        EngineMessage::ReadyOk => Read::Seen(Seen::ReadyOk),
-        EngineMessage::BestMove { best, ponder } => Read::Seen(Seen::BestMove(best, ponder)),
-        EngineMessage::IdName(n) => {
-            Read::Seen(Seen::IdName(String::from_utf8_lossy(n).into_owned()))
+    #[derive(Debug, PartialEq, Eq)]
+    pub enum Seen {
+        UsiOk,
+        ReadyOk,
+        IdName(String),
+        BestMove(BestMove, Option<Move>),
+        Info,
+    }
+}
+use seen::Seen;
+
+/// USI, for [`LineEngine`]: `usi` → `usiok`, `setoption`, `isready` →
+/// `readyok`, `quit`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Usi;
+
+/// A USI engine. See the module documentation; the start-up, the name and
+/// `quit` are [`LineEngine`]'s.
+pub type UsiEngine = LineEngine<Usi>;
+
+impl Wire for Usi {
+    type Seen = Seen;
+    type Kept = ();
+    const HELLO: Ask<Seen> = Ask {
+        bytes: b"usi\n",
+        awaiting: "usiok",
+        answers: |s| *s == Seen::UsiOk,
+    };
+    const READY: Ask<Seen> = Ask {
+        bytes: b"isready\n",
+        awaiting: "readyok",
+        answers: |s| *s == Seen::ReadyOk,
+    };
+    const QUIT: &'static [u8] = b"quit\n";
+
+    fn classify(line: &[u8]) -> Result<Read<Seen>, DecodeError> {
+        Ok(match decode(line)? {
+            EngineMessage::UsiOk => Read::Seen(Seen::UsiOk),
+            EngineMessage::ReadyOk => Read::Seen(Seen::ReadyOk),
+            EngineMessage::BestMove { best, ponder } => Read::Seen(Seen::BestMove(best, ponder)),
+            EngineMessage::IdName(n) => {
+                Read::Seen(Seen::IdName(String::from_utf8_lossy(n).into_owned()))
+            }
+            EngineMessage::Info(_) => Read::Seen(Seen::Info),
+            EngineMessage::Unrecognised(_) => Read::Bad,
+            _ => Read::Ignored,
+        })
+    }
+
+    fn option(o: &EngineOption, out: &mut Vec<u8>) {
+        Command::SetOption {
+            name: &o.name,
+            value: o.value.as_ref(),
         }
-        EngineMessage::Info(_) => Read::Seen(Seen::Info),
-        EngineMessage::Unrecognised(_) => Read::Bad,
-        _ => Read::Ignored,
-    })
-}
+        .encode(out);
+    }
 
-/// `isready` → `readyok`.
-const READY: Ask<'static, Seen> = Ask {
-    bytes: b"isready\n",
-    awaiting: "readyok",
-    answers: |s| *s == Seen::ReadyOk,
-};
-
-/// A USI engine. See the module documentation.
-#[derive(Debug)]
-pub struct UsiEngine {
-    engine: LineEngine,
-}
-
-impl UsiEngine {
-    /// Starts the engine and runs the handshake: `usi` (waits for `usiok`),
-    /// a `setoption` per option, `isready` (waits for `readyok`). `log`
-    /// sees every line that was skipped.
-    ///
-    /// # Errors
-    /// [`EngineError`]: not started, exited, silent past a timeout.
-    pub async fn start(
-        spec: &EngineSpec,
-        options: &[EngineOption],
-        limits: Limits,
-        timeouts: Timeouts,
-        log: Box<dyn FnMut(Skipped) + Send>,
-    ) -> Result<Self, EngineError> {
-        let startup = Startup {
-            classify,
-            hello: Ask {
-                bytes: &Command::Usi.to_bytes(),
-                awaiting: "usiok",
-                answers: |s| *s == Seen::UsiOk,
-            },
-            options,
-            option: |o, out| {
-                Command::SetOption {
-                    name: &o.name,
-                    value: o.value.as_ref(),
-                }
-                .encode(out);
-            },
-            ready: READY,
-        };
-        let engine = LineEngine::start(spec, limits, timeouts, log, startup, |s| match s {
+    fn greet(seen: Seen, (): &mut ()) -> Option<String> {
+        match seen {
             Seen::IdName(n) => Some(n),
             _ => None,
-        })
-        .await?;
-        Ok(Self { engine })
+        }
     }
+}
 
-    /// `id name` of the engine.
-    pub fn name(&self) -> Option<&str> {
-        self.engine.name.as_deref()
-    }
-
+impl LineEngine<Usi> {
     async fn send(&mut self, c: Command<'_>) -> Result<(), EngineError> {
-        self.engine.send(&c.to_bytes()).await
+        self.core.send(&c.to_bytes()).await
     }
 
     /// `isready`/`readyok`, then `usinewgame`: call before each game.
@@ -122,7 +113,7 @@ impl UsiEngine {
     /// # Errors
     /// As [`UsiEngine::start`].
     pub async fn new_game(&mut self) -> Result<(), EngineError> {
-        self.engine.ready(&READY, classify).await?;
+        self.core.ready::<Usi>().await?;
         self.send(Command::UsiNewGame).await
     }
 
@@ -152,13 +143,13 @@ impl UsiEngine {
         let stop = Command::Stop.to_bytes();
         let mut info: Option<Vec<u8>> = None;
         let mut score = None;
-        self.engine
+        self.core
             .search(
                 &bytes,
                 allowed,
                 "bestmove",
                 &stop,
-                classify,
+                Usi::classify,
                 None,
                 |s, text, took| match s {
                     Seen::Info => {
@@ -201,11 +192,6 @@ impl UsiEngine {
     pub async fn game_over(&mut self, r: GameOver) -> Result<(), EngineError> {
         self.send(Command::GameOver(r)).await
     }
-
-    /// `quit`; the process is killed when it has not ended within 2 s.
-    pub async fn quit(self) {
-        self.engine.quit(&Command::Quit.to_bytes()).await;
-    }
 }
 
 #[cfg(test)]
@@ -214,7 +200,13 @@ mod tests {
 
     #[test]
     fn the_readiness_check_is_the_encoders_isready() {
-        assert_eq!(READY.bytes, Command::IsReady.to_bytes());
-        assert!((READY.answers)(&Seen::ReadyOk) && !(READY.answers)(&Seen::UsiOk));
+        assert_eq!(Usi::READY.bytes, Command::IsReady.to_bytes());
+        assert!((Usi::READY.answers)(&Seen::ReadyOk) && !(Usi::READY.answers)(&Seen::UsiOk));
+    }
+
+    #[test]
+    fn the_greeting_and_quit_are_the_encoders() {
+        assert_eq!(Usi::HELLO.bytes, Command::Usi.to_bytes());
+        assert_eq!(Usi::QUIT, Command::Quit.to_bytes());
     }
 }
