@@ -57,6 +57,8 @@ impl Wire for Hub {
         answers: |s| matches!(s, Seen::Ready),
     };
     const QUIT: &'static [u8] = b"quit\n";
+    const STOP: &'static [u8] = b"stop\n";
+    const ANSWER: &'static str = "done";
 
     fn classify(line: &[u8]) -> Result<Read<Seen>, DecodeError> {
         Ok(Read::Seen(match decode(line)? {
@@ -160,28 +162,18 @@ impl LineEngine<Hub> {
         let mut b = Command::Pos { start, moves }.to_bytes();
         Command::Level(level).encode(&mut b);
         Command::GoThink.encode(&mut b);
-        let stop = Command::Stop.to_bytes();
-        self.core
-            .search(
-                &b,
-                allowed,
-                "done",
-                &stop,
-                Hub::classify,
-                current,
-                |s, _, _| match s {
-                    Seen::Done(hm) => Some(hm.to_move(&now_pos).ok_or(EngineError::IllegalMove {
-                        mv: hm.to_string(),
-                        reason: "no legal move has this from, to and captured set".into(),
-                    })),
-                    Seen::Error(msg) => Some(Err(EngineError::IllegalMove {
-                        mv: "(none)".into(),
-                        reason: format!("the engine said: {msg}"),
-                    })),
-                    _ => None,
-                },
-            )
-            .await
+        self.run_search(&b, allowed, current, |s, _, _| match s {
+            Seen::Done(hm) => Some(hm.to_move(&now_pos).ok_or(EngineError::IllegalMove {
+                mv: hm.to_string(),
+                reason: "no legal move has this from, to and captured set".into(),
+            })),
+            Seen::Error(msg) => Some(Err(EngineError::IllegalMove {
+                mv: "(none)".into(),
+                reason: format!("the engine said: {msg}"),
+            })),
+            _ => None,
+        })
+        .await
     }
 }
 
@@ -194,5 +186,6 @@ mod tests {
         assert_eq!(Hub::HELLO.bytes, Command::Hub.to_bytes());
         assert_eq!(Hub::READY.bytes, Command::Init.to_bytes());
         assert_eq!(Hub::QUIT, Command::Quit.to_bytes());
+        assert_eq!(Hub::STOP, Command::Stop.to_bytes());
     }
 }

@@ -41,6 +41,7 @@ mod bridge;
 pub mod citrine_bridge;
 mod citrine_events;
 pub mod citrine_host;
+mod command_line;
 pub mod convert;
 pub mod csa_bridge;
 pub mod dxp_bridge;

@@ -17,6 +17,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::error::DecodeError;
+use crate::parse::EngineLine;
 use crate::process::{Engine, EngineError, EngineSpec, Limits, Line};
 use crate::types::EngineOption;
 
@@ -77,6 +78,40 @@ pub(crate) mod sealed {
         Bad,
     }
 
+    /// What a USI or UCI engine's line is to the driver.
+    pub enum FamilySeen<B, P> {
+        /// `usiok` / `uciok`.
+        HelloOk,
+        /// `readyok`.
+        ReadyOk,
+        /// `id name <text>`.
+        IdName(String),
+        /// `bestmove <move> [ponder <move>]`.
+        BestMove(B, Option<P>),
+        /// `info ...`.
+        Info,
+    }
+
+    /// USI or UCI: the same start-up, lines and `quit`, apart from the
+    /// greeting (`usi` → `usiok`, `uci` → `uciok`) and `bestmove`'s moves;
+    /// each is a [`Wire`] through this.
+    pub trait UsiFamily: Send + 'static {
+        /// `bestmove`'s move, as the protocol reads it.
+        type Best;
+        /// Its `ponder` move.
+        type Ponder;
+        /// The greeting (`usi`, `uci`).
+        const GREETING: &'static [u8];
+        /// Its answer (`usiok`, `uciok`).
+        const AWAITING: &'static str;
+        /// Classifies the engine's line, read by the protocol's parsers
+        /// ([`classify_family`](super::classify_family)).
+        fn classify(line: &[u8]) -> Result<FamilyRead<Self::Best, Self::Ponder>, DecodeError>;
+    }
+
+    /// A USI or UCI line, classified.
+    pub type FamilyRead<B, P> = Read<FamilySeen<B, P>>;
+
     /// A command and the answer that ends the wait for it.
     pub struct Ask<S: 'static> {
         /// The command's bytes (whole lines).
@@ -104,6 +139,10 @@ pub(crate) mod sealed {
         const READY: Ask<Self::Seen>;
         /// `quit`.
         const QUIT: &'static [u8];
+        /// `stop`, for a search.
+        const STOP: &'static [u8];
+        /// The line that ends a search (`bestmove`, `done`).
+        const ANSWER: &'static str;
         /// Classifies one line; an `Err` is logged as
         /// [`Skipped::Malformed`](super::Skipped) and counts as bad.
         fn classify(line: &[u8]) -> Result<Read<Self::Seen>, DecodeError>;
@@ -115,7 +154,57 @@ pub(crate) mod sealed {
     }
 }
 
-pub(crate) use sealed::{Ask, Read, Wire};
+pub(crate) use sealed::{Ask, FamilySeen, Read, UsiFamily, Wire};
+
+/// What a USI or UCI engine's line is to the driver.
+pub(crate) fn classify_family<B, P>(line: EngineLine<'_, B, P>) -> Read<FamilySeen<B, P>> {
+    match line {
+        EngineLine::HandshakeOk => Read::Seen(FamilySeen::HelloOk),
+        EngineLine::ReadyOk => Read::Seen(FamilySeen::ReadyOk),
+        EngineLine::IdName(n) => {
+            Read::Seen(FamilySeen::IdName(String::from_utf8_lossy(n).into_owned()))
+        }
+        EngineLine::BestMove(b, p) => Read::Seen(FamilySeen::BestMove(b, p)),
+        EngineLine::Info(_) => Read::Seen(FamilySeen::Info),
+        EngineLine::Unrecognised(_) => Read::Bad,
+        EngineLine::IdAuthor(_) | EngineLine::Option(_) => Read::Ignored,
+    }
+}
+
+impl<F: UsiFamily> Wire for F {
+    type Seen = FamilySeen<F::Best, F::Ponder>;
+    type Kept = ();
+    const HELLO: Ask<Self::Seen> = Ask {
+        bytes: F::GREETING,
+        awaiting: F::AWAITING,
+        answers: |s| matches!(s, FamilySeen::HelloOk),
+    };
+    const READY: Ask<Self::Seen> = Ask {
+        bytes: b"isready\n",
+        awaiting: "readyok",
+        answers: |s| matches!(s, FamilySeen::ReadyOk),
+    };
+    const QUIT: &'static [u8] = b"quit\n";
+    const STOP: &'static [u8] = b"stop\n";
+    const ANSWER: &'static str = "bestmove";
+
+    fn classify(line: &[u8]) -> Result<Read<Self::Seen>, DecodeError> {
+        <F as UsiFamily>::classify(line)
+    }
+
+    fn option(o: &EngineOption, out: &mut Vec<u8>) {
+        crate::command_line::encode(out, |s| {
+            crate::command_line::set_option(s, &o.name, o.value.as_ref());
+        });
+    }
+
+    fn greet(seen: Self::Seen, (): &mut ()) -> Option<String> {
+        match seen {
+            FamilySeen::IdName(n) => Some(n),
+            _ => None,
+        }
+    }
+}
 
 /// Classifies one line; an `Err` is logged as [`Skipped::Malformed`] and
 /// counts as bad.
@@ -192,6 +281,29 @@ impl<P: Protocol> LineEngine<P> {
     /// The engine's name: USI/UCI `id name`, the `name=` of Hub's `id`.
     pub fn name(&self) -> Option<&str> {
         self.core.name.as_deref()
+    }
+
+    /// A search ([`Core::search`]) with `P`'s lines: sends `bytes`,
+    /// reads lines for up to `allowed` plus [`Timeouts::think_margin`]
+    /// until `pick` ends it; `stop` on silence or when `current` moves on.
+    pub(crate) async fn run_search<R>(
+        &mut self,
+        bytes: &[u8],
+        allowed: Duration,
+        current: Option<(&mut tokio::sync::watch::Receiver<u64>, u64)>,
+        pick: impl FnMut(P::Seen, Vec<u8>, Duration) -> Option<Result<R, EngineError>>,
+    ) -> Result<R, EngineError> {
+        let core = &mut self.core;
+        core.search(
+            bytes,
+            allowed,
+            P::ANSWER,
+            P::STOP,
+            P::classify,
+            current,
+            pick,
+        )
+        .await
     }
 
     /// `quit`; the process is killed when it has not ended within 2 s.

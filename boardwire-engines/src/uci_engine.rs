@@ -9,11 +9,10 @@ use std::time::Duration;
 use board_core::chess::{Move, Position, UciMove};
 
 use crate::error::DecodeError;
-use crate::line_engine::{Ask, LineEngine, Read, Wire};
+use crate::line_engine::{FamilySeen, LineEngine, Read, UsiFamily, classify_family};
 pub use crate::line_engine::{Skipped, Timeouts};
 use crate::process::EngineError;
-use crate::types::EngineOption;
-use crate::uci::{Command, EngineMessage, decode};
+use crate::uci::{Command, engine_line};
 
 /// UCI, for [`LineEngine`]: `uci` → `uciok`, `setoption`, `isready` →
 /// `readyok`, `quit`.
@@ -24,62 +23,17 @@ pub struct Uci;
 /// `quit` are [`LineEngine`]'s.
 pub type UciEngine = LineEngine<Uci>;
 
-/// The lines the driver waits for or uses (`pub` in a private module:
-/// the type of a public trait's item).
-mod seen {
-    use super::*;
+/// What the driver reads of a UCI engine's line.
+type Seen = FamilySeen<Option<UciMove>, Option<UciMove>>;
 
-    #[derive(Debug, PartialEq, Eq)]
-    pub enum Seen {
-        UciOk,
-        ReadyOk,
-        IdName(String),
-        BestMove(Option<UciMove>),
-    }
-}
-use seen::Seen;
-
-impl Wire for Uci {
-    type Seen = Seen;
-    type Kept = ();
-    const HELLO: Ask<Seen> = Ask {
-        bytes: b"uci\n",
-        awaiting: "uciok",
-        answers: |s| *s == Seen::UciOk,
-    };
-    const READY: Ask<Seen> = Ask {
-        bytes: b"isready\n",
-        awaiting: "readyok",
-        answers: |s| *s == Seen::ReadyOk,
-    };
-    const QUIT: &'static [u8] = b"quit\n";
+impl UsiFamily for Uci {
+    type Best = Option<UciMove>;
+    type Ponder = Option<UciMove>;
+    const GREETING: &'static [u8] = b"uci\n";
+    const AWAITING: &'static str = "uciok";
 
     fn classify(line: &[u8]) -> Result<Read<Seen>, DecodeError> {
-        Ok(match decode(line)? {
-            EngineMessage::UciOk => Read::Seen(Seen::UciOk),
-            EngineMessage::ReadyOk => Read::Seen(Seen::ReadyOk),
-            EngineMessage::IdName(n) => {
-                Read::Seen(Seen::IdName(String::from_utf8_lossy(n).into_owned()))
-            }
-            EngineMessage::BestMove { best, .. } => Read::Seen(Seen::BestMove(best)),
-            EngineMessage::Unrecognised(_) => Read::Bad,
-            _ => Read::Ignored,
-        })
-    }
-
-    fn option(o: &EngineOption, out: &mut Vec<u8>) {
-        Command::SetOption {
-            name: &o.name,
-            value: o.value.as_ref(),
-        }
-        .encode(out);
-    }
-
-    fn greet(seen: Seen, (): &mut ()) -> Option<String> {
-        match seen {
-            Seen::IdName(n) => Some(n),
-            _ => None,
-        }
+        Ok(classify_family(engine_line(line)?))
     }
 }
 
@@ -119,49 +73,40 @@ impl LineEngine<Uci> {
         let mut bytes = Command::Position { start, moves }.to_bytes();
         Command::GoMovetime(movetime_ms).encode(&mut bytes);
         let allowed = Duration::from_millis(movetime_ms);
-        let stop = Command::Stop.to_bytes();
-        self.core
-            .search(
-                &bytes,
-                allowed,
-                "bestmove",
-                &stop,
-                Uci::classify,
-                None,
-                |s, _, _| {
-                    let Seen::BestMove(best) = s else {
-                        return None;
-                    };
-                    Some(match best {
-                        None => Ok(None),
-                        Some(u) => {
-                            u.to_move(&now_pos)
-                                .map(Some)
-                                .map_err(|e| EngineError::IllegalMove {
-                                    mv: u.to_string(),
-                                    reason: e.to_string(),
-                                })
-                        }
-                    })
-                },
-            )
-            .await
+        self.run_search(&bytes, allowed, None, |s, _, _| {
+            let Seen::BestMove(best, _) = s else {
+                return None;
+            };
+            Some(match best {
+                None => Ok(None),
+                Some(u) => u
+                    .to_move(&now_pos)
+                    .map(Some)
+                    .map_err(|e| EngineError::IllegalMove {
+                        mv: u.to_string(),
+                        reason: e.to_string(),
+                    }),
+            })
+        })
+        .await
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::line_engine::Wire;
 
     #[test]
     fn the_readiness_check_is_the_encoders_isready() {
         assert_eq!(Uci::READY.bytes, Command::IsReady.to_bytes());
-        assert!((Uci::READY.answers)(&Seen::ReadyOk) && !(Uci::READY.answers)(&Seen::UciOk));
+        assert!((Uci::READY.answers)(&Seen::ReadyOk) && !(Uci::READY.answers)(&Seen::HelloOk));
     }
 
     #[test]
     fn the_greeting_and_quit_are_the_encoders() {
-        assert_eq!(Uci::HELLO.bytes, Command::Uci.to_bytes());
+        assert_eq!(<Uci as Wire>::HELLO.bytes, Command::Uci.to_bytes());
         assert_eq!(Uci::QUIT, Command::Quit.to_bytes());
+        assert_eq!(Uci::STOP, Command::Stop.to_bytes());
     }
 }

@@ -10,12 +10,11 @@ use std::time::Duration;
 use board_core::shogi::{Move, Position};
 
 use crate::error::DecodeError;
-use crate::line_engine::{Ask, LineEngine, Read, Wire};
+use crate::line_engine::{FamilySeen, LineEngine, Read, UsiFamily, classify_family};
 pub use crate::line_engine::{Skipped, Timeouts};
 use crate::parse::Score;
 use crate::process::EngineError;
-use crate::types::EngineOption;
-use crate::usi::{BestMove, Command, EngineMessage, GameOver, Go, decode};
+use crate::usi::{BestMove, Command, EngineMessage, GameOver, Go, decode, engine_line};
 
 /// What the engine found for one move.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,22 +32,6 @@ pub struct Thought {
     pub elapsed: Duration,
 }
 
-/// The lines the driver waits for or uses (`pub` in a private module:
-/// the type of a public trait's item).
-mod seen {
-    use super::*;
-
-    #[derive(Debug, PartialEq, Eq)]
-    pub enum Seen {
-        UsiOk,
-        ReadyOk,
-        IdName(String),
-        BestMove(BestMove, Option<Move>),
-        Info,
-    }
-}
-use seen::Seen;
-
 /// USI, for [`LineEngine`]: `usi` → `usiok`, `setoption`, `isready` →
 /// `readyok`, `quit`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,48 +41,17 @@ pub struct Usi;
 /// `quit` are [`LineEngine`]'s.
 pub type UsiEngine = LineEngine<Usi>;
 
-impl Wire for Usi {
-    type Seen = Seen;
-    type Kept = ();
-    const HELLO: Ask<Seen> = Ask {
-        bytes: b"usi\n",
-        awaiting: "usiok",
-        answers: |s| *s == Seen::UsiOk,
-    };
-    const READY: Ask<Seen> = Ask {
-        bytes: b"isready\n",
-        awaiting: "readyok",
-        answers: |s| *s == Seen::ReadyOk,
-    };
-    const QUIT: &'static [u8] = b"quit\n";
+/// What the driver reads of a USI engine's line.
+type Seen = FamilySeen<BestMove, Move>;
+
+impl UsiFamily for Usi {
+    type Best = BestMove;
+    type Ponder = Move;
+    const GREETING: &'static [u8] = b"usi\n";
+    const AWAITING: &'static str = "usiok";
 
     fn classify(line: &[u8]) -> Result<Read<Seen>, DecodeError> {
-        Ok(match decode(line)? {
-            EngineMessage::UsiOk => Read::Seen(Seen::UsiOk),
-            EngineMessage::ReadyOk => Read::Seen(Seen::ReadyOk),
-            EngineMessage::BestMove { best, ponder } => Read::Seen(Seen::BestMove(best, ponder)),
-            EngineMessage::IdName(n) => {
-                Read::Seen(Seen::IdName(String::from_utf8_lossy(n).into_owned()))
-            }
-            EngineMessage::Info(_) => Read::Seen(Seen::Info),
-            EngineMessage::Unrecognised(_) => Read::Bad,
-            _ => Read::Ignored,
-        })
-    }
-
-    fn option(o: &EngineOption, out: &mut Vec<u8>) {
-        Command::SetOption {
-            name: &o.name,
-            value: o.value.as_ref(),
-        }
-        .encode(out);
-    }
-
-    fn greet(seen: Seen, (): &mut ()) -> Option<String> {
-        match seen {
-            Seen::IdName(n) => Some(n),
-            _ => None,
-        }
+        Ok(classify_family(engine_line(line)?))
     }
 }
 
@@ -140,49 +92,39 @@ impl LineEngine<Usi> {
         }
         let mut bytes = Command::Position { start, moves }.to_bytes();
         Command::Go(go).encode(&mut bytes);
-        let stop = Command::Stop.to_bytes();
         let mut info: Option<Vec<u8>> = None;
         let mut score = None;
-        self.core
-            .search(
-                &bytes,
-                allowed,
-                "bestmove",
-                &stop,
-                Usi::classify,
-                None,
-                |s, text, took| match s {
-                    Seen::Info => {
-                        if let Ok(EngineMessage::Info(i)) = decode(&text)
-                            && i.score.is_some()
-                            && i.multipv.is_none_or(|m| m == 1)
-                        {
-                            score = i.score;
-                            info = Some(text);
-                        }
-                        None
-                    }
-                    Seen::BestMove(best, ponder) => {
-                        if let BestMove::Move(m) = best
-                            && let Err(e) = now_pos.check_move(m)
-                        {
-                            return Some(Err(EngineError::IllegalMove {
-                                mv: m.to_string(),
-                                reason: e.to_string(),
-                            }));
-                        }
-                        Some(Ok(Thought {
-                            best,
-                            ponder,
-                            info: info.take(),
-                            score: score.take(),
-                            elapsed: took,
-                        }))
-                    }
-                    _ => None,
-                },
-            )
-            .await
+        self.run_search(&bytes, allowed, None, |s, text, took| match s {
+            Seen::Info => {
+                if let Ok(EngineMessage::Info(i)) = decode(&text)
+                    && i.score.is_some()
+                    && i.multipv.is_none_or(|m| m == 1)
+                {
+                    score = i.score;
+                    info = Some(text);
+                }
+                None
+            }
+            Seen::BestMove(best, ponder) => {
+                if let BestMove::Move(m) = best
+                    && let Err(e) = now_pos.check_move(m)
+                {
+                    return Some(Err(EngineError::IllegalMove {
+                        mv: m.to_string(),
+                        reason: e.to_string(),
+                    }));
+                }
+                Some(Ok(Thought {
+                    best,
+                    ponder,
+                    info: info.take(),
+                    score: score.take(),
+                    elapsed: took,
+                }))
+            }
+            _ => None,
+        })
+        .await
     }
 
     /// `gameover win|lose|draw`.
@@ -197,16 +139,18 @@ impl LineEngine<Usi> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::line_engine::Wire;
 
     #[test]
     fn the_readiness_check_is_the_encoders_isready() {
         assert_eq!(Usi::READY.bytes, Command::IsReady.to_bytes());
-        assert!((Usi::READY.answers)(&Seen::ReadyOk) && !(Usi::READY.answers)(&Seen::UsiOk));
+        assert!((Usi::READY.answers)(&Seen::ReadyOk) && !(Usi::READY.answers)(&Seen::HelloOk));
     }
 
     #[test]
     fn the_greeting_and_quit_are_the_encoders() {
-        assert_eq!(Usi::HELLO.bytes, Command::Usi.to_bytes());
+        assert_eq!(<Usi as Wire>::HELLO.bytes, Command::Usi.to_bytes());
         assert_eq!(Usi::QUIT, Command::Quit.to_bytes());
+        assert_eq!(Usi::STOP, Command::Stop.to_bytes());
     }
 }
