@@ -12,7 +12,7 @@ use board_core::draughts::{Move, Position};
 
 use crate::error::DecodeError;
 use crate::hub::{Command, HubMessage, HubMove, Level, decode};
-use crate::line_engine::{Ask, LineEngine, Read, Wire};
+use crate::line_engine::{Ask, LineEngine, NewGame, Read, Wire, reached};
 pub use crate::line_engine::{Skipped, Timeouts};
 use crate::process::EngineError;
 use crate::types::EngineOption;
@@ -56,9 +56,8 @@ impl Wire for Hub {
         awaiting: "ready",
         answers: |s| matches!(s, Seen::Ready),
     };
-    const QUIT: &'static [u8] = b"quit\n";
-    const STOP: &'static [u8] = b"stop\n";
     const ANSWER: &'static str = "done";
+    const NEW_GAME: NewGame = NewGame::Alone(b"new-game\n");
 
     fn classify(line: &[u8]) -> Result<Read<Seen>, DecodeError> {
         Ok(Read::Seen(match decode(line)? {
@@ -97,14 +96,6 @@ impl LineEngine<Hub> {
     /// The `name=` of each `param` line of the start-up, in order.
     pub fn params(&self) -> &[String] {
         &self.kept
-    }
-
-    /// `new-game`.
-    ///
-    /// # Errors
-    /// [`EngineError::Write`].
-    pub async fn new_game(&mut self) -> Result<(), EngineError> {
-        self.core.send(&Command::NewGame.to_bytes()).await
     }
 
     /// `pos` (`start` and `moves`), `level`, `go think`; waits for `done`
@@ -155,10 +146,7 @@ impl LineEngine<Hub> {
         allowed: Duration,
         current: Option<(&mut tokio::sync::watch::Receiver<u64>, u64)>,
     ) -> Result<Move, EngineError> {
-        let mut now_pos = *start;
-        for &m in moves {
-            now_pos.play_unchecked(m);
-        }
+        let now_pos = reached(start, moves);
         let mut b = Command::Pos { start, moves }.to_bytes();
         Command::Level(level).encode(&mut b);
         Command::GoThink.encode(&mut b);
@@ -174,18 +162,5 @@ impl LineEngine<Hub> {
             _ => None,
         })
         .await
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_start_up_and_quit_are_the_encoders() {
-        assert_eq!(Hub::HELLO.bytes, Command::Hub.to_bytes());
-        assert_eq!(Hub::READY.bytes, Command::Init.to_bytes());
-        assert_eq!(Hub::QUIT, Command::Quit.to_bytes());
-        assert_eq!(Hub::STOP, Command::Stop.to_bytes());
     }
 }

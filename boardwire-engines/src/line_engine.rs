@@ -56,6 +56,12 @@ pub enum Skipped {
     Overlong(usize),
 }
 
+/// `stop` (a search), the same line in USI, UCI and Hub.
+const STOP: &[u8] = b"stop\n";
+
+/// `quit`, the same line in USI, UCI and Hub.
+const QUIT: &[u8] = b"quit\n";
+
 /// A line protocol an engine speaks: [`Usi`](crate::usi_engine::Usi),
 /// [`Uci`](crate::uci_engine::Uci) or [`Hub`](crate::hub_engine::Hub)
 /// (sealed: its items are the crate's own).
@@ -104,6 +110,8 @@ pub(crate) mod sealed {
         const GREETING: &'static [u8];
         /// Its answer (`usiok`, `uciok`).
         const AWAITING: &'static str;
+        /// The new game (`usinewgame`, `ucinewgame`).
+        const NEW_GAME: NewGame;
         /// Classifies the engine's line, read by the protocol's parsers
         /// ([`classify_family`](super::classify_family)).
         fn classify(line: &[u8]) -> Result<FamilyRead<Self::Best, Self::Ponder>, DecodeError>;
@@ -111,6 +119,17 @@ pub(crate) mod sealed {
 
     /// A USI or UCI line, classified.
     pub type FamilyRead<B, P> = Read<FamilySeen<B, P>>;
+
+    /// A protocol's new game: its line, and where the readiness check
+    /// ([`Wire::READY`]) goes.
+    pub enum NewGame {
+        /// The line, then the readiness check (UCI `ucinewgame`).
+        ThenReady(&'static [u8]),
+        /// The readiness check, then the line (USI `usinewgame`).
+        AfterReady(&'static [u8]),
+        /// The line alone (Hub `new-game`).
+        Alone(&'static [u8]),
+    }
 
     /// A command and the answer that ends the wait for it.
     pub struct Ask<S: 'static> {
@@ -137,12 +156,10 @@ pub(crate) mod sealed {
         const HELLO: Ask<Self::Seen>;
         /// The readiness check.
         const READY: Ask<Self::Seen>;
-        /// `quit`.
-        const QUIT: &'static [u8];
-        /// `stop`, for a search.
-        const STOP: &'static [u8];
         /// The line that ends a search (`bestmove`, `done`).
         const ANSWER: &'static str;
+        /// The new game.
+        const NEW_GAME: NewGame;
         /// Classifies one line; an `Err` is logged as
         /// [`Skipped::Malformed`](super::Skipped) and counts as bad.
         fn classify(line: &[u8]) -> Result<Read<Self::Seen>, DecodeError>;
@@ -154,7 +171,7 @@ pub(crate) mod sealed {
     }
 }
 
-pub(crate) use sealed::{Ask, FamilySeen, Read, UsiFamily, Wire};
+pub(crate) use sealed::{Ask, FamilySeen, NewGame, Read, UsiFamily, Wire};
 
 /// What a USI or UCI engine's line is to the driver.
 pub(crate) fn classify_family<B, P>(line: EngineLine<'_, B, P>) -> Read<FamilySeen<B, P>> {
@@ -184,9 +201,8 @@ impl<F: UsiFamily> Wire for F {
         awaiting: "readyok",
         answers: |s| matches!(s, FamilySeen::ReadyOk),
     };
-    const QUIT: &'static [u8] = b"quit\n";
-    const STOP: &'static [u8] = b"stop\n";
     const ANSWER: &'static str = "bestmove";
+    const NEW_GAME: NewGame = F::NEW_GAME;
 
     fn classify(line: &[u8]) -> Result<Read<Self::Seen>, DecodeError> {
         <F as UsiFamily>::classify(line)
@@ -209,6 +225,16 @@ impl<F: UsiFamily> Wire for F {
 /// Classifies one line; an `Err` is logged as [`Skipped::Malformed`] and
 /// counts as bad.
 pub(crate) type Classify<S> = fn(&[u8]) -> Result<Read<S>, DecodeError>;
+
+/// The position `moves` reach from `start` (the moves taken as legal:
+/// the caller's game checked them), where a search's answer is checked.
+pub(crate) fn reached<G: board_core::Game>(start: &G, moves: &[G::Move]) -> G {
+    let mut pos = *start;
+    for &m in moves {
+        pos.play_unchecked(m);
+    }
+    pos
+}
 
 /// A line engine speaking protocol `P`, through its start-up; the
 /// protocol's games and searches are the inherent methods of
@@ -283,6 +309,27 @@ impl<P: Protocol> LineEngine<P> {
         self.core.name.as_deref()
     }
 
+    /// The protocol's new game: UCI `ucinewgame`, then
+    /// `isready`/`readyok` (the order the UCI description gives: the GUI
+    /// waits for `readyok` after `ucinewgame`); USI `isready`/`readyok`,
+    /// then `usinewgame` (call before each game); Hub `new-game`.
+    ///
+    /// # Errors
+    /// As [`LineEngine::start`] (Hub: [`EngineError::Write`]).
+    pub async fn new_game(&mut self) -> Result<(), EngineError> {
+        match P::NEW_GAME {
+            NewGame::ThenReady(line) => {
+                self.core.send(line).await?;
+                self.core.ready::<P>().await
+            }
+            NewGame::AfterReady(line) => {
+                self.core.ready::<P>().await?;
+                self.core.send(line).await
+            }
+            NewGame::Alone(line) => self.core.send(line).await,
+        }
+    }
+
     /// A search ([`Core::search`]) with `P`'s lines: sends `bytes`,
     /// reads lines for up to `allowed` plus [`Timeouts::think_margin`]
     /// until `pick` ends it; `stop` on silence or when `current` moves on.
@@ -294,23 +341,15 @@ impl<P: Protocol> LineEngine<P> {
         pick: impl FnMut(P::Seen, Vec<u8>, Duration) -> Option<Result<R, EngineError>>,
     ) -> Result<R, EngineError> {
         let core = &mut self.core;
-        core.search(
-            bytes,
-            allowed,
-            P::ANSWER,
-            P::STOP,
-            P::classify,
-            current,
-            pick,
-        )
-        .await
+        core.search(bytes, allowed, P::ANSWER, STOP, P::classify, current, pick)
+            .await
     }
 
     /// `quit`; the process is killed when it has not ended within 2 s.
     pub async fn quit(self) {
         self.core
             .engine
-            .shutdown(P::QUIT, Duration::from_secs(2))
+            .shutdown(QUIT, Duration::from_secs(2))
             .await;
     }
 }
@@ -483,5 +522,54 @@ impl Core {
                 Err(e) => return Err(e),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hub_engine::Hub;
+    use crate::uci_engine::Uci;
+    use crate::usi_engine::Usi;
+    use crate::{hub, uci, usi};
+
+    /// Every line of the tables is what the protocol's encoder writes.
+    #[test]
+    fn the_tables_are_the_encoders_lines() {
+        assert_eq!(<Uci as Wire>::HELLO.bytes, uci::Command::Uci.to_bytes());
+        assert_eq!(<Usi as Wire>::HELLO.bytes, usi::Command::Usi.to_bytes());
+        assert_eq!(Hub::HELLO.bytes, hub::Command::Hub.to_bytes());
+        assert_eq!(Uci::READY.bytes, uci::Command::IsReady.to_bytes());
+        assert_eq!(Usi::READY.bytes, usi::Command::IsReady.to_bytes());
+        assert_eq!(Hub::READY.bytes, hub::Command::Init.to_bytes());
+        for (stop, quit) in [
+            (uci::Command::Stop.to_bytes(), uci::Command::Quit.to_bytes()),
+            (usi::Command::Stop.to_bytes(), usi::Command::Quit.to_bytes()),
+            (hub::Command::Stop.to_bytes(), hub::Command::Quit.to_bytes()),
+        ] {
+            assert_eq!((STOP, QUIT), (&stop[..], &quit[..]));
+        }
+        let NewGame::ThenReady(line) = <Uci as Wire>::NEW_GAME else {
+            panic!("ucinewgame, then isready")
+        };
+        assert_eq!(line, uci::Command::UciNewGame.to_bytes());
+        let NewGame::AfterReady(line) = <Usi as Wire>::NEW_GAME else {
+            panic!("isready, then usinewgame")
+        };
+        assert_eq!(line, usi::Command::UsiNewGame.to_bytes());
+        let NewGame::Alone(line) = Hub::NEW_GAME else {
+            panic!("new-game alone")
+        };
+        assert_eq!(line, hub::Command::NewGame.to_bytes());
+    }
+
+    /// USI's and UCI's readiness check ends at `readyok`, not at the
+    /// greeting's answer.
+    #[test]
+    fn the_readiness_check_waits_for_readyok() {
+        let uci = Uci::READY.answers;
+        assert!(uci(&FamilySeen::ReadyOk) && !uci(&FamilySeen::HelloOk));
+        let usi = Usi::READY.answers;
+        assert!(usi(&FamilySeen::ReadyOk) && !usi(&FamilySeen::HelloOk));
     }
 }

@@ -9,7 +9,9 @@ use std::time::Duration;
 use board_core::chess::{Move, Position, UciMove};
 
 use crate::error::DecodeError;
-use crate::line_engine::{FamilySeen, LineEngine, Read, UsiFamily, classify_family};
+use crate::line_engine::{
+    FamilySeen, LineEngine, NewGame, Read, UsiFamily, classify_family, reached,
+};
 pub use crate::line_engine::{Skipped, Timeouts};
 use crate::process::EngineError;
 use crate::uci::{Command, engine_line};
@@ -31,6 +33,7 @@ impl UsiFamily for Uci {
     type Ponder = Option<UciMove>;
     const GREETING: &'static [u8] = b"uci\n";
     const AWAITING: &'static str = "uciok";
+    const NEW_GAME: NewGame = NewGame::ThenReady(b"ucinewgame\n");
 
     fn classify(line: &[u8]) -> Result<Read<Seen>, DecodeError> {
         Ok(classify_family(engine_line(line)?))
@@ -38,21 +41,6 @@ impl UsiFamily for Uci {
 }
 
 impl LineEngine<Uci> {
-    async fn send(&mut self, c: Command<'_>) -> Result<(), EngineError> {
-        self.core.send(&c.to_bytes()).await
-    }
-
-    /// `ucinewgame`, then `isready`/`readyok` (the order the UCI
-    /// description gives: the GUI waits for `readyok` after
-    /// `ucinewgame`).
-    ///
-    /// # Errors
-    /// As [`UciEngine::start`].
-    pub async fn new_game(&mut self) -> Result<(), EngineError> {
-        self.send(Command::UciNewGame).await?;
-        self.core.ready::<Uci>().await
-    }
-
     /// `position` + `go movetime MS`; waits for `bestmove` up to `MS` plus
     /// [`Timeouts::think_margin`]; the move checked in the position
     /// reached (`None`: the engine has no move, `bestmove (none)`).
@@ -66,10 +54,7 @@ impl LineEngine<Uci> {
         moves: &[Move],
         movetime_ms: u64,
     ) -> Result<Option<Move>, EngineError> {
-        let mut now_pos = *start;
-        for &m in moves {
-            now_pos.play_unchecked(m);
-        }
+        let now_pos = reached(start, moves);
         let mut bytes = Command::Position { start, moves }.to_bytes();
         Command::GoMovetime(movetime_ms).encode(&mut bytes);
         let allowed = Duration::from_millis(movetime_ms);
@@ -89,24 +74,5 @@ impl LineEngine<Uci> {
             })
         })
         .await
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::line_engine::Wire;
-
-    #[test]
-    fn the_readiness_check_is_the_encoders_isready() {
-        assert_eq!(Uci::READY.bytes, Command::IsReady.to_bytes());
-        assert!((Uci::READY.answers)(&Seen::ReadyOk) && !(Uci::READY.answers)(&Seen::HelloOk));
-    }
-
-    #[test]
-    fn the_greeting_and_quit_are_the_encoders() {
-        assert_eq!(<Uci as Wire>::HELLO.bytes, Command::Uci.to_bytes());
-        assert_eq!(Uci::QUIT, Command::Quit.to_bytes());
-        assert_eq!(Uci::STOP, Command::Stop.to_bytes());
     }
 }

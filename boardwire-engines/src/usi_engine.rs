@@ -10,7 +10,9 @@ use std::time::Duration;
 use board_core::shogi::{Move, Position};
 
 use crate::error::DecodeError;
-use crate::line_engine::{FamilySeen, LineEngine, Read, UsiFamily, classify_family};
+use crate::line_engine::{
+    FamilySeen, LineEngine, NewGame, Read, UsiFamily, classify_family, reached,
+};
 pub use crate::line_engine::{Skipped, Timeouts};
 use crate::parse::Score;
 use crate::process::EngineError;
@@ -49,6 +51,7 @@ impl UsiFamily for Usi {
     type Ponder = Move;
     const GREETING: &'static [u8] = b"usi\n";
     const AWAITING: &'static str = "usiok";
+    const NEW_GAME: NewGame = NewGame::AfterReady(b"usinewgame\n");
 
     fn classify(line: &[u8]) -> Result<Read<Seen>, DecodeError> {
         Ok(classify_family(engine_line(line)?))
@@ -56,19 +59,6 @@ impl UsiFamily for Usi {
 }
 
 impl LineEngine<Usi> {
-    async fn send(&mut self, c: Command<'_>) -> Result<(), EngineError> {
-        self.core.send(&c.to_bytes()).await
-    }
-
-    /// `isready`/`readyok`, then `usinewgame`: call before each game.
-    ///
-    /// # Errors
-    /// As [`UsiEngine::start`].
-    pub async fn new_game(&mut self) -> Result<(), EngineError> {
-        self.core.ready::<Usi>().await?;
-        self.send(Command::UsiNewGame).await
-    }
-
     /// Sends `position` (`start` and `moves`) and `go`, waits for
     /// `bestmove` until `allowed` (the time the `go` lets the engine use)
     /// plus [`Timeouts::think_margin`], and checks the move in the
@@ -86,10 +76,7 @@ impl LineEngine<Usi> {
         go: Go,
         allowed: Duration,
     ) -> Result<Thought, EngineError> {
-        let mut now_pos = *start;
-        for &m in moves {
-            now_pos.play_unchecked(m);
-        }
+        let now_pos = reached(start, moves);
         let mut bytes = Command::Position { start, moves }.to_bytes();
         Command::Go(go).encode(&mut bytes);
         let mut info: Option<Vec<u8>> = None;
@@ -132,25 +119,6 @@ impl LineEngine<Usi> {
     /// # Errors
     /// [`EngineError::Write`].
     pub async fn game_over(&mut self, r: GameOver) -> Result<(), EngineError> {
-        self.send(Command::GameOver(r)).await
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::line_engine::Wire;
-
-    #[test]
-    fn the_readiness_check_is_the_encoders_isready() {
-        assert_eq!(Usi::READY.bytes, Command::IsReady.to_bytes());
-        assert!((Usi::READY.answers)(&Seen::ReadyOk) && !(Usi::READY.answers)(&Seen::HelloOk));
-    }
-
-    #[test]
-    fn the_greeting_and_quit_are_the_encoders() {
-        assert_eq!(<Usi as Wire>::HELLO.bytes, Command::Usi.to_bytes());
-        assert_eq!(Usi::QUIT, Command::Quit.to_bytes());
-        assert_eq!(Usi::STOP, Command::Stop.to_bytes());
+        self.core.send(&Command::GameOver(r).to_bytes()).await
     }
 }
