@@ -5,14 +5,12 @@
 //! note examples; expected readings state what those records say.
 
 mod common;
-use common::{assert_contains, assert_starts, boardwire, exited, stderr, stdout};
+use common::{assert_contains, assert_starts, boardwire, exited, ok, stderr, stdout};
 
 /// Runs `boardwire args` on `input`; the exit code must be `code`; returns
 /// the stdout lines.
 fn decoded(args: &[&str], input: &str, code: i32) -> Vec<String> {
-    let o = common::with_stdin(args, input.as_bytes());
-    exited(&o, code);
-    stdout(&o).lines().map(String::from).collect()
+    common::batch(args, input.as_bytes(), code).0
 }
 
 /// Scan follower test 1 and the truncated-MOVE case, as recorded.
@@ -78,8 +76,7 @@ fn dxp_decode_a_frame_split_over_two_chunks() {
 fn dxp_decode_messages_on_the_command_line() {
     // Spec note examples (damexchange's spec/damexchange.md, *BACKREQ*, *BACKACC*):
     // `B005Z` back to move 5 with Black to move; `K1` refuses.
-    let o = boardwire(&["dxp", "decode", "--message", "B005Z", "-m", "K1"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ok(&["dxp", "decode", "--message", "B005Z", "-m", "K1"]);
     assert_eq!(
         stdout(&o),
         "0: BACKREQ: back to move 5, black to move\n6: BACKACC: refused\n"
@@ -158,8 +155,7 @@ fn csa_decode_reads_the_recorded_capture() {
 
 #[test]
 fn csa_decode_json_and_messages_on_the_command_line() {
-    let o = boardwire(&["csa", "decode", "--json", "-m", "-0055KA", "-m", "#LOSE"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ok(&["csa", "decode", "--json", "-m", "-0055KA", "-m", "#LOSE"]);
     assert_eq!(
         stdout(&o),
         "{\"line\":1,\"direction\":\"client\",\"kind\":\"message\",\"value\":\"move -0055KA: gote drops KA on 5e\",\"wire\":\"-0055KA\"}\n\
@@ -212,13 +208,12 @@ fn csa_decode_refuses_an_illegal_kifu_move_with_its_line_and_byte() {
     // A kifu is checked against the rules: after 1. +7776FU -3334FU sente holds no rook, so `+0055HI`
     // is illegal; line 6 starts at byte 29 of the file. The statements are
     // printed, then the error; the run fails with exit code 2.
-    let o = common::with_stdin(
+    let (lines, err) = common::batch(
         &["csa", "decode"],
         b"V2.2\nPI\n+\n+7776FU,T1\n-3334FU\n+0055HI\n",
+        2,
     );
-    exited(&o, 2);
-    let out = stdout(&o);
-    let lines: Vec<&str> = out.lines().collect();
+    let out = lines.join("\n");
     // Each statement is shown at its line: `+7776FU,T1` are both line 4.
     assert_eq!(
         lines[..6],
@@ -239,7 +234,7 @@ fn csa_decode_refuses_an_illegal_kifu_move_with_its_line_and_byte() {
         ),
         "{out}"
     );
-    assert_contains(&stderr(&o), "kifu line 6 breaks the rules");
+    assert_contains(&err, "kifu line 6 breaks the rules");
 }
 
 #[test]
@@ -248,13 +243,12 @@ fn csa_decode_lists_a_refused_kifu_only_up_to_the_refused_line() {
     // illegal: no rook in hand. The first record and the second's first
     // two lines are listed, the statements after the refused one are not,
     // and `--json` names the error by its kind, its value without a prefix.
-    let o = common::with_stdin(
+    let (lines, err) = common::batch(
         &["csa", "decode", "--json"],
         b"V2.2\nPI\n+\n+7776FU\n/\nV2.2\nPI\n+\n+0055HI\n-3334FU\n",
+        2,
     );
-    exited(&o, 2);
-    let out = stdout(&o);
-    let lines: Vec<&str> = out.lines().collect();
+    let out = lines.join("\n");
     assert_eq!(lines.len(), 8, "{out}");
     assert!(
         lines[3].starts_with("{\"line\":4,\"direction\":\"kifu1\","),
@@ -270,7 +264,7 @@ fn csa_decode_lists_a_refused_kifu_only_up_to_the_refused_line() {
         ),
         "{out}"
     );
-    assert_contains(&stderr(&o), "kifu line 9 breaks the rules");
+    assert_contains(&err, "kifu line 9 breaks the rules");
 }
 
 #[test]
@@ -354,7 +348,7 @@ fn csa_decode_hides_login_passwords_and_reads_keep_alives() {
     // Spec note csa-protocol's spec/csa.md, *Plain CSA mode* and *Extended mode (x1),
     // shogi-server*: `LOGIN <name> <password> [x1]`; an empty line is a
     // keep-alive (*Transport and lexical rules*).
-    let o = boardwire(&[
+    let o = ok(&[
         "csa",
         "decode",
         "--json",
@@ -363,7 +357,6 @@ fn csa_decode_hides_login_passwords_and_reads_keep_alives() {
         "-m",
         "",
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(!out.contains("s3cret"), "{out}");
     let lines: Vec<&str> = out.lines().collect();
@@ -453,8 +446,7 @@ fn csa_decode_from_names_the_direction_of_the_lines() {
     // `+7776FU,T3` is a server confirmation (csa-protocol's spec/csa.md, *Moves*:
     // the server echoes the move with `,T<seconds>`); a client never sends
     // `,T`, so read as a client line it is malformed.
-    let o = boardwire(&["csa", "decode", "--from", "server", "-m", "+7776FU,T3"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ok(&["csa", "decode", "--from", "server", "-m", "+7776FU,T3"]);
     assert_contains(&stdout(&o), "  server  move +7776FU");
     let o = boardwire(&["csa", "decode", "--from", "client", "-m", "+7776FU,T3"]);
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));
