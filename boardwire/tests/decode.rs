@@ -5,12 +5,23 @@
 //! note examples; expected readings state what those records say.
 
 mod common;
-use common::{assert_contains, assert_starts, boardwire, exited, ok, stderr, stdout};
+use common::{
+    assert_contains, assert_lines_at, assert_starts, boardwire, exited, ok, stderr, stdout,
+};
 
 /// Runs `boardwire args` on `input`; the exit code must be `code`; returns
 /// the stdout lines.
 fn decoded(args: &[&str], input: &str, code: i32) -> Vec<String> {
     common::batch(args, input.as_bytes(), code).0
+}
+
+/// `boardwire args` (a message that does not decode) exits with code 2:
+/// its stdout.
+#[track_caller]
+fn undecoded(args: &[&str]) -> String {
+    let o = boardwire(args);
+    assert_eq!(o.status.code(), Some(2));
+    stdout(&o)
 }
 
 /// Scan follower test 1 and the truncated-MOVE case, as recorded.
@@ -31,33 +42,35 @@ const DXP_CAPTURE: &str = r"# scan-follower test 1 (Scan 3.1 built from source, 
 #[test]
 fn dxp_decode_reads_the_recorded_capture() {
     let lines = decoded(&["dxp", "decode"], DXP_CAPTURE, 2);
-    assert_eq!(lines.len(), 10, "{lines:#?}");
-    // GAMEREQ: version 01, name PyTester, follower colour Z (black),
-    // 005 minutes, 000 moves, A = standard start (spec note
-    // damexchange's spec/damexchange.md, *GAMEREQ*).
-    assert_eq!(
-        lines[0],
-        "    2  C->S         GAMEREQ: version 01, initiator \"PyTester\", follower plays black, 5 min for the whole game, standard start"
-    );
-    assert_eq!(
-        lines[1],
-        "    3  S->C         GAMEACC: follower \"Scan 3.1\", accepted"
-    );
-    assert_eq!(lines[2], "    4  C->S         MOVE 32-28, 0 s");
-    assert_eq!(lines[3], "    5  S->C         MOVE 17-21, 0 s");
-    assert!(
-        lines[4].starts_with("    6  C->S         GAMEEND: "),
-        "{lines:#?}"
-    );
-    // The second connection starts a new stream: the truncated MOVE is the
-    // frame after the 44-byte GAMEREQ.
-    assert!(
-        lines[8].starts_with("   11  C->S         error: frame at stream offset 44: MOVE"),
-        "{lines:#?}"
-    );
-    assert_eq!(
-        lines[9],
-        "   12  S->C         end of stream: connection closed by peer"
+    assert_lines_at(
+        &lines,
+        10,
+        &[
+            // GAMEREQ: version 01, name PyTester, follower colour Z (black),
+            // 005 minutes, 000 moves, A = standard start (spec note
+            // damexchange's spec/damexchange.md, *GAMEREQ*).
+            (
+                0,
+                "    2  C->S         GAMEREQ: version 01, initiator \"PyTester\", follower plays black, 5 min for the whole game, standard start",
+            ),
+            (
+                1,
+                "    3  S->C         GAMEACC: follower \"Scan 3.1\", accepted",
+            ),
+            (2, "    4  C->S         MOVE 32-28, 0 s"),
+            (3, "    5  S->C         MOVE 17-21, 0 s"),
+            (4, "    6  C->S         GAMEEND: .."),
+            // The second connection starts a new stream: the truncated MOVE
+            // is the frame after the 44-byte GAMEREQ.
+            (
+                8,
+                "   11  C->S         error: frame at stream offset 44: MOVE..",
+            ),
+            (
+                9,
+                "   12  S->C         end of stream: connection closed by peer",
+            ),
+        ],
     );
 }
 
@@ -81,12 +94,10 @@ fn dxp_decode_messages_on_the_command_line() {
         stdout(&o),
         "0: BACKREQ: back to move 5, black to move\n6: BACKACC: refused\n"
     );
-    let o = boardwire(&["dxp", "decode", "-m", "Q"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stdout(&o).starts_with("0: error: "), "{}", stdout(&o));
+    let out = undecoded(&["dxp", "decode", "-m", "Q"]);
+    assert!(out.starts_with("0: error: "), "{out}");
     // A file and --message do not go together.
-    let o = boardwire(&["dxp", "decode", "x.bin", "-m", "E00"]);
-    assert_eq!(o.status.code(), Some(2));
+    undecoded(&["dxp", "decode", "x.bin", "-m", "E00"]);
 }
 
 /// The error names the bad byte where it is, so a user can find it. MOVE
@@ -95,9 +106,7 @@ fn dxp_decode_messages_on_the_command_line() {
 /// (damexchange's spec/damexchange.md, *Transport (layer 1)*).
 #[test]
 fn dxp_decode_names_the_bad_byte() {
-    let o = boardwire(&["dxp", "decode", "-m", "M0000322800xx"]);
-    assert_eq!(o.status.code(), Some(2));
-    let out = stdout(&o);
+    let out = undecoded(&["dxp", "decode", "-m", "M0000322800xx"]);
     assert_contains(
         &out,
         "MOVE captured square at byte 11: expected a digit 0-9, found 'x'",
@@ -163,14 +172,11 @@ fn csa_decode_json_and_messages_on_the_command_line() {
     );
     // `+7776ZZ`: no such piece (byte 5 of the move, 0-based: docs/SHAPE.md
     // made every position a 0-based byte offset; this said "column 6").
-    let o = boardwire(&["csa", "decode", "--message", "+7776ZZ"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert_contains(&stdout(&o), "error: ");
-    assert_contains(&stdout(&o), "at byte 5");
+    let out = undecoded(&["csa", "decode", "--message", "+7776ZZ"]);
+    assert_contains(&out, "error: ");
+    assert_contains(&out, "at byte 5");
     // With --json the kind says it is an error; the value does not repeat it.
-    let o = boardwire(&["csa", "decode", "--json", "--message", "+7776ZZ"]);
-    assert_eq!(o.status.code(), Some(2));
-    let out = stdout(&o);
+    let out = undecoded(&["csa", "decode", "--json", "--message", "+7776ZZ"]);
     assert_starts(
         &out,
         "{\"line\":1,\"direction\":\"client\",\"kind\":\"error\",\"value\":\"",
@@ -213,26 +219,22 @@ fn csa_decode_refuses_an_illegal_kifu_move_with_its_line_and_byte() {
         b"V2.2\nPI\n+\n+7776FU,T1\n-3334FU\n+0055HI\n",
         2,
     );
-    let out = lines.join("\n");
     // Each statement is shown at its line: `+7776FU,T1` are both line 4.
-    assert_eq!(
-        lines[..6],
-        [
-            "    1  kifu1   version 2.2",
-            "    2  kifu1   position line PI",
-            "    3  kifu1   sente (+) to move",
-            "    4  kifu1   move +7776FU: sente FU 7g to 7f",
-            "    4  kifu1   time 1 s",
-            "    5  kifu1   move -3334FU: gote FU 3c to 3d",
+    assert_lines_at(
+        &lines,
+        7,
+        &[
+            (0, "    1  kifu1   version 2.2"),
+            (1, "    2  kifu1   position line PI"),
+            (2, "    3  kifu1   sente (+) to move"),
+            (3, "    4  kifu1   move +7776FU: sente FU 7g to 7f"),
+            (4, "    4  kifu1   time 1 s"),
+            (5, "    5  kifu1   move -3334FU: gote FU 3c to 3d"),
+            (
+                6,
+                "    6  kifu    error: kifu record 1, line 6, column 0 (byte 29): illegal move +0055HI: ..",
+            ),
         ],
-        "{out}"
-    );
-    assert_eq!(lines.len(), 7, "{out}");
-    assert!(
-        lines[6].starts_with(
-            "    6  kifu    error: kifu record 1, line 6, column 0 (byte 29): illegal move +0055HI: "
-        ),
-        "{out}"
     );
     assert_contains(&err, "kifu line 6 breaks the rules");
 }
@@ -248,21 +250,17 @@ fn csa_decode_lists_a_refused_kifu_only_up_to_the_refused_line() {
         b"V2.2\nPI\n+\n+7776FU\n/\nV2.2\nPI\n+\n+0055HI\n-3334FU\n",
         2,
     );
-    let out = lines.join("\n");
-    assert_eq!(lines.len(), 8, "{out}");
-    assert!(
-        lines[3].starts_with("{\"line\":4,\"direction\":\"kifu1\","),
-        "{out}"
-    );
-    assert!(
-        lines[4].starts_with("{\"line\":6,\"direction\":\"kifu2\","),
-        "{out}"
-    );
-    assert!(
-        lines[7].starts_with(
-            "{\"line\":9,\"direction\":\"kifu\",\"kind\":\"error\",\"value\":\"kifu record 2, line 9, column 0 (byte 30): illegal move +0055HI"
-        ),
-        "{out}"
+    assert_lines_at(
+        &lines,
+        8,
+        &[
+            (3, "{\"line\":4,\"direction\":\"kifu1\",.."),
+            (4, "{\"line\":6,\"direction\":\"kifu2\",.."),
+            (
+                7,
+                "{\"line\":9,\"direction\":\"kifu\",\"kind\":\"error\",\"value\":\"kifu record 2, line 9, column 0 (byte 30): illegal move +0055HI..",
+            ),
+        ],
     );
     assert_contains(&err, "kifu line 9 breaks the rules");
 }
@@ -310,9 +308,7 @@ fn every_line_of_the_real_servers_decodes() {
         .filter(|l| l.starts_with('['))
         .map(String::from)
         .collect();
-    let o = boardwire(&["csa", "decode", &path]);
-    assert_eq!(o.status.code(), Some(2));
-    let out = stdout(&o);
+    let out = undecoded(&["csa", "decode", &path]);
     // One line per record (each holds one line, none a CRLF pair).
     assert_eq!(out.lines().count(), records.len(), "{out}");
     for line in out.lines() {
@@ -332,9 +328,7 @@ fn every_line_of_the_real_servers_decodes() {
     let expected: usize = records
         .map(|l| l.matches("\\0").count() + usize::from(l.contains("<EOF")))
         .sum();
-    let o = boardwire(&["dxp", "decode", &path]);
-    assert_eq!(o.status.code(), Some(2));
-    let out = stdout(&o);
+    let out = undecoded(&["dxp", "decode", &path]);
     assert_eq!(out.lines().count(), expected, "{out}");
     for line in out.lines() {
         if line.contains(" error: ") && !line.contains("CHAT: ") {

@@ -216,3 +216,17 @@ pub fn divide(args: &[&str], total: &str, moves: usize) -> Vec<(String, String)>
     assert_eq!(rest.len(), moves);
     rest
 }
+
+/// Asserts that there are `count` `lines` and, for each `(i, line)` of
+/// `expected`, that line `i` is `line`, or starts with it when it ends in
+/// `..`.
+#[track_caller]
+pub fn assert_lines_at(lines: &[String], count: usize, expected: &[(usize, &str)]) {
+    assert_eq!(lines.len(), count, "{lines:#?}");
+    for &(i, e) in expected {
+        match e.strip_suffix("..") {
+            Some(start) => assert!(lines[i].starts_with(start), "line {i}: {lines:#?}"),
+            None => assert_eq!(lines[i], e, "line {i}: {lines:#?}"),
+        }
+    }
+}
