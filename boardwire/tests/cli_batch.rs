@@ -9,11 +9,8 @@ use common::{assert_contains, batch, stdout, with_stdin};
 
 #[test]
 fn every_line_is_answered_once_even_blank_and_non_utf8_ones() {
-    let (lines, err) = batch(
-        &["moves", "chess", "-"],
-        b"startpos\n\xff\xfe\n\n   \nstartpos\r\n\x01bad\nstartpos",
-        2,
-    );
+    let input = b"startpos\n\xff\xfe\n\n   \nstartpos\r\n\x01bad\nstartpos";
+    let (lines, err) = batch(&["moves", "chess", "-"], input, 2);
     assert_eq!(lines.len(), 7, "{lines:?}");
     for i in [0, 4, 6] {
         assert_eq!(

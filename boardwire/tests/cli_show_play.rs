@@ -291,11 +291,8 @@ fn help_lists_show_and_play() {
 
 #[test]
 fn play_batch_mode_answers_every_line() {
-    let (lines, err) = batch(
-        &["play", "chess", "-"],
-        b"startpos moves e4 c5 Nf3\nstartpos moves e4 e4\n\nstartpos\nnot a fen moves e4\n",
-        2,
-    );
+    let input = b"startpos moves e4 c5 Nf3\nstartpos moves e4 e4\n\nstartpos\nnot a fen moves e4\n";
+    let (lines, err) = batch(&["play", "chess", "-"], input, 2);
     assert_eq!(lines.len(), 5, "{lines:?}");
     assert_eq!(lines[0], AFTER_NF3);
     assert!(lines[1].starts_with("error: move 2 \"e4\""), "{}", lines[1]);
