@@ -15,6 +15,7 @@ use std::fmt::{self, Write as _};
 
 use board_core::draughts::{Color, Move, PieceKind, Position, Square, SquareSet};
 
+use crate::command_line;
 use crate::error::{DecodeError, Expected, Field, MessageKind, Problem};
 use crate::types::Text;
 
@@ -427,8 +428,7 @@ fn quoted(s: &str) -> String {
 impl Command<'_> {
     /// Appends the line and its LF.
     pub fn encode(&self, out: &mut Vec<u8>) {
-        let mut s = String::new();
-        match self {
+        command_line::encode(out, |s| match self {
             Command::Hub => s.push_str("hub"),
             Command::SetParam { name, value } => {
                 let _ = write!(
@@ -444,12 +444,7 @@ impl Command<'_> {
                 let _ = write!(s, "pos pos={}", position(start));
                 if !moves.is_empty() {
                     s.push_str(" moves=\"");
-                    for (i, m) in moves.iter().enumerate() {
-                        if i > 0 {
-                            s.push(' ');
-                        }
-                        let _ = write!(s, "{}", HubMove::from_move(*m));
-                    }
+                    command_line::join(s, moves.iter().map(|m| HubMove::from_move(*m)));
                     s.push('"');
                 }
             }
@@ -475,16 +470,12 @@ impl Command<'_> {
             Command::Stop => s.push_str("stop"),
             Command::Ping => s.push_str("ping"),
             Command::Quit => s.push_str("quit"),
-        }
-        out.extend_from_slice(s.as_bytes());
-        out.push(b'\n');
+        });
     }
 
     /// The line with its LF.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut v = Vec::new();
-        self.encode(&mut v);
-        v
+        command_line::to_bytes(|v| self.encode(v))
     }
 }
 

@@ -12,105 +12,90 @@ use board_core::draughts::{Move, Position};
 
 use crate::error::DecodeError;
 use crate::hub::{Command, HubMessage, HubMove, Level, decode};
-use crate::line_engine::{Ask, LineEngine, Read, Startup};
+use crate::line_engine::{Ask, LineEngine, NewGame, Read, Wire, reached};
 pub use crate::line_engine::{Skipped, Timeouts};
-use crate::process::{EngineError, EngineSpec, Limits};
+use crate::process::EngineError;
 use crate::types::EngineOption;
 
-/// A Hub engine. See the module documentation.
-#[derive(Debug)]
-pub struct HubEngine {
-    engine: LineEngine,
-    params: Vec<String>,
-}
+/// Hub, for [`LineEngine`]: `hub` → `id`/`param`... `wait`, `set-param`
+/// per option (`NAME=` with no value as `value=""`), `init` → `ready`,
+/// `quit`; the engine's `param` names are kept ([`HubEngine::params`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hub;
 
-enum Seen {
-    Wait,
-    Ready,
-    Id(Option<String>),
-    Param(Option<String>),
-    Done(HubMove),
-    Error(String),
-}
+/// A Hub engine. See the module documentation; the start-up, the name and
+/// `quit` are [`LineEngine`]'s.
+pub type HubEngine = LineEngine<Hub>;
 
-fn classify(line: &[u8]) -> Result<Read<Seen>, DecodeError> {
-    Ok(Read::Seen(match decode(line)? {
-        HubMessage::Wait => Seen::Wait,
-        HubMessage::Ready => Seen::Ready,
-        HubMessage::Id(p) => Seen::Id(p.text("name").map(str::to_owned)),
-        HubMessage::Param(p) => Seen::Param(p.text("name").map(str::to_owned)),
-        HubMessage::Done { mv, .. } => Seen::Done(mv),
-        HubMessage::Error(p) => Seen::Error(p.text("message").unwrap_or("error").to_owned()),
-        // Hub: lines a GUI does not know are ignored (`init book`).
-        _ => return Ok(Read::Ignored),
-    }))
-}
+/// The lines the driver waits for or uses (`pub` in a private module:
+/// the type of a public trait's item).
+mod seen {
+    use super::*;
 
-impl HubEngine {
-    /// Starts the engine and runs the start-up ([`Timeouts::handshake`] bounds
-    /// `wait`, [`Timeouts::ready`] `ready`); each option is sent as
-    /// `set-param` (`NAME=` with no value as `value=""`). The engine's
-    /// `param` names are kept ([`HubEngine::params`]).
-    ///
-    /// # Errors
-    /// [`EngineError`]: not started, exited, silent past a timeout.
-    pub async fn start(
-        spec: &EngineSpec,
-        options: &[EngineOption],
-        limits: Limits,
-        timeouts: Timeouts,
-        log: Box<dyn FnMut(Skipped) + Send>,
-    ) -> Result<Self, EngineError> {
-        let startup = Startup {
-            classify,
-            hello: Ask {
-                bytes: &Command::Hub.to_bytes(),
-                awaiting: "wait",
-                answers: |s| matches!(s, Seen::Wait),
-            },
-            options,
-            option: |o, out| {
-                Command::SetParam {
-                    name: &o.name,
-                    value: o.value.as_ref(),
-                }
-                .encode(out);
-            },
-            ready: Ask {
-                bytes: &Command::Init.to_bytes(),
-                awaiting: "ready",
-                answers: |s| matches!(s, Seen::Ready),
-            },
-        };
-        let mut params = Vec::new();
-        let engine = LineEngine::start(spec, limits, timeouts, log, startup, |s| match s {
+    pub enum Seen {
+        Wait,
+        Ready,
+        Id(Option<String>),
+        Param(Option<String>),
+        Done(HubMove),
+        Error(String),
+    }
+}
+use seen::Seen;
+
+impl Wire for Hub {
+    type Seen = Seen;
+    type Kept = Vec<String>;
+    const HELLO: Ask<Seen> = Ask {
+        bytes: b"hub\n",
+        awaiting: "wait",
+        answers: |s| matches!(s, Seen::Wait),
+    };
+    const READY: Ask<Seen> = Ask {
+        bytes: b"init\n",
+        awaiting: "ready",
+        answers: |s| matches!(s, Seen::Ready),
+    };
+    const ANSWER: &'static str = "done";
+    const NEW_GAME: NewGame = NewGame::Alone(b"new-game\n");
+
+    fn classify(line: &[u8]) -> Result<Read<Seen>, DecodeError> {
+        Ok(Read::Seen(match decode(line)? {
+            HubMessage::Wait => Seen::Wait,
+            HubMessage::Ready => Seen::Ready,
+            HubMessage::Id(p) => Seen::Id(p.text("name").map(str::to_owned)),
+            HubMessage::Param(p) => Seen::Param(p.text("name").map(str::to_owned)),
+            HubMessage::Done { mv, .. } => Seen::Done(mv),
+            HubMessage::Error(p) => Seen::Error(p.text("message").unwrap_or("error").to_owned()),
+            // Hub: lines a GUI does not know are ignored (`init book`).
+            _ => return Ok(Read::Ignored),
+        }))
+    }
+
+    fn option(o: &EngineOption, out: &mut Vec<u8>) {
+        Command::SetParam {
+            name: &o.name,
+            value: o.value.as_ref(),
+        }
+        .encode(out);
+    }
+
+    fn greet(seen: Seen, params: &mut Vec<String>) -> Option<String> {
+        match seen {
             Seen::Id(n) => n,
             Seen::Param(Some(p)) => {
                 params.push(p);
                 None
             }
             _ => None,
-        })
-        .await?;
-        Ok(Self { engine, params })
+        }
     }
+}
 
-    /// The `name=` of the engine's `id`.
-    pub fn name(&self) -> Option<&str> {
-        self.engine.name.as_deref()
-    }
-
+impl LineEngine<Hub> {
     /// The `name=` of each `param` line of the start-up, in order.
     pub fn params(&self) -> &[String] {
-        &self.params
-    }
-
-    /// `new-game`.
-    ///
-    /// # Errors
-    /// [`EngineError::Write`].
-    pub async fn new_game(&mut self) -> Result<(), EngineError> {
-        self.engine.send(&Command::NewGame.to_bytes()).await
+        &self.kept
     }
 
     /// `pos` (`start` and `moves`), `level`, `go think`; waits for `done`
@@ -161,39 +146,21 @@ impl HubEngine {
         allowed: Duration,
         current: Option<(&mut tokio::sync::watch::Receiver<u64>, u64)>,
     ) -> Result<Move, EngineError> {
-        let mut now_pos = *start;
-        for &m in moves {
-            now_pos.play_unchecked(m);
-        }
+        let now_pos = reached(start, moves);
         let mut b = Command::Pos { start, moves }.to_bytes();
         Command::Level(level).encode(&mut b);
         Command::GoThink.encode(&mut b);
-        let stop = Command::Stop.to_bytes();
-        self.engine
-            .search(
-                &b,
-                allowed,
-                "done",
-                &stop,
-                classify,
-                current,
-                |s, _, _| match s {
-                    Seen::Done(hm) => Some(hm.to_move(&now_pos).ok_or(EngineError::IllegalMove {
-                        mv: hm.to_string(),
-                        reason: "no legal move has this from, to and captured set".into(),
-                    })),
-                    Seen::Error(msg) => Some(Err(EngineError::IllegalMove {
-                        mv: "(none)".into(),
-                        reason: format!("the engine said: {msg}"),
-                    })),
-                    _ => None,
-                },
-            )
-            .await
-    }
-
-    /// `quit`; the process is killed when it has not ended within 2 s.
-    pub async fn quit(self) {
-        self.engine.quit(&Command::Quit.to_bytes()).await;
+        self.run_search(&b, allowed, current, |s, _, _| match s {
+            Seen::Done(hm) => Some(hm.to_move(&now_pos).ok_or(EngineError::IllegalMove {
+                mv: hm.to_string(),
+                reason: "no legal move has this from, to and captured set".into(),
+            })),
+            Seen::Error(msg) => Some(Err(EngineError::IllegalMove {
+                mv: "(none)".into(),
+                reason: format!("the engine said: {msg}"),
+            })),
+            _ => None,
+        })
+        .await
     }
 }

@@ -12,6 +12,7 @@
 //! | [`parse`] | `nom` parsers of the USI/UCI engine output grammar, one per rule |
 //! | [`usi`] | USI: `usi::decode` (engine lines), `usi::Command` (encoders) |
 //! | [`uci`] | UCI: `uci::decode` (engine lines), `uci::Command` (encoders) |
+//! | [`line_engine`] | what the three engine drivers share: one generic [`line_engine::LineEngine`] (start-up, name, `quit`; bad lines, timeouts, searches), [`line_engine::Timeouts`], [`line_engine::Skipped`] |
 //! | [`uci_engine`] | a UCI engine through its handshake, games and moves |
 //! | [`hub`] | Hub v2 (draughts): `hub::decode` (engine lines, `key=value` pairs), `hub::Command`, `HubMove` (from, to, captured set), the `pos=` string |
 //! | [`hub_engine`] | a Hub engine through its start-up and searches |
@@ -40,13 +41,14 @@ mod bridge;
 pub mod citrine_bridge;
 mod citrine_events;
 pub mod citrine_host;
+mod command_line;
 pub mod convert;
 pub mod csa_bridge;
 pub mod dxp_bridge;
 pub mod error;
 pub mod hub;
 pub mod hub_engine;
-mod line_engine;
+pub mod line_engine;
 pub mod parse;
 pub mod process;
 /// The specification notes this crate's documentation cites ("spec note,

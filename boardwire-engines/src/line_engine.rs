@@ -1,15 +1,23 @@
-//! What the USI, UCI and Hub engine drivers share: a line engine process
-//! ([`crate::process::Engine`]) with a name, timeouts and a log of
-//! skipped lines; the start-up (spawn, greeting, options, readiness:
-//! [`LineEngine::start`]); sending commands, and waiting for an answer
-//! until a deadline while counting bad lines. Each protocol gives only
-//! its commands and a classifier of its engine's lines.
+//! What the USI, UCI and Hub engine drivers share: one generic
+//! [`LineEngine`] (the engine process, [`crate::process::Engine`], with a
+//! name, timeouts and a log of skipped lines) whose start-up (spawn,
+//! greeting, options, readiness: [`LineEngine::start`]), name and `quit`
+//! are written once for the three protocols; sending commands, and
+//! waiting for an answer until a deadline while counting bad lines. Each
+//! protocol ([`Protocol`]: [`Usi`](crate::usi_engine::Usi),
+//! [`Uci`](crate::uci_engine::Uci), [`Hub`](crate::hub_engine::Hub)) gives
+//! only its commands and a classifier of its engine's lines; its games and
+//! searches are the inherent methods of its alias
+//! ([`UsiEngine`](crate::usi_engine::UsiEngine),
+//! [`UciEngine`](crate::uci_engine::UciEngine),
+//! [`HubEngine`](crate::hub_engine::HubEngine)).
 
 use std::time::Duration;
 
 use tokio::time::Instant;
 
 use crate::error::DecodeError;
+use crate::parse::EngineLine;
 use crate::process::{Engine, EngineError, EngineSpec, Limits, Line};
 use crate::types::EngineOption;
 
@@ -48,50 +56,306 @@ pub enum Skipped {
     Overlong(usize),
 }
 
-/// What a protocol's classifier makes of one (non-blank) line.
-pub(crate) enum Read<S> {
-    /// A line the driver waits for or uses.
-    Seen(S),
-    /// A known line of no interest (or one the protocol says to ignore).
-    Ignored,
-    /// An unrecognised line: counts towards [`Limits::max_bad_lines`].
-    Bad,
+/// `stop` (a search), the same line in USI, UCI and Hub.
+const STOP: &[u8] = b"stop\n";
+
+/// `quit`, the same line in USI, UCI and Hub.
+const QUIT: &[u8] = b"quit\n";
+
+/// A line protocol an engine speaks: [`Usi`](crate::usi_engine::Usi),
+/// [`Uci`](crate::uci_engine::Uci) or [`Hub`](crate::hub_engine::Hub)
+/// (sealed: its items are the crate's own).
+pub trait Protocol: sealed::Wire {}
+
+impl<P: sealed::Wire> Protocol for P {}
+
+/// What a protocol gives the one driver; crate-private in all but name.
+pub(crate) mod sealed {
+    use super::{DecodeError, EngineOption};
+
+    /// What a protocol's classifier makes of one (non-blank) line.
+    pub enum Read<S> {
+        /// A line the driver waits for or uses.
+        Seen(S),
+        /// A known line of no interest (or one the protocol says to ignore).
+        Ignored,
+        /// An unrecognised line: counts towards
+        /// [`Limits::max_bad_lines`](crate::process::Limits::max_bad_lines).
+        Bad,
+    }
+
+    /// What a USI or UCI engine's line is to the driver.
+    pub enum FamilySeen<B, P> {
+        /// `usiok` / `uciok`.
+        HelloOk,
+        /// `readyok`.
+        ReadyOk,
+        /// `id name <text>`.
+        IdName(String),
+        /// `bestmove <move> [ponder <move>]`.
+        BestMove(B, Option<P>),
+        /// `info ...`.
+        Info,
+    }
+
+    /// USI or UCI: the same start-up, lines and `quit`, apart from the
+    /// greeting (`usi` → `usiok`, `uci` → `uciok`) and `bestmove`'s moves;
+    /// each is a [`Wire`] through this.
+    pub trait UsiFamily: Send + 'static {
+        /// `bestmove`'s move, as the protocol reads it.
+        type Best;
+        /// Its `ponder` move.
+        type Ponder;
+        /// The greeting (`usi`, `uci`).
+        const GREETING: &'static [u8];
+        /// Its answer (`usiok`, `uciok`).
+        const AWAITING: &'static str;
+        /// The new game (`usinewgame`, `ucinewgame`).
+        const NEW_GAME: NewGame;
+        /// Classifies the engine's line, read by the protocol's parsers
+        /// ([`classify_family`](super::classify_family)).
+        fn classify(line: &[u8]) -> Result<FamilyRead<Self::Best, Self::Ponder>, DecodeError>;
+    }
+
+    /// A USI or UCI line, classified.
+    pub type FamilyRead<B, P> = Read<FamilySeen<B, P>>;
+
+    /// A protocol's new game: its line, and where the readiness check
+    /// ([`Wire::READY`]) goes.
+    pub enum NewGame {
+        /// The line, then the readiness check (UCI `ucinewgame`).
+        ThenReady(&'static [u8]),
+        /// The readiness check, then the line (USI `usinewgame`).
+        AfterReady(&'static [u8]),
+        /// The line alone (Hub `new-game`).
+        Alone(&'static [u8]),
+    }
+
+    /// A command and the answer that ends the wait for it.
+    pub struct Ask<S: 'static> {
+        /// The command's bytes (whole lines).
+        pub bytes: &'static [u8],
+        /// The answer's name, for [`EngineError::Silent`](crate::process::EngineError::Silent).
+        pub awaiting: &'static str,
+        /// Whether a line is that answer.
+        pub answers: fn(&S) -> bool,
+    }
+
+    /// A protocol's start-up, the same three steps in USI, UCI and Hub:
+    /// [`Wire::HELLO`] (USI `usi` → `usiok`, UCI `uci` → `uciok`, Hub
+    /// `hub` → `wait`, within [`Timeouts::handshake`](super::Timeouts));
+    /// the option lines ([`Wire::option`]); [`Wire::READY`] (USI/UCI
+    /// `isready` → `readyok`, Hub `init` → `ready`, within
+    /// [`Timeouts::ready`](super::Timeouts)); and its lines.
+    pub trait Wire: Sized + Send + 'static {
+        /// The lines the driver waits for or uses.
+        type Seen;
+        /// What the start-up keeps besides the name (Hub: the `param` names).
+        type Kept: Default + core::fmt::Debug + Send;
+        /// The greeting.
+        const HELLO: Ask<Self::Seen>;
+        /// The readiness check.
+        const READY: Ask<Self::Seen>;
+        /// The line that ends a search (`bestmove`, `done`).
+        const ANSWER: &'static str;
+        /// The new game.
+        const NEW_GAME: NewGame;
+        /// Classifies one line; an `Err` is logged as
+        /// [`Skipped::Malformed`](super::Skipped) and counts as bad.
+        fn classify(line: &[u8]) -> Result<Read<Self::Seen>, DecodeError>;
+        /// The protocol's line for one option (`setoption`, `set-param`).
+        fn option(o: &EngineOption, out: &mut Vec<u8>);
+        /// A line before the greeting's answer: `Some(name)` is the
+        /// engine's name (a later one wins); what else counts is kept.
+        fn greet(seen: Self::Seen, kept: &mut Self::Kept) -> Option<String>;
+    }
+}
+
+pub(crate) use sealed::{Ask, FamilySeen, NewGame, Read, UsiFamily, Wire};
+
+/// What a USI or UCI engine's line is to the driver.
+pub(crate) fn classify_family<B, P>(line: EngineLine<'_, B, P>) -> Read<FamilySeen<B, P>> {
+    match line {
+        EngineLine::HandshakeOk => Read::Seen(FamilySeen::HelloOk),
+        EngineLine::ReadyOk => Read::Seen(FamilySeen::ReadyOk),
+        EngineLine::IdName(n) => {
+            Read::Seen(FamilySeen::IdName(String::from_utf8_lossy(n).into_owned()))
+        }
+        EngineLine::BestMove(b, p) => Read::Seen(FamilySeen::BestMove(b, p)),
+        EngineLine::Info(_) => Read::Seen(FamilySeen::Info),
+        EngineLine::Unrecognised(_) => Read::Bad,
+        EngineLine::IdAuthor(_) | EngineLine::Option(_) => Read::Ignored,
+    }
+}
+
+impl<F: UsiFamily> Wire for F {
+    type Seen = FamilySeen<F::Best, F::Ponder>;
+    type Kept = ();
+    const HELLO: Ask<Self::Seen> = Ask {
+        bytes: F::GREETING,
+        awaiting: F::AWAITING,
+        answers: |s| matches!(s, FamilySeen::HelloOk),
+    };
+    const READY: Ask<Self::Seen> = Ask {
+        bytes: b"isready\n",
+        awaiting: "readyok",
+        answers: |s| matches!(s, FamilySeen::ReadyOk),
+    };
+    const ANSWER: &'static str = "bestmove";
+    const NEW_GAME: NewGame = F::NEW_GAME;
+
+    fn classify(line: &[u8]) -> Result<Read<Self::Seen>, DecodeError> {
+        <F as UsiFamily>::classify(line)
+    }
+
+    fn option(o: &EngineOption, out: &mut Vec<u8>) {
+        crate::command_line::encode(out, |s| {
+            crate::command_line::set_option(s, &o.name, o.value.as_ref());
+        });
+    }
+
+    fn greet(seen: Self::Seen, (): &mut ()) -> Option<String> {
+        match seen {
+            FamilySeen::IdName(n) => Some(n),
+            _ => None,
+        }
+    }
 }
 
 /// Classifies one line; an `Err` is logged as [`Skipped::Malformed`] and
 /// counts as bad.
 pub(crate) type Classify<S> = fn(&[u8]) -> Result<Read<S>, DecodeError>;
 
-/// A command and the answer that ends the wait for it.
-pub(crate) struct Ask<'a, S> {
-    /// The command's bytes (whole lines).
-    pub(crate) bytes: &'a [u8],
-    /// The answer's name, for [`EngineError::Silent`].
-    pub(crate) awaiting: &'static str,
-    /// Whether a line is that answer.
-    pub(crate) answers: fn(&S) -> bool,
+/// The position `moves` reach from `start` (the moves taken as legal:
+/// the caller's game checked them), where a search's answer is checked.
+pub(crate) fn reached<G: board_core::Game>(start: &G, moves: &[G::Move]) -> G {
+    let mut pos = *start;
+    for &m in moves {
+        pos.play_unchecked(m);
+    }
+    pos
 }
 
-/// A protocol's start-up, the same three steps in USI, UCI and Hub:
-/// `hello` (USI `usi` → `usiok`, UCI `uci` → `uciok`, Hub `hub` → `wait`,
-/// within [`Timeouts::handshake`]); the option lines; `ready` (USI/UCI
-/// `isready` → `readyok`, Hub `init` → `ready`, within
-/// [`Timeouts::ready`]).
-pub(crate) struct Startup<'a, S> {
-    /// The protocol's classifier.
-    pub(crate) classify: Classify<S>,
-    /// The greeting.
-    pub(crate) hello: Ask<'a, S>,
-    /// The options (`--option NAME=VALUE`), sent after it.
-    pub(crate) options: &'a [EngineOption],
-    /// The protocol's line for one option (`setoption`, `set-param`).
-    pub(crate) option: fn(&EngineOption, &mut Vec<u8>),
-    /// The readiness check.
-    pub(crate) ready: Ask<'a, S>,
+/// A line engine speaking protocol `P`, through its start-up; the
+/// protocol's games and searches are the inherent methods of
+/// [`UsiEngine`](crate::usi_engine::UsiEngine),
+/// [`UciEngine`](crate::uci_engine::UciEngine) and
+/// [`HubEngine`](crate::hub_engine::HubEngine).
+pub struct LineEngine<P: Protocol> {
+    pub(crate) core: Core,
+    pub(crate) kept: P::Kept,
 }
 
-/// A line engine. See the module documentation.
-pub(crate) struct LineEngine {
+impl<P: Protocol> core::fmt::Debug for LineEngine<P> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("LineEngine")
+            .field("name", &self.core.name)
+            .field("kept", &self.kept)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<P: Protocol> LineEngine<P> {
+    /// Starts the engine and runs the start-up: the greeting (USI `usi`
+    /// → `usiok`, UCI `uci` → `uciok`, Hub `hub` → `wait`, bounded by
+    /// [`Timeouts::handshake`]), the options (USI/UCI `setoption`, Hub
+    /// `set-param`, `NAME=` with no value as `value=""`), the readiness
+    /// check (USI/UCI `isready` → `readyok`, Hub `init` → `ready`, bounded
+    /// by [`Timeouts::ready`]). `log` sees every line that was skipped.
+    ///
+    /// # Errors
+    /// [`EngineError`]: not started, exited, silent past a timeout.
+    pub async fn start(
+        spec: &EngineSpec,
+        options: &[EngineOption],
+        limits: Limits,
+        timeouts: Timeouts,
+        log: Box<dyn FnMut(Skipped) + Send>,
+    ) -> Result<Self, EngineError> {
+        let mut core = Core::spawn(spec, limits, timeouts, log)?;
+        let hello = &P::HELLO;
+        let mut name = None;
+        let mut kept = P::Kept::default();
+        core.exchange(
+            hello.bytes,
+            timeouts.handshake,
+            hello.awaiting,
+            P::classify,
+            |s| {
+                if (hello.answers)(&s) {
+                    return Some(());
+                }
+                if let Some(n) = P::greet(s, &mut kept) {
+                    name = Some(n);
+                }
+                None
+            },
+        )
+        .await?;
+        core.name = name;
+        if !options.is_empty() {
+            let mut lines = Vec::new();
+            for o in options {
+                P::option(o, &mut lines);
+            }
+            core.send(&lines).await?;
+        }
+        core.ready::<P>().await?;
+        Ok(Self { core, kept })
+    }
+
+    /// The engine's name: USI/UCI `id name`, the `name=` of Hub's `id`.
+    pub fn name(&self) -> Option<&str> {
+        self.core.name.as_deref()
+    }
+
+    /// The protocol's new game: UCI `ucinewgame`, then
+    /// `isready`/`readyok` (the order the UCI description gives: the GUI
+    /// waits for `readyok` after `ucinewgame`); USI `isready`/`readyok`,
+    /// then `usinewgame` (call before each game); Hub `new-game`.
+    ///
+    /// # Errors
+    /// As [`LineEngine::start`] (Hub: [`EngineError::Write`]).
+    pub async fn new_game(&mut self) -> Result<(), EngineError> {
+        match P::NEW_GAME {
+            NewGame::ThenReady(line) => {
+                self.core.send(line).await?;
+                self.core.ready::<P>().await
+            }
+            NewGame::AfterReady(line) => {
+                self.core.ready::<P>().await?;
+                self.core.send(line).await
+            }
+            NewGame::Alone(line) => self.core.send(line).await,
+        }
+    }
+
+    /// A search ([`Core::search`]) with `P`'s lines: sends `bytes`,
+    /// reads lines for up to `allowed` plus [`Timeouts::think_margin`]
+    /// until `pick` ends it; `stop` on silence or when `current` moves on.
+    pub(crate) async fn run_search<R>(
+        &mut self,
+        bytes: &[u8],
+        allowed: Duration,
+        current: Option<(&mut tokio::sync::watch::Receiver<u64>, u64)>,
+        pick: impl FnMut(P::Seen, Vec<u8>, Duration) -> Option<Result<R, EngineError>>,
+    ) -> Result<R, EngineError> {
+        let core = &mut self.core;
+        core.search(bytes, allowed, P::ANSWER, STOP, P::classify, current, pick)
+            .await
+    }
+
+    /// `quit`; the process is killed when it has not ended within 2 s.
+    pub async fn quit(self) {
+        self.core
+            .engine
+            .shutdown(QUIT, Duration::from_secs(2))
+            .await;
+    }
+}
+
+/// The protocol-free part of a [`LineEngine`].
+pub(crate) struct Core {
     engine: Engine,
     pub(crate) name: Option<String>,
     pub(crate) timeouts: Timeouts,
@@ -99,15 +363,7 @@ pub(crate) struct LineEngine {
     log: Box<dyn FnMut(Skipped) + Send>,
 }
 
-impl core::fmt::Debug for LineEngine {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("LineEngine")
-            .field("name", &self.name)
-            .finish_non_exhaustive()
-    }
-}
-
-impl LineEngine {
+impl Core {
     /// Starts the process.
     fn spawn(
         spec: &EngineSpec,
@@ -124,60 +380,11 @@ impl LineEngine {
         })
     }
 
-    /// Starts the process and runs `startup`: every line before the
-    /// greeting's answer is handed to `greet`, whose `Some(name)` is the
-    /// engine's name (a later one wins).
-    ///
-    /// # Errors
-    /// [`EngineError`]: not started, exited, silent past a timeout.
-    pub(crate) async fn start<S>(
-        spec: &EngineSpec,
-        limits: Limits,
-        timeouts: Timeouts,
-        log: Box<dyn FnMut(Skipped) + Send>,
-        startup: Startup<'_, S>,
-        mut greet: impl FnMut(S) -> Option<String>,
-    ) -> Result<Self, EngineError> {
-        let mut engine = Self::spawn(spec, limits, timeouts, log)?;
-        let hello = &startup.hello;
-        let mut name = None;
-        engine
-            .exchange(
-                hello.bytes,
-                timeouts.handshake,
-                hello.awaiting,
-                startup.classify,
-                |s| {
-                    if (hello.answers)(&s) {
-                        return Some(());
-                    }
-                    if let Some(n) = greet(s) {
-                        name = Some(n);
-                    }
-                    None
-                },
-            )
-            .await?;
-        engine.name = name;
-        if !startup.options.is_empty() {
-            let mut lines = Vec::new();
-            for o in startup.options {
-                (startup.option)(o, &mut lines);
-            }
-            engine.send(&lines).await?;
-        }
-        engine.ready(&startup.ready, startup.classify).await?;
-        Ok(engine)
-    }
-
-    /// Sends `ask` and waits up to [`Timeouts::ready`] for its answer.
-    pub(crate) async fn ready<S>(
-        &mut self,
-        ask: &Ask<'_, S>,
-        classify: Classify<S>,
-    ) -> Result<(), EngineError> {
-        let t = self.timeouts.ready;
-        self.exchange(ask.bytes, t, ask.awaiting, classify, |s| {
+    /// Sends `P`'s readiness check and waits up to [`Timeouts::ready`]
+    /// for its answer.
+    pub(crate) async fn ready<P: Wire>(&mut self) -> Result<(), EngineError> {
+        let (ask, t) = (&P::READY, self.timeouts.ready);
+        self.exchange(ask.bytes, t, ask.awaiting, P::classify, |s| {
             (ask.answers)(&s).then_some(())
         })
         .await
@@ -316,10 +523,53 @@ impl LineEngine {
             }
         }
     }
+}
 
-    /// Sends `quit` (the protocol's line); the process is killed when it
-    /// has not ended within 2 s.
-    pub(crate) async fn quit(self, quit: &[u8]) {
-        self.engine.shutdown(quit, Duration::from_secs(2)).await;
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hub_engine::Hub;
+    use crate::uci_engine::Uci;
+    use crate::usi_engine::Usi;
+    use crate::{hub, uci, usi};
+
+    /// Every line of the tables is what the protocol's encoder writes.
+    #[test]
+    fn the_tables_are_the_encoders_lines() {
+        assert_eq!(<Uci as Wire>::HELLO.bytes, uci::Command::Uci.to_bytes());
+        assert_eq!(<Usi as Wire>::HELLO.bytes, usi::Command::Usi.to_bytes());
+        assert_eq!(Hub::HELLO.bytes, hub::Command::Hub.to_bytes());
+        assert_eq!(Uci::READY.bytes, uci::Command::IsReady.to_bytes());
+        assert_eq!(Usi::READY.bytes, usi::Command::IsReady.to_bytes());
+        assert_eq!(Hub::READY.bytes, hub::Command::Init.to_bytes());
+        for (stop, quit) in [
+            (uci::Command::Stop.to_bytes(), uci::Command::Quit.to_bytes()),
+            (usi::Command::Stop.to_bytes(), usi::Command::Quit.to_bytes()),
+            (hub::Command::Stop.to_bytes(), hub::Command::Quit.to_bytes()),
+        ] {
+            assert_eq!((STOP, QUIT), (&stop[..], &quit[..]));
+        }
+        let NewGame::ThenReady(line) = <Uci as Wire>::NEW_GAME else {
+            panic!("ucinewgame, then isready")
+        };
+        assert_eq!(line, uci::Command::UciNewGame.to_bytes());
+        let NewGame::AfterReady(line) = <Usi as Wire>::NEW_GAME else {
+            panic!("isready, then usinewgame")
+        };
+        assert_eq!(line, usi::Command::UsiNewGame.to_bytes());
+        let NewGame::Alone(line) = Hub::NEW_GAME else {
+            panic!("new-game alone")
+        };
+        assert_eq!(line, hub::Command::NewGame.to_bytes());
+    }
+
+    /// USI's and UCI's readiness check ends at `readyok`, not at the
+    /// greeting's answer.
+    #[test]
+    fn the_readiness_check_waits_for_readyok() {
+        let uci = Uci::READY.answers;
+        assert!(uci(&FamilySeen::ReadyOk) && !uci(&FamilySeen::HelloOk));
+        let usi = Usi::READY.answers;
+        assert!(usi(&FamilySeen::ReadyOk) && !usi(&FamilySeen::HelloOk));
     }
 }

@@ -164,12 +164,16 @@ mod tests {
         }
     }
 
+    /// [`go`] at the start of a game on `t`'s clocks, sente to move.
+    fn fresh_go(t: TimeSection, margin_ms: u64, unlimited_ms: u64) -> Go {
+        let c = SideClock::from_section(&t, None);
+        go(c, c, Side::Black, margin_ms, unlimited_ms)
+    }
+
     #[test]
     fn byoyomi_only() {
         // floodgate-0-1 style: Total_Time:0, Byoyomi:1 (seconds).
-        let t = section(None, 0, 1, 0);
-        let c = SideClock::from_section(&t, None);
-        let g = go(c, c, Side::Black, 300, 5000);
+        let g = fresh_go(section(None, 0, 1, 0), 300, 5000);
         assert_eq!((g.btime, g.wtime, g.byoyomi), (0, 0, Some(700)));
         assert_eq!(
             crate::usi::Command::Go(g).to_bytes(),
@@ -185,9 +189,7 @@ mod tests {
             (598_000, 589_500, Some(10_000))
         );
         // A margin larger than everything: nothing below zero.
-        let t = section(None, 0, 1, 0);
-        let c = SideClock::from_section(&t, None);
-        assert_eq!(go(c, c, Side::Black, 5000, 1).byoyomi, Some(0));
+        assert_eq!(fresh_go(section(None, 0, 1, 0), 5000, 1).byoyomi, Some(0));
     }
 
     #[test]
@@ -237,21 +239,24 @@ mod tests {
         c
     }
 
+    /// [`go`] for `us` (margin `margin_ms`) on the clocks of
+    /// [`client`]`(block, turn, moves)`.
+    fn go_after(block: &str, turn: &str, moves: &str, us: Side, margin_ms: u64) -> Go {
+        let (b, w) = clocks(&client(block, turn, moves)).unwrap();
+        go(b, w, us, margin_ms, 0)
+    }
+
     #[test]
     fn time_units_and_confirmations() {
         // Time_Unit:1min: Total_Time 10 = 600 s, Byoyomi 1 = 60 s; `T2` is
         // two minutes (csa-protocol's spec/csa.md, *Game_Summary*).
         let block = "BEGIN Time\nTime_Unit:1min\nTotal_Time:10\nByoyomi:1\nEND Time\n";
-        let c = client(block, "+", "");
-        let (b, w) = clocks(&c).unwrap();
-        let g = go(b, w, Side::Black, 0, 0);
+        let g = go_after(block, "+", "", Side::Black, 0);
         assert_eq!(
             (g.btime, g.wtime, g.byoyomi),
             (600_000, 600_000, Some(60_000))
         );
-        let c = client(block, "+", "+7776FU,T2\n-3334FU,T1\n");
-        let (b, w) = clocks(&c).unwrap();
-        let g = go(b, w, Side::Black, 500, 0);
+        let g = go_after(block, "+", "+7776FU,T2\n-3334FU,T1\n", Side::Black, 500);
         assert_eq!(
             (g.btime, g.wtime, g.byoyomi),
             (479_500, 540_000, Some(60_000))
@@ -260,9 +265,7 @@ mod tests {
         // Increment 1000 = 1 s; `T1500` is 1.5 s. Gote on move after one
         // sente's move, gote's increment is in gote's clock.
         let block = "BEGIN Time\nTime_Unit:1msec\nTotal_Time:60000\nIncrement:1000\nEND Time\n";
-        let c = client(block, "-", "+7776FU,T1500\n");
-        let (b, w) = clocks(&c).unwrap();
-        let g = go(b, w, Side::White, 200, 0);
+        let g = go_after(block, "-", "+7776FU,T1500\n", Side::White, 200);
         assert_eq!(
             (g.btime, g.wtime, g.binc, g.winc, g.byoyomi),
             (59_500, 59_800, Some(1000), Some(1000), None)
@@ -271,9 +274,7 @@ mod tests {
 
     #[test]
     fn no_clock() {
-        let t = section(None, 0, 0, 0);
-        let c = SideClock::from_section(&t, None);
-        let g = go(c, c, Side::Black, 500, 3000);
+        let g = fresh_go(section(None, 0, 0, 0), 500, 3000);
         assert_eq!((g.btime, g.wtime, g.byoyomi), (0, 0, Some(3000)));
     }
 }

@@ -15,6 +15,7 @@ use std::fmt::Write as _;
 
 use board_core::chess::{Move, Position, UciMove};
 
+use crate::command_line;
 use crate::error::{DecodeError, Expected, Field, MessageKind, Problem};
 use crate::parse::{self, EngineLine, Info, PResult};
 use crate::types::Text;
@@ -79,13 +80,7 @@ pub fn uci_move(field: Field) -> impl Fn(&[u8]) -> PResult<'_, Option<UciMove>> 
 /// A known line with a bad field: [`DecodeError`] with the byte offset;
 /// an empty line is [`Problem::Empty`].
 pub fn decode(line: &[u8]) -> Result<EngineMessage<'_>, DecodeError> {
-    let l = parse::engine_line(
-        line,
-        (b"uciok", MessageKind::UciOk),
-        uci_move(Field::Move),
-        uci_move(Field::Ponder),
-    )?;
-    Ok(match l {
+    Ok(match engine_line(line)? {
         EngineLine::HandshakeOk => EngineMessage::UciOk,
         EngineLine::ReadyOk => EngineMessage::ReadyOk,
         EngineLine::IdName(t) => EngineMessage::IdName(t),
@@ -98,6 +93,20 @@ pub fn decode(line: &[u8]) -> Result<EngineMessage<'_>, DecodeError> {
         EngineLine::Info(i) => EngineMessage::Info(i),
         EngineLine::Unrecognised(t) => EngineMessage::Unrecognised(t),
     })
+}
+
+/// A UCI engine's line as USI and UCI share it (the engine driver
+/// classifies these).
+pub(crate) type Line<'a> = EngineLine<'a, Option<UciMove>, Option<UciMove>>;
+
+/// [`Line`] of `line`.
+pub(crate) fn engine_line(line: &[u8]) -> Result<Line<'_>, DecodeError> {
+    parse::engine_line(
+        line,
+        (b"uciok", MessageKind::UciOk),
+        uci_move(Field::Move),
+        uci_move(Field::Ponder),
+    )
 }
 
 /// A line to a UCI engine. Encoders cannot fail.
@@ -136,16 +145,10 @@ pub enum Command<'a> {
 impl Command<'_> {
     /// Appends the line and its LF.
     pub fn encode(&self, out: &mut Vec<u8>) {
-        let mut s = String::new();
-        match self {
+        command_line::encode(out, |s| match self {
             Command::Uci => s.push_str("uci"),
             Command::IsReady => s.push_str("isready"),
-            Command::SetOption { name, value } => {
-                let _ = write!(s, "setoption name {name}");
-                if let Some(v) = value {
-                    let _ = write!(s, " value {v}");
-                }
-            }
+            Command::SetOption { name, value } => command_line::set_option(s, name, *value),
             Command::UciNewGame => s.push_str("ucinewgame"),
             Command::Position { start, moves } => {
                 if **start == Position::startpos() {
@@ -153,28 +156,19 @@ impl Command<'_> {
                 } else {
                     let _ = write!(s, "position fen {start}");
                 }
-                if !moves.is_empty() {
-                    s.push_str(" moves");
-                    for m in *moves {
-                        let _ = write!(s, " {m}");
-                    }
-                }
+                command_line::moves(s, moves);
             }
             Command::GoMovetime(ms) => {
                 let _ = write!(s, "go movetime {ms}");
             }
             Command::Stop => s.push_str("stop"),
             Command::Quit => s.push_str("quit"),
-        }
-        out.extend_from_slice(s.as_bytes());
-        out.push(b'\n');
+        });
     }
 
     /// The line with its LF.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut v = Vec::new();
-        self.encode(&mut v);
-        v
+        command_line::to_bytes(|v| self.encode(v))
     }
 }
 

@@ -17,6 +17,7 @@ use std::fmt::Write as _;
 
 use board_core::shogi::{Move, Position};
 
+use crate::command_line;
 use crate::error::{DecodeError, Expected, Field, MessageKind};
 use crate::parse::{self, EngineLine, Info, PResult};
 use crate::types::Text;
@@ -95,13 +96,7 @@ pub fn usi_move(field: Field) -> impl Fn(&[u8]) -> PResult<'_, Move> {
 /// A known line with a bad field: [`DecodeError`] with the byte offset;
 /// an empty line is [`Problem::Empty`](crate::error::Problem::Empty).
 pub fn decode(line: &[u8]) -> Result<EngineMessage<'_>, DecodeError> {
-    let l = parse::engine_line(
-        line,
-        (b"usiok", MessageKind::UsiOk),
-        best_move,
-        usi_move(Field::Ponder),
-    )?;
-    Ok(match l {
+    Ok(match engine_line(line)? {
         EngineLine::HandshakeOk => EngineMessage::UsiOk,
         EngineLine::ReadyOk => EngineMessage::ReadyOk,
         EngineLine::IdName(t) => EngineMessage::IdName(t),
@@ -111,6 +106,17 @@ pub fn decode(line: &[u8]) -> Result<EngineMessage<'_>, DecodeError> {
         EngineLine::Info(i) => EngineMessage::Info(i),
         EngineLine::Unrecognised(t) => EngineMessage::Unrecognised(t),
     })
+}
+
+/// A USI engine's line as USI and UCI share it (the engine driver
+/// classifies these).
+pub(crate) fn engine_line(line: &[u8]) -> Result<EngineLine<'_, BestMove, Move>, DecodeError> {
+    parse::engine_line(
+        line,
+        (b"usiok", MessageKind::UsiOk),
+        best_move,
+        usi_move(Field::Ponder),
+    )
 }
 
 /// The end of a game for `gameover`.
@@ -184,16 +190,10 @@ pub enum Command<'a> {
 impl Command<'_> {
     /// Appends the line and its LF.
     pub fn encode(&self, out: &mut Vec<u8>) {
-        let mut s = String::new();
-        match self {
+        command_line::encode(out, |s| match self {
             Command::Usi => s.push_str("usi"),
             Command::IsReady => s.push_str("isready"),
-            Command::SetOption { name, value } => {
-                let _ = write!(s, "setoption name {name}");
-                if let Some(v) = value {
-                    let _ = write!(s, " value {v}");
-                }
-            }
+            Command::SetOption { name, value } => command_line::set_option(s, name, *value),
             Command::UsiNewGame => s.push_str("usinewgame"),
             Command::Position { start, moves } => {
                 let startpos = Position::startpos();
@@ -201,14 +201,9 @@ impl Command<'_> {
                     s.push_str("position startpos");
                 } else {
                     s.push_str("position sfen ");
-                    let _ = start.write_sfen(&mut s);
+                    let _ = start.write_sfen(s);
                 }
-                if !moves.is_empty() {
-                    s.push_str(" moves");
-                    for m in *moves {
-                        let _ = write!(s, " {m}");
-                    }
-                }
+                command_line::moves(s, moves);
             }
             Command::Go(g) => {
                 s.push_str("go");
@@ -235,16 +230,12 @@ impl Command<'_> {
                 GameOver::Draw => "gameover draw",
             }),
             Command::Quit => s.push_str("quit"),
-        }
-        out.extend_from_slice(s.as_bytes());
-        out.push(b'\n');
+        });
     }
 
     /// The line with its LF.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut v = Vec::new();
-        self.encode(&mut v);
-        v
+        command_line::to_bytes(|v| self.encode(v))
     }
 }
 

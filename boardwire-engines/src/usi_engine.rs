@@ -10,12 +10,13 @@ use std::time::Duration;
 use board_core::shogi::{Move, Position};
 
 use crate::error::DecodeError;
-use crate::line_engine::{Ask, LineEngine, Read, Startup};
+use crate::line_engine::{
+    FamilySeen, LineEngine, NewGame, Read, UsiFamily, classify_family, reached,
+};
 pub use crate::line_engine::{Skipped, Timeouts};
 use crate::parse::Score;
-use crate::process::{EngineError, EngineSpec, Limits};
-use crate::types::EngineOption;
-use crate::usi::{BestMove, Command, EngineMessage, GameOver, Go, decode};
+use crate::process::EngineError;
+use crate::usi::{BestMove, Command, EngineMessage, GameOver, Go, decode, engine_line};
 
 /// What the engine found for one move.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,99 +34,31 @@ pub struct Thought {
     pub elapsed: Duration,
 }
 
-#[derive(Debug, PartialEq, Eq)]
-enum Seen {
-    UsiOk,
-    ReadyOk,
-    IdName(String),
-    BestMove(BestMove, Option<Move>),
-    Info,
+/// USI, for [`LineEngine`]: `usi` → `usiok`, `setoption`, `isready` →
+/// `readyok`, `quit`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Usi;
+
+/// A USI engine. See the module documentation; the start-up, the name and
+/// `quit` are [`LineEngine`]'s.
+pub type UsiEngine = LineEngine<Usi>;
+
+/// What the driver reads of a USI engine's line.
+type Seen = FamilySeen<BestMove, Move>;
+
+impl UsiFamily for Usi {
+    type Best = BestMove;
+    type Ponder = Move;
+    const GREETING: &'static [u8] = b"usi\n";
+    const AWAITING: &'static str = "usiok";
+    const NEW_GAME: NewGame = NewGame::AfterReady(b"usinewgame\n");
+
+    fn classify(line: &[u8]) -> Result<Read<Seen>, DecodeError> {
+        Ok(classify_family(engine_line(line)?))
+    }
 }
 
-fn classify(line: &[u8]) -> Result<Read<Seen>, DecodeError> {
-    Ok(match decode(line)? {
-        EngineMessage::UsiOk => Read::Seen(Seen::UsiOk),
-        EngineMessage::ReadyOk => Read::Seen(Seen::ReadyOk),
-        EngineMessage::BestMove { best, ponder } => Read::Seen(Seen::BestMove(best, ponder)),
-        EngineMessage::IdName(n) => {
-            Read::Seen(Seen::IdName(String::from_utf8_lossy(n).into_owned()))
-        }
-        EngineMessage::Info(_) => Read::Seen(Seen::Info),
-        EngineMessage::Unrecognised(_) => Read::Bad,
-        _ => Read::Ignored,
-    })
-}
-
-/// `isready` → `readyok`.
-const READY: Ask<'static, Seen> = Ask {
-    bytes: b"isready\n",
-    awaiting: "readyok",
-    answers: |s| *s == Seen::ReadyOk,
-};
-
-/// A USI engine. See the module documentation.
-#[derive(Debug)]
-pub struct UsiEngine {
-    engine: LineEngine,
-}
-
-impl UsiEngine {
-    /// Starts the engine and runs the handshake: `usi` (waits for `usiok`),
-    /// a `setoption` per option, `isready` (waits for `readyok`). `log`
-    /// sees every line that was skipped.
-    ///
-    /// # Errors
-    /// [`EngineError`]: not started, exited, silent past a timeout.
-    pub async fn start(
-        spec: &EngineSpec,
-        options: &[EngineOption],
-        limits: Limits,
-        timeouts: Timeouts,
-        log: Box<dyn FnMut(Skipped) + Send>,
-    ) -> Result<Self, EngineError> {
-        let startup = Startup {
-            classify,
-            hello: Ask {
-                bytes: &Command::Usi.to_bytes(),
-                awaiting: "usiok",
-                answers: |s| *s == Seen::UsiOk,
-            },
-            options,
-            option: |o, out| {
-                Command::SetOption {
-                    name: &o.name,
-                    value: o.value.as_ref(),
-                }
-                .encode(out);
-            },
-            ready: READY,
-        };
-        let engine = LineEngine::start(spec, limits, timeouts, log, startup, |s| match s {
-            Seen::IdName(n) => Some(n),
-            _ => None,
-        })
-        .await?;
-        Ok(Self { engine })
-    }
-
-    /// `id name` of the engine.
-    pub fn name(&self) -> Option<&str> {
-        self.engine.name.as_deref()
-    }
-
-    async fn send(&mut self, c: Command<'_>) -> Result<(), EngineError> {
-        self.engine.send(&c.to_bytes()).await
-    }
-
-    /// `isready`/`readyok`, then `usinewgame`: call before each game.
-    ///
-    /// # Errors
-    /// As [`UsiEngine::start`].
-    pub async fn new_game(&mut self) -> Result<(), EngineError> {
-        self.engine.ready(&READY, classify).await?;
-        self.send(Command::UsiNewGame).await
-    }
-
+impl LineEngine<Usi> {
     /// Sends `position` (`start` and `moves`) and `go`, waits for
     /// `bestmove` until `allowed` (the time the `go` lets the engine use)
     /// plus [`Timeouts::think_margin`], and checks the move in the
@@ -143,55 +76,42 @@ impl UsiEngine {
         go: Go,
         allowed: Duration,
     ) -> Result<Thought, EngineError> {
-        let mut now_pos = *start;
-        for &m in moves {
-            now_pos.play_unchecked(m);
-        }
+        let now_pos = reached(start, moves);
         let mut bytes = Command::Position { start, moves }.to_bytes();
         Command::Go(go).encode(&mut bytes);
-        let stop = Command::Stop.to_bytes();
         let mut info: Option<Vec<u8>> = None;
         let mut score = None;
-        self.engine
-            .search(
-                &bytes,
-                allowed,
-                "bestmove",
-                &stop,
-                classify,
-                None,
-                |s, text, took| match s {
-                    Seen::Info => {
-                        if let Ok(EngineMessage::Info(i)) = decode(&text)
-                            && i.score.is_some()
-                            && i.multipv.is_none_or(|m| m == 1)
-                        {
-                            score = i.score;
-                            info = Some(text);
-                        }
-                        None
-                    }
-                    Seen::BestMove(best, ponder) => {
-                        if let BestMove::Move(m) = best
-                            && let Err(e) = now_pos.check_move(m)
-                        {
-                            return Some(Err(EngineError::IllegalMove {
-                                mv: m.to_string(),
-                                reason: e.to_string(),
-                            }));
-                        }
-                        Some(Ok(Thought {
-                            best,
-                            ponder,
-                            info: info.take(),
-                            score: score.take(),
-                            elapsed: took,
-                        }))
-                    }
-                    _ => None,
-                },
-            )
-            .await
+        self.run_search(&bytes, allowed, None, |s, text, took| match s {
+            Seen::Info => {
+                if let Ok(EngineMessage::Info(i)) = decode(&text)
+                    && i.score.is_some()
+                    && i.multipv.is_none_or(|m| m == 1)
+                {
+                    score = i.score;
+                    info = Some(text);
+                }
+                None
+            }
+            Seen::BestMove(best, ponder) => {
+                if let BestMove::Move(m) = best
+                    && let Err(e) = now_pos.check_move(m)
+                {
+                    return Some(Err(EngineError::IllegalMove {
+                        mv: m.to_string(),
+                        reason: e.to_string(),
+                    }));
+                }
+                Some(Ok(Thought {
+                    best,
+                    ponder,
+                    info: info.take(),
+                    score: score.take(),
+                    elapsed: took,
+                }))
+            }
+            _ => None,
+        })
+        .await
     }
 
     /// `gameover win|lose|draw`.
@@ -199,22 +119,6 @@ impl UsiEngine {
     /// # Errors
     /// [`EngineError::Write`].
     pub async fn game_over(&mut self, r: GameOver) -> Result<(), EngineError> {
-        self.send(Command::GameOver(r)).await
-    }
-
-    /// `quit`; the process is killed when it has not ended within 2 s.
-    pub async fn quit(self) {
-        self.engine.quit(&Command::Quit.to_bytes()).await;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_readiness_check_is_the_encoders_isready() {
-        assert_eq!(READY.bytes, Command::IsReady.to_bytes());
-        assert!((READY.answers)(&Seen::ReadyOk) && !(READY.answers)(&Seen::UsiOk));
+        self.core.send(&Command::GameOver(r).to_bytes()).await
     }
 }

@@ -42,6 +42,12 @@ fn sh_engine(answer: &str) -> EngineSpec {
     }
 }
 
+/// A game on a default server of `bridge-60-2` (60 s and a 2 s byoyomi)
+/// between the engines `black` and `white`.
+async fn default_game(black: EngineSpec, white: EngineSpec) -> ([Player; 2], Vec<ServerEvent>) {
+    game(black, white, ServerConfig::default(), "bridge-60-2").await
+}
+
 /// One player: its session, its bridge, what it sent and saw.
 struct Player {
     conn: ConnId,
@@ -54,6 +60,11 @@ struct Player {
 }
 
 impl Player {
+    /// Whether the bridge reported a report `f` picks.
+    fn reported(&self, f: impl Fn(&Report) -> bool) -> bool {
+        self.reports.iter().any(f)
+    }
+
     fn new(
         name: &str,
         side: SidePreference,
@@ -282,13 +293,7 @@ async fn two_usi_engines_play_to_the_move_limit() {
 /// Black wins.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_engine_that_exits_resigns_at_its_turn() {
-    let ([b, w], seen) = game(
-        test_engine("usi"),
-        test_engine("usi-crash"),
-        ServerConfig::default(),
-        "bridge-60-2",
-    )
-    .await;
+    let ([b, w], seen) = default_game(test_engine("usi"), test_engine("usi-crash")).await;
     let (be, we) = (b.end.clone().unwrap(), w.end.clone().unwrap());
     assert_eq!(be.moves.len(), 3, "B, W, B, then White's engine exits");
     assert_legal(&we);
@@ -300,9 +305,7 @@ async fn an_engine_that_exits_resigns_at_its_turn() {
     );
     assert!(w.bridge.failed().is_some() && b.bridge.failed().is_none());
     assert!(
-        w.reports
-            .iter()
-            .any(|r| matches!(r, Report::Failed { resigned: true, .. })),
+        w.reported(|r| matches!(r, Report::Failed { resigned: true, .. })),
         "{:?}",
         w.reports
     );
@@ -314,36 +317,16 @@ async fn an_engine_that_exits_resigns_at_its_turn() {
 #[cfg(unix)]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bestmove_resign_and_win_are_toryo_and_kachi() {
-    let ([b, w], seen) = game(
-        test_engine("usi"),
-        sh_engine("resign"),
-        ServerConfig::default(),
-        "bridge-60-2",
-    )
-    .await;
+    let ([b, w], seen) = default_game(test_engine("usi"), sh_engine("resign")).await;
     assert_eq!(w.sent.last().map(String::as_str), Some("%TORYO"));
     assert_eq!(server_end(&seen), (EndReason::Resign, Some(Side::Black), 1));
-    assert!(
-        w.reports
-            .iter()
-            .any(|r| matches!(r, Report::Resigned { .. }))
-    );
+    assert!(w.reported(|r| matches!(r, Report::Resigned { .. })));
     assert!(w.bridge.failed().is_none(), "resigning is no failure");
     assert_eq!(b.end.unwrap().outcome, Outcome::Won);
 
-    let ([b, w], seen) = game(
-        sh_engine("win"),
-        test_engine("usi"),
-        ServerConfig::default(),
-        "bridge-60-2",
-    )
-    .await;
+    let ([b, w], seen) = default_game(sh_engine("win"), test_engine("usi")).await;
     assert_eq!(b.sent.last().map(String::as_str), Some("%KACHI"));
-    assert!(
-        b.reports
-            .iter()
-            .any(|r| matches!(r, Report::DeclaredWin { .. }))
-    );
+    assert!(b.reported(|r| matches!(r, Report::DeclaredWin { .. })));
     assert_eq!(
         server_end(&seen),
         (EndReason::IllegalMove, Some(Side::White), 0)

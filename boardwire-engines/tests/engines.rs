@@ -5,10 +5,11 @@
 use std::time::Duration;
 
 use board_core::shogi::{Move, Position};
+use boardwire_engines::line_engine::{LineEngine, Protocol};
 use boardwire_engines::process::{EngineError, EngineSpec, Limits};
 use boardwire_engines::types::EngineOption;
 use boardwire_engines::usi::{BestMove, Go};
-use boardwire_engines::usi_engine::{Timeouts, UsiEngine};
+use boardwire_engines::usi_engine::{Thought, Timeouts, Usi, UsiEngine};
 
 fn spec(mode: &str) -> EngineSpec {
     EngineSpec {
@@ -17,14 +18,42 @@ fn spec(mode: &str) -> EngineSpec {
     }
 }
 
-async fn start(mode: &str) -> UsiEngine {
+/// `spec` started with no options, default limits and timeouts.
+async fn started<P: Protocol>(spec: &EngineSpec) -> Result<LineEngine<P>, EngineError> {
+    LineEngine::start(
+        spec,
+        &[],
+        Limits::default(),
+        Timeouts::default(),
+        Box::new(|_| {}),
+    )
+    .await
+}
+
+/// Default timeouts but a think margin of `ms`.
+fn margin(ms: u64) -> Timeouts {
     let mut t = Timeouts::default();
-    t.think_margin = Duration::from_millis(300);
-    let e = UsiEngine::start(&spec(mode), &[], Limits::default(), t, Box::new(|_| {}))
+    t.think_margin = Duration::from_millis(ms);
+    t
+}
+
+/// The test engine `spec` with `options`, started (its name checked) and
+/// told a new game.
+async fn new_game<P: Protocol>(
+    spec: &EngineSpec,
+    options: &[EngineOption],
+    t: Timeouts,
+) -> LineEngine<P> {
+    let mut e = LineEngine::<P>::start(spec, options, Limits::default(), t, Box::new(|_| {}))
         .await
         .unwrap();
     assert_eq!(e.name(), Some("boardwire-test-engine"));
+    e.new_game().await.unwrap();
     e
+}
+
+async fn start(mode: &str) -> UsiEngine {
+    new_game(&spec(mode), &[], margin(300)).await
 }
 
 fn go() -> Go {
@@ -34,20 +63,31 @@ fn go() -> Go {
     }
 }
 
+/// `e`'s move (it must have one) after `moves` from the start position,
+/// with a `go` of 100 ms byoyomi, and what it thought.
+async fn usi_move(e: &mut UsiEngine, moves: &[Move]) -> (Move, Thought) {
+    let th = e
+        .think(
+            &Position::startpos(),
+            moves,
+            go(),
+            Duration::from_millis(100),
+        )
+        .await
+        .unwrap();
+    let BestMove::Move(m) = th.best else {
+        panic!("{th:?}")
+    };
+    (m, th)
+}
+
 #[tokio::test]
 async fn legal_moves_and_scores() {
     let mut e = start("usi").await;
-    e.new_game().await.unwrap();
     let start = Position::startpos();
     let mut moves: Vec<Move> = Vec::new();
     for _ in 0..6 {
-        let th = e
-            .think(&start, &moves, go(), Duration::from_millis(100))
-            .await
-            .unwrap();
-        let BestMove::Move(m) = th.best else {
-            panic!("{th:?}")
-        };
+        let (m, th) = usi_move(&mut e, &moves).await;
         let mut pos = start;
         for &x in &moves {
             pos.play_unchecked(x);
@@ -62,15 +102,8 @@ async fn legal_moves_and_scores() {
 #[tokio::test]
 async fn an_engine_that_crashes_is_an_error() {
     let mut e = start("usi-crash").await;
-    e.new_game().await.unwrap();
     let start = Position::startpos();
-    let first = e
-        .think(&start, &[], go(), Duration::from_millis(100))
-        .await
-        .unwrap();
-    let BestMove::Move(m) = first.best else {
-        panic!()
-    };
+    let (m, _) = usi_move(&mut e, &[]).await;
     let err = e
         .think(&start, &[m], go(), Duration::from_millis(100))
         .await
@@ -86,7 +119,6 @@ async fn an_engine_that_crashes_is_an_error() {
 #[tokio::test]
 async fn an_illegal_engine_move_is_an_error() {
     let mut e = start("usi-illegal").await;
-    e.new_game().await.unwrap();
     let err = e
         .think(&Position::startpos(), &[], go(), Duration::from_millis(100))
         .await
@@ -101,7 +133,6 @@ async fn an_illegal_engine_move_is_an_error() {
 #[tokio::test]
 async fn a_silent_engine_times_out() {
     let mut e = start("usi-silent").await;
-    e.new_game().await.unwrap();
     let t0 = std::time::Instant::now();
     let err = e
         .think(&Position::startpos(), &[], go(), Duration::from_millis(100))
@@ -125,15 +156,7 @@ async fn a_missing_program_cannot_start() {
         program: "/nonexistent/engine".into(),
         args: vec![],
     };
-    let err = UsiEngine::start(
-        &s,
-        &[],
-        Limits::default(),
-        Timeouts::default(),
-        Box::new(|_| {}),
-    )
-    .await
-    .unwrap_err();
+    let err = started::<Usi>(&s).await.unwrap_err();
     assert!(matches!(err, EngineError::Spawn { .. }), "{err}");
 }
 
@@ -141,13 +164,7 @@ async fn a_missing_program_cannot_start() {
 async fn a_uci_engine_plays_legal_moves() {
     use board_core::chess::Position as ChessPosition;
     use boardwire_engines::uci_engine::UciEngine;
-    let mut t = Timeouts::default();
-    t.think_margin = Duration::from_millis(500);
-    let mut e = UciEngine::start(&spec("uci"), &[], Limits::default(), t, Box::new(|_| {}))
-        .await
-        .unwrap();
-    assert_eq!(e.name(), Some("boardwire-test-engine"));
-    e.new_game().await.unwrap();
+    let mut e: UciEngine = new_game(&spec("uci"), &[], margin(500)).await;
     let start = ChessPosition::startpos();
     let mut moves = Vec::new();
     let mut pos = start;
@@ -225,13 +242,7 @@ async fn the_hub_engine_driver_plays_a_game() {
     use board_core::draughts::Position as DraughtsPosition;
     use boardwire_engines::hub::Level;
     use boardwire_engines::hub_engine::HubEngine;
-    let mut t = Timeouts::default();
-    t.think_margin = Duration::from_millis(500);
-    let mut e = HubEngine::start(&spec("hub"), &[], Limits::default(), t, Box::new(|_| {}))
-        .await
-        .unwrap();
-    assert_eq!(e.name(), Some("boardwire-test-engine"));
-    e.new_game().await.unwrap();
+    let mut e: HubEngine = new_game(&spec("hub"), &[], margin(500)).await;
     let start = DraughtsPosition::startpos();
     let mut pos = start;
     let mut moves = Vec::new();
@@ -261,15 +272,7 @@ async fn a_superseded_hub_search_is_stopped() {
     use board_core::draughts::Position as DraughtsPosition;
     use boardwire_engines::hub::Level;
     use boardwire_engines::hub_engine::HubEngine;
-    let mut e = HubEngine::start(
-        &spec("hub-stop"),
-        &[],
-        Limits::default(),
-        Timeouts::default(),
-        Box::new(|_| {}),
-    )
-    .await
-    .unwrap();
+    let mut e: HubEngine = started(&spec("hub-stop")).await.unwrap();
     let start = DraughtsPosition::startpos();
     let (tx, mut rx) = tokio::sync::watch::channel(7u64);
     tokio::spawn(async move {
@@ -312,22 +315,10 @@ fn seeded(args: &[&str], options: &[&str]) -> (EngineSpec, Vec<EngineOption>) {
 /// The first 8 moves of the USI test engine with `args` and `options`.
 async fn usi_moves(args: &[&str], options: &[&str]) -> Vec<Move> {
     let (s, options) = seeded(args, options);
-    let t = Timeouts::default();
-    let mut e = UsiEngine::start(&s, &options, Limits::default(), t, Box::new(|_| {}))
-        .await
-        .unwrap();
-    e.new_game().await.unwrap();
-    let start = Position::startpos();
+    let mut e: UsiEngine = new_game(&s, &options, Timeouts::default()).await;
     let mut moves = Vec::new();
     for _ in 0..8 {
-        let th = e
-            .think(&start, &moves, go(), Duration::from_millis(100))
-            .await
-            .unwrap();
-        let BestMove::Move(m) = th.best else {
-            panic!("{th:?}")
-        };
-        moves.push(m);
+        moves.push(usi_move(&mut e, &moves).await.0);
     }
     e.quit().await;
     moves
@@ -338,11 +329,7 @@ async fn uci_moves(args: &[&str], options: &[&str]) -> Vec<board_core::chess::Mo
     use board_core::chess::Position as ChessPosition;
     use boardwire_engines::uci_engine::UciEngine;
     let (s, options) = seeded(args, options);
-    let t = Timeouts::default();
-    let mut e = UciEngine::start(&s, &options, Limits::default(), t, Box::new(|_| {}))
-        .await
-        .unwrap();
-    e.new_game().await.unwrap();
+    let mut e: UciEngine = new_game(&s, &options, Timeouts::default()).await;
     let start = ChessPosition::startpos();
     let mut moves = Vec::new();
     for _ in 0..8 {

@@ -356,28 +356,27 @@ mod tests {
     #[test]
     fn game_lines_in_words() {
         // Spec note examples (csa-protocol's spec/csa.md, *Moves*, *Results*): a move with its time, the result lines.
-        let (out, r) = run(
+        assert_decodes(
             "+7776FU,T12\n-0055KA\n%TORYO\n#RESIGN\n#LOSE\nSTART:g1\n",
             CsaFormat::Lines,
-        );
-        assert_eq!(r, Ok(()));
-        let lines: Vec<&str> = out.lines().collect();
-        assert_eq!(
-            lines,
-            [
+            Ok(()),
+            &[
                 "    1  server  move +7776FU: sente FU 7g to 7f, 12 s",
                 "    2  client  move -0055KA: gote drops KA on 5e",
                 "    3  client  %TORYO: resign",
                 "    4  server  #RESIGN: game over, resignation",
                 "    5  server  #LOSE: the receiver lost",
                 "    6  server  START: game g1",
-            ]
+            ],
         );
     }
 
-    /// `out`'s lines are `expected`; an expected line ending in `..` is
-    /// the start of the line.
-    fn assert_lines(out: &str, expected: &[&str]) {
+    /// `input` decodes (in `format`) to `result` and the lines `expected`;
+    /// an expected line ending in `..` is the start of the line.
+    #[track_caller]
+    fn assert_decodes(input: &str, format: CsaFormat, result: Result<(), &str>, expected: &[&str]) {
+        let (out, r) = run(input, format);
+        assert_eq!(r, result.map_err(str::to_owned));
         let lines: Vec<&str> = out.lines().collect();
         assert_eq!(lines.len(), expected.len(), "{out}");
         for (line, e) in lines.into_iter().zip(expected) {
@@ -401,10 +400,10 @@ csa       0.002  b         <- +7776FU,T12
 csa       0.003  b         <- +77  (malformed: cut off)
 csa       0.004  b         :: game over after 1 moves
 ";
-        let (out, r) = run(transcript, CsaFormat::Auto);
-        assert_eq!(r, Err("1 malformed line(s)".into()));
-        assert_lines(
-            &out,
+        assert_decodes(
+            transcript,
+            CsaFormat::Auto,
+            Err("1 malformed line(s)"),
             &[
                 "    1          not a transcript line, skipped: listening on 127.0.0.1:4081",
                 "    2  b        client  LOGIN: name b, password hidden, CSA mode",
@@ -422,10 +421,10 @@ csa       0.004  b         :: game over after 1 moves
         let capture = "[  25.859] alice  >> yyyy...<70000 chars total>\n\
 [   1.000] alice  >> LOGIN\n\
 [   2.000] alice  >> HELLO\n";
-        let (out, r) = run(capture, CsaFormat::Capture);
-        assert_eq!(r, Err("1 malformed line(s)".into()));
-        assert_lines(
-            &out,
+        assert_decodes(
+            capture,
+            CsaFormat::Capture,
+            Err("1 malformed line(s)"),
             &[
                 "    1  alice    client  shortened by the recorder: 70000 bytes, starting yyyy",
                 "    2  alice    client  error: ..",

@@ -419,6 +419,28 @@ impl FollowerConn {
     }
 }
 
+/// A follower connection's callback for `net::serve_with`, the type
+/// [`follower_callback`] and the `dxp serve` connections share.
+pub(crate) trait FollowerCallback:
+    FnMut(
+        &mut Follower<StdInstant>,
+        Activity<'_, '_, Follower<StdInstant>, Answer>,
+    ) -> ControlFlow<()>
+    + Send
+    + 'static
+{
+}
+
+impl<F> FollowerCallback for F where
+    F: FnMut(
+            &mut Follower<StdInstant>,
+            Activity<'_, '_, Follower<StdInstant>, Answer>,
+        ) -> ControlFlow<()>
+        + Send
+        + 'static
+{
+}
+
 /// The follower's callback for `net::serve_with` (with [`no_answers`]):
 /// logs to `t`, plays with `player`, stops a game at our first turn after
 /// `max_plies` plies, counts into `stats`.
@@ -427,12 +449,7 @@ pub(crate) fn follower_callback(
     player: Player,
     max_plies: Option<usize>,
     stats: Option<Arc<Mutex<FollowStats>>>,
-) -> impl FnMut(
-    &mut Follower<StdInstant>,
-    Activity<'_, '_, Follower<StdInstant>, Answer>,
-) -> ControlFlow<()>
-+ Send
-+ 'static {
+) -> impl FollowerCallback {
     let run = FollowerRun::new(Mover::Builtin(player), max_plies);
     follower(FollowerConn {
         run,
@@ -443,14 +460,7 @@ pub(crate) fn follower_callback(
 }
 
 /// The callback of one follower connection.
-fn follower(
-    mut conn: FollowerConn,
-) -> impl FnMut(
-    &mut Follower<StdInstant>,
-    Activity<'_, '_, Follower<StdInstant>, Answer>,
-) -> ControlFlow<()>
-+ Send
-+ 'static {
+fn follower(mut conn: FollowerConn) -> impl FollowerCallback {
     move |f, a| {
         let flow = conn.run.handle(f, a, StdInstant::now());
         conn.write();

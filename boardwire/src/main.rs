@@ -260,6 +260,18 @@ fn main() -> ExitCode {
     }
 }
 
+/// `game::$f::<G>(args)` for the game `$game` names: the one place where
+/// a [`Game`] becomes a board-core game type (an expression, no items).
+macro_rules! for_game {
+    ($game:expr, $f:ident($($arg:expr),*)) => {
+        match $game {
+            Game::Draughts => game::$f::<Draughts>($($arg),*),
+            Game::Chess => game::$f::<Chess>($($arg),*),
+            Game::Shogi => game::$f::<Shogi>($($arg),*),
+        }
+    };
+}
+
 fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
     match command {
         Command::Perft {
@@ -267,26 +279,14 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             position,
             depth,
             divide,
-        } => match game {
-            Game::Draughts => game::perft::<Draughts>(&position, depth, divide, out),
-            Game::Chess => game::perft::<Chess>(&position, depth, divide, out),
-            Game::Shogi => game::perft::<Shogi>(&position, depth, divide, out),
-        },
+        } => for_game!(game, perft(&position, depth, divide, out)),
         Command::Moves {
             game,
             position,
             notation,
             json,
-        } => match game {
-            Game::Draughts => game::moves::<Draughts>(&position, notation, json, out),
-            Game::Chess => game::moves::<Chess>(&position, notation, json, out),
-            Game::Shogi => game::moves::<Shogi>(&position, notation, json, out),
-        },
-        Command::Show { game, position } => match game {
-            Game::Draughts => game::show::<Draughts>(&position, out),
-            Game::Chess => game::show::<Chess>(&position, out),
-            Game::Shogi => game::show::<Shogi>(&position, out),
-        },
+        } => for_game!(game, moves(&position, notation, json, out)),
+        Command::Show { game, position } => for_game!(game, show(&position, out)),
         Command::Play {
             game,
             position,
@@ -327,11 +327,7 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
                 }
             }
             let moves = list;
-            match game {
-                Game::Draughts => game::play::<Draughts>(&position, &moves, board, out),
-                Game::Chess => game::play::<Chess>(&position, &moves, board, out),
-                Game::Shogi => game::play::<Shogi>(&position, &moves, board, out),
-            }
+            for_game!(game, play(&position, &moves, board, out))
         }
         Command::Csa { command } => csa::run(command, out),
         Command::Citrine(args) => citrine::run(args, out),

@@ -3,13 +3,13 @@
 
 mod common;
 use common::{
-    assert_contains, assert_starts, boardwire, exited, stderr, stdout, with_stdin, words,
+    assert_contains, assert_starts, boardwire, divide, exited, ok, refused, stderr, stdout,
+    with_stdin, words,
 };
 
 #[test]
 fn perft_prints_the_count_alone() {
-    let o = boardwire(&["perft", "draughts", "startpos", "4"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ok(&["perft", "draughts", "startpos", "4"]);
     assert_eq!(stdout(&o), "4265\n");
     let err = stderr(&o);
     assert!(
@@ -60,20 +60,13 @@ fn perft_of_a_fen() {
 
 #[test]
 fn perft_divide() {
-    let o = boardwire(&["perft", "draughts", "startpos", "2", "--divide"]);
-    assert!(o.status.success());
-    let out = stdout(&o);
-    let mut lines = out.lines();
-    assert_eq!(lines.next(), Some("81"));
-    let rest: Vec<&str> = lines.collect();
-    assert_eq!(rest.len(), 9);
+    let rest = divide(&["perft", "draughts", "startpos", "2", "--divide"], "81", 9);
     // Each root move of the start position has 9 replies.
-    for line in &rest {
-        let (mv, n) = line.split_once(' ').unwrap();
-        assert!(mv.contains('-'), "{line}");
+    for (mv, n) in &rest {
+        assert!(mv.contains('-'), "{mv} {n}");
         assert_eq!(n, "9");
     }
-    assert!(rest.contains(&"32-28 9"));
+    assert!(rest.iter().any(|(mv, n)| mv == "32-28" && n == "9"));
 }
 
 #[test]
@@ -195,12 +188,7 @@ fn dxp_connect_gives_up_on_a_silent_follower() {
     let (addr, server) = silent_server();
     let o = boardwire(&["dxp", "connect", &addr, "--timeout", "1"]);
     drop(server.join());
-    let err = exited(&o, 1);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(
-        err.starts_with("error: ") && err.contains("for 1 s"),
-        "{err}"
-    );
+    assert_gave_up(&o);
 }
 
 #[test]
@@ -212,12 +200,7 @@ fn csa_connect_gives_up_on_a_silent_server() {
         "csa connect {addr} --user erin --game g-60-5 --password s3cret --timeout 1"
     )));
     drop(server.join());
-    let err = exited(&o, 1);
-    assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(
-        err.starts_with("error: ") && err.contains("for 1 s"),
-        "{err}"
-    );
+    assert_gave_up(&o);
     // The LOGIN we sent is shown without its password.
     let out = stdout(&o);
     assert_contains(&out, "erin      -> LOGIN erin *****\n");
@@ -227,8 +210,7 @@ fn csa_connect_gives_up_on_a_silent_server() {
 #[test]
 fn csa_connect_refused_names_the_address() {
     // Port 1 on loopback: nothing listens there.
-    let o = boardwire(&words("csa connect 127.0.0.1:1 --user erin --game g-60-5"));
-    let err = exited(&o, 2);
+    let err = refused(&words("csa connect 127.0.0.1:1 --user erin --game g-60-5"));
     assert_starts(&err, "error: cannot connect to 127.0.0.1:1: ");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
@@ -268,7 +250,7 @@ fn servers_listen_on_host_names() {
             .unwrap();
         assert!(addr.ip().is_loopback(), "{proto}: {line:?}");
         if proto == "dxp" {
-            let o = boardwire(&[
+            ok(&[
                 "dxp",
                 "connect",
                 &format!("localhost:{}", addr.port()),
@@ -277,7 +259,6 @@ fn servers_listen_on_host_names() {
                 "--timeout",
                 "20",
             ]);
-            assert!(o.status.success(), "{}", stderr(&o));
         } else {
             std::net::TcpStream::connect(("localhost", addr.port())).unwrap();
         }
@@ -318,6 +299,18 @@ fn dxp_connect_max_plies_stops_the_game_without_result() {
         out.lines().last(),
         Some("result: 1 games, 0 won, 0 lost, 0 drawn, 1 without result"),
         "{out}"
+    );
+}
+
+/// A run that gave up on a silent peer after `--timeout 1`: exit code 1
+/// (a run gone wrong, README exit codes), one error line naming the time.
+#[track_caller]
+fn assert_gave_up(o: &std::process::Output) {
+    let err = exited(o, 1);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("error: ") && err.contains("for 1 s"),
+        "{err}"
     );
 }
 
@@ -446,9 +439,7 @@ fn time_options_name_their_unit_and_range() {
                 &[]
             };
             let args = [cmd, engine, &[&flag, &bad]].concat();
-            let o = boardwire(&args);
-            assert_eq!(o.status.code(), Some(2), "{args:?}");
-            let err = stderr(&o);
+            let err = refused(&args);
             assert!(err.contains(&format!("--{name}")), "{args:?}: {err}");
             assert!(!err.contains("panicked"), "{args:?}: {err}");
         }
@@ -491,9 +482,7 @@ fn dxp_connect_checks_chat_and_games_before_connecting() {
         (&["--chat", "é"], "--chat: "),
         (&["--games", "0"], "--games"),
     ] {
-        let o = boardwire(&[&["dxp", "connect", "127.0.0.1:1"][..], args].concat());
-        assert_eq!(o.status.code(), Some(2), "{args:?}");
-        let err = stderr(&o);
+        let err = refused(&[&["dxp", "connect", "127.0.0.1:1"][..], args].concat());
         assert!(err.contains(needle), "{args:?}: {err}");
         assert!(!err.contains("cannot connect"), "{args:?}: {err}");
     }
@@ -504,8 +493,7 @@ fn dxp_connect_checks_chat_and_games_before_connecting() {
 /// listens there).
 #[test]
 fn csa_connect_games_zero_is_bad_input() {
-    let o = boardwire(&words("csa connect 127.0.0.1:1 --x1 --games 0 --engine x"));
-    let err = exited(&o, 2);
+    let err = refused(&words("csa connect 127.0.0.1:1 --x1 --games 0 --engine x"));
     assert_contains(&err, "--games");
     assert_contains(&err, "1..");
     assert!(!err.contains("cannot connect"), "{err}");

@@ -5,18 +5,13 @@
 //! depth 1) and the 9 of international draughts.
 
 mod common;
-use common::{assert_contains, exited, stderr, stdout, with_stdin};
+use common::{assert_contains, batch, stdout, with_stdin};
 
 #[test]
 fn every_line_is_answered_once_even_blank_and_non_utf8_ones() {
-    let o = with_stdin(
-        &["moves", "chess", "-"],
-        b"startpos\n\xff\xfe\n\n   \nstartpos\r\n\x01bad\nstartpos",
-    );
-    exited(&o, 2);
-    let out = stdout(&o);
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 7, "{out}");
+    let input = b"startpos\n\xff\xfe\n\n   \nstartpos\r\n\x01bad\nstartpos";
+    let (lines, err) = batch(&["moves", "chess", "-"], input, 2);
+    assert_eq!(lines.len(), 7, "{lines:?}");
     for i in [0, 4, 6] {
         assert_eq!(
             lines[i].split(' ').count(),
@@ -31,7 +26,7 @@ fn every_line_is_answered_once_even_blank_and_non_utf8_ones() {
     assert_eq!(lines[3], "error: line 4 is blank");
     assert!(lines[5].starts_with("error: "), "{}", lines[5]);
     assert!(!lines[5].contains('\u{1}'), "a control byte reached stdout");
-    assert_contains(&stderr(&o), "4 stdin line(s) failed");
+    assert_contains(&err, "4 stdin line(s) failed");
 }
 
 #[test]

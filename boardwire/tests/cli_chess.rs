@@ -3,12 +3,11 @@
 //! (Chess Programming Wiki "Perft Results", board-core/tests/data).
 
 mod common;
-use common::{assert_contains, boardwire, stderr, stdout, with_stdin, words};
+use common::{assert_contains, boardwire, divide, ok, stderr, stdout, with_stdin, words};
 
 #[test]
 fn perft_prints_the_count_alone() {
-    let o = boardwire(&["perft", "chess", "startpos", "4"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ok(&["perft", "chess", "startpos", "4"]);
     assert_eq!(stdout(&o), "197281\n");
     assert_contains(&stderr(&o), "nodes 197281");
     assert_eq!(
@@ -28,22 +27,12 @@ fn perft_prints_the_count_alone() {
 
 #[test]
 fn perft_divide() {
-    let o = boardwire(&["perft", "chess", "kiwipete", "2", "--divide"]);
-    assert!(o.status.success());
-    let out = stdout(&o);
-    let mut lines = out.lines();
-    assert_eq!(lines.next(), Some("2039"));
-    let rest: Vec<(&str, u64)> = lines
-        .map(|l| {
-            let (mv, n) = l.split_once(' ').unwrap();
-            (mv, n.parse().unwrap())
-        })
-        .collect();
-    assert_eq!(rest.len(), 48);
-    assert_eq!(rest.iter().map(|&(_, n)| n).sum::<u64>(), 2039);
+    let rest = divide(&["perft", "chess", "kiwipete", "2", "--divide"], "2039", 48);
+    let counts = rest.iter().map(|(_, n)| n.parse::<u64>().unwrap());
+    assert_eq!(counts.sum::<u64>(), 2039);
     // Castling is printed as the king's move.
-    assert!(rest.iter().any(|&(mv, _)| mv == "e1g1"));
-    assert!(rest.iter().any(|&(mv, _)| mv == "e1c1"));
+    assert!(rest.iter().any(|(mv, _)| mv == "e1g1"));
+    assert!(rest.iter().any(|(mv, _)| mv == "e1c1"));
 }
 
 #[test]

@@ -6,7 +6,9 @@
 //! diagram values from the standard start positions.
 
 mod common;
-use common::{assert_contains, boardwire, exited, stderr, stdout, with_stdin, words};
+use common::{
+    assert_contains, batch, boardwire, exited, ok, ok_stdin, refused, stderr, stdout, words,
+};
 
 const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
 const AFTER_NF3: &str = "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
@@ -14,8 +16,7 @@ const SHOGI_AFTER_2: &str = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1
 
 #[test]
 fn play_chess_in_uci_and_san() {
-    let o = boardwire(&["play", "chess", "startpos", "e2e4"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ok(&["play", "chess", "startpos", "e2e4"]);
     assert_eq!(stdout(&o), format!("{AFTER_E4}\n"));
     for moves in [
         &["e4", "c5", "Nf3"][..],
@@ -38,8 +39,7 @@ fn play_chess_in_uci_and_san() {
 
 #[test]
 fn play_with_board_prints_the_position_then_the_diagram() {
-    let o = boardwire(&["play", "chess", "startpos", "--board", "e4"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ok(&["play", "chess", "startpos", "--board", "e4"]);
     let expected = format!(
         "{AFTER_E4}
   +-----------------+
@@ -77,8 +77,7 @@ fn play_shogi_in_usi_and_csa() {
         }
     }
     // --board after the moves is the flag, not a move.
-    let o = boardwire(&["play", "shogi", "startpos", "+7776FU", "-3334FU", "--board"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ok(&["play", "shogi", "startpos", "+7776FU", "-3334FU", "--board"]);
     let out = stdout(&o);
     let mut lines = out.lines();
     assert_eq!(lines.next(), Some(SHOGI_AFTER_2));
@@ -88,8 +87,7 @@ fn play_shogi_in_usi_and_csa() {
 #[test]
 fn play_reads_options_and_dashes_after_the_moves() {
     // README: `--board` and one `--` may come before or after the moves.
-    let o = boardwire(&words("play shogi startpos 7g7f --board -- -3334FU"));
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ok(&words("play shogi startpos 7g7f --board -- -3334FU"));
     assert_eq!(stdout(&o).lines().next(), Some(SHOGI_AFTER_2));
     // No move starts with `--`: an unknown option after a move is named.
     let o = boardwire(&["play", "chess", "startpos", "e4", "--json"]);
@@ -100,8 +98,7 @@ fn play_reads_options_and_dashes_after_the_moves() {
         stderr(&o)
     );
     // --help after a move prints play's help.
-    let o = boardwire(&["play", "chess", "startpos", "e4", "--help"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ok(&["play", "chess", "startpos", "e4", "--help"]);
     assert_contains(&stdout(&o), "Usage: boardwire play");
 }
 
@@ -121,9 +118,7 @@ fn an_unknown_option_gets_no_quoting_hint() {
         &["show", "chess", "startpos", "--json"][..],
         &["perft", "chess", "startpos", "-1"][..],
     ] {
-        let o = boardwire(args);
-        assert_eq!(o.status.code(), Some(2), "{args:?}");
-        let err = stderr(&o);
+        let err = refused(args);
         assert_contains(&err, "unexpected argument");
         assert!(!err.contains("quote it"), "{args:?}: {err}");
     }
@@ -133,8 +128,7 @@ fn an_unknown_option_gets_no_quoting_hint() {
 fn play_draughts_in_pdn() {
     // 32-28 19-23 28x19: White's man from 32 takes the man on 23 and lands
     // on 19.
-    let o = boardwire(&["play", "draughts", "startpos", "32-28", "19-23", "28x19"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ok(&["play", "draughts", "startpos", "32-28", "19-23", "28x19"]);
     assert_eq!(
         stdout(&o),
         "B:W19,31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50\
@@ -193,8 +187,7 @@ fn an_illegal_move_fails_with_exit_2_naming_it() {
 
 #[test]
 fn show_draws_the_start_positions() {
-    let o = boardwire(&["show", "chess", "startpos"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ok(&["show", "chess", "startpos"]);
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 12);
@@ -229,8 +222,7 @@ fn show_draws_the_start_positions() {
 #[test]
 fn moves_in_san_and_csa() {
     // The 20 first moves of chess in SAN.
-    let o = boardwire(&["moves", "chess", "startpos", "--notation", "san"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ok(&["moves", "chess", "startpos", "--notation", "san"]);
     let mut got: Vec<String> = stdout(&o).lines().map(String::from).collect();
     got.sort();
     let mut want: Vec<String> = "a3 a4 b3 b4 c3 c4 d3 d4 e3 e4 f3 f4 g3 g4 h3 h4 Na3 Nc3 Nf3 Nh3"
@@ -243,8 +235,7 @@ fn moves_in_san_and_csa() {
     let o = boardwire(&["moves", "chess", "startpos", "--notation", "uci"]);
     assert!(stdout(&o).lines().any(|l| l == "g1f3"));
 
-    let o = boardwire(&["moves", "shogi", "startpos", "--notation", "csa"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ok(&["moves", "shogi", "startpos", "--notation", "csa"]);
     let out = stdout(&o);
     assert_eq!(out.lines().count(), 30);
     assert!(out.lines().any(|l| l == "+7776FU"), "{out}");
@@ -265,11 +256,10 @@ fn moves_json_carries_both_chess_notations_and_batch_works() {
         "{out}"
     );
     assert!(out.lines().any(|l| l == r#"{"uci":"e4f5","san":"exf5"}"#));
-    let o = with_stdin(
+    let o = ok_stdin(
         &words("moves chess - --notation san"),
         format!("{fen}\n8/8/8/8/8/8/8/K6k w - - 0 1\n").as_bytes(),
     );
-    assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2);
@@ -301,14 +291,9 @@ fn help_lists_show_and_play() {
 
 #[test]
 fn play_batch_mode_answers_every_line() {
-    let o = with_stdin(
-        &["play", "chess", "-"],
-        b"startpos moves e4 c5 Nf3\nstartpos moves e4 e4\n\nstartpos\nnot a fen moves e4\n",
-    );
-    exited(&o, 2);
-    let out = stdout(&o);
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 5, "{out}");
+    let input = b"startpos moves e4 c5 Nf3\nstartpos moves e4 e4\n\nstartpos\nnot a fen moves e4\n";
+    let (lines, err) = batch(&["play", "chess", "-"], input, 2);
+    assert_eq!(lines.len(), 5, "{lines:?}");
     assert_eq!(lines[0], AFTER_NF3);
     assert!(lines[1].starts_with("error: move 2 \"e4\""), "{}", lines[1]);
     assert_eq!(lines[2], "error: line 3 is blank");
@@ -321,9 +306,8 @@ fn play_batch_mode_answers_every_line() {
         "{}",
         lines[4]
     );
-    assert_contains(&stderr(&o), "3 stdin line(s) failed");
-    let o = with_stdin(&["play", "shogi", "-"], b"startpos moves 7g7f -3334FU\n");
-    assert!(o.status.success(), "{}", stderr(&o));
+    assert_contains(&err, "3 stdin line(s) failed");
+    let o = ok_stdin(&["play", "shogi", "-"], b"startpos moves 7g7f -3334FU\n");
     assert_eq!(stdout(&o), format!("{SHOGI_AFTER_2}\n"));
     // Moves on the command line do not mix with batch mode.
     assert_eq!(

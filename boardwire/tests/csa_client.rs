@@ -123,17 +123,8 @@ fn a_side_for_a_floodgate_game_is_an_argument_error() {
     // Checked before connecting (port 9 is never reached).
     for (game, side) in [("floodgate-300-10F", "+"), ("floodgate-900-0", "-")] {
         for x1 in [false, true] {
-            let mut args = vec![
-                "csa",
-                "connect",
-                "127.0.0.1:9",
-                "--user",
-                "erin",
-                "--game",
-                game,
-                "--side",
-                side,
-            ];
+            let line = format!("csa connect 127.0.0.1:9 --user erin --game {game} --side {side}");
+            let mut args = words(&line);
             if x1 {
                 args.push("--x1");
             }

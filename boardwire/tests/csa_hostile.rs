@@ -9,7 +9,7 @@ use std::net::{TcpListener, TcpStream};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{assert_contains, boardwire};
+use common::{assert_contains, boardwire, words};
 
 /// A listener that streams `A` to whoever connects, without a line end.
 fn streaming_peer() -> String {
@@ -30,19 +30,8 @@ fn streaming_peer() -> String {
 fn csa_connect_gives_up_on_a_peer_without_line_ends() {
     let addr = streaming_peer();
     for x1 in [false, true] {
-        let mut args = vec![
-            "csa",
-            "connect",
-            "--user",
-            "u",
-            "--password",
-            "p",
-            "--game",
-            "g-300-10",
-            "--timeout",
-            "2",
-            &addr,
-        ];
+        let line = format!("csa connect --user u --password p --game g-300-10 --timeout 2 {addr}");
+        let mut args = words(&line);
         if x1 {
             args.insert(2, "--x1");
         }

@@ -15,8 +15,14 @@ use std::time::{Duration, Instant};
 
 use boardwire_vectors::data::CSA_RECORDS;
 
-fn spawn_server(dir: &Path) -> (Child, String) {
-    spawn_server_in(dir, "UTC")
+/// The server with `TZ=<tz>` on a fresh records directory `name` (under
+/// the target's temporary directory): the directory, the child and its
+/// address.
+fn fresh_server(name: &str, tz: &str) -> (PathBuf, Child, String) {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    let (child, addr) = spawn_server_in(&dir, tz);
+    (dir, child, addr)
 }
 
 /// The server with `TZ=<tz>` (its local time zone).
@@ -146,9 +152,7 @@ fn find_csa(dir: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn serve_writes_shogi_servers_record_and_logs_games() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("csa-records-serve");
-    let _ = std::fs::remove_dir_all(&dir);
-    let (mut child, addr) = spawn_server(&dir);
+    let (dir, mut child, addr) = fresh_server("csa-records-serve", "UTC");
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
 
     let mut b = Player::new(&addr);
@@ -237,9 +241,7 @@ fn serve_writes_shogi_servers_record_and_logs_games() {
 /// told (`REJECT:<game id> by <name>`, shogi-server's `Game#reject`).
 #[test]
 fn a_rejected_game_is_logged() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("csa-records-reject");
-    let _ = std::fs::remove_dir_all(&dir);
-    let (mut child, addr) = spawn_server(&dir);
+    let (dir, mut child, addr) = fresh_server("csa-records-reject", "UTC");
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let (mut b, mut w, id) = summary(&addr, "rej", "rej-1500-0");
     w.send("REJECT");
@@ -270,9 +272,7 @@ fn a_rejected_game_is_logged() {
 /// (`Time.now`), not UTC.
 #[test]
 fn records_are_dated_in_the_servers_time_zone() {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("csa-records-tz");
-    let _ = std::fs::remove_dir_all(&dir);
-    let (mut child, addr) = spawn_server_in(&dir, "XYZ-9");
+    let (dir, mut child, addr) = fresh_server("csa-records-tz", "XYZ-9");
     let utc9 = |t: std::time::SystemTime| {
         let secs = t.duration_since(std::time::UNIX_EPOCH).unwrap().as_secs() as i64;
         chrono::DateTime::from_timestamp(secs + 9 * 3600, 0)

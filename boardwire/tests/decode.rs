@@ -5,14 +5,23 @@
 //! note examples; expected readings state what those records say.
 
 mod common;
-use common::{assert_contains, assert_starts, boardwire, exited, stderr, stdout};
+use common::{
+    assert_contains, assert_lines_at, assert_starts, boardwire, exited, ok, stderr, stdout,
+};
 
 /// Runs `boardwire args` on `input`; the exit code must be `code`; returns
 /// the stdout lines.
 fn decoded(args: &[&str], input: &str, code: i32) -> Vec<String> {
-    let o = common::with_stdin(args, input.as_bytes());
-    exited(&o, code);
-    stdout(&o).lines().map(String::from).collect()
+    common::batch(args, input.as_bytes(), code).0
+}
+
+/// `boardwire args` (a message that does not decode) exits with code 2:
+/// its stdout.
+#[track_caller]
+fn undecoded(args: &[&str]) -> String {
+    let o = boardwire(args);
+    assert_eq!(o.status.code(), Some(2));
+    stdout(&o)
 }
 
 /// Scan follower test 1 and the truncated-MOVE case, as recorded.
@@ -33,33 +42,35 @@ const DXP_CAPTURE: &str = r"# scan-follower test 1 (Scan 3.1 built from source, 
 #[test]
 fn dxp_decode_reads_the_recorded_capture() {
     let lines = decoded(&["dxp", "decode"], DXP_CAPTURE, 2);
-    assert_eq!(lines.len(), 10, "{lines:#?}");
-    // GAMEREQ: version 01, name PyTester, follower colour Z (black),
-    // 005 minutes, 000 moves, A = standard start (spec note
-    // damexchange's spec/damexchange.md, *GAMEREQ*).
-    assert_eq!(
-        lines[0],
-        "    2  C->S         GAMEREQ: version 01, initiator \"PyTester\", follower plays black, 5 min for the whole game, standard start"
-    );
-    assert_eq!(
-        lines[1],
-        "    3  S->C         GAMEACC: follower \"Scan 3.1\", accepted"
-    );
-    assert_eq!(lines[2], "    4  C->S         MOVE 32-28, 0 s");
-    assert_eq!(lines[3], "    5  S->C         MOVE 17-21, 0 s");
-    assert!(
-        lines[4].starts_with("    6  C->S         GAMEEND: "),
-        "{lines:#?}"
-    );
-    // The second connection starts a new stream: the truncated MOVE is the
-    // frame after the 44-byte GAMEREQ.
-    assert!(
-        lines[8].starts_with("   11  C->S         error: frame at stream offset 44: MOVE"),
-        "{lines:#?}"
-    );
-    assert_eq!(
-        lines[9],
-        "   12  S->C         end of stream: connection closed by peer"
+    assert_lines_at(
+        &lines,
+        10,
+        &[
+            // GAMEREQ: version 01, name PyTester, follower colour Z (black),
+            // 005 minutes, 000 moves, A = standard start (spec note
+            // damexchange's spec/damexchange.md, *GAMEREQ*).
+            (
+                0,
+                "    2  C->S         GAMEREQ: version 01, initiator \"PyTester\", follower plays black, 5 min for the whole game, standard start",
+            ),
+            (
+                1,
+                "    3  S->C         GAMEACC: follower \"Scan 3.1\", accepted",
+            ),
+            (2, "    4  C->S         MOVE 32-28, 0 s"),
+            (3, "    5  S->C         MOVE 17-21, 0 s"),
+            (4, "    6  C->S         GAMEEND: .."),
+            // The second connection starts a new stream: the truncated MOVE
+            // is the frame after the 44-byte GAMEREQ.
+            (
+                8,
+                "   11  C->S         error: frame at stream offset 44: MOVE..",
+            ),
+            (
+                9,
+                "   12  S->C         end of stream: connection closed by peer",
+            ),
+        ],
     );
 }
 
@@ -78,18 +89,15 @@ fn dxp_decode_a_frame_split_over_two_chunks() {
 fn dxp_decode_messages_on_the_command_line() {
     // Spec note examples (damexchange's spec/damexchange.md, *BACKREQ*, *BACKACC*):
     // `B005Z` back to move 5 with Black to move; `K1` refuses.
-    let o = boardwire(&["dxp", "decode", "--message", "B005Z", "-m", "K1"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ok(&["dxp", "decode", "--message", "B005Z", "-m", "K1"]);
     assert_eq!(
         stdout(&o),
         "0: BACKREQ: back to move 5, black to move\n6: BACKACC: refused\n"
     );
-    let o = boardwire(&["dxp", "decode", "-m", "Q"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(stdout(&o).starts_with("0: error: "), "{}", stdout(&o));
+    let out = undecoded(&["dxp", "decode", "-m", "Q"]);
+    assert!(out.starts_with("0: error: "), "{out}");
     // A file and --message do not go together.
-    let o = boardwire(&["dxp", "decode", "x.bin", "-m", "E00"]);
-    assert_eq!(o.status.code(), Some(2));
+    undecoded(&["dxp", "decode", "x.bin", "-m", "E00"]);
 }
 
 /// The error names the bad byte where it is, so a user can find it. MOVE
@@ -98,9 +106,7 @@ fn dxp_decode_messages_on_the_command_line() {
 /// (damexchange's spec/damexchange.md, *Transport (layer 1)*).
 #[test]
 fn dxp_decode_names_the_bad_byte() {
-    let o = boardwire(&["dxp", "decode", "-m", "M0000322800xx"]);
-    assert_eq!(o.status.code(), Some(2));
-    let out = stdout(&o);
+    let out = undecoded(&["dxp", "decode", "-m", "M0000322800xx"]);
     assert_contains(
         &out,
         "MOVE captured square at byte 11: expected a digit 0-9, found 'x'",
@@ -158,8 +164,7 @@ fn csa_decode_reads_the_recorded_capture() {
 
 #[test]
 fn csa_decode_json_and_messages_on_the_command_line() {
-    let o = boardwire(&["csa", "decode", "--json", "-m", "-0055KA", "-m", "#LOSE"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ok(&["csa", "decode", "--json", "-m", "-0055KA", "-m", "#LOSE"]);
     assert_eq!(
         stdout(&o),
         "{\"line\":1,\"direction\":\"client\",\"kind\":\"message\",\"value\":\"move -0055KA: gote drops KA on 5e\",\"wire\":\"-0055KA\"}\n\
@@ -167,14 +172,11 @@ fn csa_decode_json_and_messages_on_the_command_line() {
     );
     // `+7776ZZ`: no such piece (byte 5 of the move, 0-based: docs/SHAPE.md
     // made every position a 0-based byte offset; this said "column 6").
-    let o = boardwire(&["csa", "decode", "--message", "+7776ZZ"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert_contains(&stdout(&o), "error: ");
-    assert_contains(&stdout(&o), "at byte 5");
+    let out = undecoded(&["csa", "decode", "--message", "+7776ZZ"]);
+    assert_contains(&out, "error: ");
+    assert_contains(&out, "at byte 5");
     // With --json the kind says it is an error; the value does not repeat it.
-    let o = boardwire(&["csa", "decode", "--json", "--message", "+7776ZZ"]);
-    assert_eq!(o.status.code(), Some(2));
-    let out = stdout(&o);
+    let out = undecoded(&["csa", "decode", "--json", "--message", "+7776ZZ"]);
     assert_starts(
         &out,
         "{\"line\":1,\"direction\":\"client\",\"kind\":\"error\",\"value\":\"",
@@ -212,34 +214,29 @@ fn csa_decode_refuses_an_illegal_kifu_move_with_its_line_and_byte() {
     // A kifu is checked against the rules: after 1. +7776FU -3334FU sente holds no rook, so `+0055HI`
     // is illegal; line 6 starts at byte 29 of the file. The statements are
     // printed, then the error; the run fails with exit code 2.
-    let o = common::with_stdin(
+    let (lines, err) = common::batch(
         &["csa", "decode"],
         b"V2.2\nPI\n+\n+7776FU,T1\n-3334FU\n+0055HI\n",
+        2,
     );
-    exited(&o, 2);
-    let out = stdout(&o);
-    let lines: Vec<&str> = out.lines().collect();
     // Each statement is shown at its line: `+7776FU,T1` are both line 4.
-    assert_eq!(
-        lines[..6],
-        [
-            "    1  kifu1   version 2.2",
-            "    2  kifu1   position line PI",
-            "    3  kifu1   sente (+) to move",
-            "    4  kifu1   move +7776FU: sente FU 7g to 7f",
-            "    4  kifu1   time 1 s",
-            "    5  kifu1   move -3334FU: gote FU 3c to 3d",
+    assert_lines_at(
+        &lines,
+        7,
+        &[
+            (0, "    1  kifu1   version 2.2"),
+            (1, "    2  kifu1   position line PI"),
+            (2, "    3  kifu1   sente (+) to move"),
+            (3, "    4  kifu1   move +7776FU: sente FU 7g to 7f"),
+            (4, "    4  kifu1   time 1 s"),
+            (5, "    5  kifu1   move -3334FU: gote FU 3c to 3d"),
+            (
+                6,
+                "    6  kifu    error: kifu record 1, line 6, column 0 (byte 29): illegal move +0055HI: ..",
+            ),
         ],
-        "{out}"
     );
-    assert_eq!(lines.len(), 7, "{out}");
-    assert!(
-        lines[6].starts_with(
-            "    6  kifu    error: kifu record 1, line 6, column 0 (byte 29): illegal move +0055HI: "
-        ),
-        "{out}"
-    );
-    assert_contains(&stderr(&o), "kifu line 6 breaks the rules");
+    assert_contains(&err, "kifu line 6 breaks the rules");
 }
 
 #[test]
@@ -248,29 +245,24 @@ fn csa_decode_lists_a_refused_kifu_only_up_to_the_refused_line() {
     // illegal: no rook in hand. The first record and the second's first
     // two lines are listed, the statements after the refused one are not,
     // and `--json` names the error by its kind, its value without a prefix.
-    let o = common::with_stdin(
+    let (lines, err) = common::batch(
         &["csa", "decode", "--json"],
         b"V2.2\nPI\n+\n+7776FU\n/\nV2.2\nPI\n+\n+0055HI\n-3334FU\n",
+        2,
     );
-    exited(&o, 2);
-    let out = stdout(&o);
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 8, "{out}");
-    assert!(
-        lines[3].starts_with("{\"line\":4,\"direction\":\"kifu1\","),
-        "{out}"
+    assert_lines_at(
+        &lines,
+        8,
+        &[
+            (3, "{\"line\":4,\"direction\":\"kifu1\",.."),
+            (4, "{\"line\":6,\"direction\":\"kifu2\",.."),
+            (
+                7,
+                "{\"line\":9,\"direction\":\"kifu\",\"kind\":\"error\",\"value\":\"kifu record 2, line 9, column 0 (byte 30): illegal move +0055HI..",
+            ),
+        ],
     );
-    assert!(
-        lines[4].starts_with("{\"line\":6,\"direction\":\"kifu2\","),
-        "{out}"
-    );
-    assert!(
-        lines[7].starts_with(
-            "{\"line\":9,\"direction\":\"kifu\",\"kind\":\"error\",\"value\":\"kifu record 2, line 9, column 0 (byte 30): illegal move +0055HI"
-        ),
-        "{out}"
-    );
-    assert_contains(&stderr(&o), "kifu line 9 breaks the rules");
+    assert_contains(&err, "kifu line 9 breaks the rules");
 }
 
 #[test]
@@ -316,9 +308,7 @@ fn every_line_of_the_real_servers_decodes() {
         .filter(|l| l.starts_with('['))
         .map(String::from)
         .collect();
-    let o = boardwire(&["csa", "decode", &path]);
-    assert_eq!(o.status.code(), Some(2));
-    let out = stdout(&o);
+    let out = undecoded(&["csa", "decode", &path]);
     // One line per record (each holds one line, none a CRLF pair).
     assert_eq!(out.lines().count(), records.len(), "{out}");
     for line in out.lines() {
@@ -338,9 +328,7 @@ fn every_line_of_the_real_servers_decodes() {
     let expected: usize = records
         .map(|l| l.matches("\\0").count() + usize::from(l.contains("<EOF")))
         .sum();
-    let o = boardwire(&["dxp", "decode", &path]);
-    assert_eq!(o.status.code(), Some(2));
-    let out = stdout(&o);
+    let out = undecoded(&["dxp", "decode", &path]);
     assert_eq!(out.lines().count(), expected, "{out}");
     for line in out.lines() {
         if line.contains(" error: ") && !line.contains("CHAT: ") {
@@ -354,7 +342,7 @@ fn csa_decode_hides_login_passwords_and_reads_keep_alives() {
     // Spec note csa-protocol's spec/csa.md, *Plain CSA mode* and *Extended mode (x1),
     // shogi-server*: `LOGIN <name> <password> [x1]`; an empty line is a
     // keep-alive (*Transport and lexical rules*).
-    let o = boardwire(&[
+    let o = ok(&[
         "csa",
         "decode",
         "--json",
@@ -363,7 +351,6 @@ fn csa_decode_hides_login_passwords_and_reads_keep_alives() {
         "-m",
         "",
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
     assert!(!out.contains("s3cret"), "{out}");
     let lines: Vec<&str> = out.lines().collect();
@@ -453,8 +440,7 @@ fn csa_decode_from_names_the_direction_of_the_lines() {
     // `+7776FU,T3` is a server confirmation (csa-protocol's spec/csa.md, *Moves*:
     // the server echoes the move with `,T<seconds>`); a client never sends
     // `,T`, so read as a client line it is malformed.
-    let o = boardwire(&["csa", "decode", "--from", "server", "-m", "+7776FU,T3"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ok(&["csa", "decode", "--from", "server", "-m", "+7776FU,T3"]);
     assert_contains(&stdout(&o), "  server  move +7776FU");
     let o = boardwire(&["csa", "decode", "--from", "client", "-m", "+7776FU,T3"]);
     assert_eq!(o.status.code(), Some(2), "{}", stdout(&o));

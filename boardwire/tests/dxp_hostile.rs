@@ -7,7 +7,7 @@ mod common;
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -56,11 +56,34 @@ fn scripted_follower(
     (addr, handle)
 }
 
+/// Reads `n` GAMEREQs, refusing each with GAMEACC 2 ("not this game"):
+/// the frames read.
+fn refuse(s: &mut TcpStream, n: usize) -> Vec<String> {
+    let mut reqs = Vec::new();
+    for _ in 0..n {
+        reqs.push(frame(s));
+        send(s, &[&gameacc('2')]);
+    }
+    reqs
+}
+
+/// `boardwire dxp connect ADDR --timeout 5 EXTRA` against a
+/// [`scripted_follower`] running `script`: the run, and the frames the
+/// follower read.
+fn connect_to(
+    extra: &str,
+    script: impl FnOnce(&mut TcpStream) -> Vec<String> + Send + 'static,
+) -> (Output, Vec<String>) {
+    let (addr, follower) = scripted_follower(script);
+    let o = boardwire(&words(&format!("dxp connect {addr} --timeout 5 {extra}")));
+    (o, follower.join().unwrap())
+}
+
 #[test]
 fn an_illegal_move_from_the_follower_is_told_and_exits_1() {
     // We play White; the follower answers our first move with a MOVE of a
     // white man (50-45), which Black cannot play.
-    let (addr, follower) = scripted_follower(|s| {
+    let (o, seen) = connect_to("", |s| {
         let req = frame(s);
         send(s, &[&gameacc('0')]);
         let ours = frame(s);
@@ -70,8 +93,6 @@ fn an_illegal_move_from_the_follower_is_told_and_exits_1() {
         send(s, &["E00"]);
         vec![req, ours, chat, end]
     });
-    let o = boardwire(&["dxp", "connect", &addr, "--timeout", "5"]);
-    let seen = follower.join().unwrap();
     assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
     assert!(seen[0].starts_with("R01boardwire"), "{seen:?}");
     assert!(seen[1].starts_with('M'), "{seen:?}");
@@ -90,12 +111,8 @@ fn gameacc_2_is_answered_with_the_next_gamereq() {
     // GAMEACC 2: "not this game, but willing to play another — initiator
     // sends another GAMEREQ". Two refusals, then a game the follower ends at
     // at once (GAMEEND reason 0): one game completed of --games 1.
-    let (addr, follower) = scripted_follower(|s| {
-        let mut reqs = Vec::new();
-        for _ in 0..2 {
-            reqs.push(frame(s));
-            send(s, &[&gameacc('2')]);
-        }
+    let (o, seen) = connect_to("", |s| {
+        let mut reqs = refuse(s, 2);
         reqs.push(frame(s));
         send(s, &[&gameacc('0'), "E00"]);
         // Our first move (we play White in the third game: colours
@@ -107,8 +124,6 @@ fn gameacc_2_is_answered_with_the_next_gamereq() {
         reqs.push(next);
         reqs
     });
-    let o = boardwire(&["dxp", "connect", &addr, "--timeout", "5"]);
-    let seen = follower.join().unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(seen[..3].iter().all(|r| r.starts_with("R01")), "{seen:?}");
     assert_eq!(seen[3], "E00", "{seen:?}");
@@ -120,18 +135,12 @@ fn gameacc_2_is_answered_with_the_next_gamereq() {
 
 #[test]
 fn three_refusals_in_a_row_exit_1_saying_so() {
-    let (addr, follower) = scripted_follower(|s| {
-        let mut reqs = Vec::new();
-        for _ in 0..3 {
-            reqs.push(frame(s));
-            send(s, &[&gameacc('2')]);
-        }
+    let (o, seen) = connect_to("", |s| {
+        let mut reqs = refuse(s, 3);
         // Nothing more is sent: the initiator closes.
         reqs.push(frame(s));
         reqs
     });
-    let o = boardwire(&["dxp", "connect", &addr, "--timeout", "5"]);
-    let seen = follower.join().unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(seen[3], "", "{seen:?}");
     let err = stderr(&o);
@@ -143,16 +152,12 @@ fn three_refusals_in_a_row_exit_1_saying_so() {
 
 #[test]
 fn end_first_and_chat_come_before_the_gamereq() {
-    let (addr, follower) = scripted_follower(|s| {
+    let (o, seen) = connect_to("--end-first --chat hello", |s| {
         let got = vec![frame(s), frame(s), frame(s)];
         // GAMEACC 3: no games at all; the initiator stops.
         send(s, &[&gameacc('3')]);
         got
     });
-    let o = boardwire(&words(&format!(
-        "dxp connect {addr} --timeout 5 --end-first --chat hello"
-    )));
-    let seen = follower.join().unwrap();
     assert_eq!(seen[0], "Chello");
     assert_eq!(seen[1], "E00");
     assert!(seen[2].starts_with("R01"), "{seen:?}");
@@ -162,13 +167,11 @@ fn end_first_and_chat_come_before_the_gamereq() {
 
 #[test]
 fn a_follower_that_closes_mid_game_is_named_on_stderr() {
-    let (addr, follower) = scripted_follower(|s| {
+    let (o, _) = connect_to("", |s| {
         let req = frame(s);
         send(s, &[&gameacc('0')]);
         vec![req, frame(s)]
     });
-    let o = boardwire(&["dxp", "connect", &addr, "--timeout", "5"]);
-    follower.join().unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert_contains(&stdout(&o), ":: game 1 unfinished: ");
     assert!(
@@ -184,15 +187,11 @@ fn a_follower_that_closes_mid_game_is_named_on_stderr() {
 fn gameacc_and_move_in_one_segment_print_in_protocol_order() {
     // We play Black: the follower (White) sends GAMEACC and its first MOVE
     // in one write; the "game started" note comes between them.
-    let (addr, follower) = scripted_follower(|s| {
+    let (o, _) = connect_to("--color black", |s| {
         let req = frame(s);
         send(s, &[&gameacc('0'), "M0000322800", "E00"]);
         vec![req, frame(s), frame(s)]
     });
-    let o = boardwire(&words(&format!(
-        "dxp connect {addr} --timeout 5 --color black"
-    )));
-    follower.join().unwrap();
     let out = stdout(&o);
     let at = |needle: &str| {
         out.lines()

@@ -51,6 +51,22 @@ fn say(out: &mut impl Write, line: &str) {
     let _ = out.flush();
 }
 
+/// A search asked in `mode` (`usi-…`, `hub-…`), counted in `gos`:
+/// `-silent` says nothing, `-crash` exits (status 3) on the second,
+/// `-illegal` answers `illegal`; true when a move is to be played.
+fn played(mode: &str, gos: &mut u32, out: &mut impl Write, illegal: &str) -> bool {
+    *gos += 1;
+    match mode.split_once('-').map(|(_, m)| m) {
+        Some("silent") => false,
+        Some("crash") if *gos >= 2 => std::process::exit(3),
+        Some("illegal") => {
+            say(out, illegal);
+            false
+        }
+        _ => true,
+    }
+}
+
 /// `setoption name Seed value N`: plays as `Player::new(N)` from now on.
 fn reseed(words: &[&str], player: &mut Player) {
     if let ["setoption", "name", "Seed", "value", n] = words
@@ -60,31 +76,51 @@ fn reseed(words: &[&str], player: &mut Player) {
     }
 }
 
-fn usi(mode: &str, stdin: &std::io::Stdin, out: &mut impl Write, player: &mut Player) {
-    use board_core::shogi::{Move, Position};
-    let mut pos = Position::startpos();
-    let mut gos = 0;
+/// The loop USI and UCI share: `hello` (`usi`, `uci`) → `id name`, the
+/// `extra` lines, `<hello>ok`; `setoption` (see [`reseed`]); `isready` →
+/// `readyok`; `quit` ends it. Any other line's words go to `other`.
+fn usi_family<W: Write>(
+    stdin: &std::io::Stdin,
+    out: &mut W,
+    player: &mut Player,
+    (hello, extra): (&str, &[&str]),
+    mut other: impl FnMut(&[&str], &mut W, &mut Player),
+) {
     for line in stdin.lock().lines() {
         let Ok(line) = line else { return };
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.first().copied() {
-            Some("usi") => {
+            Some(w) if w == hello => {
                 say(out, "id name boardwire-test-engine");
-                say(out, "id author boardwire");
-                say(
-                    out,
-                    "option name USI_Hash type spin default 16 min 1 max 1024",
-                );
-                say(out, "usiok");
+                for l in extra {
+                    say(out, l);
+                }
+                say(out, &format!("{hello}ok"));
             }
             Some("setoption") => reseed(&words, player),
             Some("isready") => say(out, "readyok"),
+            Some("quit") => return,
+            _ => other(&words, out, player),
+        }
+    }
+}
+
+fn usi(mode: &str, stdin: &std::io::Stdin, out: &mut impl Write, player: &mut Player) {
+    use board_core::shogi::{Move, Position};
+    let mut pos = Position::startpos();
+    let mut gos = 0u32;
+    let extra = [
+        "id author boardwire",
+        "option name USI_Hash type spin default 16 min 1 max 1024",
+    ];
+    usi_family(stdin, out, player, ("usi", &extra), |words, out, player| {
+        match words.first().copied() {
             Some("position") => {
                 // position startpos|sfen <4 fields> [moves ...]
                 let (mut p, rest) = if words.get(1) == Some(&"sfen") && words.len() >= 6 {
                     match Position::from_sfen(&words[2..6].join(" ")) {
                         Ok(p) => (p, &words[6..]),
-                        Err(_) => continue,
+                        Err(_) => return,
                     }
                 } else {
                     (Position::startpos(), &words[2.min(words.len())..])
@@ -97,40 +133,29 @@ fn usi(mode: &str, stdin: &std::io::Stdin, out: &mut impl Write, player: &mut Pl
                 }
                 pos = p;
             }
-            Some("go") => {
-                gos += 1;
-                match mode {
-                    "usi-silent" => {}
-                    "usi-crash" if gos >= 2 => std::process::exit(3),
-                    "usi-illegal" => say(out, "bestmove 5e5d"),
-                    _ => match player.choose_shogi(&pos) {
-                        Some(m) => {
-                            say(out, &format!("info depth 1 score cp {} pv {m}", gos % 7));
-                            say(out, &format!("bestmove {m}"));
-                        }
-                        None => say(out, "bestmove resign"),
-                    },
+            Some("go") if played(mode, &mut gos, out, "bestmove 5e5d") => {
+                match player.choose_shogi(&pos) {
+                    Some(m) => {
+                        say(out, &format!("info depth 1 score cp {} pv {m}", gos % 7));
+                        say(out, &format!("bestmove {m}"));
+                    }
+                    None => say(out, "bestmove resign"),
                 }
             }
-            Some("quit") => return,
             _ => {}
         }
-    }
+    });
 }
 
 fn uci(stdin: &std::io::Stdin, out: &mut impl Write, player: &mut Player) {
     use board_core::chess::Position;
     let mut pos = Position::startpos();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { return };
-        let words: Vec<&str> = line.split_whitespace().collect();
-        match words.first().copied() {
-            Some("uci") => {
-                say(out, "id name boardwire-test-engine");
-                say(out, "uciok");
-            }
-            Some("setoption") => reseed(&words, player),
-            Some("isready") => say(out, "readyok"),
+    usi_family(
+        stdin,
+        out,
+        player,
+        ("uci", &[]),
+        |words, out, player| match words.first().copied() {
             Some("position") => {
                 let mut p = Position::startpos();
                 if let Some(i) = words.iter().position(|w| *w == "moves") {
@@ -147,10 +172,9 @@ fn uci(stdin: &std::io::Stdin, out: &mut impl Write, player: &mut Player) {
                 Some(m) => say(out, &format!("bestmove {m}")),
                 None => say(out, "bestmove (none)"),
             },
-            Some("quit") => return,
             _ => {}
-        }
-    }
+        },
+    );
 }
 
 /// Hub v2 (spec/hub.md): `hub` → `id`, a `param`, `wait`; `init`
@@ -160,7 +184,7 @@ fn hub(mode: &str, stdin: &std::io::Stdin, out: &mut impl Write, player: &mut Pl
     use board_core::draughts::Position;
     use boardwire_engines::hub::HubMove;
     let mut pos = Position::startpos();
-    let mut gos = 0;
+    let mut gos = 0u32;
     let mut searching = false;
     for line in stdin.lock().lines() {
         let Ok(line) = line else { return };
@@ -210,20 +234,14 @@ fn hub(mode: &str, stdin: &std::io::Stdin, out: &mut impl Write, player: &mut Pl
                     }
                 }
             }
-            "go" | "stop" => {
-                gos += 1;
-                match mode {
-                    "hub-silent" => {}
-                    "hub-crash" if gos >= 2 => std::process::exit(3),
-                    "hub-illegal" => say(out, "done move=1-1"),
-                    _ => match player.choose_draughts(&pos) {
-                        Some(mv) => {
-                            let h = HubMove::from_move(mv);
-                            say(out, &format!("info depth=1 score=0.0 pv={h}"));
-                            say(out, &format!("done move={h}"));
-                        }
-                        None => say(out, "error message=\"no legal move\""),
-                    },
+            "go" | "stop" if played(mode, &mut gos, out, "done move=1-1") => {
+                match player.choose_draughts(&pos) {
+                    Some(mv) => {
+                        let h = HubMove::from_move(mv);
+                        say(out, &format!("info depth=1 score=0.0 pv={h}"));
+                        say(out, &format!("done move={h}"));
+                    }
+                    None => say(out, "error message=\"no legal move\""),
                 }
             }
             "quit" => return,

@@ -162,3 +162,71 @@ pub fn words(line: &str) -> Vec<&str> {
 pub fn assert_starts(text: &str, prefix: &str) {
     assert!(text.starts_with(prefix), "not {prefix:?} first in:\n{text}");
 }
+
+/// Runs `boardwire` with `args`, asserts that it succeeded (showing its
+/// stderr when not) and returns its output.
+#[track_caller]
+pub fn ok(args: &[&str]) -> Output {
+    let o = boardwire(args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    o
+}
+
+/// [`ok`] with `input` on stdin.
+#[track_caller]
+pub fn ok_stdin(args: &[&str], input: &[u8]) -> Output {
+    let o = with_stdin(args, input);
+    assert!(o.status.success(), "{}", stderr(&o));
+    o
+}
+
+/// Runs `boardwire` with `args`, asserts exit code 2 (bad input; `args`
+/// and stderr shown when not) and returns its stderr.
+#[track_caller]
+pub fn refused(args: &[&str]) -> String {
+    let o = boardwire(args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+    err
+}
+
+/// A batch run: `boardwire` with `args` and `input` on stdin, its exit
+/// code asserted to be `code`: its stdout's lines and its stderr.
+#[track_caller]
+pub fn batch(args: &[&str], input: &[u8], code: i32) -> (Vec<String>, String) {
+    let o = with_stdin(args, input);
+    let err = exited(&o, code);
+    (stdout(&o).lines().map(String::from).collect(), err)
+}
+
+/// `boardwire perft ... --divide` (`args`), which must succeed with the
+/// count `total` first and `moves` root moves after it: those, each split
+/// at its space (the move, its count).
+#[track_caller]
+pub fn divide(args: &[&str], total: &str, moves: usize) -> Vec<(String, String)> {
+    let out = stdout(&ok(args));
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some(total));
+    let rest: Vec<_> = lines
+        .map(|l| {
+            let (mv, n) = l.split_once(' ').unwrap();
+            (mv.to_owned(), n.to_owned())
+        })
+        .collect();
+    assert_eq!(rest.len(), moves);
+    rest
+}
+
+/// Asserts that there are `count` `lines` and, for each `(i, line)` of
+/// `expected`, that line `i` is `line`, or starts with it when it ends in
+/// `..`.
+#[track_caller]
+pub fn assert_lines_at(lines: &[String], count: usize, expected: &[(usize, &str)]) {
+    assert_eq!(lines.len(), count, "{lines:#?}");
+    for &(i, e) in expected {
+        match e.strip_suffix("..") {
+            Some(start) => assert!(lines[i].starts_with(start), "line {i}: {lines:#?}"),
+            None => assert_eq!(lines[i], e, "line {i}: {lines:#?}"),
+        }
+    }
+}
