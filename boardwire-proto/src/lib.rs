@@ -47,6 +47,9 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+#[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
+pub mod codec;
 pub mod drive;
 pub mod error;
 pub mod framer;
@@ -57,7 +60,9 @@ pub mod text;
 pub mod transmit;
 
 pub use error::{DecodeError, Expected, FrameError, Problem};
-pub use framer::{Frame, FrameBuffer, Framer, LineFramer, LineRules, Status};
+pub use framer::{
+    CrLfLines, Frame, FrameBuffer, Framer, LfLines, LineFramer, LineRules, NulFrames, Status,
+};
 pub use session::Session;
 pub use transmit::{INLINE_CAP, Transmit};
 
