@@ -118,6 +118,7 @@ type FramerOf<M> = <<M as Decodable>::Protocol as Protocol>::Framer;
 /// terminator. At the end of the stream ([`Decoder::decode_eof`]) bytes left
 /// without a terminator are [`decode_rest`]'s: an error for a protocol
 /// whose frames always end with one, else a last frame.
+#[derive(Clone, Debug)]
 pub struct Codec<M: Decodable> {
     framer: FramerOf<M>,
     leniency: LeniencyOf<M>,
@@ -147,25 +148,6 @@ impl<M: Decodable> Default for Codec<M> {
     /// The protocol's cap ([`Framer::DEFAULT_MAX_LEN`]).
     fn default() -> Self {
         Self::new(<FramerOf<M> as Framer>::DEFAULT_MAX_LEN)
-    }
-}
-
-impl<M: Decodable> Clone for Codec<M> {
-    fn clone(&self) -> Self {
-        Codec {
-            framer: self.framer.clone(),
-            leniency: self.leniency.clone(),
-            scratch: Vec::new(),
-        }
-    }
-}
-
-impl<M: Decodable> fmt::Debug for Codec<M> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Codec")
-            .field("framer", &self.framer)
-            .field("leniency", &self.leniency)
-            .finish()
     }
 }
 
@@ -215,4 +197,53 @@ impl<M: Decodable> Encoder<Transmit> for Codec<M> {
         dst.extend_from_slice(item.as_bytes());
         Ok(())
     }
+}
+
+/// Implements [`Protocol`], [`Decodable`] and [`Encode`] for a protocol
+/// crate's messages, forwarding to its plain functions and inherent
+/// methods (no method is generated): `Protocol` for `$kind` (the crate's
+/// `MessageKind`) with its framer, leniency and decode error; for each
+/// `Message <-> Peer`, `Decodable for Message<'static>` (decoded by
+/// `$decode(frame, leniency)` then `Message::into_owned`, encoding `Peer`;
+/// `Message (leniency)` sets the codec's default leniency, else
+/// `Default`) and `Encode for Message<'_>` (its inherent `encode`).
+///
+/// ```ignore
+/// boardwire_proto::impl_codec! {
+///     MessageKind: Framer, Leniency, DecodeError, decode_with;
+///     ServerMessage <-> ClientMessage,
+///     ClientMessage <-> ServerMessage,
+/// }
+/// ```
+#[macro_export]
+macro_rules! impl_codec {
+    (
+        $kind:ty: $framer:ty, $leniency:ty, $error:ty, $decode:path;
+        $( $msg:ident $(($default:expr))? <-> $peer:ident ),+ $(,)?
+    ) => {
+        impl $crate::codec::Protocol for $kind {
+            type Framer = $framer;
+            type Leniency = $leniency;
+            type Error = $error;
+        }
+        $(
+            impl $crate::codec::Decodable for $msg<'static> {
+                type Protocol = $kind;
+                type Peer<'a> = $peer<'a>;
+                fn decode_frame(frame: &[u8], leniency: &$leniency) -> Result<Self, $error> {
+                    $decode(frame, leniency).map($msg::into_owned)
+                }
+                $(
+                    fn leniency() -> $leniency {
+                        $default
+                    }
+                )?
+            }
+            impl $crate::codec::Encode for $msg<'_> {
+                fn encode(&self, out: &mut ::std::vec::Vec<u8>) {
+                    $msg::encode(self, out);
+                }
+            }
+        )+
+    };
 }

@@ -322,8 +322,8 @@ pub trait LineRules {
     /// `true` (Citrine): at CR or LF, and any run of them (CR LF, LF CR, an
     /// empty line) is one terminator, so empty lines are never frames and a
     /// cap of 0 is raised to 1; after an over-long line, the next line is
-    /// framed in the same call.
-    const BARE_CR_ENDS_LINE: bool;
+    /// framed in the same call. `false` by default.
+    const BARE_CR_ENDS_LINE: bool = false;
     /// `true` (DXP): a frame ends at NUL instead of LF ([`BARE_CR_ENDS_LINE`](Self::BARE_CR_ENDS_LINE)
     /// `false`); a CR is a byte of the frame like any other, an empty frame
     /// is a frame, and bytes left without their NUL when the stream ends
@@ -340,7 +340,6 @@ pub enum LfLines<const MAX: usize> {}
 
 impl<const MAX: usize> LineRules for LfLines<MAX> {
     const DEFAULT_MAX_LEN: usize = MAX;
-    const BARE_CR_ENDS_LINE: bool = false;
 }
 
 /// [`LineRules`] of lines that end at CR, LF, or any run of them (CR LF,
@@ -362,7 +361,6 @@ pub enum NulFrames<const MAX: usize> {}
 
 impl<const MAX: usize> LineRules for NulFrames<MAX> {
     const DEFAULT_MAX_LEN: usize = MAX;
-    const BARE_CR_ENDS_LINE: bool = false;
     const NUL_TERMINATED: bool = true;
 }
 

@@ -23,9 +23,7 @@
 //! assert_eq!(codec.decode(&mut buf).unwrap(), None); // `#WI` is not complete
 //! ```
 
-use std::vec::Vec;
-
-use boardwire_proto::codec::{Codec, Decodable, Encode, Protocol};
+use boardwire_proto::codec::Codec;
 
 use crate::decode::{Leniency, decode_with};
 use crate::error::{DecodeError, MessageKind};
@@ -53,42 +51,12 @@ pub type ClientCodec = Codec<ServerMessage<'static>>;
 /// other way round.
 pub type ServerCodec = Codec<ClientMessage<'static>>;
 
-/// CSA for the family's codec: the line framer, the leniency, the decode
-/// error.
-impl Protocol for MessageKind {
-    type Framer = Framer;
-    type Leniency = Leniency;
-    type Error = DecodeError;
-}
-
-impl Decodable for ServerMessage<'static> {
-    type Protocol = MessageKind;
-    type Peer<'a> = ClientMessage<'a>;
-    fn decode_frame(line: &[u8], leniency: &Leniency) -> Result<Self, DecodeError> {
-        decode_with::<ServerMessage<'_>>(line, leniency).map(ServerMessage::into_owned)
-    }
-}
-
-impl Decodable for ClientMessage<'static> {
-    type Protocol = MessageKind;
-    type Peer<'a> = ServerMessage<'a>;
-    fn decode_frame(line: &[u8], leniency: &Leniency) -> Result<Self, DecodeError> {
-        decode_with::<ClientMessage<'_>>(line, leniency).map(ClientMessage::into_owned)
-    }
-}
-
-/// [`ClientMessage::encode`]: the line and its LF.
-impl Encode for ClientMessage<'_> {
-    fn encode(&self, out: &mut Vec<u8>) {
-        ClientMessage::encode(self, out);
-    }
-}
-
-/// [`ServerMessage::encode`]: the line and its LF.
-impl Encode for ServerMessage<'_> {
-    fn encode(&self, out: &mut Vec<u8>) {
-        ServerMessage::encode(self, out);
-    }
+// CSA for the family's codec: the line framer, the leniency, the decode
+// error; each side decodes its peer's lines and encodes its own.
+boardwire_proto::impl_codec! {
+    MessageKind: Framer, Leniency, DecodeError, decode_with;
+    ServerMessage <-> ClientMessage,
+    ClientMessage <-> ServerMessage,
 }
 
 #[cfg(test)]
@@ -98,6 +66,7 @@ mod tests {
     use crate::session::Transmit;
     use crate::types::UserName;
     use bytes::BytesMut;
+    use std::vec::Vec;
     use tokio_util::codec::{Decoder, Encoder};
 
     #[test]

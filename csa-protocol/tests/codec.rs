@@ -608,7 +608,8 @@ fn server_lines_from_the_spec_note() {
         );
     }
     // x1 replies of text: `##[<tag>] <text>`.
-    let text_replies: [(&str, fn(Text<'static>) -> X1Reply<'static>, &str); 9] = [
+    type TextReply = fn(Text<'static>) -> X1Reply<'static>;
+    let text_replies: [(&str, TextReply, &str); 9] = [
         ("SHOW", R::Show, "BEGIN Game_Summary"),
         ("SHOW", R::Show, "Remaining_Time+:1488"),
         ("SHOW", R::Show, "Last_Move:-1213FU,T1"),

@@ -7,9 +7,7 @@
 //! `Ok(Err(FrameError))` for it and goes on with the next frame. Only an I/O
 //! error ends the stream.
 
-use alloc::vec::Vec;
-
-use boardwire_proto::codec::{Codec, Decodable, Encode, Protocol};
+use boardwire_proto::codec::Codec;
 use bytes::BytesMut;
 use tokio_util::codec::Encoder;
 
@@ -45,27 +43,11 @@ use crate::message::Message;
 /// ```
 pub type DxpCodec = Codec<Message<'static>>;
 
-/// DXP for the family's codec: the NUL framer, the leniency, the decode
-/// error.
-impl Protocol for MessageKind {
-    type Framer = Framer;
-    type Leniency = Leniency;
-    type Error = DecodeError;
-}
-
-impl Decodable for Message<'static> {
-    type Protocol = MessageKind;
-    type Peer<'a> = Message<'a>;
-    fn decode_frame(frame: &[u8], leniency: &Leniency) -> Result<Self, DecodeError> {
-        decode_with::<Message<'_>>(frame, leniency).map(Message::into_owned)
-    }
-}
-
-/// [`Message::encode`]: the message and its NUL.
-impl Encode for Message<'_> {
-    fn encode(&self, out: &mut Vec<u8>) {
-        Message::encode(self, out);
-    }
+// DXP for the family's codec: the NUL framer, the leniency, the decode
+// error; both ends decode and encode the same messages.
+boardwire_proto::impl_codec! {
+    MessageKind: Framer, Leniency, DecodeError, decode_with;
+    Message <-> Message,
 }
 
 impl Encoder<Message<'_>> for DxpCodec {

@@ -4,9 +4,9 @@
 //! serial bridge such as ser2net.
 //!
 //! [`HostCodec`] is the host's end (decodes [`Reply`], encodes
-//! [`Command`] and the [`Driver`](crate::session::Driver)'s [`Transmit`]);
+//! [`Command`] and the [`Driver`](crate::session::Driver)'s [`Transmit`](crate::session::Transmit));
 //! [`DeviceCodec`] the device's end (decodes [`Command`], encodes
-//! [`Reply`] and the [`Device`](crate::session::Device)'s [`Transmit`]).
+//! [`Reply`] and the [`Device`](crate::session::Device)'s [`Transmit`](crate::session::Transmit)).
 //! Both are the family's one codec (`boardwire_proto::codec::Codec`) over
 //! [`Framer`] and [`decode`](crate::decode()):
 //! a malformed or over-long line is an item `Err(FrameError)` (the bytes
@@ -27,9 +27,7 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
-use alloc::vec::Vec;
-
-use boardwire_proto::codec::{Codec, Decodable, Encode, Protocol};
+use boardwire_proto::codec::Codec;
 
 use crate::decode::{Leniency, decode_with};
 use crate::error::{DecodeError, MessageKind};
@@ -56,44 +54,11 @@ pub type HostCodec = Codec<Reply<'static>>;
 /// round.
 pub type DeviceCodec = Codec<Command<'static>>;
 
-/// Citrine for the family's codec: the line framer, the leniency, the
-/// decode error.
-impl Protocol for MessageKind {
-    type Framer = Framer;
-    type Leniency = Leniency;
-    type Error = DecodeError;
-}
-
-impl Decodable for Reply<'static> {
-    type Protocol = MessageKind;
-    type Peer<'a> = Command<'a>;
-    fn decode_frame(line: &[u8], leniency: &Leniency) -> Result<Self, DecodeError> {
-        decode_with::<Reply<'_>>(line, leniency).map(Reply::into_owned)
-    }
-    /// [`Leniency::DOCUMENT`], as the host driver decodes.
-    fn leniency() -> Leniency {
-        Leniency::DOCUMENT
-    }
-}
-
-impl Decodable for Command<'static> {
-    type Protocol = MessageKind;
-    type Peer<'a> = Reply<'a>;
-    fn decode_frame(line: &[u8], leniency: &Leniency) -> Result<Self, DecodeError> {
-        decode_with::<Command<'_>>(line, leniency).map(Command::into_owned)
-    }
-}
-
-/// [`Command::encode`]: the line and CR LF.
-impl Encode for Command<'_> {
-    fn encode(&self, out: &mut Vec<u8>) {
-        Command::encode(self, out);
-    }
-}
-
-/// [`Reply::encode`]: the line and CR LF.
-impl Encode for Reply<'_> {
-    fn encode(&self, out: &mut Vec<u8>) {
-        Reply::encode(self, out);
-    }
+// Citrine for the family's codec: the line framer, the leniency, the
+// decode error; the host decodes replies (with the document's spellings
+// by default, as the host driver does), the device commands.
+boardwire_proto::impl_codec! {
+    MessageKind: Framer, Leniency, DecodeError, decode_with;
+    Reply (Leniency::DOCUMENT) <-> Command,
+    Command <-> Reply,
 }
