@@ -2,9 +2,9 @@
 //! httparse shape), the [`Framer`] trait that each protocol's terminator
 //! rule implements (DXP: NUL; CSA: LF or CR LF; Citrine: CR, LF or CR LF),
 //! and [`FrameBuffer`], the capped buffer that runs the loop "fill, cut
-//! frames, compact" once for every user; and [`LineFramer`], the one line
-//! framer of the two line protocols (what tells them apart is
-//! [`LineRules`]).
+//! frames, compact" once for every user; and [`LineFramer`], the one
+//! framer of the three protocols (what tells them apart is [`LineRules`]:
+//! [`LfLines`] for CSA, [`CrLfLines`] for Citrine, [`NulFrames`] for DXP).
 
 use core::fmt;
 use core::marker::PhantomData;
@@ -305,9 +305,11 @@ impl<F: Framer> FrameBuffer<F, alloc::boxed::Box<[u8]>> {
     }
 }
 
-/// What tells the family's two line protocols apart, for [`LineFramer`]:
-/// a protocol crate names its rules with a marker type
-/// (`csa_protocol::framer::CsaLines`, `novag_citrine::framer::CitrineLines`).
+/// What tells the family's three framings apart, for [`LineFramer`]: a
+/// protocol crate names its rules with one of the marker types below and
+/// its cap (`csa_protocol::framer::CsaLines` = [`LfLines`],
+/// `novag_citrine::framer::CitrineLines` = [`CrLfLines`],
+/// `damexchange::framer::DxpFrames` = [`NulFrames`]).
 pub trait LineRules {
     /// The cap of [`LineFramer::default`], bytes, the terminator not counted.
     const DEFAULT_MAX_LEN: usize;
@@ -320,14 +322,52 @@ pub trait LineRules {
     /// `true` (Citrine): at CR or LF, and any run of them (CR LF, LF CR, an
     /// empty line) is one terminator, so empty lines are never frames and a
     /// cap of 0 is raised to 1; after an over-long line, the next line is
-    /// framed in the same call.
-    const BARE_CR_ENDS_LINE: bool;
+    /// framed in the same call. `false` by default.
+    const BARE_CR_ENDS_LINE: bool = false;
+    /// `true` (DXP): a frame ends at NUL instead of LF ([`BARE_CR_ENDS_LINE`](Self::BARE_CR_ENDS_LINE)
+    /// `false`); a CR is a byte of the frame like any other, an empty frame
+    /// is a frame, and bytes left without their NUL when the stream ends
+    /// are an error ([`Framer::LAST_FRAME_NEEDS_TERMINATOR`]). `false` by
+    /// default.
+    const NUL_TERMINATED: bool = false;
 }
 
-/// The family's line framer, over a buffer the caller owns, with a length
-/// cap; `R` says where a line ends ([`LineRules`]). `csa_protocol::framer::Framer`
-/// and `novag_citrine::framer::Framer` are this type with their protocol's
-/// rules.
+/// [`LineRules`] of lines that end at LF, a CR before it removed too (CR
+/// LF), where an empty line is a frame (CSA's keep-alive); the default cap
+/// is `MAX` bytes.
+#[derive(Debug, Clone, Copy)]
+pub enum LfLines<const MAX: usize> {}
+
+impl<const MAX: usize> LineRules for LfLines<MAX> {
+    const DEFAULT_MAX_LEN: usize = MAX;
+}
+
+/// [`LineRules`] of lines that end at CR, LF, or any run of them (CR LF,
+/// LF CR), so that empty lines are not frames (Citrine); the default cap is
+/// `MAX` bytes.
+#[derive(Debug, Clone, Copy)]
+pub enum CrLfLines<const MAX: usize> {}
+
+impl<const MAX: usize> LineRules for CrLfLines<MAX> {
+    const DEFAULT_MAX_LEN: usize = MAX;
+    const BARE_CR_ENDS_LINE: bool = true;
+}
+
+/// [`LineRules`] of frames that end at NUL (DXP): every other byte is the
+/// frame's, an empty frame is a frame, and a last frame without its NUL is
+/// an error; the default cap is `MAX` bytes.
+#[derive(Debug, Clone, Copy)]
+pub enum NulFrames<const MAX: usize> {}
+
+impl<const MAX: usize> LineRules for NulFrames<MAX> {
+    const DEFAULT_MAX_LEN: usize = MAX;
+    const NUL_TERMINATED: bool = true;
+}
+
+/// The family's framer, over a buffer the caller owns, with a length cap;
+/// `R` says where a line (or frame) ends ([`LineRules`]).
+/// `csa_protocol::framer::Framer`, `novag_citrine::framer::Framer` and
+/// `damexchange::framer::Framer` are this type with their protocol's rules.
 ///
 /// The framer remembers how far it has looked for a terminator, so a line
 /// that arrives in many small reads is scanned once in total. A line longer
@@ -366,6 +406,15 @@ impl<R> Clone for LineFramer<R> {
         LineFramer { ..*self }
     }
 }
+
+impl<R> PartialEq for LineFramer<R> {
+    fn eq(&self, other: &Self) -> bool {
+        (self.max_len, self.scanned, self.discarding)
+            == (other.max_len, other.scanned, other.discarding)
+    }
+}
+
+impl<R> Eq for LineFramer<R> {}
 
 impl<R> fmt::Debug for LineFramer<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -445,7 +494,8 @@ impl<R: LineRules> LineFramer<R> {
         let found = if R::BARE_CR_ENDS_LINE {
             body[from..].iter().position(is_cr_lf)
         } else {
-            body[from..].iter().position(|&b| b == b'\n')
+            let end = if R::NUL_TERMINATED { 0 } else { b'\n' };
+            body[from..].iter().position(|&b| b == end)
         };
         match found {
             Some(p) => {
@@ -479,7 +529,7 @@ impl<R: LineRules> LineFramer<R> {
                     };
                 }
                 // The CR of a CR LF is terminator, not line.
-                let end = if at > 0 && body[at - 1] == b'\r' {
+                let end = if !R::NUL_TERMINATED && at > 0 && body[at - 1] == b'\r' {
                     at - 1
                 } else {
                     at
@@ -496,8 +546,9 @@ impl<R: LineRules> LineFramer<R> {
             None => {
                 // Keep one trailing CR: it may be the CR of a CR LF whose LF
                 // has not arrived yet (it must not count as line body). With
-                // bare CR ending lines, `body` holds none.
-                let keep = usize::from(body.last() == Some(&b'\r'));
+                // bare CR ending lines, `body` holds none; NUL frames keep
+                // none (a CR is frame).
+                let keep = usize::from(!R::NUL_TERMINATED && body.last() == Some(&b'\r'));
                 let seen = body.len() - keep;
                 if self.discarding {
                     self.scanned = keep;
@@ -520,14 +571,16 @@ impl<R: LineRules> LineFramer<R> {
     }
 }
 
-/// The family's framer contract for line protocols: CR LF is the longest
+/// The family's framer contract: for line protocols CR LF is the longest
 /// terminator, and a last line without its terminator is a line (a peer
-/// that closed right after writing it).
+/// that closed right after writing it); for NUL frames
+/// ([`LineRules::NUL_TERMINATED`]) the terminator is one byte and a last
+/// frame without it is an error.
 impl<R: LineRules> Framer for LineFramer<R> {
     const DEFAULT_MAX_LEN: usize = R::DEFAULT_MAX_LEN;
-    /// CR LF (or LF CR).
-    const MAX_TERMINATOR_LEN: usize = 2;
-    const LAST_FRAME_NEEDS_TERMINATOR: bool = false;
+    /// CR LF (or LF CR); NUL.
+    const MAX_TERMINATOR_LEN: usize = if R::NUL_TERMINATED { 1 } else { 2 };
+    const LAST_FRAME_NEEDS_TERMINATOR: bool = R::NUL_TERMINATED;
 
     fn new(max_frame_len: usize) -> Self {
         LineFramer::new(max_frame_len)
@@ -627,61 +680,14 @@ mod tests {
     extern crate std;
     use std::vec::Vec;
 
-    /// NUL-terminated frames, as DXP: a minimal framer with the contract.
-    struct Nul {
-        max: usize,
-        discarding: bool,
-    }
-
-    impl Framer for Nul {
-        const DEFAULT_MAX_LEN: usize = 127;
-        const MAX_TERMINATOR_LEN: usize = 1;
-        const LAST_FRAME_NEEDS_TERMINATOR: bool = true;
-        fn new(max: usize) -> Self {
-            Nul {
-                max,
-                discarding: false,
-            }
-        }
-        fn max_frame_len(&self) -> usize {
-            self.max
-        }
-        fn decode<'b>(&mut self, buf: &'b [u8]) -> Status<'b> {
-            let nul = buf.iter().position(|&b| b == 0);
-            if self.discarding {
-                return match nul {
-                    Some(i) => {
-                        self.discarding = false;
-                        Status::Partial { consumed: i + 1 }
-                    }
-                    None => Status::Partial {
-                        consumed: buf.len(),
-                    },
-                };
-            }
-            match nul {
-                Some(i) if i <= self.max => Status::Complete {
-                    frame: &buf[..i],
-                    consumed: i + 1,
-                },
-                Some(i) => Status::Overlong {
-                    len: i,
-                    consumed: i + 1,
-                },
-                None if buf.len() > self.max => {
-                    self.discarding = true;
-                    Status::Overlong {
-                        len: buf.len(),
-                        consumed: buf.len(),
-                    }
-                }
-                None => Status::Partial { consumed: 0 },
-            }
-        }
-        fn reset(&mut self) {
-            self.discarding = false;
-        }
-    }
+    /// DXP's, CSA's and Citrine's framers: this type with their rules
+    /// (`damexchange::framer::Framer`, `csa_protocol::framer::Framer`,
+    /// `novag_citrine::framer::Framer`), their default caps.
+    type Dxp = LineFramer<NulFrames<127>>;
+    type Csa = LineFramer<LfLines<8192>>;
+    type Citrine = LineFramer<CrLfLines<256>>;
+    /// NUL frames of at most 4 bytes, for the buffer's tests.
+    type Nul = LineFramer<NulFrames<4>>;
 
     fn run(stream: &[u8], chunk: usize) -> Vec<Result<Vec<u8>, usize>> {
         let mut input = FrameBuffer::new(Nul::new(4), [0u8; 5]);
@@ -732,6 +738,165 @@ mod tests {
         assert_eq!(input.space().len(), 7, "compacted to the front");
         input.clear();
         assert_eq!(input.buffered(), b"");
+    }
+
+    /// Runs a stream through `framer` in `chunk`-byte reads over a
+    /// caller-owned buffer, as a reader would: each frame, or `Err(len)`
+    /// for one over the cap; the buffer never holds more than the cap and
+    /// one byte.
+    fn chunked<F: Framer>(
+        framer: &mut F,
+        stream: &[u8],
+        chunk: usize,
+    ) -> Vec<Result<Vec<u8>, usize>> {
+        let mut buf = Vec::new();
+        let mut out = Vec::new();
+        for part in stream.chunks(chunk) {
+            buf.extend_from_slice(part);
+            loop {
+                let (consumed, item) = match framer.decode(&buf) {
+                    Status::Complete { frame, consumed } => (consumed, Some(Ok(frame.to_vec()))),
+                    Status::Partial { consumed } => (consumed, None),
+                    Status::Overlong { len, consumed } => (consumed, Some(Err(len))),
+                };
+                out.extend(item);
+                buf.drain(..consumed);
+                if consumed == 0 {
+                    break;
+                }
+            }
+            assert!(buf.len() <= framer.max_frame_len() + 1, "buffer capped");
+        }
+        out
+    }
+
+    #[test]
+    fn nul_frames_every_chunking_gives_the_same_frames() {
+        let stream = [&b"E00\0\0K1\0"[..], &[b'x'; 20], b"\0M0012061100\0"].concat();
+        for chunk in 1..=stream.len() {
+            let got = chunked(&mut Dxp::new(12), &stream, chunk);
+            assert_eq!(got.len(), 5, "chunk {chunk}: {got:?}");
+            assert_eq!(got[0], Ok(b"E00".to_vec()));
+            assert_eq!(got[1], Ok(Vec::new()));
+            assert_eq!(got[2], Ok(b"K1".to_vec()));
+            // Reported once, with the bytes seen so far (13 ..= 20).
+            assert!(matches!(got[3], Err(13..=20)), "chunk {chunk}: {got:?}");
+            assert_eq!(got[4], Ok(b"M0012061100".to_vec()));
+        }
+    }
+
+    /// Feeds each input in turn to `framer`: its answer, and whether it is
+    /// then skipping the rest of an over-long frame.
+    fn steps<R: LineRules>(mut framer: LineFramer<R>, steps: &[(&[u8], Status<'_>, bool)]) {
+        for (k, &(input, want, discarding)) in steps.iter().enumerate() {
+            assert_eq!(framer.decode(input), want, "step {k}: {input:?}");
+            assert_eq!(framer.is_discarding(), discarding, "step {k}: {input:?}");
+        }
+    }
+
+    /// The cap, over-long frames reported as soon as the cap is passed
+    /// (`len` = the bytes seen) and skipped up to their terminator, for the
+    /// three protocols' framers.
+    #[test]
+    fn the_cap_and_over_long_frames_step_by_step() {
+        use Status::{Complete, Overlong, Partial};
+        // DXP: exactly the cap (127) is a frame; 128 is over, at once.
+        let mut at_cap = [b'C'; 128];
+        at_cap[127] = 0;
+        let long = [b'C'; 128];
+        steps(
+            Dxp::default(),
+            &[
+                (
+                    &at_cap,
+                    Complete {
+                        frame: &at_cap[..127],
+                        consumed: 128,
+                    },
+                    false,
+                ),
+                (
+                    &long,
+                    Overlong {
+                        len: 128,
+                        consumed: 128,
+                    },
+                    true,
+                ),
+                (b"CC\0K1\0", Partial { consumed: 3 }, false),
+                (
+                    b"K1\0",
+                    Complete {
+                        frame: b"K1",
+                        consumed: 3,
+                    },
+                    false,
+                ),
+            ],
+        );
+        // CSA: the rest of the line up to its LF is skipped.
+        steps(
+            Csa::new(4),
+            &[
+                (
+                    b"abcdef",
+                    Overlong {
+                        len: 6,
+                        consumed: 6,
+                    },
+                    true,
+                ),
+                (b"gh\nX\n", Partial { consumed: 3 }, false),
+                (
+                    b"X\n",
+                    Complete {
+                        frame: b"X",
+                        consumed: 2,
+                    },
+                    false,
+                ),
+            ],
+        );
+        // Citrine: a partial line waits.
+        steps(
+            Citrine::default(),
+            &[
+                (b"M   7,  c5", Partial { consumed: 0 }, false),
+                (
+                    b"M   7,  c5xd4\r\n",
+                    Complete {
+                        frame: b"M   7,  c5xd4",
+                        consumed: 15,
+                    },
+                    false,
+                ),
+            ],
+        );
+        // Citrine: the end of the over-long line and the next line in one
+        // buffer: the next line comes out at once.
+        steps(
+            Citrine::new(4),
+            &[
+                (b"abcd", Partial { consumed: 0 }, false),
+                (
+                    b"abcdef",
+                    Overlong {
+                        len: 6,
+                        consumed: 6,
+                    },
+                    true,
+                ),
+                (b"gh", Partial { consumed: 2 }, true),
+                (
+                    b"ij\r\nok\r\n",
+                    Complete {
+                        frame: b"ok",
+                        consumed: 8,
+                    },
+                    false,
+                ),
+            ],
+        );
     }
 
     #[test]

@@ -31,7 +31,7 @@
 //! is this crate's [`Problem`]). Generic code over the three names it.
 //!
 //! `no_std`; no dependency but `core` (and `alloc` with the `alloc` feature,
-//! tokio with `tokio`).
+//! tokio, tokio-util and bytes with `tokio`; arbitrary with `arbitrary`).
 //!
 //! # Features
 //!
@@ -39,7 +39,7 @@
 //! |---|---|---|
 //! | `std` | yes | the blocking driver, `std::error::Error` impls; implies `alloc` |
 //! | `alloc` | yes (via `std`) | [`Transmit`] frames longer than 128 bytes (heap); `text` |
-//! | `tokio` | no | the tokio driver `drive::tokio` |
+//! | `tokio` | no | the tokio driver `drive::tokio`; the tokio-util codec `codec::Codec` |
 //! | `arbitrary` | no | `arbitrary::Arbitrary` for `text::CheckedText` (rules with a generator, `text::ArbitraryRule`); implies `alloc` |
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -49,6 +49,9 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+#[cfg(feature = "tokio")]
+#[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
+pub mod codec;
 pub mod drive;
 pub mod error;
 pub mod framer;
@@ -59,7 +62,9 @@ pub mod text;
 pub mod transmit;
 
 pub use error::{DecodeError, Expected, FrameError, Problem};
-pub use framer::{Frame, FrameBuffer, Framer, LineFramer, LineRules, Status};
+pub use framer::{
+    CrLfLines, Frame, FrameBuffer, Framer, LfLines, LineFramer, LineRules, NulFrames, Status,
+};
 pub use session::{Outcome, Session};
 pub use transmit::{INLINE_CAP, Transmit};
 

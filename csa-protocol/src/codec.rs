@@ -1,7 +1,8 @@
 //! tokio-util codecs (feature `tokio`): [`ClientCodec`] for a client
 //! (decodes [`ServerMessage`], encodes [`ClientMessage`] and the session's
-//! [`Transmit`]) and [`ServerCodec`] for a server (the reverse). Both are
-//! thin adapters over [`Framer`] and [`decode_with`].
+//! [`Transmit`](crate::session::Transmit)) and [`ServerCodec`] for a server
+//! (the reverse). Both are the family's one codec
+//! (`boardwire_proto::codec::Codec`) over [`Framer`] and [`decode_with`].
 //!
 //! A malformed or over-long line is an item `Err(FrameError)`, never an
 //! `io::Error`: its bytes are consumed and the next line decodes. The
@@ -22,123 +23,51 @@
 //! assert_eq!(codec.decode(&mut buf).unwrap(), None); // `#WI` is not complete
 //! ```
 
-use std::io;
-use std::vec::Vec;
-
-use boardwire_proto::framer::{decode_rest, frame_and_decode};
-use bytes::{Buf, BytesMut};
-use tokio_util::codec::{Decoder, Encoder};
+use boardwire_proto::codec::Codec;
 
 use crate::decode::{Leniency, decode_with};
-use crate::error::FrameError;
-use crate::framer::{DEFAULT_MAX_LEN, Framer};
+use crate::error::{DecodeError, MessageKind};
+use crate::framer::Framer;
 use crate::message::{ClientMessage, ServerMessage};
-use crate::session::Transmit;
 
-macro_rules! codec {
-    ($(#[$meta:meta])* $name:ident, decodes $in:ident, encodes $out:ident) => {
-        $(#[$meta])*
-        #[derive(Debug, Clone)]
-        pub struct $name {
-            framer: Framer,
-            leniency: Leniency,
-            scratch: Vec<u8>,
-        }
+/// The client side: decodes [`ServerMessage`]s, encodes
+/// [`ClientMessage`]s and a [`crate::session::Client`]'s
+/// [`Transmit`](crate::session::Transmit): the family's `Codec`
+/// (`boardwire_proto::codec::Codec`) for CSA.
+///
+/// `ClientCodec::new(max_frame_len)` takes lines of at most that many
+/// bytes (terminator excluded); [`ClientCodec::default`] has the cap
+/// [`DEFAULT_MAX_LEN`](crate::framer::DEFAULT_MAX_LEN);
+/// `with_leniency(leniency)` decodes with `leniency`. At the end of the
+/// stream a last line without its LF is decoded as a line (a peer that
+/// closed right after writing it), as novag-citrine's codecs do; one longer
+/// than the cap is `Overlong`.
+pub type ClientCodec = Codec<ServerMessage<'static>>;
 
-        impl $name {
-            /// A codec for lines of at most `max_frame_len` bytes
-            /// (terminator excluded).
-            pub fn new(max_frame_len: usize) -> Self {
-                Self {
-                    framer: Framer::new(max_frame_len),
-                    leniency: Leniency::STRICT,
-                    scratch: Vec::new(),
-                }
-            }
+/// The server side: decodes [`ClientMessage`]s, encodes
+/// [`ServerMessage`]s and a [`crate::session::Server`]'s
+/// [`Transmit`](crate::session::Transmit) (the I/O layer closes the
+/// connection when `Transmit::closes` says so); as [`ClientCodec`] the
+/// other way round.
+pub type ServerCodec = Codec<ClientMessage<'static>>;
 
-            /// The same codec decoding with `leniency`.
-            pub fn with_leniency(mut self, leniency: Leniency) -> Self {
-                self.leniency = leniency;
-                self
-            }
-        }
-
-        impl Default for $name {
-            /// Lines of at most [`DEFAULT_MAX_LEN`] bytes.
-            fn default() -> Self {
-                Self::new(DEFAULT_MAX_LEN)
-            }
-        }
-
-        impl Decoder for $name {
-            type Item = Result<$in<'static>, FrameError>;
-            type Error = io::Error;
-
-            fn decode(&mut self, src: &mut BytesMut) -> io::Result<Option<Self::Item>> {
-                let (consumed, item) = frame_and_decode(&mut self.framer, src, |line| {
-                    decode_with::<$in<'_>>(line, &self.leniency).map($in::into_owned)
-                });
-                src.advance(consumed);
-                Ok(item)
-            }
-
-            /// At the end of the stream a last line without its LF is
-            /// decoded as a line (a peer that closed right after writing
-            /// it), as novag-citrine's codecs do; one longer than the cap
-            /// is `Overlong`.
-            fn decode_eof(&mut self, src: &mut BytesMut) -> io::Result<Option<Self::Item>> {
-                if let Some(item) = self.decode(src)? {
-                    return Ok(Some(item));
-                }
-                let item = decode_rest(&mut self.framer, src, |line| {
-                    decode_with::<$in<'_>>(line, &self.leniency).map($in::into_owned)
-                });
-                src.clear();
-                Ok(item)
-            }
-        }
-
-        impl Encoder<&$out<'_>> for $name {
-            type Error = io::Error;
-
-            fn encode(&mut self, item: &$out<'_>, dst: &mut BytesMut) -> io::Result<()> {
-                self.scratch.clear();
-                item.encode(&mut self.scratch);
-                dst.extend_from_slice(&self.scratch);
-                Ok(())
-            }
-        }
-
-        impl Encoder<Transmit> for $name {
-            type Error = io::Error;
-
-            fn encode(&mut self, item: Transmit, dst: &mut BytesMut) -> io::Result<()> {
-                dst.extend_from_slice(item.as_bytes());
-                Ok(())
-            }
-        }
-    };
+// CSA for the family's codec: the line framer, the leniency, the decode
+// error; each side decodes its peer's lines and encodes its own.
+boardwire_proto::impl_codec! {
+    MessageKind: Framer, Leniency, DecodeError, decode_with;
+    ServerMessage <-> ClientMessage,
+    ClientMessage <-> ServerMessage,
 }
-
-codec!(
-    /// The client side: decodes [`ServerMessage`]s, encodes
-    /// [`ClientMessage`]s and a [`crate::session::Client`]'s [`Transmit`].
-    ClientCodec, decodes ServerMessage, encodes ClientMessage
-);
-
-codec!(
-    /// The server side: decodes [`ClientMessage`]s, encodes
-    /// [`ServerMessage`]s and a [`crate::session::Server`]'s [`Transmit`]
-    /// (the I/O layer closes the connection when
-    /// [`Transmit::closes`] says so).
-    ServerCodec, decodes ClientMessage, encodes ServerMessage
-);
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::{Field, MessageKind, Problem};
+    use crate::error::{Field, FrameError, Problem};
+    use crate::session::Transmit;
     use crate::types::UserName;
+    use bytes::BytesMut;
+    use std::vec::Vec;
+    use tokio_util::codec::{Decoder, Encoder};
 
     #[test]
     fn bad_lines_are_items_and_the_stream_goes_on() {

@@ -67,10 +67,13 @@ pub(crate) fn client_text(m: &ClientMessage<'_>) -> String {
         }
         ClientMessage::Special(s) => special_words(*s).into(),
         ClientMessage::X1(c) => x1_command_text(c),
-        ClientMessage::Unrecognised(b) => {
-            alloc::format!("unrecognised: {}", crate::types::Escaped(b))
-        }
+        ClientMessage::Unrecognised(b) => unrecognised(b),
     }
+}
+
+/// A line of no known kind, its bytes escaped.
+fn unrecognised(b: &[u8]) -> String {
+    alloc::format!("unrecognised: {}", crate::types::Escaped(b))
 }
 
 pub(crate) fn x1_command_text(c: &X1Command<'_>) -> String {
@@ -183,9 +186,7 @@ pub(crate) fn server_text(m: &ServerMessage<'_>) -> String {
             }
         ),
         ServerMessage::X1(r) => x1_reply_text(r),
-        ServerMessage::Unrecognised(b) => {
-            alloc::format!("unrecognised: {}", crate::types::Escaped(b))
-        }
+        ServerMessage::Unrecognised(b) => unrecognised(b),
     }
 }
 

@@ -5,6 +5,9 @@
 //! decode -> expected value -> encode -> same bytes -> decode -> same value;
 //! and proptest round trips.
 
+#[path = "common/strategies.rs"]
+mod strategies;
+
 use csa_protocol::decode::decode;
 use csa_protocol::error::{Expected, Problem, SummaryKey, SummarySection, ValueForm};
 use csa_protocol::message::*;
@@ -544,7 +547,6 @@ fn server_lines_from_the_spec_note() {
             Some(("testgame-300-0", "+"))
         )
     );
-    server_rt("##[WHO] +OK", S::X1(R::Ok(Tag::new("WHO").unwrap())));
     server_rt(
         "##[CHAT][carol] hello everyone",
         S::X1(R::Chat {
@@ -556,20 +558,6 @@ fn server_lines_from_the_spec_note() {
         "##[LIST] b-1-a-20040626025755",
         S::X1(R::List(gid("b-1-a-20040626025755"))),
     );
-    server_rt("##[LIST] +OK", S::X1(R::Ok(Tag::new("LIST").unwrap())));
-    server_rt(
-        "##[SHOW] BEGIN Game_Summary",
-        S::X1(R::Show(text("BEGIN Game_Summary"))),
-    );
-    server_rt(
-        "##[SHOW] Remaining_Time+:1488",
-        S::X1(R::Show(text("Remaining_Time+:1488"))),
-    );
-    server_rt(
-        "##[SHOW] Last_Move:-1213FU,T1",
-        S::X1(R::Show(text("Last_Move:-1213FU,T1"))),
-    );
-    server_rt("##[SHOW] +OK", S::X1(R::Ok(Tag::new("SHOW").unwrap())));
     server_rt(
         &format!("##[MONITOR][{id}] +7776FU,T0"),
         S::X1(R::Monitor {
@@ -591,47 +579,8 @@ fn server_lines_from_the_spec_note() {
             line: text("+OK"),
         }),
     );
-    server_rt(
-        "##[RATING] alice 1500.0 @2026-11-29",
-        S::X1(R::Rating(text("alice 1500.0 @2026-11-29"))),
-    );
-    server_rt("##[RATING] +OK", S::X1(R::Ok(Tag::new("RATING").unwrap())));
-    server_rt(
-        "##[SETBUOY] +OK",
-        S::X1(R::Ok(Tag::new("SETBUOY").unwrap())),
-    );
-    server_rt(
-        "##[DELETEBUOY] +OK",
-        S::X1(R::Ok(Tag::new("DELETEBUOY").unwrap())),
-    );
     server_rt("##[GETBUOYCOUNT] 10", S::X1(R::BuoyCount(10)));
     server_rt("##[GETBUOYCOUNT] -1", S::X1(R::BuoyCount(-1)));
-    server_rt(
-        "##[GETBUOYCOUNT] +OK",
-        S::X1(R::Ok(Tag::new("GETBUOYCOUNT").unwrap())),
-    );
-    server_rt(
-        "##[ERROR] you are not allowed to delete a buoy game that you did not set: buoy_foo-1500-0",
-        S::X1(R::Error(text(
-            "you are not allowed to delete a buoy game that you did not set: buoy_foo-1500-0",
-        ))),
-    );
-    server_rt(
-        "##[ERROR] buoy game not found: hoge",
-        S::X1(R::Error(text("buoy game not found: hoge"))),
-    );
-    server_rt(
-        "##[ERROR] can't find rival for g-1-0",
-        S::X1(R::Error(text("can't find rival for g-1-0"))),
-    );
-    server_rt(
-        "##[VERSION] Shogi Server revision 20201206",
-        S::X1(R::Version(text("Shogi Server revision 20201206"))),
-    );
-    server_rt(
-        "##[HELP] available commands",
-        S::X1(R::Help(text("available commands"))),
-    );
     server_rt(
         "##[FOO] bar baz",
         S::X1(R::Other {
@@ -643,6 +592,41 @@ fn server_lines_from_the_spec_note() {
         "something else",
         S::Unrecognised(b"something else".as_slice().into()),
     );
+    // x1 replies that end a command: `##[<tag>] +OK`.
+    for tag in [
+        "WHO",
+        "LIST",
+        "SHOW",
+        "RATING",
+        "SETBUOY",
+        "DELETEBUOY",
+        "GETBUOYCOUNT",
+    ] {
+        server_rt(
+            &format!("##[{tag}] +OK"),
+            S::X1(R::Ok(Tag::new(tag).unwrap())),
+        );
+    }
+    // x1 replies of text: `##[<tag>] <text>`.
+    type TextReply = fn(Text<'static>) -> X1Reply<'static>;
+    let text_replies: [(&str, TextReply, &str); 9] = [
+        ("SHOW", R::Show, "BEGIN Game_Summary"),
+        ("SHOW", R::Show, "Remaining_Time+:1488"),
+        ("SHOW", R::Show, "Last_Move:-1213FU,T1"),
+        ("RATING", R::Rating, "alice 1500.0 @2026-11-29"),
+        (
+            "ERROR",
+            R::Error,
+            "you are not allowed to delete a buoy game that you did not set: buoy_foo-1500-0",
+        ),
+        ("ERROR", R::Error, "buoy game not found: hoge"),
+        ("ERROR", R::Error, "can't find rival for g-1-0"),
+        ("VERSION", R::Version, "Shogi Server revision 20201206"),
+        ("HELP", R::Help, "available commands"),
+    ];
+    for (tag, reply, t) in text_replies {
+        server_rt(&format!("##[{tag}] {t}"), S::X1(reply(text(t))));
+    }
 }
 
 #[test]
@@ -945,24 +929,9 @@ fn summary_errors_have_line_numbers() {
 // ---- proptest round trips --------------------------------------------------
 
 fn arb_move() -> impl Strategy<Value = CsaMove> {
-    (
-        prop::bool::ANY,
-        0u8..=9,
-        1u8..=9,
-        1u8..=9,
-        1u8..=9,
-        prop::sample::select(vec![
-            "FU", "KY", "KE", "GI", "KI", "KA", "HI", "OU", "TO", "NY", "NK", "NG", "UM", "RY",
-        ]),
-    )
-        .prop_filter_map(
-            "droppable pieces only for 00",
-            |(black, ff, fr, tf, tr, p)| {
-                let (ff, fr) = if ff == 0 { (0, 0) } else { (ff, fr) };
-                let s = format!("{}{ff}{fr}{tf}{tr}{p}", if black { '+' } else { '-' });
-                CsaMove::parse(s.as_bytes()).ok()
-            },
-        )
+    strategies::arb_move(vec![
+        "FU", "KY", "KE", "GI", "KI", "KA", "HI", "OU", "TO", "NY", "NK", "NG", "UM", "RY",
+    ])
 }
 
 fn arb_name() -> impl Strategy<Value = UserName<'static>> {

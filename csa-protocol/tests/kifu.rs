@@ -2,6 +2,9 @@
 //! (`boardwire_vectors::data`) and on
 //! V2.2 / V3.0 texts written from the CSA standard file format pages.
 
+#[path = "common/strategies.rs"]
+mod strategies;
+
 use csa_protocol::kifu::{
     Item, KifuError, KifuProblem, KifuSpecial, Records, Statement, Statements, parse_kifu,
     write_kifu,
@@ -328,21 +331,7 @@ mod round_trip {
     }
 
     fn arb_move() -> impl Strategy<Value = CsaMove> {
-        (
-            prop::bool::ANY,
-            0u8..=9,
-            1u8..=9,
-            1u8..=9,
-            1u8..=9,
-            prop::sample::select(vec!["FU", "KI", "UM", "RY", "OU"]),
-        )
-            .prop_filter_map("droppable pieces only for 00", |(b, ff, fr, tf, tr, p)| {
-                let (ff, fr) = if ff == 0 { (0, 0) } else { (ff, fr) };
-                CsaMove::parse(
-                    format!("{}{ff}{fr}{tf}{tr}{p}", if b { '+' } else { '-' }).as_bytes(),
-                )
-                .ok()
-            })
+        strategies::arb_move(vec!["FU", "KI", "UM", "RY", "OU"])
     }
 
     #[derive(Debug, Clone)]

@@ -1,29 +1,35 @@
-//! `tokio-util` codec for `Framed` DXP streams (feature `tokio`): a thin
-//! adapter over [`Framer`] and [`decode_with`].
+//! `tokio-util` codec for `Framed` DXP streams (feature `tokio`): the
+//! family's one codec (`boardwire_proto::codec::Codec`) over [`Framer`] and
+//! [`decode_with`].
 //!
 //! Since an error returned by a `Decoder` ends a `FramedRead` stream, a
 //! malformed or over-long frame is an *item*: the stream yields
 //! `Ok(Err(FrameError))` for it and goes on with the next frame. Only an I/O
 //! error ends the stream.
 
-use boardwire_proto::framer::{decode_rest, frame_and_decode};
-use bytes::{Buf, BytesMut};
-use tokio_util::codec::{Decoder, Encoder};
+use boardwire_proto::codec::Codec;
+use bytes::BytesMut;
+use tokio_util::codec::Encoder;
 
 use crate::decode::{Leniency, decode_with};
-use crate::error::FrameError;
+use crate::error::{DecodeError, MessageKind};
 use crate::framer::Framer;
-use crate::message::{MAX_MESSAGE_LEN, Message};
-use crate::session::Transmit;
+use crate::message::Message;
 
 /// Decoder/encoder of NUL-terminated DXP messages for
 /// `tokio_util::codec::Framed` ([`spec::damexchange`](crate::spec::damexchange), *Transport
-/// (layer 1)*).
+/// (layer 1)*): the family's `Codec` (`boardwire_proto::codec::Codec`) for
+/// DXP.
 ///
 /// Decoding uses the [`Framer`]: each received byte is scanned once, and
 /// at most `max_frame_len + 1` bytes of one frame are buffered; a longer
-/// frame is reported once ([`FrameError::Overlong`]) and skipped up to its
-/// NUL. Encoding takes a [`Message`] or a session's [`Transmit`].
+/// frame is reported once ([`FrameError::Overlong`](crate::error::FrameError))
+/// and skipped up to its NUL; bytes without their NUL at the end of the
+/// stream are `FrameError::Unterminated`. Encoding takes a [`Message`] (or
+/// a reference to one) or a session's [`Transmit`](crate::session::Transmit).
+/// `DxpCodec::new(max_frame_len)` caps frames at that many bytes (the NUL
+/// not counted), [`DxpCodec::default`] at the spec's 127; both decode
+/// strictly until `with_leniency(leniency)`.
 ///
 /// ```
 /// use bytes::BytesMut;
@@ -35,68 +41,13 @@ use crate::session::Transmit;
 /// assert!(codec.decode(&mut buf).unwrap().unwrap().is_err()); // reported, skipped
 /// assert!(matches!(codec.decode(&mut buf).unwrap().unwrap(), Ok(Message::BackAcc(_))));
 /// ```
-#[derive(Clone, Debug)]
-pub struct DxpCodec {
-    framer: Framer,
-    leniency: Leniency,
-}
+pub type DxpCodec = Codec<Message<'static>>;
 
-impl Default for DxpCodec {
-    /// The spec's cap, 127 bytes per frame; strict decoding.
-    fn default() -> DxpCodec {
-        DxpCodec::new(MAX_MESSAGE_LEN)
-    }
-}
-
-impl DxpCodec {
-    /// A codec with frames of at most `max_frame_len` bytes (the NUL not
-    /// counted), decoding strictly.
-    pub fn new(max_frame_len: usize) -> DxpCodec {
-        DxpCodec {
-            framer: Framer::new(max_frame_len),
-            leniency: Leniency::STRICT,
-        }
-    }
-
-    /// The same codec decoding with `leniency`.
-    pub fn with_leniency(mut self, leniency: Leniency) -> DxpCodec {
-        self.leniency = leniency;
-        self
-    }
-}
-
-impl Decoder for DxpCodec {
-    type Item = Result<Message<'static>, FrameError>;
-    type Error = std::io::Error;
-
-    fn decode(&mut self, buf: &mut BytesMut) -> std::io::Result<Option<Self::Item>> {
-        let (consumed, item) = frame_and_decode(&mut self.framer, buf, |frame| {
-            decode_with::<Message>(frame, &self.leniency).map(Message::into_owned)
-        });
-        buf.advance(consumed);
-        Ok(item)
-    }
-
-    fn decode_eof(&mut self, buf: &mut BytesMut) -> std::io::Result<Option<Self::Item>> {
-        if let Some(item) = self.decode(buf)? {
-            return Ok(Some(item));
-        }
-        let item = decode_rest(&mut self.framer, buf, |frame| {
-            decode_with::<Message>(frame, &self.leniency).map(Message::into_owned)
-        });
-        buf.clear();
-        Ok(item)
-    }
-}
-
-impl Encoder<&Message<'_>> for DxpCodec {
-    type Error = std::io::Error;
-
-    /// Appends the message and its NUL. Never fails.
-    fn encode(&mut self, item: &Message<'_>, dst: &mut BytesMut) -> std::io::Result<()> {
-        dst.extend_from_slice(item.encoded().as_frame());
-        Ok(())
-    }
+// DXP for the family's codec: the NUL framer, the leniency, the decode
+// error; both ends decode and encode the same messages.
+boardwire_proto::impl_codec! {
+    MessageKind: Framer, Leniency, DecodeError, decode_with;
+    Message <-> Message,
 }
 
 impl Encoder<Message<'_>> for DxpCodec {
@@ -108,16 +59,6 @@ impl Encoder<Message<'_>> for DxpCodec {
     }
 }
 
-impl Encoder<Transmit> for DxpCodec {
-    type Error = std::io::Error;
-
-    /// Appends a session's frame (NUL included). Never fails.
-    fn encode(&mut self, item: Transmit, dst: &mut BytesMut) -> std::io::Result<()> {
-        dst.extend_from_slice(item.as_bytes());
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use alloc::string::{String, ToString};
@@ -125,7 +66,9 @@ mod tests {
 
     use super::*;
     use crate::decode::decode;
-    use crate::error::{DecodeError, Field, MessageKind, Problem};
+    use crate::error::{Field, FrameError, Problem};
+    use crate::message::MAX_MESSAGE_LEN;
+    use tokio_util::codec::Decoder;
 
     /// Runs a stream through the codec in chunks of `chunk` bytes, as a
     /// `FramedRead` would: decode until `None`, then read more; at the end

@@ -884,8 +884,10 @@ pub fn unrecognised(i: &[u8]) -> PResult<'_, Unrecognised<'_>> {
         return fail(i, Field::Header, Problem::Empty);
     }
     if i.len() > MAX_MESSAGE_LEN {
+        // At the first byte past the cap, as CSA and Citrine name a field
+        // too long.
         return fail(
-            i,
+            &i[MAX_MESSAGE_LEN..],
             Field::Trailing,
             Problem::TooLong {
                 len: i.len(),

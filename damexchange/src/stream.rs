@@ -119,14 +119,19 @@ impl StreamDecoder {
         while !bytes.is_empty() {
             let n = self.input.push(bytes);
             (bytes, self.taken) = (&bytes[n..], self.taken + n as u64);
-            // The frame (copied: the offset needs the buffer) and its length
-            // on the wire, its NUL counted.
+            // The frame (copied: the offset needs the buffer), its length
+            // and the bytes of it taken from the stream so far: its NUL
+            // counted, which an over-long frame's is when it was in the
+            // buffer (the framer then skips nothing more of it).
             while let Some(frame) = self.input.next_frame() {
-                let (frame, len) = match frame {
-                    Frame::Complete(f) => (Some(f.to_vec()), f.len() + 1),
-                    Frame::Overlong { len, .. } => (None, len),
+                let (frame, len, taken) = match frame {
+                    Frame::Complete(f) => (Some(f.to_vec()), f.len(), f.len() + 1),
+                    Frame::Overlong { len, .. } => {
+                        let nul = !self.input.framer().is_discarding();
+                        (None, len, len + usize::from(nul))
+                    }
                 };
-                let offset = self.position() - len as u64;
+                let offset = self.position() - taken as u64;
                 let error = |error| StreamError { offset, error };
                 let result = match &frame {
                     Some(f) => decode_with::<Message>(f, &self.leniency)

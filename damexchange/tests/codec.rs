@@ -751,3 +751,36 @@ fn short_names_never_exceed_32_bytes() {
     }
     assert!(decode_with::<Message>(wire, &Leniency::ALL).is_err());
 }
+
+/// The newcomer's report: "for an overlong DXP frame the error's byte
+/// offset is off by one". A frame over the cap is skipped whole; its
+/// stream offset is its first byte whether its NUL arrives in the read that
+/// passes the cap or later.
+#[test]
+fn overlong_frame_offsets() {
+    let stream = [&[b'X'; 200][..], b"\0K1\0"].concat();
+    for read in [1, 64, 127, 128, 200, 201, stream.len()] {
+        let mut decoder = stream::StreamDecoder::new(Leniency::STRICT);
+        let mut got = Vec::new();
+        for part in stream.chunks(read) {
+            decoder
+                .feed(part, |at, item| {
+                    got.push((at, item.is_ok()));
+                    Ok::<(), ()>(())
+                })
+                .unwrap();
+        }
+        assert_eq!(got, [(0, false), (201, true)], "{read}-byte reads");
+    }
+    // Decoding a frame over the cap (the framer never hands one out):
+    // the first byte past the cap, as CSA and Citrine name a field too long.
+    let err = decode::<Message>(&[b'X'; 128]).unwrap_err();
+    assert_eq!(
+        (err.field, err.offset, err.problem),
+        (
+            Field::Trailing,
+            127,
+            Problem::TooLong { len: 128, max: 127 }
+        )
+    );
+}

@@ -92,32 +92,37 @@ pub trait Decode<'a>: Sized {
 
 impl<'a> Decode<'a> for Reply<'a> {
     fn decode_with(frame: &'a [u8], leniency: &Leniency) -> Result<Self, DecodeError> {
-        match parse::reply_with(frame, leniency) {
-            Ok((_, r)) => Ok(r),
-            Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(e.into_decode_error(frame)),
-            // Complete parsers never ask for more input.
-            Err(nom::Err::Incomplete(_)) => Err(DecodeError::new(
-                MessageKind::Reply,
-                Field::Keyword,
-                frame.len(),
-                Problem::Missing,
-            )),
-        }
+        whole(
+            frame,
+            MessageKind::Reply,
+            parse::reply_with(frame, leniency),
+        )
     }
 }
 
 impl<'a> Decode<'a> for Command<'a> {
     fn decode_with(frame: &'a [u8], _leniency: &Leniency) -> Result<Self, DecodeError> {
-        match parse::command(frame) {
-            Ok((_, c)) => Ok(c),
-            Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(e.into_decode_error(frame)),
-            Err(nom::Err::Incomplete(_)) => Err(DecodeError::new(
-                MessageKind::Command,
-                Field::Keyword,
-                frame.len(),
-                Problem::Missing,
-            )),
-        }
+        whole(frame, MessageKind::Command, parse::command(frame))
+    }
+}
+
+/// A line parser's result over the whole `frame`, a line of kind `kind`: a
+/// [`DecodeError`] on failure.
+fn whole<'a, T>(
+    frame: &'a [u8],
+    kind: MessageKind,
+    parsed: parse::ParseResult<'a, T>,
+) -> Result<T, DecodeError> {
+    match parsed {
+        Ok((_, v)) => Ok(v),
+        Err(nom::Err::Error(e) | nom::Err::Failure(e)) => Err(e.into_decode_error(frame)),
+        // Complete parsers never ask for more input.
+        Err(nom::Err::Incomplete(_)) => Err(DecodeError::new(
+            kind,
+            Field::Keyword,
+            frame.len(),
+            Problem::Missing,
+        )),
     }
 }
 

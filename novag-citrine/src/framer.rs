@@ -35,13 +35,7 @@ pub use boardwire_proto::framer::{Frame, FrameBuffer};
 /// The Citrine's line rules for the family's [`LineFramer`](boardwire_proto::LineFramer):
 /// CR and LF each end a line, any run of them is one terminator (so empty
 /// lines are not reported), the default cap is [`DEFAULT_MAX_LEN`].
-#[derive(Debug, Clone, Copy)]
-pub enum CitrineLines {}
-
-impl boardwire_proto::LineRules for CitrineLines {
-    const DEFAULT_MAX_LEN: usize = DEFAULT_MAX_LEN;
-    const BARE_CR_ENDS_LINE: bool = true;
-}
+pub type CitrineLines = boardwire_proto::CrLfLines<DEFAULT_MAX_LEN>;
 
 /// A sans-IO line framer with a length cap: the family's `LineFramer` with
 /// [`CitrineLines`]. `Framer::new(max_frame_len)` reports lines longer than

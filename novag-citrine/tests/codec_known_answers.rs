@@ -4,6 +4,8 @@
 //! and of the captured device output it cites, decoded to hand-written values
 //! and encoded back to the spellings shown there.
 
+mod common;
+
 use novag_citrine::decode::{Decode, Leniency, decode, decode_with};
 use novag_citrine::error::{DecodeError, Expected, Field, MessageKind, Problem};
 use novag_citrine::message::{Command, HostMove, LevelTarget, MoveLine, Reply};
@@ -135,19 +137,8 @@ fn game_list_document() {
 
 #[test]
 fn game_list_captured() {
-    // Captured from a real Citrine (the user log the spec note
-    // spec/citrine.md cites for `. 3 f4xe5 d8-h4` in *Commands (host ->
-    // device) and replies (device -> host)*, command `G`); columns as printed.
-    let lines = [
-        "Game   6",
-        ".      white       black",
-        ".   1  e2-e4       e7-e5",
-        ".   2  f2-f4       f8-c5",
-        ".   3  f4xe5       d8-h4",
-        ".   4  e1-e2       h4-f2",
-        ".   5  e2-d3       f2-d4",
-        ".   6  d3-e2       d4xe4",
-    ];
+    // Captured from a real Citrine; columns as printed.
+    let lines = common::CAPTURED_GAME_LIST;
     assert_eq!(dec(lines[0]), Reply::Game { moves: 6 });
     assert_eq!(dec(lines[1]), Reply::GameColumns);
     let capture = |from, to| {

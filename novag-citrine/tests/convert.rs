@@ -1,5 +1,7 @@
 //! Wire moves ⇄ board-core moves against a tracked position.
 
+mod common;
+
 use novag_citrine::convert::{IllegalReason, host_move_to_move, to_host_move, to_move, to_text};
 use novag_citrine::decode::decode;
 use novag_citrine::message::{Command, Reply};
@@ -23,19 +25,17 @@ fn uci(p: &Position, s: &str) -> Move {
     p.parse_uci(s).unwrap()
 }
 
+/// Why `to_move` refuses the move text `t` in `p`.
+fn refused(p: &Position, t: &str) -> IllegalReason {
+    to_move(p, &text(t)).unwrap_err().reason
+}
+
 #[test]
 fn captured_game_list_replays_to_mate() {
     // The captured `G` output quoted by the spec note (spec/citrine.md,
     // *Commands (host -> device) and replies (device -> host)*: `. 3 f4xe5 d8-h4`),
     // replayed move by move; final FEN and mate from python-chess 1.11.2.
-    let rows = [
-        ".   1  e2-e4       e7-e5",
-        ".   2  f2-f4       f8-c5",
-        ".   3  f4xe5       d8-h4",
-        ".   4  e1-e2       h4-f2",
-        ".   5  e2-d3       f2-d4",
-        ".   6  d3-e2       d4xe4",
-    ];
+    let rows = &common::CAPTURED_GAME_LIST[2..];
     let mut p = Position::startpos();
     for row in rows {
         let Reply::GameRow { white, black, .. } = decode::<Reply>(row.as_bytes()).unwrap() else {
@@ -92,14 +92,8 @@ fn en_passant() {
     assert_eq!(ep, uci(&p, "e5f6"));
     assert!(ep.is_en_passant());
     assert_eq!(to_text(&p, ep, false).to_string(), "e5xf6ep");
-    assert_eq!(
-        to_move(&p, &text("e5xf6")).unwrap_err().reason,
-        IllegalReason::EnPassantMark
-    );
-    assert_eq!(
-        to_move(&p, &text("e5xd6ep")).unwrap_err().reason,
-        IllegalReason::NotLegal
-    );
+    assert_eq!(refused(&p, "e5xf6"), IllegalReason::EnPassantMark);
+    assert_eq!(refused(&p, "e5xd6ep"), IllegalReason::NotLegal);
 }
 
 #[test]
@@ -113,10 +107,7 @@ fn promotions() {
         "queen by default"
     );
     assert_eq!(to_text(&p, n, false).to_string(), "d7-d8/N");
-    assert_eq!(
-        to_move(&p, &text("e1-e2/Q")).unwrap_err().reason,
-        IllegalReason::Promotion
-    );
+    assert_eq!(refused(&p, "e1-e2/Q"), IllegalReason::Promotion);
     let cmd = Command::Move(to_host_move(n));
     assert_eq!(cmd.to_bytes(), b"M d7d8/N\r\n");
     let Command::Move(hm) = decode::<Command>(b"M d7d8").unwrap() else {
@@ -128,27 +119,16 @@ fn promotions() {
 #[test]
 fn inconsistent_marks_are_typed_errors() {
     let p = Position::startpos();
-    assert_eq!(
-        to_move(&p, &text("e2xe4")).unwrap_err().reason,
-        IllegalReason::CaptureMark
-    );
-    assert_eq!(
-        to_move(&p, &text("Bg1-f3")).unwrap_err().reason,
-        IllegalReason::WrongPiece
-    );
-    assert_eq!(
-        to_move(&p, &text("e2-e5")).unwrap_err().reason,
-        IllegalReason::NotLegal
-    );
-    assert_eq!(
-        to_move(&p, &text("e7-e5")).unwrap_err().reason,
-        IllegalReason::NotLegal
-    );
+    for (t, why) in [
+        ("e2xe4", IllegalReason::CaptureMark),
+        ("Bg1-f3", IllegalReason::WrongPiece),
+        ("e2-e5", IllegalReason::NotLegal),
+        ("e7-e5", IllegalReason::NotLegal),
+    ] {
+        assert_eq!(refused(&p, t), why, "{t}");
+    }
     let p = pos("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 2");
-    assert_eq!(
-        to_move(&p, &text("e4-d5")).unwrap_err().reason,
-        IllegalReason::CaptureMark
-    );
+    assert_eq!(refused(&p, "e4-d5"), IllegalReason::CaptureMark);
     assert_eq!(to_move(&p, &text("e4xd5")).unwrap(), uci(&p, "e4d5"));
 }
 

@@ -85,19 +85,6 @@ fn exactly_at_cap_is_a_line() {
 }
 
 #[test]
-fn partial_line_waits() {
-    let mut f = Framer::default();
-    assert_eq!(f.decode(b"M   7,  c5"), Status::Partial { consumed: 0 });
-    assert_eq!(
-        f.decode(b"M   7,  c5xd4\r\n"),
-        Status::Complete {
-            frame: b"M   7,  c5xd4",
-            consumed: 15
-        }
-    );
-}
-
-#[test]
 fn truncated_line_then_good_line_stays_in_sync() {
     // A truncated reply (the device lost bytes) decodes as an error or an
     // unrecognised line; the next line decodes normally.
@@ -114,28 +101,7 @@ fn truncated_line_then_good_line_stays_in_sync() {
     ));
 }
 
-#[test]
-fn overlong_is_reported_as_soon_as_the_cap_is_passed() {
-    // SHAPE: reported once, as soon as more than the cap has arrived without
-    // a terminator; `len` = the bytes seen; the rest up to the terminator is
-    // discarded as `Partial` consumption.
-    let mut f = Framer::new(4);
-    assert_eq!(f.decode(b"abcd"), Status::Partial { consumed: 0 });
-    assert_eq!(
-        f.decode(b"abcdef"),
-        Status::Overlong {
-            len: 6,
-            consumed: 6
-        }
-    );
-    assert_eq!(f.decode(b"gh"), Status::Partial { consumed: 2 });
-    // The end of the overlong line and the next line in one buffer: the
-    // next line comes out at once.
-    assert_eq!(
-        f.decode(b"ij\r\nok\r\n"),
-        Status::Complete {
-            frame: b"ok",
-            consumed: 8
-        }
-    );
-}
+// A partial line waits, and an over-long line is reported as soon as the
+// cap is passed: step by step with the other framings, in
+// `boardwire_proto::framer`'s tests (the Citrine framer is its
+// `LineFramer<CrLfLines<256>>`).

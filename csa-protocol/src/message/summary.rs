@@ -449,6 +449,15 @@ impl GameSummaryReader {
             key,
             expected,
         };
+        // A field's value, given once per block: twice is an error.
+        macro_rules! set {
+            ($slot:expr, $k:expr, $val:expr) => {{
+                if $slot.is_some() {
+                    return Err(SummaryError::Duplicate { line_no, key: $k });
+                }
+                $slot = Some($val);
+            }};
+        }
         match self.section {
             Section::Before => match msg {
                 ServerMessage::Summary(SummaryLine::Begin(b)) if b.as_str() == "Game_Summary" => {
@@ -489,14 +498,6 @@ impl GameSummaryReader {
                 ServerMessage::Summary(SummaryLine::Field { key, value }) => {
                     let s = &mut self.summary;
                     let v = value.as_str();
-                    macro_rules! set {
-                        ($slot:expr, $k:expr, $val:expr) => {{
-                            if $slot.is_some() {
-                                return Err(SummaryError::Duplicate { line_no, key: $k });
-                            }
-                            $slot = Some($val);
-                        }};
-                    }
                     match key.as_str() {
                         "Protocol_Version" => {
                             set!(
@@ -583,14 +584,6 @@ impl GameSummaryReader {
                 ServerMessage::Summary(SummaryLine::Field { key, value }) => {
                     let t = &mut self.cur_time;
                     let v = value.as_str();
-                    macro_rules! set {
-                        ($slot:expr, $k:expr, $val:expr) => {{
-                            if $slot.is_some() {
-                                return Err(SummaryError::Duplicate { line_no, key: $k });
-                            }
-                            $slot = Some($val);
-                        }};
-                    }
                     macro_rules! num {
                         ($k:expr) => {
                             number(v).ok_or_else(|| bad($k, ValueForm::Number))?
