@@ -11,6 +11,10 @@
 //!   [`Framer`] trait each protocol's terminator rule implements, and
 //!   [`FrameBuffer`], one capped buffer the caller owns that fills, cuts
 //!   frames and compacts: the "buffer + framer" loop written once.
+//! - [`decode`](mod@decode): [`decode::decode`] / [`decode::decode_with`] over
+//!   the [`decode::Decode`] trait every crate's message types implement
+//!   (with the crate's `Leniency` and `DecodeError`); `parse` (feature
+//!   `nom`): the nom parsers' `ParseError`.
 //! - [`Transmit`]: the bytes of one or more frames a session wants written
 //!   (inline up to 128 bytes, no allocation), and whether to close after.
 //! - [`Session`]: the sans-IO contract every session of the family
@@ -31,7 +35,7 @@
 //! is this crate's [`Problem`]). Generic code over the three names it.
 //!
 //! `no_std`; no dependency but `core` (and `alloc` with the `alloc` feature,
-//! tokio, tokio-util and bytes with `tokio`; arbitrary with `arbitrary`).
+//! tokio, tokio-util and bytes with `tokio`; arbitrary with `arbitrary`; nom with `nom`).
 //!
 //! # Features
 //!
@@ -40,6 +44,7 @@
 //! | `std` | yes | the blocking driver, `std::error::Error` impls; implies `alloc` |
 //! | `alloc` | yes (via `std`) | [`Transmit`] frames longer than 128 bytes (heap); `text` |
 //! | `tokio` | no | the tokio driver `drive::tokio`; the tokio-util codec `codec::Codec` |
+//! | `nom` | no | `parse::ParseError`, the nom parsers' error (field, problem, bytes left) and its `DecodeError` |
 //! | `arbitrary` | no | `arbitrary::Arbitrary` for `text::CheckedText` (rules with a generator, `text::ArbitraryRule`); implies `alloc` |
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -52,10 +57,14 @@ extern crate std;
 #[cfg(feature = "tokio")]
 #[cfg_attr(docsrs, doc(cfg(feature = "tokio")))]
 pub mod codec;
+pub mod decode;
 pub mod drive;
 pub mod error;
 pub mod framer;
 pub mod memory;
+#[cfg(feature = "nom")]
+#[cfg_attr(docsrs, doc(cfg(feature = "nom")))]
+pub mod parse;
 pub mod session;
 #[cfg(feature = "alloc")]
 pub mod text;

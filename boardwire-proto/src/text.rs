@@ -6,7 +6,7 @@
 //! `pub type Text<'a> = CheckedText<'a, TextLine>;`, and writes only the
 //! rule: the constructor, the accessors, `Display`, `Debug`, equality,
 //! ordering and hashing are these. With the `arbitrary` feature, a rule
-//! that also implements [`ArbitraryRule`] (its generator) gives its type
+//! that also implements `ArbitraryRule` (its generator) gives its type
 //! `arbitrary::Arbitrary`.
 //!
 //! ```

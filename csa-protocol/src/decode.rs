@@ -16,6 +16,8 @@
 //! assert_eq!(decode::<ServerMessage>(b"LOGOUT:completed"), Ok(ServerMessage::LogoutCompleted));
 //! ```
 
+use boardwire_proto::decode::Strict;
+
 use crate::error::DecodeError;
 use crate::message::{ClientMessage, ServerMessage};
 
@@ -37,42 +39,33 @@ impl Leniency {
 }
 
 /// A line type that can be decoded from one line (terminator removed by
-/// the [`crate::framer`]).
-pub trait Decode<'a>: Sized {
-    /// Decodes one line.
-    ///
-    /// # Errors
-    /// [`DecodeError`] for a known kind of line with a bad field.
-    fn decode_with(frame: &'a [u8], leniency: &Leniency) -> Result<Self, DecodeError>;
+/// the [`crate::framer`]): the family's one trait, implemented here by
+/// [`ClientMessage`] and [`ServerMessage`] with [`Leniency`] and
+/// [`DecodeError`].
+pub use boardwire_proto::decode::Decode;
+/// Decodes one line: strictly ([`Leniency::STRICT`], `decode`) or with a
+/// leniency (`decode_with`); [`DecodeError`] for a known kind of line with
+/// a bad field.
+pub use boardwire_proto::decode::{decode, decode_with};
+
+impl Strict for Leniency {
+    const STRICT: Leniency = Leniency::STRICT;
 }
 
 impl<'a> Decode<'a> for ClientMessage<'a> {
+    type Leniency = Leniency;
+    type Error = DecodeError;
+
     fn decode_with(frame: &'a [u8], _leniency: &Leniency) -> Result<Self, DecodeError> {
         crate::message::decode_client_line(frame)
     }
 }
 
 impl<'a> Decode<'a> for ServerMessage<'a> {
+    type Leniency = Leniency;
+    type Error = DecodeError;
+
     fn decode_with(frame: &'a [u8], _leniency: &Leniency) -> Result<Self, DecodeError> {
         crate::message::decode_server_line(frame)
     }
-}
-
-/// Decodes one line strictly ([`Leniency::STRICT`]).
-///
-/// # Errors
-/// [`DecodeError`] for a known kind of line with a bad field.
-pub fn decode<'a, M: Decode<'a>>(frame: &'a [u8]) -> Result<M, DecodeError> {
-    M::decode_with(frame, &Leniency::STRICT)
-}
-
-/// Decodes one line with the given leniency.
-///
-/// # Errors
-/// [`DecodeError`] for a known kind of line with a bad field.
-pub fn decode_with<'a, M: Decode<'a>>(
-    frame: &'a [u8],
-    leniency: &Leniency,
-) -> Result<M, DecodeError> {
-    M::decode_with(frame, leniency)
 }

@@ -20,7 +20,12 @@ fn mv(s: &str) -> CsaMove {
 
 /// A line type of this crate: decoded with `decode`, encoded with
 /// `to_line` (no terminator) and `encode` (with the LF).
-trait Line<'a>: csa_protocol::decode::Decode<'a> + PartialEq + std::fmt::Debug + Clone {
+trait Line<'a>:
+    csa_protocol::decode::Decode<'a, Error = csa_protocol::error::DecodeError>
+    + PartialEq
+    + std::fmt::Debug
+    + Clone
+{
     fn line(&self) -> Vec<u8>;
     fn encoded(&self) -> Vec<u8>;
 }

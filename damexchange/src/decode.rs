@@ -5,6 +5,16 @@
 //! tables of [`spec::damexchange`](crate::spec::damexchange), *Messages*; each failure names its
 //! message, field and 0-based byte offset in the frame. Decoding never
 //! allocates: names and chat text borrow the input.
+//!
+//! `frame` is exactly one message without its terminating NUL, as the
+//! [`Framer`](crate::framer::Framer) yields it; the wanted type comes from
+//! a turbofish or from the patterns:
+//!
+//! ```
+//! use damexchange::{decode, Message};
+//! assert!(matches!(decode(b"K1"), Ok(Message::BackAcc(_))));
+//! assert_eq!(decode::<Message>(b"B000W").unwrap_err().offset, 1);
+//! ```
 
 use nom::Parser;
 
@@ -79,49 +89,23 @@ impl Leniency {
     };
 }
 
-/// A type that decodes from one frame (a message without its terminating
-/// NUL): [`Message`] in this crate. [`decode`] and [`decode_with`] are
-/// generic over it, so the wanted type comes from a turbofish
-/// (`decode::<Message>(frame)`) or from the match patterns.
-pub trait Decode<'a>: Sized {
-    /// Decodes one frame with `leniency`.
-    ///
-    /// # Errors
-    /// A [`DecodeError`] naming the message, field and 0-based byte offset.
-    fn decode_with(frame: &'a [u8], leniency: &Leniency) -> Result<Self, DecodeError>;
-}
+/// A message type that decodes from one frame: the family's one trait,
+/// implemented here by [`Message`] with [`Leniency`] and
+/// [`DecodeError`].
+pub use boardwire_proto::decode::Decode;
+/// Decodes one frame: strictly ([`Leniency::STRICT`], `decode`) or with a
+/// leniency (`decode_with`); [`DecodeError`] for a frame of a known kind
+/// with a malformed field.
+pub use boardwire_proto::decode::{decode, decode_with};
 
-/// Decodes one frame strictly (see [`decode_with`]).
-///
-/// `frame` is exactly one message without its terminating NUL, as the
-/// [`Framer`](crate::framer::Framer) yields it.
-///
-/// # Errors
-/// A [`DecodeError`] naming the field and byte offset at fault.
-///
-/// ```
-/// use damexchange::{decode, Message};
-/// assert!(matches!(decode(b"K1"), Ok(Message::BackAcc(_))));
-/// assert_eq!(decode::<Message>(b"B000W").unwrap_err().offset, 1);
-/// ```
-#[inline(always)]
-pub fn decode<'a, T: Decode<'a>>(frame: &'a [u8]) -> Result<T, DecodeError> {
-    T::decode_with(frame, &Leniency::STRICT)
-}
-
-/// Decodes one frame with the given leniency.
-///
-/// # Errors
-/// A [`DecodeError`] naming the field and byte offset at fault.
-#[inline]
-pub fn decode_with<'a, T: Decode<'a>>(
-    frame: &'a [u8],
-    leniency: &Leniency,
-) -> Result<T, DecodeError> {
-    T::decode_with(frame, leniency)
+impl boardwire_proto::decode::Strict for Leniency {
+    const STRICT: Leniency = Leniency::STRICT;
 }
 
 impl<'a> Decode<'a> for Message<'a> {
+    type Leniency = Leniency;
+    type Error = DecodeError;
+
     /// Decodes one message ([`spec::damexchange`](crate::spec::damexchange), *Messages*).
     ///
     /// The result borrows names and chat text from `frame`; nothing is

@@ -81,16 +81,23 @@ impl Leniency {
     };
 }
 
-/// A message type that decodes from one line.
-pub trait Decode<'a>: Sized {
-    /// Decodes `frame` (one line, terminator removed) with `leniency`.
-    ///
-    /// # Errors
-    /// [`DecodeError`] for a line of a known kind with a malformed field.
-    fn decode_with(frame: &'a [u8], leniency: &Leniency) -> Result<Self, DecodeError>;
+/// A message type that decodes from one frame: the family's one trait,
+/// implemented here by [`Command`] and [`Reply`] with [`Leniency`] and
+/// [`DecodeError`].
+pub use boardwire_proto::decode::Decode;
+/// Decodes one frame: strictly ([`Leniency::STRICT`], `decode`) or with a
+/// leniency (`decode_with`); [`DecodeError`] for a frame of a known kind
+/// with a malformed field.
+pub use boardwire_proto::decode::{decode, decode_with};
+
+impl boardwire_proto::decode::Strict for Leniency {
+    const STRICT: Leniency = Leniency::STRICT;
 }
 
 impl<'a> Decode<'a> for Reply<'a> {
+    type Leniency = Leniency;
+    type Error = DecodeError;
+
     fn decode_with(frame: &'a [u8], leniency: &Leniency) -> Result<Self, DecodeError> {
         whole(
             frame,
@@ -101,6 +108,9 @@ impl<'a> Decode<'a> for Reply<'a> {
 }
 
 impl<'a> Decode<'a> for Command<'a> {
+    type Leniency = Leniency;
+    type Error = DecodeError;
+
     fn decode_with(frame: &'a [u8], _leniency: &Leniency) -> Result<Self, DecodeError> {
         whole(frame, MessageKind::Command, parse::command(frame))
     }
@@ -124,25 +134,4 @@ fn whole<'a, T>(
             Problem::Missing,
         )),
     }
-}
-
-/// Decodes one line strictly ([`Leniency::STRICT`]); the type comes from a
-/// turbofish (`decode::<Reply>(line)`) or from the patterns it is matched
-/// against.
-///
-/// # Errors
-/// [`DecodeError`] for a line of a known kind with a malformed field.
-pub fn decode<'a, M: Decode<'a>>(frame: &'a [u8]) -> Result<M, DecodeError> {
-    M::decode_with(frame, &Leniency::STRICT)
-}
-
-/// Decodes one line with `leniency`.
-///
-/// # Errors
-/// [`DecodeError`] for a line of a known kind with a malformed field.
-pub fn decode_with<'a, M: Decode<'a>>(
-    frame: &'a [u8],
-    leniency: &Leniency,
-) -> Result<M, DecodeError> {
-    M::decode_with(frame, leniency)
 }

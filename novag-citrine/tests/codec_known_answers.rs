@@ -49,7 +49,11 @@ fn ml(number: u16, black: bool, text: MoveText, bar: bool) -> MoveLine {
 }
 
 /// A message type of this crate: decodes from a line, encodes to one.
-trait Wire<'a>: Decode<'a> + PartialEq + std::fmt::Debug {
+trait Wire<'a>:
+    Decode<'a, Error = novag_citrine::error::DecodeError, Leniency = Leniency>
+    + PartialEq
+    + std::fmt::Debug
+{
     fn to_bytes(&self) -> Vec<u8>;
 }
 
