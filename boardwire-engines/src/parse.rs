@@ -20,57 +20,22 @@
 
 use nom::IResult;
 use nom::bytes::complete::{take_while, take_while1};
-use nom::error::ErrorKind;
 
 use crate::error::{DecodeError, Expected, Field, MessageKind, Problem};
+pub(crate) use boardwire_proto::parse::fail;
 
-/// A parse failure: the field, what is wrong, and the input length left at
-/// the fault (the offset in a line of `n` bytes is `n - remaining`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    /// The field at fault.
-    pub field: Field,
-    /// What is wrong.
-    pub problem: Problem,
-    /// Bytes of input remaining where the fault is.
-    pub remaining: usize,
-}
+/// A parse failure: the field, what is wrong, and `remaining`, the length
+/// of the input left at the fault (the offset in a line of `n` bytes is `n - remaining`). The family's one
+/// [`boardwire_proto::parse::ParseError`] over this crate's [`Field`];
+/// [`ParseError::into_decode_error`] gives the [`DecodeError`].
+pub type ParseError = boardwire_proto::parse::ParseError<Field>;
 
-impl ParseError {
-    /// The error of a parser that ran on a line of `len` bytes.
-    pub fn into_decode_error(self, message: MessageKind, len: usize) -> DecodeError {
-        DecodeError::new(
-            message,
-            self.field,
-            len.saturating_sub(self.remaining),
-            self.problem,
-        )
-    }
-}
-
-impl<'a> nom::error::ParseError<&'a [u8]> for ParseError {
-    fn from_error_kind(input: &'a [u8], _kind: ErrorKind) -> ParseError {
-        ParseError {
-            field: Field::Trailing,
-            problem: Problem::Missing,
-            remaining: input.len(),
-        }
-    }
-    fn append(_input: &'a [u8], _kind: ErrorKind, other: ParseError) -> ParseError {
-        other
-    }
+impl boardwire_proto::parse::ParseField for Field {
+    const TRAILING: Field = Field::Trailing;
 }
 
 /// The result of the parsers in this module.
 pub type PResult<'a, T> = IResult<&'a [u8], T, ParseError>;
-
-pub(crate) fn fail<T>(at: &[u8], field: Field, problem: Problem) -> PResult<'_, T> {
-    Err(nom::Err::Error(ParseError {
-        field,
-        problem,
-        remaining: at.len(),
-    }))
-}
 
 pub(crate) fn invalid<T>(at: &[u8], field: Field, expected: Expected) -> PResult<'_, T> {
     match at.first() {

@@ -7,7 +7,7 @@
 //! own grammars. They are zero-copy (names and chat text borrow the input)
 //! and never allocate. A failure is a [`ParseError`]: the field, the
 //! [`Problem`] and the length of the input that remained at the fault;
-//! [`ParseError::into_decode_error`] turns that into a [`DecodeError`] with
+//! [`ParseError::into_decode_error`] turns that into a [`DecodeError`](crate::error::DecodeError) with
 //! the 0-based byte offset in the frame. The message parsers take the whole
 //! frame, header byte included, and return what follows the last field
 //! (trailing bytes are for the caller to judge, as [`decode()`](crate::decode())
@@ -22,68 +22,31 @@
 //! ```
 
 use nom::bytes::complete::take;
-use nom::error::ErrorKind;
 use nom::{IResult, Parser};
 
 use crate::decode::Leniency;
-use crate::error::{DecodeError, Expected, Field, MessageKind, Problem};
+use crate::error::{Expected, Field, MessageKind, Problem};
 use crate::message::{
     AcceptanceCode, BackAcc, BackAccCode, BackReq, Captures, Chat, GameAcc, GameEnd, GameEndReason,
     GameReq, MAX_MESSAGE_LEN, Message, Move, Setup, StartPosition, StopCode, Unrecognised,
 };
 use crate::types::{ChatText, Color, FromChecked, Name, Piece, Square, parse_board_letter};
+use boardwire_proto::parse::fail;
 
 /// A parse failure: the field, what is wrong, and `remaining`, the length
-/// of the input left at the fault (the offset in a frame of `n` bytes is
-/// `n - remaining`: the first bad byte, or for a field that is missing or
-/// cut off, [`Problem::Missing`], the end of the input, `remaining == 0`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    /// The field at fault.
-    pub field: Field,
-    /// What is wrong.
-    pub problem: Problem,
-    /// Bytes of input remaining where the fault is.
-    pub remaining: usize,
-}
+/// of the input left at the fault (the offset in a frame of `n` bytes is `n - remaining`: the first bad
+/// byte, or for a field that is missing or cut off, [`Problem::Missing`],
+/// the end of the input, `remaining == 0`). The family's one
+/// [`boardwire_proto::parse::ParseError`] over this crate's [`Field`];
+/// [`ParseError::into_decode_error`] gives the [`DecodeError`](crate::error::DecodeError).
+pub type ParseError = boardwire_proto::parse::ParseError<Field>;
 
-impl ParseError {
-    /// The error of a parser that ran on a frame of `frame_len` bytes (the
-    /// whole message, header included) of kind `message`.
-    pub fn into_decode_error(self, message: MessageKind, frame_len: usize) -> DecodeError {
-        DecodeError::new(
-            message,
-            self.field,
-            frame_len.saturating_sub(self.remaining),
-            self.problem,
-        )
-    }
-}
-
-impl<'a> nom::error::ParseError<&'a [u8]> for ParseError {
-    fn from_error_kind(input: &'a [u8], _kind: ErrorKind) -> ParseError {
-        ParseError {
-            field: Field::Trailing,
-            problem: Problem::Missing,
-            remaining: input.len(),
-        }
-    }
-    fn append(_input: &'a [u8], _kind: ErrorKind, other: ParseError) -> ParseError {
-        other
-    }
+impl boardwire_proto::parse::ParseField for Field {
+    const TRAILING: Field = Field::Trailing;
 }
 
 /// The result of the parsers in this module.
 pub type PResult<'a, T> = IResult<&'a [u8], T, ParseError>;
-
-#[inline]
-fn fail<T>(at: &[u8], field: Field, problem: Problem) -> PResult<'_, T> {
-    Err(nom::Err::Error(ParseError {
-        field,
-        problem,
-        remaining: at.len(),
-    }))
-}
 
 /// A field that is missing or cut off: [`Problem::Missing`] at the end of
 /// the input.
