@@ -13,7 +13,7 @@
 
 use std::fmt::{self, Write as _};
 
-use board_core::draughts::{Color, Move, PieceKind, Position, Square, SquareSet};
+use board_core::draughts::{Move, Piece, Position, Square, SquareSet};
 
 use crate::command_line;
 use crate::error::{DecodeError, Expected, Field, MessageKind, Problem};
@@ -343,21 +343,8 @@ pub fn decode(line: &[u8]) -> Result<HubMessage<'_>, DecodeError> {
 /// then squares 1..=50 (`w`/`b` men, `W`/`B` kings, `e` empty).
 pub fn position(p: &Position) -> String {
     let mut s = String::with_capacity(51);
-    s.push(match p.side_to_move() {
-        Color::White => 'W',
-        Color::Black => 'B',
-    });
-    for sq in Square::all() {
-        s.push(match p.piece_at(sq) {
-            None => 'e',
-            Some(pc) => match (pc.color, pc.kind) {
-                (Color::White, PieceKind::Man) => 'w',
-                (Color::Black, PieceKind::Man) => 'b',
-                (Color::White, PieceKind::King) => 'W',
-                (Color::Black, PieceKind::King) => 'B',
-            },
-        });
-    }
+    s.push(p.side_to_move().pdn_char());
+    s.extend(Square::all().map(|sq| p.piece_at(sq).map_or('e', Piece::letter)));
     s
 }
 

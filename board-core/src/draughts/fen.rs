@@ -387,15 +387,9 @@ fn write_diagram(pos: &Position, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("  ")?;
                 continue;
             }
-            let c = match Square::new(row * 5 + col / 2 + 1).and_then(|sq| pos.piece_at(sq)) {
-                None => '.',
-                Some(p) => match (p.color, p.kind) {
-                    (Color::White, PieceKind::Man) => 'w',
-                    (Color::White, PieceKind::King) => 'W',
-                    (Color::Black, PieceKind::Man) => 'b',
-                    (Color::Black, PieceKind::King) => 'B',
-                },
-            };
+            let c = Square::new(row * 5 + col / 2 + 1)
+                .and_then(|sq| pos.piece_at(sq))
+                .map_or('.', Piece::letter);
             write!(f, " {c}")?;
         }
         f.write_str(" |   |")?;

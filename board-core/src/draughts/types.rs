@@ -154,6 +154,25 @@ impl Piece {
     pub const fn new(color: Color, kind: PieceKind) -> Piece {
         Piece { color, kind }
     }
+
+    /// The piece's letter in a diagram or board string: `w`/`b` for men,
+    /// `W`/`B` for kings (the letters of Hub's `pos=` and of the `{:#}`
+    /// diagram; DXP's GAMEREQ board writes black as `z`/`Z` instead).
+    ///
+    /// ```
+    /// use board_core::draughts::{Color, Piece, PieceKind};
+    /// assert_eq!(Piece::new(Color::White, PieceKind::Man).letter(), 'w');
+    /// assert_eq!(Piece::new(Color::Black, PieceKind::King).letter(), 'B');
+    /// ```
+    #[inline]
+    pub const fn letter(self) -> char {
+        match (self.color, self.kind) {
+            (Color::White, PieceKind::Man) => 'w',
+            (Color::White, PieceKind::King) => 'W',
+            (Color::Black, PieceKind::Man) => 'b',
+            (Color::Black, PieceKind::King) => 'B',
+        }
+    }
 }
 
 /// A set of squares (a `Copy` bitset). Iterates in increasing square order.
