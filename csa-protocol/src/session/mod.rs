@@ -56,7 +56,10 @@ pub use client::{
     Awaited, Client, ClientConfig, ClientState, CommandError, Event, GameEnded, GameStarted,
     Outcome,
 };
-pub use server::{ConnId, GameRecord, Rating, RatingIds, Server, ServerConfig, ServerEvent};
+pub use server::{
+    ConnId, GameRecord, League, LeagueGame, LeagueRound, Rating, RatingIds, Server, ServerConfig,
+    ServerEvent, WaitingPlayer,
+};
 
 /// A point in time on the caller's monotonic clock (shared by the whole
 /// crate family; see [`board_core::time`]).

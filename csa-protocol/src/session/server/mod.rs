@@ -94,12 +94,14 @@ pub(crate) use crate::types::{
 
 mod game;
 pub mod handicap;
+mod league;
 mod login;
 mod matching;
 mod monitor;
 mod record;
 mod x1;
 
+pub use league::{League, LeagueGame, LeagueRound, WaitingPlayer};
 pub use record::{GameRecord, RatingIds};
 
 /// Lines one player may have waiting for its turn (sent out of turn or
