@@ -79,9 +79,11 @@ pub(crate) trait GameCli: Game {
 
 /// `boardwire perft <game> <position> <depth> [--divide]`.
 ///
-/// When stderr is a terminal, a progress line (root moves done, nodes so
-/// far, nodes/s) is redrawn on stderr after each root move and erased at
-/// the end; otherwise stderr gets only the timing line.
+/// When stderr is a terminal and the run lasts over a second, a progress
+/// bar (root moves done of all, nodes/s, an ETA from the root moves left)
+/// is drawn on stderr after each root move and cleared at the end; the
+/// timing line `nodes N time T s speed S nodes/s` then follows as without a
+/// terminal (other tools parse it).
 pub(crate) fn perft<G: GameCli>(
     text: &str,
     depth: u32,
@@ -89,31 +91,18 @@ pub(crate) fn perft<G: GameCli>(
     out: &mut impl Write,
 ) -> Result<(), Failure> {
     let pos = G::position(text)?;
-    let progress = std::io::stderr().is_terminal();
+    let terminal = std::io::stderr().is_terminal();
     let start = Instant::now();
     let mut per_move = Vec::new();
-    let total = if divide || progress {
-        let roots = pos.legal_moves().len();
-        let mut done = 0;
-        let mut nodes = 0u64;
+    let total = if divide || terminal {
+        let mut progress = Progress::new(pos.legal_moves().len(), terminal);
         let total = pos.perft_divide_with(depth, |mv, n| {
             if divide {
                 per_move.push((mv, n));
             }
-            if progress {
-                done += 1;
-                nodes += n;
-                let _ = write!(
-                    std::io::stderr(),
-                    "\r{}\x1b[K",
-                    progress_line(done, roots, nodes, start.elapsed())
-                );
-            }
+            progress.root_done(n, start.elapsed());
         });
-        if progress {
-            // Erase the progress line: the timing line takes its place.
-            let _ = write!(std::io::stderr(), "\r\x1b[K");
-        }
+        progress.finish();
         total
     } else {
         pos.perft(depth)
@@ -127,12 +116,64 @@ pub(crate) fn perft<G: GameCli>(
     Ok(())
 }
 
-/// The perft progress line: `perft: 12/20 root moves, 4518 nodes, 1234567
-/// nodes/s`.
-fn progress_line(done: usize, roots: usize, nodes: u64, elapsed: Duration) -> String {
+/// Runs shorter than this draw no progress bar.
+const PROGRESS_AFTER: Duration = Duration::from_secs(1);
+
+/// perft's progress bar on a terminal (indicatif): hidden until the run has
+/// lasted [`PROGRESS_AFTER`], then drawn on stderr after each root move.
+struct Progress {
+    bar: indicatif::ProgressBar,
+    terminal: bool,
+    shown: bool,
+    nodes: u64,
+}
+
+impl Progress {
+    fn new(roots: usize, terminal: bool) -> Self {
+        let bar = indicatif::ProgressBar::hidden();
+        bar.set_length(roots as u64);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template(
+                "perft: {pos}/{len} root moves [{bar:30}] {msg}, ETA {eta}",
+            )
+            .expect("a valid template")
+            .progress_chars("=> "),
+        );
+        Self {
+            bar,
+            terminal,
+            shown: false,
+            nodes: 0,
+        }
+    }
+
+    /// One root move's subtree is counted: `n` nodes, `elapsed` since the
+    /// start.
+    fn root_done(&mut self, n: u64, elapsed: Duration) {
+        self.nodes += n;
+        if !self.terminal {
+            return;
+        }
+        if !self.shown && elapsed >= PROGRESS_AFTER {
+            self.bar
+                .set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            self.shown = true;
+        }
+        self.bar.set_message(progress_message(self.nodes, elapsed));
+        self.bar.inc(1);
+    }
+
+    /// Clears the bar (the timing line takes its place).
+    fn finish(self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// The progress bar's message: `4518 nodes, 1234567 nodes/s`.
+fn progress_message(nodes: u64, elapsed: Duration) -> String {
     let secs = elapsed.as_secs_f64();
     let nps = if secs > 0.0 { nodes as f64 / secs } else { 0.0 };
-    format!("perft: {done}/{roots} root moves, {nodes} nodes, {nps:.0} nodes/s")
+    format!("{nodes} nodes, {nps:.0} nodes/s")
 }
 
 /// `boardwire moves <game> <position|-> [--notation N] [--json]`.

@@ -83,9 +83,10 @@ enum Command {
     /// Count the leaf nodes of the legal move tree (perft).
     ///
     /// Stdout: the node count alone on the first line; with --divide, then
-    /// one `<move> <count>` line per legal root move. Timing goes to stderr;
-    /// while it runs, when stderr is a terminal, a progress line there (root
-    /// moves done, nodes, nodes/s), erased at the end.
+    /// one `<move> <count>` line per legal root move. Timing goes to stderr
+    /// (`nodes N time T s speed S nodes/s`); when stderr is a terminal and
+    /// the run lasts over a second, a progress bar there first (root moves
+    /// done, nodes, nodes/s, ETA), cleared at the end.
     Perft {
         /// The game.
         game: Game,
