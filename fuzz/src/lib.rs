@@ -7,6 +7,7 @@ pub mod chess;
 pub mod citrine;
 pub mod csa;
 pub mod draughts;
+pub mod draughts_reference;
 pub mod dxp;
 pub mod shogi;
 
