@@ -62,7 +62,11 @@ pub fn value(pos: &Position, mv: Move, uci: board_core::chess::UciMove) {
     let moves = pos.legal_moves();
     assert_eq!(pos.play(mv).is_ok(), moves.contains(&mv), "{fen} {mv}");
     assert_eq!(pos.is_legal(mv), moves.contains(&mv), "{fen} {mv}");
-    assert_eq!(pos.check_move(mv).is_ok(), moves.contains(&mv), "{fen} {mv}");
+    assert_eq!(
+        pos.check_move(mv).is_ok(),
+        moves.contains(&mv),
+        "{fen} {mv}"
+    );
     if let Err(e) = pos.play(mv) {
         assert_eq!(Err(e.reason), pos.check_move(mv), "{fen} {mv}");
     }
@@ -84,6 +88,8 @@ mod tests {
     /// [`value`] on values made from 200 fixed-seed byte strings.
     #[test]
     fn values() {
-        crate::for_fixed_values(200, |v: (Position, Move, board_core::chess::UciMove)| value(&v.0, v.1, v.2));
+        crate::for_fixed_values(200, |v: (Position, Move, board_core::chess::UciMove)| {
+            value(&v.0, v.1, v.2)
+        });
     }
 }

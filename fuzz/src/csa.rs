@@ -22,7 +22,9 @@ fn decode_server_line(line: &[u8]) -> Result<ServerMessage<'_>, csa_protocol::er
 /// Asserts that `line`, the encoding of `m`, decodes (strictly) to `m`.
 fn assert_decodes_to<'a, M>(line: &'a [u8], m: &M)
 where
-    M: csa_protocol::decode::Decode<'a, Error = csa_protocol::error::DecodeError> + PartialEq + core::fmt::Debug,
+    M: csa_protocol::decode::Decode<'a, Error = csa_protocol::error::DecodeError>
+        + PartialEq
+        + core::fmt::Debug,
 {
     assert_eq!(
         decode::<M>(line).as_ref(),

@@ -102,6 +102,9 @@ mod tests {
     /// [`value`] on values made from 200 fixed-seed byte strings.
     #[test]
     fn values() {
-        crate::for_fixed_values(200, |v: (Position, board_core::draughts::PdnMove, SquareSet)| value(&v.0, v.1, v.2));
+        crate::for_fixed_values(
+            200,
+            |v: (Position, board_core::draughts::PdnMove, SquareSet)| value(&v.0, v.1, v.2),
+        );
     }
 }

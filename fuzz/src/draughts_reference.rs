@@ -150,7 +150,13 @@ pub fn legal_moves(setup: &Setup) -> BTreeSet<RefMove> {
         return captures
             .into_iter()
             .filter(|(_, _, caps)| caps.len() == most)
-            .map(|(from, to, caps)| (number(from), number(to), caps.into_iter().map(number).collect()))
+            .map(|(from, to, caps)| {
+                (
+                    number(from),
+                    number(to),
+                    caps.into_iter().map(number).collect(),
+                )
+            })
             .collect();
     }
     let mut quiet = BTreeSet::new();

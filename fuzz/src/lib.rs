@@ -25,7 +25,10 @@ pub fn position_and_rest<P: core::str::FromStr>(data: &[u8]) -> Option<(P, &str,
 /// `rounds` fixed-seed byte strings (round `i` has `16 * i` bytes): the
 /// unit tests of the board games' value properties ([`chess::value`],
 /// [`draughts::value`], [`shogi::value`]) run this way without the fuzzer.
-pub fn for_fixed_values<T: for<'a> arbitrary::Arbitrary<'a>>(rounds: usize, mut check: impl FnMut(T)) {
+pub fn for_fixed_values<T: for<'a> arbitrary::Arbitrary<'a>>(
+    rounds: usize,
+    mut check: impl FnMut(T),
+) {
     let mut rng = board_core::player::Player::new(12);
     for round in 0..rounds {
         let bytes: Vec<u8> = (0..round * 16).map(|_| rng.next_u64() as u8).collect();
