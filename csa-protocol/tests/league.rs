@@ -328,3 +328,39 @@ fn without_a_league_floodgate_players_are_paired_at_once() {
     r.line(2, &format!("%%GAME {GAME} *"));
     assert!(value(&r.take(1), "Game_ID:").is_some());
 }
+
+/// A league whose time never moves on.
+#[derive(Debug)]
+struct Stuck;
+
+impl League for Stuck {
+    fn schedules(&self, gamename: &str) -> bool {
+        gamename == GAME
+    }
+    fn next_pairing(&self, _: u64, _: i32) -> Option<u64> {
+        Some(BASE + 60)
+    }
+    fn pair(&mut self, _: u64, _: i32, _: &[WaitingPlayer<'_>]) -> LeagueRound {
+        LeagueRound::default()
+    }
+}
+
+#[test]
+fn a_league_stuck_in_the_past_is_asked_at_most_once_a_second() {
+    // No busy loop for the driver: after a pairing, the next one is never
+    // before the following second.
+    let mut r = Raw::new(ServerConfig::default());
+    r.server.set_league(Box::new(Stuck));
+    login(&mut r, 1, "pa");
+    r.line(1, &format!("%%GAME {GAME} *"));
+    assert_eq!(r.server.poll_timeout(), Some(Duration::from_secs(60)));
+    r.at(Duration::from_millis(60_500));
+    assert_eq!(r.server.poll_timeout(), Some(Duration::from_secs(61)));
+    assert_eq!(
+        r.ask(1, "%%WHO"),
+        [
+            format!("##[WHO] pa x1 game_waiting {GAME} *"),
+            "##[WHO] +OK".into()
+        ]
+    );
+}
