@@ -49,6 +49,7 @@
 //! # }
 //! ```
 
+use std::boxed::Box;
 use std::collections::HashMap;
 use std::io;
 use std::ops::ControlFlow;
@@ -299,7 +300,39 @@ pub async fn serve(
     config: Config<ServerConfig>,
     on_event: impl FnMut(ServeEvent) -> ControlFlow<()> + Send,
 ) -> io::Result<()> {
-    serve_inner(listener, config, on_event).await
+    serve_inner(listener, config, None, on_event).await
+}
+
+/// A change to the running server of [`serve_controlled`]: run on the
+/// server task between two inputs, with the sans-IO server (e.g.
+/// [`Server::set_league`], [`Server::set_ratings`],
+/// [`Server::league_mut`]); what it makes the server send goes out at
+/// once.
+pub type Control = Box<dyn FnOnce(&mut Server<Instant>) + Send>;
+
+/// [`serve`] (or [`serve_with_records`] with `records`), also running
+/// every [`Control`] received on `control` on the server between inputs:
+/// how a caller sets a league before the first login (send it before
+/// serving) or reloads ratings while it runs. A closed `control` is no
+/// longer read; the server goes on.
+///
+/// # Errors
+/// As [`serve`].
+pub async fn serve_controlled(
+    listener: TcpListener,
+    mut config: Config<ServerConfig>,
+    records: Option<PathBuf>,
+    control: mpsc::Receiver<Control>,
+    on_event: impl FnMut(ServeEvent) -> ControlFlow<()> + Send,
+) -> io::Result<()> {
+    match records {
+        Some(dir) => {
+            config.session.records = true;
+            let on_event = record_writer(dir, on_event);
+            serve_inner(listener, config, Some(control), on_event).await
+        }
+        None => serve_inner(listener, config, Some(control), on_event).await,
+    }
 }
 
 /// [`serve`], writing the record of every game (shogi-server's CSA V2 file,
@@ -317,10 +350,19 @@ pub async fn serve_with_records(
     listener: TcpListener,
     mut config: Config<ServerConfig>,
     dir: PathBuf,
-    mut on_event: impl FnMut(ServeEvent) -> ControlFlow<()> + Send,
+    on_event: impl FnMut(ServeEvent) -> ControlFlow<()> + Send,
 ) -> io::Result<()> {
     config.session.records = true;
-    let on_event = move |e: ServeEvent| match e {
+    serve_inner(listener, config, None, record_writer(dir, on_event)).await
+}
+
+/// `on_event` with every [`ServerEvent::Record`] written under `dir` and
+/// reported as [`ServeEvent::RecordWritten`] or [`ServeEvent::RecordFailed`].
+fn record_writer(
+    dir: PathBuf,
+    mut on_event: impl FnMut(ServeEvent) -> ControlFlow<()> + Send,
+) -> impl FnMut(ServeEvent) -> ControlFlow<()> + Send {
+    move |e: ServeEvent| match e {
         ServeEvent::Server(ServerEvent::Record(r)) => {
             let mut path = dir.clone();
             path.extend(r.path.split('/'));
@@ -337,8 +379,21 @@ pub async fn serve_with_records(
             }
         }
         e => on_event(e),
-    };
-    serve_inner(listener, config, on_event).await
+    }
+}
+
+/// The next [`Control`] of `control`; never, once it is closed (or
+/// without one).
+async fn next_control(control: &mut Option<mpsc::Receiver<Control>>) -> Control {
+    loop {
+        match control {
+            Some(rx) => match rx.recv().await {
+                Some(c) => return c,
+                None => *control = None,
+            },
+            None => std::future::pending::<()>().await,
+        }
+    }
 }
 
 fn write_record_file(path: &Path, text: &[u8]) -> io::Result<()> {
@@ -351,6 +406,7 @@ fn write_record_file(path: &Path, text: &[u8]) -> io::Result<()> {
 async fn serve_inner(
     listener: TcpListener,
     config: Config<ServerConfig>,
+    mut control: Option<mpsc::Receiver<Control>>,
     mut user: impl FnMut(ServeEvent) -> ControlFlow<()> + Send,
 ) -> io::Result<()> {
     let Config {
@@ -413,6 +469,11 @@ async fn serve_inner(
             Some(d) => {
                 tokio::select! {
                     i = rx.recv() => i,
+                    c = next_control(&mut control) => {
+                        c(&mut server);
+                        flush(&mut server, &mut writers, &limits, &total, None, &mut on_event);
+                        continue;
+                    }
                     () = tokio::time::sleep_until(tokio::time::Instant::from_std(d)) => {
                         server.handle_timeout(Instant::now());
                         flush(&mut server, &mut writers, &limits, &total, None, &mut on_event);
@@ -420,7 +481,16 @@ async fn serve_inner(
                     }
                 }
             }
-            None => rx.recv().await,
+            None => {
+                tokio::select! {
+                    i = rx.recv() => i,
+                    c = next_control(&mut control) => {
+                        c(&mut server);
+                        flush(&mut server, &mut writers, &limits, &total, None, &mut on_event);
+                        continue;
+                    }
+                }
+            }
         };
         let Some(input) = input else { break };
         let now = Instant::now();

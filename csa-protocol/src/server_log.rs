@@ -19,7 +19,9 @@ use crate::types::Side;
 ///   is the result line sent, `#RESIGN`, `#TIME_UP`, ..., see
 ///   [`spec::csa`](crate::spec::csa), *Results*; `draw` for both when the
 ///   game has no winner, `#SENNICHITE` or `#MAX_MOVES`); `moves` counts a
-///   buoy's set-up moves.
+///   buoy's set-up moves;
+/// - `league <line>` ([`ServerEvent::League`]: a league's pairing, its
+///   players, pairs, rates and next time, in the league's words).
 ///
 /// Other events have no line. The players of each game under way are kept
 /// from its start to its end (one entry per game the server runs, so the
@@ -94,6 +96,7 @@ impl ServerLog {
                     result(Side::White),
                 ))
             }
+            ServerEvent::League(line) => Some(alloc::format!("league {line}")),
             _ => None,
         }
     }

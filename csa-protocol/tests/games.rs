@@ -757,7 +757,10 @@ Total_Time:60\nByoyomi:1\nEND Time\nBEGIN Position\nPI\n+\nEND Position\nEND Gam
 }
 
 #[test]
-fn rating_lists_logged_in_rated_players_best_first() {
+fn rating_lists_every_rated_player_best_first_as_shogi_server() {
+    // shogi-server's `RatingCommand` over `League#rated_players` (every
+    // player of players.yaml, logged in or not): `"##[RATING] %s \t %4d
+    // @%s"`, sorted by rate, highest first.
     let rating = |name: &str, rate| csa_protocol::session::server::Rating {
         name: UserName::new(name.to_string()).unwrap(),
         rate,
@@ -775,10 +778,11 @@ fn rating_lists_logged_in_rated_players_best_first() {
     let mut net = x1_pair(config, "rated-300-0");
     net.act(0, |c, now| c.x1_command(X1Command::Rating, now));
     assert_eq!(
-        *net.last(0, 3),
+        *net.last(0, 4),
         [
-            "##[RATING] gote 1850 @2026-11-29",
-            "##[RATING] sente 1700 @2026-11-29",
+            "##[RATING] away \t 2100 @2026-11-29",
+            "##[RATING] gote \t 1850 @2026-11-29",
+            "##[RATING] sente \t 1700 @2026-11-29",
             "##[RATING] +OK",
         ]
     );

@@ -345,3 +345,106 @@ async fn limits_close_silent_and_misbehaving_peers() {
     let got = read_to_close(&mut bad).await;
     assert_eq!(got, b"LOGIN:incorrect\nLOGIN:incorrect\nLOGIN:incorrect\n");
 }
+
+/// A league pairing everyone waiting, in pairs of arrival, at one time.
+#[derive(Debug)]
+struct AtOnce {
+    at: Option<u64>,
+}
+
+impl csa_protocol::session::League for AtOnce {
+    fn schedules(&self, gamename: &str) -> bool {
+        gamename == "floodgate-60-0"
+    }
+    fn next_pairing(&self, _: u64, _: i32) -> Option<u64> {
+        self.at
+    }
+    fn pair(
+        &mut self,
+        _: u64,
+        _: i32,
+        waiting: &[csa_protocol::session::WaitingPlayer<'_>],
+    ) -> csa_protocol::session::LeagueRound {
+        self.at = None;
+        let games = waiting
+            .chunks_exact(2)
+            .map(|p| csa_protocol::session::LeagueGame {
+                black: p[0].conn,
+                white: p[1].conn,
+                gamename: p[0].gamename.into(),
+                max_moves: Some(100),
+                least_time_per_move: None,
+            })
+            .collect();
+        csa_protocol::session::LeagueRound {
+            games,
+            log: vec!["paired".into()],
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_league_set_through_serve_controlled_pairs_at_its_time() {
+    // shogi-server's Floodgate: players of a scheduled game wait until the
+    // pairing time; then the pairs start with the league's Max_Moves.
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (tx, rx) = tokio::sync::mpsc::channel::<csa_protocol::net::Control>(4);
+    let at = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        + 2;
+    tx.send(Box::new(move |s| {
+        s.set_league(Box::new(AtOnce { at: Some(at) }))
+    }))
+    .await
+    .unwrap();
+    let (etx, mut erx) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(csa_protocol::net::serve_controlled(
+        listener,
+        Config::new(ServerConfig::default()),
+        None,
+        rx,
+        move |e| {
+            let _ = etx.send(format!("{e:?}"));
+            ControlFlow::Continue(())
+        },
+    ));
+    let mut socks = Vec::new();
+    for name in ["lg_a", "lg_b"] {
+        let mut s = TcpStream::connect(addr).await.unwrap();
+        s.write_all(format!("LOGIN {name} pw x1\n%%GAME floodgate-60-0 *\n").as_bytes())
+            .await
+            .unwrap();
+        socks.push(s);
+    }
+    let read_for = |mut s: TcpStream, d: Duration| async move {
+        let mut got = Vec::new();
+        let mut buf = [0u8; 4096];
+        let end = tokio::time::Instant::now() + d;
+        while let Ok(Ok(n)) = tokio::time::timeout_at(end, s.read(&mut buf)).await {
+            if n == 0 {
+                break;
+            }
+            got.extend_from_slice(&buf[..n]);
+        }
+        (s, String::from_utf8(got).unwrap())
+    };
+    // Before the time: logged in, no Game_Summary.
+    let first = socks.remove(0);
+    let (first, early) = read_for(first, Duration::from_millis(800)).await;
+    assert_eq!(early, "LOGIN:lg_a OK\n##[LOGIN] +OK x1\n");
+    let (_, late) = read_for(first, Duration::from_secs(4)).await;
+    assert!(late.starts_with("BEGIN Game_Summary\n"), "{late}");
+    assert!(late.contains("\nMax_Moves:100\n"), "{late}");
+    assert!(late.contains("\nYour_Turn:+\n"), "{late}");
+    let mut events = Vec::new();
+    while let Ok(e) = erx.try_recv() {
+        events.push(e);
+    }
+    assert!(
+        events.iter().any(|e| e.contains("League(\"paired\")")),
+        "{events:?}"
+    );
+}

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use csa_protocol::session::{ConnId, Server, ServerConfig};
+use csa_protocol::session::{ConnId, Server, ServerConfig, ServerEvent};
 
 /// A server and raw connections.
 pub struct Raw {
@@ -19,6 +19,8 @@ pub struct Raw {
     pub closed: BTreeMap<u64, bool>,
     /// The clock.
     pub now: Duration,
+    /// The server's events not yet taken.
+    pub events: Vec<ServerEvent>,
 }
 
 impl Raw {
@@ -29,6 +31,7 @@ impl Raw {
             got: BTreeMap::new(),
             closed: BTreeMap::new(),
             now: Duration::ZERO,
+            events: Vec::new(),
         }
     }
 
@@ -69,7 +72,7 @@ impl Raw {
         self.pump();
     }
 
-    /// Collects what the server wrote (lines, closes); drops its events.
+    /// Collects what the server wrote (lines, closes) and its events.
     pub fn pump(&mut self) {
         while let Some((c, t)) = self.server.poll_transmit() {
             let v = self.got.entry(c.0).or_default();
@@ -82,7 +85,9 @@ impl Raw {
                 self.closed.insert(c.0, true);
             }
         }
-        while self.server.poll_event().is_some() {}
+        while let Some(e) = self.server.poll_event() {
+            self.events.push(e);
+        }
     }
 
     /// What `id` received since the last call, as text.

@@ -157,7 +157,7 @@ impl<I: Timestamp> Server<I> {
             return;
         };
         let elapsed = now.saturating_duration_since(turn_started);
-        if g.clocks[i].is_time_up(elapsed) {
+        if super::time_up(&g.clocks[i], elapsed) {
             return self.finish(gk, &[], EndReason::TimeUp, Some(side.opponent()));
         }
         match decoded {
@@ -205,6 +205,7 @@ impl<I: Timestamp> Server<I> {
                         let monitors2 = g.monitors2.clone();
                         let id = g.id.clone();
                         let plies = g.moves.len();
+                        let g_max_moves = g.max_moves;
                         g.phase = Phase::Play { turn_started: now };
                         let next = g.board.side_to_move();
                         g.clocks[idx(next)].start_turn();
@@ -233,8 +234,7 @@ impl<I: Timestamp> Server<I> {
                                 self.finish(gk, &[], EndReason::MaxMoves, None)
                             }
                             PlayOutcome::Continue
-                                if self.config.max_moves > 0
-                                    && plies >= self.config.max_moves as usize =>
+                                if g_max_moves > 0 && plies >= g_max_moves as usize =>
                             {
                                 self.finish(gk, &[], EndReason::MaxMoves, None);
                             }
@@ -321,6 +321,7 @@ impl<I: Timestamp> Server<I> {
             winner,
             moves: g.moves.len(),
         });
+        self.league_game_ended(&g, winner);
         self.end_record(&mut g, Some((reason, winner)));
         for p in g.players {
             if Some(p) != silent && self.conns.contains_key(&p) {

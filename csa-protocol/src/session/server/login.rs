@@ -82,6 +82,7 @@ impl<I: Timestamp> Server<I> {
                 password: password.to_string(),
                 x1,
                 status: Status::Connected,
+                wait_seq: 0,
             });
         }
         self.send_line(conn, &format!("LOGIN:{name} OK"));

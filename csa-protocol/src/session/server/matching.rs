@@ -30,6 +30,14 @@ impl<I: Timestamp> Server<I> {
                 &format!("You are not allowed to specify TEBAN {side} for the game {gamename}"),
             );
         }
+        // A game a league schedules: wait for its pairing (shogi-server
+        // looks for no rival for a Floodgate game; `%%CHALLENGE` finds none).
+        if self.league_schedules(&gamename) {
+            if challenge {
+                return self.error(conn, &format!("can't find rival for {gamename}"));
+            }
+            return self.set_status(conn, Status::GameWaiting { gamename, pref });
+        }
         // A rival waiting for the same game with a compatible side?
         let rival = self
             .conns
@@ -73,6 +81,22 @@ impl<I: Timestamp> Server<I> {
     }
 
     pub(super) fn start_game(&mut self, black: ConnId, white: ConnId, gamename: &str, now: I) {
+        let (max_moves, least) = (self.config.max_moves, self.config.least_time_per_move);
+        self.start_game_with(black, white, gamename, now, max_moves, least);
+    }
+
+    /// Starts a game with its own `Max_Moves` and `Least_Time_Per_Move`
+    /// (seconds): the `Game_Summary` to both players, both in its agree
+    /// phase.
+    pub(super) fn start_game_with(
+        &mut self,
+        black: ConnId,
+        white: ConnId,
+        gamename: &str,
+        now: I,
+        max_moves: u32,
+        least_time_per_move: u64,
+    ) {
         let gk = self.next_game;
         self.next_game += 1;
         let names = [self.name_of(black), self.name_of(white)];
@@ -113,7 +137,7 @@ impl<I: Timestamp> Server<I> {
             } else {
                 0
             },
-            least_time_per_move_ms: self.config.least_time_per_move.saturating_mul(1000),
+            least_time_per_move_ms: least_time_per_move.saturating_mul(1000),
             delay_ms: self.config.delay.saturating_mul(1000),
             round_up: self.config.time_roundup,
         };
@@ -156,6 +180,8 @@ impl<I: Timestamp> Server<I> {
             notes: Vec::new(),
             start_unix: unix,
             record: None,
+            max_moves,
+            least_time_per_move,
         };
         let game = self.with_record(game);
         for (i, p) in [black, white].into_iter().enumerate() {
@@ -194,7 +220,7 @@ impl<I: Timestamp> Server<I> {
             your_turn,
             rematch_on_draw: Some(false),
             to_move: position.side_to_move,
-            max_moves: Some(u64::from(self.config.max_moves)),
+            max_moves: Some(u64::from(g.max_moves)),
             time: Some(self.time_section(g, false)),
             position: Some(position),
             ..Default::default()
@@ -207,7 +233,7 @@ impl<I: Timestamp> Server<I> {
             total_time: Some(g.time.total_ms / 1000),
             byoyomi: Some(g.time.byoyomi_ms / 1000),
             increment: Some(g.time.increment_ms / 1000),
-            least_time_per_move: Some(self.config.least_time_per_move),
+            least_time_per_move: Some(g.least_time_per_move),
             // Sent only when set: shogi-server never sends them, and absent
             // means 0 / NO.
             delay: (self.config.delay > 0).then_some(self.config.delay),
@@ -215,11 +241,22 @@ impl<I: Timestamp> Server<I> {
             ..Default::default()
         };
         if show {
-            ts.remaining_time_black = Some(g.clocks[0].remaining_ms / 1000);
-            ts.remaining_time_white = Some(g.clocks[1].remaining_ms / 1000);
-            if let Some((m, t)) = g.moves.last() {
-                ts.last_move = Text::new(format!("{m},T{t}")).ok();
+            // The time on each clock as shogi-server shows it: the player
+            // on move has not earned this turn's Fischer increment yet
+            // (our clock credits it when the turn starts; shogi-server
+            // adds it with the move).
+            let mut remaining = [g.clocks[0].remaining_ms, g.clocks[1].remaining_ms];
+            if let Phase::Play { .. } = g.phase {
+                let i = idx(g.board.side_to_move());
+                remaining[i] = remaining[i].saturating_sub(g.time.increment_ms);
             }
+            ts.remaining_time_black = Some(remaining[0] / 1000);
+            ts.remaining_time_white = Some(remaining[1] / 1000);
+            // shogi-server's `Last_Move:` is empty before the first move.
+            ts.last_move = match g.moves.last() {
+                Some((m, t)) => Text::new(format!("{m},T{t}")).ok(),
+                None => Text::new(String::new()).ok(),
+            };
             ts.current_turn = Some(g.moves.len() as u64);
         }
         ts

@@ -37,14 +37,48 @@
 //!   (`net::Limits`).
 //!
 //! The code is split by concern: `login` (LOGIN, LOGOUT), `matching`
-//! (waiting players, the `Game_Summary`), `game` (agree phase, moves,
-//! clocks, results), `x1` (the x1 commands), `monitor` (`%%SHOW`, monitors).
+//! (waiting players, the `Game_Summary`), `scheduled` (a league's
+//! players and pairings), `game` (agree phase, moves, clocks, results),
+//! `x1` (the x1 commands), `monitor` (`%%SHOW`, monitors).
+//!
+//! # Leagues (Floodgate)
+//!
+//! [`Server::set_league`] hands game names to a [`League`] (csa-league's
+//! `Floodgate`): players asking for them wait, listed by `%%WHO` as
+//! `game_waiting <name> *`, until the league's pairing time (in
+//! [`Server::poll_timeout`]); [`Server::handle_timeout`] then gives the
+//! league every waiting player it may pair at once, in the order they
+//! started waiting, and starts the games it returns, each with its own
+//! `Max_Moves` and `Least_Time_Per_Move`; the round's log lines are
+//! [`ServerEvent::League`] events. A pair naming a player twice or a
+//! player no longer waiting is not started (said in a `League` event).
+//! Only players shogi-server rates and who asked for side `*` are handed
+//! over (its `Floodgate#select_players`); ended games of the league's
+//! names go to [`League::game_ended`]. `%%RATING` lists
+//! [`ServerConfig::ratings`], reloaded with [`Server::set_ratings`].
+//!
+//! # Differences from shogi-server
 //!
 //! Behaviour follows shogi-server as recorded in the transcript and the spec
 //! note, with these deliberate differences (those the transcript exercises
 //! are also named in the replay test):
-//! - a disconnected player loses at once (shogi-server notices only when that
-//!   player is on move);
+//! - a player who disconnects or sends `LOGOUT` in a game loses at once
+//!   (`%TORYO`, `#RESIGN`, `#WIN` to the other). shogi-server notices only
+//!   when that player is on move: a player who leaves right after its own
+//!   move (the move and `LOGOUT` in one packet, or the move then a
+//!   disconnect) loses there only once the opponent has moved (that move
+//!   is echoed and recorded, then `%TORYO`, `#RESIGN`, `#WIN`), and one
+//!   whose opponent never moves keeps the game open forever. The winner
+//!   and reason are the same; we do not keep a game open on a dead
+//!   connection;
+//! - a player on move whose time runs out loses at that moment
+//!   (`#TIME_UP`, from [`Server::handle_timeout`] at
+//!   [`Server::poll_timeout`]); shogi-server checks the clock only when it
+//!   next reads from that player, on its next line or its 60 s read
+//!   timeout, so its `#TIME_UP` comes up to 60 s late. The limit itself is
+//!   shogi-server's (`ChessClock#timeout?`): a move arriving exactly at
+//!   the allowance (remaining time + byoyomi + this turn's increment)
+//!   loses;
 //! - lines longer than the cap get `##[ERROR] line too long: more than <m> bytes`
 //!   and are skipped (shogi-server has no cap);
 //! - `%%WHO` and monitor output show login names only, never a password hash;
@@ -63,14 +97,19 @@
 //! - sides: when neither player asked for one, the later arrival is Black (the
 //!   transcript's CSA-mode game came out that way; shogi-server picks at
 //!   random);
-//! - Floodgate games (`floodgate-<total>-<byoyomi>[F]`, side `*` only) are
-//!   paired as soon as two players wait (Floodgate pairs at scheduled times);
+//! - without a league ([`Server::set_league`]), Floodgate games
+//!   (`floodgate-<total>-<byoyomi>[F]`, side `*` only) are paired as soon
+//!   as two players wait (shogi-server's players of a Floodgate name
+//!   without a schedule wait forever); with a league, its names wait for
+//!   its pairing as in shogi-server;
 //! - `Delay` (CSA protocol 1.2) and `Time_Roundup` are implemented
 //!   ([`ServerConfig::delay`], [`ServerConfig::time_roundup`], both off by
 //!   default); shogi-server implements neither;
-//! - `%%RATING` lists [`ServerConfig::ratings`] (shogi-server reads a
-//!   ratings file), with single spaces where shogi-server writes
-//!   `name \t rate`: TAB is not allowed on the wire ([`spec::csa`](crate::spec::csa), *Transport and lexical rules*).
+//! - `%%RATING` lists [`ServerConfig::ratings`] (shogi-server reads
+//!   `players.yaml`; the caller loads it and calls [`Server::set_ratings`])
+//!   in shogi-server's format, TAB included, although the spec note allows
+//!   no TAB on the wire ([`spec::csa`](crate::spec::csa), *Transport and
+//!   lexical rules*): see [`Rating`].
 
 use alloc::collections::{BTreeMap, VecDeque};
 use alloc::format;
@@ -99,9 +138,10 @@ mod login;
 mod matching;
 mod monitor;
 mod record;
+mod scheduled;
 mod x1;
 
-pub use league::{League, LeagueGame, LeagueRound, WaitingPlayer};
+pub use league::{League, LeagueGame, LeagueResult, LeagueRound, WaitingPlayer};
 pub use record::{GameRecord, RatingIds};
 
 /// Lines one player may have waiting for its turn (sent out of turn or
@@ -161,10 +201,11 @@ pub struct ServerConfig {
     pub max_buoys: usize,
     /// Text of the `%%VERSION` reply.
     pub version: String,
-    /// Players' ratings, for `%%RATING` (see [`Rating`]). Empty by default:
-    /// the server computes no ratings itself (shogi-server reads them from
-    /// a file written by a separate tool), and then answers `%%RATING`
-    /// with `##[RATING] +OK` alone, as the recorded shogi-server did.
+    /// Players' ratings, for `%%RATING` (see [`Rating`]); replaced at run
+    /// time with [`Server::set_ratings`]. Empty by default: the session
+    /// computes no ratings (shogi-server reads them from `players.yaml`,
+    /// written by a separate tool), and then answers `%%RATING` with
+    /// `##[RATING] +OK` alone, as the recorded shogi-server did.
     pub ratings: Vec<Rating>,
     /// Start position of every game (`None`: the even-game position). For
     /// private tournaments with set positions, and tests. A handicap game
@@ -206,19 +247,29 @@ impl Default for ServerConfig {
     }
 }
 
-/// A player's rating, listed by `%%RATING` while the player is logged in.
+/// A player's rating (an entry of shogi-server's `players.yaml`), listed by
+/// `%%RATING`.
 ///
-/// The reply has one line per logged-in rated player, highest rating first
-/// (ties by name), `##[RATING] <name> <rate> @YYYY-MM-DD`
-/// ([`spec::csa`](crate::spec::csa), *Extended mode (x1)*), then `##[RATING] +OK`.
+/// As shogi-server's `RatingCommand` lists `League#rated_players` (every
+/// player of `players.yaml`, every rating group, logged in or not): one
+/// line per entry, highest rate first (equal rates in the order given),
+/// `##[RATING] <name> \t <rate> @YYYY-MM-DD` with shogi-server's spacing:
+/// a space, a TAB and a space between name and rate, the rate
+/// right-aligned in four columns (Ruby's `%4d`: `##[RATING] bob \t  980
+/// @2026-12-01`), the date in the server's local time
+/// ([`ServerConfig::utc_offset_secs`]); then `##[RATING] +OK`. The TAB
+/// is shogi-server's, the real peer's, although the spec note allows none
+/// on the wire ([`spec::csa`](crate::spec::csa), *Transport and lexical
+/// rules*); a client reading these lines must accept it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rating {
-    /// The login name.
+    /// The player's name (`players.yaml`'s `name`, the login name).
     pub name: crate::types::UserName<'static>,
-    /// The rating (an Elo-like integer; may be negative).
+    /// The rating (an Elo-like integer; may be negative; 0 for the
+    /// unrated players of group 999).
     pub rate: i32,
-    /// When the rating was last computed, seconds since 1970 (UTC); printed
-    /// as the date.
+    /// When the rating was last computed (`last_modified`), seconds since
+    /// 1970 (UTC); printed as the local date.
     pub updated_unix_secs: u64,
 }
 
@@ -261,6 +312,12 @@ pub enum ServerEvent {
     /// dropped (rejected, timed out in the agree phase). The driver writes
     /// it to a file.
     Record(GameRecord),
+    /// A line for the operator's log from a league's pairing
+    /// ([`Server::set_league`]): the league's own lines
+    /// ([`LeagueRound::log`]) and the server's about games of the round it
+    /// did not start (a player named twice or no longer waiting), without
+    /// a line terminator.
+    League(String),
 }
 
 /// One line for a person.
@@ -279,6 +336,7 @@ impl core::fmt::Display for ServerEvent {
                 r.text.len(),
                 r.path
             ),
+            ServerEvent::League(line) => write!(f, "league: {line}"),
             ServerEvent::GameRejected { game_id, by } => {
                 write!(f, "game {game_id} rejected by {by}")
             }
@@ -318,6 +376,10 @@ struct Login {
     password: String,
     x1: bool,
     status: Status,
+    /// When the player last started waiting for a game (a number that
+    /// grows with every wait the server sees): the order in which a
+    /// league's waiting players are handed to [`League::pair`].
+    wait_seq: u64,
 }
 
 #[derive(Debug)]
@@ -366,6 +428,13 @@ struct Game<I> {
     start_unix: u64,
     /// The record being written ([`ServerConfig::records`]).
     record: Option<record::RecordState>,
+    /// `Max_Moves` of this game (0: no limit): [`ServerConfig::max_moves`]
+    /// or the league's [`LeagueGame::max_moves`].
+    max_moves: u32,
+    /// `Least_Time_Per_Move` of this game in seconds:
+    /// [`ServerConfig::least_time_per_move`] or the league's
+    /// [`LeagueGame::least_time_per_move`].
+    least_time_per_move: u64,
 }
 
 #[derive(Debug)]
@@ -403,6 +472,15 @@ pub struct Server<I> {
     /// share an id (and a record file). Entries older than the current
     /// second are dropped.
     id_stamps: BTreeMap<String, u64>,
+    /// The league that schedules some game names ([`Server::set_league`]).
+    league: Option<alloc::boxed::Box<dyn League>>,
+    /// The unix second of the league's last pairing: the next one is
+    /// never before the following second, so a league whose
+    /// [`League::next_pairing`] stays in the past is asked at most once a
+    /// second.
+    league_paired_at: Option<u64>,
+    /// The last [`Login::wait_seq`] given.
+    wait_seq: u64,
 }
 
 /// A peer's bytes quoted in our own replies: UTF-8 as is, control bytes
@@ -430,6 +508,15 @@ pub(crate) fn escape(bytes: &[u8]) -> String {
         }
     }
     out
+}
+
+/// Whether a turn that took `elapsed` is over time, as shogi-server's
+/// `ChessClock#timeout?` decides (`mytime - t + byoyomi + fischer <= 0`
+/// with `t` the whole seconds elapsed): at the allowance itself
+/// ([`Clock::allowance`]: remaining time, this turn's increment,
+/// byoyomi, and the `Delay` we add), not only past it.
+pub(crate) fn time_up(clock: &Clock, elapsed: Duration) -> bool {
+    clock.allowance().is_some_and(|a| elapsed >= a)
 }
 
 fn idx(side: Side) -> usize {
@@ -461,6 +548,9 @@ impl<I: Timestamp> Server<I> {
             base_unix: unix_secs,
             last_now: now,
             id_stamps: BTreeMap::new(),
+            league: None,
+            league_paired_at: None,
+            wait_seq: 0,
         }
     }
 
@@ -611,7 +701,11 @@ impl<I: Timestamp> Server<I> {
         }
     }
 
-    /// The earliest time at which [`Server::handle_timeout`] must be called.
+    /// The earliest time at which [`Server::handle_timeout`] must be called:
+    /// clocks, agree and login deadlines, and the league's next pairing
+    /// ([`League::next_pairing`], asked with the time of the latest input,
+    /// converted with the `now` / `unix_secs` pair given to
+    /// [`Server::new`]; never before the second after the last pairing).
     pub fn poll_timeout(&self) -> Option<I> {
         let conns = [self.login_deadlines.front(), self.refused.front()]
             .into_iter()
@@ -627,20 +721,22 @@ impl<I: Timestamp> Server<I> {
                     let side = g.board.side_to_move();
                     g.clocks[idx(side)]
                         .allowance()
-                        .map(|a| turn_started.saturating_add(a + Duration::from_millis(1)))
+                        .map(|a| turn_started.saturating_add(a))
                 }
             })
             .min();
-        match (conns, games) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [conns, games, self.league_timeout()]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Time passed: ends games whose player on move ran out of time and
     /// agree phases that timed out; closes connections that did not log in
     /// within [`ServerConfig::login_timeout`] and refused logins after
-    /// [`ServerConfig::refused_login_close_after`].
+    /// [`ServerConfig::refused_login_close_after`]; at or after the
+    /// league's next pairing, pairs the players waiting for its games
+    /// ([`Server::set_league`]).
     pub fn handle_timeout(&mut self, now: I) {
         self.last_now = self.last_now.max(now);
         while let Some(&(t, conn)) = self.login_deadlines.front() {
@@ -685,13 +781,17 @@ impl<I: Timestamp> Server<I> {
                 }
                 Phase::Play { turn_started } => {
                     let side = g.board.side_to_move();
-                    if g.clocks[idx(side)].is_time_up(now.saturating_duration_since(turn_started)) {
+                    if time_up(
+                        &g.clocks[idx(side)],
+                        now.saturating_duration_since(turn_started),
+                    ) {
                         self.finish(gk, &[], EndReason::TimeUp, Some(side.opponent()));
                     }
                 }
                 _ => {}
             }
         }
+        self.run_league(now);
     }
 
     /// The next output, in the order it must be performed.
@@ -849,7 +949,20 @@ impl<I: Timestamp> Server<I> {
             }
             return;
         }
+        let game_request = matches!(
+            decoded,
+            Ok(ClientMessage::X1(
+                X1Command::Game(Some(_)) | X1Command::Challenge(_)
+            ))
+        );
         match decoded {
+            // shogi-server's `%%(GAME|CHALLENGE)\s+(\S+)` when its
+            // `...\s+(\S+)\s+([+\-*])\s*$` did not match: a side that is
+            // not `+`, `-` or `*`, or words after it.
+            _ if !game_request && turn_missing(line) => {
+                let l = escape(line);
+                self.error(conn, &format!("A turn identifier is required: {l}"));
+            }
             Ok(ClientMessage::KeepAlive) => self.send_line(conn, ""),
             Ok(ClientMessage::Logout) => self.logout(conn, now),
             Ok(ClientMessage::Agree(_)) => match self.agree_status(conn, status) {
@@ -981,6 +1094,16 @@ impl<I: Timestamp> Server<I> {
 
     fn set_status(&mut self, conn: ConnId, s: Status) {
         if let Some(l) = self.conns.get_mut(&conn).and_then(|c| c.login.as_mut()) {
+            // A player who asks again for the game it waits for keeps its
+            // place; any other wait starts now.
+            if let Status::GameWaiting { gamename, .. } = &s {
+                let same =
+                    matches!(&l.status, Status::GameWaiting { gamename: g, .. } if g == gamename);
+                if !same {
+                    self.wait_seq += 1;
+                    l.wait_seq = self.wait_seq;
+                }
+            }
             l.status = s;
         }
     }
@@ -1042,6 +1165,24 @@ enum Compat {
 fn words(line: &[u8]) -> impl Iterator<Item = &[u8]> {
     line.split(u8::is_ascii_whitespace)
         .filter(|w| !w.is_empty())
+}
+
+/// `true` for a line shogi-server answers `A turn identifier is required`
+/// (`Command.factory`): `%%GAME` or `%%CHALLENGE`, white space and a word,
+/// but not the name and one of `+`, `-`, `*` alone (then trailing white
+/// space only).
+fn turn_missing(line: &[u8]) -> bool {
+    let Some(rest) = line
+        .strip_prefix(b"%%GAME")
+        .or_else(|| line.strip_prefix(b"%%CHALLENGE"))
+    else {
+        return false;
+    };
+    if !rest.first().is_some_and(u8::is_ascii_whitespace) {
+        return false;
+    }
+    let ws: Vec<&[u8]> = words(rest).collect();
+    !matches!(ws[..], [] | [_, b"+" | b"-" | b"*"])
 }
 
 /// shogi-server's looser readings ([`spec::csa`](crate::spec::csa), *Transport and

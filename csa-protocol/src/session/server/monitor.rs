@@ -62,8 +62,8 @@ impl<I: Timestamp> Server<I> {
             String::from("V2"),
             format!("N+{}", g.names[0]),
             format!("N-{}", g.names[1]),
-            format!("'Max_Moves:{}", self.config.max_moves),
-            format!("'Least_Time_Per_Move:{}", self.config.least_time_per_move),
+            format!("'Max_Moves:{}", g.max_moves),
+            format!("'Least_Time_Per_Move:{}", g.least_time_per_move),
         ];
         if g.time.increment_ms > 0 {
             header.push(format!("'Increment:{}", g.time.increment_ms / 1000));

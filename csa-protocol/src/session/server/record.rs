@@ -189,9 +189,9 @@ impl<I: Timestamp> Server<I> {
             let name = g.names[i].as_bytes();
             push(&mut t, &Item::Name { side, name });
         }
-        let max = format!("Max_Moves:{}", self.config.max_moves);
+        let max = format!("Max_Moves:{}", g.max_moves);
         push_comment(&mut t, max.as_bytes());
-        let least = format!("Least_Time_Per_Move:{}", self.config.least_time_per_move);
+        let least = format!("Least_Time_Per_Move:{}", g.least_time_per_move);
         push_comment(&mut t, least.as_bytes());
         if g.time.increment_ms > 0 {
             let inc = format!("Increment:{}", g.time.increment_ms / 1000);

@@ -113,21 +113,24 @@ impl<I: Timestamp> Server<I> {
             X1Command::MonitorOff(id) => self.unwatch(id.as_str(), conn, |g| &mut g.monitors),
             X1Command::Monitor2Off(id) => self.unwatch(id.as_str(), conn, |g| &mut g.monitors2),
             X1Command::Rating => {
-                let mut rated: Vec<&Rating> = self
-                    .config
-                    .ratings
-                    .iter()
-                    .filter(|r| {
-                        self.conns.values().any(|c| {
-                            !c.closed && c.login.as_ref().is_some_and(|l| l.name == r.name.as_str())
-                        })
-                    })
-                    .collect();
-                rated.sort_by(|a, b| b.rate.cmp(&a.rate).then_with(|| a.name.as_str().cmp(b.name.as_str())));
+                // shogi-server's `RatingCommand` over `League#rated_players`:
+                // every player of the ratings file (logged in or not),
+                // highest rate first, `%s \t %4d @%Y-%m-%d` (a TAB between
+                // spaces, the rate right-aligned in four columns, the
+                // date in the server's local time).
+                let mut rated: Vec<&Rating> = self.config.ratings.iter().collect();
+                // Stable: equal rates keep the order given.
+                rated.sort_by_key(|r| core::cmp::Reverse(r.rate));
+                let offset = i64::from(self.config.utc_offset_secs);
                 let mut text = String::new();
                 for r in rated {
-                    let (y, m, d, ..) = civil(r.updated_unix_secs);
-                    let _ = writeln!(text, "##[RATING] {} {} @{y:04}-{m:02}-{d:02}", r.name, r.rate);
+                    let local = r.updated_unix_secs.saturating_add_signed(offset);
+                    let (y, m, d, ..) = civil(local);
+                    let _ = writeln!(
+                        text,
+                        "##[RATING] {} \t {:4} @{y:04}-{m:02}-{d:02}",
+                        r.name, r.rate
+                    );
                 }
                 text.push_str("##[RATING] +OK");
                 self.send_line(conn, &text);
