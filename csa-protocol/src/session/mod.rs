@@ -57,8 +57,8 @@ pub use client::{
     Outcome,
 };
 pub use server::{
-    ConnId, GameRecord, League, LeagueGame, LeagueRound, Rating, RatingIds, Server, ServerConfig,
-    ServerEvent, WaitingPlayer,
+    ConnId, GameRecord, League, LeagueGame, LeagueResult, LeagueRound, Rating, RatingIds, Server,
+    ServerConfig, ServerEvent, WaitingPlayer,
 };
 
 /// A point in time on the caller's monotonic clock (shared by the whole

@@ -17,7 +17,7 @@ use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::ConnId;
+use super::{ConnId, Side};
 
 /// A player waiting for one of a league's games, as the server hands it to
 /// [`League::pair`].
@@ -67,6 +67,23 @@ pub struct LeagueRound {
     pub log: Vec<String>,
 }
 
+/// A finished game of one of a league's names, as the server tells it to
+/// [`League::game_ended`] (shogi-server's `History#update`, which keeps the
+/// last opponents and results that pairing penalises).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeagueResult<'a> {
+    /// The Game_ID.
+    pub game_id: &'a str,
+    /// The game name.
+    pub gamename: &'a str,
+    /// Black's rating id ([`WaitingPlayer::player_id`]).
+    pub black: &'a str,
+    /// White's rating id.
+    pub white: &'a str,
+    /// The winner; `None` for a game without one (a draw, an abort).
+    pub winner: Option<Side>,
+}
+
 /// A league: which game names it schedules, when it pairs, and how.
 ///
 /// The server calls, in this order: [`League::schedules`] when a player asks
@@ -95,6 +112,14 @@ pub trait League: core::fmt::Debug + Send {
         utc_offset_secs: i32,
         waiting: &[WaitingPlayer<'_>],
     ) -> LeagueRound;
+
+    /// A game of a name this league [`schedules`](League::schedules) ended
+    /// between two rated players. shogi-server records every such game in
+    /// the league's history (the last opponents and results pairing uses);
+    /// the default does nothing.
+    fn game_ended(&mut self, result: &LeagueResult<'_>) {
+        let _ = result;
+    }
 }
 
 impl<L: League + ?Sized> League for Box<L> {
@@ -111,5 +136,8 @@ impl<L: League + ?Sized> League for Box<L> {
         waiting: &[WaitingPlayer<'_>],
     ) -> LeagueRound {
         (**self).pair(unix_secs, utc_offset_secs, waiting)
+    }
+    fn game_ended(&mut self, result: &LeagueResult<'_>) {
+        (**self).game_ended(result)
     }
 }

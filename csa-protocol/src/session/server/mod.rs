@@ -101,7 +101,7 @@ mod monitor;
 mod record;
 mod x1;
 
-pub use league::{League, LeagueGame, LeagueRound, WaitingPlayer};
+pub use league::{League, LeagueGame, LeagueResult, LeagueRound, WaitingPlayer};
 pub use record::{GameRecord, RatingIds};
 
 /// Lines one player may have waiting for its turn (sent out of turn or
