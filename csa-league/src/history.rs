@@ -326,12 +326,17 @@ fn resolves_to_other(s: &str) -> bool {
 
 fn push_scalar(out: &mut String, s: &str) {
     let plain_char =
-        |c: char| c.is_alphanumeric() || matches!(c, '+' | '-' | '_' | '.' | '@' | '/');
+        |c: char| c.is_alphanumeric() || matches!(c, '+' | '-' | '_' | '.' | '@' | '/' | ' ' | '\'');
     let first_ok = s
         .chars()
         .next()
         .is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '/'));
-    if first_ok && s.chars().all(plain_char) && !resolves_to_other(s) {
+    if first_ok
+        && s.chars().all(plain_char)
+        && !s.ends_with(' ')
+        && !s.contains(" #")
+        && !resolves_to_other(s)
+    {
         out.push_str(s);
         return;
     }
