@@ -325,8 +325,9 @@ fn resolves_to_other(s: &str) -> bool {
 }
 
 fn push_scalar(out: &mut String, s: &str) {
-    let plain_char =
-        |c: char| c.is_alphanumeric() || matches!(c, '+' | '-' | '_' | '.' | '@' | '/' | ' ' | '\'');
+    let plain_char = |c: char| {
+        c.is_alphanumeric() || matches!(c, '+' | '-' | '_' | '.' | '@' | '/' | ' ' | '\'')
+    };
     let first_ok = s
         .chars()
         .next()

@@ -5,7 +5,13 @@
 use csa_league::history::{History, Record, history_file_name, is_floodgate_game_name};
 
 fn rec(id: &str, b: &str, w: &str, win: Option<&str>, lose: Option<&str>) -> Record {
-    Record { game_id: id.into(), black: b.into(), white: w.into(), winner: win.map(Into::into), loser: lose.map(Into::into) }
+    Record {
+        game_id: id.into(),
+        black: b.into(),
+        white: w.into(),
+        winner: win.map(Into::into),
+        loser: lose.map(Into::into),
+    }
 }
 
 /// `ruby -e 'print YAML.dump(records)'` of the three records of
@@ -15,13 +21,38 @@ const RUBY_DUMP: &str = include_str!("data/ruby_history_dump.yaml");
 #[test]
 fn update_and_questions() {
     let mut h = History::new();
-    h.push(rec("wdoor+floodgate-900-0-hoge-foo-1", "hoge", "foo", Some("foo"), Some("hoge")));
-    h.push(rec("wdoor+floodgate-900-0-hoge-foo-2", "hoge", "foo", Some("hoge"), Some("foo")));
-    h.push(rec("wdoor+floodgate-900-0-hoge-foo-3", "hoge", "foo", None, None));
+    h.push(rec(
+        "wdoor+floodgate-900-0-hoge-foo-1",
+        "hoge",
+        "foo",
+        Some("foo"),
+        Some("hoge"),
+    ));
+    h.push(rec(
+        "wdoor+floodgate-900-0-hoge-foo-2",
+        "hoge",
+        "foo",
+        Some("hoge"),
+        Some("foo"),
+    ));
+    h.push(rec(
+        "wdoor+floodgate-900-0-hoge-foo-3",
+        "hoge",
+        "foo",
+        None,
+        None,
+    ));
     let h = History::parse(&h.to_yaml()).unwrap();
     assert_eq!(h.len(), 3);
     let ids: Vec<&str> = h.records().map(|r| r.game_id.as_str()).collect();
-    assert_eq!(ids, ["wdoor+floodgate-900-0-hoge-foo-1", "wdoor+floodgate-900-0-hoge-foo-2", "wdoor+floodgate-900-0-hoge-foo-3"]);
+    assert_eq!(
+        ids,
+        [
+            "wdoor+floodgate-900-0-hoge-foo-1",
+            "wdoor+floodgate-900-0-hoge-foo-2",
+            "wdoor+floodgate-900-0-hoge-foo-3"
+        ]
+    );
     assert!(h.last_win("hoge"));
     assert!(!h.last_win("foo"));
     assert!(!h.last_lose("hoge"));
@@ -31,7 +62,10 @@ fn update_and_questions() {
     let g = |v: Vec<&Record>| v.iter().map(|r| r.game_id.clone()).collect::<Vec<_>>();
     assert_eq!(g(h.win_games("hoge")), ["wdoor+floodgate-900-0-hoge-foo-2"]);
     assert_eq!(g(h.win_games("foo")), ["wdoor+floodgate-900-0-hoge-foo-1"]);
-    assert_eq!(g(h.loss_games("hoge")), ["wdoor+floodgate-900-0-hoge-foo-1"]);
+    assert_eq!(
+        g(h.loss_games("hoge")),
+        ["wdoor+floodgate-900-0-hoge-foo-1"]
+    );
     assert_eq!(g(h.loss_games("foo")), ["wdoor+floodgate-900-0-hoge-foo-2"]);
 }
 
@@ -74,8 +108,14 @@ fn invalid_files_are_typed_errors() {
 
 #[test]
 fn file_names_as_shogi_server() {
-    assert_eq!(history_file_name("floodgate-900-0").as_deref(), Some("floodgate_history_900_0.yaml"));
-    assert_eq!(history_file_name("floodgate-300-10F").as_deref(), Some("floodgate_history_300_10F.yaml"));
+    assert_eq!(
+        history_file_name("floodgate-900-0").as_deref(),
+        Some("floodgate_history_900_0.yaml")
+    );
+    assert_eq!(
+        history_file_name("floodgate-300-10F").as_deref(),
+        Some("floodgate_history_300_10F.yaml")
+    );
     assert_eq!(history_file_name("other-900-0"), None);
     // TC_floodgate.rb test_game_name.
     assert!(is_floodgate_game_name("floodgate-900-0"));

@@ -3,16 +3,28 @@
 //! 3.1, and small cases computed by hand from pairing.rb's rules.
 
 use csa_league::history::{History, Record};
-use csa_league::pairing::{self, Candidate, Factory, LeftOut, Logic, Outcome, score, total_possibilities};
+use csa_league::pairing::{
+    self, Candidate, Factory, LeftOut, Logic, Outcome, score, total_possibilities,
+};
 use rand_chacha::ChaCha8Rng;
 use rand_core::SeedableRng;
 
 fn c(id: &str, rate: i64) -> Candidate {
-    Candidate { name: id.split('+').next().unwrap().into(), player_id: id.into(), rate }
+    Candidate {
+        name: id.split('+').next().unwrap().into(),
+        player_id: id.into(),
+        rate,
+    }
 }
 
 fn rec(b: &str, w: &str, win: &str, lose: &str) -> Record {
-    Record { game_id: format!("{b}-{w}"), black: b.into(), white: w.into(), winner: Some(win.into()), loser: Some(lose.into()) }
+    Record {
+        game_id: format!("{b}-{w}"),
+        black: b.into(),
+        white: w.into(),
+        winner: Some(win.into()),
+        loser: Some(lose.into()),
+    }
 }
 
 fn run(players: &[Candidate], logics: &[Logic], h: Option<&History>, seed: u64) -> Outcome {
@@ -46,7 +58,10 @@ fn least_diff_scores() {
     // test_match_two_players, test_calculate_diff_with_penalty2.
     assert_eq!(score(&[a.clone(), b.clone()], NONE, &[]), 300);
     assert_eq!(score(&[b.clone(), a.clone()], NONE, &[]), 300);
-    assert_eq!(score(&[a.clone(), b.clone(), g.clone(), h.clone()], NONE, &[]), 300 + 500);
+    assert_eq!(
+        score(&[a.clone(), b.clone(), g.clone(), h.clone()], NONE, &[]),
+        300 + 500
+    );
     // test_match_three_players.
     assert_eq!(score(&[a.clone(), b.clone(), h.clone()], NONE, &[]), 300);
     assert_eq!(score(&[b.clone(), h.clone(), a.clone()], NONE, &[]), 2200);
@@ -54,17 +69,47 @@ fn least_diff_scores() {
     let mut hist = History::new();
     hist.push(rec("b", "a", "a", "b"));
     assert_eq!(score(&[a.clone(), b.clone()], Some(&hist), &[]), 300 + 400);
-    assert_eq!(score(&[a.clone(), b.clone(), g.clone(), h.clone()], Some(&hist), &[]), 300 + 400 + 500);
+    assert_eq!(
+        score(
+            &[a.clone(), b.clone(), g.clone(), h.clone()],
+            Some(&hist),
+            &[]
+        ),
+        300 + 400 + 500
+    );
     let mut hist2 = History::new();
     hist2.push(rec("g", "h", "h", "g"));
-    assert_eq!(score(&[a.clone(), b.clone(), g.clone(), h.clone()], Some(&hist2), &[]), 300 + 400 + 500);
+    assert_eq!(
+        score(
+            &[a.clone(), b.clone(), g.clone(), h.clone()],
+            Some(&hist2),
+            &[]
+        ),
+        300 + 400 + 500
+    );
     hist2.push(rec("b", "a", "a", "b"));
-    assert_eq!(score(&[a.clone(), b.clone(), g.clone(), h.clone()], Some(&hist2), &[]), 300 + 400 + 500 + 400);
+    assert_eq!(
+        score(
+            &[a.clone(), b.clone(), g.clone(), h.clone()],
+            Some(&hist2),
+            &[]
+        ),
+        300 + 400 + 500 + 400
+    );
     // Kin: test_calculate_diff_with_kin_4_players / _7_players.
-    assert_eq!(score(&[c("abcdefg1", 2100), c("abcdxyz", 2300)], NONE, &[]), 200 + 400);
-    assert_eq!(score(&[c("abcdefg1", 2100), c("abcdefg2", 2200)], NONE, &[]), 100 + 800);
+    assert_eq!(
+        score(&[c("abcdefg1", 2100), c("abcdxyz", 2300)], NONE, &[]),
+        200 + 400
+    );
+    assert_eq!(
+        score(&[c("abcdefg1", 2100), c("abcdefg2", 2200)], NONE, &[]),
+        100 + 800
+    );
     // Two humans (Ruby: 900).
-    assert_eq!(score(&[c("p_human", 1000), c("q_human@x", 1100)], NONE, &[]), 900);
+    assert_eq!(
+        score(&[c("p_human", 1000), c("q_human@x", 1100)], NONE, &[]),
+        900
+    );
 }
 
 #[test]
@@ -92,7 +137,17 @@ fn unrated_estimates() {
 
 #[test]
 fn total_possibilities_as_ruby() {
-    for (n, t) in [(2, 1), (3, 1), (4, 3), (7, 15), (8, 105), (9, 105), (10, 945), (12, 10395), (20, 654_729_075)] {
+    for (n, t) in [
+        (2, 1),
+        (3, 1),
+        (4, 3),
+        (7, 15),
+        (8, 105),
+        (9, 105),
+        (10, 945),
+        (12, 10395),
+        (20, 654_729_075),
+    ] {
         assert_eq!(total_possibilities(n), t, "{n}");
     }
     assert_eq!(pairing::trials(8), 35);
@@ -110,7 +165,15 @@ fn least_diff_three_and_seven_players() {
     assert_eq!(o.left_out, [(0, LeftOut::NoOpponent)]);
     assert_eq!(o.least_score, Some(300));
     // test_match_seven_players: (a,b) (c,d) (e,f), g alone: 950.
-    let ps = [c("g", 2500), c("b", 800), c("d", 1500), c("a", 500), c("f", 2150), c("c", 1000), c("e", 2000)];
+    let ps = [
+        c("g", 2500),
+        c("b", 800),
+        c("d", 1500),
+        c("a", 500),
+        c("f", 2150),
+        c("c", 1000),
+        c("e", 2000),
+    ];
     let o = run(&ps, &LD, NONE, 1);
     assert_eq!(pairs(&ps, &o), [p2("a", "b"), p2("c", "d"), p2("e", "f")]);
     assert_eq!(o.least_score, Some(950));
@@ -121,9 +184,17 @@ fn least_diff_three_and_seven_players() {
 fn least_diff_by_hand_and_the_repeat_penalty() {
     // Rates 1000/1100/1200/1300, ids differing in their first 4 characters:
     // (al,br)(ch,de) = 200, (al,ch)(br,de) = 400, (al,de)(br,ch) = 400.
-    let ps = [c("alpha", 1000), c("bravo", 1100), c("charlie", 1200), c("delta", 1300)];
+    let ps = [
+        c("alpha", 1000),
+        c("bravo", 1100),
+        c("charlie", 1200),
+        c("delta", 1300),
+    ];
     let o = run(&ps, &LD, Some(&History::new()), 7);
-    assert_eq!(pairs(&ps, &o), [p2("alpha", "bravo"), p2("charlie", "delta")]);
+    assert_eq!(
+        pairs(&ps, &o),
+        [p2("alpha", "bravo"), p2("charlie", "delta")]
+    );
     assert_eq!(o.least_score, Some(200));
     // Second round after those games: 200 + 2 × 400 = 1000 for the
     // repeat; the first minimum in permutation order is (al,ch)(br,de).
@@ -131,24 +202,50 @@ fn least_diff_by_hand_and_the_repeat_penalty() {
     h.push(rec("alpha", "bravo", "alpha", "bravo"));
     h.push(rec("delta", "charlie", "charlie", "delta"));
     let o = run(&ps, &LD, Some(&h), 7);
-    assert_eq!(pairs(&ps, &o), [p2("alpha", "charlie"), p2("bravo", "delta")]);
+    assert_eq!(
+        pairs(&ps, &o),
+        [p2("alpha", "charlie"), p2("bravo", "delta")]
+    );
     assert_eq!(o.least_score, Some(400));
     assert_eq!(o.pairs.iter().map(|p| p.score).sum::<i64>(), 400);
 }
 
 fn humans(names: &[&str]) -> Vec<Candidate> {
-    let base = [("a", 0), ("b", 1500), ("c", 1000), ("d", 2000), ("e", 3000), ("f", 4000), ("g", 5000), ("h", 6000)];
+    let base = [
+        ("a", 0),
+        ("b", 1500),
+        ("c", 1000),
+        ("d", 2000),
+        ("e", 3000),
+        ("f", 4000),
+        ("g", 5000),
+        ("h", 6000),
+    ];
     base.iter()
         .map(|&(n, r)| {
-            let name = if names.contains(&n) { format!("{n}_human") } else { n.to_string() };
-            Candidate { name: name.clone(), player_id: name, rate: r }
+            let name = if names.contains(&n) {
+                format!("{n}_human")
+            } else {
+                n.to_string()
+            };
+            Candidate {
+                name: name.clone(),
+                player_id: name,
+                rate: r,
+            }
         })
         .collect()
 }
 
 fn start(ps: &[Candidate]) -> (Vec<[String; 2]>, Vec<String>) {
     let o = run(ps, &[Logic::StartGameWithoutHumans], NONE, 3);
-    (pairs(ps, &o), o.left_out.iter().map(|&(i, _)| ps[i].name.clone()).collect())
+    (
+        pairs(ps, &o),
+        o.left_out
+            .iter()
+            .map(|&(i, _)| ps[i].name.clone())
+            .collect(),
+    )
 }
 
 #[test]
@@ -166,15 +263,35 @@ fn start_game_without_humans() {
     assert_eq!(start(&humans(&["a", "b"])[..3]).1, [h("b")]);
     assert_eq!(start(&humans(&["b", "c"])[..3]).1, [h("c")]);
     // Four players.
-    assert_eq!(start(&humans(&["a", "b"])[..4]).0, [p2(&h("a"), "c"), p2(&h("b"), "d")]);
-    assert_eq!(start(&humans(&["b", "c"])[..4]).0, [p2("a", &h("b")), p2(&h("c"), "d")]);
-    assert_eq!(start(&humans(&["a", "b", "c"])[..4]).0, [p2(&h("a"), "d"), p2(&h("b"), &h("c"))]);
-    assert_eq!(start(&humans(&["b", "c", "d"])[..4]).0, [p2("a", &h("c")), p2(&h("b"), &h("d"))]);
-    assert_eq!(start(&humans(&["a", "b", "c", "d"])[..4]).0, [p2(&h("a"), &h("b")), p2(&h("c"), &h("d"))]);
+    assert_eq!(
+        start(&humans(&["a", "b"])[..4]).0,
+        [p2(&h("a"), "c"), p2(&h("b"), "d")]
+    );
+    assert_eq!(
+        start(&humans(&["b", "c"])[..4]).0,
+        [p2("a", &h("b")), p2(&h("c"), "d")]
+    );
+    assert_eq!(
+        start(&humans(&["a", "b", "c"])[..4]).0,
+        [p2(&h("a"), "d"), p2(&h("b"), &h("c"))]
+    );
+    assert_eq!(
+        start(&humans(&["b", "c", "d"])[..4]).0,
+        [p2("a", &h("c")), p2(&h("b"), &h("d"))]
+    );
+    assert_eq!(
+        start(&humans(&["a", "b", "c", "d"])[..4]).0,
+        [p2(&h("a"), &h("b")), p2(&h("c"), &h("d"))]
+    );
     // Eight players, e..h human.
     assert_eq!(
         start(&humans(&["e", "f", "g", "h"])).0,
-        [p2(&h("e"), "c"), p2("d", &h("g")), p2("a", &h("f")), p2("b", &h("h"))]
+        [
+            p2(&h("e"), "c"),
+            p2("d", &h("g")),
+            p2("a", &h("f")),
+            p2("b", &h("h"))
+        ]
     );
 }
 
@@ -188,7 +305,10 @@ fn exclusions() {
     assert_eq!(left(&[a.clone()]), []);
     assert_eq!(left(&[b.clone()]), [(0, LeftOut::Sacrifice)]);
     assert_eq!(left(&[a.clone(), b.clone()]), []);
-    assert_eq!(left(&[a.clone(), b.clone(), cc.clone()]), [(1, LeftOut::Sacrifice)]);
+    assert_eq!(
+        left(&[a.clone(), b.clone(), cc.clone()]),
+        [(1, LeftOut::Sacrifice)]
+    );
     // TestExcludeUnratedPlayers.
     let ps = [c("a", 0), c("b", 1500), c("c", 1000), c("d", 2000)];
     let o = run(&ps, &[Logic::ExcludeUnratedPlayers], NONE, 0);
@@ -228,7 +348,9 @@ fn swiss_orders_winners_first() {
 
 #[test]
 fn same_seed_same_pairing() {
-    let ps: Vec<Candidate> = (0..40).map(|i| c(&format!("p{i:03}x"), 1000 + (i * 37 % 500))).collect();
+    let ps: Vec<Candidate> = (0..40)
+        .map(|i| c(&format!("p{i:03}x"), 1000 + (i * 37 % 500)))
+        .collect();
     let l = Factory::DefaultFactory.logics("none");
     let a = run(&ps, &l, NONE, 42);
     let b = run(&ps, &l, NONE, 42);

@@ -34,11 +34,18 @@ fn floodgate_900_0_every_30_minutes() {
             ((2012, 1, 1, 0, 0), (2012, 1, 1, 0, 30)),
         ];
         for ((y, m, d, h, mi), (ey, em, ed, eh, emi)) in cases {
-            assert_eq!(next(&g, (y, m, d, h, mi, 0), off), at(ey, em, ed, eh, emi, 0, off), "{y}-{m}-{d} {h}:{mi}");
+            assert_eq!(
+                next(&g, (y, m, d, h, mi, 0), off),
+                at(ey, em, ed, eh, emi, 0, off),
+                "{y}-{m}-{d} {h}:{mi}"
+            );
         }
     }
     // Seconds are ignored (Ruby's Time.mktime(..., now.hour, 30)).
-    assert_eq!(next(&g, (2009, 12, 25, 22, 29, 59), JST), at(2009, 12, 25, 22, 30, 0, JST));
+    assert_eq!(
+        next(&g, (2009, 12, 25, 22, 29, 59), JST),
+        at(2009, 12, 25, 22, 30, 0, JST)
+    );
 }
 
 #[test]
@@ -55,7 +62,10 @@ fn floodgate_3600_0_every_odd_hour() {
     ];
     for off in [JST, 0] {
         for ((y, m, d, h, mi), (ey, em, ed, eh, emi)) in cases {
-            assert_eq!(next(&g, (y, m, d, h, mi, 0), off), at(ey, em, ed, eh, emi, 0, off));
+            assert_eq!(
+                next(&g, (y, m, d, h, mi, 0), off),
+                at(ey, em, ed, eh, emi, 0, off)
+            );
         }
     }
 }
@@ -65,7 +75,10 @@ fn other_games_need_a_file() {
     assert_eq!(Generator::new("floodgate-600-10", None), None);
     // An existing (even empty) file wins over the built-in
     // (test_factory_from_config_file).
-    assert!(matches!(Generator::new("floodgate-3600-0", Some("")), Some(Generator::Config(_))));
+    assert!(matches!(
+        Generator::new("floodgate-3600-0", Some("")),
+        Some(Generator::Config(_))
+    ));
 }
 
 fn cfg(lines: &[&str], now: (i64, i64, i64, i64, i64, i64)) -> i64 {
@@ -85,18 +98,30 @@ fn config_read() {
     assert_eq!(cfg(&["Mon 22:00"], now), at(2010, 6, 14, 22, 0, 0, JST));
     assert_eq!(cfg(&["Thu 20:00"], now), at(2010, 6, 17, 20, 0, 0, JST));
     // Long day names.
-    assert_eq!(cfg(&["Thursday 20:00"], now), at(2010, 6, 17, 20, 0, 0, JST));
+    assert_eq!(
+        cfg(&["Thursday 20:00"], now),
+        at(2010, 6, 17, 20, 0, 0, JST)
+    );
 }
 
 #[test]
 fn config_comment_and_empty_lines() {
     let now = (2010, 6, 10, 21, 59, 59);
-    assert_eq!(cfg(&["# comment1", "Thu 22:00", "# comment2"], now), at(2010, 6, 10, 22, 0, 0, JST));
+    assert_eq!(
+        cfg(&["# comment1", "Thu 22:00", "# comment2"], now),
+        at(2010, 6, 10, 22, 0, 0, JST)
+    );
     let s = Schedule::parse(" \nThu 22:00\n \nhoge");
-    assert_eq!(s.next_after(at(2010, 6, 10, 21, 59, 59, JST), JST), Some(at(2010, 6, 10, 22, 0, 0, JST)));
+    assert_eq!(
+        s.next_after(at(2010, 6, 10, 21, 59, 59, JST), JST),
+        Some(at(2010, 6, 10, 22, 0, 0, JST))
+    );
     // shogi-server logs "hoge" as unsupported syntax.
     assert_eq!(s.problems.len(), 1);
-    assert_eq!((s.problems[0].line, s.problems[0].text.as_str()), (4, "hoge"));
+    assert_eq!(
+        (s.problems[0].line, s.problems[0].text.as_str()),
+        (4, "hoge")
+    );
     assert_eq!(s.problems[0].problem, LineProblem::Unsupported);
 }
 
@@ -114,15 +139,24 @@ fn config_next_year_and_new_year() {
 
 #[test]
 fn config_exactly_at_the_time_means_next_week() {
-    assert_eq!(cfg(&["Thu 22:00"], (2010, 6, 10, 21, 59, 59)), at(2010, 6, 10, 22, 0, 0, JST));
-    assert_eq!(cfg(&["Thu 22:00"], (2010, 6, 10, 22, 0, 0)), at(2010, 6, 17, 22, 0, 0, JST));
+    assert_eq!(
+        cfg(&["Thu 22:00"], (2010, 6, 10, 21, 59, 59)),
+        at(2010, 6, 10, 22, 0, 0, JST)
+    );
+    assert_eq!(
+        cfg(&["Thu 22:00"], (2010, 6, 10, 22, 0, 0)),
+        at(2010, 6, 17, 22, 0, 0, JST)
+    );
 }
 
 #[test]
 fn config_settings() {
     let s = Schedule::parse("Thu 22:00");
     assert_eq!(s.settings.pairing_factory, "default_factory");
-    assert_eq!(s.settings.sacrifice, "gps500+e293220e3f8a3e59f79f6b0efffaa931");
+    assert_eq!(
+        s.settings.sacrifice,
+        "gps500+e293220e3f8a3e59f79f6b0efffaa931"
+    );
     assert_eq!(s.settings.max_moves, 256);
     assert_eq!(s.settings.least_time_per_move, 0);
     let s = Schedule::parse(
@@ -130,7 +164,10 @@ fn config_settings() {
     );
     assert!(s.problems.is_empty());
     assert_eq!(s.settings.pairing_factory, "least_diff_pairing");
-    assert_eq!(s.settings.sacrifice, "yowai_gps+95908f6c18338f5340371f71523fc5e3");
+    assert_eq!(
+        s.settings.sacrifice,
+        "yowai_gps+95908f6c18338f5340371f71523fc5e3"
+    );
     assert_eq!(s.settings.max_moves, 200);
     assert_eq!(s.settings.least_time_per_move, 1);
     assert_eq!(s.times[0].weekday, Weekday::Thursday);
@@ -141,20 +178,35 @@ fn config_sample_file() {
     // shogi-server's floodgate-0-240.conf.sample (LF endings), the trailing
     // tabs and blanks of its comment lines included; and the same with CRLF.
     let text = "## This is a sample configuration file for a Floodgate game, setting\r\n## starting times.\r\n##\r\n## This is a comment line\t        \r\nSat 13:00\r\n## This is a comment line\t        \r\nSun 13:00\r\n";
-    assert_eq!(Schedule::parse(text), Schedule::parse(&text.replace("\r\n", "\n")));
+    assert_eq!(
+        Schedule::parse(text),
+        Schedule::parse(&text.replace("\r\n", "\n"))
+    );
     let s = Schedule::parse(text);
     assert!(s.problems.is_empty(), "{:?}", s.problems);
     assert_eq!(s.times.len(), 2);
     // From Thu 2010-06-10: Sat 12th 13:00.
-    assert_eq!(s.next_after(at(2010, 6, 10, 21, 0, 0, JST), JST), Some(at(2010, 6, 12, 13, 0, 0, JST)));
+    assert_eq!(
+        s.next_after(at(2010, 6, 10, 21, 0, 0, JST), JST),
+        Some(at(2010, 6, 12, 13, 0, 0, JST))
+    );
     // From Sat 13:00 exactly: Sun 13:00.
-    assert_eq!(s.next_after(at(2010, 6, 12, 13, 0, 0, JST), JST), Some(at(2010, 6, 13, 13, 0, 0, JST)));
+    assert_eq!(
+        s.next_after(at(2010, 6, 12, 13, 0, 0, JST), JST),
+        Some(at(2010, 6, 13, 13, 0, 0, JST))
+    );
 }
 
 #[test]
 fn config_bad_lines_are_reported_and_skipped() {
-    let s = Schedule::parse("Foo 10:00\nMon 24:00\nMon 10:60\nset max_moves x\nMon 10:00 extra words\nset max_moves 99999999999\n");
-    let got: Vec<(usize, LineProblem)> = s.problems.iter().map(|p| (p.line, p.problem.clone())).collect();
+    let s = Schedule::parse(
+        "Foo 10:00\nMon 24:00\nMon 10:60\nset max_moves x\nMon 10:00 extra words\nset max_moves 99999999999\n",
+    );
+    let got: Vec<(usize, LineProblem)> = s
+        .problems
+        .iter()
+        .map(|p| (p.line, p.problem.clone()))
+        .collect();
     assert_eq!(
         got,
         [
