@@ -302,8 +302,8 @@ fn exclusions() {
     let ex = [Logic::ExcludeSacrifice(gps.into())];
     let (a, b, cc) = (c("a", 0), c(gps, 1500), c("c", 1000));
     let left = |ps: &[Candidate]| run(ps, &ex, NONE, 0).left_out;
-    assert_eq!(left(&[a.clone()]), []);
-    assert_eq!(left(&[b.clone()]), [(0, LeftOut::Sacrifice)]);
+    assert_eq!(left(std::slice::from_ref(&a)), []);
+    assert_eq!(left(std::slice::from_ref(&b)), [(0, LeftOut::Sacrifice)]);
     assert_eq!(left(&[a.clone(), b.clone()]), []);
     assert_eq!(
         left(&[a.clone(), b.clone(), cc.clone()]),
