@@ -29,6 +29,7 @@
 //! is a candidate.
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -97,7 +98,8 @@ impl Game {
 /// memory.
 pub struct Floodgate {
     games: Vec<Game>,
-    players: Players,
+    /// Rates by player id, from `players.yaml`.
+    rates: HashMap<String, i64>,
     rng: ChaCha8Rng,
 }
 
@@ -105,14 +107,14 @@ impl fmt::Debug for Floodgate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Floodgate")
             .field("games", &self.games)
-            .field("players", &self.players.entries.len())
+            .field("rated_players", &self.rates.len())
             .finish_non_exhaustive()
     }
 }
 
 /// `YYYY-MM-DD HH:MM:SS +HH:MM` of `unix_secs` in the zone `off`.
 pub fn format_local(unix_secs: i64, off: i32) -> String {
-    let local = unix_secs + i64::from(off);
+    let local = i128::from(unix_secs) + i128::from(off);
     let days = local.div_euclid(86_400);
     let secs = local.rem_euclid(86_400);
     // Civil from days (Howard Hinnant's algorithm).
@@ -124,7 +126,7 @@ pub fn format_local(unix_secs: i64, off: i32) -> String {
     let mp = (5 * doy + 2) / 153;
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    let y = yoe + era * 400 + i128::from(m <= 2);
     let sign = if off < 0 { '-' } else { '+' };
     let a = off.unsigned_abs();
     format!(
@@ -168,7 +170,7 @@ impl Floodgate {
         }
         Ok(Floodgate {
             games,
-            players: Players::default(),
+            rates: HashMap::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
         })
     }
@@ -204,8 +206,13 @@ impl Floodgate {
     }
 
     /// The players of `players.yaml`, for their rates.
+    /// (The first entry of an id given twice wins, as shogi-server's lookup
+    /// group by group finds it.)
     pub fn set_players(&mut self, players: Players) {
-        self.players = players;
+        self.rates.clear();
+        for e in players.entries {
+            self.rates.entry(e.player_id).or_insert(e.rate);
+        }
     }
 
     /// Replaces the history of `gamename`.
@@ -231,7 +238,7 @@ impl Floodgate {
     }
 
     fn rate_of(&self, player_id: &str) -> i64 {
-        self.players.get(player_id).map_or(0, |e| e.rate)
+        self.rates.get(player_id).copied().unwrap_or(0)
     }
 
     fn pair_game(

@@ -344,21 +344,24 @@ impl Schedule {
     /// 1970 (UTC); `None` without times. `utc_offset_secs`: the local time
     /// zone the times are written in, seconds east of UTC.
     pub fn next_after(&self, unix_secs: i64, utc_offset_secs: i32) -> Option<i64> {
-        let local = unix_secs.checked_add(utc_offset_secs.into())?;
+        // i128: no overflow whatever the inputs.
+        let off = i128::from(utc_offset_secs);
+        let local = i128::from(unix_secs) + off;
         let day = local.div_euclid(86_400);
         // 1970-01-01 was a Thursday (ISO 4).
         let today = (day + 3).rem_euclid(7) + 1;
         self.times
             .iter()
-            .filter_map(|t| {
-                let d = day + i64::from(t.weekday.iso()) - today;
-                let mut at = d * 86_400 + i64::from(t.hour) * 3600 + i64::from(t.minute) * 60;
+            .map(|t| {
+                let d = day + i128::from(t.weekday.iso()) - today;
+                let mut at = d * 86_400 + i128::from(t.hour) * 3600 + i128::from(t.minute) * 60;
                 if at <= local {
                     at += 7 * 86_400;
                 }
-                at.checked_sub(utc_offset_secs.into())
+                at - off
             })
             .min()
+            .and_then(|t| i64::try_from(t).ok())
     }
 }
 
@@ -399,8 +402,8 @@ impl Generator {
     /// The next pairing time after `unix_secs` (seconds since 1970, UTC),
     /// in the local time zone `utc_offset_secs` (seconds east of UTC).
     pub fn next_after(&self, unix_secs: i64, utc_offset_secs: i32) -> Option<i64> {
-        let off = i64::from(utc_offset_secs);
-        let local = unix_secs.checked_add(off)?;
+        let off = i128::from(utc_offset_secs);
+        let local = i128::from(unix_secs) + off;
         let hour_start = local.div_euclid(3600) * 3600;
         let minute = local.rem_euclid(3600) / 60;
         let hour = local.div_euclid(3600).rem_euclid(24);
@@ -410,6 +413,6 @@ impl Generator {
             Generator::Every30Minutes => hour_start + 3600,
             Generator::EveryOddHour => hour_start + (hour % 2 + 1) * 3600,
         };
-        next_local.checked_sub(off)
+        i64::try_from(next_local - off).ok()
     }
 }
