@@ -96,6 +96,36 @@ impl Game {
 
 /// The sans-IO Floodgate league: schedules, players and histories given in
 /// memory.
+///
+/// ```
+/// use csa_league::Floodgate;
+/// use csa_league::players::{PlayerEntry, Players};
+/// use csa_protocol::session::{ConnId, League, WaitingPlayer};
+///
+/// let game = "floodgate-600-10";
+/// let mut fg = Floodgate::new([game], 42).unwrap();
+/// // Mondays 10:00 local; the server's zone is +09:00.
+/// assert!(fg.set_schedule(game, Some("Mon 10:00\n")).unwrap().is_empty());
+/// let jst = 9 * 3600;
+/// let monday_0900 = 1_714_953_600; // 2024-05-06 09:00 +09:00
+/// let at = fg.next_pairing(monday_0900, jst).unwrap();
+/// assert_eq!(at, monday_0900 + 3600);
+///
+/// let entry = |id: &str, rate| PlayerEntry {
+///     player_id: id.into(), name: id.into(), rating_group: 0, rate,
+///     last_modified: None, win: 20.0, loss: 20.0,
+/// };
+/// fg.set_players(Players { entries: vec![entry("a", 1500), entry("b", 1400)] });
+/// let waiting = [
+///     WaitingPlayer { conn: ConnId(1), name: "a", player_id: "a", gamename: game },
+///     WaitingPlayer { conn: ConnId(2), name: "b", player_id: "b", gamename: game },
+/// ];
+/// let round = fg.pair(at, jst, &waiting);
+/// assert_eq!(round.games.len(), 1);
+/// assert_eq!(round.games[0].max_moves, Some(256));
+/// // The next time: a week later.
+/// assert_eq!(fg.next_pairing(at, jst), Some(at + 7 * 86_400));
+/// ```
 pub struct Floodgate {
     games: Vec<Game>,
     /// Rates by player id, from `players.yaml`.
