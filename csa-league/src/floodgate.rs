@@ -344,6 +344,34 @@ impl Floodgate {
         });
     }
 
+    /// Moves the schedule of every game due at `unix_secs` on without
+    /// pairing anybody (shogi-server with a `STOP` file in its directory:
+    /// "The STOP file prevents from starting new Floodgate matches", and
+    /// the next time is charged). Returns the log lines.
+    pub fn skip_due(&mut self, unix_secs: u64, utc_offset_secs: i32) -> Vec<String> {
+        let now = to_i64(unix_secs);
+        let mut log = Vec::new();
+        for gi in self.due(now, utc_offset_secs) {
+            let g = &self.games[gi];
+            log.push(format!(
+                "Floodgate: The STOP file prevents from starting new Floodgate matches ({})",
+                g.name
+            ));
+            log.push(match g.charge(now, utc_offset_secs) {
+                Some(t) => format!(
+                    "Floodgate: the next pairing of {} at {}",
+                    g.name,
+                    format_local(t, utc_offset_secs)
+                ),
+                None => format!(
+                    "Floodgate: {} has no next pairing time (no schedule)",
+                    g.name
+                ),
+            });
+        }
+        log
+    }
+
     /// The games due at `now` (charged time ≤ now), by index.
     fn due(&self, now: i64, off: i32) -> Vec<usize> {
         (0..self.games.len())
@@ -421,7 +449,8 @@ pub type PlayersSource = Box<dyn FnMut() -> Option<Players> + Send>;
 
 /// [`Floodgate`] over a directory: `DIR/<game>.conf` re-read before each
 /// pairing, `DIR/floodgate_history_<t>.yaml` read before each pairing and
-/// read, added to and written after each game, as shogi-server does.
+/// read, added to and written after each game, as shogi-server does; no
+/// pairing while a file `DIR/STOP` exists (the times move on).
 /// Errors (an unreadable file, an invalid history) go to the log of the
 /// next [`LeagueRound`]; an invalid history counts as empty, as in
 /// shogi-server.
@@ -588,10 +617,17 @@ impl League for FloodgateDir {
             self.read_schedule(n);
             self.load_history(n);
         }
-        if let Some(p) = self.players.as_mut().and_then(|f| f()) {
-            self.core.set_players(p);
-        }
-        let mut round = self.core.pair(unix_secs, utc_offset_secs, waiting);
+        let mut round = if self.dir.join("STOP").exists() {
+            LeagueRound {
+                games: Vec::new(),
+                log: self.core.skip_due(unix_secs, utc_offset_secs),
+            }
+        } else {
+            if let Some(p) = self.players.as_mut().and_then(|f| f()) {
+                self.core.set_players(p);
+            }
+            self.core.pair(unix_secs, utc_offset_secs, waiting)
+        };
         let mut log = std::mem::take(&mut self.pending);
         log.append(&mut round.log);
         round.log = log;

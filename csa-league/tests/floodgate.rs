@@ -189,3 +189,26 @@ fn directory_layer_reads_and_writes_files() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn stop_file_skips_the_pairing_but_moves_the_time() {
+    let dir = std::env::temp_dir().join(format!("csa-league-stop-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = "floodgate-900-0";
+    std::fs::write(dir.join("STOP"), "").unwrap();
+    let mut fg = FloodgateDir::open(&dir, [game], 1).unwrap();
+    let t = at(2009, 12, 25, 22, 20, 0, JST) as u64;
+    let first = fg.next_pairing(t, JST).unwrap();
+    assert_eq!(first, at(2009, 12, 25, 22, 30, 0, JST) as u64);
+    let w = waiting(game);
+    let r = fg.pair(first, JST, &w);
+    assert!(r.games.is_empty());
+    assert_eq!(
+        fg.next_pairing(first, JST),
+        Some(at(2009, 12, 25, 23, 0, 0, JST) as u64)
+    );
+    std::fs::remove_file(dir.join("STOP")).unwrap();
+    let r = fg.pair(at(2009, 12, 25, 23, 0, 0, JST) as u64, JST, &w);
+    assert_eq!(r.games.len(), 2);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
