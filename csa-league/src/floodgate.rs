@@ -235,6 +235,13 @@ impl Floodgate {
         Ok(problems)
     }
 
+    /// Whether `gamename` has a schedule (a text, or a built-in).
+    pub fn has_schedule(&self, gamename: &str) -> bool {
+        self.games
+            .iter()
+            .any(|g| g.name == gamename && g.generator.is_some())
+    }
+
     /// The players of `players.yaml`, for their rates.
     /// (The first entry of an id given twice wins, as shogi-server's lookup
     /// group by group finds it.)
@@ -504,6 +511,12 @@ impl FloodgateDir {
         for n in &names {
             d.read_schedule(n);
             d.load_history(n);
+            if !d.core.has_schedule(n) {
+                d.pending.push(format!(
+                    "Floodgate: Unsupported game name: {n} (no {} and no built-in schedule); its players wait",
+                    d.schedule_path(n).display()
+                ));
+            }
         }
         Ok(d)
     }
