@@ -23,3 +23,10 @@
 //! no server, and a server without a league pulls none of it.
 
 pub mod players;
+
+// Scheduling and pairing (schedules, pairing factories, history, the League).
+pub mod floodgate;
+pub mod history;
+pub mod pairing;
+pub mod schedule;
+pub use floodgate::{Floodgate, FloodgateDir, FloodgateError};

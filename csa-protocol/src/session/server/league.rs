@@ -105,7 +105,12 @@ pub trait League: core::fmt::Debug + Send {
 
     /// Pairs the players waiting at `unix_secs` (at or after
     /// [`League::next_pairing`]) and moves the league's schedule on. The
-    /// players are in the order they started waiting.
+    /// players are in the order they started waiting. Only players
+    /// shogi-server would let take part belong here: its `select_players`
+    /// takes those who are `rated?` (have a rating id, which only a `LOGIN`
+    /// with a password gives) and asked for the game without a turn
+    /// preference (it refuses `%%GAME floodgate-… +` with `##[ERROR] You
+    /// are not allowed to specify TEBAN + for the game …`).
     fn pair(
         &mut self,
         unix_secs: u64,
