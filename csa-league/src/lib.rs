@@ -22,4 +22,12 @@
 //! seedable random generator and YAML; a user who rates a record tree needs
 //! no server, and a server without a league pulls none of it.
 
+// Ratings (mk_game_results, mk_rate, players.yaml, the standings page).
 pub mod players;
+pub mod rating;
+pub mod results;
+pub mod standings;
+pub use players::{PlayerEntry, Players, Stamp, Zone};
+pub use rating::{RateOptions, Rating, mk_rate};
+pub use results::{GameResult, mk_game_results};
+pub use standings::standings_html;
