@@ -132,3 +132,28 @@ fn players_yaml_round_trips_mk_rate_output_byte_for_byte() {
         assert_eq!(players.to_yaml(), text, "{name}");
     }
 }
+
+#[test]
+fn a_malformed_record_is_reported_and_skipped() {
+    // shogi-server's mk_game_results raises "Never reach!" on such a file and
+    // stops; we name the file and line and go on with the others.
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("malformed-tree");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(
+        dir.join("a.csa"),
+        "N+x\nN-y\n'rating:x+1:y+2\n'summary:toryo:p win:q lose\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("sub/b.csa"),
+        "N+x\nN-y\n'rating:x+1:y+2\n+7776FU\n'summary:toryo:y win:x lose\n'$END_TIME:2026/05/01 10:00:00\n",
+    )
+    .unwrap();
+    let scan = mk_game_results(&[&dir]);
+    assert_eq!(scan.results.len(), 1);
+    assert_eq!(scan.results[0].black_mark, "lose");
+    assert_eq!(scan.errors.len(), 1);
+    let msg = scan.errors[0].to_string();
+    assert!(msg.ends_with("a.csa:4: 'summary: names neither player as the N+ player"), "{msg}");
+}
