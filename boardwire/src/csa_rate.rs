@@ -88,7 +88,8 @@ pub(crate) fn rate(args: RateArgs, out: &mut dyn Write) -> Result<(), Failure> {
     for e in &scan.errors {
         let _ = writeln!(err, "skipped: {e}");
     }
-    let rating = mk_rate(&scan.results, &opts).map_err(|e| Failure::Failed(format!("error: {e}")))?;
+    let rating =
+        mk_rate(&scan.results, &opts).map_err(|e| Failure::Failed(format!("error: {e}")))?;
     for w in &rating.warnings {
         let _ = writeln!(err, "{w}");
     }

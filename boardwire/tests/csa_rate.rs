@@ -32,7 +32,13 @@ fn compare(stdout: &[u8], fixture: &str) {
             (&o.player_id, o.rating_group, o.last_modified),
             (&r.player_id, r.rating_group, r.last_modified)
         );
-        assert!((o.rate - r.rate).abs() <= 1, "{}: {} vs {}", o.player_id, o.rate, r.rate);
+        assert!(
+            (o.rate - r.rate).abs() <= 1,
+            "{}: {} vs {}",
+            o.player_id,
+            o.rate,
+            r.rate
+        );
         assert!((o.win - r.win).abs() < 0.01 && (o.loss - r.loss).abs() < 0.01);
     }
 }
@@ -49,7 +55,11 @@ fn rate_matches_mk_rate_and_writes_the_page() {
         html.to_str().unwrap(),
         tree.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     compare(&out.stdout, "default.yaml");
     let page = std::fs::read_to_string(&html).unwrap();
     // mk_rate's default.yaml: 12 + 5 rated players, 3 not rated (all
@@ -81,7 +91,11 @@ fn every_option_changed_matches_mk_rate() {
         "1800",
         tree.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     compare(&out.stdout, "all-changed.yaml");
 }
 
@@ -90,7 +104,9 @@ fn fixed_rate_needs_its_player_and_a_positive_rate() {
     // mk_rate prints its usage and exits 1; clap's usage error exits 2.
     assert_eq!(run(&["--fixed-rate", "1500", "x"]).status.code(), Some(2));
     assert_eq!(
-        run(&["--fixed-rate-player", "a", "--fixed-rate", "0", "x"]).status.code(),
+        run(&["--fixed-rate-player", "a", "--fixed-rate", "0", "x"])
+            .status
+            .code(),
         Some(2)
     );
 }

@@ -131,7 +131,15 @@ pub(crate) fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let mp = (5 * doy + 2) / 153;
     let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
     let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { yoe + era * 400 + 1 } else { yoe + era * 400 }, m, d)
+    (
+        if m <= 2 {
+            yoe + era * 400 + 1
+        } else {
+            yoe + era * 400
+        },
+        m,
+        d,
+    )
 }
 
 fn days_in_month(y: i64, m: u32) -> u32 {
@@ -338,10 +346,18 @@ pub fn ruby_float(x: f64) -> String {
         return ".nan".into();
     }
     if x.is_infinite() {
-        return if x > 0.0 { ".inf".into() } else { "-.inf".into() };
+        return if x > 0.0 {
+            ".inf".into()
+        } else {
+            "-.inf".into()
+        };
     }
     if x == 0.0 {
-        return if x.is_sign_negative() { "-0.0".into() } else { "0.0".into() };
+        return if x.is_sign_negative() {
+            "-0.0".into()
+        } else {
+            "0.0".into()
+        };
     }
     let e = format!("{:e}", x.abs());
     let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
@@ -375,7 +391,12 @@ pub fn ruby_float(x: f64) -> String {
         } else {
             out.push('0');
         }
-        let _ = write!(out, "e{}{:02}", if decpt - 1 < 0 { '-' } else { '+' }, (decpt - 1).abs());
+        let _ = write!(
+            out,
+            "e{}{:02}",
+            if decpt - 1 < 0 { '-' } else { '+' },
+            (decpt - 1).abs()
+        );
     }
     out
 }
@@ -506,7 +527,9 @@ fn looks_numeric(s: &str) -> bool {
         return false;
     }
     if let Some(h) = t.strip_prefix("0x") {
-        return !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit() || c == '_' || c == ',');
+        return !h.is_empty()
+            && h.chars()
+                .all(|c| c.is_ascii_hexdigit() || c == '_' || c == ',');
     }
     if let Some(b) = t.strip_prefix("0b") {
         return !b.is_empty() && b.chars().all(|c| matches!(c, '0' | '1' | '_' | ','));
@@ -530,10 +553,7 @@ fn looks_numeric(s: &str) -> bool {
 
 fn looks_date(s: &str) -> bool {
     let b = s.as_bytes();
-    b.len() >= 8
-        && b[..4].iter().all(u8::is_ascii_digit)
-        && b[4] == b'-'
-        && b[5].is_ascii_digit()
+    b.len() >= 8 && b[..4].iter().all(u8::is_ascii_digit) && b[4] == b'-' && b[5].is_ascii_digit()
 }
 
 /// Writes a string scalar as Psych would (see the module docs).
@@ -576,10 +596,8 @@ fn read_scalar(v: &str) -> Result<String, YamlProblem> {
         let mut out = String::new();
         let mut chars = inner.chars().peekable();
         while let Some(c) = chars.next() {
-            if c == '\'' {
-                if chars.next() != Some('\'') {
-                    return Err(YamlProblem::BadScalar);
-                }
+            if c == '\'' && chars.next() != Some('\'') {
+                return Err(YamlProblem::BadScalar);
             }
             out.push(c);
         }
@@ -600,16 +618,17 @@ fn read_scalar(v: &str) -> Result<String, YamlProblem> {
                 }
                 Some('\\') => {
                     let c = chars.next().ok_or(YamlProblem::BadScalar)?;
-                    let hex = |chars: &mut std::str::Chars<'_>, n: usize| -> Result<char, YamlProblem> {
-                        let h: String = chars.by_ref().take(n).collect();
-                        if h.len() != n {
-                            return Err(YamlProblem::BadScalar);
-                        }
-                        u32::from_str_radix(&h, 16)
-                            .ok()
-                            .and_then(char::from_u32)
-                            .ok_or(YamlProblem::BadScalar)
-                    };
+                    let hex =
+                        |chars: &mut std::str::Chars<'_>, n: usize| -> Result<char, YamlProblem> {
+                            let h: String = chars.by_ref().take(n).collect();
+                            if h.len() != n {
+                                return Err(YamlProblem::BadScalar);
+                            }
+                            u32::from_str_radix(&h, 16)
+                                .ok()
+                                .and_then(char::from_u32)
+                                .ok_or(YamlProblem::BadScalar)
+                        };
                     out.push(match c {
                         '0' => '\0',
                         'a' => '\x07',
@@ -848,7 +867,8 @@ impl Players {
             }
             let key = read_scalar(k).map_err(err)?;
             let value = read_scalar(v).map_err(err)?;
-            let plain_null = !v.starts_with(['\'', '"']) && matches!(value.as_str(), "" | "~" | "null" | "Null" | "NULL");
+            let plain_null = !v.starts_with(['\'', '"'])
+                && matches!(value.as_str(), "" | "~" | "null" | "Null" | "NULL");
             let Some(entry) = players.entries.last_mut() else {
                 return Err(err(YamlProblem::Indent));
             };
@@ -866,11 +886,8 @@ impl Players {
                 Ok(x)
             };
             match key.as_str() {
-                "name" => {
-                    if !plain_null {
-                        entry.name = value;
-                    }
-                }
+                "name" if !plain_null => entry.name = value,
+                "name" => {}
                 "rating_group" => {
                     let x = number("rating_group")?;
                     if !(0.0..=f64::from(u32::MAX)).contains(&x) || x.fract() != 0.0 {

@@ -240,9 +240,9 @@ impl Table {
 pub fn mk_rate(results: &[GameResult], opts: &RateOptions) -> Result<Rating, RateError> {
     let pattern = match &opts.fixed_rate {
         Some((_, rate)) if *rate <= 0 => return Err(RateError::FixedRateNotPositive(*rate)),
-        Some((player, _)) => Some(
-            regex::Regex::new(player).map_err(|_| RateError::BadPattern(player.clone()))?,
-        ),
+        Some((player, _)) => {
+            Some(regex::Regex::new(player).map_err(|_| RateError::BadPattern(player.clone()))?)
+        }
         None => None,
     };
     let mut warnings = Vec::new();
@@ -336,7 +336,12 @@ pub fn mk_rate(results: &[GameResult], opts: &RateOptions) -> Result<Rating, Rat
     for (g, members) in groups.iter().enumerate() {
         let m: Vec<Vec<f64>> = members
             .iter()
-            .map(|&a| members.iter().map(|&b| if a == b { 0.0 } else { wins[a][b] }).collect())
+            .map(|&a| {
+                members
+                    .iter()
+                    .map(|&b| if a == b { 0.0 } else { wins[a][b] })
+                    .collect()
+            })
             .collect();
         let mut rates = Newton::new(&m).solve();
         // average!(1000) and integer!
@@ -355,7 +360,10 @@ pub fn mk_rate(results: &[GameResult], opts: &RateOptions) -> Result<Rating, Rat
             })
             .collect();
         if let (Some((player, fixed)), Some(re)) = (&opts.fixed_rate, &pattern) {
-            let ids: Vec<&str> = members.iter().map(|&a| table.ids[order[a]].as_str()).collect();
+            let ids: Vec<&str> = members
+                .iter()
+                .map(|&a| table.ids[order[a]].as_str())
+                .collect();
             let index = ids
                 .iter()
                 .position(|id| id == player)
@@ -382,7 +390,10 @@ pub fn mk_rate(results: &[GameResult], opts: &RateOptions) -> Result<Rating, Rat
             });
         }
     }
-    if let Some(e) = entries.iter().find(|e| !(-10_000..=10_000).contains(&e.rate)) {
+    if let Some(e) = entries
+        .iter()
+        .find(|e| !(-10_000..=10_000).contains(&e.rate))
+    {
         return Err(RateError::Invalid {
             player: e.player_id.clone(),
             rate: e.rate,
@@ -494,7 +505,7 @@ fn connected_groups(wins: &[Vec<f64>], kept: &[usize]) -> Vec<Vec<usize>> {
         }
         groups.push(comp);
     }
-    groups.sort_by(|a, b| b.len().cmp(&a.len()));
+    groups.sort_by_key(|g| std::cmp::Reverse(g.len()));
     groups
 }
 
@@ -513,6 +524,8 @@ fn sort_index(data: &[f64]) -> Vec<usize> {
             if j < last && data[p[j]] < data[p[j + 1]] {
                 j += 1;
             }
+            // Not `>=`: GSL's test, which NaN passes.
+            #[allow(clippy::neg_cmp_op_on_partial_ord)]
             if !(data[pki] < data[p[j]]) {
                 break;
             }
@@ -564,6 +577,7 @@ fn centred(mut v: Vec<f64>) -> Vec<f64> {
     v
 }
 
+#[allow(clippy::needless_range_loop)] // n[k][i] and n[i][k] side by side
 impl<'a> Newton<'a> {
     fn new(n: &'a [Vec<f64>]) -> Self {
         let size = n.len();
@@ -578,7 +592,11 @@ impl<'a> Newton<'a> {
                         l += n[i][k];
                     }
                 }
-                if (w * w + l * l).sqrt() < 1.0 { 0.0 } else { w / (w + l) }
+                if (w * w + l * l).sqrt() < 1.0 {
+                    0.0
+                } else {
+                    w / (w + l)
+                }
             })
             .collect();
         let rank = sort_index(&possibility);
@@ -606,8 +624,8 @@ impl<'a> Newton<'a> {
                 let mut sum = 0.0;
                 for i in 0..size {
                     if i != k {
-                        sum += self.n[k][i] * self.win_rate(i, k)
-                            - self.n[i][k] * self.win_rate(k, i);
+                        sum +=
+                            self.n[k][i] * self.win_rate(i, k) - self.n[i][k] * self.win_rate(k, i);
                     }
                 }
                 sum * 2.0
@@ -699,6 +717,8 @@ impl<'a> Newton<'a> {
             if self.count > COUNT_MAX {
                 break;
             }
+            // mk_rate's `while (a.nrm2 > ...)`: a NaN stops too.
+            #[allow(clippy::neg_cmp_op_on_partial_ord)]
             if !(nrm2(&a) > ERROR_LIMIT * nrm2(&self.rate)) {
                 break;
             }
@@ -721,6 +741,7 @@ impl<'a> Newton<'a> {
 /// symmetric Jacobian (rows summing to 0, `f` summing to 0): `(J + 𝟙𝟙ᵀ)·a
 /// = f` by Gaussian elimination with partial pivoting; a zero pivot leaves
 /// its component 0 (as a truncated SVD would).
+#[allow(clippy::needless_range_loop)] // rows `col` and `r` side by side
 fn solve_zero_mean(j: &[Vec<f64>], f: &[f64]) -> Vec<f64> {
     let n = f.len();
     let mut m: Vec<Vec<f64>> = (0..n)
@@ -842,7 +863,10 @@ mod tests {
             vec![0.0, 0.0, 0.0, 1.0],
             vec![0.0, 0.0, 1.0, 0.0],
         ];
-        assert_eq!(connected_groups(&w, &[0, 1, 2, 3]), vec![vec![1, 0], vec![3, 2]]);
+        assert_eq!(
+            connected_groups(&w, &[0, 1, 2, 3]),
+            vec![vec![1, 0], vec![3, 2]]
+        );
     }
 
     #[test]

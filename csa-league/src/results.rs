@@ -290,7 +290,7 @@ pub(crate) fn split_colon(s: &str) -> Vec<&str> {
 
 /// Ruby's `String#split(" ")`: fields between runs of ASCII whitespace.
 fn split_ws(s: &str) -> Vec<&str> {
-    s.split(|c: char| matches!(c, '\t' | '\n' | '\x0b' | '\x0c' | '\r' | ' '))
+    s.split(['\t', '\n', '\x0b', '\x0c', '\r', ' '])
         .filter(|f| !f.is_empty())
         .collect()
 }
@@ -417,21 +417,24 @@ pub fn parse_record(
         }
     }
     match (black_id, white_id, black_mark, white_mark, state, time) {
-        (Some(black_id), Some(white_id), Some(black_mark), Some(white_mark), Some(state), Some(end_time))
-            if black_id != white_id =>
-        {
-            Ok(Some(GameResult {
-                end_time,
-                state,
-                black_mark,
-                black_id,
-                white_id,
-                white_mark,
-                file: file.to_path_buf(),
-                moves,
-                plies,
-            }))
-        }
+        (
+            Some(black_id),
+            Some(white_id),
+            Some(black_mark),
+            Some(white_mark),
+            Some(state),
+            Some(end_time),
+        ) if black_id != white_id => Ok(Some(GameResult {
+            end_time,
+            state,
+            black_mark,
+            black_id,
+            white_id,
+            white_mark,
+            file: file.to_path_buf(),
+            moves,
+            plies,
+        })),
         _ => Ok(None),
     }
 }
@@ -453,7 +456,11 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!(
-            (r.black_mark.as_str(), r.white_mark.as_str(), r.state.as_str()),
+            (
+                r.black_mark.as_str(),
+                r.white_mark.as_str(),
+                r.state.as_str()
+            ),
             ("lose", "win", "toryo")
         );
         // mk_game_results strips and accepts \w{2}: 3 moves; mk_rate's reader
@@ -467,22 +474,37 @@ mod tests {
 
     #[test]
     fn files_lacking_a_field_give_nothing_and_bad_summaries_errors() {
-        assert!(parse("N+b\n'rating:b+1:b+1\n'summary:toryo:b win:w lose\n'$END_TIME:x\n")
-            .unwrap()
-            .is_none());
-        assert!(parse("N+b\n'rating:b+1:w+1\n'summary:toryo:b win:w lose\n")
-            .unwrap()
-            .is_none());
+        assert!(
+            parse("N+b\n'rating:b+1:b+1\n'summary:toryo:b win:w lose\n'$END_TIME:x\n")
+                .unwrap()
+                .is_none()
+        );
+        assert!(
+            parse("N+b\n'rating:b+1:w+1\n'summary:toryo:b win:w lose\n")
+                .unwrap()
+                .is_none()
+        );
         let e = parse("N+b\n\n'summary:toryo:x win:y lose\n").unwrap_err();
         assert!(matches!(
             e,
-            ResultsError::Malformed { line: 3, problem: Problem::SummaryNames, .. }
+            ResultsError::Malformed {
+                line: 3,
+                problem: Problem::SummaryNames,
+                ..
+            }
         ));
-        assert_eq!(e.to_string(), "g.csa:3: 'summary: names neither player as the N+ player");
+        assert_eq!(
+            e.to_string(),
+            "g.csa:3: 'summary: names neither player as the N+ player"
+        );
         let e = parse("N+b\n'summary:toryo:b win\n").unwrap_err();
         assert!(matches!(
             e,
-            ResultsError::Malformed { line: 2, problem: Problem::SummaryFields, .. }
+            ResultsError::Malformed {
+                line: 2,
+                problem: Problem::SummaryFields,
+                ..
+            }
         ));
     }
 

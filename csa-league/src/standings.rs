@@ -209,7 +209,10 @@ mod tests {
 
     #[test]
     fn escapes_every_text() {
-        assert_eq!(escape("<a href=\"x\">&'"), "&lt;a href=&quot;x&quot;&gt;&amp;&#39;");
+        assert_eq!(
+            escape("<a href=\"x\">&'"),
+            "&lt;a href=&quot;x&quot;&gt;&amp;&#39;"
+        );
         let now = Stamp {
             unix_secs: 1_000_000,
             nanos: 0,

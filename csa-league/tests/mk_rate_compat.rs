@@ -64,14 +64,20 @@ fn cases() -> Vec<(&'static str, RateOptions, usize)> {
         ),
         (
             "fixed-exact",
-            with(&|o| {
-                o.fixed_rate = Some(("red+bda9643ac6601722a28f238714274da4".into(), 2000))
-            }),
+            with(&|o| o.fixed_rate = Some(("red+bda9643ac6601722a28f238714274da4".into(), 2000))),
             1,
         ),
         ("skip-draws", with(&|o| o.skip_draw_games = true), 1),
-        ("base-2026-05-20", with(&|o| o.base_date = base("2026-05-20")), 1),
-        ("base-2026-05-10", with(&|o| o.base_date = base("2026-05-10")), 1),
+        (
+            "base-2026-05-20",
+            with(&|o| o.base_date = base("2026-05-20")),
+            1,
+        ),
+        (
+            "base-2026-05-10",
+            with(&|o| o.base_date = base("2026-05-10")),
+            1,
+        ),
         (
             "all-changed",
             with(&|o| {
@@ -117,10 +123,17 @@ fn rates_agree_with_mk_rate() {
             );
             worst = worst.max((o.rate - r.rate).abs());
             assert!((o.win - r.win).abs() < 0.01, "{name} {} win", o.player_id);
-            assert!((o.loss - r.loss).abs() < 0.01, "{name} {} loss", o.player_id);
+            assert!(
+                (o.loss - r.loss).abs() < 0.01,
+                "{name} {} loss",
+                o.player_id
+            );
             assert_eq!(o.last_modified, r.last_modified, "{name} {}", o.player_id);
         }
-        eprintln!("{name}: {} players, largest rate difference {worst}", ours.len());
+        eprintln!(
+            "{name}: {} players, largest rate difference {worst}",
+            ours.len()
+        );
     }
 }
 
@@ -155,5 +168,8 @@ fn a_malformed_record_is_reported_and_skipped() {
     assert_eq!(scan.results[0].black_mark, "lose");
     assert_eq!(scan.errors.len(), 1);
     let msg = scan.errors[0].to_string();
-    assert!(msg.ends_with("a.csa:4: 'summary: names neither player as the N+ player"), "{msg}");
+    assert!(
+        msg.ends_with("a.csa:4: 'summary: names neither player as the N+ player"),
+        "{msg}"
+    );
 }
