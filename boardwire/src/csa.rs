@@ -25,6 +25,8 @@ use csa_protocol::transcript::Log;
 use csa_protocol::types::SidePreference;
 
 use crate::Failure;
+#[path = "csa_rate.rs"]
+mod csa_rate;
 use crate::csa_decode::{self, CsaFormat, CsaFrom};
 use crate::csa_engine::start_engine;
 use crate::engine_args::EngineArgs;
@@ -107,6 +109,14 @@ pub(crate) enum CsaCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Rate the players of a record tree: `mk_game_results DIR... |
+    /// mk_rate [options]` in one command.
+    ///
+    /// Prints players.yaml (shogi-server's format) to stdout; records that
+    /// cannot be read and results not used go to stderr. Exit code 2 for
+    /// bad arguments, 1 when the ratings come out of range (as mk_rate's
+    /// "Aborted").
+    Rate(csa_rate::RateArgs),
 }
 
 // `csa connect`'s options (the subcommand's help is the variant's).
@@ -177,6 +187,7 @@ pub(crate) fn run(cmd: CsaCommand, out: &mut dyn Write) -> Result<(), Failure> {
             )
         }
         CsaCommand::Connect(args) => return connect(args),
+        CsaCommand::Rate(args) => return csa_rate::rate(args, out),
         CsaCommand::Decode {
             file,
             message,

@@ -22,6 +22,7 @@
 //! seedable random generator and YAML; a user who rates a record tree needs
 //! no server, and a server without a league pulls none of it.
 
+// Ratings (mk_game_results, mk_rate, players.yaml, the standings page).
 pub mod players;
 
 // Scheduling and pairing (schedules, pairing factories, history, the League).
@@ -30,3 +31,10 @@ pub mod history;
 pub mod pairing;
 pub mod schedule;
 pub use floodgate::{Floodgate, FloodgateDir, FloodgateError};
+pub mod rating;
+pub mod results;
+pub mod standings;
+pub use players::{PlayerEntry, Players, Stamp, Zone};
+pub use rating::{RateOptions, Rating, mk_rate};
+pub use results::{GameResult, mk_game_results};
+pub use standings::standings_html;
