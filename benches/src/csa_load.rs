@@ -30,7 +30,7 @@
 
 use std::collections::HashSet;
 use std::fmt;
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::{BuildHasher, Hasher};
 use std::io;
 use std::net::SocketAddr;
 use std::ops::ControlFlow;
@@ -166,8 +166,9 @@ pub struct Report {
     pub play_secs: f64,
     /// Move round trips, microseconds: p50, p99, max.
     pub latency_us: [u64; 3],
-    /// `%%WHO` (with [`Options::who`]): the `game_waiting` lines counted,
-    /// or why there is no answer.
+    /// `%%WHO` (with [`Options::who`]): the `game_waiting` lines counted
+    /// (the answer must end with `##[WHO] +OK` and the connection then
+    /// answer `LOGOUT`), or what went wrong (also counted as an error).
     pub who: Option<Result<usize, String>>,
     /// The server's memory ([`Options::server_pid`]).
     pub server_memory: Option<Memory>,
@@ -202,11 +203,7 @@ impl fmt::Display for Report {
             "clients: {} ({} waiters ready, {} ok to the end; {} paired)",
             self.clients, self.waiters_ready, self.waiters_ok, self.waiters_paired
         )?;
-        writeln!(
-            f,
-            "logins: {waiters} waiters in {:.2} s",
-            self.login_secs
-        )?;
+        writeln!(f, "logins: {waiters} waiters in {:.2} s", self.login_secs)?;
         writeln!(
             f,
             "games: {} asked, {} ended, {} ok; {} moves in {:.2} s = {:.0} moves/s",
@@ -317,9 +314,7 @@ fn key(p: &Position) -> u64 {
             Pass(0)
         }
     }
-    let mut h = B.build_hasher();
-    p.hash(&mut h);
-    h.finish()
+    B.hash_one(p)
 }
 
 /// The moves of game `game`, at most `plies` of them, from the start
@@ -372,7 +367,13 @@ pub fn read_memory(pid: Option<u32>) -> Option<(u64, u64)> {
     let field = |name: &str| {
         text.lines()
             .find_map(|l| l.strip_prefix(name))
-            .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            .and_then(|rest| {
+                rest.trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse::<u64>()
+                    .ok()
+            })
     };
     Some((field("VmRSS:")?, field("VmHWM:")?))
 }
@@ -637,22 +638,24 @@ async fn player(
     let mut sent_at: Option<Instant> = None;
     let mut resigned = false;
     let mut problems: Vec<String> = Vec::new();
-    let expected_loser = if line.len() % 2 == 0 {
+    let expected_loser = if line.len().is_multiple_of(2) {
         Side::Black
     } else {
         Side::White
     };
-    let run = net::run(stream, Config::new(config), |client: &mut Client<Instant>, activity| {
-        let now = Instant::now();
-        let step = |stage: &mut Stage, next: Stage, problems: &mut Vec<String>| {
-            if *stage >= next || (next as u8) != (*stage as u8) + 1 {
-                problems.push(format!("{next:?} after {stage:?}"));
-            }
-            *stage = next;
-        };
-        match activity {
-            Activity::Idle => {
-                if client.is_our_turn() && !resigned {
+    let run = net::run(
+        stream,
+        Config::new(config),
+        |client: &mut Client<Instant>, activity| {
+            let now = Instant::now();
+            let step = |stage: &mut Stage, next: Stage, problems: &mut Vec<String>| {
+                if *stage >= next || (next as u8) != (*stage as u8) + 1 {
+                    problems.push(format!("{next:?} after {stage:?}"));
+                }
+                *stage = next;
+            };
+            match activity {
+                Activity::Idle if client.is_our_turn() && !resigned => {
                     let ply = client.moves().len();
                     match line.get(ply) {
                         Some(mv) => {
@@ -671,68 +674,69 @@ async fn player(
                         }
                     }
                 }
-            }
-            Activity::Malformed { frame, .. } => problems.push(format!(
-                "malformed line {:?}",
-                String::from_utf8_lossy(frame)
-            )),
-            Activity::Event(e) => match e {
-                Event::LoggedIn => step(&mut stage, Stage::LoggedIn, &mut problems),
-                Event::GameSummary(_) => {
-                    step(&mut stage, Stage::Summary, &mut problems);
-                    if client.side() != Some(side) {
-                        problems.push(format!("given side {:?}", client.side()));
-                    }
-                    if let Err(e) = client.agree(now) {
-                        problems.push(format!("cannot agree: {e:?}"));
-                        return ControlFlow::Break(());
-                    }
-                }
-                Event::GameStarted(_) => step(&mut stage, Stage::Started, &mut problems),
-                Event::Move { mv, side: by, .. } => {
-                    if stage != Stage::Started {
-                        problems.push(format!("a move in stage {stage:?}"));
-                    }
-                    let n = me.plies;
-                    if line.get(n) != Some(&mv) {
-                        problems.push(format!("move {n} is {mv}, expected {:?}", line.get(n)));
-                        return ControlFlow::Break(());
-                    }
-                    me.plies += 1;
-                    if by == side {
-                        match sent_at.take() {
-                            Some(t) => me.latencies.push(
-                                u32::try_from(now.duration_since(t).as_micros()).unwrap_or(u32::MAX),
-                            ),
-                            None => problems.push(format!("move {n} confirmed twice")),
+                Activity::Malformed { frame, .. } => problems.push(format!(
+                    "malformed line {:?}",
+                    String::from_utf8_lossy(frame)
+                )),
+                Activity::Event(e) => match e {
+                    Event::LoggedIn => step(&mut stage, Stage::LoggedIn, &mut problems),
+                    Event::GameSummary(_) => {
+                        step(&mut stage, Stage::Summary, &mut problems);
+                        if client.side() != Some(side) {
+                            problems.push(format!("given side {:?}", client.side()));
+                        }
+                        if let Err(e) = client.agree(now) {
+                            problems.push(format!("cannot agree: {e:?}"));
+                            return ControlFlow::Break(());
                         }
                     }
-                }
-                Event::GameEnded(end) => {
-                    step(&mut stage, Stage::Ended, &mut problems);
-                    me.end = Some((end.outcome, end.reason));
-                    if client.state() != ClientState::Disconnected
-                        && let Err(e) = client.logout(now)
-                    {
-                        problems.push(format!("cannot log out: {e:?}"));
+                    Event::GameStarted(_) => step(&mut stage, Stage::Started, &mut problems),
+                    Event::Move { mv, side: by, .. } => {
+                        if stage != Stage::Started {
+                            problems.push(format!("a move in stage {stage:?}"));
+                        }
+                        let n = me.plies;
+                        if line.get(n) != Some(&mv) {
+                            problems.push(format!("move {n} is {mv}, expected {:?}", line.get(n)));
+                            return ControlFlow::Break(());
+                        }
+                        me.plies += 1;
+                        if by == side {
+                            match sent_at.take() {
+                                Some(t) => me.latencies.push(
+                                    u32::try_from(now.duration_since(t).as_micros())
+                                        .unwrap_or(u32::MAX),
+                                ),
+                                None => problems.push(format!("move {n} confirmed twice")),
+                            }
+                        }
+                    }
+                    Event::GameEnded(end) => {
+                        step(&mut stage, Stage::Ended, &mut problems);
+                        me.end = Some((end.outcome, end.reason));
+                        if client.state() != ClientState::Disconnected
+                            && let Err(e) = client.logout(now)
+                        {
+                            problems.push(format!("cannot log out: {e:?}"));
+                            return ControlFlow::Break(());
+                        }
+                    }
+                    Event::LoggedOut => {
+                        step(&mut stage, Stage::LoggedOut, &mut problems);
                         return ControlFlow::Break(());
                     }
-                }
-                Event::LoggedOut => {
-                    step(&mut stage, Stage::LoggedOut, &mut problems);
-                    return ControlFlow::Break(());
-                }
-                Event::PeerSilent { awaiting } => {
-                    problems.push(format!("server silent, awaiting {awaiting:?}"));
-                    return ControlFlow::Break(());
-                }
-                Event::OurTurn { .. } => {}
-                other => problems.push(format!("unexpected {other:?}")),
-            },
-            _ => {}
-        }
-        ControlFlow::Continue(())
-    });
+                    Event::PeerSilent { awaiting } => {
+                        problems.push(format!("server silent, awaiting {awaiting:?}"));
+                        return ControlFlow::Break(());
+                    }
+                    Event::OurTurn { .. } => {}
+                    other => problems.push(format!("unexpected {other:?}")),
+                },
+                _ => {}
+            }
+            ControlFlow::Continue(())
+        },
+    );
     let limit = Duration::from_secs(opts.max_secs);
     match tokio::time::timeout(limit, run).await {
         Ok(Ok(Ended::Break(()))) => {}
@@ -852,7 +856,10 @@ pub async fn run(opts: Options) -> Result<Report, String> {
             .rss_waiting_kb = rss;
     }
     if let Some((rss, _)) = read_memory(None) {
-        own_mem.lock().unwrap_or_else(|p| p.into_inner()).rss_waiting_kb = rss;
+        own_mem
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .rss_waiting_kb = rss;
     }
 
     // Players: every game at once.
@@ -890,7 +897,12 @@ pub async fn run(opts: Options) -> Result<Report, String> {
     let mut latencies: Vec<u64> = Vec::new();
     for pair in ends.chunks(2) {
         let [Some(b), Some(w)] = pair else { continue };
-        latencies.extend(b.latencies.iter().chain(&w.latencies).map(|&l| u64::from(l)));
+        latencies.extend(
+            b.latencies
+                .iter()
+                .chain(&w.latencies)
+                .map(|&l| u64::from(l)),
+        );
         report.moves += (b.latencies.len() + w.latencies.len()) as u64;
         if let (Some(be), Some(we)) = (b.end, w.end) {
             debug_assert_eq!((b.side, w.side), (Side::Black, Side::White));
@@ -941,10 +953,24 @@ pub async fn run(opts: Options) -> Result<Report, String> {
                     }
                 }
             }
-            let _ = wr.write_all(b"LOGOUT\n").await;
-            Ok::<usize, String>(waiting)
+            // The connection must have survived its answer.
+            within(limit, "LOGOUT after %%WHO", wr.write_all(b"LOGOUT\n")).await?;
+            match within(limit, "LOGOUT:completed after %%WHO", lines.next()).await? {
+                Some(l) if l == b"LOGOUT:completed" => Ok::<usize, String>(waiting),
+                Some(l) => Err(format!(
+                    "after the {waiting} game_waiting lines: {:?} instead of LOGOUT:completed",
+                    String::from_utf8_lossy(&l)
+                )),
+                None => Err(format!(
+                    "after the {waiting} game_waiting lines and +OK, closed by the server before LOGOUT:completed"
+                )),
+            }
         };
-        report.who = Some(who.await);
+        let who = who.await;
+        if let Err(e) = &who {
+            errors.push(format!("%%WHO: {e}"));
+        }
+        report.who = Some(who);
     }
 
     // Waiters: log out, every one.

@@ -25,7 +25,12 @@ use clap::Parser;
 #[command(name = "csa_load")]
 struct Args {
     /// Connect to this server (a 127.0.0.1 address).
-    #[arg(long, value_name = "ADDR", conflicts_with = "spawn", required_unless_present = "spawn")]
+    #[arg(
+        long,
+        value_name = "ADDR",
+        conflicts_with = "spawn",
+        required_unless_present = "spawn"
+    )]
     server: Option<SocketAddr>,
     /// Start this boardwire binary as `boardwire csa serve --listen
     /// 127.0.0.1:<free port> --max-connections <clients + 64>` (with this
@@ -77,6 +82,8 @@ struct Args {
 }
 
 /// Raises RLIMIT_NOFILE's soft limit to the hard limit; (before, after).
+// `rlim_t` is `u64` on Linux x86_64 but not on every target.
+#[allow(clippy::unnecessary_cast)]
 fn raise_fd_limit() -> Result<(u64, u64), String> {
     let mut lim = libc::rlimit {
         rlim_cur: 0,
@@ -103,7 +110,11 @@ struct Spawned {
     stderr_lines: Arc<std::sync::Mutex<(usize, Vec<String>)>>,
 }
 
-fn spawn_server(path: &std::path::Path, clients: usize, extra: &[String]) -> Result<(Spawned, SocketAddr), String> {
+fn spawn_server(
+    path: &std::path::Path,
+    clients: usize,
+    extra: &[String],
+) -> Result<(Spawned, SocketAddr), String> {
     // A free port: bind, read it, let it go.
     let port = TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
@@ -221,7 +232,10 @@ fn main() -> ExitCode {
     opts.who = args.who;
     opts.server_pid = spawned.as_ref().map(|s| s.child.id()).or(args.server_pid);
     println!("load average before: {}", load_average());
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
         Ok(r) => r,
         Err(e) => {
             eprintln!("cannot start the async runtime: {e}");
