@@ -550,13 +550,22 @@ async fn waiter(
             Err(e) => return fail(e),
         }
     }
-    match within(limit, "the end of the stream after LOGOUT", lines.next()).await {
-        Ok(None) => WaiterEnd::Ok(summaries),
-        Ok(Some(l)) => fail(format!(
-            "a line after LOGOUT:completed: {:?}",
-            String::from_utf8_lossy(&l)
-        )),
-        Err(e) => fail(e),
+    // Then the end of the stream. A waiter paired by the server
+    // ([`WaitGame::Named`]) that logs out in the agree phase gets the
+    // game's `REJECT:<id> by <name>` after `LOGOUT:completed` from our
+    // server; such lines are let through there.
+    loop {
+        match within(limit, "the end of the stream after LOGOUT", lines.next()).await {
+            Ok(None) => return WaiterEnd::Ok(summaries),
+            Ok(Some(l)) if !unique && l.starts_with(b"REJECT:") => {}
+            Ok(Some(l)) => {
+                return fail(format!(
+                    "a line after LOGOUT:completed: {:?}",
+                    String::from_utf8_lossy(&l)
+                ));
+            }
+            Err(e) => return fail(e),
+        }
     }
 }
 
