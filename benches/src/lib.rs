@@ -1,4 +1,5 @@
-//! Criterion benchmarks live in `benches/`; this library holds no code.
+//! Criterion benchmarks live in `benches/`; this library holds the CSA
+//! load tool's core ([`csa_load`], run by the `csa_load` binary).
 //!
 //! It compiles the repository's top-level README as doctests, so the
 //! "Use it as a library" examples there are checked by `cargo test`.
@@ -6,3 +7,5 @@
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+pub mod csa_load;
