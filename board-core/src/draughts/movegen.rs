@@ -893,28 +893,198 @@ fn count_captures(s: &Sides) -> u64 {
 
 /// [`count_captures`] when a king can capture: if the men's captures are
 /// short (see [`short_man_captures`]), their number and length start the
-/// count and only the kings are searched.
+/// count and the kings are counted by [`KingCount`] (no move is built);
+/// otherwise, or when a king can take [`DEDUP_MIN`] pieces or more (its
+/// paths may then give the same move twice), the full search counts.
 #[inline(never)]
 fn count_king_captures(s: &Sides) -> u64 {
     let j = jump_sources(s);
     let men = (j[0] | j[1] | j[2] | j[3]) & s.men;
-    let mut sink = CountSink::new();
+    let mut acc = 0;
     if men != 0 {
         match short_man_captures(s, &j) {
             // Fewer than DEDUP_MIN captures: distinct moves, and none is
             // a king's (another origin).
-            Some((n, len)) => {
-                sink.best = len;
-                sink.plain = n;
-            }
-            None => {
-                captures(s, &mut sink);
-                return count_of(s, &sink);
-            }
+            Some((n, len)) => acc = tally(len, n),
+            None => return count_captures(s),
         }
     }
-    captures_by(s, 0, s.kings, &mut sink);
-    count_of(s, &sink)
+    let mut long = CountSink::new();
+    let mut ks = s.kings;
+    while ks != 0 {
+        let from = ks.trailing_zeros();
+        ks &= ks - 1;
+        let mut kc = KingCount {
+            opp: s.opp,
+            empty: s.empty | (1u64 << from),
+            from,
+            long: &mut long,
+        };
+        acc = merge(acc, kc.all_directions());
+    }
+    if long.best == 0 {
+        acc & 0xffff_ffff
+    } else {
+        // Longer than any tally: the men take at most 2 pieces.
+        count_of(s, &long)
+    }
+}
+
+/// A number of capture sequences and their length, packed as
+/// `len << 32 | count` so that [`merge`] keeps the longest.
+#[inline(always)]
+const fn tally(len: u32, count: u32) -> u64 {
+    (len as u64) << 32 | count as u64
+}
+
+/// The maximal sequences of two [`tally`]s: the longer ones, or both
+/// counts if they are as long.
+#[inline(always)]
+fn merge(a: u64, b: u64) -> u64 {
+    if a >> 32 == b >> 32 {
+        a + (b & 0xffff_ffff)
+    } else {
+        a.max(b)
+    }
+}
+
+/// Counts a king's maximal capture sequences the way [`Search::king_dir`]
+/// searches them (the same canonical paths), returning a [`tally`]
+/// instead of recording each: for the leaves of `perft`, where only the
+/// number of moves is needed. From the capture that takes [`DEDUP_MIN`]
+/// pieces on, two paths may be one move: the search goes on as
+/// [`Search::king_dir`] into `long`, which compares them.
+struct KingCount<'a> {
+    /// Opponent pieces (captured ones included: they stay until the end).
+    opp: u64,
+    /// Empty squares, the king's origin included.
+    empty: u64,
+    /// The king's origin.
+    from: u32,
+    /// The sequences of [`DEDUP_MIN`] pieces or more.
+    long: &'a mut CountSink,
+}
+
+impl KingCount<'_> {
+    /// The tally of the king: its four directions.
+    #[inline(always)]
+    fn all_directions(&mut self) -> u64 {
+        let from = self.from;
+        let mut acc = 0;
+        // Most directions have no capture: test before the call.
+        if king_captures_towards(from, 0, self.opp, self.empty) {
+            acc = self.dir::<0>(from, 0, 0);
+        }
+        if king_captures_towards(from, 1, self.opp, self.empty) {
+            acc = merge(acc, self.dir::<1>(from, 0, 0));
+        }
+        if king_captures_towards(from, 2, self.opp, self.empty) {
+            acc = merge(acc, self.dir::<2>(from, 0, 0));
+        }
+        if king_captures_towards(from, 3, self.opp, self.empty) {
+            acc = merge(acc, self.dir::<3>(from, 0, 0));
+        }
+        acc
+    }
+
+    /// [`KingCount::dir`] with the direction known at run time.
+    #[inline(always)]
+    fn dir_any(&mut self, cur: u32, d: usize, captured: u64, n: u32) -> u64 {
+        match d & 3 {
+            0 => self.dir::<0>(cur, captured, n),
+            1 => self.dir::<1>(cur, captured, n),
+            2 => self.dir::<2>(cur, captured, n),
+            _ => self.dir::<3>(cur, captured, n),
+        }
+    }
+
+    /// [`Search::king_dir`], counting: the tally of the sequences of the
+    /// king on `cur` (having taken `captured`, `n` pieces) that go on in
+    /// direction `D` (0 if none).
+    fn dir<const D: usize>(&mut self, cur: u32, captured: u64, n: u32) -> u64 {
+        if n + 1 >= DEDUP_MIN {
+            return self.long_dir::<D>(cur, captured, n);
+        }
+        let d = D;
+        let occ = RAYS[d][cur as usize] & !self.empty;
+        if occ == 0 {
+            return 0;
+        }
+        let p = nearest(d, occ);
+        let pb = 1u64 << p;
+        if pb & self.opp & !captured == 0 {
+            return 0;
+        }
+        let beyond = RAYS[d][p as usize];
+        let blockers = beyond & !self.empty;
+        let (landings, next) = if blockers == 0 {
+            (beyond, 0)
+        } else {
+            let q = nearest(d, blockers);
+            (beyond & !(RAYS[d][q as usize] | (1u64 << q)), 1u64 << q)
+        };
+        if landings == 0 {
+            return 0;
+        }
+        let captured = captured | pb;
+        let n = n + 1;
+        let alive = self.opp & !captured;
+        let mut acc = 0;
+        // Along `d`: the same from every landing square, searched once.
+        let cont = next & alive & step(d ^ 2, self.empty) != 0;
+        if cont {
+            acc = self.dir::<D>(nearest(d ^ 2, landings), captured, n);
+        }
+        let (e1, e3) = (d ^ 1, d ^ 3);
+        let take1 = alive & step(e1 ^ 2, self.empty);
+        let take3 = alive & step(e3 ^ 2, self.empty);
+        let (side1, side3) = if landings & (landings - 1) == 0 {
+            let l = landings.trailing_zeros() as usize;
+            (
+                sees(e1, l, take1, self.empty) & landings,
+                sees(e3, l, take3, self.empty) & landings,
+            )
+        } else {
+            (
+                seers(e1, take1, self.empty, landings),
+                seers(e3, take3, self.empty, landings),
+            )
+        };
+        if !cont && side1 | side3 == 0 {
+            // Nothing goes on: one sequence per landing square.
+            return tally(n, landings.count_ones());
+        }
+        let mut rest = side1;
+        while rest != 0 {
+            let l = rest.trailing_zeros();
+            rest &= rest - 1;
+            acc = merge(acc, self.dir_any(l, e1, captured, n));
+        }
+        let mut rest = side3;
+        while rest != 0 {
+            let l = rest.trailing_zeros();
+            rest &= rest - 1;
+            acc = merge(acc, self.dir_any(l, e3, captured, n));
+        }
+        acc
+    }
+}
+
+impl KingCount<'_> {
+    /// The search from the capture taking [`DEDUP_MIN`] pieces on, into
+    /// `long` (its tally is 0).
+    #[cold]
+    #[inline(never)]
+    fn long_dir<const D: usize>(&mut self, cur: u32, captured: u64, n: u32) -> u64 {
+        let mut search = Search {
+            opp: self.opp,
+            empty: self.empty,
+            from: self.from,
+            sink: &mut *self.long,
+        };
+        search.king_dir::<D>(cur, captured, n);
+        0
+    }
 }
 
 /// The count of `sink` after a search of `s`, or (if its stash overflowed)
