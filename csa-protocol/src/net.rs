@@ -113,8 +113,13 @@ pub struct Limits {
     pub login_timeout: Duration,
     /// [`serve`]: bytes that may wait to be written to one connection
     /// (default 128 KiB: 200 peers that never read hold at most 25 MiB); a
-    /// connection past it is closed at once (a player in a game loses by
-    /// disconnect). Monitor output and chat count like everything else.
+    /// connection that has more than this waiting when more output comes
+    /// for it is closed at once (a player in a game loses by disconnect).
+    /// One answer may be larger than the cap (`%%WHO` with thousands of
+    /// clients, about 50 bytes a line): it is queued whole when less than
+    /// the cap waits, so a queue holds at most the cap plus one answer;
+    /// the peer is not read again until its queue is under half the cap.
+    /// Monitor output and chat count like everything else.
     pub output_queue_cap: usize,
     /// [`serve`]: bytes that may wait to be written to all connections
     /// together (default 48 MiB); past it, the connections with the
@@ -744,7 +749,10 @@ fn flush(
                 if n > 0 {
                     let q = w.queued.fetch_add(n, Ordering::Relaxed) + n;
                     total.fetch_add(n, Ordering::Relaxed);
-                    if q > limits.output_queue_cap {
+                    // What waited before this transmit counts: one
+                    // answer larger than the cap (`%%WHO` of 10,000
+                    // clients is ~400 KB) goes through to a peer that reads.
+                    if q - n > limits.output_queue_cap {
                         over.push(conn);
                     } else if q > limits.output_queue_cap / 2 && source.is_some_and(|s| s != conn) {
                         congested = true;
