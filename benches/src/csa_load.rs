@@ -176,7 +176,7 @@ pub struct Report {
     pub own_memory: Memory,
     /// Errors in all.
     pub error_count: usize,
-    /// The first [`KEPT_ERRORS`] errors.
+    /// The first 20 errors.
     pub errors: Vec<String>,
     /// Seconds the whole run took.
     pub total_secs: f64,
