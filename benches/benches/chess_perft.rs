@@ -19,6 +19,7 @@
 
 #[path = "cpu_time.rs"]
 mod cpu_time;
+use benches::peers::cozy_perft;
 use cpu_time::thread_cpu_seconds;
 use criterion::{BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
@@ -37,30 +38,6 @@ const POSITIONS: [(&str, &str, u32, u64); 2] = [
         193_690_690,
     ),
 ];
-
-fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
-    let mut nodes = 0;
-    match depth {
-        0 => nodes = 1,
-        1 => {
-            board.generate_moves(|moves| {
-                nodes += moves.len() as u64;
-                false
-            });
-        }
-        _ => {
-            board.generate_moves(|moves| {
-                for mv in moves {
-                    let mut child = board.clone();
-                    child.play_unchecked(mv);
-                    nodes += cozy_perft(&child, depth - 1);
-                }
-                false
-            });
-        }
-    }
-    nodes
-}
 
 /// Best thread CPU time of `runs` calls of `f`, in seconds, with the node
 /// count checked on every call.
@@ -103,11 +80,7 @@ fn chess_perft(c: &mut Criterion) {
     for (name, fen, depth, nodes) in POSITIONS {
         let ours: board_core::chess::Position = fen.parse().unwrap();
         let cozy: cozy_chess::Board = fen.parse().unwrap();
-        let shak: shakmaty::Chess = fen
-            .parse::<shakmaty::fen::Fen>()
-            .unwrap()
-            .into_position(shakmaty::CastlingMode::Standard)
-            .unwrap();
+        let shak = benches::peers::shakmaty_position(fen).unwrap();
         // Same answer from all three before timing anything.
         assert_eq!(board_core::chess::perft(&ours, depth), nodes);
         assert_eq!(cozy_perft(&cozy, depth), nodes);

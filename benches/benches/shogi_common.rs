@@ -64,40 +64,12 @@ pub fn ours_perft(p: &board_core::shogi::Position, depth: u32) -> u64 {
 
 /// haitaka's board from SFEN.
 pub fn haitaka_board(sfen: &str) -> haitaka::Board {
-    haitaka::Board::from_sfen(sfen).unwrap()
+    benches::peers::haitaka_board(sfen).unwrap()
 }
 
-/// haitaka's own bulk-counting perft (its `examples/perft.rs`, with drops).
-pub fn haitaka_perft(board: &haitaka::Board, depth: u8) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let mut nodes = 0;
-    // Board moves and drops come as the same kind of list.
-    let mut count = |moves: haitaka::PieceMoves| {
-        if depth == 1 {
-            nodes += moves.into_iter().len() as u64;
-        } else {
-            for mv in moves {
-                let mut b = board.clone();
-                b.play_unchecked(mv);
-                nodes += haitaka_perft(&b, depth - 1);
-            }
-        }
-        false
-    };
-    board.generate_board_moves(&mut count);
-    board.generate_drops(&mut count);
-    nodes
-}
+pub use benches::peers::{haitaka_perft, lite_perft};
 
 /// shogi_legality_lite's position (via shogi_usi_parser).
 pub fn lite_position(sfen: &str) -> shogi_core::PartialPosition {
-    use shogi_usi_parser::FromUsi;
-    shogi_core::PartialPosition::from_usi(&format!("sfen {sfen}")).unwrap()
-}
-
-/// shogi_legality_lite's own perft (counts the leaf list's length).
-pub fn lite_perft(p: &shogi_core::PartialPosition, depth: usize) -> u64 {
-    shogi_legality_lite::perft::perft(p.clone(), depth).all
+    benches::peers::lite_position(sfen).unwrap()
 }

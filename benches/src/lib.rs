@@ -1,5 +1,7 @@
 //! Criterion benchmarks live in `benches/`; this library holds the CSA
-//! load tool's core ([`csa_load`], run by the `csa_load` binary).
+//! load tool's core ([`csa_load`], run by the `csa_load` binary), the
+//! side-by-side perft table's ([`compare`], run by the `compare` binary)
+//! and the Rust peers' perft ([`peers`]).
 //!
 //! It compiles the repository's top-level README as doctests, so the
 //! "Use it as a library" examples there are checked by `cargo test`.
@@ -8,4 +10,6 @@
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
 
+pub mod compare;
 pub mod csa_load;
+pub mod peers;
