@@ -38,7 +38,13 @@ fn comment(rng: &mut Rng) -> Comment {
     Comment::new(&words.join(" ")).unwrap()
 }
 
-fn line(rng: &mut Rng, mut pos: Position, plies: usize, depth: u32, first_in_var: bool) -> Vec<Node> {
+fn line(
+    rng: &mut Rng,
+    mut pos: Position,
+    plies: usize,
+    depth: u32,
+    first_in_var: bool,
+) -> Vec<Node> {
     let mut nodes: Vec<Node> = Vec::new();
     for i in 0..plies {
         let legal = pos.legal_moves();
@@ -99,7 +105,13 @@ fn random_game(seed: u64) -> Game {
         GameResult::Draw,
         GameResult::Unknown,
     ][rng.below(4)];
-    let values = ["?", "Fischer, Robert J.", "a \"quoted\" \\ value", "Zürich", ""];
+    let values = [
+        "?",
+        "Fischer, Robert J.",
+        "a \"quoted\" \\ value",
+        "Zürich",
+        "",
+    ];
     for name in ["Event", "Site", "Date", "Round", "White", "Black"] {
         g.tags
             .set(Tag::new(name, values[rng.below(values.len())]).unwrap());

@@ -187,7 +187,8 @@ impl Node {
     }
 
     /// A null move (`--`): the side to move passes. Not legal in check
-    /// (see [`GameProblem::NullMoveInCheck`]); [`Game::push`] checks it.
+    /// (see [`GameProblem::NullMoveInCheck`]); the reader and
+    /// [`Game::push_san`] check it, a node built by hand is the caller's to check.
     pub fn null() -> Node {
         Node::bare(None, None)
     }
@@ -281,9 +282,13 @@ impl fmt::Display for Warning {
 
 /// A game: tags, start position, moves (a tree), result.
 ///
-/// Every move in it is legal (nodes come from [`Node::new`] or the
-/// reader); [`Game::push`] checks a null move too. The writer
-/// ([`Game::write`], `Display`) cannot fail.
+/// A game read by [`Reader`] holds legal moves only, and so does one
+/// built with [`Game::push_san`]. A [`Node`] is always a legal move of the
+/// position it was made for ([`Node::new`]); `moves` and `variations` are
+/// open vectors, so a tree assembled by hand from nodes of other positions
+/// is the caller's to keep in order (the writer writes each node's SAN as
+/// stored). The writer ([`Game::write_to`], [`Game::to_pgn`], `Display`)
+/// cannot fail.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Game {
     /// The tag pairs in the order read.

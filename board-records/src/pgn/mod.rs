@@ -32,7 +32,7 @@
 mod command;
 mod error;
 mod game;
-mod reader;
+pub mod reader;
 mod types;
 pub mod writer;
 
