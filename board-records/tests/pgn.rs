@@ -332,6 +332,48 @@ fn game_boundaries() {
     );
     assert_eq!(uci_line(&games[3]), "c2c4");
     assert_eq!(games[3].result, None);
+
+    // Tagless games one per line: a token first on its line after the
+    // result starts the next game; on the same line it is an error.
+    let games: Vec<Game> = Reader::new(b"1. e4 1-0 {after}\n1. d4 0-1\n")
+        .games()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0].moves[0].comments[0].text(), "after");
+    assert_eq!(uci_line(&games[1]), "d2d4");
+    let e = Reader::new(b"1. e4 1-0 2. d4")
+        .next_game()
+        .unwrap()
+        .unwrap_err();
+    assert!(matches!(e, ReadError::Syntax(s) if s.problem == SyntaxProblem::TokenAfterResult));
+}
+
+// The visitor sees tokens zero copy; a skipped variation is checked but
+// not shown.
+#[test]
+fn visitor_skips_variations() {
+    use board_records::pgn::{Skip, Visitor};
+    use std::ops::ControlFlow;
+    struct MainLine(Vec<String>);
+    impl<'a> Visitor<'a> for MainLine {
+        type Output = Vec<String>;
+        fn san(&mut self, san: &'a str, _: usize) -> ControlFlow<Vec<String>> {
+            self.0.push(san.to_string());
+            ControlFlow::Continue(())
+        }
+        fn begin_variation(&mut self, _: usize) -> ControlFlow<Vec<String>, Skip> {
+            ControlFlow::Continue(Skip(true))
+        }
+        fn end_game(&mut self, _: usize) -> Vec<String> {
+            std::mem::take(&mut self.0)
+        }
+    }
+    let mut r = Reader::new(b"1. e4 (1. d4 d5 (1... Nf6) 2. c4) e5 2. Nf3 *");
+    assert_eq!(
+        r.read_game(&mut MainLine(vec![])),
+        Some(Ok(vec!["e4".into(), "e5".into(), "Nf3".into()]))
+    );
 }
 
 #[test]

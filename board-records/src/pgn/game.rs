@@ -534,9 +534,18 @@ impl<'a> Visitor<'a> for GameBuilder {
             Err(p) => return self.stop(offset, p),
         };
         let line = self.top();
-        let Some(next) = play_node(&pos, &node) else {
-            // node_from_san checked the move and the null move.
-            return ControlFlow::Continue(());
+        let next = match node.mv {
+            // parse_san gave a legal move.
+            Some(mv) => {
+                let mut next = pos;
+                next.play_unchecked(mv);
+                next
+            }
+            None => match null_move(&pos) {
+                Some(next) => next,
+                // node_from_san refused a null move in check.
+                None => return ControlFlow::Continue(()),
+            },
         };
         node.starting_comments = core::mem::take(&mut line.pending);
         line.before = pos;

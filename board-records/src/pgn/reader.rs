@@ -18,7 +18,8 @@
 //! - The movetext ends at a blank line after its first token, at a line
 //!   whose first non-blank byte is `[` (outside a comment; `[%` excepted),
 //!   or at the end of the input. After the termination marker only
-//!   comments may follow until that boundary.
+//!   comments may follow on its line; a token first on a later line
+//!   starts the next game (games without tags written one per line).
 //!
 //! ## Import format accepted
 //! Tag pairs with any whitespace between their tokens and over several
@@ -390,6 +391,15 @@ fn digit_token(i: &[u8]) -> PResult<'_, DigitToken<'_>> {
     fail(i, SyntaxProblem::BadToken)
 }
 
+/// Whether only blanks stand before `at` on its line.
+fn first_on_line(input: &[u8], at: usize) -> bool {
+    input[..at]
+        .iter()
+        .rev()
+        .take_while(|&&b| b != b'\n')
+        .all(|&b| matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c))
+}
+
 /// What stopped [`Reader::skip_space`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Stop {
@@ -712,6 +722,9 @@ impl<'a> Reader<'a> {
                     }
                     continue;
                 }
+                // A token first on its line after the result starts the
+                // next game (games without tags, one after the other).
+                _ if after_result && first_on_line(input, at) => break,
                 _ if after_result => fault!(at, SyntaxProblem::TokenAfterResult),
                 b'(' => {
                     self.pos += 1;
