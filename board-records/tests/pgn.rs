@@ -210,6 +210,31 @@ fn tag_escapes() {
     );
 }
 
+// Standard §4.1: the character set is ISO 8859-1; real files are UTF-8
+// (spec note §1.1). Bytes that are not UTF-8 are read as Latin-1.
+#[test]
+fn latin1_and_utf8_text() {
+    let g = one(b"[White \"M\xFCller\"]\n\n1. e4 {Z\xFCrich} *");
+    assert_eq!(g.tags.get("White"), Some("Müller"));
+    assert_eq!(g.moves[0].comments[0].text(), "Zürich");
+    let g = one("[White \"Müller\"]\n\n1. e4 {Zürich} *".as_bytes());
+    assert_eq!(g.tags.get("White"), Some("Müller"));
+    assert_eq!(g.moves[0].comments[0].text(), "Zürich");
+}
+
+// CR LF lines (spec note §1.1): columns count bytes from the line start.
+#[test]
+fn crlf_locations() {
+    let text = b"[Event \"a\"]\r\n\r\n1. e4 e5\r\n2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. Ke3 *\r\n";
+    match Reader::new(text).next_game().unwrap().unwrap_err() {
+        ReadError::Game(e) => {
+            assert_eq!((e.location.line, e.location.column), (4, 38));
+            assert!(matches!(e.problem, GameProblem::IllegalMove { ply: 9, .. }));
+        }
+        e => panic!("{e}"),
+    }
+}
+
 // Standard §8.2.3.8: suffix annotations map to NAGs 1..=6 and are
 // exported as NAGs (spec note §1.5: `Qxa8?` is exported as `Qxa8 $2`).
 #[test]
