@@ -256,6 +256,13 @@ fn suffix_annotations() {
         g.to_pgn()
             .contains("1. e4 $1 1... e5 $2 2. Nf3 $3 2... Nc6 $4 3. Bc4 $5 3... Bc5 $6 $14 *")
     );
+    // A NAG before any move is dropped with a warning naming where.
+    let g = one(b"[Event \"x\"]\n\n$1 1. e4 *");
+    assert_eq!(uci_line(&g), "e2e4");
+    match &g.warnings[..] {
+        [Warning::NagWithoutMove(at)] => assert_eq!((at.line, at.column, at.offset), (3, 1, 13)),
+        w => panic!("{w:?}"),
+    }
     let mut r = Reader::new(b"1. e4 !!! *");
     let e = r.next_game().unwrap().unwrap_err();
     assert!(matches!(e, ReadError::Syntax(s) if s.problem == SyntaxProblem::BadSuffix));

@@ -661,7 +661,14 @@ impl<'a> Reader<'a> {
     pub fn next_game(&mut self) -> Option<Result<Game, ReadError>> {
         let mut b = GameBuilder::new();
         Some(match self.read_game(&mut b)? {
-            Ok(Ok(game)) => Ok(game),
+            Ok(Ok(mut game)) => {
+                for w in &mut game.warnings {
+                    if let Warning::NagWithoutMove(at) = w {
+                        *at = self.location(at.offset);
+                    }
+                }
+                Ok(game)
+            }
             Ok(Err(mut e)) => {
                 e.location = self.location(e.location.offset);
                 Err(ReadError::Game(e))
