@@ -1,9 +1,10 @@
 //! Game records over [`board_core`]: the files people keep their games in.
 //!
 //! Today: **PGN** (chess), the PGN standard's import and export formats
-//! and what real exports carry ([`pgn`]). The crate is meant to hold every
-//! record format of the three games (PDN for draughts, KIF/KI2 and CSA
-//! files for shogi) over one structure: a zero-copy streaming reader over
+//! and what real exports carry ([`pgn`]), and a first slice of **PDN**
+//! (international draughts, [`pdn`]). The crate is meant to hold every
+//! record format of the three games (KIF/KI2 and CSA files for shogi next)
+//! over one structure: a zero-copy streaming reader over
 //! `&[u8]` with a visitor, an owned game built from it with every move
 //! checked against board-core's rules, and an infallible writer.
 //!
@@ -36,6 +37,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod pdn;
 pub mod pgn;
 
 /// The spec notes this crate implements, rendered as documentation.

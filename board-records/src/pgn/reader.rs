@@ -207,8 +207,8 @@ pub struct Reader<'a> {
 /// and the problem (nom's error type of the token parsers).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Fault {
-    rest: usize,
-    problem: SyntaxProblem,
+    pub(crate) rest: usize,
+    pub(crate) problem: SyntaxProblem,
 }
 
 impl<'a> ParseError<&'a [u8]> for Fault {
