@@ -35,7 +35,9 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
-use board_core::draughts::{Color, Move, MoveText, MoveTextError, ParseFenError, Position};
+use board_core::draughts::{
+    Color, IllegalReason, Move, MoveText, MoveTextError, ParseFenError, Position,
+};
 
 use crate::pgn::reader::{brace_comment, nag, suffix, tag_pair};
 use crate::pgn::{Comment, Location, Nag, SyntaxError, SyntaxProblem, Tag, Tags, decode_text};
@@ -135,12 +137,9 @@ impl Node {
     /// unless ambiguous).
     ///
     /// # Errors
-    /// `Err(())` when `mv` is not legal there.
-    #[allow(clippy::result_unit_err)]
-    pub fn new(position: &Position, mv: Move) -> Result<Node, ()> {
-        if !position.is_legal(mv) {
-            return Err(());
-        }
+    /// board-core's reason when `mv` is not legal there.
+    pub fn new(position: &Position, mv: Move) -> Result<Node, IllegalReason> {
+        position.play(mv).map_err(|e| e.reason)?;
         Ok(Node {
             mv,
             text: position.move_text(mv),
