@@ -1,0 +1,728 @@
+//! PDN, Portable Draughts Notation, for international draughts (GameType
+//! 20, 10x10): a first slice of PDN 3.0 as [`spec::pgn_pdn`](crate::spec::pgn_pdn)
+//! part 2 describes it, on the PGN module's structure: a reader over
+//! `&[u8]` that builds checked games ([`Reader::next_game`]), the same
+//! [`Limits`], [`SyntaxError`]s with line, column and byte offset and
+//! resynchronisation as [`pgn`](crate::pgn), and an infallible writer.
+//!
+//! Read: tag pairs (as PGN, §2.5); `GameType` `20` or its long form
+//! (`20,W,10,10,N2,0`, PlayOK's `20,W,10,10,N1,0`: the leading number is
+//! what counts, §2.6), any other type refused by name; `FEN` as board-core
+//! reads it (with a trailing `.` accepted, §2.7); moves `32-28`, `28x19`
+//! and the long form `28x19x10` (§2.8), checked with board-core (a long
+//! form is accepted even when not needed); move numbers `12.`, `12...`;
+//! `{}` comments and `;` comments; `%` comments to the end of the line
+//! anywhere (§2.3); NAGs and strength marks `!` `?` `!!` `??` `!?` `?!`,
+//! also in parentheses `(?)` (§2.3); variations; results `2-0`, `0-2`,
+//! `1-1`, `0-0`, `1-0`, `0-1`, `1/2-1/2`, `*`, matched only as a whole
+//! token (`1-10` is a move, §2.8).
+//!
+//! Not yet: the `/FEN "…"/` setup command (a syntax error), other game
+//! types, algebraic squares, `:` as capture separator.
+//!
+//! ```
+//! use board_records::pdn::Reader;
+//! let pdn = b"[GameType \"20\"]\n[Result \"2-0\"]\n\n1. 32-28 19-23 2. 28x19 14x23 2-0\n";
+//! let game = Reader::new(pdn).next_game().unwrap()?;
+//! assert_eq!(game.moves.len(), 4);
+//! assert_eq!(game.moves[3].text(), "14x23");
+//! assert_eq!(game.result, Some("2-0"));
+//! # Ok::<(), board_records::pdn::ReadError>(())
+//! ```
+
+use alloc::borrow::ToOwned;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt::{self, Write};
+
+use board_core::draughts::{
+    Color, IllegalReason, Move, MoveText, MoveTextError, ParseFenError, Position,
+};
+
+use crate::pgn::reader::{brace_comment, nag, suffix, tag_pair};
+use crate::pgn::{Comment, Location, Nag, SyntaxError, SyntaxProblem, Tag, Tags, decode_text};
+
+pub use crate::pgn::Limits;
+
+/// The results a PDN movetext may end with (§2.8): the international set,
+/// then the default set, then `*`.
+pub const RESULTS: [&str; 8] = ["2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2", "*"];
+
+/// What is wrong with a PDN game that reads (see [`GameError`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum GameProblem {
+    /// The first move that is not a legal move here: its 1-based half-move
+    /// number from the start along its line, the variation depth, the text
+    /// and board-core's reason.
+    IllegalMove {
+        /// 1-based half-move number.
+        ply: u32,
+        /// Variation depth, 0 for the main line.
+        depth: u32,
+        /// The move as written.
+        text: String,
+        /// board-core's reason.
+        reason: MoveTextError,
+    },
+    /// The FEN tag is not a position.
+    Fen(ParseFenError),
+    /// A `GameType` other than 20 (international draughts), as written.
+    UnsupportedGameType(String),
+    /// A variation `(` before any move of its line.
+    VariationWithoutMove,
+}
+
+impl fmt::Display for GameProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameProblem::IllegalMove {
+                ply,
+                depth,
+                text,
+                reason,
+            } => {
+                write!(f, "ply {ply}")?;
+                if *depth > 0 {
+                    write!(f, " (variation depth {depth})")?;
+                }
+                write!(f, ": {text}: {reason}")
+            }
+            GameProblem::Fen(e) => write!(f, "FEN tag: {e}"),
+            GameProblem::UnsupportedGameType(t) => write!(f, "unsupported GameType {t:?}"),
+            GameProblem::VariationWithoutMove => f.write_str("variation before any move"),
+        }
+    }
+}
+
+/// A PDN game that reads but is not playable; the reader has skipped it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("PDN game error at {location}: {problem}")]
+pub struct GameError {
+    /// Where the token at fault starts.
+    pub location: Location,
+    /// What.
+    pub problem: GameProblem,
+}
+
+/// Reading one PDN game failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReadError {
+    /// Syntax.
+    #[error(transparent)]
+    Syntax(#[from] SyntaxError),
+    /// Meaning.
+    #[error(transparent)]
+    Game(#[from] GameError),
+}
+
+/// One move with its annotations.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Node {
+    mv: Move,
+    text: MoveText,
+    /// Comments before the move (kept for a variation's first move).
+    pub starting_comments: Vec<Comment>,
+    /// NAGs (strength marks as NAGs 1..=6).
+    pub nags: Vec<Nag>,
+    /// Comments after the move.
+    pub comments: Vec<Comment>,
+    /// Lines replacing this move.
+    pub variations: Vec<Vec<Node>>,
+}
+
+impl Node {
+    /// The legal move `mv` in `position` with its PDN text (short form
+    /// unless ambiguous).
+    ///
+    /// # Errors
+    /// board-core's reason when `mv` is not legal there.
+    pub fn new(position: &Position, mv: Move) -> Result<Node, IllegalReason> {
+        position.play(mv).map_err(|e| e.reason)?;
+        Ok(Node {
+            mv,
+            text: position.move_text(mv),
+            starting_comments: Vec::new(),
+            nags: Vec::new(),
+            comments: Vec::new(),
+            variations: Vec::new(),
+        })
+    }
+
+    /// The move.
+    pub fn mv(&self) -> Move {
+        self.mv
+    }
+
+    /// Its PDN text as the writer writes it.
+    pub fn text(&self) -> String {
+        self.text.to_string()
+    }
+}
+
+/// A PDN game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Game {
+    /// Tag pairs in the order read.
+    pub tags: Tags,
+    start: Position,
+    /// Comments before the first move.
+    pub comments: Vec<Comment>,
+    /// The main line.
+    pub moves: Vec<Node>,
+    /// The movetext's result token (one of [`RESULTS`]), if any.
+    pub result: Option<&'static str>,
+}
+
+impl Game {
+    /// A game from `start`.
+    pub fn new(start: Position) -> Game {
+        Game {
+            tags: Tags::new(),
+            start,
+            comments: Vec::new(),
+            moves: Vec::new(),
+            result: None,
+        }
+    }
+
+    /// The start position (FEN tag or the normal start).
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+}
+
+struct Line {
+    nodes: Vec<Node>,
+    before: Position,
+    pos: Position,
+    pending: Vec<Comment>,
+    next_ply: u32,
+}
+
+/// A streaming PDN reader over a whole input (see the [module docs](self)).
+#[derive(Debug, Clone)]
+pub struct Reader<'a> {
+    input: &'a [u8],
+    pos: usize,
+    limits: Limits,
+    lines: crate::pgn::Reader<'a>,
+}
+
+enum Fault {
+    Syntax(usize, SyntaxProblem),
+    Game(usize, GameProblem),
+}
+
+fn is_move_byte(b: u8) -> bool {
+    b.is_ascii_digit() || matches!(b, b'x' | b'-' | b'/' | b':')
+}
+
+impl<'a> Reader<'a> {
+    /// A reader with [`Limits::DEFAULT`]; a UTF-8 BOM is skipped.
+    pub fn new(input: &'a [u8]) -> Reader<'a> {
+        Reader::with_limits(input, Limits::DEFAULT)
+    }
+
+    /// A reader with the given limits.
+    pub fn with_limits(input: &'a [u8], limits: Limits) -> Reader<'a> {
+        let pos = if input.starts_with(b"\xEF\xBB\xBF") {
+            3
+        } else {
+            0
+        };
+        Reader {
+            input,
+            pos,
+            limits,
+            lines: crate::pgn::Reader::new(input),
+        }
+    }
+
+    /// Line and column of a byte offset.
+    pub fn location(&self, offset: usize) -> Location {
+        self.lines.location(offset)
+    }
+
+    /// An iterator of [`Reader::next_game`].
+    pub fn games(self) -> impl Iterator<Item = Result<Game, ReadError>> + 'a {
+        let mut r = self;
+        core::iter::from_fn(move || r.next_game())
+    }
+
+    /// Skips whitespace and `%` comments. Returns (stopped at a token,
+    /// crossed a blank line, the token is first on its line).
+    fn skip(&mut self) -> (bool, bool, bool) {
+        let s = self.input;
+        let mut i = self.pos;
+        let mut newlines = 0;
+        let mut blank = false;
+        let mut first = i == 0 || s[i - 1] == b'\n';
+        while i < s.len() {
+            match s[i] {
+                b'\n' => {
+                    newlines += 1;
+                    blank |= newlines >= 2;
+                    first = true;
+                    i += 1;
+                }
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => i += 1,
+                b'%' => {
+                    i += s[i..]
+                        .iter()
+                        .position(|&c| c == b'\n')
+                        .unwrap_or(s.len() - i);
+                    newlines = 0;
+                }
+                _ => {
+                    self.pos = i;
+                    return (true, blank, first);
+                }
+            }
+        }
+        self.pos = i;
+        (false, blank, first)
+    }
+
+    /// The next game, checked; `None` at the end of the input. After an
+    /// error the reader skips to the next line starting with `[` that
+    /// follows a line that is not a tag line.
+    pub fn next_game(&mut self) -> Option<Result<Game, ReadError>> {
+        if !self.skip().0 {
+            return None;
+        }
+        let mut in_tags = true;
+        match self.game(&mut in_tags) {
+            Ok(g) => Some(Ok(g)),
+            Err(f) => {
+                let (offset, e) = match f {
+                    Fault::Syntax(o, problem) => (
+                        o,
+                        ReadError::Syntax(SyntaxError {
+                            location: self.location(o),
+                            problem,
+                        }),
+                    ),
+                    Fault::Game(o, problem) => (
+                        o,
+                        ReadError::Game(GameError {
+                            location: self.location(o),
+                            problem,
+                        }),
+                    ),
+                };
+                self.resync(offset, in_tags);
+                Some(Err(e))
+            }
+        }
+    }
+
+    fn resync(&mut self, offset: usize, in_tags: bool) {
+        let s = self.input;
+        let mut i = match s[offset.min(s.len())..].iter().position(|&b| b == b'\n') {
+            Some(k) => offset + k + 1,
+            None => s.len(),
+        };
+        let mut seen_break = !in_tags;
+        while i < s.len() {
+            let end = s[i..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(s.len(), |k| i + k);
+            if s[i] == b'[' && s.get(i + 1) != Some(&b'%') {
+                if seen_break {
+                    self.pos = i;
+                    return;
+                }
+            } else {
+                seen_break = true;
+            }
+            i = end + 1;
+        }
+        self.pos = s.len();
+    }
+
+    fn game(&mut self, in_tags: &mut bool) -> Result<Game, Fault> {
+        let lim = self.limits;
+        let input = self.input;
+        let start = self.pos;
+        let syn = |at: usize, p| Fault::Syntax(at, p);
+        let nom_fault = |e: nom::Err<crate::pgn::reader::Fault>| match e {
+            nom::Err::Error(f) | nom::Err::Failure(f) => {
+                Fault::Syntax(input.len() - f.rest, f.problem)
+            }
+            nom::Err::Incomplete(_) => Fault::Syntax(input.len(), SyntaxProblem::BadToken),
+        };
+        let mut game = Game::new(Position::startpos());
+        // Tags.
+        let mut ntags = 0;
+        loop {
+            let (token, _, _) = self.skip();
+            if !token || input[self.pos] != b'[' {
+                break;
+            }
+            let at = self.pos;
+            let (rest, (name, value)) =
+                tag_pair(&input[at..], lim.max_string_len).map_err(nom_fault)?;
+            self.pos = input.len() - rest.len();
+            ntags += 1;
+            if ntags > lim.max_tags {
+                return Err(syn(at, SyntaxProblem::TooManyTags { max: lim.max_tags }));
+            }
+            let name = core::str::from_utf8(name).unwrap_or_default();
+            let value = crate::pgn::RawValue(value).decode();
+            let value: String = value
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect();
+            if name == "GameType" {
+                let number = value.split(',').next().unwrap_or("").trim();
+                if number != "20" {
+                    return Err(Fault::Game(at, GameProblem::UnsupportedGameType(value)));
+                }
+            }
+            if name == "FEN" {
+                let fen = value.trim();
+                let fen = fen.strip_suffix('.').unwrap_or(fen);
+                game.start = fen
+                    .parse()
+                    .map_err(|e| Fault::Game(at, GameProblem::Fen(e)))?;
+            }
+            if let Ok(tag) = Tag::new(name, &value) {
+                game.tags.set(tag);
+            }
+        }
+        *in_tags = false;
+        // Movetext.
+        let mut stack = alloc::vec![Line {
+            nodes: Vec::new(),
+            before: game.start,
+            pos: game.start,
+            pending: Vec::new(),
+            next_ply: 1,
+        }];
+        let mut seen = false;
+        let mut moves = 0;
+        loop {
+            let (token, blank, first) = self.skip();
+            if !token
+                || (seen && blank)
+                || (first && input[self.pos] == b'[' && input.get(self.pos + 1) != Some(&b'%'))
+            {
+                break;
+            }
+            let at = self.pos;
+            if at - start > lim.max_game_len {
+                return Err(syn(
+                    at,
+                    SyntaxProblem::GameTooLong {
+                        max: lim.max_game_len,
+                    },
+                ));
+            }
+            seen = true;
+            let rest = &input[at..];
+            let depth = stack.len() - 1;
+            let top = stack.len() - 1;
+            match rest[0] {
+                b'{' | b';' => {
+                    let text = if rest[0] == b'{' {
+                        let (r, t) = brace_comment(rest, lim.max_comment_len).map_err(nom_fault)?;
+                        self.pos = input.len() - r.len();
+                        t
+                    } else {
+                        let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+                        self.pos = at + end;
+                        if end > lim.max_comment_len {
+                            return Err(syn(
+                                at,
+                                SyntaxProblem::CommentTooLong {
+                                    max: lim.max_comment_len,
+                                },
+                            ));
+                        }
+                        &rest[1..end]
+                    };
+                    let c = decode_text(text);
+                    let c = Comment::new(&c.replace('}', "")).unwrap_or_else(|_| unreachable!());
+                    let line = &mut stack[top];
+                    match line.nodes.last_mut() {
+                        Some(n) => n.comments.push(c),
+                        None if depth == 0 => game.comments.push(c),
+                        None => line.pending.push(c),
+                    }
+                    continue;
+                }
+                _ if game.result.is_some() && first => break,
+                _ if game.result.is_some() => return Err(syn(at, SyntaxProblem::TokenAfterResult)),
+                b'(' => {
+                    // A strength mark in parentheses: `(?)`, `(!?)`.
+                    let marks = rest[1..]
+                        .iter()
+                        .take_while(|&&b| b == b'!' || b == b'?')
+                        .count();
+                    if marks > 0 && rest.get(1 + marks) == Some(&b')') {
+                        self.pos = at + marks + 2;
+                        match (
+                            Nag::from_suffix(&rest[1..1 + marks]),
+                            stack[top].nodes.last_mut(),
+                        ) {
+                            (Some(n), Some(node)) => node.nags.push(n),
+                            (None, _) => return Err(syn(at, SyntaxProblem::BadSuffix)),
+                            (Some(_), None) => {}
+                        }
+                        continue;
+                    }
+                    self.pos = at + 1;
+                    if stack.len() > lim.max_depth {
+                        return Err(syn(at, SyntaxProblem::TooDeep { max: lim.max_depth }));
+                    }
+                    let line = &stack[top];
+                    if line.nodes.is_empty() {
+                        return Err(Fault::Game(at, GameProblem::VariationWithoutMove));
+                    }
+                    let (before, ply) = (line.before, line.next_ply - 1);
+                    stack.push(Line {
+                        nodes: Vec::new(),
+                        before,
+                        pos: before,
+                        pending: Vec::new(),
+                        next_ply: ply,
+                    });
+                }
+                b')' => {
+                    self.pos = at + 1;
+                    if stack.len() == 1 {
+                        return Err(syn(at, SyntaxProblem::UnmatchedClose));
+                    }
+                    let var = stack.pop().unwrap_or_else(|| unreachable!());
+                    let parent = stack.len() - 1;
+                    if let Some(p) = stack[parent].nodes.last_mut() {
+                        if var.nodes.is_empty() {
+                            p.comments.extend(var.pending);
+                        } else {
+                            p.variations.push(var.nodes);
+                        }
+                    }
+                }
+                b'$' | b'!' | b'?' => {
+                    let (r, n) = if rest[0] == b'$' {
+                        nag(rest)
+                    } else {
+                        suffix(rest)
+                    }
+                    .map_err(nom_fault)?;
+                    self.pos = input.len() - r.len();
+                    if let Some(node) = stack[top].nodes.last_mut()
+                        && n != Nag::NULL
+                    {
+                        node.nags.push(n);
+                    }
+                }
+                b'*' => {
+                    self.pos = at + 1;
+                    if depth > 0 {
+                        return Err(syn(at, SyntaxProblem::ResultInVariation));
+                    }
+                    game.result = Some("*");
+                }
+                b'0'..=b'9' => {
+                    let len = rest.iter().take_while(|&&b| is_move_byte(b)).count();
+                    let tok = &rest[..len];
+                    self.pos = at + len;
+                    if let Some(r) = RESULTS.iter().find(|r| r.as_bytes() == tok) {
+                        if depth > 0 {
+                            return Err(syn(at, SyntaxProblem::ResultInVariation));
+                        }
+                        game.result = Some(r);
+                        continue;
+                    }
+                    if tok.iter().all(u8::is_ascii_digit) && rest.get(len) == Some(&b'.') {
+                        self.pos += rest[len..].iter().take_while(|&&b| b == b'.').count();
+                        continue;
+                    }
+                    if len > crate::pgn::MAX_SYMBOL_LEN {
+                        return Err(syn(
+                            at,
+                            SyntaxProblem::SymbolTooLong {
+                                max: crate::pgn::MAX_SYMBOL_LEN,
+                            },
+                        ));
+                    }
+                    moves += 1;
+                    if moves > lim.max_moves {
+                        return Err(syn(at, SyntaxProblem::TooManyMoves { max: lim.max_moves }));
+                    }
+                    let text = core::str::from_utf8(tok).unwrap_or_default();
+                    let line = &mut stack[top];
+                    let pos = line.pos;
+                    let mv = pos.parse_move(text).map_err(|reason| {
+                        Fault::Game(
+                            at,
+                            GameProblem::IllegalMove {
+                                ply: line.next_ply,
+                                depth: depth as u32,
+                                text: text.to_owned(),
+                                reason,
+                            },
+                        )
+                    })?;
+                    let node = Node {
+                        mv,
+                        text: pos.move_text(mv),
+                        starting_comments: core::mem::take(&mut line.pending),
+                        nags: Vec::new(),
+                        comments: Vec::new(),
+                        variations: Vec::new(),
+                    };
+                    let mut next = pos;
+                    next.play_unchecked(mv);
+                    line.before = pos;
+                    line.pos = next;
+                    line.next_ply += 1;
+                    line.nodes.push(node);
+                }
+                b'.' => {
+                    self.pos = at + rest.iter().take_while(|&&b| b == b'.').count();
+                }
+                byte => return Err(syn(at, SyntaxProblem::UnexpectedByte { byte })),
+            }
+        }
+        if stack.len() > 1 {
+            return Err(syn(
+                self.pos,
+                SyntaxProblem::UnclosedVariation {
+                    depth: stack.len() - 1,
+                },
+            ));
+        }
+        let main = stack.pop().unwrap_or_else(|| unreachable!());
+        game.moves = main.nodes;
+        game.comments.extend(main.pending);
+        Ok(game)
+    }
+}
+
+struct Wrap<'w, W: Write> {
+    w: &'w mut W,
+    len: usize,
+}
+
+impl<W: Write> Wrap<'_, W> {
+    fn token(&mut self, t: &str) -> fmt::Result {
+        let first = t.find('\n').unwrap_or(t.len());
+        if self.len > 0 {
+            if self.len + 1 + first > crate::pgn::writer::MAX_LINE_LEN {
+                self.w.write_char('\n')?;
+                self.len = 0;
+            } else {
+                self.w.write_char(' ')?;
+                self.len += 1;
+            }
+        }
+        self.w.write_str(t)?;
+        match t.rfind('\n') {
+            Some(k) => self.len = t.len() - k - 1,
+            None => self.len += t.len(),
+        }
+        Ok(())
+    }
+
+    fn comment(&mut self, c: &Comment) -> fmt::Result {
+        if c.text().is_empty() {
+            self.token("{ }")
+        } else {
+            self.token(&alloc::format!("{{ {} }}", c.text()))
+        }
+    }
+
+    fn line(&mut self, nodes: &[Node], mut num: u32, mut color: Color) -> fmt::Result {
+        let mut force = true;
+        for node in nodes {
+            for c in &node.starting_comments {
+                self.comment(c)?;
+                force = true;
+            }
+            if color == Color::White {
+                self.token(&alloc::format!("{num}."))?;
+            } else if force {
+                self.token(&alloc::format!("{num}..."))?;
+            }
+            self.token(&node.text())?;
+            force = false;
+            for n in node.nags.iter().filter(|n| n.0 != 0) {
+                self.token(&n.to_string())?;
+                force = true;
+            }
+            for c in &node.comments {
+                self.comment(c)?;
+                force = true;
+            }
+            for v in node.variations.iter().filter(|v| !v.is_empty()) {
+                self.token("(")?;
+                self.line(v, num, color)?;
+                self.token(")")?;
+                force = true;
+            }
+            if color == Color::Black {
+                num += 1;
+            }
+            color = match color {
+                Color::White => Color::Black,
+                Color::Black => Color::White,
+            };
+        }
+        Ok(())
+    }
+}
+
+impl Game {
+    /// Writes the game: the tags in their order (with `GameType "20"` and
+    /// `FEN` added when missing and the start is not the normal one),
+    /// `\"` and `\\` escaped, an empty line, the movetext (numbers `N.` /
+    /// `N...` as in PGN, NAGs as `$n`, `{ }` comments, `( )` variations,
+    /// moves in board-core's form: short unless ambiguous, §2.8) wrapped
+    /// before 80 columns, the result (or `*`), an empty line.
+    ///
+    /// # Errors
+    /// Only those of `w`.
+    pub fn write_to<W: Write>(&self, w: &mut W) -> fmt::Result {
+        let tag = |w: &mut W, name: &str, value: &str| -> fmt::Result {
+            w.write_char('[')?;
+            w.write_str(name)?;
+            w.write_str(" \"")?;
+            for c in value.chars() {
+                if c == '"' || c == '\\' {
+                    w.write_char('\\')?;
+                }
+                w.write_char(c)?;
+            }
+            w.write_str("\"]\n")
+        };
+        for t in self.tags.iter() {
+            tag(w, t.name(), t.value())?;
+        }
+        if self.tags.get("GameType").is_none() {
+            tag(w, "GameType", "20")?;
+        }
+        if self.tags.get("FEN").is_none() && self.start != Position::startpos() {
+            tag(w, "FEN", &self.start.to_string())?;
+        }
+        w.write_char('\n')?;
+        let mut wrap = Wrap { w, len: 0 };
+        for c in &self.comments {
+            wrap.comment(c)?;
+        }
+        wrap.line(&self.moves, 1, self.start.side_to_move())?;
+        wrap.token(self.result.unwrap_or("*"))?;
+        wrap.w.write_str("\n\n")
+    }
+
+    /// The game as PDN text ([`Game::write_to`]).
+    pub fn to_pdn(&self) -> String {
+        let mut s = String::new();
+        let _ = self.write_to(&mut s);
+        s
+    }
+}

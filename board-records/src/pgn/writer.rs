@@ -1,0 +1,251 @@
+//! The export-format writer (standard §8, [`spec::pgn_pdn`](crate::spec::pgn_pdn)
+//! §1.6): infallible.
+//!
+//! - Tags: the Seven Tag Roster first, in its order (Event, Site, Date,
+//!   Round, White, Black, Result; a missing one is written with the
+//!   standard's "unknown" value: `?`, `????.??.??` for Date, and for Result
+//!   the movetext's marker or `*`), then the other tags in ASCII order of
+//!   their names (standard §8.1.1). A game whose start is not the normal
+//!   position and has no FEN tag gets `SetUp "1"` and `FEN`. Values are
+//!   written with `\\` and `\"` escapes. One empty line follows.
+//! - Movetext: `N.` before every White move; `N...` before a Black move
+//!   only at the start of a line or variation or after a comment, NAG or
+//!   variation (standard §8.2.2.2). NAGs as `$n` (`$0` is not written),
+//!   comments as `{ text }`, variations as `( … )`, then the result and an
+//!   empty line.
+//! - Lines: tokens separated by one space, a line break instead of the
+//!   space when the next token would make the line longer than 79
+//!   characters — "shorter than 80 printing characters" (spec note §1.6;
+//!   python-chess's `columns=80` gives the same). A comment is one token
+//!   and is never broken, so a comment longer than 79 characters makes its
+//!   line longer; no other line is.
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt::{self, Write};
+
+use board_core::chess::{Color, Position};
+
+use super::game::{Comment, Game, Node};
+
+/// The longest movetext line the writer makes (a single comment longer
+/// than this excepted): 79 characters.
+pub const MAX_LINE_LEN: usize = 79;
+
+/// The Seven Tag Roster in export order, with the value written when the
+/// tag is missing (Result: see the [module docs](self)).
+pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("White", "?"),
+    ("Black", "?"),
+    ("Result", "*"),
+];
+
+struct Wrap<'w, W: Write> {
+    w: &'w mut W,
+    len: usize,
+}
+
+impl<W: Write> Wrap<'_, W> {
+    fn token(&mut self, t: &str) -> fmt::Result {
+        let first = t.find('\n').unwrap_or(t.len());
+        if self.len > 0 {
+            if self.len + 1 + first > MAX_LINE_LEN {
+                self.w.write_char('\n')?;
+                self.len = 0;
+            } else {
+                self.w.write_char(' ')?;
+                self.len += 1;
+            }
+        }
+        self.w.write_str(t)?;
+        match t.rfind('\n') {
+            Some(k) => self.len = t.len() - k - 1,
+            None => self.len += t.len(),
+        }
+        Ok(())
+    }
+
+    fn comment(&mut self, c: &Comment) -> fmt::Result {
+        let mut s = String::with_capacity(c.text().len() + 4);
+        if c.text().is_empty() {
+            s.push_str("{ }");
+        } else {
+            s.push_str("{ ");
+            s.push_str(c.text());
+            s.push_str(" }");
+        }
+        self.token(&s)
+    }
+
+    fn number(&mut self, n: u32, dots: &str) -> fmt::Result {
+        let mut buf = [0u8; 16];
+        let mut k = buf.len();
+        let mut n = n;
+        loop {
+            k -= 1;
+            buf[k] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        let mut s = [0u8; 20];
+        let digits = &buf[k..];
+        s[..digits.len()].copy_from_slice(digits);
+        s[digits.len()..digits.len() + dots.len()].copy_from_slice(dots.as_bytes());
+        self.token(core::str::from_utf8(&s[..digits.len() + dots.len()]).unwrap_or("?"))
+    }
+
+    fn line(&mut self, nodes: &[Node], mut num: u32, mut color: Color) -> fmt::Result {
+        let mut force = true;
+        for node in nodes {
+            for c in &node.starting_comments {
+                self.comment(c)?;
+                force = true;
+            }
+            if color == Color::White {
+                self.number(num, ".")?;
+            } else if force {
+                self.number(num, "...")?;
+            }
+            self.token(node.san())?;
+            force = false;
+            for nag in node.nags.iter().filter(|n| n.0 != 0) {
+                let mut buf = [0u8; 4];
+                buf[0] = b'$';
+                let d = nag.0;
+                let len = if d >= 100 {
+                    buf[1] = b'0' + d / 100;
+                    buf[2] = b'0' + d / 10 % 10;
+                    buf[3] = b'0' + d % 10;
+                    4
+                } else if d >= 10 {
+                    buf[1] = b'0' + d / 10;
+                    buf[2] = b'0' + d % 10;
+                    3
+                } else {
+                    buf[1] = b'0' + d;
+                    2
+                };
+                self.token(core::str::from_utf8(&buf[..len]).unwrap_or("$0"))?;
+                force = true;
+            }
+            for c in &node.comments {
+                self.comment(c)?;
+                force = true;
+            }
+            for var in node.variations.iter().filter(|v| !v.is_empty()) {
+                self.token("(")?;
+                self.line(var, num, color)?;
+                self.token(")")?;
+                force = true;
+            }
+            if color == Color::Black {
+                num += 1;
+            }
+            color = color.opposite();
+        }
+        Ok(())
+    }
+}
+
+fn write_tag<W: Write>(w: &mut W, name: &str, value: &str) -> fmt::Result {
+    w.write_char('[')?;
+    w.write_str(name)?;
+    w.write_str(" \"")?;
+    for c in value.chars() {
+        if c == '"' || c == '\\' {
+            w.write_char('\\')?;
+        }
+        w.write_char(c)?;
+    }
+    w.write_str("\"]\n")
+}
+
+impl Game {
+    /// Writes the game in export format (see the [module docs](self)) to
+    /// `w`; fails only when `w` does.
+    ///
+    /// # Errors
+    /// Only those of `w`.
+    pub fn write_to<W: Write>(&self, w: &mut W) -> fmt::Result {
+        let result = self
+            .result
+            .or_else(|| {
+                self.tags
+                    .get("Result")
+                    .and_then(|r| super::types::GameResult::from_bytes(r.as_bytes()))
+            })
+            .unwrap_or(super::types::GameResult::Unknown);
+        for (name, unknown) in SEVEN_TAG_ROSTER {
+            let value = match self.tags.get(name) {
+                Some(v) => v,
+                None if name == "Result" => result.as_str(),
+                None => unknown,
+            };
+            write_tag(w, name, value)?;
+        }
+        let mut others: Vec<(&str, &str)> = self
+            .tags
+            .iter()
+            .filter(|t| !SEVEN_TAG_ROSTER.iter().any(|(n, _)| *n == t.name()))
+            .map(|t| (t.name(), t.value()))
+            .collect();
+        let fen;
+        if *self.start() != Position::startpos() && self.tags.get("FEN").is_none() {
+            fen = self.start().to_string();
+            others.push(("FEN", &fen));
+            if self.tags.get("SetUp").is_none() {
+                others.push(("SetUp", "1"));
+            }
+        }
+        others.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        for (name, value) in others {
+            write_tag(w, name, value)?;
+        }
+        w.write_char('\n')?;
+        let mut wrap = Wrap { w, len: 0 };
+        for c in &self.comments {
+            wrap.comment(c)?;
+        }
+        let start = self.start();
+        wrap.line(
+            &self.moves,
+            start.fullmove_number().max(1),
+            start.side_to_move(),
+        )?;
+        wrap.token(result.as_str())?;
+        wrap.w.write_str("\n\n")
+    }
+
+    /// The game in export format.
+    ///
+    /// ```
+    /// use board_records::pgn::Reader;
+    /// let game = Reader::new(b"1. e4 e5 2. Nf3 {best} Nc6 *").next_game().unwrap()?;
+    /// assert_eq!(
+    ///     game.to_pgn(),
+    ///     "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+    ///      [White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n\
+    ///      1. e4 e5 2. Nf3 { best } 2... Nc6 *\n\n"
+    /// );
+    /// # Ok::<(), board_records::pgn::ReadError>(())
+    /// ```
+    pub fn to_pgn(&self) -> String {
+        let mut s = String::new();
+        // Writing to a String cannot fail.
+        let _ = self.write_to(&mut s);
+        s
+    }
+}
+
+impl fmt::Display for Game {
+    /// The export format ([`Game::to_pgn`]).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_to(f)
+    }
+}
