@@ -203,6 +203,9 @@ impl LeagueSetup {
     }
 }
 
+/// The most notes of one `--rate-every` run logged.
+const MAX_NOTES: usize = 20;
+
 /// `--rate-every`: players.yaml recomputed from the records and written
 /// atomically (the next poll loads it).
 fn rerate(records: &Path, players_yaml: &Path) {
@@ -210,8 +213,15 @@ fn rerate(records: &Path, players_yaml: &Path) {
     let started = Instant::now();
     match rate_records(records, Stamp::now(Zone::Local), Zone::Local) {
         Ok(r) => {
-            for n in &r.notes {
+            // The first few; a large tree may skip thousands of results.
+            for n in r.notes.iter().take(MAX_NOTES) {
                 log(n);
+            }
+            if r.notes.len() > MAX_NOTES {
+                log(&format!(
+                    "... and {} more records or results not used",
+                    r.notes.len() - MAX_NOTES
+                ));
             }
             match write_atomic(players_yaml, r.players.to_yaml().as_bytes()) {
                 Ok(()) => log(&format!(
