@@ -25,6 +25,8 @@ use csa_protocol::transcript::Log;
 use csa_protocol::types::SidePreference;
 
 use crate::Failure;
+#[path = "csa_league.rs"]
+mod csa_league;
 #[path = "csa_rate.rs"]
 mod csa_rate;
 use crate::csa_decode::{self, CsaFormat, CsaFrom};
@@ -46,7 +48,10 @@ pub(crate) enum CsaCommand {
     /// <white> <win|lose|draw> <moves> moves` (reason: `#RESIGN`,
     /// `#TIME_UP`, ...) and, for a game rejected before it started,
     /// `<local time> reject <game id> by <name>` (`by the Server (timed
-    /// out)` when the agree phase ran out).
+    /// out)` when the agree phase ran out); with the league options,
+    /// `<local time> league <line>` (the seed, each pairing with players,
+    /// rates and score, the players left out, the next time, players.yaml
+    /// loaded or refused).
     Serve {
         /// Address to listen on, HOST:PORT (a host name such as
         /// `localhost` is resolved at start; port 0: any free port).
@@ -66,6 +71,8 @@ pub(crate) enum CsaCommand {
         limits: ServeLimits,
         #[command(flatten)]
         records: ServeRecords,
+        #[command(flatten)]
+        league: csa_league::LeagueArgs,
     },
     /// Connect to a CSA server and play one game with the built-in player.
     ///
@@ -172,6 +179,7 @@ pub(crate) fn run(cmd: CsaCommand, out: &mut dyn Write) -> Result<(), Failure> {
             least_time_per_move,
             limits,
             records,
+            league,
         } => {
             if let Some(dir) = &records.records {
                 check_writable_dir(dir)
@@ -184,6 +192,7 @@ pub(crate) fn run(cmd: CsaCommand, out: &mut dyn Write) -> Result<(), Failure> {
                 least_time_per_move,
                 &limits,
                 records,
+                league,
             )
         }
         CsaCommand::Connect(args) => return connect(args),
@@ -318,8 +327,9 @@ fn serve(
     least_time_per_move: u64,
     opts: &ServeLimits,
     records: ServeRecords,
+    league: csa_league::LeagueArgs,
 ) -> Result<(), String> {
-    let config = ServerConfig {
+    let mut config = ServerConfig {
         event,
         max_moves,
         least_time_per_move,
@@ -332,6 +342,7 @@ fn serve(
         utc_offset_secs: utc_offset_secs(),
         ..Default::default()
     };
+    let league = csa_league::setup(league, records.records.as_deref(), &mut config)?;
     let mut config = Config::new(config);
     let limits = &mut config.limits;
     limits.max_connections = opts.max_connections;
@@ -361,11 +372,14 @@ fn serve(
             }
             std::ops::ControlFlow::Continue(())
         };
-        match records.records {
-            Some(dir) => net::serve_with_records(listener, config, dir, on_event).await,
-            None => net::serve(listener, config, on_event).await,
+        // The league, and the players.yaml reloads, come in as controls.
+        let (control, controls) = tokio::sync::mpsc::channel(16);
+        if let Some(league) = league {
+            league.start(control)?;
         }
-        .map_err(|e| format!("server stopped: {e}"))
+        net::serve_controlled(listener, config, records.records, controls, on_event)
+            .await
+            .map_err(|e| format!("server stopped: {e}"))
     })
 }
 

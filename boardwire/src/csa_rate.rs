@@ -57,17 +57,7 @@ pub(crate) struct RateArgs {
 /// results not used to stderr.
 pub(crate) fn rate(args: RateArgs, out: &mut dyn Write) -> Result<(), Failure> {
     let zone = Zone::Local;
-    let now = {
-        let d = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default();
-        let secs = i64::try_from(d.as_secs()).unwrap_or(i64::MAX);
-        Stamp {
-            unix_secs: secs,
-            nanos: d.subsec_nanos(),
-            utc_offset_secs: zone.offset_at(secs),
-        }
-    };
+    let now = Stamp::now(zone);
     let base_date = match &args.base_date {
         None => now,
         Some(text) => Stamp::parse_time(text, zone).ok_or_else(|| {

@@ -274,8 +274,13 @@ impl Floodgate {
         self.games.iter().find(|g| g.name == gamename)?.next.get()
     }
 
-    fn rate_of(&self, player_id: &str) -> i64 {
-        self.rates.get(player_id).copied().unwrap_or(0)
+    /// A waiting player with its rate (0 when `players.yaml` has none).
+    fn candidate(&self, w: &WaitingPlayer<'_>) -> Candidate {
+        Candidate {
+            name: w.name.into(),
+            player_id: w.player_id.into(),
+            rate: self.rates.get(w.player_id).copied().unwrap_or(0),
+        }
     }
 
     fn pair_game(
@@ -295,14 +300,7 @@ impl Floodgate {
         ));
         let picked: Vec<&WaitingPlayer<'_>> =
             waiting.iter().filter(|w| w.gamename == name).collect();
-        let cands: Vec<Candidate> = picked
-            .iter()
-            .map(|w| Candidate {
-                name: w.name.into(),
-                player_id: w.player_id.into(),
-                rate: self.rate_of(w.player_id),
-            })
-            .collect();
+        let cands: Vec<Candidate> = picked.iter().map(|w| self.candidate(w)).collect();
         match Factory::from_name(&settings.pairing_factory) {
             None => round.log.push(format!(
                 "Floodgate: unknown pairing factory {:?} for {name}: nobody paired",
@@ -342,13 +340,7 @@ impl Floodgate {
             }
         }
         let next = self.games[gi].charge(now, off);
-        round.log.push(match next {
-            Some(t) => format!(
-                "Floodgate: the next pairing of {name} at {}",
-                format_local(t, off)
-            ),
-            None => format!("Floodgate: {name} has no next pairing time (no schedule)"),
-        });
+        round.log.push(next_line(&name, next, off));
     }
 
     /// Moves the schedule of every game due at `unix_secs` on without
@@ -364,19 +356,20 @@ impl Floodgate {
                 "Floodgate: The STOP file prevents from starting new Floodgate matches ({})",
                 g.name
             ));
-            log.push(match g.charge(now, utc_offset_secs) {
-                Some(t) => format!(
-                    "Floodgate: the next pairing of {} at {}",
-                    g.name,
-                    format_local(t, utc_offset_secs)
-                ),
-                None => format!(
-                    "Floodgate: {} has no next pairing time (no schedule)",
-                    g.name
-                ),
-            });
+            let next = g.charge(now, utc_offset_secs);
+            log.push(next_line(&g.name, next, utc_offset_secs));
         }
         log
+    }
+
+    /// The next pairing time of every game at `unix_secs` (charging those
+    /// not charged yet), one log line each, as after a pairing.
+    pub fn next_lines(&self, unix_secs: u64, utc_offset_secs: i32) -> Vec<String> {
+        let now = to_i64(unix_secs);
+        self.games
+            .iter()
+            .map(|g| next_line(&g.name, g.next(now, utc_offset_secs), utc_offset_secs))
+            .collect()
     }
 
     /// The games due at `now` (charged time ≤ now), by index.
@@ -384,6 +377,17 @@ impl Floodgate {
         (0..self.games.len())
             .filter(|&i| self.games[i].next(now, off).is_some_and(|t| t <= now))
             .collect()
+    }
+}
+
+/// The log line after a charge: the next pairing time of `name`, local.
+fn next_line(name: &str, next: Option<i64>, off: i32) -> String {
+    match next {
+        Some(t) => format!(
+            "Floodgate: the next pairing of {name} at {}",
+            format_local(t, off)
+        ),
+        None => format!("Floodgate: {name} has no next pairing time (no schedule)"),
     }
 }
 
@@ -413,14 +417,7 @@ impl League for Floodgate {
     ) -> LeagueRound {
         let now = to_i64(unix_secs);
         let mut round = LeagueRound::default();
-        let active: Vec<Candidate> = waiting
-            .iter()
-            .map(|w| Candidate {
-                name: w.name.into(),
-                player_id: w.player_id.into(),
-                rate: self.rate_of(w.player_id),
-            })
-            .collect();
+        let active: Vec<Candidate> = waiting.iter().map(|w| self.candidate(w)).collect();
         for gi in self.due(now, utc_offset_secs) {
             self.pair_game(gi, now, utc_offset_secs, waiting, &active, &mut round);
         }
@@ -521,6 +518,15 @@ impl FloodgateDir {
         Ok(d)
     }
 
+    /// The lines to log when the server starts: what [`FloodgateDir::open`]
+    /// found (schedule lines skipped, histories not read, games without a
+    /// schedule) and each game's next pairing time (charged now).
+    pub fn start_log(&mut self, unix_secs: u64, utc_offset_secs: i32) -> Vec<String> {
+        let mut log = std::mem::take(&mut self.pending);
+        log.extend(self.core.next_lines(unix_secs, utc_offset_secs));
+        log
+    }
+
     /// Where the players come from before each pairing.
     pub fn set_players_source(&mut self, source: PlayersSource) {
         self.players = Some(source);
@@ -593,9 +599,7 @@ impl FloodgateDir {
         let (Some(path), Some(h)) = (self.history_path(name), self.core.history(name)) else {
             return;
         };
-        let tmp = path.with_extension("yaml.tmp");
-        let r = std::fs::write(&tmp, h.to_yaml()).and_then(|()| std::fs::rename(&tmp, &path));
-        if let Err(e) = r {
+        if let Err(e) = crate::operator::write_atomic(&path, h.to_yaml().as_bytes()) {
             self.pending.push(format!(
                 "Floodgate: Failed to write a history file {}: {e}",
                 path.display()

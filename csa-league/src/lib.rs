@@ -13,6 +13,8 @@
 //!   files), `pairing` (its pairing factories), `history`
 //!   (`floodgate_history_<game>.yaml`) and `floodgate` (a
 //!   [`csa_protocol::session::League`] for [`csa_protocol::session::Server`]);
+//! - running a server's league: [`operator`] (`players.yaml` watched and
+//!   reloaded, `%%RATING`'s list, ratings recomputed from the records);
 //! - ratings: `results` (`mk_game_results`: the results in a tree of CSA
 //!   records), `rating` (`mk_rate`: Bradley–Terry ratings solved by Newton's
 //!   method), [`players`] (`players.yaml`) and `standings` (an HTML page).
@@ -28,6 +30,7 @@ pub mod players;
 // Scheduling and pairing (schedules, pairing factories, history, the League).
 pub mod floodgate;
 pub mod history;
+pub mod operator;
 pub mod pairing;
 pub mod schedule;
 pub use floodgate::{Floodgate, FloodgateDir, FloodgateError};

@@ -194,6 +194,19 @@ impl Cur<'_> {
 }
 
 impl Stamp {
+    /// Now, with the offset of `zone` in force now.
+    pub fn now(zone: Zone) -> Stamp {
+        let d = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        let secs = i64::try_from(d.as_secs()).unwrap_or(i64::MAX);
+        Stamp {
+            unix_secs: secs,
+            nanos: d.subsec_nanos(),
+            utc_offset_secs: zone.offset_at(secs),
+        }
+    }
+
     /// Reads a time as Ruby's `Time.parse` reads shogi-server's and
     /// mk_rate's: `YYYY/MM/DD` or `YYYY-MM-DD`, optionally followed (after
     /// spaces or `T`) by `HH:MM[:SS[.fraction]]` and a zone (`Z`, `UTC`,
