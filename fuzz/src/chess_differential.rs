@@ -338,7 +338,9 @@ pub fn setup_fen(b: &[u8]) -> Option<(String, usize)> {
 /// - cozy-chess rejects a side to move in check by three or more pieces,
 ///   and an en passant square while the side to move is in check by
 ///   another piece than the double-pushed pawn (or a slider uncovered by
-///   it): no legal last move leads there; board-core accepts both.
+///   it): no legal last move leads there; board-core accepts both. (The
+///   property allows any cozy-only rejection of a set-up with an en
+///   passant square and a check, a little wider than cozy-chess's rule.)
 pub fn check_one_sided(fen: &str, ours: Option<FenErrorKind>, theirs_ok: bool) {
     match ours {
         None => {
