@@ -58,11 +58,11 @@ for t in "${targets[@]}"; do
     fi
     # cargo fuzz coverage replays every input (a crash ends the replay of
     # that directory, so the corpus must be crash-free).
-    cargo fuzz coverage "$t" "${dirs[@]}" >/dev/null 2>"coverage-$t.log" || {
-        echo "fuzz-coverage.sh: cargo fuzz coverage $t failed; see fuzz/coverage-$t.log" >&2
+    cargo fuzz coverage "$t" "${dirs[@]}" >/dev/null 2>"coverage/$t.log" || {
+        echo "fuzz-coverage.sh: cargo fuzz coverage $t failed; see fuzz/coverage/$t.log" >&2
         exit 1
     }
-    rm -f "coverage-$t.log"
+    rm -f "coverage/$t.log"
     # cargo fuzz coverage builds into target/<host>/coverage (it does not
     # use CARGO_TARGET_DIR: the instrumented build never mixes with others).
     obj="target/$host/coverage/$host/release/$t"
