@@ -4,12 +4,14 @@
 //! the same property for every message type of the three crates.
 
 pub mod chess;
+pub mod chess_differential;
 pub mod citrine;
 pub mod csa;
 pub mod draughts;
 pub mod draughts_reference;
 pub mod dxp;
 pub mod shogi;
+pub mod shogi_differential;
 
 /// Splits fuzz input into a position (its first line, parsed as `P`) and
 /// the rest: `None` when the input is not UTF-8 or the first line does not
@@ -143,4 +145,29 @@ macro_rules! value_target {
             $( ($extra)(&msgs[..]); )?
         });
     };
+}
+
+#[cfg(test)]
+mod regressions {
+    /// Every input saved under `regressions/<target>/` (the minimal inputs
+    /// of past findings) replays through its target's property without a
+    /// panic.
+    #[test]
+    fn replay() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("regressions");
+        let mut n = 0;
+        for target in std::fs::read_dir(&dir).unwrap() {
+            let target = target.unwrap().path();
+            let run: fn(&[u8]) = match target.file_name().unwrap().to_str().unwrap() {
+                "chess_differential" => crate::chess_differential::run,
+                "shogi_differential" => crate::shogi_differential::run,
+                other => panic!("no replay for target {other}"),
+            };
+            for input in std::fs::read_dir(&target).unwrap() {
+                run(&std::fs::read(input.unwrap().path()).unwrap());
+                n += 1;
+            }
+        }
+        assert!(n > 0);
+    }
 }
