@@ -16,7 +16,8 @@ use crate::message::{
 };
 use crate::types::{
     BuoyMoves, CsaMove, FreeText, FromChecked, GAME_ID, GAME_NAME, GameId, GameName, MoveTime,
-    Password, Side, SidePreference, TAG, Tag, Text, Token, USER_NAME, UserName, WORD, Word,
+    Password, RatingText, Side, SidePreference, TAG, Tag, Text, Token, USER_NAME, UserName, WORD,
+    Word,
 };
 use boardwire_proto::text::{ArbitraryRule, ascii_text};
 
@@ -259,6 +260,19 @@ fn reply_text(u: &mut Unstructured<'_>) -> Result<Text<'static>> {
     })
 }
 
+/// A `##[RATING]` line's text: shogi-server's shape
+/// (`<name> \t <rate> @<date>`, with its TAB) or any reply text.
+fn rating_text(u: &mut Unstructured<'_>) -> Result<RatingText<'static>> {
+    let text = if bool::arbitrary(u)? {
+        let name = UserName::arbitrary(u)?;
+        let rate = i16::arbitrary(u)?;
+        alloc::format!("{name} \t {rate:4} @2026-12-01")
+    } else {
+        reply_text(u)?.as_str().into()
+    };
+    RatingText::new(text).map_err(|_| arbitrary::Error::IncorrectFormat)
+}
+
 const KNOWN_TAGS: [&str; 14] = [
     "LOGIN",
     "WHO",
@@ -304,7 +318,7 @@ impl<'a> Arbitrary<'a> for X1Reply<'static> {
                 game_id: GameId::arbitrary(u)?,
                 line: Text::arbitrary(u)?,
             },
-            8 => X1Reply::Rating(reply_text(u)?),
+            8 => X1Reply::Rating(rating_text(u)?),
             9 => X1Reply::BuoyCount(
                 u.int_in_range(-999_999_999_999_999_999..=999_999_999_999_999_999)?,
             ),

@@ -36,8 +36,8 @@ use crate::message::{
 };
 use crate::moves::{BuoyMoves, CsaMove, MOVE_LEN, move_error_offset, move_problem};
 use crate::types::{
-    Class, FromChecked, GameId, GameName, MoveComment, MoveTime, Password, Side, SidePreference,
-    Tag, Text, UserName, Word, check_token, is_comment_byte, is_text_byte,
+    Class, FromChecked, GameId, GameName, MoveComment, MoveTime, Password, RatingText, Side,
+    SidePreference, Tag, Text, UserName, Word, check_token, is_comment_byte, is_text_byte,
 };
 
 /// Maximum length of a position line in bytes (a hand line listing all 38
@@ -350,7 +350,17 @@ pub fn text(name: Field, i: &[u8]) -> PResult<'_, Text<'_>> {
 
 /// [`text`]'s check, the text as a `&str`.
 fn text_str(name: Field, i: &[u8]) -> Result<&str, nom::Err<ParseError>> {
-    if let Some(idx) = i.iter().position(|&b| !is_text_byte(b)) {
+    text_str_of(name, i, is_text_byte)
+}
+
+/// [`text_str`] with the bytes `allowed` decides (a `##[RATING]` line's
+/// TAB, [`crate::types::RatingText`]).
+fn text_str_of(
+    name: Field,
+    i: &[u8],
+    allowed: fn(u8) -> bool,
+) -> Result<&str, nom::Err<ParseError>> {
+    if let Some(idx) = i.iter().position(|&b| !allowed(b)) {
         return Err(fail(
             i.len() - idx,
             name,
@@ -1211,7 +1221,13 @@ fn x1_reply_message(line: &[u8]) -> Result<ServerMessage<'_>, DecodeError> {
             );
             Ok(X1(X1Reply::List(GameId::from_checked(id))))
         }
-        "RATING" => Ok(X1(X1Reply::Rating(payload_text!()))),
+        // shogi-server's `##[RATING] <name> \t <rate> @<date>`: a TAB is
+        // read here, and nowhere else.
+        "RATING" => Ok(X1(X1Reply::Rating(RatingText::from_checked(part!(
+            line,
+            k,
+            text_str_of(Field::Payload, payload, crate::types::is_rating_byte)
+        ))))),
         "GETBUOYCOUNT" => Ok(X1(X1Reply::BuoyCount(part!(
             line,
             k,

@@ -360,7 +360,44 @@ impl TextRule for FreeText {
     }
 }
 
-/// The check of [`Text`] and [`MoveComment`] ([`ValueKind::Text`]): the
+/// The text of a `##[RATING]` line ([`X1Reply::Rating`](crate::X1Reply::Rating)):
+/// as [`Text`] (valid UTF-8, at most 65 536 bytes), and TAB is allowed.
+/// shogi-server writes `##[RATING] <name> \t <rate> @YYYY-MM-DD`, a
+/// space, a TAB and a space between name and rate (its `RatingCommand`):
+/// the one TAB the spec note allows on the wire
+/// ([`spec::csa`](crate::spec::csa), *Transport and lexical rules*), and
+/// the one place the decoder reads a TAB. A [`CheckedText`]: `new` returns a
+/// [`ValueError`] ([`ValueKind::Text`]) naming the first control byte
+/// other than TAB ([`Problem::Invalid`]), or a text longer than `MAX_LEN`
+/// ([`Problem::TooLong`]).
+pub type RatingText<'a> = CheckedText<'a, RatingLine>;
+
+/// The rule of [`RatingText`].
+#[derive(Debug)]
+pub struct RatingLine(());
+
+impl TextRule for RatingLine {
+    type Error = ValueError;
+    const MAX_LEN: usize = FreeText::MAX_LEN;
+
+    fn check(s: &str) -> Result<(), ValueError> {
+        check_text(s.as_bytes(), is_rating_byte, Self::MAX_LEN)
+    }
+}
+
+impl<'a> FromChecked<'a> for RatingText<'a> {
+    #[inline]
+    fn from_checked(text: &'a str) -> Self {
+        CheckedText::checked_by(text, RatingLine(()))
+    }
+}
+
+/// Bytes allowed in a [`RatingText`]: those of free text, and TAB.
+pub(crate) fn is_rating_byte(b: u8) -> bool {
+    is_text_byte(b) || b == b'\t'
+}
+
+/// The check of [`Text`], [`RatingText`] and [`MoveComment`] ([`ValueKind::Text`]): the
 /// first byte `allowed` refuses is [`Problem::Invalid`]
 /// ([`Expected::Text`]), more than `max` bytes [`Problem::TooLong`].
 fn check_text(b: &[u8], allowed: fn(u8) -> bool, max: usize) -> Result<(), ValueError> {

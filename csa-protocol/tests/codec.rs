@@ -614,11 +614,10 @@ fn server_lines_from_the_spec_note() {
     }
     // x1 replies of text: `##[<tag>] <text>`.
     type TextReply = fn(Text<'static>) -> X1Reply<'static>;
-    let text_replies: [(&str, TextReply, &str); 9] = [
+    let text_replies: [(&str, TextReply, &str); 8] = [
         ("SHOW", R::Show, "BEGIN Game_Summary"),
         ("SHOW", R::Show, "Remaining_Time+:1488"),
         ("SHOW", R::Show, "Last_Move:-1213FU,T1"),
-        ("RATING", R::Rating, "alice 1500.0 @2026-11-29"),
         (
             "ERROR",
             R::Error,
@@ -632,6 +631,67 @@ fn server_lines_from_the_spec_note() {
     for (tag, reply, t) in text_replies {
         server_rt(&format!("##[{tag}] {t}"), S::X1(reply(text(t))));
     }
+    // `##[RATING]` carries a `RatingText` (TAB allowed, see below).
+    let t = "alice 1500.0 @2026-11-29";
+    server_rt(
+        &format!("##[RATING] {t}"),
+        S::X1(R::Rating(RatingText::new(t).unwrap())),
+    );
+}
+
+#[test]
+fn rating_lines_as_shogi_server_writes_them_keep_their_tab() {
+    // shogi-server's `RatingCommand`: `"##[RATING] %s \t %4d @%s\n" %
+    // [simple_player_id, rate, modified_at.strftime("%Y-%m-%d")]`, a
+    // space, a TAB and a space between name and rate; the players of its
+    // own test/players.yaml (gps2_k7p 1051.0 last modified 2008-05-01,
+    // gps2_k7p4 897.0 on 2008-05-03: `%4d` pads to four columns).
+    for (line, t) in [
+        (
+            "##[RATING] gps2_k7p \t 1051 @2008-05-01",
+            "gps2_k7p \t 1051 @2008-05-01",
+        ),
+        (
+            "##[RATING] gps2_k7p4 \t  897 @2008-05-03",
+            "gps2_k7p4 \t  897 @2008-05-03",
+        ),
+    ] {
+        server_rt(
+            line,
+            ServerMessage::X1(X1Reply::Rating(RatingText::new(t).unwrap())),
+        );
+    }
+    // The end of the list is still `+OK`.
+    assert_eq!(
+        decode::<ServerMessage>(b"##[RATING] +OK").unwrap(),
+        ServerMessage::X1(X1Reply::Ok(Tag::new("RATING").unwrap()))
+    );
+    // Only there: a TAB in any other reply is refused where it stands
+    // (the payload starts after `##[<TAG>] `).
+    for (line, offset) in [
+        ("##[VERSION] a \t b", 14),
+        ("##[ERROR] a\tb", 11),
+        ("##[SHOW] Name+:a\tb", 16),
+    ] {
+        let e = decode::<ServerMessage>(line.as_bytes()).unwrap_err();
+        assert_eq!(
+            (e.field.as_str(), e.offset),
+            ("payload", offset),
+            "{line}: {e}"
+        );
+        assert_eq!(
+            e.problem,
+            Problem::Invalid {
+                byte: b'\t',
+                expected: Expected::Text
+            }
+        );
+    }
+    // Other control bytes stay refused in a rating line.
+    let e = decode::<ServerMessage>(b"##[RATING] gps2_k7p \x01 1051").unwrap_err();
+    assert_eq!((e.field.as_str(), e.offset), ("payload", 20), "{e}");
+    assert!(RatingText::new("a\rb").is_err());
+    assert!(Text::new("gps2_k7p \t 1051 @2008-05-01").is_err());
 }
 
 #[test]

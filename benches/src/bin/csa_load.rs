@@ -57,12 +57,11 @@ struct Args {
     #[arg(long, default_value_t = 200)]
     connect_concurrency: usize,
     /// Seconds any single wait may take (connect, a reply, a move).
-    #[arg(long, default_value_t = 30, value_name = "SECONDS",
-          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    /// Range 1..=3600.
+    #[arg(long, default_value_t = 30, value_name = "SECONDS", value_parser = seconds(3600))]
     timeout: u64,
-    /// Seconds the whole run may take.
-    #[arg(long, default_value_t = 600, value_name = "SECONDS",
-          value_parser = clap::value_parser!(u64).range(1..=86400))]
+    /// Seconds the whole run may take. Range 1..=86400.
+    #[arg(long, default_value_t = 600, value_name = "SECONDS", value_parser = seconds(86_400))]
     max_secs: u64,
     /// Login names start with this (change it to run again against a
     /// server that still holds the last run's names).
@@ -79,6 +78,11 @@ struct Args {
     /// `--serve-arg=--output-budget=100000000`.
     #[arg(long, value_name = "ARG", allow_hyphen_values = true)]
     serve_arg: Vec<String>,
+}
+
+/// A number of seconds from 1 to `max`.
+fn seconds(max: u64) -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(1..=max)
 }
 
 /// Raises RLIMIT_NOFILE's soft limit to the hard limit; (before, after).

@@ -220,8 +220,10 @@ pub enum X1Reply<'a> {
         /// The line.
         line: Text<'a>,
     },
-    /// `##[RATING] <player> <rate> <last modified>`.
-    Rating(Text<'a>),
+    /// `##[RATING] <player> <rate> <last modified>`; shogi-server writes
+    /// `##[RATING] <name> \t <rate> @YYYY-MM-DD`, with a TAB, which
+    /// [`RatingText`](crate::types::RatingText) allows.
+    Rating(crate::types::RatingText<'a>),
     /// `##[GETBUOYCOUNT] <n>` (`-1` when the buoy does not exist).
     BuoyCount(i64),
     /// `##[VERSION] <text>`.
@@ -622,11 +624,10 @@ impl X1Reply<'_> {
             }
             X1Reply::Chat { text, .. } => text.to_string(),
             X1Reply::List(id) => id.to_string(),
-            X1Reply::Show(t)
-            | X1Reply::Rating(t)
-            | X1Reply::Version(t)
-            | X1Reply::Help(t)
-            | X1Reply::Error(t) => t.to_string(),
+            X1Reply::Rating(t) => t.to_string(),
+            X1Reply::Show(t) | X1Reply::Version(t) | X1Reply::Help(t) | X1Reply::Error(t) => {
+                t.to_string()
+            }
             X1Reply::Monitor { line, .. } | X1Reply::Monitor2 { line, .. } => line.to_string(),
             X1Reply::BuoyCount(n) => n.to_string(),
             X1Reply::Other { text, .. } => text.to_string(),

@@ -59,6 +59,7 @@ impl<I: Timestamp> Server<I> {
         let Some(mut g) = self.games.remove(&gk) else {
             return;
         };
+        self.index_game_removed(gk, &g);
         self.events.push_back(ServerEvent::GameRejected {
             game_id: g.id.clone(),
             by,
@@ -284,6 +285,7 @@ impl<I: Timestamp> Server<I> {
         let Some(mut g) = self.games.remove(&gk) else {
             return;
         };
+        self.index_game_removed(gk, &g);
         for (i, p) in g.players.into_iter().enumerate() {
             if Some(p) == silent || self.conns.get(&p).is_none_or(|c| c.closed) {
                 continue;

@@ -24,15 +24,13 @@ impl<I: Timestamp> Server<I> {
         // connected` when the line has four words or more, as
         // shogi-server counts them) and closed 3 s later.
         let existing = self
-            .conns
-            .iter()
-            .find(|(id, c)| {
-                **id != conn && !c.closed && c.login.as_ref().is_some_and(|l| l.name == name)
-            })
+            .conn_named(name)
+            .filter(|id| *id != conn)
+            .and_then(|id| self.conns.get(&id).map(|c| (id, c)))
             .map(|(id, c)| {
                 let l = c.login.as_ref();
                 (
-                    *id,
+                    id,
                     l.is_some_and(|l| l.password == password),
                     // shogi-server's `game` status: in play (an agree
                     // phase may be taken over; the game is rejected).
@@ -84,6 +82,7 @@ impl<I: Timestamp> Server<I> {
                 status: Status::Connected,
                 wait_seq: 0,
             });
+            self.index_login(conn, name);
         }
         self.send_line(conn, &format!("LOGIN:{name} OK"));
         if x1 {

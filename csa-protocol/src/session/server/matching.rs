@@ -38,18 +38,11 @@ impl<I: Timestamp> Server<I> {
             }
             return self.set_status(conn, Status::GameWaiting { gamename, pref });
         }
-        // A rival waiting for the same game with a compatible side?
+        // A rival waiting for the same game with a compatible side: the
+        // lowest connection id.
         let rival = self
-            .conns
-            .iter()
-            .filter(|(id, c)| **id != conn && !c.closed)
-            .find_map(|(id, c)| match c.login.as_ref().map(|l| &l.status) {
-                Some(Status::GameWaiting {
-                    gamename: g,
-                    pref: p,
-                }) if *g == gamename && compatible(*p, pref) => Some((*id, *p)),
-                _ => None,
-            });
+            .waiters(&gamename)
+            .and_then(|w| w.first(pref, |c| c != conn));
         // A buoy game before its `%%SETBUOY` (or after it was used up or
         // deleted): both players wait; `%%SETBUOY` starts it
         // (`spec/csa.md`, *Extended mode (x1)*).
@@ -108,8 +101,12 @@ impl<I: Timestamp> Server<I> {
             Some(&last) if last >= unix => last + 1,
             _ => unix,
         };
-        if self.id_stamps.len() >= 64 {
+        // Swept when it doubled since the last sweep (entries older than
+        // this second change no id), so a round of many games in one
+        // second costs no sweep per game.
+        if self.id_stamps.len() >= self.id_stamps_sweep_at {
             self.id_stamps.retain(|_, last| *last >= unix);
+            self.id_stamps_sweep_at = (2 * self.id_stamps.len()).max(64);
         }
         // Local time, as shogi-server stamps its ids (and dates its record
         // directories).
@@ -182,6 +179,7 @@ impl<I: Timestamp> Server<I> {
             record: None,
             max_moves,
             least_time_per_move,
+            deadline: None,
         };
         let game = self.with_record(game);
         for (i, p) in [black, white].into_iter().enumerate() {
@@ -192,6 +190,7 @@ impl<I: Timestamp> Server<I> {
             self.set_status(p, Status::InGame(gk));
         }
         self.games.insert(gk, game);
+        self.index_game_added(gk);
     }
 
     pub(super) fn summary_for(&self, g: &Game<I>, your_turn: Option<Side>) -> GameSummary {

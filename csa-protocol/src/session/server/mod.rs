@@ -39,7 +39,22 @@
 //! The code is split by concern: `login` (LOGIN, LOGOUT), `matching`
 //! (waiting players, the `Game_Summary`), `scheduled` (a league's
 //! players and pairings), `game` (agree phase, moves, clocks, results),
-//! `x1` (the x1 commands), `monitor` (`%%SHOW`, monitors).
+//! `x1` (the x1 commands), `monitor` (`%%SHOW`, monitors), `index` (the
+//! indexes kept in step with every change: the connection of a login
+//! name, the players waiting for each game name, the games' deadlines,
+//! game ids, monitors).
+//!
+//! # Cost
+//!
+//! No input scans every connection or game: a `LOGIN`, a `%%GAME`, a
+//! move, a close and [`Server::poll_timeout`] cost O(log n) in the
+//! connections and games open (plus what they send). What is O(n) by
+//! nature: `%%WHO` and `%%LIST` (their answers list everything), `%%CHAT`
+//! (sent to every x1 client), the monitors of a game (each gets the
+//! update), a league's pairing (every waiting player goes to
+//! [`League::pair`]), and the sweeps of the login and refused-login timer
+//! queues (amortised, see above). `%%SETBUOY` counts the owner's buoys
+//! (at most [`ServerConfig::max_buoys`]).
 //!
 //! # Leagues (Floodgate)
 //!
@@ -107,8 +122,8 @@
 //!   default); shogi-server implements neither;
 //! - `%%RATING` lists [`ServerConfig::ratings`] (shogi-server reads
 //!   `players.yaml`; the caller loads it and calls [`Server::set_ratings`])
-//!   in shogi-server's format, TAB included, although the spec note allows
-//!   no TAB on the wire ([`spec::csa`](crate::spec::csa), *Transport and
+//!   in shogi-server's format, TAB included (the one TAB the spec note
+//!   allows on the wire, [`spec::csa`](crate::spec::csa), *Transport and
 //!   lexical rules*): see [`Rating`].
 
 use alloc::collections::{BTreeMap, VecDeque};
@@ -133,6 +148,7 @@ pub(crate) use crate::types::{
 
 mod game;
 pub mod handicap;
+mod index;
 mod league;
 mod login;
 mod matching;
@@ -258,9 +274,11 @@ impl Default for ServerConfig {
 /// right-aligned in four columns (Ruby's `%4d`: `##[RATING] bob \t  980
 /// @2026-12-01`), the date in the server's local time
 /// ([`ServerConfig::utc_offset_secs`]); then `##[RATING] +OK`. The TAB
-/// is shogi-server's, the real peer's, although the spec note allows none
-/// on the wire ([`spec::csa`](crate::spec::csa), *Transport and lexical
-/// rules*); a client reading these lines must accept it.
+/// is shogi-server's, the real peer's, and the one TAB the spec note
+/// allows on the wire ([`spec::csa`](crate::spec::csa), *Transport and
+/// lexical rules*); the decoder reads it into
+/// [`X1Reply::Rating`](crate::X1Reply::Rating)'s
+/// [`RatingText`](crate::types::RatingText).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Rating {
     /// The player's name (`players.yaml`'s `name`, the login name).
@@ -435,6 +453,9 @@ struct Game<I> {
     /// [`ServerConfig::least_time_per_move`] or the league's
     /// [`LeagueGame::least_time_per_move`].
     least_time_per_move: u64,
+    /// The deadline this game has in the server's deadline index (kept
+    /// equal to `index::game_deadline`).
+    deadline: Option<I>,
 }
 
 #[derive(Debug)]
@@ -481,6 +502,12 @@ pub struct Server<I> {
     league_paired_at: Option<u64>,
     /// The last [`Login::wait_seq`] given.
     wait_seq: u64,
+    /// Login names, waiting players, deadlines, game ids and monitors,
+    /// indexed (`index`).
+    index: index::Indexes<I>,
+    /// `id_stamps` is swept when it reaches this many entries (at least
+    /// 64, twice what the last sweep left).
+    id_stamps_sweep_at: usize,
 }
 
 /// A peer's bytes quoted in our own replies: UTF-8 as is, control bytes
@@ -551,6 +578,8 @@ impl<I: Timestamp> Server<I> {
             league: None,
             league_paired_at: None,
             wait_seq: 0,
+            index: index::Indexes::default(),
+            id_stamps_sweep_at: 64,
         }
     }
 
@@ -683,9 +712,7 @@ impl<I: Timestamp> Server<I> {
     /// [`spec::csa`](crate::spec::csa), *Results*).
     pub fn handle_close(&mut self, conn: ConnId, now: I) {
         self.last_now = self.last_now.max(now);
-        if let Some(c) = self.conns.get_mut(&conn) {
-            c.closed = true;
-        }
+        self.mark_closed(conn);
         let status = self
             .conns
             .get(&conn)
@@ -695,10 +722,8 @@ impl<I: Timestamp> Server<I> {
             self.leave_game(conn, g, now, false);
         }
         self.conns.remove(&conn);
-        for g in self.games.values_mut() {
-            g.monitors.retain(|c| *c != conn);
-            g.monitors2.retain(|c| *c != conn);
-        }
+        self.unwatch_all(conn);
+        self.debug_check_indexes();
     }
 
     /// The earliest time at which [`Server::handle_timeout`] must be called:
@@ -712,20 +737,7 @@ impl<I: Timestamp> Server<I> {
             .flatten()
             .map(|(t, _)| *t)
             .min();
-        let games = self
-            .games
-            .values()
-            .filter_map(|g| match g.phase {
-                Phase::Agree { deadline, .. } => Some(deadline),
-                Phase::Play { turn_started } => {
-                    let side = g.board.side_to_move();
-                    g.clocks[idx(side)]
-                        .allowance()
-                        .map(|a| turn_started.saturating_add(a))
-                }
-            })
-            .min();
-        [conns, games, self.league_timeout()]
+        [conns, self.first_deadline(), self.league_timeout()]
             .into_iter()
             .flatten()
             .min()
@@ -764,8 +776,9 @@ impl<I: Timestamp> Server<I> {
                 self.close(conn);
             }
         }
-        let ids: Vec<u64> = self.games.keys().copied().collect();
-        for gk in ids {
+        // The games whose deadline came, in key order (as a scan of
+        // `games` would visit them).
+        for gk in self.games_due(now) {
             let Some(g) = self.games.get(&gk) else {
                 continue;
             };
@@ -792,6 +805,7 @@ impl<I: Timestamp> Server<I> {
             }
         }
         self.run_league(now);
+        self.debug_check_indexes();
     }
 
     /// The next output, in the order it must be performed.
@@ -851,10 +865,8 @@ impl<I: Timestamp> Server<I> {
     }
 
     fn close(&mut self, conn: ConnId) {
-        if let Some(c) = self.conns.get_mut(&conn)
-            && !c.closed
-        {
-            c.closed = true;
+        if self.conns.get(&conn).is_some_and(|c| !c.closed) {
+            self.mark_closed(conn);
             match self.out.back_mut() {
                 Some((c, t)) if *c == conn => {
                     *t = core::mem::replace(t, Transmit::close()).and_close();
@@ -908,6 +920,17 @@ impl<I: Timestamp> Server<I> {
         decoded: Result<ClientMessage<'_>, DecodeError>,
         now: I,
     ) {
+        self.dispatch_line(conn, line, decoded, now);
+        self.debug_check_indexes();
+    }
+
+    fn dispatch_line(
+        &mut self,
+        conn: ConnId,
+        line: &[u8],
+        decoded: Result<ClientMessage<'_>, DecodeError>,
+        now: I,
+    ) {
         let logged_in = self.conns.get(&conn).is_some_and(|c| c.login.is_some());
         if !logged_in {
             match decoded {
@@ -946,6 +969,7 @@ impl<I: Timestamp> Server<I> {
         if game_line {
             if let Status::InGame(gk) = status {
                 self.game_line(conn, gk, line, now);
+                self.sync_deadline(gk);
             }
             return;
         }
@@ -966,7 +990,10 @@ impl<I: Timestamp> Server<I> {
             Ok(ClientMessage::KeepAlive) => self.send_line(conn, ""),
             Ok(ClientMessage::Logout) => self.logout(conn, now),
             Ok(ClientMessage::Agree(_)) => match self.agree_status(conn, status) {
-                Some(gk) => self.agree(conn, gk, now),
+                Some(gk) => {
+                    self.agree(conn, gk, now);
+                    self.sync_deadline(gk);
+                }
                 None => self.status_error(conn, "AGREE"),
             },
             Ok(ClientMessage::Reject(_)) => match self.agree_status(conn, status) {
@@ -1104,7 +1131,9 @@ impl<I: Timestamp> Server<I> {
                     l.wait_seq = self.wait_seq;
                 }
             }
-            l.status = s;
+            let old = core::mem::replace(&mut l.status, s);
+            let new = l.status.clone();
+            self.index_status(conn, &old, &new);
         }
     }
 

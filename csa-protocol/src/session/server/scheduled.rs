@@ -3,7 +3,7 @@
 //! `Floodgate#match_game`, `Floodgate#select_players`).
 
 use alloc::boxed::Box;
-use alloc::collections::BTreeSet;
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -93,23 +93,29 @@ impl<I: Timestamp> Server<I> {
         };
         self.league_paired_at = Some(unix);
         // (wait order, conn, name, rating id, game name)
+        // The open connections waiting with side `*` for a name the
+        // league schedules (the waiting index).
         let mut waiting: Vec<(u64, ConnId, String, String, String)> = Vec::new();
-        for (id, c) in &self.conns {
-            let Some(l) = c.login.as_ref().filter(|_| !c.closed) else {
-                continue;
-            };
-            let Status::GameWaiting { gamename, pref } = &l.status else {
-                continue;
-            };
-            if *pref != SidePreference::Any || !league.schedules(gamename) {
+        for (gamename, w) in &self.index.waiting {
+            if !league.schedules(gamename) {
                 continue;
             }
-            let Some(player_id) = self.rating_id(*id) else {
-                continue;
-            };
-            waiting.push((l.wait_seq, *id, l.name.clone(), player_id, gamename.clone()));
+            for id in w.any() {
+                let Some(l) = self.conns.get(&id).and_then(|c| c.login.as_ref()) else {
+                    continue;
+                };
+                let Some(player_id) = self.rating_id(id) else {
+                    continue;
+                };
+                waiting.push((l.wait_seq, id, l.name.clone(), player_id, gamename.clone()));
+            }
         }
         waiting.sort_unstable_by_key(|w| w.0);
+        // Each waiting player's name and game name.
+        let wanted: BTreeMap<ConnId, (&str, &str)> = waiting
+            .iter()
+            .map(|w| (w.1, (w.2.as_str(), w.4.as_str())))
+            .collect();
         let players: Vec<WaitingPlayer<'_>> = waiting
             .iter()
             .map(|(_, conn, name, player_id, gamename)| WaitingPlayer {
@@ -126,12 +132,7 @@ impl<I: Timestamp> Server<I> {
             .extend(round.log.into_iter().map(ServerEvent::League));
         let mut used = BTreeSet::new();
         for game in round.games {
-            let wanted = |c: ConnId| {
-                waiting
-                    .iter()
-                    .find(|w| w.1 == c)
-                    .map(|w| (w.2.as_str(), w.4.as_str()))
-            };
+            let wanted = |c: ConnId| wanted.get(&c).copied();
             let name = |c: ConnId| wanted(c).map_or_else(|| format!("#{}", c.0), |w| w.0.into());
             let problem = if game.black == game.white {
                 Some("the same player on both sides")

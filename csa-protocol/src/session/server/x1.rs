@@ -77,7 +77,7 @@ impl<I: Timestamp> Server<I> {
                 text.push_str("##[LIST] +OK");
                 self.send_line(conn, &text);
             }
-            X1Command::Show(id) => match self.games.values().find(|g| g.id == id.as_str()) {
+            X1Command::Show(id) => match self.game_key(id.as_str()).and_then(|gk| self.games.get(&gk)) {
                 Some(g) => {
                     let mut data = Vec::new();
                     self.show_summary(g).encode_with_prefix(b"##[SHOW] ", &mut data);
@@ -273,16 +273,10 @@ impl<I: Timestamp> Server<I> {
         self.send_line(conn, "##[SETBUOY] +OK");
         // Players waiting for this buoy (not its owner): the first one
         // looks for a rival again.
+        let owner_conn = self.conn_named(&owner);
         let waiting = self
-            .conns
-            .iter()
-            .find_map(|(id, c)| match c.login.as_ref() {
-                Some(l) if !c.closed && l.name != owner => match &l.status {
-                    Status::GameWaiting { gamename, pref } if gamename == n => Some((*id, *pref)),
-                    _ => None,
-                },
-                _ => None,
-            });
+            .waiters(n)
+            .and_then(|w| w.first(SidePreference::Any, |c| Some(c) != owner_conn));
         if let Some((p, pref)) = waiting {
             self.wait_for_game(p, n.to_string(), pref, false, now);
         }
@@ -295,7 +289,7 @@ impl<I: Timestamp> Server<I> {
     /// name's parts), announced with `##[FORK]: new buoy game name: <name>`
     /// and `##[FORK] +OK`; then the `%%SETBUOY` reply.
     fn fork(&mut self, conn: ConnId, source: &str, buoy: Option<&str>, nth: Option<u32>, now: I) {
-        let Some(g) = self.games.values().find(|g| g.id == source) else {
+        let Some(g) = self.game_key(source).and_then(|gk| self.games.get(&gk)) else {
             return self.error(conn, &format!("wrong source game name: {source}"));
         };
         let total = g.moves.len();
@@ -350,10 +344,6 @@ impl<I: Timestamp> Server<I> {
         (mine >= per).then(|| format!("too many buoy games of {owner} (limit {per})"))
     }
 
-    pub(super) fn game_key(&self, id: &str) -> Option<u64> {
-        self.games.iter().find(|(_, g)| g.id == id).map(|(k, _)| *k)
-    }
-
     /// Adds `conn` to the monitors of one kind (`list`: `monitors` or
     /// `monitors2`) of game `id`, once; the game's key, `None` for an
     /// unknown id.
@@ -369,6 +359,7 @@ impl<I: Timestamp> Server<I> {
             if !monitors.contains(&conn) {
                 monitors.push(conn);
             }
+            self.watch_index(conn, gk);
         }
         Some(gk)
     }
@@ -379,6 +370,7 @@ impl<I: Timestamp> Server<I> {
             && let Some(g) = self.games.get_mut(&gk)
         {
             list(g).retain(|c| *c != conn);
+            self.unwatch_index(conn, gk);
         }
     }
 }
