@@ -9,10 +9,12 @@
 //! king in check; the 27-point declaration) are board-core's; this module
 //! only keeps the history and maps results.
 
-use alloc::boxed::Box;
 use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 
-use board_core::shogi::{CsaPositionError, GameHistory, IllegalReason, Move, Position, Repetition};
+use board_core::shogi::{
+    CsaPositionError, HistoryEntry, IllegalReason, Move, Position, Repetition, repetition,
+};
 
 use crate::moves::CsaMove;
 use crate::types::Side;
@@ -84,10 +86,14 @@ pub enum PlayOutcome {
 pub struct IllegalMove(pub IllegalReason);
 
 /// A position with its repetition history.
+///
+/// The history grows with the game (about 112 bytes a position, at most
+/// [`MAX_HISTORY`] positions), so that a server with thousands of games
+/// pays for the moves played, not for the longest possible game.
 #[derive(Clone)]
 pub struct GameBoard {
     pos: Position,
-    history: Box<GameHistory<MAX_HISTORY>>,
+    history: Vec<HistoryEntry>,
     full: bool,
 }
 
@@ -109,7 +115,7 @@ impl GameBoard {
     /// A board from a position (the history starts with it).
     pub fn new(pos: Position) -> Self {
         Self {
-            history: Box::new(GameHistory::new(&pos)),
+            history: alloc::vec![HistoryEntry::of(&pos)],
             pos,
             full: false,
         }
@@ -168,19 +174,20 @@ impl GameBoard {
         if self.full {
             return Ok(PlayOutcome::HistoryFull);
         }
-        Ok(match self.history.push(&self.pos) {
-            Err(_) => {
-                self.full = true;
-                PlayOutcome::HistoryFull
-            }
-            Ok(Repetition::None) => PlayOutcome::Continue,
-            Ok(Repetition::Sennichite) => PlayOutcome::Sennichite,
-            Ok(Repetition::PerpetualCheck { loser }) => PlayOutcome::OuteSennichite {
+        if self.history.len() >= MAX_HISTORY {
+            self.full = true;
+            return Ok(PlayOutcome::HistoryFull);
+        }
+        self.history.push(HistoryEntry::of(&self.pos));
+        Ok(match repetition(&self.history) {
+            Repetition::None => PlayOutcome::Continue,
+            Repetition::Sennichite => PlayOutcome::Sennichite,
+            Repetition::PerpetualCheck { loser } => PlayOutcome::OuteSennichite {
                 loser: Side::from(loser),
             },
             // `Repetition` may grow; treat anything new as a plain draw.
             #[allow(unreachable_patterns)]
-            Ok(_) => PlayOutcome::Sennichite,
+            _ => PlayOutcome::Sennichite,
         })
     }
 

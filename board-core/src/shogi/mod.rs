@@ -59,7 +59,9 @@ pub use csa::{
 pub use legality::{IllegalReason, PlayError};
 pub use movegen::{MAX_MOVES, MoveList, perft, perft_divide};
 pub use position::{Outcome, Position, Setup, SetupError};
-pub use rules::{DeclarationError, GameHistory, ImpasseCount, Repetition};
+pub use rules::{
+    DeclarationError, GameHistory, HistoryEntry, ImpasseCount, Repetition, repetition,
+};
 pub use sfen::{ParseSfenError, SfenField};
 pub use types::{Color, Hand, Move, Piece, PieceKind, Square};
 pub use usi::{MoveTextError, ParseUsiMoveError};

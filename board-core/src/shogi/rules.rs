@@ -122,8 +122,13 @@ pub enum Repetition {
     },
 }
 
+/// One position of a game as repetition compares it: board, hands, side
+/// to move (exactly, not by hash alone) and whether the move that led
+/// there gave check. About 112 bytes. [`GameHistory`] keeps them inline;
+/// a caller with a heap may keep them in a growing `Vec` and judge with
+/// [`repetition`] (a CSA server with thousands of games does).
 #[derive(Clone, Copy, PartialEq, Eq)]
-struct Entry {
+pub struct HistoryEntry {
     hash: u64,
     board: [u8; 81],
     hands: [[u8; 7]; 2],
@@ -132,7 +137,17 @@ struct Entry {
     check: bool,
 }
 
-const EMPTY_ENTRY: Entry = Entry {
+impl core::fmt::Debug for HistoryEntry {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("HistoryEntry")
+            .field("hash", &format_args!("{:#018x}", self.hash))
+            .field("side", &self.side)
+            .field("check", &self.check)
+            .finish_non_exhaustive()
+    }
+}
+
+const EMPTY_ENTRY: HistoryEntry = HistoryEntry {
     hash: 0,
     board: [0; 81],
     hands: [[0; 7]; 2],
@@ -140,9 +155,11 @@ const EMPTY_ENTRY: Entry = Entry {
     check: false,
 };
 
-impl Entry {
-    fn of(p: &Position) -> Entry {
-        Entry {
+impl HistoryEntry {
+    /// The entry of `p` (the position reached by a move, or the game's
+    /// initial position).
+    pub fn of(p: &Position) -> HistoryEntry {
+        HistoryEntry {
             hash: p.zobrist(),
             board: p.board,
             hands: [p.hands[0].counts(), p.hands[1].counts()],
@@ -150,9 +167,48 @@ impl Entry {
             check: p.is_check(),
         }
     }
-    fn same(&self, o: &Entry) -> bool {
+    fn same(&self, o: &HistoryEntry) -> bool {
         self.hash == o.hash && self.side == o.side && self.board == o.board && self.hands == o.hands
     }
+}
+
+/// The repetition verdict for the last of `entries` (a game's positions in
+/// order, the initial one first), as [`GameHistory::push`] judges it: the
+/// 4th occurrence of the same board, hands and side to move is
+/// [`Repetition::Sennichite`], or [`Repetition::PerpetualCheck`] when one
+/// side gave check with every one of its moves since the first of the four.
+/// [`Repetition::None`] for an empty slice.
+pub fn repetition(entries: &[HistoryEntry]) -> Repetition {
+    let Some(e) = entries.last() else {
+        return Repetition::None;
+    };
+    let mut count = 0;
+    let mut first = 0;
+    for (i, x) in entries.iter().enumerate() {
+        if x.same(e) {
+            if count == 0 {
+                first = i;
+            }
+            count += 1;
+        }
+    }
+    if count < 4 {
+        return Repetition::None;
+    }
+    // Moves since the first occurrence: entry j was reached by a move of
+    // the side not to move in entry j.
+    for loser in Color::ALL {
+        let mut moves = 0;
+        let continuous = entries[first + 1..]
+            .iter()
+            .filter(|x| x.side != loser)
+            .inspect(|_| moves += 1)
+            .all(|x| x.check);
+        if continuous && moves > 0 {
+            return Repetition::PerpetualCheck { loser };
+        }
+    }
+    Repetition::Sennichite
 }
 
 /// The positions of one game, for repetition (sennichite) and perpetual
@@ -178,7 +234,7 @@ impl Entry {
 /// ```
 #[derive(Clone)]
 pub struct GameHistory<const N: usize> {
-    entries: [Entry; N],
+    entries: [HistoryEntry; N],
     len: usize,
 }
 
@@ -191,7 +247,7 @@ impl<const N: usize> GameHistory<N> {
             len: 0,
         };
         if N > 0 {
-            h.entries[0] = Entry::of(initial);
+            h.entries[0] = HistoryEntry::of(initial);
             h.len = 1;
         }
         h
@@ -218,36 +274,8 @@ impl<const N: usize> GameHistory<N> {
         if self.len >= N {
             return Err(CapacityError { capacity: N });
         }
-        let e = Entry::of(position);
-        self.entries[self.len] = e;
+        self.entries[self.len] = HistoryEntry::of(position);
         self.len += 1;
-        let all = &self.entries[..self.len];
-        let mut count = 0;
-        let mut first = 0;
-        for (i, x) in all.iter().enumerate() {
-            if x.same(&e) {
-                if count == 0 {
-                    first = i;
-                }
-                count += 1;
-            }
-        }
-        if count < 4 {
-            return Ok(Repetition::None);
-        }
-        // Moves since the first occurrence: entry j was reached by a move of
-        // the side not to move in entry j.
-        for loser in Color::ALL {
-            let mut moves = 0;
-            let continuous = all[first + 1..]
-                .iter()
-                .filter(|x| x.side != loser)
-                .inspect(|_| moves += 1)
-                .all(|x| x.check);
-            if continuous && moves > 0 {
-                return Ok(Repetition::PerpetualCheck { loser });
-            }
-        }
-        Ok(Repetition::Sennichite)
+        Ok(repetition(&self.entries[..self.len]))
     }
 }
