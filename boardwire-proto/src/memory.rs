@@ -159,7 +159,7 @@ where
     b.handle_timeout(now);
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "alloc"))]
 mod tests {
     extern crate std;
     use std::collections::VecDeque;

@@ -163,7 +163,7 @@ impl fmt::Debug for Transmit {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "alloc"))]
 mod tests {
     use super::*;
     extern crate std;
