@@ -159,7 +159,8 @@ where
     b.handle_timeout(now);
 }
 
-#[cfg(all(test, feature = "alloc"))]
+#[cfg(test)]
+#[cfg(feature = "alloc")] // `Transmit::new`
 mod tests {
     extern crate std;
     use std::collections::VecDeque;

@@ -163,7 +163,8 @@ impl fmt::Debug for Transmit {
     }
 }
 
-#[cfg(all(test, feature = "alloc"))]
+#[cfg(test)]
+#[cfg(feature = "alloc")] // `Transmit::new`
 mod tests {
     use super::*;
     extern crate std;
