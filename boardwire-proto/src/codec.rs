@@ -247,3 +247,81 @@ macro_rules! impl_codec {
         )+
     };
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::framer::{LineFramer, NulFrames};
+
+    /// A toy protocol whose leniency is a flag, and messages that report
+    /// the leniency they were decoded with.
+    struct Toy;
+    impl Protocol for Toy {
+        type Framer = LineFramer<NulFrames<8>>;
+        type Leniency = bool;
+        type Error = ();
+    }
+    #[derive(Debug, PartialEq)]
+    struct DecodedWith(bool);
+    /// The same, for a side whose default leniency is lenient.
+    #[derive(Debug, PartialEq)]
+    struct LenientSide(bool);
+    struct Nothing;
+    impl Encode for Nothing {
+        fn encode(&self, _: &mut Vec<u8>) {}
+    }
+    impl Decodable for DecodedWith {
+        type Protocol = Toy;
+        type Peer<'a> = Nothing;
+        fn decode_frame(_: &[u8], leniency: &bool) -> Result<Self, ()> {
+            Ok(DecodedWith(*leniency))
+        }
+    }
+    impl Decodable for LenientSide {
+        type Protocol = Toy;
+        type Peer<'a> = Nothing;
+        fn decode_frame(_: &[u8], leniency: &bool) -> Result<Self, ()> {
+            Ok(LenientSide(*leniency))
+        }
+        fn leniency() -> bool {
+            true
+        }
+    }
+
+    /// `Decodable::leniency` is `Default` (strict) unless a side says
+    /// otherwise; `with_leniency` replaces it.
+    #[test]
+    fn the_leniency_a_codec_decodes_with() {
+        let frame = || BytesMut::from(&b"x\0"[..]);
+        let mut strict = Codec::<DecodedWith>::default();
+        assert_eq!(
+            strict.decode(&mut frame()).unwrap(),
+            Some(Ok(DecodedWith(false)))
+        );
+        let mut lenient = Codec::<DecodedWith>::default().with_leniency(true);
+        assert_eq!(
+            lenient.decode(&mut frame()).unwrap(),
+            Some(Ok(DecodedWith(true)))
+        );
+        let mut side = Codec::<LenientSide>::new(8);
+        assert_eq!(
+            side.decode(&mut frame()).unwrap(),
+            Some(Ok(LenientSide(true)))
+        );
+        let mut side = Codec::<LenientSide>::new(8).with_leniency(false);
+        assert_eq!(
+            side.decode(&mut frame()).unwrap(),
+            Some(Ok(LenientSide(false)))
+        );
+    }
+
+    /// A session's bytes are appended as they are, after what the buffer
+    /// holds.
+    #[test]
+    fn a_transmit_is_appended_as_it_is() {
+        let mut codec = Codec::<DecodedWith>::default();
+        let mut dst = BytesMut::from(&b"E00\0"[..]);
+        codec.encode(Transmit::new(b"K1\0"), &mut dst).unwrap();
+        assert_eq!(&dst[..], b"E00\0K1\0");
+    }
+}

@@ -479,4 +479,50 @@ mod tests {
             "1 unexpected byte at the end"
         );
     }
+
+    /// DXP MOVE: the bytes after the count come in pairs (2 digits per
+    /// square); an odd count is named as bytes, an even one as squares.
+    #[test]
+    fn capture_counts_name_bytes_or_squares() {
+        let p = |following_bytes| {
+            Problem::CaptureCount {
+                count: 1,
+                following_bytes,
+            }
+            .to_string()
+        };
+        assert_eq!(p(1), "01 captured but 1 byte (an odd number) follows");
+        assert_eq!(p(3), "01 captured but 3 bytes (an odd number) follow");
+        assert_eq!(p(4), "01 captured but 2 squares follow");
+        assert_eq!(p(0), "01 captured but 0 squares follow");
+    }
+
+    /// `DecodeError`'s documented `Display`: `"<message> <field> at byte
+    /// <offset>: <problem>"`.
+    #[test]
+    fn a_decode_error_names_message_field_and_offset() {
+        let e = DecodeError::new("MOVE", "square", 7, Problem::Missing);
+        assert_eq!(e.to_string(), "MOVE square at byte 7: missing");
+    }
+
+    /// A frame error says what happened with its numbers; a malformed
+    /// frame's source is the decode error, the others have none.
+    #[test]
+    fn frame_errors_read_and_chain() {
+        use core::error::Error;
+        let e: FrameError<Problem> = FrameError::Overlong {
+            len: 9000,
+            max: 8192,
+        };
+        let s = e.to_string();
+        assert!(s.contains("8192") && s.contains("9000"), "{s}");
+        assert!(e.source().is_none());
+        let e: FrameError<Problem> = FrameError::Unterminated { len: 5 };
+        assert!(e.to_string().contains('5'), "{e}");
+        assert!(e.source().is_none());
+        let e = FrameError::Malformed(Problem::NotUtf8);
+        assert_eq!(e.to_string(), "malformed frame: not valid UTF-8");
+        let source = e.source().expect("the decode error");
+        assert_eq!(source.to_string(), "not valid UTF-8");
+    }
 }

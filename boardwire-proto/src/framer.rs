@@ -183,7 +183,7 @@ impl<F: Framer, B: AsRef<[u8]> + AsMut<[u8]>> FrameBuffer<F, B> {
     }
 
     fn compact(&mut self) {
-        if self.start > 0 {
+        if self.start != 0 {
             self.storage.as_mut().copy_within(self.start..self.end, 0);
             self.end -= self.start;
             self.start = 0;
@@ -278,10 +278,10 @@ impl<F: Framer, B: AsRef<[u8]> + AsMut<[u8]>> FrameBuffer<F, B> {
                         self.end = 0;
                     }
                     if consumed == 0 {
-                        if self.end - self.start == self.storage.as_ref().len() {
+                        let len = self.end - self.start;
+                        if len == self.storage.as_ref().len() {
                             // Full without a frame: only a framer that
                             // breaks its own cap gets here. Never stall.
-                            let len = self.end - self.start;
                             self.clear();
                             return Some(Frame::Overlong { len, max });
                         }
@@ -520,7 +520,7 @@ impl<R: LineRules> LineFramer<R> {
                             consumed: consumed + c,
                         },
                         Status::Partial { consumed: c } => Status::Partial {
-                            consumed: consumed + c,
+                            consumed: c + consumed,
                         },
                         Status::Overlong { len, consumed: c } => Status::Overlong {
                             len,
@@ -650,10 +650,11 @@ pub fn frame_and_decode<F: Framer, T, E>(
 /// [`frame_and_decode`] asked for more bytes, all of which the caller then
 /// drops. `None` when it is empty; else, for a protocol whose frames always
 /// end with their terminator ([`Framer::LAST_FRAME_NEEDS_TERMINATOR`]),
-/// `FrameError::Unterminated`; else a last frame (a peer that closed right
-/// after writing it) without one trailing CR: `FrameError::Overlong` when
-/// `rest` is longer than the cap, or `rest` decoded by `decode`. The framer
-/// is reset (a new stream).
+/// `FrameError::Unterminated` (`len`: all of `rest`); else a last frame (a
+/// peer that closed right after writing it): `rest` without one trailing
+/// CR (the CR of a CR LF whose LF never came, terminator as in the framer),
+/// `FrameError::Overlong` when that is longer than the cap, else decoded by
+/// `decode`. The framer is reset (a new stream).
 pub fn decode_rest<F: Framer, T, E>(
     framer: &mut F,
     rest: &[u8],
@@ -663,14 +664,17 @@ pub fn decode_rest<F: Framer, T, E>(
         return None;
     }
     framer.reset();
-    let len = rest.len();
     let max = framer.max_frame_len();
     Some(if F::LAST_FRAME_NEEDS_TERMINATOR {
-        Err(FrameError::Unterminated { len })
-    } else if len > max {
-        Err(FrameError::Overlong { len, max })
+        Err(FrameError::Unterminated { len: rest.len() })
     } else {
-        decode(rest.strip_suffix(b"\r").unwrap_or(rest)).map_err(FrameError::Malformed)
+        let frame = rest.strip_suffix(b"\r").unwrap_or(rest);
+        let len = frame.len();
+        if len > max {
+            Err(FrameError::Overlong { len, max })
+        } else {
+            decode(frame).map_err(FrameError::Malformed)
+        }
     })
 }
 
@@ -903,5 +907,281 @@ mod tests {
     #[should_panic(expected = "shorter than the frame cap")]
     fn storage_must_hold_a_whole_frame() {
         let _ = FrameBuffer::new(Nul::new(4), [0u8; 4]);
+    }
+
+    #[test]
+    fn capacity_is_the_storage_length() {
+        assert_eq!(FrameBuffer::new(Nul::new(4), [0u8; 5]).capacity(), 5);
+        assert_eq!(FrameBuffer::new(Nul::new(4), [0u8; 16]).capacity(), 16);
+    }
+
+    /// Citrine's leading CR LF runs are terminators: the frame handed out
+    /// is the line after them, borrowed where it lies in the buffer.
+    #[test]
+    fn a_frame_after_leading_terminators_is_cut_where_it_lies() {
+        let mut input = FrameBuffer::new(Citrine::new(8), [0u8; 16]);
+        assert_eq!(input.push(b"\r\n\r\nab\r\n"), 8);
+        assert_eq!(input.next_frame(), Some(Frame::Complete(b"ab")));
+        assert_eq!(input.next_frame(), None);
+        assert_eq!(input.buffered(), b"");
+    }
+
+    /// A complete line over the cap is reported once (`Status::Overlong`'s
+    /// contract) and the next line follows.
+    #[test]
+    fn a_complete_line_over_the_cap_is_reported_once() {
+        let mut input = FrameBuffer::new(Csa::new(4), [0u8; 16]);
+        assert_eq!(input.push(b"abcdef\nok\n"), 10);
+        assert_eq!(input.next_frame(), Some(Frame::Overlong { len: 6, max: 4 }));
+        assert_eq!(input.next_frame(), Some(Frame::Complete(b"ok")));
+        assert_eq!(input.next_frame(), None);
+    }
+
+    /// Only a buffer full of unframed bytes is an over-long frame: the
+    /// start of a frame behind one taken out is not.
+    #[test]
+    fn a_partial_frame_behind_a_frame_waits() {
+        let mut input = FrameBuffer::new(Nul::new(4), [0u8; 5]);
+        assert_eq!(input.push(b"a\0b"), 3);
+        assert_eq!(input.next_frame(), Some(Frame::Complete(b"a")));
+        assert_eq!(input.next_frame(), None);
+        assert_eq!(input.buffered(), b"b");
+    }
+
+    /// A framer that never reports its cap: `next_frame` never leaves a
+    /// full buffer (`space` is then empty and a reader would stall); the
+    /// bytes are reported as over-long and dropped.
+    #[test]
+    fn a_framer_that_breaks_its_cap_cannot_stall_the_buffer() {
+        struct NoCap;
+        impl Framer for NoCap {
+            const DEFAULT_MAX_LEN: usize = 2;
+            const MAX_TERMINATOR_LEN: usize = 1;
+            const LAST_FRAME_NEEDS_TERMINATOR: bool = true;
+            fn new(_: usize) -> Self {
+                NoCap
+            }
+            fn max_frame_len(&self) -> usize {
+                2
+            }
+            fn decode<'b>(&mut self, buf: &'b [u8]) -> Status<'b> {
+                match buf.iter().position(|&b| b == b';') {
+                    Some(i) => Status::Complete {
+                        frame: &buf[..i],
+                        consumed: i + 1,
+                    },
+                    None => Status::Partial { consumed: 0 },
+                }
+            }
+            fn reset(&mut self) {}
+        }
+        let mut input = FrameBuffer::new(NoCap, [0u8; 3]);
+        assert_eq!(input.push(b"abc"), 3);
+        assert_eq!(input.next_frame(), Some(Frame::Overlong { len: 3, max: 2 }));
+        assert_eq!(input.buffered(), b"");
+        assert_eq!(input.space().len(), 3);
+    }
+
+    /// Equality is the framer's state (cap, scan, discarding); `reset`
+    /// (inherent and `Framer::reset`) returns it to a new framer's, so a
+    /// new stream frames from scratch.
+    #[test]
+    fn equality_and_reset() {
+        use Status::{Complete, Overlong, Partial};
+        let fresh = Csa::new(4);
+        assert_eq!(fresh, Csa::new(4));
+        assert_ne!(fresh, Csa::new(5));
+        let mut f = Csa::new(4);
+        assert_eq!(f.decode(b"abc"), Partial { consumed: 0 });
+        assert_ne!(f, fresh, "it has scanned 3 bytes");
+        f.reset();
+        assert_eq!(f, fresh);
+        assert_eq!(
+            f.decode(b"ab\n"),
+            Complete {
+                frame: b"ab",
+                consumed: 3
+            }
+        );
+        assert_eq!(
+            f.decode(b"abcdef"),
+            Overlong {
+                len: 6,
+                consumed: 6
+            }
+        );
+        assert!(f.is_discarding());
+        assert_ne!(f, fresh);
+        Framer::reset(&mut f);
+        assert_eq!(f, fresh);
+        assert!(!f.is_discarding());
+        assert_eq!(f.decode(b"abc"), Partial { consumed: 0 });
+        Framer::reset(&mut f);
+        assert_eq!(f, fresh);
+    }
+
+    /// The cap as given; Citrine's 0 is raised to 1 (`LineRules::BARE_CR_ENDS_LINE`);
+    /// the defaults are the rules' `DEFAULT_MAX_LEN`.
+    #[test]
+    fn the_cap() {
+        assert_eq!(Csa::new(4).max_frame_len(), 4);
+        assert_eq!(Csa::new(0).max_frame_len(), 0);
+        assert_eq!(Citrine::new(0).max_frame_len(), 1);
+        assert_eq!(Dxp::default().max_frame_len(), 127);
+        assert_eq!(Csa::default().max_frame_len(), 8192);
+        assert_eq!(Framer::max_frame_len(&Citrine::default()), 256);
+    }
+
+    /// CSA: an empty line is a frame (keep-alive), with LF or CR LF; a CR
+    /// at the end of the buffer is not line body (its LF may follow), so a
+    /// line of exactly the cap waiting for its LF is not over-long. DXP: a
+    /// CR is a byte of the frame like any other.
+    #[test]
+    fn empty_lines_and_a_trailing_cr() {
+        use Status::{Complete, Overlong, Partial};
+        steps(
+            Csa::new(2),
+            &[
+                (
+                    b"\n",
+                    Complete {
+                        frame: b"",
+                        consumed: 1,
+                    },
+                    false,
+                ),
+                (
+                    b"\r\n",
+                    Complete {
+                        frame: b"",
+                        consumed: 2,
+                    },
+                    false,
+                ),
+                (b"ab\r", Partial { consumed: 0 }, false),
+                (
+                    b"ab\r\n",
+                    Complete {
+                        frame: b"ab",
+                        consumed: 4,
+                    },
+                    false,
+                ),
+            ],
+        );
+        steps(
+            Nul::new(4),
+            &[(
+                b"abcd\r",
+                Overlong {
+                    len: 5,
+                    consumed: 5,
+                },
+                true,
+            )],
+        );
+    }
+
+    /// Citrine: the terminator run that ends an over-long line may open
+    /// the next buffer; what follows it frames normally, and `consumed`
+    /// counts the skipped bytes too.
+    #[test]
+    fn citrine_after_an_over_long_line() {
+        use Status::{Complete, Overlong, Partial};
+        let over = (
+            &b"abcdef"[..],
+            Overlong {
+                len: 6,
+                consumed: 6,
+            },
+            true,
+        );
+        steps(
+            Citrine::new(4),
+            &[
+                over,
+                (
+                    b"\r\nok\r\n",
+                    Complete {
+                        frame: b"ok",
+                        consumed: 6,
+                    },
+                    false,
+                ),
+            ],
+        );
+        steps(
+            Citrine::new(4),
+            &[over, (b"gh\r\nab", Partial { consumed: 4 }, false)],
+        );
+        steps(
+            Citrine::new(4),
+            &[
+                over,
+                (
+                    b"gh\r\nvwxyz",
+                    Overlong {
+                        len: 5,
+                        consumed: 9,
+                    },
+                    true,
+                ),
+            ],
+        );
+    }
+
+    /// `frame_and_decode` passes over skipped bytes in the same call and
+    /// counts them in what to drop.
+    #[test]
+    fn frame_and_decode_counts_skipped_bytes() {
+        let parse = |f: &[u8]| Ok::<_, ()>(f.to_vec());
+        let mut f = Csa::new(4);
+        assert_eq!(
+            frame_and_decode(&mut f, b"abcdef", parse),
+            (6, Some(Err(FrameError::Overlong { len: 6, max: 4 })))
+        );
+        assert_eq!(
+            frame_and_decode(&mut f, b"gh\nok\n", parse),
+            (6, Some(Ok(b"ok".to_vec())))
+        );
+        assert_eq!(frame_and_decode(&mut f, b"", parse), (0, None));
+    }
+
+    /// The end of the stream: nothing left is nothing; DXP's last frame
+    /// needs its NUL; a last CSA line up to the cap (a trailing CR being
+    /// terminator) is a line, over it is over-long; the framer is reset.
+    #[test]
+    fn decode_rest_at_the_end_of_the_stream() {
+        let parse = |f: &[u8]| Ok::<_, ()>(f.to_vec());
+        let mut csa = Csa::new(4);
+        assert_eq!(decode_rest(&mut csa, b"", parse), None);
+        assert_eq!(
+            decode_rest(&mut csa, b"abc", parse),
+            Some(Ok(b"abc".to_vec()))
+        );
+        assert_eq!(
+            decode_rest(&mut csa, b"abcd", parse),
+            Some(Ok(b"abcd".to_vec()))
+        );
+        assert_eq!(
+            decode_rest(&mut csa, b"abcd\r", parse),
+            Some(Ok(b"abcd".to_vec()))
+        );
+        assert_eq!(
+            decode_rest(&mut csa, b"abcde", parse),
+            Some(Err(FrameError::Overlong { len: 5, max: 4 }))
+        );
+        // What a codec leaves at the end: bytes the framer scanned.
+        assert_eq!(csa.decode(b"xyz"), Status::Partial { consumed: 0 });
+        assert_ne!(csa, Csa::new(4));
+        assert_eq!(
+            decode_rest(&mut csa, b"xyz", parse),
+            Some(Ok(b"xyz".to_vec()))
+        );
+        assert_eq!(csa, Csa::new(4), "reset");
+        assert_eq!(
+            decode_rest(&mut Nul::new(4), b"ab\r", parse),
+            Some(Err(FrameError::Unterminated { len: 3 }))
+        );
     }
 }

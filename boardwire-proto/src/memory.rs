@@ -160,6 +160,7 @@ where
 }
 
 #[cfg(test)]
+#[cfg(feature = "alloc")] // `Transmit::new`
 mod tests {
     extern crate std;
     use std::collections::VecDeque;
@@ -300,5 +301,15 @@ mod tests {
             Some(&Side::A(7)),
             "B's timeout frame reached A"
         );
+    }
+
+    /// A round in which only the second session transmits, and nothing
+    /// comes of it (a bare close), still moved something: `pump` says so.
+    #[test]
+    fn a_transmit_of_the_second_session_alone_counts() {
+        let (mut a, mut b) = (Countdown::default(), Countdown::default());
+        b.out.push_back(Transmit::close());
+        assert!(pump(&mut a, &mut b, 0, |e| panic!("no event: {e:?}")));
+        assert!(a.closed);
     }
 }

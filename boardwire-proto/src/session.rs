@@ -340,3 +340,20 @@ macro_rules! forward_session {
         }
     };
 }
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::string::ToString;
+
+    use super::Outcome;
+
+    /// The words `Outcome`'s documentation gives for `Display`.
+    #[test]
+    fn outcomes_read_as_words() {
+        assert_eq!(Outcome::Won.to_string(), "won");
+        assert_eq!(Outcome::Lost.to_string(), "lost");
+        assert_eq!(Outcome::Drawn.to_string(), "drawn");
+        assert_eq!(Outcome::Unknown.to_string(), "no result");
+    }
+}

@@ -221,3 +221,93 @@ impl<'u, R: ArbitraryRule> arbitrary::Arbitrary<'u> for CheckedText<'_, R> {
         Self::new(R::arbitrary_text(u)?).map_err(|_| arbitrary::Error::IncorrectFormat)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::collections::hash_map::DefaultHasher;
+    use std::string::String;
+
+    use super::*;
+
+    /// Text without a space, at most 8 bytes.
+    #[derive(Debug)]
+    struct NoSpace(());
+    impl TextRule for NoSpace {
+        type Error = usize;
+        const MAX_LEN: usize = 8;
+        fn check(text: &str) -> Result<(), usize> {
+            match text.bytes().position(|b| b == b' ') {
+                Some(offset) => Err(offset),
+                None if text.len() > Self::MAX_LEN => Err(Self::MAX_LEN),
+                None => Ok(()),
+            }
+        }
+    }
+    type Word<'a> = CheckedText<'a, NoSpace>;
+
+    fn hash_of(x: &impl Hash) -> u64 {
+        let mut h = DefaultHasher::new();
+        x.hash(&mut h);
+        h.finish()
+    }
+
+    /// `into_cow` gives the text back as it was held.
+    #[test]
+    fn into_cow_is_the_text() {
+        let w = Word::new("one").unwrap();
+        assert!(matches!(w.into_cow(), Cow::Borrowed("one")));
+        let w = Word::new(String::from("two")).unwrap();
+        assert!(matches!(w.into_cow(), Cow::Owned(s) if s == "two"));
+    }
+
+    /// Equality, ordering and hashing are the text's (`str`'s), whether
+    /// it is borrowed or owned.
+    #[test]
+    fn equality_ordering_and_hash_are_the_texts() {
+        let a = Word::new("abc").unwrap();
+        let a2 = Word::new(String::from("abc")).unwrap();
+        let b = Word::new("abd").unwrap();
+        assert!(a == a2);
+        assert!(a != b);
+        assert_eq!(a.partial_cmp(&b), "abc".partial_cmp("abd"));
+        assert_eq!(b.partial_cmp(&a), Some(Ordering::Greater));
+        assert_eq!(a.partial_cmp(&a2), Some(Ordering::Equal));
+        assert!(a < b && b > a2);
+        assert_eq!(hash_of(&a), hash_of(&a2));
+        assert_eq!(hash_of(&a), hash_of(&"abc"));
+        assert_eq!(hash_of(&b), hash_of(&"abd"));
+    }
+
+    #[cfg(feature = "arbitrary")]
+    impl ArbitraryRule for NoSpace {
+        /// Bytes as drawn: a space or a byte above 0x7F (`?`) may come.
+        fn arbitrary_text(u: &mut arbitrary::Unstructured<'_>) -> arbitrary::Result<String> {
+            ascii_text(u, 0..=4, |u, _, _| u.arbitrary::<u8>())
+        }
+    }
+
+    /// `ascii_text`: `len` bytes from `byte`, a byte above 0x7F taken as
+    /// `?`; `Arbitrary` gives texts the rule accepts, else
+    /// `IncorrectFormat`.
+    #[cfg(feature = "arbitrary")]
+    #[test]
+    fn arbitrary_texts_pass_the_rule() {
+        use arbitrary::{Arbitrary, Unstructured};
+        let mut u = Unstructured::new(&[]);
+        let text = ascii_text(&mut u, 3..=3, |_, i, len| {
+            assert_eq!(len, 3);
+            Ok(b"a\xFFc"[i])
+        });
+        assert_eq!(text.unwrap(), "a?c");
+        let made = |bytes: &[u8]| Word::arbitrary(&mut Unstructured::new(bytes));
+        // `int_in_range(0..=4)` takes the first byte for the length (2
+        // here); the next two are the text.
+        let w = made(b"\x02ab").unwrap();
+        assert_eq!(w.as_str(), "ab");
+        assert!(matches!(
+            made(b"\x02a "),
+            Err(arbitrary::Error::IncorrectFormat)
+        ));
+    }
+}

@@ -164,6 +164,7 @@ impl fmt::Debug for Transmit {
 }
 
 #[cfg(test)]
+#[cfg(feature = "alloc")] // `Transmit::new`
 mod tests {
     use super::*;
     extern crate std;
@@ -186,5 +187,30 @@ mod tests {
             "Transmit(\"K1\\x00\")"
         );
         assert!(Transmit::close().is_empty() && Transmit::close().closes());
+    }
+
+    /// Frames appended while they fit stay inline (no allocation: the
+    /// point of `INLINE_CAP`), the bytes in order; past it, the heap.
+    #[test]
+    fn extending_stays_inline_up_to_the_cap() {
+        let mut t = Transmit::new(b"E00\0");
+        t.extend_from_slice(b"K1\0");
+        assert_eq!(t.as_bytes(), b"E00\0K1\0");
+        assert_eq!(t.len(), 7);
+        assert!(!t.is_empty());
+        assert!(matches!(t.repr, Repr::Inline { len: 7, .. }));
+        t.extend_from_slice(&[b'x'; INLINE_CAP - 7]);
+        assert_eq!(t.len(), INLINE_CAP);
+        assert!(matches!(t.repr, Repr::Inline { .. }), "exactly the cap");
+        t.extend_from_slice(b"y");
+        assert!(matches!(t.repr, Repr::Heap(_)));
+        assert_eq!(t.len(), INLINE_CAP + 1);
+        assert_eq!(&t.as_bytes()[..7], b"E00\0K1\0");
+        assert_eq!(t.as_bytes()[INLINE_CAP], b'y');
+        let mut t = Transmit::new(b"");
+        assert!(t.is_empty());
+        t.extend_from_slice(&[b'z'; 100]);
+        assert!(matches!(t.repr, Repr::Inline { len: 100, .. }));
+        assert!(!t.is_empty());
     }
 }
