@@ -45,6 +45,10 @@ struct Args {
     /// shakmaty, haitaka, shogi_legality_lite).
     #[arg(long)]
     no_rust_peers: bool,
+    /// Leave out the runners whose name starts with this (repeatable), e.g.
+    /// `--skip shogi_legality_lite` (minutes at full depth).
+    #[arg(long, value_name = "NAME")]
+    skip: Vec<String>,
     /// Gigantua's binary (chess): run as `PATH <FEN> <depth> <leaves>`.
     #[arg(long, value_name = "PATH")]
     gigantua: Option<String>,
@@ -160,6 +164,9 @@ fn main() {
                 }
             }
         }
+        runners.retain(|r| {
+            r.name() == "board-core" || !args.skip.iter().any(|s| r.name().starts_with(s.as_str()))
+        });
         let timings = compare::measure(case, &mut runners, rounds, reps);
         for t in &timings {
             if let Some(e) = &t.error {
