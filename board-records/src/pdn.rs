@@ -40,6 +40,7 @@ use board_core::draughts::{
 };
 
 use crate::pgn::reader::{brace_comment, nag, suffix, tag_pair};
+use crate::pgn::writer::Wrap;
 use crate::pgn::{Comment, Location, Nag, SyntaxError, SyntaxProblem, Tag, Tags, decode_text};
 
 pub use crate::pgn::Limits;
@@ -319,28 +320,7 @@ impl<'a> Reader<'a> {
     }
 
     fn resync(&mut self, offset: usize, in_tags: bool) {
-        let s = self.input;
-        let mut i = match s[offset.min(s.len())..].iter().position(|&b| b == b'\n') {
-            Some(k) => offset + k + 1,
-            None => s.len(),
-        };
-        let mut seen_break = !in_tags;
-        while i < s.len() {
-            let end = s[i..]
-                .iter()
-                .position(|&b| b == b'\n')
-                .map_or(s.len(), |k| i + k);
-            if s[i] == b'[' && s.get(i + 1) != Some(&b'%') {
-                if seen_break {
-                    self.pos = i;
-                    return;
-                }
-            } else {
-                seen_break = true;
-            }
-            i = end + 1;
-        }
-        self.pos = s.len();
+        self.pos = crate::pgn::reader::resync_point(self.input, offset, in_tags);
     }
 
     fn game(&mut self, in_tags: &mut bool) -> Result<Game, Fault> {
@@ -604,40 +584,9 @@ impl<'a> Reader<'a> {
     }
 }
 
-struct Wrap<'w, W: Write> {
-    w: &'w mut W,
-    len: usize,
-}
-
 impl<W: Write> Wrap<'_, W> {
-    fn token(&mut self, t: &str) -> fmt::Result {
-        let first = t.find('\n').unwrap_or(t.len());
-        if self.len > 0 {
-            if self.len + 1 + first > crate::pgn::writer::MAX_LINE_LEN {
-                self.w.write_char('\n')?;
-                self.len = 0;
-            } else {
-                self.w.write_char(' ')?;
-                self.len += 1;
-            }
-        }
-        self.w.write_str(t)?;
-        match t.rfind('\n') {
-            Some(k) => self.len = t.len() - k - 1,
-            None => self.len += t.len(),
-        }
-        Ok(())
-    }
-
-    fn comment(&mut self, c: &Comment) -> fmt::Result {
-        if c.text().is_empty() {
-            self.token("{ }")
-        } else {
-            self.token(&alloc::format!("{{ {} }}", c.text()))
-        }
-    }
-
-    fn line(&mut self, nodes: &[Node], mut num: u32, mut color: Color) -> fmt::Result {
+    /// The PDN movetext of `nodes` (the PGN writer's numbering).
+    fn pdn_line(&mut self, nodes: &[Node], mut num: u32, mut color: Color) -> fmt::Result {
         let mut force = true;
         for node in nodes {
             for c in &node.starting_comments {
@@ -661,7 +610,7 @@ impl<W: Write> Wrap<'_, W> {
             }
             for v in node.variations.iter().filter(|v| !v.is_empty()) {
                 self.token("(")?;
-                self.line(v, num, color)?;
+                self.pdn_line(v, num, color)?;
                 self.token(")")?;
                 force = true;
             }
@@ -710,11 +659,11 @@ impl Game {
             tag(w, "FEN", &self.start.to_string())?;
         }
         w.write_char('\n')?;
-        let mut wrap = Wrap { w, len: 0 };
+        let mut wrap = Wrap::new(w);
         for c in &self.comments {
             wrap.comment(c)?;
         }
-        wrap.line(&self.moves, 1, self.start.side_to_move())?;
+        wrap.pdn_line(&self.moves, 1, self.start.side_to_move())?;
         wrap.token(self.result.unwrap_or("*"))?;
         wrap.w.write_str("\n\n")
     }

@@ -568,32 +568,9 @@ impl<'a> Reader<'a> {
         false
     }
 
-    /// After an error at `offset`: to the next line starting with `[` (not
-    /// `[%`) that follows a line that is not a tag pair line.
+    /// After an error at `offset`: to the next game (see [`resync_point`]).
     fn resync(&mut self, offset: usize, in_tags: bool) {
-        let s = self.input;
-        let mut i = match s[offset.min(s.len())..].iter().position(|&b| b == b'\n') {
-            Some(k) => offset + k + 1,
-            None => s.len(),
-        };
-        let mut seen_break = !in_tags;
-        while i < s.len() {
-            let end = s[i..]
-                .iter()
-                .position(|&b| b == b'\n')
-                .map_or(s.len(), |k| i + k);
-            let line = &s[i..end];
-            if line.first() == Some(&b'[') && line.get(1) != Some(&b'%') {
-                if seen_break {
-                    self.pos = i;
-                    return;
-                }
-            } else {
-                seen_break = true;
-            }
-            i = end + 1;
-        }
-        self.pos = s.len();
+        self.pos = resync_point(self.input, offset, in_tags);
     }
 
     /// Reads one game. On a syntax error: its offset, the problem, and the
@@ -829,4 +806,33 @@ impl<'a> Reader<'a> {
             None => Ok(v.end_game(self.pos)),
         }
     }
+}
+
+/// Where reading goes on after an error at `offset` of `s` (shared by the
+/// PGN and PDN readers): the next line starting with `[` (not `[%`) that
+/// follows a line that is not a tag pair line (`in_tags`: the error was in
+/// the tag section, whose remaining tag lines are skipped too); the end of
+/// `s` when there is none.
+pub(crate) fn resync_point(s: &[u8], offset: usize, in_tags: bool) -> usize {
+    let mut i = match s[offset.min(s.len())..].iter().position(|&b| b == b'\n') {
+        Some(k) => offset + k + 1,
+        None => s.len(),
+    };
+    let mut seen_break = !in_tags;
+    while i < s.len() {
+        let end = s[i..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(s.len(), |k| i + k);
+        let line = &s[i..end];
+        if line.first() == Some(&b'[') && line.get(1) != Some(&b'%') {
+            if seen_break {
+                return i;
+            }
+        } else {
+            seen_break = true;
+        }
+        i = end + 1;
+    }
+    s.len()
 }

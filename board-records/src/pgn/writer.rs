@@ -44,13 +44,23 @@ pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
     ("Result", "*"),
 ];
 
-struct Wrap<'w, W: Write> {
-    w: &'w mut W,
+/// Movetext written token by token, wrapped before [`MAX_LINE_LEN`]
+/// columns (shared by the PGN and PDN writers).
+pub(crate) struct Wrap<'w, W: Write> {
+    pub(crate) w: &'w mut W,
     len: usize,
 }
 
-impl<W: Write> Wrap<'_, W> {
-    fn token(&mut self, t: &str) -> fmt::Result {
+impl<'w, W: Write> Wrap<'w, W> {
+    /// A wrapper at the start of a line.
+    pub(crate) fn new(w: &'w mut W) -> Self {
+        Wrap { w, len: 0 }
+    }
+
+    /// Writes `t` after a space, or on a new line when it would pass
+    /// [`MAX_LINE_LEN`] (a token with line breaks is measured by its first
+    /// line, and the next one by its last).
+    pub(crate) fn token(&mut self, t: &str) -> fmt::Result {
         let first = t.find('\n').unwrap_or(t.len());
         if self.len > 0 {
             if self.len + 1 + first > MAX_LINE_LEN {
@@ -69,7 +79,8 @@ impl<W: Write> Wrap<'_, W> {
         Ok(())
     }
 
-    fn comment(&mut self, c: &Comment) -> fmt::Result {
+    /// Writes `c` as `{ text }` (`{ }` when empty), never broken.
+    pub(crate) fn comment(&mut self, c: &Comment) -> fmt::Result {
         let mut s = String::with_capacity(c.text().len() + 4);
         if c.text().is_empty() {
             s.push_str("{ }");
@@ -208,7 +219,7 @@ impl Game {
             write_tag(w, name, value)?;
         }
         w.write_char('\n')?;
-        let mut wrap = Wrap { w, len: 0 };
+        let mut wrap = Wrap::new(w);
         for c in &self.comments {
             wrap.comment(c)?;
         }
