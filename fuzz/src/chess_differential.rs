@@ -136,20 +136,7 @@ pub fn playout(mut pos: Position, mut board: Board, start: &str, plies: &[u8]) {
 fn compare(pos: &Position, board: &Board, trail: &str) -> BTreeMap<String, CozyMove> {
     let theirs = cozy_moves(board);
     let ours: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
-    let mut sorted = ours.clone();
-    sorted.sort();
-    sorted.dedup();
-    assert_eq!(
-        sorted.len(),
-        ours.len(),
-        "{trail}: board-core lists a move twice"
-    );
-    let their_keys: Vec<&String> = theirs.keys().collect();
-    assert_eq!(
-        sorted.iter().collect::<Vec<_>>(),
-        their_keys,
-        "{trail}: legal move sets differ at {pos}"
-    );
+    crate::same_move_set(&ours, theirs.keys(), pos, trail);
     assert_eq!(pos.count_legal_moves(), ours.len() as u64, "{trail}");
     let check = !board.checkers().is_empty();
     assert_eq!(pos.is_check(), check, "{trail}: check verdict at {pos}");

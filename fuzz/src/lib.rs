@@ -13,6 +13,31 @@ pub mod dxp;
 pub mod shogi;
 pub mod shogi_differential;
 
+/// The differential targets' move-set check: board-core's moves (`ours`,
+/// as text, in its order) hold no move twice and are, sorted, the peer's
+/// (`theirs`, sorted keys); the panic names `pos` and the moves that led
+/// there (`trail`).
+pub(crate) fn same_move_set<'a>(
+    ours: &[String],
+    theirs: impl Iterator<Item = &'a String>,
+    pos: &dyn core::fmt::Display,
+    trail: &str,
+) {
+    let mut sorted: Vec<&String> = ours.iter().collect();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(
+        sorted.len(),
+        ours.len(),
+        "{trail}: board-core lists a move twice"
+    );
+    assert_eq!(
+        sorted,
+        theirs.collect::<Vec<_>>(),
+        "{trail}: legal move sets differ at {pos}"
+    );
+}
+
 /// Splits fuzz input into a position (its first line, parsed as `P`) and
 /// the rest: `None` when the input is not UTF-8 or the first line does not
 /// parse. Returns the position, its text and the rest (empty when there is
