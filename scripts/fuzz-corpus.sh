@@ -176,6 +176,14 @@ for target, seeds_n, setup_len in [("chess_differential", 23, 7 + 2 * 15),
     for mode in (2, 3):
         add(target, bytes([mode]) + noise(target + str(mode), setup_len) + plies)
 
+# --- Game records (board-records): the PGN samples of its tests; PDN games
+# in the forms of the spec note's part 2 (short and long captures, a FEN
+# set-up, comments, strength marks, a variation).
+for f in ["standard-sample.pgn", "lichess.pgn", "chesscom.pgn", "chessbase.pgn"]:
+    add("pgn_read", read(os.path.join("board-records/tests/data", f)))
+add("pdn_read", '[Event "Seed"]\n[GameType "20"]\n\n1. 32-28 19-23 2. 28x19 14x23 {a comment} 3. 37-32! (3. 33-29 23x34 4. 40x29) 10-14 *\n')
+add("pdn_read", '[GameType "20"]\n[FEN "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26."]\n\n1. 33-29 24x33 2. 28x19x10 *\n\n1. 32-28 18-23 2-0\n')
+
 # --- `arbitrary` targets: fixed pseudo-random bytes of a few lengths.
 for t in ["chess_value", "draughts_value", "shogi_value", "dxp_value", "csa_client_value",
           "csa_server_value", "csa_summary_value", "citrine_command_value", "citrine_reply_value"]:

@@ -9,6 +9,7 @@ pub mod citrine;
 pub mod csa;
 pub mod draughts;
 pub mod draughts_reference;
+pub mod records;
 pub mod dxp;
 pub mod shogi;
 pub mod shogi_differential;
