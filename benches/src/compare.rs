@@ -25,7 +25,7 @@
 //!   …`), then `go perft <depth>` per run; timed by us from the command to
 //!   the first line that contains the node count, start-up excluded.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -302,6 +302,11 @@ pub fn line_has_count(line: &str, n: u64) -> bool {
         .any(|w| w.parse::<u64>().ok() == Some(n))
 }
 
+/// Lines of a USI engine's output that may wait to be read.
+const USI_QUEUE: usize = 1024;
+/// Bytes kept of one line of a USI engine's output.
+const USI_LINE_CAP: usize = 64 * 1024;
+
 /// A USI engine kept running for all the counts of one case.
 struct Usi {
     name: String,
@@ -321,10 +326,37 @@ impl Usi {
             .map_err(|e| format!("YaneuraOu: cannot run {path}: {e}"))?;
         let stdin = child.stdin.take().ok_or("YaneuraOu: no stdin")?;
         let stdout = child.stdout.take().ok_or("YaneuraOu: no stdout")?;
-        let (tx, lines) = mpsc::channel();
+        // Bounded: at most USI_QUEUE lines wait, each cut at USI_LINE_CAP
+        // bytes (the rest of an over-long line is read and dropped).
+        let (tx, lines) = mpsc::sync_channel(USI_QUEUE);
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
+            let mut r = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match (&mut r)
+                    .take(USI_LINE_CAP as u64)
+                    .read_until(b'\n', &mut buf)
+                {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                if buf.last() != Some(&b'\n') && buf.len() == USI_LINE_CAP {
+                    let mut rest = Vec::new();
+                    loop {
+                        rest.clear();
+                        match (&mut r)
+                            .take(USI_LINE_CAP as u64)
+                            .read_until(b'\n', &mut rest)
+                        {
+                            Ok(n) if n > 0 && rest.last() != Some(&b'\n') => {}
+                            _ => break,
+                        }
+                    }
+                }
+                let line = String::from_utf8_lossy(&buf)
+                    .trim_end_matches(['\r', '\n'])
+                    .to_owned();
                 if tx.send(line).is_err() {
                     break;
                 }
