@@ -397,11 +397,14 @@ where
     flow
 }
 
-/// The stream ended with `rest` buffered: an error for a protocol whose
-/// frames always end with their terminator, else a last frame.
+/// The stream ended with `rest` buffered by `framer`: what
+/// [`last_frame`](crate::framer::last_frame) finds there, an error for a
+/// protocol whose frames always end with their terminator, else a last
+/// frame (its trailing CR dropped, capped as every frame).
 #[cfg(feature = "std")]
 pub(crate) fn deliver_rest<S, X, R>(
     session: &mut S,
+    framer: &S::Framer,
     rest: &[u8],
     now: S::Time,
     callback: &mut impl FnMut(&mut S, Activity<'_, '_, S, X>) -> ControlFlow<R>,
@@ -409,15 +412,10 @@ pub(crate) fn deliver_rest<S, X, R>(
 where
     S: Session<Conn = ()>,
 {
-    use crate::framer::Framer;
-    if rest.is_empty() {
-        return ControlFlow::Continue(());
-    }
-    if <S::Framer as Framer>::LAST_FRAME_NEEDS_TERMINATOR {
-        let error = FrameError::Unterminated { len: rest.len() };
-        malformed(session, &error, rest, now, callback)
-    } else {
-        deliver_frame(session, rest, &mut 0, now, callback)
+    match crate::framer::last_frame(framer, rest) {
+        None => ControlFlow::Continue(()),
+        Some(Ok(frame)) => deliver_frame(session, frame, &mut 0, now, callback),
+        Some(Err(error)) => malformed(session, &error, rest, now, callback),
     }
 }
 

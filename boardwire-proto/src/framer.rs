@@ -77,6 +77,13 @@ pub trait Framer {
 
     /// Forgets what was scanned (a new stream).
     fn reset(&mut self);
+
+    /// Whether it is skipping the rest of an over-long frame, which was
+    /// reported when the cap was passed: what it holds then belongs to that
+    /// frame. `false` for a framer that never skips (the default).
+    fn is_discarding(&self) -> bool {
+        false
+    }
 }
 
 /// What [`FrameBuffer::next_frame`] hands out.
@@ -597,6 +604,10 @@ impl<R: LineRules> Framer for LineFramer<R> {
     fn reset(&mut self) {
         LineFramer::reset(self);
     }
+
+    fn is_discarding(&self) -> bool {
+        LineFramer::is_discarding(self)
+    }
 }
 
 /// One step of a codec's decoder, written once for the family's tokio
@@ -646,36 +657,69 @@ pub fn frame_and_decode<F: Framer, T, E>(
     }
 }
 
+/// The end of a stream, written once for the codecs ([`decode_rest`]) and
+/// the drivers: what `rest`, the bytes `framer` was left holding, amounts to.
+///
+/// - `None`: nothing (`rest` is empty, or it is the tail of an over-long
+///   frame already reported, [`Framer::is_discarding`]);
+/// - for a protocol whose frames always end with their terminator
+///   ([`Framer::LAST_FRAME_NEEDS_TERMINATOR`], DXP):
+///   `FrameError::Unterminated` (`len`: all of `rest`);
+/// - else a last frame (a peer that closed right after writing it): `rest`
+///   without one trailing CR (the CR of a CR LF whose LF never came, a
+///   terminator as in the framer), or `FrameError::Overlong` when that is
+///   longer than the cap.
+///
+/// ```
+/// use boardwire_proto::framer::{LineFramer, LineRules, last_frame};
+/// use boardwire_proto::FrameError;
+///
+/// enum Lf {}
+/// impl LineRules for Lf {
+///     const DEFAULT_MAX_LEN: usize = 4;
+///     const BARE_CR_ENDS_LINE: bool = false;
+/// }
+///
+/// let framer = LineFramer::<Lf>::default();
+/// assert_eq!(last_frame::<_, ()>(&framer, b"abc\r"), Some(Ok(&b"abc"[..])));
+/// assert_eq!(
+///     last_frame::<_, ()>(&framer, b"abcde"),
+///     Some(Err(FrameError::Overlong { len: 5, max: 4 }))
+/// );
+/// assert_eq!(last_frame::<_, ()>(&framer, b""), None);
+/// ```
+pub fn last_frame<'r, F: Framer, E>(
+    framer: &F,
+    rest: &'r [u8],
+) -> Option<Result<&'r [u8], FrameError<E>>> {
+    if rest.is_empty() || framer.is_discarding() {
+        return None;
+    }
+    Some(if F::LAST_FRAME_NEEDS_TERMINATOR {
+        Err(FrameError::Unterminated { len: rest.len() })
+    } else {
+        let frame = rest.strip_suffix(b"\r").unwrap_or(rest);
+        let (len, max) = (frame.len(), framer.max_frame_len());
+        if len > max {
+            Err(FrameError::Overlong { len, max })
+        } else {
+            Ok(frame)
+        }
+    })
+}
+
 /// A codec's end of stream, written once: `rest` is what is left after
 /// [`frame_and_decode`] asked for more bytes, all of which the caller then
-/// drops. `None` when it is empty; else, for a protocol whose frames always
-/// end with their terminator ([`Framer::LAST_FRAME_NEEDS_TERMINATOR`]),
-/// `FrameError::Unterminated` (`len`: all of `rest`); else a last frame (a
-/// peer that closed right after writing it): `rest` without one trailing
-/// CR (the CR of a CR LF whose LF never came, terminator as in the framer),
-/// `FrameError::Overlong` when that is longer than the cap, else decoded by
+/// drops. What [`last_frame`] finds there, a last frame decoded by
 /// `decode`. The framer is reset (a new stream).
 pub fn decode_rest<F: Framer, T, E>(
     framer: &mut F,
     rest: &[u8],
     decode: impl FnOnce(&[u8]) -> Result<T, E>,
 ) -> Option<Result<T, FrameError<E>>> {
-    if rest.is_empty() {
-        return None;
-    }
+    let last = last_frame(framer, rest);
     framer.reset();
-    let max = framer.max_frame_len();
-    Some(if F::LAST_FRAME_NEEDS_TERMINATOR {
-        Err(FrameError::Unterminated { len: rest.len() })
-    } else {
-        let frame = rest.strip_suffix(b"\r").unwrap_or(rest);
-        let len = frame.len();
-        if len > max {
-            Err(FrameError::Overlong { len, max })
-        } else {
-            decode(frame).map_err(FrameError::Malformed)
-        }
-    })
+    last.map(|frame| frame.and_then(|f| decode(f).map_err(FrameError::Malformed)))
 }
 
 #[cfg(test)]
@@ -1183,5 +1227,29 @@ mod tests {
             decode_rest(&mut Nul::new(4), b"ab\r", parse),
             Some(Err(FrameError::Unterminated { len: 3 }))
         );
+    }
+
+    /// An over-long line whose stream ends after a CR: the framer keeps the
+    /// CR (it may be a CR LF's), but it belongs to the line already
+    /// reported, so the end of the stream is no last frame (it once was an
+    /// empty one); the framer is reset all the same.
+    #[test]
+    fn the_tail_of_an_over_long_line_is_no_last_frame() {
+        let parse = |f: &[u8]| Ok::<_, ()>(f.to_vec());
+        let mut csa = Csa::new(4);
+        assert_eq!(
+            csa.decode(b"abcdef\r"),
+            Status::Overlong {
+                len: 6,
+                consumed: 6
+            }
+        );
+        assert!(Framer::is_discarding(&csa));
+        assert_eq!(last_frame::<_, ()>(&csa, b"\r"), None);
+        assert_eq!(decode_rest(&mut csa, b"\r", parse), None);
+        assert_eq!(csa, Csa::new(4), "reset");
+        assert!(!Framer::is_discarding(&csa));
+        // Not skipping: a lone CR is an empty last line.
+        assert_eq!(decode_rest(&mut csa, b"\r", parse), Some(Ok(Vec::new())));
     }
 }

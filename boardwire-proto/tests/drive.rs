@@ -304,3 +304,38 @@ fn blocking_driver_runs_the_same_session() {
     assert_eq!(ended, Ended::Closed(Closed::ByPeer));
     assert_eq!(events, [Ev::Got("q".into()), Ev::Closed]);
 }
+
+/// The blocking driver's end of stream, as the framer's contract says: a
+/// last line cut off after its CR is the line without the CR (the CR of a
+/// CR LF whose LF never came); the tail of an over-long line, reported
+/// once, is no further frame (it once was delivered as an empty line).
+#[test]
+fn blocking_driver_ends_the_stream_as_the_framer_does() {
+    let events_of = |stream: &'static [u8]| {
+        let mut port = ScriptedPort::new([stream]).eof();
+        let mut session = Echo::default();
+        let mut events = Vec::new();
+        let ended = boardwire_proto::drive::blocking::run(
+            &mut port,
+            &mut session,
+            &Limits::default(),
+            |_, a| {
+                if let Activity::Event(e) = a {
+                    events.push(e);
+                }
+                ControlFlow::<()>::Continue(())
+            },
+        )
+        .unwrap();
+        assert_eq!(ended, Ended::Closed(Closed::ByPeer));
+        events
+    };
+    assert_eq!(
+        events_of(b"q\nlast\r"),
+        [Ev::Got("q".into()), Ev::Got("last".into()), Ev::Closed]
+    );
+    assert_eq!(
+        events_of(b"q\nwaytoolongline\r"),
+        [Ev::Got("q".into()), Ev::Bad, Ev::Closed]
+    );
+}

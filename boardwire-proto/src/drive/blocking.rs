@@ -117,7 +117,7 @@ where
     };
     if n == 0 {
         let now = Instant::now();
-        let flow = deliver_rest(session, input.buffered(), now, callback);
+        let flow = deliver_rest(session, input.framer(), input.buffered(), now, callback);
         input.clear();
         session.handle_close((), now);
         go(flow)?;

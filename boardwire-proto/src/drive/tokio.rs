@@ -217,7 +217,7 @@ where
         Woke::Read(Err(e)) => return Err(Stop::Io(e)),
         Woke::Read(Ok(0)) => {
             let now = Instant::now();
-            let flow = deliver_rest(session, input.buffered(), now, callback);
+            let flow = deliver_rest(session, input.framer(), input.buffered(), now, callback);
             input.clear();
             session.handle_close((), now);
             go(flow)?;
