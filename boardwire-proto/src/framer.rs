@@ -1252,4 +1252,29 @@ mod tests {
         // Not skipping: a lone CR is an empty last line.
         assert_eq!(decode_rest(&mut csa, b"\r", parse), Some(Ok(Vec::new())));
     }
+
+    /// A framer that never skips (`;`-ended frames, no over-long state)
+    /// keeps the trait's default: whatever it holds at the end is a last
+    /// frame.
+    #[test]
+    fn a_framer_that_never_skips_is_never_discarding() {
+        struct Semi;
+        impl Framer for Semi {
+            const DEFAULT_MAX_LEN: usize = 8;
+            const MAX_TERMINATOR_LEN: usize = 1;
+            const LAST_FRAME_NEEDS_TERMINATOR: bool = false;
+            fn new(_: usize) -> Self {
+                Semi
+            }
+            fn max_frame_len(&self) -> usize {
+                8
+            }
+            fn decode<'b>(&mut self, _: &'b [u8]) -> Status<'b> {
+                Status::Partial { consumed: 0 }
+            }
+            fn reset(&mut self) {}
+        }
+        assert!(!Semi.is_discarding());
+        assert_eq!(last_frame::<_, ()>(&Semi, b"ab"), Some(Ok(&b"ab"[..])));
+    }
 }
