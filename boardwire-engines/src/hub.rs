@@ -342,10 +342,13 @@ pub fn decode(line: &[u8]) -> Result<HubMessage<'_>, DecodeError> {
 /// The 51-character `pos=` of a position: the side to move (`W`/`B`),
 /// then squares 1..=50 (`w`/`b` men, `W`/`B` kings, `e` empty).
 pub fn position(p: &Position) -> String {
-    let mut s = String::with_capacity(51);
-    s.push(p.side_to_move().pdn_char());
-    s.extend(Square::all().map(|sq| p.piece_at(sq).map_or('e', Piece::letter)));
-    s
+    position_chars(p).collect()
+}
+
+/// The characters of [`position`], without building a string.
+fn position_chars(p: &Position) -> impl Iterator<Item = char> + '_ {
+    core::iter::once(p.side_to_move().pdn_char())
+        .chain(Square::all().map(|sq| p.piece_at(sq).map_or('e', Piece::letter)))
 }
 
 /// `level`'s time control ([`spec::hub`](crate::spec::hub), *A search*, step 2).
@@ -428,7 +431,8 @@ impl Command<'_> {
             Command::Init => s.push_str("init"),
             Command::NewGame => s.push_str("new-game"),
             Command::Pos { start, moves } => {
-                let _ = write!(s, "pos pos={}", position(start));
+                s.push_str("pos pos=");
+                position_chars(start).for_each(|c| s.push(c));
                 if !moves.is_empty() {
                     s.push_str(" moves=\"");
                     command_line::join(s, moves.iter().map(|m| HubMove::from_move(*m)));
