@@ -60,7 +60,7 @@
 //! assert_eq!(game.main.moves[0].notes.text(), "a comment on move 1");
 //! assert_eq!(game.main.end.map(|e| e.0), Some(Ending::Resign));
 //! let ki2 = game.to_ki2(None);
-//! assert!(ki2.contains("▲２六歩    △８四歩\nまで2手で後手の勝ち\n"));
+//! assert!(ki2.ends_with("▲２六歩\n*a comment on move 1\n△８四歩\nまで2手で後手の勝ち\n"));
 //! let again = read_str(&ki2)?;
 //! assert_eq!((again.format, again.moves().count()), (Format::Ki2, 2));
 //! # Ok::<(), board_records::kif::ReadError>(())
