@@ -51,7 +51,13 @@ impl TextEncoding {
         let eq = |s: &str| l.eq_ignore_ascii_case(s);
         if eq("UTF-8") || eq("UTF8") {
             Some(TextEncoding::Utf8)
-        } else if eq("Shift_JIS") || eq("Shift-JIS") || eq("SJIS") || eq("cp932") || eq("Windows-31J") || eq("MS932") {
+        } else if eq("Shift_JIS")
+            || eq("Shift-JIS")
+            || eq("SJIS")
+            || eq("cp932")
+            || eq("Windows-31J")
+            || eq("MS932")
+        {
             Some(TextEncoding::ShiftJis)
         } else {
             None
@@ -114,9 +120,13 @@ fn declared(bytes: &[u8]) -> Option<TextEncoding> {
         .position(|&b| b == b'\n' || b == b'\r')
         .unwrap_or(bytes.len());
     let line = core::str::from_utf8(&bytes[..line_end.min(256)]).ok()?;
-    let rest = line.strip_prefix("#KIF").or_else(|| line.strip_prefix("#KI2"))?;
+    let rest = line
+        .strip_prefix("#KIF")
+        .or_else(|| line.strip_prefix("#KI2"))?;
     let at = rest.find("encoding=")?;
-    let value = rest[at + "encoding=".len()..].split_ascii_whitespace().next()?;
+    let value = rest[at + "encoding=".len()..]
+        .split_ascii_whitespace()
+        .next()?;
     TextEncoding::from_label(value)
 }
 
@@ -171,7 +181,12 @@ pub fn decode(bytes: &[u8], hint: Option<TextEncoding>) -> Result<Decoded<'_>, D
                 skipped,
             })
         }
-        Err(_) => decode_as(body, TextEncoding::ShiftJis, source(TextEncoding::ShiftJis), skipped),
+        Err(_) => decode_as(
+            body,
+            TextEncoding::ShiftJis,
+            source(TextEncoding::ShiftJis),
+            skipped,
+        ),
     }
 }
 

@@ -152,10 +152,16 @@ impl fmt::Display for MoveProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             MoveProblem::Illegal(r) => write!(f, "{r}"),
-            MoveProblem::WrongPiece { named, on_board: Some(k) } => {
+            MoveProblem::WrongPiece {
+                named,
+                on_board: Some(k),
+            } => {
                 write!(f, "names {named} but {k} stands on the origin")
             }
-            MoveProblem::WrongPiece { named, on_board: None } => {
+            MoveProblem::WrongPiece {
+                named,
+                on_board: None,
+            } => {
                 write!(f, "names {named} but the origin is empty")
             }
             MoveProblem::SameWithoutPrevious => f.write_str("同 without a previous move"),

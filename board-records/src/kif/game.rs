@@ -10,7 +10,9 @@ use alloc::vec::Vec;
 use board_core::shogi::{Color, Hand, Move, Piece, Position, Setup, Square};
 
 use super::encoding::{EncodingSource, TextEncoding, decode};
-use super::error::{GameError, GameProblem, Location, MoveProblem, ReadError, SyntaxError, SyntaxProblem};
+use super::error::{
+    GameError, GameProblem, Location, MoveProblem, ReadError, SyntaxError, SyntaxProblem,
+};
 use super::ki2;
 use super::notation::Handicap;
 use super::reader::{CommentKind, Ending, Item, Limits, MoveText, MoveTime, Origin, Reader};
@@ -52,7 +54,11 @@ impl Notes {
     /// "the comment").
     pub fn text(&self) -> String {
         let mut s = String::new();
-        for c in self.comments.iter().filter(|c| c.kind == CommentKind::Plain) {
+        for c in self
+            .comments
+            .iter()
+            .filter(|c| c.kind == CommentKind::Plain)
+        {
             if !s.is_empty() {
                 s.push('\n');
             }
@@ -189,7 +195,11 @@ pub fn read(bytes: &[u8], hint: Option<TextEncoding>) -> Result<Game, ReadError>
 ///
 /// # Errors
 /// As [`read`].
-pub fn read_with(bytes: &[u8], hint: Option<TextEncoding>, limits: Limits) -> Result<Game, ReadError> {
+pub fn read_with(
+    bytes: &[u8],
+    hint: Option<TextEncoding>,
+    limits: Limits,
+) -> Result<Game, ReadError> {
     let decoded = decode(bytes, hint)?;
     let mut game = read_str_with(&decoded.text, limits).map_err(|e| shift(e, decoded.skipped))?;
     game.encoding = (decoded.encoding, decoded.source);
@@ -331,7 +341,10 @@ impl Builder {
                 Some((name, loc)) => match Handicap::from_name(name) {
                     Some(h) => h.position(),
                     None => {
-                        return Err(game_err(*loc, GameProblem::UnsupportedHandicap(name.clone())));
+                        return Err(game_err(
+                            *loc,
+                            GameProblem::UnsupportedHandicap(name.clone()),
+                        ));
                     }
                 },
                 None => Position::startpos(),
@@ -398,9 +411,15 @@ impl Builder {
             }
             Item::Turn(c) => self.turn = Some(c),
             Item::Move { ply, text, time } => self.push_move(ply, text, time, at)?,
-            Item::Ending { ply: _, ending, time } => {
+            Item::Ending {
+                ply: _,
+                ending,
+                time,
+            } => {
                 self.start_position(at)?;
-                let Some(open) = self.stack.last() else { return Ok(()) };
+                let Some(open) = self.stack.last() else {
+                    return Ok(());
+                };
                 let path = open.path.clone();
                 let v = line_mut(&mut self.root, &path);
                 if v.end.is_some() {
@@ -468,9 +487,10 @@ impl Builder {
             }
             self.stack.pop();
         }
-        let top = self.stack.last().ok_or_else(|| {
-            game_err(at, GameProblem::VariationWithoutMove { ply: n })
-        })?;
+        let top = self
+            .stack
+            .last()
+            .ok_or_else(|| game_err(at, GameProblem::VariationWithoutMove { ply: n }))?;
         let i = (n - top.start_ply) as usize;
         let state = top.states[i];
         let mut path = top.path.clone();
@@ -509,17 +529,19 @@ impl Builder {
             self.format = Format::Kif;
         }
         let first_ply = &mut self.first_ply;
-        let Some(open) = self.stack.last_mut() else { return Ok(()) };
+        let Some(open) = self.stack.last_mut() else {
+            return Ok(());
+        };
         if open.start_ply == 0 {
             open.start_ply = ply.unwrap_or(1);
             *first_ply = open.start_ply;
         }
         let moves = open.states.len() as u32 - 1;
         let expected = open.start_ply + moves;
-        if let Some(found) = ply {
-            if found != expected {
-                return Err(syntax(at, SyntaxProblem::PlyMismatch { expected, found }));
-            }
+        if let Some(found) = ply
+            && found != expected
+        {
+            return Err(syntax(at, SyntaxProblem::PlyMismatch { expected, found }));
         }
         let v = line_mut(&mut self.root, &open.path);
         if v.end.is_some() {
@@ -540,14 +562,14 @@ impl Builder {
         let Some(to) = ki2::dest_square(text.dest, last) else {
             return Err(illegal(MoveProblem::SameWithoutPrevious));
         };
-        if let Some(color) = text.color {
-            if color != pos.side_to_move() {
-                return Err(illegal(MoveProblem::Illegal(
-                    board_core::shogi::IllegalReason::WrongSide {
-                        to_move: pos.side_to_move(),
-                    },
-                )));
-            }
+        if let Some(color) = text.color
+            && color != pos.side_to_move()
+        {
+            return Err(illegal(MoveProblem::Illegal(
+                board_core::shogi::IllegalReason::WrongSide {
+                    to_move: pos.side_to_move(),
+                },
+            )));
         }
         let mv = match text.origin {
             Some(Origin::Square(from)) => {
@@ -614,10 +636,10 @@ impl Builder {
 
 /// KI2 never writes 投了: the result comes from the `まで` line (§2).
 fn fill_ki2_endings(v: &mut Variation) {
-    if v.end.is_none() {
-        if let Some(s) = &v.summary {
-            v.end = ending_from_summary(s).map(|e| (e, None));
-        }
+    if v.end.is_none()
+        && let Some(s) = &v.summary
+    {
+        v.end = ending_from_summary(s).map(|e| (e, None));
     }
     for n in &mut v.moves {
         for sub in &mut n.variations {
@@ -641,5 +663,8 @@ pub fn ending_from_summary(s: &str) -> Option<Ending> {
         ("詰", Ending::Mate),
         ("の勝ち", Ending::Resign),
     ];
-    table.into_iter().find(|(w, _)| s.contains(w)).map(|(_, e)| e)
+    table
+        .into_iter()
+        .find(|(w, _)| s.contains(w))
+        .map(|(_, e)| e)
 }

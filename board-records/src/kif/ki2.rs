@@ -21,12 +21,18 @@ use alloc::string::String;
 use board_core::shogi::{Color, Move, PieceKind, Position, Square};
 
 use super::error::MoveProblem;
-use super::notation::{move_name, FW_DIGITS, KANJI_DIGITS};
+use super::notation::{FW_DIGITS, KANJI_DIGITS, move_name};
 use super::reader::{Dest, Movement, Relative};
 
 /// Moves of `kind` of the side to move that land on `to` with promotion
 /// `promote` (drops when `drop`).
-fn candidates(pos: &Position, kind: PieceKind, to: Square, promote: bool, drop: bool) -> impl Iterator<Item = Move> + '_ {
+fn candidates(
+    pos: &Position,
+    kind: PieceKind,
+    to: Square,
+    promote: bool,
+    drop: bool,
+) -> impl Iterator<Item = Move> + '_ {
     let list = pos.legal_moves();
     let mut out = alloc::vec::Vec::new();
     for &m in list.iter() {
@@ -34,11 +40,7 @@ fn candidates(pos: &Position, kind: PieceKind, to: Square, promote: bool, drop: 
             continue;
         }
         match m.from() {
-            None if drop => {
-                if m.drop_kind() == Some(kind) {
-                    out.push(m);
-                }
-            }
+            None if drop && m.drop_kind() == Some(kind) => out.push(m),
             Some(from) if !drop => {
                 let on = pos.piece_at(from).map(|p| p.kind);
                 if on == Some(kind) && m.is_promotion() == promote {
@@ -98,7 +100,12 @@ fn leftness(color: Color, sq: Square) -> i32 {
     }
 }
 
-fn filter(color: Color, kind: PieceKind, mut c: alloc::vec::Vec<Move>, rel: Relative) -> alloc::vec::Vec<Move> {
+fn filter(
+    color: Color,
+    kind: PieceKind,
+    mut c: alloc::vec::Vec<Move>,
+    rel: Relative,
+) -> alloc::vec::Vec<Move> {
     if let Some(mv) = rel.movement {
         c.retain(|&m| movement_of(color, m) == Some(mv));
     }
@@ -126,7 +133,11 @@ fn filter(color: Color, kind: PieceKind, mut c: alloc::vec::Vec<Move>, rel: Rela
         } else {
             // By where the movers stand: the rightmost / leftmost.
             let key = |m: &Move| m.from().map_or(0, |f| leftness(color, f));
-            let best = if right { c.iter().map(key).min() } else { c.iter().map(key).max() };
+            let best = if right {
+                c.iter().map(key).min()
+            } else {
+                c.iter().map(key).max()
+            };
             if let Some(best) = best {
                 c.retain(|m| key(m) == best);
             }
@@ -195,7 +206,8 @@ pub(crate) fn move_text(pos: &Position, m: Move, same: bool, out: &mut String) {
         Some(from) => {
             let kind = pos.piece_at(from).map_or(PieceKind::Pawn, |p| p.kind);
             out.push_str(move_name(kind));
-            let all: alloc::vec::Vec<Move> = candidates(pos, kind, to, m.is_promotion(), false).collect();
+            let all: alloc::vec::Vec<Move> =
+                candidates(pos, kind, to, m.is_promotion(), false).collect();
             if all.len() > 1 {
                 let words = choose(color, kind, m, &all);
                 if words.right == Some(true) {

@@ -75,8 +75,13 @@ pub mod reader;
 mod writer;
 
 pub use encoding::{DecodeError, Decoded, EncodingSource, TextEncoding, decode, encode};
-pub use error::{GameError, GameProblem, Location, MoveProblem, ReadError, SyntaxError, SyntaxProblem};
-pub use game::{Comment, Format, Game, Node, Notes, Variation, ending_from_summary, read, read_str, read_str_with, read_with};
+pub use error::{
+    GameError, GameProblem, Location, MoveProblem, ReadError, SyntaxError, SyntaxProblem,
+};
+pub use game::{
+    Comment, Format, Game, Node, Notes, Variation, ending_from_summary, read, read_str,
+    read_str_with, read_with,
+};
 pub use notation::Handicap;
 pub use reader::{CommentKind, Dest, Ending, Item, Limits, MoveText, MoveTime, Origin, Reader};
 pub use writer::{summary, write_diagram};

@@ -115,7 +115,7 @@ pub(crate) fn kanji_count(n: u8, out: &mut alloc::string::String) {
         out.push('十');
     }
     let d = n % 10;
-    if d >= 1 && !(n == 1) {
+    if d >= 1 && n != 1 {
         out.push(KANJI_DIGITS[d as usize - 1]);
     }
 }
@@ -131,11 +131,11 @@ pub(crate) fn parse_kanji_count(s: &str) -> Option<(u8, usize)> {
         used = '十'.len_utf8();
         chars.next();
     }
-    if let Some(&(i, c)) = chars.peek() {
-        if let Some(pos) = KANJI_DIGITS.iter().position(|&d| d == c) {
-            value += pos as u8 + 1;
-            used = i + c.len_utf8();
-        }
+    if let Some(&(i, c)) = chars.peek()
+        && let Some(pos) = KANJI_DIGITS.iter().position(|&d| d == c)
+    {
+        value += pos as u8 + 1;
+        used = i + c.len_utf8();
     }
     if used == 0 { None } else { Some((value, used)) }
 }
@@ -246,9 +246,7 @@ impl Handicap {
             Handicap::LeftFivePieces => &[(8, 2), (2, 2), (1, 1), (9, 1), (2, 1)],
             Handicap::SixPieces => &[(8, 2), (2, 2), (1, 1), (9, 1), (2, 1), (8, 1)],
             Handicap::LeftSevenPieces => &[(8, 2), (2, 2), (1, 1), (9, 1), (2, 1), (8, 1), (3, 1)],
-            Handicap::RightSevenPieces => {
-                &[(8, 2), (2, 2), (1, 1), (9, 1), (2, 1), (8, 1), (7, 1)]
-            }
+            Handicap::RightSevenPieces => &[(8, 2), (2, 2), (1, 1), (9, 1), (2, 1), (8, 1), (7, 1)],
             Handicap::EightPieces => &[
                 (8, 2),
                 (2, 2),
@@ -336,7 +334,10 @@ mod tests {
             (Handicap::Lance, "PI11KY"),
             (Handicap::TwoPieces, "PI82HI22KA"),
             (Handicap::SixPieces, "PI82HI22KA21KE81KE11KY91KY"),
-            (Handicap::TenPieces, "PI82HI22KA41KI61KI31GI71GI21KE81KE11KY91KY"),
+            (
+                Handicap::TenPieces,
+                "PI82HI22KA41KI61KI31GI71GI21KE81KE11KY91KY",
+            ),
         ];
         for (h, pi) in cases {
             let text = alloc::format!("{pi}\n-\n");

@@ -8,7 +8,7 @@
 //! read by `nom` parsers over the line's bytes; kanji tokens by the
 //! vocabulary of [`notation`](super::notation).
 
-use nom::bytes::complete::{tag, take_while, take_while1, take_while_m_n};
+use nom::bytes::complete::{tag, take_while, take_while_m_n, take_while1};
 use nom::{IResult, Parser};
 
 use board_core::shogi::{Color, Hand, Piece, PieceKind, Square};
@@ -443,9 +443,7 @@ const MARKS: [(char, Color); 6] = [
 ];
 
 fn header_split(line: &str) -> Option<(&str, &str)> {
-    let (i, sep) = line
-        .char_indices()
-        .find(|&(_, c)| c == '：' || c == ':')?;
+    let (i, sep) = line.char_indices().find(|&(_, c)| c == '：' || c == ':')?;
     let key = &line[..i];
     if key.is_empty() || key.chars().any(|c| is_space(c) || c == '：' || c == ':') {
         return None;
@@ -457,7 +455,10 @@ fn classify(line: &str) -> LineResult<Line<'_>> {
     if let Some(rest) = line.strip_prefix('#') {
         return Ok(Line::Item(Item::Program(rest)));
     }
-    if let Some(rest) = line.strip_prefix("手合割：").or_else(|| line.strip_prefix("手合割:")) {
+    if let Some(rest) = line
+        .strip_prefix("手合割：")
+        .or_else(|| line.strip_prefix("手合割:"))
+    {
         return Ok(Line::Item(Item::Handicap(trim_end(trim_start(rest)))));
     }
     for (prefix, color) in [
@@ -486,12 +487,18 @@ fn classify(line: &str) -> LineResult<Line<'_>> {
     if let Some(item) = kif_move_line(line)? {
         return Ok(Line::Item(item));
     }
-    if let Some(rest) = line.strip_prefix("変化：").or_else(|| line.strip_prefix("変化:")) {
+    if let Some(rest) = line
+        .strip_prefix("変化：")
+        .or_else(|| line.strip_prefix("変化:"))
+    {
         let off = line.len() - rest.len();
         let rest = trim_start(rest);
-        let digits: IResult<&[u8], &[u8]> = take_while1(|b: u8| b.is_ascii_digit()).parse(rest.as_bytes());
+        let digits: IResult<&[u8], &[u8]> =
+            take_while1(|b: u8| b.is_ascii_digit()).parse(rest.as_bytes());
         let n = match digits {
-            Ok((_, d)) => core::str::from_utf8(d).ok().and_then(|d| d.parse::<u32>().ok()),
+            Ok((_, d)) => core::str::from_utf8(d)
+                .ok()
+                .and_then(|d| d.parse::<u32>().ok()),
             Err(_) => None,
         };
         return match n {
@@ -516,10 +523,10 @@ fn classify(line: &str) -> LineResult<Line<'_>> {
         return Ok(Line::Item(Item::Summary(trim_end(line))));
     }
     let t = trim_start(line);
-    if let Some(c) = t.chars().next() {
-        if MARKS.iter().any(|&(m, _)| m == c) {
-            return Ok(Line::Ki2);
-        }
+    if let Some(c) = t.chars().next()
+        && MARKS.iter().any(|&(m, _)| m == c)
+    {
+        return Ok(Line::Ki2);
     }
     if let Some((key, value)) = header_split(line) {
         return Ok(Line::Item(Item::Header {
@@ -599,7 +606,9 @@ fn ply_number(i: &[u8]) -> IResult<&[u8], u32> {
     let (i, _) = take_while(|b| b == b' ' || b == b'\t').parse(i)?;
     let (i, digits) = take_while_m_n(1, 9, |b: u8| b.is_ascii_digit()).parse(i)?;
     let (i, _) = take_while1(|b| b == b' ' || b == b'\t').parse(i)?;
-    let n = digits.iter().fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
+    let n = digits
+        .iter()
+        .fold(0u32, |n, &d| n * 10 + u32::from(d - b'0'));
     Ok((i, n))
 }
 
@@ -680,7 +689,10 @@ fn dest(s: &str) -> Option<(Dest, usize)> {
     let r = chars.next()?;
     let file = file_digit(f)?;
     let rank = rank_digit(r)?;
-    Some((Dest::Square(Square::new(file, rank)?), f.len_utf8() + r.len_utf8()))
+    Some((
+        Dest::Square(Square::new(file, rank)?),
+        f.len_utf8() + r.len_utf8(),
+    ))
 }
 
 /// The KIF time column and `+` mark after a move or ending (`rest` starts
@@ -756,10 +768,17 @@ fn move_body(s: &str, color: Option<Color>) -> LineResult<(MoveText<'_>, usize)>
         let Some(c) = rest.chars().next() else { break };
         let bad = (i, SyntaxProblem::BadModifier);
         match c {
-            '右' | '左' if relative.right.is_none() && !relative.straight && relative.movement.is_none() => {
+            '右' | '左'
+                if relative.right.is_none()
+                    && !relative.straight
+                    && relative.movement.is_none() =>
+            {
                 relative.right = Some(c == '右');
             }
-            '直' if relative.right.is_none() && !relative.straight && relative.movement.is_none() => {
+            '直' if relative.right.is_none()
+                && !relative.straight
+                && relative.movement.is_none() =>
+            {
                 relative.straight = true;
             }
             '上' | '行' | '寄' | '引' if relative.movement.is_none() && !relative.straight => {
@@ -786,7 +805,9 @@ fn move_body(s: &str, color: Option<Color>) -> LineResult<(MoveText<'_>, usize)>
                 }
                 Err(_) => return Err((i, SyntaxProblem::ExpectedOrigin)),
             },
-            '右' | '左' | '直' | '上' | '行' | '寄' | '引' | '成' | '不' | '打' => return Err(bad),
+            '右' | '左' | '直' | '上' | '行' | '寄' | '引' | '成' | '不' | '打' => {
+                return Err(bad);
+            }
             _ => break,
         }
         i += c.len_utf8();
@@ -860,27 +881,44 @@ mod tests {
             ("   2 ３四歩(33) ( 0:12/)", 12, None),
             ("   2 ３四歩(33) (16:00/ 0:00:19)", 960, Some(19)),
         ] {
-            let Item::Move { time, .. } = item(line) else { panic!("{line}") };
+            let Item::Move { time, .. } = item(line) else {
+                panic!("{line}")
+            };
             assert_eq!(time, Some(MoveTime { spent, total }), "{line}");
         }
-        let Item::Move { time, text, .. } = item("  18 ２三歩打") else { panic!() };
+        let Item::Move { time, text, .. } = item("  18 ２三歩打") else {
+            panic!()
+        };
         assert_eq!((time, text.origin), (None, Some(Origin::Drop)));
-        let Item::Move { text, .. } = item("  13 同歩(87)") else { panic!() };
+        let Item::Move { text, .. } = item("  13 同歩(87)") else {
+            panic!()
+        };
         assert_eq!(text.dest, Dest::Same);
     }
 
     #[test]
     fn hands_and_rows() {
-        let Item::Hand { hand, color } = item("後手の持駒：飛二 金四 歩十七") else { panic!() };
+        let Item::Hand { hand, color } = item("後手の持駒：飛二 金四 歩十七") else {
+            panic!()
+        };
         assert_eq!(color, Color::White);
         assert_eq!(hand.count(PieceKind::Pawn), 17);
         assert_eq!(hand.count(PieceKind::Gold), 4);
         assert_eq!(hand.count(PieceKind::Rook), 2);
-        let Item::Hand { hand, .. } = item("先手の持駒：角二　桂　") else { panic!() };
-        assert_eq!((hand.count(PieceKind::Bishop), hand.count(PieceKind::Knight)), (2, 1));
-        let Item::Hand { hand, .. } = item("先手の持駒：なし") else { panic!() };
+        let Item::Hand { hand, .. } = item("先手の持駒：角二　桂　") else {
+            panic!()
+        };
+        assert_eq!(
+            (hand.count(PieceKind::Bishop), hand.count(PieceKind::Knight)),
+            (2, 1)
+        );
+        let Item::Hand { hand, .. } = item("先手の持駒：なし") else {
+            panic!()
+        };
         assert!(hand.is_empty());
-        let Item::BoardRow(r) = item("| ・ ・ ・ ・ ・ ・v香 ・ ・|一") else { panic!() };
+        let Item::BoardRow(r) = item("| ・ ・ ・ ・ ・ ・v香 ・ ・|一") else {
+            panic!()
+        };
         assert_eq!(r[6], Some(Piece::new(Color::White, PieceKind::Lance)));
         assert_eq!(r.iter().flatten().count(), 1);
     }

@@ -26,7 +26,7 @@ use board_core::shogi::{Color, Piece, Position, Square};
 use super::encoding::TextEncoding;
 use super::game::{Format, Game, Notes, Variation};
 use super::ki2;
-use super::notation::{board_char, kanji_count, move_name, side_name, FW_DIGITS, KANJI_DIGITS};
+use super::notation::{FW_DIGITS, KANJI_DIGITS, board_char, kanji_count, move_name, side_name};
 use super::reader::{CommentKind, Ending, MoveTime};
 
 fn width(s: &str) -> usize {
@@ -43,7 +43,13 @@ fn pad(out: &mut String, s: &str, cols: usize) {
 fn write_time(out: &mut String, t: &MoveTime) {
     let _ = write!(out, "({:>2}:{:02}/", t.spent / 60, t.spent % 60);
     if let Some(total) = t.total {
-        let _ = write!(out, "{:02}:{:02}:{:02}", total / 3600, total / 60 % 60, total % 60);
+        let _ = write!(
+            out,
+            "{:02}:{:02}:{:02}",
+            total / 3600,
+            total / 60 % 60,
+            total % 60
+        );
     }
     out.push(')');
 }
@@ -176,11 +182,15 @@ fn kif_move_text(pos: &Position, m: board_core::shogi::Move, same: bool, out: &m
     }
     match m.from() {
         None => {
-            out.push_str(move_name(m.drop_kind().unwrap_or(board_core::shogi::PieceKind::Pawn)));
+            out.push_str(move_name(
+                m.drop_kind().unwrap_or(board_core::shogi::PieceKind::Pawn),
+            ));
             out.push('打');
         }
         Some(from) => {
-            let kind = pos.piece_at(from).map_or(board_core::shogi::PieceKind::Pawn, |p| p.kind);
+            let kind = pos
+                .piece_at(from)
+                .map_or(board_core::shogi::PieceKind::Pawn, |p| p.kind);
             out.push_str(move_name(kind));
             if m.is_promotion() {
                 out.push('成');
@@ -235,7 +245,11 @@ fn write_line(
                 write_notes(out, &node.notes);
             }
             Format::Ki2 => {
-                text.push(if pos.side_to_move() == Color::Black { '▲' } else { '△' });
+                text.push(if pos.side_to_move() == Color::Black {
+                    '▲'
+                } else {
+                    '△'
+                });
                 ki2::move_text(&pos, node.mv, same, &mut text);
                 let last_on_line = on_line == 5 || !node.notes.is_empty() || i + 1 == v.moves.len();
                 if last_on_line {
@@ -253,8 +267,10 @@ fn write_line(
         last = Some(node.mv.to());
     }
     let plies = start_ply - 1 + v.moves.len() as u32;
-    if let Some((ending, time)) = &v.end {
-        if ctx.format == Format::Kif {
+    if let Some((ending, time)) = &v.end
+        && ctx.format == Format::Kif
+    {
+        {
             let _ = write!(out, "{:>4} ", plies + 1);
             match time {
                 Some(t) => {
@@ -273,7 +289,12 @@ fn write_line(
             out.push('\n');
         }
         (None, Some((ending, _))) => {
-            out.push_str(&summary(*ending, plies, pos.side_to_move(), ctx.handicap_names));
+            out.push_str(&summary(
+                *ending,
+                plies,
+                pos.side_to_move(),
+                ctx.handicap_names,
+            ));
             out.push('\n');
         }
         (None, None) => {}
@@ -301,7 +322,14 @@ fn write_game(game: &Game, format: Format, declare: Option<TextEncoding>) -> Str
         format,
         handicap_names: handicap_names(game),
     };
-    write_line(&mut out, &ctx, &game.main, game.start, game.first_ply.max(1), None);
+    write_line(
+        &mut out,
+        &ctx,
+        &game.main,
+        game.start,
+        game.first_ply.max(1),
+        None,
+    );
     out
 }
 
