@@ -739,7 +739,10 @@ fn kif_move_line(line: &str) -> LineResult<Option<Item<'_>>> {
             time,
         }));
     }
-    let (mv, used) = move_body(body, None).map_err(|(o, p)| (off + o, p))?;
+    let (mv, used) = move_body(body, None).map_err(|(o, p)| match (o, p) {
+        (0, SyntaxProblem::ExpectedSquare) => (off, SyntaxProblem::UnknownMoveText),
+        (o, p) => (off + o, p),
+    })?;
     if mv.origin.is_none() {
         return Err((off + used, SyntaxProblem::ExpectedOrigin));
     }

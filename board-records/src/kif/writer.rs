@@ -132,19 +132,34 @@ fn write_head(out: &mut String, game: &Game, format: Format, declare: Option<Tex
         out.push_str(p);
         out.push('\n');
     }
-    for (k, v) in &game.headers {
-        out.push_str(k);
-        out.push('：');
-        out.push_str(v);
-        out.push('\n');
-    }
+    // KfW order: the headers before the players' names, then 手合割 (or
+    // the diagram, after all headers), then the rest (§1.10).
+    let players = |k: &str| matches!(k, "先手" | "後手" | "下手" | "上手");
+    let split = game
+        .headers
+        .iter()
+        .position(|(k, _)| players(k))
+        .unwrap_or(game.headers.len());
+    let write_headers = |out: &mut String, hs: &[(String, String)]| {
+        for (k, v) in hs {
+            out.push_str(k);
+            out.push('：');
+            out.push_str(v);
+            out.push('\n');
+        }
+    };
     match game.handicap {
         Some(h) if h.position().same_position(&game.start) => {
+            write_headers(out, &game.headers[..split]);
             out.push_str("手合割：");
             out.push_str(h.name());
             out.push('\n');
+            write_headers(out, &game.headers[split..]);
         }
-        _ => write_diagram(out, &game.start),
+        _ => {
+            write_headers(out, &game.headers);
+            write_diagram(out, &game.start);
+        }
     }
 }
 
