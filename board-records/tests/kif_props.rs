@@ -1,0 +1,214 @@
+//! Property: any game (random legal moves from the even start, a named
+//! handicap or a diagram position; times, comments of the three kinds,
+//! bookmarks, variations, endings) written as KIF reads back to the same
+//! game, and written as KI2 reads back to the same moves, notes and
+//! variations (KI2 has no times; its ending comes from the summary line).
+
+use board_core::shogi::{PieceKind, Position};
+use board_records::kif::{
+    self, Comment, CommentKind, Ending, Game, Handicap, MoveTime, Node, Notes, Variation,
+};
+use proptest::prelude::*;
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        // xorshift64*
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}
+
+const TEXTS: [&str; 6] = [
+    "好手",
+    "a comment",
+    "評価値=158",
+    "▲７六歩△３四歩",
+    "x：y",
+    "同　歩",
+];
+
+fn notes(rng: &mut Rng) -> Notes {
+    let mut n = Notes::default();
+    for _ in 0..rng.below(3) {
+        let kind = [
+            CommentKind::Plain,
+            CommentKind::Reading,
+            CommentKind::Analysis,
+        ][rng.below(3)];
+        n.comments.push(Comment {
+            kind,
+            text: TEXTS[rng.below(TEXTS.len())].to_string(),
+        });
+    }
+    if rng.chance(5) {
+        n.bookmarks.push("しおり".to_string());
+    }
+    n
+}
+
+fn line(
+    rng: &mut Rng,
+    start: Position,
+    len: usize,
+    depth: u32,
+    first_can_branch: bool,
+) -> Variation {
+    let mut v = Variation::default();
+    let mut pos = start;
+    let mut totals = [0u32; 2];
+    for i in 0..len {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mv = moves[rng.below(moves.len())];
+        let mut node = Node::new(mv);
+        if rng.chance(80) {
+            let spent = [0, 1, 59, 61, 3599, 7200][rng.below(6)];
+            let side = pos.side_to_move().index();
+            totals[side] += spent;
+            node.time = Some(MoveTime {
+                spent,
+                total: rng.chance(90).then_some(totals[side]),
+            });
+        }
+        node.notes = notes(rng);
+        if depth < 2 && (i > 0 || first_can_branch) && rng.chance(8) {
+            for _ in 0..1 + rng.below(2) {
+                let n = 1 + rng.below(6);
+                let sub = line(rng, pos, n, depth + 1, false);
+                if !sub.moves.is_empty() {
+                    node.variations.push(sub);
+                }
+            }
+        }
+        pos.play_unchecked(mv);
+        v.moves.push(node);
+    }
+    if rng.chance(70) {
+        v.end = Some((Ending::ALL[rng.below(Ending::ALL.len())], None));
+    }
+    v
+}
+
+fn game(seed: u64) -> Game {
+    let mut rng = Rng(seed | 1);
+    let start = match rng.below(4) {
+        0 | 1 => Position::startpos(),
+        2 => Handicap::ALL[rng.below(Handicap::ALL.len())].position(),
+        _ => {
+            let mut p = Position::startpos();
+            for _ in 0..rng.below(60) {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                p.play_unchecked(moves[rng.below(moves.len())]);
+            }
+            // Renumber to move 1: a diagram carries no move number.
+            let mut s = p.to_setup();
+            s.move_number = 1;
+            Position::from_setup(&s).unwrap()
+        }
+    };
+    let mut g = Game::new(start);
+    g.headers
+        .push(("開始日時".into(), "2024/01/15 10:00:00".into()));
+    g.headers.push(("先手".into(), "A".into()));
+    g.headers.push(("後手".into(), "B b".into()));
+    g.start_notes = notes(&mut rng);
+    let len = rng.below(120);
+    g.main = line(&mut rng, start, len, 0, true);
+    g
+}
+
+fn strip_summaries(v: &mut Variation) {
+    v.summary = None;
+    for n in &mut v.moves {
+        for s in &mut n.variations {
+            strip_summaries(s);
+        }
+    }
+}
+
+/// What KI2 keeps: no times; endings as the summary tells them.
+fn as_ki2(v: &mut Variation) {
+    v.summary = None;
+    v.end = v.end.map(|(e, _)| {
+        (
+            if e == Ending::Sealed {
+                Ending::Interrupt
+            } else {
+                e
+            },
+            None,
+        )
+    });
+    for n in &mut v.moves {
+        n.time = None;
+        for s in &mut n.variations {
+            as_ki2(s);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn kif_round_trip(seed in any::<u64>()) {
+        let g = game(seed);
+        let text = g.to_kif(None);
+        let mut back = kif::read_str(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        strip_summaries(&mut back.main);
+        prop_assert_eq!(&back.main, &g.main, "{}", text);
+        prop_assert!(back.start.same_position(&g.start));
+        prop_assert_eq!(&back.start_notes, &g.start_notes);
+        prop_assert_eq!(&back.headers, &g.headers);
+        // Through Shift_JIS bytes too (every text above is in cp932).
+        let bytes = g.to_bytes(kif::Format::Kif, kif::TextEncoding::ShiftJis);
+        let mut back = kif::read(&bytes, None).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+        strip_summaries(&mut back.main);
+        prop_assert_eq!(&back.main, &g.main);
+    }
+
+    #[test]
+    fn ki2_round_trip(seed in any::<u64>()) {
+        let g = game(seed);
+        let text = g.to_ki2(None);
+        let mut back = kif::read_str(&text).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        let mut want = g.main.clone();
+        as_ki2(&mut want);
+        as_ki2(&mut back.main);
+        prop_assert_eq!(&back.main, &want, "{}", text);
+        prop_assert!(back.start.same_position(&g.start));
+        prop_assert_eq!(&back.start_notes, &g.start_notes);
+    }
+}
+
+#[test]
+fn generator_makes_drops_and_promotions() {
+    // The property covers what KI2 spells out: drops and promotions occur.
+    let (mut drops, mut promotions) = (0, 0);
+    for seed in 0..200 {
+        let g = game(seed);
+        for n in &g.main.moves {
+            drops += usize::from(n.mv.drop_kind().is_some_and(|k| k != PieceKind::King));
+            promotions += usize::from(n.mv.is_promotion());
+        }
+    }
+    assert!(
+        drops > 50 && promotions > 50,
+        "{drops} drops, {promotions} promotions"
+    );
+}
