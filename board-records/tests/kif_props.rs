@@ -212,3 +212,56 @@ fn generator_makes_drops_and_promotions() {
         "{drops} drops, {promotions} promotions"
     );
 }
+
+/// Fragments real files are made of, put together at random: the reader
+/// never panics, and whatever reads writes back to the same moves.
+const FRAGMENTS: [&str; 24] = [
+    "   1 ７六歩(77)",
+    "   2 ３四歩(33)   ( 0:01/00:00:01)",
+    "   3 ２二角成(88)",
+    "   4 同　銀(31)",
+    "   5 ４五角打",
+    "   3 投了",
+    "変化：2手",
+    "変化：3手",
+    "*comment",
+    "**読み筋",
+    "&mark",
+    "手合割：香落ち",
+    "手合割：謎",
+    "先手の持駒：歩十八",
+    "後手番",
+    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|一",
+    "▲７六歩 △３四歩",
+    "▲２二角成",
+    "△同　銀",
+    "まで3手で中断",
+    "#KIF version=2.0 encoding=UTF-8",
+    "先手：A",
+    "   2 ８四歩(83)+",
+    "\u{feff}",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_fragments_never_panic(picks in proptest::collection::vec(0..FRAGMENTS.len(), 0..24), crlf in any::<bool>()) {
+        let sep = if crlf { "\r\n" } else { "\n" };
+        let text: String = picks.iter().map(|&i| format!("{}{sep}", FRAGMENTS[i])).collect();
+        if let Ok(game) = kif::read(text.as_bytes(), None) {
+            let moves: Vec<_> = game.moves().collect();
+            for out in [game.to_kif(None), game.to_ki2(None)] {
+                let again = kif::read_str(&out).map_err(|e| TestCaseError::fail(format!("{e}\n{text}\n---\n{out}")))?;
+                prop_assert_eq!(again.moves().collect::<Vec<_>>(), moves.clone());
+                prop_assert!(again.start.same_position(&game.start));
+            }
+        }
+    }
+
+    #[test]
+    fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+        let _ = kif::read(&bytes, None);
+        let _ = kif::read(&bytes, Some(kif::TextEncoding::ShiftJis));
+    }
+}
