@@ -498,11 +498,20 @@ fn encodings_are_chosen_and_reported() {
     bom.extend_from_slice(text.as_bytes());
     let g = kif::read(&bom, TextEncoding::from_extension("kifu")).unwrap();
     assert_eq!(g.encoding, (TextEncoding::Utf8, EncodingSource::Bom));
-    // A declaration the bytes contradict: the offset of the first bad byte.
+    // A declaration the bytes contradict (json-kifu-format's and
+    // shogi-kifu-converter's `.kif` test files): read as what they are.
     let mut lie = b"#KIF version=2.0 encoding=UTF-8\n".to_vec();
-    let at = lie.len();
     lie.extend_from_slice(&sjis);
-    let e = kif::read(&lie, None).unwrap_err();
+    let g = kif::read(&lie, None).unwrap();
+    assert_eq!(
+        g.encoding,
+        (TextEncoding::ShiftJis, EncodingSource::Detected)
+    );
+    // Neither: the declared encoding's error, at the first bad byte.
+    let mut bad = b"#KIF version=2.0 encoding=UTF-8\n".to_vec();
+    let at = bad.len();
+    bad.extend_from_slice(b"\xff\xff\n");
+    let e = kif::read(&bad, None).unwrap_err();
     assert_eq!(
         e,
         ReadError::Decode(kif::DecodeError {
@@ -511,7 +520,7 @@ fn encodings_are_chosen_and_reported() {
             chosen_by: EncodingSource::Declaration
         })
     );
-    // Bytes that are neither: 0x80 alone is not cp932.
+    // Bytes that are neither UTF-8 nor cp932 (0xFF).
     let e = kif::read(b"\x82\xa0\xff", None).unwrap_err();
     assert!(
         matches!(e, ReadError::Decode(d) if d.encoding == TextEncoding::ShiftJis && d.offset == 2)

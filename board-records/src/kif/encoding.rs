@@ -130,7 +130,9 @@ fn declared(bytes: &[u8]) -> Option<TextEncoding> {
     TextEncoding::from_label(value)
 }
 
-/// Decodes a KIF/KI2 file: the `#KIF … encoding=` line first, then a BOM,
+/// Decodes a KIF/KI2 file: the `#KIF … encoding=` line first (when the
+/// bytes are not text in the declared encoding but are in the other one,
+/// the other, [`EncodingSource::Detected`]), then a BOM,
 /// then the bytes (valid UTF-8 is UTF-8; otherwise cp932), the `hint`
 /// (from [`TextEncoding::from_extension`]) naming the source when it
 /// agrees. A BOM is removed.
@@ -155,7 +157,18 @@ pub fn decode(bytes: &[u8], hint: Option<TextEncoding>) -> Result<Decoded<'_>, D
     };
     let skipped = bytes.len() - body.len();
     if let Some(enc) = declared(body) {
-        return decode_as(body, enc, EncodingSource::Declaration, skipped);
+        // Files that declare one encoding and are in the other occur (KIF
+        // test files of json-kifu-format and shogi-kifu-converter declare
+        // UTF-8 and are Shift_JIS): then the other encoding, if the bytes
+        // are text in it, reported as detected; else the declared one's
+        // error.
+        return decode_as(body, enc, EncodingSource::Declaration, skipped).or_else(|e| {
+            let other = match enc {
+                TextEncoding::Utf8 => TextEncoding::ShiftJis,
+                TextEncoding::ShiftJis => TextEncoding::Utf8,
+            };
+            decode_as(body, other, EncodingSource::Detected, skipped).map_err(|_| e)
+        });
     }
     if bom {
         return decode_as(body, TextEncoding::Utf8, EncodingSource::Bom, skipped);

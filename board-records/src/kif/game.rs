@@ -652,6 +652,7 @@ fn fill_ki2_endings(v: &mut Variation) {
 pub fn ending_from_summary(s: &str) -> Option<Ending> {
     let table = [
         ("中断", Ending::Interrupt),
+        ("封じ手", Ending::Sealed),
         ("千日手", Ending::Repetition),
         ("持将棋", Ending::Impasse),
         ("時間切れ", Ending::TimeUp),
