@@ -1,7 +1,7 @@
 //! KIF/KI2: known answers from the spec note's examples
 //! (`spec/shogi-records.md`), CSA ⇄ KIF ⇄ KI2 conversion of recorded
-//! Floodgate / shogi-server games (expected moves as cshogi's CSA reader
-//! reads them, `tests/data/kif/*.usi`), encodings, and one malformed input
+//! Floodgate / shogi-server games (the records of boardwire-vectors;
+//! expected moves as cshogi's CSA reader reads them, `tests/data/kif/*.usi`), encodings, and one malformed input
 //! per error kind.
 
 use board_core::shogi::{IllegalReason, PieceKind, Position};
@@ -440,8 +440,29 @@ fn peer(name: &str) -> (Position, Vec<String>, Vec<u32>) {
     (sfen, moves, times)
 }
 
+fn csa_file(name: &str) -> &'static [u8] {
+    use boardwire_vectors::data;
+    match name {
+        "floodgate-900-0-gps_normal-gps_l-20100507" => data::KIFU_FLOODGATE_GPS,
+        "uchifuzume-floodgate-2008" => data::KIFU_UCHIFUZUME,
+        "maxmoves-ceotest" => data::CSA_RECORDS[0].1,
+        "oute-sennichite-ceotest" => data::CSA_RECORDS[1].1,
+        _ => unreachable!(),
+    }
+}
+
 #[test]
 fn floodgate_csa_to_kif_and_ki2_and_back() {
+    assert!(
+        boardwire_vectors::data::CSA_RECORDS[0]
+            .0
+            .contains("MaxMovesTest")
+    );
+    assert!(
+        boardwire_vectors::data::CSA_RECORDS[1]
+            .0
+            .contains("OuteSennichiteTest")
+    );
     for name in [
         "floodgate-900-0-gps_normal-gps_l-20100507",
         "maxmoves-ceotest",
@@ -449,7 +470,7 @@ fn floodgate_csa_to_kif_and_ki2_and_back() {
         "uchifuzume-floodgate-2008",
     ] {
         let (start, moves, times) = peer(&format!("{name}.usi"));
-        let game = read_csa(&data(&format!("{name}.csa")));
+        let game = read_csa(csa_file(name));
         assert!(game.start.same_position(&start));
         assert_eq!(
             usi(&game),
