@@ -454,6 +454,8 @@ impl Builder {
                 notes.bookmarks.push(name.to_owned());
             }
             Item::Summary(text) => {
+                // `まで0手で…` ends a game without moves.
+                self.start_position(at)?;
                 if let Some(open) = self.stack.last() {
                     let path = open.path.clone();
                     line_mut(&mut self.root, &path).summary = Some(text.to_owned());

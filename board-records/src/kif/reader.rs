@@ -6,7 +6,7 @@
 //!
 //! The numeric grammar (ply numbers, origins `(77)`, time columns) is
 //! read by `nom` parsers over the line's bytes; kanji tokens by the
-//! vocabulary of [`notation`](super::notation).
+//! KIF vocabulary (piece names, digits, [`Handicap`](super::Handicap)).
 
 use nom::bytes::complete::{tag, take_while, take_while_m_n, take_while1};
 use nom::{IResult, Parser};

@@ -342,7 +342,11 @@ fn write_game(game: &Game, format: Format, declare: Option<TextEncoding>) -> Str
         &ctx,
         &game.main,
         game.start,
-        game.first_ply.max(1),
+        // KI2 has no move numbers: its `変化：N手` count from 1.
+        match format {
+            Format::Kif => game.first_ply.max(1),
+            Format::Ki2 => 1,
+        },
         None,
     );
     out
