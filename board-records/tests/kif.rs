@@ -731,3 +731,24 @@ fn errors_are_displayed_with_their_place() {
         "{s}"
     );
 }
+
+#[test]
+fn multi_line_texts_keep_the_line_structure() {
+    let mut game = Game::new(Position::startpos());
+    game.headers
+        .push(("備考".into(), "line one\nline two".into()));
+    let mv = game.start.parse_usi("7g7f").unwrap();
+    let mut node = Node::new(mv);
+    node.notes.comments.push(kif::Comment {
+        kind: CommentKind::Plain,
+        text: "a\nb".into(),
+    });
+    game.main.moves.push(node);
+    let text = game.to_kif(None);
+    // KfW's literal `\n` in 備考 (§4), one `*` line per comment line (§1.8).
+    assert!(text.contains("備考：line one\\nline two\n"), "{text}");
+    assert!(text.contains("*a\n*b\n"), "{text}");
+    let back = kif::read_str(&text).unwrap();
+    assert_eq!(back.main.moves[0].notes.text(), "a\nb");
+    assert_eq!(back.header("備考"), Some("line one\\nline two"));
+}

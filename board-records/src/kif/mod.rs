@@ -45,6 +45,17 @@
 //! - `封じ手` is kept as an ending; in KI2 (no ending words) it reads back as
 //!   中断, as KfW and ShogiGUI show it.
 //! - The writer writes 玉 for both kings and ▲△ (☗☖ are not in Shift_JIS).
+//! - What the writer cannot say: a plain comment whose text starts with `*`
+//!   or `#` reads back as a `**`/`*#` line (the format has no escape); a
+//!   comment of several lines is written as several `*` lines (read back as
+//!   several comments, [`Notes::text`] joins them); line breaks in header
+//!   values, bookmarks and `#` lines are written as the two characters
+//!   `\n`, as KfW does in `備考`; a header key holding `：` or spaces reads
+//!   back differently. Characters cp932 lacks become `&#NNNN;` in
+//!   Shift_JIS output ([`encode`]).
+//! - Lines that are no item (`手数----`, the board frame, `盤面回転`, text
+//!   that is no `key：value`) are skipped, as §1.2 says; the reader does
+//!   not report them.
 //!
 //! ```
 //! use board_records::kif::{read_str, Ending, Format};

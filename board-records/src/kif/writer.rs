@@ -54,19 +54,35 @@ fn write_time(out: &mut String, t: &MoveTime) {
     out.push(')');
 }
 
+/// One line of text: line breaks written as KfW writes them in 備考, the
+/// two characters `\n` (a value never breaks the line structure).
+fn push_one_line(out: &mut String, text: &str) {
+    let mut rest = text;
+    while let Some(i) = rest.find(['\r', '\n']) {
+        out.push_str(&rest[..i]);
+        out.push_str("\\n");
+        let skip = if rest[i..].starts_with("\r\n") { 2 } else { 1 };
+        rest = &rest[i + skip..];
+    }
+    out.push_str(rest);
+}
+
 fn write_notes(out: &mut String, notes: &Notes) {
     for c in &notes.comments {
-        out.push_str(match c.kind {
-            CommentKind::Plain => "*",
-            CommentKind::Reading => "**",
-            CommentKind::Analysis => "*#",
-        });
-        out.push_str(&c.text);
-        out.push('\n');
+        // A comment of several lines is several `*` lines of its kind.
+        for line in c.text.split('\n') {
+            out.push_str(match c.kind {
+                CommentKind::Plain => "*",
+                CommentKind::Reading => "**",
+                CommentKind::Analysis => "*#",
+            });
+            out.push_str(line.strip_suffix('\r').unwrap_or(line));
+            out.push('\n');
+        }
     }
     for b in &notes.bookmarks {
         out.push('&');
-        out.push_str(b);
+        push_one_line(out, b);
         out.push('\n');
     }
 }
@@ -129,7 +145,7 @@ fn write_head(out: &mut String, game: &Game, format: Format, declare: Option<Tex
     }
     for p in &game.program_lines {
         out.push('#');
-        out.push_str(p);
+        push_one_line(out, p);
         out.push('\n');
     }
     // KfW order: the headers before the players' names, then 手合割 (or
@@ -142,9 +158,9 @@ fn write_head(out: &mut String, game: &Game, format: Format, declare: Option<Tex
         .unwrap_or(game.headers.len());
     let write_headers = |out: &mut String, hs: &[(String, String)]| {
         for (k, v) in hs {
-            out.push_str(k);
+            push_one_line(out, k);
             out.push('：');
-            out.push_str(v);
+            push_one_line(out, v);
             out.push('\n');
         }
     };
