@@ -12,9 +12,12 @@ UTF-8 `.kifu` for odd ones) and KI2 (`.ki2u`); then
 - cshogi's KIF reader (no board diagrams: it skips the board rows) reads
   every KIF with a named start to the same moves, times, comments and
   ending;
-- board-records reads its own KI2 back to the moves python-shogi played
+- board-records reads its own KI2 back to the moves cshogi played
   (the KI2 words are checked against the position by construction: a
-  missing or superfluous word reads back as an error or another move).
+  missing or superfluous word reads back as an error or another move);
+- the other way round, cshogi's KIF writer (`cshogi.KIF.Exporter`, board
+  diagrams included) writes every game and board-records reads it to the
+  same moves.
 
 Usage: 82-kif-differential.py KIF_DUMP_BINARY [--games N] [--seed S]
 """
@@ -201,11 +204,36 @@ def main():
                 failures.append("%d: KI2 read back: %s" % (i, line[:200]))
             else:
                 ki2_checked += 1
+        # cshogi's KIF writer, read by board-records.
+        peer_files = []
+        for i, g in enumerate(games):
+            path = os.path.join(tmp, "cshogi-%05d.%s" % (i, "kif" if i % 2 == 0 else "kifu"))
+            board = cshogi.Board(g["sfen"])
+            name = next((n for n, sf in HANDICAPS.items() if sf == g["sfen"]), None)
+            handicap = None if g["sfen"] == STARTING_SFEN else (name or cshogi.Board(g["sfen"]))
+            ex = cshogi.KIF.Exporter(path)
+            ex.header(["A", "B"], handicap=handicap)
+            for u in g["usi"]:
+                m = board.move_from_usi(u)
+                ex.move(m, 1, 0)
+                board.push(m)
+            ex.end("resign")
+            ex.close()
+            peer_files.append(path)
+        out = subprocess.run([args.binary] + peer_files, capture_output=True, text=True)
+        peer_checked = 0
+        for i, line in enumerate(out.stdout.splitlines()):
+            fields = line.split("\t")
+            moves = fields[2][len("moves "):].split() if len(fields) == 3 else None
+            if moves != games[i]["usi"]:
+                failures.append("%d: cshogi's KIF read by us: %s" % (i, line[:200]))
+            else:
+                peer_checked += 1
     for f in failures[:20]:
         print(f)
     print("kif differential: %d games, python-shogi agreed on %d, cshogi on %d (named starts), "
-          "KI2 round trip %d, %d failures, %.1f s"
-          % (len(games), ps_checked, cs_checked, ki2_checked, len(failures), time.time() - t0))
+          "KI2 round trip %d, cshogi-written KIF read by us %d, %d failures, %.1f s"
+          % (len(games), ps_checked, cs_checked, ki2_checked, peer_checked, len(failures), time.time() - t0))
     sys.exit(1 if failures else 0)
 
 
