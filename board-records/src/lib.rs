@@ -2,8 +2,9 @@
 //!
 //! Today: **PGN** (chess), the PGN standard's import and export formats
 //! and what real exports carry ([`pgn`]), and a first slice of **PDN**
-//! (international draughts, [`pdn`]). The crate is meant to hold every
-//! record format of the three games (KIF/KI2 and CSA files for shogi next)
+//! (international draughts, [`pdn`]), and **KIF/KI2** (shogi, [`kif`]).
+//! The crate is meant to hold every
+//! record format of the three games (CSA files for shogi next)
 //! over one structure: a zero-copy streaming reader over
 //! `&[u8]` with a visitor, an owned game built from it with every move
 //! checked against board-core's rules, and an infallible writer.
@@ -37,6 +38,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod kif;
 pub mod pdn;
 pub mod pgn;
 
@@ -45,4 +47,8 @@ pub mod spec {
     /// PGN (chess) and PDN (international draughts): reader/writer notes.
     #[doc = include_str!("../spec/pgn-pdn.md")]
     pub mod pgn_pdn {}
+
+    /// Shogi records: KIF, KI2 and CSA files (reader/writer notes).
+    #[doc = include_str!("../spec/shogi-records.md")]
+    pub mod shogi_records {}
 }
