@@ -34,6 +34,7 @@ mod dxp;
 mod engine_args;
 mod game;
 mod listen;
+mod record;
 mod shogi;
 mod transcript;
 
