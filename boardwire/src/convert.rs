@@ -17,7 +17,25 @@ use clap::{Args, ValueEnum};
 
 use crate::Failure;
 
-/// A record format on the command line.
+/// A record format to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InputFormat {
+    /// PGN, chess (`.pgn`).
+    Pgn,
+    /// PDN, international draughts (`.pdn`).
+    Pdn,
+}
+
+impl From<InputFormat> for Format {
+    fn from(f: InputFormat) -> Format {
+        match f {
+            InputFormat::Pgn => Format::Pgn,
+            InputFormat::Pdn => Format::Pdn,
+        }
+    }
+}
+
+/// A format to write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum Format {
     /// PGN, chess (`.pgn`).
@@ -50,7 +68,7 @@ pub struct ConvertArgs {
     output: String,
     /// The input's format (default: from IN's extension, `.pgn` or `.pdn`).
     #[arg(long, value_enum)]
-    from: Option<Format>,
+    from: Option<InputFormat>,
     /// The output's format (default: from OUT's extension; for `-`, the
     /// input's format).
     #[arg(long, value_enum)]
@@ -81,11 +99,11 @@ fn read_input(name: &str) -> Result<Vec<u8>, Failure> {
 }
 
 /// The input's format: `given`, else the extension.
-fn input_format(name: &str, given: Option<Format>) -> Result<Format, Failure> {
-    match given.or_else(|| by_extension(name)) {
-        Some(Format::Moves) => Err(Failure::Input(
-            "--from moves: engine move lines are an output format only".into(),
-        )),
+fn input_format(name: &str, given: Option<InputFormat>) -> Result<Format, Failure> {
+    match given.map(Format::from).or_else(|| by_extension(name)) {
+        Some(Format::Moves) => Err(Failure::Input(format!(
+            "{name}: engine move lines are an output format only"
+        ))),
         Some(f) => Ok(f),
         None if name == "-" => Err(Failure::Input(
             "the format of standard input: give --from pgn or --from pdn".into(),
@@ -234,7 +252,7 @@ pub fn run(args: ConvertArgs, out: &mut impl Write) -> Result<(), Failure> {
 /// (default: the end of its main line), then a line naming the ply.
 pub fn show(
     file: &str,
-    from: Option<Format>,
+    from: Option<InputFormat>,
     game: usize,
     ply: Option<usize>,
     out: &mut impl Write,

@@ -168,7 +168,7 @@ enum Command {
         game_number: usize,
         /// With --record: the record's format (default: from the extension).
         #[arg(long, value_enum, requires = "record")]
-        from: Option<convert::Format>,
+        from: Option<convert::InputFormat>,
     },
     /// Convert a game record: PGN to PGN and PDN to PDN (normalised to the
     /// export format: Seven Tag Roster first, 80-column lines), or either to
