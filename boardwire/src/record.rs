@@ -100,6 +100,14 @@ impl RecordFile {
         self.save();
     }
 
+    /// The game in slot `slot` is dropped (a game with no moves left open
+    /// when the run ends).
+    pub fn discard(&mut self, slot: u64) {
+        if self.open.remove(&slot).is_some() {
+            self.save();
+        }
+    }
+
     /// Syncs the file to the disk (at the end of a run).
     pub fn sync(&self) {
         if let Ok(f) = std::fs::File::open(&self.path) {
@@ -359,8 +367,17 @@ impl CitrineSaver {
     }
 
     /// The run is over: a game stopped by the host (the fifty-move rule:
-    /// a draw; otherwise unfinished, `*`) is closed.
+    /// a draw; otherwise unfinished, `*`) is closed; a game without moves
+    /// (a `New Game` that ended the run) is dropped.
     pub fn end(&mut self, fifty_moves: bool) {
+        if self
+            .game
+            .as_ref()
+            .is_some_and(|g| g.game().moves.is_empty())
+        {
+            self.game = None;
+            self.file.discard(0);
+        }
         if let Some(rec) = &mut self.game
             && fifty_moves
         {

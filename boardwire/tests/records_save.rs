@@ -346,3 +346,43 @@ fn a_killed_citrine_run_leaves_every_move_made() {
     assert_eq!(g.tags.get("White"), Some("Novag Citrine"));
     assert_eq!(g.tags.get("Black"), Some("boardwire"));
 }
+
+#[test]
+fn a_new_game_on_the_citrine_closes_the_record_of_the_old_one() {
+    // An unprompted `New Game` at ply 6 (or 7: the host's move may cross
+    // it) ends the game without result (and the run: the host stops at a
+    // game's end); the file holds that game with its plies and `*`, and no
+    // empty record of the new game.
+    let dir = tempdir("citrine-new-game");
+    let file = dir.join("new-game.pgn");
+    let args = format!(
+        "citrine --simulate --auto --sim-new-game-at 6 --max-plies 12 --pgn {}",
+        file.display()
+    );
+    let r = run_bounded(&words(&args), Duration::from_secs(60));
+    r.exited(0);
+    assert!(
+        r.stdout.lines().any(|l| l.starts_with("new game")),
+        "{}",
+        r.stdout
+    );
+    // The moves up to the end of the old game (the device may move in the
+    // new one before the run stops).
+    let before = r.stdout.split("\ngame over after").next().unwrap();
+    let played = citrine_moves(before);
+    let over = format!("game over after {} plies: abandoned", played.len());
+    assert!(
+        r.stdout.lines().any(|l| l.starts_with(&over)),
+        "{}",
+        r.stdout
+    );
+    let games = pgn_games(&file);
+    assert_eq!(uci_moves(&games[0]), played);
+    assert_eq!(games[0].tags.get("Result"), Some("*"));
+    // The new game is recorded only if a move of it stood when the run
+    // stopped (the device may move for the host's side out of turn, and
+    // that move is taken back).
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(games.len() <= 2, "{text}");
+    assert!(games[1..].iter().all(|g| !g.moves.is_empty()), "{text}");
+}
