@@ -675,3 +675,145 @@ impl Game {
         s
     }
 }
+
+/// A move of a [`Recorder`]'s line that is not legal where it is played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("ply {ply}: {reason}")]
+pub struct IllegalMove {
+    /// 1-based half-move number of the move in the line given.
+    pub ply: u32,
+    /// board-core's reason.
+    pub reason: IllegalReason,
+}
+
+/// A result that is none of [`RESULTS`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("not a PDN result: {0:?}")]
+pub struct NotAResult(pub String);
+
+/// A game being played, kept as a PDN record that is complete after every
+/// move: its tags, its start position and its main line so far, written
+/// (infallibly) with [`Game::write_to`] at any moment, with `*` as the
+/// result until [`Recorder::finish`]. The PGN module's
+/// [`Recorder`](crate::pgn::writer::Recorder) for draughts.
+///
+/// ```
+/// use board_core::draughts::Position;
+/// use board_records::pdn::Recorder;
+///
+/// let start = Position::startpos();
+/// let mut rec = Recorder::new(start);
+/// rec.set_tag("White", "boardwire")?;
+/// let m = start.parse_move("32-28").unwrap();
+/// assert!(rec.sync(&[m]).unwrap());
+/// assert!(rec.to_pdn().ends_with("\n\n1. 32-28 *\n\n"));
+/// rec.finish("2-0").unwrap();
+/// assert!(rec.to_pdn().contains("[Result \"2-0\"]"));
+/// assert!(rec.to_pdn().ends_with("\n\n1. 32-28 2-0\n\n"));
+/// # Ok::<(), board_records::pgn::ValueError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recorder {
+    game: Game,
+    /// The position after each move of the main line.
+    ends: Vec<Position>,
+}
+
+impl Recorder {
+    /// A record of a game from `start` with no moves yet (result `*`).
+    pub fn new(start: Position) -> Recorder {
+        let mut game = Game::new(start);
+        game.result = Some("*");
+        Recorder {
+            game,
+            ends: Vec::new(),
+        }
+    }
+
+    /// Sets a tag; tags are written in the order first set (PDN has no
+    /// required order, §2.5).
+    ///
+    /// # Errors
+    /// As [`Tag::new`].
+    pub fn set_tag(&mut self, name: &str, value: &str) -> Result<(), crate::pgn::ValueError> {
+        self.game.tags.set(Tag::new(name, value)?);
+        Ok(())
+    }
+
+    /// The position reached.
+    pub fn position(&self) -> Position {
+        self.ends.last().copied().unwrap_or(self.game.start)
+    }
+
+    /// Appends a move to the main line.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] (nothing changes) when `mv` is not legal in
+    /// [`Recorder::position`].
+    pub fn push(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        let pos = self.position();
+        let ply = self.ends.len() as u32 + 1;
+        let next = pos.play(mv).map_err(|e| IllegalMove {
+            ply,
+            reason: e.reason,
+        })?;
+        let node = Node::new(&pos, mv).map_err(|reason| IllegalMove { ply, reason })?;
+        self.game.moves.push(node);
+        self.ends.push(next);
+        Ok(())
+    }
+
+    /// Makes the main line equal `moves` (from the start position): keeps
+    /// the moves it shares with it, drops the rest (take-backs), appends
+    /// the new ones. Returns whether anything changed.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] for the first move of `moves` that is not legal;
+    /// the moves before it are kept.
+    pub fn sync(&mut self, moves: &[Move]) -> Result<bool, IllegalMove> {
+        let same = self
+            .game
+            .moves
+            .iter()
+            .zip(moves)
+            .take_while(|(n, m)| n.mv() == **m)
+            .count();
+        if same == moves.len() && same == self.game.moves.len() {
+            return Ok(false);
+        }
+        self.game.moves.truncate(same);
+        self.ends.truncate(same);
+        for &mv in &moves[same..] {
+            self.push(mv)?;
+        }
+        Ok(true)
+    }
+
+    /// The game is over: `result` (one of [`RESULTS`]; for international
+    /// draughts `2-0`, `0-2`, `1-1`, §2.8) as the movetext's last token and
+    /// in the Result tag.
+    ///
+    /// # Errors
+    /// [`NotAResult`] (nothing changes) for any other text.
+    pub fn finish(&mut self, result: &str) -> Result<(), NotAResult> {
+        let r = RESULTS
+            .iter()
+            .find(|r| **r == result)
+            .ok_or_else(|| NotAResult(result.to_owned()))?;
+        self.game.result = Some(r);
+        self.game
+            .tags
+            .set(Tag::new("Result", r).unwrap_or_else(|_| unreachable!()));
+        Ok(())
+    }
+
+    /// The record so far.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The record as PDN text ([`Game::to_pdn`]).
+    pub fn to_pdn(&self) -> String {
+        self.game.to_pdn()
+    }
+}

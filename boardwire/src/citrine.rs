@@ -61,6 +61,7 @@ use novag_citrine::session::{DeviceConfig, DriverConfig, Misbehaviour};
 
 use crate::Failure;
 use crate::engine_args::{EngineArgs, skipped_line_log};
+use crate::record::{CitrineSaver, RecordFile};
 
 /// The side the host plays.
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -149,6 +150,15 @@ pub struct CitrineArgs {
     #[arg(long, default_value_t = 1000, value_name = "MS", requires = "engine",
           value_parser = clap::value_parser!(u64).range(1..=3600000))]
     movetime: u64,
+    /// Save the games in PGN to FILE as they go: after every move FILE is
+    /// a complete record of the moves so far (result `*` until the game
+    /// ends), rewritten through a temporary file renamed over it, so a
+    /// lost device or a killed run leaves a readable file. Tags: Event,
+    /// Site, Date (today), Round, White, Black (`Novag Citrine` and the
+    /// host: the engine's name, `boardwire` with --auto, else `?`),
+    /// Result; moves in SAN. Example: `--pgn game.pgn`.
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<std::path::PathBuf>,
 }
 
 /// A line typed by the user.
@@ -230,6 +240,7 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
         .build()
         .map_err(|e| Failure::Failed(format!("error: cannot start the async runtime: {e}")))?;
     let _guard = rt.enter();
+    let mut engine_name = None;
     let engine = match args.engine.spec() {
         Some(spec) => {
             let mut plan = BridgePlan::new(spec, args.engine.options.clone());
@@ -239,6 +250,7 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
             let (engine, name) = rt
                 .block_on(Engine::start(plan, skipped_line_log(String::new())))
                 .map_err(|why| Failure::Failed(format!("error: engine: {why}")))?;
+            engine_name = Some(name.clone().unwrap_or_else(|| "engine".to_string()));
             let name = name.as_deref().unwrap_or("the engine");
             writeln!(out, "engine {name} plays {host}")?;
             Some(engine)
@@ -255,6 +267,19 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
         ..DriverConfig::default()
     });
     config.limits.ack_timeout = ack_timeout;
+    let mut saver = match &args.pgn {
+        Some(file) => {
+            let file = RecordFile::create(file)
+                .map_err(|e| Failure::Input(format!("--pgn {}: {e}", file.display())))?;
+            let name = match (&engine_name, args.auto) {
+                (Some(n), _) => n.clone(),
+                (None, true) => "boardwire".to_string(),
+                (None, false) => "?".to_string(),
+            };
+            Some(CitrineSaver::new(file, host, &name))
+        }
+        None => None,
+    };
     let port = serial::open(&path, &config.limits).map_err(|e| Failure::Input(e.to_string()))?;
     writeln!(out, "connected to {path} at 57600 8N1")?;
     let auto = args.auto || engine.is_some();
@@ -280,13 +305,22 @@ pub fn run(args: CitrineArgs, out: &mut impl Write) -> Result<(), Failure> {
                 }
             }
         }
+        if let (Some(s), Activity::Event(ev)) = (&mut saver, &activity) {
+            s.event(ev);
+        }
         let flow = ui.on(driver, activity, Instant::now());
+        if let Some(s) = &mut saver {
+            s.game(driver.start_position(), driver.moves());
+        }
         match print(&mut ui, out) {
             Ok(()) => flow.map_break(Ok),
             Err(e) => ControlFlow::Break(Err(e)),
         }
     });
     ui.end_bad_run();
+    if let Some(s) = &mut saver {
+        s.end(ui.position().is_some_and(Position::is_fifty_moves));
+    }
     print(&mut ui, out)?;
     let result = match run {
         Ok(Ended::Break(result)) => result?,

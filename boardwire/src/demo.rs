@@ -263,6 +263,7 @@ async fn dxp_part(sink: Sink, inject: bool) -> Result<Report, String> {
         take_back_at: Some(DXP_TAKE_BACK_AT),
         end_first: false,
         chat: None,
+        pdn: None,
     };
     let result = dxp::initiate(
         &addr.to_string(),

@@ -33,6 +33,7 @@ use damexchange::{Leniency, Message, Name};
 
 use crate::Failure;
 use crate::batch::json_string;
+use crate::record::{DxpSaver, RecordFile, Shared};
 use crate::transcript::{Sink, Transcript, show};
 use boardwire_vectors::capture::{self, Escapes, Payload};
 
@@ -110,6 +111,17 @@ pub struct ServeArgs {
     /// spoil the initiator's match.
     #[arg(long, value_name = "PLIES")]
     max_plies: Option<usize>,
+    /// Save every game in PDN to FILE as it goes (all connections into
+    /// the one file: finished games first, then the games in progress
+    /// with `*`). After every move FILE is a complete record, rewritten
+    /// through a temporary file renamed over it, so a dropped connection
+    /// or a killed server leaves a readable file. Tags: Event, Site (the
+    /// peer's address), Date, Round (`-`), White, Black (the GAMEREQ and
+    /// GAMEACC names), Result (`2-0`, `0-2`, `1-1`, `*`), GameType,
+    /// TimeControl, FEN when the start is not the standard one. Example:
+    /// `--pdn games.pdn`.
+    #[arg(long, value_name = "FILE")]
+    pdn: Option<std::path::PathBuf>,
     #[command(flatten)]
     engine: EngineArgs,
 }
@@ -171,6 +183,16 @@ pub struct ConnectArgs {
     /// text).
     #[arg(long, value_name = "TEXT")]
     chat: Option<String>,
+    /// Save the games in PDN to FILE as they go: after every move FILE is
+    /// a complete record of the moves so far (`*` until the game ends),
+    /// rewritten through a temporary file renamed over it, so a dropped
+    /// connection or a killed run leaves a readable file. Tags: Event,
+    /// Site (the address), Date, Round (the game's number), White, Black
+    /// (the GAMEREQ and GAMEACC names), Result (`2-0`, `0-2`, `1-1`, `*`),
+    /// GameType, TimeControl, FEN when the start is not the standard one.
+    /// Example: `--pdn match.pdn`.
+    #[arg(long, value_name = "FILE")]
+    pdn: Option<std::path::PathBuf>,
     /// Once, in the first game, when this many plies have been played
     /// and it is our turn, ask to take back our last move (BACKREQ).
     #[arg(long)]
@@ -247,8 +269,9 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
             let mut limits = Limits::default();
             limits.max_connections = a.max_connections;
             limits.driver.max_bad_frames = a.max_bad_frames.max(1);
+            let pdn = a.pdn.as_deref().map(open_pdn).transpose()?;
             let plan = (a.seed, a.max_plies, limits);
-            runtime()?.block_on(serve(&a.listen, config, plan, bridge_plan(a.engine)))
+            runtime()?.block_on(serve(&a.listen, config, plan, bridge_plan(a.engine), pdn))
         }
         DxpCommand::Connect(a) => {
             let start = a.fen.map(|f| f.parse::<Position>()).transpose();
@@ -279,11 +302,17 @@ pub fn run(command: DxpCommand, out: &mut impl Write) -> Result<(), Failure> {
                 take_back_at: a.take_back_at,
                 end_first: a.end_first,
                 chat: a.chat,
+                pdn: a.pdn.as_deref().map(open_pdn).transpose()?,
             };
             let engine = bridge_plan(a.engine);
             runtime()?.block_on(connect(&a.address, config, request, plan, engine, out))
         }
     }
+}
+
+/// Creates the `--pdn` file (bad input, exit 2, when it cannot be written).
+fn open_pdn(path: &std::path::Path) -> Result<Shared, Failure> {
+    RecordFile::shared(path).map_err(|e| Failure::Input(format!("--pdn {e}")))
 }
 
 fn parse_name(name: &str) -> Result<Name<'static>, Failure> {
@@ -347,7 +376,9 @@ async fn serve(
     session: FollowerConfig,
     (seed, max_plies, limits): (u64, Option<usize>, Limits),
     engine: Option<BridgePlan>,
+    pdn: Option<Shared>,
 ) -> Result<(), Failure> {
+    let our_name = session.name.to_string();
     let listener = crate::listen::listen(listen)
         .await
         .map_err(Failure::Input)?;
@@ -362,7 +393,7 @@ async fn serve(
     // With --engine: one engine per connection, started when it is
     // accepted (within --max-connections); it quits when the connection
     // ends.
-    let connection = move |n: u64, peer| {
+    let connection = move |n: u64, peer: std::net::SocketAddr| {
         let t = Transcript::new("dxp", format!("follower#{n}"), Sink::Stdout);
         let prefix = format!("follower#{n}: ");
         let (mover, answers) = match &engine {
@@ -379,6 +410,9 @@ async fn serve(
             }
         };
         let (run, stderr) = (FollowerRun::new(mover, max_plies), Some(prefix));
+        let saver = pdn
+            .as_ref()
+            .map(|f| DxpSaver::new(f.clone(), n, &our_name, &peer.to_string(), false));
         (
             answers,
             follower(FollowerConn {
@@ -386,6 +420,7 @@ async fn serve(
                 t,
                 stderr,
                 stats: None,
+                saver,
             }),
         )
     };
@@ -403,6 +438,8 @@ struct FollowerConn {
     t: Transcript,
     stderr: Option<String>,
     stats: Option<Arc<Mutex<FollowStats>>>,
+    /// `--pdn`: the connection's games.
+    saver: Option<DxpSaver>,
 }
 
 impl Drop for FollowerConn {
@@ -456,13 +493,20 @@ pub(crate) fn follower_callback(
         t,
         stderr: None,
         stats,
+        saver: None,
     })
 }
 
 /// The callback of one follower connection.
 fn follower(mut conn: FollowerConn) -> impl FollowerCallback {
     move |f, a| {
+        if let (Some(s), Activity::Event(ev)) = (&mut conn.saver, &a) {
+            s.event(ev);
+        }
         let flow = conn.run.handle(f, a, StdInstant::now());
+        if let Some(s) = &mut conn.saver {
+            s.moves(f.moves());
+        }
         conn.write();
         if let Some(s) = &conn.stats
             && let Ok(mut s) = s.lock()
@@ -496,6 +540,8 @@ pub(crate) struct InitiatorPlan {
     pub end_first: bool,
     /// CHAT sent right after connecting.
     pub chat: Option<String>,
+    /// `--pdn`: the file the games are saved to as they go.
+    pub pdn: Option<Shared>,
 }
 
 /// Plays `plan.games` games as the initiator against `address` with
@@ -549,9 +595,20 @@ pub(crate) async fn initiate_with(
     if let Ok(peer) = stream.peer_addr() {
         t.note(&format!("connected to {peer}"));
     }
+    let our_name = config.session.name.to_string();
+    let mut saver = plan
+        .pdn
+        .as_ref()
+        .map(|f| DxpSaver::new(f.clone(), 0, &our_name, address, true));
     let mut run = InitiatorRun::new(games, mover);
     let ended = net::run_with(stream, config, answers, |i, a| {
+        if let (Some(s), Activity::Event(ev)) = (&mut saver, &a) {
+            s.event(ev);
+        }
         let flow = run.handle(i, a, StdInstant::now());
+        if let Some(s) = &mut saver {
+            s.moves(i.moves());
+        }
         write_lines(t, None, std::iter::from_fn(|| run.poll_line()));
         flow
     })

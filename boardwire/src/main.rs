@@ -25,6 +25,7 @@ mod batch;
 
 mod chess;
 mod citrine;
+mod convert;
 mod csa;
 mod csa_decode;
 mod csa_engine;
@@ -34,6 +35,7 @@ mod dxp;
 mod engine_args;
 mod game;
 mod listen;
+mod record;
 mod shogi;
 mod transcript;
 
@@ -137,12 +139,52 @@ enum Command {
     /// letters (upper case sente, `+` promoted), files 9..1 and ranks a..i
     /// as USI writes them, both sides' pieces in hand. The side to move on
     /// the last line.
+    ///
+    /// With --record FILE instead of a game and position: the position
+    /// reached in a game record (PGN for chess, PDN for draughts, by the
+    /// extension or --from), at the end of its main line or after --ply N
+    /// plies, then a line `after ply N of M, game K of FILE`. Example:
+    /// `boardwire show --record game.pgn --ply 10`.
     Show {
         /// The game.
-        game: Game,
+        #[arg(required_unless_present = "record")]
+        game: Option<Game>,
         /// The position (quote it), or `startpos`.
-        position: String,
+        #[arg(required_unless_present = "record")]
+        position: Option<String>,
+        /// A game record to draw a position of (`-`: standard input).
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["game", "position"])]
+        record: Option<String>,
+        /// With --record: the position after this many plies (default: the end).
+        #[arg(long, value_name = "N", requires = "record")]
+        ply: Option<usize>,
+        /// With --record: which game of the file, from 1.
+        #[arg(
+            long = "game",
+            value_name = "K",
+            default_value_t = 1,
+            requires = "record"
+        )]
+        game_number: usize,
+        /// With --record: the record's format (default: from the extension).
+        #[arg(long, value_enum, requires = "record")]
+        from: Option<convert::InputFormat>,
     },
+    /// Convert a game record: PGN to PGN and PDN to PDN (normalised to the
+    /// export format: Seven Tag Roster first, 80-column lines), or either to
+    /// one engine line per game (--to moves).
+    ///
+    /// Formats by extension (`.pgn`, `.pdn`) or --from/--to; `-` is
+    /// standard input or output. `--to moves` prints per game `startpos
+    /// moves e2e4 e7e5` or `fen <FEN> moves ...` (UCI) for chess, `<PDN FEN>
+    /// moves 32-28 28x19x10` (PDN numeric, captures in the long form) for
+    /// draughts. PGN to PDN and back is refused (different games). A game
+    /// that does not read is reported on stderr (`error: FILE: PGN game error
+    /// at line L, column C (byte B): ...`) and skipped; exit code 2 then.
+    /// Examples: `boardwire convert lichess.pgn clean.pgn`, `boardwire
+    /// convert match.pdn - --to moves`, `cat g.pgn | boardwire convert - -
+    /// --from pgn`.
+    Convert(convert::ConvertArgs),
     /// Play moves from a position and print the position reached.
     ///
     /// Moves in any notation of the game: chess UCI or SAN (`e2e4`, `e4`,
@@ -287,7 +329,21 @@ fn run(command: Command, out: &mut impl Write) -> Result<(), Failure> {
             notation,
             json,
         } => for_game!(game, moves(&position, notation, json, out)),
-        Command::Show { game, position } => for_game!(game, show(&position, out)),
+        Command::Show {
+            game,
+            position,
+            record,
+            ply,
+            game_number,
+            from,
+        } => match (record, game, position) {
+            (Some(file), _, _) => convert::show(&file, from, game_number, ply, out),
+            (None, Some(game), Some(position)) => for_game!(game, show(&position, out)),
+            _ => Err(Failure::Input(
+                "show needs a game and a position, or --record FILE".into(),
+            )),
+        },
+        Command::Convert(args) => convert::run(args, out),
         Command::Play {
             game,
             position,

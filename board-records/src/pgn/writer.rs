@@ -24,7 +24,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
-use board_core::chess::{Color, Position};
+use board_core::chess::{Color, Move, Position};
 
 use super::game::{Comment, Game, Node};
 
@@ -258,5 +258,140 @@ impl fmt::Display for Game {
     /// The export format ([`Game::to_pgn`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.write_to(f)
+    }
+}
+
+/// A move of a [`Recorder`]'s line that is not legal where it is played.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("ply {ply}: {reason}")]
+pub struct IllegalMove {
+    /// 1-based half-move number of the move in the line given.
+    pub ply: u32,
+    /// board-core's reason.
+    pub reason: board_core::chess::IllegalReason,
+}
+
+/// A game being played, kept as a PGN record that is complete after
+/// every move: its tags, its start position and its main line so far,
+/// written (infallibly) with the export-format writer ([`Game::write_to`])
+/// at any moment, with `*` as the result until [`Recorder::finish`].
+///
+/// Made for programs that save a game as it goes (`boardwire citrine
+/// --pgn`): give it the line of moves the game has reached after each
+/// event ([`Recorder::sync`], which also follows take-backs) and write
+/// [`Recorder::to_pgn`] out.
+///
+/// ```
+/// use board_core::chess::Position;
+/// use board_records::pgn::GameResult;
+/// use board_records::pgn::writer::Recorder;
+///
+/// let start = Position::startpos();
+/// let mut rec = Recorder::new(start);
+/// rec.set_tag("White", "Citrine")?;
+/// let e4 = start.parse_uci("e2e4").unwrap();
+/// let after = start.play(e4).unwrap();
+/// let e5 = after.parse_uci("e7e5").unwrap();
+/// assert!(rec.sync(&[e4, e5]).unwrap());
+/// assert!(rec.to_pgn().ends_with("\n\n1. e4 e5 *\n\n"));
+/// rec.sync(&[e4]).unwrap(); // e5 taken back
+/// rec.finish(GameResult::WhiteWins);
+/// assert!(rec.to_pgn().contains("[Result \"1-0\"]"));
+/// assert!(rec.to_pgn().ends_with("\n\n1. e4 1-0\n\n"));
+/// # Ok::<(), board_records::pgn::ValueError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recorder {
+    game: Game,
+    /// The position after each move of the main line (`ends[k]` after
+    /// `k + 1` moves).
+    ends: Vec<Position>,
+}
+
+impl Recorder {
+    /// A record of a game from `start` with no moves yet (result `*`).
+    pub fn new(start: Position) -> Recorder {
+        let mut game = Game::new(start);
+        game.result = Some(super::types::GameResult::Unknown);
+        Recorder {
+            game,
+            ends: Vec::new(),
+        }
+    }
+
+    /// Sets a tag (the writer puts the Seven Tag Roster first).
+    ///
+    /// # Errors
+    /// As [`super::Tag::new`]: a name that is not a symbol, a value with a
+    /// control character.
+    pub fn set_tag(&mut self, name: &str, value: &str) -> Result<(), super::ValueError> {
+        self.game.tags.set(super::Tag::new(name, value)?);
+        Ok(())
+    }
+
+    /// The position reached.
+    pub fn position(&self) -> Position {
+        self.ends.last().copied().unwrap_or(*self.game.start())
+    }
+
+    /// Appends a move to the main line.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] (nothing changes) when `mv` is not legal in
+    /// [`Recorder::position`].
+    pub fn push(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        let pos = self.position();
+        let ply = self.ends.len() as u32 + 1;
+        let node = Node::new(&pos, mv).map_err(|reason| IllegalMove { ply, reason })?;
+        let next = pos.play(mv).map_err(|e| IllegalMove {
+            ply,
+            reason: e.reason,
+        })?;
+        self.game.moves.push(node);
+        self.ends.push(next);
+        Ok(())
+    }
+
+    /// Makes the main line equal `moves` (from the start position): keeps
+    /// the moves it shares with it, drops the rest (take-backs), appends
+    /// the new ones. Returns whether anything changed.
+    ///
+    /// # Errors
+    /// [`IllegalMove`] for the first move of `moves` that is not legal;
+    /// the moves before it are kept.
+    pub fn sync(&mut self, moves: &[Move]) -> Result<bool, IllegalMove> {
+        let same = self
+            .game
+            .moves
+            .iter()
+            .zip(moves)
+            .take_while(|(n, m)| n.mv() == Some(**m))
+            .count();
+        if same == moves.len() && same == self.game.moves.len() {
+            return Ok(false);
+        }
+        self.game.moves.truncate(same);
+        self.ends.truncate(same);
+        for &mv in &moves[same..] {
+            self.push(mv)?;
+        }
+        Ok(true)
+    }
+
+    /// The game is over: its result, in the movetext and the Result tag.
+    pub fn finish(&mut self, result: super::types::GameResult) {
+        self.game.result = Some(result);
+        let tag = super::Tag::new("Result", result.as_str()).unwrap_or_else(|_| unreachable!());
+        self.game.tags.set(tag);
+    }
+
+    /// The record so far.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The record in export format ([`Game::to_pgn`]).
+    pub fn to_pgn(&self) -> String {
+        self.game.to_pgn()
     }
 }

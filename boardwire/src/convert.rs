@@ -1,0 +1,317 @@
+//! `boardwire convert IN OUT` and `boardwire show --record FILE`: game
+//! records read with `board_records` (PGN for chess, PDN for draughts),
+//! written back in export format or as one engine line per game, or the
+//! position reached drawn.
+//!
+//! The readers check every move with board-core; their errors carry the
+//! line, column and byte offset, printed here after the file's name. A
+//! game that does not read is reported (`error: FILE: ...` on stderr) and
+//! skipped (the readers resynchronise at the next game); the command then
+//! exits 2 after writing the games that did read.
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+use board_records::{pdn, pgn};
+use clap::{Args, ValueEnum};
+
+use crate::Failure;
+
+/// A record format to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InputFormat {
+    /// PGN, chess (`.pgn`).
+    Pgn,
+    /// PDN, international draughts (`.pdn`).
+    Pdn,
+}
+
+impl From<InputFormat> for Format {
+    fn from(f: InputFormat) -> Format {
+        match f {
+            InputFormat::Pgn => Format::Pgn,
+            InputFormat::Pdn => Format::Pdn,
+        }
+    }
+}
+
+/// A format to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// PGN, chess (`.pgn`).
+    Pgn,
+    /// PDN, international draughts (`.pdn`).
+    Pdn,
+    /// Output only: one line per game that an engine takes: chess
+    /// `startpos moves e2e4 e7e5` or `fen <FEN> moves ...` (UCI), draughts
+    /// `<PDN FEN> moves 32-28 19x37x28` (PDN numeric, every capture in the
+    /// long form).
+    Moves,
+}
+
+impl Format {
+    fn name(self) -> &'static str {
+        match self {
+            Format::Pgn => "PGN (chess)",
+            Format::Pdn => "PDN (draughts)",
+            Format::Moves => "engine move lines",
+        }
+    }
+}
+
+/// `boardwire convert IN OUT`
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// The record to read (`-`: standard input, then --from is needed).
+    input: String,
+    /// Where to write (`-`: standard output).
+    output: String,
+    /// The input's format (default: from IN's extension, `.pgn` or `.pdn`).
+    #[arg(long, value_enum)]
+    from: Option<InputFormat>,
+    /// The output's format (default: from OUT's extension; for `-`, the
+    /// input's format).
+    #[arg(long, value_enum)]
+    to: Option<Format>,
+}
+
+/// A format from a file name's extension.
+fn by_extension(name: &str) -> Option<Format> {
+    let ext = Path::new(name).extension()?.to_str()?.to_ascii_lowercase();
+    match ext.as_str() {
+        "pgn" => Some(Format::Pgn),
+        "pdn" => Some(Format::Pdn),
+        _ => None,
+    }
+}
+
+/// The bytes of `name` (`-`: stdin); errors name it.
+fn read_input(name: &str) -> Result<Vec<u8>, Failure> {
+    let mut data = Vec::new();
+    if name == "-" {
+        std::io::stdin()
+            .read_to_end(&mut data)
+            .map_err(|e| Failure::Input(format!("standard input: {e}")))?;
+    } else {
+        data = std::fs::read(name).map_err(|e| Failure::Input(format!("{name}: {e}")))?;
+    }
+    Ok(data)
+}
+
+/// The input's format: `given`, else the extension.
+fn input_format(name: &str, given: Option<InputFormat>) -> Result<Format, Failure> {
+    match given.map(Format::from).or_else(|| by_extension(name)) {
+        Some(Format::Moves) => Err(Failure::Input(format!(
+            "{name}: engine move lines are an output format only"
+        ))),
+        Some(f) => Ok(f),
+        None if name == "-" => Err(Failure::Input(
+            "the format of standard input: give --from pgn or --from pdn".into(),
+        )),
+        None => Err(Failure::Input(format!(
+            "{name}: unknown record format (extension .pgn or .pdn, or give --from)"
+        ))),
+    }
+}
+
+/// The games of a record, the ones that read.
+pub(crate) enum Games {
+    /// Chess.
+    Chess(Vec<pgn::Game>),
+    /// Draughts.
+    Draughts(Vec<pdn::Game>),
+}
+
+/// Reads every game of `data` in `format`; each error is printed
+/// (`error: NAME: ...`) and counted.
+pub(crate) fn read_games(data: &[u8], format: Format, name: &str) -> (Games, usize) {
+    let mut bad = 0;
+    let mut report = |e: &dyn std::fmt::Display| {
+        bad += 1;
+        eprintln!("error: {name}: {e}");
+    };
+    let games = match format {
+        Format::Pdn => Games::Draughts(
+            pdn::Reader::new(data)
+                .games()
+                .filter_map(|r| r.map_err(|e| report(&e)).ok())
+                .collect(),
+        ),
+        _ => Games::Chess(
+            pgn::Reader::new(data)
+                .games()
+                .filter_map(|r| r.map_err(|e| report(&e)).ok())
+                .collect(),
+        ),
+    };
+    (games, bad)
+}
+
+/// The engine line of a chess game: `startpos moves ...` or `fen <FEN>
+/// moves ...` (UCI; a null move is `0000`); without moves, no ` moves`.
+pub(crate) fn chess_line(game: &pgn::Game) -> String {
+    let start = game.start();
+    let mut line = if *start == board_core::chess::Position::startpos() {
+        "startpos".to_string()
+    } else {
+        format!("fen {start}")
+    };
+    if !game.moves.is_empty() {
+        line.push_str(" moves");
+        for node in &game.moves {
+            line.push(' ');
+            match node.mv() {
+                Some(mv) => line.push_str(&mv.to_string()),
+                None => line.push_str("0000"),
+            }
+        }
+    }
+    line
+}
+
+/// The engine line of a draughts game: `<PDN FEN> moves ...`, quiet moves
+/// `32-28`, every capture in the long form (`28x19x10`: the origin, each
+/// landing square, PDN §2.8).
+pub(crate) fn draughts_line(game: &pdn::Game) -> String {
+    let mut pos = *game.start();
+    let mut line = pos.to_string();
+    if !game.moves.is_empty() {
+        line.push_str(" moves");
+    }
+    for node in &game.moves {
+        let mv = node.mv();
+        line.push(' ');
+        match pos.capture_path(mv) {
+            Some(path) if mv.is_capture() => {
+                let squares: Vec<String> = path.squares().map(|s| s.number().to_string()).collect();
+                line.push_str(&squares.join("x"));
+            }
+            _ => line.push_str(&pos.move_text(mv).to_string()),
+        }
+        pos.play_unchecked(mv);
+    }
+    line
+}
+
+/// Runs `boardwire convert`.
+pub fn run(args: ConvertArgs, out: &mut impl Write) -> Result<(), Failure> {
+    let from = input_format(&args.input, args.from)?;
+    let to = match args.to.or_else(|| by_extension(&args.output)) {
+        Some(f) => f,
+        None if args.output == "-" => from,
+        None => {
+            return Err(Failure::Input(format!(
+                "{}: unknown record format (extension .pgn or .pdn, or give --to)",
+                args.output
+            )));
+        }
+    };
+    if to != from && to != Format::Moves {
+        return Err(Failure::Input(format!(
+            "cannot convert {} to {}: they record different games",
+            from.name(),
+            to.name()
+        )));
+    }
+    let data = read_input(&args.input)?;
+    let name = if args.input == "-" {
+        "standard input"
+    } else {
+        &args.input
+    };
+    let (games, bad) = read_games(&data, from, name);
+    let mut text = String::new();
+    match (&games, to) {
+        (Games::Chess(g), Format::Moves) => g.iter().for_each(|g| {
+            text.push_str(&chess_line(g));
+            text.push('\n');
+        }),
+        (Games::Draughts(g), Format::Moves) => g.iter().for_each(|g| {
+            text.push_str(&draughts_line(g));
+            text.push('\n');
+        }),
+        (Games::Chess(g), _) => g.iter().for_each(|g| text.push_str(&g.to_pgn())),
+        (Games::Draughts(g), _) => g.iter().for_each(|g| text.push_str(&g.to_pdn())),
+    }
+    if args.output == "-" {
+        out.write_all(text.as_bytes())?;
+    } else {
+        std::fs::write(&args.output, text)
+            .map_err(|e| Failure::Input(format!("{}: {e}", args.output)))?;
+    }
+    if bad > 0 {
+        return Err(Failure::Input(format!(
+            "{bad} game(s) of {name} could not be read (see above)"
+        )));
+    }
+    Ok(())
+}
+
+/// `boardwire show --record FILE [--ply N] [--game K]`: the diagram of the
+/// position after `ply` plies of game `game` (1-based) of the record
+/// (default: the end of its main line), then a line naming the ply.
+pub fn show(
+    file: &str,
+    from: Option<InputFormat>,
+    game: usize,
+    ply: Option<usize>,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
+    let format = input_format(file, from)?;
+    let data = read_input(file)?;
+    let name = if file == "-" { "standard input" } else { file };
+    let (games, bad) = read_games(&data, format, name);
+    let count = match &games {
+        Games::Chess(g) => g.len(),
+        Games::Draughts(g) => g.len(),
+    };
+    if game == 0 || game > count {
+        let why = if bad > 0 { " that read" } else { "" };
+        return Err(Failure::Input(format!(
+            "{name}: no game {game} (the record has {count} game(s){why})"
+        )));
+    }
+    let k = game - 1;
+    let plies = match &games {
+        Games::Chess(g) => g[k].moves.len(),
+        Games::Draughts(g) => g[k].moves.len(),
+    };
+    let ply = ply.unwrap_or(plies);
+    if ply > plies {
+        return Err(Failure::Input(format!(
+            "--ply {ply}: game {game} of {name} has {plies} plies"
+        )));
+    }
+    match &games {
+        Games::Chess(g) => {
+            let mut pos = *g[k].start();
+            for node in &g[k].moves[..ply] {
+                pos = match node.mv() {
+                    Some(mv) => pos.play(mv).unwrap_or(pos),
+                    None => null_move(&pos),
+                };
+            }
+            writeln!(out, "{pos:#}")?;
+        }
+        Games::Draughts(g) => {
+            let mut pos = *g[k].start();
+            for node in &g[k].moves[..ply] {
+                pos.play_unchecked(node.mv());
+            }
+            writeln!(out, "{pos:#}")?;
+        }
+    }
+    writeln!(out, "after ply {ply} of {plies}, game {game} of {name}")?;
+    Ok(())
+}
+
+/// The position after a null move (`--` in PGN): the other side moves.
+fn null_move(pos: &board_core::chess::Position) -> board_core::chess::Position {
+    let mut s = pos.to_setup();
+    s.side_to_move = s.side_to_move.opposite();
+    s.ep_square = None;
+    if s.side_to_move == board_core::chess::Color::White {
+        s.fullmove_number += 1;
+    }
+    board_core::chess::Position::from_setup(&s).unwrap_or(*pos)
+}

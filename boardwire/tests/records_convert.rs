@@ -1,0 +1,185 @@
+//! `boardwire convert` and `boardwire show --record`, on known answers
+//! from the peers (files in tests/data/records):
+//!
+//! - `import.pgn` (import format: no Site/Date/Round, `1.e4`, `0-0`, a
+//!   comment, a set-up game) and `import.python-chess.pgn` /
+//!   `import.python-chess.moves`: python-chess 1.11.2's export
+//!   (`StringExporter(columns=80)`) and its UCI moves of the same file.
+//! - `dxp-games.pdn` (two games `dxp connect --pdn` saved) and
+//!   `dxp-games.pydraughts.moves`: pydraughts 0.6.7's moves of the same
+//!   games, captures as its `steps_move` (origin, every landing square).
+//! - The positions after some plies: python-chess's and pydraughts' FENs.
+
+mod common;
+
+use common::{boardwire, exited, ok, stdout, with_stdin};
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/records");
+
+fn data(name: &str) -> String {
+    format!("{DATA}/{name}")
+}
+
+fn read(name: &str) -> String {
+    std::fs::read_to_string(data(name)).unwrap()
+}
+
+#[test]
+fn pgn_to_pgn_is_python_chess_export_format() {
+    let o = ok(&["convert", &data("import.pgn"), "-"]);
+    assert_eq!(stdout(&o), read("import.python-chess.pgn"));
+}
+
+#[test]
+fn pgn_to_moves_is_python_chess_uci() {
+    let o = ok(&["convert", &data("import.pgn"), "-", "--to", "moves"]);
+    assert_eq!(stdout(&o), read("import.python-chess.moves"));
+}
+
+#[test]
+fn standard_input_and_output_need_from() {
+    let input = std::fs::read(data("import.pgn")).unwrap();
+    let o = with_stdin(&["convert", "-", "-", "--from", "pgn"], &input);
+    assert_eq!(exited(&o, 0), "");
+    assert_eq!(stdout(&o), read("import.python-chess.pgn"));
+    let o = with_stdin(&["convert", "-", "-"], &input);
+    let err = exited(&o, 2);
+    assert!(err.contains("--from"), "{err}");
+}
+
+#[test]
+fn output_file_by_extension() {
+    let dir = tempdir("convert-out");
+    let out = dir.join("clean.pgn");
+    ok(&["convert", &data("import.pgn"), out.to_str().unwrap()]);
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        read("import.python-chess.pgn")
+    );
+}
+
+#[test]
+fn pdn_to_moves_is_pydraughts_long_form() {
+    let o = ok(&["convert", &data("dxp-games.pdn"), "-", "--to", "moves"]);
+    let text = stdout(&o);
+    let expected: Vec<String> = read("dxp-games.pydraughts.moves")
+        .lines()
+        .map(str::to_string)
+        .collect();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), expected.len(), "{text}");
+    for (line, moves) in lines.iter().zip(&expected) {
+        let (fen, rest) = line.split_once(" moves ").unwrap();
+        // Both games start from the standard position.
+        let pos: board_core::draughts::Position = fen.parse().unwrap();
+        assert_eq!(pos, board_core::draughts::Position::startpos());
+        assert_eq!(rest, moves);
+    }
+}
+
+#[test]
+fn pdn_to_pdn_reads_to_the_same_moves() {
+    let o = ok(&["convert", &data("dxp-games.pdn"), "-", "--to", "pdn"]);
+    let text = stdout(&o);
+    let games: Vec<_> = board_records::pdn::Reader::new(text.as_bytes())
+        .games()
+        .map(Result::unwrap)
+        .collect();
+    let expected = read("dxp-games.pydraughts.moves");
+    assert_eq!(games.len(), 2);
+    // Results as pydraughts read them from the input.
+    assert_eq!(games[0].result, Some("0-2"));
+    assert_eq!(games[1].result, Some("2-0"));
+    for (g, moves) in games.iter().zip(expected.lines()) {
+        assert_eq!(g.moves.len(), moves.split(' ').count());
+    }
+}
+
+#[test]
+fn pgn_to_pdn_is_refused() {
+    let dir = tempdir("refused");
+    let out = dir.join("x.pdn");
+    let o = boardwire(&["convert", &data("import.pgn"), out.to_str().unwrap()]);
+    let err = exited(&o, 2);
+    assert_eq!(
+        err.trim_end(),
+        "error: cannot convert PGN (chess) to PDN (draughts): they record different games"
+    );
+    assert!(!out.exists());
+}
+
+#[test]
+fn an_illegal_move_is_named_with_file_line_and_column() {
+    // `h1=N` with the king on g1 in check from the queen on a7: python-chess
+    // refuses it too ("illegal san: 'h1=N' in 8/Q7/8/8/8/8/7p/4K1k1 b - - 2
+    // 41"). It is on line 3, after the 23 characters `40. a8=Q+ Kg1 41.
+    // Qa7+ ` (column 24; byte 64: an empty line, the 40-byte FEN line, 23).
+    let dir = tempdir("illegal");
+    let file = dir.join("bad.pgn");
+    std::fs::write(
+        &file,
+        "\n[FEN \"8/P7/8/8/8/8/6kp/4K3 w - - 0 40\"]\n40. a8=Q+ Kg1 41. Qa7+ h1=N *\n",
+    )
+    .unwrap();
+    let name = file.to_str().unwrap();
+    let o = boardwire(&["convert", name, "-"]);
+    let err = exited(&o, 2);
+    let first = err.lines().next().unwrap();
+    assert!(
+        first.starts_with(&format!(
+            "error: {name}: PGN game error at line 3, column 24 (byte 64): ply 4: h1=N:"
+        )),
+        "{err}"
+    );
+}
+
+#[test]
+fn show_record_after_plies_is_python_chess_position() {
+    // python-chess: after 7 plies of the first game of import.pgn.
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4";
+    let o = ok(&["show", "--record", &data("import.pgn"), "--ply", "7"]);
+    let diagram = stdout(&ok(&["show", "chess", fen]));
+    let text = stdout(&o);
+    assert!(text.starts_with(&diagram), "{text}");
+    assert!(
+        text.ends_with(&format!(
+            "after ply 7 of 24, game 1 of {}\n",
+            data("import.pgn")
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn show_record_at_the_end_is_pydraughts_position() {
+    // pydraughts: the final position of game 1 of dxp-games.pdn.
+    let o = ok(&["show", "--record", &data("dxp-games.pdn")]);
+    let diagram = stdout(&ok(&["show", "draughts", "W:W:B11,12,13,15,20,4,6,9,K47"]));
+    assert!(stdout(&o).starts_with(&diagram), "{}", stdout(&o));
+    let o = ok(&["show", "--record", &data("dxp-games.pdn"), "--game", "2"]);
+    let diagram = stdout(&ok(&[
+        "show",
+        "draughts",
+        "B:W27,28,32,33,35,37,43,44,45,46,49,K2,K5:B",
+    ]));
+    assert!(stdout(&o).starts_with(&diagram), "{}", stdout(&o));
+}
+
+#[test]
+fn show_record_beyond_the_game_is_refused() {
+    let o = boardwire(&["show", "--record", &data("import.pgn"), "--ply", "25"]);
+    let err = exited(&o, 2);
+    assert!(
+        err.contains("--ply 25") && err.contains("24 plies"),
+        "{err}"
+    );
+}
+
+/// A fresh directory under the target's tmp dir.
+fn tempdir(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("records-convert-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
