@@ -192,6 +192,59 @@ impl Game {
     pub fn start(&self) -> &Position {
         &self.start
     }
+
+    /// The position after the first `ply` moves of the main line (0: the
+    /// start); `None` when the main line is shorter.
+    pub fn position_after(&self, ply: usize) -> Option<Position> {
+        let mut pos = self.start;
+        for node in self.moves.get(..ply)? {
+            pos.play_unchecked(node.mv());
+        }
+        Some(pos)
+    }
+
+    /// The game as an engine takes it: the start's PDN FEN, then ` moves`
+    /// and the main line's moves in PDN numeric notation, quiet moves
+    /// `32-28` and every capture in the long form, the origin then each
+    /// landing square (`28x19x10`, PDN 3.0 §2.8); no ` moves` for a game
+    /// without moves.
+    ///
+    /// ```
+    /// let pdn = b"1. 32-28 19-23 2. 28x19 14x23 *";
+    /// let game = board_records::pdn::Reader::new(pdn).next_game().unwrap()?;
+    /// assert_eq!(
+    ///     game.engine_line(),
+    ///     "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:\
+    ///      B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20 moves 32-28 19-23 28x19 14x23"
+    /// );
+    /// # Ok::<(), board_records::pdn::ReadError>(())
+    /// ```
+    pub fn engine_line(&self) -> String {
+        let mut pos = self.start;
+        let mut line = pos.to_string();
+        if !self.moves.is_empty() {
+            line.push_str(" moves");
+        }
+        for node in &self.moves {
+            let mv = node.mv();
+            line.push(' ');
+            match pos.capture_path(mv) {
+                Some(path) if mv.is_capture() => {
+                    for (i, sq) in path.squares().enumerate() {
+                        if i > 0 {
+                            line.push('x');
+                        }
+                        let _ = write!(line, "{}", sq.number());
+                    }
+                }
+                _ => {
+                    let _ = write!(line, "{}", pos.move_text(mv));
+                }
+            }
+            pos.play_unchecked(mv);
+        }
+        line
+    }
 }
 
 struct Line {

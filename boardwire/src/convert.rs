@@ -147,52 +147,6 @@ pub(crate) fn read_games(data: &[u8], format: Format, name: &str) -> (Games, usi
     (games, bad)
 }
 
-/// The engine line of a chess game: `startpos moves ...` or `fen <FEN>
-/// moves ...` (UCI; a null move is `0000`); without moves, no ` moves`.
-pub(crate) fn chess_line(game: &pgn::Game) -> String {
-    let start = game.start();
-    let mut line = if *start == board_core::chess::Position::startpos() {
-        "startpos".to_string()
-    } else {
-        format!("fen {start}")
-    };
-    if !game.moves.is_empty() {
-        line.push_str(" moves");
-        for node in &game.moves {
-            line.push(' ');
-            match node.mv() {
-                Some(mv) => line.push_str(&mv.to_string()),
-                None => line.push_str("0000"),
-            }
-        }
-    }
-    line
-}
-
-/// The engine line of a draughts game: `<PDN FEN> moves ...`, quiet moves
-/// `32-28`, every capture in the long form (`28x19x10`: the origin, each
-/// landing square, PDN §2.8).
-pub(crate) fn draughts_line(game: &pdn::Game) -> String {
-    let mut pos = *game.start();
-    let mut line = pos.to_string();
-    if !game.moves.is_empty() {
-        line.push_str(" moves");
-    }
-    for node in &game.moves {
-        let mv = node.mv();
-        line.push(' ');
-        match pos.capture_path(mv) {
-            Some(path) if mv.is_capture() => {
-                let squares: Vec<String> = path.squares().map(|s| s.number().to_string()).collect();
-                line.push_str(&squares.join("x"));
-            }
-            _ => line.push_str(&pos.move_text(mv).to_string()),
-        }
-        pos.play_unchecked(mv);
-    }
-    line
-}
-
 /// Runs `boardwire convert`.
 pub fn run(args: ConvertArgs, out: &mut impl Write) -> Result<(), Failure> {
     let from = input_format(&args.input, args.from)?;
@@ -223,11 +177,11 @@ pub fn run(args: ConvertArgs, out: &mut impl Write) -> Result<(), Failure> {
     let mut text = String::new();
     match (&games, to) {
         (Games::Chess(g), Format::Moves) => g.iter().for_each(|g| {
-            text.push_str(&chess_line(g));
+            text.push_str(&g.uci_line());
             text.push('\n');
         }),
         (Games::Draughts(g), Format::Moves) => g.iter().for_each(|g| {
-            text.push_str(&draughts_line(g));
+            text.push_str(&g.engine_line());
             text.push('\n');
         }),
         (Games::Chess(g), _) => g.iter().for_each(|g| text.push_str(&g.to_pgn())),
@@ -282,36 +236,19 @@ pub fn show(
             "--ply {ply}: game {game} of {name} has {plies} plies"
         )));
     }
+    // `ply` is within the main line (checked above).
     match &games {
-        Games::Chess(g) => {
-            let mut pos = *g[k].start();
-            for node in &g[k].moves[..ply] {
-                pos = match node.mv() {
-                    Some(mv) => pos.play(mv).unwrap_or(pos),
-                    None => null_move(&pos),
-                };
-            }
-            writeln!(out, "{pos:#}")?;
-        }
-        Games::Draughts(g) => {
-            let mut pos = *g[k].start();
-            for node in &g[k].moves[..ply] {
-                pos.play_unchecked(node.mv());
-            }
-            writeln!(out, "{pos:#}")?;
-        }
+        Games::Chess(g) => writeln!(
+            out,
+            "{:#}",
+            g[k].position_after(ply).unwrap_or(*g[k].start())
+        )?,
+        Games::Draughts(g) => writeln!(
+            out,
+            "{:#}",
+            g[k].position_after(ply).unwrap_or(*g[k].start())
+        )?,
     }
     writeln!(out, "after ply {ply} of {plies}, game {game} of {name}")?;
     Ok(())
-}
-
-/// The position after a null move (`--` in PGN): the other side moves.
-fn null_move(pos: &board_core::chess::Position) -> board_core::chess::Position {
-    let mut s = pos.to_setup();
-    s.side_to_move = s.side_to_move.opposite();
-    s.ep_square = None;
-    if s.side_to_move == board_core::chess::Color::White {
-        s.fullmove_number += 1;
-    }
-    board_core::chess::Position::from_setup(&s).unwrap_or(*pos)
 }

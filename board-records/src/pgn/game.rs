@@ -325,11 +325,57 @@ impl Game {
 
     /// The position after the main line.
     pub fn end_position(&self) -> Position {
+        self.position_after(self.moves.len()).unwrap_or(self.start)
+    }
+
+    /// The position after the first `ply` moves of the main line (0: the
+    /// start; a null move `--` passes the turn); `None` when the main line
+    /// is shorter.
+    ///
+    /// ```
+    /// let game = board_records::pgn::Reader::new(b"1. e4 -- 2. d4 *").next_game().unwrap()?;
+    /// assert_eq!(
+    ///     game.position_after(2).unwrap().to_string(),
+    ///     "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2"
+    /// );
+    /// assert!(game.position_after(4).is_none());
+    /// # Ok::<(), board_records::pgn::ReadError>(())
+    /// ```
+    pub fn position_after(&self, ply: usize) -> Option<Position> {
         let mut pos = self.start;
-        for n in &self.moves {
+        for n in self.moves.get(..ply)? {
             pos = play_node(&pos, n).unwrap_or(pos);
         }
-        pos
+        Some(pos)
+    }
+
+    /// The game as the argument of a UCI `position` command: `startpos` or
+    /// `fen <FEN>`, then ` moves` and the main line's moves in UCI notation
+    /// (castling as the king's two-square move, a null move `0000`); no
+    /// ` moves` for a game without moves.
+    ///
+    /// ```
+    /// let game = board_records::pgn::Reader::new(b"1. e4 e5 2. Nf3 *").next_game().unwrap()?;
+    /// assert_eq!(game.uci_line(), "startpos moves e2e4 e7e5 g1f3");
+    /// # Ok::<(), board_records::pgn::ReadError>(())
+    /// ```
+    pub fn uci_line(&self) -> String {
+        use core::fmt::Write as _;
+        let mut line = if self.start == Position::startpos() {
+            String::from("startpos")
+        } else {
+            alloc::format!("fen {}", self.start)
+        };
+        if !self.moves.is_empty() {
+            line.push_str(" moves");
+        }
+        for node in &self.moves {
+            let _ = match node.mv() {
+                Some(mv) => write!(line, " {mv}"),
+                None => write!(line, " 0000"),
+            };
+        }
+        line
     }
 
     /// Appends a move given as SAN (any form board-core reads, or `--`) to
