@@ -22,8 +22,12 @@
 //!   sec, …` for each; the time is its own for the last depth (resolution
 //!   10 ms).
 //! - YaneuraOu (shogi): a USI session (`usi`, `isready`, `position sfen
-//!   …`), then `go perft <depth>` per run; timed by us from the command to
-//!   the first line that contains the node count, start-up excluded.
+//!   …`), then `go perft <depth>` per run, which prints one `<move>: <n>`
+//!   line per root move, `Elapsed Time = <ms> [ms]`, `<n> NPS`, an empty
+//!   line and `Nodes searched: <total>` (its `source/perft.h` and
+//!   `usi.cpp`); timed by us from the command to that last line, start-up
+//!   excluded, and the count is the one on that line (no other line ends a
+//!   run: a root move's count or the NPS figure may equal the total).
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -295,11 +299,21 @@ pub fn parse_mobydam_line(line: &str) -> Option<(u32, u64, f64)> {
     Some((depth.parse().ok()?, nodes, secs))
 }
 
-/// Whether `line` holds `n` as a whole number (digits not part of a longer
-/// number), as a USI engine's perft answer does.
-pub fn line_has_count(line: &str, n: u64) -> bool {
-    line.split(|c: char| !c.is_ascii_digit())
-        .any(|w| w.parse::<u64>().ok() == Some(n))
+/// The total of a USI engine's `go perft` answer: its `Nodes searched: N`
+/// line (YaneuraOu's and Stockfish's wording; case, and blanks around the
+/// colon, ignored). `None` for any other line, such as YaneuraOu's
+/// per-root-move `7g7f: 1234`, `Elapsed Time = 12 [ms]` or `123456 NPS`.
+pub fn parse_nodes_searched(line: &str) -> Option<u64> {
+    let line = line.trim();
+    let head = line.get(..14)?;
+    if !head.eq_ignore_ascii_case("nodes searched") {
+        return None;
+    }
+    let digits = line[14..].trim_start().strip_prefix(':')?.trim();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
 }
 
 /// Lines of a USI engine's output that may wait to be read.
@@ -417,15 +431,11 @@ impl Runner for Usi {
         let n = self.case.nodes;
         let t = Instant::now();
         self.send(&format!("go perft {}", self.case.depth))?;
-        let line = self.wait_for(
-            |l| line_has_count(l, n) || l.to_ascii_lowercase().contains("nodes searched"),
-            EXTERNAL_TIMEOUT,
-        )?;
+        let line = self.wait_for(|l| parse_nodes_searched(l).is_some(), EXTERNAL_TIMEOUT)?;
         let secs = t.elapsed().as_secs_f64();
-        if line_has_count(&line, n) {
-            Ok((n, secs))
-        } else {
-            Err(format!("YaneuraOu answered `{line}`, not {n} leaves"))
+        match parse_nodes_searched(&line) {
+            Some(m) if m == n => Ok((n, secs)),
+            _ => Err(format!("YaneuraOu answered `{line}`, not {n} leaves")),
         }
     }
 }
@@ -772,10 +782,24 @@ mod tests {
     }
 
     #[test]
-    fn counts_are_whole_numbers() {
-        assert!(line_has_count("Nodes searched  : 19861490", 19_861_490));
-        assert!(line_has_count("perft 5 = 19861490 nodes", 19_861_490));
-        assert!(!line_has_count("Nodes searched: 198614901", 19_861_490));
-        assert!(!line_has_count("depth 5", 19_861_490));
+    fn usi_perft_totals() {
+        // YaneuraOu's usi.cpp: `"\nNodes searched: " << nodes << "\n"`.
+        assert_eq!(
+            parse_nodes_searched("Nodes searched: 19861490"),
+            Some(19_861_490)
+        );
+        assert_eq!(
+            parse_nodes_searched("Nodes searched  : 25470 "),
+            Some(25_470)
+        );
+        assert_eq!(parse_nodes_searched("nodes searched:593"), Some(593));
+        // The lines before it (perft.h): root moves, time, speed.
+        assert_eq!(parse_nodes_searched("7g7f: 19861490"), None);
+        assert_eq!(parse_nodes_searched("Elapsed Time = 593 [ms]"), None);
+        assert_eq!(parse_nodes_searched("19861490 NPS"), None);
+        assert_eq!(parse_nodes_searched("Nodes searched: 12 nodes"), None);
+        assert_eq!(parse_nodes_searched("Nodes searched:"), None);
+        assert_eq!(parse_nodes_searched(""), None);
+        assert_eq!(parse_nodes_searched("Nodes searché: 1"), None);
     }
 }

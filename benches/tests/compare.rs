@@ -78,16 +78,24 @@ echo "perft(10) 88050 nodes, 0.02 sec, 4402 kN/s, bulk"
         "gigantua",
         r#"[ "$3" = 97862 ] || [ "$3" = 197281 ] && exit 0; exit 9"#,
     );
-    // A USI engine answering `go perft 3` with the count.
+    // A USI engine answering `go perft N` in YaneuraOu's format
+    // (source/perft.h and usi.cpp): one `<move>: <count>` line per root move,
+    // `Elapsed Time = <ms> [ms]`, `<nodes per second> NPS`, an empty line,
+    // `Nodes searched: <total>`, an empty line. Only that line is the total:
+    // at the start d3 the NPS figure here equals the leaf count, and at
+    // max593 d1 the elapsed time is 593 while the total is 594 (wrong).
     let yaneuraou = script(
         &dir,
         "yaneuraou",
         r#"while read -r line; do
   case "$line" in
-    usi) echo "id name stand-in"; echo usiok ;;
+    usi) echo "id name stand-in"; echo "id author nobody"
+         echo "option name USI_Hash type spin default 1024 min 1 max 33554432"; echo usiok ;;
     isready) echo readyok ;;
-    "go perft 3") echo "Nodes searched  : 25470" ;;
-    "go perft 1") echo "Nodes searched  : 594" ;;
+    "go perft 3") echo "1g1f: 900"; echo "2g2f: 25470"; echo "Elapsed Time = 1000 [ms]"
+                  echo "25470 NPS"; echo; echo "Nodes searched: 25470"; echo ;;
+    "go perft 1") echo "R*1a: 1"; echo "Elapsed Time = 593 [ms]"; echo "1 NPS"; echo
+                  echo "Nodes searched: 594"; echo ;;
     quit) exit 0 ;;
   esac
 done
@@ -139,9 +147,14 @@ done
         table.contains("| shogi | startpos | 3 | 25470 |"),
         "{table}"
     );
+    let shogi_start = table
+        .lines()
+        .find(|l| l.starts_with("| shogi | startpos | 3 | 25470 |") && l.contains("| YaneuraOu |"))
+        .unwrap_or_else(|| panic!("no YaneuraOu row at the shogi start:\n{table}"));
+    assert!(!shogi_start.contains("error"), "{shogi_start}");
     // The stand-in counts 594 at max593 d1 (593 is right): reported, not timed.
     assert!(
-        stderr.contains("YaneuraOu answered `Nodes searched  : 594`, not 593 leaves"),
+        stderr.contains("YaneuraOu answered `Nodes searched: 594`, not 593 leaves"),
         "{stderr}"
     );
     assert!(!out.status.success());
