@@ -264,7 +264,7 @@ impl<S: CaptureSink> Search<'_, S> {
     /// step is one shift and every ray table row is known.
     fn king_dir<const D: usize>(&mut self, cur: u32, captured: u64, n: u32) {
         let d = D;
-        let occ = RAYS[d][cur as usize] & !self.empty;
+        let occ = RAYS[d][cur as usize & 63] & !self.empty;
         if occ == 0 || self.sink.stopped() {
             return;
         }
@@ -274,13 +274,16 @@ impl<S: CaptureSink> Search<'_, S> {
             return;
         }
         // The landing run beyond `p`, and the first piece after it.
-        let beyond = RAYS[d][p as usize];
+        let beyond = RAYS[d][p as usize & 63];
         let blockers = beyond & !self.empty;
         let (landings, next) = if blockers == 0 {
             (beyond, 0)
         } else {
             let q = nearest(d, blockers);
-            (beyond & !(RAYS[d][q as usize] | (1u64 << q)), 1u64 << q)
+            (
+                beyond & !(RAYS[d][q as usize & 63] | (1u64 << q)),
+                1u64 << q,
+            )
         };
         if landings == 0 {
             return;
@@ -341,7 +344,7 @@ impl<S: CaptureSink> Search<'_, S> {
 /// squares first meets a piece of `targets`, else 0.
 #[inline(always)]
 fn sees(e: usize, l: usize, targets: u64, empty: u64) -> u64 {
-    let occ = RAYS[e][l] & !empty;
+    let occ = RAYS[e][l & 63] & !empty;
     if occ == 0 {
         return 0;
     }
@@ -547,7 +550,7 @@ fn king_can_capture(k: u32, s: &Sides) -> bool {
 /// that diagonal is one of `opp` with an `empty` square behind it.
 #[inline(always)]
 fn king_captures_towards(k: u32, d: usize, opp: u64, empty: u64) -> bool {
-    let occ = RAYS[d][k as usize] & !empty;
+    let occ = RAYS[d][k as usize & 63] & !empty;
     if occ == 0 {
         return false;
     }
@@ -659,7 +662,7 @@ fn kings_look(s: &Sides) -> (bool, u32) {
                 (0, ray)
             } else {
                 let b = nearest(d, occ);
-                (1u64 << b, ray & !(rays[b as usize] | (1u64 << b)))
+                (1u64 << b, ray & !(rays[b as usize & 63] | (1u64 << b)))
             };
             reach |= before;
             // A capture: the first piece is the opponent's with an empty
@@ -930,6 +933,16 @@ fn count_king_captures(s: &Sides) -> u64 {
     }
 }
 
+/// The number of squares of `run`, a non-empty run of consecutive squares
+/// along a diagonal in direction `D`: one step is always 5 or 6 bits in
+/// the board layout, so it is the distance between its ends over the step
+/// plus one (cheaper than a population count without the instruction).
+#[inline(always)]
+fn run_len<const D: usize>(run: u64) -> u32 {
+    let span = 63 - run.leading_zeros() - run.trailing_zeros();
+    span / super::bitboard::DIR_SHIFT[D].unsigned_abs() + 1
+}
+
 /// A number of capture sequences and their length, packed as
 /// `len << 32 | count` so that [`merge`] keeps the longest.
 #[inline(always)]
@@ -1006,7 +1019,7 @@ impl KingCount<'_> {
             return self.long_dir::<D>(cur, captured, n);
         }
         let d = D;
-        let occ = RAYS[d][cur as usize] & !self.empty;
+        let occ = RAYS[d][cur as usize & 63] & !self.empty;
         if occ == 0 {
             return 0;
         }
@@ -1015,13 +1028,16 @@ impl KingCount<'_> {
         if pb & self.opp & !captured == 0 {
             return 0;
         }
-        let beyond = RAYS[d][p as usize];
+        let beyond = RAYS[d][p as usize & 63];
         let blockers = beyond & !self.empty;
         let (landings, next) = if blockers == 0 {
             (beyond, 0)
         } else {
             let q = nearest(d, blockers);
-            (beyond & !(RAYS[d][q as usize] | (1u64 << q)), 1u64 << q)
+            (
+                beyond & !(RAYS[d][q as usize & 63] | (1u64 << q)),
+                1u64 << q,
+            )
         };
         if landings == 0 {
             return 0;
@@ -1052,7 +1068,7 @@ impl KingCount<'_> {
         };
         if !cont && side1 | side3 == 0 {
             // Nothing goes on: one sequence per landing square.
-            return tally(n, landings.count_ones());
+            return tally(n, run_len::<D>(landings));
         }
         let mut rest = side1;
         while rest != 0 {
