@@ -474,6 +474,16 @@ impl Command<'_> {
 mod tests {
     use super::*;
 
+    /// `position` is the `pos=` value of the recorded Scan 3.1 session
+    /// (`pos pos=Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww`).
+    #[test]
+    fn position_is_the_recorded_pos_value() {
+        assert_eq!(
+            position(&Position::startpos()),
+            "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww"
+        );
+    }
+
     /// Scan 3.1's recorded session (boardwire-vectors): every engine line
     /// decodes, every GUI line is what our encoder writes.
     #[test]
