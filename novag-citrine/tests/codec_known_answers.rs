@@ -869,3 +869,23 @@ fn clock_errors_name_the_clock_line() {
     assert_eq!(e.message, MessageKind::Clock);
     assert_eq!(e.offset, 10);
 }
+
+/// A malformed `.Referee` line names the `.Referee` line (spec note,
+/// *Commands (host -> device) and replies (device -> host)*: `.Referee
+/// off` / `.Referee on`); it said `Clock` until session 18.
+#[test]
+fn referee_errors_name_the_referee_line() {
+    // `.Referee ` is 9 bytes: the switch starts at 9.
+    assert_eq!(
+        decode::<Reply>(b".Referee maybe").unwrap_err(),
+        DecodeError::new(
+            MessageKind::Referee,
+            Field::Switch,
+            9,
+            Problem::Invalid {
+                byte: b'm',
+                expected: Expected::Switch
+            }
+        )
+    );
+}
