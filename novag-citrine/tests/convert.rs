@@ -215,3 +215,40 @@ fn typed_moves_are_uci_or_san() {
         "white's move, black to move"
     );
 }
+
+/// `to_text` with piece letters prints them for pieces and none for pawns,
+/// as the protocol document's game list does (spec note, *Commands (host ->
+/// device) and replies (device -> host)*: `. 1 e2-e4 c7-c5`,
+/// `. 2 Ng1-f3 d7-d6`).
+#[test]
+fn document_game_list_letters_pieces_not_pawns() {
+    let mut p = Position::startpos();
+    for (u, printed) in [
+        ("e2e4", "e2-e4"),
+        ("c7c5", "c7-c5"),
+        ("g1f3", "Ng1-f3"),
+        ("d7d6", "d7-d6"),
+    ] {
+        let mv = uci(&p, u);
+        assert_eq!(to_text(&p, mv, true).to_string(), printed, "{u}");
+        p = p.play(mv).unwrap();
+    }
+}
+
+/// An `M` command with a promotion suffix on a move that does not promote
+/// is refused, and the error quotes the suffix it refused (spec note, *Move
+/// text the Citrine prints*: "a pawn reaching the last rank takes /Q /R /B
+/// /N").
+#[test]
+fn host_move_promotion_suffix_on_a_non_promotion_is_quoted_in_the_error() {
+    let p = Position::startpos();
+    let Command::Move(hm) = decode::<Command>(b"M e2e4/N").unwrap() else {
+        panic!()
+    };
+    let err = host_move_to_move(&p, &hm).unwrap_err();
+    assert_eq!(err.reason, IllegalReason::Promotion);
+    assert_eq!(
+        err.to_string(),
+        "move e2-e4/N does not fit the position: a promotion suffix on a move that does not promote"
+    );
+}
