@@ -252,3 +252,24 @@ fn host_move_promotion_suffix_on_a_non_promotion_is_quoted_in_the_error() {
         "move e2-e4/N does not fit the position: a promotion suffix on a move that does not promote"
     );
 }
+
+/// Every promotion prints its suffix, the queen's too (spec note, *Move
+/// text the Citrine prints*: "promotion suffix /Q /R /B /N"; the host's
+/// `M` command writes the piece always).
+#[test]
+fn every_promotion_piece_prints_its_suffix() {
+    let p = pos("8/3P4/8/8/8/8/k7/4K3 w - - 0 1");
+    for (u, printed, command) in [
+        ("d7d8q", "d7-d8/Q", "M d7d8/Q\r\n"),
+        ("d7d8r", "d7-d8/R", "M d7d8/R\r\n"),
+        ("d7d8b", "d7-d8/B", "M d7d8/B\r\n"),
+        ("d7d8n", "d7-d8/N", "M d7d8/N\r\n"),
+    ] {
+        let mv = uci(&p, u);
+        assert_eq!(to_text(&p, mv, false).to_string(), printed);
+        assert_eq!(
+            Command::Move(to_host_move(mv)).to_bytes(),
+            command.as_bytes()
+        );
+    }
+}

@@ -3,8 +3,9 @@
 //! spec note (spec/citrine.md) and the chess conventions it relies on.
 
 use novag_citrine::decode::decode;
+use novag_citrine::error::ValueError;
 use novag_citrine::message::Reply;
-use novag_citrine::types::{ClockTime, MoveNumber};
+use novag_citrine::types::{ClockTime, MoveNumber, Token};
 
 /// Ply `n` (0-based half-moves from the start, White first) belongs to
 /// move `n / 2 + 1` in chess numbering (White's and Black's half-moves
@@ -60,4 +61,30 @@ fn clock_time_ranges() {
     assert!(ClockTime::new(100, 0, 0).is_err());
     assert!(ClockTime::new(0, 60, 0).is_err());
     assert!(ClockTime::new(0, 0, 60).is_err());
+}
+
+/// A token (the identity's `UCBII`, `V1.09`; a set-up text) is 1..=64
+/// printable ASCII bytes (`types::Token`'s documented rule).
+#[test]
+fn token_is_one_to_sixty_four_printable_bytes() {
+    let a64 = "A".repeat(64);
+    assert_eq!(Token::new(&a64).map(|t| t.as_str().len()), Ok(64));
+    assert_eq!(
+        Token::new(&"A".repeat(65)),
+        Err(ValueError::TooLong {
+            what: "token",
+            len: 65,
+            max: 64
+        })
+    );
+    assert_eq!(Token::new(""), Err(ValueError::Empty { what: "token" }));
+    assert_eq!(
+        Token::new("V1 09"),
+        Err(ValueError::BadByte {
+            what: "token",
+            byte: b' ',
+            offset: 2
+        })
+    );
+    assert!(Token::new("pcpa2ka1bkh8-").is_ok());
 }
