@@ -70,7 +70,7 @@ fn token_is_one_to_sixty_four_printable_bytes() {
     let a64 = "A".repeat(64);
     assert_eq!(Token::new(&a64).map(|t| t.as_str().len()), Ok(64));
     assert_eq!(
-        Token::new(&"A".repeat(65)),
+        Token::new("A".repeat(65)),
         Err(ValueError::TooLong {
             what: "token",
             len: 65,
