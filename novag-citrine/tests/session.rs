@@ -865,3 +865,38 @@ fn take_back_plies_is_all_or_nothing() {
     assert_same_game(&driver, &device);
     assert!(driver.is_our_turn());
 }
+
+/// Fool's mate (1.f3 e5 2.g4 Qh4#, Black mates: a published fact of chess)
+/// played on the simulated board in referee mode (spec note: `U ON`, the
+/// user plays both sides): the device, whose engine plays Black by
+/// default, reports the game won by mate, in words.
+#[test]
+fn device_reports_a_mate_by_its_side_as_won() {
+    let mut device = Device::new(DeviceConfig::default(), Duration::ZERO);
+    device.handle_input(b"U ON\r\n", Duration::ZERO);
+    assert!(device.referee());
+    for u in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        let mv = device.position().unwrap().parse_uci(u).unwrap();
+        device.handle_board_move(mv, Duration::ZERO).unwrap();
+    }
+    let ended: Vec<GameEnded> = std::iter::from_fn(|| device.poll_event())
+        .filter_map(|ev| match ev {
+            DeviceEvent::GameEnded(e) => Some(e),
+            _ => None,
+        })
+        .collect();
+    let [end] = &ended[..] else {
+        panic!("{ended:?}")
+    };
+    assert_eq!(
+        (end.outcome, end.reason),
+        (
+            Outcome::Won,
+            EndReason::Checkmate {
+                winner: Color::Black
+            }
+        )
+    );
+    assert_eq!(end.reason.to_string(), "checkmate, black wins");
+    assert_eq!(EndReason::Stalemate.to_string(), "stalemate");
+}
