@@ -974,3 +974,28 @@ fn diagram_cell_between_columns_is_not_placed() {
     let ninth = format!("{}br", " ".repeat(24));
     assert!(matches!(dec(&ninth), Reply::Unrecognised(_)));
 }
+
+/// A diagram row's rank label may be followed by `|` as well as a blank,
+/// and the row may close with `|` (`diagram_row`'s documented layout; the
+/// spec note leaves the layout unconfirmed, command `P`).
+#[test]
+fn diagram_row_label_separated_by_a_bar() {
+    let Reply::DiagramRow(r) = dec("8|br bn bb bq bk bb bn br|") else {
+        panic!()
+    };
+    assert_eq!(r.rank(), Some(8));
+    assert_eq!(
+        r.cells().map(|c| c.map(|p| (p.color, p.kind))),
+        [
+            PieceKind::Rook,
+            PieceKind::Knight,
+            PieceKind::Bishop,
+            PieceKind::Queen,
+            PieceKind::King,
+            PieceKind::Bishop,
+            PieceKind::Knight,
+            PieceKind::Rook,
+        ]
+        .map(|k| Some((Color::Black, k)))
+    );
+}
