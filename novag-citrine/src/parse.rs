@@ -780,7 +780,7 @@ pub fn referee(i: &[u8]) -> ParseResult<'_, Reply<'_>> {
         Reply::Referee,
     )
     .parse(i);
-    in_message(MessageKind::Clock, r)
+    in_message(MessageKind::Referee, r)
 }
 
 /// A diagram cell: a piece code (`WP`, `bk`: colour, then piece letter,

@@ -869,3 +869,133 @@ fn clock_errors_name_the_clock_line() {
     assert_eq!(e.message, MessageKind::Clock);
     assert_eq!(e.offset, 10);
 }
+
+/// A malformed `.Referee` line names the `.Referee` line (spec note,
+/// *Commands (host -> device) and replies (device -> host)*: `.Referee
+/// off` / `.Referee on`); it said `Clock` until session 18.
+#[test]
+fn referee_errors_name_the_referee_line() {
+    // `.Referee ` is 9 bytes: the switch starts at 9.
+    assert_eq!(
+        decode::<Reply>(b".Referee maybe").unwrap_err(),
+        DecodeError::new(
+            MessageKind::Referee,
+            Field::Switch,
+            9,
+            Problem::Invalid {
+                byte: b'm',
+                expected: Expected::Switch
+            }
+        )
+    );
+}
+
+/// Replies are read as the Citrine prints them: files in lower case
+/// (spec note, *Move text the Citrine prints*: `g1-f3`, `c5xd4`); an
+/// upper-case file in a reply is the first bad byte (commands, unlike
+/// replies, are case-insensitive: `ME2E4`).
+#[test]
+fn reply_squares_are_lower_case() {
+    // `M 1 ` is 4 bytes: the file `E` at 4.
+    assert_eq!(
+        decode::<Reply>(b"M 1 E2-E4").unwrap_err(),
+        DecodeError::new(
+            MessageKind::MoveLine,
+            Field::Square,
+            4,
+            Problem::Invalid {
+                byte: b'E',
+                expected: Expected::File
+            }
+        )
+    );
+    assert_eq!(
+        decode::<Reply>(b"M 1 e2-i4").unwrap_err(),
+        DecodeError::new(
+            MessageKind::MoveLine,
+            Field::Square,
+            7,
+            Problem::Invalid {
+                byte: b'i',
+                expected: Expected::File
+            }
+        )
+    );
+}
+
+/// The document's take-back spelling `t 2 g8-f6` (spec note, command `T`)
+/// is read only with [`Leniency::document_take_back`]; the rule never takes
+/// another letter for `T`.
+#[test]
+fn take_back_rule_takes_lower_case_t_only_when_lenient() {
+    use novag_citrine::parse::take_back_line;
+    let doc = take_back_line(b"t 2 g8-f6", &Leniency::DOCUMENT).unwrap().1;
+    assert_eq!(doc, ml(2, false, MoveText::Normal(mv("g8", "f6")), false));
+    for (line, leniency) in [
+        (&b"t 2 g8-f6"[..], Leniency::STRICT),
+        (b"M 2 g8-f6", Leniency::DOCUMENT),
+        (b"M 2 g8-f6", Leniency::STRICT),
+    ] {
+        let nom::Err::Error(e) = take_back_line(line, &leniency).unwrap_err() else {
+            panic!()
+        };
+        assert_eq!(
+            e.into_decode_error(line),
+            DecodeError::new(
+                MessageKind::TakeBackLine,
+                Field::Keyword,
+                0,
+                Problem::Invalid {
+                    byte: line[0],
+                    expected: Expected::Keyword
+                }
+            ),
+            "{line:?}"
+        );
+    }
+}
+
+/// With fewer than 8 cells a diagram row places each cell by its column,
+/// 3 bytes per file (`diagram_row`'s documented rule; the layout itself
+/// is unconfirmed in the spec note, command `P`): a cell between two
+/// columns is no file, so the line is no diagram row.
+#[test]
+fn diagram_cell_between_columns_is_not_placed() {
+    let Reply::DiagramRow(r) = dec("8 br    bb") else {
+        panic!()
+    };
+    assert_eq!(r.cells()[0].map(|p| p.kind), Some(PieceKind::Rook));
+    assert_eq!(r.cells()[2].map(|p| p.kind), Some(PieceKind::Bishop));
+    // `bn` starts 4 bytes after the label: between files b and c.
+    assert!(matches!(dec("8 br  bn"), Reply::Unrecognised(raw) if raw.as_bytes() == b"8 br  bn"));
+    // A cell at column 24 (after the label) would be a ninth file.
+    let ninth = format!("8 {}br", " ".repeat(24));
+    assert!(matches!(dec(&ninth), Reply::Unrecognised(_)));
+    let ninth = format!("{}br", " ".repeat(24));
+    assert!(matches!(dec(&ninth), Reply::Unrecognised(_)));
+}
+
+/// A diagram row's rank label may be followed by `|` as well as a blank,
+/// and the row may close with `|` (`diagram_row`'s documented layout; the
+/// spec note leaves the layout unconfirmed, command `P`).
+#[test]
+fn diagram_row_label_separated_by_a_bar() {
+    let Reply::DiagramRow(r) = dec("8|br bn bb bq bk bb bn br|") else {
+        panic!()
+    };
+    assert_eq!(r.rank(), Some(8));
+    assert_eq!(
+        r.cells().map(|c| c.map(|p| (p.color, p.kind))),
+        [
+            PieceKind::Rook,
+            PieceKind::Knight,
+            PieceKind::Bishop,
+            PieceKind::Queen,
+            PieceKind::King,
+            PieceKind::Bishop,
+            PieceKind::Knight,
+            PieceKind::Rook,
+        ]
+        .map(|k| Some((Color::Black, k)))
+    );
+}

@@ -215,3 +215,61 @@ fn typed_moves_are_uci_or_san() {
         "white's move, black to move"
     );
 }
+
+/// `to_text` with piece letters prints them for pieces and none for pawns,
+/// as the protocol document's game list does (spec note, *Commands (host ->
+/// device) and replies (device -> host)*: `. 1 e2-e4 c7-c5`,
+/// `. 2 Ng1-f3 d7-d6`).
+#[test]
+fn document_game_list_letters_pieces_not_pawns() {
+    let mut p = Position::startpos();
+    for (u, printed) in [
+        ("e2e4", "e2-e4"),
+        ("c7c5", "c7-c5"),
+        ("g1f3", "Ng1-f3"),
+        ("d7d6", "d7-d6"),
+    ] {
+        let mv = uci(&p, u);
+        assert_eq!(to_text(&p, mv, true).to_string(), printed, "{u}");
+        p = p.play(mv).unwrap();
+    }
+}
+
+/// An `M` command with a promotion suffix on a move that does not promote
+/// is refused, and the error quotes the suffix it refused (spec note, *Move
+/// text the Citrine prints*: "a pawn reaching the last rank takes /Q /R /B
+/// /N").
+#[test]
+fn host_move_promotion_suffix_on_a_non_promotion_is_quoted_in_the_error() {
+    let p = Position::startpos();
+    let Command::Move(hm) = decode::<Command>(b"M e2e4/N").unwrap() else {
+        panic!()
+    };
+    let err = host_move_to_move(&p, &hm).unwrap_err();
+    assert_eq!(err.reason, IllegalReason::Promotion);
+    assert_eq!(
+        err.to_string(),
+        "move e2-e4/N does not fit the position: a promotion suffix on a move that does not promote"
+    );
+}
+
+/// Every promotion prints its suffix, the queen's too (spec note, *Move
+/// text the Citrine prints*: "promotion suffix /Q /R /B /N"; the host's
+/// `M` command writes the piece always).
+#[test]
+fn every_promotion_piece_prints_its_suffix() {
+    let p = pos("8/3P4/8/8/8/8/k7/4K3 w - - 0 1");
+    for (u, printed, command) in [
+        ("d7d8q", "d7-d8/Q", "M d7d8/Q\r\n"),
+        ("d7d8r", "d7-d8/R", "M d7d8/R\r\n"),
+        ("d7d8b", "d7-d8/B", "M d7d8/B\r\n"),
+        ("d7d8n", "d7-d8/N", "M d7d8/N\r\n"),
+    ] {
+        let mv = uci(&p, u);
+        assert_eq!(to_text(&p, mv, false).to_string(), printed);
+        assert_eq!(
+            Command::Move(to_host_move(mv)).to_bytes(),
+            command.as_bytes()
+        );
+    }
+}

@@ -865,3 +865,59 @@ fn take_back_plies_is_all_or_nothing() {
     assert_same_game(&driver, &device);
     assert!(driver.is_our_turn());
 }
+
+/// Fool's mate (1.f3 e5 2.g4 Qh4#, Black mates: a published fact of chess)
+/// played on the simulated board in referee mode (spec note: `U ON`, the
+/// user plays both sides): the device, whose engine plays Black by
+/// default, reports the game won by mate, in words.
+#[test]
+fn device_reports_a_mate_by_its_side_as_won() {
+    let (won, line) = fools_mate_for(Color::Black);
+    assert_eq!(won, Outcome::Won);
+    // The event's line, as `GameEnded` documents it: `game over after <n>
+    // plies: <reason> (<who> won)`.
+    assert_eq!(
+        line,
+        "game over after 4 plies: checkmate, black wins (the engine won)"
+    );
+    let (lost, line) = fools_mate_for(Color::White);
+    assert_eq!(lost, Outcome::Lost);
+    assert_eq!(
+        line,
+        "game over after 4 plies: checkmate, black wins (the engine lost)"
+    );
+}
+
+/// Fool's mate on a simulated device whose engine plays `engine`: the
+/// outcome it reports (from the engine's side).
+fn fools_mate_for(engine: Color) -> (Outcome, String) {
+    let config = DeviceConfig {
+        engine_color: engine,
+        ..DeviceConfig::default()
+    };
+    let mut device = Device::new(config, Duration::ZERO);
+    device.handle_input(b"U ON\r\n", Duration::ZERO);
+    assert!(device.referee());
+    for u in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        let mv = device.position().unwrap().parse_uci(u).unwrap();
+        device.handle_board_move(mv, Duration::ZERO).unwrap();
+    }
+    let ended: Vec<(String, GameEnded)> = std::iter::from_fn(|| device.poll_event())
+        .filter_map(|ev| match &ev {
+            DeviceEvent::GameEnded(e) => Some((ev.to_string(), e.clone())),
+            _ => None,
+        })
+        .collect();
+    let [(line, end)] = &ended[..] else {
+        panic!("{ended:?}")
+    };
+    assert_eq!(
+        end.reason,
+        EndReason::Checkmate {
+            winner: Color::Black
+        }
+    );
+    assert_eq!(end.reason.to_string(), "checkmate, black wins");
+    assert_eq!(EndReason::Stalemate.to_string(), "stalemate");
+    (end.outcome, line.clone())
+}
