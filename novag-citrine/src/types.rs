@@ -410,6 +410,48 @@ impl TextRule for Printable {
 
 /// Appends `value`'s `Display` text to `out` (`core::fmt` into a byte
 /// vector: `std::io::Write` is not available without `std`).
+/// Up to `N` bytes of ASCII text on the stack: what a `Display` impl
+/// builds before padding or trimming it, without a heap allocation. Text
+/// beyond `N` bytes is a `fmt::Error` (the callers' texts are bounded: a
+/// move text has at most 11 bytes, a diagram row 25).
+pub(crate) struct StackText<const N: usize> {
+    buf: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> StackText<N> {
+    pub(crate) fn new() -> Self {
+        StackText {
+            buf: [0; N],
+            len: 0,
+        }
+    }
+
+    /// The text written so far.
+    pub(crate) fn as_str(&self) -> &str {
+        // Only whole `&str`s are ever copied in, so this cannot fail.
+        core::str::from_utf8(&self.buf[..self.len]).unwrap_or("")
+    }
+
+    pub(crate) fn push(&mut self, c: char) {
+        let _ = fmt::Write::write_char(self, c);
+    }
+
+    pub(crate) fn push_str(&mut self, s: &str) {
+        let _ = fmt::Write::write_str(self, s);
+    }
+}
+
+impl<const N: usize> fmt::Write for StackText<N> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len + s.len();
+        let room = self.buf.get_mut(self.len..end).ok_or(fmt::Error)?;
+        room.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
 pub(crate) fn push_display(out: &mut Vec<u8>, value: &dyn fmt::Display) {
     struct Bytes<'a>(&'a mut Vec<u8>);
     impl fmt::Write for Bytes<'_> {

@@ -43,3 +43,41 @@ fn decoding_does_not_allocate() {
     assert_eq!(decoded, 9 + 10 + 2 + 3);
     assert_eq!(after - before, 0, "heap allocations while decoding");
 }
+
+/// Encoding every kind of reply (the game list's padded rows and the
+/// diagram's rows included) writes into the caller's buffer without a heap
+/// allocation of its own; the lines are the spec note's and captured device
+/// output's, which decode and encode back to the same bytes.
+#[test]
+fn encoding_replies_does_not_allocate() {
+    let lines: &[&[u8]] = &[
+        b"M   7,  c5xd4",
+        b"T   1,  e7-e5",
+        b"Clock 00:06:27 00:00:01",
+        b"Game   6",
+        b".      white       black",
+        b".   3  f4xe5       d8-h4",
+        b".   1  e2-e4       e7-e5",
+        b"8 br bn bb bq bk bb bn br",
+        b"4    ::    :: WP ::    ::",
+        b"Xmit on",
+        b"New Game",
+    ];
+    let replies: Vec<Reply<'_>> = lines.iter().map(|l| decode::<Reply>(l).unwrap()).collect();
+    let mut out = Vec::with_capacity(1024);
+    let before = allocations();
+    for r in &replies {
+        r.encode(&mut out);
+    }
+    let after = allocations();
+    assert_eq!(after - before, 0, "heap allocations while encoding");
+    let mut want = Vec::new();
+    for l in lines {
+        want.extend_from_slice(l);
+        want.extend_from_slice(b"\r\n");
+    }
+    assert_eq!(
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(want).unwrap()
+    );
+}

@@ -4,12 +4,11 @@
 //! [`decode::<Reply>`](crate::decode::decode).
 
 use alloc::borrow::Cow;
-use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
 
 use crate::error::ValueError;
-use crate::types::{ClockTime, Level, MoveNumber, MoveText, Token, push_display};
+use crate::types::{ClockTime, Level, MoveNumber, MoveText, StackText, Token, push_display};
 use crate::vocab::{Color, Piece, role_letter, square};
 
 /// A move line `M   7   g1-f3` / `M   7,  c5xd4 |` or a take-back line
@@ -330,7 +329,9 @@ impl fmt::Display for Reply<'_> {
                     Some(b) => {
                         // Pad white's move to 12 columns (always at least
                         // one space: the longest move text is 11 bytes).
-                        let w = white.to_string();
+                        let mut w = StackText::<16>::new();
+                        fmt::Write::write_fmt(&mut w, format_args!("{white}"))?;
+                        let w = w.as_str();
                         write!(f, "{w:<12}")?;
                         if w.len() >= 12 {
                             f.write_str(" ")?;
@@ -346,7 +347,7 @@ impl fmt::Display for Reply<'_> {
             Reply::NewGame => f.write_str("New Game"),
             Reply::PositionBoard => f.write_str("Position Board"),
             Reply::DiagramRow(row) => {
-                let mut s = String::with_capacity(26);
+                let mut s = StackText::<32>::new();
                 if let Some(r) = row.rank {
                     s.push((b'0' + r) as char);
                     s.push(' ');
@@ -382,7 +383,7 @@ impl fmt::Display for Reply<'_> {
                         }
                     }
                 }
-                f.write_str(s.trim_end())
+                f.write_str(s.as_str().trim_end())
             }
             Reply::Xmit(on) => write!(f, "Xmit {}", if *on { "on" } else { "off" }),
             Reply::Referee(on) => write!(f, ".Referee {}", if *on { "on" } else { "off" }),
