@@ -98,6 +98,9 @@ fn from_usi(list: &str, out: &str) -> Result<usize, String> {
     Ok(n)
 }
 
+const USAGE: &str =
+    "usage: kif_dump FILE... [--write kif|ki2]\n       kif_dump --from-usi LIST OUTDIR";
+
 fn main() -> ExitCode {
     let mut write = None;
     let mut files = Vec::new();
@@ -120,9 +123,23 @@ fn main() -> ExitCode {
             };
         } else if a == "--write" {
             write = args.next();
+            if !matches!(write.as_deref(), Some("kif" | "ki2")) {
+                eprintln!("--write takes kif or ki2\n{USAGE}");
+                return ExitCode::from(2);
+            }
+        } else if a == "-h" || a == "--help" {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        } else if a.starts_with("--") {
+            eprintln!("unknown option {a}\n{USAGE}");
+            return ExitCode::from(2);
         } else {
             files.push(a);
         }
+    }
+    if files.is_empty() {
+        eprintln!("{USAGE}");
+        return ExitCode::from(2);
     }
     let mut failed = false;
     for f in files {

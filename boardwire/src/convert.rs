@@ -98,8 +98,31 @@ fn read_input(name: &str) -> Result<Vec<u8>, Failure> {
     Ok(data)
 }
 
+/// Whether `name` has the extension of a shogi record (`.kif`, `.kifu`,
+/// `.ki2`, `.ki2u`, `.csa`).
+fn is_shogi_record(name: &str) -> bool {
+    Path::new(name)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| {
+            ["kif", "kifu", "ki2", "ki2u", "csa"].contains(&e.to_ascii_lowercase().as_str())
+        })
+}
+
+/// The refusal of a shogi record, saying where they are read today.
+fn shogi_refused(name: &str) -> Failure {
+    Failure::Input(format!(
+        "{name}: shogi records (KIF, KI2, CSA) are not converted by boardwire yet; \
+         the board-records crate reads and writes KIF and KI2 \
+         (`cargo run -p board-records --example kif_dump -- FILE [--write kif|ki2]`)"
+    ))
+}
+
 /// The input's format: `given`, else the extension.
 fn input_format(name: &str, given: Option<InputFormat>) -> Result<Format, Failure> {
+    if given.is_none() && is_shogi_record(name) {
+        return Err(shogi_refused(name));
+    }
     match given.map(Format::from).or_else(|| by_extension(name)) {
         Some(Format::Moves) => Err(Failure::Input(format!(
             "{name}: engine move lines are an output format only"
@@ -153,6 +176,7 @@ pub fn run(args: ConvertArgs, out: &mut impl Write) -> Result<(), Failure> {
     let to = match args.to.or_else(|| by_extension(&args.output)) {
         Some(f) => f,
         None if args.output == "-" => from,
+        None if is_shogi_record(&args.output) => return Err(shogi_refused(&args.output)),
         None => {
             return Err(Failure::Input(format!(
                 "{}: unknown record format (extension .pgn or .pdn, or give --to)",
@@ -187,10 +211,25 @@ pub fn run(args: ConvertArgs, out: &mut impl Write) -> Result<(), Failure> {
         (Games::Chess(g), _) => g.iter().for_each(|g| text.push_str(&g.to_pgn())),
         (Games::Draughts(g), _) => g.iter().for_each(|g| text.push_str(&g.to_pdn())),
     }
+    let read = match &games {
+        Games::Chess(g) => g.len(),
+        Games::Draughts(g) => g.len(),
+    };
+    if read == 0 && bad == 0 {
+        eprintln!("note: {name}: no games");
+    }
     if args.output == "-" {
         out.write_all(text.as_bytes())?;
+    } else if read == 0 && bad > 0 {
+        // Nothing read: an existing OUT is left as it was.
+        return Err(Failure::Input(format!(
+            "no game of {name} could be read (see above); {} left untouched",
+            args.output
+        )));
     } else {
-        std::fs::write(&args.output, text)
+        // A temporary file renamed over OUT: an existing OUT is replaced
+        // whole or not at all (and IN may be OUT).
+        csa_league::operator::write_atomic(Path::new(&args.output), text.as_bytes())
             .map_err(|e| Failure::Input(format!("{}: {e}", args.output)))?;
     }
     if bad > 0 {
@@ -214,41 +253,59 @@ pub fn show(
     let format = input_format(file, from)?;
     let data = read_input(file)?;
     let name = if file == "-" { "standard input" } else { file };
-    let (games, bad) = read_games(&data, format, name);
-    let count = match &games {
-        Games::Chess(g) => g.len(),
-        Games::Draughts(g) => g.len(),
+    // Game K is the K-th game of the file, whether the others read or not.
+    let (diagram, plies) = match format {
+        Format::Pdn => {
+            let g = nth_game(pdn::Reader::new(&data).games(), game, name)?;
+            let plies = g.moves.len();
+            let ply = check_ply(ply, plies, game, name)?;
+            (
+                format!("{:#}", g.position_after(ply).unwrap_or(*g.start())),
+                plies,
+            )
+        }
+        _ => {
+            let g = nth_game(pgn::Reader::new(&data).games(), game, name)?;
+            let plies = g.moves.len();
+            let ply = check_ply(ply, plies, game, name)?;
+            (
+                format!("{:#}", g.position_after(ply).unwrap_or(*g.start())),
+                plies,
+            )
+        }
     };
-    if game == 0 || game > count {
-        let why = if bad > 0 { " that read" } else { "" };
-        return Err(Failure::Input(format!(
-            "{name}: no game {game} (the record has {count} game(s){why})"
-        )));
+    let ply = ply.unwrap_or(plies);
+    writeln!(out, "{diagram}")?;
+    writeln!(out, "after ply {ply} of {plies}, game {game} of {name}")?;
+    Ok(())
+}
+
+/// Game `k` (1-based, counted in the file) of `games`; an error when the
+/// file has fewer or that game does not read (with the reader's error).
+fn nth_game<G, E: std::fmt::Display>(
+    games: impl Iterator<Item = Result<G, E>>,
+    k: usize,
+    name: &str,
+) -> Result<G, Failure> {
+    let mut count = 0;
+    for (i, g) in games.enumerate() {
+        count = i + 1;
+        if count == k {
+            return g.map_err(|e| Failure::Input(format!("{name}: game {k} does not read: {e}")));
+        }
     }
-    let k = game - 1;
-    let plies = match &games {
-        Games::Chess(g) => g[k].moves.len(),
-        Games::Draughts(g) => g[k].moves.len(),
-    };
+    Err(Failure::Input(format!(
+        "{name}: no game {k} (the record has {count} game(s))"
+    )))
+}
+
+/// `ply` (default: the last), checked against the game's `plies`.
+fn check_ply(ply: Option<usize>, plies: usize, game: usize, name: &str) -> Result<usize, Failure> {
     let ply = ply.unwrap_or(plies);
     if ply > plies {
         return Err(Failure::Input(format!(
             "--ply {ply}: game {game} of {name} has {plies} plies"
         )));
     }
-    // `ply` is within the main line (checked above).
-    match &games {
-        Games::Chess(g) => writeln!(
-            out,
-            "{:#}",
-            g[k].position_after(ply).unwrap_or(*g[k].start())
-        )?,
-        Games::Draughts(g) => writeln!(
-            out,
-            "{:#}",
-            g[k].position_after(ply).unwrap_or(*g[k].start())
-        )?,
-    }
-    writeln!(out, "after ply {ply} of {plies}, game {game} of {name}")?;
-    Ok(())
+    Ok(ply)
 }

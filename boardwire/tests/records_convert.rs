@@ -183,3 +183,76 @@ fn tempdir(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// The bad game of the illegal-move test (python-chess refuses `h1=N`),
+/// then a good one: Scholar's mate.
+const BAD_THEN_GOOD: &str = "[FEN \"8/P7/8/8/8/8/6kp/4K3 w - - 0 40\"]\n\n40. a8=Q+ Kg1 41. Qa7+ h1=N *\n\n\
+    [Event \"second\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+
+#[test]
+fn show_record_counts_games_in_the_file_bad_ones_too() {
+    let dir = tempdir("nth");
+    let file = dir.join("two.pgn");
+    std::fs::write(&file, BAD_THEN_GOOD).unwrap();
+    let name = file.to_str().unwrap();
+    // Game 2 is the second game of the file: the mate, 7 plies.
+    let o = ok(&["show", "--record", name, "--game", "2"]);
+    let fen = "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4";
+    let diagram = stdout(&ok(&["show", "chess", fen]));
+    assert_eq!(
+        stdout(&o),
+        format!("{diagram}after ply 7 of 7, game 2 of {name}\n")
+    );
+    // Game 1 does not read: said, with the reader's error.
+    let err = exited(&boardwire(&["show", "--record", name, "--game", "1"]), 2);
+    assert!(
+        err.contains("game 1 does not read") && err.contains("h1=N"),
+        "{err}"
+    );
+    let err = exited(&boardwire(&["show", "--record", name, "--game", "3"]), 2);
+    assert!(
+        err.contains("no game 3 (the record has 2 game(s))"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_output_is_left_untouched_when_no_game_reads() {
+    let dir = tempdir("untouched");
+    let bad = dir.join("bad.pgn");
+    std::fs::write(
+        &bad,
+        "[FEN \"8/P7/8/8/8/8/6kp/4K3 w - - 0 40\"]\n\n40. a8=Q+ Kg1 41. Qa7+ h1=N *\n",
+    )
+    .unwrap();
+    let out = dir.join("out.pgn");
+    std::fs::write(&out, "precious\n").unwrap();
+    let err = exited(
+        &boardwire(&["convert", bad.to_str().unwrap(), out.to_str().unwrap()]),
+        2,
+    );
+    assert!(err.contains("left untouched"), "{err}");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious\n");
+    // With one good game, the output is replaced by it alone.
+    std::fs::write(&bad, BAD_THEN_GOOD).unwrap();
+    exited(
+        &boardwire(&["convert", bad.to_str().unwrap(), out.to_str().unwrap()]),
+        2,
+    );
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        text.contains("4. Qxf7# 1-0") && !text.contains("precious"),
+        "{text}"
+    );
+}
+
+#[test]
+fn shogi_records_are_refused_naming_where_they_are_read() {
+    for name in ["game.kif", "game.KIFU", "game.ki2", "game.csa"] {
+        let err = exited(&boardwire(&["convert", name, "-"]), 2);
+        assert!(
+            err.contains("shogi records") && err.contains("kif_dump"),
+            "{name}: {err}"
+        );
+    }
+}
