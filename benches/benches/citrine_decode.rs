@@ -9,32 +9,8 @@ use novag_citrine::framer::{Framer, Status};
 use novag_citrine::message::Reply;
 use std::hint::black_box;
 
-/// Reply lines as the spec note (novag-citrine's spec/citrine.md, *Move text the Citrine
-/// prints*) and captured device output show them.
-const LINES: &[&[u8]] = &[
-    b"M   7   g1-f3",
-    b"M   7,  c5xd4",
-    b"M   5   d7-d8/N",
-    b"M   7   e5xd6ep",
-    b"M   4   O-O",
-    b"M 1 e2-e4 |",
-    b"M 1, d7-d6 |",
-    b"T   1,  e7-e5",
-    b"t 2 g8-f6",
-    b"Clock 00:06:27 00:00:01",
-    b"Game   6",
-    b".      white       black",
-    b".   3  f4xe5       d8-h4",
-    b"ID. UCBII V1.09",
-    b"Level tr 1",
-    b"New Game",
-    b"Position Board",
-    b"8 br bn bb bq bk bb bn br",
-    b"4    ::    :: WP ::    ::",
-    b"Xmit on",
-    b".Referee off",
-    b"Flip --> Black",
-];
+/// The spec note's and captured device output's reply lines.
+const LINES: &[&[u8]] = benches::streams::CITRINE_REPLY_LINES;
 
 fn decode_lines(c: &mut Criterion) {
     let bytes: usize = LINES.iter().map(|l| l.len()).sum();

@@ -48,11 +48,12 @@ fn stream_of(frames: &[Vec<u8>], end: &[u8]) -> Vec<u8> {
         one.extend_from_slice(f);
         one.extend_from_slice(end);
     }
-    let mut out = Vec::with_capacity(MIB + one.len());
-    while out.len() < MIB {
-        out.extend_from_slice(&one);
-    }
-    out
+    to_mib(&one)
+}
+
+/// `one` repeated to at least 1 MiB.
+fn to_mib(one: &[u8]) -> Vec<u8> {
+    one.repeat(MIB / one.len().max(1) + 1)
 }
 
 /// An encoder pass: writes every message into the buffer, returns its length.
@@ -63,11 +64,11 @@ type Encode<'a> = dyn Fn(&mut Vec<u8>) -> usize + 'a;
 /// of them into `out` (returning the bytes written). Both are
 /// `Throughput::Bytes` of the stream; the allocations of one pass are
 /// printed per message.
-fn pair(
+fn pair<'s>(
     g: &mut BenchmarkGroup<'_, WallTime>,
     name: &str,
-    stream: &[u8],
-    decode: impl Fn(&[u8]) -> usize,
+    stream: &'s [u8],
+    decode: impl Fn(&'s [u8]) -> usize,
     encode: Option<&Encode<'_>>,
 ) {
     let messages = decode(stream);
@@ -131,6 +132,36 @@ fn frames_of<'s, F: boardwire_proto::Framer>(
     }
 }
 
+/// [`pair`] for a framed protocol: the framer `F` and `decode` over the
+/// stream (the messages that decode are counted), and `encode` writing each
+/// of them.
+fn framed<'s, F: boardwire_proto::Framer + Default, M>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    stream: &'s [u8],
+    decode: impl Fn(&'s [u8]) -> Option<M>,
+    encode: impl Fn(&M, &mut Vec<u8>),
+) {
+    let mut messages = Vec::new();
+    frames_of(F::default(), stream, |f| messages.extend(decode(f)));
+    pair(
+        g,
+        name,
+        stream,
+        |s| {
+            let mut ok = 0;
+            frames_of(F::default(), s, |f| ok += usize::from(decode(f).is_some()));
+            ok
+        },
+        Some(&|out: &mut Vec<u8>| {
+            for m in &messages {
+                encode(m, out);
+            }
+            out.len()
+        }),
+    );
+}
+
 /// The payloads of a recorded transcript's lines `[time] who DIR payload`
 /// in direction `dir` (` >> ` / ` << `).
 fn transcript_side(text: &str, dir: &str) -> Vec<Vec<u8>> {
@@ -143,54 +174,14 @@ fn transcript_side(text: &str, dir: &str) -> Vec<Vec<u8>> {
 
 fn dxp(c: &mut Criterion) {
     use damexchange::{Message, decode};
-    let text = boardwire_vectors::data::DXP_SCAN_FOLLOWER;
-    let mut frames = Vec::new();
-    for line in text.lines().filter(|l| l.starts_with('[')) {
-        let Some((_, rest)) = line.split_once("] ") else {
-            continue;
-        };
-        let Some((_, payload)) = rest.split_once(' ') else {
-            continue;
-        };
-        if payload.starts_with("<EOF") {
-            continue;
-        }
-        for f in payload
-            .replace("\\0", "\0")
-            .split('\0')
-            .filter(|f| !f.is_empty())
-        {
-            frames.push(f.as_bytes().to_vec());
-        }
-    }
-    let stream = stream_of(&frames, b"\0");
-    let messages: Vec<Message<'_>> = {
-        let mut v = Vec::new();
-        frames_of(damexchange::framer::Framer::default(), &stream, |f| {
-            if let Ok(m) = decode::<Message>(f) {
-                v.push(m);
-            }
-        });
-        v
-    };
+    let stream = to_mib(&benches::streams::dxp_recorded());
     let mut g = c.benchmark_group("codec_streams");
-    pair(
+    framed::<damexchange::framer::Framer, _>(
         &mut g,
         "DXP recorded match",
         &stream,
-        |s| {
-            let mut ok = 0;
-            frames_of(damexchange::framer::Framer::default(), s, |f| {
-                ok += usize::from(decode::<Message>(f).is_ok());
-            });
-            ok
-        },
-        Some(&|out: &mut Vec<u8>| {
-            for m in &messages {
-                m.encode(out);
-            }
-            out.len()
-        }),
+        |f| decode::<Message>(f).ok(),
+        Message::encode,
     );
     g.finish();
 }
@@ -202,56 +193,19 @@ fn csa(c: &mut Criterion) {
     let client = stream_of(&transcript_side(text, " >> "), b"\n");
     let server = stream_of(&transcript_side(text, " << "), b"\n");
     let mut g = c.benchmark_group("codec_streams");
-    let framer = csa_protocol::framer::Framer::default;
-    let client_msgs: Vec<ClientMessage<'_>> = {
-        let mut v = Vec::new();
-        frames_of(framer(), &client, |f| {
-            v.extend(decode::<ClientMessage>(f).ok())
-        });
-        v
-    };
-    pair(
+    framed::<csa_protocol::framer::Framer, _>(
         &mut g,
         "CSA client lines",
         &client,
-        |s| {
-            let mut ok = 0;
-            frames_of(framer(), s, |f| {
-                ok += usize::from(decode::<ClientMessage>(f).is_ok());
-            });
-            ok
-        },
-        Some(&|out: &mut Vec<u8>| {
-            for m in &client_msgs {
-                m.encode(out);
-            }
-            out.len()
-        }),
+        |f| decode::<ClientMessage>(f).ok(),
+        ClientMessage::encode,
     );
-    let server_msgs: Vec<ServerMessage<'_>> = {
-        let mut v = Vec::new();
-        frames_of(framer(), &server, |f| {
-            v.extend(decode::<ServerMessage>(f).ok())
-        });
-        v
-    };
-    pair(
+    framed::<csa_protocol::framer::Framer, _>(
         &mut g,
         "CSA server lines",
         &server,
-        |s| {
-            let mut ok = 0;
-            frames_of(framer(), s, |f| {
-                ok += usize::from(decode::<ServerMessage>(f).is_ok());
-            });
-            ok
-        },
-        Some(&|out: &mut Vec<u8>| {
-            for m in &server_msgs {
-                m.encode(out);
-            }
-            out.len()
-        }),
+        |f| decode::<ServerMessage>(f).ok(),
+        ServerMessage::encode,
     );
 
     // Game_Summary: the transcript's block, as one unit.
@@ -320,63 +274,19 @@ fn csa(c: &mut Criterion) {
 fn citrine(c: &mut Criterion) {
     use novag_citrine::decode::{Leniency, decode, decode_with};
     use novag_citrine::message::{Command, Reply};
-    // As the spec note (Move text the Citrine prints) and captured device
-    // output show them.
-    let replies: Vec<Vec<u8>> = [
-        &b"M   7   g1-f3"[..],
-        b"M   7,  c5xd4",
-        b"M   5   d7-d8/N",
-        b"M   7   e5xd6ep",
-        b"M   4   O-O",
-        b"M 1 e2-e4 |",
-        b"M 1, d7-d6 |",
-        b"T   1,  e7-e5",
-        b"t 2 g8-f6",
-        b"Clock 00:06:27 00:00:01",
-        b"Game   6",
-        b".      white       black",
-        b".   3  f4xe5       d8-h4",
-        b"ID. UCBII V1.09",
-        b"Level tr 1",
-        b"New Game",
-        b"Position Board",
-        b"8 br bn bb bq bk bb bn br",
-        b"4    ::    :: WP ::    ::",
-        b"Xmit on",
-        b".Referee off",
-        b"Flip --> Black",
-    ]
-    .iter()
-    .map(|l| l.to_vec())
-    .collect();
+    let replies: Vec<Vec<u8>> = benches::streams::CITRINE_REPLY_LINES
+        .iter()
+        .map(|l| l.to_vec())
+        .collect();
     let stream = stream_of(&replies, b"\r\n");
-    let framer = novag_citrine::framer::Framer::default;
     let lenient = Leniency::DOCUMENT;
-    let reply_msgs: Vec<Reply<'_>> = {
-        let mut v = Vec::new();
-        frames_of(framer(), &stream, |f| {
-            v.extend(decode_with::<Reply>(f, &lenient).ok())
-        });
-        v
-    };
     let mut g = c.benchmark_group("codec_streams");
-    pair(
+    framed::<novag_citrine::framer::Framer, _>(
         &mut g,
         "Citrine replies",
         &stream,
-        |s| {
-            let mut ok = 0;
-            frames_of(framer(), s, |f| {
-                ok += usize::from(decode_with::<Reply>(f, &lenient).is_ok());
-            });
-            ok
-        },
-        Some(&|out: &mut Vec<u8>| {
-            for m in &reply_msgs {
-                m.encode(out);
-            }
-            out.len()
-        }),
+        |f| decode_with::<Reply>(f, &lenient).ok(),
+        Reply::encode,
     );
 
     // A host's commands over a game: the moves of a real opening line
@@ -392,28 +302,12 @@ fn citrine(c: &mut Criterion) {
         commands.push(b"C".to_vec());
     }
     let stream = stream_of(&commands, b"\r\n");
-    let command_msgs: Vec<Command<'_>> = {
-        let mut v = Vec::new();
-        frames_of(framer(), &stream, |f| v.extend(decode::<Command>(f).ok()));
-        v
-    };
-    pair(
+    framed::<novag_citrine::framer::Framer, _>(
         &mut g,
         "Citrine commands",
         &stream,
-        |s| {
-            let mut ok = 0;
-            frames_of(framer(), s, |f| {
-                ok += usize::from(decode::<Command>(f).is_ok());
-            });
-            ok
-        },
-        Some(&|out: &mut Vec<u8>| {
-            for m in &command_msgs {
-                m.encode(out);
-            }
-            out.len()
-        }),
+        |f| decode::<Command>(f).ok(),
+        Command::encode,
     );
     g.finish();
 }

@@ -47,25 +47,6 @@ fn move_mix(count: usize) -> Vec<Vec<u8>> {
     out
 }
 
-/// Every message of the recorded conversations, each with its NUL.
-fn recorded_stream() -> Vec<u8> {
-    let text = boardwire_vectors::data::DXP_SCAN_FOLLOWER;
-    let mut stream = Vec::new();
-    for line in text.lines().filter(|l| l.starts_with('[')) {
-        let Some((_, rest)) = line.split_once("] ") else {
-            continue;
-        };
-        let Some((_, payload)) = rest.split_once(' ') else {
-            continue;
-        };
-        if payload.starts_with("<EOF") {
-            continue;
-        }
-        stream.extend(payload.replace("\\0", "\0").into_bytes());
-    }
-    stream
-}
-
 fn per_type(c: &mut Criterion<ThreadCpuTime>) {
     let samples: [(&str, &[u8]); 10] = [
         ("GAMEREQ A", b"R01Tornado voor Windows 4.0        W060065A"),
@@ -187,7 +168,7 @@ fn framer_pass(stream: &[u8], read: usize) -> usize {
 fn captured_stream(c: &mut Criterion<ThreadCpuTime>) {
     // The recorded conversations (all message types, a few malformed
     // frames) repeated to about 1 MB.
-    let one = recorded_stream();
+    let one = benches::streams::dxp_recorded();
     let mut stream = Vec::new();
     while stream.len() < 1 << 20 {
         stream.extend_from_slice(&one);

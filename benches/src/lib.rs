@@ -1,7 +1,8 @@
 //! Criterion benchmarks live in `benches/`; this library holds the CSA
 //! load tool's core ([`csa_load`], run by the `csa_load` binary), the
 //! side-by-side perft table's ([`compare`], run by the `compare` binary)
-//! and the Rust peers' perft ([`peers`]).
+//! the Rust peers' perft ([`peers`]) and the message streams the codec
+//! benchmarks share ([`streams`]).
 //!
 //! It compiles the repository's top-level README as doctests, so the
 //! "Use it as a library" examples there are checked by `cargo test`.
@@ -13,3 +14,4 @@ pub struct ReadmeDoctests;
 pub mod compare;
 pub mod csa_load;
 pub mod peers;
+pub mod streams;
