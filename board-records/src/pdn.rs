@@ -87,7 +87,13 @@ impl fmt::Display for GameProblem {
                 if *depth > 0 {
                     write!(f, " (variation depth {depth})")?;
                 }
-                write!(f, ": {text}: {reason}")
+                // An illegal move's reason names the move itself
+                // (`28-22: a capture is compulsory`); a syntax error's does
+                // not.
+                match reason {
+                    MoveTextError::Illegal(_) => write!(f, ": {reason}"),
+                    MoveTextError::Syntax(_) => write!(f, ": {text}: {reason}"),
+                }
             }
             GameProblem::Fen(e) => write!(f, "FEN tag: {e}"),
             GameProblem::UnsupportedGameType(t) => write!(f, "unsupported GameType {t:?}"),

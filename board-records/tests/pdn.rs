@@ -88,9 +88,12 @@ fn moves_and_results() {
         .next_game()
         .unwrap()
         .unwrap_err();
-    assert!(
-        matches!(e, ReadError::Game(g) if matches!(g.problem, GameProblem::IllegalMove { ply: 3, .. }))
-    );
+    let ReadError::Game(g) = e else { panic!("{e}") };
+    assert!(matches!(g.problem, GameProblem::IllegalMove { ply: 3, .. }));
+    // Said once: the move, then why (not `31-27: 31-27: ...`).
+    let said = g.problem.to_string();
+    assert!(said.starts_with("ply 3: 31-27: "), "{said}");
+    assert_eq!(said.matches("31-27").count(), 1, "{said}");
 }
 
 // §2.3: `%` comments anywhere to the end of the line; strength marks glued
