@@ -184,6 +184,13 @@ for f in ["standard-sample.pgn", "lichess.pgn", "chesscom.pgn", "chessbase.pgn"]
 add("pdn_read", '[Event "Seed"]\n[GameType "20"]\n\n1. 32-28 19-23 2. 28x19 14x23 {a comment} 3. 37-32! (3. 33-29 23x34 4. 40x29) 10-14 *\n')
 add("pdn_read", '[GameType "20"]\n[FEN "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26."]\n\n1. 33-29 24x33 2. 28x19x10 *\n\n1. 32-28 18-23 2-0\n')
 
+# KIF/KI2: the real files of board-records' corpus (Shift_JIS and UTF-8,
+# Kifu for Windows to ぴよ将棋; tests/data/kif/real/PROVENANCE.md).
+KIF_REAL = "board-records/tests/data/kif/real"
+for f in sorted(os.listdir(os.path.join(ROOT, KIF_REAL))):
+    if f.rsplit(".", 1)[-1] in ("kif", "kifu", "ki2", "ki2u"):
+        add("kif_read", read(os.path.join(KIF_REAL, f)))
+
 # --- `arbitrary` targets: fixed pseudo-random bytes of a few lengths.
 for t in ["chess_value", "draughts_value", "shogi_value", "dxp_value", "csa_client_value",
           "csa_server_value", "csa_summary_value", "citrine_command_value", "citrine_reply_value"]:
