@@ -286,7 +286,13 @@ fn blocking_driver_runs_the_same_session() {
     assert_eq!(log[0], "Received(\"a\")");
 
     // End of file: the session is closed and the run says so.
-    let mut port = ScriptedPort::new([&b"q\n"[..]]).eof();
+    assert_eq!(events_at_eof(b"q\n"), [Ev::Got("q".into()), Ev::Closed]);
+}
+
+/// The events of a blocking run over `stream` then the end of file; the
+/// run must end closed by the peer.
+fn events_at_eof(stream: &'static [u8]) -> Vec<Ev> {
+    let mut port = ScriptedPort::new([stream]).eof();
     let mut session = Echo::default();
     let mut events = Vec::new();
     let ended = boardwire_proto::drive::blocking::run(
@@ -302,7 +308,7 @@ fn blocking_driver_runs_the_same_session() {
     )
     .unwrap();
     assert_eq!(ended, Ended::Closed(Closed::ByPeer));
-    assert_eq!(events, [Ev::Got("q".into()), Ev::Closed]);
+    events
 }
 
 /// The blocking driver's end of stream, as the framer's contract says: a
@@ -311,31 +317,12 @@ fn blocking_driver_runs_the_same_session() {
 /// once, is no further frame (it once was delivered as an empty line).
 #[test]
 fn blocking_driver_ends_the_stream_as_the_framer_does() {
-    let events_of = |stream: &'static [u8]| {
-        let mut port = ScriptedPort::new([stream]).eof();
-        let mut session = Echo::default();
-        let mut events = Vec::new();
-        let ended = boardwire_proto::drive::blocking::run(
-            &mut port,
-            &mut session,
-            &Limits::default(),
-            |_, a| {
-                if let Activity::Event(e) = a {
-                    events.push(e);
-                }
-                ControlFlow::<()>::Continue(())
-            },
-        )
-        .unwrap();
-        assert_eq!(ended, Ended::Closed(Closed::ByPeer));
-        events
-    };
     assert_eq!(
-        events_of(b"q\nlast\r"),
+        events_at_eof(b"q\nlast\r"),
         [Ev::Got("q".into()), Ev::Got("last".into()), Ev::Closed]
     );
     assert_eq!(
-        events_of(b"q\nwaytoolongline\r"),
+        events_at_eof(b"q\nwaytoolongline\r"),
         [Ev::Got("q".into()), Ev::Bad, Ev::Closed]
     );
 }
