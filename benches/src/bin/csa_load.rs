@@ -9,14 +9,12 @@
 //! target/release/csa_load --spawn target/release/boardwire --clients 10000 --games 1000
 //! ```
 
-use std::io::{BufRead, BufReader};
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::process::{Child, Command, ExitCode, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::time::Duration;
 
 use benches::csa_load::{self, Options, WaitGame};
+use benches::server::{Spawned, raise_fd_limit};
 use clap::Parser;
 
 /// Load test of a CSA server: N logged-in x1 clients, most waiting for a
@@ -85,111 +83,6 @@ fn seconds(max: u64) -> clap::builder::RangedU64ValueParser<u64> {
     clap::value_parser!(u64).range(1..=max)
 }
 
-/// Raises RLIMIT_NOFILE's soft limit to the hard limit; (before, after).
-// `rlim_t` is `u64` on Linux x86_64 but not on every target.
-#[allow(clippy::unnecessary_cast)]
-fn raise_fd_limit() -> Result<(u64, u64), String> {
-    let mut lim = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes into the struct we own.
-    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
-        return Err(format!("getrlimit: {}", std::io::Error::last_os_error()));
-    }
-    let before = lim.rlim_cur as u64;
-    lim.rlim_cur = lim.rlim_max;
-    // SAFETY: setrlimit reads the struct we own.
-    if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &lim) } != 0 {
-        return Err(format!("setrlimit: {}", std::io::Error::last_os_error()));
-    }
-    Ok((before, lim.rlim_cur as u64))
-}
-
-/// The spawned server: its process, the counts of its log lines.
-struct Spawned {
-    child: Child,
-    starts: Arc<AtomicUsize>,
-    ends: Arc<AtomicUsize>,
-    stderr_lines: Arc<std::sync::Mutex<(usize, Vec<String>)>>,
-}
-
-fn spawn_server(
-    path: &std::path::Path,
-    clients: usize,
-    extra: &[String],
-) -> Result<(Spawned, SocketAddr), String> {
-    // A free port: bind, read it, let it go.
-    let port = TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map_err(|e| format!("no free port: {e}"))?
-        .port();
-    let addr: SocketAddr = ([127, 0, 0, 1], port).into();
-    let mut child = Command::new(path)
-        .args(["csa", "serve", "--listen", &addr.to_string()])
-        .args(["--max-connections", &(clients + 64).to_string()])
-        .args(extra)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start {}: {e}", path.display()))?;
-    let starts = Arc::new(AtomicUsize::new(0));
-    let ends = Arc::new(AtomicUsize::new(0));
-    let stderr_lines = Arc::new(std::sync::Mutex::new((0usize, Vec::new())));
-    // The operator's log: count game starts and ends.
-    if let Some(out) = child.stdout.take() {
-        let (s, e) = (starts.clone(), ends.clone());
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines().map_while(Result::ok) {
-                let mut words = line.split(' ').skip(2);
-                match words.next() {
-                    Some("start") => s.fetch_add(1, Ordering::Relaxed),
-                    Some("end") => e.fetch_add(1, Ordering::Relaxed),
-                    _ => 0,
-                };
-            }
-        });
-    }
-    if let Some(err) = child.stderr.take() {
-        let kept = stderr_lines.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(err).lines().map_while(Result::ok) {
-                let mut k = kept.lock().unwrap_or_else(|p| p.into_inner());
-                k.0 += 1;
-                if k.1.len() < 10 {
-                    k.1.push(line);
-                }
-            }
-        });
-    }
-    // Ready when it accepts (10 s at most).
-    let t = Instant::now();
-    loop {
-        if TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok() {
-            break;
-        }
-        if let Ok(Some(status)) = child.try_wait() {
-            return Err(format!("the server exited at start: {status}"));
-        }
-        if t.elapsed() > Duration::from_secs(10) {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(format!("the server does not accept on {addr} after 10 s"));
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Ok((
-        Spawned {
-            child,
-            starts,
-            ends,
-            stderr_lines,
-        },
-        addr,
-    ))
-}
-
 fn load_average() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|s| s.split(' ').take(3).collect::<Vec<_>>().join(" "))
@@ -206,8 +99,9 @@ fn main() -> ExitCode {
     let mut spawned = None;
     let addr = match (&args.server, &args.spawn) {
         (Some(a), _) => *a,
-        (None, Some(path)) => match spawn_server(path, args.clients, &args.serve_arg) {
-            Ok((s, a)) => {
+        (None, Some(path)) => match Spawned::csa_serve(path, args.clients, &args.serve_arg) {
+            Ok(s) => {
+                let a = s.addr;
                 println!("server: {} (pid {}) on {a}", path.display(), s.child.id());
                 spawned = Some(s);
                 a
@@ -262,23 +156,17 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     };
-    if let Some(mut s) = spawned {
+    if let Some(s) = spawned {
         // Its log needs a moment to reach us.
         std::thread::sleep(Duration::from_millis(300));
-        println!(
-            "server log: {} games started, {} ended",
-            s.starts.load(Ordering::Relaxed),
-            s.ends.load(Ordering::Relaxed)
-        );
-        {
-            let k = s.stderr_lines.lock().unwrap_or_else(|p| p.into_inner());
-            println!("server stderr: {} lines", k.0);
-            for l in &k.1 {
-                println!("  {l}");
-            }
+        let (started, ended) = s.games_logged();
+        println!("server log: {started} games started, {ended} ended");
+        let (count, first) = s.stderr();
+        println!("server stderr: {count} lines");
+        for l in &first {
+            println!("  {l}");
         }
-        let _ = s.child.kill();
-        let _ = s.child.wait();
+        s.stop();
     }
     code
 }
