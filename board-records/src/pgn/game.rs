@@ -12,7 +12,7 @@ use core::time::Duration;
 use board_core::chess::{Move, Position, San};
 
 use super::command::{Command, Commands, Eval};
-use super::error::{GameError, GameProblem, Location, ReadError};
+use super::error::{GameError, GameProblem, Location, ReadError, RecordFormat};
 use super::reader::{Reader, Visitor};
 use super::types::{GameResult, Nag, RawComment, RawValue};
 
@@ -218,6 +218,44 @@ impl Node {
         self.comments.iter().flat_map(|c| c.commands().flatten())
     }
 
+    /// The move with its annotations in the three games' one type: the
+    /// comments after it (commands with a field removed), NAGs (`$0`
+    /// left out), `[%emt]`, `[%egt]`, `[%clk]`, `[%eval]` (see
+    /// [`annotated`](crate::annotated)).
+    pub fn annotated(&self) -> crate::annotated::Annotated<Option<Move>> {
+        let mut a = crate::annotated::Annotated::new(self.mv);
+        a.nags = self
+            .nags
+            .iter()
+            .copied()
+            .filter(|&n| n != Nag::NULL)
+            .collect();
+        crate::annotated::read_comments(&self.comments, &mut a);
+        a
+    }
+
+    /// The node of an annotated move legal in `position` (`None`: a null
+    /// move, which is the caller's to check): its NAGs, and its comments
+    /// with the time and evaluation fields as commands in the first one
+    /// (`{ [%eval 0.31] [%clk 0:03:00] [%emt 0:00:12] [%egt 0:05:00]
+    /// text }`, spec note §1.9), which [`Node::annotated`] reads back to
+    /// the same fields (durations to the millisecond).
+    ///
+    /// # Errors
+    /// board-core's reason when the move is not legal there.
+    pub fn from_annotated(
+        position: &Position,
+        a: &crate::annotated::Annotated<Option<Move>>,
+    ) -> Result<Node, board_core::chess::IllegalReason> {
+        let mut node = match a.mv {
+            Some(mv) => Node::new(position, mv)?,
+            None => Node::null(),
+        };
+        node.nags = a.nags.clone();
+        node.comments = crate::annotated::write_comments(a);
+        Ok(node)
+    }
+
     /// The first `[%clk]` of the comments after the move: the mover's clock
     /// after it.
     pub fn clock(&self) -> Option<Duration> {
@@ -388,6 +426,7 @@ impl Game {
         let pos = self.end_position();
         let ply = self.moves.len() as u32 + 1;
         let node = node_from_san(&pos, san, ply, 0).map_err(|problem| GameError {
+            format: RecordFormat::Pgn,
             location: Location::default(),
             problem,
         })?;
@@ -489,6 +528,7 @@ impl GameBuilder {
         self.game = None;
         self.stack.clear();
         ControlFlow::Break(Err(GameError {
+            format: RecordFormat::Pgn,
             location: at(offset),
             problem,
         }))
