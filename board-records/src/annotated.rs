@@ -86,13 +86,26 @@ impl<M> Annotated<M> {
     }
 }
 
+/// The annotated move of a PGN or PDN node: its NAGs (`$0` left out)
+/// and its comments ([`read_comments`]).
+pub(crate) fn from_pgn_parts<M>(
+    mv: M,
+    nags: &[Nag],
+    comments: &[crate::pgn::Comment],
+) -> Annotated<M> {
+    let mut a = Annotated::new(mv);
+    a.nags = nags.iter().copied().filter(|&n| n != Nag::NULL).collect();
+    read_comments(comments, &mut a);
+    a
+}
+
 /// Reads PGN/PDN comments into `a`: `[%clk]`, `[%emt]`, `[%egt]` and
 /// `[%eval]` into their fields (the first of each, as
 /// [`pgn::Node::clock`](crate::pgn::Node::clock) reads them; a later one
 /// that differs stays in the text), the rest of each comment's text into
 /// `comments` (the pieces around a removed
 /// command joined with one space; a comment left empty dropped).
-pub(crate) fn read_comments<M>(comments: &[crate::pgn::Comment], a: &mut Annotated<M>) {
+fn read_comments<M>(comments: &[crate::pgn::Comment], a: &mut Annotated<M>) {
     use crate::pgn::{Command, Commands};
     for c in comments {
         let text = c.text();

@@ -267,15 +267,7 @@ impl Node {
     /// [`pgn::Node::annotated`](crate::pgn::Node::annotated): comments,
     /// NAGs, `[%emt]`, `[%egt]`, `[%clk]`, `[%eval]`).
     pub fn annotated(&self) -> crate::annotated::Annotated<Move> {
-        let mut a = crate::annotated::Annotated::new(self.mv);
-        a.nags = self
-            .nags
-            .iter()
-            .copied()
-            .filter(|&n| n != Nag::NULL)
-            .collect();
-        crate::annotated::read_comments(&self.comments, &mut a);
-        a
+        crate::annotated::from_pgn_parts(self.mv, &self.nags, &self.comments)
     }
 
     /// The node of an annotated move legal in `position` (as

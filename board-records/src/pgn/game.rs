@@ -223,15 +223,7 @@ impl Node {
     /// left out), `[%emt]`, `[%egt]`, `[%clk]`, `[%eval]` (see
     /// [`annotated`](crate::annotated)).
     pub fn annotated(&self) -> crate::annotated::Annotated<Option<Move>> {
-        let mut a = crate::annotated::Annotated::new(self.mv);
-        a.nags = self
-            .nags
-            .iter()
-            .copied()
-            .filter(|&n| n != Nag::NULL)
-            .collect();
-        crate::annotated::read_comments(&self.comments, &mut a);
-        a
+        crate::annotated::from_pgn_parts(self.mv, &self.nags, &self.comments)
     }
 
     /// The node of an annotated move legal in `position` (`None`: a null
