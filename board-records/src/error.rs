@@ -146,6 +146,19 @@ impl fmt::Display for Ply {
     }
 }
 
+/// The message of a Result tag that differs from the movetext's result
+/// (PGN's and PDN's `Warning::ResultMismatch`).
+pub(crate) fn result_mismatch(
+    f: &mut fmt::Formatter<'_>,
+    tag: &str,
+    movetext: &str,
+) -> fmt::Result {
+    write!(
+        f,
+        "Result tag {tag:?} differs from the movetext's {movetext}"
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

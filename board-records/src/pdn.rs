@@ -217,10 +217,7 @@ impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Warning::ResultMismatch { tag, movetext } => {
-                write!(
-                    f,
-                    "Result tag {tag:?} differs from the movetext's {movetext}"
-                )
+                crate::error::result_mismatch(f, tag, movetext)
             }
         }
     }

@@ -298,10 +298,7 @@ impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Warning::ResultMismatch { tag, movetext } => {
-                write!(
-                    f,
-                    "Result tag {tag:?} differs from the movetext's {movetext}"
-                )
+                crate::error::result_mismatch(f, tag, movetext.as_str())
             }
             Warning::DuplicateTag(n) => write!(f, "tag {n} given twice; the last value is kept"),
             Warning::NagWithoutMove(at) => write!(f, "NAG before any move at {at} dropped"),
