@@ -38,6 +38,8 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod annotated;
+pub mod error;
 pub mod kif;
 pub mod pdn;
 pub mod pgn;

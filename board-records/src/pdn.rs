@@ -17,6 +17,15 @@
 //! `1-1`, `0-0`, `1-0`, `0-1`, `1/2-1/2`, `*`, matched only as a whole
 //! token (`1-10` is a move, §2.8).
 //!
+//! Errors name the format (`PDN syntax error at …`, `PDN game error at
+//! …`), the line, the column (characters) and the byte offset
+//! ([`Location`]); an illegal move its ply, board-core's reason and, when
+//! a capture is compulsory and the move is none of the legal captures,
+//! those captures (`ply 3: 31-27: a capture is compulsory: 28x19`). A
+//! Result tag whose meaning differs from the movetext's result is kept,
+//! and so is the result: [`Game::warnings`] says so
+//! ([`Warning::ResultMismatch`]).
+//!
 //! Not yet: the `/FEN "…"/` setup command (a syntax error), other game
 //! types, algebraic squares, `:` as capture separator.
 //!
@@ -36,12 +45,16 @@ use alloc::vec::Vec;
 use core::fmt::{self, Write};
 
 use board_core::draughts::{
-    Color, IllegalReason, Move, MoveText, MoveTextError, ParseFenError, Position,
+    Color, IllegalMoveError, IllegalReason, Move, MoveText, MoveTextError, ParseFenError, Position,
 };
 
+use crate::error::{Ply, Problem};
 use crate::pgn::reader::{brace_comment, nag, suffix, tag_pair};
-use crate::pgn::writer::Wrap;
-use crate::pgn::{Comment, Location, Nag, SyntaxError, SyntaxProblem, Tag, Tags, decode_text};
+use crate::pgn::writer::{SEVEN_TAG_ROSTER, Wrap, write_tag};
+use crate::pgn::{Comment, Nag, Tag, Tags, decode_text};
+
+pub use crate::error::{Located, Location, RecordFormat};
+pub use crate::pgn::{SyntaxError, SyntaxProblem};
 
 pub use crate::pgn::Limits;
 
@@ -54,8 +67,9 @@ pub const RESULTS: [&str; 8] = ["2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1
 #[non_exhaustive]
 pub enum GameProblem {
     /// The first move that is not a legal move here: its 1-based half-move
-    /// number from the start along its line, the variation depth, the text
-    /// and board-core's reason.
+    /// number from the start along its line, the variation depth, the text,
+    /// board-core's reason and, when capturing is compulsory here and the
+    /// text names none of the captures allowed, those captures.
     IllegalMove {
         /// 1-based half-move number.
         ply: u32,
@@ -65,6 +79,14 @@ pub enum GameProblem {
         text: String,
         /// board-core's reason.
         reason: MoveTextError,
+        /// The legal moves, all captures of the most pieces (the majority
+        /// rule), when a capture is compulsory and the text is a quiet
+        /// move or a capture that is not legal; in board-core's
+        /// legal-move order, written as the writer writes them (short
+        /// unless ambiguous, §2.8). Empty otherwise (no capture possible,
+        /// a syntax error, or an ambiguous short capture, whose reason
+        /// lists its candidates).
+        compulsory: Vec<MoveText>,
     },
     /// The FEN tag is not a position.
     Fen(ParseFenError),
@@ -74,6 +96,10 @@ pub enum GameProblem {
     VariationWithoutMove,
 }
 
+/// How many compulsory captures an illegal-move message names before
+/// `and N more`.
+const COMPULSORY_SHOWN: usize = 8;
+
 impl fmt::Display for GameProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -82,18 +108,38 @@ impl fmt::Display for GameProblem {
                 depth,
                 text,
                 reason,
+                compulsory,
             } => {
-                write!(f, "ply {ply}")?;
-                if *depth > 0 {
-                    write!(f, " (variation depth {depth})")?;
-                }
+                let place = Ply {
+                    ply: *ply,
+                    depth: *depth,
+                };
                 // An illegal move's reason names the move itself
                 // (`28-22: a capture is compulsory`); a syntax error's does
                 // not.
                 match reason {
-                    MoveTextError::Illegal(_) => write!(f, ": {reason}"),
-                    MoveTextError::Syntax(_) => write!(f, ": {text}: {reason}"),
+                    MoveTextError::Illegal(IllegalMoveError::CaptureRequired {
+                        from, to, ..
+                    }) if !compulsory.is_empty() => {
+                        write!(f, "{place}: {from}-{to}: a capture is compulsory:")?;
+                    }
+                    MoveTextError::Illegal(_) if !compulsory.is_empty() => {
+                        write!(
+                            f,
+                            "{place}: {reason}; a capture of the most pieces is compulsory:"
+                        )?;
+                    }
+                    MoveTextError::Illegal(_) => return write!(f, "{place}: {reason}"),
+                    MoveTextError::Syntax(_) => return write!(f, "{place}: {text}: {reason}"),
                 }
+                for (i, m) in compulsory.iter().take(COMPULSORY_SHOWN).enumerate() {
+                    f.write_str(if i == 0 { " " } else { ", " })?;
+                    write!(f, "{m}")?;
+                }
+                if compulsory.len() > COMPULSORY_SHOWN {
+                    write!(f, " and {} more", compulsory.len() - COMPULSORY_SHOWN)?;
+                }
+                Ok(())
             }
             GameProblem::Fen(e) => write!(f, "FEN tag: {e}"),
             GameProblem::UnsupportedGameType(t) => write!(f, "unsupported GameType {t:?}"),
@@ -102,26 +148,79 @@ impl fmt::Display for GameProblem {
     }
 }
 
-/// A PDN game that reads but is not playable; the reader has skipped it.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("PDN game error at {location}: {problem}")]
-pub struct GameError {
-    /// Where the token at fault starts.
-    pub location: Location,
-    /// What.
-    pub problem: GameProblem,
+impl Problem for GameProblem {
+    const KIND: &'static str = "game";
 }
+
+/// A PDN game that reads but is not playable (format
+/// [`RecordFormat::Pdn`], the location of the token at fault, the
+/// problem); the reader has skipped it. Displayed as `PDN game error at
+/// line 4, column 4 (byte 30): ply 3: ...`.
+pub type GameError = Located<GameProblem>;
 
 /// Reading one PDN game failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ReadError {
-    /// Syntax.
+    /// Syntax (a [`SyntaxError`] whose format is [`RecordFormat::Pdn`]).
     #[error(transparent)]
     Syntax(#[from] SyntaxError),
     /// Meaning.
     #[error(transparent)]
     Game(#[from] GameError),
+}
+
+impl ReadError {
+    /// Where the error is.
+    pub fn location(&self) -> Location {
+        match self {
+            ReadError::Syntax(e) => e.location,
+            ReadError::Game(e) => e.location,
+        }
+    }
+}
+
+/// What a game's result means (§2.8, international set; `1-0`/`0-1`/
+/// `1/2-1/2` read as lidraughts' `Color.fromResult` does), `None` when it
+/// says nothing (`*`, `?`, empty).
+fn outcome(result: &str) -> Option<&'static str> {
+    Some(match result.trim() {
+        "2-0" | "1-0" => "white wins",
+        "0-2" | "0-1" => "black wins",
+        "1-1" | "1/2-1/2" => "draw",
+        "0-0" => "both lose",
+        "*" | "?" | "" => return None,
+        _ => "other",
+    })
+}
+
+/// Something odd in a game that was read all the same (the PGN module's
+/// [`Warning`](crate::pgn::Warning) for draughts).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Warning {
+    /// The Result tag and the movetext's result say different things
+    /// (both are kept: [`Game::tags`] and [`Game::result`]). Results of
+    /// the same meaning do not differ (`1-0` in the tag and `2-0` in the
+    /// movetext, §2.8), and `*` in the movetext, PDN 3.0's terminator
+    /// whatever the result (§2.4), or a tag of `*`, `?` or `""` (unknown,
+    /// §2.5) differs from nothing.
+    ResultMismatch {
+        /// The Result tag's value.
+        tag: String,
+        /// The movetext's result.
+        movetext: &'static str,
+    },
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Warning::ResultMismatch { tag, movetext } => {
+                crate::error::result_mismatch(f, tag, movetext)
+            }
+        }
+    }
 }
 
 /// One move with its annotations.
@@ -161,6 +260,27 @@ impl Node {
     pub fn mv(&self) -> Move {
         self.mv
     }
+    /// The move with its annotations in the three games' one type (as
+    /// [`pgn::Node::annotated`](crate::pgn::Node::annotated): comments,
+    /// NAGs, `[%emt]`, `[%egt]`, `[%clk]`, `[%eval]`).
+    pub fn annotated(&self) -> crate::annotated::Annotated<Move> {
+        crate::annotated::from_pgn_parts(self.mv, &self.nags, &self.comments)
+    }
+
+    /// The node of an annotated move legal in `position` (as
+    /// [`pgn::Node::from_annotated`](crate::pgn::Node::from_annotated)).
+    ///
+    /// # Errors
+    /// board-core's reason when the move is not legal there.
+    pub fn from_annotated(
+        position: &Position,
+        a: &crate::annotated::Annotated<Move>,
+    ) -> Result<Node, IllegalReason> {
+        let mut node = Node::new(position, a.mv)?;
+        node.nags = a.nags.clone();
+        node.comments = crate::annotated::write_comments(a);
+        Ok(node)
+    }
 
     /// Its PDN text as the writer writes it.
     pub fn text(&self) -> String {
@@ -180,6 +300,8 @@ pub struct Game {
     pub moves: Vec<Node>,
     /// The movetext's result token (one of [`RESULTS`]), if any.
     pub result: Option<&'static str>,
+    /// What was odd but read.
+    pub warnings: Vec<Warning>,
 }
 
 impl Game {
@@ -191,6 +313,7 @@ impl Game {
             comments: Vec::new(),
             moves: Vec::new(),
             result: None,
+            warnings: Vec::new(),
         }
     }
 
@@ -360,6 +483,7 @@ impl<'a> Reader<'a> {
                     Fault::Syntax(o, problem) => (
                         o,
                         ReadError::Syntax(SyntaxError {
+                            format: RecordFormat::Pdn,
                             location: self.location(o),
                             problem,
                         }),
@@ -367,6 +491,7 @@ impl<'a> Reader<'a> {
                     Fault::Game(o, problem) => (
                         o,
                         ReadError::Game(GameError {
+                            format: RecordFormat::Pdn,
                             location: self.location(o),
                             problem,
                         }),
@@ -604,6 +729,7 @@ impl<'a> Reader<'a> {
                                 depth: depth as u32,
                                 text: text.to_owned(),
                                 reason,
+                                compulsory: compulsory_captures(&pos, &reason),
                             },
                         )
                     })?;
@@ -639,8 +765,37 @@ impl<'a> Reader<'a> {
         let main = stack.pop().unwrap_or_else(|| unreachable!());
         game.moves = main.nodes;
         game.comments.extend(main.pending);
+        if let (Some(tag), Some(r)) = (game.tags.get("Result"), game.result)
+            && let (Some(a), Some(b)) = (outcome(tag), outcome(r))
+            && a != b
+        {
+            let tag = tag.to_owned();
+            game.warnings
+                .push(Warning::ResultMismatch { tag, movetext: r });
+        }
         Ok(game)
     }
+}
+
+/// The legal captures when capturing is compulsory in `pos` and `reason`
+/// refuses a text that names none of them (see
+/// [`GameProblem::IllegalMove`]).
+fn compulsory_captures(pos: &Position, reason: &MoveTextError) -> Vec<MoveText> {
+    let names_none = matches!(
+        reason,
+        MoveTextError::Illegal(
+            IllegalMoveError::CaptureRequired { .. }
+                | IllegalMoveError::NoSuchMove { .. }
+                | IllegalMoveError::NoSuchPath { .. }
+        )
+    );
+    if !names_none || !pos.must_capture() {
+        return Vec::new();
+    }
+    pos.legal_moves()
+        .iter()
+        .map(|&m| pos.move_text(m))
+        .collect()
 }
 
 impl<W: Write> Wrap<'_, W> {
@@ -686,36 +841,42 @@ impl<W: Write> Wrap<'_, W> {
 }
 
 impl Game {
-    /// Writes the game: the tags in their order (with `GameType "20"` and
-    /// `FEN` added when missing and the start is not the normal one),
-    /// `\"` and `\\` escaped, an empty line, the movetext (numbers `N.` /
-    /// `N...` as in PGN, NAGs as `$n`, `{ }` comments, `( )` variations,
-    /// moves in board-core's form: short unless ambiguous, §2.8) wrapped
-    /// before 80 columns, the result (or `*`), an empty line.
+    /// Writes the game: the Seven Tag Roster first, in its order (Event,
+    /// Site, Date, Round, White, Black, Result), a missing one written
+    /// with PGN's "unknown" value (`?`, `????.??.??` for Date; for Result
+    /// the movetext's result or `*`) as the PGN writer does (PDN 3.0 takes
+    /// the roster from PGN, §2.5: it may leave unknown tags out and reads
+    /// `"?"` as unknown); then the other tags in their order, with
+    /// `GameType "20"` and `FEN` added when missing (FEN only when the
+    /// start is not the normal one); `\"` and `\\` escaped; an empty line;
+    /// the movetext (numbers `N.` / `N...` as in PGN, NAGs as `$n`, `{ }`
+    /// comments, `( )` variations, moves in board-core's form: short
+    /// unless ambiguous, §2.8) wrapped before 80 columns, the result (or
+    /// `*`), an empty line.
     ///
     /// # Errors
     /// Only those of `w`.
     pub fn write_to<W: Write>(&self, w: &mut W) -> fmt::Result {
-        let tag = |w: &mut W, name: &str, value: &str| -> fmt::Result {
-            w.write_char('[')?;
-            w.write_str(name)?;
-            w.write_str(" \"")?;
-            for c in value.chars() {
-                if c == '"' || c == '\\' {
-                    w.write_char('\\')?;
-                }
-                w.write_char(c)?;
-            }
-            w.write_str("\"]\n")
-        };
-        for t in self.tags.iter() {
-            tag(w, t.name(), t.value())?;
+        for (name, unknown) in SEVEN_TAG_ROSTER {
+            let value = match self.tags.get(name) {
+                Some(v) => v,
+                None if name == "Result" => self.result.unwrap_or("*"),
+                None => unknown,
+            };
+            write_tag(w, name, value)?;
+        }
+        for t in self
+            .tags
+            .iter()
+            .filter(|t| !SEVEN_TAG_ROSTER.iter().any(|(n, _)| *n == t.name()))
+        {
+            write_tag(w, t.name(), t.value())?;
         }
         if self.tags.get("GameType").is_none() {
-            tag(w, "GameType", "20")?;
+            write_tag(w, "GameType", "20")?;
         }
         if self.tags.get("FEN").is_none() && self.start != Position::startpos() {
-            tag(w, "FEN", &self.start.to_string())?;
+            write_tag(w, "FEN", &self.start.to_string())?;
         }
         w.write_char('\n')?;
         let mut wrap = Wrap::new(w);

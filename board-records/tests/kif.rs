@@ -350,9 +350,9 @@ fn ki2_ambiguous_and_unresolvable_moves() {
         g.problem,
         GameProblem::IllegalMove {
             ply: 1,
-            problem: MoveProblem::Ambiguous { candidates: 2 },
+            problem: MoveProblem::Ambiguous { ref candidates },
             ..
-        }
+        } if candidates.len() == 2
     ));
     assert_eq!((g.location.line, g.location.column), (1, 1));
     let game = kif::read_str("▲５八金右\n").unwrap();
@@ -573,10 +573,11 @@ fn every_syntax_error_kind() {
         syntax("   1 x六歩(77)\n"),
         (SyntaxProblem::UnknownMoveText, 1, 6)
     );
-    assert_eq!(syntax("▲x六歩\n"), (SyntaxProblem::ExpectedSquare, 1, 4));
+    // Columns count characters (`▲` is one), as an editor shows them.
+    assert_eq!(syntax("▲x六歩\n"), (SyntaxProblem::ExpectedSquare, 1, 2));
     assert_eq!(
         syntax("   1 ７六Ｘ(77)\n"),
-        (SyntaxProblem::ExpectedPiece, 1, 12)
+        (SyntaxProblem::ExpectedPiece, 1, 8)
     );
     assert_eq!(syntax("   1 ７六歩\n").0, SyntaxProblem::ExpectedOrigin);
     assert_eq!(syntax("   1 ７六歩(7)\n").0, SyntaxProblem::ExpectedOrigin);
@@ -596,7 +597,7 @@ fn every_syntax_error_kind() {
     );
     assert_eq!(
         syntax("▲７六歩 ７六歩\n"),
-        (SyntaxProblem::ExpectedMark, 1, 14)
+        (SyntaxProblem::ExpectedMark, 1, 6)
     );
     assert_eq!(syntax("▲７六歩右直\n").0, SyntaxProblem::BadModifier);
     assert_eq!(
@@ -641,7 +642,7 @@ fn every_syntax_error_kind() {
     };
     let e = kif::read_str_with("▲７六歩 △３四歩\n", limits).unwrap_err();
     assert!(
-        matches!(e, ReadError::Syntax(s) if s.problem == SyntaxProblem::TooManyMoves { max: 1 } && s.location.column == 14)
+        matches!(e, ReadError::Syntax(s) if s.problem == SyntaxProblem::TooManyMoves { max: 1 } && s.location.column == 6)
     );
     let limits = kif::Limits {
         max_comments: 1,
@@ -751,4 +752,94 @@ fn multi_line_texts_keep_the_line_structure() {
     let back = kif::read_str(&text).unwrap();
     assert_eq!(back.main.moves[0].notes.text(), "a\nb");
     assert_eq!(back.header("備考"), Some("line one\\nline two"));
+}
+
+// ---- what a newcomer tripped on (session 18) ----
+
+// Columns count characters, offsets bytes; the error names the format the
+// text is read as (KI2 here) and lists the moves an ambiguous KI2 move
+// fits, each with the word that singles it out (§2.1: with golds on ６九
+// and ４九, `５八金右` is ４九's and `５八金左` ６九's) and its origin.
+#[test]
+fn ki2_errors_name_ki2_characters_and_candidates() {
+    // `▲５八金` starts at character 11 of the line, byte 26 (▲７六歩 and
+    // △３四歩 are 4 characters of 3 bytes each, each then a space).
+    let e = kif::read_str("▲７六歩 △３四歩 ▲５八金\n").unwrap_err();
+    let ReadError::Game(g) = &e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(g.format, kif::RecordFormat::Ki2);
+    assert_eq!(
+        (g.location.line, g.location.column, g.location.offset),
+        (1, 11, 26)
+    );
+    let GameProblem::IllegalMove {
+        ply: 3,
+        problem: MoveProblem::Ambiguous { candidates },
+        ..
+    } = &g.problem
+    else {
+        panic!("{e}")
+    };
+    let mut named: Vec<(String, String)> = candidates
+        .iter()
+        .map(|c| (c.ki2.clone(), c.mv.to_string()))
+        .collect();
+    named.sort();
+    assert_eq!(
+        named,
+        [
+            ("５八金右".to_string(), "4i5h".to_string()),
+            ("５八金左".to_string(), "6i5h".to_string())
+        ]
+    );
+    let s = e.to_string();
+    assert!(
+        s.starts_with("KI2 game error at line 1, column 11 (byte 26): ply 3: "),
+        "{s}"
+    );
+    assert!(
+        s.contains("５八金右(49)") && s.contains("５八金左(69)"),
+        "{s}"
+    );
+    // A syntax error in a KI2 file says KI2 too.
+    let e = kif::read_str("先手：A\n▲７六歩 △x四歩\n").unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("KI2 syntax error at line 2, column 7 (byte 27): "),
+        "{e}"
+    );
+    assert_eq!(e.format(), Some(kif::RecordFormat::Ki2));
+    // And a KIF file KIF.
+    let e = kif::read_str("   1 ７六歩(77)\n   2 x四歩(33)\n").unwrap_err();
+    assert_eq!(e.format(), Some(kif::RecordFormat::Kif));
+}
+
+// Pieces and squares in KIF's words (§0: 歩 金 成銀; squares ７六), never
+// CSA's codes (FU, KI) or USI's squares (7g).
+#[test]
+fn errors_say_pieces_and_squares_as_kif_does() {
+    let said = |text: &str| kif::read_str(text).unwrap_err().to_string();
+    let s = said("   1 ７五歩(77)\n");
+    assert!(
+        s.ends_with("ply 1: ７五歩(77): the 歩 on ７七 cannot reach ７五"),
+        "{s}"
+    );
+    let s = said("   1 ７六金(77)\n");
+    assert!(s.ends_with("names 金 but 歩 stands on the origin"), "{s}");
+    let s = said("   1 ５五歩打\n");
+    assert!(s.ends_with("no 歩 in hand"), "{s}");
+    // ▲ moving twice: whose turn it is, with the side's KIF name.
+    let s = said("▲７六歩 ▲２六歩\n");
+    assert!(s.ends_with("it is 後手's (△) turn"), "{s}");
+    for s in [
+        said("   1 ７五歩(77)\n"),
+        said("   1 ７六金(77)\n"),
+        said("   1 ５五歩打\n"),
+    ] {
+        let (_, problem) = s.split_once(": ply 1: ").unwrap();
+        for code in ["FU", "KI", "7g", "7e"] {
+            assert!(!problem.contains(code), "{s}");
+        }
+    }
 }

@@ -2,7 +2,7 @@
 //! spec/pgn-pdn.md, part 2 (sections named), and properties.
 
 use board_core::draughts::{Color, Position};
-use board_records::pdn::{Game, GameProblem, Node, ReadError, Reader};
+use board_records::pdn::{Game, GameProblem, Node, ReadError, Reader, RecordFormat, Warning};
 use board_records::pgn::{Comment, Nag, SyntaxProblem, Tag};
 use proptest::prelude::*;
 
@@ -171,11 +171,19 @@ fn line(rng: &mut Rng, mut pos: Position, plies: usize, depth: u32, var: bool) -
 fn random_game(seed: u64) -> Game {
     let mut rng = Rng(seed | 1);
     let mut g = Game::new(Position::startpos());
+    // The Seven Tag Roster, which the writer writes first (§1.4, §2.5).
     g.tags.set(Tag::new("Event", "Test \"match\"").unwrap());
+    for (name, value) in [("Site", "?"), ("Date", "2025.01.02"), ("Round", "-")] {
+        g.tags.set(Tag::new(name, value).unwrap());
+    }
+    g.tags.set(Tag::new("White", "A").unwrap());
+    g.tags.set(Tag::new("Black", "B").unwrap());
+    let result = ["2-0", "0-2", "1-1", "*"][rng.below(4)];
+    g.tags.set(Tag::new("Result", result).unwrap());
     g.tags.set(Tag::new("GameType", "20").unwrap());
     let len = rng.below(120);
     g.moves = line(&mut rng, Position::startpos(), len, 0, false);
-    g.result = Some(["2-0", "0-2", "1-1", "*"][rng.below(4)]);
+    g.result = Some(result);
     g
 }
 
@@ -225,4 +233,126 @@ proptest! {
             prop_assert!(n <= bytes.len() + 1);
         }
     }
+}
+
+// ---- what a newcomer tripped on (session 18) ----
+
+// An illegal move when capturing is compulsory names the captures that
+// are (pydraughts 0.6.x lists the same legal moves in these positions).
+#[test]
+fn illegal_moves_name_the_compulsory_captures() {
+    let problem = |text: &[u8]| match Reader::new(text).next_game().unwrap() {
+        Err(ReadError::Game(g)) => {
+            assert_eq!(g.format, RecordFormat::Pdn);
+            g.problem
+        }
+        other => panic!("{other:?}"),
+    };
+    // After 32-28 19-23 White must take 28x19 (§2.8 short form).
+    let p = problem(b"1. 32-28 19-23 2. 31-27 *");
+    assert_eq!(
+        p.to_string(),
+        "ply 3: 31-27: a capture is compulsory: 28x19"
+    );
+    // Two captures from 28: over 22 to 17 and over 23 to 19.
+    let p = problem(b"[FEN \"W:W28,35:B22,23\"]\n\n1. 35-30 *");
+    let GameProblem::IllegalMove { ref compulsory, .. } = p else {
+        panic!("{p}")
+    };
+    let mut named: Vec<String> = compulsory.iter().map(|m| m.to_string()).collect();
+    named.sort();
+    assert_eq!(named, ["28x17", "28x19"]);
+    let s = p.to_string();
+    assert!(
+        s.starts_with("ply 1: 35-30: a capture is compulsory: 28x1"),
+        "{s}"
+    );
+    // A capture that is not of the most pieces (the majority rule): 28x19
+    // takes one piece where 28x10 takes two.
+    let p = problem(b"[FEN \"W:W28:B23,14\"]\n\n1. 28x19 *");
+    assert_eq!(
+        p.to_string(),
+        "ply 1: no legal capture from 28 to 19; a capture of the most pieces is compulsory: 28x10"
+    );
+    // No capture possible: nothing is named.
+    let p = problem(b"1. 32-26 *");
+    let GameProblem::IllegalMove { ref compulsory, .. } = p else {
+        panic!("{p}")
+    };
+    assert!(compulsory.is_empty(), "{p}");
+}
+
+// PDN errors say PDN (they used to say PGN), with the column in
+// characters.
+#[test]
+fn syntax_errors_say_pdn() {
+    let e = Reader::new("{é} 1. 32-28 <".as_bytes())
+        .next_game()
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "PDN syntax error at line 1, column 14 (byte 14): unexpected '<'"
+    );
+    assert_eq!(e.location().column, 14);
+}
+
+// §2.5/§1.4: the writer fills the Seven Tag Roster (PGN's unknown values)
+// for a game read without it, first and in its order.
+#[test]
+fn writer_fills_the_seven_tag_roster() {
+    let g = one(b"[GameType \"20\"]\n[Opening \"x\"]\n\n1. 32-28 2-0\n");
+    assert_eq!(
+        g.to_pdn(),
+        "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+         [White \"?\"]\n[Black \"?\"]\n[Result \"2-0\"]\n[GameType \"20\"]\n[Opening \"x\"]\n\n\
+         1. 32-28 2-0\n\n"
+    );
+    let g = one(b"1. 32-28 *");
+    assert!(g.to_pdn().starts_with(
+        "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+         [White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n[GameType \"20\"]\n\n"
+    ));
+    // Tags read are kept, the roster's in its order.
+    let g = one(b"[Black \"B\"]\n[White \"W\"]\n[Event \"E\"]\n\n*");
+    assert!(g.to_pdn().starts_with(
+        "[Event \"E\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n\
+         [White \"W\"]\n[Black \"B\"]\n"
+    ));
+}
+
+// Issue 32 item 1 (for PDN): a Result tag that differs from the
+// movetext's result keeps both and warns; results of one meaning (§2.8:
+// `1-0` is `2-0` in type 20) and PDN 3.0's `*` terminator (§2.4: the
+// standard's own example ends with `*` under `Result "0-2"`) do not.
+#[test]
+fn result_tag_and_movetext_result() {
+    let g = one(b"[Result \"2-0\"]\n\n1. 32-28 0-2\n");
+    assert_eq!((g.tags.get("Result"), g.result), (Some("2-0"), Some("0-2")));
+    assert_eq!(
+        g.warnings,
+        [Warning::ResultMismatch {
+            tag: "2-0".into(),
+            movetext: "0-2"
+        }]
+    );
+    assert_eq!(
+        g.warnings[0].to_string(),
+        "Result tag \"2-0\" differs from the movetext's 0-2"
+    );
+    for (tag, movetext) in [
+        ("1-0", "2-0"),
+        ("0-1", "0-2"),
+        ("1/2-1/2", "1-1"),
+        ("0-2", "*"),
+        ("?", "2-0"),
+        ("2-0", "2-0"),
+    ] {
+        let text = format!("[Result \"{tag}\"]\n\n1. 32-28 {movetext}\n");
+        assert!(one(text.as_bytes()).warnings.is_empty(), "{text}");
+    }
+    let g = one(b"[Result \"1-1\"]\n\n1. 32-28 2-0\n");
+    assert_eq!(g.warnings.len(), 1);
+    // No Result tag: nothing to differ.
+    assert!(one(b"1. 32-28 2-0\n").warnings.is_empty());
 }

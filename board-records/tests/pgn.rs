@@ -650,3 +650,17 @@ fn writer_export_layout() {
         assert_eq!(again.result, g.result, "{name}");
     }
 }
+
+// A location's column counts characters, as an editor shows them (`é` is
+// one), its offset bytes.
+#[test]
+fn columns_count_characters() {
+    let e = Reader::new("1. e4 {café} <".as_bytes())
+        .next_game()
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "PGN syntax error at line 1, column 14 (byte 14): unexpected '<'"
+    );
+}

@@ -1,17 +1,25 @@
 //! Errors of the KIF/KI2 reader: text encoding ([`DecodeError`]), syntax
 //! ([`SyntaxError`]) and meaning ([`GameError`]: an illegal or ambiguous
 //! move, a handicap or diagram we cannot set up) are different types;
-//! [`ReadError`] is any of them. Locations are those of the PGN reader:
-//! 0-based byte offset, 1-based line and column (column in bytes of the
-//! decoded UTF-8 text; offsets are exact in the input for UTF-8 files).
+//! [`ReadError`] is any of them. Locations are those of every format of
+//! this crate ([`Location`]): 0-based byte offset, 1-based line and
+//! column, the column counted in **characters** (what an editor shows for
+//! Japanese text: in `先手：A` the `A` is column 4), the offset in bytes
+//! (exact in the input for UTF-8 files, a BOM counted; in the decoded
+//! UTF-8 text for Shift_JIS files). Errors name the format the text is
+//! read as (`KIF` or `KI2`, [`RecordFormat`]) and say pieces and squares
+//! as KIF does (`歩`, `成銀`, `７六`), not in CSA's or USI's codes.
 
 use alloc::string::String;
+use alloc::vec::Vec;
 use core::fmt;
 
-use board_core::shogi::{IllegalReason, PieceKind, SetupError};
+use board_core::shogi::{Color, IllegalReason, Move, PieceKind, SetupError, Square};
 
 pub use super::encoding::DecodeError;
-pub use crate::pgn::Location;
+use super::notation::{FW_DIGITS, KANJI_DIGITS, move_name, side_name};
+pub use crate::error::{Located, Location, RecordFormat};
+use crate::error::{Ply, Problem};
 
 /// What is syntactically wrong (see [`SyntaxError`]). Caps are those of
 /// [`Limits`](super::Limits).
@@ -112,18 +120,164 @@ impl fmt::Display for SyntaxProblem {
     }
 }
 
-/// A syntax error: where and what.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
-#[error("KIF syntax error at {location}: {problem}")]
-pub struct SyntaxError {
-    /// Where: the first byte that does not read.
-    pub location: Location,
-    /// What.
-    pub problem: SyntaxProblem,
+impl Problem for SyntaxProblem {
+    const KIND: &'static str = "syntax";
+}
+
+/// A syntax error: the format the text is read as ([`RecordFormat::Kif`]
+/// or [`RecordFormat::Ki2`]), where (the first character that does not
+/// read) and what; displayed as `KI2 syntax error at line 3, column 5
+/// (byte 21): expected a piece name`.
+pub type SyntaxError = Located<SyntaxProblem>;
+
+/// A square as KIF writes it: full-width file, kanji rank (`７六`).
+pub(crate) struct KifSquare(pub(crate) Square);
+
+impl fmt::Display for KifSquare {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let file = FW_DIGITS[usize::from(self.0.file().clamp(1, 9)) - 1];
+        let rank = KANJI_DIGITS[usize::from(self.0.rank().clamp(1, 9)) - 1];
+        write!(f, "{file}{rank}")
+    }
+}
+
+/// A piece kind as KIF move text names it (`歩`, `成銀`, `龍`, §0).
+struct KifPiece(PieceKind);
+
+impl fmt::Display for KifPiece {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(move_name(self.0))
+    }
+}
+
+/// board-core's reason in KIF's words: pieces named as KIF names them,
+/// squares as `７六`, sides as 先手/後手 with their ▲/△ marks.
+pub(crate) struct KifReason<'r>(pub(crate) &'r IllegalReason);
+
+impl fmt::Display for KifReason<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use IllegalReason as R;
+        let sq = KifSquare;
+        let piece = KifPiece;
+        match *self.0 {
+            R::WrongSide { to_move } => {
+                let mark = match to_move {
+                    Color::Black => '▲',
+                    Color::White => '△',
+                };
+                let side = side_name(to_move, false);
+                write!(f, "it is {side}'s ({mark}) turn")
+            }
+            R::NoPiece { square } => write!(f, "no piece on {}", sq(square)),
+            R::OpponentPiece { square } => {
+                write!(f, "the piece on {} belongs to the opponent", sq(square))
+            }
+            R::PieceMismatch {
+                square,
+                on_board,
+                named,
+            } => write!(
+                f,
+                "names {} but {} stands on {}",
+                piece(named),
+                piece(on_board),
+                sq(square)
+            ),
+            R::Unpromotion { square } => {
+                write!(f, "a promoted piece cannot unpromote ({})", sq(square))
+            }
+            R::NotInHand { kind } => write!(f, "no {} in hand", piece(kind)),
+            R::DropOnOccupied { square } => write!(f, "cannot drop on occupied {}", sq(square)),
+            R::CaptureOwnPiece { square } => write!(f, "own piece on {}", sq(square)),
+            R::Unreachable { kind, from, to } => write!(
+                f,
+                "the {} on {} cannot reach {}",
+                piece(kind),
+                sq(from),
+                sq(to)
+            ),
+            R::CannotPromote { kind } => write!(f, "a {} cannot promote", piece(kind)),
+            R::PromotionOutsideZone { from, to } => write!(
+                f,
+                "promotion outside the promotion zone ({} to {})",
+                sq(from),
+                sq(to)
+            ),
+            R::DeadPiece { square } => write!(
+                f,
+                "a piece on {} would have no move (promotion compulsory / drop impossible)",
+                sq(square)
+            ),
+            R::Nifu { file } => {
+                let file = FW_DIGITS[usize::from(file.clamp(1, 9)) - 1];
+                write!(f, "two pawns on file {file} (二歩)")
+            }
+            R::PawnDropMate { square } => {
+                write!(
+                    f,
+                    "pawn drop on {} would checkmate (打ち歩詰め)",
+                    sq(square)
+                )
+            }
+            ref other => write!(f, "{other}"),
+        }
+    }
+}
+
+/// board-core's diagram error in KIF's words (pieces `歩`, squares `７六`,
+/// sides 先手/後手).
+struct KifSetup<'e>(&'e SetupError);
+
+impl fmt::Display for KifSetup<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self.0 {
+            SetupError::TooManyPieces { kind, count, max } => {
+                write!(f, "too many {} ({count}, at most {max})", KifPiece(kind))
+            }
+            SetupError::TooManyKings { color } => {
+                write!(f, "{} has more than one king", side_name(color, false))
+            }
+            SetupError::DeadPiece { square } => {
+                write!(
+                    f,
+                    "dead piece on {}: it could never move",
+                    KifSquare(square)
+                )
+            }
+            SetupError::Nifu { color, file } => {
+                let file = FW_DIGITS[usize::from(file.clamp(1, 9)) - 1];
+                let side = side_name(color, false);
+                write!(f, "two {side} pawns on file {file} (二歩)")
+            }
+            ref other => write!(f, "{other}"),
+        }
+    }
+}
+
+/// One of the legal moves an ambiguous KI2 move fits
+/// ([`MoveProblem::Ambiguous`]).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Candidate {
+    /// The move.
+    pub mv: Move,
+    /// Its KI2 text with the words that single it out (`５八金右`,
+    /// §2.1), as the KI2 writer writes it.
+    pub ki2: String,
+}
+
+impl fmt::Display for Candidate {
+    /// The KI2 text and the origin in KIF's form: `５八金右(49)`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.ki2)?;
+        if let Some(from) = self.mv.from() {
+            write!(f, "({}{})", from.file(), from.rank())?;
+        }
+        Ok(())
+    }
 }
 
 /// Why a well-formed move is not the move of its position.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum MoveProblem {
     /// board-core refuses it.
@@ -141,33 +295,44 @@ pub enum MoveProblem {
     /// A KI2 move that no legal move fits.
     NoSuchMove,
     /// A KI2 move that several legal moves fit (its words do not tell
-    /// them apart, §2.1).
+    /// them apart, §2.1): every one of them, in board-core's legal-move
+    /// order, each with the KI2 text that would name it alone.
     Ambiguous {
-        /// How many fit.
-        candidates: u8,
+        /// The legal moves that fit (two or more).
+        candidates: Vec<Candidate>,
     },
 }
 
 impl fmt::Display for MoveProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MoveProblem::Illegal(r) => write!(f, "{r}"),
+            MoveProblem::Illegal(r) => write!(f, "{}", KifReason(r)),
             MoveProblem::WrongPiece {
                 named,
                 on_board: Some(k),
             } => {
-                write!(f, "names {named} but {k} stands on the origin")
+                write!(
+                    f,
+                    "names {} but {} stands on the origin",
+                    KifPiece(*named),
+                    KifPiece(*k)
+                )
             }
             MoveProblem::WrongPiece {
                 named,
                 on_board: None,
             } => {
-                write!(f, "names {named} but the origin is empty")
+                write!(f, "names {} but the origin is empty", KifPiece(*named))
             }
             MoveProblem::SameWithoutPrevious => f.write_str("同 without a previous move"),
             MoveProblem::NoSuchMove => f.write_str("no legal move fits"),
             MoveProblem::Ambiguous { candidates } => {
-                write!(f, "{candidates} legal moves fit (ambiguous)")
+                write!(f, "ambiguous: {} legal moves fit:", candidates.len())?;
+                for (i, c) in candidates.iter().enumerate() {
+                    f.write_str(if i == 0 { " " } else { ", " })?;
+                    write!(f, "{c}")?;
+                }
+                Ok(())
             }
         }
     }
@@ -216,17 +381,17 @@ impl fmt::Display for GameProblem {
                 text,
                 problem,
             } => {
-                write!(f, "ply {ply}")?;
-                if *depth > 0 {
-                    write!(f, " (variation depth {depth})")?;
-                }
-                write!(f, ": {text}: {problem}")
+                let place = Ply {
+                    ply: *ply,
+                    depth: *depth,
+                };
+                write!(f, "{place}: {text}: {problem}")
             }
             GameProblem::UnsupportedHandicap(h) => write!(f, "unsupported handicap {h:?}"),
             GameProblem::IncompleteDiagram { rows } => {
                 write!(f, "board diagram has {rows} rows, not 9")
             }
-            GameProblem::Diagram(e) => write!(f, "board diagram: {e}"),
+            GameProblem::Diagram(e) => write!(f, "board diagram: {}", KifSetup(e)),
             GameProblem::VariationWithoutMove { ply } => {
                 write!(f, "variation at move {ply}, which no line has")
             }
@@ -234,15 +399,15 @@ impl fmt::Display for GameProblem {
     }
 }
 
-/// A game that reads but means nothing playable.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("KIF game error at {location}: {problem}")]
-pub struct GameError {
-    /// Where the line at fault starts (for a move: the move).
-    pub location: Location,
-    /// What.
-    pub problem: GameProblem,
+impl Problem for GameProblem {
+    const KIND: &'static str = "game";
 }
+
+/// A game that reads but means nothing playable: the format the text is
+/// read as, where the line at fault starts (for a move: the move) and
+/// what; displayed as `KIF game error at line 2, column 1 (byte 11): ply
+/// 1: ７五歩(77): the 歩 on ７七 cannot reach ７五`.
+pub type GameError = Located<GameProblem>;
 
 /// Reading a file into a [`Game`](super::Game) failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -260,6 +425,16 @@ pub enum ReadError {
 }
 
 impl ReadError {
+    /// The format the text was read as (`None` for a decoding error: the
+    /// text was not read).
+    pub fn format(&self) -> Option<RecordFormat> {
+        match self {
+            ReadError::Decode(_) => None,
+            ReadError::Syntax(e) => Some(e.format),
+            ReadError::Game(e) => Some(e.format),
+        }
+    }
+
     /// Where the error is (for a decoding error: line and column 0, the
     /// byte offset in the input).
     pub fn location(&self) -> Location {

@@ -7,11 +7,16 @@ use alloc::borrow::ToOwned;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use core::time::Duration;
+
 use board_core::shogi::{Color, Hand, Move, Piece, Position, Setup, Square};
+
+use crate::annotated::Annotated;
 
 use super::encoding::{EncodingSource, TextEncoding, decode};
 use super::error::{
-    GameError, GameProblem, Location, MoveProblem, ReadError, SyntaxError, SyntaxProblem,
+    GameError, GameProblem, Location, MoveProblem, ReadError, RecordFormat, SyntaxError,
+    SyntaxProblem,
 };
 use super::ki2;
 use super::notation::Handicap;
@@ -24,6 +29,15 @@ pub enum Format {
     Kif,
     /// KI2: moves without origins (`▲７六歩 △３四歩`).
     Ki2,
+}
+
+impl From<Format> for RecordFormat {
+    fn from(f: Format) -> RecordFormat {
+        match f {
+            Format::Kif => RecordFormat::Kif,
+            Format::Ki2 => RecordFormat::Ki2,
+        }
+    }
 }
 
 /// A comment line (§1.8).
@@ -90,6 +104,51 @@ impl Node {
             notes: Notes::default(),
             variations: Vec::new(),
         }
+    }
+
+    /// The move with its annotations in the three games' one type: the
+    /// plain `*` comments (not the `**` reading and `*#` analysis lines,
+    /// which are KIF's own), the time column's time spent and time used
+    /// (seconds, §1.6); no clock, evaluation or NAG (KIF has none). See
+    /// [`annotated`](crate::annotated).
+    pub fn annotated(&self) -> Annotated<Move> {
+        let mut a = Annotated::new(self.mv);
+        a.comments = self
+            .notes
+            .comments
+            .iter()
+            .filter(|c| c.kind == CommentKind::Plain)
+            .map(|c| c.text.clone())
+            .collect();
+        if let Some(t) = self.time {
+            a.spent = Some(Duration::from_secs(u64::from(t.spent)));
+            a.used = t.total.map(|s| Duration::from_secs(u64::from(s)));
+        }
+        a
+    }
+
+    /// The node of an annotated move: its comments as `*` lines (a comment
+    /// of several lines as several, as the writer writes them) and, when
+    /// the time spent is known, the time column (whole seconds, fractions
+    /// dropped; the time used when known, §1.6). The clock, evaluation
+    /// and NAGs have no place in KIF and are dropped.
+    pub fn from_annotated(a: &Annotated<Move>) -> Node {
+        let secs = |d: Duration| u32::try_from(d.as_secs()).unwrap_or(u32::MAX);
+        let mut node = Node::new(a.mv);
+        node.time = a.spent.map(|spent| MoveTime {
+            spent: secs(spent),
+            total: a.used.map(secs),
+        });
+        node.notes.comments = a
+            .comments
+            .iter()
+            .flat_map(|c| c.lines())
+            .map(|text| Comment {
+                kind: CommentKind::Plain,
+                text: text.to_owned(),
+            })
+            .collect();
+        node
     }
 }
 
@@ -236,8 +295,9 @@ pub fn read_str(text: &str) -> Result<Game, ReadError> {
 /// # Errors
 /// As [`read_str`].
 pub fn read_str_with(text: &str, limits: Limits) -> Result<Game, ReadError> {
-    let mut b = Builder::new(limits);
-    for item in Reader::with_limits(text, limits) {
+    let reader = Reader::with_limits(text, limits);
+    let mut b = Builder::new(limits, reader.format().into());
+    for item in reader {
         let (item, at) = item?;
         b.item(item, at)?;
     }
@@ -256,6 +316,8 @@ struct Open {
 
 struct Builder {
     limits: Limits,
+    /// The format errors name ([`Reader::format`]).
+    read_as: RecordFormat,
     format: Format,
     program_lines: Vec<String>,
     headers: Vec<(String, String)>,
@@ -273,12 +335,20 @@ struct Builder {
     variations: usize,
 }
 
-fn syntax(location: Location, problem: SyntaxProblem) -> ReadError {
-    ReadError::Syntax(SyntaxError { location, problem })
+fn syntax(format: RecordFormat, location: Location, problem: SyntaxProblem) -> ReadError {
+    ReadError::Syntax(SyntaxError {
+        format,
+        location,
+        problem,
+    })
 }
 
-fn game_err(location: Location, problem: GameProblem) -> ReadError {
-    ReadError::Game(GameError { location, problem })
+fn game_err(format: RecordFormat, location: Location, problem: GameProblem) -> ReadError {
+    ReadError::Game(GameError {
+        format,
+        location,
+        problem,
+    })
 }
 
 fn line_mut<'v>(root: &'v mut Variation, path: &[(usize, usize)]) -> &'v mut Variation {
@@ -290,9 +360,10 @@ fn line_mut<'v>(root: &'v mut Variation, path: &[(usize, usize)]) -> &'v mut Var
 }
 
 impl Builder {
-    fn new(limits: Limits) -> Builder {
+    fn new(limits: Limits, read_as: RecordFormat) -> Builder {
         Builder {
             limits,
+            read_as,
             format: Format::Ki2,
             program_lines: Vec::new(),
             headers: Vec::new(),
@@ -312,6 +383,7 @@ impl Builder {
     }
 
     fn start_position(&mut self, at: Location) -> Result<Position, ReadError> {
+        let read_as = self.read_as;
         if let Some(p) = self.start {
             return Ok(p);
         }
@@ -319,6 +391,7 @@ impl Builder {
             let loc = self.diagram_at.unwrap_or(at);
             if self.rows.len() != 9 {
                 return Err(game_err(
+                    read_as,
                     loc,
                     GameProblem::IncompleteDiagram {
                         rows: self.rows.len().min(255) as u8,
@@ -335,13 +408,15 @@ impl Builder {
             }
             setup.hands = self.hands;
             setup.side_to_move = self.turn.unwrap_or(Color::Black);
-            Position::from_setup(&setup).map_err(|e| game_err(loc, GameProblem::Diagram(e)))?
+            Position::from_setup(&setup)
+                .map_err(|e| game_err(read_as, loc, GameProblem::Diagram(e)))?
         } else {
             match &self.handicap_name {
                 Some((name, loc)) => match Handicap::from_name(name) {
                     Some(h) => h.position(),
                     None => {
                         return Err(game_err(
+                            read_as,
                             *loc,
                             GameProblem::UnsupportedHandicap(name.clone()),
                         ));
@@ -376,12 +451,13 @@ impl Builder {
     }
 
     fn item(&mut self, item: Item<'_>, at: Location) -> Result<(), ReadError> {
+        let read_as = self.read_as;
         let position_line = matches!(
             item,
             Item::Handicap(_) | Item::Hand { .. } | Item::BoardRow(_) | Item::Turn(_)
         );
         if position_line && self.start.is_some() {
-            return Err(syntax(at, SyntaxProblem::PositionAfterMoves));
+            return Err(syntax(read_as, at, SyntaxProblem::PositionAfterMoves));
         }
         match item {
             Item::Program(text) => {
@@ -392,6 +468,7 @@ impl Builder {
             Item::Header { key, value } => {
                 if self.headers.len() >= self.limits.max_headers {
                     return Err(syntax(
+                        read_as,
                         at,
                         SyntaxProblem::TooManyHeaders {
                             max: self.limits.max_headers,
@@ -405,7 +482,11 @@ impl Builder {
             Item::BoardRow(row) => {
                 self.diagram_at.get_or_insert(at);
                 if self.rows.len() >= 9 {
-                    return Err(game_err(at, GameProblem::IncompleteDiagram { rows: 10 }));
+                    return Err(game_err(
+                        read_as,
+                        at,
+                        GameProblem::IncompleteDiagram { rows: 10 },
+                    ));
                 }
                 self.rows.push(row);
             }
@@ -423,7 +504,7 @@ impl Builder {
                 let path = open.path.clone();
                 let v = line_mut(&mut self.root, &path);
                 if v.end.is_some() {
-                    return Err(syntax(at, SyntaxProblem::MoveAfterEnd));
+                    return Err(syntax(read_as, at, SyntaxProblem::MoveAfterEnd));
                 }
                 v.end = Some((ending, time));
             }
@@ -438,7 +519,7 @@ impl Builder {
                 let max = self.limits.max_comments;
                 let notes = self.current_notes();
                 if notes.comments.len() + notes.bookmarks.len() >= max {
-                    return Err(syntax(at, SyntaxProblem::TooManyComments { max }));
+                    return Err(syntax(read_as, at, SyntaxProblem::TooManyComments { max }));
                 }
                 notes.comments.push(Comment {
                     kind,
@@ -449,7 +530,7 @@ impl Builder {
                 let max = self.limits.max_comments;
                 let notes = self.current_notes();
                 if notes.comments.len() + notes.bookmarks.len() >= max {
-                    return Err(syntax(at, SyntaxProblem::TooManyComments { max }));
+                    return Err(syntax(read_as, at, SyntaxProblem::TooManyComments { max }));
                 }
                 notes.bookmarks.push(name.to_owned());
             }
@@ -467,8 +548,10 @@ impl Builder {
     }
 
     fn begin_variation(&mut self, n: u32, at: Location) -> Result<(), ReadError> {
+        let read_as = self.read_as;
         if self.variations >= self.limits.max_variations {
             return Err(syntax(
+                read_as,
                 at,
                 SyntaxProblem::TooManyVariations {
                     max: self.limits.max_variations,
@@ -478,7 +561,11 @@ impl Builder {
         // Back up to the innermost line written so far that has move n.
         loop {
             let Some(top) = self.stack.last() else {
-                return Err(game_err(at, GameProblem::VariationWithoutMove { ply: n }));
+                return Err(game_err(
+                    read_as,
+                    at,
+                    GameProblem::VariationWithoutMove { ply: n },
+                ));
             };
             let moves = top.states.len() as u32 - 1;
             let has = n >= top.start_ply && n - top.start_ply < moves;
@@ -492,7 +579,7 @@ impl Builder {
         let top = self
             .stack
             .last()
-            .ok_or_else(|| game_err(at, GameProblem::VariationWithoutMove { ply: n }))?;
+            .ok_or_else(|| game_err(read_as, at, GameProblem::VariationWithoutMove { ply: n }))?;
         let i = (n - top.start_ply) as usize;
         let state = top.states[i];
         let mut path = top.path.clone();
@@ -518,9 +605,11 @@ impl Builder {
         time: Option<MoveTime>,
         at: Location,
     ) -> Result<(), ReadError> {
+        let read_as = self.read_as;
         self.start_position(at)?;
         if self.moves >= self.limits.max_moves {
             return Err(syntax(
+                read_as,
                 at,
                 SyntaxProblem::TooManyMoves {
                     max: self.limits.max_moves,
@@ -543,15 +632,20 @@ impl Builder {
         if let Some(found) = ply
             && found != expected
         {
-            return Err(syntax(at, SyntaxProblem::PlyMismatch { expected, found }));
+            return Err(syntax(
+                read_as,
+                at,
+                SyntaxProblem::PlyMismatch { expected, found },
+            ));
         }
         let v = line_mut(&mut self.root, &open.path);
         if v.end.is_some() {
-            return Err(syntax(at, SyntaxProblem::MoveAfterEnd));
+            return Err(syntax(read_as, at, SyntaxProblem::MoveAfterEnd));
         }
         let (pos, last) = open.states[moves as usize];
         let illegal = |problem| {
             game_err(
+                read_as,
                 at,
                 GameProblem::IllegalMove {
                     ply: expected - *first_ply + 1,

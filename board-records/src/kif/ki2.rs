@@ -20,7 +20,7 @@ use alloc::string::String;
 
 use board_core::shogi::{Color, Move, PieceKind, Position, Square};
 
-use super::error::MoveProblem;
+use super::error::{Candidate, MoveProblem};
 use super::notation::{FW_DIGITS, KANJI_DIGITS, move_name};
 use super::reader::{Dest, Movement, Relative};
 
@@ -150,7 +150,8 @@ fn filter(
 ///
 /// # Errors
 /// [`MoveProblem::NoSuchMove`] when no legal move fits, and
-/// [`MoveProblem::Ambiguous`] when several do.
+/// [`MoveProblem::Ambiguous`] when several do (each with the KI2 text
+/// that names it alone).
 pub(crate) fn resolve(
     pos: &Position,
     to: Square,
@@ -175,8 +176,15 @@ pub(crate) fn resolve(
     match c.len() {
         1 => Ok(c[0]),
         0 => Err(MoveProblem::NoSuchMove),
-        n => Err(MoveProblem::Ambiguous {
-            candidates: n.min(255) as u8,
+        _ => Err(MoveProblem::Ambiguous {
+            candidates: c
+                .iter()
+                .map(|&mv| {
+                    let mut ki2 = String::new();
+                    move_text(pos, mv, false, &mut ki2);
+                    Candidate { mv, ki2 }
+                })
+                .collect(),
         }),
     }
 }

@@ -9,7 +9,7 @@
 //! | [`reader::Reader`] | streaming, zero-copy: one [`Item`] per line (one per KI2 move), `&str`s borrowing the text; [`Limits`] cap what a file can grow |
 //! | [`read`], [`read_str`] | the owned [`Game`]: headers, named [`Handicap`] or board diagram, the main line and `変化` variations of checked [`Node`]s (move, [`MoveTime`] in seconds, comments `*`/`**`/`*#`, bookmarks `&`), [`Ending`] and summary line |
 //! | [`Game::to_kif`], [`Game::to_ki2`], [`Game::to_bytes`] | infallible writers (KfW's layout; KI2 with exactly the 右左直上寄引打 words the position needs, §2.1) |
-//! | [`SyntaxError`], [`GameError`], [`DecodeError`], [`ReadError`] | what and where (line, column, byte offset); an illegal or ambiguous move names its ply |
+//! | [`SyntaxError`], [`GameError`], [`DecodeError`], [`ReadError`] | what and where (line, column in characters, byte offset: [`Location`]), the format read as (`KIF` or `KI2`); an illegal move names its ply, pieces and squares in KIF's words (`歩`, `７六`); an ambiguous KI2 move lists its candidates |
 //!
 //! Moves are checked with board-core: a KIF move's origin must hold the
 //! piece named, the move must be legal ([`IllegalReason`](board_core::shogi::IllegalReason));
@@ -87,7 +87,8 @@ mod writer;
 
 pub use encoding::{DecodeError, Decoded, EncodingSource, TextEncoding, decode, encode};
 pub use error::{
-    GameError, GameProblem, Location, MoveProblem, ReadError, SyntaxError, SyntaxProblem,
+    Candidate, GameError, GameProblem, Located, Location, MoveProblem, ReadError, RecordFormat,
+    SyntaxError, SyntaxProblem,
 };
 pub use game::{
     Comment, Format, Game, Node, Notes, Variation, ending_from_summary, read, read_str,

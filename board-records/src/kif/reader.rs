@@ -14,6 +14,7 @@ use nom::{IResult, Parser};
 use board_core::shogi::{Color, Hand, Piece, PieceKind, Square};
 
 use super::error::{Location, SyntaxError, SyntaxProblem};
+use super::game::Format;
 use super::notation::{file_digit, parse_kanji_count, piece_from_char, piece_prefix, rank_digit};
 
 /// Caps on what a hostile file can grow; passing one is a
@@ -299,8 +300,39 @@ pub struct Reader<'a> {
     pos: usize,
     line: u32,
     limits: Limits,
+    format: Format,
     /// Rest of a KI2 move line and its offset.
     pending: Option<(&'a str, usize, usize)>,
+}
+
+/// The format `text` is read as, for naming it in errors: [`Format::Ki2`]
+/// when its first move line is a KI2 one (starting with `▲`, `△`, `▼`,
+/// `▽`, `☗` or `☖`, §2) or a `#KI2` line comes first, [`Format::Kif`]
+/// when it is numbered (§1.6) and when the text has no move line (a
+/// header-only file is read by KIF's rules). Reads lines up to the first
+/// move line.
+///
+/// ```
+/// use board_records::kif::{Format, reader::sniff_format};
+/// assert_eq!(sniff_format("先手：A\n▲７六歩 △３四歩\n"), Format::Ki2);
+/// assert_eq!(sniff_format("先手：A\n   1 ７六歩(77)\n"), Format::Kif);
+/// assert_eq!(sniff_format("先手：A\n"), Format::Kif);
+/// ```
+pub fn sniff_format(text: &str) -> Format {
+    for line in text.split(['\n', '\r']) {
+        if line.starts_with("#KI2") {
+            return Format::Ki2;
+        }
+        if ply_number(line.as_bytes()).is_ok() {
+            return Format::Kif;
+        }
+        if let Some(c) = trim_start(line).chars().next()
+            && MARKS.iter().any(|&(m, _)| m == c)
+        {
+            return Format::Ki2;
+        }
+    }
+    Format::Kif
 }
 
 impl<'a> Reader<'a> {
@@ -316,6 +348,7 @@ impl<'a> Reader<'a> {
             pos: 0,
             line: 0,
             limits,
+            format: sniff_format(text),
             pending: None,
         }
     }
@@ -325,16 +358,19 @@ impl<'a> Reader<'a> {
         self.limits
     }
 
+    /// The format the text is read as ([`sniff_format`]), which its
+    /// errors name.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
     fn location(&self, line_start: usize, offset: usize) -> Location {
-        Location {
-            offset,
-            line: self.line,
-            column: (offset - line_start) as u32 + 1,
-        }
+        Location::in_line(self.text.as_bytes(), self.line, line_start, offset)
     }
 
     fn err(&self, line_start: usize, offset: usize, problem: SyntaxProblem) -> SyntaxError {
         SyntaxError {
+            format: self.format.into(),
             location: self.location(line_start, offset),
             problem,
         }

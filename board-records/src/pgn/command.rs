@@ -29,6 +29,48 @@ pub enum Score {
     Mate(i32),
 }
 
+impl fmt::Display for Eval {
+    /// The `%eval` operand as python-chess writes it (spec note §1.9):
+    /// pawns with two decimals (`0.31`, `-1.30`, `-0.05`) or `#n`
+    /// (`#-3`), then `,depth` when known.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.score {
+            Score::Centipawns(cp) => {
+                let sign = if cp < 0 { "-" } else { "" };
+                let a = cp.unsigned_abs();
+                write!(f, "{sign}{}.{:02}", a / 100, a % 100)?;
+            }
+            Score::Mate(n) => write!(f, "#{n}")?,
+        }
+        if let Some(d) = self.depth {
+            write!(f, ",{d}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A duration as `%clk`/`%emt` write it: `H:MM:SS`, with up to three
+/// decimals of a second, trailing zeros removed (python-chess, spec note
+/// §1.10), e.g. `0:03:00`, `0:09:58.5`.
+pub(crate) struct Hms(pub(crate) Duration);
+
+impl fmt::Display for Hms {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.0.as_secs();
+        write!(f, "{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)?;
+        let mut ms = self.0.subsec_millis();
+        if ms > 0 {
+            let mut digits = 3;
+            while ms.is_multiple_of(10) {
+                ms /= 10;
+                digits -= 1;
+            }
+            write!(f, ".{ms:0digits$}")?;
+        }
+        Ok(())
+    }
+}
+
 /// One embedded command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -117,12 +159,20 @@ impl<'a> Commands<'a> {
     }
 }
 
-impl<'a> Iterator for Commands<'a> {
-    type Item = Result<Command<'a>, CommandError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
+impl<'a> Commands<'a> {
+    /// The next command and the byte range it spans in the comment (`[`
+    /// to `]` included; to the end for an unterminated one).
+    pub(crate) fn next_spanned(
+        &mut self,
+    ) -> Option<(core::ops::Range<usize>, Result<Command<'a>, CommandError>)> {
         let t = self.text;
         let start = self.pos + find(&t[self.pos.min(t.len())..], b"[%")?;
+        let item = self.command_at(start);
+        Some((start..self.pos, item))
+    }
+
+    fn command_at(&mut self, start: usize) -> Result<Command<'a>, CommandError> {
+        let t = self.text;
         let err = |problem| CommandError {
             offset: start,
             problem,
@@ -145,14 +195,14 @@ impl<'a> Iterator for Commands<'a> {
         }
         if j >= t.len() {
             self.pos = t.len();
-            return Some(Err(err(CommandProblem::Unterminated)));
+            return Err(err(CommandProblem::Unterminated));
         }
         self.pos = j + 1;
         if name.is_empty() {
-            return Some(Err(err(CommandProblem::MissingName)));
+            return Err(err(CommandProblem::MissingName));
         }
         let operands = &t[ops_start..j];
-        Some(match name {
+        match name {
             b"clk" => duration(operands)
                 .map(Command::Clock)
                 .ok_or(err(CommandProblem::BadDuration)),
@@ -163,7 +213,15 @@ impl<'a> Iterator for Commands<'a> {
                 .map(Command::Eval)
                 .ok_or(err(CommandProblem::BadEval)),
             _ => Ok(Command::Other { name, operands }),
-        })
+        }
+    }
+}
+
+impl<'a> Iterator for Commands<'a> {
+    type Item = Result<Command<'a>, CommandError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_spanned().map(|(_, c)| c)
     }
 }
 
@@ -271,6 +329,26 @@ mod tests {
         assert_eq!(duration(b"1:34:56"), Some(Duration::from_secs(5696)));
         assert_eq!(duration(b"0:03"), None);
         assert_eq!(duration(b"a:03:00"), None);
+    }
+
+    #[test]
+    fn written_as_python_chess_writes_them() {
+        use alloc::string::ToString;
+        // Spec note §1.9/§1.10: `%.2f` or `#n`; H:MM:SS with up to three
+        // decimals, trailing zeros removed.
+        let e = |score, depth| Eval { score, depth }.to_string();
+        assert_eq!(e(Score::Centipawns(31), None), "0.31");
+        assert_eq!(e(Score::Centipawns(-130), None), "-1.30");
+        assert_eq!(e(Score::Centipawns(-5), Some(20)), "-0.05,20");
+        assert_eq!(e(Score::Mate(-3), None), "#-3");
+        let h = |d| alloc::format!("{}", Hms(d));
+        assert_eq!(h(Duration::from_secs(180)), "0:03:00");
+        assert_eq!(h(Duration::from_millis(598_500)), "0:09:58.5");
+        assert_eq!(h(Duration::from_millis(3_723_050)), "1:02:03.05");
+        assert_eq!(h(Duration::from_millis(1_001)), "0:00:01.001");
+        for d in ["0:03:00", "0:09:58.5", "1:02:03.05"] {
+            assert_eq!(h(duration(d.as_bytes()).unwrap()), d);
+        }
     }
 
     #[test]

@@ -7,27 +7,8 @@ use core::fmt;
 
 use board_core::chess::{ParseFenError, SanError};
 
-/// Where something is in the input: the 0-based byte `offset` and the
-/// 1-based `line` and `column` (column counted in bytes; lines end at LF).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Location {
-    /// 0-based byte offset in the whole input.
-    pub offset: usize,
-    /// 1-based line number.
-    pub line: u32,
-    /// 1-based column, in bytes from the start of the line.
-    pub column: u32,
-}
-
-impl fmt::Display for Location {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "line {}, column {} (byte {})",
-            self.line, self.column, self.offset
-        )
-    }
-}
+pub use crate::error::{Located, Location, RecordFormat};
+use crate::error::{Ply, Problem};
 
 /// What is syntactically wrong (see [`SyntaxError`]). The caps are those of
 /// [`Limits`](super::Limits); each names the limit that was passed.
@@ -148,17 +129,18 @@ impl fmt::Display for SyntaxProblem {
     }
 }
 
-/// A syntax error: where and what. The reader has skipped to the next game
-/// when it returns one (see [`Reader`](super::Reader)).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, thiserror::Error)]
-#[error("PGN syntax error at {location}: {problem}")]
-pub struct SyntaxError {
-    /// Where: the first bad byte (for an unterminated string or comment,
-    /// its opening delimiter; for a cap, the token that passed it).
-    pub location: Location,
-    /// What.
-    pub problem: SyntaxProblem,
+impl Problem for SyntaxProblem {
+    const KIND: &'static str = "syntax";
 }
+
+/// A syntax error: the format ([`RecordFormat::Pgn`], or
+/// [`RecordFormat::Pdn`] from the [`pdn`](crate::pdn) reader), where (the
+/// first bad byte; for an unterminated string or comment, its opening
+/// delimiter; for a cap, the token that passed it) and what. The reader
+/// has skipped to the next game when it returns one (see
+/// [`Reader`](super::Reader)). Displayed as `PGN syntax error at line 4,
+/// column 8 (byte 29): unexpected '<'`.
+pub type SyntaxError = Located<SyntaxProblem>;
 
 /// What is wrong with a game that is syntactically fine (see
 /// [`GameError`]).
@@ -205,11 +187,11 @@ impl fmt::Display for GameProblem {
                 san,
                 reason,
             } => {
-                write!(f, "ply {ply}")?;
-                if *depth > 0 {
-                    write!(f, " (variation depth {depth})")?;
-                }
-                write!(f, ": {san}: {}", reason.problem)
+                let place = Ply {
+                    ply: *ply,
+                    depth: *depth,
+                };
+                write!(f, "{place}: {san}: {}", reason.problem)
             }
             GameProblem::NullMoveInCheck { ply } => {
                 write!(f, "ply {ply}: null move while in check")
@@ -221,17 +203,15 @@ impl fmt::Display for GameProblem {
     }
 }
 
-/// A game that reads but means nothing playable: the location of the
-/// token at fault (the move, the FEN or Variant tag, the `(`) and the
-/// problem. The reader has skipped the rest of the game.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("PGN game error at {location}: {problem}")]
-pub struct GameError {
-    /// Where the token at fault starts.
-    pub location: Location,
-    /// What.
-    pub problem: GameProblem,
+impl Problem for GameProblem {
+    const KIND: &'static str = "game";
 }
+
+/// A game that reads but means nothing playable: the format
+/// ([`RecordFormat::Pgn`]), the location of the token at fault (the move,
+/// the FEN or Variant tag, the `(`) and the problem. The reader has
+/// skipped the rest of the game.
+pub type GameError = Located<GameProblem>;
 
 /// Reading one game into a [`Game`](super::Game) failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

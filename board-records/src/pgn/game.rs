@@ -12,7 +12,7 @@ use core::time::Duration;
 use board_core::chess::{Move, Position, San};
 
 use super::command::{Command, Commands, Eval};
-use super::error::{GameError, GameProblem, Location, ReadError};
+use super::error::{GameError, GameProblem, Location, ReadError, RecordFormat};
 use super::reader::{Reader, Visitor};
 use super::types::{GameResult, Nag, RawComment, RawValue};
 
@@ -218,6 +218,36 @@ impl Node {
         self.comments.iter().flat_map(|c| c.commands().flatten())
     }
 
+    /// The move with its annotations in the three games' one type: the
+    /// comments after it (commands with a field removed), NAGs (`$0`
+    /// left out), `[%emt]`, `[%egt]`, `[%clk]`, `[%eval]` (see
+    /// [`annotated`](crate::annotated)).
+    pub fn annotated(&self) -> crate::annotated::Annotated<Option<Move>> {
+        crate::annotated::from_pgn_parts(self.mv, &self.nags, &self.comments)
+    }
+
+    /// The node of an annotated move legal in `position` (`None`: a null
+    /// move, which is the caller's to check): its NAGs, and its comments
+    /// with the time and evaluation fields as commands in the first one
+    /// (`{ [%eval 0.31] [%clk 0:03:00] [%emt 0:00:12] [%egt 0:05:00]
+    /// text }`, spec note §1.9), which [`Node::annotated`] reads back to
+    /// the same fields (durations to the millisecond).
+    ///
+    /// # Errors
+    /// board-core's reason when the move is not legal there.
+    pub fn from_annotated(
+        position: &Position,
+        a: &crate::annotated::Annotated<Option<Move>>,
+    ) -> Result<Node, board_core::chess::IllegalReason> {
+        let mut node = match a.mv {
+            Some(mv) => Node::new(position, mv)?,
+            None => Node::null(),
+        };
+        node.nags = a.nags.clone();
+        node.comments = crate::annotated::write_comments(a);
+        Ok(node)
+    }
+
     /// The first `[%clk]` of the comments after the move: the mover's clock
     /// after it.
     pub fn clock(&self) -> Option<Duration> {
@@ -268,10 +298,7 @@ impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Warning::ResultMismatch { tag, movetext } => {
-                write!(
-                    f,
-                    "Result tag {tag:?} differs from the movetext's {movetext}"
-                )
+                crate::error::result_mismatch(f, tag, movetext.as_str())
             }
             Warning::DuplicateTag(n) => write!(f, "tag {n} given twice; the last value is kept"),
             Warning::NagWithoutMove(at) => write!(f, "NAG before any move at {at} dropped"),
@@ -388,6 +415,7 @@ impl Game {
         let pos = self.end_position();
         let ply = self.moves.len() as u32 + 1;
         let node = node_from_san(&pos, san, ply, 0).map_err(|problem| GameError {
+            format: RecordFormat::Pgn,
             location: Location::default(),
             problem,
         })?;
@@ -489,6 +517,7 @@ impl GameBuilder {
         self.game = None;
         self.stack.clear();
         ControlFlow::Break(Err(GameError {
+            format: RecordFormat::Pgn,
             location: at(offset),
             problem,
         }))

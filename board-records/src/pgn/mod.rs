@@ -29,7 +29,7 @@
 //! # Ok::<(), board_records::pgn::ReadError>(())
 //! ```
 
-mod command;
+pub(crate) mod command;
 mod error;
 mod game;
 pub mod reader;
@@ -37,7 +37,9 @@ mod types;
 pub mod writer;
 
 pub use command::{Command, CommandError, CommandProblem, Commands, Eval, Score};
-pub use error::{GameError, GameProblem, Location, ReadError, SyntaxError, SyntaxProblem};
+pub use error::{
+    GameError, GameProblem, Located, Location, ReadError, RecordFormat, SyntaxError, SyntaxProblem,
+};
 pub use game::{Comment, Game, GameBuilder, Games, Node, Tag, Tags, ValueError, Warning};
 pub use reader::{Limits, MAX_SYMBOL_LEN, Reader, Skip, Visitor};
 pub use types::{CommentKind, GameResult, Nag, RawComment, RawValue, decode_text};

@@ -45,7 +45,7 @@ use nom::character::complete::multispace0;
 use nom::error::{ErrorKind, ParseError};
 use nom::{IResult, Parser};
 
-use super::error::{Location, SyntaxError, SyntaxProblem};
+use super::error::{Location, RecordFormat, SyntaxError, SyntaxProblem};
 use super::types::{CommentKind, GameResult, Nag, RawComment, RawValue};
 
 /// Caps on what a hostile file can grow. Every cap passed is a
@@ -441,9 +441,9 @@ impl<'a> Reader<'a> {
         self.pos
     }
 
-    /// The line and column of a byte offset in the input (offsets past the
-    /// end are taken as the end). Fast for increasing offsets (the reader
-    /// remembers how far it counted).
+    /// The line and column (in characters, [`Location`]) of a byte offset
+    /// in the input (offsets past the end are taken as the end). Fast for
+    /// increasing offsets (the reader remembers how far it counted).
     pub fn location(&self, offset: usize) -> Location {
         let offset = offset.min(self.input.len());
         let (mut at, mut line, mut start) = self.lines.get();
@@ -457,11 +457,7 @@ impl<'a> Reader<'a> {
             }
         }
         self.lines.set((offset, line, start));
-        Location {
-            offset,
-            line,
-            column: (offset - start + 1) as u32,
-        }
+        Location::in_line(self.input, line, start, offset)
     }
 
     /// Reads the next game into `visitor`. `None` at the end of the input;
@@ -484,6 +480,7 @@ impl<'a> Reader<'a> {
                 match output {
                     Some(out) => Some(Ok(out)),
                     None => Some(Err(SyntaxError {
+                        format: RecordFormat::Pgn,
                         location: self.location(offset),
                         problem,
                     })),

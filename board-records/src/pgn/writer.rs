@@ -164,7 +164,9 @@ impl<'w, W: Write> Wrap<'w, W> {
     }
 }
 
-fn write_tag<W: Write>(w: &mut W, name: &str, value: &str) -> fmt::Result {
+/// `[Name "value"]` and a line feed, `"` and `\\` escaped (shared by the
+/// PGN and PDN writers).
+pub(crate) fn write_tag<W: Write>(w: &mut W, name: &str, value: &str) -> fmt::Result {
     w.write_char('[')?;
     w.write_str(name)?;
     w.write_str(" \"")?;
