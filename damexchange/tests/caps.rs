@@ -136,3 +136,27 @@ fn when_our_move_reaches_the_cap_the_opponents_next_move_is_not_played() {
     };
     assert_eq!((g.by, g.moves.len()), (Side::Us, 6));
 }
+
+#[test]
+fn a_request_flood_during_the_first_move_pause_ends_the_pause_early() {
+    // The follower's first MOVE as White waits 500 ms after GAMEACC, and
+    // what it answers meanwhile waits with it: at most 64 frames.
+    let mut f = Follower::new(FollowerConfig::new(Name::new("F").unwrap()), T0);
+    f.set_take_backs(false);
+    f.handle_input(format!("R01{:<32}W005000A\0", "I").as_bytes(), T0);
+    assert_eq!(sent(&mut f), [format!("A{:<32}0", "F")]);
+    let mv = f.position().unwrap().parse_move("31-26").unwrap();
+    f.send_move_with(mv, 0, T0).unwrap();
+    // The MOVE and 63 answers (BACKACC `K1`, spec *BACKACC*: refused)
+    // are held: 64 frames.
+    for _ in 0..63 {
+        f.handle_input(b"B001W\0", T0);
+    }
+    assert_eq!(sent(&mut f), Vec::<String>::new());
+    // The 65th ends the pause: all of them go out, in order.
+    f.handle_input(b"B001W\0", T0);
+    let out = sent(&mut f);
+    assert_eq!(out.len(), 65);
+    assert_eq!(out[0], "M0000312600");
+    assert!(out[1..].iter().all(|k| k == "K1"), "{out:?}");
+}

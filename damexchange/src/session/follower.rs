@@ -28,6 +28,9 @@ pub struct FollowerConfig {
     /// Pause between GAMEACC and our first MOVE when we play White. Some
     /// clients (pydraughts 0.6.7) read GAMEACC and a MOVE that arrive together
     /// as one message and lose the MOVE; Moby Dam pauses likewise.
+    /// What we send during the pause is held back with the MOVE; at most
+    /// 64 frames (8 KB): a peer flooding us with requests ends the pause
+    /// early.
     pub first_move_delay: Duration,
     /// Grant the opponent's take-backs (otherwise `K1`).
     pub take_backs: bool,

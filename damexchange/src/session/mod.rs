@@ -671,6 +671,11 @@ impl<T: Timestamp> Game<T> {
 /// ([`spec::damexchange`](crate::spec::damexchange), *BACKREQ*).
 pub const MAX_MOVE_NUMBER: u16 = 999;
 
+/// Most frames held back during the follower's first-move pause (each
+/// at most 128 bytes; see `FollowerConfig::first_move_delay`): past it
+/// the pause ends early.
+pub(crate) const MAX_HELD: usize = 64;
+
 /// Highest MOVE time, seconds: 4 digits ([`spec::damexchange`](crate::spec::damexchange), *MOVE*).
 pub const MAX_MOVE_TIME: u16 = 9999;
 
@@ -835,13 +840,22 @@ impl<T: Timestamp> Core<T> {
         self.game = Some(game);
     }
 
+    /// Queues `msg`, or holds it back during the follower's first-move
+    /// pause. At most `MAX_HELD` frames are held: a peer that makes us
+    /// answer more during the pause (a BACKREQ flood) ends the pause
+    /// early, so that what it makes us write goes to the transmit queue,
+    /// which the application drains and its driver caps.
     pub(crate) fn send(&mut self, msg: &Message<'_>) {
         let enc = msg.encoded();
-        if self.release_at.is_some() {
-            self.held.push_back((msg.kind(), enc));
-        } else {
-            self.transmit.push_back(enc);
+        if self.release_at.is_none() {
+            return self.transmit.push_back(enc);
         }
+        if self.held.len() >= MAX_HELD {
+            self.release_at = None;
+            self.transmit.extend(self.held.drain(..).map(|(_, e)| e));
+            return self.transmit.push_back(enc);
+        }
+        self.held.push_back((msg.kind(), enc));
     }
 
     /// Sends a request that the peer must answer with `answer` within the
