@@ -74,7 +74,7 @@ pub use error::{DecodeError, Expected, FrameError, Problem};
 pub use framer::{
     CrLfLines, Frame, FrameBuffer, Framer, LfLines, LineFramer, LineRules, NulFrames, Status,
 };
-pub use session::{Outcome, Session};
+pub use session::{DEFAULT_MAX_GAME_PLIES, Outcome, Session};
 pub use transmit::{INLINE_CAP, Transmit};
 
 /// The README's examples, compiled as doctests.

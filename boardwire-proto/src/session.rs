@@ -107,6 +107,26 @@ pub trait Session {
     fn is_unrecognised(msg: &Self::Incoming<'_>) -> bool;
 }
 
+/// The default per-game ply cap of every one-peer session of the family
+/// (`max_game_plies` in DXP's `InitiatorConfig`/`FollowerConfig`, CSA's
+/// `ClientConfig`, Citrine's `DriverConfig`), re-exported by each
+/// protocol crate as `session::DEFAULT_MAX_GAME_PLIES`: a game never
+/// holds more plies (half-moves, counted from its start position) than
+/// the cap, so a peer that keeps moving cannot grow a session's memory
+/// without bound; what happens at the cap is each crate's (its config
+/// field says, with its bytes per ply).
+///
+/// 20,000 plies is above the longest game any of the three can
+/// legitimately play: the longest possible chess game under FIDE's
+/// automatic 75-move rule (Laws of Chess, art. 9.6.2) is 8,848.5 moves,
+/// 17,697 plies (François Labelle, *The longest possible chess game*);
+/// the Citrine numbers moves up to 9,999 (4 digits, 19,998 plies); DXP's
+/// BACKREQ numbers moves up to 999 (3 digits, 1,998 plies); CSA servers
+/// end games far earlier with `Max_Moves` (Floodgate: 256). The longest
+/// tournament chess game on record (Nikolić–Arsović, Belgrade 1989) had
+/// 269 moves, 538 plies.
+pub const DEFAULT_MAX_GAME_PLIES: u32 = 20_000;
+
 /// How a game ended, from our side: the `outcome` of every session's
 /// `GameEnded` event in the family (DXP, CSA, Citrine), re-exported as
 /// `session::Outcome` by each protocol crate, whose documentation says

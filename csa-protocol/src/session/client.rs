@@ -31,6 +31,14 @@
 //! [`Client::is_our_turn`] is `false` until the server confirms the move,
 //! and a second move is [`CommandError::NotYourTurn`]; no move is accepted
 //! once the game's `Max_Moves` is reached ([`CommandError::MoveLimit`]).
+//!
+//! A game never holds more than [`ClientConfig::max_game_plies`] moves
+//! (default [`DEFAULT_MAX_GAME_PLIES`](super::DEFAULT_MAX_GAME_PLIES),
+//! 20,000): a server without `Max_Moves` could otherwise grow
+//! [`Client::moves`] for as long as it liked. The client cannot end a
+//! server's game but by `%TORYO` (a resignation, which would score a
+//! loss the rules did not give) or by closing the connection: at the cap
+//! it closes ([`Event::PlyCapReached`]; see the field).
 
 use alloc::boxed::Box;
 use alloc::collections::VecDeque;
@@ -83,6 +91,28 @@ pub struct ClientConfig {
     pub clock_margin: Duration,
     /// Line length cap in bytes.
     pub max_line_len: usize,
+    /// The most moves (plies, both sides', the `Game_Summary`'s Position
+    /// block moves included, as [`Client::moves`] counts them) a game
+    /// holds; default [`DEFAULT_MAX_GAME_PLIES`](super::DEFAULT_MAX_GAME_PLIES)
+    /// (20,000), 0 counts as 1. The game's memory is then at most
+    /// 2 bytes a ply for [`Client::moves`] (one board-core shogi move),
+    /// 40 KB at the default, beside the board's repetition history,
+    /// capped at [`MAX_HISTORY`](crate::convert::MAX_HISTORY) positions.
+    ///
+    /// At the cap the session closes the connection, once it is sure the
+    /// server will not end the game itself ([`spec::csa`](crate::spec::csa),
+    /// *Results*: `#MAX_MOVES` follows the last move a `Max_Moves` allows):
+    /// when our turn comes with the game at the cap and the `Game_Summary`
+    /// gave no `Max_Moves` of the cap or fewer, or when the server sends a
+    /// move past the cap (not played). It reports [`Event::PlyCapReached`],
+    /// then (in a game) [`Event::GameEnded`] with [`Outcome::Unknown`] and
+    /// no reason, and queues a [`Transmit`] that closes
+    /// ([`Transmit::closes`]); what arrives after it is ignored. A
+    /// `Game_Summary` whose Position block holds more moves than the cap
+    /// is refused with `REJECT` ([`Event::PlyCapReached`] after
+    /// [`Event::GameSummary`]). shogi-server scores a disconnection on
+    /// move as a resignation ([`spec::csa`](crate::spec::csa), *Results*).
+    pub max_game_plies: u32,
 }
 
 impl ClientConfig {
@@ -98,6 +128,7 @@ impl ClientConfig {
             start_timeout: Duration::from_secs(150),
             clock_margin: Duration::from_secs(30),
             max_line_len: crate::framer::DEFAULT_MAX_LEN,
+            max_game_plies: super::DEFAULT_MAX_GAME_PLIES,
         }
     }
 }
@@ -297,6 +328,13 @@ pub enum Event {
         /// What we waited for.
         awaiting: Awaited,
     },
+    /// The game reached [`ClientConfig::max_game_plies`] (`plies`): the
+    /// session closes the connection (see the field), or refuses a
+    /// `Game_Summary` whose Position block is longer.
+    PlyCapReached {
+        /// The cap.
+        plies: usize,
+    },
 }
 
 impl fmt::Display for Awaited {
@@ -367,6 +405,10 @@ impl fmt::Display for Event {
             Event::PeerSilent { awaiting } => {
                 write!(f, "the server did not send {awaiting} in time")
             }
+            Event::PlyCapReached { plies } => write!(
+                f,
+                "the game reached {plies} moves, the session's cap: closing the connection"
+            ),
         }
     }
 }
@@ -419,6 +461,8 @@ pub struct Client<I> {
     heard: I,
     /// [`Awaited::OpponentMove`] was reported for the current turn.
     opponent_silence_reported: bool,
+    /// The session closed the connection at the ply cap: input is ignored.
+    capped: bool,
 }
 
 fn idx(s: Side) -> usize {
@@ -466,6 +510,7 @@ impl<I: Timestamp> Client<I> {
             awaiting: None,
             heard: now,
             opponent_silence_reported: false,
+            capped: false,
         };
         let login = ClientMessage::Login {
             name: c.config.name.clone(),
@@ -868,6 +913,9 @@ impl<I: Timestamp> Client<I> {
     /// lines are reported ([`Event::Malformed`], [`Event::Overlong`]) and
     /// skipped.
     pub fn handle_input(&mut self, bytes: &[u8], now: I) {
+        if self.capped {
+            return;
+        }
         let mut input = self.lines.take();
         input.feed(bytes, |frame| match frame {
             Frame::Complete(line) => match decode::<ServerMessage>(line) {
@@ -890,6 +938,9 @@ impl<I: Timestamp> Client<I> {
     /// A line from the server, already decoded (codec users). A
     /// `Game_Summary` block is read from its lines as they come.
     pub fn handle_message(&mut self, msg: &ServerMessage<'_>, now: I) {
+        if self.capped {
+            return;
+        }
         self.heard = now;
         self.opponent_silence_reported = false;
         let summary_begin = matches!(
@@ -1005,6 +1056,12 @@ impl<I: Timestamp> Client<I> {
                 let moves = s.position.as_ref().map_or(&[][..], |p| &p.moves[..]);
                 let mut bad = None;
                 for (i, (mv, time)) in moves.iter().enumerate() {
+                    if i >= self.max_plies() {
+                        bad = Some(Event::PlyCapReached {
+                            plies: self.max_plies(),
+                        });
+                        break;
+                    }
                     match board.check(mv).and_then(|m| board.play_move(m).map(|_| m)) {
                         Ok(m) => {
                             self.moves.push(m);
@@ -1050,6 +1107,11 @@ impl<I: Timestamp> Client<I> {
     fn begin_turn(&mut self) {
         let Some(b) = &self.board else { return };
         let side = b.side_to_move();
+        if Some(side) == self.me && self.cap_binds() && self.moves.len() >= self.max_plies() {
+            // Our turn with the game at the cap, and no `Max_Moves` of the
+            // server will end it.
+            return self.close_at_cap();
+        }
         self.clocks[idx(side)].start_turn();
         if Some(side) == self.me && !self.at_move_limit() {
             let c = &self.clocks[idx(side)];
@@ -1070,7 +1132,42 @@ impl<I: Timestamp> Client<I> {
         c.remaining_ms = c.remaining_ms.saturating_sub(charged);
     }
 
+    /// [`ClientConfig::max_game_plies`], at least 1.
+    fn max_plies(&self) -> usize {
+        usize::try_from(self.config.max_game_plies)
+            .unwrap_or(usize::MAX)
+            .max(1)
+    }
+
+    /// Whether our cap, not the server's `Max_Moves`, ends the game: the
+    /// summary gave no `Max_Moves` (or 0), or one above the cap.
+    fn cap_binds(&self) -> bool {
+        match self.summary.as_ref().and_then(|s| s.max_moves) {
+            None | Some(0) => true,
+            Some(max) => max > self.max_plies() as u64,
+        }
+    }
+
+    /// The game is at the cap and the server will not end it: report,
+    /// end the game for us, close.
+    fn close_at_cap(&mut self) {
+        self.events.push_back(Event::PlyCapReached {
+            plies: self.max_plies(),
+        });
+        if self.state == ClientState::Game {
+            self.end_game(Outcome::Unknown, None);
+        }
+        self.tx.push_back(Transmit::close());
+        self.state = ClientState::Disconnected;
+        self.awaiting = None;
+        self.capped = true;
+    }
+
     fn on_move(&mut self, mv: CsaMove, time: Option<MoveTime>) {
+        if self.moves.len() >= self.max_plies() {
+            // A move past the cap: not played.
+            return self.close_at_cap();
+        }
         let side = move_side(&mv);
         if let Some(t) = time {
             self.charge(side, t);

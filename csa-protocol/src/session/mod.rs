@@ -79,3 +79,8 @@ pub use boardwire_proto::Session;
 /// simulations): `pump`, `next_deadline`, `handle_timeouts`, and the loop
 /// that works for every session of the family (the shared core's).
 pub use boardwire_proto::memory;
+
+/// The default of [`ClientConfig::max_game_plies`] (20,000 plies): the
+/// family's one default, `boardwire_proto`'s, whose documentation gives
+/// the published facts it is chosen from.
+pub use boardwire_proto::DEFAULT_MAX_GAME_PLIES;

@@ -28,6 +28,9 @@ pub struct FollowerConfig {
     /// Pause between GAMEACC and our first MOVE when we play White. Some
     /// clients (pydraughts 0.6.7) read GAMEACC and a MOVE that arrive together
     /// as one message and lose the MOVE; Moby Dam pauses likewise.
+    /// What we send during the pause is held back with the MOVE; at most
+    /// 64 frames (8 KB): a peer flooding us with requests ends the pause
+    /// early.
     pub first_move_delay: Duration,
     /// Grant the opponent's take-backs (otherwise `K1`).
     pub take_backs: bool,
@@ -56,12 +59,24 @@ pub struct FollowerConfig {
     /// `None` (the default): no bound. `net` sets it from its driver
     /// limits' `max_bad_frames` when `None`.
     pub max_bad_frames: Option<u32>,
+    /// The most plies (moves of either side, from the start position) a
+    /// game holds; default [`DEFAULT_MAX_GAME_PLIES`](super::DEFAULT_MAX_GAME_PLIES)
+    /// (20,000), 0 counts as 1. When the game reaches it the session ends
+    /// the game at our turn with GAMEEND reason `0` ([`Event::PlyCapReached`],
+    /// then [`Event::GameEnded`] once answered); a MOVE of the initiator past it
+    /// is not played. The game's memory is then at most 8 bytes a ply
+    /// (one board-core draughts move), 160 KB at the default. Games are
+    /// also bounded by the move numbers DXP can name: our moves stop at
+    /// move 999 ([`CommandError::MoveLimit`](super::CommandError::MoveLimit),
+    /// [`spec::damexchange`](crate::spec::damexchange), *BACKREQ*), so a
+    /// game from the standard start never holds more than 1,999 plies.
+    pub max_game_plies: u32,
 }
 
 impl FollowerConfig {
     /// Defaults: accept every game, 500 ms first-move pause, take-backs on,
     /// stop code `0`, strict decoding, 60 s reply timeout, 60 s clock
-    /// margin.
+    /// margin, 20,000 plies a game.
     pub fn new(name: Name<'static>) -> FollowerConfig {
         FollowerConfig {
             name,
@@ -75,6 +90,7 @@ impl FollowerConfig {
             clock_margin: Some(Duration::from_secs(60)),
             handshake_timeout: None,
             max_bad_frames: None,
+            max_game_plies: super::DEFAULT_MAX_GAME_PLIES,
         }
     }
 }
@@ -142,6 +158,7 @@ impl<T: Timestamp> Follower<T> {
                     clock_margin: config.clock_margin,
                     handshake_timeout: config.handshake_timeout,
                     max_bad_frames: config.max_bad_frames,
+                    max_game_plies: config.max_game_plies,
                 },
                 now,
             ),

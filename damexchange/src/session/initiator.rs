@@ -49,11 +49,23 @@ pub struct InitiatorConfig {
     /// `None` (the default): no bound. `net` sets it from its driver
     /// limits' `max_bad_frames` when `None`.
     pub max_bad_frames: Option<u32>,
+    /// The most plies (moves of either side, from the start position) a
+    /// game holds; default [`DEFAULT_MAX_GAME_PLIES`](super::DEFAULT_MAX_GAME_PLIES)
+    /// (20,000), 0 counts as 1. When the game reaches it the session ends
+    /// the game at our turn with GAMEEND reason `0` ([`Event::PlyCapReached`],
+    /// then [`Event::GameEnded`] once answered); a MOVE of the follower past it
+    /// is not played. The game's memory is then at most 8 bytes a ply
+    /// (one board-core draughts move), 160 KB at the default. Games are
+    /// also bounded by the move numbers DXP can name: our moves stop at
+    /// move 999 ([`CommandError::MoveLimit`](super::CommandError::MoveLimit),
+    /// [`spec::damexchange`](crate::spec::damexchange), *BACKREQ*), so a
+    /// game from the standard start never holds more than 1,999 plies.
+    pub max_game_plies: u32,
 }
 
 impl InitiatorConfig {
     /// Defaults: take-backs on, stop code `0`, strict decoding, 60 s reply
-    /// timeout, 60 s clock margin.
+    /// timeout, 60 s clock margin, 20,000 plies a game.
     pub fn new(name: Name<'static>) -> InitiatorConfig {
         InitiatorConfig {
             name,
@@ -64,6 +76,7 @@ impl InitiatorConfig {
             clock_margin: Some(Duration::from_secs(60)),
             handshake_timeout: None,
             max_bad_frames: None,
+            max_game_plies: super::DEFAULT_MAX_GAME_PLIES,
         }
     }
 }
@@ -136,6 +149,7 @@ impl<T: Timestamp> Initiator<T> {
                     clock_margin: config.clock_margin,
                     handshake_timeout: config.handshake_timeout,
                     max_bad_frames: config.max_bad_frames,
+                    max_game_plies: config.max_game_plies,
                 },
                 now,
             ),

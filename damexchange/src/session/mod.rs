@@ -59,6 +59,15 @@
 //! [`MessageKind::Move`], once per turn. A game with thinking time `000`
 //! has no clock and no bound.
 //!
+//! A game never holds more than the config's `max_game_plies` plies
+//! (default [`DEFAULT_MAX_GAME_PLIES`], 20,000): DXP has no draw rule, so
+//! without it a peer shuffling kings would grow the game's move list for
+//! as long as it liked. At the cap the session ends the game itself, at
+//! our turn as the spec lets only the side to move do
+//! ([`spec::damexchange`](crate::spec::damexchange), *Roles and dialogue
+//! (layer 2)*): GAMEEND reason `0`, after [`Event::PlyCapReached`]; see
+//! the configs' `max_game_plies`.
+//!
 //! A frame that does not decode but is a request the peer waits on
 //! (GAMEREQ, BACKREQ, GAMEEND) is still answered, with a CHAT naming the
 //! field; see `handle_frame_error`.
@@ -112,6 +121,11 @@ pub use boardwire_proto::Session;
 /// simulations): `pump`, `next_deadline`, `handle_timeouts`, and the loop
 /// that works for every session of the family (the shared core's).
 pub use boardwire_proto::memory;
+
+/// The default of the configs' `max_game_plies` (20,000 plies): the
+/// family's one default, `boardwire_proto`'s, whose documentation gives
+/// the published facts it is chosen from.
+pub use boardwire_proto::DEFAULT_MAX_GAME_PLIES;
 
 /// Bytes of a session's input buffer: one whole frame of the spec's cap
 /// and its NUL.
@@ -269,6 +283,19 @@ pub enum Event {
         /// the opponent's clock (plus the margin) ran out.
         awaiting: MessageKind,
     },
+    /// The game reached the config's `max_game_plies` (`plies`, the
+    /// moves it holds): the session ends it with GAMEEND reason `0` (no
+    /// result) at our turn, sent with this event; [`Event::GameEnded`]
+    /// (`by` [`Side::Us`], [`Outcome::Unknown`]) follows when the peer
+    /// answers. When the opponent's MOVE reached the cap it is our turn
+    /// at once; when ours did, the opponent's next (legal) MOVE is not
+    /// played (this event says so: it is no misbehaviour of the peer, so
+    /// not an [`Event::MoveRejected`]) and the GAMEEND takes our turn
+    /// instead of a MOVE.
+    PlyCapReached {
+        /// The moves of the game: the cap.
+        plies: usize,
+    },
     /// The session closes the connection: what it still had to say (a
     /// CHAT saying why) is queued, then a [`Transmit`] that closes
     /// ([`Transmit::closes`]); further input is ignored. A driver ends
@@ -393,6 +420,10 @@ impl core::fmt::Display for Event {
             Event::Malformed(e) => write!(f, "{e}"),
             Event::Unrecognised(u) => write!(f, "{}", Message::Unrecognised(u.clone()).describe()),
             Event::PeerSilent { awaiting } => write!(f, "no {awaiting} from the peer in time"),
+            Event::PlyCapReached { plies } => write!(
+                f,
+                "the game reached {plies} plies, the session's cap: ending it (GAMEEND, no result)"
+            ),
             Event::Closing(why) => write!(f, "closing the connection: {why}"),
         }
     }
@@ -640,6 +671,11 @@ impl<T: Timestamp> Game<T> {
 /// ([`spec::damexchange`](crate::spec::damexchange), *BACKREQ*).
 pub const MAX_MOVE_NUMBER: u16 = 999;
 
+/// Most frames held back during the follower's first-move pause (each
+/// at most 128 bytes; see `FollowerConfig::first_move_delay`): past it
+/// the pause ends early.
+pub(crate) const MAX_HELD: usize = 64;
+
 /// Highest MOVE time, seconds: 4 digits ([`spec::damexchange`](crate::spec::damexchange), *MOVE*).
 pub const MAX_MOVE_TIME: u16 = 9999;
 
@@ -680,6 +716,8 @@ pub(crate) struct Core<T> {
     max_bad_frames: Option<u32>,
     /// Malformed or unrecognised frames in a row so far.
     bad_frames: u32,
+    /// The most moves a game holds (at least 1).
+    max_game_plies: usize,
     /// The session closes: `Some` once decided; the bool is whether the
     /// closing transmit went out.
     closing: Option<(CloseReason, bool)>,
@@ -692,6 +730,7 @@ pub(crate) struct Bounds {
     pub(crate) clock_margin: Option<Duration>,
     pub(crate) handshake_timeout: Option<Duration>,
     pub(crate) max_bad_frames: Option<u32>,
+    pub(crate) max_game_plies: u32,
 }
 
 impl<T: Timestamp> Core<T> {
@@ -707,11 +746,13 @@ impl<T: Timestamp> Core<T> {
             clock_margin,
             handshake_timeout,
             max_bad_frames,
+            max_game_plies,
         } = bounds;
         Core {
             handshake_by: handshake_timeout.map(|d| now.saturating_add(d)),
             max_bad_frames: max_bad_frames.map(|n| n.max(1)),
             bad_frames: 0,
+            max_game_plies: usize::try_from(max_game_plies).unwrap_or(usize::MAX).max(1),
             closing: None,
             game: None,
             finished: None,
@@ -799,13 +840,22 @@ impl<T: Timestamp> Core<T> {
         self.game = Some(game);
     }
 
+    /// Queues `msg`, or holds it back during the follower's first-move
+    /// pause. At most `MAX_HELD` frames are held: a peer that makes us
+    /// answer more during the pause (a BACKREQ flood) ends the pause
+    /// early, so that what it makes us write goes to the transmit queue,
+    /// which the application drains and its driver caps.
     pub(crate) fn send(&mut self, msg: &Message<'_>) {
         let enc = msg.encoded();
-        if self.release_at.is_some() {
-            self.held.push_back((msg.kind(), enc));
-        } else {
-            self.transmit.push_back(enc);
+        if self.release_at.is_none() {
+            return self.transmit.push_back(enc);
         }
+        if self.held.len() >= MAX_HELD {
+            self.release_at = None;
+            self.transmit.extend(self.held.drain(..).map(|(_, e)| e));
+            return self.transmit.push_back(enc);
+        }
+        self.held.push_back((msg.kind(), enc));
     }
 
     /// Sends a request that the peer must answer with `answer` within the
@@ -1140,18 +1190,38 @@ impl<T: Timestamp> Core<T> {
         let Some(mv) = find_move(&game.position, &wire) else {
             return reject(self, MoveRejection::Illegal);
         };
+        if game.history.len() >= self.max_game_plies {
+            // Our MOVE reached the cap: the opponent's is not played
+            // (`PlyCapReached` says so), and the GAMEEND takes our turn.
+            return self.end_at_cap(now);
+        }
         match game.position.play(mv) {
             Ok(next) => {
                 game.position = next;
                 game.history.push(mv);
                 game.clock.moved(now, game.moves);
+                let at_cap = game.history.len() >= self.max_game_plies;
                 self.event(Event::MoveReceived {
                     mv,
                     time: wire.time(),
                 });
+                if at_cap {
+                    self.end_at_cap(now);
+                }
             }
             Err(_) => reject(self, MoveRejection::Illegal),
         }
+    }
+
+    /// The game holds `max_game_plies` moves and it is our turn: GAMEEND
+    /// reason `0` ([`Event::PlyCapReached`]). No CHAT goes with it:
+    /// pydraughts reads two frames that arrive together as one and would
+    /// lose the GAMEEND.
+    fn end_at_cap(&mut self, now: T) {
+        self.event(Event::PlyCapReached {
+            plies: self.max_game_plies,
+        });
+        let _ = self.end_game(GameEndReason::Unknown, now);
     }
 
     fn on_gameend(&mut self, end: GameEnd) {

@@ -61,6 +61,12 @@
 //! `New Game`) or when `New Game` arrives in an unfinished game (outcome
 //! [`Outcome::Unknown`]); it carries the start position and the moves, so
 //! the game can be logged after the driver has moved on.
+//!
+//! A game never holds more than [`DriverConfig::max_game_plies`] moves
+//! (default [`DEFAULT_MAX_GAME_PLIES`](super::DEFAULT_MAX_GAME_PLIES),
+//! 20,000): at the cap the game ends ([`Event::PlyCapReached`], then
+//! [`Event::GameEnded`] with [`EndReason::PlyCap`]) and the driver sends
+//! `N`, the protocol's one way to end a game (it has no resignation).
 
 use alloc::borrow::ToOwned;
 use alloc::boxed::Box;
@@ -124,6 +130,25 @@ pub struct DriverConfig {
     /// What the decoder of [`Driver::handle_input`] accepts (default
     /// [`Leniency::DOCUMENT`]: also the protocol document's spellings).
     pub leniency: Leniency,
+    /// The most moves (plies, both sides', from
+    /// [`start_position`](Driver::start_position)) a game holds; default
+    /// [`DEFAULT_MAX_GAME_PLIES`](super::DEFAULT_MAX_GAME_PLIES) (20,000,
+    /// above the 19,998 plies the Citrine's 4-digit move numbers can
+    /// name), 0 counts as 1. The game's memory is then at most 106 bytes
+    /// a ply (the 96-byte position before the move, kept to take it back,
+    /// with the move, and the 2-byte move of [`Driver::moves`]), 2.1 MB
+    /// at the default.
+    ///
+    /// The move that reaches the cap is played; then the game ends:
+    /// [`Event::PlyCapReached`], [`Event::GameEnded`] with
+    /// [`Outcome::Unknown`] and [`EndReason::PlyCap`], and `N` is queued,
+    /// the protocol's one way to end a game ([`spec::citrine`](crate::spec::citrine),
+    /// *Commands (host -> device) and replies (device -> host)*: `N`, new
+    /// game). Until the device's `New Game`, a move line for the next ply
+    /// is not played ([`Event::Line`]) and a `P` diagram one move ahead is
+    /// not applied ([`Event::OutOfSync`]); a take-back (`T` line) still
+    /// is.
+    pub max_game_plies: u32,
 }
 
 impl Default for DriverConfig {
@@ -141,6 +166,7 @@ impl Default for DriverConfig {
             max_line_len: crate::framer::DEFAULT_MAX_LEN,
             ack_timeout: Duration::from_secs(10),
             leniency: Leniency::DOCUMENT,
+            max_game_plies: super::DEFAULT_MAX_GAME_PLIES,
         }
     }
 }
@@ -280,8 +306,16 @@ pub enum Event {
     /// A line of an unknown kind, verbatim.
     Unrecognised(RawLine<'static>),
     /// Any other reply the driver does not act on (a bare `Flip`, game-list
-    /// lines, a diagram row outside a diagram).
+    /// lines, a diagram row outside a diagram, a move line past
+    /// [`DriverConfig::max_game_plies`]).
     Line(Reply<'static>),
+    /// The game reached [`DriverConfig::max_game_plies`] (`plies`): it
+    /// ends ([`Event::GameEnded`] with [`EndReason::PlyCap`] follows) and
+    /// `N` is queued.
+    PlyCapReached {
+        /// The cap.
+        plies: usize,
+    },
 }
 
 impl core::fmt::Display for Event {
@@ -322,6 +356,12 @@ impl core::fmt::Display for Event {
             Event::Malformed(e) => write!(f, "{e}"),
             Event::Unrecognised(raw) => write!(f, "unrecognised line {}", raw.describe()),
             Event::Line(r) => write!(f, "line {r}"),
+            Event::PlyCapReached { plies } => {
+                write!(
+                    f,
+                    "the game reached {plies} plies, the driver's cap: sending N"
+                )
+            }
         }
     }
 }
@@ -976,6 +1016,31 @@ impl<T: Timestamp> Driver<T> {
                 moves: self.moves.clone(),
             }));
         }
+        if !self.ended && self.at_cap() {
+            self.ended = true;
+            self.events.push_back(Event::PlyCapReached {
+                plies: self.max_plies(),
+            });
+            self.events.push_back(Event::GameEnded(GameEnded {
+                outcome: Outcome::Unknown,
+                reason: EndReason::PlyCap,
+                start: self.start,
+                moves: self.moves.clone(),
+            }));
+            self.queue_command(Command::NewGame);
+        }
+    }
+
+    /// [`DriverConfig::max_game_plies`], at least 1.
+    fn max_plies(&self) -> usize {
+        usize::try_from(self.config.max_game_plies)
+            .unwrap_or(usize::MAX)
+            .max(1)
+    }
+
+    /// The game holds [`DriverConfig::max_game_plies`] moves.
+    fn at_cap(&self) -> bool {
+        self.history.len() >= self.max_plies()
     }
 
     fn undo(&mut self, last: Ply) {
@@ -1110,6 +1175,10 @@ impl<T: Timestamp> Driver<T> {
         };
         let id = (u32::from(line.number.get()), color);
         if id == self.next_ply_id() {
+            if self.at_cap() {
+                // Past the cap: not played (`N` is on its way).
+                return self.events.push_back(Event::Line(Reply::Move(line)));
+            }
             let mv = match to_move(&self.position, &line.text) {
                 Ok(mv) => mv,
                 Err(error) => return self.disagree(Disagreement::IllegalMove { line, error }),
@@ -1224,7 +1293,7 @@ impl<T: Timestamp> Driver<T> {
             .iter()
             .copied()
             .filter(|&m| self.position.play(m).is_ok_and(|p| board_of(&p) == *device));
-        if let (Some(mv), None) = (ahead.next(), ahead.next()) {
+        if let (Some(mv), None, false) = (ahead.next(), ahead.next(), self.at_cap()) {
             let sent = self.pending.take();
             let out_of_turn =
                 self.config.host_color == Some(self.position.side_to_move()) && sent != Some(mv);

@@ -41,6 +41,11 @@ pub mod driver;
 pub use device::{Device, DeviceConfig, Event as DeviceEvent, GARBAGE_LINE, Misbehaviour};
 pub use driver::{Disagreement, Driver, DriverConfig, Event, Resync};
 
+/// The default of [`DriverConfig::max_game_plies`] (20,000 plies): the
+/// family's one default, `boardwire_proto`'s, whose documentation gives
+/// the published facts it is chosen from.
+pub use boardwire_proto::DEFAULT_MAX_GAME_PLIES;
+
 /// The bytes of one line to write (a command for the driver, a reply for
 /// the device), terminator included: the family's `Transmit`
 /// (`boardwire_proto::Transmit`; a Citrine line fits inline, no
@@ -101,6 +106,9 @@ pub enum EndReason {
     NewGame,
     /// The peer closed the stream (`handle_close`) during the game.
     Closed,
+    /// The game reached the session's `max_game_plies` (the host
+    /// [`Driver`]'s [`DriverConfig::max_game_plies`]).
+    PlyCap,
 }
 
 impl core::fmt::Display for EndReason {
@@ -111,6 +119,7 @@ impl core::fmt::Display for EndReason {
             EndReason::InsufficientMaterial => f.write_str("draw by insufficient material"),
             EndReason::NewGame => f.write_str("abandoned: a new game started"),
             EndReason::Closed => f.write_str("abandoned: the stream was closed"),
+            EndReason::PlyCap => f.write_str("abandoned: the game reached the ply cap"),
         }
     }
 }
