@@ -150,8 +150,11 @@ def check_citrine(bw, tmp):
     while True:
         n = 0
         if os.path.exists(killed):
-            gs = read_pgn(killed)
-            n = len(list(gs[0].mainline_moves())) if gs else 0
+            # Read while a move may be written in place (boardwire/src/record.rs):
+            # a half-written file counts as not yet there.
+            with open(killed, encoding="utf-8", errors="replace") as f:
+                g0 = chess.pgn.read_game(f)
+            n = len(list(g0.mainline_moves())) if g0 is not None and not g0.errors else 0
         if n >= 3:
             break
         if time.time() > deadline:
