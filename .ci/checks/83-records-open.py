@@ -10,6 +10,11 @@
    the Seven Tag Roster is there.
 3. A `citrine` run killed with SIGKILL after three plies: python-chess reads
    the file to exactly the moves its transcript shows, result `*`.
+4. `csa serve` and two `csa connect` (built-in players) on 127.0.0.1, the
+   sente client with `--kif K.kif` (Shift_JIS): cshogi's KIF reader reads
+   K.kif to the moves of the sente client's transcript (the moves the
+   server confirmed, `<- +7776FU,T0`), the names and, for #RESIGN or
+   #MAX_MOVES (written 中断: KIF has no word for a move limit), the ending.
 
 Usage: 83-records-open.py BOARDWIRE
 """
@@ -24,6 +29,8 @@ import time
 
 import chess
 import chess.pgn
+import cshogi
+import cshogi.KIF
 from draughts import Board, Move
 from draughts.PDN import PDNReader
 
@@ -150,8 +157,11 @@ def check_citrine(bw, tmp):
     while True:
         n = 0
         if os.path.exists(killed):
-            gs = read_pgn(killed)
-            n = len(list(gs[0].mainline_moves())) if gs else 0
+            # Read while a move may be written in place (boardwire/src/record.rs):
+            # a half-written file counts as not yet there.
+            with open(killed, encoding="utf-8", errors="replace") as f:
+                g0 = chess.pgn.read_game(f)
+            n = len(list(g0.mainline_moves())) if g0 is not None and not g0.errors else 0
         if n >= 3:
             break
         if time.time() > deadline:
@@ -169,12 +179,49 @@ def check_citrine(bw, tmp):
     print(f"python-chess read {killed} after SIGKILL: {len(got)} plies, result *")
 
 
+def check_csa_kif(bw, tmp):
+    kif = os.path.join(tmp, "csa.kif")
+    server = subprocess.Popen([bw, "csa", "serve", "--listen", "127.0.0.1:0", "--max-moves", "60"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        addr = server.stderr.readline().split()[-1]
+        common = ["--game", "kifcheck-300-0", "--timeout", "20"]
+        a = subprocess.Popen([bw, "csa", "connect", addr, "--user", "kifa", "--side", "+", "--seed", "5",
+                              "--kif", kif] + common,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+        b = subprocess.Popen([bw, "csa", "connect", addr, "--user", "kifb", "--side", "-", "--seed", "6"] + common,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL)
+        out, err = a.communicate(timeout=30)
+        b.wait(timeout=10)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=10)
+        server.stderr.close()
+    if a.returncode != 0:
+        fail(f"csa connect --kif exit {a.returncode}: {err}")
+    wire = re.findall(r" <- ([+-]\d{4}[A-Z]{2})(?:,T\d+)?\s*$", out, re.M)
+    reason = re.search(r"game over after \d+ moves: (#[A-Z_]+)", out)
+    if not wire or not reason:
+        fail(f"no moves or no result in the transcript:\n{out[-2000:]}")
+    k = cshogi.KIF.Parser.parse_file(kif)
+    got = [cshogi.move_to_csa(m) for m in k.moves]
+    if got != [m[1:] for m in wire]:
+        fail(f"{kif}: cshogi reads {got[:6]}... ({len(got)}) but the wire had {wire[:6]}... ({len(wire)})")
+    if k.names != ["kifa", "kifb"]:
+        fail(f"{kif}: names {k.names}")
+    want = {"#RESIGN": "%TORYO", "#MAX_MOVES": "%CHUDAN"}.get(reason.group(1))
+    if want is not None and k.endgame != want:
+        fail(f"{kif}: ending {k.endgame}, the server said {reason.group(1)} ({want})")
+    print(f"cshogi read {kif}: {len(got)} plies, {reason.group(1)} read as {k.endgame}")
+
+
 def main():
     bw = sys.argv[1]
     t0 = time.time()
     with tempfile.TemporaryDirectory() as tmp:
         check_dxp(bw, tmp)
         check_citrine(bw, tmp)
+        check_csa_kif(bw, tmp)
     print(f"83-records-open: ok in {time.time() - t0:.1f} s")
 
 

@@ -152,8 +152,10 @@ pub struct CitrineArgs {
     movetime: u64,
     /// Save the games in PGN to FILE as they go: after every move FILE is
     /// a complete record of the moves so far (result `*` until the game
-    /// ends), rewritten through a temporary file renamed over it, so a
-    /// lost device or a killed run leaves a readable file. Tags: Event,
+    /// ends; a finished game is written once, a move writes only what
+    /// changed), so a lost device or a killed run leaves a readable file.
+    /// A game is recorded up to 1000 plies (then its record ends with a
+    /// comment saying so and `*`, and a note goes to stderr). Tags: Event,
     /// Site, Date (today), Round, White, Black (`Novag Citrine` and the
     /// host: the engine's name, `boardwire` with --auto, else `?`),
     /// Result; moves in SAN. Example: `--pgn game.pgn`.

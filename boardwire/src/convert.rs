@@ -1,7 +1,9 @@
 //! `boardwire convert IN OUT` and `boardwire show --record FILE`: game
-//! records read with `board_records` (PGN for chess, PDN for draughts),
-//! written back in export format or as one engine line per game, or the
-//! position reached drawn.
+//! records read with `board_records` (PGN for chess, PDN for draughts,
+//! KIF and KI2 for shogi) and csa-protocol (CSA files), written back in
+//! export format, in another format of the same game (CSA, KIF, KI2:
+//! `convert_shogi.rs`) or as one engine line per game, or the position
+//! reached drawn.
 //!
 //! The readers check every move with board-core; their errors carry the
 //! line, column and byte offset, printed here after the file's name. A
@@ -16,6 +18,7 @@ use board_records::{pdn, pgn};
 use clap::{Args, ValueEnum};
 
 use crate::Failure;
+use crate::convert_shogi::{self, ShogiFormat};
 
 /// A record format to read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -24,6 +27,13 @@ pub enum InputFormat {
     Pgn,
     /// PDN, international draughts (`.pdn`).
     Pdn,
+    /// CSA standard file format, shogi (`.csa`; several records
+    /// separated by `/`).
+    Csa,
+    /// KIF, shogi (`.kif` Shift_JIS, `.kifu` UTF-8; one game).
+    Kif,
+    /// KI2, shogi (`.ki2` Shift_JIS, `.ki2u` UTF-8; one game).
+    Ki2,
 }
 
 impl From<InputFormat> for Format {
@@ -31,6 +41,9 @@ impl From<InputFormat> for Format {
         match f {
             InputFormat::Pgn => Format::Pgn,
             InputFormat::Pdn => Format::Pdn,
+            InputFormat::Csa => Format::Csa,
+            InputFormat::Kif => Format::Kif,
+            InputFormat::Ki2 => Format::Ki2,
         }
     }
 }
@@ -42,10 +55,17 @@ pub enum Format {
     Pgn,
     /// PDN, international draughts (`.pdn`).
     Pdn,
+    /// CSA standard file format V2.2, shogi (`.csa`).
+    Csa,
+    /// KIF, shogi (`.kif` Shift_JIS, `.kifu` UTF-8).
+    Kif,
+    /// KI2, shogi (`.ki2` Shift_JIS, `.ki2u` UTF-8).
+    Ki2,
     /// Output only: one line per game that an engine takes: chess
     /// `startpos moves e2e4 e7e5` or `fen <FEN> moves ...` (UCI), draughts
     /// `<PDN FEN> moves 32-28 19x37x28` (PDN numeric, every capture in the
-    /// long form).
+    /// long form), shogi `startpos moves 7g7f 3c3d` or `sfen <SFEN> moves
+    /// ...` (USI).
     Moves,
 }
 
@@ -54,7 +74,20 @@ impl Format {
         match self {
             Format::Pgn => "PGN (chess)",
             Format::Pdn => "PDN (draughts)",
+            Format::Csa => "CSA (shogi)",
+            Format::Kif => "KIF (shogi)",
+            Format::Ki2 => "KI2 (shogi)",
             Format::Moves => "engine move lines",
+        }
+    }
+
+    /// The shogi format, if this is one.
+    fn shogi(self) -> Option<ShogiFormat> {
+        match self {
+            Format::Csa => Some(ShogiFormat::Csa),
+            Format::Kif => Some(ShogiFormat::Kif),
+            Format::Ki2 => Some(ShogiFormat::Ki2),
+            _ => None,
         }
     }
 }
@@ -66,7 +99,8 @@ pub struct ConvertArgs {
     input: String,
     /// Where to write (`-`: standard output).
     output: String,
-    /// The input's format (default: from IN's extension, `.pgn` or `.pdn`).
+    /// The input's format (default: from IN's extension: `.pgn`, `.pdn`,
+    /// `.csa`, `.kif`/`.kifu`, `.ki2`/`.ki2u`).
     #[arg(long, value_enum)]
     from: Option<InputFormat>,
     /// The output's format (default: from OUT's extension; for `-`, the
@@ -81,6 +115,9 @@ fn by_extension(name: &str) -> Option<Format> {
     match ext.as_str() {
         "pgn" => Some(Format::Pgn),
         "pdn" => Some(Format::Pdn),
+        "csa" => Some(Format::Csa),
+        "kif" | "kifu" => Some(Format::Kif),
+        "ki2" | "ki2u" => Some(Format::Ki2),
         _ => None,
     }
 }
@@ -98,41 +135,18 @@ fn read_input(name: &str) -> Result<Vec<u8>, Failure> {
     Ok(data)
 }
 
-/// Whether `name` has the extension of a shogi record (`.kif`, `.kifu`,
-/// `.ki2`, `.ki2u`, `.csa`).
-fn is_shogi_record(name: &str) -> bool {
-    Path::new(name)
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| {
-            ["kif", "kifu", "ki2", "ki2u", "csa"].contains(&e.to_ascii_lowercase().as_str())
-        })
-}
-
-/// The refusal of a shogi record, saying where they are read today.
-fn shogi_refused(name: &str) -> Failure {
-    Failure::Input(format!(
-        "{name}: shogi records (KIF, KI2, CSA) are not converted by boardwire yet; \
-         the board-records crate reads and writes KIF and KI2 \
-         (`cargo run -p board-records --example kif_dump -- FILE [--write kif|ki2]`)"
-    ))
-}
-
 /// The input's format: `given`, else the extension.
 fn input_format(name: &str, given: Option<InputFormat>) -> Result<Format, Failure> {
-    if given.is_none() && is_shogi_record(name) {
-        return Err(shogi_refused(name));
-    }
     match given.map(Format::from).or_else(|| by_extension(name)) {
         Some(Format::Moves) => Err(Failure::Input(format!(
             "{name}: engine move lines are an output format only"
         ))),
         Some(f) => Ok(f),
         None if name == "-" => Err(Failure::Input(
-            "the format of standard input: give --from pgn or --from pdn".into(),
+            "the format of standard input: give --from (pgn, pdn, csa, kif or ki2)".into(),
         )),
         None => Err(Failure::Input(format!(
-            "{name}: unknown record format (extension .pgn or .pdn, or give --from)"
+            "{name}: unknown record format (extension .pgn, .pdn, .csa, .kif, .kifu, .ki2 or .ki2u, or give --from)"
         ))),
     }
 }
@@ -176,15 +190,15 @@ pub fn run(args: ConvertArgs, out: &mut impl Write) -> Result<(), Failure> {
     let to = match args.to.or_else(|| by_extension(&args.output)) {
         Some(f) => f,
         None if args.output == "-" => from,
-        None if is_shogi_record(&args.output) => return Err(shogi_refused(&args.output)),
         None => {
             return Err(Failure::Input(format!(
-                "{}: unknown record format (extension .pgn or .pdn, or give --to)",
+                "{}: unknown record format (extension .pgn, .pdn, .csa, .kif, .kifu, .ki2 or .ki2u, or give --to)",
                 args.output
             )));
         }
     };
-    if to != from && to != Format::Moves {
+    let same_game = to == from || (from.shogi().is_some() && to.shogi().is_some());
+    if !same_game && to != Format::Moves {
         return Err(Failure::Input(format!(
             "cannot convert {} to {}: they record different games",
             from.name(),
@@ -197,6 +211,20 @@ pub fn run(args: ConvertArgs, out: &mut impl Write) -> Result<(), Failure> {
     } else {
         &args.input
     };
+    if let Some(shogi) = from.shogi() {
+        let (games, bad) = convert_shogi::read_games(&data, shogi, name);
+        let bytes = match to.shogi() {
+            Some(f) => {
+                convert_shogi::write_games(&games, f, &args.output).map_err(Failure::Input)?
+            }
+            None => games
+                .iter()
+                .map(|g| g.usi_line() + "\n")
+                .collect::<String>()
+                .into_bytes(),
+        };
+        return finish(&args.output, name, &bytes, games.len(), bad, out);
+    }
     let (games, bad) = read_games(&data, from, name);
     let mut text = String::new();
     match (&games, to) {
@@ -215,22 +243,33 @@ pub fn run(args: ConvertArgs, out: &mut impl Write) -> Result<(), Failure> {
         Games::Chess(g) => g.len(),
         Games::Draughts(g) => g.len(),
     };
+    finish(&args.output, name, text.as_bytes(), read, bad, out)
+}
+
+/// Writes `text` (`read` games, `bad` that did not read) to `output`.
+fn finish(
+    output: &str,
+    name: &str,
+    text: &[u8],
+    read: usize,
+    bad: usize,
+    out: &mut impl Write,
+) -> Result<(), Failure> {
     if read == 0 && bad == 0 {
         eprintln!("note: {name}: no games");
     }
-    if args.output == "-" {
-        out.write_all(text.as_bytes())?;
+    if output == "-" {
+        out.write_all(text)?;
     } else if read == 0 && bad > 0 {
         // Nothing read: an existing OUT is left as it was.
         return Err(Failure::Input(format!(
-            "no game of {name} could be read (see above); {} left untouched",
-            args.output
+            "no game of {name} could be read (see above); {output} left untouched"
         )));
     } else {
         // A temporary file renamed over OUT: an existing OUT is replaced
         // whole or not at all (and IN may be OUT).
-        csa_league::operator::write_atomic(Path::new(&args.output), text.as_bytes())
-            .map_err(|e| Failure::Input(format!("{}: {e}", args.output)))?;
+        csa_league::operator::write_atomic(Path::new(output), text)
+            .map_err(|e| Failure::Input(format!("{output}: {e}")))?;
     }
     if bad > 0 {
         return Err(Failure::Input(format!(
@@ -255,6 +294,29 @@ pub fn show(
     let name = if file == "-" { "standard input" } else { file };
     // Game K is the K-th game of the file, whether the others read or not.
     let (diagram, plies) = match format {
+        Format::Csa | Format::Kif | Format::Ki2 => {
+            let shogi = format.shogi().unwrap_or(ShogiFormat::Csa);
+            let (games, bad) = convert_shogi::read_games(&data, shogi, name);
+            let g = match game.checked_sub(1).and_then(|i| games.get(i)) {
+                Some(g) if bad == 0 || shogi != ShogiFormat::Csa => g,
+                _ => {
+                    return Err(Failure::Input(format!(
+                        "{name}: no game {game} that reads (the record has {} that read, {bad} that do not)",
+                        games.len()
+                    )));
+                }
+            };
+            let plies = g.moves.len();
+            let ply = check_ply(ply, plies, game, name)?;
+            (
+                format!(
+                    "{:#}",
+                    g.position_after(ply)
+                        .unwrap_or_else(|| convert_shogi::end_position(g))
+                ),
+                plies,
+            )
+        }
         Format::Pdn => {
             let g = nth_game(pdn::Reader::new(&data).games(), game, name)?;
             let plies = g.moves.len();

@@ -165,8 +165,53 @@ pub(crate) struct ConnectArgs {
     #[arg(long, default_value_t = 30, value_name = "SECONDS",
           value_parser = clap::value_parser!(u64).range(0..=3600))]
     clock_margin: u64,
+    /// Save each game in KIF to FILE as it goes (with the built-in player
+    /// or --engine): after every move FILE is the whole game so far,
+    /// written to a temporary file renamed over it, so a dropped
+    /// connection or a killed run leaves a readable record of every move
+    /// made. `.kif` is Shift_JIS, any other extension (`.kifu`) UTF-8,
+    /// with the `#KIF version=2.0 encoding=…` line. KIF holds one game: game
+    /// K of a run (x1 --games N) goes to `STEM-K.EXT`. Headers 開始日時,
+    /// 棋戦 (the Game_ID), 先手, 後手, 手合割; each move with the time the
+    /// server charged and the side's total; the ending (投了, 切れ負け,
+    /// 千日手, 反則勝ち/反則負け, 入玉勝ち, 中断 for #MAX_MOVES, #CHUDAN or a
+    /// lost connection) and the `まで…` line. A game is recorded up to
+    /// 1000 plies. Example: `--kif game.kif`.
+    #[arg(long, value_name = "FILE")]
+    kif: Option<std::path::PathBuf>,
     #[command(flatten)]
     engine: CsaEngineArgs,
+}
+
+/// The transcript plus `--kif`: the lines go to the transcript, the
+/// session's events to the KIF saver.
+struct Recording<'a, L: Log> {
+    log: &'a mut L,
+    kif: Option<crate::kif_save::KifSaver>,
+}
+
+impl<L: Log> Log for Recording<'_, L> {
+    fn sent(&mut self, wire_len: usize, text: &str) {
+        self.log.sent(wire_len, text);
+    }
+    fn received(&mut self, wire_len: usize, text: &str) {
+        self.log.received(wire_len, text);
+    }
+    fn received_malformed(&mut self, wire_len: usize, line: &[u8], error: &str) {
+        self.log.received_malformed(wire_len, line, error);
+    }
+    fn note(&mut self, text: &str) {
+        self.log.note(text);
+    }
+    fn event(
+        &mut self,
+        client: &csa_protocol::session::Client<std::time::Instant>,
+        event: &csa_protocol::session::Event,
+    ) {
+        if let Some(k) = &mut self.kif {
+            k.event(client, event);
+        }
+    }
 }
 
 /// Runs a `csa` subcommand. Errors are one-line messages for the user.
@@ -288,6 +333,45 @@ pub(crate) struct ServeRecords {
     /// unsalted: keep such records private).
     #[arg(long, value_enum, default_value_t = RatingIdsArg::Names)]
     rating_ids: RatingIdsArg,
+    /// The records' format with --records: `csa` (shogi-server's CSA V2
+    /// file), `kif` (KIF only: `<game id>.kif` in Shift_JIS, written from
+    /// the CSA record when the game ends, which is then removed; not with
+    /// --rate-every, which rates the CSA records) or `both`. The KIF holds
+    /// the names, the game id (棋戦), the start, the moves with their
+    /// seconds and the ending (converted as `boardwire convert` does).
+    /// Example: `--records games --records-format both`.
+    #[arg(long, value_enum, default_value_t = RecordsFormat::Csa, requires = "records")]
+    records_format: RecordsFormat,
+}
+
+/// `--records-format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum RecordsFormat {
+    /// CSA files only.
+    Csa,
+    /// KIF files only.
+    Kif,
+    /// Both.
+    Both,
+}
+
+/// The KIF of the CSA record `csa` written beside it (`.kif`); with
+/// `only`, the CSA record is removed once the KIF is there.
+fn kif_beside(csa: &std::path::Path, only: bool) -> Result<std::path::PathBuf, String> {
+    use crate::convert_shogi::{ShogiFormat, read_games, write_games};
+    let data = std::fs::read(csa).map_err(|e| e.to_string())?;
+    let name = csa.display().to_string();
+    let (games, bad) = read_games(&data, ShogiFormat::Csa, &name);
+    if bad > 0 || games.len() != 1 {
+        return Err(format!("{name}: not one game that reads"));
+    }
+    let kif = csa.with_extension("kif");
+    let bytes = write_games(&games, ShogiFormat::Kif, &kif.display().to_string())?;
+    ::csa_league::operator::write_atomic(&kif, &bytes).map_err(|e| e.to_string())?;
+    if only {
+        std::fs::remove_file(csa).map_err(|e| e.to_string())?;
+    }
+    Ok(kif)
 }
 
 /// `--rating-ids`.
@@ -342,6 +426,11 @@ fn serve(
         utc_offset_secs: utc_offset_secs(),
         ..Default::default()
     };
+    if records.records_format == RecordsFormat::Kif && league.rates() {
+        return Err(
+            "--records-format kif removes the CSA records --rate-every rates: use both".into(),
+        );
+    }
     let league = csa_league::setup(league, records.records.as_deref(), &mut config)?;
     let mut config = Config::new(config);
     let limits = &mut config.limits;
@@ -357,8 +446,14 @@ fn serve(
         // closes and records that could not be written go to stderr; game
         // starts and ends to stdout (the operator's log).
         let mut log = ServerLog::new();
+        let kif = records.records_format;
         let on_event = move |e: ServeEvent| {
             match e {
+                ServeEvent::RecordWritten { path, game_id } if kif != RecordsFormat::Csa => {
+                    if let Err(e) = kif_beside(&path, kif == RecordsFormat::Kif) {
+                        eprintln!("error: the KIF record of game {game_id}: {e}");
+                    }
+                }
                 ServeEvent::AcceptFailed(_)
                 | ServeEvent::Dropped { .. }
                 | ServeEvent::RecordFailed { .. } => eprintln!("{e}"),
@@ -411,6 +506,14 @@ fn connect(args: ConnectArgs) -> Result<(), Failure> {
             .append(true)
             .open(kifu)
             .map_err(|e| input(format!("--kifu {}: cannot write: {e}", kifu.display())))?;
+    }
+    if let Some(kif) = &args.kif {
+        // Found out now, not after the first move.
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(kif)
+            .map_err(|e| input(format!("--kif {}: cannot write: {e}", kif.display())))?;
     }
     if !x1 && engine.games != 1 {
         return Err(input("--games N is for x1 mode (--x1)".into()));
@@ -471,7 +574,11 @@ fn connect(args: ConnectArgs) -> Result<(), Failure> {
         .await
         .map_err(|_| input(format!("cannot connect to {addr}: connection timed out")))?
         .map_err(|e| input(format!("cannot connect to {addr}: {e}")))?;
-        let mut t = Transcript::new("csa", user, Sink::Stdout);
+        let mut transcript = Transcript::new("csa", user, Sink::Stdout);
+        let mut t = Recording {
+            log: &mut transcript,
+            kif: args.kif.as_deref().map(crate::kif_save::KifSaver::new),
+        };
         let failed = |e| match e {
             PlayError::Silent(Awaited::OpponentMove) => Failure::Failed(format!(
                 "error: {addr}: no move from the opponent within its clock + {} s (--clock-margin)",

@@ -70,6 +70,13 @@ fn log(line: &str) {
     let _ = writeln!(std::io::stdout(), "{} league {line}", super::log_time());
 }
 
+impl LeagueArgs {
+    /// `--rate-every` is given (the CSA records are rated).
+    pub(crate) fn rates(&self) -> bool {
+        self.rate_every.is_some()
+    }
+}
+
 /// Checks the options and opens the league; `None` without league
 /// options. Logs the seed, what the directory holds and the next times;
 /// puts the players of `players.yaml` into `config.ratings`.

@@ -113,9 +113,14 @@ pub struct ServeArgs {
     max_plies: Option<usize>,
     /// Save every game in PDN to FILE as it goes (all connections into
     /// the one file: finished games first, then the games in progress
-    /// with `*`). After every move FILE is a complete record, rewritten
-    /// through a temporary file renamed over it, so a dropped connection
-    /// or a killed server leaves a readable file. Tags: Event, Site (the
+    /// with `*`). After every move FILE is a complete record, so a dropped
+    /// connection or a killed server leaves a readable file; a finished
+    /// game is written once and not kept in memory, a move writes only
+    /// what changed (the games in progress from that game on). Bounds: a
+    /// game is recorded up to 1000 plies, the games in progress hold at
+    /// most 1 MiB of text (256 KiB each); past one, the game's record
+    /// ends with a comment saying so and `*`, and a note goes to stderr
+    /// (the game goes on). Tags: Event, Site (the
     /// peer's address), Date, Round (`-`), White, Black (the GAMEREQ and
     /// GAMEACC names), Result (`2-0`, `0-2`, `1-1`, `*`), GameType,
     /// TimeControl, FEN when the start is not the standard one. Example:
@@ -184,9 +189,11 @@ pub struct ConnectArgs {
     #[arg(long, value_name = "TEXT")]
     chat: Option<String>,
     /// Save the games in PDN to FILE as they go: after every move FILE is
-    /// a complete record of the moves so far (`*` until the game ends),
-    /// rewritten through a temporary file renamed over it, so a dropped
-    /// connection or a killed run leaves a readable file. Tags: Event,
+    /// a complete record of the moves so far (`*` until the game ends; a
+    /// finished game is written once, a move writes only what changed),
+    /// so a dropped connection or a killed run leaves a readable file. A
+    /// game is recorded up to 1000 plies (then its record ends with a
+    /// comment saying so and `*`, and a note goes to stderr). Tags: Event,
     /// Site (the address), Date, Round (the game's number), White, Black
     /// (the GAMEREQ and GAMEACC names), Result (`2-0`, `0-2`, `1-1`, `*`),
     /// GameType, TimeControl, FEN when the start is not the standard one.

@@ -26,6 +26,7 @@ mod batch;
 mod chess;
 mod citrine;
 mod convert;
+mod convert_shogi;
 mod csa;
 mod csa_decode;
 mod csa_engine;
@@ -34,6 +35,7 @@ mod draughts;
 mod dxp;
 mod engine_args;
 mod game;
+mod kif_save;
 mod listen;
 mod record;
 mod shogi;
@@ -141,10 +143,11 @@ enum Command {
     /// the last line.
     ///
     /// With --record FILE instead of a game and position: the position
-    /// reached in a game record (PGN for chess, PDN for draughts, by the
-    /// extension or --from), at the end of its main line or after --ply N
-    /// plies, then a line `after ply N of M, game K of FILE`. Example:
-    /// `boardwire show --record game.pgn --ply 10`.
+    /// reached in a game record (PGN for chess, PDN for draughts, CSA, KIF
+    /// or KI2 for shogi, by the extension or --from), at the end of its
+    /// main line or after --ply N plies, then a line `after ply N of M,
+    /// game K of FILE`. Examples: `boardwire show --record game.pgn --ply
+    /// 10`, `boardwire show --record game.kif`.
     Show {
         /// The game.
         #[arg(required_unless_present = "record")]
@@ -171,19 +174,27 @@ enum Command {
         from: Option<convert::InputFormat>,
     },
     /// Convert a game record: PGN to PGN and PDN to PDN (normalised to the
-    /// export format: Seven Tag Roster first, 80-column lines), or either to
-    /// one engine line per game (--to moves).
+    /// export format: Seven Tag Roster first, 80-column lines), shogi
+    /// between CSA, KIF and KI2, or any to one engine line per game (--to
+    /// moves).
     ///
-    /// Formats by extension (`.pgn`, `.pdn`) or --from/--to; `-` is
-    /// standard input or output. `--to moves` prints per game `startpos
-    /// moves e2e4 e7e5` or `fen <FEN> moves ...` (UCI) for chess, `<PDN FEN>
-    /// moves 32-28 28x19x10` (PDN numeric, captures in the long form) for
-    /// draughts. PGN to PDN and back is refused (different games). A game
+    /// Formats by extension (`.pgn`, `.pdn`, `.csa`, `.kif`/`.kifu`,
+    /// `.ki2`/`.ki2u`) or --from/--to; `-` is standard input or output.
+    /// Shogi: start, moves with their seconds, names, game id (CSA
+    /// `$EVENT`, KIF `棋戦`) and ending are carried over (comments and KIF
+    /// variations are not); `.kif`/`.ki2` are written in Shift_JIS, other
+    /// names and standard output in UTF-8; KIF and KI2 hold one game. `--to
+    /// moves` prints per game `startpos moves e2e4 e7e5` or `fen <FEN>
+    /// moves ...` (UCI) for chess, `<PDN FEN> moves 32-28 28x19x10` (PDN
+    /// numeric, captures in the long form) for draughts, `startpos moves
+    /// 7g7f 3c3d` or `sfen <SFEN> moves ...` (USI) for shogi. Chess,
+    /// draughts and shogi records into one another are refused. A game
     /// that does not read is reported on stderr (`error: FILE: PGN game error
     /// at line L, column C (byte B): ...`) and skipped; exit code 2 then.
     /// Examples: `boardwire convert lichess.pgn clean.pgn`, `boardwire
     /// convert match.pdn - --to moves`, `cat g.pgn | boardwire convert - -
-    /// --from pgn`.
+    /// --from pgn`, `boardwire convert floodgate.csa game.kif`, `boardwire
+    /// convert game.kif - --to moves`.
     Convert(convert::ConvertArgs),
     /// Play moves from a position and print the position reached.
     ///

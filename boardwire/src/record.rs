@@ -3,63 +3,134 @@
 //! (PGN, `board_records::pgn::writer::Recorder`). The records are the
 //! library's; this module holds the file and says which tags a game gets.
 //!
-//! How the file is kept complete: after every change (a move, a
-//! take-back, a new game, a game's end) the whole record — the games
-//! finished so far, then each game in progress with `*` as its result —
-//! is written to a temporary file in the same directory
-//! (`.NAME.boardwire-tmp`) and renamed over FILE. A rename within one
-//! directory replaces the file in one step (POSIX `rename`), so whoever
-//! reads FILE — also after the process is killed or the connection drops
-//! at any moment — sees the record before or after a move, never half of
-//! one. Appending was not chosen: the Result tag and the result token
-//! change when the game ends, and a game in progress must end with `*`
-//! to be read by python-chess and pydraughts; rewriting a few kilobytes
-//! per move costs nothing beside a move's time. The file is not synced
-//! to the disk after each move (a killed process loses nothing; a power
-//! cut may lose the last moves); it is once at the end.
+//! How the file is kept: FILE is the finished games, in the order they
+//! ended, then the games in progress (one per connection, `*` as their
+//! result). A finished game is written once and never again: the module
+//! keeps only its length, not its text. After every change (a move, a
+//! take-back, a new game, a game's end) the bytes of the games in
+//! progress that changed are written in place, in one write, from the
+//! first byte that differs to the end (a move of the last game in
+//! progress writes the move and ` *`; a move of another one also rewrites
+//! the games in progress after it in the file), and the file is cut to
+//! its new length (a shorter text is first padded with newlines, so the
+//! file reads as a record at every step). The cost of a move does not
+//! depend on the number of finished games.
+//!
+//! What a reader of FILE sees:
+//! - after the process is killed (SIGKILL) or the connection drops: a
+//!   complete record of every move made — a kill falls between two
+//!   system calls, and every write leaves the file a record (the last
+//!   game in progress with `*`);
+//! - weaker than the former whole-file rename (a write through a
+//!   temporary file renamed over FILE, which needed the whole history in
+//!   memory and rewrote it at every move): a program reading FILE while a
+//!   move is written, or a kill that stops a write crossing a 4 KiB page
+//!   boundary (Linux checks for a fatal signal between pages), can see
+//!   the games in progress from the changed byte on half old, half new
+//!   (the finished games before them are never touched); the next write
+//!   repairs it. A power cut may lose the last moves (the file is synced
+//!   only at the end).
+//!
+//! Bounds: a game is recorded up to [`MAX_RECORDED_PLIES`] plies; a game
+//! in progress may hold [`MAX_GAME_TEXT`] bytes and all of them together
+//! [`MAX_OPEN_TEXT`] bytes. Past a bound, the game's record is closed
+//! where it stands — a comment saying why after its last move, result
+//! `*` — and joins the finished games; a note on stderr says so, and the
+//! rest of that game is not recorded.
 
-use std::collections::BTreeMap;
-use std::io::{self, Write};
+use std::fs::File;
+use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use board_records::{pdn, pgn};
 
-/// The record file: finished games, then the games in progress (one
-/// slot per connection), rewritten whole and renamed over the file after
-/// every change.
+/// Plies of one game recorded at most (`dxp serve` has no ply limit by
+/// default; kings can move to and fro forever).
+pub const MAX_RECORDED_PLIES: usize = 1000;
+
+/// Bytes of text one game in progress may hold in a [`RecordFile`].
+pub const MAX_GAME_TEXT: usize = 256 * 1024;
+
+/// Bytes of text all the games in progress of a [`RecordFile`] may hold
+/// together.
+pub const MAX_OPEN_TEXT: usize = 1024 * 1024;
+
+/// The record file: the finished games (written once, not kept), then
+/// the games in progress (one slot per connection), updated in place.
 #[derive(Debug)]
 pub struct RecordFile {
     path: PathBuf,
-    tmp: PathBuf,
-    finished: String,
-    open: BTreeMap<u64, String>,
+    file: File,
+    /// Bytes of the finished games at the start of the file.
+    finished_len: u64,
+    /// The games in progress in file order: slot, text.
+    open: Vec<(u64, String)>,
+    /// A write failed: the file after `finished_len` is not known, the
+    /// next change rewrites it all.
+    resync: bool,
     /// A write failed (reported once on stderr; the game goes on).
     failed: bool,
+    /// Bytes written so far (what the tests measure).
+    #[cfg_attr(not(test), allow(dead_code))]
+    written: u64,
 }
 
 /// A record file shared by connections.
 pub type Shared = Arc<Mutex<RecordFile>>;
 
+/// The first byte where the concatenations of `old` and `new` differ
+/// (the shorter one's length when one is a prefix of the other).
+fn first_difference(old: &[&[u8]], new: &[&[u8]]) -> usize {
+    let (mut i, mut oi, mut j, mut nj, mut at) = (0, 0, 0, 0, 0);
+    loop {
+        while i < old.len() && oi == old[i].len() {
+            (i, oi) = (i + 1, 0);
+        }
+        while j < new.len() && nj == new[j].len() {
+            (j, nj) = (j + 1, 0);
+        }
+        if i == old.len() || j == new.len() {
+            return at;
+        }
+        let (a, b) = (&old[i][oi..], &new[j][nj..]);
+        let n = a.len().min(b.len());
+        let same = if a[..n] == b[..n] {
+            n
+        } else {
+            a.iter().zip(b).take_while(|(x, y)| x == y).count()
+        };
+        (at, oi, nj) = (at + same, oi + same, nj + same);
+        if same < n {
+            return at;
+        }
+    }
+}
+
 impl RecordFile {
     /// Creates (or empties) the file now, so that a path that cannot be
     /// written is refused before any game starts.
     pub fn create(path: &Path) -> io::Result<RecordFile> {
-        let name = path
-            .file_name()
-            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
-        let mut tmp_name = std::ffi::OsString::from(".");
-        tmp_name.push(name);
-        tmp_name.push(".boardwire-tmp");
-        let file = RecordFile {
+        if path.file_name().is_none() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "not a file name",
+            ));
+        }
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(path)?;
+        Ok(RecordFile {
             path: path.to_owned(),
-            tmp: path.with_file_name(tmp_name),
-            finished: String::new(),
-            open: BTreeMap::new(),
+            file,
+            finished_len: 0,
+            open: Vec::new(),
+            resync: false,
             failed: false,
-        };
-        file.write()?;
-        Ok(file)
+            written: 0,
+        })
     }
 
     /// [`RecordFile::create`], shared; the error names the path.
@@ -69,50 +140,132 @@ impl RecordFile {
             .map_err(|e| format!("{}: {e}", path.display()))
     }
 
-    fn write(&self) -> io::Result<()> {
-        let mut f = std::fs::File::create(&self.tmp)?;
-        f.write_all(self.finished.as_bytes())?;
-        for text in self.open.values() {
-            f.write_all(text.as_bytes())?;
-        }
-        drop(f);
-        std::fs::rename(&self.tmp, &self.path)
+    /// The file's path.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
-    fn save(&mut self) {
-        if let Err(e) = self.write()
-            && !std::mem::replace(&mut self.failed, true)
-        {
+    fn open_len(&self) -> usize {
+        self.open.iter().map(|(_, t)| t.len()).sum()
+    }
+
+    /// Writes the change of the file after the finished games from `old`
+    /// (as it is on the file) to `new`, in one write from the first byte
+    /// that differs.
+    fn commit(&mut self, old: &[&[u8]], new: &[&[u8]]) -> io::Result<()> {
+        let old_len: usize = old.iter().map(|p| p.len()).sum();
+        let new_len: usize = new.iter().map(|p| p.len()).sum();
+        let from = if self.resync {
+            0
+        } else {
+            first_difference(old, new)
+        };
+        if !self.resync && from == old_len && from == new_len {
+            return Ok(());
+        }
+        let mut buf = Vec::with_capacity(new_len.max(old_len) - from);
+        let mut at = 0;
+        for p in new {
+            let skip = from.saturating_sub(at).min(p.len());
+            buf.extend_from_slice(&p[skip..]);
+            at += p.len();
+        }
+        // A shorter text: newlines up to the old end first (the file is
+        // a record still), then the file is cut.
+        buf.resize(buf.len().max(old_len.saturating_sub(from)), b'\n');
+        self.file
+            .seek(SeekFrom::Start(self.finished_len + from as u64))?;
+        self.file.write_all(&buf)?;
+        self.written += buf.len() as u64;
+        if new_len < old_len || self.resync {
+            self.file.set_len(self.finished_len + new_len as u64)?;
+        }
+        self.resync = false;
+        Ok(())
+    }
+
+    /// Reports a failed write once; the next change rewrites the games in
+    /// progress.
+    fn failed(&mut self, e: &io::Error) {
+        self.resync = true;
+        if !std::mem::replace(&mut self.failed, true) {
             eprintln!("error: saving the record to {}: {e}", self.path.display());
         }
     }
 
-    /// The game in slot `slot` is now `text` (in progress).
-    pub fn update(&mut self, slot: u64, text: String) {
-        self.open.insert(slot, text);
-        self.save();
+    /// The game in slot `slot` is now `text` (in progress). Returns false,
+    /// and nothing changes, when `text` is longer than [`MAX_GAME_TEXT`]
+    /// or the games in progress would hold more than [`MAX_OPEN_TEXT`]
+    /// bytes together: the caller closes the game's record
+    /// ([`RecordFile::finish`]).
+    pub fn update(&mut self, slot: u64, text: String) -> bool {
+        let at = self.open.iter().position(|(s, _)| *s == slot);
+        let before = at.map_or(0, |i| self.open[i].1.len());
+        if text.len() > MAX_GAME_TEXT || self.open_len() - before + text.len() > MAX_OPEN_TEXT {
+            return false;
+        }
+        let mut open = std::mem::take(&mut self.open);
+        let old: Vec<&[u8]> = open.iter().map(|(_, t)| t.as_bytes()).collect();
+        let mut new = old.clone();
+        match at {
+            Some(i) => new[i] = text.as_bytes(),
+            None => new.push(text.as_bytes()),
+        }
+        let r = self.commit(&old, &new);
+        match at {
+            Some(i) => open[i].1 = text,
+            None => open.push((slot, text)),
+        }
+        self.open = open;
+        if let Err(e) = r {
+            self.failed(&e);
+        }
+        true
     }
 
-    /// The game in slot `slot` is over: `text` joins the finished games.
+    /// The game in slot `slot` is over: `text` joins the finished games
+    /// (written, not kept).
     pub fn finish(&mut self, slot: u64, text: String) {
-        self.open.remove(&slot);
-        self.finished.push_str(&text);
-        self.save();
+        let mut open = std::mem::take(&mut self.open);
+        let old: Vec<&[u8]> = open.iter().map(|(_, t)| t.as_bytes()).collect();
+        let mut new: Vec<&[u8]> = vec![text.as_bytes()];
+        new.extend(
+            open.iter()
+                .filter(|(s, _)| *s != slot)
+                .map(|(_, t)| t.as_bytes()),
+        );
+        let r = self.commit(&old, &new);
+        open.retain(|(s, _)| *s != slot);
+        self.open = open;
+        match r {
+            Ok(()) => self.finished_len += text.len() as u64,
+            // The game is lost; the games in progress are rewritten at
+            // the next change.
+            Err(e) => self.failed(&e),
+        }
     }
 
     /// The game in slot `slot` is dropped (a game with no moves left open
     /// when the run ends).
     pub fn discard(&mut self, slot: u64) {
-        if self.open.remove(&slot).is_some() {
-            self.save();
+        let Some(at) = self.open.iter().position(|(s, _)| *s == slot) else {
+            return;
+        };
+        let mut open = std::mem::take(&mut self.open);
+        let old: Vec<&[u8]> = open.iter().map(|(_, t)| t.as_bytes()).collect();
+        let mut new = old.clone();
+        new.remove(at);
+        let r = self.commit(&old, &new);
+        open.remove(at);
+        self.open = open;
+        if let Err(e) = r {
+            self.failed(&e);
         }
     }
 
     /// Syncs the file to the disk (at the end of a run).
     pub fn sync(&self) {
-        if let Ok(f) = std::fs::File::open(&self.path) {
-            let _ = f.sync_all();
-        }
+        let _ = self.file.sync_all();
     }
 }
 
@@ -153,6 +306,38 @@ pub struct DxpSaver {
     game: Option<pdn::Recorder>,
 }
 
+/// Why a game's record was closed before its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// [`MAX_RECORDED_PLIES`].
+    Plies,
+    /// [`MAX_GAME_TEXT`] or [`MAX_OPEN_TEXT`] ([`RecordFile::update`]).
+    Text,
+}
+
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stop::Plies => write!(f, "the record's limit of {MAX_RECORDED_PLIES} plies"),
+            Stop::Text => write!(
+                f,
+                "the games in progress would hold more than {MAX_OPEN_TEXT} bytes of text \
+                 ({MAX_GAME_TEXT} for one game)"
+            ),
+        }
+    }
+}
+
+/// The comment closing a record stopped early (under 80 columns with
+/// its braces: the PDN/PGN writers do not break a comment).
+fn stop_comment(why: Stop) -> String {
+    let what = match why {
+        Stop::Plies => format!("limit of {MAX_RECORDED_PLIES} plies"),
+        Stop::Text => "text limit".to_string(),
+    };
+    format!("boardwire stopped recording here ({what}); the game went on")
+}
+
 impl DxpSaver {
     /// A saver for slot `slot` of `file`: `our_name` (GAMEREQ/GAMEACC),
     /// `site` (the peer's address); `numbered`: the Round tag counts the
@@ -169,14 +354,40 @@ impl DxpSaver {
         }
     }
 
-    fn store(&self, finished: bool) {
+    fn store(&mut self, finished: bool) {
         let Some(rec) = &self.game else { return };
-        if let Ok(mut f) = self.file.lock() {
-            if finished {
-                f.finish(self.slot, rec.to_pdn());
-            } else {
-                f.update(self.slot, rec.to_pdn());
+        let Ok(mut f) = self.file.lock() else { return };
+        if finished {
+            f.finish(self.slot, rec.to_pdn());
+        } else if !f.update(self.slot, rec.to_pdn()) {
+            drop(f);
+            self.stop(Stop::Text);
+        }
+    }
+
+    /// The game's record is closed where it stands (a bound reached): a
+    /// comment says why, the result stays `*`; the rest of the game is
+    /// not recorded.
+    fn stop(&mut self, why: Stop) {
+        let Some(rec) = self.game.take() else { return };
+        let mut game = rec.game().clone();
+        let plies = game.moves.len();
+        if let Ok(c) = pgn::Comment::new(&stop_comment(why)) {
+            match game.moves.last_mut() {
+                Some(node) => node.comments.push(c),
+                None => game.comments.push(c),
             }
+        }
+        if let Ok(mut f) = self.file.lock() {
+            eprintln!(
+                "note: {}: the game with {} (round {}) is recorded up to ply {plies} only: {}; \
+                 its record ends there with a comment and result *",
+                f.path().display(),
+                self.site,
+                self.round,
+                why,
+            );
+            f.finish(self.slot, game.to_pdn());
         }
     }
 
@@ -221,6 +432,9 @@ impl DxpSaver {
                 self.store(false);
             }
             Event::GameEnded(e) => {
+                if e.moves.len() > MAX_RECORDED_PLIES {
+                    self.moves(&e.moves);
+                }
                 let Some(rec) = &mut self.game else { return };
                 let _ = rec.sync(&e.moves);
                 let result = match (e.outcome, e.winner()) {
@@ -238,10 +452,16 @@ impl DxpSaver {
     }
 
     /// After the session handled an activity: the moves it shows now.
+    /// Past [`MAX_RECORDED_PLIES`] the record is closed (a comment, `*`).
     pub fn moves(&mut self, moves: &[board_core::draughts::Move]) {
         let Some(rec) = &mut self.game else { return };
+        let capped = moves.len() > MAX_RECORDED_PLIES;
+        let moves = &moves[..moves.len().min(MAX_RECORDED_PLIES)];
         if let Ok(true) = rec.sync(moves) {
             self.store(false);
+        }
+        if capped {
+            self.stop(Stop::Plies);
         }
     }
 
@@ -320,7 +540,11 @@ impl CitrineSaver {
             Event::GameStarted(_) => self.new_game = true,
             Event::GameEnded(e) => {
                 let Some(rec) = &mut self.game else { return };
-                let _ = rec.sync(&e.moves);
+                let _ = rec.sync(&e.moves[..e.moves.len().min(MAX_RECORDED_PLIES)]);
+                if e.moves.len() > MAX_RECORDED_PLIES {
+                    self.stop(Stop::Plies);
+                    return;
+                }
                 let winner = match e.outcome {
                     Outcome::Won => Some(self.host),
                     Outcome::Lost => Some(self.host.opposite()),
@@ -355,15 +579,45 @@ impl CitrineSaver {
                 .is_some_and(|g| g.game().start() != start)
         {
             self.start(*start);
-            if let Some(rec) = &self.game {
-                self.file.update(0, rec.to_pgn());
+            if let Some(rec) = &self.game
+                && !self.file.update(0, rec.to_pgn())
+            {
+                self.stop(Stop::Text);
             }
         }
         let Some(rec) = &mut self.game else { return };
-        if let Ok(true) = rec.sync(moves) {
+        let capped = moves.len() > MAX_RECORDED_PLIES;
+        if let Ok(true) = rec.sync(&moves[..moves.len().min(MAX_RECORDED_PLIES)]) {
             let text = rec.to_pgn();
-            self.file.update(0, text);
+            if !self.file.update(0, text) {
+                self.stop(Stop::Text);
+            }
         }
+        if capped {
+            self.stop(Stop::Plies);
+        }
+    }
+
+    /// The game's record is closed where it stands (a bound reached): a
+    /// comment says why, the result stays `*`; the rest of the game is
+    /// not recorded.
+    fn stop(&mut self, why: Stop) {
+        let Some(rec) = self.game.take() else { return };
+        let mut game = rec.game().clone();
+        let plies = game.moves.len();
+        if let Ok(c) = pgn::Comment::new(&stop_comment(why)) {
+            match game.moves.last_mut() {
+                Some(node) => node.comments.push(c),
+                None => game.comments.push(c),
+            }
+        }
+        eprintln!(
+            "note: {}: the game is recorded up to ply {plies} only: {}; \
+             its record ends there with a comment and result *",
+            self.file.path().display(),
+            why,
+        );
+        self.file.finish(0, game.to_pgn());
     }
 
     /// The run is over: a game stopped by the host (the fifty-move rule:
@@ -391,5 +645,250 @@ impl CitrineSaver {
         if let Some(rec) = self.game.take() {
             self.file.finish(0, rec.to_pgn());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use board_core::draughts::{Move, Position};
+
+    /// A fresh file in the system's temporary directory.
+    fn temp_file(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("boardwire-record-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        let _ = std::fs::remove_file(&path);
+        path
+    }
+
+    /// `n` moves of the standard start, each side's first legal move.
+    fn moves(n: usize) -> Vec<Move> {
+        let mut pos = Position::startpos();
+        (0..n)
+            .map(|_| {
+                let mv = pos.legal_moves()[0];
+                pos = pos.play(mv).unwrap();
+                mv
+            })
+            .collect()
+    }
+
+    /// The PDN text of game `k` with `plies` moves.
+    fn game_text(k: usize, plies: usize, result: &str) -> String {
+        let mut rec = pdn::Recorder::new(Position::startpos());
+        rec.set_tag("Event", &format!("game {k}")).unwrap();
+        rec.set_tag("Result", "*").unwrap();
+        rec.sync(&moves(plies)).unwrap();
+        if result != "*" {
+            rec.finish(result).unwrap();
+        }
+        rec.to_pdn()
+    }
+
+    /// The PDN export layout (PGN standard §8 as PDN takes it over, spec
+    /// note pgn-pdn §1.6): per game, tag lines `[Name "value"]`, one empty
+    /// line, movetext lines under 80 columns without spaces at either end
+    /// ending with the result, one empty line.
+    fn assert_layout(text: &str, games: usize) {
+        let mut lines = text.split('\n').peekable();
+        for k in 0..games {
+            let mut tags = 0;
+            while let Some(l) = lines.next_if(|l| l.starts_with('[')) {
+                assert!(l.ends_with("\"]") && l.contains(" \""), "game {k}: {l:?}");
+                tags += 1;
+            }
+            assert!(tags > 0, "game {k}: no tags");
+            assert_eq!(
+                lines.next(),
+                Some(""),
+                "game {k}: no empty line after the tags"
+            );
+            let mut last = "";
+            while let Some(l) = lines.next_if(|l| !l.is_empty()) {
+                assert!(l.len() < 80 && l.trim() == l, "game {k}: {l:?}");
+                last = l;
+            }
+            let result = last.rsplit(' ').next().unwrap();
+            assert!(
+                ["2-0", "0-2", "1-1", "*"].contains(&result),
+                "game {k}: {last:?}"
+            );
+            assert_eq!(
+                lines.next(),
+                Some(""),
+                "game {k}: no empty line after the movetext"
+            );
+        }
+        assert_eq!(lines.collect::<Vec<_>>(), [""], "text after the last game");
+    }
+
+    fn read(path: &Path) -> String {
+        std::fs::read_to_string(path).unwrap()
+    }
+
+    #[test]
+    fn finished_games_are_written_once_and_not_kept() {
+        let path = temp_file("finished.pdn");
+        let mut f = RecordFile::create(&path).unwrap();
+        let mut expected = String::new();
+        for k in 0..300 {
+            let plies = 1 + k % 40;
+            f.update(7, game_text(k, 0, "*"));
+            f.update(7, game_text(k, plies / 2, "*"));
+            f.update(7, game_text(k, plies, "*"));
+            let done = game_text(k, plies, ["2-0", "0-2", "1-1"][k % 3]);
+            expected.push_str(&done);
+            f.finish(7, done);
+            // Nothing of the finished games is kept.
+            assert!(f.open.is_empty());
+            assert_eq!(f.finished_len, expected.len() as u64);
+        }
+        let text = read(&path);
+        assert_eq!(text, expected);
+        assert_layout(&text, 300);
+        let games: Vec<pdn::Game> = pdn::Reader::new(text.as_bytes())
+            .games()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(games.len(), 300);
+        assert_eq!(games[299].moves.len(), 1 + 299 % 40);
+        assert_eq!(games[299].tags.get("Result"), Some("1-1"));
+    }
+
+    /// Bytes written by one move of the last game in progress after `n`
+    /// finished games, and the growth of the file.
+    fn one_move_after(n: usize) -> (u64, u64) {
+        let path = temp_file(&format!("bound-{n}.pdn"));
+        let mut f = RecordFile::create(&path).unwrap();
+        for k in 0..n {
+            f.update(1, game_text(k, 10, "*"));
+            f.finish(1, game_text(k, 10, "2-0"));
+        }
+        f.update(2, game_text(n, 4, "*"));
+        let (written, len) = (f.written, read(&path).len() as u64);
+        f.update(2, game_text(n, 5, "*"));
+        let text = read(&path);
+        assert!(text.ends_with(&game_text(n, 5, "*")));
+        assert_layout(&text, n + 1);
+        (f.written - written, text.len() as u64 - len)
+    }
+
+    #[test]
+    fn a_move_writes_the_same_bytes_whatever_the_number_of_finished_games() {
+        // The fifth move is added where the result `*` stood: its number
+        // `3. `, the move, ` *` and the two line ends of the export layout
+        // are written over the old end `*\n\n` (3 bytes), whatever came
+        // before.
+        let few = one_move_after(1);
+        assert_eq!(one_move_after(400), few);
+        let mv = moves(5)[4];
+        let text = Position::startpos().move_text(mv).to_string();
+        let written = ("3. ".len() + text.len() + " *\n\n".len()) as u64;
+        assert_eq!(few, (written, written - 3));
+    }
+
+    #[test]
+    fn games_in_progress_after_the_one_that_moved_are_rewritten_and_take_backs_cut_the_file() {
+        let path = temp_file("open.pdn");
+        let mut f = RecordFile::create(&path).unwrap();
+        f.finish(9, game_text(0, 3, "0-2"));
+        let done = game_text(0, 3, "0-2");
+        f.update(1, game_text(1, 2, "*"));
+        f.update(2, game_text(2, 6, "*"));
+        let check = |f: &RecordFile, a: usize, b: usize| {
+            let text = read(&path);
+            assert_eq!(
+                text,
+                format!("{done}{}{}", game_text(1, a, "*"), game_text(2, b, "*"))
+            );
+            assert_layout(&text, 3);
+            assert_eq!(f.finished_len, done.len() as u64);
+        };
+        check(&f, 2, 6);
+        let before = f.written;
+        f.update(1, game_text(1, 3, "*"));
+        check(&f, 3, 6);
+        // The first game's move, then the whole of the second game.
+        assert!(f.written - before > game_text(2, 6, "*").len() as u64);
+        // A take-back in the last game: the file is cut.
+        f.update(2, game_text(2, 4, "*"));
+        check(&f, 3, 4);
+        // The first game ends: it joins the finished games, before the
+        // second one.
+        f.finish(1, game_text(1, 3, "2-0"));
+        let text = read(&path);
+        assert_eq!(
+            text,
+            format!("{done}{}{}", game_text(1, 3, "2-0"), game_text(2, 4, "*"))
+        );
+        assert_layout(&text, 3);
+        f.discard(2);
+        assert_eq!(read(&path), format!("{done}{}", game_text(1, 3, "2-0")));
+        assert!(f.open.is_empty());
+    }
+
+    #[test]
+    fn the_text_of_the_games_in_progress_is_bounded() {
+        let path = temp_file("caps.pdn");
+        let mut f = RecordFile::create(&path).unwrap();
+        assert!(!f.update(1, "x".repeat(MAX_GAME_TEXT + 1)));
+        assert!(f.update(1, "x".repeat(MAX_GAME_TEXT)));
+        let mut slot = 2;
+        while f.open_len() + MAX_GAME_TEXT <= MAX_OPEN_TEXT {
+            assert!(f.update(slot, "y".repeat(MAX_GAME_TEXT)));
+            slot += 1;
+        }
+        let len = read(&path).len();
+        assert_eq!(len, MAX_OPEN_TEXT);
+        assert!(!f.update(slot, "z".to_string()));
+        // A game already there may shrink, not grow.
+        assert!(!f.update(1, "x".repeat(MAX_GAME_TEXT + 1)));
+        assert!(f.update(1, "x".repeat(10)));
+        assert_eq!(read(&path).len(), MAX_OPEN_TEXT - MAX_GAME_TEXT + 10);
+    }
+
+    #[test]
+    fn a_game_past_the_ply_limit_is_closed_with_a_comment_and_no_result() {
+        // Two kings moving to and fro (a game DXP lets go on forever).
+        let start: Position = "W:WK46:BK1".parse().unwrap();
+        let mut line = Vec::new();
+        let mut pos = start;
+        for k in 0..MAX_RECORDED_PLIES + 7 {
+            let text = ["46-41", "1-6", "41-46", "6-1"][k % 4];
+            let mv = pos.parse_move(text).unwrap();
+            pos = pos.play(mv).unwrap();
+            line.push(mv);
+        }
+        let path = temp_file("plies.pdn");
+        let file = RecordFile::shared(&path).unwrap();
+        let mut saver = DxpSaver::new(file.clone(), 3, "bob", "127.0.0.1:1", false);
+        saver.game = Some(pdn::Recorder::new(start));
+        saver.moves(&line[..MAX_RECORDED_PLIES - 1]);
+        assert!(saver.game.is_some());
+        saver.moves(&line[..MAX_RECORDED_PLIES + 1]);
+        assert!(saver.game.is_none());
+        assert!(file.lock().unwrap().open.is_empty());
+        let text = read(&path);
+        saver.moves(&line);
+        saver.close();
+        assert_eq!(read(&path), text, "nothing is recorded after the limit");
+        assert_layout(&text, 1);
+        let games: Vec<pdn::Game> = pdn::Reader::new(text.as_bytes())
+            .games()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(games.len(), 1);
+        let g = &games[0];
+        assert_eq!(g.moves.len(), MAX_RECORDED_PLIES);
+        assert_eq!(g.result, Some("*"));
+        let comment = g.moves.last().unwrap().comments[0].text();
+        assert_eq!(
+            comment,
+            format!(
+                "boardwire stopped recording here (limit of {MAX_RECORDED_PLIES} plies); \
+                 the game went on"
+            )
+        );
     }
 }

@@ -310,3 +310,85 @@ fn records_are_dated_in_the_servers_time_zone() {
         "{before} <= {stamp} <= {after} (UTC+9)"
     );
 }
+
+/// `--records-format kif` and `both`: the KIF beside (or instead of) the
+/// CSA record holds the game played on the wire (+2726FU -3334FU, then
+/// sente's %TORYO: 投了 with Black to move, shogi-records §1.7), the
+/// names and the Game_ID.
+#[test]
+fn records_format_writes_the_kif_record() {
+    use board_records::kif::{self, Ending};
+    for (format, csa_kept) in [("both", true), ("kif", false)] {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("csa-records-kif-{format}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_boardwire"))
+            .args(common::words(
+                "csa serve --listen 127.0.0.1:0 --event kiftest",
+            ))
+            .arg("--records")
+            .arg(&dir)
+            .args(["--records-format", format])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let addr = common::listening_addr(&mut child);
+        let (mut b, mut w, id) = summary(&addr, "kf", "kf-1500-0");
+        b.send("AGREE");
+        w.send("AGREE");
+        b.until("START:");
+        w.until("START:");
+        b.send("+2726FU");
+        w.until("+2726FU,T");
+        w.send("-3334FU");
+        b.until("-3334FU,T");
+        b.send("%TORYO");
+        b.until("#LOSE");
+        w.until("#WIN");
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let kif_file = loop {
+            let found = find_kif(&dir);
+            if let Some(f) = found {
+                break f;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no KIF record under {}",
+                dir.display()
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        // With `kif` the CSA record is removed once the KIF is written.
+        while find_csa(&dir).len() != usize::from(csa_kept) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        child.kill().unwrap();
+        let _ = child.wait();
+        assert_eq!(
+            kif_file.file_name().unwrap().to_string_lossy(),
+            format!("{id}.kif")
+        );
+        assert_eq!(find_csa(&dir).len(), usize::from(csa_kept), "{format}");
+        let game = kif::read(&std::fs::read(&kif_file).unwrap(), None).unwrap();
+        let moves: Vec<String> = game.moves().map(|m| m.to_string()).collect();
+        assert_eq!(moves, ["2g2f", "3c3d"]);
+        assert_eq!(game.black(), Some("kf_b"));
+        assert_eq!(game.white(), Some("kf_w"));
+        assert_eq!(game.header("棋戦"), Some(id.as_str()));
+        assert_eq!(game.main.end.map(|e| e.0), Some(Ending::Resign));
+    }
+}
+
+fn find_kif(dir: &Path) -> Option<PathBuf> {
+    for e in std::fs::read_dir(dir).ok()?.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            if let Some(f) = find_kif(&p) {
+                return Some(f);
+            }
+        } else if p.extension().is_some_and(|x| x == "kif") {
+            return Some(p);
+        }
+    }
+    None
+}

@@ -8,7 +8,9 @@
 //! - `dxp-games.pdn` (two games `dxp connect --pdn` saved) and
 //!   `dxp-games.pydraughts.moves`: pydraughts 0.6.7's moves of the same
 //!   games, captures as its `steps_move` (origin, every landing square).
-//! - The positions after some plies: python-chess's and pydraughts' FENs.
+//! - `floodgate.csa` (shared/vectors/csa-kifu) and `floodgate.cshogi.moves`:
+//!   cshogi 1.1.0's USI moves of it (`cshogi.CSA.Parser`).
+//! - The positions after some plies: python-chess's, pydraughts' and cshogi's FENs/SFENs.
 
 mod common;
 
@@ -246,13 +248,91 @@ fn an_output_is_left_untouched_when_no_game_reads() {
     );
 }
 
+/// The USI moves cshogi 1.1.0 reads from the Floodgate kifu
+/// (`floodgate.csa`, shared/vectors/csa-kifu): `floodgate.cshogi.moves`.
+fn floodgate_moves() -> String {
+    read("floodgate.cshogi.moves")
+}
+
 #[test]
-fn shogi_records_are_refused_naming_where_they_are_read() {
-    for name in ["game.kif", "game.KIFU", "game.ki2", "game.csa"] {
-        let err = exited(&boardwire(&["convert", name, "-"]), 2);
-        assert!(
-            err.contains("shogi records") && err.contains("kif_dump"),
-            "{name}: {err}"
-        );
+fn a_csa_kifu_gives_the_usi_moves_cshogi_reads() {
+    let o = ok(&["convert", &data("floodgate.csa"), "-", "--to", "moves"]);
+    assert_eq!(stdout(&o), floodgate_moves());
+}
+
+#[test]
+fn csa_to_kif_and_ki2_and_back_keeps_the_moves_names_and_ending() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("records-convert-shogi-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let kif = dir.join("floodgate.kif");
+    let ki2 = dir.join("floodgate.ki2u");
+    let csa = dir.join("back.csa");
+    let (kif, ki2, csa) = (
+        kif.to_str().unwrap(),
+        ki2.to_str().unwrap(),
+        csa.to_str().unwrap(),
+    );
+    ok(&["convert", &data("floodgate.csa"), kif]);
+    // `.kif`: Shift_JIS with its declaration (shogi-records §1.1).
+    let bytes = std::fs::read(kif).unwrap();
+    assert!(bytes.starts_with(b"#KIF version=2.0 encoding=Shift_JIS"));
+    ok(&["convert", kif, ki2]);
+    ok(&["convert", ki2, csa]);
+    for f in [kif, ki2, csa] {
+        let o = ok(&["convert", f, "-", "--to", "moves"]);
+        assert_eq!(stdout(&o), floodgate_moves(), "{f}");
     }
+    let text = std::fs::read_to_string(csa).unwrap();
+    // The names, the game id and the ending of the Floodgate file: %TORYO
+    // (`'summary:toryo`), gps_normal to move resigns.
+    for line in [
+        "N+gps_normal",
+        "N-gps_l",
+        "$EVENT:wdoor+floodgate-900-0+gps_normal+gps_l+20100507120007",
+        "%TORYO",
+    ] {
+        assert!(text.lines().any(|l| l == line), "{line}: {text}");
+    }
+    // KIF: the KfW summary line of a resignation with Black to move.
+    let kif_text = stdout(&ok(&["convert", kif, "-", "--to", "kif"]));
+    assert!(
+        kif_text.contains("先手：gps_normal") && kif_text.contains("後手の勝ち"),
+        "{kif_text}"
+    );
+}
+
+#[test]
+fn shogi_to_chess_and_several_games_into_kif_are_refused() {
+    let err = exited(&boardwire(&["convert", &data("floodgate.csa"), "x.pgn"]), 2);
+    assert!(err.contains("different games"), "{err}");
+    let two = format!("{}/\n{}", read("floodgate.csa"), read("floodgate.csa"));
+    let o = with_stdin(
+        &["convert", "-", "-", "--from", "csa", "--to", "moves"],
+        two.as_bytes(),
+    );
+    assert_eq!(stdout(&o), floodgate_moves().repeat(2));
+    let o = with_stdin(
+        &["convert", "-", "-", "--from", "csa", "--to", "kif"],
+        two.as_bytes(),
+    );
+    let err = exited(&o, 2);
+    assert!(err.contains("KIF and KI2 hold one game"), "{err}");
+}
+
+#[test]
+fn show_record_draws_a_shogi_position() {
+    // After +7776FU -3334FU: cshogi's SFEN of that position, drawn by
+    // `boardwire show shogi`.
+    let sfen = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
+    let diagram = stdout(&ok(&["show", "shogi", sfen]));
+    let o = ok(&["show", "--record", &data("floodgate.csa"), "--ply", "2"]);
+    let plies = floodgate_moves().split(' ').count() - 2;
+    assert_eq!(
+        stdout(&o),
+        format!(
+            "{diagram}after ply 2 of {plies}, game 1 of {}\n",
+            data("floodgate.csa")
+        )
+    );
 }

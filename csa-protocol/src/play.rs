@@ -130,7 +130,8 @@ fn show_lines(lines: &mut ServerLines, log: &mut impl Log) {
     }
 }
 
-/// What every client does with an event beside playing: problems are
+/// What every client does with an event beside playing: `log` sees it
+/// ([`Log::event`]), problems are
 /// recorded in `problems` (login refused, a malformed or over-long line, a
 /// bad `Game_Summary`, a board mismatch, a rejected game, silence), the
 /// result is noted in `log` (`game over after <n> moves: <result_words>`),
@@ -142,6 +143,7 @@ pub fn game_event(
     problems: &mut Problems,
     log: &mut impl Log,
 ) {
+    log.event(client, e);
     let now = Instant::now();
     match e {
         Event::LoginFailed => problems.push("login refused".into()),

@@ -36,6 +36,19 @@ pub trait Log {
     fn received_malformed(&mut self, wire_len: usize, line: &[u8], error: &str);
     /// A note: something that happened, not a line on the wire.
     fn note(&mut self, text: &str);
+    /// An event of a client's session, with the session after it: what
+    /// [`play::game_event`](crate::play::game_event) sees (every client
+    /// run of [`play`](crate::play) and of an engine bridge calls it), for
+    /// a log that keeps more than lines — a game record written as the
+    /// game goes. Does nothing unless implemented.
+    #[cfg(feature = "tokio")]
+    fn event(
+        &mut self,
+        client: &crate::session::Client<std::time::Instant>,
+        event: &crate::session::Event,
+    ) {
+        let _ = (client, event);
+    }
 }
 
 pub use boardwire_proto::drive::Problems;
