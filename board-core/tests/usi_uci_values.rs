@@ -65,3 +65,26 @@ fn uci_values() {
     assert_eq!(u.to_string(), "a7a8n");
     assert_eq!(u.promotion, Some(chess::PieceKind::Knight));
 }
+
+/// The reason a move value is refused when another kind of move joins its
+/// squares, in words: e2-e4 given as an en passant capture in the start
+/// position, where the legal move between e2 and e4 is a plain move.
+#[test]
+fn kind_mismatch_in_words() {
+    use chess::{IllegalReason, MoveKind};
+    let start = chess::Position::startpos();
+    let sq = |s: &str| s.parse::<chess::Square>().unwrap();
+    let mv = chess::Move::new(sq("e2"), sq("e4"), MoveKind::EnPassant);
+    let reason = start.check_move(mv).unwrap_err();
+    assert_eq!(
+        reason,
+        IllegalReason::KindMismatch {
+            given: MoveKind::EnPassant,
+            legal: MoveKind::Normal
+        }
+    );
+    assert_eq!(
+        reason.to_string(),
+        "the legal move between these squares is a plain move, not an en passant capture"
+    );
+}
