@@ -13,9 +13,9 @@
 
 use std::fmt::{self, Write as _};
 
-use board_core::draughts::{Move, Piece, Position, Square, SquareSet};
+use board_core::draughts::{Color, Move, Piece, PieceKind, Position, Square, SquareSet};
 
-use crate::command_line;
+use crate::command_line::{self, FmtSink, Sink};
 use crate::error::{DecodeError, Expected, Field, MessageKind, Problem};
 use crate::types::Text;
 
@@ -211,17 +211,26 @@ impl HubMove {
     }
 }
 
+impl HubMove {
+    /// Appends the move's text (`32-28`, `28x19x23`): what `Display`
+    /// prints, and the encoders write.
+    #[inline]
+    fn put(&self, s: &mut impl Sink) {
+        command_line::put_small(s, self.from.number());
+        s.put(if self.captured.is_empty() { b"-" } else { b"x" });
+        command_line::put_small(s, self.to.number());
+        for sq in self.captured.iter() {
+            s.put(b"x");
+            command_line::put_small(s, sq.number());
+        }
+    }
+}
+
 impl fmt::Display for HubMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.captured.is_empty() {
-            write!(f, "{}-{}", self.from.number(), self.to.number())
-        } else {
-            write!(f, "{}x{}", self.from.number(), self.to.number())?;
-            for s in self.captured.iter() {
-                write!(f, "x{}", s.number())?;
-            }
-            Ok(())
-        }
+        let mut s = FmtSink { f, result: Ok(()) };
+        self.put(&mut s);
+        s.result
     }
 }
 
@@ -351,6 +360,25 @@ fn position_chars(p: &Position) -> impl Iterator<Item = char> + '_ {
         .chain(Square::all().map(|sq| p.piece_at(sq).map_or('e', Piece::letter)))
 }
 
+/// The bytes of [`position`] (all ASCII), on the stack: empty squares,
+/// then each colour's pieces from its square set.
+fn position_bytes(p: &Position) -> [u8; 51] {
+    let mut out = [b'e'; 51];
+    out[0] = p.side_to_move().pdn_char() as u8;
+    let kings = p.kings();
+    for color in [Color::White, Color::Black] {
+        for sq in p.pieces(color).iter() {
+            let kind = if kings.contains(sq) {
+                PieceKind::King
+            } else {
+                PieceKind::Man
+            };
+            out[usize::from(sq.number())] = Piece::new(color, kind).letter() as u8;
+        }
+    }
+    out
+}
+
 /// `level`'s time control ([`spec::hub`](crate::spec::hub), *A search*, step 2).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Level {
@@ -432,28 +460,40 @@ impl Command<'_> {
             Command::NewGame => s.push_str("new-game"),
             Command::Pos { start, moves } => {
                 s.push_str("pos pos=");
-                position_chars(start).for_each(|c| s.push(c));
-                if !moves.is_empty() {
+                s.put(&position_bytes(start));
+                if let Some((first, rest)) = moves.split_first() {
+                    // A quiet move is at most 5 bytes and a space; captures
+                    // grow the line again if they need to.
+                    s.reserve(9 + 6 * moves.len());
                     s.push_str(" moves=\"");
-                    command_line::join(s, moves.iter().map(|m| HubMove::from_move(*m)));
-                    s.push('"');
+                    HubMove::from_move(*first).put(s);
+                    for m in rest {
+                        s.put(b" ");
+                        HubMove::from_move(*m).put(s);
+                    }
+                    s.put(b"\"");
                 }
             }
             Command::Level(l) => match l {
                 Level::MoveTime(t) => {
-                    let _ = write!(s, "level move-time={t}");
+                    s.push_str("level move-time=");
+                    command_line::put_f64(s, *t);
                 }
                 Level::Depth(d) => {
-                    let _ = write!(s, "level depth={d}");
+                    s.push_str("level depth=");
+                    command_line::put_u64(s, u64::from(*d));
                 }
                 Level::Time { moves, time, inc } => {
                     s.push_str("level");
                     if let Some(m) = moves {
-                        let _ = write!(s, " moves={m}");
+                        s.push_str(" moves=");
+                        command_line::put_u64(s, u64::from(*m));
                     }
-                    let _ = write!(s, " time={time}");
+                    s.push_str(" time=");
+                    command_line::put_f64(s, *time);
                     if let Some(i) = inc {
-                        let _ = write!(s, " inc={i}");
+                        s.push_str(" inc=");
+                        command_line::put_f64(s, *i);
                     }
                 }
             },
@@ -482,6 +522,32 @@ mod tests {
             position(&Position::startpos()),
             "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww"
         );
+    }
+
+    /// `pos=` as `pos` writes it, with kings of both colours and black to
+    /// move: the letters of spec/hub.md, *Position* (`w`/`b` men, `W`/`B`
+    /// kings, `e` empty), square 1 first.
+    #[test]
+    fn pos_command_writes_kings_and_the_side_to_move() {
+        let p: Position = "B:WK1,30,K47:BK5,12,45".parse().unwrap();
+        let mut expected = b"B".to_vec();
+        for sq in 1..=50 {
+            expected.push(match sq {
+                1 | 47 => b'W',
+                30 => b'w',
+                5 => b'B',
+                12 | 45 => b'b',
+                _ => b'e',
+            });
+        }
+        assert_eq!(position_bytes(&p), expected[..]);
+        assert_eq!(position(&p).as_bytes(), expected);
+        let line = Command::Pos {
+            start: &p,
+            moves: &[],
+        }
+        .to_bytes();
+        assert_eq!(line, [&b"pos pos="[..], &expected, b"\n"].concat());
     }
 
     /// Scan 3.1's recorded session (boardwire-vectors): every engine line

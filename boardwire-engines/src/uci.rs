@@ -151,7 +151,8 @@ impl Command<'_> {
             Command::SetOption { name, value } => command_line::set_option(s, name, *value),
             Command::UciNewGame => s.push_str("ucinewgame"),
             Command::Position { start, moves } => {
-                if **start == Position::startpos() {
+                const START: Position = Position::startpos();
+                if **start == START {
                     s.push_str("position startpos");
                 } else {
                     let _ = write!(s, "position fen {start}");
@@ -159,7 +160,8 @@ impl Command<'_> {
                 command_line::moves(s, moves);
             }
             Command::GoMovetime(ms) => {
-                let _ = write!(s, "go movetime {ms}");
+                s.push_str("go movetime ");
+                command_line::put_u64(s, *ms);
             }
             Command::Stop => s.push_str("stop"),
             Command::Quit => s.push_str("quit"),

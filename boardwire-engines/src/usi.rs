@@ -13,7 +13,7 @@
 //! # Ok::<(), boardwire_engines::error::DecodeError>(())
 //! ```
 
-use std::fmt::Write as _;
+use std::sync::LazyLock;
 
 use board_core::shogi::{Move, Position};
 
@@ -196,8 +196,9 @@ impl Command<'_> {
             Command::SetOption { name, value } => command_line::set_option(s, name, *value),
             Command::UsiNewGame => s.push_str("usinewgame"),
             Command::Position { start, moves } => {
-                let startpos = Position::startpos();
-                if start.same_position(&startpos) && start.move_number() == 1 {
+                // Built once: `Position::startpos()` validates a set-up.
+                static START: LazyLock<Position> = LazyLock::new(Position::startpos);
+                if start.same_position(&START) && start.move_number() == 1 {
                     s.push_str("position startpos");
                 } else {
                     s.push_str("position sfen ");
@@ -210,16 +211,18 @@ impl Command<'_> {
                 if g.ponder {
                     s.push_str(" ponder");
                 }
-                let _ = write!(s, " btime {} wtime {}", g.btime, g.wtime);
+                s.push_str(" btime ");
+                command_line::put_u64(s, g.btime);
+                s.push_str(" wtime ");
+                command_line::put_u64(s, g.wtime);
                 if let Some(b) = g.byoyomi {
-                    let _ = write!(s, " byoyomi {b}");
+                    s.push_str(" byoyomi ");
+                    command_line::put_u64(s, b);
                 } else if g.binc.is_some() || g.winc.is_some() {
-                    let _ = write!(
-                        s,
-                        " binc {} winc {}",
-                        g.binc.unwrap_or(0),
-                        g.winc.unwrap_or(0)
-                    );
+                    s.push_str(" binc ");
+                    command_line::put_u64(s, g.binc.unwrap_or(0));
+                    s.push_str(" winc ");
+                    command_line::put_u64(s, g.winc.unwrap_or(0));
                 }
             }
             Command::Stop => s.push_str("stop"),

@@ -1387,56 +1387,72 @@ pub(crate) fn decode_server_line(line: &[u8]) -> Result<ServerMessage<'_>, Decod
         }
         _ => {}
     }
-    if let Some(rest) = line.strip_prefix(b"LOGIN:") {
-        return match part!(line, K::LoginReply, login_reply_parts(rest)) {
-            Some(name) => Ok(ServerMessage::LoginOk(UserName::from_checked(name))),
-            None => Ok(ServerMessage::LoginIncorrect),
-        };
-    }
-    if line == b"LOGOUT:completed" {
-        return Ok(ServerMessage::LogoutCompleted);
-    }
-    if let Some(rest) = line.strip_prefix(b"START:") {
-        let (_, id) = part!(
-            line,
-            K::Start,
-            all_checked(Field::GameId, rest, GameId::MAX_LEN, Class::GameId)
-        );
-        return Ok(ServerMessage::Start(GameId::from_checked(id)));
-    }
-    if let Some(rest) = line.strip_prefix(b"REJECT:") {
-        let (id, by) = part!(line, K::RejectReply, reject_reply_parts(rest));
-        return Ok(ServerMessage::Reject {
-            game_id: GameId::from_checked(id),
-            by: Text::from_checked(by),
-        });
-    }
-    if line == LOGIN_USAGE {
-        return Ok(ServerMessage::LoginUsage);
-    }
-    if let Some(name) = line
-        .strip_prefix(b"username ")
-        .and_then(|rest| rest.strip_suffix(b" is already connected"))
-    {
-        let after = &line[9 + name.len()..];
-        let s = part!(
-            line,
-            K::AlreadyConnected,
-            checked(Field::Name, name, after, UserName::MAX_LEN, Class::Name)
-        );
-        return Ok(ServerMessage::AlreadyConnected(UserName::from_checked(s)));
-    }
-    if let Some(rest) = line.strip_prefix(b"BEGIN ") {
-        let (_, b) = part!(line, K::Begin, summary_block(rest));
-        return Ok(ServerMessage::Summary(SummaryLine::Begin(Raw(
-            Cow::Borrowed(b),
-        ))));
-    }
-    if let Some(rest) = line.strip_prefix(b"END ") {
-        let (_, b) = part!(line, K::End, summary_block(rest));
-        return Ok(ServerMessage::Summary(SummaryLine::End(Raw(
-            Cow::Borrowed(b),
-        ))));
+    // The fixed-text lines start with distinct bytes: one test of the first
+    // byte picks the one candidate (a `Key:Value` line of a `Game_Summary`,
+    // most of a server's lines, passes over them in one step).
+    match first {
+        b'L' => {
+            if let Some(rest) = line.strip_prefix(b"LOGIN:") {
+                return match part!(line, K::LoginReply, login_reply_parts(rest)) {
+                    Some(name) => Ok(ServerMessage::LoginOk(UserName::from_checked(name))),
+                    None => Ok(ServerMessage::LoginIncorrect),
+                };
+            }
+            if line == b"LOGOUT:completed" {
+                return Ok(ServerMessage::LogoutCompleted);
+            }
+        }
+        b'S' => {
+            if let Some(rest) = line.strip_prefix(b"START:") {
+                let (_, id) = part!(
+                    line,
+                    K::Start,
+                    all_checked(Field::GameId, rest, GameId::MAX_LEN, Class::GameId)
+                );
+                return Ok(ServerMessage::Start(GameId::from_checked(id)));
+            }
+        }
+        b'R' => {
+            if let Some(rest) = line.strip_prefix(b"REJECT:") {
+                let (id, by) = part!(line, K::RejectReply, reject_reply_parts(rest));
+                return Ok(ServerMessage::Reject {
+                    game_id: GameId::from_checked(id),
+                    by: Text::from_checked(by),
+                });
+            }
+        }
+        b't' if line == LOGIN_USAGE => return Ok(ServerMessage::LoginUsage),
+        b'u' => {
+            if let Some(name) = line
+                .strip_prefix(b"username ")
+                .and_then(|rest| rest.strip_suffix(b" is already connected"))
+            {
+                let after = &line[9 + name.len()..];
+                let s = part!(
+                    line,
+                    K::AlreadyConnected,
+                    checked(Field::Name, name, after, UserName::MAX_LEN, Class::Name)
+                );
+                return Ok(ServerMessage::AlreadyConnected(UserName::from_checked(s)));
+            }
+        }
+        b'B' => {
+            if let Some(rest) = line.strip_prefix(b"BEGIN ") {
+                let (_, b) = part!(line, K::Begin, summary_block(rest));
+                return Ok(ServerMessage::Summary(SummaryLine::Begin(Raw(
+                    Cow::Borrowed(b),
+                ))));
+            }
+        }
+        b'E' => {
+            if let Some(rest) = line.strip_prefix(b"END ") {
+                let (_, b) = part!(line, K::End, summary_block(rest));
+                return Ok(ServerMessage::Summary(SummaryLine::End(Raw(
+                    Cow::Borrowed(b),
+                ))));
+            }
+        }
+        _ => {}
     }
     if let Some(r) = summary_field_parts(line) {
         let (key, value) = part!(line, K::SummaryField, r);

@@ -31,9 +31,14 @@ pub(crate) enum Class {
 }
 
 impl Class {
-    /// Whether the class takes `b`.
-    #[inline]
+    /// Whether the class takes `b`: one look-up in [`CLASSES`].
+    #[inline(always)]
     pub(crate) fn accepts(self, b: u8) -> bool {
+        CLASSES[b as usize] & (1 << self as u8) != 0
+    }
+
+    /// Whether the class takes `b`, by its rule (what [`CLASSES`] holds).
+    const fn rule(self, b: u8) -> bool {
         match self {
             Class::Name => is_name_byte(b),
             Class::Graphic => is_graphic(b),
@@ -56,6 +61,32 @@ impl Class {
         }
     }
 }
+
+/// For each byte, bit `c` set when [`Class`] `c` takes it (so that a
+/// token's check is one look-up per byte).
+const CLASSES: [u8; 256] = {
+    const ALL: [Class; 6] = [
+        Class::Name,
+        Class::Graphic,
+        Class::GameId,
+        Class::Tag,
+        Class::PositionLine,
+        Class::Block,
+    ];
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut c = 0;
+        while c < ALL.len() {
+            if ALL[c].rule(b as u8) {
+                table[b] |= 1 << ALL[c] as u8;
+            }
+            c += 1;
+        }
+        b += 1;
+    }
+    table
+};
 
 /// Checks `s` against a byte class and a length range; returns the problem and
 /// its byte offset.
@@ -81,17 +112,17 @@ pub(crate) fn check_token(s: &[u8], max: usize, class: Class) -> Result<(), (usi
 
 /// Bytes allowed in a login name: `[0-9A-Za-z_@.-]` ([`spec::csa`](crate::spec::csa), *Plain CSA
 /// mode*: the 1.1 spec allows `[0-9A-Za-z_-]`; shogi-server also `@` and `.`).
-pub(crate) fn is_name_byte(b: u8) -> bool {
+pub(crate) const fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'@' | b'.')
 }
 
 /// Printable ASCII without space (0x21..=0x7E).
-pub(crate) fn is_graphic(b: u8) -> bool {
+pub(crate) const fn is_graphic(b: u8) -> bool {
     b.is_ascii_graphic()
 }
 
 /// Bytes allowed in a game id: printable ASCII without space, `[`, `]`.
-pub(crate) fn is_game_id_byte(b: u8) -> bool {
+pub(crate) const fn is_game_id_byte(b: u8) -> bool {
     b.is_ascii_graphic() && b != b'[' && b != b']'
 }
 
@@ -193,7 +224,7 @@ pub type Word<'a> = CheckedText<'a, Token<WORD>>;
 pub type Tag<'a> = CheckedText<'a, Token<TAG>>;
 
 /// Bytes allowed in an x1 reply tag.
-pub(crate) fn is_tag_byte(b: u8) -> bool {
+pub(crate) const fn is_tag_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
@@ -751,6 +782,39 @@ pub(crate) fn write_escaped(f: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Re
 mod tests {
     use super::*;
     use alloc::string::ToString;
+
+    /// The byte classes as spec/csa.md draws them, byte by byte: names
+    /// `[0-9A-Za-z_@.-]` (66 bytes, *Plain CSA mode*), printable ASCII
+    /// without space (94), game ids without `[` `]` (92), tags
+    /// `[0-9A-Za-z_]` (63), position lines printable ASCII with space
+    /// (95), block names `[0-9A-Za-z_+-]` (65).
+    #[test]
+    fn the_class_table_holds_the_spec_classes() {
+        let count = |c: Class| (0..=255u8).filter(|&b| c.accepts(b)).count();
+        assert_eq!(count(Class::Name), 66);
+        assert_eq!(count(Class::Graphic), 94);
+        assert_eq!(count(Class::GameId), 92);
+        assert_eq!(count(Class::Tag), 63);
+        assert_eq!(count(Class::PositionLine), 95);
+        assert_eq!(count(Class::Block), 65);
+        for b in 0..=255u8 {
+            let alnum = b.is_ascii_alphanumeric();
+            assert_eq!(Class::Name.accepts(b), alnum || b"_@.-".contains(&b), "{b}");
+            assert_eq!(Class::Graphic.accepts(b), (0x21..=0x7e).contains(&b), "{b}");
+            assert_eq!(
+                Class::GameId.accepts(b),
+                (0x21..=0x7e).contains(&b) && b != b'[' && b != b']',
+                "{b}"
+            );
+            assert_eq!(Class::Tag.accepts(b), alnum || b == b'_', "{b}");
+            assert_eq!(
+                Class::PositionLine.accepts(b),
+                (0x20..=0x7e).contains(&b),
+                "{b}"
+            );
+            assert_eq!(Class::Block.accepts(b), alnum || b"_+-".contains(&b), "{b}");
+        }
+    }
 
     #[test]
     fn move_time_parse() {

@@ -183,3 +183,48 @@ fn kifu_records_allocate_their_item_list_only() {
         assert!(n <= 3 * records, "{n} allocations for {records} records");
     }
 }
+
+/// `GameSummary::parse` of the recorded shogi-server block (the first
+/// `BEGIN Game_Summary` of `CSA_SHOGI_SERVER`) allocates the texts the
+/// summary owns and nothing per line: its `Game_ID`, `Name+` and `Name-`
+/// (one each), and the nine position lines (one buffer for all). The
+/// values every shogi-server summary carries (`Protocol_Version:1.2`,
+/// `Protocol_Mode:Server`, `Format:Shogi 1.0`, `Declaration:Jishogi 1.1`,
+/// spec/csa.md, *Game_Summary*) take none.
+#[test]
+fn a_game_summary_allocates_only_its_own_texts() {
+    use csa_protocol::message::GameSummary;
+    let text = boardwire_vectors::data::CSA_SHOGI_SERVER;
+    let start = text
+        .find("alice  << BEGIN Game_Summary")
+        .expect("a summary");
+    let mut block = Vec::new();
+    for l in text[start..].lines() {
+        let (_, line) = l.split_once(" << ").expect("server lines");
+        block.extend_from_slice(line.as_bytes());
+        block.push(b'\n');
+        if line == "END Game_Summary" {
+            break;
+        }
+    }
+    let before = allocations();
+    let summary = GameSummary::parse(&block).expect("the recorded summary parses");
+    let n = allocations() - before;
+    assert_eq!(
+        summary.protocol_version.as_ref().map(|t| t.as_str()),
+        Some("1.2")
+    );
+    assert_eq!(
+        summary.format.as_ref().map(|t| t.as_str()),
+        Some("Shogi 1.0")
+    );
+    assert_eq!(
+        summary.name_black.as_ref().map(|t| t.as_str()),
+        Some("alice")
+    );
+    assert_eq!(
+        summary.position.as_ref().map(|p| p.lines().count()),
+        Some(9)
+    );
+    assert_eq!(n, 4, "allocations of one summary");
+}

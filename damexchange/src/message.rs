@@ -89,7 +89,10 @@ impl<'a> Message<'a> {
     /// Appends the frame (message and its terminating NUL) to `out`.
     /// Never fails: the value was validated when it was built.
     pub fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(self.encoded().as_frame());
+        // Straight into `out` (no stack frame to fill and copy).
+        out.reserve(self.encoded_len() + 1);
+        self.encode_to(out);
+        out.push(0);
     }
 
     /// The frame (message and its NUL) as a new vector.
@@ -102,17 +105,24 @@ impl<'a> Message<'a> {
     #[inline]
     pub fn encoded(&self) -> Encoded {
         let mut out = Encoded::new();
+        self.encode_to(&mut out);
+        out
+    }
+
+    /// Writes the message (without its NUL) into `out`: the one encoder
+    /// behind [`encode`](Self::encode) and [`encoded`](Self::encoded).
+    #[inline]
+    fn encode_to(&self, out: &mut impl Out) {
         match self {
-            Message::GameReq(m) => m.encode_into(&mut out),
-            Message::GameAcc(m) => m.encode_into(&mut out),
-            Message::Move(m) => m.encode_into(&mut out),
-            Message::GameEnd(m) => m.encode_into(&mut out),
-            Message::Chat(m) => m.encode_into(&mut out),
-            Message::BackReq(m) => m.encode_into(&mut out),
-            Message::BackAcc(m) => m.encode_into(&mut out),
+            Message::GameReq(m) => m.encode_into(out),
+            Message::GameAcc(m) => m.encode_into(out),
+            Message::Move(m) => m.encode_into(out),
+            Message::GameEnd(m) => m.encode_into(out),
+            Message::Chat(m) => m.encode_into(out),
+            Message::BackReq(m) => m.encode_into(out),
+            Message::BackAcc(m) => m.encode_into(out),
             Message::Unrecognised(m) => out.extend(m.as_bytes()),
         }
-        out
     }
 
     /// Length of the encoded message in bytes (1..=127, without the NUL).
@@ -310,37 +320,6 @@ impl Encoded {
         }
     }
 
-    #[inline]
-    fn push(&mut self, byte: u8) {
-        // Lengths are bounded by construction (the longest message, a set-up
-        // GAMEREQ, has 94 bytes; CHAT and Unrecognised at most 127).
-        self.buf[usize::from(self.len)] = byte;
-        self.len += 1;
-    }
-
-    #[inline]
-    fn extend(&mut self, bytes: &[u8]) {
-        let start = usize::from(self.len);
-        self.buf[start..start + bytes.len()].copy_from_slice(bytes);
-        self.len += bytes.len() as u8;
-    }
-
-    /// Pushes `value` as exactly `width` decimal digits (value < 10^width).
-    #[inline]
-    fn digits(&mut self, value: u16, width: u32) {
-        let mut div = 10u16.pow(width - 1);
-        for _ in 0..width {
-            self.push(b'0' + ((value / div) % 10) as u8);
-            div /= 10;
-        }
-    }
-
-    #[inline]
-    fn two_digits(&mut self, value: u8) {
-        self.push(b'0' + value / 10);
-        self.push(b'0' + value % 10);
-    }
-
     /// The message bytes, without the terminating NUL.
     #[inline]
     pub fn as_bytes(&self) -> &[u8] {
@@ -375,6 +354,52 @@ impl AsRef<[u8]> for Encoded {
 impl fmt::Debug for Encoded {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+/// Where an encoder writes a message: the caller's `Vec` ([`Message::encode`])
+/// or a stack buffer ([`Encoded`]). Lengths are bounded by construction (the
+/// longest message, a set-up GAMEREQ, has 94 bytes; CHAT and Unrecognised
+/// at most 127).
+trait Out {
+    fn extend(&mut self, bytes: &[u8]);
+
+    #[inline(always)]
+    fn push(&mut self, byte: u8) {
+        self.extend(&[byte]);
+    }
+
+    /// `value` as exactly `W` decimal digits (value < 10^W).
+    #[inline(always)]
+    fn digits<const W: usize>(&mut self, value: u16) {
+        let mut d = [b'0'; W];
+        let mut v = value;
+        for b in d.iter_mut().rev() {
+            *b = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+        self.extend(&d);
+    }
+
+    #[inline(always)]
+    fn two_digits(&mut self, value: u8) {
+        self.extend(&[b'0' + value / 10, b'0' + value % 10]);
+    }
+}
+
+impl Out for Encoded {
+    #[inline]
+    fn extend(&mut self, bytes: &[u8]) {
+        let start = usize::from(self.len);
+        self.buf[start..start + bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len() as u8;
+    }
+}
+
+impl Out for Vec<u8> {
+    #[inline(always)]
+    fn extend(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
     }
 }
 
@@ -541,13 +566,13 @@ impl<'a> GameReq<'a> {
         }
     }
 
-    fn encode_into(&self, out: &mut Encoded) {
+    fn encode_into(&self, out: &mut impl Out) {
         out.push(b'R');
         out.two_digits(self.version);
         encode_name(out, &self.initiator);
         out.push(self.follower_color.letter());
-        out.digits(self.minutes, 3);
-        out.digits(self.moves, 3);
+        out.digits::<3>(self.minutes);
+        out.digits::<3>(self.moves);
         match &self.position {
             StartPosition::Initial => out.push(b'A'),
             StartPosition::Setup(setup) => {
@@ -561,12 +586,12 @@ impl<'a> GameReq<'a> {
     }
 }
 
-fn encode_name(out: &mut Encoded, name: &Name<'_>) {
+fn encode_name(out: &mut impl Out, name: &Name<'_>) {
+    // `Name::MAX_LEN` (32) spaces.
+    const PADDING: [u8; 32] = [b' '; 32];
     let bytes = name.as_str().as_bytes();
     out.extend(bytes);
-    for _ in bytes.len()..Name::MAX_LEN {
-        out.push(b' ');
-    }
+    out.extend(&PADDING[..Name::MAX_LEN.saturating_sub(bytes.len())]);
 }
 
 fn range(field: Field, value: u16, min: u16, max: u16) -> Result<(), ValueError> {
@@ -650,7 +675,7 @@ impl GameAcc<'_> {
         }
     }
 
-    fn encode_into(&self, out: &mut Encoded) {
+    fn encode_into(&self, out: &mut impl Out) {
         out.push(b'A');
         encode_name(out, &self.follower);
         out.push(b'0' + self.code.code());
@@ -838,12 +863,29 @@ impl Move {
         &self.captured
     }
 
-    fn encode_into(&self, out: &mut Encoded) {
-        out.push(b'M');
-        out.digits(self.time, 4);
-        out.two_digits(self.from.number());
-        out.two_digits(self.to.number());
-        out.two_digits(self.captured.len);
+    fn encode_into(&self, out: &mut impl Out) {
+        // The fixed head in one piece: `M`, time, from, to, count.
+        let t = self.time;
+        let d = |v: u16| b'0' + (v % 10) as u8;
+        let two = |v: u8| [b'0' + v / 10 % 10, b'0' + v % 10];
+        let (f, to, n) = (
+            two(self.from.number()),
+            two(self.to.number()),
+            two(self.captured.len),
+        );
+        out.extend(&[
+            b'M',
+            d(t / 1000),
+            d(t / 100),
+            d(t / 10),
+            d(t),
+            f[0],
+            f[1],
+            to[0],
+            to[1],
+            n[0],
+            n[1],
+        ]);
         for sq in self.captured.as_slice() {
             out.two_digits(sq.number());
         }
@@ -943,7 +985,7 @@ impl GameEnd {
     /// Encoded length.
     pub const LEN: usize = 3;
 
-    fn encode_into(&self, out: &mut Encoded) {
+    fn encode_into(&self, out: &mut impl Out) {
         out.push(b'E');
         out.push(b'0' + self.reason.code());
         out.push(b'0' + self.stop.code());
@@ -966,7 +1008,7 @@ impl Chat<'_> {
         }
     }
 
-    fn encode_into(&self, out: &mut Encoded) {
+    fn encode_into(&self, out: &mut impl Out) {
         out.push(b'C');
         out.extend(self.text.as_str().as_bytes());
     }
@@ -1002,9 +1044,9 @@ impl BackReq {
         self.color
     }
 
-    fn encode_into(&self, out: &mut Encoded) {
+    fn encode_into(&self, out: &mut impl Out) {
         out.push(b'B');
-        out.digits(self.move_number, 3);
+        out.digits::<3>(self.move_number);
         out.push(self.color.letter());
     }
 }
@@ -1060,7 +1102,7 @@ impl BackAcc {
     /// Encoded length.
     pub const LEN: usize = 2;
 
-    fn encode_into(&self, out: &mut Encoded) {
+    fn encode_into(&self, out: &mut impl Out) {
         out.push(b'K');
         out.push(b'0' + self.code.code());
     }

@@ -29,8 +29,9 @@
 //! ```
 
 use crate::error::{DecodeError, Field, MessageKind, Problem};
-use crate::message::{Command, Reply};
+use crate::message::{Command, HostMove, Reply};
 use crate::parse;
+use crate::types::Promotion;
 
 /// What the decoder accepts beyond the strict grammar: one field per
 /// spelling a real source uses (httparse's `ParserConfig` shape).
@@ -112,8 +113,58 @@ impl<'a> Decode<'a> for Command<'a> {
     type Error = DecodeError;
 
     fn decode_with(frame: &'a [u8], _leniency: &Leniency) -> Result<Self, DecodeError> {
+        // The lines a host writes (what `Command::encode` writes) are read
+        // straight off their bytes; every other spelling, and every fault,
+        // goes through the nom parser, which names it. Both give the same
+        // command for every line the first accepts (tested:
+        // `fast_commands_agree_with_the_parser`).
+        if let Some(c) = command_fast(frame) {
+            return Ok(c);
+        }
         whole(frame, MessageKind::Command, parse::command(frame))
     }
+}
+
+/// A command in the form [`Command::encode`] writes it, for the commands
+/// a host sends all game long: one upper-case letter of a command without
+/// fields, `M e2e4` and `M e7e8/Q` (lower-case squares), `X ON`, `X OFF`;
+/// `None` for anything else, valid or not.
+#[inline(always)]
+fn command_fast(frame: &[u8]) -> Option<Command<'static>> {
+    let square = |file: u8, rank: u8| {
+        if (b'a'..=b'h').contains(&file) && (b'1'..=b'8').contains(&rank) {
+            crate::vocab::square(file - b'a', rank - b'1')
+        } else {
+            None
+        }
+    };
+    Some(match *frame {
+        [b'C'] => Command::Clock,
+        [b'F'] => Command::Flip,
+        [b'G'] => Command::Game,
+        [b'I'] => Command::Identity,
+        [b'J'] => Command::EngineMove,
+        [b'L'] => Command::ShowLevel,
+        [b'N'] => Command::NewGame,
+        [b'O'] => Command::Origin,
+        [b'P'] => Command::ShowPosition,
+        [b'T'] => Command::TakeBack,
+        [b'M', b' ', f1, r1, f2, r2, ref promotion @ ..] => {
+            let promotion = match *promotion {
+                [] => None,
+                [b'/', p @ (b'Q' | b'R' | b'B' | b'N')] => Promotion::from_letter(p),
+                _ => return None,
+            };
+            Command::Move(HostMove {
+                from: square(f1, r1)?,
+                to: square(f2, r2)?,
+                promotion,
+            })
+        }
+        [b'X', b' ', b'O', b'N'] => Command::Xmit(Some(true)),
+        [b'X', b' ', b'O', b'F', b'F'] => Command::Xmit(Some(false)),
+        _ => return None,
+    })
 }
 
 /// A line parser's result over the whole `frame`, a line of kind `kind`: a
@@ -133,5 +184,112 @@ fn whole<'a, T>(
             frame.len(),
             Problem::Missing,
         )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec::Vec;
+    use proptest::prelude::*;
+
+    /// The bytes of command lines: the letters, squares and words the
+    /// fast path reads, in both cases, and bytes around them.
+    fn command_byte() -> impl Strategy<Value = u8> {
+        prop_oneof![
+            8 => proptest::sample::select(
+                b"CFGIJLMNOPTUXcmx ONFF/QRBNqrbn-abgh1289\t".to_vec()
+            ),
+            1 => any::<u8>(),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+        /// Every line the fast path reads decodes to the same command
+        /// through the nom parser (the grammar of spec/citrine.md,
+        /// *Commands (host -> device) and replies (device -> host)*).
+        #[test]
+        fn fast_commands_agree_with_the_parser(
+            line in proptest::collection::vec(command_byte(), 0..9),
+        ) {
+            if let Some(fast) = command_fast(&line) {
+                let parsed = whole(&line, MessageKind::Command, parse::command(&line));
+                prop_assert_eq!(Ok(fast), parsed, "{:?}", line);
+            }
+        }
+
+        /// Every move a host sends, in the form the encoder writes it.
+        #[test]
+        fn fast_moves_agree_with_the_parser(
+            from in 0u8..64, to in 0u8..64,
+            promotion in proptest::option::of(proptest::sample::select(b"QRBN".to_vec())),
+        ) {
+            let mut line: Vec<u8> = alloc::vec![
+                b'M', b' ',
+                b'a' + from % 8, b'1' + from / 8, b'a' + to % 8, b'1' + to / 8,
+            ];
+            if let Some(p) = promotion {
+                line.extend([b'/', p]);
+            }
+            let fast = command_fast(&line);
+            prop_assert!(fast.is_some());
+            let parsed = whole(&line, MessageKind::Command, parse::command(&line));
+            prop_assert_eq!(Ok(fast.unwrap()), parsed);
+        }
+    }
+
+    /// The host's game-long commands as spec/citrine.md spells them (`C`,
+    /// `N`, `M e2e4`, `X ON`, `M e7e8/N`) are read by the fast path.
+    #[test]
+    fn the_encoders_lines_take_the_fast_path() {
+        use crate::vocab::Square;
+        let letters = [
+            (&b"C"[..], Command::Clock),
+            (b"F", Command::Flip),
+            (b"G", Command::Game),
+            (b"I", Command::Identity),
+            (b"J", Command::EngineMove),
+            (b"L", Command::ShowLevel),
+            (b"N", Command::NewGame),
+            (b"O", Command::Origin),
+            (b"P", Command::ShowPosition),
+            (b"T", Command::TakeBack),
+            (b"X ON", Command::Xmit(Some(true))),
+            (b"X OFF", Command::Xmit(Some(false))),
+        ];
+        for (line, command) in letters {
+            assert_eq!(command_fast(line), Some(command), "{line:?}");
+        }
+        assert_eq!(
+            command_fast(b"M e2e4"),
+            Some(Command::Move(HostMove {
+                from: Square::E2,
+                to: Square::E4,
+                promotion: None
+            }))
+        );
+        assert_eq!(
+            command_fast(b"M e7e8/N"),
+            Some(Command::Move(HostMove {
+                from: Square::E7,
+                to: Square::E8,
+                promotion: Some(Promotion::Knight)
+            }))
+        );
+        // Other spellings are the parser's.
+        for line in [
+            &b"c"[..],
+            b"M E2E4",
+            b"Me2e4",
+            b"M e2-e4",
+            b"M e7e8N",
+            b"X on",
+            b"M i2e4",
+            b"M e9e4",
+        ] {
+            assert_eq!(command_fast(line), None, "{line:?}");
+        }
     }
 }

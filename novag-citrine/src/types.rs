@@ -12,7 +12,7 @@ use core::fmt;
 pub use boardwire_proto::text::{CheckedText, TextRule};
 
 use crate::error::ValueError;
-use crate::vocab::{CastlingSide, PieceKind, Square, role_letter, write_square};
+use crate::vocab::{CastlingSide, PieceKind, Square, role_letter};
 
 /// A move number as the Citrine prints it, `1..=9999` (full moves, starting
 /// at 1; a black move carries the number of the full move it completes).
@@ -141,13 +141,19 @@ impl ClockTime {
     }
 }
 
+impl ClockTime {
+    /// Appends `hh:mm:ss`: what `Display` prints and the encoders write.
+    #[inline]
+    pub(crate) fn put(&self, s: &mut impl Sink) {
+        let d = |n: u8| [b'0' + n / 10, b'0' + n % 10];
+        let (h, m, sec) = (d(self.hours), d(self.minutes), d(self.seconds));
+        s.put(&[h[0], h[1], b':', m[0], m[1], b':', sec[0], sec[1]]);
+    }
+}
+
 impl fmt::Display for ClockTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{:02}:{:02}:{:02}",
-            self.hours, self.minutes, self.seconds
-        )
+        fmt_with(f, |s| self.put(s))
     }
 }
 
@@ -331,29 +337,47 @@ impl NormalMove {
     }
 }
 
-impl fmt::Display for MoveText {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl MoveText {
+    /// Bytes of the text (`O-O` 3, `e2-e4` 5, at most 11: `Pe5xd6ep/Q`
+    /// is never printed, but the fields allow it).
+    pub(crate) const fn len(&self) -> usize {
         match self {
-            MoveText::Castle(CastlingSide::KingSide) => f.write_str("O-O"),
-            MoveText::Castle(CastlingSide::QueenSide) => f.write_str("O-O-O"),
+            MoveText::Castle(CastlingSide::KingSide) => 3,
+            MoveText::Castle(CastlingSide::QueenSide) => 5,
             MoveText::Normal(m) => {
-                use fmt::Write;
-                if let Some(p) = m.piece {
-                    f.write_char(role_letter(p) as char)?;
-                }
-                write_square(f, m.from)?;
-                f.write_char(if m.capture { 'x' } else { '-' })?;
-                write_square(f, m.to)?;
-                if m.en_passant {
-                    f.write_str("ep")?;
-                }
-                if let Some(p) = m.promotion {
-                    f.write_char('/')?;
-                    f.write_char(p.letter() as char)?;
-                }
-                Ok(())
+                5 + m.piece.is_some() as usize
+                    + 2 * m.en_passant as usize
+                    + 2 * m.promotion.is_some() as usize
             }
         }
+    }
+
+    /// Appends the text: what `Display` prints and the encoders write.
+    #[inline]
+    pub(crate) fn put(&self, s: &mut impl Sink) {
+        match self {
+            MoveText::Castle(CastlingSide::KingSide) => s.put(b"O-O"),
+            MoveText::Castle(CastlingSide::QueenSide) => s.put(b"O-O-O"),
+            MoveText::Normal(m) => {
+                if let Some(p) = m.piece {
+                    s.put(&[role_letter(p)]);
+                }
+                let (f, t) = (square_bytes(m.from), square_bytes(m.to));
+                s.put(&[f[0], f[1], if m.capture { b'x' } else { b'-' }, t[0], t[1]]);
+                if m.en_passant {
+                    s.put(b"ep");
+                }
+                if let Some(p) = m.promotion {
+                    s.put(&[b'/', p.letter()]);
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt_with(f, |s| self.put(s))
     }
 }
 
@@ -408,8 +432,73 @@ impl TextRule for Printable {
     }
 }
 
-/// Appends `value`'s `Display` text to `out` (`core::fmt` into a byte
-/// vector: `std::io::Write` is not available without `std`).
+/// Where a message's wire text goes: the caller's buffer (`Vec<u8>`, what
+/// the encoders write into, without `fmt`) or a formatter ([`FmtSink`],
+/// what `Display` writes into), so that one function per message writes
+/// its text for both.
+pub(crate) trait Sink {
+    /// Appends `bytes` (ASCII, but for an unrecognised line's own bytes).
+    fn put(&mut self, bytes: &[u8]);
+}
+
+impl Sink for Vec<u8> {
+    #[inline(always)]
+    fn put(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+}
+
+/// A [`Sink`] over a formatter; the first error is kept.
+pub(crate) struct FmtSink<'a, 'b> {
+    f: &'a mut fmt::Formatter<'b>,
+    result: fmt::Result,
+}
+
+impl Sink for FmtSink<'_, '_> {
+    fn put(&mut self, bytes: &[u8]) {
+        if self.result.is_ok() {
+            self.result = match core::str::from_utf8(bytes) {
+                Ok(text) => self.f.write_str(text),
+                Err(_) => Err(fmt::Error),
+            };
+        }
+    }
+}
+
+/// `Display` through a [`Sink`] writer.
+pub(crate) fn fmt_with(
+    f: &mut fmt::Formatter<'_>,
+    write: impl FnOnce(&mut FmtSink<'_, '_>),
+) -> fmt::Result {
+    let mut s = FmtSink { f, result: Ok(()) };
+    write(&mut s);
+    s.result
+}
+
+/// `e4` of a square, two ASCII bytes.
+#[inline(always)]
+pub(crate) fn square_bytes(sq: Square) -> [u8; 2] {
+    let i = sq.index() as u8;
+    [b'a' + (i & 7), b'1' + (i >> 3)]
+}
+
+/// Appends `n` in decimal, right-aligned in `width` columns with spaces
+/// (what `{n:>width$}` writes; `width` at most 5).
+#[inline]
+pub(crate) fn put_padded(s: &mut impl Sink, mut n: u16, width: usize) {
+    let mut buf = [b' '; 5];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    s.put(&buf[i.min(buf.len() - width.min(buf.len()))..]);
+}
+
 /// Up to `N` bytes of ASCII text on the stack: what a `Display` impl
 /// builds before padding or trimming it, without a heap allocation. Text
 /// beyond `N` bytes is a `fmt::Error` (the callers' texts are bounded: a
@@ -450,17 +539,4 @@ impl<const N: usize> fmt::Write for StackText<N> {
         self.len = end;
         Ok(())
     }
-}
-
-pub(crate) fn push_display(out: &mut Vec<u8>, value: &dyn fmt::Display) {
-    struct Bytes<'a>(&'a mut Vec<u8>);
-    impl fmt::Write for Bytes<'_> {
-        fn write_str(&mut self, s: &str) -> fmt::Result {
-            self.0.extend_from_slice(s.as_bytes());
-            Ok(())
-        }
-    }
-    // `Bytes` never fails, so only a `Display` impl returning an error could
-    // (ours do not); whatever was written is kept either way.
-    let _ = fmt::Write::write_fmt(&mut Bytes(out), format_args!("{value}"));
 }

@@ -25,8 +25,3 @@ pub(crate) fn role_letter(r: PieceKind) -> u8 {
 pub(crate) fn role_from_letter(b: u8) -> Option<PieceKind> {
     PieceKind::from_char(b as char)
 }
-
-/// Writes a square as `e4`.
-pub(crate) fn write_square(f: &mut core::fmt::Formatter<'_>, sq: Square) -> core::fmt::Result {
-    core::fmt::Display::fmt(&sq, f)
-}

@@ -197,7 +197,9 @@ impl TimeSection {
 /// moves already played (resumed or buoy games).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct PositionSection {
-    lines: Vec<Text<'static>>,
+    /// The position lines, each followed by LF (one buffer: one allocation
+    /// for the whole section instead of one per line).
+    text: String,
     /// The side-to-move line (`+`/`-`); `None` if absent.
     pub side_to_move: Option<Side>,
     /// Moves already played, each with its `,T` time if given.
@@ -207,7 +209,8 @@ pub struct PositionSection {
 impl PositionSection {
     /// The `P1`..`P9`, `PI...`, `P+`/`P-` lines, in order, as sent.
     pub fn lines(&self) -> impl Iterator<Item = &str> {
-        self.lines.iter().map(Text::as_str)
+        // Checked position lines hold no LF.
+        self.text.split_terminator('\n')
     }
 
     /// Appends a position line.
@@ -218,18 +221,21 @@ impl PositionSection {
     /// at most 256 bytes).
     pub fn push_line(&mut self, line: &str) -> Result<(), DecodeError> {
         crate::position::check_line(line.as_bytes())?;
-        self.lines.push(Text::from_checked(line).into_owned());
+        if self.text.is_empty() {
+            // Room for a whole board of lines like this one (`P1`..`P9`
+            // and a hand line), so a section costs one allocation.
+            self.text.reserve(10 * (line.len() + 1));
+        }
+        self.text.push_str(line);
+        self.text.push('\n');
         Ok(())
     }
 
     /// The whole position text (lines and side to move, LF-separated), the
     /// form `board_core::shogi` reads.
     pub fn position_text(&self) -> String {
-        let mut s = String::new();
-        for l in &self.lines {
-            s.push_str(l.as_str());
-            s.push('\n');
-        }
+        let mut s = String::with_capacity(self.text.len() + 2);
+        s.push_str(&self.text);
         if let Some(side) = self.side_to_move {
             s.push(side.sign());
             s.push('\n');
@@ -369,6 +375,19 @@ impl Default for GameSummaryReader {
     }
 }
 
+/// `value` as an owned [`Text`]; the values every shogi-server and
+/// Floodgate summary carries (`Protocol_Version:1.2`,
+/// `Protocol_Mode:Server`, `Format:Shogi 1.0`, `Declaration:Jishogi 1.1`;
+/// [`spec::csa`](crate::spec::csa), *Game_Summary*) are taken from static
+/// text instead of a new allocation.
+fn owned_text(value: &Text<'_>) -> Text<'static> {
+    const COMMON: [&str; 6] = ["1.1", "1.2", "1.2.1", "Server", "Shogi 1.0", "Jishogi 1.1"];
+    match COMMON.iter().find(|c| **c == value.as_str()) {
+        Some(c) => Text::from_checked(c),
+        None => value.clone().into_owned(),
+    }
+}
+
 fn yes_no(v: &str) -> Option<bool> {
     match v {
         "YES" => Some(true),
@@ -503,23 +522,15 @@ impl GameSummaryReader {
                             set!(
                                 s.protocol_version,
                                 SummaryKey::ProtocolVersion,
-                                value.clone().into_owned()
+                                owned_text(value)
                             )
                         }
                         "Protocol_Mode" => {
-                            set!(
-                                s.protocol_mode,
-                                SummaryKey::ProtocolMode,
-                                value.clone().into_owned()
-                            )
+                            set!(s.protocol_mode, SummaryKey::ProtocolMode, owned_text(value))
                         }
-                        "Format" => set!(s.format, SummaryKey::Format, value.clone().into_owned()),
+                        "Format" => set!(s.format, SummaryKey::Format, owned_text(value)),
                         "Declaration" => {
-                            set!(
-                                s.declaration,
-                                SummaryKey::Declaration,
-                                value.clone().into_owned()
-                            )
+                            set!(s.declaration, SummaryKey::Declaration, owned_text(value))
                         }
                         "Game_ID" => {
                             let id = GameId::new(v)
@@ -803,8 +814,15 @@ impl GameSummary {
         }
         if let Some(p) = &self.position {
             line(format_args!("BEGIN Position"));
-            for l in &p.lines {
-                line(format_args!("{l}"));
+            if prefix.is_empty() {
+                // The lines as held, in one piece (each ends with LF).
+                if let Some(body) = p.text.strip_suffix('\n') {
+                    line(format_args!("{body}"));
+                }
+            } else {
+                for l in p.lines() {
+                    line(format_args!("{l}"));
+                }
             }
             if let Some(s) = p.side_to_move {
                 line(format_args!("{}", s.sign()));

@@ -7,8 +7,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::RawLine;
-use crate::types::{Level, LevelKind, Promotion, Token, push_display};
-use crate::vocab::{Square, write_square};
+use crate::types::{Level, LevelKind, Promotion, Sink, Token, fmt_with, put_padded, square_bytes};
+use crate::vocab::Square;
 
 /// A move sent by the host: `M` + from + to, with an optional promotion
 /// suffix (`M e7e8/N`); the device promotes to a queen when it is omitted.
@@ -88,11 +88,50 @@ pub enum Command<'a> {
 impl<'a> Command<'a> {
     /// Appends the command line and CR LF to `out`. Cannot fail.
     pub fn encode(&self, out: &mut Vec<u8>) {
-        match self {
-            Command::Unrecognised(raw) => out.extend_from_slice(raw.as_bytes()),
-            other => push_display(out, other),
-        }
+        self.put(out);
         out.extend_from_slice(b"\r\n");
+    }
+
+    /// Appends the command line without its terminator: the wire form,
+    /// which `Display` prints too (an unrecognised line verbatim).
+    fn put(&self, s: &mut impl Sink) {
+        match self {
+            Command::Clock => s.put(b"C"),
+            Command::Flip => s.put(b"F"),
+            Command::Game => s.put(b"G"),
+            Command::Identity => s.put(b"I"),
+            Command::ShowLevel => s.put(b"L"),
+            Command::SetLevel { target, level } => {
+                s.put(match target {
+                    LevelTarget::Both => &b"L "[..],
+                    LevelTarget::BlackOnly => b"L -",
+                });
+                s.put(level.kind().command_name().as_bytes());
+                if level.kind() == LevelKind::Citrine {
+                    s.put(b" ");
+                }
+                put_padded(s, u16::from(level.number()), 1);
+            }
+            Command::Move(m) => {
+                let (f, t) = (square_bytes(m.from), square_bytes(m.to));
+                s.put(&[b'M', b' ', f[0], f[1], t[0], t[1]]);
+                if let Some(p) = m.promotion {
+                    s.put(&[b'/', p.letter()]);
+                }
+            }
+            Command::NewGame => s.put(b"N"),
+            Command::Origin => s.put(b"O"),
+            Command::ShowPosition => s.put(b"P"),
+            Command::SetUp(t) => {
+                s.put(b"P ");
+                s.put(t.as_str().as_bytes());
+            }
+            Command::TakeBack => s.put(b"T"),
+            Command::Referee(on) => put_switch(s, b'U', *on),
+            Command::Xmit(on) => put_switch(s, b'X', *on),
+            Command::EngineMove => s.put(b"J"),
+            Command::Unrecognised(raw) => s.put(raw.as_bytes()),
+        }
     }
 
     /// The command line with CR LF, as a new vector.
@@ -122,6 +161,16 @@ impl<'a> Command<'a> {
             Command::EngineMove => Command::EngineMove,
             Command::Unrecognised(raw) => Command::Unrecognised(raw.into_owned()),
         }
+    }
+}
+
+/// `U`/`X` and nothing (query), ` ON` or ` OFF`.
+fn put_switch(s: &mut impl Sink, letter: u8, on: Option<bool>) {
+    s.put(&[letter]);
+    match on {
+        None => {}
+        Some(true) => s.put(b" ON"),
+        Some(false) => s.put(b" OFF"),
     }
 }
 
@@ -159,52 +208,9 @@ impl fmt::Display for Command<'_> {
     /// `decode(c.to_string().as_bytes()) == c` (for an unrecognised line
     /// whose bytes are UTF-8). For a person, [`describe`](Command::describe).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let switch = |f: &mut fmt::Formatter<'_>, c: &str, s: &Option<bool>| match s {
-            None => f.write_str(c),
-            Some(true) => write!(f, "{c} ON"),
-            Some(false) => write!(f, "{c} OFF"),
-        };
         match self {
-            Command::Clock => f.write_str("C"),
-            Command::Flip => f.write_str("F"),
-            Command::Game => f.write_str("G"),
-            Command::Identity => f.write_str("I"),
-            Command::ShowLevel => f.write_str("L"),
-            Command::SetLevel { target, level } => {
-                let sign = match target {
-                    LevelTarget::Both => "",
-                    LevelTarget::BlackOnly => "-",
-                };
-                let sep = if level.kind() == LevelKind::Citrine {
-                    " "
-                } else {
-                    ""
-                };
-                write!(
-                    f,
-                    "L {sign}{}{sep}{}",
-                    level.kind().command_name(),
-                    level.number()
-                )
-            }
-            Command::Move(m) => {
-                f.write_str("M ")?;
-                write_square(f, m.from)?;
-                write_square(f, m.to)?;
-                if let Some(p) = m.promotion {
-                    write!(f, "/{}", p.letter() as char)?;
-                }
-                Ok(())
-            }
-            Command::NewGame => f.write_str("N"),
-            Command::Origin => f.write_str("O"),
-            Command::ShowPosition => f.write_str("P"),
-            Command::SetUp(t) => write!(f, "P {t}"),
-            Command::TakeBack => f.write_str("T"),
-            Command::Referee(s) => switch(f, "U", s),
-            Command::Xmit(s) => switch(f, "X", s),
-            Command::EngineMove => f.write_str("J"),
             Command::Unrecognised(raw) => write!(f, "{raw}"),
+            known => fmt_with(f, |s| known.put(s)),
         }
     }
 }

@@ -8,7 +8,9 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::error::ValueError;
-use crate::types::{ClockTime, Level, MoveNumber, MoveText, StackText, Token, push_display};
+use crate::types::{
+    ClockTime, Level, MoveNumber, MoveText, Sink, StackText, Token, fmt_with, put_padded,
+};
 use crate::vocab::{Color, Piece, role_letter, square};
 
 /// A move line `M   7   g1-f3` / `M   7,  c5xd4 |` or a take-back line
@@ -221,10 +223,7 @@ impl<'a> Reply<'a> {
     /// appended to move lines that carried it. Unrecognised lines are
     /// written verbatim.
     pub fn encode(&self, out: &mut Vec<u8>) {
-        match self {
-            Reply::Unrecognised(raw) => out.extend_from_slice(raw.as_bytes()),
-            other => push_display(out, other),
-        }
+        self.put(out);
         out.extend_from_slice(b"\r\n");
     }
 
@@ -303,70 +302,93 @@ impl fmt::Display for Describe<'_, '_> {
 }
 
 impl fmt::Display for Reply<'_> {
-    /// The line as on the wire, without its terminator:
-    /// `decode(r.to_string().as_bytes()) == r` (for an unrecognised line
-    /// whose bytes are UTF-8). For a person, [`describe`](Reply::describe).
+    /// The reply line as on the wire, without its terminator (an
+    /// unrecognised line's bytes shown as UTF-8, invalid bytes replaced).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Reply::Clock { white, black } => write!(f, "Clock {white} {black}"),
-            Reply::Flip { to_move: None } => f.write_str("Flip"),
+            Reply::Unrecognised(raw) => write!(f, "{raw}"),
+            known => fmt_with(f, |s| known.put(s)),
+        }
+    }
+}
+
+impl Reply<'_> {
+    /// Appends the reply line without its terminator: the wire form, which
+    /// `Display` prints too (an unrecognised line verbatim).
+    fn put(&self, s: &mut impl Sink) {
+        match self {
+            Reply::Clock { white, black } => {
+                s.put(b"Clock ");
+                white.put(s);
+                s.put(b" ");
+                black.put(s);
+            }
+            Reply::Flip { to_move: None } => s.put(b"Flip"),
             Reply::Flip {
                 to_move: Some(Color::Black),
-            } => f.write_str("Flip --> Black"),
+            } => s.put(b"Flip --> Black"),
             Reply::Flip {
                 to_move: Some(Color::White),
-            } => f.write_str("Flip --> White"),
-            Reply::Game { moves } => write!(f, "Game {moves:>3}"),
-            Reply::GameColumns => f.write_str(".      white       black"),
+            } => s.put(b"Flip --> White"),
+            Reply::Game { moves } => {
+                s.put(b"Game ");
+                put_padded(s, *moves, 3);
+            }
+            Reply::GameColumns => s.put(b".      white       black"),
             Reply::GameRow {
                 number,
                 white,
                 black,
             } => {
-                write!(f, ".{number:>4}  ")?;
-                match black {
-                    None => write!(f, "{white}"),
-                    Some(b) => {
-                        // Pad white's move to 12 columns (always at least
-                        // one space: the longest move text is 11 bytes).
-                        let mut w = StackText::<16>::new();
-                        fmt::Write::write_fmt(&mut w, format_args!("{white}"))?;
-                        let w = w.as_str();
-                        write!(f, "{w:<12}")?;
-                        if w.len() >= 12 {
-                            f.write_str(" ")?;
-                        }
-                        write!(f, "{b}")
-                    }
+                s.put(b".");
+                put_padded(s, number.get(), 4);
+                s.put(b"  ");
+                white.put(s);
+                if let Some(b) = black {
+                    // Pad white's move to 12 columns (always at least one
+                    // space: the longest move text is 11 bytes).
+                    let pad = 12usize.saturating_sub(white.len()).max(1);
+                    s.put(&b"            "[..pad]);
+                    b.put(s);
                 }
             }
-            Reply::Identity { model, version } => write!(f, "ID. {model} {version}"),
-            Reply::Level(l) => write!(f, "Level {} {}", l.kind().reply_name(), l.number()),
-            Reply::Move(m) => write_move_line(f, 'M', m),
-            Reply::TakeBack(m) => write_move_line(f, 'T', m),
-            Reply::NewGame => f.write_str("New Game"),
-            Reply::PositionBoard => f.write_str("Position Board"),
+            Reply::Identity { model, version } => {
+                s.put(b"ID. ");
+                s.put(model.as_str().as_bytes());
+                s.put(b" ");
+                s.put(version.as_str().as_bytes());
+            }
+            Reply::Level(l) => {
+                s.put(b"Level ");
+                s.put(l.kind().reply_name().as_bytes());
+                s.put(b" ");
+                put_padded(s, u16::from(l.number()), 1);
+            }
+            Reply::Move(m) => put_move_line(s, b'M', m),
+            Reply::TakeBack(m) => put_move_line(s, b'T', m),
+            Reply::NewGame => s.put(b"New Game"),
+            Reply::PositionBoard => s.put(b"Position Board"),
             Reply::DiagramRow(row) => {
-                let mut s = StackText::<32>::new();
+                let mut s2 = StackText::<32>::new();
                 if let Some(r) = row.rank {
-                    s.push((b'0' + r) as char);
-                    s.push(' ');
+                    s2.push((b'0' + r) as char);
+                    s2.push(' ');
                 }
                 for (file, c) in row.cells.iter().enumerate() {
                     if file > 0 {
-                        s.push(' ');
+                        s2.push(' ');
                     }
                     match c {
                         Some(p) => {
                             let l = role_letter(p.kind) as char;
                             match p.color {
                                 Color::White => {
-                                    s.push('W');
-                                    s.push(l);
+                                    s2.push('W');
+                                    s2.push(l);
                                 }
                                 Color::Black => {
-                                    s.push('b');
-                                    s.push(l.to_ascii_lowercase());
+                                    s2.push('b');
+                                    s2.push(l.to_ascii_lowercase());
                                 }
                             }
                         }
@@ -375,7 +397,7 @@ impl fmt::Display for Reply<'_> {
                             let sq = square(file as u8, rank).expect("in range");
                             // Without a label the square colour is unknown:
                             // print `::` everywhere so the row stays one.
-                            s.push_str(if row.rank.is_none() || sq.is_dark() {
+                            s2.push_str(if row.rank.is_none() || sq.is_dark() {
                                 "::"
                             } else {
                                 "  "
@@ -383,27 +405,25 @@ impl fmt::Display for Reply<'_> {
                         }
                     }
                 }
-                f.write_str(s.as_str().trim_end())
+                s.put(s2.as_str().trim_end().as_bytes());
             }
-            Reply::Xmit(on) => write!(f, "Xmit {}", if *on { "on" } else { "off" }),
-            Reply::Referee(on) => write!(f, ".Referee {}", if *on { "on" } else { "off" }),
-            Reply::Unrecognised(raw) => write!(f, "{raw}"),
+            Reply::Xmit(true) => s.put(b"Xmit on"),
+            Reply::Xmit(false) => s.put(b"Xmit off"),
+            Reply::Referee(true) => s.put(b".Referee on"),
+            Reply::Referee(false) => s.put(b".Referee off"),
+            Reply::Unrecognised(raw) => s.put(raw.as_bytes()),
         }
     }
 }
 
-/// `M   7,  c5xd4 |`: letter, number right-aligned in 4 columns, comma or
-/// space, two spaces, the move, optional ` |`.
-fn write_move_line(f: &mut fmt::Formatter<'_>, letter: char, m: &MoveLine) -> fmt::Result {
-    write!(
-        f,
-        "{letter}{:>4}{}  {}",
-        m.number,
-        if m.black { ',' } else { ' ' },
-        m.text
-    )?;
+/// `M   7,  c5xd4 |`: the letter, the number right-aligned in 4 columns,
+/// `,` for black (else a space), two spaces, the move, ` |` if it had one.
+fn put_move_line(s: &mut impl Sink, letter: u8, m: &MoveLine) {
+    s.put(&[letter]);
+    put_padded(s, m.number.get(), 4);
+    s.put(if m.black { b",  " } else { b"   " });
+    m.text.put(s);
     if m.bar {
-        f.write_str(" |")?;
+        s.put(b" |");
     }
-    Ok(())
 }
