@@ -193,3 +193,115 @@ fn a_position_block_longer_than_the_cap_is_rejected() {
     assert_eq!(ev[1], Event::PlyCapReached { plies: 6 });
     assert!(c.moves().is_empty());
 }
+
+// --- The Game_Summary reader's caps (a server that sends a block without
+// end cannot grow the client's memory).
+
+mod summary_reader {
+    use csa_protocol::message::{GameSummaryReader, SummaryError, SummaryLimit};
+
+    /// Feeds `lines`; the result of the last one.
+    fn feed(
+        lines: impl IntoIterator<Item = String>,
+    ) -> Result<Option<csa_protocol::message::GameSummary>, SummaryError> {
+        let mut r = GameSummaryReader::new();
+        let mut last = Ok(None);
+        for l in lines {
+            last = r.push_line(l.as_bytes());
+            if last.is_err() {
+                break;
+            }
+        }
+        last
+    }
+
+    /// A block of `total` lines in all: BEGIN Game_Summary, BEGIN Position,
+    /// `+`, moves, END Position, END Game_Summary.
+    fn block_of(total: usize) -> Vec<String> {
+        let mut v = vec![
+            "BEGIN Game_Summary".to_string(),
+            "BEGIN Position".into(),
+            "+".into(),
+        ];
+        for i in 0..total - 5 {
+            v.push(if i % 2 == 0 { "+5958OU" } else { "-5152OU" }.into());
+        }
+        v.push("END Position".into());
+        v.push("END Game_Summary".into());
+        assert_eq!(v.len(), total);
+        v
+    }
+
+    #[test]
+    fn a_block_of_max_lines_reads_one_more_is_refused() {
+        assert_eq!(GameSummaryReader::MAX_LINES, 25_000);
+        let s = feed(block_of(25_000)).expect("reads").expect("complete");
+        assert_eq!(s.position.expect("position").moves.len(), 24_995);
+        assert_eq!(
+            feed(block_of(25_001)),
+            Err(SummaryError::Limit {
+                line_no: 25_001,
+                limit: SummaryLimit::Lines
+            })
+        );
+    }
+
+    #[test]
+    fn position_lines_are_capped() {
+        let lines = |n: usize| {
+            ["BEGIN Game_Summary", "BEGIN Position"]
+                .into_iter()
+                .map(String::from)
+                .chain((0..n).map(|_| "P+00FU".to_string()))
+                .chain(["+", "END Position", "END Game_Summary"].map(String::from))
+        };
+        let s = feed(lines(64)).expect("reads").expect("complete");
+        assert_eq!(s.position.expect("position").lines().count(), 64);
+        let e = feed(lines(65)).unwrap_err();
+        assert_eq!(
+            e,
+            SummaryError::Limit {
+                line_no: 67,
+                limit: SummaryLimit::PositionLines
+            }
+        );
+        assert_eq!(
+            e.to_string(),
+            "Game_Summary line 67: a Position section has at most 64 position lines"
+        );
+    }
+
+    #[test]
+    fn unknown_fields_are_capped_per_section() {
+        let body = |n: usize| {
+            std::iter::once("BEGIN Game_Summary".to_string())
+                .chain((0..n).map(|i| format!("X_Field{i}:v")))
+                .chain(std::iter::once("END Game_Summary".to_string()))
+        };
+        let s = feed(body(64)).expect("reads").expect("complete");
+        assert_eq!(s.extra.len(), 64);
+        assert_eq!(
+            feed(body(65)),
+            Err(SummaryError::Limit {
+                line_no: 66,
+                limit: SummaryLimit::UnknownFields
+            })
+        );
+        let time = |n: usize| {
+            ["BEGIN Game_Summary", "BEGIN Time"]
+                .into_iter()
+                .map(String::from)
+                .chain((0..n).map(|i| format!("X_Field{i}:v")))
+                .chain(["END Time", "END Game_Summary"].map(String::from))
+        };
+        let s = feed(time(64)).expect("reads").expect("complete");
+        assert_eq!(s.time.expect("time").extra.len(), 64);
+        assert_eq!(
+            feed(time(65)),
+            Err(SummaryError::Limit {
+                line_no: 67,
+                limit: SummaryLimit::UnknownFields
+            })
+        );
+    }
+}

@@ -21,8 +21,8 @@ pub use server_line::{
     EndReason, GameResult, Raw, ServerMessage, ServerSpecial, SummaryLine, WhoEntry, X1Reply,
 };
 pub use summary::{
-    FieldKey, GameSummary, GameSummaryReader, PositionSection, SummaryError, TimeBase, TimeSection,
-    TimeUnit,
+    FieldKey, GameSummary, GameSummaryReader, PositionSection, SummaryError, SummaryLimit,
+    TimeBase, TimeSection, TimeUnit,
 };
 pub use x1_block::{X1Block, X1Push};
 

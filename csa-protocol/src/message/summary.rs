@@ -333,6 +333,55 @@ pub enum SummaryError {
     /// The text ended inside the block.
     #[error("Game_Summary: input ended inside the block")]
     Unterminated,
+    /// The block goes past one of the reader's caps
+    /// ([`GameSummaryReader::MAX_LINES`],
+    /// [`GameSummaryReader::MAX_POSITION_LINES`],
+    /// [`GameSummaryReader::MAX_UNKNOWN_FIELDS`]): a server that sends
+    /// without end cannot grow the reader's memory.
+    #[error("Game_Summary line {line_no}: {limit}")]
+    Limit {
+        /// 1-based line number within the block (the first line past the cap).
+        line_no: usize,
+        /// The cap reached.
+        limit: SummaryLimit,
+    },
+}
+
+/// Which cap of [`GameSummaryReader`] a block went past
+/// ([`SummaryError::Limit`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SummaryLimit {
+    /// More than [`GameSummaryReader::MAX_LINES`] lines in the block.
+    Lines,
+    /// More than [`GameSummaryReader::MAX_POSITION_LINES`] `P…` lines in
+    /// the `Position` section.
+    PositionLines,
+    /// More than [`GameSummaryReader::MAX_UNKNOWN_FIELDS`] unknown
+    /// `Key:Value` lines in one section.
+    UnknownFields,
+}
+
+impl fmt::Display for SummaryLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SummaryLimit::Lines => write!(
+                f,
+                "a block has at most {} lines",
+                GameSummaryReader::MAX_LINES
+            ),
+            SummaryLimit::PositionLines => write!(
+                f,
+                "a Position section has at most {} position lines",
+                GameSummaryReader::MAX_POSITION_LINES
+            ),
+            SummaryLimit::UnknownFields => write!(
+                f,
+                "a section has at most {} unknown fields",
+                GameSummaryReader::MAX_UNKNOWN_FIELDS
+            ),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -412,6 +461,19 @@ fn side(v: &str) -> Option<Side> {
 }
 
 impl GameSummaryReader {
+    /// Most lines in one block, `BEGIN`/`END` lines included: room for a
+    /// `Position` section of 20,000 moves already played (the sessions'
+    /// default `max_game_plies`) and every field. With the line cap of the
+    /// framer (8 KiB by default) and the two caps below, a block holds at
+    /// most about 2.5 MiB while it is read.
+    pub const MAX_LINES: usize = 25_000;
+    /// Most `P1`…`P9`, `PI`, `P+`, `P-` lines in a `Position` section (a
+    /// board takes 9 rows and two hand lines; at most 256 bytes each).
+    pub const MAX_POSITION_LINES: usize = 64;
+    /// Most unknown `Key:Value` lines kept per section
+    /// ([`GameSummary::extra`], [`TimeSection::extra`]).
+    pub const MAX_UNKNOWN_FIELDS: usize = 64;
+
     /// A reader expecting `BEGIN Game_Summary` first.
     pub fn new() -> Self {
         Self {
@@ -453,7 +515,14 @@ impl GameSummaryReader {
         msg: &ServerMessage<'_>,
     ) -> Result<Option<GameSummary>, SummaryError> {
         self.line_no += 1;
-        let r = self.push_inner(msg);
+        let r = if self.line_no > Self::MAX_LINES {
+            Err(SummaryError::Limit {
+                line_no: self.line_no,
+                limit: SummaryLimit::Lines,
+            })
+        } else {
+            self.push_inner(msg)
+        };
         if r.is_err() {
             *self = Self::new();
         }
@@ -463,6 +532,7 @@ impl GameSummaryReader {
     fn push_inner(&mut self, msg: &ServerMessage<'_>) -> Result<Option<GameSummary>, SummaryError> {
         let line_no = self.line_no;
         let unexpected = |section| SummaryError::Unexpected { line_no, section };
+        let limit = |limit| SummaryError::Limit { line_no, limit };
         let bad = |key, expected| SummaryError::BadValue {
             line_no,
             key,
@@ -569,11 +639,14 @@ impl GameSummaryReader {
                             number(v)
                                 .ok_or_else(|| bad(SummaryKey::MaxMoves, ValueForm::Number))?
                         ),
-                        k => s.extra.push((
-                            FieldKey::new(k)
-                                .map_err(|_| unexpected(SummarySection::GameSummary))?,
-                            value.clone().into_owned(),
-                        )),
+                        k => {
+                            let key = FieldKey::new(k)
+                                .map_err(|_| unexpected(SummarySection::GameSummary))?;
+                            if s.extra.len() >= Self::MAX_UNKNOWN_FIELDS {
+                                return Err(limit(SummaryLimit::UnknownFields));
+                            }
+                            s.extra.push((key, value.clone().into_owned()));
+                        }
                     }
                     Ok(None)
                 }
@@ -654,10 +727,14 @@ impl GameSummaryReader {
                                 num!(SummaryKey::CurrentTurn)
                             )
                         }
-                        k => t.extra.push((
-                            FieldKey::new(k).map_err(|_| unexpected(SummarySection::Time))?,
-                            value.clone().into_owned(),
-                        )),
+                        k => {
+                            let key =
+                                FieldKey::new(k).map_err(|_| unexpected(SummarySection::Time))?;
+                            if t.extra.len() >= Self::MAX_UNKNOWN_FIELDS {
+                                return Err(limit(SummaryLimit::UnknownFields));
+                            }
+                            t.extra.push((key, value.clone().into_owned()));
+                        }
                     }
                     Ok(None)
                 }
@@ -676,6 +753,9 @@ impl GameSummaryReader {
                     ServerMessage::Summary(SummaryLine::Position(row))
                         if p.side_to_move.is_none() =>
                     {
+                        if p.lines().count() >= Self::MAX_POSITION_LINES {
+                            return Err(limit(SummaryLimit::PositionLines));
+                        }
                         p.push_line(row.as_str())
                             .map_err(|source| SummaryError::Line { line_no, source })?;
                         Ok(None)
