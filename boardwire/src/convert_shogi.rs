@@ -197,6 +197,15 @@ pub fn read_games(data: &[u8], format: ShogiFormat, name: &str) -> (Vec<ShogiGam
         ShogiFormat::Kif | ShogiFormat::Ki2 => {
             let hint = (name != "-" && name != "standard input").then_some(hint);
             match kif::read(data, hint) {
+                // The reader skips lines it does not know (as Kifu for
+                // Windows, cshogi and python-shogi do), so any text reads;
+                // one with no KIF item at all is not a record.
+                Ok(g) if is_blank(&g) => {
+                    eprintln!(
+                        "error: {name}: not a KIF/KI2 record: no header, board diagram, move or ending line"
+                    );
+                    (Vec::new(), 1)
+                }
                 Ok(g) => (vec![ShogiGame::from_kif(&g)], 0),
                 Err(e) => {
                     eprintln!("error: {name}: {e}");
@@ -226,6 +235,20 @@ pub fn read_games(data: &[u8], format: ShogiFormat, name: &str) -> (Vec<ShogiGam
             (games, bad)
         }
     }
+}
+
+/// `true` when `g` holds nothing a KIF or KI2 line put there.
+fn is_blank(g: &kif::Game) -> bool {
+    g.headers.is_empty()
+        && g.program_lines.is_empty()
+        // The reader names the even start `Even` with or without a
+        // `手合割：平手` line.
+        && matches!(g.handicap, None | Some(kif::Handicap::Even))
+        && g.start == Position::startpos()
+        && g.start_notes.is_empty()
+        && g.main.moves.is_empty()
+        && g.main.end.is_none()
+        && g.main.summary.is_none()
 }
 
 /// One CSA record as a game: its position (the even start when it has

@@ -8,7 +8,7 @@
 //! - `dxp-games.pdn` (two games `dxp connect --pdn` saved) and
 //!   `dxp-games.pydraughts.moves`: pydraughts 0.6.7's moves of the same
 //!   games, captures as its `steps_move` (origin, every landing square).
-//! - `floodgate.csa` (shared/vectors/csa-kifu) and `floodgate.cshogi.moves`:
+//! - the Floodgate kifu of boardwire-vectors ([`FLOODGATE`]) and `floodgate.cshogi.moves`:
 //!   cshogi 1.1.0's USI moves of it (`cshogi.CSA.Parser`).
 //! - The positions after some plies: python-chess's, pydraughts' and cshogi's FENs/SFENs.
 
@@ -21,6 +21,12 @@ const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/records");
 fn data(name: &str) -> String {
     format!("{DATA}/{name}")
 }
+
+/// The Floodgate kifu (CSA V2.2) kept once in boardwire-vectors.
+const FLOODGATE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../boardwire-vectors/data/floodgate-900-0-gps_normal-gps_l-20100507.csa"
+);
 
 fn read(name: &str) -> String {
     std::fs::read_to_string(data(name)).unwrap()
@@ -249,14 +255,14 @@ fn an_output_is_left_untouched_when_no_game_reads() {
 }
 
 /// The USI moves cshogi 1.1.0 reads from the Floodgate kifu
-/// (`floodgate.csa`, shared/vectors/csa-kifu): `floodgate.cshogi.moves`.
+/// ([`FLOODGATE`]): `floodgate.cshogi.moves`.
 fn floodgate_moves() -> String {
     read("floodgate.cshogi.moves")
 }
 
 #[test]
 fn a_csa_kifu_gives_the_usi_moves_cshogi_reads() {
-    let o = ok(&["convert", &data("floodgate.csa"), "-", "--to", "moves"]);
+    let o = ok(&["convert", FLOODGATE, "-", "--to", "moves"]);
     assert_eq!(stdout(&o), floodgate_moves());
 }
 
@@ -273,7 +279,7 @@ fn csa_to_kif_and_ki2_and_back_keeps_the_moves_names_and_ending() {
         ki2.to_str().unwrap(),
         csa.to_str().unwrap(),
     );
-    ok(&["convert", &data("floodgate.csa"), kif]);
+    ok(&["convert", FLOODGATE, kif]);
     // `.kif`: Shift_JIS with its declaration (shogi-records §1.1).
     let bytes = std::fs::read(kif).unwrap();
     assert!(bytes.starts_with(b"#KIF version=2.0 encoding=Shift_JIS"));
@@ -304,9 +310,13 @@ fn csa_to_kif_and_ki2_and_back_keeps_the_moves_names_and_ending() {
 
 #[test]
 fn shogi_to_chess_and_several_games_into_kif_are_refused() {
-    let err = exited(&boardwire(&["convert", &data("floodgate.csa"), "x.pgn"]), 2);
+    let err = exited(&boardwire(&["convert", FLOODGATE, "x.pgn"]), 2);
     assert!(err.contains("different games"), "{err}");
-    let two = format!("{}/\n{}", read("floodgate.csa"), read("floodgate.csa"));
+    let two = format!(
+        "{}/\n{}",
+        std::fs::read_to_string(FLOODGATE).unwrap(),
+        std::fs::read_to_string(FLOODGATE).unwrap()
+    );
     let o = with_stdin(
         &["convert", "-", "-", "--from", "csa", "--to", "moves"],
         two.as_bytes(),
@@ -326,13 +336,38 @@ fn show_record_draws_a_shogi_position() {
     // `boardwire show shogi`.
     let sfen = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
     let diagram = stdout(&ok(&["show", "shogi", sfen]));
-    let o = ok(&["show", "--record", &data("floodgate.csa"), "--ply", "2"]);
+    let o = ok(&["show", "--record", FLOODGATE, "--ply", "2"]);
     let plies = floodgate_moves().split(' ').count() - 2;
     assert_eq!(
         stdout(&o),
-        format!(
-            "{diagram}after ply 2 of {plies}, game 1 of {}\n",
-            data("floodgate.csa")
-        )
+        format!("{diagram}after ply 2 of {plies}, game 1 of {}\n", FLOODGATE)
     );
+}
+
+/// Text with no KIF item named `.kif` (junk, a CSA file renamed, an empty
+/// file) is no record: exit 2 and the output left alone, not an empty game
+/// (a newcomer's finding: `--to moves` printed `startpos`).
+#[test]
+fn a_kif_name_on_text_without_kif_is_refused() {
+    let dir = tempdir("not-kif");
+    let out = dir.join("out.csa");
+    std::fs::write(&out, "precious\n").unwrap();
+    for (file, text) in [
+        ("junk.kif", "hello world\n"),
+        ("csa-as.kif", "V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n"),
+        ("empty.kif", ""),
+    ] {
+        let path = dir.join(file);
+        std::fs::write(&path, text).unwrap();
+        let err = exited(
+            &boardwire(&["convert", path.to_str().unwrap(), "-", "--to", "moves"]),
+            2,
+        );
+        assert!(err.contains("not a KIF/KI2 record"), "{file}: {err}");
+        exited(
+            &boardwire(&["convert", path.to_str().unwrap(), out.to_str().unwrap()]),
+            2,
+        );
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious\n");
+    }
 }
