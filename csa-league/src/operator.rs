@@ -257,14 +257,25 @@ pub fn rate_records(records: &Path, base_date: Stamp, zone: Zone) -> Result<Rera
 /// (`<path>.tmp.<pid>`) renamed over it, so that a reader (shogi-server,
 /// [`PlayersFile`]) never sees half a file.
 ///
+/// A `path` that names no regular file but a device or a FIFO
+/// (`/dev/null`, `/dev/stdout`, a named pipe) is written into instead:
+/// renaming over it would replace it with a regular file (run as root,
+/// even `/dev/null`). A symbolic link stays a link: the file it names is
+/// replaced.
+///
 /// # Errors
 /// The I/O error of the write or the rename (the temporary file is then
 /// removed).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
+    let target = match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() && !m.is_dir() => return std::fs::write(path, bytes),
+        Ok(m) if m.is_file() => std::fs::canonicalize(path)?,
+        _ => path.to_path_buf(),
+    };
+    let mut tmp = target.as_os_str().to_owned();
     tmp.push(format!(".tmp.{}", std::process::id()));
     let tmp = PathBuf::from(tmp);
-    let r = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    let r = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, &target));
     if r.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }

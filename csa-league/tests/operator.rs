@@ -133,3 +133,57 @@ fn write_atomic_fails_cleanly_in_a_missing_directory() {
     assert!(write_atomic(path, b"x").is_err());
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
 }
+
+/// A FIFO (as `/dev/null` or `/dev/stdout`) is written into, not renamed
+/// over: renaming would replace it with a regular file, which, run as root,
+/// once turned a CI machine's `/dev/null` into a file every later program
+/// read garbage from.
+#[cfg(unix)]
+#[test]
+fn write_atomic_writes_into_a_fifo_and_leaves_it_a_fifo() {
+    use std::io::Read;
+    use std::os::unix::fs::FileTypeExt;
+    let dir = scratch("write-atomic-fifo");
+    let fifo = dir.join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            let mut got = Vec::new();
+            std::fs::File::open(fifo)
+                .unwrap()
+                .read_to_end(&mut got)
+                .unwrap();
+            got
+        })
+    };
+    write_atomic(&fifo, b"players:\n").unwrap();
+    // Checked before joining: a FIFO renamed over leaves the reader waiting.
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+    assert_eq!(reader.join().unwrap(), b"players:\n");
+    // No temporary file is left beside it.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+}
+
+/// A symbolic link stays a link: the file it names gets the new bytes.
+#[cfg(unix)]
+#[test]
+fn write_atomic_through_a_symlink_replaces_the_file_it_names() {
+    let dir = scratch("write-atomic-symlink");
+    let file = dir.join("players.yaml");
+    let link = dir.join("current.yaml");
+    std::fs::write(&file, b"old\n").unwrap();
+    std::os::unix::fs::symlink(&file, &link).unwrap();
+    write_atomic(&link, b"new\n").unwrap();
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), b"new\n");
+}
