@@ -616,6 +616,20 @@ fn connect(args: ConnectArgs) -> Result<(), Failure> {
                 let report = play_client(stream, config, &plan, &mut t)
                     .await
                     .map_err(failed)?;
+                // The connection ending before the server's result line is
+                // a run gone wrong (exit 1), as in `dxp connect`; a game
+                // that ends so has a result without reason.
+                let no_result_line = !matches!(report.result, Some((Some(_), _)));
+                if report.problems.first().is_none() && no_result_line {
+                    return Err(Failure::Failed(if report.started {
+                        format!(
+                            "error: {addr}: the connection closed before the server's result line ({} moves played)",
+                            report.moves
+                        )
+                    } else {
+                        format!("error: {addr}: the server closed the connection before a game started")
+                    }));
+                }
                 report.problems
             }
         };

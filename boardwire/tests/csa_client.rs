@@ -178,3 +178,47 @@ fn x1_game_request_refused_ends_the_run() {
     assert_eq!(got[2].as_deref(), Some("LOGOUT"));
     let _ = stdout(&o);
 }
+
+#[test]
+fn the_server_closing_before_the_result_is_a_failure() {
+    // The connection ends after START and one move of each side with no
+    // `#` result line: the game did not end (csa-protocol's spec/csa.md,
+    // *Game end*: every game ends with a result line), so the run went
+    // wrong — exit 1, as `dxp connect` does when its peer goes away.
+    let (addr, server) = scripted(|r, w| {
+        let _login = line(r);
+        w.write_all(b"LOGIN:dave OK\n").unwrap();
+        w.write_all(summary('-', "PI\n+\n").as_bytes()).unwrap();
+        let _agree = line(r);
+        w.write_all(b"START:g1\n+7776FU,T1\n").unwrap();
+        let ours = line(r);
+        drop(w.shutdown(std::net::Shutdown::Both));
+        ours
+    });
+    let o = boardwire(&words(&format!(
+        "csa connect {addr} --user dave --game g-300-0 --timeout 30"
+    )));
+    let ours = server.join().unwrap();
+    assert!(ours.is_some_and(|m| m.starts_with('-')), "our move");
+    exited(&o, 1);
+    let err = stderr(&o);
+    assert_contains(
+        &err,
+        "the connection closed before the server's result line",
+    );
+    // Our move is not confirmed by the server: one move played.
+    assert_contains(&err, "(1 moves played)");
+
+    // And before any game: after LOGIN OK, nothing.
+    let (addr, server) = scripted(|r, w| {
+        let _login = line(r);
+        w.write_all(b"LOGIN:dave OK\n").unwrap();
+        drop(w.shutdown(std::net::Shutdown::Both));
+    });
+    let o = boardwire(&words(&format!(
+        "csa connect {addr} --user dave --game g-300-0 --timeout 30"
+    )));
+    server.join().unwrap();
+    exited(&o, 1);
+    assert_contains(&stderr(&o), "closed the connection before a game started");
+}
