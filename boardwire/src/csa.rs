@@ -74,13 +74,16 @@ pub(crate) enum CsaCommand {
         #[command(flatten)]
         league: csa_league::LeagueArgs,
     },
-    /// Connect to a CSA server and play one game with the built-in player.
+    /// Connect to a CSA server and play games, with the built-in player or a USI engine (--engine; exit 1 if it fails).
     ///
     /// Prints the wire transcript to stdout (one line per message; a
     /// Game_Summary block is one line; LOGIN passwords shown as `*****`).
     /// Plain CSA mode needs --game (the game name is the LOGIN password);
-    /// x1 mode needs it too (`%%GAME`). Exit code 2 for bad arguments or
-    /// no connection, 1 when the server stays silent longer than --timeout.
+    /// x1 mode needs it too (`%%GAME`). The built-in player plays one game,
+    /// an engine --games N. Exit code 2 for bad arguments or no
+    /// connection, 1 when the server stays silent longer than --timeout,
+    /// closes the connection before the game's result line, or the engine
+    /// fails.
     Connect(ConnectArgs),
     /// Decode CSA lines, a recorded capture or a CSA kifu file: one line
     /// per message, in words.
