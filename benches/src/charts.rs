@@ -203,88 +203,102 @@ fn draw_err<E: std::fmt::Display>(e: E) -> String {
     format!("drawing: {e}")
 }
 
+/// An SVG of `size` pixels (width, height): `title` on top, `note` in the
+/// 50-pixel foot, the rest drawn by `body`.
+fn framed_svg(
+    size: (u32, u32),
+    title: &str,
+    note: &str,
+    body: impl FnOnce(&DrawingArea<SVGBackend<'_>, plotters::coord::Shift>) -> Result<(), String>,
+) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        root.fill(&WHITE).map_err(draw_err)?;
+        let root = root.titled(title, ("sans-serif", 18)).map_err(draw_err)?;
+        let (area, foot) = root.split_vertically(size.1 - 50);
+        foot.draw(&Text::new(note.to_owned(), (10, 10), ("sans-serif", 12)))
+            .map_err(draw_err)?;
+        body(&area)?;
+        root.present().map_err(draw_err)?;
+    }
+    Ok(svg)
+}
+
 /// The perft chart: one panel per game, M leaves/s against depth, one
 /// line per position. `note` goes under the title (the machine).
 ///
 /// # Errors
 /// plotters failed to lay out the chart.
 pub fn perft_svg(data: &[(Series, Vec<Point>)], note: &str) -> Result<String, String> {
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (1200, 440)).into_drawing_area();
-        root.fill(&WHITE).map_err(draw_err)?;
-        let root = root
-            .titled(
-                "board-core perft: million leaves per second against depth (single thread, bulk counting)",
-                ("sans-serif", 18),
-            )
-            .map_err(draw_err)?;
-        let (body, foot) = root.split_vertically(390);
-        foot.draw(&Text::new(note.to_owned(), (10, 10), ("sans-serif", 12)))
-            .map_err(draw_err)?;
-        // One y range for the three panels (log scale, whole decades), so
-        // that the games compare at a glance.
-        let speeds = || data.iter().flat_map(|(_, p)| p.iter().map(Point::mnps));
-        let top = 10f64.powf(speeds().fold(1.0f64, f64::max).log10().ceil());
-        let bottom = 10f64.powf(speeds().fold(top, f64::min).max(0.01).log10().floor());
-        let panels = body.split_evenly((1, 3));
-        for (panel, game) in panels
-            .iter()
-            .zip([Game::Draughts, Game::Chess, Game::Shogi])
-        {
-            let mine: Vec<&(Series, Vec<Point>)> =
-                data.iter().filter(|(s, _)| s.game == game).collect();
-            let max_depth = mine
+    framed_svg(
+        (1200, 440),
+        "board-core perft: million leaves per second against depth (single thread, bulk counting)",
+        note,
+        |body| {
+            // One y range for the three panels (log scale, whole decades), so
+            // that the games compare at a glance.
+            let speeds = || data.iter().flat_map(|(_, p)| p.iter().map(Point::mnps));
+            let top = 10f64.powf(speeds().fold(1.0f64, f64::max).log10().ceil());
+            let bottom = 10f64.powf(speeds().fold(top, f64::min).max(0.01).log10().floor());
+            let panels = body.split_evenly((1, 3));
+            for (panel, game) in panels
                 .iter()
-                .flat_map(|(_, p)| p.iter().map(|p| p.depth))
-                .max()
-                .unwrap_or(1);
-            let mut chart = ChartBuilder::on(panel)
-                .caption(game.name(), ("sans-serif", 16))
-                .margin(12)
-                .x_label_area_size(36)
-                .y_label_area_size(64)
-                .build_cartesian_2d(1u32..max_depth.max(2), (bottom..top).log_scale())
-                .map_err(draw_err)?;
-            chart
-                .configure_mesh()
-                .x_desc("depth (plies)")
-                .y_desc("M leaves/s (log scale)")
-                .y_labels(12)
-                .y_label_formatter(&|v| format!("{v:.0}"))
-                .draw()
-                .map_err(draw_err)?;
-            for (i, (s, points)) in mine.iter().enumerate() {
-                let color = Palette99::pick(i).to_rgba();
+                .zip([Game::Draughts, Game::Chess, Game::Shogi])
+            {
+                let mine: Vec<&(Series, Vec<Point>)> =
+                    data.iter().filter(|(s, _)| s.game == game).collect();
+                let max_depth = mine
+                    .iter()
+                    .flat_map(|(_, p)| p.iter().map(|p| p.depth))
+                    .max()
+                    .unwrap_or(1);
+                let mut chart = ChartBuilder::on(panel)
+                    .caption(game.name(), ("sans-serif", 16))
+                    .margin(12)
+                    .x_label_area_size(36)
+                    .y_label_area_size(64)
+                    .build_cartesian_2d(1u32..max_depth.max(2), (bottom..top).log_scale())
+                    .map_err(draw_err)?;
                 chart
-                    .draw_series(LineSeries::new(
-                        points.iter().map(|p| (p.depth, p.mnps())),
-                        color.stroke_width(2),
-                    ))
-                    .map_err(draw_err)?
-                    .label(s.name)
-                    .legend(move |(x, y)| {
-                        PathElement::new([(x, y), (x + 16, y)], color.stroke_width(2))
-                    });
+                    .configure_mesh()
+                    .x_desc("depth (plies)")
+                    .y_desc("M leaves/s (log scale)")
+                    .y_labels(12)
+                    .y_label_formatter(&|v| format!("{v:.0}"))
+                    .draw()
+                    .map_err(draw_err)?;
+                for (i, (s, points)) in mine.iter().enumerate() {
+                    let color = Palette99::pick(i).to_rgba();
+                    chart
+                        .draw_series(LineSeries::new(
+                            points.iter().map(|p| (p.depth, p.mnps())),
+                            color.stroke_width(2),
+                        ))
+                        .map_err(draw_err)?
+                        .label(s.name)
+                        .legend(move |(x, y)| {
+                            PathElement::new([(x, y), (x + 16, y)], color.stroke_width(2))
+                        });
+                    chart
+                        .draw_series(
+                            points
+                                .iter()
+                                .map(|p| Circle::new((p.depth, p.mnps()), 3, color.filled())),
+                        )
+                        .map_err(draw_err)?;
+                }
                 chart
-                    .draw_series(
-                        points
-                            .iter()
-                            .map(|p| Circle::new((p.depth, p.mnps()), 3, color.filled())),
-                    )
+                    .configure_series_labels()
+                    .position(SeriesLabelPosition::UpperRight)
+                    .background_style(WHITE.mix(0.8))
+                    .border_style(BLACK)
+                    .draw()
                     .map_err(draw_err)?;
             }
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::UpperRight)
-                .background_style(WHITE.mix(0.8))
-                .border_style(BLACK)
-                .draw()
-                .map_err(draw_err)?;
-        }
-        root.present().map_err(draw_err)?;
-    }
-    Ok(svg)
+            Ok(())
+        },
+    )
 }
 
 /// The CSA server chart: moves per second, and the p50/p99 move round
@@ -297,100 +311,90 @@ pub fn load_svg(points: &[LoadPoint], note: &str) -> Result<String, String> {
         return Err("no load points".into());
     };
     let (lo, hi) = (first.games as f64 * 0.8, last.games as f64 * 1.25);
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (1000, 440)).into_drawing_area();
-        root.fill(&WHITE).map_err(draw_err)?;
-        let root = root
-            .titled(
-                "boardwire csa serve on 127.0.0.1: games played at once (two clients each)",
-                ("sans-serif", 18),
-            )
-            .map_err(draw_err)?;
-        let (body, foot) = root.split_vertically(390);
-        foot.draw(&Text::new(note.to_owned(), (10, 10), ("sans-serif", 12)))
-            .map_err(draw_err)?;
-        let (left, right) = body.split_horizontally(500);
-        let top = points.iter().map(|p| p.moves_per_sec).fold(0.0, f64::max) * 1.1;
-        let mut chart = ChartBuilder::on(&left)
-            .caption("throughput", ("sans-serif", 16))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(72)
-            .build_cartesian_2d((lo..hi).log_scale(), 0f64..top.max(1.0))
-            .map_err(draw_err)?;
-        chart
-            .configure_mesh()
-            .x_desc("games at once")
-            .x_label_formatter(&|v| format!("{v:.0}"))
-            .y_label_formatter(&|v| format!("{v:.0}"))
-            .y_desc("moves per second")
-            .draw()
-            .map_err(draw_err)?;
-        let blue = BLUE.to_rgba();
-        chart
-            .draw_series(LineSeries::new(
-                points.iter().map(|p| (p.games as f64, p.moves_per_sec)),
-                blue.stroke_width(2),
-            ))
-            .map_err(draw_err)?;
-        chart
-            .draw_series(
-                points
-                    .iter()
-                    .map(|p| Circle::new((p.games as f64, p.moves_per_sec), 3, blue.filled())),
-            )
-            .map_err(draw_err)?;
-        let ms = |us: u64| us as f64 / 1e3;
-        let top = points
-            .iter()
-            .map(|p| ms(p.latency_us[1]))
-            .fold(0.0, f64::max)
-            * 1.1;
-        let mut chart = ChartBuilder::on(&right)
-            .caption("move round trip", ("sans-serif", 16))
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(72)
-            .build_cartesian_2d((lo..hi).log_scale(), 0f64..top.max(0.1))
-            .map_err(draw_err)?;
-        chart
-            .configure_mesh()
-            .x_desc("games at once")
-            .x_label_formatter(&|v| format!("{v:.0}"))
-            .y_desc("milliseconds")
-            .draw()
-            .map_err(draw_err)?;
-        for (i, (name, k)) in [("p50", 0usize), ("p99", 1)].into_iter().enumerate() {
-            let color = Palette99::pick(i).to_rgba();
+    framed_svg(
+        (1000, 440),
+        "boardwire csa serve on 127.0.0.1: games played at once (two clients each)",
+        note,
+        |body| {
+            let (left, right) = body.split_horizontally(500);
+            let top = points.iter().map(|p| p.moves_per_sec).fold(0.0, f64::max) * 1.1;
+            let mut chart = ChartBuilder::on(&left)
+                .caption("throughput", ("sans-serif", 16))
+                .margin(12)
+                .x_label_area_size(36)
+                .y_label_area_size(72)
+                .build_cartesian_2d((lo..hi).log_scale(), 0f64..top.max(1.0))
+                .map_err(draw_err)?;
+            chart
+                .configure_mesh()
+                .x_desc("games at once")
+                .x_label_formatter(&|v| format!("{v:.0}"))
+                .y_label_formatter(&|v| format!("{v:.0}"))
+                .y_desc("moves per second")
+                .draw()
+                .map_err(draw_err)?;
+            let blue = BLUE.to_rgba();
             chart
                 .draw_series(LineSeries::new(
-                    points.iter().map(|p| (p.games as f64, ms(p.latency_us[k]))),
-                    color.stroke_width(2),
+                    points.iter().map(|p| (p.games as f64, p.moves_per_sec)),
+                    blue.stroke_width(2),
                 ))
-                .map_err(draw_err)?
-                .label(name)
-                .legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 16, y)], color.stroke_width(2))
-                });
+                .map_err(draw_err)?;
             chart
                 .draw_series(
-                    points.iter().map(|p| {
-                        Circle::new((p.games as f64, ms(p.latency_us[k])), 3, color.filled())
-                    }),
+                    points
+                        .iter()
+                        .map(|p| Circle::new((p.games as f64, p.moves_per_sec), 3, blue.filled())),
                 )
                 .map_err(draw_err)?;
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(draw_err)?;
-        root.present().map_err(draw_err)?;
-    }
-    Ok(svg)
+            let ms = |us: u64| us as f64 / 1e3;
+            let top = points
+                .iter()
+                .map(|p| ms(p.latency_us[1]))
+                .fold(0.0, f64::max)
+                * 1.1;
+            let mut chart = ChartBuilder::on(&right)
+                .caption("move round trip", ("sans-serif", 16))
+                .margin(12)
+                .x_label_area_size(36)
+                .y_label_area_size(72)
+                .build_cartesian_2d((lo..hi).log_scale(), 0f64..top.max(0.1))
+                .map_err(draw_err)?;
+            chart
+                .configure_mesh()
+                .x_desc("games at once")
+                .x_label_formatter(&|v| format!("{v:.0}"))
+                .y_desc("milliseconds")
+                .draw()
+                .map_err(draw_err)?;
+            for (i, (name, k)) in [("p50", 0usize), ("p99", 1)].into_iter().enumerate() {
+                let color = Palette99::pick(i).to_rgba();
+                chart
+                    .draw_series(LineSeries::new(
+                        points.iter().map(|p| (p.games as f64, ms(p.latency_us[k]))),
+                        color.stroke_width(2),
+                    ))
+                    .map_err(draw_err)?
+                    .label(name)
+                    .legend(move |(x, y)| {
+                        PathElement::new([(x, y), (x + 16, y)], color.stroke_width(2))
+                    });
+                chart
+                    .draw_series(points.iter().map(|p| {
+                        Circle::new((p.games as f64, ms(p.latency_us[k])), 3, color.filled())
+                    }))
+                    .map_err(draw_err)?;
+            }
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperLeft)
+                .background_style(WHITE.mix(0.8))
+                .border_style(BLACK)
+                .draw()
+                .map_err(draw_err)?;
+            Ok(())
+        },
+    )
 }
 
 /// The data of both charts as JSON.

@@ -37,6 +37,17 @@ pub fn raise_fd_limit() -> Result<(u64, u64), String> {
     Ok((before, lim.rlim_cur as u64))
 }
 
+/// The multi-threaded tokio runtime the load runs on.
+///
+/// # Errors
+/// tokio could not start it (the message says why).
+pub fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))
+}
+
 /// The spawned server: its process, the counts of its log lines.
 #[derive(Debug)]
 pub struct Spawned {

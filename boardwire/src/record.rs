@@ -328,6 +328,18 @@ impl std::fmt::Display for Stop {
     }
 }
 
+/// The comment closing a game stopped at a bound (`why`): on its last
+/// move's comments, or on the game's when it has no move.
+fn add_stop_comment(
+    last_move: Option<&mut Vec<pgn::Comment>>,
+    game: &mut Vec<pgn::Comment>,
+    why: Stop,
+) {
+    if let Ok(c) = pgn::Comment::new(&stop_comment(why)) {
+        last_move.unwrap_or(game).push(c);
+    }
+}
+
 /// The comment closing a record stopped early (under 80 columns with
 /// its braces: the PDN/PGN writers do not break a comment).
 fn stop_comment(why: Stop) -> String {
@@ -372,12 +384,11 @@ impl DxpSaver {
         let Some(rec) = self.game.take() else { return };
         let mut game = rec.game().clone();
         let plies = game.moves.len();
-        if let Ok(c) = pgn::Comment::new(&stop_comment(why)) {
-            match game.moves.last_mut() {
-                Some(node) => node.comments.push(c),
-                None => game.comments.push(c),
-            }
-        }
+        add_stop_comment(
+            game.moves.last_mut().map(|n| &mut n.comments),
+            &mut game.comments,
+            why,
+        );
         if let Ok(mut f) = self.file.lock() {
             eprintln!(
                 "note: {}: the game with {} (round {}) is recorded up to ply {plies} only: {}; \
@@ -605,12 +616,11 @@ impl CitrineSaver {
         let Some(rec) = self.game.take() else { return };
         let mut game = rec.game().clone();
         let plies = game.moves.len();
-        if let Ok(c) = pgn::Comment::new(&stop_comment(why)) {
-            match game.moves.last_mut() {
-                Some(node) => node.comments.push(c),
-                None => game.comments.push(c),
-            }
-        }
+        add_stop_comment(
+            game.moves.last_mut().map(|n| &mut n.comments),
+            &mut game.comments,
+            why,
+        );
         eprintln!(
             "note: {}: the game is recorded up to ply {plies} only: {}; \
              its record ends there with a comment and result *",

@@ -107,13 +107,10 @@ fn main() -> ExitCode {
         if let Err(e) = raise_fd_limit() {
             eprintln!("cannot raise the fd limit: {e}");
         }
-        let runtime = match tokio::runtime::Builder::new_multi_thread()
-            .enable_all()
-            .build()
-        {
+        let runtime = match benches::server::runtime() {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("cannot start the async runtime: {e}");
+                eprintln!("{e}");
                 return ExitCode::from(2);
             }
         };

@@ -130,13 +130,10 @@ fn main() -> ExitCode {
     opts.who = args.who;
     opts.server_pid = spawned.as_ref().map(|s| s.child.id()).or(args.server_pid);
     println!("load average before: {}", load_average());
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match benches::server::runtime() {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("cannot start the async runtime: {e}");
+            eprintln!("{e}");
             return ExitCode::from(2);
         }
     };
