@@ -186,6 +186,14 @@ fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> u64 {
 /// opponent has kings).
 #[inline(always)]
 fn quiet_leaves<const WHITE: bool, const KINGS: bool>(s: &Sides, q: &QuietParent) -> u64 {
+    let sum = if WHITE {
+        q.sum_children::<false, KINGS>(s)
+    } else {
+        q.sum_children::<true, KINGS>(s)
+    };
+    if let Some(n) = sum {
+        return n;
+    }
     let mut nodes = 0;
     each_quiet::<WHITE>(
         s,
