@@ -490,6 +490,28 @@ fn short_man_count(s: &Sides, j: &[u64; 4]) -> Option<u32> {
     })
 }
 
+/// The number of men's captures when each is a single jump (`None` if
+/// one may go on), for the leaves of `perft`: `targets[d]` holds the
+/// pieces of the opponent with an empty square beyond them in direction
+/// `d`, `taken[d]` those of them next to a man in direction `d` (taken by
+/// it). Each (taken piece, direction) is one jump and a distinct move; a
+/// jump goes on if its landing square is next to a target in some
+/// direction. As in [`short_man_count`], the jumping man's origin counts
+/// as occupied and its captured piece as present, which only hides the
+/// forbidden reverse jump.
+#[inline(always)]
+fn single_jumps(taken: &[u64; 4], targets: &[u64; 4]) -> Option<u32> {
+    let lands = step(0, taken[0]) | step(1, taken[1]) | step(2, taken[2]) | step(3, taken[3]);
+    let more = (step(0, lands) & targets[0])
+        | (step(1, lands) & targets[1])
+        | (step(2, lands) & targets[2])
+        | (step(3, lands) & targets[3]);
+    if more != 0 {
+        return None;
+    }
+    Some(taken.iter().map(|&t| sparse_len(t)).sum())
+}
+
 /// The count of 3-jump sequences (`third[f]`: the squares where a third
 /// jump in direction `f` starts, one per sequence), or `None` if one of
 /// them may go on.
@@ -789,11 +811,16 @@ pub(crate) fn count_sides<const WHITE: bool>(s: &Sides) -> u64 {
         }
         kings_quiet = quiet;
     }
-    let j = jump_sources(&s);
-    if (j[0] | j[1] | j[2] | j[3]) & s.men == 0 {
+    let targets = each_dir(|d| s.opp & step(d ^ 2, s.empty));
+    let taken = each_dir(|d| step(d, s.men) & targets[d]);
+    if taken[0] | taken[1] | taken[2] | taken[3] == 0 {
         let side = if WHITE { Color::White } else { Color::Black };
         return (count_men_quiet(&s, side) + kings_quiet) as u64;
     }
+    if let Some(n) = single_jumps(&taken, &targets) {
+        return n as u64;
+    }
+    let j = each_dir(|d| step(d ^ 2, targets[d]));
     match short_man_count(&s, &j) {
         Some(n) => n as u64,
         None => count_captures(&s),
@@ -873,13 +900,17 @@ impl QuietParent {
             return count_king_captures(&s);
         }
         let m = &self.m;
-        let taken = each_dir(|d| m[d] & step(d ^ 2, empty));
-        if (taken[0] | taken[1] | taken[2] | taken[3]) & opp == 0 {
+        let targets = each_dir(|d| opp & step(d ^ 2, empty));
+        let taken = each_dir(|d| m[d] & targets[d]);
+        if taken[0] | taken[1] | taken[2] | taken[3] == 0 {
             let side = if WHITE { Color::White } else { Color::Black };
             let [d1, d2] = forward(side);
             return (count_pair(m[d1] & empty, m[d2] & empty) + kings_quiet) as u64;
         }
-        let j = jump_sources(&s);
+        if let Some(n) = single_jumps(&taken, &targets) {
+            return n as u64;
+        }
+        let j = each_dir(|d| step(d ^ 2, targets[d]));
         match short_man_count(&s, &j) {
             Some(n) => n as u64,
             None => count_captures(&s),
