@@ -490,6 +490,28 @@ fn short_man_count(s: &Sides, j: &[u64; 4]) -> Option<u32> {
     })
 }
 
+/// The number of men's captures when each is a single jump (`None` if
+/// one may go on), for the leaves of `perft`: `targets[d]` holds the
+/// pieces of the opponent with an empty square beyond them in direction
+/// `d`, `taken[d]` those of them next to a man in direction `d` (taken by
+/// it). Each (taken piece, direction) is one jump and a distinct move; a
+/// jump goes on if its landing square is next to a target in some
+/// direction. As in [`short_man_count`], the jumping man's origin counts
+/// as occupied and its captured piece as present, which only hides the
+/// forbidden reverse jump.
+#[inline(always)]
+fn single_jumps(taken: &[u64; 4], targets: &[u64; 4]) -> Option<u32> {
+    let lands = step(0, taken[0]) | step(1, taken[1]) | step(2, taken[2]) | step(3, taken[3]);
+    let more = (step(0, lands) & targets[0])
+        | (step(1, lands) & targets[1])
+        | (step(2, lands) & targets[2])
+        | (step(3, lands) & targets[3]);
+    if more != 0 {
+        return None;
+    }
+    Some(taken.iter().map(|&t| sparse_len(t)).sum())
+}
+
 /// The count of 3-jump sequences (`third[f]`: the squares where a third
 /// jump in direction `f` starts, one per sequence), or `None` if one of
 /// them may go on.
@@ -789,11 +811,16 @@ pub(crate) fn count_sides<const WHITE: bool>(s: &Sides) -> u64 {
         }
         kings_quiet = quiet;
     }
-    let j = jump_sources(&s);
-    if (j[0] | j[1] | j[2] | j[3]) & s.men == 0 {
+    let targets = each_dir(|d| s.opp & step(d ^ 2, s.empty));
+    let taken = each_dir(|d| step(d, s.men) & targets[d]);
+    if taken[0] | taken[1] | taken[2] | taken[3] == 0 {
         let side = if WHITE { Color::White } else { Color::Black };
         return (count_men_quiet(&s, side) + kings_quiet) as u64;
     }
+    if let Some(n) = single_jumps(&taken, &targets) {
+        return n as u64;
+    }
+    let j = each_dir(|d| step(d ^ 2, targets[d]));
     match short_man_count(&s, &j) {
         Some(n) => n as u64,
         None => count_captures(&s),
@@ -873,17 +900,127 @@ impl QuietParent {
             return count_king_captures(&s);
         }
         let m = &self.m;
-        let taken = each_dir(|d| m[d] & step(d ^ 2, empty));
-        if (taken[0] | taken[1] | taken[2] | taken[3]) & opp == 0 {
+        let targets = each_dir(|d| opp & step(d ^ 2, empty));
+        let taken = each_dir(|d| m[d] & targets[d]);
+        if taken[0] | taken[1] | taken[2] | taken[3] == 0 {
             let side = if WHITE { Color::White } else { Color::Black };
             let [d1, d2] = forward(side);
             return (count_pair(m[d1] & empty, m[d2] & empty) + kings_quiet) as u64;
         }
-        let j = jump_sources(&s);
+        if let Some(n) = single_jumps(&taken, &targets) {
+            return n as u64;
+        }
+        let j = each_dir(|d| step(d ^ 2, targets[d]));
         match short_man_count(&s, &j) {
             Some(n) => n as u64,
             None => count_captures(&s),
         }
+    }
+
+    /// The sum of [`QuietParent::count`] over every quiet move of `s`
+    /// (the side to move at the leaf parent, the opponent of `WHITE`, with
+    /// no capture), or `None` when the opponent can already capture before
+    /// the move (every child is then counted on its own).
+    ///
+    /// Counted for whole sets of moves at once: when the opponent cannot
+    /// capture before the move, a capture after the move between `f` and
+    /// `t` must take the moved piece on `t` or land on the emptied `f`
+    /// (every other jump was there before), and the kings see the same
+    /// unless `f` or `t` is on their diagonals. The moves doing neither
+    /// ("good") leave the opponent only quiet moves, and a man's move
+    /// changes their number by `[f next to a man forward] - [t next to a
+    /// man forward]` (two directions): a sum of population counts over the
+    /// good moves' `to` and `from` sets. The others are counted one by one.
+    #[inline(always)]
+    pub(crate) fn sum_children<const WHITE: bool, const KINGS: bool>(
+        &self,
+        s: &Sides,
+    ) -> Option<u64> {
+        let o = &self.o;
+        let m = &self.m;
+        let empty = o.empty;
+        // The squares where a piece would be taken by a man of the
+        // opponent (next to the man, an empty square beyond).
+        let hit = (m[0] & step(2, empty))
+            | (m[1] & step(3, empty))
+            | (m[2] & step(0, empty))
+            | (m[3] & step(1, empty));
+        if hit & o.opp != 0 || (KINGS && self.look.0) {
+            return None;
+        }
+        // The squares a man of the opponent would land on, jumping a piece
+        // of `s`, if they were empty.
+        let lands = step(0, m[0] & o.opp)
+            | step(1, m[1] & o.opp)
+            | step(2, m[2] & o.opp)
+            | step(3, m[3] & o.opp);
+        let side = if WHITE { Color::White } else { Color::Black };
+        let [od1, od2] = forward(side);
+        let (m1, m2) = (m[od1], m[od2]);
+        let rays = if KINGS { self.rays } else { 0 };
+        let base = count_pair(m1 & empty, m2 & empty) + if KINGS { self.look.1 } else { 0 };
+        // The men of `s` move against the opponent's forward directions.
+        let mut nodes = self.men_sum::<WHITE, KINGS>(od1 ^ 2, s.men, hit, lands, rays, base);
+        nodes += self.men_sum::<WHITE, KINGS>(od2 ^ 2, s.men, hit, lands, rays, base);
+        let mut ks = s.kings;
+        while ks != 0 {
+            let k = ks.trailing_zeros();
+            let kb = 1u64 << k;
+            ks &= ks - 1;
+            let to = super::bitboard::king_moves(k, empty);
+            // A man of the opponent next to `t` jumping it back onto `k`.
+            let back = (step(0, kb) & m[2])
+                | (step(1, kb) & m[3])
+                | (step(2, kb) & m[0])
+                | (step(3, kb) & m[1]);
+            let bad = if kb & (lands | rays) != 0 {
+                to
+            } else {
+                to & (hit | rays | back)
+            };
+            let good = to & !bad;
+            let kbase = base + count_pair(kb & m1, kb & m2);
+            nodes += (good.count_ones() * kbase - count_pair(good & m1, good & m2)) as u64;
+            let mut b = bad;
+            while b != 0 {
+                let t = b & b.wrapping_neg();
+                b &= b - 1;
+                nodes += self.count::<WHITE, KINGS>(kb | t);
+            }
+        }
+        Some(nodes)
+    }
+
+    /// [`QuietParent::sum_children`] for the men's moves in direction `d`.
+    #[inline(always)]
+    fn men_sum<const WHITE: bool, const KINGS: bool>(
+        &self,
+        d: usize,
+        men: u64,
+        hit: u64,
+        lands: u64,
+        rays: u64,
+        base: u32,
+    ) -> u64 {
+        let m = &self.m;
+        let side = if WHITE { Color::White } else { Color::Black };
+        let [od1, od2] = forward(side);
+        let (m1, m2) = (m[od1], m[od2]);
+        let to = step(d, men) & self.o.empty;
+        // Taken on `t` (also by a man jumping back onto `f`), a man landing
+        // on `f`, or on a king's diagonal.
+        let bad = to & (hit | m[d ^ 2] | step(d, lands) | rays | step(d, rays));
+        let good = to & !bad;
+        let from = step(d ^ 2, good);
+        let mut nodes = (good.count_ones() * base + count_pair(from & m1, from & m2)
+            - count_pair(good & m1, good & m2)) as u64;
+        let mut b = bad;
+        while b != 0 {
+            let t = b & b.wrapping_neg();
+            b &= b - 1;
+            nodes += self.count::<WHITE, KINGS>(t | step(d ^ 2, t));
+        }
+        nodes
     }
 }
 

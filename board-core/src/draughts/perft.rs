@@ -8,7 +8,7 @@ use core::ops::ControlFlow;
 use super::bitboard::{BLACK_PROMOTION, WHITE_PROMOTION, king_moves, step};
 use super::movegen::{
     self, ListSink, QuietParent, Sides, count_legal, count_legal_of, count_sides, each_dir,
-    forward, has_capture, jump_sources, kings_capture, overlaps,
+    forward, jump_sources, kings_capture, overlaps,
 };
 use super::types::{Color, Move};
 use super::{MAX_MOVES, Position};
@@ -150,8 +150,12 @@ fn men_quiet(d: usize, s: &Sides, promotion: u64, f: &mut impl FnMut(u64, u64)) 
 /// `depth >= 2`; `WHITE` is the side to move in `pos`.
 fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> u64 {
     let s = pos.sides_of::<WHITE>();
-    if has_capture(&s) {
-        return captures::<WHITE>(pos, &s, depth);
+    // The men's jump sources and the kings' capture test are made once,
+    // here, and handed to `captures`.
+    let j = jump_sources(&s);
+    let kings = kings_capture(&s);
+    if kings || (j[0] | j[1] | j[2] | j[3]) & s.men != 0 {
+        return captures::<WHITE>(pos, &s, &j, kings, depth);
     }
     if depth == 2 {
         let q = QuietParent::new(opponent::<WHITE>(pos, &s));
@@ -186,6 +190,14 @@ fn inner<const WHITE: bool>(pos: &Position, depth: u32) -> u64 {
 /// opponent has kings).
 #[inline(always)]
 fn quiet_leaves<const WHITE: bool, const KINGS: bool>(s: &Sides, q: &QuietParent) -> u64 {
+    let sum = if WHITE {
+        q.sum_children::<false, KINGS>(s)
+    } else {
+        q.sum_children::<true, KINGS>(s)
+    };
+    if let Some(n) = sum {
+        return n;
+    }
     let mut nodes = 0;
     each_quiet::<WHITE>(
         s,
@@ -202,12 +214,17 @@ fn quiet_leaves<const WHITE: bool, const KINGS: bool>(s: &Sides, q: &QuietParent
 }
 
 #[inline(never)]
-fn captures<const WHITE: bool>(pos: &Position, s: &Sides, depth: u32) -> u64 {
+fn captures<const WHITE: bool>(
+    pos: &Position,
+    s: &Sides,
+    j: &[u64; 4],
+    kings: bool,
+    depth: u32,
+) -> u64 {
     // Most often every capture is one or two jumps by a man: play them
     // straight from the bitboards (see `short_man_count` for why the jump
     // sources of this position give the second and third jumps).
-    let j = jump_sources(s);
-    if !kings_capture(s) {
+    if !kings {
         let land1 = each_dir(|d| step(d, step(d, s.men & j[d])));
         let all1 = land1[0] | land1[1] | land1[2] | land1[3];
         let again = each_dir(|e| all1 & j[e]);
