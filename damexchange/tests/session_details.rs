@@ -249,3 +249,30 @@ fn a_close_for_bad_frames_reads_so() {
         "closing the connection: too many malformed or unrecognised frames in a row"
     );
 }
+
+#[test]
+fn our_move_time_counts_from_the_opponents_move_not_from_its_turn() {
+    // Spec, MOVE: the time is the seconds the sender used for this move.
+    // We play Black: the opponent's turn runs from the GAMEREQ (0 s) to
+    // its move at 10 s; ours from 10 s to 12.5 s: 2 whole seconds.
+    let mut f = follower_with(config(), &gamereq('Z', 5, 0));
+    f.handle_input(b"M0010312600\0", secs(10));
+    let mv = f.position().unwrap().parse_move("20-25").unwrap();
+    f.send_move(mv, Duration::from_millis(12_500)).unwrap();
+    assert_eq!(sent(&mut f), ["M0002202500"]);
+}
+
+#[test]
+fn after_our_gameend_the_opponents_clock_is_no_bound() {
+    // We play Black; during the opponent's turn we end the game (spec,
+    // GAMEEND: it is answered with a GAMEEND, not a MOVE): no wait for
+    // its move any more, and with no reply timeout nothing at all.
+    let mut config = config();
+    config.clock_margin = Some(secs(5));
+    config.reply_timeout = None;
+    let mut f = follower_with(config, &gamereq('Z', 1, 0));
+    assert_eq!(f.poll_timeout(), Some(secs(60 + 5)));
+    f.end_game(GameEndReason::SenderLoses, secs(1)).unwrap();
+    assert_eq!(sent(&mut f), ["E10"]);
+    assert_eq!(f.poll_timeout(), None);
+}
