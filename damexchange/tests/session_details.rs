@@ -276,3 +276,20 @@ fn after_our_gameend_the_opponents_clock_is_no_bound() {
     assert_eq!(sent(&mut f), ["E10"]);
     assert_eq!(f.poll_timeout(), None);
 }
+
+#[test]
+fn a_gameend_during_the_first_move_pause_drops_our_held_move_not_the_answer() {
+    // We play White with the default 500 ms pause after GAMEACC: our first
+    // MOVE is held. The opponent's GAMEEND at 100 ms ends the game: the
+    // MOVE of the ended game is never sent, our answer `E00` (spec,
+    // GAMEEND: the other side answers with reason 0) goes out with the
+    // end of the pause.
+    let config = FollowerConfig::new(Name::new("F").unwrap());
+    let mut f = follower_with(config, &gamereq('W', 5, 0));
+    let mv = f.position().unwrap().parse_move("31-26").unwrap();
+    f.send_move_with(mv, 0, T0).unwrap();
+    assert_eq!(sent(&mut f), Vec::<String>::new());
+    f.handle_input(b"E00\0", Duration::from_millis(100));
+    f.handle_timeout(Duration::from_millis(500));
+    assert_eq!(sent(&mut f), ["E00"]);
+}
