@@ -293,3 +293,13 @@ fn a_gameend_during_the_first_move_pause_drops_our_held_move_not_the_answer() {
     f.handle_timeout(Duration::from_millis(500));
     assert_eq!(sent(&mut f), ["E00"]);
 }
+
+#[test]
+fn a_malformed_gameend_with_no_game_is_not_answered() {
+    // Spec, GAMEEND: reasons are 0..=3; `E90` does not decode. With no
+    // game in progress there is nothing to end: reported, not answered.
+    let mut f = Follower::new(config(), T0);
+    f.handle_input(b"E90\0", T0);
+    assert!(matches!(events(&mut f)[..], [Event::Malformed(_)]));
+    assert_eq!(sent(&mut f), Vec::<String>::new());
+}
