@@ -303,3 +303,18 @@ fn a_malformed_gameend_with_no_game_is_not_answered() {
     assert!(matches!(events(&mut f)[..], [Event::Malformed(_)]));
     assert_eq!(sent(&mut f), Vec::<String>::new());
 }
+
+#[test]
+fn a_backreq_after_our_gameend_is_refused() {
+    // Spec, BACKACC `K1`: refused. Once our GAMEEND is sent the game is
+    // ending: the board is not taken back.
+    let mut f = follower_with(config(), &gamereq('W', 5, 0));
+    let mv = f.position().unwrap().parse_move("31-26").unwrap();
+    f.send_move_with(mv, 0, T0).unwrap();
+    f.handle_input(b"M0000202500\0", T0);
+    f.end_game(GameEndReason::Unknown, T0).unwrap();
+    let _ = (sent(&mut f), events(&mut f));
+    f.handle_input(b"B001W\0", T0);
+    assert_eq!(sent(&mut f), ["K1"]);
+    assert_eq!(f.moves().len(), 2);
+}
