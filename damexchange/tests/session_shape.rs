@@ -277,15 +277,21 @@ fn no_move_after_the_move_limit() {
         exchange(&mut i, &mut f, t);
     }
     assert_eq!(i.moves().len(), plies);
-    // White to move at move 1000: refused, and not our turn any more.
+    // White to move at move 1000: the session ended the game instead
+    // (GAMEEND reason 0, answered; tests/move_limit.rs has the details),
+    // and no move is accepted.
     let pos = *i.position().unwrap();
     assert_eq!(pos.side_to_move(), board::Color::White);
     assert!(!i.is_our_turn());
+    let events: Vec<_> = std::iter::from_fn(|| i.poll_event()).collect();
+    assert!(
+        matches!(&events[events.len() - 2..], [Event::PlyCapReached { plies: 1998 }, Event::GameEnded(g)] if g.reason == GameEndReason::Unknown),
+        "{:?}",
+        &events[events.len() - 2..]
+    );
     let mv = pos.legal_moves()[0];
-    assert_eq!(i.send_move_with(mv, 0, t), Err(CommandError::MoveLimit));
+    assert_eq!(i.send_move_with(mv, 0, t), Err(CommandError::NoGame));
     assert!(i.poll_transmit().is_none());
-    // The game can still be ended.
-    i.end_game(GameEndReason::Draw, t).unwrap();
 }
 
 #[test]

@@ -6,7 +6,7 @@
 
 use board_core::draughts::{self as board, Position};
 
-use super::{CloseReason, CommandError, Core, Event, MAX_MOVE_NUMBER, Timestamp, Transmit};
+use super::{CloseReason, CommandError, Core, Event, Timestamp, Transmit};
 use crate::decode::decode_with;
 use crate::error::FrameError;
 use crate::framer::Frame;
@@ -160,14 +160,14 @@ impl<R: Role, T: Timestamp> Endpoint<R, T> {
 
     /// `true` when a game is in progress, it is our move, our move of this
     /// turn has not been sent, and nothing (a GAMEEND or take-back of ours)
-    /// is pending.
+    /// is pending. At the game's cap of plies (the config's
+    /// `max_game_plies`, or move 999 of both sides) it is false: the
+    /// session's own GAMEEND is pending then ([`Event::PlyCapReached`]).
     pub fn is_our_turn(&self) -> bool {
-        self.core.game.as_ref().is_some_and(|g| {
-            g.our_turn()
-                && g.ending.is_none()
-                && g.take_back_pending.is_none()
-                && g.next_move_number() <= MAX_MOVE_NUMBER
-        })
+        self.core
+            .game
+            .as_ref()
+            .is_some_and(|g| g.our_turn() && g.ending.is_none() && g.take_back_pending.is_none())
     }
 
     /// Move number (1..) and colour to move of the current position (as
@@ -194,8 +194,10 @@ impl<R: Role, T: Timestamp> Endpoint<R, T> {
     /// # Errors
     /// [`CommandError::NoGame`], [`CommandError::NotYourTurn`] (also for a
     /// second move in one turn), [`CommandError::IllegalMove`],
-    /// [`CommandError::TakeBackPending`], [`CommandError::MoveLimit`] after
-    /// move 999; nothing is sent then.
+    /// [`CommandError::TakeBackPending`], [`CommandError::MoveLimit`] once
+    /// the game holds its cap of plies (the config's `max_game_plies`,
+    /// or move 999 of both sides: [`Event::PlyCapReached`]); nothing is
+    /// sent then.
     pub fn send_move(&mut self, mv: board::Move, now: T) -> Result<(), CommandError> {
         let seconds = self.core.seconds_used(now);
         self.core.send_move(mv, seconds, now)

@@ -65,11 +65,13 @@ pub struct FollowerConfig {
     /// the game at our turn with GAMEEND reason `0` ([`Event::PlyCapReached`],
     /// then [`Event::GameEnded`] once answered); a MOVE of the initiator past it
     /// is not played. The game's memory is then at most 8 bytes a ply
-    /// (one board-core draughts move), 160 KB at the default. Games are
-    /// also bounded by the move numbers DXP can name: our moves stop at
-    /// move 999 ([`CommandError::MoveLimit`](super::CommandError::MoveLimit),
-    /// [`spec::damexchange`](crate::spec::damexchange), *BACKREQ*), so a
-    /// game from the standard start never holds more than 1,999 plies.
+    /// (one board-core draughts move), 160 KB at the default. The cap is
+    /// also never more than the plies DXP can number, both sides' moves
+    /// 1..=999 ([`spec::damexchange`](crate::spec::damexchange), *BACKREQ*:
+    /// 3-digit move numbers): 1,998 plies from a start with White to move,
+    /// 1,997 with Black to move (16 KB); the game ends there the same way,
+    /// and [`CommandError::MoveLimit`](super::CommandError::MoveLimit)
+    /// refuses a move past it.
     pub max_game_plies: u32,
 }
 

@@ -62,8 +62,11 @@
 //! A game never holds more than the config's `max_game_plies` plies
 //! (default [`DEFAULT_MAX_GAME_PLIES`], 20,000): DXP has no draw rule, so
 //! without it a peer shuffling kings would grow the game's move list for
-//! as long as it liked. At the cap the session ends the game itself, at
-//! our turn as the spec lets only the side to move do
+//! as long as it liked. Nor does it hold a move DXP cannot number: move
+//! numbers have 3 digits ([`spec::damexchange`](crate::spec::damexchange),
+//! *BACKREQ*), so the cap is at most both sides' moves 1..=999 (1,998
+//! plies from a start with White to move). At the cap the session ends
+//! the game itself, at our turn as the spec lets only the side to move do
 //! ([`spec::damexchange`](crate::spec::damexchange), *Roles and dialogue
 //! (layer 2)*): GAMEEND reason `0`, after [`Event::PlyCapReached`]; see
 //! the configs' `max_game_plies`.
@@ -283,9 +286,13 @@ pub enum Event {
         /// the opponent's clock (plus the margin) ran out.
         awaiting: MessageKind,
     },
-    /// The game reached the config's `max_game_plies` (`plies`, the
-    /// moves it holds): the session ends it with GAMEEND reason `0` (no
-    /// result) at our turn, sent with this event; [`Event::GameEnded`]
+    /// The game reached its cap of plies (`plies`, the moves it holds):
+    /// the config's `max_game_plies`, or, when that is more, the plies DXP
+    /// can number (both sides' moves 1..=999, [`spec::damexchange`](crate::spec::damexchange),
+    /// *BACKREQ*: 3-digit move numbers; 1,998 plies from a start with
+    /// White to move, 1,997 with Black to move). The session ends the
+    /// game with GAMEEND reason `0` (no result) at our turn, sent with
+    /// this event; [`Event::GameEnded`]
     /// (`by` [`Side::Us`], [`Outcome::Unknown`]) follows when the peer
     /// answers. When the opponent's MOVE reached the cap it is our turn
     /// at once; when ours did, the opponent's next (legal) MOVE is not
@@ -513,9 +520,11 @@ pub enum CommandError {
     /// It is not our turn (also: our move of this turn was already sent).
     #[error("not our turn")]
     NotYourTurn,
-    /// The game's move limit is reached: move numbers go up to 999
-    /// ([`spec::damexchange`](crate::spec::damexchange), *BACKREQ*: 3 digits).
-    #[error("the game's move limit (move 999) is reached")]
+    /// The game holds its cap of plies ([`Event::PlyCapReached`]): the
+    /// config's `max_game_plies`, or move 999 of both sides (move numbers
+    /// have 3 digits, [`spec::damexchange`](crate::spec::damexchange),
+    /// *BACKREQ*). The session's GAMEEND reason `0` ends the game.
+    #[error("the game's move limit (its ply cap or move 999) is reached")]
     MoveLimit,
     /// The move is not legal in the current position.
     #[error("illegal move")]
@@ -660,10 +669,20 @@ impl<T: Timestamp> Game<T> {
         self.position.side_to_move() == self.our_color
     }
 
-    /// The move number (1-based, not clamped) of the next move.
-    pub(crate) fn next_move_number(&self) -> u16 {
+    /// The plies DXP can number: both sides' moves 1..=999
+    /// ([`spec::damexchange`](crate::spec::damexchange), *BACKREQ*: 3-digit
+    /// move numbers, the game's first move is 1; White's move `k` is ply
+    /// `2k - 1`), so 1,998 from a start with White to move and 1,997 from
+    /// one with Black to move (its move 1 is Black's alone).
+    pub(crate) fn numbered_plies(&self) -> usize {
         let first_black = usize::from(self.start.side_to_move() == board::Color::Black);
-        ((self.history.len() + first_black) / 2 + 1).min(usize::from(u16::MAX)) as u16
+        2 * usize::from(MAX_MOVE_NUMBER) - first_black
+    }
+
+    /// The most plies this game holds: the config's `max_game_plies` (at
+    /// least 1) or [`Self::numbered_plies`], whichever is smaller.
+    pub(crate) fn ply_cap(&self, max_game_plies: usize) -> usize {
+        max_game_plies.min(self.numbered_plies())
     }
 }
 
@@ -1036,6 +1055,10 @@ impl<T: Timestamp> Core<T> {
     ) -> Result<(), CommandError> {
         let first_move_at = self.first_move_at.take();
         let game = self.game.as_mut().ok_or(CommandError::NoGame)?;
+        // Before the GAMEEND check: at the cap our GAMEEND is on its way.
+        if game.history.len() >= game.ply_cap(self.max_game_plies) {
+            return Err(CommandError::MoveLimit);
+        }
         if game.ending.is_some() {
             return Err(CommandError::NoGame);
         }
@@ -1044,9 +1067,6 @@ impl<T: Timestamp> Core<T> {
         }
         if !game.our_turn() {
             return Err(CommandError::NotYourTurn);
-        }
-        if game.next_move_number() > MAX_MOVE_NUMBER {
-            return Err(CommandError::MoveLimit);
         }
         let next = game
             .position
@@ -1190,37 +1210,39 @@ impl<T: Timestamp> Core<T> {
         let Some(mv) = find_move(&game.position, &wire) else {
             return reject(self, MoveRejection::Illegal);
         };
-        if game.history.len() >= self.max_game_plies {
+        let cap = game.ply_cap(self.max_game_plies);
+        if game.history.len() >= cap {
             // Our MOVE reached the cap: the opponent's is not played
             // (`PlyCapReached` says so), and the GAMEEND takes our turn.
-            return self.end_at_cap(now);
+            // Past move 999 this is the opponent's move 1000, which DXP
+            // cannot number: no misbehaviour either (the spec does not
+            // forbid it), so not a `MoveRejected`.
+            return self.end_at_cap(cap, now);
         }
         match game.position.play(mv) {
             Ok(next) => {
                 game.position = next;
                 game.history.push(mv);
                 game.clock.moved(now, game.moves);
-                let at_cap = game.history.len() >= self.max_game_plies;
+                let at_cap = game.history.len() >= cap;
                 self.event(Event::MoveReceived {
                     mv,
                     time: wire.time(),
                 });
                 if at_cap {
-                    self.end_at_cap(now);
+                    self.end_at_cap(cap, now);
                 }
             }
             Err(_) => reject(self, MoveRejection::Illegal),
         }
     }
 
-    /// The game holds `max_game_plies` moves and it is our turn: GAMEEND
-    /// reason `0` ([`Event::PlyCapReached`]). No CHAT goes with it:
-    /// pydraughts reads two frames that arrive together as one and would
-    /// lose the GAMEEND.
-    fn end_at_cap(&mut self, now: T) {
-        self.event(Event::PlyCapReached {
-            plies: self.max_game_plies,
-        });
+    /// The game holds its cap of `plies` moves ([`Game::ply_cap`]) and it
+    /// is our turn: GAMEEND reason `0` ([`Event::PlyCapReached`]). No CHAT
+    /// goes with it: pydraughts reads two frames that arrive together as
+    /// one and would lose the GAMEEND.
+    fn end_at_cap(&mut self, plies: usize, now: T) {
+        self.event(Event::PlyCapReached { plies });
         let _ = self.end_game(GameEndReason::Unknown, now);
     }
 
