@@ -359,6 +359,10 @@ pub fn read_games(data: &[u8], format: ShogiFormat, name: &str) -> (Vec<ShogiGam
 /// [`Unread`] (a CSA file that does not parse is one). `name` is the
 /// file's name (its extension hints KIF's encoding; `-` and `standard
 /// input` do not).
+#[allow(
+    clippy::result_large_err,
+    reason = "one Unread per game of a file read once; the game up to its bad ply is what `show` displays"
+)]
 pub fn read_all(data: &[u8], format: ShogiFormat, name: &str) -> Vec<Result<ShogiGame, Unread>> {
     match format {
         ShogiFormat::Kif | ShogiFormat::Ki2 => {
@@ -442,6 +446,10 @@ fn server_summary<'a>(r: &csa_protocol::kifu::Record<'a>) -> (Option<&'a str>, O
 
 /// One CSA record (`k`, 0-based, of `data`) as a game: its position (the
 /// even start when it has none), its moves checked.
+#[allow(
+    clippy::result_large_err,
+    reason = "one Unread per game of a file read once; the game up to its bad ply is what `show` displays"
+)]
 fn csa_game(
     r: &csa_protocol::kifu::Record<'_>,
     k: usize,
