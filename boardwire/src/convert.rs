@@ -214,9 +214,8 @@ pub fn run(args: ConvertArgs, out: &mut impl Write) -> Result<(), Failure> {
     if let Some(shogi) = from.shogi() {
         let (games, bad) = convert_shogi::read_games(&data, shogi, name);
         let bytes = match to.shogi() {
-            Some(f) => {
-                convert_shogi::write_games(&games, f, &args.output).map_err(Failure::Input)?
-            }
+            Some(f) => convert_shogi::write_games_from(&games, f, &args.output, bad)
+                .map_err(Failure::Input)?,
             None => games
                 .iter()
                 .map(|g| g.usi_line() + "\n")
@@ -296,13 +295,41 @@ pub fn show(
     let (diagram, plies) = match format {
         Format::Csa | Format::Kif | Format::Ki2 => {
             let shogi = format.shogi().unwrap_or(ShogiFormat::Csa);
-            let (games, bad) = convert_shogi::read_games(&data, shogi, name);
+            let games = convert_shogi::read_all(&data, shogi, name);
+            let count = games.len();
             let g = match game.checked_sub(1).and_then(|i| games.get(i)) {
-                Some(g) if bad == 0 || shogi != ShogiFormat::Csa => g,
-                _ => {
+                Some(Ok(g)) => g,
+                // A game whose main line has an illegal move: the plies
+                // before it can be shown.
+                Some(Err(convert_shogi::Unread {
+                    error,
+                    before: Some((g, bad_ply)),
+                })) => {
+                    let last = bad_ply - 1;
+                    match ply {
+                        Some(n) if n <= last => {
+                            eprintln!(
+                                "warning: {name}: game {game} reads up to ply {last} only: {error}"
+                            );
+                            g
+                        }
+                        _ => {
+                            return Err(Failure::Input(format!(
+                                "{name}: game {game} reads up to ply {last} only (--ply 0 to \
+                                 {last} show its positions): {error}"
+                            )));
+                        }
+                    }
+                }
+                Some(Err(u)) => {
                     return Err(Failure::Input(format!(
-                        "{name}: no game {game} that reads (the record has {} that read, {bad} that do not)",
-                        games.len()
+                        "{name}: game {game} does not read: {}",
+                        u.error
+                    )));
+                }
+                None => {
+                    return Err(Failure::Input(format!(
+                        "{name}: no game {game} (the record has {count} game(s))"
                     )));
                 }
             };

@@ -3,18 +3,37 @@
 //! separated by `/`), KIF and KI2 (board-records' `kif`, one game per
 //! file). A game goes from one to the other through what all three hold:
 //! the start position, the moves with the seconds each took, the names,
-//! the game id (CSA `$EVENT`, KIF `棋戦`) and the ending. Comments and KIF
-//! variations are not carried over.
+//! the game id (CSA `$EVENT`, KIF `棋戦`), the start time (CSA
+//! `$START_TIME:YYYY/MM/DD HH:MM:SS` ⇄ KIF `開始日時：` in the same form;
+//! KIF's `2021/06/29 09:00` and `1999/07/15(木) 19:07:12` are written to CSA
+//! as `2021/06/29 09:00:00` and `1999/07/15 19:07:12`, shogi-records §1.3,
+//! §3.3) and the ending. Comments and KIF variations are not carried over,
+//! except the comment that keeps why a game ended when the KIF ending word
+//! does not say it ([`server_ending`]).
+//!
+//! Endings of CSA records: the `%` special move, or, for the endings
+//! shogi-server states only in its `'summary:` comment (max moves,
+//! perpetual-check repetition, illegal moves and their kinds, §3.5), that
+//! comment: see [`server_ending`] (the move limit is 持将棋, a draw).
 //!
 //! Encodings: KIF/KI2 are read as the file says (`#KIF … encoding=`, BOM,
 //! the bytes, the extension: board-records' `kif::read`); written in
 //! Shift_JIS for `.kif`/`.ki2` and UTF-8 otherwise (standard output
-//! included), with KIF's `#KIF version=2.0 encoding=…` line. CSA is
-//! written as V2.2 (csa-protocol's `Kifu`).
+//! included), with KIF's `#KIF version=2.0 encoding=…` line; characters
+//! Shift_JIS lacks are written as `&#NNNN;` with a warning naming each
+//! ([`unencodable_warnings`]). CSA is written as V2.2 (csa-protocol's
+//! `Kifu`).
+//!
+//! Errors name the format, the line and the column (1-based, in
+//! characters) and the byte offset, as board-records' do
+//! (`board_records::error::Location`): `CSA syntax error at line 4,
+//! column 7 (byte 16): a move is 7 bytes like +7776FU`, `CSA game error at
+//! line 6, column 1 (byte 29): record 1: ply 3 (+0055HI): …`.
 
 use board_core::shogi::{Color, Move, Position};
+use board_records::error::Location;
 use board_records::kif::{self, Ending, MoveTime, TextEncoding};
-use csa_protocol::kifu::{GameMove, Kifu, KifuSpecial, parse_kifu};
+use csa_protocol::kifu::{GameMove, Item, Kifu, KifuSpecial, Statement, Statements, parse_kifu};
 
 /// A shogi record format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,13 +57,30 @@ pub struct ShogiGame {
     pub names: [Option<String>; 2],
     /// CSA `$EVENT`, KIF `棋戦`.
     pub game_id: Option<String>,
+    /// CSA `$START_TIME`, KIF `開始日時`, as written.
+    pub start_time: Option<String>,
     /// The ending, as KIF says it.
     pub end: Option<Ending>,
+    /// Why the game ended, when the ending word does not say it (a `*`
+    /// comment after the last move in KIF/KI2).
+    pub end_note: Option<String>,
+}
+
+/// A game that does not read: the error, and when a main-line move is
+/// illegal, the game up to the move before it.
+#[derive(Debug)]
+pub struct Unread {
+    /// The error as printed after the file's name.
+    pub error: String,
+    /// The game up to the first illegal move, and that move's 1-based ply.
+    pub before: Option<(ShogiGame, usize)>,
 }
 
 /// The KIF ending of a CSA special move, `stm` to move (shogi-records
-/// §3.6; `%±ILLEGAL_ACTION` names the offender).
-fn ending_of(special: KifuSpecial, stm: Color) -> Option<Ending> {
+/// §3.6; `%±ILLEGAL_ACTION` names the offender), and the comment keeping
+/// what the word loses (`%MAX_MOVES`: 持将棋 and why, as
+/// [`server_ending`]).
+fn ending_of(special: KifuSpecial, stm: Color) -> Option<(Ending, Option<String>)> {
     let offender = |c: Color| {
         if c == stm {
             Ending::IllegalLoss
@@ -52,9 +88,15 @@ fn ending_of(special: KifuSpecial, stm: Color) -> Option<Ending> {
             Ending::IllegalWin
         }
     };
-    Some(match special {
+    let ending = match special {
+        KifuSpecial::MaxMoves => {
+            return Some((
+                Ending::Impasse,
+                Some("CSA %MAX_MOVES: the game reached the move limit, a draw".into()),
+            ));
+        }
         KifuSpecial::Toryo => Ending::Resign,
-        KifuSpecial::Chudan | KifuSpecial::MaxMoves => Ending::Interrupt,
+        KifuSpecial::Chudan => Ending::Interrupt,
         KifuSpecial::Sennichite => Ending::Repetition,
         KifuSpecial::TimeUp => Ending::TimeUp,
         KifuSpecial::IllegalMove => Ending::IllegalLoss,
@@ -65,7 +107,8 @@ fn ending_of(special: KifuSpecial, stm: Color) -> Option<Ending> {
         KifuSpecial::Tsumi => Ending::Mate,
         KifuSpecial::Fuzumi => Ending::NoMate,
         _ => return None,
-    })
+    };
+    Some((ending, None))
 }
 
 /// The CSA special move of a KIF ending, `stm` to move.
@@ -89,6 +132,36 @@ fn special_of(end: Ending, stm: Color) -> KifuSpecial {
     }
 }
 
+/// A KIF `開始日時` value as CSA's `$START_TIME` writes it
+/// (`YYYY/MM/DD` or `YYYY/MM/DD HH:MM:SS`, §3.3): a weekday `(木)` is
+/// dropped, `HH:MM` gets `:00`; `None` for a value not of that shape
+/// (then no `$START_TIME` is written).
+pub fn csa_start_time(kif: &str) -> Option<String> {
+    let digits = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_digit());
+    let kif = kif.trim();
+    let (date, rest) = kif.split_at_checked(10)?;
+    let mut d = date.split('/');
+    let ok = matches!((d.next(), d.next(), d.next()), (Some(y), Some(m), Some(dd))
+        if digits(y, 4) && digits(m, 2) && digits(dd, 2));
+    if !ok {
+        return None;
+    }
+    let mut rest = rest.trim_start();
+    if let Some(r) = rest.strip_prefix(['(', '（']) {
+        let close = r.find([')', '）'])?;
+        rest = r[close..].trim_start_matches([')', '）']).trim_start();
+    }
+    if rest.is_empty() {
+        return Some(date.to_owned());
+    }
+    let t: Vec<&str> = rest.split(':').collect();
+    if !(2..=3).contains(&t.len()) || !t.iter().all(|p| digits(p, 2)) {
+        return None;
+    }
+    let secs = t.get(2).copied().unwrap_or("00");
+    Some(format!("{date} {}:{}:{secs}", t[0], t[1]))
+}
+
 impl ShogiGame {
     /// The position after `ply` moves (`None` past the end).
     pub fn position_after(&self, ply: usize) -> Option<Position> {
@@ -110,12 +183,18 @@ impl ShogiGame {
                 .collect(),
             names: [g.black(), g.white()].map(|n| n.map(str::to_owned)),
             game_id: g.header("棋戦").map(str::to_owned),
+            start_time: g.header("開始日時").map(str::to_owned),
             end: g.main.end.map(|e| e.0),
+            end_note: None,
         }
     }
 
     fn to_kif(&self) -> kif::Game {
         let mut g = kif::Game::new(self.start);
+        // KfW order: 開始日時 first, 棋戦, then the players (§1.10).
+        if let Some(t) = &self.start_time {
+            g.headers.push(("開始日時".into(), t.clone()));
+        }
         if let Some(id) = &self.game_id {
             g.headers.push(("棋戦".into(), id.clone()));
         }
@@ -139,6 +218,16 @@ impl ShogiGame {
             g.main.moves.push(node);
             stm = stm.opposite();
         }
+        if let Some(note) = &self.end_note {
+            let notes = match g.main.moves.last_mut() {
+                Some(n) => &mut n.notes,
+                None => &mut g.start_notes,
+            };
+            notes.comments.push(kif::Comment {
+                kind: kif::CommentKind::Plain,
+                text: note.clone(),
+            });
+        }
         g.main.end = self.end.map(|e| (e, None));
         g
     }
@@ -160,14 +249,24 @@ impl ShogiGame {
             pos.play_unchecked(mv);
         }
         let stm = pos.side_to_move();
-        Kifu {
+        let text = Kifu {
             names: self.names.clone(),
             game_id: self.game_id.clone(),
             start: &self.start,
             moves,
             end: self.end.map(|e| special_of(e, stm)),
         }
-        .to_string()
+        .to_string();
+        // `$START_TIME` after the other information lines, before the
+        // position (§3.2's order; csa-protocol's writer has no field
+        // for it).
+        match self.start_time.as_deref().and_then(csa_start_time) {
+            Some(t) => {
+                let at = text.find("\nP").map_or(text.len(), |i| i + 1);
+                format!("{}$START_TIME:{t}\n{}", &text[..at], &text[at..])
+            }
+            None => text,
+        }
     }
 
     /// `startpos moves 7g7f 3c3d` or `sfen <SFEN> moves …` (USI; no
@@ -189,100 +288,230 @@ impl ShogiGame {
     }
 }
 
+/// The location of byte `offset` on 1-based line `line` starting at
+/// `line_start` of `data`, as board-records' errors give it.
+fn location(data: &[u8], line: usize, line_start: usize, offset: usize) -> Location {
+    Location::in_line(
+        data,
+        u32::try_from(line).unwrap_or(u32::MAX),
+        line_start,
+        offset,
+    )
+}
+
+/// The line (1-based), its start and the move's byte in it of move
+/// `index` (0-based) of record `record` (0-based) of a CSA file.
+fn csa_move_location(data: &[u8], record: usize, index: usize) -> Option<Location> {
+    let mut statements = Statements::new(data);
+    let (mut r, mut m) = (0, 0);
+    let line = loop {
+        match statements.next()? {
+            Ok(Statement::RecordEnd) => (r, m) = (r + 1, 0),
+            Ok(Statement::Item(Item::Move(mv))) if r == record => {
+                if m == index {
+                    break (statements.line(), mv.to_string());
+                }
+                m += 1;
+            }
+            _ => {}
+        }
+    };
+    let (line_no, text) = line;
+    let start = if line_no <= 1 {
+        0
+    } else {
+        data.iter()
+            .enumerate()
+            .filter(|&(_, &b)| b == b'\n')
+            .nth(line_no - 2)
+            .map(|(i, _)| i + 1)?
+    };
+    let end = data[start..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(data.len(), |k| start + k);
+    let at = data[start..end]
+        .windows(text.len())
+        .position(|w| w == text.as_bytes())
+        .unwrap_or(0);
+    Some(location(data, line_no, start, start + at))
+}
+
 /// The games of a shogi record; each game that does not read is printed
 /// (`error: NAME: …`) and counted.
 pub fn read_games(data: &[u8], format: ShogiFormat, name: &str) -> (Vec<ShogiGame>, usize) {
-    let hint = encoding_of(name);
+    let games = read_all(data, format, name);
+    let mut bad = 0;
+    let games = games
+        .into_iter()
+        .filter_map(|g| {
+            g.map_err(|u| {
+                bad += 1;
+                eprintln!("error: {name}: {}", u.error);
+            })
+            .ok()
+        })
+        .collect();
+    (games, bad)
+}
+
+/// Every game of a shogi record in file order, those that do not read as
+/// [`Unread`] (a CSA file that does not parse is one). `name` is the
+/// file's name (its extension hints KIF's encoding; `-` and `standard
+/// input` do not).
+#[allow(
+    clippy::result_large_err,
+    reason = "one Unread per game of a file read once; the game up to its bad ply is what `show` displays"
+)]
+pub fn read_all(data: &[u8], format: ShogiFormat, name: &str) -> Vec<Result<ShogiGame, Unread>> {
     match format {
         ShogiFormat::Kif | ShogiFormat::Ki2 => {
-            let hint = (name != "-" && name != "standard input").then_some(hint);
+            let hint = (name != "-" && name != "standard input").then(|| encoding_of(name));
             match kif::read(data, hint) {
-                // The reader skips lines it does not know (as Kifu for
-                // Windows, cshogi and python-shogi do), so any text reads;
-                // one with no KIF item at all is not a record.
-                Ok(g) if is_blank(&g) => {
-                    eprintln!(
-                        "error: {name}: not a KIF/KI2 record: no header, board diagram, move or ending line"
-                    );
-                    (Vec::new(), 1)
-                }
-                Ok(g) => (vec![ShogiGame::from_kif(&g)], 0),
-                Err(e) => {
-                    eprintln!("error: {name}: {e}");
-                    (Vec::new(), 1)
-                }
+                Ok(g) => vec![Ok(ShogiGame::from_kif(&g))],
+                Err(e) => vec![Err(Unread {
+                    error: e.to_string(),
+                    before: kif_before(data, hint, &e),
+                })],
             }
         }
         ShogiFormat::Csa => {
             let records = match parse_kifu(data) {
                 Ok(r) => r,
                 Err(e) => {
-                    eprintln!("error: {name}: {e}");
-                    return (Vec::new(), 1);
+                    let at = location(data, e.line, e.offset - e.column, e.offset);
+                    return vec![Err(Unread {
+                        error: format!("CSA syntax error at {at}: {}", e.what),
+                        before: None,
+                    })];
                 }
             };
-            let mut bad = 0;
-            let mut games = Vec::new();
-            for (k, r) in records.iter().enumerate() {
-                match csa_game(r) {
-                    Ok(g) => games.push(g),
-                    Err(why) => {
-                        bad += 1;
-                        eprintln!("error: {name}: record {}: {why}", k + 1);
-                    }
-                }
-            }
-            (games, bad)
+            records
+                .iter()
+                .enumerate()
+                .map(|(k, r)| csa_game(r, k, data))
+                .collect()
         }
     }
 }
 
-/// `true` when `g` holds nothing a KIF or KI2 line put there.
-fn is_blank(g: &kif::Game) -> bool {
-    g.headers.is_empty()
-        && g.program_lines.is_empty()
-        // The reader names the even start `Even` with or without a
-        // `手合割：平手` line.
-        && matches!(g.handicap, None | Some(kif::Handicap::Even))
-        && g.start == Position::startpos()
-        && g.start_notes.is_empty()
-        && g.main.moves.is_empty()
-        && g.main.end.is_none()
-        && g.main.summary.is_none()
+/// The moves of a KIF/KI2 game before the main-line move `e` refuses
+/// (the text read again up to that move), and that move's ply.
+fn kif_before(
+    data: &[u8],
+    hint: Option<TextEncoding>,
+    e: &kif::ReadError,
+) -> Option<(ShogiGame, usize)> {
+    let kif::ReadError::Game(g) = e else {
+        return None;
+    };
+    let kif::GameProblem::IllegalMove { ply, depth: 0, .. } = g.problem else {
+        return None;
+    };
+    let decoded = kif::decode(data, hint).ok()?;
+    let text = &decoded.text;
+    // `kif::read` adds the bytes skipped (a BOM) to offsets in the text.
+    let offset = g
+        .location
+        .offset
+        .saturating_sub(decoded.skipped)
+        .min(text.len());
+    // KIF: up to the move's line; KI2: up to the move (several a line).
+    let cut = match g.format {
+        kif::RecordFormat::Kif => text[..offset].rfind('\n').map_or(0, |i| i + 1),
+        _ => offset,
+    };
+    let before = kif::read_str(text.get(..cut)?).ok()?;
+    Some((ShogiGame::from_kif(&before), ply as usize))
 }
 
-/// One CSA record as a game: its position (the even start when it has
-/// none), its moves checked.
-fn csa_game(r: &csa_protocol::kifu::Record<'_>) -> Result<ShogiGame, String> {
+/// The summary reason of a CSA record written by shogi-server
+/// (`'summary:…`) and its `'ILLEGAL_MOVE(…)` comment.
+fn server_summary<'a>(r: &csa_protocol::kifu::Record<'a>) -> (Option<&'a str>, Option<&'a str>) {
+    let mut summary = None;
+    let mut illegal = None;
+    for i in &r.items {
+        if let Item::Comment(c) = i
+            && let Ok(text) = std::str::from_utf8(c.as_bytes())
+        {
+            if text.starts_with("summary:") {
+                summary = Some(text);
+            } else if text.starts_with("ILLEGAL_MOVE(") {
+                illegal = Some(text);
+            }
+        }
+    }
+    (summary, illegal)
+}
+
+/// One CSA record (`k`, 0-based, of `data`) as a game: its position (the
+/// even start when it has none), its moves checked.
+#[allow(
+    clippy::result_large_err,
+    reason = "one Unread per game of a file read once; the game up to its bad ply is what `show` displays"
+)]
+fn csa_game(
+    r: &csa_protocol::kifu::Record<'_>,
+    k: usize,
+    data: &[u8],
+) -> Result<ShogiGame, Unread> {
     let text = r.position_text();
-    let start = if text.is_empty() {
-        Position::startpos()
-    } else {
-        Position::from_csa(text.as_bytes()).map_err(|e| format!("start position: {e}"))?
+    let (b, w) = r.names();
+    let info = |key| r.info(key).map(|v| String::from_utf8_lossy(v).into_owned());
+    let mut game = ShogiGame {
+        start: Position::startpos(),
+        moves: Vec::new(),
+        names: [b, w].map(|n| n.map(str::to_owned)),
+        game_id: info("EVENT"),
+        start_time: info("START_TIME"),
+        end: None,
+        end_note: None,
     };
-    let mut pos = start;
-    let mut moves = Vec::new();
+    if !text.is_empty() {
+        game.start = Position::from_csa(text.as_bytes()).map_err(|e| Unread {
+            error: format!("CSA game error: record {}: start position: {e}", k + 1),
+            before: None,
+        })?;
+    }
+    let mut pos = game.start;
     for (i, m) in r.iter_moves().enumerate() {
-        let mv = pos
-            .move_from_csa(&m.mv)
-            .map_err(|e| format!("move {} ({}): {e}", i + 1, m.mv))?;
+        let mv = match pos.move_from_csa(&m.mv) {
+            Ok(mv) => mv,
+            Err(e) => {
+                let at = csa_move_location(data, k, i)
+                    .map(|l| format!(" at {l}"))
+                    .unwrap_or_default();
+                return Err(Unread {
+                    error: format!(
+                        "CSA game error{at}: record {}: ply {} ({}): {e}",
+                        k + 1,
+                        i + 1,
+                        m.mv
+                    ),
+                    before: Some((game, i + 1)),
+                });
+            }
+        };
         pos.play_unchecked(mv);
         let secs = m
             .time
             .map(|t| u32::try_from(t.as_secs()).unwrap_or(u32::MAX));
-        moves.push((mv, secs));
+        game.moves.push((mv, secs));
     }
-    let (b, w) = r.names();
-    let id = r
-        .info("EVENT")
-        .map(|v| String::from_utf8_lossy(v).into_owned());
-    Ok(ShogiGame {
-        start,
-        moves,
-        names: [b, w].map(|n| n.map(str::to_owned)),
-        game_id: id,
-        end: r.end().and_then(|(s, _)| ending_of(s, pos.side_to_move())),
-    })
+    let stm = pos.side_to_move();
+    let (summary, illegal) = server_summary(r);
+    let from_summary = summary
+        .and_then(|s| parse_summary(s, [b, w]))
+        .and_then(|(why, loser)| server_ending(why, loser, stm));
+    let ending = from_summary.or_else(|| r.end().and_then(|(s, _)| ending_of(s, stm)));
+    if let Some((end, note)) = ending {
+        game.end = Some(end);
+        game.end_note = match (note, illegal) {
+            (Some(n), Some(i)) => Some(format!("{n}: {i}")),
+            (n, _) => n,
+        };
+    }
+    Ok(game)
 }
 
 /// The encoding of a KIF/KI2 file named `name`: Shift_JIS for `.kif` and
@@ -291,20 +520,67 @@ pub fn encoding_of(name: &str) -> TextEncoding {
     crate::kif_save::kif_encoding(std::path::Path::new(name))
 }
 
+/// A warning for each character of `text` that Shift_JIS (cp932) lacks,
+/// written `&#NNNN;` in a `.kif`/`.ki2` file: `warning: OUT: line L: 'c'
+/// (U+XXXX) is not in Shift_JIS: written as &#N;` (at most 10, then a
+/// count).
+pub fn unencodable_warnings(text: &str, out: &str) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let mut more = 0usize;
+    for (c, line) in kif::unencodable(text, TextEncoding::ShiftJis) {
+        if warnings.len() < 10 {
+            warnings.push(format!(
+                "warning: {out}: line {line}: {c:?} (U+{:04X}) is not in Shift_JIS: written as &#{};",
+                u32::from(c),
+                u32::from(c)
+            ));
+        } else {
+            more += 1;
+        }
+    }
+    if more > 0 {
+        warnings.push(format!(
+            "warning: {out}: {more} more character(s) not in Shift_JIS written as &#N;"
+        ));
+    }
+    warnings
+}
+
 /// The bytes of `games` written in `format` to a file named `out` (`-`:
-/// standard output); KIF and KI2 hold one game.
+/// standard output); KIF and KI2 hold one game ([`write_games_from`]).
 pub fn write_games(games: &[ShogiGame], format: ShogiFormat, out: &str) -> Result<Vec<u8>, String> {
+    write_games_from(games, format, out, 0)
+}
+
+/// [`write_games`] for an input of which `unread` games did not read (the
+/// message when there is no game to write says so). Characters Shift_JIS
+/// lacks are warned about on stderr ([`unencodable_warnings`]).
+pub fn write_games_from(
+    games: &[ShogiGame],
+    format: ShogiFormat,
+    out: &str,
+    unread: usize,
+) -> Result<Vec<u8>, String> {
     match format {
         ShogiFormat::Csa => {
             let text: Vec<String> = games.iter().map(ShogiGame::to_csa).collect();
             Ok(text.join("/\n").into_bytes())
         }
         ShogiFormat::Kif | ShogiFormat::Ki2 => {
-            let [g] = games else {
-                return Err(format!(
-                    "KIF and KI2 hold one game and the input has {}: write CSA or --to moves",
-                    games.len()
-                ));
+            let g = match games {
+                [g] => g,
+                [] if unread > 0 => {
+                    return Err(format!(
+                        "no game to write: the {unread} game(s) of the input did not read"
+                    ));
+                }
+                [] => return Err("no game to write: the input holds no game".into()),
+                more => {
+                    return Err(format!(
+                        "KIF and KI2 hold one game and the input has {} that read: write CSA or --to moves",
+                        more.len()
+                    ));
+                }
             };
             let f = if format == ShogiFormat::Kif {
                 kif::Format::Kif
@@ -316,7 +592,19 @@ pub fn write_games(games: &[ShogiGame], format: ShogiFormat, out: &str) -> Resul
             } else {
                 encoding_of(out)
             };
-            Ok(g.to_kif().to_bytes(f, enc))
+            // As `kif::Game::to_bytes` writes it: KIF with its `#KIF` line,
+            // KI2 without.
+            let game = g.to_kif();
+            let text = match f {
+                kif::Format::Kif => game.to_kif(Some(enc)),
+                kif::Format::Ki2 => game.to_ki2(None),
+            };
+            if enc == TextEncoding::ShiftJis {
+                for w in unencodable_warnings(&text, out) {
+                    eprintln!("{w}");
+                }
+            }
+            Ok(kif::encode(&text, enc))
         }
     }
 }
@@ -324,6 +612,99 @@ pub fn write_games(games: &[ShogiGame], format: ShogiFormat, out: &str) -> Resul
 /// The game's end position (for `show`).
 pub fn end_position(g: &ShogiGame) -> Position {
     g.end_position()
+}
+
+/// The KIF ending of a game shogi-server ended for `why` — the reason
+/// word of its `'summary:` line (`toryo`, `time up`, `sennichite`,
+/// `oute_sennichite`, `illegal move`, `uchifuzume`, `oute_kaihimore`,
+/// `kachi`, `illegal kachi`, `max_moves`, `abnormal`; a client's `#`
+/// reason maps to one of them) — with `loser` the side that lost (`None`:
+/// a draw or not known) and `stm` to move at the end (shogi-records §1.7,
+/// §3.5, §3.6). With it, a `*` comment keeping what the ending word loses
+/// (`None` when the word says it all).
+///
+/// - A foul (`oute_sennichite`, `illegal move` and its kinds): 反則負け
+///   when the side to move lost (it fouled), 反則勝ち when the other side
+///   did (the previous move was the foul); with no loser known, 反則負け
+///   (as CSA `%ILLEGAL_MOVE`: the side to move's foul).
+/// - `max_moves`: 持将棋 — shogi-server declares a draw (CSA V3.0
+///   `%MAX_MOVES`, winner "draw", §3.6), and 持将棋 is the draw among
+///   KIF's ending words (§1.7; 中断 has no result, 千日手 is a
+///   repetition); the comment says it was the move limit.
+pub fn server_ending(
+    why: &str,
+    loser: Option<Color>,
+    stm: Color,
+) -> Option<(Ending, Option<String>)> {
+    let foul = |default: Ending| match loser {
+        Some(c) if c == stm => Ending::IllegalLoss,
+        Some(_) => Ending::IllegalWin,
+        None => default,
+    };
+    let note = |what: &str| Some(format!("shogi-server: {why}: {what}"));
+    Some(match why {
+        "toryo" => (Ending::Resign, None),
+        "abnormal" => (Ending::Resign, note("a player left the game (#RESIGN)")),
+        "time up" => (Ending::TimeUp, None),
+        "sennichite" => (Ending::Repetition, None),
+        "kachi" => (Ending::EnteringKingWin, None),
+        "max_moves" => (
+            Ending::Impasse,
+            note("the game reached the move limit, a draw (#MAX_MOVES)"),
+        ),
+        "oute_sennichite" => (
+            foul(Ending::IllegalLoss),
+            note(
+                "repetition by perpetual check (連続王手の千日手), the checking side loses (#OUTE_SENNICHITE)",
+            ),
+        ),
+        "illegal move" => (
+            foul(Ending::IllegalLoss),
+            note("an illegal move (#ILLEGAL_MOVE)"),
+        ),
+        "uchifuzume" => (
+            foul(Ending::IllegalLoss),
+            note("a pawn drop mate (打ち歩詰め), an illegal move (#ILLEGAL_MOVE)"),
+        ),
+        "oute_kaihimore" => (
+            foul(Ending::IllegalLoss),
+            note("a move leaving the king in check (王手放置), an illegal move (#ILLEGAL_MOVE)"),
+        ),
+        "illegal kachi" => (
+            foul(Ending::IllegalLoss),
+            note("a declaration (入玉宣言) the rule refuses, an illegal move (#ILLEGAL_MOVE)"),
+        ),
+        "illegal action" => (
+            foul(Ending::IllegalLoss),
+            note("an illegal action (#ILLEGAL_ACTION)"),
+        ),
+        _ => return None,
+    })
+}
+
+/// The reason word and the loser of shogi-server's summary comment
+/// `summary:<reason>:<name> <win|lose|draw>:<name> <win|lose|draw>`
+/// (shogi-records §3.5; the `'` already removed). The loser is the side
+/// whose name (`names`: Black's, White's) the `lose` part gives — the
+/// 2008 Floodgate record lists the loser first, today's shogi-server
+/// Black first — else by the part's place (Black first).
+fn parse_summary<'t>(text: &'t str, names: [Option<&str>; 2]) -> Option<(&'t str, Option<Color>)> {
+    let rest = text.strip_prefix("summary:")?;
+    let mut parts = rest.split(':');
+    let why = parts.next()?;
+    let mut loser = None;
+    for (place, part) in [Color::Black, Color::White].into_iter().zip(parts) {
+        let Some((name, result)) = part.rsplit_once(' ') else {
+            continue;
+        };
+        if result == "lose" {
+            let by_name = [Color::Black, Color::White]
+                .into_iter()
+                .find(|c| names[c.index()] == Some(name));
+            loser = Some(by_name.unwrap_or(place));
+        }
+    }
+    Some((why, loser))
 }
 
 #[cfg(test)]
@@ -336,19 +717,21 @@ mod tests {
         // Black fouled: with Black to move 反則負け, with White to move
         // 反則勝ち (the previous move was illegal).
         let b = Color::Black;
-        assert_eq!(ending_of(KifuSpecial::Toryo, b), Some(Ending::Resign));
+        let word = |s, stm| ending_of(s, stm).map(|e| e.0);
+        assert_eq!(word(KifuSpecial::Toryo, b), Some(Ending::Resign));
         assert_eq!(
-            ending_of(KifuSpecial::IllegalActionBlack, b),
+            word(KifuSpecial::IllegalActionBlack, b),
             Some(Ending::IllegalLoss)
         );
         assert_eq!(
-            ending_of(KifuSpecial::IllegalActionBlack, Color::White),
+            word(KifuSpecial::IllegalActionBlack, Color::White),
             Some(Ending::IllegalWin)
         );
-        assert_eq!(
-            ending_of(KifuSpecial::Kachi, b),
-            Some(Ending::EnteringKingWin)
-        );
+        assert_eq!(word(KifuSpecial::Kachi, b), Some(Ending::EnteringKingWin));
+        // %MAX_MOVES: a draw (§3.6), 持将棋 with the reason kept.
+        let (end, note) = ending_of(KifuSpecial::MaxMoves, b).unwrap();
+        assert_eq!(end, Ending::Impasse);
+        assert!(note.unwrap().contains("%MAX_MOVES"));
         for e in [
             Ending::Resign,
             Ending::Interrupt,
@@ -360,8 +743,105 @@ mod tests {
             Ending::EnteringKingWin,
         ] {
             for stm in [Color::Black, Color::White] {
-                assert_eq!(ending_of(special_of(e, stm), stm), Some(e), "{e:?} {stm:?}");
+                assert_eq!(word(special_of(e, stm), stm), Some(e), "{e:?} {stm:?}");
             }
         }
+    }
+
+    #[test]
+    fn shogi_server_summaries_name_the_loser() {
+        // The vectors' summary lines (shogi-server r20201206).
+        assert_eq!(
+            parse_summary(
+                "summary:max_moves:MaxMovesTest_sente draw:MaxMovesTest_gote draw",
+                [Some("MaxMovesTest_sente"), Some("MaxMovesTest_gote")]
+            ),
+            Some(("max_moves", None))
+        );
+        assert_eq!(
+            parse_summary("summary:oute_sennichite:a lose:b win", [None, None]),
+            Some(("oute_sennichite", Some(Color::Black)))
+        );
+        assert_eq!(
+            parse_summary("summary:illegal move:a win:b lose", [Some("a"), Some("b")]),
+            Some(("illegal move", Some(Color::White)))
+        );
+        assert_eq!(parse_summary("rating:a+x:b+y", [None, None]), None);
+        // The 2008 Floodgate record (boardwire-vectors) names the loser
+        // first: KShogi900 is White there.
+        assert_eq!(
+            parse_summary(
+                "summary:uchifuzume:KShogi900 lose:usapyon-on-note win",
+                [Some("usapyon-on-note"), Some("KShogi900")]
+            ),
+            Some(("uchifuzume", Some(Color::White)))
+        );
+    }
+
+    #[test]
+    fn shogi_server_reasons_become_kif_endings() {
+        let (w, b) = (Color::White, Color::Black);
+        // §1.7: 反則負け = the STM fouled; 反則勝ち = the previous move was
+        // illegal, STM wins.
+        let end = |why, loser, stm| server_ending(why, loser, stm).map(|e| e.0);
+        assert_eq!(end("uchifuzume", Some(w), w), Some(Ending::IllegalLoss));
+        assert_eq!(end("illegal move", Some(b), w), Some(Ending::IllegalWin));
+        assert_eq!(end("oute_sennichite", Some(b), w), Some(Ending::IllegalWin));
+        assert_eq!(end("oute_sennichite", None, w), Some(Ending::IllegalLoss));
+        assert_eq!(end("illegal move", None, w), Some(Ending::IllegalLoss));
+        assert_eq!(end("max_moves", None, b), Some(Ending::Impasse));
+        assert_eq!(end("toryo", Some(b), b), Some(Ending::Resign));
+        assert_eq!(end("time up", Some(b), b), Some(Ending::TimeUp));
+        assert_eq!(end("sennichite", None, b), Some(Ending::Repetition));
+        assert_eq!(end("kachi", Some(w), b), Some(Ending::EnteringKingWin));
+        assert_eq!(end("illegal kachi", Some(b), b), Some(Ending::IllegalLoss));
+        assert_eq!(end("oute_kaihimore", Some(b), b), Some(Ending::IllegalLoss));
+        assert_eq!(end("abnormal", Some(b), b), Some(Ending::Resign));
+        assert_eq!(end("illegal action", Some(b), b), Some(Ending::IllegalLoss));
+        assert_eq!(end("something new", None, b), None);
+        // Only the words that lose the reason carry a comment.
+        assert_eq!(server_ending("toryo", Some(b), b).unwrap().1, None);
+        let note = server_ending("uchifuzume", Some(w), w).unwrap().1.unwrap();
+        assert!(
+            note.contains("uchifuzume") && note.contains("打ち歩詰め"),
+            "{note}"
+        );
+    }
+
+    #[test]
+    fn kif_start_times_in_csa_form() {
+        // shogi-records §1.3's observed forms to §3.3's `YYYY/MM/DD HH:MM:SS`.
+        assert_eq!(
+            csa_start_time("1999/07/15(木) 19:07:12").as_deref(),
+            Some("1999/07/15 19:07:12")
+        );
+        assert_eq!(
+            csa_start_time("2021/06/29 09:00").as_deref(),
+            Some("2021/06/29 09:00:00")
+        );
+        assert_eq!(
+            csa_start_time("2008/12/20(土)").as_deref(),
+            Some("2008/12/20")
+        );
+        assert_eq!(
+            csa_start_time("2023/06/03 17:57:05").as_deref(),
+            Some("2023/06/03 17:57:05")
+        );
+        assert_eq!(csa_start_time("昭和50年"), None);
+        assert_eq!(csa_start_time("2023/6/3"), None);
+        assert_eq!(csa_start_time("2023/06/03 7:5"), None);
+    }
+
+    #[test]
+    fn unencodable_characters_are_named_with_their_line() {
+        let w = unencodable_warnings("先手：A\n後手：☖B\n", "out.kif");
+        assert_eq!(
+            w,
+            ["warning: out.kif: line 2: '☖' (U+2616) is not in Shift_JIS: written as &#9750;"]
+        );
+        let many = "☖".repeat(12);
+        let w = unencodable_warnings(&many, "o.kif");
+        assert_eq!(w.len(), 11);
+        assert!(w[10].contains("2 more"), "{}", w[10]);
     }
 }

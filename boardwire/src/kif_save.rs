@@ -1,6 +1,10 @@
-//! `csa connect --kif FILE`: each game played saved in KIF as it goes
-//! (`board_records::kif`), from the client session's events
-//! ([`csa_protocol::transcript::Log::event`]).
+//! `csa connect --kif FILE`: each game played saved in KIF as it goes,
+//! from the client session's events
+//! ([`csa_protocol::transcript::Log::event`]). The record is
+//! board-records' [`kif::Recorder`] (complete after every move, capped at
+//! [`kif::MAX_RECORDED_PLIES`] = 1,000 plies: past it the record ends with
+//! 中断 and a comment saying why, and a note on stderr); this module holds
+//! the files and says which headers and ending a game gets.
 //!
 //! KIF holds one game per file (the format has no game separator): the
 //! first game goes to FILE, game K of a run (x1 `--games N`) to
@@ -8,32 +12,33 @@
 //! says: Shift_JIS for `.kif`, UTF-8 for any other (`.kifu`), with the
 //! `#KIF version=2.0 encoding=…` line. After every move the game's file
 //! is written whole to a temporary file in the same directory and
-//! renamed over it (one game of at most [`MAX_RECORDED_PLIES`] plies), so
-//! whoever reads it — also after the process is killed or the connection
-//! drops — sees the game before or after a move, never half of one.
+//! renamed over it, so whoever reads it — also after the process is
+//! killed or the connection drops — sees the game before or after a
+//! move, never half of one.
 //!
 //! What is written: `開始日時` (local time), `棋戦` (the Game_ID), `先手` and
 //! `後手` (the Game_Summary's names), `手合割` (or a board diagram for
 //! another start), the moves of the Game_Summary's Position block (no
 //! time), then each confirmed move with the time the server charged
-//! (`T`) and the side's total. The ending: `#RESIGN` 投了, `#TIME_UP`
-//! 切れ負け, `#SENNICHITE` 千日手, `#OUTE_SENNICHITE` 反則勝ち (the side
-//! to move wins: the checking side fouled), `#ILLEGAL_MOVE` and
-//! `#ILLEGAL_ACTION` 反則勝ち or 反則負け as the result says, `#JISHOGI`
-//! 入玉勝ち or 反則負け as the result says, `#MAX_MOVES`, `#CHUDAN` and a
-//! connection closed during the game 中断 (KIF has no word for a move
-//! limit; shogi-server declares no winner, `#CENSORED`).
+//! (`T`) and the side's total. The ending, as
+//! [`server_ending`](crate::convert_shogi::server_ending) maps
+//! shogi-server's reasons (with a `*` comment where the word loses the
+//! reason): `#RESIGN` 投了, `#TIME_UP` 切れ負け, `#SENNICHITE` 千日手,
+//! `#OUTE_SENNICHITE`, `#ILLEGAL_MOVE` and `#ILLEGAL_ACTION` 反則勝ち or
+//! 反則負け as the result says, `#JISHOGI` 入玉勝ち or 反則負け as the result
+//! says, `#MAX_MOVES` 持将棋 (a draw; the comment says it was the move
+//! limit), `#CHUDAN` and a connection closed during the game 中断.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use board_core::shogi::Color;
-use board_records::kif::{self, CommentKind, Ending, MoveTime, TextEncoding};
+use board_records::kif::{self, Ending, TextEncoding};
 use csa_protocol::message::EndReason;
 use csa_protocol::session::{Client, Event, Outcome};
 use csa_protocol::types::Side;
 
-use crate::record::MAX_RECORDED_PLIES;
+use crate::convert_shogi::server_ending;
 
 /// The KIF files of a `csa connect` run.
 #[derive(Debug)]
@@ -43,9 +48,7 @@ pub struct KifSaver {
     /// Games started in this run.
     games: u32,
     /// The game being played and its file.
-    game: Option<(kif::Game, PathBuf)>,
-    /// Seconds used by Black and White so far.
-    totals: [u32; 2],
+    game: Option<(kif::Recorder, PathBuf)>,
     /// The last Game_Summary's Game_ID and names.
     summary: (Option<String>, [Option<String>; 2]),
     /// A write failed (reported once).
@@ -81,30 +84,36 @@ pub fn nth_file(path: &Path, k: u32) -> PathBuf {
 }
 
 /// The KIF ending of a game that ended for `reason` with `outcome` for
-/// `us`, `stm` to move at the end.
-fn ending(reason: Option<EndReason>, outcome: Outcome, us: Option<Side>, stm: Color) -> Ending {
-    let stm_won = match (outcome, us) {
-        (Outcome::Won, Some(side)) => Some(side_color(side) == stm),
-        (Outcome::Lost, Some(side)) => Some(side_color(side) != stm),
+/// `us`, `stm` to move at the end, and the comment keeping the reason
+/// when the word loses it.
+fn ending(
+    reason: Option<EndReason>,
+    outcome: Outcome,
+    us: Option<Side>,
+    stm: Color,
+) -> (Ending, Option<String>) {
+    let loser = match (outcome, us) {
+        (Outcome::Won, Some(side)) => Some(side_color(side).opposite()),
+        (Outcome::Lost, Some(side)) => Some(side_color(side)),
         _ => None,
     };
-    let foul = |stm_won: Option<bool>| match stm_won {
-        Some(false) => Ending::IllegalLoss,
-        _ => Ending::IllegalWin,
-    };
-    match reason {
-        Some(EndReason::Resign) => Ending::Resign,
-        Some(EndReason::TimeUp) => Ending::TimeUp,
-        Some(EndReason::Sennichite) => Ending::Repetition,
-        Some(EndReason::OuteSennichite) => Ending::IllegalWin,
-        Some(EndReason::IllegalMove | EndReason::IllegalAction) => foul(stm_won),
-        Some(EndReason::Jishogi) => match stm_won {
-            Some(true) => Ending::EnteringKingWin,
-            Some(false) => Ending::IllegalLoss,
-            None => Ending::Impasse,
+    let why = match reason {
+        Some(EndReason::Resign) => "toryo",
+        Some(EndReason::TimeUp) => "time up",
+        Some(EndReason::Sennichite) => "sennichite",
+        Some(EndReason::OuteSennichite) => "oute_sennichite",
+        Some(EndReason::IllegalMove) => "illegal move",
+        Some(EndReason::IllegalAction) => "illegal action",
+        Some(EndReason::MaxMoves) => "max_moves",
+        // A declaration: valid when the declarer (to move) won.
+        Some(EndReason::Jishogi) => match loser {
+            Some(c) if c == stm => "illegal kachi",
+            Some(_) => "kachi",
+            None => return (Ending::Impasse, None),
         },
-        Some(EndReason::MaxMoves | EndReason::Chudan) | Some(_) | None => Ending::Interrupt,
-    }
+        Some(EndReason::Chudan) | Some(_) | None => return (Ending::Interrupt, None),
+    };
+    server_ending(why, loser, stm).unwrap_or((Ending::Interrupt, None))
 }
 
 fn side_color(side: Side) -> Color {
@@ -122,21 +131,31 @@ impl KifSaver {
             encoding: kif_encoding(path),
             games: 0,
             game: None,
-            totals: [0, 0],
             summary: (None, [None, None]),
             failed: false,
         }
     }
 
+    /// Writes the game's file; when the ply cap closed the record, says
+    /// so and lets the game go (nothing more is recorded).
     fn write(&mut self) {
-        let Some((game, file)) = &self.game else {
+        let Some((rec, file)) = &self.game else {
             return;
         };
-        let bytes = game.to_bytes(kif::Format::Kif, self.encoding);
+        let bytes = rec.to_bytes(kif::Format::Kif, self.encoding);
         if let Err(e) = csa_league::operator::write_atomic(file, &bytes)
             && !std::mem::replace(&mut self.failed, true)
         {
             eprintln!("error: saving the KIF record to {}: {e}", file.display());
+        }
+        if rec.is_capped() {
+            eprintln!(
+                "note: {}: the game is recorded up to ply {} only (the record's limit); its \
+                 record ends there with 中断 and a comment",
+                file.display(),
+                rec.max_plies()
+            );
+            self.game = None;
         }
     }
 
@@ -154,99 +173,53 @@ impl KifSaver {
                     return;
                 };
                 self.games += 1;
-                self.totals = [0, 0];
-                let mut game = kif::Game::new(*start);
+                let mut rec = kif::Recorder::new(*start);
                 let now = chrono::Local::now().format("%Y/%m/%d %H:%M:%S").to_string();
-                game.headers.push(("開始日時".into(), now));
+                rec.set_header("開始日時", &now);
                 if let Some(id) = &self.summary.0 {
-                    game.headers.push(("棋戦".into(), id.clone()));
+                    rec.set_header("棋戦", id);
                 }
                 for (key, name) in ["先手", "後手"].iter().zip(&self.summary.1) {
                     if let Some(name) = name {
-                        game.headers.push(((*key).into(), name.clone()));
+                        rec.set_header(key, name);
                     }
                 }
-                // The moves of the Position block, without times.
-                let played = client.moves();
-                game.main.moves = played
-                    .iter()
-                    .take(MAX_RECORDED_PLIES)
-                    .map(|&m| kif::Node::new(m))
-                    .collect();
+                // The moves of the Position block, without times (the
+                // session checked them).
+                let _ = rec.sync(client.moves());
                 let file = nth_file(&self.path, self.games);
-                self.game = Some((game, file));
+                self.game = Some((rec, file));
                 self.write();
             }
-            Event::Move { mv, side, time, .. } => {
-                let Some((game, _)) = &mut self.game else {
+            Event::Move { mv, time, .. } => {
+                let Some((rec, _)) = &mut self.game else {
                     return;
                 };
-                if game.main.moves.len() >= MAX_RECORDED_PLIES {
-                    self.stop();
-                    return;
+                let spent = time.map(|t| u32::try_from(t.as_secs()).unwrap_or(u32::MAX));
+                if rec.push_timed(*mv, spent).is_ok() {
+                    self.write();
                 }
-                let mut node = kif::Node::new(*mv);
-                if let Some(t) = time {
-                    let spent = u32::try_from(t.as_secs()).unwrap_or(u32::MAX);
-                    let total = &mut self.totals[usize::from(*side == Side::White)];
-                    *total = total.saturating_add(spent);
-                    node.time = Some(MoveTime {
-                        spent,
-                        total: Some(*total),
-                    });
-                }
-                game.main.moves.push(node);
-                self.write();
             }
             Event::GameEnded(end) => {
-                let Some((game, _)) = &mut self.game else {
+                let Some((rec, _)) = &mut self.game else {
                     return;
                 };
                 // The session's line is the truth (our own line follows
                 // its events; this only guards against a missed one).
-                let line = &end.moves[..end.moves.len().min(MAX_RECORDED_PLIES)];
-                if !game.moves().eq(line.iter().copied()) {
-                    game.main.moves = line.iter().map(|&m| kif::Node::new(m)).collect();
+                let _ = rec.sync(&end.moves);
+                if !rec.is_capped() {
+                    let stm = rec.position().side_to_move();
+                    let (ending, note) = ending(end.reason, end.outcome, end.side, stm);
+                    if let Some(note) = note {
+                        rec.comment(&note);
+                    }
+                    rec.finish(ending);
                 }
-                if end.moves.len() > MAX_RECORDED_PLIES {
-                    self.stop();
-                    return;
-                }
-                let stm = game.end_position().side_to_move();
-                game.main.end = Some((ending(end.reason, end.outcome, end.side, stm), None));
                 self.write();
                 self.game = None;
             }
             _ => {}
         }
-    }
-
-    /// The game's record is closed where it stands (the ply limit): a
-    /// comment says so, no ending is written.
-    fn stop(&mut self) {
-        let Some((game, file)) = &mut self.game else {
-            return;
-        };
-        let text = format!(
-            "boardwire stopped recording this game after ply {}: the record's limit of \
-             {MAX_RECORDED_PLIES} plies; the game went on",
-            game.main.moves.len()
-        );
-        let notes = match game.main.moves.last_mut() {
-            Some(node) => &mut node.notes,
-            None => &mut game.start_notes,
-        };
-        notes.comments.push(kif::Comment {
-            kind: CommentKind::Plain,
-            text,
-        });
-        eprintln!(
-            "note: {}: the game is recorded up to ply {MAX_RECORDED_PLIES} only (the record's \
-             limit); its record ends there with a comment and no ending",
-            file.display()
-        );
-        self.write();
-        self.game = None;
     }
 }
 
@@ -274,33 +247,54 @@ mod tests {
     fn endings_follow_the_result_lines() {
         use EndReason::*;
         let b = Color::Black;
-        // We are Black and lost by #RESIGN with Black to move: 投了.
+        // shogi-records §1.7. We are Black and lost by #RESIGN with Black
+        // to move: 投了.
         let e = |r, o, us| ending(Some(r), o, Some(us), b);
-        assert_eq!(e(Resign, Outcome::Lost, Side::Black), Ending::Resign);
-        assert_eq!(e(TimeUp, Outcome::Lost, Side::Black), Ending::TimeUp);
-        // White's illegal move, Black to move and winning: 反則勝ち.
         assert_eq!(
-            e(IllegalMove, Outcome::Won, Side::Black),
-            Ending::IllegalWin
+            e(Resign, Outcome::Lost, Side::Black),
+            (Ending::Resign, None)
         );
+        assert_eq!(
+            e(TimeUp, Outcome::Lost, Side::Black),
+            (Ending::TimeUp, None)
+        );
+        // White's illegal move, Black to move and winning: 反則勝ち, the
+        // reason kept in a comment.
+        let (end, note) = e(IllegalMove, Outcome::Won, Side::Black);
+        assert_eq!(end, Ending::IllegalWin);
+        assert!(note.unwrap().contains("#ILLEGAL_MOVE"));
         // Black (to move) fouled and lost: 反則負け.
         assert_eq!(
-            e(IllegalAction, Outcome::Won, Side::White),
+            e(IllegalAction, Outcome::Won, Side::White).0,
+            Ending::IllegalLoss
+        );
+        // #OUTE_SENNICHITE: the checking side (White, not to move) lost.
+        let (end, note) = e(OuteSennichite, Outcome::Won, Side::Black);
+        assert_eq!(end, Ending::IllegalWin);
+        assert!(note.unwrap().contains("#OUTE_SENNICHITE"));
+        assert_eq!(
+            e(Jishogi, Outcome::Won, Side::Black),
+            (Ending::EnteringKingWin, None)
+        );
+        assert_eq!(
+            e(Jishogi, Outcome::Lost, Side::Black).0,
             Ending::IllegalLoss
         );
         assert_eq!(
-            e(Jishogi, Outcome::Won, Side::Black),
-            Ending::EnteringKingWin
-        );
-        assert_eq!(e(Jishogi, Outcome::Lost, Side::Black), Ending::IllegalLoss);
-        assert_eq!(
             e(Sennichite, Outcome::Drawn, Side::Black),
-            Ending::Repetition
+            (Ending::Repetition, None)
+        );
+        // #MAX_MOVES (shogi-server: a draw, #CENSORED): 持将棋 and why.
+        let (end, note) = e(MaxMoves, Outcome::Unknown, Side::Black);
+        assert_eq!(end, Ending::Impasse);
+        assert!(note.unwrap().contains("#MAX_MOVES"));
+        assert_eq!(
+            e(Chudan, Outcome::Unknown, Side::Black),
+            (Ending::Interrupt, None)
         );
         assert_eq!(
-            e(MaxMoves, Outcome::Unknown, Side::Black),
-            Ending::Interrupt
+            ending(None, Outcome::Unknown, None, b),
+            (Ending::Interrupt, None)
         );
-        assert_eq!(ending(None, Outcome::Unknown, None, b), Ending::Interrupt);
     }
 }

@@ -363,11 +363,241 @@ fn a_kif_name_on_text_without_kif_is_refused() {
             &boardwire(&["convert", path.to_str().unwrap(), "-", "--to", "moves"]),
             2,
         );
-        assert!(err.contains("not a KIF/KI2 record"), "{file}: {err}");
+        // The kif reader's typed error, worded by what it found.
+        assert!(err.contains("no KIF or KI2 item"), "{file}: {err}");
+        let found = if text.is_empty() {
+            "the text is empty"
+        } else {
+            "not a KIF/KI2 record"
+        };
+        assert!(err.contains(found), "{file}: {err}");
         exited(
             &boardwire(&["convert", path.to_str().unwrap(), out.to_str().unwrap()]),
             2,
         );
         assert_eq!(std::fs::read_to_string(&out).unwrap(), "precious\n");
     }
+}
+
+/// shogi-server's records of boardwire-vectors (`csa-records/`).
+fn server_record(name: &str) -> String {
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../boardwire-vectors/data/csa-records"
+    );
+    let file = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().contains(name))
+        .unwrap();
+    file.to_str().unwrap().to_string()
+}
+
+/// The 2008 Floodgate game ended by a pawn-drop mate (boardwire-vectors).
+const UCHIFUZUME: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../boardwire-vectors/data/uchifuzume-floodgate-2008.csa"
+);
+
+/// The KIF text (UTF-8) `convert` writes for `file`.
+fn kif_of(file: &str) -> String {
+    stdout(&ok(&["convert", file, "-", "--to", "kif"]))
+}
+
+/// Endings shogi-server states only in its `'summary:` line (no `%` line,
+/// shogi-records §3.5) become the KIF ending words of §1.7, with the
+/// reason in a `*` comment after the last move, and the KfW summary line.
+#[test]
+fn server_summary_endings_become_kif_ending_words() {
+    // Max moves: `summary:max_moves:… draw:… draw` after 256 moves: 持将棋
+    // (the draw among §1.7's words; %MAX_MOVES is a draw, §3.6).
+    let kif = kif_of(&server_record("MaxMovesTest"));
+    assert!(kif.contains("\n 257 持将棋\nまで256手で持将棋\n"), "{kif}");
+    assert!(
+        kif.contains("\n*shogi-server: max_moves: the game reached the move limit"),
+        "{kif}"
+    );
+    // Perpetual check: `oute_sennichite:<sente> lose:<gote> win` after
+    // 110 moves (White's king escaped last): Black, to move, checked
+    // and loses: 反則負け.
+    let kif = kif_of(&server_record("OuteSennichiteTest"));
+    assert!(
+        kif.contains("\n 111 反則負け\nまで110手で先手の反則負け\n"),
+        "{kif}"
+    );
+    assert!(kif.contains("連続王手の千日手"), "{kif}");
+    // White sent a Black move after 3 plies: `illegal move:<sente> win:
+    // <gote> lose`, White to move lost: 反則負け, the move named.
+    let kif = kif_of(&server_record("TestWhiteMovesBlack"));
+    assert!(
+        kif.contains("\n   4 反則負け\nまで3手で後手の反則負け\n"),
+        "{kif}"
+    );
+    assert!(
+        kif.contains(
+            "*shogi-server: illegal move: an illegal move (#ILLEGAL_MOVE): ILLEGAL_MOVE(+1716FU)\n"
+        ),
+        "{kif}"
+    );
+    // Floodgate 2008: `summary:uchifuzume:KShogi900 lose:usapyon-on-note
+    // win`; KShogi900 is White, to move after 103 plies: 反則負け.
+    let kif = kif_of(UCHIFUZUME);
+    assert!(
+        kif.contains("\n 104 反則負け\nまで103手で後手の反則負け\n"),
+        "{kif}"
+    );
+    assert!(kif.contains("打ち歩詰め"), "{kif}");
+    // KI2 (no ending words): the summary line and the comment.
+    let ki2 = stdout(&ok(&["convert", UCHIFUZUME, "-", "--to", "ki2"]));
+    assert!(
+        ki2.contains("打ち歩詰め") && ki2.ends_with("まで103手で後手の反則負け\n"),
+        "{ki2}"
+    );
+    // Back to CSA: the offender's %-ILLEGAL_ACTION (§3.6).
+    let csa = stdout(&with_stdin(
+        &["convert", "-", "-", "--from", "kif", "--to", "csa"],
+        kif.as_bytes(),
+    ));
+    assert!(csa.ends_with("%-ILLEGAL_ACTION\n"), "{csa}");
+}
+
+/// CSA `$START_TIME:` ⇄ KIF `開始日時：` (shogi-records §1.3, §3.3).
+#[test]
+fn the_start_time_is_carried() {
+    let kif = kif_of(&server_record("MaxMovesTest"));
+    assert!(kif.contains("\n開始日時：2026/12/01 08:32:43\n"), "{kif}");
+    let csa = stdout(&with_stdin(
+        &["convert", "-", "-", "--from", "kif", "--to", "csa"],
+        kif.as_bytes(),
+    ));
+    assert!(
+        csa.contains("\n$START_TIME:2026/12/01 08:32:43\nPI\n"),
+        "{csa}"
+    );
+    // KfW V3's form with a weekday (§1.3).
+    let kif = "開始日時：1999/07/15(木) 19:07:12\n手合割：平手\n";
+    let csa = stdout(&with_stdin(
+        &["convert", "-", "-", "--from", "kif", "--to", "csa"],
+        kif.as_bytes(),
+    ));
+    assert_eq!(csa, "V2.2\n$START_TIME:1999/07/15 19:07:12\nPI\n+\n");
+}
+
+/// A start position that is a named handicap with White to move is
+/// written `手合割：<name>` (§1.4), not a diagram; cshogi 1.1.0 reads that
+/// KIF to the same SFEN as the CSA file (`PI82HI22KA`, `-`).
+#[test]
+fn handicap_starts_are_written_by_name() {
+    let csa = "V2.2\nPI82HI22KA\n-\n-5142OU\n%TORYO\n";
+    let kif = stdout(&with_stdin(
+        &["convert", "-", "-", "--from", "csa", "--to", "kif"],
+        csa.as_bytes(),
+    ));
+    assert!(kif.contains("\n手合割：二枚落ち\n"), "{kif}");
+    assert!(!kif.contains('|'), "{kif}");
+    // 上手 (White) moved and 下手 to move resigned.
+    assert!(kif.ends_with("まで1手で上手の勝ち\n"), "{kif}");
+    let moves = stdout(&with_stdin(
+        &["convert", "-", "-", "--from", "kif", "--to", "moves"],
+        kif.as_bytes(),
+    ));
+    assert_eq!(
+        moves,
+        "sfen lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1 moves 5a4b\n"
+    );
+    // shogi-server's `hc…` games remove Black's pieces with Black to
+    // move (§3.4): no named handicap, a diagram.
+    let hc = stdout(&ok(&[
+        "convert",
+        &server_record("hc2p_hoge"),
+        "-",
+        "--to",
+        "kif",
+    ]));
+    assert!(!hc.contains("手合割") && hc.contains("|"), "{hc}");
+}
+
+/// CSA errors give the line and the 1-based column as the KIF and PGN
+/// errors do (the examples of csa-protocol's docs: the move cut off at
+/// line 4 byte 6 of the line; the rook drop on line 6).
+#[test]
+fn csa_errors_name_line_and_column_from_one() {
+    let o = with_stdin(
+        &["convert", "-", "-", "--from", "csa", "--to", "moves"],
+        b"V2.2\nPI\n+\n+7776F\n",
+    );
+    let err = exited(&o, 2);
+    assert!(
+        err.starts_with("error: standard input: CSA syntax error at line 4, column 7 (byte 16): "),
+        "{err}"
+    );
+    let o = with_stdin(
+        &["convert", "-", "-", "--from", "csa", "--to", "moves"],
+        b"V2.2\nPI\n+\n+7776FU,T1\n-3334FU\n+0055HI\n",
+    );
+    let err = exited(&o, 2);
+    assert!(
+        err.starts_with(
+            "error: standard input: CSA game error at line 6, column 1 (byte 29): record 1: ply 3 (+0055HI): "
+        ),
+        "{err}"
+    );
+    // No game at all to write into KIF: said so, not "has 0".
+    let o = with_stdin(&["convert", "-", "-", "--from", "csa", "--to", "kif"], b"");
+    let err = exited(&o, 2);
+    assert!(err.contains("no game to write"), "{err}");
+}
+
+/// `show --record --ply N` on a game whose later ply is illegal shows the
+/// plies before it and says where the game stops reading.
+#[test]
+fn show_stops_before_the_first_illegal_ply() {
+    let dir = tempdir("show-illegal");
+    let file = dir.join("bad.csa");
+    std::fs::write(&file, "V2.2\nPI\n+\n+7776FU\n-3334FU\n+0055HI\n").unwrap();
+    let name = file.to_str().unwrap();
+    let o = boardwire(&["show", "--record", name, "--ply", "2"]);
+    let err = exited(&o, 0);
+    let sfen = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3";
+    let diagram = stdout(&ok(&["show", "shogi", sfen]));
+    assert_eq!(
+        stdout(&o),
+        format!("{diagram}after ply 2 of 2, game 1 of {name}\n")
+    );
+    assert!(
+        err.contains("reads up to ply 2 only") && err.contains("+0055HI"),
+        "{err}"
+    );
+    let err = exited(&boardwire(&["show", "--record", name]), 2);
+    assert!(err.contains("reads up to ply 2 only"), "{err}");
+    // The same in KIF.
+    let kif = dir.join("bad.kifu");
+    std::fs::write(
+        &kif,
+        "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ５五飛打\n",
+    )
+    .unwrap();
+    let o = boardwire(&["show", "--record", kif.to_str().unwrap(), "--ply", "2"]);
+    exited(&o, 0);
+    assert!(stdout(&o).starts_with(&diagram), "{}", stdout(&o));
+}
+
+/// Characters Shift_JIS lacks are written `&#N;` in a `.kif` with a
+/// warning naming each and its line.
+#[test]
+fn characters_shift_jis_lacks_are_warned_about() {
+    let dir = tempdir("sjis");
+    let out = dir.join("out.kif");
+    let o = with_stdin(
+        &["convert", "-", out.to_str().unwrap(), "--from", "kif"],
+        "先手：☗A\n手合割：平手\n".as_bytes(),
+    );
+    let err = exited(&o, 0);
+    assert!(
+        err.contains("line 3: '☗' (U+2617) is not in Shift_JIS: written as &#9751;"),
+        "{err}"
+    );
+    let bytes = std::fs::read(&out).unwrap();
+    assert!(bytes.windows(7).any(|w| w == b"&#9751;"));
 }

@@ -117,6 +117,13 @@ fn a_game_is_saved_in_kif_with_its_handicap_block_moves_times_and_ending() {
     assert!(bytes.starts_with(b"#KIF version=2.0 encoding=Shift_JIS"));
     assert_eq!(game.encoding.0, TextEncoding::ShiftJis);
     assert_eq!(game.handicap, Some(Handicap::from_name("香落ち").unwrap()));
+    // Written by its name (§1.4), not as a board diagram (cshogi reads
+    // no diagram).
+    let text = kif::decode(&bytes, None).unwrap().text.into_owned();
+    assert!(
+        text.contains("\n手合割：香落ち\n") && !text.contains('|'),
+        "{text}"
+    );
     assert_eq!(game.black(), Some("erin"));
     assert_eq!(game.white(), Some("dave"));
     assert_eq!(game.header("棋戦"), Some("g1"));
@@ -207,4 +214,54 @@ fn a_killed_csa_connect_leaves_every_confirmed_move_in_the_kif() {
         ]
     );
     assert_eq!(game.main.end, None);
+}
+
+#[test]
+fn a_move_limit_is_saved_as_jishogi_with_the_reason() {
+    // shogi-server ends a game at Max_Moves with `#MAX_MOVES` `#CENSORED`
+    // (csa-protocol's spec note, *Results*): a draw, written 持将棋 (the
+    // draw among shogi-records §1.7's words), the reason in a comment.
+    let dir = tempdir("max-moves");
+    let file = dir.join("limit.kifu");
+    let (addr, server) = scripted(|r, w| {
+        let _login = line(r);
+        w.write_all(b"LOGIN:erin OK\n").unwrap();
+        w.write_all(summary('+', '+', "PI\n+\n").as_bytes())
+            .unwrap();
+        let _agree = line(r);
+        w.write_all(b"START:g1\n").unwrap();
+        let ours = line(r);
+        w.write_all(format!("{ours},T1\n-9394FU,T2\n#MAX_MOVES\n#CENSORED\n").as_bytes())
+            .unwrap();
+        let _logout = line(r);
+    });
+    let r = run_bounded(
+        &[
+            "csa",
+            "connect",
+            &addr,
+            "--user",
+            "erin",
+            "--game",
+            "g-300-0",
+            "--timeout",
+            "30",
+            "--kif",
+            file.to_str().unwrap(),
+        ],
+        Duration::from_secs(30),
+    );
+    r.exited(0);
+    server.join().unwrap();
+    let bytes = std::fs::read(&file).unwrap();
+    let text = String::from_utf8(bytes).unwrap();
+    assert!(text.contains("\n   3 持将棋\nまで2手で持将棋\n"), "{text}");
+    assert!(
+        text.contains(
+            "\n*shogi-server: max_moves: the game reached the move limit, a draw (#MAX_MOVES)\n"
+        ),
+        "{text}"
+    );
+    let game = kif::read_str(&text).unwrap();
+    assert_eq!(game.main.end.map(|e| e.0), Some(Ending::Impasse));
 }

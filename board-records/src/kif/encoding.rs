@@ -265,3 +265,35 @@ pub fn encode(text: &str, encoding: TextEncoding) -> Vec<u8> {
         }
     }
 }
+
+/// The characters of `text` that `encoding` cannot hold, with the 1-based
+/// line each is on, in text order: what [`encode`] writes as `&#NNNN;`
+/// in Shift_JIS (cp932 lacks ☗☖, many emoji and rarer kanji). Empty for
+/// UTF-8. Lines end at LF (a CR before it is part of no character
+/// reported).
+///
+/// ```
+/// use board_records::kif::{TextEncoding, unencodable};
+///
+/// let text = "先手：A\n後手：☖B\n";
+/// assert_eq!(unencodable(text, TextEncoding::ShiftJis), [('☖', 2)]);
+/// assert!(unencodable(text, TextEncoding::Utf8).is_empty());
+/// ```
+pub fn unencodable(text: &str, encoding: TextEncoding) -> Vec<(char, u32)> {
+    let mut found = Vec::new();
+    if encoding == TextEncoding::Utf8 || !encoding_rs::SHIFT_JIS.encode(text).2 {
+        return found;
+    }
+    let mut buf = [0u8; 4];
+    for (n, line) in text.split('\n').enumerate() {
+        if line.is_ascii() {
+            continue;
+        }
+        for c in line.chars().filter(|c| !c.is_ascii()) {
+            if encoding_rs::SHIFT_JIS.encode(c.encode_utf8(&mut buf)).2 {
+                found.push((c, u32::try_from(n + 1).unwrap_or(u32::MAX)));
+            }
+        }
+    }
+    found
+}

@@ -88,6 +88,14 @@ pub enum SyntaxProblem {
         /// The limit.
         max: usize,
     },
+    /// Text with no KIF or KI2 item at all (no header, `手合割`, board
+    /// diagram, move, comment, bookmark, ending or `#` line): an empty
+    /// input, or text of another kind (a CSA file, junk) whose every line
+    /// the reader skips (§1.2). Reported at line 1, column 1.
+    NoItem {
+        /// The lines of the text (0: empty).
+        lines: u32,
+    },
 }
 
 impl fmt::Display for SyntaxProblem {
@@ -116,6 +124,14 @@ impl fmt::Display for SyntaxProblem {
                 write!(f, "more than {max} comment lines on one move")
             }
             SyntaxProblem::TooManyVariations { max } => write!(f, "more than {max} variations"),
+            SyntaxProblem::NoItem { lines: 0 } => {
+                f.write_str("no KIF or KI2 item: the text is empty")
+            }
+            SyntaxProblem::NoItem { lines } => write!(
+                f,
+                "no KIF or KI2 item in {lines} line(s): no header, 手合割, board diagram, move, \
+                 comment or ending line (not a KIF/KI2 record)"
+            ),
         }
     }
 }

@@ -285,7 +285,8 @@ fn shift(e: ReadError, by: usize) -> ReadError {
 /// # Errors
 /// The first [`SyntaxError`] or [`GameError`] (an illegal, ambiguous or
 /// unresolvable move with its ply; a handicap we cannot set up; a bad
-/// diagram).
+/// diagram); text with no KIF or KI2 item at all (empty, or every line
+/// skipped: [`SyntaxProblem::NoItem`]), which is no record.
 pub fn read_str(text: &str) -> Result<Game, ReadError> {
     read_str_with(text, Limits::DEFAULT)
 }
@@ -296,10 +297,28 @@ pub fn read_str(text: &str) -> Result<Game, ReadError> {
 /// As [`read_str`].
 pub fn read_str_with(text: &str, limits: Limits) -> Result<Game, ReadError> {
     let reader = Reader::with_limits(text, limits);
-    let mut b = Builder::new(limits, reader.format().into());
+    let read_as: RecordFormat = reader.format().into();
+    let mut b = Builder::new(limits, read_as);
+    let mut items = 0usize;
     for item in reader {
         let (item, at) = item?;
+        items += usize::from(!matches!(item, Item::Skipped(_)));
         b.item(item, at)?;
+    }
+    if items == 0 {
+        // Every line skipped (or none): no record, not an empty game.
+        let lines = text.lines().count();
+        return Err(syntax(
+            read_as,
+            Location {
+                offset: 0,
+                line: 1,
+                column: 1,
+            },
+            SyntaxProblem::NoItem {
+                lines: u32::try_from(lines).unwrap_or(u32::MAX),
+            },
+        ));
     }
     b.finish()
 }

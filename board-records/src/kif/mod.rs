@@ -9,6 +9,8 @@
 //! | [`reader::Reader`] | streaming, zero-copy: one [`Item`] per line (one per KI2 move), `&str`s borrowing the text; [`Limits`] cap what a file can grow |
 //! | [`read`], [`read_str`] | the owned [`Game`]: headers, named [`Handicap`] or board diagram, the main line and `変化` variations of checked [`Node`]s (move, [`MoveTime`] in seconds, comments `*`/`**`/`*#`, bookmarks `&`), [`Ending`] and summary line |
 //! | [`Game::to_kif`], [`Game::to_ki2`], [`Game::to_bytes`] | infallible writers (KfW's layout; KI2 with exactly the 右左直上寄引打 words the position needs, §2.1) |
+//! | [`Recorder`] | a game being played kept as a KIF record complete after every move (time column summed per side, ending and a reason comment), capped at [`MAX_RECORDED_PLIES`] (then closed with 中断 and a comment); the twin of `pgn::writer::Recorder` and `pdn::Recorder` |
+//! | [`unencodable`] | the characters Shift_JIS lacks and their lines (what [`encode`] writes as `&#NNNN;`), for a warning |
 //! | [`SyntaxError`], [`GameError`], [`DecodeError`], [`ReadError`] | what and where (line, column in characters, byte offset: [`Location`]), the format read as (`KIF` or `KI2`); an illegal move names its ply, pieces and squares in KIF's words (`歩`, `７六`); an ambiguous KI2 move lists its candidates |
 //!
 //! Moves are checked with board-core: a KIF move's origin must hold the
@@ -52,10 +54,11 @@
 //!   values, bookmarks and `#` lines are written as the two characters
 //!   `\n`, as KfW does in `備考`; a header key holding `：` or spaces reads
 //!   back differently. Characters cp932 lacks become `&#NNNN;` in
-//!   Shift_JIS output ([`encode`]).
+//!   Shift_JIS output ([`encode`]; [`unencodable`] lists them).
 //! - Lines that are no item (`手数----`, the board frame, `盤面回転`, text
 //!   that is no `key：value`) are skipped, as §1.2 says; the reader does
-//!   not report them.
+//!   not report them. Text in which every line is skipped (or none is
+//!   there) is no record: [`SyntaxProblem::NoItem`].
 //!
 //! ```
 //! use board_records::kif::{read_str, Ending, Format};
@@ -83,9 +86,12 @@ mod game;
 mod ki2;
 mod notation;
 pub mod reader;
+mod recorder;
 mod writer;
 
-pub use encoding::{DecodeError, Decoded, EncodingSource, TextEncoding, decode, encode};
+pub use encoding::{
+    DecodeError, Decoded, EncodingSource, TextEncoding, decode, encode, unencodable,
+};
 pub use error::{
     Candidate, GameError, GameProblem, Located, Location, MoveProblem, ReadError, RecordFormat,
     SyntaxError, SyntaxProblem,
@@ -96,4 +102,5 @@ pub use game::{
 };
 pub use notation::Handicap;
 pub use reader::{CommentKind, Dest, Ending, Item, Limits, MoveText, MoveTime, Origin, Reader};
+pub use recorder::{IllegalMove, MAX_RECORDED_PLIES, Recorder};
 pub use writer::{summary, write_diagram};
