@@ -14,7 +14,9 @@
    sente client with `--kif K.kif` (Shift_JIS): cshogi's KIF reader reads
    K.kif to the moves of the sente client's transcript (the moves the
    server confirmed, `<- +7776FU,T0`), the names and, for #RESIGN or
-   #MAX_MOVES (written 中断: KIF has no word for a move limit), the ending.
+   #MAX_MOVES (a draw, written 持将棋: KIF has no word for a move limit and
+   持将棋 is its draw; cshogi 1.1.0 reads it as %SENNICHITE, its one draw
+   ending, win = DRAW), the ending.
 
 Usage: 83-records-open.py BOARDWIRE
 """
@@ -209,7 +211,7 @@ def check_csa_kif(bw, tmp):
         fail(f"{kif}: cshogi reads {got[:6]}... ({len(got)}) but the wire had {wire[:6]}... ({len(wire)})")
     if k.names != ["kifa", "kifb"]:
         fail(f"{kif}: names {k.names}")
-    want = {"#RESIGN": "%TORYO", "#MAX_MOVES": "%CHUDAN"}.get(reason.group(1))
+    want = {"#RESIGN": "%TORYO", "#MAX_MOVES": "%SENNICHITE"}.get(reason.group(1))
     if want is not None and k.endgame != want:
         fail(f"{kif}: ending {k.endgame}, the server said {reason.group(1)} ({want})")
     print(f"cshogi read {kif}: {len(got)} plies, {reason.group(1)} read as {k.endgame}")

@@ -177,8 +177,8 @@ pub(crate) struct ConnectArgs {
     /// K of a run (x1 --games N) goes to `STEM-K.EXT`. Headers 開始日時,
     /// 棋戦 (the Game_ID), 先手, 後手, 手合割; each move with the time the
     /// server charged and the side's total; the ending (投了, 切れ負け,
-    /// 千日手, 反則勝ち/反則負け, 入玉勝ち, 中断 for #MAX_MOVES, #CHUDAN or a
-    /// lost connection) and the `まで…` line. A game is recorded up to
+    /// 千日手, 反則勝ち/反則負け, 入玉勝ち, 持将棋 (a draw) for #MAX_MOVES, 中断
+    /// for #CHUDAN or a lost connection) and the `まで…` line. A game is recorded up to
     /// 1000 plies. Example: `--kif game.kif`.
     #[arg(long, value_name = "FILE")]
     kif: Option<std::path::PathBuf>,
