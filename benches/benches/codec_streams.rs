@@ -4,7 +4,11 @@
 //! arrives, and the encoder writing the same messages into one reused
 //! buffer. Before timing, each stream's messages are counted and the
 //! allocations of one decode pass and one encode pass are printed per
-//! message (a counting global allocator).
+//! message (a counting global allocator). A decode pass frames the stream
+//! with the family's framer (engine lines too: LF, as the engine process
+//! reads them) and counts the frames that decode (`is_ok`, the message
+//! dropped where it was built). `examples/codec_ir.rs` runs one pass of
+//! each for instruction counts (callgrind).
 //!
 //! The streams (each repeated to about 1 MiB, so a pass is long enough to
 //! time and the framer sees every split):
@@ -31,29 +35,14 @@ use std::time::Duration;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 
+use benches::streams::{MIB, random_game, stream_of, to_mib};
+
 #[global_allocator]
 static GLOBAL: boardwire_vectors::counting::Counting = boardwire_vectors::counting::Counting;
 
 /// Allocations made by `f`.
 fn allocations(f: impl FnOnce()) -> u64 {
     boardwire_vectors::counting::allocations_during(f).0
-}
-
-const MIB: usize = 1 << 20;
-
-/// `frames`, each followed by `end`, repeated to at least 1 MiB.
-fn stream_of(frames: &[Vec<u8>], end: &[u8]) -> Vec<u8> {
-    let mut one = Vec::new();
-    for f in frames {
-        one.extend_from_slice(f);
-        one.extend_from_slice(end);
-    }
-    to_mib(&one)
-}
-
-/// `one` repeated to at least 1 MiB.
-fn to_mib(one: &[u8]) -> Vec<u8> {
-    one.repeat(MIB / one.len().max(1) + 1)
 }
 
 /// An encoder pass: writes every message into the buffer, returns its length.
@@ -135,22 +124,22 @@ fn frames_of<'s, F: boardwire_proto::Framer>(
 /// [`pair`] for a framed protocol: the framer `F` and `decode` over the
 /// stream (the messages that decode are counted), and `encode` writing each
 /// of them.
-fn framed<'s, F: boardwire_proto::Framer + Default, M>(
+fn framed<'s, F: boardwire_proto::Framer + Default, M, E>(
     g: &mut BenchmarkGroup<'_, WallTime>,
     name: &str,
     stream: &'s [u8],
-    decode: impl Fn(&'s [u8]) -> Option<M>,
+    decode: impl Fn(&'s [u8]) -> Result<M, E>,
     encode: impl Fn(&M, &mut Vec<u8>),
 ) {
     let mut messages = Vec::new();
-    frames_of(F::default(), stream, |f| messages.extend(decode(f)));
+    frames_of(F::default(), stream, |f| messages.extend(decode(f).ok()));
     pair(
         g,
         name,
         stream,
         |s| {
             let mut ok = 0;
-            frames_of(F::default(), s, |f| ok += usize::from(decode(f).is_some()));
+            frames_of(F::default(), s, |f| ok += usize::from(decode(f).is_ok()));
             ok
         },
         Some(&|out: &mut Vec<u8>| {
@@ -162,25 +151,15 @@ fn framed<'s, F: boardwire_proto::Framer + Default, M>(
     );
 }
 
-/// The payloads of a recorded transcript's lines `[time] who DIR payload`
-/// in direction `dir` (` >> ` / ` << `).
-fn transcript_side(text: &str, dir: &str) -> Vec<Vec<u8>> {
-    text.lines()
-        .filter(|l| l.starts_with('['))
-        .filter_map(|l| l.find(dir).map(|i| l.as_bytes()[i + dir.len()..].to_vec()))
-        .filter(|p| !p.starts_with(b"<EOF"))
-        .collect()
-}
-
 fn dxp(c: &mut Criterion) {
     use damexchange::{Message, decode};
     let stream = to_mib(&benches::streams::dxp_recorded());
     let mut g = c.benchmark_group("codec_streams");
-    framed::<damexchange::framer::Framer, _>(
+    framed::<damexchange::framer::Framer, _, _>(
         &mut g,
         "DXP recorded match",
         &stream,
-        |f| decode::<Message>(f).ok(),
+        decode::<Message>,
         Message::encode,
     );
     g.finish();
@@ -189,38 +168,26 @@ fn dxp(c: &mut Criterion) {
 fn csa(c: &mut Criterion) {
     use csa_protocol::decode::decode;
     use csa_protocol::message::{ClientMessage, GameSummary, ServerMessage};
-    let text = boardwire_vectors::data::CSA_SHOGI_SERVER;
-    let client = stream_of(&transcript_side(text, " >> "), b"\n");
-    let server = stream_of(&transcript_side(text, " << "), b"\n");
+    let client = benches::streams::csa_side(" >> ");
+    let server = benches::streams::csa_side(" << ");
     let mut g = c.benchmark_group("codec_streams");
-    framed::<csa_protocol::framer::Framer, _>(
+    framed::<csa_protocol::framer::Framer, _, _>(
         &mut g,
         "CSA client lines",
         &client,
-        |f| decode::<ClientMessage>(f).ok(),
+        decode::<ClientMessage>,
         ClientMessage::encode,
     );
-    framed::<csa_protocol::framer::Framer, _>(
+    framed::<csa_protocol::framer::Framer, _, _>(
         &mut g,
         "CSA server lines",
         &server,
-        |f| decode::<ServerMessage>(f).ok(),
+        decode::<ServerMessage>,
         ServerMessage::encode,
     );
 
     // Game_Summary: the transcript's block, as one unit.
-    let start = text
-        .find("alice  << BEGIN Game_Summary")
-        .expect("a summary");
-    let mut summary = Vec::new();
-    for l in text[start..].lines() {
-        let (_, line) = l.split_once(" << ").expect("server lines");
-        summary.extend_from_slice(line.as_bytes());
-        summary.push(b'\n');
-        if line == "END Game_Summary" {
-            break;
-        }
-    }
+    let summary = benches::streams::csa_summary_block();
     let parsed = GameSummary::parse(&summary).expect("the recorded summary parses");
     let copies = MIB / summary.len() + 1;
     let mut blocks = Vec::with_capacity(copies * summary.len());
@@ -281,75 +248,33 @@ fn citrine(c: &mut Criterion) {
     let stream = stream_of(&replies, b"\r\n");
     let lenient = Leniency::DOCUMENT;
     let mut g = c.benchmark_group("codec_streams");
-    framed::<novag_citrine::framer::Framer, _>(
+    framed::<novag_citrine::framer::Framer, _, _>(
         &mut g,
         "Citrine replies",
         &stream,
-        |f| decode_with::<Reply>(f, &lenient).ok(),
+        |f| decode_with::<Reply>(f, &lenient),
         Reply::encode,
     );
 
-    // A host's commands over a game: the moves of a real opening line
-    // (the Ruy Lopez, Morphy Defence, main line) with a clock query after
-    // each, after `X ON` and `N`.
-    let moves = [
-        "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1", "f8e7", "f1e1",
-        "b7b5", "a4b3", "d7d6", "c2c3", "e8g8", "h2h3", "c6a5", "b3c2", "c7c5", "d2d4", "d8c7",
-    ];
-    let mut commands: Vec<Vec<u8>> = vec![b"X ON".to_vec(), b"N".to_vec()];
-    for m in moves {
-        commands.push(format!("M {m}").into_bytes());
-        commands.push(b"C".to_vec());
-    }
-    let stream = stream_of(&commands, b"\r\n");
-    framed::<novag_citrine::framer::Framer, _>(
+    // A host's commands over a game (`X ON`, `N`, then moves of a real
+    // opening line with a clock query after each).
+    let stream = stream_of(&benches::streams::citrine_commands(), b"\r\n");
+    framed::<novag_citrine::framer::Framer, _, _>(
         &mut g,
         "Citrine commands",
         &stream,
-        |f| decode::<Command>(f).ok(),
+        decode::<Command>,
         Command::encode,
     );
     g.finish();
 }
 
-/// LF-ended lines of `stream` (a CR before the LF dropped), each handed to
-/// `each`; the number of lines.
-fn lines_of(stream: &[u8], mut each: impl FnMut(&[u8])) -> usize {
-    let mut n = 0;
-    for line in stream.split(|&b| b == b'\n') {
-        if line.is_empty() {
-            continue;
-        }
-        each(line.strip_suffix(b"\r").unwrap_or(line));
-        n += 1;
-    }
-    n
-}
-
-/// `count` plies of random legal play (xorshift, fixed seed) by `moves_of`
-/// from `start` with `play`.
-fn random_game<P: Clone, M: Copy>(
-    start: &P,
-    count: usize,
-    moves_of: impl Fn(&P) -> Vec<M>,
-    play: impl Fn(&mut P, M),
-) -> Vec<M> {
-    let mut rng = 0x2545_F491_4F6C_DD1Du64;
-    let mut p = start.clone();
-    let mut out = Vec::new();
-    while out.len() < count {
-        let moves = moves_of(&p);
-        if moves.is_empty() {
-            break;
-        }
-        rng ^= rng >> 12;
-        rng ^= rng << 25;
-        rng ^= rng >> 27;
-        let m = moves[(rng.wrapping_mul(0x2545_F491_4F6C_DD1D) % moves.len() as u64) as usize];
-        play(&mut p, m);
-        out.push(m);
-    }
-    out
+/// The lines of an engine's output or input as the family's framer cuts
+/// them (LF, a CR before it dropped; 16 KiB, the engine process's cap),
+/// each handed to `each`; the number of lines.
+fn lines_of<'s>(stream: &'s [u8], each: impl FnMut(&'s [u8])) -> usize {
+    type EngineLines = boardwire_proto::LineFramer<boardwire_proto::LfLines<{ 16 << 10 }>>;
+    frames_of(EngineLines::default(), stream, each)
 }
 
 /// The GUI's side of a game as [`pair`] measures it: `encode_game` writes
@@ -379,11 +304,7 @@ fn engines(c: &mut Criterion) {
     let mut g = c.benchmark_group("codec_streams");
 
     // Engine → GUI: decoders.
-    let sf: Vec<Vec<u8>> = include_str!("../data/stockfish-15.1-depth-14.txt")
-        .lines()
-        .map(|l| l.as_bytes().to_vec())
-        .collect();
-    let stream = stream_of(&sf, b"\n");
+    let stream = stream_of(&benches::streams::stockfish_lines(), b"\n");
     pair(
         &mut g,
         "UCI engine output (Stockfish 15.1)",
@@ -395,12 +316,7 @@ fn engines(c: &mut Criterion) {
         },
         None,
     );
-    let hub_lines: Vec<Vec<u8>> = boardwire_vectors::data::HUB_SCAN31
-        .lines()
-        .filter_map(|l| l.strip_prefix("< "))
-        .map(|l| l.as_bytes().to_vec())
-        .collect();
-    let stream = stream_of(&hub_lines, b"\n");
+    let stream = stream_of(&benches::streams::hub_engine_lines(), b"\n");
     pair(
         &mut g,
         "Hub engine output (Scan 3.1)",

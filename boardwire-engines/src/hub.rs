@@ -54,20 +54,25 @@ impl<'a> Pairs<'a> {
 /// One argument at the front of `i` (after spaces): `(rest, (key,
 /// value))`, `None` at the end. `base` is `i`'s offset in the line.
 #[allow(clippy::type_complexity)]
+#[inline]
 fn next_pair(
     i: &[u8],
     base: usize,
 ) -> Result<Option<(&[u8], (&[u8], Option<&[u8]>))>, (usize, Problem)> {
-    let skip = i.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
+    let blank = |b: u8| b == b' ' || b == b'\t';
+    let mut skip = 0;
+    while skip < i.len() && blank(i[skip]) {
+        skip += 1;
+    }
     let i = &i[skip..];
     let base = base + skip;
     if i.is_empty() {
         return Ok(None);
     }
-    let key_len = i
-        .iter()
-        .take_while(|&&b| b != b'=' && b != b' ' && b != b'\t')
-        .count();
+    let mut key_len = 0;
+    while key_len < i.len() && i[key_len] != b'=' && !blank(i[key_len]) {
+        key_len += 1;
+    }
     let key = &i[..key_len];
     let rest = &i[key_len..];
     if rest.first() != Some(&b'=') {
@@ -94,7 +99,10 @@ fn next_pair(
             None => Err((base + i.len(), Problem::Missing)),
         }
     } else {
-        let n = v.iter().take_while(|&&b| b != b' ' && b != b'\t').count();
+        let mut n = 0;
+        while n < v.len() && !blank(v[n]) {
+            n += 1;
+        }
         Ok(Some((&v[n..], (key, Some(&v[..n])))))
     }
 }
@@ -271,10 +279,11 @@ pub enum HubMessage<'a> {
 /// not parse (an unclosed quote, a bad `done` move, `done` without
 /// `move=`), with the byte offset.
 pub fn decode(line: &[u8]) -> Result<HubMessage<'_>, DecodeError> {
-    let lead = line
-        .iter()
-        .take_while(|&&b| b == b' ' || b == b'\t')
-        .count();
+    let blank = |b: u8| b == b' ' || b == b'\t';
+    let mut lead = 0;
+    while lead < line.len() && blank(line[lead]) {
+        lead += 1;
+    }
     let body = &line[lead..];
     if body.is_empty() {
         return Err(DecodeError::new(
@@ -284,10 +293,10 @@ pub fn decode(line: &[u8]) -> Result<HubMessage<'_>, DecodeError> {
             Problem::Empty,
         ));
     }
-    let klen = body
-        .iter()
-        .take_while(|&&b| b != b' ' && b != b'\t')
-        .count();
+    let mut klen = 0;
+    while klen < body.len() && !blank(body[klen]) {
+        klen += 1;
+    }
     let (key, rest) = body.split_at(klen);
     let base = lead + klen;
     let kind = match key {

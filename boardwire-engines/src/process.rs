@@ -19,6 +19,12 @@ use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+use boardwire_proto::framer::{Frame, FrameBuffer, LfLines, LineFramer};
+
+/// How engine output is framed: LF, a CR before it dropped (the cap is
+/// [`Limits::max_line_len`]; the default here is only the type's).
+type EngineLines = LineFramer<LfLines<{ 16 << 10 }>>;
+
 /// `--engine PROGRAM` and its `--engine-arg ARG`s.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EngineSpec {
@@ -33,7 +39,8 @@ pub struct EngineSpec {
 #[non_exhaustive]
 pub struct Limits {
     /// Longest output line in bytes, LF excluded (default 16 KiB: a long
-    /// principal variation fits).
+    /// principal variation fits). The reader holds one buffer of this
+    /// plus 4 KiB, for the whole run.
     pub max_line_len: usize,
     /// Lines read and not yet taken at most (default 256); the reader then
     /// stops reading and the engine blocks on its pipe.
@@ -146,52 +153,24 @@ impl Engine {
         let (tx, rx) = mpsc::channel(limits.queue_lines.max(1));
         let max = limits.max_line_len;
         tokio::spawn(async move {
-            let mut buf: Vec<u8> = Vec::new();
-            let mut chunk = vec![0u8; 4096];
-            // Bytes of an over-long line still to skip up to its LF.
-            let mut skipping = false;
+            // The family's line framer over one capped buffer: a line of
+            // the cap plus its CR LF and a 4 KiB read fit in it; an
+            // over-long line is reported once and skipped up to its LF.
+            let mut input =
+                FrameBuffer::with_capacity(EngineLines::new(max), max.saturating_add(2 + 4096));
             loop {
-                let n = match stdout.read(&mut chunk).await {
+                let n = match stdout.read(input.space()).await {
                     Ok(0) | Err(_) => return,
                     Ok(n) => n,
                 };
-                let mut data = &chunk[..n];
-                while !data.is_empty() {
-                    match data.iter().position(|&b| b == b'\n') {
-                        Some(p) => {
-                            if skipping {
-                                skipping = false;
-                            } else {
-                                buf.extend_from_slice(&data[..p]);
-                                if buf.last() == Some(&b'\r') {
-                                    buf.pop();
-                                }
-                                let line = if buf.len() > max {
-                                    Line::Overlong(buf.len())
-                                } else {
-                                    Line::Text(std::mem::take(&mut buf))
-                                };
-                                buf.clear();
-                                if tx.send(line).await.is_err() {
-                                    return;
-                                }
-                            }
-                            data = &data[p + 1..];
-                        }
-                        None => {
-                            if !skipping {
-                                buf.extend_from_slice(data);
-                                if buf.len() > max {
-                                    let len = buf.len();
-                                    buf.clear();
-                                    skipping = true;
-                                    if tx.send(Line::Overlong(len)).await.is_err() {
-                                        return;
-                                    }
-                                }
-                            }
-                            data = &[];
-                        }
+                input.filled(n);
+                while let Some(frame) = input.next_frame() {
+                    let line = match frame {
+                        Frame::Complete(line) => Line::Text(line.to_vec()),
+                        Frame::Overlong { len, .. } => Line::Overlong(len),
+                    };
+                    if tx.send(line).await.is_err() {
+                        return;
                     }
                 }
             }

@@ -457,6 +457,20 @@ const fn zero_bytes(x: u64) -> u64 {
     x.wrapping_sub(LOW_BITS) & !x & (LOW_BITS << 7)
 }
 
+/// The end of the run of CR and LF bytes in `buf` from `from` on (`from`
+/// itself when there is none).
+#[inline(always)]
+fn cr_lf_run(buf: &[u8], from: usize) -> usize {
+    let mut i = from;
+    while let Some(b) = buf.get(i) {
+        if !is_cr_lf(b) {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
 /// Where the first byte of `hay` that ends a frame under `R` is (LF; CR or
 /// LF with [`LineRules::BARE_CR_ENDS_LINE`]; NUL with
 /// [`LineRules::NUL_TERMINATED`]): eight bytes at a time, as one `u64`
@@ -525,11 +539,12 @@ impl<R: LineRules> LineFramer<R> {
     /// `buf` must start where the previous call's `consumed` left off (the
     /// caller drops exactly the consumed bytes and may append more). Never
     /// fails.
+    #[inline]
     pub fn decode<'b>(&mut self, buf: &'b [u8]) -> Status<'b> {
         // Leading terminators (rules with bare CR): empty lines, or the rest
         // of a CR LF pair.
-        let lead = if R::BARE_CR_ENDS_LINE && buf.first().is_some_and(is_cr_lf) {
-            buf.iter().take_while(|b| is_cr_lf(b)).count()
+        let lead = if R::BARE_CR_ENDS_LINE {
+            cr_lf_run(buf, 0)
         } else {
             0
         };
@@ -545,7 +560,7 @@ impl<R: LineRules> LineFramer<R> {
                 let at = from + p;
                 self.scanned = 0;
                 let next = if R::BARE_CR_ENDS_LINE {
-                    at + body[at..].iter().take_while(|b| is_cr_lf(b)).count()
+                    cr_lf_run(body, at + 1)
                 } else {
                     at + 1
                 };
@@ -633,6 +648,7 @@ impl<R: LineRules> Framer for LineFramer<R> {
         self.max_len
     }
 
+    #[inline]
     fn decode<'b>(&mut self, buf: &'b [u8]) -> Status<'b> {
         LineFramer::decode(self, buf)
     }

@@ -360,7 +360,14 @@ fn text_str_of(
     i: &[u8],
     allowed: fn(u8) -> bool,
 ) -> Result<&str, nom::Err<ParseError>> {
-    if let Some(idx) = i.iter().position(|&b| !allowed(b)) {
+    // Printable ASCII, which every text allows, eight bytes at a time; the
+    // rest byte by byte.
+    let skip = printable_prefix(i);
+    if let Some(idx) = i[skip..]
+        .iter()
+        .position(|&b| !allowed(b))
+        .map(|k| skip + k)
+    {
         return Err(fail(
             i.len() - idx,
             name,
@@ -381,6 +388,28 @@ fn text_str_of(
         ));
     }
     core::str::from_utf8(i).map_err(|e| fail(i.len() - e.valid_up_to(), name, Problem::NotUtf8))
+}
+
+/// The length of the longest prefix of `i` made of whole 8-byte blocks of
+/// printable ASCII (0x20..=0x7E): bytes every text rule allows, checked as
+/// one `u64` each.
+#[inline(always)]
+fn printable_prefix(i: &[u8]) -> usize {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = LOW << 7;
+    let mut rest = i;
+    while let Some((chunk, tail)) = rest.split_first_chunk::<8>() {
+        let x = u64::from_le_bytes(*chunk);
+        // A byte below 0x20 (exact when none is: no borrow crosses bytes),
+        // or one above 0x7E (0x7F + 1 or a high bit).
+        let below = x.wrapping_sub(LOW * 0x20) & !x & HIGH;
+        let above = (x.wrapping_add(LOW) | x) & HIGH;
+        if below | above != 0 {
+            break;
+        }
+        rest = tail;
+    }
+    i.len() - rest.len()
 }
 
 /// ` <text>` to the end of the line; the space may be missing at the end
@@ -1304,10 +1333,13 @@ fn summary_field_parts(line: &[u8]) -> Option<Result<(&str, &str), nom::Err<Pars
     if !is_summary_key(key) {
         return None;
     }
-    Some(
-        checked(Field::Key, key, &line[colon..], 64, Class::Graphic)
-            .and_then(|key| Ok((key, text_str(Field::Value, &line[colon + 1..])?))),
-    )
+    // A summary key is graphic ASCII: only its length is left to check
+    // (`checked` names the fault of a longer one).
+    let key = match core::str::from_utf8(key) {
+        Ok(k) if key.len() <= 64 => Ok(k),
+        _ => checked(Field::Key, key, &line[colon..], 64, Class::Graphic),
+    };
+    Some(key.and_then(|key| Ok((key, text_str(Field::Value, &line[colon + 1..])?))))
 }
 
 /// One server line (terminator removed): the whole grammar of server
@@ -1491,4 +1523,37 @@ fn nom_error(e: nom::Err<ParseError>) -> ParseError {
 /// Checks a position line as a whole (the `Game_Summary` and kifu readers).
 pub(crate) fn check_position_line(line: &[u8]) -> Result<&str, DecodeError> {
     whole(line, kind(position_line(line), MessageKind::Position))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::printable_prefix;
+
+    /// Printable ASCII is 0x20 (space) to 0x7E (`~`): every byte value at
+    /// every place of a block of eight, and blocks after the first.
+    #[test]
+    fn printable_prefix_takes_whole_blocks_of_printable_ascii() {
+        for at in 0..8 {
+            for v in 0..=255u8 {
+                let mut block = *b"abcdefgh";
+                block[at] = v;
+                let printable = (0x20..=0x7e).contains(&v);
+                assert_eq!(
+                    printable_prefix(&block),
+                    if printable { 8 } else { 0 },
+                    "{v:#x} at {at}"
+                );
+                let mut two = [b' '; 19];
+                two[8 + at] = v;
+                assert_eq!(
+                    printable_prefix(&two),
+                    if printable { 16 } else { 8 },
+                    "{v:#x} at {}",
+                    8 + at
+                );
+            }
+        }
+        assert_eq!(printable_prefix(b""), 0);
+        assert_eq!(printable_prefix(b"~ ~ ~ ~"), 0); // shorter than a block
+    }
 }

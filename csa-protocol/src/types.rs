@@ -655,6 +655,32 @@ impl MoveTime {
         self.millis / 1000
     }
 
+    /// Appends the wire text (what `Display` writes: `12`, `1.5`, `0.25`,
+    /// `0.125`) to `out`.
+    pub(crate) fn put_to(self, out: &mut alloc::vec::Vec<u8>) {
+        use crate::sink::Sink as _;
+        let secs = self.millis / 1000;
+        let ms = (self.millis % 1000) as u16;
+        out.put_u64(secs);
+        if ms == 0 {
+            return;
+        }
+        let d = [
+            b'0' + (ms / 100) as u8,
+            b'0' + (ms / 10 % 10) as u8,
+            b'0' + (ms % 10) as u8,
+        ];
+        let n = if ms.is_multiple_of(100) {
+            1
+        } else if ms.is_multiple_of(10) {
+            2
+        } else {
+            3
+        };
+        out.push(b'.');
+        out.extend_from_slice(&d[..n]);
+    }
+
     /// Parses `12`, `1.5`, `0.125` (digits, optional `.` and 1..=3 digits).
     /// On error returns the byte offset and problem.
     pub(crate) fn parse(s: &[u8]) -> Result<Self, (usize, Problem)> {
@@ -813,6 +839,32 @@ mod tests {
                 "{b}"
             );
             assert_eq!(Class::Block.accepts(b), alnum || b"_+-".contains(&b), "{b}");
+        }
+    }
+
+    /// The wire text of a move time (spec/csa.md, *Moves*: whole seconds
+    /// `T12`, V3-style decimals `T1.5`, at most three of them) as the
+    /// encoders write it, byte by byte.
+    #[test]
+    fn move_time_bytes() {
+        for (millis, text) in [
+            (0, "0"),
+            (12_000, "12"),
+            (1_500, "1.5"),
+            (125, "0.125"),
+            (50, "0.05"),
+            (1_010, "1.01"),
+            (100, "0.1"),
+            (600_001, "600.001"),
+            (9_999_999_999_000, "9999999999"),
+        ] {
+            let mut out = alloc::vec::Vec::new();
+            MoveTime::from_millis(millis).put_to(&mut out);
+            assert_eq!(out, text.as_bytes(), "{millis}");
+            assert_eq!(
+                MoveTime::parse(text.as_bytes()),
+                Ok(MoveTime::from_millis(millis))
+            );
         }
     }
 

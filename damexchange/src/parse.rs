@@ -254,7 +254,11 @@ fn name_bytes<'a>(
         if raw.iter().all(|&b| b == b' ') {
             return fail(i, f, Problem::LeadingSpace);
         }
+        // The padding: eight blanks at a time, then one by one.
         let mut end = raw.len();
+        while end >= 8 && raw[end - 8..end] == [b' '; 8] {
+            end -= 8;
+        }
         while end > 0 && raw[end - 1] == b' ' {
             end -= 1;
         }

@@ -189,26 +189,43 @@ impl ClientMessage<'_> {
     }
 
     fn encode_body(&self, out: &mut Vec<u8>) {
-        // Writing into a Vec cannot fail.
-        let _ = match self {
-            ClientMessage::KeepAlive => Ok(()),
+        match self {
+            ClientMessage::KeepAlive => {}
             ClientMessage::Login { name, password, x1 } => {
-                write!(out, "LOGIN {name} {}", password.expose())
-                    .and_then(|()| if *x1 { out.write_all(b" x1") } else { Ok(()) })
+                out.put(b"LOGIN ");
+                out.put_str(name.as_str());
+                out.push(b' ');
+                out.put_str(password.expose());
+                if *x1 {
+                    out.put(b" x1");
+                }
             }
-            ClientMessage::Logout => out.write_all(b"LOGOUT"),
-            ClientMessage::Agree(None) => out.write_all(b"AGREE"),
-            ClientMessage::Agree(Some(id)) => write!(out, "AGREE {id}"),
-            ClientMessage::Reject(None) => out.write_all(b"REJECT"),
-            ClientMessage::Reject(Some(id)) => write!(out, "REJECT {id}"),
-            ClientMessage::Move { mv, comment } => match comment {
-                None => write!(out, "{mv}"),
-                Some(c) => write!(out, "{mv},'").and_then(|()| out.write_all(c.as_bytes())),
-            },
-            ClientMessage::Special(s) => out.write_all(s.as_str().as_bytes()),
+            ClientMessage::Logout => out.put(b"LOGOUT"),
+            ClientMessage::Agree(id) => {
+                out.put(b"AGREE");
+                if let Some(id) = id {
+                    out.push(b' ');
+                    out.put_str(id.as_str());
+                }
+            }
+            ClientMessage::Reject(id) => {
+                out.put(b"REJECT");
+                if let Some(id) = id {
+                    out.push(b' ');
+                    out.put_str(id.as_str());
+                }
+            }
+            ClientMessage::Move { mv, comment } => {
+                out.put(&mv.to_bytes());
+                if let Some(c) = comment {
+                    out.put(b",'");
+                    out.put(c.as_bytes());
+                }
+            }
+            ClientMessage::Special(s) => out.put_str(s.as_str()),
             ClientMessage::X1(cmd) => encode_x1(cmd, out),
-            ClientMessage::Unrecognised(bytes) => out.write_all(bytes),
-        };
+            ClientMessage::Unrecognised(bytes) => out.put(bytes),
+        }
     }
 
     /// The same value with owned text.
@@ -236,39 +253,54 @@ impl ClientMessage<'_> {
     }
 }
 
-fn encode_x1(cmd: &X1Command<'_>, out: &mut Vec<u8>) -> core::fmt::Result {
+fn encode_x1(cmd: &X1Command<'_>, out: &mut Vec<u8>) {
+    // `%%KEYWORD` and one field after a space.
+    let with = |out: &mut Vec<u8>, kw: &[u8], field: &str| {
+        out.put(kw);
+        out.push(b' ');
+        out.put_str(field);
+    };
     match cmd {
-        X1Command::Who => out.write_all(b"%%WHO"),
-        X1Command::Chat(t) => write!(out, "%%CHAT {t}"),
-        X1Command::Game(None) => out.write_all(b"%%GAME"),
-        X1Command::Game(Some(r)) => write!(out, "%%GAME {} {}", r.name, r.side.as_char()),
-        X1Command::Challenge(r) => write!(out, "%%CHALLENGE {} {}", r.name, r.side.as_char()),
-        X1Command::List => out.write_all(b"%%LIST"),
-        X1Command::Show(id) => write!(out, "%%SHOW {id}"),
-        X1Command::MonitorOn(id) => write!(out, "%%MONITORON {id}"),
-        X1Command::MonitorOff(id) => write!(out, "%%MONITOROFF {id}"),
-        X1Command::Monitor2On(id) => write!(out, "%%MONITOR2ON {id}"),
-        X1Command::Monitor2Off(id) => write!(out, "%%MONITOR2OFF {id}"),
-        X1Command::Rating => out.write_all(b"%%RATING"),
+        X1Command::Who => out.put(b"%%WHO"),
+        X1Command::Chat(t) => with(out, b"%%CHAT", t.as_str()),
+        X1Command::Game(None) => out.put(b"%%GAME"),
+        X1Command::Game(Some(r)) => {
+            with(out, b"%%GAME", r.name.as_str());
+            out.put(&[b' ', r.side.as_char() as u8]);
+        }
+        X1Command::Challenge(r) => {
+            with(out, b"%%CHALLENGE", r.name.as_str());
+            out.put(&[b' ', r.side.as_char() as u8]);
+        }
+        X1Command::List => out.put(b"%%LIST"),
+        X1Command::Show(id) => with(out, b"%%SHOW", id.as_str()),
+        X1Command::MonitorOn(id) => with(out, b"%%MONITORON", id.as_str()),
+        X1Command::MonitorOff(id) => with(out, b"%%MONITOROFF", id.as_str()),
+        X1Command::Monitor2On(id) => with(out, b"%%MONITOR2ON", id.as_str()),
+        X1Command::Monitor2Off(id) => with(out, b"%%MONITOR2OFF", id.as_str()),
+        X1Command::Rating => out.put(b"%%RATING"),
         X1Command::SetBuoy { name, moves, count } => {
-            write!(out, "%%SETBUOY {name} {moves}")?;
-            match count {
-                Some(n) => write!(out, " {n}"),
-                None => Ok(()),
+            with(out, b"%%SETBUOY", name.as_str());
+            out.push(b' ');
+            out.put_str(moves.as_str());
+            if let Some(n) = count {
+                out.push(b' ');
+                out.put_u64(u64::from(*n));
             }
         }
-        X1Command::DeleteBuoy(n) => write!(out, "%%DELETEBUOY {n}"),
-        X1Command::GetBuoyCount(n) => write!(out, "%%GETBUOYCOUNT {n}"),
-        X1Command::Version => out.write_all(b"%%VERSION"),
-        X1Command::Help => out.write_all(b"%%HELP"),
+        X1Command::DeleteBuoy(n) => with(out, b"%%DELETEBUOY", n.as_str()),
+        X1Command::GetBuoyCount(n) => with(out, b"%%GETBUOYCOUNT", n.as_str()),
+        X1Command::Version => out.put(b"%%VERSION"),
+        X1Command::Help => out.put(b"%%HELP"),
         X1Command::Fork { game_id, buoy, nth } => {
-            write!(out, "%%FORK {game_id}")?;
+            with(out, b"%%FORK", game_id.as_str());
             if let Some(b) = buoy {
-                write!(out, " {b}")?;
+                out.push(b' ');
+                out.put_str(b.as_str());
             }
-            match nth {
-                Some(n) => write!(out, " {n}"),
-                None => Ok(()),
+            if let Some(n) = nth {
+                out.push(b' ');
+                out.put_u64(u64::from(*n));
             }
         }
     }

@@ -332,60 +332,131 @@ impl ServerMessage<'_> {
     }
 
     fn encode_body(&self, out: &mut Vec<u8>) {
-        let _ = match self {
-            ServerMessage::KeepAlive => Ok(()),
-            ServerMessage::LoginOk(n) => write!(out, "LOGIN:{n} OK"),
-            ServerMessage::LoginIncorrect => out.write_all(b"LOGIN:incorrect"),
-            ServerMessage::LoginUsage => out.write_all(LOGIN_USAGE),
-            ServerMessage::AlreadyConnected(n) => write!(out, "username {n} is already connected"),
-            ServerMessage::LogoutCompleted => out.write_all(b"LOGOUT:completed"),
+        match self {
+            ServerMessage::KeepAlive => {}
+            ServerMessage::LoginOk(n) => {
+                out.put(b"LOGIN:");
+                out.put_str(n.as_str());
+                out.put(b" OK");
+            }
+            ServerMessage::LoginIncorrect => out.put(b"LOGIN:incorrect"),
+            ServerMessage::LoginUsage => out.put(LOGIN_USAGE),
+            ServerMessage::AlreadyConnected(n) => {
+                out.put(b"username ");
+                out.put_str(n.as_str());
+                out.put(b" is already connected");
+            }
+            ServerMessage::LogoutCompleted => out.put(b"LOGOUT:completed"),
             ServerMessage::Summary(s) => match s {
-                SummaryLine::Begin(b) => write!(out, "BEGIN {}", b.as_str()),
-                SummaryLine::End(b) => write!(out, "END {}", b.as_str()),
-                SummaryLine::Field { key, value } => write!(out, "{}:{value}", key.as_str()),
-                SummaryLine::Position(p) => out.write_all(p.as_str().as_bytes()),
-                SummaryLine::SideToMove(s) => write!(out, "{}", s.sign()),
+                SummaryLine::Begin(b) => {
+                    out.put(b"BEGIN ");
+                    out.put_str(b.as_str());
+                }
+                SummaryLine::End(b) => {
+                    out.put(b"END ");
+                    out.put_str(b.as_str());
+                }
+                SummaryLine::Field { key, value } => {
+                    out.put_str(key.as_str());
+                    out.push(b':');
+                    out.put_str(value.as_str());
+                }
+                SummaryLine::Position(p) => out.put_str(p.as_str()),
+                SummaryLine::SideToMove(s) => out.push(s.sign() as u8),
             },
-            ServerMessage::Start(id) => write!(out, "START:{id}"),
-            ServerMessage::Reject { game_id, by } => write!(out, "REJECT:{game_id} by {by}"),
-            ServerMessage::Move { mv, time } => match time {
-                Some(t) => write!(out, "{mv},T{t}"),
-                None => write!(out, "{mv}"),
-            },
-            ServerMessage::Special { special, time } => match time {
-                Some(t) => write!(out, "{},T{t}", special.as_str()),
-                None => out.write_all(special.as_str().as_bytes()),
-            },
-            ServerMessage::Reason(r) => out.write_all(r.as_str().as_bytes()),
-            ServerMessage::GameResult(o) => out.write_all(o.as_str().as_bytes()),
+            ServerMessage::Start(id) => {
+                out.put(b"START:");
+                out.put_str(id.as_str());
+            }
+            ServerMessage::Reject { game_id, by } => {
+                out.put(b"REJECT:");
+                out.put_str(game_id.as_str());
+                out.put(b" by ");
+                out.put_str(by.as_str());
+            }
+            ServerMessage::Move { mv, time } => {
+                out.put(&mv.to_bytes());
+                put_time(*time, out);
+            }
+            ServerMessage::Special { special, time } => {
+                out.put_str(special.as_str());
+                put_time(*time, out);
+            }
+            ServerMessage::Reason(r) => out.put_str(r.as_str()),
+            ServerMessage::GameResult(o) => out.put_str(o.as_str()),
             ServerMessage::X1(r) => encode_x1_reply(r, out),
-            ServerMessage::Unrecognised(b) => out.write_all(b),
-        };
+            ServerMessage::Unrecognised(b) => out.put(b),
+        }
     }
 }
 
-fn encode_x1_reply(r: &X1Reply<'_>, out: &mut Vec<u8>) -> core::fmt::Result {
+/// `,T<seconds>` when a time is given.
+#[inline]
+fn put_time(time: Option<MoveTime>, out: &mut Vec<u8>) {
+    if let Some(t) = time {
+        out.put(b",T");
+        t.put_to(out);
+    }
+}
+
+fn encode_x1_reply(r: &X1Reply<'_>, out: &mut Vec<u8>) {
+    // `##[TAG]`, then `[sub]` for the replies that have one.
+    let head = |out: &mut Vec<u8>, tag: &str| {
+        out.put(b"##[");
+        out.put_str(tag);
+        out.push(b']');
+    };
+    let sub = |out: &mut Vec<u8>, s: &str| {
+        out.push(b'[');
+        out.put_str(s);
+        out.push(b']');
+    };
+    head(out, r.tag());
     match r {
-        X1Reply::LoginOk => out.write_all(b"##[LOGIN] +OK x1"),
-        X1Reply::Ok(tag) => write!(out, "##[{tag}] +OK"),
+        X1Reply::LoginOk => out.put(b" +OK x1"),
+        X1Reply::Ok(_) => out.put(b" +OK"),
         X1Reply::Who(w) => {
-            write!(out, "##[WHO] {} {} {}", w.name, w.protocol, w.status)?;
-            match &w.game {
-                Some((g, s)) => write!(out, " {g} {s}"),
-                None => Ok(()),
+            for word in [&w.name, &w.protocol, &w.status] {
+                out.push(b' ');
+                out.put_str(word.as_str());
+            }
+            if let Some((g, s)) = &w.game {
+                out.push(b' ');
+                out.put_str(g.as_str());
+                out.push(b' ');
+                out.put_str(s.as_str());
             }
         }
-        X1Reply::Chat { sender, text } => write!(out, "##[CHAT][{sender}] {text}"),
-        X1Reply::List(id) => write!(out, "##[LIST] {id}"),
-        X1Reply::Show(l) => write!(out, "##[SHOW] {l}"),
-        X1Reply::Monitor { game_id, line } => write!(out, "##[MONITOR][{game_id}] {line}"),
-        X1Reply::Monitor2 { game_id, line } => write!(out, "##[MONITOR2][{game_id}] {line}"),
-        X1Reply::Rating(t) => write!(out, "##[RATING] {t}"),
-        X1Reply::BuoyCount(n) => write!(out, "##[GETBUOYCOUNT] {n}"),
-        X1Reply::Version(t) => write!(out, "##[VERSION] {t}"),
-        X1Reply::Help(t) => write!(out, "##[HELP] {t}"),
-        X1Reply::Error(t) => write!(out, "##[ERROR] {t}"),
-        X1Reply::Other { tag, text } => write!(out, "##[{tag}] {text}"),
+        X1Reply::Chat { sender, text } => {
+            sub(out, sender.as_str());
+            out.push(b' ');
+            out.put_str(text.as_str());
+        }
+        X1Reply::Monitor { game_id, line } | X1Reply::Monitor2 { game_id, line } => {
+            sub(out, game_id.as_str());
+            out.push(b' ');
+            out.put_str(line.as_str());
+        }
+        X1Reply::BuoyCount(n) => {
+            out.push(b' ');
+            out.put_i64(*n);
+        }
+        X1Reply::List(t) => {
+            out.push(b' ');
+            out.put_str(t.as_str());
+        }
+        X1Reply::Rating(t) => {
+            out.push(b' ');
+            out.put_str(t.as_str());
+        }
+        X1Reply::Show(t)
+        | X1Reply::Version(t)
+        | X1Reply::Help(t)
+        | X1Reply::Error(t)
+        | X1Reply::Other { text: t, .. } => {
+            out.push(b' ');
+            out.put_str(t.as_str());
+        }
     }
 }
 

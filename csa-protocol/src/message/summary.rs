@@ -221,6 +221,12 @@ impl PositionSection {
     /// at most 256 bytes).
     pub fn push_line(&mut self, line: &str) -> Result<(), DecodeError> {
         crate::position::check_line(line.as_bytes())?;
+        self.push_checked(line);
+        Ok(())
+    }
+
+    /// [`push_line`](Self::push_line) of a line already checked.
+    pub(crate) fn push_checked(&mut self, line: &str) {
         if self.text.is_empty() {
             // Room for a whole board of lines like this one (`P1`..`P9`
             // and a hand line), so a section costs one allocation.
@@ -228,7 +234,6 @@ impl PositionSection {
         }
         self.text.push_str(line);
         self.text.push('\n');
-        Ok(())
     }
 
     /// The whole position text (lines and side to move, LF-separated), the
@@ -416,6 +421,8 @@ pub struct GameSummaryReader {
     section: Section,
     line_no: usize,
     cur_time: TimeSection,
+    /// Lines in the `Position` section so far.
+    position_lines: usize,
 }
 
 impl Default for GameSummaryReader {
@@ -481,6 +488,7 @@ impl GameSummaryReader {
             section: Section::Before,
             line_no: 0,
             cur_time: TimeSection::default(),
+            position_lines: 0,
         }
     }
 
@@ -496,14 +504,7 @@ impl GameSummaryReader {
     /// [`SummaryError`] naming the line number (within the block) and the
     /// field. After an error, the reader is reset.
     pub fn push_line(&mut self, line: &[u8]) -> Result<Option<GameSummary>, SummaryError> {
-        match decode_server_line(line) {
-            Ok(msg) => self.push_message(&msg),
-            Err(source) => {
-                let line_no = self.line_no + 1;
-                *self = Self::new();
-                Err(SummaryError::Line { line_no, source })
-            }
-        }
+        Ok(self.step_line(line)?.then(|| self.finish()))
     }
 
     /// Feeds one decoded line (as [`GameSummaryReader::push_line`]).
@@ -514,6 +515,27 @@ impl GameSummaryReader {
         &mut self,
         msg: &ServerMessage<'_>,
     ) -> Result<Option<GameSummary>, SummaryError> {
+        Ok(self.step(msg, false)?.then(|| self.finish()))
+    }
+
+    /// [`push_line`](Self::push_line) without moving the summary: `true`
+    /// when the block is complete ([`finish`](Self::finish) takes it). The
+    /// summary is a large value: moved out once per block, not once per
+    /// line.
+    fn step_line(&mut self, line: &[u8]) -> Result<bool, SummaryError> {
+        match decode_server_line(line) {
+            Ok(msg) => self.step(&msg, true),
+            Err(source) => {
+                let line_no = self.line_no + 1;
+                *self = Self::new();
+                Err(SummaryError::Line { line_no, source })
+            }
+        }
+    }
+
+    /// [`push_message`](Self::push_message) without moving the summary
+    /// (see [`step_line`](Self::step_line)).
+    fn step(&mut self, msg: &ServerMessage<'_>, decoded: bool) -> Result<bool, SummaryError> {
         self.line_no += 1;
         let r = if self.line_no > Self::MAX_LINES {
             Err(SummaryError::Limit {
@@ -521,7 +543,7 @@ impl GameSummaryReader {
                 limit: SummaryLimit::Lines,
             })
         } else {
-            self.push_inner(msg)
+            self.push_inner(msg, decoded)
         };
         if r.is_err() {
             *self = Self::new();
@@ -529,7 +551,14 @@ impl GameSummaryReader {
         r
     }
 
-    fn push_inner(&mut self, msg: &ServerMessage<'_>) -> Result<Option<GameSummary>, SummaryError> {
+    /// The summary of the block just completed; the reader starts afresh.
+    fn finish(&mut self) -> GameSummary {
+        core::mem::take(self).summary
+    }
+
+    /// One line of the block; `decoded`: `msg` is what this reader's
+    /// decoder just made of a line (its position lines are checked).
+    fn push_inner(&mut self, msg: &ServerMessage<'_>, decoded: bool) -> Result<bool, SummaryError> {
         let line_no = self.line_no;
         let unexpected = |section| SummaryError::Unexpected { line_no, section };
         let limit = |limit| SummaryError::Limit { line_no, limit };
@@ -551,7 +580,7 @@ impl GameSummaryReader {
             Section::Before => match msg {
                 ServerMessage::Summary(SummaryLine::Begin(b)) if b.as_str() == "Game_Summary" => {
                     self.section = Section::Body;
-                    Ok(None)
+                    Ok(false)
                 }
                 _ => Err(unexpected(SummarySection::Before)),
             },
@@ -576,13 +605,11 @@ impl GameSummaryReader {
                     }
                     self.cur_time = TimeSection::default();
                     self.section = sec;
-                    Ok(None)
+                    Ok(false)
                 }
                 ServerMessage::Summary(SummaryLine::End(b)) if b.as_str() == "Game_Summary" => {
                     self.section = Section::Done;
-                    let s = core::mem::take(&mut self.summary);
-                    *self = Self::new();
-                    Ok(Some(s))
+                    Ok(true)
                 }
                 ServerMessage::Summary(SummaryLine::Field { key, value }) => {
                     let s = &mut self.summary;
@@ -648,7 +675,7 @@ impl GameSummaryReader {
                             s.extra.push((key, value.clone().into_owned()));
                         }
                     }
-                    Ok(None)
+                    Ok(false)
                 }
                 _ => Err(unexpected(SummarySection::GameSummary)),
             },
@@ -663,7 +690,7 @@ impl GameSummaryReader {
                         _ => self.summary.time_white = Some(t),
                     }
                     self.section = Section::Body;
-                    Ok(None)
+                    Ok(false)
                 }
                 ServerMessage::Summary(SummaryLine::Field { key, value }) => {
                     let t = &mut self.cur_time;
@@ -736,7 +763,7 @@ impl GameSummaryReader {
                             t.extra.push((key, value.clone().into_owned()));
                         }
                     }
-                    Ok(None)
+                    Ok(false)
                 }
                 _ => Err(unexpected(section_name(self.section))),
             },
@@ -748,27 +775,33 @@ impl GameSummaryReader {
                 match msg {
                     ServerMessage::Summary(SummaryLine::End(b)) if b.as_str() == "Position" => {
                         self.section = Section::Body;
-                        Ok(None)
+                        Ok(false)
                     }
                     ServerMessage::Summary(SummaryLine::Position(row))
                         if p.side_to_move.is_none() =>
                     {
-                        if p.lines().count() >= Self::MAX_POSITION_LINES {
+                        if self.position_lines >= Self::MAX_POSITION_LINES {
                             return Err(limit(SummaryLimit::PositionLines));
                         }
-                        p.push_line(row.as_str())
-                            .map_err(|source| SummaryError::Line { line_no, source })?;
-                        Ok(None)
+                        if decoded {
+                            // The decoder checked the line.
+                            p.push_checked(row.as_str());
+                        } else {
+                            p.push_line(row.as_str())
+                                .map_err(|source| SummaryError::Line { line_no, source })?;
+                        }
+                        self.position_lines += 1;
+                        Ok(false)
                     }
                     ServerMessage::Summary(SummaryLine::SideToMove(s))
                         if p.side_to_move.is_none() =>
                     {
                         p.side_to_move = Some(*s);
-                        Ok(None)
+                        Ok(false)
                     }
                     ServerMessage::Move { mv, time } if p.side_to_move.is_some() => {
                         p.moves.push((*mv, *time));
-                        Ok(None)
+                        Ok(false)
                     }
                     _ => Err(unexpected(SummarySection::Position)),
                 }
@@ -794,15 +827,28 @@ impl GameSummary {
     /// [`SummaryError`] as for [`GameSummaryReader::push_line`], or
     /// [`SummaryError::Unterminated`] when the text ends inside the block.
     pub fn parse(text: &[u8]) -> Result<GameSummary, SummaryError> {
+        use crate::framer::{Framer, Status};
         let mut r = GameSummaryReader::new();
-        let text = text.strip_suffix(b"\n").unwrap_or(text);
-        for line in text.split(|&b| b == b'\n') {
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
+        // The family's framer cuts the lines (no cap: the reader's caps
+        // bound the block); what is left without an LF is the last line.
+        let mut framer = Framer::new(usize::MAX);
+        let mut rest = text;
+        while !rest.is_empty() {
+            let line = match framer.decode(rest) {
+                Status::Complete { frame, consumed } => {
+                    rest = &rest[consumed..];
+                    frame
+                }
+                _ => {
+                    let last = core::mem::take(&mut rest);
+                    last.strip_suffix(b"\r").unwrap_or(last)
+                }
+            };
             if line.is_empty() && !r.in_block() {
                 continue;
             }
-            if let Some(s) = r.push_line(line)? {
-                return Ok(s);
+            if r.step_line(line)? {
+                return Ok(r.finish());
             }
         }
         Err(SummaryError::Unterminated)
@@ -817,105 +863,115 @@ impl GameSummary {
     /// Like [`GameSummary::encode`] but with `prefix` before every line
     /// (e.g. `##[SHOW] ` for `%%SHOW` replies).
     pub fn encode_with_prefix(&self, prefix: &[u8], out: &mut Vec<u8>) {
-        let mut line = |args: fmt::Arguments<'_>| {
-            out.extend_from_slice(prefix);
-            let _ = out.write_fmt(args);
+        // One line: the prefix, the parts, LF.
+        let line = |out: &mut Vec<u8>, parts: &[&[u8]]| {
+            out.put(prefix);
+            for p in parts {
+                out.put(p);
+            }
             out.push(b'\n');
         };
-        line(format_args!("BEGIN Game_Summary"));
-        let opt = |line: &mut dyn FnMut(fmt::Arguments<'_>), k: &str, v: &Option<Text<'static>>| {
+        // `Key:<number>`.
+        let num = |out: &mut Vec<u8>, key: &[u8], v: Option<u64>| {
             if let Some(v) = v {
-                line(format_args!("{k}:{v}"));
+                out.put(prefix);
+                out.put(key);
+                out.push(b':');
+                out.put_u64(v);
+                out.push(b'\n');
             }
         };
-        opt(&mut line, "Protocol_Version", &self.protocol_version);
-        opt(&mut line, "Protocol_Mode", &self.protocol_mode);
-        opt(&mut line, "Format", &self.format);
-        opt(&mut line, "Declaration", &self.declaration);
+        let opt = |out: &mut Vec<u8>, key: &[u8], v: &Option<Text<'static>>| {
+            if let Some(v) = v {
+                line(out, &[key, b":", v.as_str().as_bytes()]);
+            }
+        };
+        let yes_no = |b: bool| -> &'static [u8] { if b { b"YES" } else { b"NO" } };
+        line(out, &[b"BEGIN Game_Summary"]);
+        opt(out, b"Protocol_Version", &self.protocol_version);
+        opt(out, b"Protocol_Mode", &self.protocol_mode);
+        opt(out, b"Format", &self.format);
+        opt(out, b"Declaration", &self.declaration);
         if let Some(id) = &self.game_id {
-            line(format_args!("Game_ID:{id}"));
+            line(out, &[b"Game_ID:", id.as_str().as_bytes()]);
         }
-        opt(&mut line, "Name+", &self.name_black);
-        opt(&mut line, "Name-", &self.name_white);
+        opt(out, b"Name+", &self.name_black);
+        opt(out, b"Name-", &self.name_white);
         if let Some(s) = self.your_turn {
-            line(format_args!("Your_Turn:{}", s.sign()));
+            line(out, &[b"Your_Turn:", &[s.sign() as u8]]);
         }
         if let Some(b) = self.rematch_on_draw {
-            line(format_args!(
-                "Rematch_On_Draw:{}",
-                if b { "YES" } else { "NO" }
-            ));
+            line(out, &[b"Rematch_On_Draw:", yes_no(b)]);
         }
         if let Some(s) = self.to_move {
-            line(format_args!("To_Move:{}", s.sign()));
+            line(out, &[b"To_Move:", &[s.sign() as u8]]);
         }
-        if let Some(n) = self.max_moves {
-            line(format_args!("Max_Moves:{n}"));
-        }
+        num(out, b"Max_Moves", self.max_moves);
         for (k, v) in &self.extra {
-            line(format_args!("{}:{v}", k.as_str()));
+            line(out, &[k.as_str().as_bytes(), b":", v.as_str().as_bytes()]);
         }
         for (name, t) in [
-            ("Time", &self.time),
-            ("Time+", &self.time_black),
-            ("Time-", &self.time_white),
+            (&b"Time"[..], &self.time),
+            (b"Time+", &self.time_black),
+            (b"Time-", &self.time_white),
         ] {
             let Some(t) = t else { continue };
-            line(format_args!("BEGIN {name}"));
+            line(out, &[b"BEGIN ", name]);
             if let Some(u) = t.time_unit {
-                line(format_args!("Time_Unit:{u}"));
+                out.put(prefix);
+                out.put(b"Time_Unit:");
+                out.put_u64(u64::from(u.count));
+                out.put(match u.base {
+                    TimeBase::Sec => b"sec",
+                    TimeBase::Min => b"min",
+                    TimeBase::Msec => b"msec",
+                });
+                out.push(b'\n');
             }
-            let num = |line: &mut dyn FnMut(fmt::Arguments<'_>), k: &str, v: Option<u64>| {
-                if let Some(v) = v {
-                    line(format_args!("{k}:{v}"));
-                }
-            };
-            num(&mut line, "Total_Time", t.total_time);
-            num(&mut line, "Byoyomi", t.byoyomi);
-            num(&mut line, "Increment", t.increment);
-            num(&mut line, "Delay", t.delay);
-            num(&mut line, "Least_Time_Per_Move", t.least_time_per_move);
+            num(out, b"Total_Time", t.total_time);
+            num(out, b"Byoyomi", t.byoyomi);
+            num(out, b"Increment", t.increment);
+            num(out, b"Delay", t.delay);
+            num(out, b"Least_Time_Per_Move", t.least_time_per_move);
             if let Some(b) = t.time_roundup {
-                line(format_args!(
-                    "Time_Roundup:{}",
-                    if b { "YES" } else { "NO" }
-                ));
+                line(out, &[b"Time_Roundup:", yes_no(b)]);
             }
-            num(&mut line, "Remaining_Time+", t.remaining_time_black);
-            num(&mut line, "Remaining_Time-", t.remaining_time_white);
+            num(out, b"Remaining_Time+", t.remaining_time_black);
+            num(out, b"Remaining_Time-", t.remaining_time_white);
             if let Some(m) = &t.last_move {
-                line(format_args!("Last_Move:{m}"));
+                line(out, &[b"Last_Move:", m.as_str().as_bytes()]);
             }
-            num(&mut line, "Current_Turn", t.current_turn);
+            num(out, b"Current_Turn", t.current_turn);
             for (k, v) in &t.extra {
-                line(format_args!("{}:{v}", k.as_str()));
+                line(out, &[k.as_str().as_bytes(), b":", v.as_str().as_bytes()]);
             }
-            line(format_args!("END {name}"));
+            line(out, &[b"END ", name]);
         }
         if let Some(p) = &self.position {
-            line(format_args!("BEGIN Position"));
+            line(out, &[b"BEGIN Position"]);
             if prefix.is_empty() {
                 // The lines as held, in one piece (each ends with LF).
-                if let Some(body) = p.text.strip_suffix('\n') {
-                    line(format_args!("{body}"));
-                }
+                out.put(p.text.as_bytes());
             } else {
                 for l in p.lines() {
-                    line(format_args!("{l}"));
+                    line(out, &[l.as_bytes()]);
                 }
             }
             if let Some(s) = p.side_to_move {
-                line(format_args!("{}", s.sign()));
+                line(out, &[&[s.sign() as u8]]);
             }
             for (mv, t) in &p.moves {
-                match t {
-                    Some(t) => line(format_args!("{mv},T{t}")),
-                    None => line(format_args!("{mv}")),
+                out.put(prefix);
+                out.put(&mv.to_bytes());
+                if let Some(t) = t {
+                    out.put(b",T");
+                    t.put_to(out);
                 }
+                out.push(b'\n');
             }
-            line(format_args!("END Position"));
+            line(out, &[b"END Position"]);
         }
-        line(format_args!("END Game_Summary"));
+        line(out, &[b"END Game_Summary"]);
     }
 
     /// The encoded block as a new vector.

@@ -87,9 +87,30 @@ pub enum Command<'a> {
 
 impl<'a> Command<'a> {
     /// Appends the command line and CR LF to `out`. Cannot fail.
+    #[inline]
     pub fn encode(&self, out: &mut Vec<u8>) {
-        self.put(out);
-        out.extend_from_slice(b"\r\n");
+        // The commands a host sends all game long, with their CR LF in one
+        // write; the others as `put` writes them.
+        let letter = match self {
+            Command::Move(HostMove {
+                from,
+                to,
+                promotion: None,
+            }) => {
+                let (f, t) = (square_bytes(*from), square_bytes(*to));
+                out.extend_from_slice(&[b'M', b' ', f[0], f[1], t[0], t[1], b'\r', b'\n']);
+                return;
+            }
+            Command::Clock => b'C',
+            Command::NewGame => b'N',
+            Command::TakeBack => b'T',
+            _ => {
+                self.put(out);
+                out.extend_from_slice(b"\r\n");
+                return;
+            }
+        };
+        out.extend_from_slice(&[letter, b'\r', b'\n']);
     }
 
     /// Appends the command line without its terminator: the wire form,
