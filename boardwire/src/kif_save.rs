@@ -21,7 +21,7 @@
 //! another start), the moves of the Game_Summary's Position block (no
 //! time), then each confirmed move with the time the server charged
 //! (`T`) and the side's total. The ending, as
-//! [`server_ending`](crate::convert_shogi::server_ending) maps
+//! [`server_ending`] maps
 //! shogi-server's reasons (with a `*` comment where the word loses the
 //! reason): `#RESIGN` 投了, `#TIME_UP` 切れ負け, `#SENNICHITE` 千日手,
 //! `#OUTE_SENNICHITE`, `#ILLEGAL_MOVE` and `#ILLEGAL_ACTION` 反則勝ち or
