@@ -24,53 +24,17 @@ impl Line<'_> {
     }
 }
 
-/// Where the encoders' ASCII pieces go: the line being written (a `Vec`,
-/// the fast path) or a [`fmt::Formatter`] (the `Display` of a move), so
-/// that one function writes a move's text for both.
-pub(crate) trait Sink {
-    /// Appends `bytes` (ASCII).
-    fn put(&mut self, bytes: &[u8]);
-}
+/// Where the encoders' ASCII pieces go: the family's byte writer, into
+/// the line being written (a `Vec`, the fast path) or a formatter (the
+/// `Display` of a move, through `fmt_with`), so that one function writes a
+/// move's text for both.
+pub(crate) use boardwire_proto::sink::{Sink, fmt_with};
 
 impl Sink for Line<'_> {
     #[inline(always)]
     fn put(&mut self, bytes: &[u8]) {
         self.0.extend_from_slice(bytes);
     }
-}
-
-/// A [`Sink`] over a formatter; the first error is kept in `result`.
-pub(crate) struct FmtSink<'a, 'b> {
-    pub(crate) f: &'a mut fmt::Formatter<'b>,
-    pub(crate) result: fmt::Result,
-}
-
-impl Sink for FmtSink<'_, '_> {
-    fn put(&mut self, bytes: &[u8]) {
-        if self.result.is_ok() {
-            // Every piece the encoders write is ASCII.
-            self.result = match core::str::from_utf8(bytes) {
-                Ok(s) => self.f.write_str(s),
-                Err(_) => Err(fmt::Error),
-            };
-        }
-    }
-}
-
-/// Appends `n` in decimal (what `{n}` writes, without `fmt`).
-#[inline]
-pub(crate) fn put_u64(s: &mut impl Sink, mut n: u64) {
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    s.put(&buf[i..]);
 }
 
 /// Appends `n`, `1..=99` (a draughts square number), in decimal.
@@ -89,7 +53,7 @@ pub(crate) fn put_f64(s: &mut Line<'_>, x: f64) {
     // Whole, non-negative and below 10^15: exactly the integer's digits
     // (`{}` of such an `f64` prints no fraction and no exponent).
     if x.fract() == 0.0 && (0.0..1e15).contains(&x) && x.is_sign_positive() {
-        put_u64(s, x as u64);
+        s.put_u64(x as u64);
     } else {
         let _ = write!(s, "{x}");
     }
@@ -211,7 +175,7 @@ mod tests {
             assert_eq!(written(|s| put_f64(s, x)), format!("{x}"), "{x:?}");
         }
         for n in [0u64, 7, 9, 10, 99, 100, 1000, 600_000, u64::MAX] {
-            assert_eq!(written(|s| put_u64(s, n)), n.to_string());
+            assert_eq!(written(|s| s.put_u64(n)), n.to_string());
         }
         for n in 0u8..=99 {
             assert_eq!(written(|s| put_small(s, n)), n.to_string());

@@ -15,7 +15,7 @@ use std::fmt::{self, Write as _};
 
 use board_core::draughts::{Color, Move, Piece, PieceKind, Position, Square, SquareSet};
 
-use crate::command_line::{self, FmtSink, Sink};
+use crate::command_line::{self, Sink, fmt_with};
 use crate::error::{DecodeError, Expected, Field, MessageKind, Problem};
 use crate::types::Text;
 
@@ -236,9 +236,7 @@ impl HubMove {
 
 impl fmt::Display for HubMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = FmtSink { f, result: Ok(()) };
-        self.put(&mut s);
-        s.result
+        fmt_with(f, |s| self.put(s))
     }
 }
 
@@ -490,13 +488,13 @@ impl Command<'_> {
                 }
                 Level::Depth(d) => {
                     s.push_str("level depth=");
-                    command_line::put_u64(s, u64::from(*d));
+                    s.put_u64(u64::from(*d));
                 }
                 Level::Time { moves, time, inc } => {
                     s.push_str("level");
                     if let Some(m) = moves {
                         s.push_str(" moves=");
-                        command_line::put_u64(s, u64::from(*m));
+                        s.put_u64(u64::from(*m));
                     }
                     s.push_str(" time=");
                     command_line::put_f64(s, *time);

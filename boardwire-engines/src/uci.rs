@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 
 use board_core::chess::{Move, Position, UciMove};
 
-use crate::command_line;
+use crate::command_line::{self, Sink as _};
 use crate::error::{DecodeError, Expected, Field, MessageKind, Problem};
 use crate::parse::{self, EngineLine, Info, PResult};
 use crate::types::Text;
@@ -161,7 +161,7 @@ impl Command<'_> {
             }
             Command::GoMovetime(ms) => {
                 s.push_str("go movetime ");
-                command_line::put_u64(s, *ms);
+                s.put_u64(*ms);
             }
             Command::Stop => s.push_str("stop"),
             Command::Quit => s.push_str("quit"),

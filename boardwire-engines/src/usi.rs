@@ -17,7 +17,7 @@ use std::sync::LazyLock;
 
 use board_core::shogi::{Move, Position};
 
-use crate::command_line;
+use crate::command_line::{self, Sink as _};
 use crate::error::{DecodeError, Expected, Field, MessageKind};
 use crate::parse::{self, EngineLine, Info, PResult};
 use crate::types::Text;
@@ -212,17 +212,17 @@ impl Command<'_> {
                     s.push_str(" ponder");
                 }
                 s.push_str(" btime ");
-                command_line::put_u64(s, g.btime);
+                s.put_u64(g.btime);
                 s.push_str(" wtime ");
-                command_line::put_u64(s, g.wtime);
+                s.put_u64(g.wtime);
                 if let Some(b) = g.byoyomi {
                     s.push_str(" byoyomi ");
-                    command_line::put_u64(s, b);
+                    s.put_u64(b);
                 } else if g.binc.is_some() || g.winc.is_some() {
                     s.push_str(" binc ");
-                    command_line::put_u64(s, g.binc.unwrap_or(0));
+                    s.put_u64(g.binc.unwrap_or(0));
                     s.push_str(" winc ");
-                    command_line::put_u64(s, g.winc.unwrap_or(0));
+                    s.put_u64(g.winc.unwrap_or(0));
                 }
             }
             Command::Stop => s.push_str("stop"),

@@ -21,6 +21,10 @@
 //!   implements (`handle_*` inputs, then `poll_transmit`, `poll_event`,
 //!   `poll_timeout` in that order), and [`Outcome`], how a game ended from
 //!   our side (every session's `GameEnded`).
+//! - [`sink`]: [`sink::Sink`], the byte writer every encoder of the family
+//!   writes its text into (`Vec<u8>`, or a formatter through
+//!   [`sink::fmt_with`] for `Display`), with the decimal numbers written
+//!   without `fmt`.
 //! - `text` (feature `alloc`): `CheckedText`, a wire field's text checked
 //!   once by the field's `TextRule`: the protocol crates' validated text
 //!   types.
@@ -66,6 +70,7 @@ pub mod memory;
 #[cfg_attr(docsrs, doc(cfg(feature = "nom")))]
 pub mod parse;
 pub mod session;
+pub mod sink;
 #[cfg(feature = "alloc")]
 pub mod text;
 pub mod transmit;

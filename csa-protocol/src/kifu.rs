@@ -1230,7 +1230,7 @@ pub fn write_record(r: &Record<'_>, out: &mut Vec<u8>) {
 /// (`T12`), a special (`%TORYO`), a comment (`'<bytes>`) or an empty line.
 /// The game records of the server session are written with it.
 pub fn write_item(item: &Item<'_>, out: &mut Vec<u8>) {
-    use crate::sink::Sink as _;
+    use crate::sink::SinkFmt as _;
     let start = out.len();
     let _ = match item {
         Item::Version(v) => write!(out, "V{v}"),

@@ -6,7 +6,6 @@
 //! The chess vocabulary (squares, colours, pieces) is board-core's,
 //! re-exported in [`vocab`](crate::vocab).
 
-use alloc::vec::Vec;
 use core::fmt;
 
 pub use boardwire_proto::text::{CheckedText, TextRule};
@@ -432,48 +431,10 @@ impl TextRule for Printable {
     }
 }
 
-/// Where a message's wire text goes: the caller's buffer (`Vec<u8>`, what
-/// the encoders write into, without `fmt`) or a formatter ([`FmtSink`],
-/// what `Display` writes into), so that one function per message writes
-/// its text for both.
-pub(crate) trait Sink {
-    /// Appends `bytes` (ASCII, but for an unrecognised line's own bytes).
-    fn put(&mut self, bytes: &[u8]);
-}
-
-impl Sink for Vec<u8> {
-    #[inline(always)]
-    fn put(&mut self, bytes: &[u8]) {
-        self.extend_from_slice(bytes);
-    }
-}
-
-/// A [`Sink`] over a formatter; the first error is kept.
-pub(crate) struct FmtSink<'a, 'b> {
-    f: &'a mut fmt::Formatter<'b>,
-    result: fmt::Result,
-}
-
-impl Sink for FmtSink<'_, '_> {
-    fn put(&mut self, bytes: &[u8]) {
-        if self.result.is_ok() {
-            self.result = match core::str::from_utf8(bytes) {
-                Ok(text) => self.f.write_str(text),
-                Err(_) => Err(fmt::Error),
-            };
-        }
-    }
-}
-
-/// `Display` through a [`Sink`] writer.
-pub(crate) fn fmt_with(
-    f: &mut fmt::Formatter<'_>,
-    write: impl FnOnce(&mut FmtSink<'_, '_>),
-) -> fmt::Result {
-    let mut s = FmtSink { f, result: Ok(()) };
-    write(&mut s);
-    s.result
-}
+/// Where a message's wire text goes: the family's byte writer (the
+/// caller's `Vec<u8>`, or a formatter for `Display` through [`fmt_with`]),
+/// so that one function per message writes its text for both.
+pub(crate) use boardwire_proto::sink::{Sink, fmt_with};
 
 /// `e4` of a square, two ASCII bytes.
 #[inline(always)]
