@@ -191,6 +191,30 @@ fn play_error_names_the_move_in_uci_and_the_reason() {
     );
 }
 
+/// The words of each refusal name the rule broken: only the king castles
+/// (FIDE 3.8), only a pawn promotes or captures en passant (3.7), a king
+/// may not move into check, a pinned piece may not leave its line, and a
+/// move must answer a check (3.9).
+#[test]
+fn refusals_say_which_rule() {
+    use MoveKind::{Castle, EnPassant, Normal, Promotion};
+    #[rustfmt::skip]
+    let cases = [
+        (START, "a1", "a3", Castle(CastlingSide::KingSide), "a rook cannot castle (only the king)"),
+        (START, "b1", "c3", Promotion(PieceKind::Queen), "a knight cannot promote (only a pawn)"),
+        (START, "g1", "f3", EnPassant, "a knight cannot capture en passant (only a pawn)"),
+        (IN_CHECK, "e1", "d1", Normal, "the king would be in check there"),
+        (IN_CHECK, "e1", "f1", Normal, "the king would be in check there"),
+        (IN_CHECK, "g1", "f3", Normal, "the knight's move leaves the king in check"),
+        (PINNED, "e2", "f4", Normal, "the knight is pinned to its king"),
+    ];
+    for (fen, from, to, kind, want) in cases {
+        let m = mv(from, to, kind);
+        let reason = pos(fen).check_move(m).unwrap_err();
+        assert_eq!(reason.to_string(), want, "{m:?} in {fen}");
+    }
+}
+
 #[test]
 fn uci_text_for_castling_says_why_not() {
     let e = Position::startpos().parse_uci("e1g1").unwrap_err();
