@@ -35,7 +35,7 @@ use std::time::Duration;
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 
-use benches::streams::{MIB, random_game, stream_of, to_mib};
+use benches::streams::{MIB, frames_of, random_game, stream_of, to_mib};
 
 #[global_allocator]
 static GLOBAL: boardwire_vectors::counting::Counting = boardwire_vectors::counting::Counting;
@@ -93,31 +93,6 @@ fn pair<'s>(
                 encode(&mut out)
             })
         });
-    }
-}
-
-/// Frames the whole of `stream` with `framer` (as a reader holding all of
-/// it would) and hands each frame to `each`; the number of frames.
-fn frames_of<'s, F: boardwire_proto::Framer>(
-    mut framer: F,
-    stream: &'s [u8],
-    mut each: impl FnMut(&'s [u8]),
-) -> usize {
-    use boardwire_proto::Status;
-    let mut rest = stream;
-    let mut n = 0;
-    loop {
-        match framer.decode(rest) {
-            Status::Complete { frame, consumed } => {
-                each(frame);
-                n += 1;
-                rest = &rest[consumed..];
-            }
-            Status::Partial { consumed: 0 } => return n,
-            Status::Partial { consumed } | Status::Overlong { consumed, .. } => {
-                rest = &rest[consumed..];
-            }
-        }
     }
 }
 

@@ -21,36 +21,10 @@
 
 use std::hint::black_box;
 
-use benches::streams::{self, MIB, random_game, stream_of, to_mib};
-use boardwire_proto::{Framer, Status};
+use benches::streams::{self, MIB, frames_of, random_game, stream_of, to_mib};
 
 #[global_allocator]
 static GLOBAL: boardwire_vectors::counting::Counting = boardwire_vectors::counting::Counting;
-
-/// Frames the whole of `stream` (as `codec_streams` does) and hands each
-/// frame to `each`; the number of frames.
-#[inline(always)]
-fn frames_of<'s, F: Framer>(
-    mut framer: F,
-    stream: &'s [u8],
-    mut each: impl FnMut(&'s [u8]),
-) -> usize {
-    let mut rest = stream;
-    let mut n = 0;
-    loop {
-        match framer.decode(rest) {
-            Status::Complete { frame, consumed } => {
-                each(frame);
-                n += 1;
-                rest = &rest[consumed..];
-            }
-            Status::Partial { consumed: 0 } => return n,
-            Status::Partial { consumed } | Status::Overlong { consumed, .. } => {
-                rest = &rest[consumed..];
-            }
-        }
-    }
-}
 
 /// A pass: what is measured.
 type Pass<'a> = Box<dyn FnMut() -> usize + 'a>;

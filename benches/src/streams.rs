@@ -169,3 +169,30 @@ pub fn random_game<P: Clone, M: Copy>(
     }
     out
 }
+
+/// Frames the whole of `stream` with `framer` (as a reader holding all of
+/// it would) and hands each frame to `each`; the number of frames. Bytes
+/// the framer skips (empty lines, over-long frames) are passed over.
+#[inline(always)]
+pub fn frames_of<'s, F: boardwire_proto::Framer>(
+    mut framer: F,
+    stream: &'s [u8],
+    mut each: impl FnMut(&'s [u8]),
+) -> usize {
+    use boardwire_proto::Status;
+    let mut rest = stream;
+    let mut n = 0;
+    loop {
+        match framer.decode(rest) {
+            Status::Complete { frame, consumed } => {
+                each(frame);
+                n += 1;
+                rest = &rest[consumed..];
+            }
+            Status::Partial { consumed: 0 } => return n,
+            Status::Partial { consumed } | Status::Overlong { consumed, .. } => {
+                rest = &rest[consumed..];
+            }
+        }
+    }
+}
