@@ -271,7 +271,7 @@ fn captures<const WHITE: bool>(
     // Most capture lists are short: try a small list before the full one.
     let mut small = MoveList::<Move, 16>::new();
     let mut sink = ListSink::new(&mut small);
-    movegen::captures(s, &mut sink);
+    movegen::captures_unordered(s, &mut sink);
     if !sink.overflow {
         return play_all::<WHITE>(pos, &small, depth);
     }
