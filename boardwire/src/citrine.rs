@@ -75,6 +75,7 @@ pub enum Side {
 /// `boardwire citrine ...`
 #[derive(Debug, Args)]
 #[command(group(ArgGroup::new("device").required(true).args(["port", "simulate"])))]
+#[command(mut_arg("engine", |a| a.help(crate::engine_args::engine_help("A UCI engine (Stockfish: `--engine stockfish`)"))))]
 pub struct CitrineArgs {
     /// Serial port of the Citrine (e.g. /dev/ttyUSB0); opened at 57600 8N1,
     /// no flow control. One of --port and --simulate is required.

@@ -266,6 +266,7 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
 /// `csa connect`'s engine options: a USI engine plays instead of the
 /// built-in player (`csa_engine.rs`).
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("engine", |a| a.help(crate::engine_args::engine_help("A USI engine (GPSShogi: `--engine /usr/games/gpsusi`)"))))]
 pub(crate) struct CsaEngineArgs {
     #[command(flatten)]
     engine: EngineArgs,

@@ -70,6 +70,7 @@ pub enum DxpCommand {
 
 /// The options of `dxp serve`.
 #[derive(Debug, Args)]
+#[command(mut_arg("engine", |a| a.help(crate::engine_args::engine_help("A Hub engine, one started per connection (Scan: `--engine scan --engine-arg hub`),"))))]
 pub struct ServeArgs {
     /// Address to listen on, HOST:PORT (a host name such as
     /// `localhost` is resolved at start; port 0: any free port).
@@ -133,6 +134,7 @@ pub struct ServeArgs {
 
 /// The options of `dxp connect`.
 #[derive(Debug, Args)]
+#[command(mut_arg("engine", |a| a.help(crate::engine_args::engine_help("A Hub engine (Scan: `--engine scan --engine-arg hub`)"))))]
 pub struct ConnectArgs {
     /// The engine's address, HOST:PORT (a host name such as `localhost`
     /// is resolved; each address it gives is tried in turn).

@@ -45,6 +45,15 @@ pub(crate) struct EngineArgs {
     pub(crate) engine_timeout: u64,
 }
 
+/// `--engine`'s help line on one command: `engine` names the protocol the
+/// command's engine speaks.
+pub(crate) fn engine_help(engine: &str) -> String {
+    format!(
+        "{engine} to play with instead of the built-in player, \
+         run as PROGRAM [--engine-arg ARG]... (no shell)"
+    )
+}
+
 impl EngineArgs {
     /// The program and its arguments, when `--engine` is given.
     pub(crate) fn spec(&self) -> Option<EngineSpec> {
