@@ -289,6 +289,34 @@ fn in_a_game_the_opponent_is_bounded_by_its_clock_and_keep_alive_lines_count() {
     assert_eq!(c.poll_timeout(), None);
 }
 
+/// `START` comes after the Game_Summary it starts (spec: `Game_Summary`,
+/// `AGREE`, `START`). A server that sends one without a summary starts
+/// nothing: there is no board and no side to play, so the line is
+/// reported, the client keeps waiting for a game and does not think it is
+/// its move (found by the `csa_client_session` fuzz target: it did, with no
+/// position to play on). The regular start after it is untouched.
+#[test]
+fn a_start_without_a_game_summary_starts_nothing() {
+    let mut c = Client::new(client_config(false), Duration::ZERO);
+    feed(&mut c, "LOGIN:me OK\n", S(1));
+    while c.poll_event().is_some() {}
+    feed(&mut c, "START:g1\n", S(2));
+    let events: Vec<Event> = std::iter::from_fn(|| c.poll_event()).collect();
+    assert!(
+        matches!(&events[..], [Event::Unrecognised(line)] if line == b"START:g1"),
+        "{events:?}"
+    );
+    assert_eq!(c.state(), csa_protocol::session::ClientState::GameWaiting);
+    assert!(!c.is_our_turn());
+    assert!(c.position().is_none());
+    // The game the server then offers starts as usual.
+    feed(&mut c, SUMMARY, S(3));
+    c.agree(S(3)).unwrap();
+    feed(&mut c, "START:g1\n", S(4));
+    assert_eq!(c.state(), csa_protocol::session::ClientState::Game);
+    assert!(c.is_our_turn());
+}
+
 #[cfg(feature = "tokio")]
 mod tcp {
     use super::*;

@@ -984,6 +984,18 @@ impl<I: Timestamp> Client<I> {
                 self.state = ClientState::Disconnected;
                 self.events.push_back(Event::LoggedOut);
             }
+            // `START` answers the Game_Summary we read (spec: after
+            // `AGREE`; also taken while our `AGREE` is still to be sent).
+            // Without one there is no board and no side to play: the line
+            // is reported and the state stays.
+            ServerMessage::Start(_)
+                if !matches!(
+                    self.state,
+                    ClientState::AgreeWaiting | ClientState::StartWaiting
+                ) =>
+            {
+                self.events.push_back(Event::Unrecognised(msg.to_line()));
+            }
             ServerMessage::Start(id) => {
                 self.awaiting = None;
                 self.state = ClientState::Game;
