@@ -17,6 +17,8 @@ pub mod draughts_reference;
 #[cfg(feature = "protocols")]
 pub mod dxp;
 #[cfg(feature = "protocols")]
+pub mod pair;
+#[cfg(feature = "protocols")]
 pub mod records;
 pub mod shogi;
 #[cfg(feature = "differential")]
@@ -196,6 +198,7 @@ mod regressions {
             let run: fn(&[u8]) = match target.file_name().unwrap().to_str().unwrap() {
                 "chess_differential" => crate::chess_differential::run,
                 "shogi_differential" => crate::shogi_differential::run,
+                "csa_client_session" => crate::csa::client_session,
                 other => panic!("no replay for target {other}"),
             };
             for input in std::fs::read_dir(&target).unwrap() {
