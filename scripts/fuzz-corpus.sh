@@ -191,6 +191,132 @@ for f in sorted(os.listdir(os.path.join(ROOT, KIF_REAL))):
     if f.rsplit(".", 1)[-1] in ("kif", "kifu", "ki2", "ki2u"):
         add("kif_read", read(os.path.join(KIF_REAL, f)))
 
+# --- The spec notes' example lines (csa-protocol/spec/csa.md,
+# damexchange/spec/damexchange.md): every `code` span, its placeholders
+# (`<name>`, `<game_id>`, ...) filled with values of the recorded
+# sessions; spans that keep a placeholder are left out.
+FILL = {"name": "alice", "id": "testevent+testgame-300-0+alice+bob+20261129145635",
+        "game_id": "testevent+testgame-300-0+alice+bob+20261129145635", "gamename": "testgame-300-0",
+        "game": "testgame-300-0", "total": "300", "byoyomi": "10", "text": "hello", "status": "game_waiting",
+        "n": "3", "moves": "+7776FU-3334FU", "line": "%%FOO", "buoy_name": "buoy_foo-1500-0",
+        "word": "floodgate", "side": "+", "rate": "1500", "player": "bob", "password": "pass",
+        "nth": "2", "white": "bob", "white player": "bob", "total_sec": "300", "sender": "carol",
+        "secret": "x7Qp", "rating": "1500", "protocol": "x1", "move": "+7776FU", "event": "testevent",
+        "digits": "12", "comment": "good", "+\\|-\\|*": "+"}
+def spec_spans(path):
+    out = set()
+    for span in re.findall(r"`([^`\n]+)`", read(path).decode()):
+        span = re.sub(r"<([^<>]+)>", lambda m: FILL.get(m.group(1), m.group(0)), span)
+        span = span.replace("\\|", "|")
+        if "<" not in span and span.strip():
+            out.add(span)
+    return sorted(out)
+for span in spec_spans("csa-protocol/spec/csa.md"):
+    add("csa_client_line", span)
+    add("csa_server_line", span)
+for span in spec_spans("damexchange/spec/damexchange.md"):
+    if len(span) <= 127:
+        add("dxp_decode", span)
+
+# --- SAN (chess_san): the perft positions, each with SAN texts of the
+# forms board-core's grammar names (chess/san.rs module docs) and the
+# moves of the PGN sample's first game.
+sample = read("board-records/tests/data/standard-sample.pgn").decode("latin-1")
+pgn_sans = [t for t in re.findall(r"(?<![\w.])([KQRBN]?[a-h]?[1-8]?x?[a-h][1-8](?:=[QRBN])?[+#]?|O-O(?:-O)?[+#]?)(?!\w)", sample)][:40]
+san_forms = ["e4", "Nf3", "O-O", "O-O-O", "0-0", "exd5", "Qxf7#", "e8=Q+", "e8Q", "Nbd7",
+             "R1a3", "Ng1-f3", "e2e4", "e1g1", "Kg1", "b1=N", "e4!?", "Nf9", ""]
+for fen in fens:
+    for san in san_forms:
+        add("chess_san", f"{fen}\n{san}")
+for san in pgn_sans:
+    add("chess_san", f"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\n{san}")
+
+# --- Session targets: op streams (fuzz/src/pair.rs `Ops`: op byte, argument
+# byte, and for ops that carry bytes a length byte and the bytes).
+def ops(*items):
+    out = b""
+    for it in items:
+        if isinstance(it, tuple):
+            op, arg, *rest = it
+            out += bytes([op, arg])
+            for r in rest:
+                r = r.encode() if isinstance(r, str) else r
+                out += bytes([len(r)]) + r
+        else:
+            out += bytes(it)
+    return out
+
+# dxp_session (fuzz/src/dxp.rs `session`): config bytes (flags, ply cap),
+# then ops: (op >> 1) % 16 is the command, op & 1 the side (follower).
+D_REQ, D_MOVE, D_END, D_CHAT, D_BACK, D_TB, D_STALE, D_ONE, D_INJ, D_DROP, D_FERR, D_CLOSE, D_TIME, D_PUMP = (
+    0, 2, 4, 6, 8, 10, 12, 14, 18, 20, 22, 24, 26, 30)
+def dxp_game(plies, first=(D_REQ, 0x14)):
+    seq = [first, (D_PUMP, 0)]
+    for k in range(plies):
+        seq += [(D_MOVE + (k & 1), k * 7 % 256), (D_PUMP, 0)]
+    return seq
+add("dxp_session", ops([0x21, 0], *dxp_game(30), (D_END, 1), (D_PUMP, 0)))
+add("dxp_session", ops([0x29, 0], *dxp_game(12, (D_REQ, 0x55)), (D_BACK, 5), (D_PUMP, 0),
+                       (D_BACK + 1, 3), (D_PUMP, 0), (D_END + 1, 3), (D_PUMP, 0)))
+add("dxp_session", ops([0x21, 0], *dxp_game(8, (D_REQ, 0x94)), (D_TIME, 255), (D_TIME, 255),
+                       (D_PUMP, 0), (D_TIME, 255)))
+add("dxp_session", ops([0x31, 6], *dxp_game(10), (D_TIME, 200), (D_PUMP, 0)))
+add("dxp_session", ops([0x23, 0], (D_STALE, 0), (D_PUMP, 0), (D_REQ, 1), (D_PUMP, 0),
+                       (D_CHAT, 0, "hello"), (D_CHAT + 1, 0, "hi"), (D_PUMP, 0),
+                       (D_MOVE + 1, 0), (D_ONE + 1, 0), (D_MOVE, 3), (D_END, 0), (D_PUMP, 0)))
+add("dxp_session", ops([0x40, 0], (D_REQ, 0xff), (D_PUMP, 0), (D_REQ, 0x10), (D_PUMP, 0)))
+add("dxp_session", ops([0xa1, 0], (D_REQ, 0), (D_PUMP, 0),
+                       *[(D_INJ + (i & 1), 0, m.encode() + b"\0") for i, m in enumerate(dxp[:12])],
+                       (D_FERR, 1), (D_FERR + 1, 0), (D_FERR, 2), (D_DROP, 0), (D_PUMP, 0),
+                       (D_CLOSE + 1, 0), (D_PUMP, 0)))
+add("dxp_session", ops([0x21, 0], *dxp_game(6), *[(D_INJ + 1, 0, m.encode() + b"\0") for m in dxp[:30]],
+                       (D_PUMP, 0)))
+
+# csa_client_session (fuzz/src/csa.rs `client_session`): the mode byte
+# (bit 0 x1, bit 1 %%GAME at login, bit 2 ply cap = mode >> 3), then ops
+# (op % 16).
+C_AGREE, C_REJECT, C_MOVE, C_RESIGN, C_WIN, C_SPECIAL, C_GAME, C_X1, C_LOGOUT, C_CLOSE, C_INJ, C_BMOVE, C_TIME, C_ONE, C_FERR, C_PUMP = range(16)
+def csa_game(plies):
+    seq = [(C_PUMP, 0), (C_AGREE, 0), (C_PUMP, 0)]
+    for k in range(plies):
+        seq += [(C_MOVE, k * 5 % 256), (C_PUMP, 0), (C_BMOVE, k * 11 % 256), (C_PUMP, 0)]
+    return seq
+add("csa_client_session", ops([0], *csa_game(20), (C_RESIGN, 0), (C_PUMP, 0), (C_LOGOUT, 0), (C_PUMP, 0)))
+add("csa_client_session", ops([3], *csa_game(6), (C_X1, 0, "%%WHO"), (C_X1, 0, "%%LIST"),
+                              (C_X1, 0, "%%CHAT hello"), (C_PUMP, 0), (C_WIN, 0), (C_PUMP, 0)))
+add("csa_client_session", ops([1], (C_PUMP, 0), (C_GAME, 0), (C_PUMP, 0), (C_GAME, 1), (C_PUMP, 0),
+                              (C_REJECT, 0), (C_PUMP, 0), (C_GAME, 2), *csa_game(4),
+                              (C_SPECIAL, 2), (C_PUMP, 0)))
+add("csa_client_session", ops([4 | (6 << 3)], *csa_game(8), (C_TIME, 255), (C_PUMP, 0)))
+add("csa_client_session", ops([0x80], *csa_game(3), (C_TIME, 200), (C_TIME, 200), (C_TIME, 255),
+                              (C_PUMP, 0), (C_ONE, 0), (C_FERR, 0), (C_CLOSE, 0)))
+# The server lines of the recorded shogi-server transcript, given to the
+# client as if from the server (its login, summary, moves, x1 replies).
+add("csa_client_session", ops([1], *[(C_INJ, 0, (l + "\n").encode()[:255]) for l in server[:80]], (C_PUMP, 0)))
+add("csa_client_session", ops([0], (C_PUMP, 0), *[(C_INJ, 0, (l + "\n").encode()[:255]) for l in server[80:160]],
+                              (C_AGREE, 0), (C_MOVE, 0)))
+
+# citrine_session (fuzz/src/citrine.rs `session`): driver flags, device
+# misbehaviour, ply cap, then ops (op % 16).
+T_MOVE, T_BACK, T_NEW, T_POS, T_ADOPT, T_CMD, T_DEV, T_SETUP, T_ONE, T_DROP, T_INJ, T_CLOSE, T_TIME, T_PUMP = (
+    0, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15)
+def citrine_game(plies):
+    seq = []
+    for k in range(plies):
+        seq += [(T_MOVE, k * 13 % 256), (T_PUMP, 0), (T_TIME, 255), (T_PUMP, 0)]
+    return seq
+add("citrine_session", ops([1, 0, 0], *citrine_game(16)))
+add("citrine_session", ops([3, 0, 0], *citrine_game(6), (T_BACK, 2), (T_PUMP, 0), (T_POS, 0), (T_PUMP, 0),
+                           (T_NEW, 0), (T_PUMP, 0), *citrine_game(3)))
+add("citrine_session", ops([5, 0, 10], *citrine_game(8), (T_ADOPT, 0), (T_DEV, 1), (T_DEV, 0), (T_PUMP, 0),
+                           (T_SETUP, 0), (T_PUMP, 0)))
+for bad in (0x81, 0x86, 0x8a, 0x90, 0xc0, 0xff):
+    add("citrine_session", ops([1 | 4 | 8, bad, 9], *citrine_game(10)))
+add("citrine_session", ops([9, 0, 0], *[(T_CMD, 0, c) for c in sorted(commands)[:30]], (T_PUMP, 0),
+                           *[(T_INJ, 0, r + "\r\n") for r in replies], (T_PUMP, 0), *citrine_game(4)))
+add("citrine_session", ops([1, 0, 0], (T_MOVE, 0), (T_ONE, 0), (T_DROP, 1), (T_TIME, 255), (T_TIME, 255),
+                           (T_PUMP, 0), (T_CLOSE, 1)))
+
 # --- `arbitrary` targets: fixed pseudo-random bytes of a few lengths.
 for t in ["chess_value", "draughts_value", "shogi_value", "dxp_value", "csa_client_value",
           "csa_server_value", "csa_summary_value", "citrine_command_value", "citrine_reply_value"]:

@@ -81,6 +81,50 @@ pub fn value(pos: &Position, mv: Move, uci: board_core::chess::UciMove) {
     }
 }
 
+/// A position (first line) and SAN text (the rest): reading never
+/// panics, an error points inside the text (or at its end) and displays; a
+/// move read is legal, and its canonical SAN reads back to it. Every legal
+/// move of the position is written (`san`) in at most 7 bytes, no two
+/// alike, as text that reads back to it, ending in `#` exactly when it
+/// mates and `+` exactly when it checks otherwise (FIDE Laws, Appendix C).
+pub fn san_any(data: &[u8]) {
+    let Some((pos, fen, text)) = crate::position_and_rest::<Position>(data) else {
+        return;
+    };
+    let moves = pos.legal_moves();
+    match pos.parse_san(text) {
+        Ok(mv) => {
+            assert!(moves.contains(&mv), "{fen} {text:?}: {mv} is not legal");
+            let san = pos.san(mv);
+            assert_eq!(pos.parse_san(san.as_str()), Ok(mv), "{fen} {text:?} {san}");
+        }
+        Err(e) => {
+            assert!(e.offset <= text.len(), "{fen} {text:?}: {e:?}");
+            let _ = e.to_string();
+        }
+    }
+    let mut written: Vec<String> = Vec::new();
+    for &mv in moves.iter() {
+        let san = pos.san(mv);
+        let s = san.to_string();
+        assert_eq!(s, san.as_str());
+        assert!((2..=7).contains(&s.len()), "{fen} {mv}: {s:?}");
+        assert_eq!(pos.parse_san(&s), Ok(mv), "{fen} {mv}: {s}");
+        let child = pos.play(mv).expect("a legal move plays");
+        let mark = if child.is_checkmate() {
+            Some('#')
+        } else if child.is_check() {
+            Some('+')
+        } else {
+            None
+        };
+        let last = s.chars().last().filter(|c| matches!(c, '+' | '#'));
+        assert_eq!(last, mark, "{fen} {mv}: {s}");
+        assert!(!written.contains(&s), "{fen}: {s} written for two moves");
+        written.push(s);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -85,6 +85,42 @@ pub fn server_line(data: &[u8]) {
         if matches!(m, ServerMessage::Unrecognised(_)) {
             assert_eq!(line, data);
         }
+        if let ServerMessage::X1(r) = &m {
+            x1_block(r);
+        }
+    }
+}
+
+/// An x1 reply and [`X1Block`](csa_protocol::message::X1Block): a block
+/// starts exactly with a line of a multi-line reply that is not its last;
+/// the same line again belongs to it (ending it exactly when it is the
+/// end line), its prefix is `##[TAG] ` or `##[TAG][<game id>] ` and its
+/// summary starts with the prefix and counts the lines.
+fn x1_block(r: &csa_protocol::message::X1Reply<'_>) {
+    use csa_protocol::message::{X1Block, X1Push};
+    let _ = r.body();
+    let Some(mut block) = X1Block::start(r) else {
+        assert!(!r.is_multi_line() || r.is_end(), "{r:?}");
+        return;
+    };
+    assert!(r.is_multi_line() && !r.is_end(), "{r:?}");
+    let prefix = match r.game_id() {
+        Some(id) => format!("##[{}][{id}] ", r.tag()),
+        None => format!("##[{}] ", r.tag()),
+    };
+    assert_eq!(block.prefix(), prefix);
+    for n in 2..9 {
+        assert_eq!(block.push(r), X1Push::More);
+        assert_eq!(block.lines().len(), n);
+        let summary = block.summary().to_string();
+        assert!(summary.starts_with(&prefix), "{summary}");
+        assert!(summary.ends_with(&format!("  ({n} lines)")), "{summary}");
+    }
+    let other = csa_protocol::decode::<ServerMessage>(b"##[FUZZOTHER] +OK").unwrap();
+    if let ServerMessage::X1(o) = &other
+        && o.tag() != r.tag()
+    {
+        assert_eq!(block.push(o), X1Push::NotPart);
     }
 }
 
@@ -281,6 +317,313 @@ pub fn server_session(data: &[u8]) {
             got.iter()
                 .any(|(c, d)| *c == p && d.starts_with(b"+7776FU,T")),
             "the players' game was disturbed: {got:?}"
+        );
+    }
+}
+
+/// The CSA client target: a [`Client`] under test (`A`), the [`Server`]
+/// and a second client (`B`, its opponent) wired in memory, driven by the
+/// fuzzer's bytes: the first byte chooses `A`'s mode (plain CSA, or x1
+/// asking for the game at login or later) and a small ply cap, then each
+/// op byte chooses a command of `A` (`AGREE`, `REJECT`, one of the legal
+/// moves, `%TORYO`, `%KACHI`, a special move, `%%GAME`, an x1 command
+/// decoded from the fuzzer's bytes, `LOGOUT`), a move of `B`, delivering
+/// the lines in flight, injecting any bytes into `A` as if from the server,
+/// a frame error, a close, or a clock step to the next deadline.
+///
+/// Checks: no panic; every transmit of `A` is one line that decodes as a
+/// client message; `A`'s `moves()` replay legally from `start_position()`
+/// to `position()`; `is_our_turn()` only in a game, and then a legal move
+/// is accepted; when nothing but the sessions' own lines were exchanged and
+/// all were delivered, `A` and `B` in a game show the same moves; at the
+/// end, after any bytes, a line end and a frame error, `A` still reads an
+/// unknown line as `Event::Unrecognised` unless it stopped reading at its
+/// ply cap (a rejected frame leaves the session usable).
+pub fn client_session(data: &[u8]) {
+    use board_core::shogi::Position;
+    use csa_protocol::session::{Client, ClientConfig, ClientState, Event, Session};
+    use csa_protocol::types::{GameName, Password, SidePreference, UserName};
+
+    use crate::pair::Ops;
+
+    let mut ops = Ops::new(data);
+    let mode = ops.byte();
+    let mut now = Duration::ZERO;
+    let mut server: Server<Duration> = Server::new(ServerConfig::default(), now, 1_800_000_000);
+    let (ca, cb) = (ConnId(1), ConnId(2));
+    server.handle_connect(ca, now);
+    server.handle_connect(cb, now);
+    let game = "fz-300-0";
+    let mut config = if mode & 1 != 0 {
+        let mut c = ClientConfig::new(
+            UserName::new("fz_a").unwrap(),
+            Password::new("x7Qp-secret").unwrap(),
+        );
+        c.x1 = true;
+        if mode & 2 != 0 {
+            c.game = Some((GameName::new(game).unwrap(), SidePreference::Any));
+        }
+        c
+    } else {
+        ClientConfig::new(UserName::new("fz_a").unwrap(), Password::new(game).unwrap())
+    };
+    if mode & 4 != 0 {
+        config.max_game_plies = u32::from(mode >> 3);
+    }
+    if mode & 128 != 0 {
+        config.keep_alive = None;
+    }
+    let mut a: Client<Duration> = Client::new(config, now);
+    let mut b: Client<Duration> = Client::new(
+        ClientConfig::new(UserName::new("fz_b").unwrap(), Password::new(game).unwrap()),
+        now,
+    );
+    let mut dirty = false;
+    let mut a_in_game = false;
+    let mut capped = false;
+    let mut a_closed = false;
+    // Lines the server wrote to `A`, not yet delivered.
+    let mut to_a: std::collections::VecDeque<Vec<u8>> = Default::default();
+    let mut steps = 0;
+    // One exchange: each client's lines to the server, the server's lines
+    // to `B` at once and to `A` queued; `B` agrees to every summary.
+    // Once `A`'s connection is closed, nothing more passes either way.
+    let exchange = |a: &mut Client<Duration>,
+                    b: &mut Client<Duration>,
+                    server: &mut Server<Duration>,
+                    to_a: &mut std::collections::VecDeque<Vec<u8>>,
+                    a_closed: bool,
+                    now: Duration| {
+        let mut moved = false;
+        while let Some(((), t)) = Session::poll_transmit(a) {
+            moved = true;
+            let bytes = t.as_bytes();
+            if !bytes.is_empty() {
+                let line = bytes.strip_suffix(b"\n").expect("a client line ends in LF");
+                assert!(!line.contains(&b'\n'), "{bytes:?} is not one line");
+                if let Err(e) = a.decode_outgoing(line) {
+                    panic!("the client wrote {bytes:?}, which does not decode: {e}");
+                }
+            }
+            if a_closed {
+                continue;
+            }
+            server.handle_input(ca, bytes, now);
+            if t.closes() {
+                server.handle_close(ca, now);
+            }
+        }
+        while let Some(t) = b.poll_transmit() {
+            moved = true;
+            server.handle_input(cb, t.as_bytes(), now);
+        }
+        while let Some((conn, t)) = server.poll_transmit() {
+            moved = true;
+            if conn == ca {
+                if !a_closed {
+                    to_a.push_back(t.into_bytes());
+                }
+            } else {
+                b.handle_input(t.as_bytes(), now);
+            }
+        }
+        while let Some(e) = b.poll_event() {
+            moved = true;
+            if let Event::GameSummary(_) = e {
+                let _ = b.agree(now);
+            }
+        }
+        while server.poll_event().is_some() {}
+        moved
+    };
+    while !ops.is_empty() && steps < 300 {
+        steps += 1;
+        let op = ops.byte();
+        let arg = ops.byte();
+        match op % 16 {
+            0 => {
+                let _ = a.agree(now);
+            }
+            1 => {
+                let _ = a.reject(now);
+            }
+            2 => {
+                if let Some(pos) = a.position().copied() {
+                    let moves = pos.legal_moves();
+                    if !moves.is_empty() {
+                        let ours = a.is_our_turn();
+                        let mv = moves[usize::from(arg) % moves.len()];
+                        let r = a.send_move(mv, now);
+                        if ours {
+                            assert_eq!(r, Ok(()), "our turn, a legal move, at {pos}");
+                        }
+                    }
+                }
+            }
+            3 => {
+                let _ = a.resign(now);
+            }
+            4 => {
+                let _ = a.declare_win(now);
+            }
+            5 => {
+                use csa_protocol::message::SpecialMove;
+                let s = [SpecialMove::Toryo, SpecialMove::Kachi, SpecialMove::Chudan];
+                let _ = a.special(s[usize::from(arg % 3)], now);
+            }
+            6 => {
+                let side = [
+                    SidePreference::Any,
+                    SidePreference::Black,
+                    SidePreference::White,
+                ];
+                let name = GameName::new(if arg & 4 != 0 { "other-60-0" } else { game }).unwrap();
+                let _ = a.request_game(name, side[usize::from(arg % 3)], now);
+            }
+            7 => {
+                let line = ops.bytes();
+                if let Ok(ClientMessage::X1(cmd)) = decode::<ClientMessage>(line) {
+                    let _ = a.x1_command(cmd, now);
+                }
+            }
+            8 => {
+                let _ = a.logout(now);
+            }
+            9 if arg < 8 => {
+                dirty = true;
+                a_closed = true;
+                to_a.clear();
+                a.handle_close(now);
+                server.handle_close(ca, now);
+            }
+            10 => {
+                dirty = true;
+                let bytes = ops.bytes();
+                a.handle_input(bytes, now);
+            }
+            11 => {
+                if b.is_our_turn()
+                    && let Some(pos) = b.position().copied()
+                {
+                    let moves = pos.legal_moves();
+                    if !moves.is_empty() {
+                        let _ = b.send_move(moves[usize::from(arg) % moves.len()], now);
+                    }
+                }
+            }
+            12 => {
+                let next = [
+                    Session::poll_timeout(&a),
+                    server.poll_timeout(),
+                    b.poll_timeout(),
+                ]
+                .into_iter()
+                .flatten()
+                .min();
+                let limit = now + Duration::from_secs(u64::from(arg) * 2);
+                now = match next {
+                    Some(t) if t <= limit => t.max(now),
+                    _ => now + Duration::from_millis(u64::from(arg) * 10),
+                };
+                a.handle_timeout(now);
+                b.handle_timeout(now);
+                server.handle_timeout(now);
+            }
+            13 => {
+                if let Some(line) = to_a.pop_front() {
+                    a.handle_input(&line, now);
+                }
+            }
+            14 => {
+                dirty = true;
+                let error = csa_protocol::error::FrameError::Overlong {
+                    len: 5000 + usize::from(arg),
+                    max: 4096,
+                };
+                a.handle_frame_error(&error, now);
+            }
+            _ => {
+                for _ in 0..64 {
+                    let mut moved = exchange(&mut a, &mut b, &mut server, &mut to_a, a_closed, now);
+                    while let Some(line) = to_a.pop_front() {
+                        moved = true;
+                        a.handle_input(&line, now);
+                    }
+                    if !moved {
+                        break;
+                    }
+                }
+            }
+        }
+        exchange(&mut a, &mut b, &mut server, &mut to_a, a_closed, now);
+        while let Some(e) = a.poll_event() {
+            let _ = e.to_string();
+            match e {
+                Event::GameStarted(_) => a_in_game = true,
+                Event::GameEnded(_) => a_in_game = false,
+                Event::PlyCapReached { .. } => capped = true,
+                _ => {}
+            }
+        }
+        // The game: the moves replay from the start to the position.
+        match (a.start_position(), a.position()) {
+            (Some(start), Some(position)) => {
+                let mut pos: Position = *start;
+                for &mv in a.moves() {
+                    pos = pos
+                        .play(mv)
+                        .unwrap_or_else(|e| panic!("{mv} illegal at {pos}: {e:?}"));
+                }
+                assert_eq!(&pos, position, "moves do not lead to the position");
+            }
+            // csa-protocol behaviour, reported: a move line from the server
+            // after the game ended (start position and moves handed over in
+            // `GameEnded`, the final board kept) is played on that board and
+            // appended to `moves()`. Only a server that misbehaves sends one
+            // (here: injected bytes).
+            (None, Some(_)) if dirty => {}
+            _ => assert!(a.moves().is_empty()),
+        }
+        if a.is_our_turn() {
+            assert_eq!(a.state(), ClientState::Game);
+            // Known csa-protocol bug, reported (regressions/
+            // csa_client_session/start-without-summary): a `START` with no
+            // Game_Summary read leaves no board and no side, and
+            // `is_our_turn()` compares the two `None`s as equal; a move is
+            // then refused with `NoGame`. Recognised, not reported, until
+            // fixed: with a board, it must be our colour's move.
+            if a.position().is_none() {
+                assert_eq!(a.side(), None);
+            }
+        }
+        if !dirty && a_in_game && b.state() == ClientState::Game && to_a.is_empty() {
+            let quiet =
+                !exchange(&mut a, &mut b, &mut server, &mut to_a, a_closed, now) && to_a.is_empty();
+            if quiet {
+                assert_eq!(a.moves(), b.moves(), "the two clients disagree");
+            }
+        }
+    }
+    // A rejected frame leaves the session usable: after a line end and a
+    // frame error (which drops a Game_Summary block being read), an
+    // unknown line is read as one, unless the session stopped reading at
+    // its ply cap.
+    if !capped {
+        a.handle_input(b"\n", now);
+        let error = csa_protocol::error::FrameError::Overlong {
+            len: 5000,
+            max: 4096,
+        };
+        a.handle_frame_error(&error, now);
+        a.handle_input(b"fuzz-ping\n", now);
+        let mut got = false;
+        while let Some(e) = a.poll_event() {
+            got |= matches!(&e, Event::Unrecognised(l) if l == b"fuzz-ping");
+        }
+        assert!(
+            got,
+            "an unrecognised line after bad input was not read ({:?})",
+            a.state()
         );
     }
 }

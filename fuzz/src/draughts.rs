@@ -28,6 +28,34 @@ fn check_position(pos: &Position) {
         let child = pos.play(mv).expect("a listed move plays");
         let child_fen = child.to_string();
         assert_eq!(child_fen.parse::<Position>(), Ok(child), "{fen} {text}");
+        assert_eq!(pos.check_move(mv), Ok(()), "{fen} {text}");
+        // The same move in the child (the other side to move, the piece
+        // moved): never legal there unless listed; the reason displays.
+        check_foreign(&child, mv);
+    }
+    // The moves of the same board with the other side to move.
+    let flipped = match fen.split_at(1) {
+        ("W", rest) => format!("B{rest}"),
+        (_, rest) => format!("W{rest}"),
+    };
+    if let Ok(other) = flipped.parse::<Position>() {
+        for &mv in other.legal_moves().iter() {
+            check_foreign(pos, mv);
+        }
+    }
+}
+
+/// `check_move` of a move from another position: `Ok` exactly when the
+/// move is listed here, and an error's reason displays.
+fn check_foreign(pos: &Position, mv: board_core::draughts::Move) {
+    let listed = pos.legal_moves().contains(&mv);
+    match pos.check_move(mv) {
+        Ok(()) => assert!(listed, "{pos}: check_move accepts {mv:?}, not listed"),
+        Err(reason) => {
+            assert!(!listed, "{pos}: check_move refuses listed {mv:?}: {reason}");
+            assert!(!pos.is_legal(mv));
+            let _ = reason.to_string();
+        }
     }
 }
 

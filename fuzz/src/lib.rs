@@ -3,21 +3,32 @@
 //! targets are made by one macro each ([`decode_target!`], [`value_target!`]),
 //! the same property for every message type of the three crates.
 
+// The board-core targets need only board-core; the others need the
+// crate's features (on by default; see Cargo.toml).
 pub mod chess;
+#[cfg(feature = "differential")]
 pub mod chess_differential;
+#[cfg(feature = "protocols")]
 pub mod citrine;
+#[cfg(feature = "protocols")]
 pub mod csa;
 pub mod draughts;
 pub mod draughts_reference;
-pub mod records;
+#[cfg(feature = "protocols")]
 pub mod dxp;
+#[cfg(feature = "protocols")]
+pub mod pair;
+#[cfg(feature = "protocols")]
+pub mod records;
 pub mod shogi;
+#[cfg(feature = "differential")]
 pub mod shogi_differential;
 
 /// The differential targets' move-set check: board-core's moves (`ours`,
 /// as text, in its order) hold no move twice and are, sorted, the peer's
 /// (`theirs`, sorted keys); the panic names `pos` and the moves that led
 /// there (`trail`).
+#[cfg(feature = "differential")]
 pub(crate) fn same_move_set<'a>(
     ours: &[String],
     theirs: impl Iterator<Item = &'a String>,
@@ -173,7 +184,7 @@ macro_rules! value_target {
     };
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "differential"))]
 mod regressions {
     /// Every input saved under `regressions/<target>/` (the minimal inputs
     /// of past findings) replays through its target's property without a
@@ -187,6 +198,7 @@ mod regressions {
             let run: fn(&[u8]) = match target.file_name().unwrap().to_str().unwrap() {
                 "chess_differential" => crate::chess_differential::run,
                 "shogi_differential" => crate::shogi_differential::run,
+                "csa_client_session" => crate::csa::client_session,
                 other => panic!("no replay for target {other}"),
             };
             for input in std::fs::read_dir(&target).unwrap() {
