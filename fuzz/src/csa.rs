@@ -586,15 +586,12 @@ pub fn client_session(data: &[u8]) {
         }
         if a.is_our_turn() {
             assert_eq!(a.state(), ClientState::Game);
-            // Known csa-protocol bug, reported (regressions/
-            // csa_client_session/start-without-summary): a `START` with no
-            // Game_Summary read leaves no board and no side, and
-            // `is_our_turn()` compares the two `None`s as equal; a move is
-            // then refused with `NoGame`. Recognised, not reported, until
-            // fixed: with a board, it must be our colour's move.
-            if a.position().is_none() {
-                assert_eq!(a.side(), None);
-            }
+            // Our move needs a board to play on: a `START` with no
+            // Game_Summary read once left none and `is_our_turn()` true
+            // (regressions/csa_client_session/start-without-summary; fixed,
+            // the `START` now starts nothing).
+            assert!(a.position().is_some(), "our turn without a board");
+            assert!(a.side().is_some(), "our turn without a side");
         }
         if !dirty && a_in_game && b.state() == ClientState::Game && to_a.is_empty() {
             let quiet =
