@@ -478,6 +478,60 @@ fn csa_move_location(data: &[u8], record: usize, index: usize) -> Option<Locatio
     Some(location(data, line_no, start, start + at))
 }
 
+/// Where position line `line` (1-based, counting the position lines and
+/// the side-to-move line of record `record`, 0-based, as the record's
+/// position text has them) and its byte `offset` are in the file.
+fn csa_position_location(
+    data: &[u8],
+    record: usize,
+    line: usize,
+    offset: usize,
+) -> Option<Location> {
+    let mut statements = Statements::new(data);
+    let (mut r, mut n) = (0, 0);
+    let (line_no, text) = loop {
+        match statements.next()? {
+            Ok(Statement::RecordEnd) => (r, n) = (r + 1, 0),
+            Ok(Statement::Item(Item::Position(p))) if r == record => {
+                n += 1;
+                if n == line {
+                    break (statements.line(), p.as_bytes().to_vec());
+                }
+            }
+            Ok(Statement::Item(Item::SideToMove(side))) if r == record => {
+                n += 1;
+                if n == line {
+                    break (statements.line(), side.sign().to_string().into_bytes());
+                }
+            }
+            _ => {}
+        }
+    };
+    let start = if line_no <= 1 {
+        0
+    } else {
+        data.iter()
+            .enumerate()
+            .filter(|&(_, &b)| b == b'\n')
+            .nth(line_no - 2)
+            .map(|(i, _)| i + 1)?
+    };
+    let end = data[start..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(data.len(), |k| start + k);
+    let at = data[start..end]
+        .windows(text.len())
+        .position(|w| w == text.as_slice())
+        .unwrap_or(0);
+    Some(location(
+        data,
+        line_no,
+        start,
+        (start + at + offset).min(end),
+    ))
+}
+
 /// The games of a shogi record; each game that does not read is printed
 /// (`error: NAME: …`) and counted.
 pub fn read_games(data: &[u8], format: ShogiFormat, name: &str) -> (Vec<ShogiGame>, usize) {
@@ -623,9 +677,21 @@ fn csa_game(
     }
     game.start_comments = start.comments;
     if !text.is_empty() {
-        game.start = Position::from_csa(text.as_bytes()).map_err(|e| Unread {
-            error: format!("CSA game error: record {}: start position: {e}", k + 1),
-            before: None,
+        game.start = Position::from_csa(text.as_bytes()).map_err(|e| {
+            // The position line in the file: the error's line counts the
+            // record's position and side lines.
+            let error = match csa_position_location(data, k, e.line, e.offset) {
+                Some(at) => format!(
+                    "CSA game error at {at}: record {}: start position: {}",
+                    k + 1,
+                    e.kind
+                ),
+                None => format!("CSA game error: record {}: start position: {e}", k + 1),
+            };
+            Unread {
+                error,
+                before: None,
+            }
         })?;
     }
     let mut pos = game.start;
