@@ -2,14 +2,29 @@
 //! CSA files (csa-protocol's kifu reader and writer, several records
 //! separated by `/`), KIF and KI2 (board-records' `kif`, one game per
 //! file). A game goes from one to the other through what all three hold:
-//! the start position, the moves with the seconds each took, the names,
-//! the game id (CSA `$EVENT`, KIF `棋戦`), the start time (CSA
+//! the start position, the moves as board-records' one annotated move
+//! ([`Annotated`]: the time each took, its comments, an evaluation), the
+//! names, the game id (CSA `$EVENT`, KIF `棋戦`), the start time (CSA
 //! `$START_TIME:YYYY/MM/DD HH:MM:SS` ⇄ KIF `開始日時：` in the same form;
 //! KIF's `2021/06/29 09:00` and `1999/07/15(木) 19:07:12` are written to CSA
 //! as `2021/06/29 09:00:00` and `1999/07/15 19:07:12`, shogi-records §1.3,
-//! §3.3) and the ending. Comments and KIF variations are not carried over,
-//! except the comment that keeps why a game ended when the KIF ending word
-//! does not say it ([`server_ending`]).
+//! §3.3) and the ending.
+//!
+//! What each format holds is carried over (shogi-records §1.6, §1.8, §1.9,
+//! §3.5):
+//!
+//! | | to KIF | to KI2 | to CSA |
+//! |---|---|---|---|
+//! | CSA `T` (V3.0: fractions) | time column, whole seconds, totals summed | — | `T`, fractions kept |
+//! | CSA `'*text` (comments a program reads) | `*text` | `*text` | `'*text` |
+//! | CSA `'** <score> <PV>` (Floodgate) | — | — | `'** <score>` (PV dropped) |
+//! | KIF time column | as read | — | `T` (seconds spent) |
+//! | KIF/KI2 `*` comments, `**`/`*#` lines, `&` bookmarks, `変化` variations, headers | the game as read | the game as read | `*` comments as `'*` lines; the rest has no place |
+//!
+//! CSA comments that do not start with `*` are ignored, as the standard
+//! says (§3.5: `'` is a comment no program reads), except the
+//! shogi-server summary ([`server_ending`]); the comment that keeps why a
+//! game ended when the KIF ending word does not say it is added.
 //!
 //! Endings of CSA records: the `%` special move, or, for the endings
 //! shogi-server states only in its `'summary:` comment (max moves,
@@ -22,7 +37,8 @@
 //! included), with KIF's `#KIF version=2.0 encoding=…` line; characters
 //! Shift_JIS lacks are written as `&#NNNN;` with a warning naming each
 //! ([`unencodable_warnings`]). CSA is written as V2.2 (csa-protocol's
-//! `Kifu`).
+//! `Kifu`), or as V3.0 with its `'CSA encoding=UTF-8` line when a time
+//! has fractions of a second (§3.5, §3.8).
 //!
 //! Errors name the format, the line and the column (1-based, in
 //! characters) and the byte offset, as board-records' do
@@ -30,10 +46,15 @@
 //! column 7 (byte 16): a move is 7 bytes like +7776FU`, `CSA game error at
 //! line 6, column 1 (byte 29): record 1: ply 3 (+0055HI): …`.
 
+use std::time::Duration;
+
 use board_core::shogi::{Color, Move, Position};
+use board_records::annotated::{Annotated, Eval, Score};
 use board_records::error::Location;
-use board_records::kif::{self, Ending, MoveTime, TextEncoding};
-use csa_protocol::kifu::{GameMove, Item, Kifu, KifuSpecial, Statement, Statements, parse_kifu};
+use board_records::kif::{self, Ending, TextEncoding};
+use csa_protocol::kifu::{
+    Comment, Item, Kifu, KifuSpecial, Statement, Statements, parse_kifu, write_item,
+};
 
 /// A shogi record format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,8 +72,19 @@ pub enum ShogiFormat {
 pub struct ShogiGame {
     /// The start position.
     pub start: Position,
-    /// The moves, each with its seconds when known.
-    pub moves: Vec<(Move, Option<u32>)>,
+    /// The moves, each with what the record says of it
+    /// ([`Annotated`]): the time spent (CSA `T`, milliseconds kept as
+    /// V3.0 writes them; KIF's time column, and the time used it gives),
+    /// the comments (CSA `'*` lines, shogi-records §3.5; KIF `*` lines,
+    /// §1.8) and the score of a Floodgate `'** <score> <PV>` line as the
+    /// evaluation (Black's view, §3.5; its PV is not kept).
+    pub moves: Vec<Annotated<Move>>,
+    /// Comments on the start position: CSA `'*` lines before the first
+    /// move, KIF `*` lines before move 1.
+    pub start_comments: Vec<String>,
+    /// The KIF or KI2 game as read, written back whole (variations, every
+    /// kind of comment, bookmarks, headers) when the target is KIF or KI2.
+    pub kif: Option<Box<kif::Game>>,
     /// Black's and White's names.
     pub names: [Option<String>; 2],
     /// CSA `$EVENT`, KIF `棋戦`.
@@ -166,8 +198,8 @@ impl ShogiGame {
     /// The position after `ply` moves (`None` past the end).
     pub fn position_after(&self, ply: usize) -> Option<Position> {
         let mut pos = self.start;
-        for (mv, _) in self.moves.get(..ply)? {
-            pos.play_unchecked(*mv);
+        for a in self.moves.get(..ply)? {
+            pos.play_unchecked(a.mv);
         }
         Some(pos)
     }
@@ -175,21 +207,27 @@ impl ShogiGame {
     fn from_kif(g: &kif::Game) -> ShogiGame {
         ShogiGame {
             start: g.start,
-            moves: g
-                .main
-                .moves
+            moves: g.main.moves.iter().map(kif::Node::annotated).collect(),
+            start_comments: g
+                .start_notes
+                .comments
                 .iter()
-                .map(|n| (n.mv, n.time.map(|t| t.spent)))
+                .filter(|c| c.kind == kif::CommentKind::Plain)
+                .map(|c| c.text.clone())
                 .collect(),
             names: [g.black(), g.white()].map(|n| n.map(str::to_owned)),
             game_id: g.header("棋戦").map(str::to_owned),
             start_time: g.header("開始日時").map(str::to_owned),
             end: g.main.end.map(|e| e.0),
             end_note: None,
+            kif: Some(Box::new(g.clone())),
         }
     }
 
     fn to_kif(&self) -> kif::Game {
+        if let Some(g) = &self.kif {
+            return (**g).clone();
+        }
         let mut g = kif::Game::new(self.start);
         // KfW order: 開始日時 first, 棋戦, then the players (§1.10).
         if let Some(t) = &self.start_time {
@@ -203,17 +241,19 @@ impl ShogiGame {
                 g.headers.push(((*key).into(), name.clone()));
             }
         }
+        g.start_notes.comments = plain_comments(&self.start_comments);
+        // The time used, when the record does not give it: each side's
+        // whole seconds summed (§1.6: readers recompute totals).
         let mut totals = [0u32; 2];
         let mut stm = self.start.side_to_move();
-        for &(mv, spent) in &self.moves {
-            let mut node = kif::Node::new(mv);
-            if let Some(s) = spent {
+        for a in &self.moves {
+            let mut node = kif::Node::from_annotated(a);
+            if let Some(t) = &mut node.time {
                 let total = &mut totals[usize::from(stm == Color::White)];
-                *total = total.saturating_add(s);
-                node.time = Some(MoveTime {
-                    spent: s,
-                    total: Some(*total),
-                });
+                *total = total.saturating_add(t.spent);
+                if t.total.is_none() {
+                    t.total = Some(*total);
+                }
             }
             g.main.moves.push(node);
             stm = stm.opposite();
@@ -236,27 +276,59 @@ impl ShogiGame {
         self.position_after(self.moves.len()).unwrap_or(self.start)
     }
 
+    /// The game as a CSA V2.2 record: csa-protocol's `Kifu` writes the
+    /// information lines and the position, then each move with its `T`
+    /// (fractions of a second kept, V3.0's form, §3.5), its evaluation as
+    /// a Floodgate `'** <score>` line and its comments as `'*` lines (one
+    /// a line), then the ending.
     fn to_csa(&self) -> String {
-        let mut pos = self.start;
-        let mut moves = Vec::with_capacity(self.moves.len());
-        for &(mv, time) in &self.moves {
-            let Ok(csa) = pos.move_to_csa(mv) else { break };
-            moves.push(GameMove {
-                csa,
-                time: time.map(u64::from),
-                comment: None,
-            });
-            pos.play_unchecked(mv);
-        }
-        let stm = pos.side_to_move();
-        let text = Kifu {
+        let stm_end = self.end_position().side_to_move();
+        let head = Kifu {
             names: self.names.clone(),
             game_id: self.game_id.clone(),
             start: &self.start,
-            moves,
-            end: self.end.map(|e| special_of(e, stm)),
+            moves: Vec::new(),
+            end: None,
         }
         .to_string();
+        let mut out = head.into_bytes();
+        write_comments(&self.start_comments, &mut out);
+        let mut pos = self.start;
+        for a in &self.moves {
+            let Ok(csa) = pos.move_to_csa(a.mv) else {
+                break;
+            };
+            write_item(&Item::Move(csa), &mut out);
+            if let Some(d) = a.spent {
+                let ms = u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+                write_item(
+                    &Item::Time(csa_protocol::types::MoveTime::from_millis(ms)),
+                    &mut out,
+                );
+            }
+            if let Some(Eval {
+                score: Score::Centipawns(cp),
+                ..
+            }) = a.eval
+            {
+                write_comment(&format!("** {cp}"), &mut out);
+            }
+            write_comments(&a.comments, &mut out);
+            pos.play_unchecked(a.mv);
+        }
+        if let Some(e) = self.end {
+            write_item(&Item::Special(special_of(e, stm_end)), &mut out);
+        }
+        let mut text = String::from_utf8_lossy(&out).into_owned();
+        // A time with fractions of a second is V3.0 (§3.5, §3.8), which
+        // says its encoding on its first line.
+        if self
+            .moves
+            .iter()
+            .any(|a| a.spent.is_some_and(|d| d.subsec_millis() != 0))
+        {
+            text = text.replacen("V2.2\n", "'CSA encoding=UTF-8\nV3.0\n", 1);
+        }
         // `$START_TIME` after the other information lines, before the
         // position (§3.2's order; csa-protocol's writer has no field
         // for it).
@@ -280,12 +352,81 @@ impl ShogiGame {
         if !self.moves.is_empty() {
             line.push_str(" moves");
         }
-        for (mv, _) in &self.moves {
+        for a in &self.moves {
             line.push(' ');
-            line.push_str(&mv.to_string());
+            line.push_str(&a.mv.to_string());
         }
         line
     }
+}
+
+/// `texts` as KIF `*` comments, one a line.
+fn plain_comments(texts: &[String]) -> Vec<kif::Comment> {
+    texts
+        .iter()
+        .flat_map(|t| t.lines())
+        .map(|line| kif::Comment {
+            kind: kif::CommentKind::Plain,
+            text: line.trim_end_matches('\r').to_owned(),
+        })
+        .collect()
+}
+
+/// Appends the CSA comment `'text` (a CR or LF in `text` written as a
+/// space: a comment is one line).
+fn write_comment(text: &str, out: &mut Vec<u8>) {
+    let text = text.replace(['\r', '\n'], " ");
+    if let Some(c) = Comment::new(text.as_bytes()) {
+        write_item(&Item::Comment(c), out);
+    }
+}
+
+/// Appends `texts` as CSA `'*` comments (V3.0's comments a program
+/// reads, Floodgate's comment on the move above, §3.5), one a line.
+fn write_comments(texts: &[String], out: &mut Vec<u8>) {
+    for line in texts.iter().flat_map(|t| t.lines()) {
+        write_comment(&format!("*{line}"), out);
+    }
+}
+
+/// Reads a CSA `'*` comment of a move (`bytes` after the `'`) into `a`:
+/// `'** <score> …` (Floodgate, §3.5: the score Black-positive, then the
+/// PV) as the evaluation, when it is the first; any other `'*text` as the
+/// comment `text` (ShogiHome's `'**評価値=…` is the comment `*評価値=…`,
+/// its KIF `**` line). Not UTF-8: read as Shift_JIS (V2.2 files, §3.8).
+/// Other `'` comments are ignored, as the standard says (§3.5).
+fn read_csa_comment<M>(bytes: &[u8], a: &mut Annotated<M>) {
+    let Some(text) = bytes.strip_prefix(b"*") else {
+        return;
+    };
+    if let Some(score) = floodgate_score(text)
+        && a.eval.is_none()
+    {
+        a.eval = Some(Eval {
+            score: Score::Centipawns(score),
+            depth: None,
+        });
+        return;
+    }
+    let text = match std::str::from_utf8(text) {
+        Ok(t) => t.to_owned(),
+        Err(_) => kif::decode(text, Some(TextEncoding::ShiftJis))
+            .map(|d| d.text.into_owned())
+            .unwrap_or_else(|_| String::from_utf8_lossy(text).into_owned()),
+    };
+    if !text.trim().is_empty() {
+        a.comments.push(text);
+    }
+}
+
+/// The score of a Floodgate reading `* <score> [<PV>…]` (the text after
+/// `'*`): an integer after the star and spaces, ended by a space or the
+/// line's end (`* 30 -3334FU`, `* -2930`, `* 0 joseki`).
+fn floodgate_score(text: &[u8]) -> Option<i32> {
+    let rest = text.strip_prefix(b"*")?;
+    let rest = std::str::from_utf8(rest).ok()?.trim_start();
+    let word = rest.split(' ').next()?;
+    word.parse().ok()
 }
 
 /// The location of byte `offset` on 1-based line `line` starting at
@@ -335,6 +476,60 @@ fn csa_move_location(data: &[u8], record: usize, index: usize) -> Option<Locatio
         .position(|w| w == text.as_bytes())
         .unwrap_or(0);
     Some(location(data, line_no, start, start + at))
+}
+
+/// Where position line `line` (1-based, counting the position lines and
+/// the side-to-move line of record `record`, 0-based, as the record's
+/// position text has them) and its byte `offset` are in the file.
+fn csa_position_location(
+    data: &[u8],
+    record: usize,
+    line: usize,
+    offset: usize,
+) -> Option<Location> {
+    let mut statements = Statements::new(data);
+    let (mut r, mut n) = (0, 0);
+    let (line_no, text) = loop {
+        match statements.next()? {
+            Ok(Statement::RecordEnd) => (r, n) = (r + 1, 0),
+            Ok(Statement::Item(Item::Position(p))) if r == record => {
+                n += 1;
+                if n == line {
+                    break (statements.line(), p.as_bytes().to_vec());
+                }
+            }
+            Ok(Statement::Item(Item::SideToMove(side))) if r == record => {
+                n += 1;
+                if n == line {
+                    break (statements.line(), side.sign().to_string().into_bytes());
+                }
+            }
+            _ => {}
+        }
+    };
+    let start = if line_no <= 1 {
+        0
+    } else {
+        data.iter()
+            .enumerate()
+            .filter(|&(_, &b)| b == b'\n')
+            .nth(line_no - 2)
+            .map(|(i, _)| i + 1)?
+    };
+    let end = data[start..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(data.len(), |k| start + k);
+    let at = data[start..end]
+        .windows(text.len())
+        .position(|w| w == text.as_slice())
+        .unwrap_or(0);
+    Some(location(
+        data,
+        line_no,
+        start,
+        (start + at + offset).min(end),
+    ))
 }
 
 /// The games of a shogi record; each game that does not read is printed
@@ -461,16 +656,42 @@ fn csa_game(
     let mut game = ShogiGame {
         start: Position::startpos(),
         moves: Vec::new(),
+        start_comments: Vec::new(),
         names: [b, w].map(|n| n.map(str::to_owned)),
         game_id: info("EVENT"),
         start_time: info("START_TIME"),
         end: None,
         end_note: None,
+        kif: None,
     };
+    // `'*` comments before the first move: on the start position.
+    let mut start = Annotated::new(());
+    for i in r
+        .items
+        .iter()
+        .take_while(|i| !matches!(i, Item::Move(_) | Item::Special(_)))
+    {
+        if let Item::Comment(c) = i {
+            read_csa_comment(c.as_bytes(), &mut start);
+        }
+    }
+    game.start_comments = start.comments;
     if !text.is_empty() {
-        game.start = Position::from_csa(text.as_bytes()).map_err(|e| Unread {
-            error: format!("CSA game error: record {}: start position: {e}", k + 1),
-            before: None,
+        game.start = Position::from_csa(text.as_bytes()).map_err(|e| {
+            // The position line in the file: the error's line counts the
+            // record's position and side lines.
+            let error = match csa_position_location(data, k, e.line, e.offset) {
+                Some(at) => format!(
+                    "CSA game error at {at}: record {}: start position: {}",
+                    k + 1,
+                    e.kind
+                ),
+                None => format!("CSA game error: record {}: start position: {e}", k + 1),
+            };
+            Unread {
+                error,
+                before: None,
+            }
         })?;
     }
     let mut pos = game.start;
@@ -493,10 +714,12 @@ fn csa_game(
             }
         };
         pos.play_unchecked(mv);
-        let secs = m
-            .time
-            .map(|t| u32::try_from(t.as_secs()).unwrap_or(u32::MAX));
-        game.moves.push((mv, secs));
+        let mut a = Annotated::new(mv);
+        a.spent = m.time.map(|t| Duration::from_millis(t.as_millis()));
+        for c in m.comments() {
+            read_csa_comment(c.as_bytes(), &mut a);
+        }
+        game.moves.push(a);
     }
     let stm = pos.side_to_move();
     let (summary, illegal) = server_summary(r);
@@ -806,6 +1029,45 @@ mod tests {
             note.contains("uchifuzume") && note.contains("打ち歩詰め"),
             "{note}"
         );
+    }
+
+    #[test]
+    fn csa_program_comments_and_floodgate_scores_are_read() {
+        // shogi-records §3.5: `'** <score> <PV>` (Floodgate, the score
+        // Black-positive; `'** 0 joseki` and a score alone occur), `'*text`
+        // a comment on the move above, other `'` comments read by no
+        // program; ShogiHome writes its `**評価値=…` KIF lines as `'**評価値=…`.
+        let read = |lines: &[&str]| {
+            let mut a = Annotated::new(());
+            for l in lines {
+                read_csa_comment(l.as_bytes(), &mut a);
+            }
+            a
+        };
+        let cp = |n| {
+            Some(Eval {
+                score: Score::Centipawns(n),
+                depth: None,
+            })
+        };
+        assert_eq!(read(&["** 30 -3334FU +2726FU"]).eval, cp(30));
+        assert_eq!(read(&["** -2930"]).eval, cp(-2930));
+        assert_eq!(read(&["** 0 joseki"]).eval, cp(0));
+        // The first score is the move's; a second one stays a comment.
+        let a = read(&["** 54 +7776FU", "** 12"]);
+        assert_eq!((a.eval, a.comments), (cp(54), vec!["* 12".to_string()]));
+        let a = read(&[
+            "**評価値=158",
+            "*a comment",
+            "rating:x+1:y+2",
+            "summary:toryo:a lose:b win",
+        ]);
+        assert_eq!(a.eval, None);
+        assert_eq!(a.comments, ["*評価値=158", "a comment"]);
+        // A Shift_JIS comment (V2.2 files): `*先手` in Shift_JIS.
+        let mut a = Annotated::new(());
+        read_csa_comment(b"*\x90\xe6\x8e\xe8", &mut a);
+        assert_eq!(a.comments, ["先手"]);
     }
 
     #[test]

@@ -9,15 +9,19 @@ text before the first `変化：` line. Both are run: when they agree, both
 are named; files with a board diagram take python-shogi (cshogi skips the
 diagram and would start from the even position); otherwise, when they
 differ, cshogi (it checks each move on its board; python-shogi's regex
-drops lines it does not match). KI2 files (which neither reads) take the moves of
-their KIF twin from the same source, or the source test suite's own JSON
-answer (shogi-kifu-converter `data/tests/ki2/*.json`).
+drops lines it does not match). KI2 files: the source test suite's own JSON
+answer (shogi-kifu-converter `data/tests/ki2/*.json`) or the moves of
+their KIF twin from the same source, checked against cshogi's KI2 reader
+(`cshogi.KI2`, named too when it agrees); without either, cshogi's KI2
+reader alone.
 """
 import glob
 import json
 import os
+import re
 
 import cshogi
+import cshogi.KI2
 import cshogi.KIF
 import shogi
 import shogi.KIF
@@ -78,15 +82,38 @@ for path in sorted(glob.glob("*.kif") + glob.glob("*.kifu")):
     who, moves = peer(path)
     rows.append((path, who, moves))
 by_stem = {os.path.splitext(p)[0]: (w, m) for p, w, m in rows}
+
+
+def ki2_peer(path):
+    main = read_text(path).replace("\r\n", "\n").split("\n変化：")[0]
+    # cshogi 1.1.0's KI2 reader reads one move a line only (its
+    # `parse_move_str` takes `m.end()` of a match on `line[pos:]` as a
+    # position in `line`): each move is put on a line of its own.
+    main = "\n".join(
+        re.sub(r"(?<=\S)[ \t　]*(?=[▲△])", "\n", line) if line.startswith(("▲", "△")) else line
+        for line in main.split("\n")
+    )
+    try:
+        return [cshogi.move_to_usi(m) for m in cshogi.KI2.Parser.parse_str(main).moves]
+    except Exception as e:  # noqa: BLE001
+        return "cshogi KI2 refused: %s" % e
+
+
 for path in sorted(glob.glob("*.ki2") + glob.glob("*.ki2u")):
     stem = os.path.splitext(path)[0]
+    cs = ki2_peer(path)
     if os.path.exists(stem + ".json"):
-        rows.append((path, "source JSON", jkf_moves(stem + ".json")))
+        w, m = "source JSON", jkf_moves(stem + ".json")
     elif stem in by_stem:
         w, m = by_stem[stem]
-        rows.append((path, "%s (KIF twin)" % w, m))
+        w = "%s (KIF twin)" % w
+    elif isinstance(cs, list):
+        w, m = "cshogi KI2", cs
     else:
-        rows.append((path, "none", "no peer"))
+        w, m = "none", cs
+    if w not in ("cshogi KI2", "none") and cs == m:
+        w += " + cshogi KI2"
+    rows.append((path, w, m))
 with open("expected.tsv", "w", encoding="utf-8") as f:
     f.write("# file\tpeer\tmoves (USI) or why no peer answer\n")
     for path, who, moves in sorted(rows):
