@@ -329,7 +329,7 @@ pub fn show(
                 }
                 None => {
                     return Err(Failure::Input(format!(
-                        "{name}: no game {game} (the record has {count} game(s))"
+                        "{name}: no game {game} (the record has {count} game(s), numbered from 1)"
                     )));
                 }
             };
@@ -384,7 +384,7 @@ fn nth_game<G, E: std::fmt::Display>(
         }
     }
     Err(Failure::Input(format!(
-        "{name}: no game {k} (the record has {count} game(s))"
+        "{name}: no game {k} (the record has {count} game(s), numbered from 1)"
     )))
 }
 

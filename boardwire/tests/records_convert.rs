@@ -219,7 +219,7 @@ fn show_record_counts_games_in_the_file_bad_ones_too() {
     );
     let err = exited(&boardwire(&["show", "--record", name, "--game", "3"]), 2);
     assert!(
-        err.contains("no game 3 (the record has 2 game(s))"),
+        err.contains("no game 3 (the record has 2 game(s), numbered from 1)"),
         "{err}"
     );
 }
