@@ -664,3 +664,18 @@ fn columns_count_characters() {
         "PGN syntax error at line 1, column 14 (byte 14): unexpected '<'"
     );
 }
+
+/// A `;` comment runs to the end of its line (standard §5) and may hold
+/// `}`, which a brace comment cannot: the `}` are dropped and the text is
+/// trimmed as every comment is, so the written `{ … }` reads back to the
+/// same comment (the `pgn_read` fuzz target found a trailing space left
+/// where a final `}` was dropped).
+#[test]
+fn a_line_comment_holding_braces_reads_back_the_same() {
+    let g = one(b"1. e4 ; Nf3 { [%clk 0:02:59] } d6 }\n1... e5 *\n");
+    let c = &g.moves[0].comments;
+    assert_eq!(c.len(), 1);
+    assert_eq!(c[0].text(), "Nf3 { [%clk 0:02:59]  d6");
+    let again = one(g.to_pgn().as_bytes());
+    assert_eq!(again.moves, g.moves);
+}

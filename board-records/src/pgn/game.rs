@@ -645,8 +645,14 @@ impl<'a> Visitor<'a> for GameBuilder {
 
     fn comment(&mut self, comment: RawComment<'a>, _: usize) -> ControlFlow<Out> {
         let text = comment.text();
-        // `}` cannot be in a brace comment; a `;` comment may hold one.
-        let c = Comment(text.replace('}', ""));
+        // `}` cannot be in a brace comment; a `;` comment may hold one,
+        // dropped (and the text trimmed again, as `Comment::new` would: a
+        // `}` at either end leaves a space there).
+        let c = if text.contains('}') {
+            Comment(text.replace('}', "").trim().to_owned())
+        } else {
+            Comment(text.into_owned())
+        };
         let depth = self.stack.len();
         let line = self.top();
         match line.nodes.last_mut() {
