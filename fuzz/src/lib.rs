@@ -199,6 +199,7 @@ mod regressions {
                 "chess_differential" => crate::chess_differential::run,
                 "shogi_differential" => crate::shogi_differential::run,
                 "csa_client_session" => crate::csa::client_session,
+                "pgn_read" => crate::records::pgn_read,
                 other => panic!("no replay for target {other}"),
             };
             for input in std::fs::read_dir(&target).unwrap() {
