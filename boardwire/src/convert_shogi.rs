@@ -458,6 +458,13 @@ fn csa_move_location(data: &[u8], record: usize, index: usize) -> Option<Locatio
         }
     };
     let (line_no, text) = line;
+    text_location(data, line_no, text.as_bytes(), 0)
+}
+
+/// Where `text` is on 1-based line `line_no` of `data` (its first
+/// occurrence; the line's start when absent), moved on by `offset` bytes
+/// within the line.
+fn text_location(data: &[u8], line_no: usize, text: &[u8], offset: usize) -> Option<Location> {
     let start = if line_no <= 1 {
         0
     } else {
@@ -473,9 +480,14 @@ fn csa_move_location(data: &[u8], record: usize, index: usize) -> Option<Locatio
         .map_or(data.len(), |k| start + k);
     let at = data[start..end]
         .windows(text.len())
-        .position(|w| w == text.as_bytes())
+        .position(|w| w == text)
         .unwrap_or(0);
-    Some(location(data, line_no, start, start + at))
+    Some(location(
+        data,
+        line_no,
+        start,
+        (start + at + offset).min(end),
+    ))
 }
 
 /// Where position line `line` (1-based, counting the position lines and
@@ -507,29 +519,7 @@ fn csa_position_location(
             _ => {}
         }
     };
-    let start = if line_no <= 1 {
-        0
-    } else {
-        data.iter()
-            .enumerate()
-            .filter(|&(_, &b)| b == b'\n')
-            .nth(line_no - 2)
-            .map(|(i, _)| i + 1)?
-    };
-    let end = data[start..]
-        .iter()
-        .position(|&b| b == b'\n')
-        .map_or(data.len(), |k| start + k);
-    let at = data[start..end]
-        .windows(text.len())
-        .position(|w| w == text.as_slice())
-        .unwrap_or(0);
-    Some(location(
-        data,
-        line_no,
-        start,
-        (start + at + offset).min(end),
-    ))
+    text_location(data, line_no, &text, offset)
 }
 
 /// The games of a shogi record; each game that does not read is printed
