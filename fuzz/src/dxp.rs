@@ -180,6 +180,19 @@ pub fn session(data: &[u8]) {
 
     use crate::pair::{Ops, Wire};
 
+    /// The next event of side `side` of the wire (0: the initiator, 1: the
+    /// follower).
+    fn poll_event(
+        w: &mut Wire<Initiator<Duration>, Follower<Duration>>,
+        side: usize,
+    ) -> Option<Event> {
+        if side == 0 {
+            w.a.poll_event()
+        } else {
+            w.b.poll_event()
+        }
+    }
+
     let mut ops = Ops::new(data);
     let flags = ops.byte();
     let cap = u32::from(ops.byte());
@@ -227,13 +240,7 @@ pub fn session(data: &[u8]) {
                 closing: &mut [bool; 2]| {
         let mut any = false;
         for side in 0..2 {
-            loop {
-                let e = if side == 0 {
-                    w.a.poll_event()
-                } else {
-                    w.b.poll_event()
-                };
-                let Some(e) = e else { break };
+            while let Some(e) = poll_event(w, side) {
                 any = true;
                 let _ = e.to_string();
                 match e {
@@ -417,13 +424,7 @@ pub fn session(data: &[u8]) {
             w.b.handle_input(&frame, now);
         }
         let mut got = false;
-        loop {
-            let e = if side == 0 {
-                w.a.poll_event()
-            } else {
-                w.b.poll_event()
-            };
-            let Some(e) = e else { break };
+        while let Some(e) = poll_event(&mut w, side) {
             got |= matches!(&e, Event::Chat(t) if t == "fuzz ping");
         }
         assert!(got, "side {side}: a CHAT after bad input was not read");
