@@ -2,6 +2,9 @@
 //! note spec/pgn-pdn.md (sections named), and python-chess 1.11.2 reading
 //! the same files (the values marked "python-chess" were printed by it).
 
+mod common;
+use common::uci_line;
+
 use std::time::Duration;
 
 use board_records::pgn::{
@@ -14,14 +17,6 @@ fn one(pgn: &[u8]) -> Game {
     let g = r.next_game().expect("a game").expect("reads");
     assert!(r.next_game().is_none(), "one game only");
     g
-}
-
-fn uci_line(g: &Game) -> String {
-    g.moves
-        .iter()
-        .map(|n| n.mv().map_or("0000".to_string(), |m| m.to_string()))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn data(name: &str) -> Vec<u8> {

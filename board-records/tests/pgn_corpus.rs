@@ -3,18 +3,13 @@
 //! written by `peers.py` there), or is refused with the typed error listed
 //! here.
 
+mod common;
+use common::uci_line;
+
 use board_records::pgn::{Game, ReadError, Reader};
 
 fn dir() -> String {
     format!("{}/tests/data/pgn/real", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn uci_line(g: &Game) -> String {
-    g.moves
-        .iter()
-        .map(|n| n.mv().map_or("0000".to_string(), |m| m.to_string()))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 #[test]
